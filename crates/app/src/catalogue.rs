@@ -1,0 +1,1 @@
+//! Catalogue use cases (filled below).

@@ -1,0 +1,673 @@
+//! The catalogue file `kupa seed` loads (docs/catalogue.md describes it). Tables that are plain
+//! rows use the model structs as they are; seat plans are written as rows of seats, and the
+//! programme as a schedule relative to the day of seeding, so a demo never goes stale.
+
+use std::collections::{BTreeMap, HashSet};
+
+use jiff::ToSpan;
+use jiff::civil::{Date, Time};
+use kupa_domain::catalogue::SectionKind;
+use serde::Deserialize;
+
+use crate::model::*;
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct CatalogueFile {
+    #[serde(rename = "$comment")]
+    pub comment: Option<String>,
+    pub site_config: crate::site_config::SiteConfig,
+    pub locations: Vec<Location>,
+    pub venues: Vec<Venue>,
+    pub seatplans: Vec<SeatplanFile>,
+    pub categories: Vec<FeatureCategory>,
+    pub features: Vec<Feature>,
+    pub ticket_groups: Vec<TicketGroup>,
+    pub tickets: Vec<Ticket>,
+    pub products: Vec<Product>,
+    pub service_charges: Vec<ServiceCharge>,
+    pub presentations: Vec<PresentationFile>,
+    pub schedule: Vec<ScheduleFile>,
+    pub customers: Vec<Customer>,
+    pub memberships: Vec<Membership>,
+    pub members: Vec<Member>,
+    pub mini_sites: Vec<MiniSite>,
+    pub integrations: Vec<Integration>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct SeatplanFile {
+    pub id: i64,
+    pub venue_id: i64,
+    pub name: String,
+    pub screen_label: String,
+    pub screen_label_en: String,
+    /// Best viewing point [x, y]; default: the middle of the seats, two thirds back.
+    pub best: Option<[i64; 2]>,
+    pub sections: Vec<SectionFile>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct SectionFile {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub kind: SectionKind,
+    /// General admission only: the number of places.
+    pub capacity: i64,
+    pub ticket_group_id: i64,
+    pub price_level: i64,
+    pub rows: Vec<RowFile>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct RowFile {
+    pub name: String,
+    pub y: i64,
+    /// x of the first seat.
+    pub x: i64,
+    /// Number of seats.
+    pub seats: i64,
+    /// Seat numbers after which the row has an aisle (one empty x).
+    pub aisles_after: Vec<i64>,
+    /// Seat names run from high to low as x grows (seat 1 on the right, as many Israeli halls).
+    pub descending: bool,
+    pub premium: bool,
+    /// Seats 1-2, 3-4, ... are sofas (or beds) sold together.
+    pub sofas: bool,
+    pub wheelchair: Vec<i64>,
+    pub companion: Vec<i64>,
+    pub limited_view: Vec<i64>,
+    pub attributes: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct PresentationFile {
+    pub id: i64,
+    pub feature_id: i64,
+    pub venue_id: i64,
+    /// Default: the venue's first seat plan.
+    pub seatplan_id: Option<i64>,
+    /// Local time in Asia/Jerusalem: "2026-12-01 20:30" or "today+3 20:30".
+    pub starts: String,
+    /// Default: 21 days before the start, at 10:00.
+    pub sale_starts: Option<String>,
+    /// Video on demand: the last local day of availability.
+    pub available_until: Option<String>,
+    pub auth_profile_id: Option<i64>,
+    pub business_id: Option<i64>,
+    pub seating_policy_id: Option<i64>,
+    pub new_booking_url: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ScheduleFile {
+    pub feature_id: i64,
+    pub venue_id: i64,
+    pub seatplan_id: Option<i64>,
+    /// Local start times, "HH:MM".
+    pub times: Vec<String>,
+    /// Days relative to the day of seeding, inclusive.
+    pub from_day: i64,
+    pub to_day: i64,
+    /// Every n-th day (default 1).
+    pub every: Option<i64>,
+    pub auth_profile_id: Option<i64>,
+    pub business_id: Option<i64>,
+    pub seating_policy_id: Option<i64>,
+    /// Video on demand: days each item stays available.
+    pub available_days: Option<i64>,
+}
+
+/// Sales close this long after a screening starts (latecomers still buy at the box office).
+pub const SALE_CLOSES_AFTER_START_MS: i64 = 15 * 60 * 1000;
+/// Ids given to scheduled presentations start here.
+pub const SCHEDULE_FIRST_ID: i64 = 1000;
+
+#[derive(Debug, thiserror::Error)]
+#[error("catalogue: {0}")]
+pub struct CatalogueFileError(pub String);
+
+fn err(msg: impl Into<String>) -> CatalogueFileError {
+    CatalogueFileError(msg.into())
+}
+
+pub fn parse(json: &str) -> Result<CatalogueFile, CatalogueFileError> {
+    serde_json::from_str(json).map_err(|e| err(format!("not a catalogue file: {e}")))
+}
+
+/// "2026-12-01", "today", "today+3", "today-14".
+pub fn parse_day(s: &str, today: Date) -> Result<Date, CatalogueFileError> {
+    let s = s.trim();
+    if let Some(rest) = s.strip_prefix("today") {
+        let offset: i64 = if rest.is_empty() {
+            0
+        } else {
+            rest.trim_start_matches('+')
+                .parse()
+                .map_err(|_| err(format!("bad relative day {s:?}")))?
+        };
+        return today
+            .checked_add(offset.days())
+            .map_err(|e| err(format!("{s:?}: {e}")));
+    }
+    s.parse::<Date>()
+        .map_err(|e| err(format!("bad day {s:?}: {e}")))
+}
+
+/// "<day> HH:MM" in Asia/Jerusalem, to UTC milliseconds.
+pub fn parse_local(s: &str, today: Date) -> Result<i64, CatalogueFileError> {
+    let (day, time) = s
+        .trim()
+        .rsplit_once(' ')
+        .ok_or_else(|| err(format!("{s:?}: want \"<day> HH:MM\"")))?;
+    local_ms(parse_day(day, today)?, parse_time(time)?)
+}
+
+fn parse_time(s: &str) -> Result<Time, CatalogueFileError> {
+    s.parse::<Time>()
+        .map_err(|e| err(format!("bad time {s:?}: {e}")))
+}
+
+fn local_ms(day: Date, time: Time) -> Result<i64, CatalogueFileError> {
+    let zoned = day
+        .to_datetime(time)
+        .to_zoned(kupa_domain::time::zone())
+        .map_err(|e| err(format!("{day} {time}: {e}")))?;
+    Ok(zoned.timestamp().as_millisecond())
+}
+
+/// Turns the file into rows, checking every reference, so a bad file fails before anything is written.
+pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, CatalogueFileError> {
+    let mut data = CatalogueData {
+        site_config: serde_json::to_value(file.site_config.normalised())
+            .map_err(|e| err(e.to_string()))?,
+        locations: file.locations,
+        venues: file.venues,
+        categories: file.categories,
+        features: file.features,
+        ticket_groups: file.ticket_groups,
+        tickets: file.tickets,
+        products: file.products,
+        service_charges: file.service_charges,
+        customers: file.customers,
+        memberships: file.memberships,
+        mini_sites: file.mini_sites,
+        integrations: file.integrations,
+        ..CatalogueData::default()
+    };
+    for m in file.members {
+        let start_date = parse_day(&m.start_date, today)?.to_string();
+        let end_date = parse_day(&m.end_date, today)?.to_string();
+        data.members.push(Member {
+            start_date,
+            end_date,
+            ..m
+        });
+    }
+    for sp in file.seatplans {
+        expand_seatplan(sp, &mut data)?;
+    }
+    let first_plan = |venue_id: i64| {
+        data.seatplans
+            .iter()
+            .find(|s| s.venue_id == venue_id)
+            .map(|s| s.id)
+    };
+    let venue_business = |venue_id: i64| -> Option<i64> {
+        let v = data.venues.iter().find(|v| v.id == venue_id)?;
+        data.locations
+            .iter()
+            .find(|l| l.id == v.location_id)
+            .map(|l| l.business_id)
+    };
+
+    let mut presentations = Vec::new();
+    for p in &file.presentations {
+        let starts_at_ms = parse_local(&p.starts, today)?;
+        let seatplan_id = p
+            .seatplan_id
+            .or(first_plan(p.venue_id))
+            .ok_or_else(|| err(format!("presentation {}: venue has no seat plan", p.id)))?;
+        let sale_starts_at_ms = match &p.sale_starts {
+            Some(s) => parse_local(s, today)?,
+            None => default_sale_start(starts_at_ms, today)?,
+        };
+        let available_until_ms = match &p.available_until {
+            Some(d) => Some(local_ms(
+                parse_day(d, today)?
+                    .checked_add(1.day())
+                    .map_err(|e| err(e.to_string()))?,
+                Time::midnight(),
+            )?),
+            None => None,
+        };
+        presentations.push(Presentation {
+            id: p.id,
+            feature_id: p.feature_id,
+            venue_id: p.venue_id,
+            seatplan_id,
+            starts_at_ms,
+            available_until_ms,
+            sale_starts_at_ms,
+            sale_ends_at_ms: available_until_ms
+                .unwrap_or(starts_at_ms + SALE_CLOSES_AFTER_START_MS),
+            auth_profile_id: p.auth_profile_id.unwrap_or(1),
+            business_id: p.business_id.or(venue_business(p.venue_id)).unwrap_or(0),
+            seating_policy_id: p.seating_policy_id.unwrap_or(1),
+            new_booking_url: p.new_booking_url.clone(),
+        });
+    }
+    let mut next_id =
+        SCHEDULE_FIRST_ID.max(presentations.iter().map(|p| p.id + 1).max().unwrap_or(0));
+    for s in &file.schedule {
+        let every = s.every.unwrap_or(1).max(1);
+        let seatplan_id = s.seatplan_id.or(first_plan(s.venue_id)).ok_or_else(|| {
+            err(format!(
+                "schedule of feature {}: venue {} has no seat plan",
+                s.feature_id, s.venue_id
+            ))
+        })?;
+        let times = s
+            .times
+            .iter()
+            .map(|t| parse_time(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut offset = s.from_day;
+        while offset <= s.to_day {
+            let day = today
+                .checked_add(offset.days())
+                .map_err(|e| err(e.to_string()))?;
+            for &time in &times {
+                let starts_at_ms = local_ms(day, time)?;
+                let available_until_ms = match s.available_days {
+                    Some(n) => Some(local_ms(
+                        day.checked_add(n.days()).map_err(|e| err(e.to_string()))?,
+                        Time::midnight(),
+                    )?),
+                    None => None,
+                };
+                presentations.push(Presentation {
+                    id: next_id,
+                    feature_id: s.feature_id,
+                    venue_id: s.venue_id,
+                    seatplan_id,
+                    starts_at_ms,
+                    available_until_ms,
+                    sale_starts_at_ms: default_sale_start(starts_at_ms, today)?,
+                    sale_ends_at_ms: available_until_ms
+                        .unwrap_or(starts_at_ms + SALE_CLOSES_AFTER_START_MS),
+                    auth_profile_id: s.auth_profile_id.unwrap_or(1),
+                    business_id: s.business_id.or(venue_business(s.venue_id)).unwrap_or(0),
+                    seating_policy_id: s.seating_policy_id.unwrap_or(1),
+                    new_booking_url: String::new(),
+                });
+                next_id += 1;
+            }
+            offset += every;
+        }
+    }
+    presentations.sort_by_key(|p| (p.starts_at_ms, p.id));
+    data.presentations = presentations;
+    check_references(&data)?;
+    Ok(data)
+}
+
+/// Sales open 21 days ahead at 10:00 local time.
+fn default_sale_start(starts_at_ms: i64, _today: Date) -> Result<i64, CatalogueFileError> {
+    let start_day = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(starts_at_ms));
+    let open_day = start_day
+        .checked_sub(21.days())
+        .map_err(|e| err(e.to_string()))?;
+    local_ms(open_day, Time::constant(10, 0, 0, 0))
+}
+
+fn expand_seatplan(sp: SeatplanFile, data: &mut CatalogueData) -> Result<(), CatalogueFileError> {
+    let mut seats = Vec::new();
+    for (sort, sec) in sp.sections.iter().enumerate() {
+        let capacity = match sec.kind {
+            SectionKind::Ga => {
+                if sec.capacity <= 0 || !sec.rows.is_empty() {
+                    return Err(err(format!(
+                        "GA section {} needs a capacity and no rows",
+                        sec.id
+                    )));
+                }
+                sec.capacity
+            }
+            SectionKind::Reserved => {
+                let before = seats.len();
+                for row in &sec.rows {
+                    if row.seats <= 0 {
+                        return Err(err(format!(
+                            "section {} row {:?} has no seats",
+                            sec.id, row.name
+                        )));
+                    }
+                    let mut x = row.x;
+                    for i in 0..row.seats {
+                        let number = if row.descending { row.seats - i } else { i + 1 };
+                        // Seats 1-2, 3-4, ... of a row share a sofa, whichever way the names run.
+                        let sofa_id = sec.id * 100_000 + row.y * 1_000 + (number + 1) / 2;
+                        seats.push(Seat {
+                            seatplan_id: sp.id,
+                            section_id: sec.id,
+                            x,
+                            y: row.y,
+                            row_name: row.name.clone(),
+                            seat_name: number.to_string(),
+                            group_id: row.y,
+                            premium: row.premium,
+                            handicap: row.wheelchair.contains(&number),
+                            companion: row.companion.contains(&number),
+                            limited_view: row.limited_view.contains(&number),
+                            sofa_id: row.sofas.then_some(sofa_id),
+                            attributes: row.attributes.clone(),
+                        });
+                        let aisle_number = if row.descending { number - 1 } else { number };
+                        x += if row.aisles_after.contains(&aisle_number) {
+                            2
+                        } else {
+                            1
+                        };
+                    }
+                }
+                (seats.len() - before) as i64
+            }
+        };
+        data.sections.push(Section {
+            id: sec.id,
+            seatplan_id: sp.id,
+            name: sec.name.clone(),
+            name_en: sec.name_en.clone(),
+            kind: sec.kind,
+            capacity,
+            ticket_group_id: sec.ticket_group_id,
+            price_level: sec.price_level.max(1),
+            sort: sort as i64,
+        });
+    }
+    let (max_x, max_y) = seats
+        .iter()
+        .fold((0, 0), |(mx, my), s| (mx.max(s.x), my.max(s.y)));
+    let [best_x, best_y] = sp.best.unwrap_or([(max_x + 1) / 2, (max_y * 2 + 2) / 3]);
+    data.seatplans.push(Seatplan {
+        id: sp.id,
+        venue_id: sp.venue_id,
+        name: sp.name,
+        width: max_x + 1,
+        height: max_y + 1,
+        screen_label: sp.screen_label,
+        screen_label_en: sp.screen_label_en,
+        best_x,
+        best_y,
+    });
+    data.seats.extend(seats);
+    Ok(())
+}
+
+fn unique<T>(
+    what: &str,
+    items: &[T],
+    key: impl Fn(&T) -> i64,
+) -> Result<HashSet<i64>, CatalogueFileError> {
+    let mut seen = HashSet::new();
+    for item in items {
+        let k = key(item);
+        if k <= 0 {
+            return Err(err(format!("{what}: ids must be positive, got {k}")));
+        }
+        if !seen.insert(k) {
+            return Err(err(format!("{what}: id {k} appears twice")));
+        }
+    }
+    Ok(seen)
+}
+
+fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileError> {
+    let need = |what: &str,
+                set: &HashSet<i64>,
+                id: i64,
+                owner: String|
+     -> Result<(), CatalogueFileError> {
+        if set.contains(&id) {
+            Ok(())
+        } else {
+            Err(err(format!("{owner}: unknown {what} {id}")))
+        }
+    };
+    let locations = unique("locations", &d.locations, |l| l.id)?;
+    let venues = unique("venues", &d.venues, |v| v.id)?;
+    let seatplans = unique("seatplans", &d.seatplans, |s| s.id)?;
+    unique("sections", &d.sections, |s| s.id)?;
+    let categories = unique("categories", &d.categories, |c| c.id)?;
+    let features = unique("features", &d.features, |f| f.id)?;
+    let groups = unique("ticketGroups", &d.ticket_groups, |g| g.id)?;
+    let tickets = unique("tickets", &d.tickets, |t| t.id)?;
+    unique("products", &d.products, |p| p.id)?;
+    unique("serviceCharges", &d.service_charges, |s| s.id)?;
+    unique("presentations", &d.presentations, |p| p.id)?;
+    let customers = unique("customers", &d.customers, |c| c.id)?;
+    let memberships = unique("memberships", &d.memberships, |m| m.id)?;
+    unique("members", &d.members, |m| m.id)?;
+    unique("miniSites", &d.mini_sites, |m| m.id)?;
+    for v in &d.venues {
+        need(
+            "location",
+            &locations,
+            v.location_id,
+            format!("venue {}", v.id),
+        )?;
+    }
+    for s in &d.seatplans {
+        need("venue", &venues, s.venue_id, format!("seatplan {}", s.id))?;
+    }
+    for s in &d.sections {
+        need(
+            "ticket group",
+            &groups,
+            s.ticket_group_id,
+            format!("section {}", s.id),
+        )?;
+    }
+    let mut places = HashSet::new();
+    for s in &d.seats {
+        if !places.insert((s.seatplan_id, s.x, s.y)) {
+            return Err(err(format!(
+                "seatplan {}: two seats at x={} y={}",
+                s.seatplan_id, s.x, s.y
+            )));
+        }
+    }
+    for f in &d.features {
+        need(
+            "category",
+            &categories,
+            f.category_id,
+            format!("feature {}", f.id),
+        )?;
+    }
+    for t in &d.tickets {
+        need(
+            "ticket group",
+            &groups,
+            t.ticket_group_id,
+            format!("ticket {}", t.id),
+        )?;
+        if let Some(r) = t.requires_ticket_id {
+            need("ticket", &tickets, r, format!("ticket {}", t.id))?;
+        }
+        if t.price < 0 || t.multiply_factor < 0 {
+            return Err(err(format!(
+                "ticket {}: negative price or multiply factor",
+                t.id
+            )));
+        }
+    }
+    let plan_venue: BTreeMap<i64, i64> = d.seatplans.iter().map(|s| (s.id, s.venue_id)).collect();
+    for p in &d.presentations {
+        need(
+            "feature",
+            &features,
+            p.feature_id,
+            format!("presentation {}", p.id),
+        )?;
+        need(
+            "seatplan",
+            &seatplans,
+            p.seatplan_id,
+            format!("presentation {}", p.id),
+        )?;
+        if plan_venue.get(&p.seatplan_id) != Some(&p.venue_id) {
+            return Err(err(format!(
+                "presentation {}: seatplan {} is not of venue {}",
+                p.id, p.seatplan_id, p.venue_id
+            )));
+        }
+    }
+    for m in &d.members {
+        need(
+            "customer",
+            &customers,
+            m.customer_id,
+            format!("member {}", m.id),
+        )?;
+        need(
+            "membership",
+            &memberships,
+            m.membership_id,
+            format!("member {}", m.id),
+        )?;
+    }
+    for p in &d.products {
+        if let Some(l) = p.location_id {
+            need("location", &locations, l, format!("product {}", p.id))?;
+        }
+    }
+    for m in &d.mini_sites {
+        for f in &m.feature_ids {
+            need("feature", &features, *f, format!("mini-site {}", m.id))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+
+    const SMALL: &str = r#"{
+      "siteConfig": {},
+      "locations": [{"id": 2, "name": "כפר", "businessId": 1, "isCinema": true}],
+      "venues": [{"id": 1, "locationId": 2, "name": "אולם 1", "venueTypeId": 1}],
+      "seatplans": [{"id": 1, "venueId": 1, "sections": [
+        {"id": 10, "kind": "reserved", "ticketGroupId": 1, "rows": [
+          {"name": "1", "y": 1, "x": 1, "seats": 6, "aislesAfter": [3], "descending": true, "sofas": true, "wheelchair": [1]}
+        ]},
+        {"id": 11, "kind": "ga", "capacity": 50, "ticketGroupId": 1}
+      ]}],
+      "categories": [{"id": 1, "name": "דרמה"}],
+      "features": [{"id": 5, "name": "סרט", "categoryId": 1}],
+      "ticketGroups": [{"id": 1, "name": "רגיל"}],
+      "tickets": [{"id": 1, "ticketGroupId": 1, "price": 4200, "multiplyFactor": 1}],
+      "presentations": [{"id": 7, "featureId": 5, "venueId": 1, "starts": "today+2 20:30", "saleStarts": "today+1 10:00"}],
+      "schedule": [{"featureId": 5, "venueId": 1, "times": ["10:00", "22:15"], "fromDay": -1, "toDay": 1}]
+    }"#;
+
+    #[test]
+    fn rows_become_seats_with_aisles_sofas_and_flags() {
+        let d = expand(parse(SMALL).unwrap(), date(2026, 11, 22)).unwrap();
+        let names: Vec<(&str, i64)> = d
+            .seats
+            .iter()
+            .map(|s| (s.seat_name.as_str(), s.x))
+            .collect();
+        // Descending names: seat 6 at x=1; the aisle comes after seat 3, i.e. between 4 and 3.
+        assert_eq!(
+            names,
+            vec![("6", 1), ("5", 2), ("4", 3), ("3", 5), ("2", 6), ("1", 7)]
+        );
+        let s1 = d.seats.iter().find(|s| s.seat_name == "1").unwrap();
+        let s2 = d.seats.iter().find(|s| s.seat_name == "2").unwrap();
+        let s3 = d.seats.iter().find(|s| s.seat_name == "3").unwrap();
+        assert!(s1.handicap && !s2.handicap);
+        assert_eq!(s1.sofa_id, s2.sofa_id);
+        assert_ne!(s2.sofa_id, s3.sofa_id);
+        assert_eq!(d.sections[0].capacity, 6);
+        assert_eq!(d.sections[1].capacity, 50);
+    }
+
+    #[test]
+    fn schedule_is_relative_to_the_seeding_day_in_jerusalem_time() {
+        let d = expand(parse(SMALL).unwrap(), date(2026, 11, 22)).unwrap();
+        assert_eq!(d.presentations.len(), 1 + 3 * 2);
+        let explicit = d.presentations.iter().find(|p| p.id == 7).unwrap();
+        assert_eq!(
+            kupa_domain::time::ms_to_rfc3339(explicit.starts_at_ms),
+            "2026-11-24T18:30:00Z"
+        );
+        assert_eq!(
+            kupa_domain::time::ms_to_rfc3339(explicit.sale_starts_at_ms),
+            "2026-11-23T08:00:00Z"
+        );
+        assert_eq!(
+            explicit.sale_ends_at_ms - explicit.starts_at_ms,
+            SALE_CLOSES_AFTER_START_MS
+        );
+        assert_eq!(
+            explicit.business_id, 1,
+            "business comes from the venue's location"
+        );
+        let first = &d.presentations[0];
+        assert_eq!(
+            kupa_domain::time::ms_to_rfc3339(first.starts_at_ms),
+            "2026-11-21T08:00:00Z"
+        );
+        assert!(
+            d.presentations
+                .iter()
+                .filter(|p| p.id != 7)
+                .all(|p| p.id >= SCHEDULE_FIRST_ID)
+        );
+    }
+
+    #[test]
+    fn unknown_references_and_duplicate_ids_are_refused() {
+        let bad = SMALL.replace(
+            r#""featureId": 5, "venueId": 1, "starts""#,
+            r#""featureId": 99, "venueId": 1, "starts""#,
+        );
+        let e = expand(parse(&bad).unwrap(), date(2026, 11, 22)).unwrap_err();
+        assert!(e.0.contains("unknown feature 99"), "{e}");
+        let dup = SMALL.replace(
+            r#"{"id": 1, "name": "רגיל"}"#,
+            r#"{"id": 1, "name": "רגיל"}, {"id": 1, "name": "x"}"#,
+        );
+        assert!(
+            expand(parse(&dup).unwrap(), date(2026, 11, 22))
+                .unwrap_err()
+                .0
+                .contains("appears twice")
+        );
+        assert!(
+            parse(r#"{"nonsense": 1}"#).is_err(),
+            "unknown fields are refused"
+        );
+    }
+
+    #[test]
+    fn relative_days() {
+        let t = date(2026, 11, 22);
+        assert_eq!(parse_day("today", t).unwrap(), t);
+        assert_eq!(parse_day("today+10", t).unwrap(), date(2026, 12, 2));
+        assert_eq!(parse_day("today-14", t).unwrap(), date(2026, 11, 8));
+        assert_eq!(parse_day("2027-01-05", t).unwrap(), date(2027, 1, 5));
+        assert!(parse_day("tomorrow", t).is_err());
+    }
+}

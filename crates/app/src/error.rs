@@ -1,0 +1,64 @@
+//! Every error a buyer can see carries a stable code from the spec's error catalogue (section 8).
+//! The api layer picks the HTTP status; the web app picks the words.
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// No such presentation, or not sellable through this channel.
+    NoEvent,
+    /// Generic "no such thing" for catalogue objects other than presentations.
+    NotFound,
+    /// The request's fields or parameters are malformed.
+    FormValidation,
+    /// An integration link whose key, time stamp or return address does not check out.
+    IntegrationError,
+    /// The captcha token was missing or rejected.
+    Recaptcha,
+    /// A storage or other internal failure; its details stay in the log.
+    GeneralError,
+    /// The database is unreachable right now; try again.
+    ServiceUnavailable,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NoEvent => "noEvent",
+            ErrorCode::NotFound => "notFound",
+            ErrorCode::FormValidation => "formValidation",
+            ErrorCode::IntegrationError => "integrationError",
+            ErrorCode::Recaptcha => "recaptcha",
+            ErrorCode::GeneralError => "GENERAL_ERROR",
+            ErrorCode::ServiceUnavailable => "serviceUnavailable",
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// Something the buyer can act on; `message` is English for logs and API consumers.
+    #[error("{code:?}: {message}")]
+    Rejected { code: ErrorCode, message: String },
+    /// The store could not be reached (connection refused, pool timed out).
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
+    /// Anything else: a bug or a broken invariant. Logged, never shown.
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    pub fn rejected(code: ErrorCode, message: impl fmt::Display) -> AppError {
+        AppError::Rejected {
+            code,
+            message: message.to_string(),
+        }
+    }
+
+    pub fn internal(e: impl fmt::Display) -> AppError {
+        AppError::Internal(e.to_string())
+    }
+}
+
+pub type AppResult<T> = Result<T, AppError>;

@@ -1,0 +1,310 @@
+//! The catalogue as the store holds it: one struct per table, plain values, times in UTC ms.
+//! The same rows are written by the seed command and read back by the use cases.
+
+use kupa_domain::catalogue::SectionKind;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Location {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub address: String,
+    pub address_en: String,
+    pub city: String,
+    pub city_en: String,
+    pub phone: String,
+    pub parking: String,
+    pub parking_en: String,
+    pub accessibility: String,
+    pub accessibility_en: String,
+    pub business_id: i64,
+    /// Location 1 of the spec is not a cinema and stays out of cinema totals.
+    pub is_cinema: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Venue {
+    pub id: i64,
+    pub location_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub venue_type_id: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Seatplan {
+    pub id: i64,
+    pub venue_id: i64,
+    pub name: String,
+    pub width: i64,
+    pub height: i64,
+    pub screen_label: String,
+    pub screen_label_en: String,
+    /// The hall's best viewing point, in seat coordinates, for best-available.
+    pub best_x: i64,
+    pub best_y: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Section {
+    pub id: i64,
+    pub seatplan_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub kind: SectionKind,
+    /// Seats in a reserved section; places in a general-admission one.
+    pub capacity: i64,
+    pub ticket_group_id: i64,
+    pub price_level: i64,
+    pub sort: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Seat {
+    pub seatplan_id: i64,
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+    pub row_name: String,
+    pub seat_name: String,
+    pub group_id: i64,
+    pub premium: bool,
+    pub handicap: bool,
+    pub companion: bool,
+    pub limited_view: bool,
+    /// Seats sharing a sofa (or bed) id are sold together.
+    pub sofa_id: Option<i64>,
+    /// Codes of the site's custom seat attributes, comma separated.
+    pub attributes: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct FeatureCategory {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Feature {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub category_id: i64,
+    pub original_language: String,
+    pub dubbing: String,
+    pub subtitles: String,
+    /// YYYY-MM-DD.
+    pub release_date: String,
+    pub runtime: i64,
+    pub classification: String,
+    pub synopsis: String,
+    pub synopsis_en: String,
+    /// Two colours for the generated poster, "#rrggbb".
+    pub poster_from: String,
+    pub poster_to: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct TicketGroup {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub is_by_code_enabled: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Ticket {
+    pub id: i64,
+    pub ticket_group_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub price: i64,
+    pub old_price: Option<i64>,
+    pub service_charge: i64,
+    pub price_policy_id: i64,
+    pub min_quantity: i64,
+    pub max_quantity: i64,
+    /// A ticket of this id must be in the same order (a companion ticket needs a wheelchair one).
+    pub requires_ticket_id: Option<i64>,
+    pub member_only: bool,
+    pub needs_senior_id: bool,
+    /// Label of the reference prompt (hotel guest: room number); empty when none.
+    pub ref_prompt: String,
+    pub ref_prompt_en: String,
+    pub loyalty_points_price: Option<i64>,
+    pub multiply_factor: i64,
+    pub sort: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Product {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub category: String,
+    pub price: i64,
+    /// None: sold at every location.
+    pub location_id: Option<i64>,
+    /// An emoji drawn on the generated product image.
+    pub icon: String,
+    pub color: String,
+    pub sort: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ServiceCharge {
+    pub id: i64,
+    pub business_id: i64,
+    pub name: String,
+    pub name_en: String,
+    /// Fixed amount in agorot, or None when `percent_bp` applies.
+    pub amount: Option<i64>,
+    /// Basis points of the ticket price (1 % = 100).
+    pub percent_bp: Option<i64>,
+    pub per_ticket: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Presentation {
+    pub id: i64,
+    pub feature_id: i64,
+    pub venue_id: i64,
+    pub seatplan_id: i64,
+    pub starts_at_ms: i64,
+    /// Video on demand: end of availability; None for screenings.
+    pub available_until_ms: Option<i64>,
+    pub sale_starts_at_ms: i64,
+    pub sale_ends_at_ms: i64,
+    pub auth_profile_id: i64,
+    pub business_id: i64,
+    pub seating_policy_id: i64,
+    pub new_booking_url: String,
+}
+
+/// A presentation with the names a list needs, as one join returns it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PresentationView {
+    pub presentation: Presentation,
+    pub feature: Feature,
+    pub category: FeatureCategory,
+    pub venue: Venue,
+    pub location: Location,
+    pub reserved_sections: i64,
+    pub ga_sections: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Customer {
+    pub id: i64,
+    pub first_name: String,
+    pub last_name: String,
+    pub ssn: String,
+    pub email: String,
+    pub mobile: String,
+    pub city: String,
+    pub address1: String,
+    pub postal_code: String,
+    /// YYYY-MM-DD.
+    pub date_of_birth: String,
+    pub is_sms_allowed: bool,
+    pub is_mailing_allowed: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Membership {
+    pub id: i64,
+    /// 2 means a series.
+    pub type_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub code: String,
+    pub class_name: String,
+    pub price: i64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Member {
+    pub id: i64,
+    pub member_number: String,
+    pub membership_id: i64,
+    pub customer_id: i64,
+    pub balance: i64,
+    pub points_balance: i64,
+    /// YYYY-MM-DD, inclusive.
+    pub start_date: String,
+    pub end_date: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct MiniSite {
+    pub id: i64,
+    pub url: String,
+    pub title: String,
+    pub title_en: String,
+    /// Only these features (empty: all), only this location (None: all).
+    pub feature_ids: Vec<i64>,
+    pub location_id: Option<i64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Integration {
+    pub key: String,
+    pub name: String,
+    pub business_id: i64,
+    /// `ret` must start with this.
+    pub return_url_prefix: String,
+}
+
+/// One claim on a seat or a general-admission place.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    pub presentation_id: i64,
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+    pub session_id: String,
+    pub sold: bool,
+    pub expires_at_ms: i64,
+}
+
+/// Everything `kupa seed` writes, in insertion order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CatalogueData {
+    pub site_config: serde_json::Value,
+    pub locations: Vec<Location>,
+    pub venues: Vec<Venue>,
+    pub seatplans: Vec<Seatplan>,
+    pub sections: Vec<Section>,
+    pub seats: Vec<Seat>,
+    pub categories: Vec<FeatureCategory>,
+    pub features: Vec<Feature>,
+    pub ticket_groups: Vec<TicketGroup>,
+    pub tickets: Vec<Ticket>,
+    pub products: Vec<Product>,
+    pub service_charges: Vec<ServiceCharge>,
+    pub presentations: Vec<Presentation>,
+    pub customers: Vec<Customer>,
+    pub memberships: Vec<Membership>,
+    pub members: Vec<Member>,
+    pub mini_sites: Vec<MiniSite>,
+    pub integrations: Vec<Integration>,
+}

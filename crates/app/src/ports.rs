@@ -1,0 +1,56 @@
+//! What the use cases need from the outside world. `store` implements the store traits on SQLite
+//! and PostgreSQL; `providers` implements the rest.
+
+use async_trait::async_trait;
+
+use crate::error::AppResult;
+use crate::model::*;
+
+/// The catalogue: written whole by the seed command, read by every buyer.
+#[async_trait]
+pub trait CatalogueStore: Send + Sync {
+    async fn is_catalogue_empty(&self) -> AppResult<bool>;
+    /// Writes the whole catalogue in one transaction; fails whole if any row is refused.
+    async fn load_catalogue(&self, data: &CatalogueData) -> AppResult<()>;
+
+    async fn site_config(&self) -> AppResult<Option<serde_json::Value>>;
+    async fn presentation(&self, id: i64) -> AppResult<Option<PresentationView>>;
+    /// Presentations starting in [from_ms, to_ms), ordered by start time then id.
+    async fn presentations_between(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> AppResult<Vec<PresentationView>>;
+    async fn features(&self) -> AppResult<Vec<(Feature, FeatureCategory)>>;
+    async fn feature(&self, id: i64) -> AppResult<Option<Feature>>;
+    async fn product(&self, id: i64) -> AppResult<Option<Product>>;
+    /// Products sold at a location (and those sold everywhere), in menu order.
+    async fn products_for_location(&self, location_id: i64) -> AppResult<Vec<Product>>;
+    async fn seatplan(&self, seatplan_id: i64) -> AppResult<Option<Seatplan>>;
+    async fn sections(&self, seatplan_id: i64) -> AppResult<Vec<Section>>;
+    async fn seats(&self, seatplan_id: i64) -> AppResult<Vec<Seat>>;
+    async fn ticket_groups(&self, ids: &[i64]) -> AppResult<Vec<(TicketGroup, Vec<Ticket>)>>;
+    async fn service_charge(&self, business_id: i64) -> AppResult<Option<ServiceCharge>>;
+    async fn mini_site(&self, url: &str) -> AppResult<Option<MiniSite>>;
+    async fn integration(&self, key: &str) -> AppResult<Option<Integration>>;
+    async fn locations(&self) -> AppResult<Vec<Location>>;
+    async fn customer_by_mobile(&self, mobile: &str) -> AppResult<Option<Customer>>;
+    async fn members_of_customer(&self, customer_id: i64) -> AppResult<Vec<(Member, Membership)>>;
+}
+
+/// Claims on seats and general-admission places.
+#[async_trait]
+pub trait ClaimStore: Send + Sync {
+    async fn claims(&self, presentation_id: i64) -> AppResult<Vec<Claim>>;
+}
+
+/// The server's clock. Tests and the test mode move it; nothing else reads the system time.
+pub trait Clock: Send + Sync {
+    fn now_ms(&self) -> i64;
+}
+
+/// The captcha check of lock, login and best-available calls.
+#[async_trait]
+pub trait Captcha: Send + Sync {
+    async fn verify(&self, token: &str) -> AppResult<bool>;
+}

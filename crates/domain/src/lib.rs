@@ -1,0 +1,9 @@
+//! Pure rules and types of Kupa. No I/O, no clock: time comes in as an argument.
+
+pub mod catalogue;
+pub mod ids;
+pub mod locale;
+pub mod money;
+pub mod time;
+
+pub use money::Money;
