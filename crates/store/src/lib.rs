@@ -1,1 +1,127 @@
-//! placeholder
+//! All of Kupa's SQL, on SQLite (embedded, one node) and PostgreSQL (several nodes).
+//! One SQL text with `$n` placeholders serves both; the `on_pool!` macro runs it on whichever
+//! pool is open, and the `Get` trait lets each row decoder be written once.
+
+mod catalogue;
+mod rows;
+pub mod testing;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use kupa_app::AppError;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+#[derive(Clone)]
+pub(crate) enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// The database behind every store port.
+#[derive(Clone)]
+pub struct Db {
+    pub(crate) pool: Pool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Runs the same expression on the open pool; `$p` is bound to the concrete pool.
+macro_rules! on_pool {
+    ($db:expr, |$p:ident| $body:expr) => {
+        match &$db.pool {
+            $crate::Pool::Sqlite($p) => $body,
+            $crate::Pool::Postgres($p) => $body,
+        }
+    };
+}
+pub(crate) use on_pool;
+
+pub(crate) fn db_err(e: sqlx::Error) -> AppError {
+    match e {
+        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
+            AppError::Unavailable(e.to_string())
+        }
+        other => AppError::Internal(other.to_string()),
+    }
+}
+
+impl Db {
+    /// `sqlite:path/to/file.db` (created if missing, WAL) or `postgres://...`.
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Db, AppError> {
+        let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool = PgPoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(Duration::from_secs(5))
+                .connect(url)
+                .await
+                .map_err(db_err)?;
+            Pool::Postgres(pool)
+        } else if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)
+                .map_err(|e| AppError::internal(format!("bad database url: {e}")))?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(Duration::from_secs(10))
+                .foreign_keys(true);
+            if let Some(parent) = options
+                .get_filename()
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+            {
+                std::fs::create_dir_all(parent).map_err(|e| {
+                    AppError::internal(format!("cannot create {}: {e}", parent.display()))
+                })?;
+            }
+            let pool = SqlitePoolOptions::new()
+                .max_connections(max_connections)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect_with(options)
+                .await
+                .map_err(db_err)?;
+            Pool::Sqlite(pool)
+        } else {
+            return Err(AppError::internal(
+                "the database url must start with sqlite: or postgres://",
+            ));
+        };
+        Ok(Db { pool })
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self.pool {
+            Pool::Sqlite(_) => Backend::Sqlite,
+            Pool::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Brings the schema up to date; safe to run on every start.
+    pub async fn migrate(&self) -> Result<(), AppError> {
+        match &self.pool {
+            Pool::Sqlite(p) => sqlx::migrate!("./migrations/sqlite").run(p).await,
+            Pool::Postgres(p) => sqlx::migrate!("./migrations/postgres").run(p).await,
+        }
+        .map_err(|e| AppError::internal(format!("migration failed: {e}")))
+    }
+
+    /// A cheap round trip, for the health check.
+    pub async fn ping(&self) -> Result<(), AppError> {
+        on_pool!(self, |p| sqlx::query("SELECT 1")
+            .execute(p)
+            .await
+            .map(|_| ())
+            .map_err(db_err))
+    }
+
+    pub async fn close(&self) {
+        on_pool!(self, |p| p.close().await)
+    }
+}

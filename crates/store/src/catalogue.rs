@@ -1,0 +1,446 @@
+//! The catalogue: written whole by the seed command, read by every buyer.
+
+use async_trait::async_trait;
+use kupa_app::error::AppResult;
+use kupa_app::model::*;
+use kupa_app::ports::{CatalogueStore, ClaimStore};
+
+use crate::{Db, Pool, db_err, on_pool, rows};
+
+macro_rules! presentation_select {
+    () => {
+        "SELECT p.id, p.feature_id, p.venue_id, p.seatplan_id, p.starts_at, p.available_until, \
+         p.sale_starts_at, p.sale_ends_at, p.auth_profile_id, p.business_id, p.seating_policy_id, \
+         p.new_booking_url, \
+         f.id AS f_id, f.name AS f_name, f.name_en AS f_name_en, f.category_id AS f_category_id, \
+         f.original_language AS f_original_language, f.dubbing AS f_dubbing, f.subtitles AS f_subtitles, \
+         f.release_date AS f_release_date, f.runtime AS f_runtime, f.classification AS f_classification, \
+         f.synopsis AS f_synopsis, f.synopsis_en AS f_synopsis_en, f.poster_from AS f_poster_from, \
+         f.poster_to AS f_poster_to, \
+         c.id AS c_id, c.name AS c_name, c.name_en AS c_name_en, \
+         v.id AS v_id, v.location_id AS v_location_id, v.name AS v_name, v.name_en AS v_name_en, \
+         v.venue_type_id AS v_venue_type_id, \
+         l.id AS l_id, l.name AS l_name, l.name_en AS l_name_en, l.address AS l_address, \
+         l.address_en AS l_address_en, l.city AS l_city, l.city_en AS l_city_en, l.phone AS l_phone, \
+         l.parking AS l_parking, l.parking_en AS l_parking_en, l.accessibility AS l_accessibility, \
+         l.accessibility_en AS l_accessibility_en, l.business_id AS l_business_id, l.is_cinema AS l_is_cinema, \
+         (SELECT COUNT(*) FROM sections s WHERE s.seatplan_id = p.seatplan_id AND s.kind = 'reserved') AS reserved_sections, \
+         (SELECT COUNT(*) FROM sections s WHERE s.seatplan_id = p.seatplan_id AND s.kind = 'ga') AS ga_sections \
+         FROM presentations p \
+         JOIN features f ON f.id = p.feature_id \
+         JOIN feature_categories c ON c.id = f.category_id \
+         JOIN venues v ON v.id = p.venue_id \
+         JOIN locations l ON l.id = v.location_id"
+    };
+}
+
+/// Fetches rows and decodes each with `$decode`.
+macro_rules! fetch_all {
+    ($db:expr, $sql:expr, [$($arg:expr),*], $decode:path) => {
+        on_pool!($db, |p| {
+            let rows = sqlx::query($sql)$(.bind($arg))*.fetch_all(p).await.map_err(db_err)?;
+            rows.iter().map(|r| $decode(r)).collect::<Result<Vec<_>, _>>().map_err(db_err)
+        })
+    };
+}
+
+macro_rules! fetch_optional {
+    ($db:expr, $sql:expr, [$($arg:expr),*], $decode:path) => {
+        on_pool!($db, |p| {
+            let row = sqlx::query($sql)$(.bind($arg))*.fetch_optional(p).await.map_err(db_err)?;
+            row.as_ref().map(|r| $decode(r)).transpose().map_err(db_err)
+        })
+    };
+}
+
+/// Every insert of the catalogue, run on one open transaction `$tx`.
+macro_rules! insert_catalogue {
+    ($tx:expr, $d:expr) => {{
+        let tx = &mut *$tx;
+        let d = $d;
+        let doc = serde_json::to_string(&d.site_config).map_err(kupa_app::AppError::internal)?;
+        sqlx::query("INSERT INTO site_config (id, doc) VALUES (1, $1)").bind(doc).execute(&mut *tx).await.map_err(db_err)?;
+        for l in &d.locations {
+            sqlx::query(
+                "INSERT INTO locations (id, name, name_en, address, address_en, city, city_en, phone, parking, \
+                 parking_en, accessibility, accessibility_en, business_id, is_cinema) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+            )
+            .bind(l.id).bind(&l.name).bind(&l.name_en).bind(&l.address).bind(&l.address_en).bind(&l.city)
+            .bind(&l.city_en).bind(&l.phone).bind(&l.parking).bind(&l.parking_en).bind(&l.accessibility)
+            .bind(&l.accessibility_en).bind(l.business_id).bind(l.is_cinema)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for v in &d.venues {
+            sqlx::query("INSERT INTO venues (id, location_id, name, name_en, venue_type_id) VALUES ($1, $2, $3, $4, $5)")
+                .bind(v.id).bind(v.location_id).bind(&v.name).bind(&v.name_en).bind(v.venue_type_id)
+                .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for g in &d.ticket_groups {
+            sqlx::query("INSERT INTO ticket_groups (id, name, name_en, is_by_code_enabled) VALUES ($1, $2, $3, $4)")
+                .bind(g.id).bind(&g.name).bind(&g.name_en).bind(g.is_by_code_enabled)
+                .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for s in &d.seatplans {
+            sqlx::query(
+                "INSERT INTO seatplans (id, venue_id, name, width, height, screen_label, screen_label_en, best_x, best_y) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(s.id).bind(s.venue_id).bind(&s.name).bind(s.width).bind(s.height).bind(&s.screen_label)
+            .bind(&s.screen_label_en).bind(s.best_x).bind(s.best_y)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for s in &d.sections {
+            sqlx::query(
+                "INSERT INTO sections (id, seatplan_id, name, name_en, kind, capacity, ticket_group_id, price_level, sort) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(s.id).bind(s.seatplan_id).bind(&s.name).bind(&s.name_en).bind(s.kind.as_str()).bind(s.capacity)
+            .bind(s.ticket_group_id).bind(s.price_level).bind(s.sort)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for s in &d.seats {
+            sqlx::query(
+                "INSERT INTO seats (seatplan_id, section_id, x, y, row_name, seat_name, group_id, premium, handicap, \
+                 companion, limited_view, sofa_id, attributes) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+            )
+            .bind(s.seatplan_id).bind(s.section_id).bind(s.x).bind(s.y).bind(&s.row_name).bind(&s.seat_name)
+            .bind(s.group_id).bind(s.premium).bind(s.handicap).bind(s.companion).bind(s.limited_view)
+            .bind(s.sofa_id).bind(&s.attributes)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for c in &d.categories {
+            sqlx::query("INSERT INTO feature_categories (id, name, name_en) VALUES ($1, $2, $3)")
+                .bind(c.id).bind(&c.name).bind(&c.name_en)
+                .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for f in &d.features {
+            sqlx::query(
+                "INSERT INTO features (id, name, name_en, category_id, original_language, dubbing, subtitles, \
+                 release_date, runtime, classification, synopsis, synopsis_en, poster_from, poster_to) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+            )
+            .bind(f.id).bind(&f.name).bind(&f.name_en).bind(f.category_id).bind(&f.original_language)
+            .bind(&f.dubbing).bind(&f.subtitles).bind(&f.release_date).bind(f.runtime).bind(&f.classification)
+            .bind(&f.synopsis).bind(&f.synopsis_en).bind(&f.poster_from).bind(&f.poster_to)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for t in &d.tickets {
+            sqlx::query(
+                "INSERT INTO tickets (id, ticket_group_id, name, name_en, price, old_price, service_charge, \
+                 price_policy_id, min_quantity, max_quantity, requires_ticket_id, member_only, needs_senior_id, \
+                 ref_prompt, ref_prompt_en, loyalty_points_price, multiply_factor, sort) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+            )
+            .bind(t.id).bind(t.ticket_group_id).bind(&t.name).bind(&t.name_en).bind(t.price).bind(t.old_price)
+            .bind(t.service_charge).bind(t.price_policy_id).bind(t.min_quantity).bind(t.max_quantity)
+            .bind(t.requires_ticket_id).bind(t.member_only).bind(t.needs_senior_id).bind(&t.ref_prompt)
+            .bind(&t.ref_prompt_en).bind(t.loyalty_points_price).bind(t.multiply_factor).bind(t.sort)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for p in &d.products {
+            sqlx::query(
+                "INSERT INTO products (id, name, name_en, category, price, location_id, icon, color, sort) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(p.id).bind(&p.name).bind(&p.name_en).bind(&p.category).bind(p.price).bind(p.location_id)
+            .bind(&p.icon).bind(&p.color).bind(p.sort)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for s in &d.service_charges {
+            sqlx::query(
+                "INSERT INTO service_charges (id, business_id, name, name_en, amount, percent_bp, per_ticket) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(s.id).bind(s.business_id).bind(&s.name).bind(&s.name_en).bind(s.amount).bind(s.percent_bp)
+            .bind(s.per_ticket)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for p in &d.presentations {
+            sqlx::query(
+                "INSERT INTO presentations (id, feature_id, venue_id, seatplan_id, starts_at, available_until, \
+                 sale_starts_at, sale_ends_at, auth_profile_id, business_id, seating_policy_id, new_booking_url) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            )
+            .bind(p.id).bind(p.feature_id).bind(p.venue_id).bind(p.seatplan_id).bind(p.starts_at_ms)
+            .bind(p.available_until_ms).bind(p.sale_starts_at_ms).bind(p.sale_ends_at_ms).bind(p.auth_profile_id)
+            .bind(p.business_id).bind(p.seating_policy_id).bind(&p.new_booking_url)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for c in &d.customers {
+            sqlx::query(
+                "INSERT INTO customers (id, first_name, last_name, ssn, email, mobile, city, address1, postal_code, \
+                 date_of_birth, is_sms_allowed, is_mailing_allowed) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            )
+            .bind(c.id).bind(&c.first_name).bind(&c.last_name).bind(&c.ssn).bind(&c.email).bind(&c.mobile)
+            .bind(&c.city).bind(&c.address1).bind(&c.postal_code).bind(&c.date_of_birth).bind(c.is_sms_allowed)
+            .bind(c.is_mailing_allowed)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for m in &d.memberships {
+            sqlx::query(
+                "INSERT INTO memberships (id, type_id, name, name_en, code, class_name, price) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(m.id).bind(m.type_id).bind(&m.name).bind(&m.name_en).bind(&m.code).bind(&m.class_name).bind(m.price)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for m in &d.members {
+            sqlx::query(
+                "INSERT INTO members (id, member_number, membership_id, customer_id, balance, points_balance, \
+                 start_date, end_date) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            )
+            .bind(m.id).bind(&m.member_number).bind(m.membership_id).bind(m.customer_id).bind(m.balance)
+            .bind(m.points_balance).bind(&m.start_date).bind(&m.end_date)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for m in &d.mini_sites {
+            let ids = m.feature_ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+            sqlx::query(
+                "INSERT INTO mini_sites (id, url, title, title_en, feature_ids, location_id) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(m.id).bind(&m.url).bind(&m.title).bind(&m.title_en).bind(ids).bind(m.location_id)
+            .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for i in &d.integrations {
+            sqlx::query("INSERT INTO integrations (key, name, business_id, return_url_prefix) VALUES ($1, $2, $3, $4)")
+                .bind(&i.key).bind(&i.name).bind(i.business_id).bind(&i.return_url_prefix)
+                .execute(&mut *tx).await.map_err(db_err)?;
+        }
+    }};
+}
+
+#[async_trait]
+impl CatalogueStore for Db {
+    async fn is_catalogue_empty(&self) -> AppResult<bool> {
+        on_pool!(self, |p| {
+            let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM site_config")
+                .fetch_one(p)
+                .await
+                .map_err(db_err)?;
+            Ok(n == 0)
+        })
+    }
+
+    async fn load_catalogue(&self, data: &CatalogueData) -> AppResult<()> {
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                // IMMEDIATE takes the write lock up front, so a concurrent writer waits instead of failing mid-way.
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                insert_catalogue!(tx, data);
+                tx.commit().await.map_err(db_err)
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(db_err)?;
+                insert_catalogue!(tx, data);
+                tx.commit().await.map_err(db_err)
+            }
+        }
+    }
+
+    async fn site_config(&self) -> AppResult<Option<serde_json::Value>> {
+        let doc: Option<String> = on_pool!(self, |p| sqlx::query_scalar(
+            "SELECT doc FROM site_config WHERE id = 1"
+        )
+        .fetch_optional(p)
+        .await
+        .map_err(db_err))?;
+        doc.map(|d| serde_json::from_str(&d).map_err(kupa_app::AppError::internal))
+            .transpose()
+    }
+
+    async fn presentation(&self, id: i64) -> AppResult<Option<PresentationView>> {
+        fetch_optional!(
+            self,
+            concat!(presentation_select!(), " WHERE p.id = $1"),
+            [id],
+            rows::presentation_view
+        )
+    }
+
+    async fn presentations_between(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> AppResult<Vec<PresentationView>> {
+        fetch_all!(
+            self,
+            concat!(
+                presentation_select!(),
+                " WHERE p.starts_at >= $1 AND p.starts_at < $2 ORDER BY p.starts_at, p.id"
+            ),
+            [from_ms, to_ms],
+            rows::presentation_view
+        )
+    }
+
+    async fn features(&self) -> AppResult<Vec<(Feature, FeatureCategory)>> {
+        fetch_all!(
+            self,
+            "SELECT f.id AS f_id, f.name AS f_name, f.name_en AS f_name_en, f.category_id AS f_category_id, \
+             f.original_language AS f_original_language, f.dubbing AS f_dubbing, f.subtitles AS f_subtitles, \
+             f.release_date AS f_release_date, f.runtime AS f_runtime, f.classification AS f_classification, \
+             f.synopsis AS f_synopsis, f.synopsis_en AS f_synopsis_en, f.poster_from AS f_poster_from, \
+             f.poster_to AS f_poster_to, c.id AS c_id, c.name AS c_name, c.name_en AS c_name_en \
+             FROM features f JOIN feature_categories c ON c.id = f.category_id ORDER BY f.id",
+            [],
+            feature_and_category
+        )
+    }
+
+    async fn feature(&self, id: i64) -> AppResult<Option<Feature>> {
+        Ok(self
+            .features()
+            .await?
+            .into_iter()
+            .map(|(f, _)| f)
+            .find(|f| f.id == id))
+    }
+
+    async fn product(&self, id: i64) -> AppResult<Option<Product>> {
+        fetch_optional!(
+            self,
+            "SELECT * FROM products WHERE id = $1",
+            [id],
+            rows::product
+        )
+    }
+
+    async fn products_for_location(&self, location_id: i64) -> AppResult<Vec<Product>> {
+        fetch_all!(
+            self,
+            "SELECT * FROM products WHERE location_id IS NULL OR location_id = $1 ORDER BY sort, id",
+            [location_id],
+            rows::product
+        )
+    }
+
+    async fn seatplan(&self, seatplan_id: i64) -> AppResult<Option<Seatplan>> {
+        fetch_optional!(
+            self,
+            "SELECT * FROM seatplans WHERE id = $1",
+            [seatplan_id],
+            rows::seatplan
+        )
+    }
+
+    async fn sections(&self, seatplan_id: i64) -> AppResult<Vec<Section>> {
+        fetch_all!(
+            self,
+            "SELECT * FROM sections WHERE seatplan_id = $1 ORDER BY sort, id",
+            [seatplan_id],
+            rows::section
+        )
+    }
+
+    async fn seats(&self, seatplan_id: i64) -> AppResult<Vec<Seat>> {
+        fetch_all!(
+            self,
+            "SELECT * FROM seats WHERE seatplan_id = $1 ORDER BY section_id, y, x",
+            [seatplan_id],
+            rows::seat
+        )
+    }
+
+    async fn ticket_groups(&self, ids: &[i64]) -> AppResult<Vec<(TicketGroup, Vec<Ticket>)>> {
+        // The catalogue is small; one read of each table beats an IN list built at run time.
+        let groups = fetch_all!(
+            self,
+            "SELECT * FROM ticket_groups ORDER BY id",
+            [],
+            rows::ticket_group
+        )?;
+        let tickets = fetch_all!(
+            self,
+            "SELECT * FROM tickets ORDER BY sort, id",
+            [],
+            rows::ticket
+        )?;
+        Ok(groups
+            .into_iter()
+            .filter(|g| ids.contains(&g.id))
+            .map(|g| {
+                let ts = tickets
+                    .iter()
+                    .filter(|t| t.ticket_group_id == g.id)
+                    .cloned()
+                    .collect();
+                (g, ts)
+            })
+            .collect())
+    }
+
+    async fn service_charge(&self, business_id: i64) -> AppResult<Option<ServiceCharge>> {
+        fetch_optional!(
+            self,
+            "SELECT * FROM service_charges WHERE business_id = $1",
+            [business_id],
+            rows::service_charge
+        )
+    }
+
+    async fn mini_site(&self, url: &str) -> AppResult<Option<MiniSite>> {
+        fetch_optional!(
+            self,
+            "SELECT * FROM mini_sites WHERE url = $1",
+            [url],
+            rows::mini_site
+        )
+    }
+
+    async fn integration(&self, key: &str) -> AppResult<Option<Integration>> {
+        fetch_optional!(
+            self,
+            "SELECT * FROM integrations WHERE key = $1",
+            [key],
+            rows::integration
+        )
+    }
+
+    async fn locations(&self) -> AppResult<Vec<Location>> {
+        fetch_all!(
+            self,
+            "SELECT * FROM locations ORDER BY id",
+            [],
+            rows::location
+        )
+    }
+
+    async fn customer_by_mobile(&self, mobile: &str) -> AppResult<Option<Customer>> {
+        fetch_optional!(
+            self,
+            "SELECT * FROM customers WHERE mobile = $1",
+            [mobile],
+            rows::customer
+        )
+    }
+
+    async fn members_of_customer(&self, customer_id: i64) -> AppResult<Vec<(Member, Membership)>> {
+        fetch_all!(
+            self,
+            "SELECT m.*, ms.id AS ms_id, ms.type_id AS ms_type_id, ms.name AS ms_name, ms.name_en AS ms_name_en, \
+             ms.code AS ms_code, ms.class_name AS ms_class_name, ms.price AS ms_price \
+             FROM members m JOIN memberships ms ON ms.id = m.membership_id WHERE m.customer_id = $1 ORDER BY m.id",
+            [customer_id],
+            rows::member_with_membership
+        )
+    }
+}
+
+fn feature_and_category(r: &impl rows::Get) -> Result<(Feature, FeatureCategory), sqlx::Error> {
+    Ok((rows::feature(r)?, rows::category(r)?))
+}
+
+#[async_trait]
+impl ClaimStore for Db {
+    async fn claims(&self, presentation_id: i64) -> AppResult<Vec<Claim>> {
+        fetch_all!(
+            self,
+            "SELECT presentation_id, section_id, x, y, session_id, state, expires_at FROM seat_claims WHERE presentation_id = $1",
+            [presentation_id],
+            rows::claim
+        )
+    }
+}

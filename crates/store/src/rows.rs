@@ -1,0 +1,318 @@
+//! Row decoders, written once for both databases.
+
+use kupa_app::model::*;
+use kupa_domain::catalogue::SectionKind;
+use sqlx::Row;
+use sqlx::postgres::PgRow;
+use sqlx::sqlite::SqliteRow;
+
+type R<T> = Result<T, sqlx::Error>;
+
+/// Typed column access that both row types offer.
+pub(crate) trait Get {
+    fn i(&self, c: &str) -> R<i64>;
+    fn oi(&self, c: &str) -> R<Option<i64>>;
+    fn s(&self, c: &str) -> R<String>;
+    fn b(&self, c: &str) -> R<bool>;
+}
+
+macro_rules! impl_get {
+    ($row:ty) => {
+        impl Get for $row {
+            fn i(&self, c: &str) -> R<i64> {
+                self.try_get(c)
+            }
+            fn oi(&self, c: &str) -> R<Option<i64>> {
+                self.try_get(c)
+            }
+            fn s(&self, c: &str) -> R<String> {
+                self.try_get(c)
+            }
+            fn b(&self, c: &str) -> R<bool> {
+                self.try_get(c)
+            }
+        }
+    };
+}
+impl_get!(SqliteRow);
+impl_get!(PgRow);
+
+pub(crate) fn location(r: &impl Get) -> R<Location> {
+    Ok(Location {
+        id: r.i("id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        address: r.s("address")?,
+        address_en: r.s("address_en")?,
+        city: r.s("city")?,
+        city_en: r.s("city_en")?,
+        phone: r.s("phone")?,
+        parking: r.s("parking")?,
+        parking_en: r.s("parking_en")?,
+        accessibility: r.s("accessibility")?,
+        accessibility_en: r.s("accessibility_en")?,
+        business_id: r.i("business_id")?,
+        is_cinema: r.b("is_cinema")?,
+    })
+}
+
+pub(crate) fn feature(r: &impl Get) -> R<Feature> {
+    Ok(Feature {
+        id: r.i("f_id")?,
+        name: r.s("f_name")?,
+        name_en: r.s("f_name_en")?,
+        category_id: r.i("f_category_id")?,
+        original_language: r.s("f_original_language")?,
+        dubbing: r.s("f_dubbing")?,
+        subtitles: r.s("f_subtitles")?,
+        release_date: r.s("f_release_date")?,
+        runtime: r.i("f_runtime")?,
+        classification: r.s("f_classification")?,
+        synopsis: r.s("f_synopsis")?,
+        synopsis_en: r.s("f_synopsis_en")?,
+        poster_from: r.s("f_poster_from")?,
+        poster_to: r.s("f_poster_to")?,
+    })
+}
+
+pub(crate) fn category(r: &impl Get) -> R<FeatureCategory> {
+    Ok(FeatureCategory {
+        id: r.i("c_id")?,
+        name: r.s("c_name")?,
+        name_en: r.s("c_name_en")?,
+    })
+}
+
+pub(crate) fn presentation_view(r: &impl Get) -> R<PresentationView> {
+    Ok(PresentationView {
+        presentation: Presentation {
+            id: r.i("id")?,
+            feature_id: r.i("feature_id")?,
+            venue_id: r.i("venue_id")?,
+            seatplan_id: r.i("seatplan_id")?,
+            starts_at_ms: r.i("starts_at")?,
+            available_until_ms: r.oi("available_until")?,
+            sale_starts_at_ms: r.i("sale_starts_at")?,
+            sale_ends_at_ms: r.i("sale_ends_at")?,
+            auth_profile_id: r.i("auth_profile_id")?,
+            business_id: r.i("business_id")?,
+            seating_policy_id: r.i("seating_policy_id")?,
+            new_booking_url: r.s("new_booking_url")?,
+        },
+        feature: feature(r)?,
+        category: category(r)?,
+        venue: Venue {
+            id: r.i("v_id")?,
+            location_id: r.i("v_location_id")?,
+            name: r.s("v_name")?,
+            name_en: r.s("v_name_en")?,
+            venue_type_id: r.i("v_venue_type_id")?,
+        },
+        location: Location {
+            id: r.i("l_id")?,
+            name: r.s("l_name")?,
+            name_en: r.s("l_name_en")?,
+            address: r.s("l_address")?,
+            address_en: r.s("l_address_en")?,
+            city: r.s("l_city")?,
+            city_en: r.s("l_city_en")?,
+            phone: r.s("l_phone")?,
+            parking: r.s("l_parking")?,
+            parking_en: r.s("l_parking_en")?,
+            accessibility: r.s("l_accessibility")?,
+            accessibility_en: r.s("l_accessibility_en")?,
+            business_id: r.i("l_business_id")?,
+            is_cinema: r.b("l_is_cinema")?,
+        },
+        reserved_sections: r.i("reserved_sections")?,
+        ga_sections: r.i("ga_sections")?,
+    })
+}
+
+pub(crate) fn seatplan(r: &impl Get) -> R<Seatplan> {
+    Ok(Seatplan {
+        id: r.i("id")?,
+        venue_id: r.i("venue_id")?,
+        name: r.s("name")?,
+        width: r.i("width")?,
+        height: r.i("height")?,
+        screen_label: r.s("screen_label")?,
+        screen_label_en: r.s("screen_label_en")?,
+        best_x: r.i("best_x")?,
+        best_y: r.i("best_y")?,
+    })
+}
+
+pub(crate) fn section(r: &impl Get) -> R<Section> {
+    let kind = r.s("kind")?;
+    Ok(Section {
+        id: r.i("id")?,
+        seatplan_id: r.i("seatplan_id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        kind: SectionKind::parse(&kind)
+            .ok_or_else(|| sqlx::Error::Decode(format!("section kind {kind:?}").into()))?,
+        capacity: r.i("capacity")?,
+        ticket_group_id: r.i("ticket_group_id")?,
+        price_level: r.i("price_level")?,
+        sort: r.i("sort")?,
+    })
+}
+
+pub(crate) fn seat(r: &impl Get) -> R<Seat> {
+    Ok(Seat {
+        seatplan_id: r.i("seatplan_id")?,
+        section_id: r.i("section_id")?,
+        x: r.i("x")?,
+        y: r.i("y")?,
+        row_name: r.s("row_name")?,
+        seat_name: r.s("seat_name")?,
+        group_id: r.i("group_id")?,
+        premium: r.b("premium")?,
+        handicap: r.b("handicap")?,
+        companion: r.b("companion")?,
+        limited_view: r.b("limited_view")?,
+        sofa_id: r.oi("sofa_id")?,
+        attributes: r.s("attributes")?,
+    })
+}
+
+pub(crate) fn ticket_group(r: &impl Get) -> R<TicketGroup> {
+    Ok(TicketGroup {
+        id: r.i("id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        is_by_code_enabled: r.b("is_by_code_enabled")?,
+    })
+}
+
+pub(crate) fn ticket(r: &impl Get) -> R<Ticket> {
+    Ok(Ticket {
+        id: r.i("id")?,
+        ticket_group_id: r.i("ticket_group_id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        price: r.i("price")?,
+        old_price: r.oi("old_price")?,
+        service_charge: r.i("service_charge")?,
+        price_policy_id: r.i("price_policy_id")?,
+        min_quantity: r.i("min_quantity")?,
+        max_quantity: r.i("max_quantity")?,
+        requires_ticket_id: r.oi("requires_ticket_id")?,
+        member_only: r.b("member_only")?,
+        needs_senior_id: r.b("needs_senior_id")?,
+        ref_prompt: r.s("ref_prompt")?,
+        ref_prompt_en: r.s("ref_prompt_en")?,
+        loyalty_points_price: r.oi("loyalty_points_price")?,
+        multiply_factor: r.i("multiply_factor")?,
+        sort: r.i("sort")?,
+    })
+}
+
+pub(crate) fn product(r: &impl Get) -> R<Product> {
+    Ok(Product {
+        id: r.i("id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        category: r.s("category")?,
+        price: r.i("price")?,
+        location_id: r.oi("location_id")?,
+        icon: r.s("icon")?,
+        color: r.s("color")?,
+        sort: r.i("sort")?,
+    })
+}
+
+pub(crate) fn service_charge(r: &impl Get) -> R<ServiceCharge> {
+    Ok(ServiceCharge {
+        id: r.i("id")?,
+        business_id: r.i("business_id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        amount: r.oi("amount")?,
+        percent_bp: r.oi("percent_bp")?,
+        per_ticket: r.b("per_ticket")?,
+    })
+}
+
+pub(crate) fn mini_site(r: &impl Get) -> R<MiniSite> {
+    let ids = r.s("feature_ids")?;
+    let feature_ids = ids
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<i64>()
+                .map_err(|e| sqlx::Error::Decode(Box::new(e)))
+        })
+        .collect::<R<Vec<_>>>()?;
+    Ok(MiniSite {
+        id: r.i("id")?,
+        url: r.s("url")?,
+        title: r.s("title")?,
+        title_en: r.s("title_en")?,
+        feature_ids,
+        location_id: r.oi("location_id")?,
+    })
+}
+
+pub(crate) fn integration(r: &impl Get) -> R<Integration> {
+    Ok(Integration {
+        key: r.s("key")?,
+        name: r.s("name")?,
+        business_id: r.i("business_id")?,
+        return_url_prefix: r.s("return_url_prefix")?,
+    })
+}
+
+pub(crate) fn customer(r: &impl Get) -> R<Customer> {
+    Ok(Customer {
+        id: r.i("id")?,
+        first_name: r.s("first_name")?,
+        last_name: r.s("last_name")?,
+        ssn: r.s("ssn")?,
+        email: r.s("email")?,
+        mobile: r.s("mobile")?,
+        city: r.s("city")?,
+        address1: r.s("address1")?,
+        postal_code: r.s("postal_code")?,
+        date_of_birth: r.s("date_of_birth")?,
+        is_sms_allowed: r.b("is_sms_allowed")?,
+        is_mailing_allowed: r.b("is_mailing_allowed")?,
+    })
+}
+
+pub(crate) fn member_with_membership(r: &impl Get) -> R<(Member, Membership)> {
+    Ok((
+        Member {
+            id: r.i("id")?,
+            member_number: r.s("member_number")?,
+            membership_id: r.i("membership_id")?,
+            customer_id: r.i("customer_id")?,
+            balance: r.i("balance")?,
+            points_balance: r.i("points_balance")?,
+            start_date: r.s("start_date")?,
+            end_date: r.s("end_date")?,
+        },
+        Membership {
+            id: r.i("ms_id")?,
+            type_id: r.i("ms_type_id")?,
+            name: r.s("ms_name")?,
+            name_en: r.s("ms_name_en")?,
+            code: r.s("ms_code")?,
+            class_name: r.s("ms_class_name")?,
+            price: r.i("ms_price")?,
+        },
+    ))
+}
+
+pub(crate) fn claim(r: &impl Get) -> R<Claim> {
+    Ok(Claim {
+        presentation_id: r.i("presentation_id")?,
+        section_id: r.i("section_id")?,
+        x: r.i("x")?,
+        y: r.i("y")?,
+        session_id: r.s("session_id")?,
+        sold: r.s("state")? == "sold",
+        expires_at_ms: r.i("expires_at")?,
+    })
+}
