@@ -1,1 +1,79 @@
-//! placeholder
+//! The HTTP face of Kupa: axum routers per spec area under /api, the web app outside it.
+//! Handlers parse input into domain types, call a use case and shape the answer; no rules, no SQL.
+
+mod catalogue;
+mod dto;
+pub mod error;
+mod extract;
+mod request_id;
+mod seats;
+pub mod session;
+pub mod state;
+mod test_mode;
+mod web;
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::routing::get;
+use utoipa::openapi::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+
+pub use state::{ApiSettings, AppState, RoutePaths};
+
+use crate::error::ApiError;
+
+fn api_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .merge(catalogue::router())
+        .merge(seats::router())
+}
+
+/// The OpenAPI document of the public API (paths relative to /api).
+pub fn openapi() -> OpenApi {
+    let (_, mut doc) = api_router().split_for_parts();
+    doc.info.title = "Kupa API".into();
+    doc.info.version = env!("CARGO_PKG_VERSION").into();
+    doc.info.description = Some("Cinema and event ticketing. Money is integer agorot; times are UTC (RFC 3339). See docs/api.md.".into());
+    doc.info.license = None;
+    doc.info.contact = None;
+    doc.servers = Some(vec![utoipa::openapi::Server::new("/api")]);
+    doc
+}
+
+pub(crate) async fn api_not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "notFound", "No such API call.")
+}
+
+async fn openapi_json() -> axum::Json<OpenApi> {
+    axum::Json(openapi())
+}
+
+#[derive(serde::Serialize)]
+struct Health {
+    status: &'static str,
+}
+
+async fn health(
+    axum::extract::State(state): axum::extract::State<AppState>,
+) -> Result<axum::Json<Health>, ApiError> {
+    state.catalogue.is_catalogue_empty().await?;
+    Ok(axum::Json(Health { status: "ok" }))
+}
+
+/// The whole HTTP application.
+pub fn build(state: AppState) -> Router {
+    let (api, _) = api_router().split_for_parts();
+    let mut api = api
+        .route("/openapi.json", get(openapi_json))
+        .route("/health", get(health));
+    if state.settings.test_mode {
+        api = api.merge(test_mode::router());
+    }
+    let api = api.fallback(|| async { api_not_found().await });
+    Router::new()
+        .nest("/api", api)
+        .fallback(web::serve)
+        .layer(axum::middleware::from_fn(session::middleware))
+        .layer(axum::middleware::from_fn(request_id::middleware))
+        .with_state(state)
+}

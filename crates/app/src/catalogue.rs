@@ -1,1 +1,414 @@
-//! Catalogue use cases (filled below).
+//! Catalogue use cases: what is on, one presentation, its ticket groups, seat plans and the
+//! state of their seats, as a buyer through a given channel (web, mini-site) may see them.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use jiff::civil::Date;
+use kupa_domain::catalogue::{
+    ClaimView, SaleState, SaleWindow, SeatState, SeatingMode, SectionKind, is_vod_venue_type,
+};
+use kupa_domain::time;
+
+use crate::error::{AppError, AppResult, ErrorCode};
+use crate::model::*;
+use crate::ports::{CatalogueStore, ClaimStore, Clock};
+use crate::site_config::SiteConfig;
+
+/// How far ahead "upcoming" lists reach.
+const UPCOMING_DAYS: i64 = 60;
+/// Integration links are valid this long either side of their time stamp.
+const INTEGRATION_SKEW_MS: i64 = 10 * 60 * 1000;
+
+/// A presentation with what the wire needs derived once, here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PresentationInfo {
+    pub view: PresentationView,
+    pub sale_state: SaleState,
+    pub seating_mode: SeatingMode,
+    pub is_vod: bool,
+}
+
+impl PresentationInfo {
+    fn new(view: PresentationView, now_ms: i64) -> PresentationInfo {
+        let p = &view.presentation;
+        let sale_state = SaleWindow {
+            starts_at_ms: p.sale_starts_at_ms,
+            ends_at_ms: p.sale_ends_at_ms,
+        }
+        .state_at(now_ms);
+        let seating_mode =
+            SeatingMode::from_sections(view.reserved_sections as usize, view.ga_sections as usize);
+        let is_vod = is_vod_venue_type(view.venue.venue_type_id);
+        PresentationInfo {
+            view,
+            sale_state,
+            seating_mode,
+            is_vod,
+        }
+    }
+
+    pub fn id(&self) -> i64 {
+        self.view.presentation.id
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PresentationDetail {
+    pub info: PresentationInfo,
+    pub products: Vec<Product>,
+    pub service_charge: Option<ServiceCharge>,
+}
+
+/// Who is asking: the web shop, or a mini-site that shows only part of the programme.
+#[derive(Debug, Clone, Default)]
+pub struct Channel {
+    pub mini_site: Option<MiniSite>,
+}
+
+impl Channel {
+    fn admits(&self, v: &PresentationView) -> bool {
+        match &self.mini_site {
+            None => true,
+            Some(m) => {
+                (m.feature_ids.is_empty() || m.feature_ids.contains(&v.feature.id))
+                    && m.location_id.is_none_or(|l| l == v.location.id)
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct PresentationFilter {
+    pub feature_ids: Vec<i64>,
+    pub location_id: Option<i64>,
+}
+
+impl PresentationFilter {
+    fn admits(&self, v: &PresentationView) -> bool {
+        (self.feature_ids.is_empty() || self.feature_ids.contains(&v.feature.id))
+            && self.location_id.is_none_or(|l| l == v.location.id)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatplanFull {
+    pub venue_id: i64,
+    pub seatplan: Seatplan,
+    pub sections: Vec<Section>,
+    pub seats: Vec<Seat>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionStatus {
+    pub section: Section,
+    /// Places not held or sold; for reserved sections, available seats.
+    pub remaining: i64,
+    pub sold_out: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatStatus {
+    pub presentation_id: i64,
+    pub sections: Vec<SectionStatus>,
+    pub seats: Vec<(Seat, SeatState)>,
+}
+
+pub struct CatalogueService {
+    store: Arc<dyn CatalogueStore>,
+    claims: Arc<dyn ClaimStore>,
+    clock: Arc<dyn Clock>,
+}
+
+fn no_event(id: i64) -> AppError {
+    AppError::rejected(ErrorCode::NoEvent, format!("presentation {id} not found"))
+}
+
+impl CatalogueService {
+    pub fn new(
+        store: Arc<dyn CatalogueStore>,
+        claims: Arc<dyn ClaimStore>,
+        clock: Arc<dyn Clock>,
+    ) -> CatalogueService {
+        CatalogueService {
+            store,
+            claims,
+            clock,
+        }
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    pub async fn site_config(&self) -> AppResult<SiteConfig> {
+        match self.store.site_config().await? {
+            None => Ok(SiteConfig::default()),
+            Some(doc) => serde_json::from_value::<SiteConfig>(doc)
+                .map(SiteConfig::normalised)
+                .map_err(AppError::internal),
+        }
+    }
+
+    /// The channel for an optional `miniSiteUrl`; an unknown mini-site is an error, not "everything".
+    pub async fn channel(&self, mini_site_url: Option<&str>) -> AppResult<Channel> {
+        match mini_site_url.filter(|u| !u.is_empty()) {
+            None => Ok(Channel::default()),
+            Some(url) => match self.store.mini_site(url).await? {
+                Some(m) => Ok(Channel { mini_site: Some(m) }),
+                None => Err(AppError::rejected(
+                    ErrorCode::NotFound,
+                    format!("no mini-site {url:?}"),
+                )),
+            },
+        }
+    }
+
+    /// Every presentation starting on a local calendar day in Asia/Jerusalem.
+    pub async fn presentations_on(
+        &self,
+        day: Date,
+        channel: &Channel,
+    ) -> AppResult<Vec<PresentationInfo>> {
+        let (from, to) = time::local_day_range_ms(day);
+        let now = self.now_ms();
+        let views = self.store.presentations_between(from, to).await?;
+        Ok(views
+            .into_iter()
+            .filter(|v| channel.admits(v))
+            .map(|v| PresentationInfo::new(v, now))
+            .collect())
+    }
+
+    /// Presentations a buyer can still buy or wait for: sales not ended, up to 60 days ahead.
+    pub async fn upcoming(
+        &self,
+        filter: &PresentationFilter,
+        channel: &Channel,
+    ) -> AppResult<Vec<PresentationInfo>> {
+        let now = self.now_ms();
+        // VOD items started in the past may still be available; reach back far enough to see them.
+        let from = now - UPCOMING_DAYS * 86_400_000;
+        let to = now + UPCOMING_DAYS * 86_400_000;
+        let views = self.store.presentations_between(from, to).await?;
+        Ok(views
+            .into_iter()
+            .filter(|v| {
+                v.presentation.sale_ends_at_ms > now && filter.admits(v) && channel.admits(v)
+            })
+            .map(|v| PresentationInfo::new(v, now))
+            .collect())
+    }
+
+    pub async fn presentation(&self, id: i64, channel: &Channel) -> AppResult<PresentationDetail> {
+        let view = self
+            .store
+            .presentation(id)
+            .await?
+            .filter(|v| channel.admits(v))
+            .ok_or_else(|| no_event(id))?;
+        let info = PresentationInfo::new(view, self.now_ms());
+        let products = self
+            .store
+            .products_for_location(info.view.location.id)
+            .await?;
+        let service_charge = self
+            .store
+            .service_charge(info.view.presentation.business_id)
+            .await?;
+        Ok(PresentationDetail {
+            info,
+            products,
+            service_charge,
+        })
+    }
+
+    /// Features, optionally only those given, or those with upcoming presentations at a location.
+    pub async fn features(
+        &self,
+        filter: &PresentationFilter,
+        channel: &Channel,
+    ) -> AppResult<Vec<(Feature, FeatureCategory)>> {
+        let all = self.store.features().await?;
+        let shown: Option<Vec<i64>> = if filter.location_id.is_some() || channel.mini_site.is_some()
+        {
+            let upcoming = self.upcoming(filter, channel).await?;
+            Some(upcoming.iter().map(|p| p.view.feature.id).collect())
+        } else {
+            None
+        };
+        Ok(all
+            .into_iter()
+            .filter(|(f, _)| filter.feature_ids.is_empty() || filter.feature_ids.contains(&f.id))
+            .filter(|(f, _)| shown.as_ref().is_none_or(|ids| ids.contains(&f.id)))
+            .collect())
+    }
+
+    pub async fn feature(&self, id: i64) -> AppResult<Feature> {
+        self.store.feature(id).await?.ok_or_else(|| {
+            AppError::rejected(ErrorCode::NotFound, format!("feature {id} not found"))
+        })
+    }
+
+    pub async fn product(&self, id: i64) -> AppResult<Product> {
+        self.store.product(id).await?.ok_or_else(|| {
+            AppError::rejected(ErrorCode::NotFound, format!("product {id} not found"))
+        })
+    }
+
+    /// The ticket groups of a presentation's sections. Member-only tickets are listed only when
+    /// the buyer names a membership (whose validity the order checks).
+    pub async fn ticket_groups(
+        &self,
+        presentation_id: i64,
+        channel: &Channel,
+        with_member_tickets: bool,
+    ) -> AppResult<(Vec<(TicketGroup, Vec<Ticket>)>, Option<ServiceCharge>)> {
+        let detail = self.presentation(presentation_id, channel).await?;
+        let sections = self
+            .store
+            .sections(detail.info.view.presentation.seatplan_id)
+            .await?;
+        let mut ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let groups = self
+            .store
+            .ticket_groups(&ids)
+            .await?
+            .into_iter()
+            .map(|(g, ts)| {
+                (
+                    g,
+                    ts.into_iter()
+                        .filter(|t| with_member_tickets || !t.member_only)
+                        .collect(),
+                )
+            })
+            .collect();
+        Ok((groups, detail.service_charge))
+    }
+
+    pub async fn seatplan(&self, venue_id: i64, seatplan_id: i64) -> AppResult<SeatplanFull> {
+        let seatplan = self
+            .store
+            .seatplan(seatplan_id)
+            .await?
+            .filter(|s| s.venue_id == venue_id)
+            .ok_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::NotFound,
+                    format!("seat plan {seatplan_id} of venue {venue_id} not found"),
+                )
+            })?;
+        let sections = self.store.sections(seatplan_id).await?;
+        let seats = self.store.seats(seatplan_id).await?;
+        Ok(SeatplanFull {
+            venue_id,
+            seatplan,
+            sections,
+            seats,
+        })
+    }
+
+    /// Each seat as `viewer` sees it, and each section's remaining places.
+    pub async fn seat_status(
+        &self,
+        presentation_id: i64,
+        section_id: Option<i64>,
+        viewer: Option<&str>,
+        channel: &Channel,
+    ) -> AppResult<SeatStatus> {
+        let detail = self.presentation(presentation_id, channel).await?;
+        let seatplan_id = detail.info.view.presentation.seatplan_id;
+        let mut sections = self.store.sections(seatplan_id).await?;
+        if let Some(sid) = section_id {
+            sections.retain(|s| s.id == sid);
+            if sections.is_empty() {
+                return Err(AppError::rejected(
+                    ErrorCode::FormValidation,
+                    format!("section {sid} is not in this presentation"),
+                ));
+            }
+        }
+        let seats = self.store.seats(seatplan_id).await?;
+        let claims = self.claims.claims(presentation_id).await?;
+        let now = self.now_ms();
+        let by_place: HashMap<(i64, i64, i64), &Claim> = claims
+            .iter()
+            .map(|c| ((c.section_id, c.x, c.y), c))
+            .collect();
+        let state_of = |section_id: i64, x: i64, y: i64| {
+            let claim = by_place.get(&(section_id, x, y)).map(|c| ClaimView {
+                sold: c.sold,
+                expires_at_ms: c.expires_at_ms,
+                session_id: &c.session_id,
+            });
+            SeatState::from_claim(claim, viewer, now)
+        };
+        let seats: Vec<(Seat, SeatState)> = seats
+            .into_iter()
+            .filter(|s| sections.iter().any(|sec| sec.id == s.section_id))
+            .map(|s| {
+                let st = state_of(s.section_id, s.x, s.y);
+                (s, st)
+            })
+            .collect();
+        let sections = sections
+            .into_iter()
+            .map(|section| {
+                let remaining = match section.kind {
+                    SectionKind::Reserved => seats
+                        .iter()
+                        .filter(|(s, st)| s.section_id == section.id && st.is_available())
+                        .count() as i64,
+                    SectionKind::Ga => {
+                        let taken = claims
+                            .iter()
+                            .filter(|c| {
+                                c.section_id == section.id
+                                    && !state_of(c.section_id, c.x, c.y).is_available()
+                            })
+                            .count() as i64;
+                        (section.capacity - taken).max(0)
+                    }
+                };
+                SectionStatus {
+                    sold_out: remaining == 0,
+                    remaining,
+                    section,
+                }
+            })
+            .collect();
+        Ok(SeatStatus {
+            presentation_id,
+            sections,
+            seats,
+        })
+    }
+
+    /// An integration link from a partner site: its key, a time stamp close to now, and a return address it may use.
+    pub async fn integration(&self, key: &str, ts_ms: i64, ret: &str) -> AppResult<Integration> {
+        let bad = |why: &str| AppError::rejected(ErrorCode::IntegrationError, why.to_owned());
+        let integration = self
+            .store
+            .integration(key)
+            .await?
+            .ok_or_else(|| bad("unknown integration key"))?;
+        if (self.now_ms() - ts_ms).abs() > INTEGRATION_SKEW_MS {
+            return Err(bad("the link's time stamp is too old or in the future"));
+        }
+        if !ret.is_empty() && !ret.starts_with(&integration.return_url_prefix) {
+            return Err(bad("the return address is not one this partner may use"));
+        }
+        Ok(integration)
+    }
+
+    pub async fn is_catalogue_empty(&self) -> AppResult<bool> {
+        self.store.is_catalogue_empty().await
+    }
+
+    pub async fn load_catalogue(&self, data: &CatalogueData) -> AppResult<()> {
+        self.store.load_catalogue(data).await
+    }
+}

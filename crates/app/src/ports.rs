@@ -49,6 +49,15 @@ pub trait Clock: Send + Sync {
     fn now_ms(&self) -> i64;
 }
 
+/// A clock the test mode may move forward (never backward).
+pub trait AdjustableClock: Clock {
+    fn advance_ms(&self, by_ms: i64);
+    fn offset_ms(&self) -> i64;
+}
+
+/// The captcha token the test mode accepts and the web app sends in test mode.
+pub const CAPTCHA_TEST_TOKEN: &str = "kupa-test-captcha";
+
 /// The captcha check of lock, login and best-available calls.
 #[async_trait]
 pub trait Captcha: Send + Sync {

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SiteConfig {
     /// Numbered params as strings: 665 timer mode (JSON), 64 loyalty login, 66 invoice option, 670 show QR.
@@ -27,6 +28,7 @@ pub struct SiteConfig {
 
 /// Seconds each checkout step may take (spec: timerMode; param 665 holds the same as JSON).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct TimerMode {
     pub choose_seats_in_seconds: i64,
@@ -47,6 +49,7 @@ impl Default for TimerMode {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(deny_unknown_fields)]
 #[allow(non_snake_case)]
 pub struct Currency {
@@ -56,6 +59,7 @@ pub struct Currency {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct CustomSeatAttribute {
     pub code: String,
@@ -64,6 +68,7 @@ pub struct CustomSeatAttribute {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FieldOption {
     pub is_required: bool,
@@ -93,6 +98,7 @@ impl FieldOption {
 
 /// Which customer-info fields the checkout shows and requires (spec section 3 and 5).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct CustomerInfoOptions {
     pub first_name: FieldOption,
@@ -133,6 +139,7 @@ impl Default for CustomerInfoOptions {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Term {
     pub id: i64,
@@ -142,6 +149,7 @@ pub struct Term {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct PresentationInfoOptions {
     pub date_format: String,
@@ -156,6 +164,7 @@ impl Default for PresentationInfoOptions {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct ConfirmationOptions {
     pub order_terms: String,

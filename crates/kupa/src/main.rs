@@ -1,1 +1,299 @@
-fn main() {}
+//! The kupa binary: wiring only. `kupa serve`, `kupa migrate`, `kupa seed`, `kupa openapi`.
+
+mod config;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use kupa_app::catalogue::CatalogueService;
+use kupa_app::catalogue_file;
+use kupa_app::ports::{CatalogueStore, Clock};
+use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
+use kupa_providers::clock::ServerClock;
+use kupa_store::Db;
+
+use crate::config::FileConfig;
+
+/// The demo cinema chain (docs/catalogue.md describes the format).
+const DEMO_CHAIN: &str = include_str!("../../../demo/chain.json");
+
+#[derive(Parser)]
+#[command(name = "kupa", version, about = "Kupa: cinema and event ticketing")]
+struct Cli {
+    /// A TOML configuration file; flags and environment variables override it.
+    #[arg(long, env = "KUPA_CONFIG", global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+struct DbArgs {
+    /// sqlite:path/to/file.db (default sqlite:data/kupa.db) or postgres://user@host/db.
+    #[arg(long, env = "KUPA_DATABASE_URL")]
+    database_url: Option<String>,
+    /// Connections in the pool.
+    #[arg(long, env = "KUPA_MAX_CONNECTIONS")]
+    max_connections: Option<u32>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API and the web app.
+    Serve {
+        /// Address to listen on (default 127.0.0.1:8080).
+        #[arg(long, env = "KUPA_ADDR")]
+        addr: Option<String>,
+        #[command(flatten)]
+        db: DbArgs,
+        /// Load the demo cinema chain if the database has no catalogue yet.
+        #[arg(long)]
+        demo: bool,
+        /// Test mode: accept the captcha test token, let tests move the clock and shorten timers.
+        #[arg(long, env = "KUPA_TEST_MODE")]
+        test_mode: bool,
+        /// Hosts a /http... route may redirect to (comma separated).
+        #[arg(long, env = "KUPA_REDIRECT_ALLOW_LIST", value_delimiter = ',')]
+        redirect_allow_list: Option<Vec<String>>,
+        /// Enabled interface locales (comma separated; default he,en).
+        #[arg(long, env = "KUPA_LOCALES", value_delimiter = ',')]
+        locales: Option<Vec<String>>,
+    },
+    /// Bring the database schema up to date.
+    Migrate {
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Load a catalogue into an empty database.
+    Seed {
+        #[command(flatten)]
+        db: DbArgs,
+        /// The demo cinema chain.
+        #[arg(long, conflicts_with = "catalogue")]
+        demo: bool,
+        /// A catalogue file (docs/catalogue.md).
+        #[arg(long)]
+        catalogue: Option<PathBuf>,
+    },
+    /// Print the OpenAPI document.
+    Openapi,
+}
+
+fn init_logs(json: bool) {
+    use tracing_subscriber::EnvFilter;
+    let filter =
+        EnvFilter::try_from_env("KUPA_LOG").unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false);
+    if json {
+        builder.json().init()
+    } else {
+        builder.init()
+    }
+}
+
+async fn open_db(args: &DbArgs, file: &FileConfig) -> anyhow::Result<Db> {
+    let url = args
+        .database_url
+        .clone()
+        .or_else(|| file.database_url.clone())
+        .unwrap_or_else(|| config::DEFAULT_DATABASE_URL.into());
+    let max = args
+        .max_connections
+        .or(file.max_connections)
+        .unwrap_or(config::DEFAULT_MAX_CONNECTIONS);
+    let db = Db::connect(&url, max)
+        .await
+        .with_context(|| format!("cannot open the database ({})", redact(&url)))?;
+    db.migrate().await?;
+    tracing::info!(backend = ?db.backend(), url = %redact(&url), "database ready");
+    Ok(db)
+}
+
+/// A database URL without its password, for logs.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.find('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &url[s + 3..at];
+            match creds.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..s + 3], &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
+}
+
+fn today_in_jerusalem(clock: &dyn Clock) -> jiff::civil::Date {
+    kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()))
+}
+
+async fn load_catalogue(db: &Db, json: &str, clock: &dyn Clock) -> anyhow::Result<usize> {
+    let file = catalogue_file::parse(json)?;
+    let data = catalogue_file::expand(file, today_in_jerusalem(clock))?;
+    db.load_catalogue(&data).await?;
+    Ok(data.presentations.len())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let file = FileConfig::load(cli.config.as_deref())?;
+    let json_logs = std::env::var("KUPA_LOG_FORMAT")
+        .ok()
+        .or(file.log_format.clone())
+        .is_some_and(|f| f == "json");
+    match cli.command {
+        Command::Openapi => {
+            println!("{}", kupa_api::openapi().to_pretty_json()?);
+            Ok(())
+        }
+        Command::Migrate { db } => {
+            init_logs(json_logs);
+            open_db(&db, &file).await?.close().await;
+            Ok(())
+        }
+        Command::Seed {
+            db,
+            demo,
+            catalogue,
+        } => {
+            init_logs(json_logs);
+            let json = match (demo, catalogue) {
+                (true, _) => DEMO_CHAIN.to_owned(),
+                (false, Some(path)) => std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?,
+                (false, None) => {
+                    anyhow::bail!("say what to load: --demo or --catalogue <file.json>")
+                }
+            };
+            let db = open_db(&db, &file).await?;
+            anyhow::ensure!(
+                db.is_catalogue_empty().await?,
+                "the database already has a catalogue; seed loads into an empty database only"
+            );
+            let n = load_catalogue(&db, &json, &ServerClock::new()).await?;
+            tracing::info!(presentations = n, "catalogue loaded");
+            db.close().await;
+            Ok(())
+        }
+        Command::Serve {
+            addr,
+            db,
+            demo,
+            test_mode,
+            redirect_allow_list,
+            locales,
+        } => {
+            init_logs(json_logs);
+            let test_mode = test_mode || file.test_mode.unwrap_or(false);
+            let settings =
+                config::api_settings(&file.web, redirect_allow_list, locales, test_mode)?;
+            let addr: SocketAddr = addr
+                .or_else(|| file.addr.clone())
+                .unwrap_or_else(|| config::DEFAULT_ADDR.into())
+                .parse()
+                .context("the listen address must look like 127.0.0.1:8080")?;
+            serve(addr, db, &file, demo, settings).await
+        }
+    }
+}
+
+async fn serve(
+    addr: SocketAddr,
+    db_args: DbArgs,
+    file: &FileConfig,
+    demo: bool,
+    settings: kupa_api::ApiSettings,
+) -> anyhow::Result<()> {
+    let clock = Arc::new(ServerClock::new());
+    let db = open_db(&db_args, file).await?;
+    if db.is_catalogue_empty().await? {
+        if demo {
+            let n = load_catalogue(&db, DEMO_CHAIN, clock.as_ref()).await?;
+            tracing::info!(presentations = n, "demo cinema chain loaded");
+        } else {
+            tracing::warn!(
+                "the database has no catalogue: load one with `kupa seed --catalogue <file>` (or `--demo`)"
+            );
+        }
+    } else if demo {
+        tracing::info!("the database already has a catalogue; the demo was not loaded");
+    }
+    let captcha_mode = if settings.test_mode {
+        CaptchaMode::Test
+    } else {
+        CaptchaMode::Off
+    };
+    if settings.test_mode {
+        tracing::warn!(
+            "TEST MODE IS ON: the captcha accepts only the test token, and tests may move the clock and shorten timers. Never run a real box office like this."
+        );
+    } else {
+        tracing::warn!("no captcha provider is configured: captcha checks are off");
+    }
+    let db = Arc::new(db);
+    let state = kupa_api::AppState {
+        catalogue: Arc::new(CatalogueService::new(db.clone(), db.clone(), clock.clone())),
+        captcha: Arc::new(ConfiguredCaptcha::new(captcha_mode)),
+        clock,
+        settings: Arc::new(settings),
+        timer_override: Arc::new(RwLock::new(None)),
+    };
+    let app = kupa_api::build(state);
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    tracing::info!("Kupa is serving on http://{}", listener.local_addr()?);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await?;
+    db.close().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn passwords_stay_out_of_logged_urls() {
+        assert_eq!(
+            super::redact("postgres://kupa:s3cret@db:5432/kupa"),
+            "postgres://kupa:***@db:5432/kupa"
+        );
+        assert_eq!(
+            super::redact("postgres://postgres@127.0.0.1/x"),
+            "postgres://postgres@127.0.0.1/x"
+        );
+        assert_eq!(super::redact("sqlite:data/kupa.db"), "sqlite:data/kupa.db");
+    }
+
+    #[test]
+    fn the_demo_chain_loads() {
+        let file = kupa_app::catalogue_file::parse(super::DEMO_CHAIN).unwrap();
+        assert!(kupa_app::catalogue_file::expand(file, jiff::civil::date(2026, 11, 22)).is_ok());
+    }
+}

@@ -1,0 +1,470 @@
+//! GET /config, /integration, /seats/presentations, /presentations, /features, images.
+
+use axum::extract::State;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::response::{IntoResponse, Response};
+use jiff::civil::Date;
+use kupa_app::catalogue::PresentationFilter;
+use kupa_app::site_config::SiteConfig;
+use kupa_domain::time::ms_to_rfc3339;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::dto::{self, ChannelQuery};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{Path, Query, id_list};
+use crate::state::{AppState, RoutePaths};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_config))
+        .routes(routes!(get_integration))
+        .routes(routes!(presentations_by_date))
+        .routes(routes!(presentation_list))
+        .routes(routes!(presentation_list_no_slash))
+        .routes(routes!(get_presentation))
+        .routes(routes!(ticket_groups))
+        .routes(routes!(feature_list))
+        .routes(routes!(feature_list_no_slash))
+        .routes(routes!(feature_image))
+        .routes(routes!(product_image))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LocaleInfo {
+    pub default: String,
+    /// Locales this deployment serves; `?lang=` with any other is a 404.
+    pub enabled: Vec<String>,
+    /// Every locale the interface has catalogues for.
+    pub supported: Vec<String>,
+    pub rtl: Vec<String>,
+    pub time_zone: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CaptchaInfo {
+    /// off (no provider configured) or test (only the test token passes).
+    pub mode: String,
+    /// The token to send in test mode; null otherwise.
+    pub test_token: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigResponse {
+    #[serde(flatten)]
+    pub site: SiteConfig,
+    pub locale: LocaleInfo,
+    pub routes: RoutePaths,
+    pub redirect_allow_list: Vec<String>,
+    pub captcha: CaptchaInfo,
+    pub test_mode: bool,
+    pub server_time: String,
+}
+
+/// The site configuration: numbered params, step timers, currencies, options; plus locales and routes.
+#[utoipa::path(get, path = "/config", tag = "catalogue",
+    responses((status = 200, description = "The site configuration", body = ConfigResponse)))]
+async fn get_config(State(state): State<AppState>) -> ApiResult<axum::Json<ConfigResponse>> {
+    let mut site = state.catalogue.site_config().await?;
+    if let Some(timers) = *state.timer_override.read().expect("timer lock") {
+        site.timer_mode = timers;
+        site = site.normalised();
+    }
+    let s = &state.settings;
+    Ok(axum::Json(ConfigResponse {
+        site,
+        locale: LocaleInfo {
+            default: s.default_locale.clone(),
+            enabled: s.enabled_locales.clone(),
+            supported: kupa_domain::locale::SUPPORTED
+                .iter()
+                .map(|l| l.to_string())
+                .collect(),
+            rtl: kupa_domain::locale::RTL
+                .iter()
+                .map(|l| l.to_string())
+                .collect(),
+            time_zone: kupa_domain::time::ZONE.into(),
+        },
+        routes: s.routes.clone(),
+        redirect_allow_list: s.redirect_allow_list.clone(),
+        captcha: CaptchaInfo {
+            mode: if s.test_mode { "test" } else { "off" }.into(),
+            test_token: s
+                .test_mode
+                .then(|| kupa_app::ports::CAPTCHA_TEST_TOKEN.to_owned()),
+        },
+        test_mode: s.test_mode,
+        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(non_snake_case)]
+pub struct IntegrationQuery {
+    /// The link's time stamp, milliseconds since the epoch.
+    pub TS: i64,
+    /// Where to send the buyer back to; must start with the partner's registered prefix.
+    #[serde(default)]
+    pub ret: String,
+    /// The partner's integration key.
+    pub key: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrationInfo {
+    pub key: String,
+    pub name: String,
+    pub business_id: i64,
+    pub return_url: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrationResponse {
+    pub integration: IntegrationInfo,
+    pub server_time: String,
+}
+
+/// Checks a partner's link (key, time stamp, return address).
+#[utoipa::path(get, path = "/integration", tag = "catalogue", params(IntegrationQuery),
+    responses((status = 200, description = "The partner the link comes from", body = IntegrationResponse),
+              (status = 403, description = "integrationError", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn get_integration(
+    State(state): State<AppState>,
+    Query(q): Query<IntegrationQuery>,
+) -> ApiResult<axum::Json<IntegrationResponse>> {
+    let i = state.catalogue.integration(&q.key, q.TS, &q.ret).await?;
+    Ok(axum::Json(IntegrationResponse {
+        integration: IntegrationInfo {
+            key: i.key,
+            name: i.name,
+            business_id: i.business_id,
+            return_url: q.ret,
+        },
+        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct DateQuery {
+    /// A calendar day in Asia/Jerusalem, YYYY-MM-DD; default today.
+    pub date: Option<String>,
+    pub mini_site_url: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PresentationsByDateResponse {
+    pub date: String,
+    pub presentations: Vec<dto::Presentation>,
+    pub server_time: String,
+}
+
+/// Every presentation of one local day, in start order.
+#[utoipa::path(get, path = "/seats/presentations", tag = "catalogue", params(DateQuery),
+    responses((status = 200, description = "The day's presentations", body = PresentationsByDateResponse),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn presentations_by_date(
+    State(state): State<AppState>,
+    Query(q): Query<DateQuery>,
+) -> ApiResult<axum::Json<PresentationsByDateResponse>> {
+    let day = match q.date.as_deref().filter(|d| !d.is_empty()) {
+        Some(d) => d
+            .parse::<Date>()
+            .map_err(|_| ApiError::validation("date must be YYYY-MM-DD"))?,
+        None => kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(
+            state.catalogue.now_ms(),
+        )),
+    };
+    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
+    let list = state.catalogue.presentations_on(day, &channel).await?;
+    Ok(axum::Json(PresentationsByDateResponse {
+        date: day.to_string(),
+        presentations: list.iter().map(dto::Presentation::from_info).collect(),
+        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct ListQuery {
+    /// Comma-separated feature ids; empty for all.
+    pub feature_ids: Option<String>,
+    pub location_id: Option<i64>,
+    pub mini_site_url: Option<String>,
+    #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
+    pub ticket_codes: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PresentationListResponse {
+    pub presentations: Vec<dto::Presentation>,
+    pub has_reserved: bool,
+    #[serde(rename = "hasGA")]
+    pub has_ga: bool,
+    pub server_time: String,
+}
+
+async fn list_presentations(
+    state: AppState,
+    q: ListQuery,
+) -> ApiResult<axum::Json<PresentationListResponse>> {
+    let filter = PresentationFilter {
+        feature_ids: id_list("featureIds", q.feature_ids.as_deref())?,
+        location_id: q.location_id,
+    };
+    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
+    let list = state.catalogue.upcoming(&filter, &channel).await?;
+    let presentations: Vec<dto::Presentation> =
+        list.iter().map(dto::Presentation::from_info).collect();
+    Ok(axum::Json(PresentationListResponse {
+        has_reserved: presentations.iter().any(|p| p.has_reserved_section),
+        has_ga: presentations.iter().any(|p| p.has_ga_section),
+        presentations,
+        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
+    }))
+}
+
+/// Upcoming presentations (sales not ended), optionally of some features at one complex.
+#[utoipa::path(get, path = "/presentations/", tag = "catalogue", params(ListQuery),
+    responses((status = 200, description = "Upcoming presentations", body = PresentationListResponse),
+              (status = 404, description = "notFound (unknown mini-site)", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn presentation_list(
+    State(state): State<AppState>,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<axum::Json<PresentationListResponse>> {
+    list_presentations(state, q).await
+}
+
+/// The same as `/presentations/`, without the trailing slash.
+#[utoipa::path(get, path = "/presentations", tag = "catalogue", params(ListQuery),
+    responses((status = 200, description = "Upcoming presentations", body = PresentationListResponse),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn presentation_list_no_slash(
+    State(state): State<AppState>,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<axum::Json<PresentationListResponse>> {
+    list_presentations(state, q).await
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PresentationResponse {
+    pub presentation: dto::Presentation,
+    pub server_time: String,
+    /// Always null on success (errors come as an error body with a 4xx status).
+    pub error: Option<String>,
+}
+
+/// One presentation with its products and service charge.
+#[utoipa::path(get, path = "/presentations/{id}", tag = "catalogue",
+    params(("id" = i64, Path, description = "Presentation id"), ChannelQuery),
+    responses((status = 200, description = "The presentation", body = PresentationResponse),
+              (status = 404, description = "noEvent", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn get_presentation(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Query(q): Query<ChannelQuery>,
+) -> ApiResult<axum::Json<PresentationResponse>> {
+    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
+    let detail = state.catalogue.presentation(id, &channel).await?;
+    Ok(axum::Json(PresentationResponse {
+        presentation: dto::Presentation::from_detail(&detail),
+        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
+        error: None,
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct TicketGroupsQuery {
+    pub mini_site_url: Option<String>,
+    /// A member's loyalty id: member-only tickets are listed too (the order checks the membership).
+    pub membership_loyalty_id: Option<String>,
+    #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
+    pub integration_id: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TicketGroupsResponse {
+    pub ticket_groups: Vec<dto::TicketGroup>,
+    pub service_charge: Option<dto::ServiceCharge>,
+}
+
+/// The ticket groups (and their tickets) of a presentation's sections.
+#[utoipa::path(get, path = "/presentations/{id}/ticketGroups", tag = "catalogue",
+    params(("id" = i64, Path, description = "Presentation id"), TicketGroupsQuery),
+    responses((status = 200, description = "Ticket groups", body = TicketGroupsResponse),
+              (status = 404, description = "noEvent", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn ticket_groups(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Query(q): Query<TicketGroupsQuery>,
+) -> ApiResult<axum::Json<TicketGroupsResponse>> {
+    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
+    let with_members = q
+        .membership_loyalty_id
+        .as_deref()
+        .is_some_and(|m| !m.is_empty());
+    let (groups, charge) = state
+        .catalogue
+        .ticket_groups(id, &channel, with_members)
+        .await?;
+    Ok(axum::Json(TicketGroupsResponse {
+        ticket_groups: groups
+            .iter()
+            .map(|(g, ts)| dto::TicketGroup {
+                id: g.id,
+                name: g.name.clone(),
+                name_en: g.name_en.clone(),
+                is_by_code_enabled: g.is_by_code_enabled,
+                tickets: ts.iter().map(dto::Ticket::from).collect(),
+                voucher_tickets: Vec::new(),
+            })
+            .collect(),
+        service_charge: charge.as_ref().map(dto::ServiceCharge::from),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct FeatureQuery {
+    pub feature_ids: Option<String>,
+    /// Only features with upcoming presentations at this complex.
+    pub location_id: Option<i64>,
+    pub mini_site_url: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FeatureListResponse {
+    pub features: Vec<dto::Feature>,
+}
+
+async fn list_features(
+    state: AppState,
+    q: FeatureQuery,
+) -> ApiResult<axum::Json<FeatureListResponse>> {
+    let filter = PresentationFilter {
+        feature_ids: id_list("featureIds", q.feature_ids.as_deref())?,
+        location_id: q.location_id,
+    };
+    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
+    let features = state.catalogue.features(&filter, &channel).await?;
+    Ok(axum::Json(FeatureListResponse {
+        features: features
+            .iter()
+            .map(|(f, c)| dto::Feature::new(f, c))
+            .collect(),
+    }))
+}
+
+/// Features (films and events).
+#[utoipa::path(get, path = "/features/", tag = "catalogue", params(FeatureQuery),
+    responses((status = 200, description = "Features", body = FeatureListResponse),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn feature_list(
+    State(state): State<AppState>,
+    Query(q): Query<FeatureQuery>,
+) -> ApiResult<axum::Json<FeatureListResponse>> {
+    list_features(state, q).await
+}
+
+/// The same as `/features/`, without the trailing slash.
+#[utoipa::path(get, path = "/features", tag = "catalogue", params(FeatureQuery),
+    responses((status = 200, description = "Features", body = FeatureListResponse),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn feature_list_no_slash(
+    State(state): State<AppState>,
+    Query(q): Query<FeatureQuery>,
+) -> ApiResult<axum::Json<FeatureListResponse>> {
+    list_features(state, q).await
+}
+
+fn svg(body: String) -> Response {
+    (
+        [
+            (CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
+            (CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn colour(c: &str, fallback: &str) -> String {
+    let ok = c.len() == 7 && c.starts_with('#') && c[1..].bytes().all(|b| b.is_ascii_hexdigit());
+    if ok {
+        c.to_owned()
+    } else {
+        fallback.to_owned()
+    }
+}
+
+/// A generated poster: the feature's two colours and its Hebrew and English titles.
+#[utoipa::path(get, path = "/features/{id}/placeholderImage", tag = "catalogue",
+    params(("id" = i64, Path, description = "Feature id")),
+    responses((status = 200, description = "An SVG poster", content_type = "image/svg+xml", body = String),
+              (status = 404, description = "notFound", body = ErrorBody)))]
+async fn feature_image(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
+    let f = state.catalogue.feature(id).await?;
+    let from = colour(&f.poster_from, "#1f2a44");
+    let to = colour(&f.poster_to, "#b3395b");
+    let name = xml_escape(&f.name);
+    let name_en = xml_escape(&f.name_en);
+    let class = xml_escape(&f.classification);
+    Ok(svg(format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="400" height="600" viewBox="0 0 400 600" role="img" aria-label="{name_en}">
+<defs><linearGradient id="g" x1="0" y1="0" x2="0.4" y2="1"><stop offset="0" stop-color="{from}"/><stop offset="1" stop-color="{to}"/></linearGradient></defs>
+<rect width="400" height="600" fill="url(#g)"/>
+<circle cx="320" cy="120" r="150" fill="#ffffff" opacity="0.08"/>
+<circle cx="60" cy="520" r="110" fill="#000000" opacity="0.12"/>
+<text x="200" y="380" font-family="Noto Sans Hebrew, DejaVu Sans, sans-serif" font-size="40" font-weight="700" fill="#ffffff" text-anchor="middle" direction="rtl">{name}</text>
+<text x="200" y="430" font-family="Noto Sans, DejaVu Sans, sans-serif" font-size="24" fill="#ffffff" opacity="0.85" text-anchor="middle">{name_en}</text>
+<text x="200" y="560" font-family="Noto Sans, DejaVu Sans, sans-serif" font-size="18" fill="#ffffff" opacity="0.7" text-anchor="middle">{class}</text>
+</svg>"##
+    )))
+}
+
+/// A generated product picture: its icon on its colour.
+#[utoipa::path(get, path = "/products/{id}/image", tag = "catalogue",
+    params(("id" = i64, Path, description = "Product id")),
+    responses((status = 200, description = "An SVG picture", content_type = "image/svg+xml", body = String),
+              (status = 404, description = "notFound", body = ErrorBody)))]
+async fn product_image(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
+    let p = state.catalogue.product(id).await?;
+    let bg = colour(&p.color, "#f0b429");
+    let icon = xml_escape(&p.icon);
+    let name_en = xml_escape(&p.name_en);
+    Ok(svg(format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240" viewBox="0 0 240 240" role="img" aria-label="{name_en}">
+<rect width="240" height="240" rx="32" fill="{bg}"/>
+<text x="120" y="150" font-size="110" text-anchor="middle">{icon}</text>
+</svg>"##
+    )))
+}

@@ -1,0 +1,661 @@
+//! Wire shapes. Field names follow the spec (section 3 and 7); money is integer agorot with a
+//! currency code; times are RFC 3339 UTC strings; ids are numbers. docs/api.md explains each.
+
+use kupa_app::catalogue::{PresentationDetail, PresentationInfo, SeatStatus, SeatplanFull};
+use kupa_app::model::*;
+use kupa_domain::catalogue::{SaleState, SeatState};
+use kupa_domain::money::DEFAULT_CURRENCY;
+use kupa_domain::time::ms_to_rfc3339;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Presentation {
+    pub id: i64,
+    pub venue_id: i64,
+    pub venue_name: String,
+    pub venue_name_en: String,
+    pub seatplan_id: i64,
+    /// 101–104 are video on demand.
+    pub venue_type_id: i64,
+    pub feature_category_id: i64,
+    pub feature_category_name: String,
+    pub feature_category_name_en: String,
+    pub feature_id: i64,
+    /// Hebrew name; `featureNameEn` is the English one (other locales fall back to English).
+    pub feature_name: String,
+    pub feature_name_en: String,
+    pub feature_image_url: String,
+    pub location_id: i64,
+    pub location_name: String,
+    pub location_name_en: String,
+    /// Start (screenings) or start of availability (video on demand), UTC.
+    pub date_time: String,
+    /// Video on demand: end of availability, UTC.
+    pub available_until: Option<String>,
+    pub auth_profile_id: i64,
+    pub business_id: i64,
+    /// True when the seat plan has at least one reserved (numbered-seat) section.
+    pub is_reserved: bool,
+    /// Number of general-admission sections.
+    #[serde(rename = "isGA")]
+    pub is_ga: i64,
+    pub seating_policy_id: i64,
+    /// mixed, reserved, singleGA or multiGA.
+    pub seating_mode: String,
+    pub has_reserved_section: bool,
+    #[serde(rename = "hasGASection")]
+    pub has_ga_section: bool,
+    #[serde(rename = "hasMultiGASections")]
+    pub has_multi_ga_sections: bool,
+    pub new_booking_url: String,
+    pub view_area_filename: Option<String>,
+    pub image_map_html: Option<String>,
+    pub sale_starts_at: String,
+    pub sale_ends_at: String,
+    /// notYetStarted, onSale or ended, at `serverTime`.
+    pub sale_state: String,
+    pub is_on_sale: bool,
+    pub is_vod: bool,
+    /// Minutes.
+    pub runtime: i64,
+    pub classification: String,
+    /// Only in GET /presentations/{id}: the concessions sold at this presentation's complex.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub products: Option<Vec<Product>>,
+    /// Only in GET /presentations/{id}: the service charge of this presentation's business.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub service_charge: Option<ServiceCharge>,
+}
+
+fn sale_state_str(s: SaleState) -> &'static str {
+    match s {
+        SaleState::NotYetStarted => "notYetStarted",
+        SaleState::OnSale => "onSale",
+        SaleState::Ended => "ended",
+    }
+}
+
+impl Presentation {
+    pub fn from_info(i: &PresentationInfo) -> Presentation {
+        let v = &i.view;
+        let p = &v.presentation;
+        Presentation {
+            id: p.id,
+            venue_id: p.venue_id,
+            venue_name: v.venue.name.clone(),
+            venue_name_en: v.venue.name_en.clone(),
+            seatplan_id: p.seatplan_id,
+            venue_type_id: v.venue.venue_type_id,
+            feature_category_id: v.category.id,
+            feature_category_name: v.category.name.clone(),
+            feature_category_name_en: v.category.name_en.clone(),
+            feature_id: v.feature.id,
+            feature_name: v.feature.name.clone(),
+            feature_name_en: v.feature.name_en.clone(),
+            feature_image_url: feature_image_url(v.feature.id),
+            location_id: v.location.id,
+            location_name: v.location.name.clone(),
+            location_name_en: v.location.name_en.clone(),
+            date_time: ms_to_rfc3339(p.starts_at_ms),
+            available_until: p.available_until_ms.map(ms_to_rfc3339),
+            auth_profile_id: p.auth_profile_id,
+            business_id: p.business_id,
+            is_reserved: v.reserved_sections > 0,
+            is_ga: v.ga_sections,
+            seating_policy_id: p.seating_policy_id,
+            seating_mode: i.seating_mode.as_str().to_owned(),
+            has_reserved_section: v.reserved_sections > 0,
+            has_ga_section: v.ga_sections > 0,
+            has_multi_ga_sections: v.ga_sections > 1,
+            new_booking_url: p.new_booking_url.clone(),
+            view_area_filename: None,
+            image_map_html: None,
+            sale_starts_at: ms_to_rfc3339(p.sale_starts_at_ms),
+            sale_ends_at: ms_to_rfc3339(p.sale_ends_at_ms),
+            sale_state: sale_state_str(i.sale_state).to_owned(),
+            is_on_sale: i.sale_state == SaleState::OnSale,
+            is_vod: i.is_vod,
+            runtime: v.feature.runtime,
+            classification: v.feature.classification.clone(),
+            products: None,
+            service_charge: None,
+        }
+    }
+
+    pub fn from_detail(d: &PresentationDetail) -> Presentation {
+        Presentation {
+            products: Some(d.products.iter().map(Product::from).collect()),
+            service_charge: d.service_charge.as_ref().map(ServiceCharge::from),
+            ..Presentation::from_info(&d.info)
+        }
+    }
+}
+
+pub fn feature_image_url(id: i64) -> String {
+    format!("/api/features/{id}/placeholderImage")
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Product {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub category: String,
+    /// Agorot.
+    pub price: i64,
+    pub currency: String,
+    /// URL of the product's image.
+    pub img: String,
+    /// Always 0 from the server; the cart keeps the buyer's choice.
+    pub selected_quantity: i64,
+}
+
+impl From<&kupa_app::model::Product> for Product {
+    fn from(p: &kupa_app::model::Product) -> Product {
+        Product {
+            id: p.id,
+            name: p.name.clone(),
+            name_en: p.name_en.clone(),
+            category: p.category.clone(),
+            price: p.price,
+            currency: DEFAULT_CURRENCY.into(),
+            img: format!("/api/products/{}/image", p.id),
+            selected_quantity: 0,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceCharge {
+    pub name: String,
+    pub name_en: String,
+    /// Fixed amount in agorot, or null when `percentBp` applies.
+    pub amount: Option<i64>,
+    /// Basis points of the ticket price (1000 = 10 %), or null.
+    pub percent_bp: Option<i64>,
+    /// Per ticket, or once per order.
+    pub per_ticket: bool,
+    pub currency: String,
+}
+
+impl From<&kupa_app::model::ServiceCharge> for ServiceCharge {
+    fn from(s: &kupa_app::model::ServiceCharge) -> ServiceCharge {
+        ServiceCharge {
+            name: s.name.clone(),
+            name_en: s.name_en.clone(),
+            amount: s.amount,
+            percent_bp: s.percent_bp,
+            per_ticket: s.per_ticket,
+            currency: DEFAULT_CURRENCY.into(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Feature {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub category_id: i64,
+    pub category_name: String,
+    pub category_name_en: String,
+    pub original_language: String,
+    pub dubbing: String,
+    pub subtitles: String,
+    /// YYYY-MM-DD.
+    pub release_date: String,
+    /// Minutes.
+    pub runtime: i64,
+    pub classification: String,
+    pub synopsis: String,
+    pub synopsis_en: String,
+    pub image_url: String,
+}
+
+impl Feature {
+    pub fn new(f: &kupa_app::model::Feature, c: &FeatureCategory) -> Feature {
+        Feature {
+            id: f.id,
+            name: f.name.clone(),
+            name_en: f.name_en.clone(),
+            category_id: c.id,
+            category_name: c.name.clone(),
+            category_name_en: c.name_en.clone(),
+            original_language: f.original_language.clone(),
+            dubbing: f.dubbing.clone(),
+            subtitles: f.subtitles.clone(),
+            release_date: f.release_date.clone(),
+            runtime: f.runtime,
+            classification: f.classification.clone(),
+            synopsis: f.synopsis.clone(),
+            synopsis_en: f.synopsis_en.clone(),
+            image_url: feature_image_url(f.id),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TicketGroup {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub is_by_code_enabled: bool,
+    pub tickets: Vec<Ticket>,
+    /// Tickets reached by a voucher or code (GET /presentations/{id}/ticket); none listed here.
+    pub voucher_tickets: Vec<Ticket>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Ticket {
+    pub id: i64,
+    /// The same as `id`, under the spec's other spelling.
+    pub ticket_id: i64,
+    pub ticket_group_id: i64,
+    pub name: String,
+    pub name_en: String,
+    /// Agorot.
+    pub price: i64,
+    /// Agorot; shown struck out when present.
+    pub old_price: Option<i64>,
+    /// Agorot per ticket, on top of the price.
+    pub service_charge: i64,
+    pub price_policy_id: i64,
+    pub min_quantity: i64,
+    pub max_quantity: i64,
+    /// A ticket that must be in the same order (e.g. a wheelchair ticket for a companion).
+    pub requires_ticket_id: Option<i64>,
+    pub member_only: bool,
+    /// A senior citizen ticket: the buyer must give a valid Israeli ID.
+    pub needs_senior_id: bool,
+    /// The reference prompt's label (hotel guest: room number); empty when none.
+    pub ref_prompt: String,
+    pub ref_prompt_en: String,
+    pub loyalty_points_price: Option<i64>,
+    pub is_loyalty_points_redemption: bool,
+    pub multiply_factor: i64,
+    pub currency: String,
+}
+
+impl From<&kupa_app::model::Ticket> for Ticket {
+    fn from(t: &kupa_app::model::Ticket) -> Ticket {
+        Ticket {
+            id: t.id,
+            ticket_id: t.id,
+            ticket_group_id: t.ticket_group_id,
+            name: t.name.clone(),
+            name_en: t.name_en.clone(),
+            price: t.price,
+            old_price: t.old_price,
+            service_charge: t.service_charge,
+            price_policy_id: t.price_policy_id,
+            min_quantity: t.min_quantity,
+            max_quantity: t.max_quantity,
+            requires_ticket_id: t.requires_ticket_id,
+            member_only: t.member_only,
+            needs_senior_id: t.needs_senior_id,
+            ref_prompt: t.ref_prompt.clone(),
+            ref_prompt_en: t.ref_prompt_en.clone(),
+            loyalty_points_price: t.loyalty_points_price,
+            is_loyalty_points_redemption: false,
+            multiply_factor: t.multiply_factor,
+            currency: DEFAULT_CURRENCY.into(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Section {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    /// reserved (numbered seats) or ga (general admission).
+    pub kind: String,
+    /// Seats, or general-admission places.
+    pub capacity: i64,
+    pub ticket_group_id: i64,
+    pub price_level: i64,
+}
+
+impl From<&kupa_app::model::Section> for Section {
+    fn from(s: &kupa_app::model::Section) -> Section {
+        Section {
+            id: s.id,
+            name: s.name.clone(),
+            name_en: s.name_en.clone(),
+            kind: s.kind.as_str().to_owned(),
+            capacity: s.capacity,
+            ticket_group_id: s.ticket_group_id,
+            price_level: s.price_level,
+        }
+    }
+}
+
+/// A seat in the short form of the V2 calls.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatShort {
+    pub x: i64,
+    pub y: i64,
+    /// Row name.
+    pub r: String,
+    /// Seat name.
+    pub n: String,
+    /// Section id.
+    pub si: i64,
+    /// Seat group (the row's group).
+    pub gi: i64,
+    /// Price level of the section.
+    pub pi: i64,
+    /// Venue id.
+    pub vi: i64,
+    /// Seat plan id.
+    pub sp: i64,
+    /// Ticket group id.
+    pub tg: i64,
+    /// Allocation id: 0, the general allocation (house allocations are not modelled).
+    pub ai: i64,
+    /// Modifiers: codes of the site's custom seat attributes.
+    pub m: Vec<String>,
+    /// Premium.
+    pub pr: bool,
+    /// Handicap (wheelchair place).
+    pub hc: bool,
+    /// Companion seat of a wheelchair place.
+    pub co: bool,
+    /// Limited view.
+    pub lv: bool,
+    /// Sofa (or bed) id: seats sharing it are sold together; null when not a sofa.
+    pub sf: Option<i64>,
+}
+
+/// A seat in the long form of the older calls.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[allow(non_snake_case)]
+pub struct SeatLong {
+    pub XCoordinate: i64,
+    pub YCoordinate: i64,
+    pub VenueId: i64,
+    pub VenueSeatplanId: i64,
+    pub VenueSectionId: i64,
+    pub VenueSectionSeatGroupId: i64,
+    pub TicketGroupId: i64,
+    pub AllocationId: i64,
+    pub SectionName: String,
+    pub RowName: String,
+    pub SeatName: String,
+    pub IsPremium: bool,
+    pub IsHandicap: bool,
+    pub IsCompanion: bool,
+    pub IsLimitedView: bool,
+    pub SofaId: Option<i64>,
+}
+
+fn attributes(s: &Seat) -> Vec<String> {
+    s.attributes
+        .split(',')
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Screen {
+    pub label: String,
+    pub label_en: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatplanV2 {
+    pub id: i64,
+    pub venue_id: i64,
+    pub name: String,
+    /// Grid size: seats have 0 <= x < width and 0 <= y < height.
+    pub width: i64,
+    pub height: i64,
+    pub screen: Screen,
+    /// The hall's best viewing point, in seat coordinates.
+    pub best_x: i64,
+    pub best_y: i64,
+    pub sections: Vec<Section>,
+    pub seats: Vec<SeatShort>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatplanLong {
+    pub id: i64,
+    pub venue_id: i64,
+    pub name: String,
+    pub width: i64,
+    pub height: i64,
+    pub screen: Screen,
+    pub sections: Vec<Section>,
+    pub seats: Vec<SeatLong>,
+}
+
+fn section_price_level(plan: &SeatplanFull, section_id: i64) -> i64 {
+    plan.sections
+        .iter()
+        .find(|s| s.id == section_id)
+        .map(|s| s.price_level)
+        .unwrap_or(1)
+}
+
+fn section_group(plan: &SeatplanFull, section_id: i64) -> i64 {
+    plan.sections
+        .iter()
+        .find(|s| s.id == section_id)
+        .map(|s| s.ticket_group_id)
+        .unwrap_or(0)
+}
+
+impl SeatplanV2 {
+    pub fn new(plan: &SeatplanFull) -> SeatplanV2 {
+        let sp = &plan.seatplan;
+        SeatplanV2 {
+            id: sp.id,
+            venue_id: plan.venue_id,
+            name: sp.name.clone(),
+            width: sp.width,
+            height: sp.height,
+            screen: Screen {
+                label: sp.screen_label.clone(),
+                label_en: sp.screen_label_en.clone(),
+            },
+            best_x: sp.best_x,
+            best_y: sp.best_y,
+            sections: plan.sections.iter().map(Section::from).collect(),
+            seats: plan
+                .seats
+                .iter()
+                .map(|s| SeatShort {
+                    x: s.x,
+                    y: s.y,
+                    r: s.row_name.clone(),
+                    n: s.seat_name.clone(),
+                    si: s.section_id,
+                    gi: s.group_id,
+                    pi: section_price_level(plan, s.section_id),
+                    vi: plan.venue_id,
+                    sp: sp.id,
+                    tg: section_group(plan, s.section_id),
+                    ai: 0,
+                    m: attributes(s),
+                    pr: s.premium,
+                    hc: s.handicap,
+                    co: s.companion,
+                    lv: s.limited_view,
+                    sf: s.sofa_id,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl SeatplanLong {
+    pub fn new(plan: &SeatplanFull) -> SeatplanLong {
+        let sp = &plan.seatplan;
+        let section_name = |id: i64| {
+            plan.sections
+                .iter()
+                .find(|s| s.id == id)
+                .map(|s| s.name.clone())
+                .unwrap_or_default()
+        };
+        SeatplanLong {
+            id: sp.id,
+            venue_id: plan.venue_id,
+            name: sp.name.clone(),
+            width: sp.width,
+            height: sp.height,
+            screen: Screen {
+                label: sp.screen_label.clone(),
+                label_en: sp.screen_label_en.clone(),
+            },
+            sections: plan.sections.iter().map(Section::from).collect(),
+            seats: plan
+                .seats
+                .iter()
+                .map(|s| SeatLong {
+                    XCoordinate: s.x,
+                    YCoordinate: s.y,
+                    VenueId: plan.venue_id,
+                    VenueSeatplanId: sp.id,
+                    VenueSectionId: s.section_id,
+                    VenueSectionSeatGroupId: s.group_id,
+                    TicketGroupId: section_group(plan, s.section_id),
+                    AllocationId: 0,
+                    SectionName: section_name(s.section_id),
+                    RowName: s.row_name.clone(),
+                    SeatName: s.seat_name.clone(),
+                    IsPremium: s.premium,
+                    IsHandicap: s.handicap,
+                    IsCompanion: s.companion,
+                    IsLimitedView: s.limited_view,
+                    SofaId: s.sofa_id,
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionStatus {
+    pub id: i64,
+    pub kind: String,
+    pub capacity: i64,
+    /// Places (or seats) neither held by others nor sold.
+    pub remaining: i64,
+    pub sold_out: bool,
+}
+
+/// One seat's state, short form.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatStatusShort {
+    pub x: i64,
+    pub y: i64,
+    pub si: i64,
+    /// available, heldByMe, heldByOther or sold.
+    pub s: String,
+    /// Free to claim now.
+    pub is_available: bool,
+    /// Not selectable because of the seating policy (e.g. it would leave a single seat); see docs/api.md.
+    pub is_blocked: bool,
+    /// Held by the asking session.
+    pub is_selected: bool,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[allow(non_snake_case)]
+pub struct SeatStatusLong {
+    pub XCoordinate: i64,
+    pub YCoordinate: i64,
+    pub VenueSectionId: i64,
+    pub Status: String,
+    pub IsAvailable: bool,
+    pub IsBlocked: bool,
+    pub IsSelected: bool,
+}
+
+fn status_parts(state: SeatState) -> (String, bool, bool) {
+    (
+        state.as_str().to_owned(),
+        state == SeatState::Available,
+        state == SeatState::HeldByMe,
+    )
+}
+
+pub fn section_statuses(status: &SeatStatus) -> Vec<SectionStatus> {
+    status
+        .sections
+        .iter()
+        .map(|s| SectionStatus {
+            id: s.section.id,
+            kind: s.section.kind.as_str().to_owned(),
+            capacity: s.section.capacity,
+            remaining: s.remaining,
+            sold_out: s.sold_out,
+        })
+        .collect()
+}
+
+pub fn seat_statuses_short(status: &SeatStatus) -> Vec<SeatStatusShort> {
+    status
+        .seats
+        .iter()
+        .map(|(seat, state)| {
+            let (s, is_available, is_selected) = status_parts(*state);
+            SeatStatusShort {
+                x: seat.x,
+                y: seat.y,
+                si: seat.section_id,
+                s,
+                is_available,
+                is_blocked: false,
+                is_selected,
+            }
+        })
+        .collect()
+}
+
+pub fn seat_statuses_long(status: &SeatStatus) -> Vec<SeatStatusLong> {
+    status
+        .seats
+        .iter()
+        .map(|(seat, state)| {
+            let (s, is_available, is_selected) = status_parts(*state);
+            SeatStatusLong {
+                XCoordinate: seat.x,
+                YCoordinate: seat.y,
+                VenueSectionId: seat.section_id,
+                Status: s,
+                IsAvailable: is_available,
+                IsBlocked: false,
+                IsSelected: is_selected,
+            }
+        })
+        .collect()
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelQuery {
+    /// Limit to what this mini-site shows.
+    pub mini_site_url: Option<String>,
+    /// Codes that unlock tickets or presentations; accepted, used by the order calls.
+    #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
+    pub ticket_codes: Option<String>,
+}

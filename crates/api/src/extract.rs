@@ -1,0 +1,78 @@
+//! Extractors that answer malformed input in our error shape (422 formValidation), never axum's text.
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+pub struct Query<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|q| Query(q.0))
+            .map_err(|e: QueryRejection| ApiError::validation(e.body_text()))
+    }
+}
+
+pub struct Path<T>(pub T);
+
+impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|p| Path(p.0))
+            .map_err(|e: PathRejection| ApiError::validation(e.body_text()))
+    }
+}
+
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        axum::Json::<T>::from_request(req, state)
+            .await
+            .map(|j| Json(j.0))
+            .map_err(|e: JsonRejection| ApiError::validation(e.body_text()))
+    }
+}
+
+/// "1,2,3" → [1, 2, 3]; empty → []. Anything else is a validation error naming the parameter.
+pub fn id_list(name: &str, raw: Option<&str>) -> Result<Vec<i64>, ApiError> {
+    let Some(raw) = raw.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(Vec::new());
+    };
+    raw.split(',')
+        .map(|s| {
+            s.trim().parse::<i64>().map_err(|_| {
+                ApiError::validation(format!("{name} must be a comma-separated list of ids"))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn id_lists() {
+        assert_eq!(
+            super::id_list("featureIds", Some("1, 2,3")).unwrap(),
+            vec![1, 2, 3]
+        );
+        assert!(super::id_list("featureIds", Some("")).unwrap().is_empty());
+        assert!(super::id_list("featureIds", None).unwrap().is_empty());
+        assert_eq!(
+            super::id_list("featureIds", Some("1,x")).unwrap_err().code,
+            "formValidation"
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! Everything outside /api: the built web app (embedded in release builds, read from web/dist in
+//! debug builds), with real HTTP statuses. One route list (web/src/app/routes.json) feeds both
+//! react-router and this fallback, so a path the app would call "not found" is a real 404.
+
+use std::sync::OnceLock;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, LOCATION};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use rust_embed::RustEmbed;
+use serde::Deserialize;
+
+use crate::state::{AppState, RoutePaths};
+
+#[derive(RustEmbed)]
+#[folder = "../../web/dist"]
+struct WebAssets;
+
+const ROUTES_JSON: &str = include_str!("../../../web/src/app/routes.json");
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RouteFile {
+    routes: Vec<RouteDef>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteDef {
+    pub path: String,
+    #[serde(default)]
+    pub config_key: Option<String>,
+}
+
+pub fn route_defs() -> &'static [RouteDef] {
+    static ROUTES: OnceLock<Vec<RouteDef>> = OnceLock::new();
+    ROUTES.get_or_init(|| {
+        serde_json::from_str::<RouteFile>(ROUTES_JSON)
+            .expect("web/src/app/routes.json is valid")
+            .routes
+    })
+}
+
+/// The route's path with its configurable prefix replaced by the configured one.
+fn effective_path(def: &RouteDef, configured: &RoutePaths) -> String {
+    let Some(key) = &def.config_key else {
+        return def.path.clone();
+    };
+    let defaults = RoutePaths::default();
+    match (defaults.by_key(key), configured.by_key(key)) {
+        (Some(default_base), Some(base)) if def.path.starts_with(default_base) => {
+            format!("{base}{}", &def.path[default_base.len()..])
+        }
+        _ => def.path.clone(),
+    }
+}
+
+fn segment_match(pattern: &str, path: &str) -> bool {
+    let pat: Vec<&str> = pattern.split('/').filter(|s| !s.is_empty()).collect();
+    let got: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    for (i, p) in pat.iter().enumerate() {
+        if *p == "*" {
+            return got.len() > i;
+        }
+        match got.get(i) {
+            None => return false,
+            Some(g) if p.starts_with(':') => {
+                if g.is_empty() {
+                    return false;
+                }
+            }
+            Some(g) if g != p => return false,
+            Some(_) => {}
+        }
+    }
+    pat.len() == got.len()
+}
+
+pub fn is_known_route(path: &str, configured: &RoutePaths) -> bool {
+    route_defs()
+        .iter()
+        .any(|d| segment_match(&effective_path(d, configured), path))
+}
+
+/// `/https://host/x` → the address after the slash, only for allow-listed hosts.
+pub fn redirect_target(path_and_query: &str, allow_list: &[String]) -> Option<String> {
+    let target = path_and_query.strip_prefix('/')?;
+    let rest = target
+        .strip_prefix("https://")
+        .or_else(|| target.strip_prefix("http://"))?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.contains('@') {
+        return None; // user-info tricks like https://allowed@evil.example
+    }
+    let host = authority
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    (!host.is_empty() && allow_list.iter().any(|h| h.eq_ignore_ascii_case(&host)))
+        .then(|| target.to_owned())
+}
+
+fn lang_param(query: Option<&str>) -> Option<String> {
+    query?.split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == "lang").then(|| v.to_owned())
+    })
+}
+
+fn index_html(status: StatusCode) -> Response {
+    match WebAssets::get("index.html") {
+        Some(file) => (status, [(CONTENT_TYPE, "text/html; charset=utf-8"), (CACHE_CONTROL, "no-cache")], file.data.into_owned()).into_response(),
+        None => (
+            status,
+            [(CONTENT_TYPE, "text/html; charset=utf-8")],
+            "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Kupa</title>\
+             <p>The Kupa API is running, but the web app is not built. Run <code>make build</code> (or <code>make run</code>).</p>\
+             <p>This page could not be found.</p></html>",
+        )
+            .into_response(),
+    }
+}
+
+pub async fn serve(State(state): State<AppState>, request: Request) -> Response {
+    let path = request.uri().path().to_owned();
+    let query = request.uri().query().map(str::to_owned);
+    if path.starts_with("/api/") || path == "/api" {
+        return crate::api_not_found().await.into_response();
+    }
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        return StatusCode::METHOD_NOT_ALLOWED.into_response();
+    }
+    if path.starts_with("/http") {
+        let full = match &query {
+            Some(q) => format!("{path}?{q}"),
+            None => path.clone(),
+        };
+        return match redirect_target(&full, &state.settings.redirect_allow_list) {
+            Some(to) => (StatusCode::FOUND, [(LOCATION, to)], Body::empty()).into_response(),
+            None => index_html(StatusCode::NOT_FOUND),
+        };
+    }
+    let file = path.trim_start_matches('/');
+    if !file.is_empty() {
+        if let Some(asset) = WebAssets::get(file) {
+            // Vite puts content hashes in names under assets/: those never change.
+            let cache = if file.starts_with("assets/") {
+                "public, max-age=31536000, immutable"
+            } else {
+                "public, max-age=300"
+            };
+            let mime = asset.metadata.mimetype().to_owned();
+            return (
+                [(CONTENT_TYPE, mime), (CACHE_CONTROL, cache.to_owned())],
+                asset.data.into_owned(),
+            )
+                .into_response();
+        }
+    }
+    let lang_ok = lang_param(query.as_deref())
+        .is_none_or(|l| state.settings.enabled_locales.iter().any(|e| *e == l));
+    let status = if lang_ok && is_known_route(&path, &state.settings.routes) {
+        StatusCode::OK
+    } else {
+        StatusCode::NOT_FOUND
+    };
+    index_html(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_spec_route_is_known_and_others_are_not() {
+        let r = RoutePaths::default();
+        for p in [
+            "/",
+            "/order",
+            "/order/1234",
+            "/PRES-live",
+            "/edocument/abc",
+            "/mini-site/festival",
+            "/mini-site",
+            "/vod",
+            "/system-vouchers",
+            "/memberships",
+            "/order/12/",
+        ] {
+            assert!(is_known_route(p, &r), "{p}");
+        }
+        for p in ["/nope", "/order/1/2", "/edocument", "/vod/x", "/ORDER"] {
+            assert!(!is_known_route(p, &r), "{p}");
+        }
+    }
+
+    #[test]
+    fn configured_route_paths_replace_the_defaults() {
+        let r = RoutePaths {
+            vod: "/watch".into(),
+            mini_site: "/sites".into(),
+            ..RoutePaths::default()
+        };
+        assert!(is_known_route("/watch", &r));
+        assert!(!is_known_route("/vod", &r));
+        assert!(is_known_route("/sites/festival", &r));
+        assert!(!is_known_route("/mini-site/festival", &r));
+    }
+
+    #[test]
+    fn redirects_go_only_to_allow_listed_hosts() {
+        let allow = vec!["partner.example".to_owned()];
+        assert_eq!(
+            redirect_target("/https://partner.example/x?y=1", &allow).as_deref(),
+            Some("https://partner.example/x?y=1")
+        );
+        assert_eq!(
+            redirect_target("/http://PARTNER.example:8443/", &allow).as_deref(),
+            Some("http://PARTNER.example:8443/")
+        );
+        assert!(redirect_target("/https://evil.example/", &allow).is_none());
+        assert!(redirect_target("/https://partner.example@evil.example/", &allow).is_none());
+        assert!(redirect_target("/https://partner.example.evil.example/", &allow).is_none());
+        assert!(redirect_target("/httpsomething", &allow).is_none());
+    }
+}

@@ -1,0 +1,88 @@
+//! Configuration: command-line flags, then KUPA_* environment variables, then an optional TOML
+//! file (--config / KUPA_CONFIG), then defaults. docs/configuration.md lists every setting.
+
+use std::path::Path;
+
+use kupa_api::{ApiSettings, RoutePaths};
+use serde::Deserialize;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    pub addr: Option<String>,
+    pub database_url: Option<String>,
+    pub max_connections: Option<u32>,
+    pub test_mode: Option<bool>,
+    pub log_format: Option<String>,
+    #[serde(default)]
+    pub web: WebFileConfig,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebFileConfig {
+    pub redirect_allow_list: Option<Vec<String>>,
+    pub enabled_locales: Option<Vec<String>>,
+    pub default_locale: Option<String>,
+    pub routes: Option<RoutePaths>,
+}
+
+impl FileConfig {
+    pub fn load(path: Option<&Path>) -> anyhow::Result<FileConfig> {
+        let Some(path) = path else {
+            return Ok(FileConfig::default());
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+}
+
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+pub const DEFAULT_DATABASE_URL: &str = "sqlite:data/kupa.db";
+pub const DEFAULT_MAX_CONNECTIONS: u32 = 8;
+
+/// Checks the web settings once at start, so a typo fails loudly instead of 404-ing every page.
+pub fn api_settings(
+    file: &WebFileConfig,
+    redirect_allow_list: Option<Vec<String>>,
+    enabled_locales: Option<Vec<String>>,
+    test_mode: bool,
+) -> anyhow::Result<ApiSettings> {
+    let defaults = ApiSettings::default();
+    let enabled = enabled_locales
+        .or_else(|| file.enabled_locales.clone())
+        .unwrap_or(defaults.enabled_locales);
+    for l in &enabled {
+        anyhow::ensure!(
+            kupa_domain::locale::is_supported(l),
+            "locale {l:?} is not one of {:?}",
+            kupa_domain::locale::SUPPORTED
+        );
+    }
+    let default_locale = file
+        .default_locale
+        .clone()
+        .unwrap_or(defaults.default_locale);
+    anyhow::ensure!(
+        enabled.contains(&default_locale),
+        "the default locale {default_locale:?} must be enabled"
+    );
+    let routes = file.routes.clone().unwrap_or_default();
+    for key in ["vod", "systemVouchers", "memberships", "miniSite"] {
+        let p = routes.by_key(key).unwrap_or_default();
+        anyhow::ensure!(
+            p.starts_with('/') && p.len() > 1 && !p.ends_with('/'),
+            "route {key} must look like /name, got {p:?}"
+        );
+    }
+    Ok(ApiSettings {
+        routes,
+        redirect_allow_list: redirect_allow_list
+            .or_else(|| file.redirect_allow_list.clone())
+            .unwrap_or_default(),
+        enabled_locales: enabled,
+        default_locale,
+        test_mode,
+    })
+}
