@@ -1,0 +1,383 @@
+//! The catalogue API over HTTP, against the demo chain, on SQLite and (when
+//! KUPA_TEST_POSTGRES_URL is set) PostgreSQL. The router is the real one; requests go through
+//! `oneshot`, so nothing is mocked but the network.
+
+use std::sync::{Arc, RwLock};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use http_body_util::BodyExt;
+use kupa_api::{ApiSettings, AppState};
+use kupa_app::catalogue::CatalogueService;
+use kupa_app::catalogue_file;
+use kupa_app::ports::{CAPTCHA_TEST_TOKEN, CatalogueStore, Clock};
+use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
+use kupa_providers::clock::ServerClock;
+use kupa_store::testing::TestDb;
+use serde_json::Value;
+use tower::ServiceExt;
+
+const DEMO: &str = include_str!("../../../demo/chain.json");
+
+struct TestApp {
+    router: Router,
+    /// Only one backend writes docs/api-examples, so two runs never write one file at once.
+    writes_examples: bool,
+    clock: Arc<ServerClock>,
+    today: jiff::civil::Date,
+}
+
+struct Reply {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Value,
+    text: String,
+}
+
+impl TestApp {
+    async fn new(db: &TestDb, settings: ApiSettings) -> TestApp {
+        let clock = Arc::new(ServerClock::new());
+        let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()));
+        let data = catalogue_file::expand(catalogue_file::parse(DEMO).unwrap(), today).unwrap();
+        db.db.load_catalogue(&data).await.unwrap();
+        let store = Arc::new(db.db.clone());
+        let mode = if settings.test_mode { CaptchaMode::Test } else { CaptchaMode::Off };
+        let state = AppState {
+            catalogue: Arc::new(CatalogueService::new(store.clone(), store, clock.clone())),
+            captcha: Arc::new(ConfiguredCaptcha::new(mode)),
+            clock: clock.clone(),
+            settings: Arc::new(settings),
+            timer_override: Arc::new(RwLock::new(None)),
+        };
+        TestApp { router: kupa_api::build(state), writes_examples: db.name == "sqlite", clock, today }
+    }
+
+    async fn send(&self, req: Request<Body>) -> Reply {
+        let resp = self.router.clone().oneshot(req).await.unwrap();
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Reply { status, headers, body, text }
+    }
+
+    async fn get(&self, uri: &str) -> Reply {
+        self.send(Request::get(uri).body(Body::empty()).unwrap()).await
+    }
+
+    async fn post(&self, uri: &str, json: &str) -> Reply {
+        self.send(Request::post(uri).header("content-type", "application/json").body(Body::from(json.to_owned())).unwrap()).await
+    }
+}
+
+fn test_settings() -> ApiSettings {
+    ApiSettings { test_mode: true, redirect_allow_list: vec!["partner.example".into()], ..ApiSettings::default() }
+}
+
+/// Writes a trimmed copy of a real response to docs/api-examples when KUPA_WRITE_EXAMPLES is set
+/// (`make gen-api`); the web suite validates each against the OpenAPI schema it names.
+fn example(app: &TestApp, operation: &str, schema: &str, reply: &Reply) {
+    if !app.writes_examples || std::env::var("KUPA_WRITE_EXAMPLES").is_err() {
+        return;
+    }
+    fn trim(v: &Value) -> Value {
+        match v {
+            Value::Array(a) => Value::Array(a.iter().take(2).map(trim).collect()),
+            Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), trim(v))).collect()),
+            other => other.clone(),
+        }
+    }
+    let doc = serde_json::json!({ "operationId": operation, "status": reply.status.as_u16(), "schema": schema, "body": trim(&reply.body) });
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/api-examples");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{operation}.json")), serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+}
+
+fn code(r: &Reply) -> &str {
+    r.body["error"]["code"].as_str().unwrap_or_else(|| panic!("no error code in {} {}", r.status, r.text))
+}
+
+macro_rules! api_tests {
+    ($(async fn $name:ident($db:ident: &TestDb) $body:block)*) => {
+        $(async fn $name($db: &TestDb) $body)*
+        mod sqlite {
+            $(#[tokio::test]
+            async fn $name() {
+                let t = kupa_store::testing::TestDb::sqlite().await;
+                super::$name(&t).await;
+                t.cleanup().await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test]
+            async fn $name() {
+                let Ok(url) = std::env::var(kupa_store::testing::POSTGRES_URL_VAR) else {
+                    eprintln!("KUPA_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+                    return;
+                };
+                let t = kupa_store::testing::TestDb::postgres(&url).await;
+                super::$name(&t).await;
+                t.cleanup().await;
+            })*
+        }
+    };
+}
+
+api_tests! {
+async fn every_catalogue_call_answers_with_the_spec_fields(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+
+    let r = app.get("/api/config").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    for field in ["params", "timerMode", "currencies", "customSeatAttributes", "locale", "routes", "serverTime", "maxSeatsPerTransaction"] {
+        assert!(!r.body[field].is_null(), "config lacks {field}");
+    }
+    assert_eq!(r.body["maxSeatsPerTransaction"], 10);
+    assert_eq!(r.body["locale"]["default"], "he");
+    let p665: Value = serde_json::from_str(r.body["params"]["665"].as_str().unwrap()).unwrap();
+    assert_eq!(p665, r.body["timerMode"], "param 665 carries the timer mode");
+    assert_eq!(r.body["captcha"]["testToken"], CAPTCHA_TEST_TOKEN);
+    example(&app, "getConfig", "ConfigResponse", &r);
+
+    let r = app.get(&format!("/api/seats/presentations?date={}", app.today)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let list = r.body["presentations"].as_array().unwrap();
+    assert!(list.len() > 10, "a demo day has many presentations");
+    let p = &list.iter().find(|p| p["venueTypeId"] == 1).unwrap();
+    for field in ["id", "venueId", "seatplanId", "venueTypeId", "featureCategoryId", "featureId", "featureName", "featureCategoryName", "locationId", "locationName", "dateTime", "authProfileId", "businessId", "isReserved", "isGA", "seatingPolicyId", "seatingMode", "hasReservedSection", "hasGASection", "hasMultiGASections", "newBookingUrl", "isOnSale", "isVod"] {
+        assert!(p.get(field).is_some(), "presentation lacks {field}");
+    }
+    assert!(p["dateTime"].as_str().unwrap().ends_with('Z'), "times are UTC");
+    let starts: Vec<&str> = list.iter().map(|p| p["dateTime"].as_str().unwrap()).collect();
+    assert!(starts.windows(2).all(|w| w[0] <= w[1]), "in start order");
+    example(&app, "presentationsByDate", "PresentationsByDateResponse", &r);
+
+    let id = list.iter().find(|p| p["seatingMode"] == "reserved" && p["venueTypeId"] == 1).unwrap()["id"].as_i64().unwrap();
+    let r = app.get(&format!("/api/presentations/{id}")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.body["error"].is_null());
+    assert!(!r.body["serverTime"].is_null());
+    let pres = &r.body["presentation"];
+    assert!(!pres["products"].as_array().unwrap().is_empty(), "concessions come with the presentation");
+    assert!(pres["products"][0]["price"].is_i64(), "money is integer agorot");
+    assert!(!pres["serviceCharge"].is_null());
+    example(&app, "getPresentation", "PresentationResponse", &r);
+    let venue_id = pres["venueId"].as_i64().unwrap();
+    let seatplan_id = pres["seatplanId"].as_i64().unwrap();
+    let feature_id = pres["featureId"].as_i64().unwrap();
+
+    let r = app.get(&format!("/api/presentations/?featureIds={feature_id}")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let upcoming = r.body["presentations"].as_array().unwrap();
+    assert!(!upcoming.is_empty() && upcoming.iter().all(|p| p["featureId"] == feature_id));
+    assert!(upcoming.iter().all(|p| p["saleState"] != "ended"), "upcoming lists only what can still be bought");
+    assert!(r.body["hasReserved"].is_boolean() && r.body["hasGA"].is_boolean());
+    example(&app, "presentationList", "PresentationListResponse", &r);
+
+    let r = app.get(&format!("/api/presentations/{id}/ticketGroups")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let tickets: Vec<&Value> = r.body["ticketGroups"].as_array().unwrap().iter().flat_map(|g| g["tickets"].as_array().unwrap()).collect();
+    assert!(tickets.len() >= 3);
+    assert!(tickets.iter().all(|t| t["memberOnly"] == false), "member tickets need a membership id");
+    example(&app, "ticketGroups", "TicketGroupsResponse", &r);
+    let r = app.get(&format!("/api/presentations/{id}/ticketGroups?membershipLoyaltyId=100001")).await;
+    let with_members = r.body["ticketGroups"].as_array().unwrap().iter().flat_map(|g| g["tickets"].as_array().unwrap().clone()).collect::<Vec<_>>();
+    assert!(with_members.iter().any(|t| t["memberOnly"] == true));
+
+    let r = app.get("/api/features/").await;
+    assert_eq!(r.status, StatusCode::OK);
+    let features = r.body["features"].as_array().unwrap();
+    assert!(features.len() >= 12);
+    assert!(features.iter().all(|f| !f["name"].as_str().unwrap().is_empty() && !f["nameEn"].as_str().unwrap().is_empty()));
+    example(&app, "featureList", "FeatureListResponse", &r);
+    let r = app.get(&format!("/api/features?featureIds={feature_id}")).await;
+    assert_eq!(r.body["features"].as_array().unwrap().len(), 1);
+
+    let r = app.get(&format!("/api/features/{feature_id}/placeholderImage")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.headers["content-type"].to_str().unwrap().starts_with("image/svg+xml"));
+    assert!(r.text.contains("<svg"));
+    let r = app.get("/api/products/1/image").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.text.contains("<svg"));
+
+    let r = app.post(&format!("/api/seats/seatplanV2?venueId={venue_id}&seatplanId={seatplan_id}"), &format!(r#"{{"recaptchaToken":"{CAPTCHA_TEST_TOKEN}"}}"#)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let seats = r.body["seatplan"]["seats"].as_array().unwrap();
+    assert!(seats.len() > 50);
+    for field in ["x", "y", "r", "n", "si", "gi", "pi", "vi", "sp", "tg", "ai", "m", "pr", "hc", "co", "lv"] {
+        assert!(seats[0].get(field).is_some(), "short seat lacks {field}");
+    }
+    example(&app, "seatplanV2", "SeatplanV2Response", &r);
+
+    let r = app.get(&format!("/api/seats/seatplan?seatplanId={seatplan_id}&venueId={venue_id}")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    for field in ["XCoordinate", "YCoordinate", "VenueId", "VenueSeatplanId", "VenueSectionId", "VenueSectionSeatGroupId", "TicketGroupId", "AllocationId", "SectionName", "RowName", "SeatName"] {
+        assert!(r.body["seatplan"]["seats"][0].get(field).is_some(), "long seat lacks {field}");
+    }
+    example(&app, "seatplan", "SeatplanLongResponse", &r);
+
+    let r = app.get(&format!("/api/seats/seats-statusV2?presentationId={id}&venueTypeId=1&isReserved=1")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let states = r.body["seats"].as_array().unwrap();
+    assert_eq!(states.len(), seats.len(), "one state per seat");
+    assert!(states.iter().all(|s| s["s"] == "available" && s["isAvailable"] == true && s["isSelected"] == false));
+    assert!(r.body["sections"].as_array().unwrap().iter().all(|s| s["soldOut"] == false));
+    example(&app, "seatsStatusV2", "SeatsStatusV2Response", &r);
+    let section = r.body["sections"][0]["id"].as_i64().unwrap();
+    let r = app.get(&format!("/api/seats/seats-statusV2?presentationId={id}&sectionId={section}")).await;
+    assert!(r.body["seats"].as_array().unwrap().iter().all(|s| s["si"] == section));
+
+    let r = app.get(&format!("/api/seats/seats-status?presentationId={id}&venueTypeId=1&isReserved=1&recaptchaToken={CAPTCHA_TEST_TOKEN}")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["seats"][0]["Status"], "available");
+    example(&app, "seatsStatus", "SeatsStatusResponse", &r);
+
+    let ts = app.clock.now_ms();
+    let r = app.get(&format!("/api/integration?TS={ts}&ret=https://partner.example/back&key=partner-demo")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["integration"]["key"], "partner-demo");
+    example(&app, "getIntegration", "IntegrationResponse", &r);
+}
+
+async fn bad_input_gets_a_coded_4xx_and_never_a_500(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let cases: &[(&str, StatusCode, &str)] = &[
+        ("/api/presentations/abc", StatusCode::UNPROCESSABLE_ENTITY, "formValidation"),
+        ("/api/presentations/99999999", StatusCode::NOT_FOUND, "noEvent"),
+        ("/api/presentations/99999999/ticketGroups", StatusCode::NOT_FOUND, "noEvent"),
+        ("/api/presentations/?featureIds=1,x", StatusCode::UNPROCESSABLE_ENTITY, "formValidation"),
+        ("/api/presentations/?locationId=abc", StatusCode::UNPROCESSABLE_ENTITY, "formValidation"),
+        ("/api/presentations/?miniSiteUrl=no-such-site", StatusCode::NOT_FOUND, "notFound"),
+        ("/api/seats/presentations?date=2026-02-30", StatusCode::UNPROCESSABLE_ENTITY, "formValidation"),
+        ("/api/features/999/placeholderImage", StatusCode::NOT_FOUND, "notFound"),
+        ("/api/products/999/image", StatusCode::NOT_FOUND, "notFound"),
+        ("/api/seats/seatplan?seatplanId=1", StatusCode::UNPROCESSABLE_ENTITY, "formValidation"),
+        ("/api/seats/seatplan?seatplanId=1&venueId=2", StatusCode::NOT_FOUND, "notFound"),
+        ("/api/seats/seats-statusV2?presentationId=99999999", StatusCode::NOT_FOUND, "noEvent"),
+        ("/api/seats/seats-statusV2?presentationId=1&sectionId=0", StatusCode::UNPROCESSABLE_ENTITY, "formValidation"),
+        ("/api/seats/seats-status?presentationId=1000&recaptchaToken=wrong", StatusCode::BAD_REQUEST, "recaptcha"),
+        ("/api/integration?TS=0&ret=&key=partner-demo", StatusCode::FORBIDDEN, "integrationError"),
+        ("/api/integration?TS=0&key=nobody", StatusCode::FORBIDDEN, "integrationError"),
+        ("/api/integration?key=partner-demo", StatusCode::UNPROCESSABLE_ENTITY, "formValidation"),
+        ("/api/no/such/call", StatusCode::NOT_FOUND, "notFound"),
+    ];
+    for (uri, status, want) in cases {
+        let r = app.get(uri).await;
+        assert_eq!((r.status, code(&r)), (*status, *want), "{uri}: {}", r.text);
+        assert!(r.headers["content-type"].to_str().unwrap().starts_with("application/json"), "{uri}");
+    }
+    let r = app.post("/api/seats/seatplanV2?venueId=1&seatplanId=1", "{not json").await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
+    let r = app.post("/api/seats/seatplanV2?venueId=1&seatplanId=1", r#"{"recaptchaToken":"guess"}"#).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::BAD_REQUEST, "recaptcha"), "test mode accepts only the test token");
+    example(&app, "errorExample", "ErrorBody", &r);
+}
+
+async fn sale_windows_follow_the_server_clock(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    // The demo's premiere opens its sale days after the day of seeding.
+    let r = app.get("/api/presentations/?featureIds=").await;
+    let not_yet: Vec<&Value> = r.body["presentations"].as_array().unwrap().iter().filter(|p| p["saleState"] == "notYetStarted").collect();
+    assert!(!not_yet.is_empty(), "the premiere is listed before its sale opens");
+    assert!(not_yet.iter().all(|p| p["isOnSale"] == false));
+    let premiere = not_yet[0]["id"].as_i64().unwrap();
+    let r = app.post("/api/test/clock", r#"{"advanceMs": 864000000}"#).await; // ten days on
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app.get(&format!("/api/presentations/{premiere}")).await;
+    assert_eq!(r.body["presentation"]["saleState"], "onSale", "{}", r.text);
+    // A day in the past has only ended sales.
+    let past = app.today.checked_sub(jiff::ToSpan::days(3)).unwrap();
+    let r = app.get(&format!("/api/seats/presentations?date={past}")).await;
+    let list = r.body["presentations"].as_array().unwrap();
+    assert!(list.iter().filter(|p| p["isVod"] == false).all(|p| p["saleState"] == "ended"));
+}
+}
+
+#[tokio::test]
+async fn the_buyer_gets_a_session_once_and_keeps_it() {
+    let t = TestDb::sqlite().await;
+    let app = TestApp::new(&t, ApiSettings::default()).await;
+    let r = app.get("/api/config").await;
+    let cookie = r.headers["set-cookie"].to_str().unwrap().to_owned();
+    let uuid = r.headers["uuid"].to_str().unwrap().to_owned();
+    assert!(cookie.starts_with(&format!("kupa_uuid={uuid};")), "{cookie}");
+    assert!(kupa_domain::ids::Token::parse(&uuid).is_some(), "128 random bits as 32 hex characters");
+    let again = app.send(Request::get("/api/config").header("uuid", &uuid).header("cookie", format!("kupa_uuid={uuid}")).body(Body::empty()).unwrap()).await;
+    assert_eq!(again.headers["uuid"].to_str().unwrap(), uuid);
+    assert!(again.headers.get("set-cookie").is_none(), "no new cookie for a known session");
+    let forged = app.send(Request::get("/api/config").header("uuid", "not-a-session").body(Body::empty()).unwrap()).await;
+    assert_ne!(forged.headers["uuid"].to_str().unwrap(), "not-a-session", "a malformed id is replaced, never adopted");
+    let other = app.get("/api/config").await;
+    assert_ne!(other.headers["uuid"].to_str().unwrap(), uuid, "each new browser gets its own session");
+    assert!(r.headers.get("x-request-id").is_some());
+    t.cleanup().await;
+}
+
+#[tokio::test]
+async fn pages_answer_404_for_unknown_routes_and_disabled_languages() {
+    let t = TestDb::sqlite().await;
+    let app = TestApp::new(&t, test_settings()).await;
+    for (uri, status) in [
+        ("/", StatusCode::OK),
+        ("/?lang=en", StatusCode::OK),
+        ("/?lang=he", StatusCode::OK),
+        ("/order/1000?lang=en", StatusCode::OK),
+        ("/PRES-live", StatusCode::OK),
+        ("/vod", StatusCode::OK),
+        ("/edocument/abc", StatusCode::OK),
+        ("/?lang=xx", StatusCode::NOT_FOUND),
+        ("/?lang=ru", StatusCode::NOT_FOUND), // supported, but not enabled here
+        ("/nope", StatusCode::NOT_FOUND),
+        ("/order/1/extra", StatusCode::NOT_FOUND),
+        ("/https://evil.example/steal", StatusCode::NOT_FOUND),
+    ] {
+        let r = app.get(uri).await;
+        assert_eq!(r.status, status, "{uri}");
+        assert!(r.headers["content-type"].to_str().unwrap().starts_with("text/html"), "{uri}");
+    }
+    let r = app.get("/https://partner.example/back?x=1").await;
+    assert_eq!(r.status, StatusCode::FOUND);
+    assert_eq!(r.headers["location"], "https://partner.example/back?x=1");
+    t.cleanup().await;
+}
+
+#[tokio::test]
+async fn test_mode_routes_do_not_exist_outside_test_mode() {
+    let t = TestDb::sqlite().await;
+    let app = TestApp::new(&t, ApiSettings::default()).await;
+    let before = app.clock.now_ms();
+    let r = app.post("/api/test/clock", r#"{"advanceMs": 86400000}"#).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"));
+    assert!(app.clock.now_ms() - before < 60_000, "the clock did not move");
+    let r = app.get("/api/config").await;
+    assert_eq!(r.body["testMode"], false);
+    assert_eq!(r.body["captcha"]["mode"], "off");
+    assert!(r.body["captcha"]["testToken"].is_null());
+    t.cleanup().await;
+}
+
+#[tokio::test]
+async fn test_mode_can_shorten_the_step_timers() {
+    let t = TestDb::sqlite().await;
+    let app = TestApp::new(&t, test_settings()).await;
+    let r = app.post("/api/test/timer-mode", r#"{"chooseSeatsInSeconds": 5, "chooseTicketsInSeconds": 5, "chooseProductsInSeconds": 5, "customerInfoInSeconds": 5}"#).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app.get("/api/config").await;
+    assert_eq!(r.body["timerMode"]["chooseSeatsInSeconds"], 5);
+    let p665: Value = serde_json::from_str(r.body["params"]["665"].as_str().unwrap()).unwrap();
+    assert_eq!(p665["chooseSeatsInSeconds"], 5);
+    t.cleanup().await;
+}
+
+/// The committed OpenAPI document (from which the web app's types are generated) must be the
+/// one the code describes; `make gen-api` rewrites it.
+#[test]
+fn the_committed_openapi_document_matches_the_code() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/lib/api/openapi.json");
+    let committed = std::fs::read_to_string(&path).expect("web/src/lib/api/openapi.json exists");
+    let current = kupa_api::openapi().to_pretty_json().unwrap();
+    assert!(committed.trim() == current.trim(), "the OpenAPI document drifted from the code: run `make gen-api` and commit the result");
+}
