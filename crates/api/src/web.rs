@@ -144,24 +144,24 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         };
     }
     let file = path.trim_start_matches('/');
-    if !file.is_empty() {
-        if let Some(asset) = WebAssets::get(file) {
-            // Vite puts content hashes in names under assets/: those never change.
-            let cache = if file.starts_with("assets/") {
-                "public, max-age=31536000, immutable"
-            } else {
-                "public, max-age=300"
-            };
-            let mime = asset.metadata.mimetype().to_owned();
-            return (
-                [(CONTENT_TYPE, mime), (CACHE_CONTROL, cache.to_owned())],
-                asset.data.into_owned(),
-            )
-                .into_response();
-        }
+    // Debug builds read web/dist from disk: never let a path climb out of it.
+    let safe = !file.is_empty() && !file.split('/').any(|seg| seg == ".." || seg.contains('\\'));
+    if let Some(asset) = WebAssets::get(file).filter(|_| safe) {
+        // Vite puts content hashes in names under assets/: those never change.
+        let cache = if file.starts_with("assets/") {
+            "public, max-age=31536000, immutable"
+        } else {
+            "public, max-age=300"
+        };
+        let mime = asset.metadata.mimetype().to_owned();
+        return (
+            [(CONTENT_TYPE, mime), (CACHE_CONTROL, cache.to_owned())],
+            asset.data.into_owned(),
+        )
+            .into_response();
     }
-    let lang_ok = lang_param(query.as_deref())
-        .is_none_or(|l| state.settings.enabled_locales.iter().any(|e| *e == l));
+    let lang_ok =
+        lang_param(query.as_deref()).is_none_or(|l| state.settings.enabled_locales.contains(&l));
     let status = if lang_ok && is_known_route(&path, &state.settings.routes) {
         StatusCode::OK
     } else {

@@ -38,11 +38,16 @@ struct Reply {
 impl TestApp {
     async fn new(db: &TestDb, settings: ApiSettings) -> TestApp {
         let clock = Arc::new(ServerClock::new());
-        let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()));
+        let today =
+            kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()));
         let data = catalogue_file::expand(catalogue_file::parse(DEMO).unwrap(), today).unwrap();
         db.db.load_catalogue(&data).await.unwrap();
         let store = Arc::new(db.db.clone());
-        let mode = if settings.test_mode { CaptchaMode::Test } else { CaptchaMode::Off };
+        let mode = if settings.test_mode {
+            CaptchaMode::Test
+        } else {
+            CaptchaMode::Off
+        };
         let state = AppState {
             catalogue: Arc::new(CatalogueService::new(store.clone(), store, clock.clone())),
             captcha: Arc::new(ConfiguredCaptcha::new(mode)),
@@ -50,7 +55,12 @@ impl TestApp {
             settings: Arc::new(settings),
             timer_override: Arc::new(RwLock::new(None)),
         };
-        TestApp { router: kupa_api::build(state), writes_examples: db.name == "sqlite", clock, today }
+        TestApp {
+            router: kupa_api::build(state),
+            writes_examples: db.name == "sqlite",
+            clock,
+            today,
+        }
     }
 
     async fn send(&self, req: Request<Body>) -> Reply {
@@ -60,20 +70,36 @@ impl TestApp {
         let bytes = resp.into_body().collect().await.unwrap().to_bytes();
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        Reply { status, headers, body, text }
+        Reply {
+            status,
+            headers,
+            body,
+            text,
+        }
     }
 
     async fn get(&self, uri: &str) -> Reply {
-        self.send(Request::get(uri).body(Body::empty()).unwrap()).await
+        self.send(Request::get(uri).body(Body::empty()).unwrap())
+            .await
     }
 
     async fn post(&self, uri: &str, json: &str) -> Reply {
-        self.send(Request::post(uri).header("content-type", "application/json").body(Body::from(json.to_owned())).unwrap()).await
+        self.send(
+            Request::post(uri)
+                .header("content-type", "application/json")
+                .body(Body::from(json.to_owned()))
+                .unwrap(),
+        )
+        .await
     }
 }
 
 fn test_settings() -> ApiSettings {
-    ApiSettings { test_mode: true, redirect_allow_list: vec!["partner.example".into()], ..ApiSettings::default() }
+    ApiSettings {
+        test_mode: true,
+        redirect_allow_list: vec!["partner.example".into()],
+        ..ApiSettings::default()
+    }
 }
 
 /// Writes a trimmed copy of a real response to docs/api-examples when KUPA_WRITE_EXAMPLES is set
@@ -85,18 +111,26 @@ fn example(app: &TestApp, operation: &str, schema: &str, reply: &Reply) {
     fn trim(v: &Value) -> Value {
         match v {
             Value::Array(a) => Value::Array(a.iter().take(2).map(trim).collect()),
-            Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), trim(v))).collect()),
+            Value::Object(o) => {
+                Value::Object(o.iter().map(|(k, v)| (k.clone(), trim(v))).collect())
+            }
             other => other.clone(),
         }
     }
     let doc = serde_json::json!({ "operationId": operation, "status": reply.status.as_u16(), "schema": schema, "body": trim(&reply.body) });
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/api-examples");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join(format!("{operation}.json")), serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+    std::fs::write(
+        dir.join(format!("{operation}.json")),
+        serde_json::to_string_pretty(&doc).unwrap() + "\n",
+    )
+    .unwrap();
 }
 
 fn code(r: &Reply) -> &str {
-    r.body["error"]["code"].as_str().unwrap_or_else(|| panic!("no error code in {} {}", r.status, r.text))
+    r.body["error"]["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error code in {} {}", r.status, r.text))
 }
 
 macro_rules! api_tests {
@@ -113,7 +147,7 @@ macro_rules! api_tests {
         mod postgres {
             $(#[tokio::test]
             async fn $name() {
-                let Ok(url) = std::env::var(kupa_store::testing::POSTGRES_URL_VAR) else {
+                let Some(url) = kupa_store::testing::postgres_url() else {
                     eprintln!("KUPA_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
                     return;
                 };
@@ -303,15 +337,47 @@ async fn the_buyer_gets_a_session_once_and_keeps_it() {
     let r = app.get("/api/config").await;
     let cookie = r.headers["set-cookie"].to_str().unwrap().to_owned();
     let uuid = r.headers["uuid"].to_str().unwrap().to_owned();
-    assert!(cookie.starts_with(&format!("kupa_uuid={uuid};")), "{cookie}");
-    assert!(kupa_domain::ids::Token::parse(&uuid).is_some(), "128 random bits as 32 hex characters");
-    let again = app.send(Request::get("/api/config").header("uuid", &uuid).header("cookie", format!("kupa_uuid={uuid}")).body(Body::empty()).unwrap()).await;
+    assert!(
+        cookie.starts_with(&format!("kupa_uuid={uuid};")),
+        "{cookie}"
+    );
+    assert!(
+        kupa_domain::ids::Token::parse(&uuid).is_some(),
+        "128 random bits as 32 hex characters"
+    );
+    let again = app
+        .send(
+            Request::get("/api/config")
+                .header("uuid", &uuid)
+                .header("cookie", format!("kupa_uuid={uuid}"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
     assert_eq!(again.headers["uuid"].to_str().unwrap(), uuid);
-    assert!(again.headers.get("set-cookie").is_none(), "no new cookie for a known session");
-    let forged = app.send(Request::get("/api/config").header("uuid", "not-a-session").body(Body::empty()).unwrap()).await;
-    assert_ne!(forged.headers["uuid"].to_str().unwrap(), "not-a-session", "a malformed id is replaced, never adopted");
+    assert!(
+        again.headers.get("set-cookie").is_none(),
+        "no new cookie for a known session"
+    );
+    let forged = app
+        .send(
+            Request::get("/api/config")
+                .header("uuid", "not-a-session")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_ne!(
+        forged.headers["uuid"].to_str().unwrap(),
+        "not-a-session",
+        "a malformed id is replaced, never adopted"
+    );
     let other = app.get("/api/config").await;
-    assert_ne!(other.headers["uuid"].to_str().unwrap(), uuid, "each new browser gets its own session");
+    assert_ne!(
+        other.headers["uuid"].to_str().unwrap(),
+        uuid,
+        "each new browser gets its own session"
+    );
     assert!(r.headers.get("x-request-id").is_some());
     t.cleanup().await;
 }
@@ -333,10 +399,18 @@ async fn pages_answer_404_for_unknown_routes_and_disabled_languages() {
         ("/nope", StatusCode::NOT_FOUND),
         ("/order/1/extra", StatusCode::NOT_FOUND),
         ("/https://evil.example/steal", StatusCode::NOT_FOUND),
+        ("/../Cargo.toml", StatusCode::NOT_FOUND),
+        ("/assets/../../../Cargo.toml", StatusCode::NOT_FOUND),
     ] {
         let r = app.get(uri).await;
         assert_eq!(r.status, status, "{uri}");
-        assert!(r.headers["content-type"].to_str().unwrap().starts_with("text/html"), "{uri}");
+        assert!(
+            r.headers["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{uri}"
+        );
     }
     let r = app.get("/https://partner.example/back?x=1").await;
     assert_eq!(r.status, StatusCode::FOUND);
@@ -349,9 +423,14 @@ async fn test_mode_routes_do_not_exist_outside_test_mode() {
     let t = TestDb::sqlite().await;
     let app = TestApp::new(&t, ApiSettings::default()).await;
     let before = app.clock.now_ms();
-    let r = app.post("/api/test/clock", r#"{"advanceMs": 86400000}"#).await;
+    let r = app
+        .post("/api/test/clock", r#"{"advanceMs": 86400000}"#)
+        .await;
     assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"));
-    assert!(app.clock.now_ms() - before < 60_000, "the clock did not move");
+    assert!(
+        app.clock.now_ms() - before < 60_000,
+        "the clock did not move"
+    );
     let r = app.get("/api/config").await;
     assert_eq!(r.body["testMode"], false);
     assert_eq!(r.body["captcha"]["mode"], "off");
@@ -376,8 +455,12 @@ async fn test_mode_can_shorten_the_step_timers() {
 /// one the code describes; `make gen-api` rewrites it.
 #[test]
 fn the_committed_openapi_document_matches_the_code() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/lib/api/openapi.json");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src/lib/api/openapi.json");
     let committed = std::fs::read_to_string(&path).expect("web/src/lib/api/openapi.json exists");
     let current = kupa_api::openapi().to_pretty_json().unwrap();
-    assert!(committed.trim() == current.trim(), "the OpenAPI document drifted from the code: run `make gen-api` and commit the result");
+    assert!(
+        committed.trim() == current.trim(),
+        "the OpenAPI document drifted from the code: run `make gen-api` and commit the result"
+    );
 }

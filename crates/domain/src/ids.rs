@@ -55,7 +55,7 @@ impl IsraeliId {
                 if d > 9 { d - 9 } else { d }
             })
             .sum();
-        (sum % 10 == 0 && padded != "000000000").then_some(IsraeliId(padded))
+        (sum.is_multiple_of(10) && padded != "000000000").then_some(IsraeliId(padded))
     }
 
     pub fn as_str(&self) -> &str {

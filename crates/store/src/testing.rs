@@ -6,6 +6,13 @@ use crate::Db;
 
 pub const POSTGRES_URL_VAR: &str = "KUPA_TEST_POSTGRES_URL";
 
+/// The PostgreSQL server to test against, if any (an empty value counts as unset).
+pub fn postgres_url() -> Option<String> {
+    std::env::var(POSTGRES_URL_VAR)
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
 /// A database made for one test, dropped (PostgreSQL) or deleted (SQLite) by `cleanup`.
 pub struct TestDb {
     pub name: String,
@@ -79,17 +86,6 @@ impl TestDb {
             admin_url: Some(admin_url.to_owned()),
             sqlite_path: None,
         }
-    }
-
-    /// SQLite always; PostgreSQL too when the variable is set.
-    pub async fn all() -> Vec<TestDb> {
-        let mut dbs = vec![TestDb::sqlite().await];
-        if let Ok(url) = std::env::var(POSTGRES_URL_VAR) {
-            if !url.is_empty() {
-                dbs.push(TestDb::postgres(&url).await);
-            }
-        }
-        dbs
     }
 
     pub async fn cleanup(self) {

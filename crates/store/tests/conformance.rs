@@ -39,7 +39,7 @@ macro_rules! conformance {
             $(
                 #[tokio::test]
                 async fn $name() {
-                    let Ok(url) = std::env::var(kupa_store::testing::POSTGRES_URL_VAR) else {
+                    let Some(url) = kupa_store::testing::postgres_url() else {
                         eprintln!("KUPA_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
                         return;
                     };

@@ -1,0 +1,84 @@
+# Kupa. `make run` and `make test` are the two commands a newcomer needs (see README.md).
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+CARGO ?= cargo
+NPM ?= npm
+E2E_PORT ?= 18080
+export KUPA_TEST_POSTGRES_URL
+
+.PHONY: run build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e dev clean
+
+## run: build what is needed and serve http://127.0.0.1:8080 with the demo cinema chain (SQLite)
+run: build
+	./target/release/kupa serve --demo
+
+## build: the web app, then the release binary that embeds it
+build: web-build
+	$(CARGO) build --release -p kupa
+
+build-debug: web-build
+	$(CARGO) build -p kupa
+
+# npm ci only when the lock file changed since the last install.
+web/node_modules/.installed: web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web-deps: web/node_modules/.installed
+
+## web-build: type-check and bundle the web app into web/dist (checks the API types first)
+web-build: web-deps api-check
+	cd web && $(NPM) run build
+
+## api-check: the committed TypeScript API types are what openapi.json generates
+## (a Rust test checks that openapi.json is what the server code describes)
+api-check: web-deps
+	cd web && npx openapi-typescript src/lib/api/openapi.json 2>/dev/null \
+	  | npx prettier --stdin-filepath src/lib/api/schema.d.ts \
+	  | diff -u src/lib/api/schema.d.ts - \
+	  || { echo "web/src/lib/api/schema.d.ts drifted from openapi.json: run make gen-api"; exit 1; }
+
+## gen-api: rewrite openapi.json from the code, the TypeScript types from it, and docs/api-examples
+gen-api: web-deps
+	$(CARGO) run -q -p kupa -- openapi > web/src/lib/api/openapi.json
+	cd web && $(NPM) run gen-api
+	KUPA_WRITE_EXAMPLES=1 $(CARGO) test -q -p kupa-api --test http
+
+## lint: rustfmt, clippy (warnings are errors), eslint, prettier, tsc
+lint: web-deps
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd web && $(NPM) run lint
+
+fmt: web-deps
+	$(CARGO) fmt --all
+	cd web && $(NPM) run format
+
+## test: everything. Rust on SQLite (and PostgreSQL when KUPA_TEST_POSTGRES_URL is set),
+## web unit tests, and end-to-end tests in headless Chromium against a real kupa server
+test:
+	scripts/phase.sh "web dependencies" $(MAKE) --no-print-directory web-deps
+	scripts/phase.sh "lint" $(MAKE) --no-print-directory lint
+	scripts/phase.sh "rust tests" $(MAKE) --no-print-directory test-rust
+	scripts/phase.sh "web unit tests" $(MAKE) --no-print-directory test-web
+	scripts/phase.sh "end-to-end tests" $(MAKE) --no-print-directory e2e
+
+test-rust:
+	$(CARGO) test --workspace
+
+test-web: web-deps api-check
+	cd web && $(NPM) test
+
+## e2e: Playwright in Debian's Chromium against a debug kupa server in test mode on a fresh database
+e2e: build-debug
+	E2E_PORT=$(E2E_PORT) scripts/e2e.sh
+
+## dev: the server on :8080 (debug) and Vite's dev server with hot reload on :5173
+dev: web-deps
+	$(CARGO) build -p kupa
+	./target/debug/kupa serve --demo --test-mode & \
+	  trap 'kill %1' EXIT; cd web && $(NPM) run dev
+
+clean:
+	$(CARGO) clean
+	rm -rf web/dist web/node_modules web/e2e-artifacts

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Starts a debug kupa server in test mode on a fresh SQLite database with the demo chain, runs the
+# Playwright suite against it in Debian's Chromium, and stops the server whatever happens.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+port="${E2E_PORT:-18080}"
+chromium="${KUPA_CHROMIUM:-/usr/bin/chromium}"
+[ -x "$chromium" ] || { echo "e2e: $chromium not found; install Debian's chromium (apt-get install -y chromium)"; exit 1; }
+[ -x target/debug/kupa ] || { echo "e2e: target/debug/kupa not built (make build-debug)"; exit 1; }
+[ -f web/dist/index.html ] || { echo "e2e: web/dist not built (make web-build)"; exit 1; }
+
+work="$(mktemp -d)"
+mkdir -p web/e2e-artifacts
+log=web/e2e-artifacts/server.log
+KUPA_DATABASE_URL="sqlite:$work/e2e.db" KUPA_LOG=warn,kupa=info \
+  ./target/debug/kupa serve --demo --test-mode --addr "127.0.0.1:$port" \
+  --redirect-allow-list partner.example >"$log" 2>&1 &
+server=$!
+cleanup() {
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+for _ in $(seq 1 150); do
+  if curl -sf "http://127.0.0.1:$port/api/health" >/dev/null; then break; fi
+  kill -0 "$server" 2>/dev/null || { echo "e2e: the server exited:"; cat "$log"; exit 1; }
+  sleep 0.2
+done
+curl -sf "http://127.0.0.1:$port/api/health" >/dev/null || { echo "e2e: the server did not come up:"; cat "$log"; exit 1; }
+
+cd web
+KUPA_E2E_URL="http://127.0.0.1:$port" KUPA_CHROMIUM="$chromium" npx playwright test
