@@ -69,7 +69,15 @@ pub fn build(state: AppState) -> Router {
     if state.settings.test_mode {
         api = api.merge(test_mode::router());
     }
-    let api = api.fallback(|| async { api_not_found().await });
+    let api = api
+        .fallback(|| async { api_not_found().await })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "methodNotAllowed",
+                "This call does not take that method.",
+            )
+        });
     Router::new()
         .nest("/api", api)
         .fallback(web::serve)

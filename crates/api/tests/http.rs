@@ -303,6 +303,8 @@ async fn bad_input_gets_a_coded_4xx_and_never_a_500(db: &TestDb) {
         assert_eq!((r.status, code(&r)), (*status, *want), "{uri}: {}", r.text);
         assert!(r.headers["content-type"].to_str().unwrap().starts_with("application/json"), "{uri}");
     }
+    let r = app.post("/api/config", "{}").await;
+    assert_eq!((r.status, code(&r)), (StatusCode::METHOD_NOT_ALLOWED, "methodNotAllowed"));
     let r = app.post("/api/seats/seatplanV2?venueId=1&seatplanId=1", "{not json").await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
     let r = app.post("/api/seats/seatplanV2?venueId=1&seatplanId=1", r#"{"recaptchaToken":"guess"}"#).await;
