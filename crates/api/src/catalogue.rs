@@ -67,7 +67,7 @@ pub struct ConfigResponse {
 }
 
 /// The site configuration: numbered params, step timers, currencies, options; plus locales and routes.
-#[utoipa::path(get, path = "/config", tag = "catalogue",
+#[utoipa::path(get, operation_id = "getConfig", path = "/config", tag = "catalogue",
     responses((status = 200, description = "The site configuration", body = ConfigResponse)))]
 async fn get_config(State(state): State<AppState>) -> ApiResult<axum::Json<ConfigResponse>> {
     let mut site = state.catalogue.site_config().await?;
@@ -134,7 +134,7 @@ pub struct IntegrationResponse {
 }
 
 /// Checks a partner's link (key, time stamp, return address).
-#[utoipa::path(get, path = "/integration", tag = "catalogue", params(IntegrationQuery),
+#[utoipa::path(get, operation_id = "getIntegration", path = "/integration", tag = "catalogue", params(IntegrationQuery),
     responses((status = 200, description = "The partner the link comes from", body = IntegrationResponse),
               (status = 403, description = "integrationError", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
@@ -172,7 +172,7 @@ pub struct PresentationsByDateResponse {
 }
 
 /// Every presentation of one local day, in start order.
-#[utoipa::path(get, path = "/seats/presentations", tag = "catalogue", params(DateQuery),
+#[utoipa::path(get, operation_id = "presentationsByDate", path = "/seats/presentations", tag = "catalogue", params(DateQuery),
     responses((status = 200, description = "The day's presentations", body = PresentationsByDateResponse),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn presentations_by_date(
@@ -239,7 +239,7 @@ async fn list_presentations(
 }
 
 /// Upcoming presentations (sales not ended), optionally of some features at one complex.
-#[utoipa::path(get, path = "/presentations/", tag = "catalogue", params(ListQuery),
+#[utoipa::path(get, operation_id = "presentationList", path = "/presentations/", tag = "catalogue", params(ListQuery),
     responses((status = 200, description = "Upcoming presentations", body = PresentationListResponse),
               (status = 404, description = "notFound (unknown mini-site)", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
@@ -251,7 +251,7 @@ async fn presentation_list(
 }
 
 /// The same as `/presentations/`, without the trailing slash.
-#[utoipa::path(get, path = "/presentations", tag = "catalogue", params(ListQuery),
+#[utoipa::path(get, operation_id = "presentationListNoSlash", path = "/presentations", tag = "catalogue", params(ListQuery),
     responses((status = 200, description = "Upcoming presentations", body = PresentationListResponse),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn presentation_list_no_slash(
@@ -271,7 +271,7 @@ pub struct PresentationResponse {
 }
 
 /// One presentation with its products and service charge.
-#[utoipa::path(get, path = "/presentations/{id}", tag = "catalogue",
+#[utoipa::path(get, operation_id = "getPresentation", path = "/presentations/{id}", tag = "catalogue",
     params(("id" = i64, Path, description = "Presentation id"), ChannelQuery),
     responses((status = 200, description = "The presentation", body = PresentationResponse),
               (status = 404, description = "noEvent", body = ErrorBody),
@@ -309,7 +309,7 @@ pub struct TicketGroupsResponse {
 }
 
 /// The ticket groups (and their tickets) of a presentation's sections.
-#[utoipa::path(get, path = "/presentations/{id}/ticketGroups", tag = "catalogue",
+#[utoipa::path(get, operation_id = "ticketGroups", path = "/presentations/{id}/ticketGroups", tag = "catalogue",
     params(("id" = i64, Path, description = "Presentation id"), TicketGroupsQuery),
     responses((status = 200, description = "Ticket groups", body = TicketGroupsResponse),
               (status = 404, description = "noEvent", body = ErrorBody),
@@ -378,7 +378,7 @@ async fn list_features(
 }
 
 /// Features (films and events).
-#[utoipa::path(get, path = "/features/", tag = "catalogue", params(FeatureQuery),
+#[utoipa::path(get, operation_id = "featureList", path = "/features/", tag = "catalogue", params(FeatureQuery),
     responses((status = 200, description = "Features", body = FeatureListResponse),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn feature_list(
@@ -389,7 +389,7 @@ async fn feature_list(
 }
 
 /// The same as `/features/`, without the trailing slash.
-#[utoipa::path(get, path = "/features", tag = "catalogue", params(FeatureQuery),
+#[utoipa::path(get, operation_id = "featureListNoSlash", path = "/features", tag = "catalogue", params(FeatureQuery),
     responses((status = 200, description = "Features", body = FeatureListResponse),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn feature_list_no_slash(
@@ -427,7 +427,7 @@ fn colour(c: &str, fallback: &str) -> String {
 }
 
 /// A generated poster: the feature's two colours and its Hebrew and English titles.
-#[utoipa::path(get, path = "/features/{id}/placeholderImage", tag = "catalogue",
+#[utoipa::path(get, operation_id = "featureImage", path = "/features/{id}/placeholderImage", tag = "catalogue",
     params(("id" = i64, Path, description = "Feature id")),
     responses((status = 200, description = "An SVG poster", content_type = "image/svg+xml", body = String),
               (status = 404, description = "notFound", body = ErrorBody)))]
@@ -452,7 +452,7 @@ async fn feature_image(State(state): State<AppState>, Path(id): Path<i64>) -> Ap
 }
 
 /// A generated product picture: its icon on its colour.
-#[utoipa::path(get, path = "/products/{id}/image", tag = "catalogue",
+#[utoipa::path(get, operation_id = "productImage", path = "/products/{id}/image", tag = "catalogue",
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, description = "An SVG picture", content_type = "image/svg+xml", body = String),
               (status = 404, description = "notFound", body = ErrorBody)))]

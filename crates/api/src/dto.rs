@@ -555,7 +555,7 @@ pub struct SectionStatus {
     pub id: i64,
     pub kind: String,
     pub capacity: i64,
-    /// Places (or seats) neither held by others nor sold.
+    /// Places (or seats) free to claim now: neither held (by anyone, this buyer included) nor sold.
     pub remaining: i64,
     pub sold_out: bool,
 }

@@ -52,7 +52,7 @@ pub struct SeatplanV2Response {
 }
 
 /// A seat plan with seats in the short form (x, y, r, n, si, ...).
-#[utoipa::path(post, path = "/seats/seatplanV2", tag = "seats", params(SeatplanQuery), request_body = CaptchaBody,
+#[utoipa::path(post, operation_id = "seatplanV2", path = "/seats/seatplanV2", tag = "seats", params(SeatplanQuery), request_body = CaptchaBody,
     responses((status = 200, description = "The seat plan", body = SeatplanV2Response),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 404, description = "notFound", body = ErrorBody),
@@ -75,7 +75,7 @@ pub struct SeatplanLongResponse {
 }
 
 /// A seat plan with seats in the long form (XCoordinate, YCoordinate, RowName, ...).
-#[utoipa::path(get, path = "/seats/seatplan", tag = "seats", params(SeatplanQuery),
+#[utoipa::path(get, operation_id = "seatplan", path = "/seats/seatplan", tag = "seats", params(SeatplanQuery),
     responses((status = 200, description = "The seat plan", body = SeatplanLongResponse),
               (status = 404, description = "notFound", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
@@ -115,7 +115,7 @@ pub struct SeatsStatusV2Response {
 }
 
 /// Each seat's state as this buyer sees it, and each section's remaining places.
-#[utoipa::path(get, path = "/seats/seats-statusV2", tag = "seats", params(StatusV2Query),
+#[utoipa::path(get, operation_id = "seatsStatusV2", path = "/seats/seats-statusV2", tag = "seats", params(StatusV2Query),
     responses((status = 200, description = "Seat states", body = SeatsStatusV2Response),
               (status = 404, description = "noEvent", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
@@ -164,7 +164,7 @@ pub struct SeatsStatusResponse {
 }
 
 /// The older seat-status call, long form, with a captcha token.
-#[utoipa::path(get, path = "/seats/seats-status", tag = "seats", params(StatusQuery),
+#[utoipa::path(get, operation_id = "seatsStatus", path = "/seats/seats-status", tag = "seats", params(StatusQuery),
     responses((status = 200, description = "Seat states", body = SeatsStatusResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 404, description = "noEvent", body = ErrorBody),

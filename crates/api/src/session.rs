@@ -52,6 +52,12 @@ pub async fn middleware(request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
     let found = from_header(&parts).or_else(|| from_cookie(&parts));
     let had_cookie = from_cookie(&parts).is_some();
+    // Behind a TLS-terminating load balancer the cookie must be Secure.
+    let https = parts
+        .headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        == Some("https");
     let token = found.unwrap_or_else(|| Token::from_bytes(rand::rng().random()));
     parts.extensions.insert(BuyerSession(token.clone()));
     let mut response = next.run(Request::from_parts(parts, body)).await;
@@ -60,8 +66,10 @@ pub async fn middleware(request: Request, next: Next) -> Response {
     }
     if !had_cookie {
         // Readable by the page script on purpose: the spec's client sends it back in the header.
-        let cookie =
-            format!("{COOKIE_NAME}={token}; Path=/; Max-Age={MAX_AGE_SECONDS}; SameSite=Lax");
+        let secure = if https { "; Secure" } else { "" };
+        let cookie = format!(
+            "{COOKIE_NAME}={token}; Path=/; Max-Age={MAX_AGE_SECONDS}; SameSite=Lax{secure}"
+        );
         if let Ok(v) = HeaderValue::from_str(&cookie) {
             response.headers_mut().append(SET_COOKIE, v);
         }

@@ -120,8 +120,13 @@ fn example(app: &TestApp, operation: &str, schema: &str, reply: &Reply) {
     let doc = serde_json::json!({ "operationId": operation, "status": reply.status.as_u16(), "schema": schema, "body": trim(&reply.body) });
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/api-examples");
     std::fs::create_dir_all(&dir).unwrap();
+    let file = if reply.status.is_success() {
+        format!("{operation}.json")
+    } else {
+        format!("{operation}-{}.json", reply.status.as_u16())
+    };
     std::fs::write(
-        dir.join(format!("{operation}.json")),
+        dir.join(file),
         serde_json::to_string_pretty(&doc).unwrap() + "\n",
     )
     .unwrap();
@@ -309,7 +314,7 @@ async fn bad_input_gets_a_coded_4xx_and_never_a_500(db: &TestDb) {
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
     let r = app.post("/api/seats/seatplanV2?venueId=1&seatplanId=1", r#"{"recaptchaToken":"guess"}"#).await;
     assert_eq!((r.status, code(&r)), (StatusCode::BAD_REQUEST, "recaptcha"), "test mode accepts only the test token");
-    example(&app, "errorExample", "ErrorBody", &r);
+    example(&app, "seatplanV2", "ErrorBody", &r);
 }
 
 async fn sale_windows_follow_the_server_clock(db: &TestDb) {
