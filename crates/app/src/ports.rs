@@ -38,10 +38,47 @@ pub trait CatalogueStore: Send + Sync {
     async fn members_of_customer(&self, customer_id: i64) -> AppResult<Vec<(Member, Membership)>>;
 }
 
-/// Claims on seats and general-admission places.
+/// A place to claim: a seat, or a numbered general-admission place (x = number, y = 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Place {
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+}
+
+/// Claims on seats and general-admission places. The store is the only arbiter: each claim is one
+/// atomic statement (insert, or take over an expired hold), never "select, then insert".
 #[async_trait]
 pub trait ClaimStore: Send + Sync {
     async fn claims(&self, presentation_id: i64) -> AppResult<Vec<Claim>>;
+    /// Holds every place for `session_id` until `expires_at_ms`, in one transaction: all or none.
+    /// A place already held by the same session has its hold renewed. Returns false (and claims
+    /// nothing) when any place is sold, or held by another session whose hold has not expired.
+    async fn hold(
+        &self,
+        presentation_id: i64,
+        places: &[Place],
+        session_id: &str,
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> AppResult<bool>;
+    /// Releases the session's unexpired-or-expired holds on these places; returns how many it released.
+    async fn release(
+        &self,
+        presentation_id: i64,
+        places: &[Place],
+        session_id: &str,
+    ) -> AppResult<u64>;
+    /// Moves the expiry of all of a session's holds on a presentation; returns how many moved.
+    async fn extend(
+        &self,
+        presentation_id: i64,
+        session_id: &str,
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> AppResult<u64>;
+    /// Deletes holds that expired at or before `now_ms` and returns them (for events).
+    async fn sweep_expired(&self, now_ms: i64) -> AppResult<Vec<Claim>>;
 }
 
 /// The server's clock. Tests and the test mode move it; nothing else reads the system time.

@@ -3,9 +3,9 @@
 use async_trait::async_trait;
 use kupa_app::error::AppResult;
 use kupa_app::model::*;
-use kupa_app::ports::{CatalogueStore, ClaimStore};
+use kupa_app::ports::CatalogueStore;
 
-use crate::{Db, Pool, db_err, on_pool, rows};
+use crate::{Db, Pool, db_err, rows};
 
 macro_rules! presentation_select {
     () => {
@@ -31,25 +31,6 @@ macro_rules! presentation_select {
          JOIN feature_categories c ON c.id = f.category_id \
          JOIN venues v ON v.id = p.venue_id \
          JOIN locations l ON l.id = v.location_id"
-    };
-}
-
-/// Fetches rows and decodes each with `$decode`.
-macro_rules! fetch_all {
-    ($db:expr, $sql:expr, [$($arg:expr),*], $decode:path) => {
-        on_pool!($db, |p| {
-            let rows = sqlx::query($sql)$(.bind($arg))*.fetch_all(p).await.map_err(db_err)?;
-            rows.iter().map(|r| $decode(r)).collect::<Result<Vec<_>, _>>().map_err(db_err)
-        })
-    };
-}
-
-macro_rules! fetch_optional {
-    ($db:expr, $sql:expr, [$($arg:expr),*], $decode:path) => {
-        on_pool!($db, |p| {
-            let row = sqlx::query($sql)$(.bind($arg))*.fetch_optional(p).await.map_err(db_err)?;
-            row.as_ref().map(|r| $decode(r)).transpose().map_err(db_err)
-        })
     };
 }
 
@@ -431,16 +412,4 @@ impl CatalogueStore for Db {
 
 fn feature_and_category(r: &impl rows::Get) -> Result<(Feature, FeatureCategory), sqlx::Error> {
     Ok((rows::feature(r)?, rows::category(r)?))
-}
-
-#[async_trait]
-impl ClaimStore for Db {
-    async fn claims(&self, presentation_id: i64) -> AppResult<Vec<Claim>> {
-        fetch_all!(
-            self,
-            "SELECT presentation_id, section_id, x, y, session_id, state, expires_at FROM seat_claims WHERE presentation_id = $1",
-            [presentation_id],
-            rows::claim
-        )
-    }
 }

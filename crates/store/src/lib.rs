@@ -2,7 +2,38 @@
 //! One SQL text with `$n` placeholders serves both; the `on_pool!` macro runs it on whichever
 //! pool is open, and the `Get` trait lets each row decoder be written once.
 
+/// Runs the same expression on the open pool; `$p` is bound to the concrete pool.
+macro_rules! on_pool {
+    ($db:expr, |$p:ident| $body:expr) => {
+        match &$db.pool {
+            $crate::Pool::Sqlite($p) => $body,
+            $crate::Pool::Postgres($p) => $body,
+        }
+    };
+}
+pub(crate) use on_pool;
+
+/// Fetches rows and decodes each with `$decode`.
+macro_rules! fetch_all {
+    ($db:expr, $sql:expr, [$($arg:expr),*], $decode:path) => {
+        on_pool!($db, |p| {
+            let rows = sqlx::query($sql)$(.bind($arg))*.fetch_all(p).await.map_err(db_err)?;
+            rows.iter().map(|r| $decode(r)).collect::<Result<Vec<_>, _>>().map_err(db_err)
+        })
+    };
+}
+
+macro_rules! fetch_optional {
+    ($db:expr, $sql:expr, [$($arg:expr),*], $decode:path) => {
+        on_pool!($db, |p| {
+            let row = sqlx::query($sql)$(.bind($arg))*.fetch_optional(p).await.map_err(db_err)?;
+            row.as_ref().map(|r| $decode(r)).transpose().map_err(db_err)
+        })
+    };
+}
+
 mod catalogue;
+mod claims;
 mod rows;
 pub mod testing;
 
@@ -32,17 +63,6 @@ pub enum Backend {
     Sqlite,
     Postgres,
 }
-
-/// Runs the same expression on the open pool; `$p` is bound to the concrete pool.
-macro_rules! on_pool {
-    ($db:expr, |$p:ident| $body:expr) => {
-        match &$db.pool {
-            $crate::Pool::Sqlite($p) => $body,
-            $crate::Pool::Postgres($p) => $body,
-        }
-    };
-}
-pub(crate) use on_pool;
 
 pub(crate) fn db_err(e: sqlx::Error) -> AppError {
     match e {

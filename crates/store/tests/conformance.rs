@@ -141,3 +141,128 @@ async fn the_pool_serves_concurrent_readers(db: &Db) {
     }
 }
 }
+
+mod claims {
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    use kupa_app::ports::{CatalogueStore, ClaimStore, Place};
+    use kupa_store::Db;
+
+    const P: i64 = 7;
+    const SEAT: Place = Place {
+        section_id: 10,
+        x: 1,
+        y: 1,
+    };
+
+    async fn seeded(db: &Db) {
+        db.load_catalogue(&super::small_catalogue()).await.unwrap();
+    }
+
+    fn row_seat(x: i64) -> Place {
+        Place {
+            section_id: 10,
+            x,
+            y: 1,
+        }
+    }
+
+    conformance! {
+    async fn a_free_seat_is_held_once_and_a_second_session_is_refused(db: &Db) {
+        seeded(db).await;
+        assert!(db.hold(P, &[SEAT], "a", 1_000, 61_000).await.unwrap());
+        assert!(!db.hold(P, &[SEAT], "b", 2_000, 62_000).await.unwrap(), "a live hold of another session wins");
+        let claims = db.claims(P).await.unwrap();
+        assert_eq!(claims.len(), 1);
+        assert_eq!((claims[0].session_id.as_str(), claims[0].expires_at_ms), ("a", 61_000));
+        assert!(db.hold(P, &[SEAT], "a", 3_000, 90_000).await.unwrap(), "the holder may renew");
+        assert_eq!(db.claims(P).await.unwrap()[0].expires_at_ms, 90_000);
+    }
+
+    async fn an_expired_hold_is_free_to_claim_at_once(db: &Db) {
+        seeded(db).await;
+        assert!(db.hold(P, &[SEAT], "a", 1_000, 61_000).await.unwrap());
+        assert!(!db.hold(P, &[SEAT], "b", 60_999, 120_000).await.unwrap());
+        assert!(db.hold(P, &[SEAT], "b", 61_000, 121_000).await.unwrap(), "at expiry the seat is free");
+        let claims = db.claims(P).await.unwrap();
+        assert_eq!(claims[0].session_id, "b");
+        assert_eq!(db.extend(P, "a", 61_500, 200_000).await.unwrap(), 0, "the old holder cannot extend what it lost");
+    }
+
+    async fn holding_several_places_is_all_or_nothing(db: &Db) {
+        seeded(db).await;
+        assert!(db.hold(P, &[row_seat(3)], "a", 0, 60_000).await.unwrap());
+        let wanted = [row_seat(1), row_seat(2), row_seat(3)];
+        assert!(!db.hold(P, &wanted, "b", 1, 60_000).await.unwrap());
+        let claims = db.claims(P).await.unwrap();
+        assert_eq!(claims.len(), 1, "b got nothing, not seats 1 and 2");
+        assert_eq!(claims[0].session_id, "a");
+    }
+
+    async fn release_frees_only_the_sessions_own_holds(db: &Db) {
+        seeded(db).await;
+        assert!(db.hold(P, &[row_seat(1), row_seat(2)], "a", 0, 60_000).await.unwrap());
+        assert_eq!(db.release(P, &[row_seat(1)], "b").await.unwrap(), 0);
+        assert_eq!(db.release(P, &[row_seat(1), row_seat(2)], "a").await.unwrap(), 2);
+        assert!(db.claims(P).await.unwrap().is_empty());
+        assert!(db.hold(P, &[row_seat(1)], "b", 1, 60_000).await.unwrap());
+    }
+
+    async fn extend_moves_only_live_holds_of_that_session(db: &Db) {
+        seeded(db).await;
+        assert!(db.hold(P, &[row_seat(1), row_seat(2)], "a", 0, 60_000).await.unwrap());
+        assert!(db.hold(P, &[row_seat(5)], "b", 0, 60_000).await.unwrap());
+        assert_eq!(db.extend(P, "a", 30_000, 300_000).await.unwrap(), 2);
+        let by: HashMap<i64, i64> = db.claims(P).await.unwrap().into_iter().map(|c| (c.x, c.expires_at_ms)).collect();
+        assert_eq!((by[&1], by[&2], by[&5]), (300_000, 300_000, 60_000));
+    }
+
+    async fn sweepers_each_release_an_expired_hold_once(db: &Db) {
+        seeded(db).await;
+        for x in 1..=8 {
+            assert!(db.hold(P, &[row_seat(x)], &format!("s{x}"), 0, if x <= 5 { 1_000 } else { 100_000 }).await.unwrap());
+        }
+        let (a, b) = tokio::join!(db.sweep_expired(1_000), db.sweep_expired(1_000));
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!(a.len() + b.len(), 5, "five expired holds, each reported by exactly one sweeper");
+        assert_eq!(db.claims(P).await.unwrap().len(), 3);
+    }
+
+    async fn racing_sessions_never_share_a_seat(db: &Db) {
+        seeded(db).await;
+        // 24 buyers, each wanting 2 adjacent seats of one 8-seat row, all at once on a pool of
+        // several connections: every seat ends with at most one holder, and each buyer got both or none.
+        let db = Arc::new(db.clone());
+        let mut tasks = Vec::new();
+        for buyer in 0..24 {
+            let db = db.clone();
+            tasks.push(tokio::spawn(async move {
+                let first = 1 + (buyer % 7) as i64;
+                let want = [row_seat(first), row_seat(first + 1)];
+                let got = db.hold(P, &want, &format!("buyer{buyer}"), 0, 60_000).await.unwrap();
+                (format!("buyer{buyer}"), got, want)
+            }));
+        }
+        let mut winners = Vec::new();
+        for t in tasks {
+            let (who, got, want) = t.await.unwrap();
+            if got {
+                winners.push((who, want));
+            }
+        }
+        let claims = db.claims(P).await.unwrap();
+        let mut holder: HashMap<(i64, i64), String> = HashMap::new();
+        for c in &claims {
+            assert!(holder.insert((c.x, c.y), c.session_id.clone()).is_none(), "one row per seat");
+        }
+        for (who, want) in &winners {
+            for p in want {
+                assert_eq!(holder.get(&(p.x, p.y)), Some(who), "{who} holds both of its seats");
+            }
+        }
+        assert_eq!(claims.len(), winners.len() * 2, "no half-claimed pairs");
+        assert!(!winners.is_empty());
+    }
+    }
+}

@@ -1,0 +1,186 @@
+//! Seat claims: the one arbiter of every seat and general-admission place (decision 0002).
+
+use async_trait::async_trait;
+use kupa_app::error::AppResult;
+use kupa_app::model::Claim;
+use kupa_app::ports::{ClaimStore, Place};
+
+use crate::{Db, Pool, db_err, rows};
+
+/// Insert a hold, or take over the row when it is this session's own hold or an expired one.
+/// A sold row, or another session's live hold, is left alone: zero rows affected.
+const HOLD: &str = "INSERT INTO seat_claims (presentation_id, section_id, x, y, session_id, state, expires_at, order_id, updated_at) \
+     VALUES ($1, $2, $3, $4, $5, 'held', $6, NULL, $7) \
+     ON CONFLICT (presentation_id, section_id, x, y) DO UPDATE \
+     SET session_id = excluded.session_id, expires_at = excluded.expires_at, updated_at = excluded.updated_at \
+     WHERE seat_claims.state = 'held' AND (seat_claims.expires_at <= $7 OR seat_claims.session_id = excluded.session_id)";
+
+const RELEASE: &str = "DELETE FROM seat_claims \
+     WHERE presentation_id = $1 AND section_id = $2 AND x = $3 AND y = $4 AND session_id = $5 AND state = 'held'";
+
+/// Claims in a fixed order, so two buyers taking overlapping places cannot deadlock on PostgreSQL.
+fn ordered(places: &[Place]) -> Vec<Place> {
+    let mut v = places.to_vec();
+    v.sort_by_key(|p| (p.section_id, p.y, p.x));
+    v.dedup();
+    v
+}
+
+macro_rules! hold_all {
+    ($tx:expr, $presentation_id:expr, $places:expr, $session_id:expr, $now_ms:expr, $expires_at_ms:expr) => {{
+        let mut all = true;
+        for p in $places {
+            let done = sqlx::query(HOLD)
+                .bind($presentation_id)
+                .bind(p.section_id)
+                .bind(p.x)
+                .bind(p.y)
+                .bind($session_id)
+                .bind($expires_at_ms)
+                .bind($now_ms)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+            if done.rows_affected() != 1 {
+                all = false;
+                break;
+            }
+        }
+        all
+    }};
+}
+
+macro_rules! release_all {
+    ($tx:expr, $presentation_id:expr, $places:expr, $session_id:expr) => {{
+        let mut n = 0u64;
+        for p in $places {
+            n += sqlx::query(RELEASE)
+                .bind($presentation_id)
+                .bind(p.section_id)
+                .bind(p.x)
+                .bind(p.y)
+                .bind($session_id)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+        }
+        n
+    }};
+}
+
+#[async_trait]
+impl ClaimStore for Db {
+    async fn claims(&self, presentation_id: i64) -> AppResult<Vec<Claim>> {
+        fetch_all!(
+            self,
+            "SELECT presentation_id, section_id, x, y, session_id, state, expires_at FROM seat_claims WHERE presentation_id = $1",
+            [presentation_id],
+            rows::claim
+        )
+    }
+
+    async fn hold(
+        &self,
+        presentation_id: i64,
+        places: &[Place],
+        session_id: &str,
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> AppResult<bool> {
+        let places = ordered(places);
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                // IMMEDIATE: take the write lock before reading, so the upserts never meet a busy upgrade.
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                let ok = hold_all!(
+                    tx,
+                    presentation_id,
+                    &places,
+                    session_id,
+                    now_ms,
+                    expires_at_ms
+                );
+                if ok {
+                    tx.commit().await.map_err(db_err)?
+                } else {
+                    tx.rollback().await.map_err(db_err)?
+                }
+                Ok(ok)
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(db_err)?;
+                let ok = hold_all!(
+                    tx,
+                    presentation_id,
+                    &places,
+                    session_id,
+                    now_ms,
+                    expires_at_ms
+                );
+                if ok {
+                    tx.commit().await.map_err(db_err)?
+                } else {
+                    tx.rollback().await.map_err(db_err)?
+                }
+                Ok(ok)
+            }
+        }
+    }
+
+    async fn release(
+        &self,
+        presentation_id: i64,
+        places: &[Place],
+        session_id: &str,
+    ) -> AppResult<u64> {
+        let places = ordered(places);
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                let n = release_all!(tx, presentation_id, &places, session_id);
+                tx.commit().await.map_err(db_err)?;
+                Ok(n)
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(db_err)?;
+                let n = release_all!(tx, presentation_id, &places, session_id);
+                tx.commit().await.map_err(db_err)?;
+                Ok(n)
+            }
+        }
+    }
+
+    async fn extend(
+        &self,
+        presentation_id: i64,
+        session_id: &str,
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> AppResult<u64> {
+        // Only live holds move: an expired hold is already free for others, and stays so.
+        crate::on_pool!(self, |p| sqlx::query(
+            "UPDATE seat_claims SET expires_at = $3, updated_at = $4 \
+             WHERE presentation_id = $1 AND session_id = $2 AND state = 'held' AND expires_at > $4"
+        )
+        .bind(presentation_id)
+        .bind(session_id)
+        .bind(expires_at_ms)
+        .bind(now_ms)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected())
+        .map_err(db_err))
+    }
+
+    async fn sweep_expired(&self, now_ms: i64) -> AppResult<Vec<Claim>> {
+        // DELETE ... RETURNING hands each expired row to exactly one sweeper, however many run.
+        fetch_all!(
+            self,
+            "DELETE FROM seat_claims WHERE state = 'held' AND expires_at <= $1 \
+             RETURNING presentation_id, section_id, x, y, session_id, state, expires_at",
+            [now_ms],
+            rows::claim
+        )
+    }
+}
