@@ -1,0 +1,60 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The "What's on" index page. */
+export class IndexPage {
+  readonly page: Page;
+  readonly html: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.html = page.locator('html');
+  }
+
+  async goto(query = '') {
+    const response = await this.page.goto(`/${query}`);
+    await this.waitForSchedule();
+    return response;
+  }
+
+  /** Waits until the day's schedule (or its empty notice) is on screen. */
+  async waitForSchedule() {
+    const panel = this.page.getByRole('tabpanel');
+    await expect(panel).toBeVisible();
+    await expect(panel.getByRole('status')).toHaveCount(0);
+  }
+
+  featureCard(name: string): Locator {
+    return this.page.getByRole('article', { name });
+  }
+
+  async chooseDay(index: number) {
+    const days = this.page.getByRole('group').getByRole('button');
+    await days.nth(index).click();
+    await expect(days.nth(index)).toHaveAttribute('aria-pressed', 'true');
+    await this.waitForSchedule();
+  }
+
+  async switchLanguage(nativeName: string) {
+    await this.page
+      .getByRole('navigation', { name: /Language|שפה/ })
+      .getByRole('link', { name: nativeName })
+      .click();
+  }
+
+  /** The first buy button of a feature's card in the by-feature view. */
+  firstBuyButton(featureName: string): Locator {
+    return this.featureCard(featureName)
+      .getByRole('link', { name: /^(Buy tickets|לרכישה):/ })
+      .first();
+  }
+
+  /** Loads every poster, lazy ones too, so a full-page picture shows them all. */
+  async waitForPostersToLoad() {
+    await this.page.evaluate(() => {
+      for (const img of Array.from(document.images)) img.loading = 'eager';
+    });
+    await this.page.waitForFunction(() =>
+      Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0),
+    );
+  }
+}

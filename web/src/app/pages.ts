@@ -1,0 +1,25 @@
+// Which component each route id of routes.json shows. Pages are split per feature and loaded
+// when first visited.
+import type { ComponentType } from 'react';
+import { lazyPage } from './lazyPage';
+import ErrorRoutePage from './errors/ErrorRoutePage';
+
+const LivePage = lazyPage(() => import('../features/live/LivePage'));
+const MiniSitePage = lazyPage(() => import('../features/mini-site/MiniSitePage'));
+
+export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
+  index: lazyPage(() => import('../features/whats-on/WhatsOnPage')),
+  orderStart: lazyPage(() => import('../features/order/OrderStartPage')),
+  order: lazyPage(() => import('../features/order/OrderPage')),
+  presLive: LivePage,
+  presLiveAny: LivePage,
+  edocument: lazyPage(() => import('../features/edocument/EDocumentPage')),
+  miniSiteIndex: MiniSitePage,
+  miniSite: MiniSitePage,
+  vod: lazyPage(() => import('../features/vod/VodPage')),
+  systemVouchers: lazyPage(() => import('../features/vouchers/SystemVouchersPage')),
+  memberships: lazyPage(() => import('../features/memberships/MembershipsPage')),
+  customerArea: lazyPage(() => import('../features/customer-area/CustomerAreaPage')),
+  donations: lazyPage(() => import('../features/donations/DonationsPage')),
+  error: ErrorRoutePage,
+};

@@ -1,0 +1,183 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeConfig, makePresentation } from '../test/fixtures';
+import { renderApp } from '../test/renderApp';
+import { normalizeConfig } from '../lib/config';
+import { externalTarget } from './externalAddress';
+import { ROUTE_PAGES } from './pages';
+import { ROUTE_FILE_ENTRIES, replaceFirstSegment, resolveRoutes } from './routeTable';
+
+const EN_404 = 'This page could not be found.';
+const HE_404 = 'הדף לא נמצא.';
+
+describe('route list', () => {
+  it('maps every route of routes.json to a page', () => {
+    for (const entry of ROUTE_FILE_ENTRIES) expect(ROUTE_PAGES[entry.id], entry.id).toBeDefined();
+  });
+
+  it('takes the first segment of configured routes from the configuration', () => {
+    const config = normalizeConfig(
+      makeConfig({
+        routes: {
+          vod: '/watch',
+          systemVouchers: '/gift',
+          memberships: '/club',
+          miniSite: '/promo',
+        },
+      }),
+    );
+    const paths = Object.fromEntries(resolveRoutes(config).map((r) => [r.id, r.path]));
+    expect(paths).toMatchObject({
+      vod: '/watch',
+      systemVouchers: '/gift',
+      memberships: '/club',
+      miniSiteIndex: '/promo',
+      miniSite: '/promo/:url',
+      order: '/order/:presentationId',
+    });
+    expect(replaceFirstSegment('/mini-site/:url', '/a/b/')).toBe('/a/b/:url');
+  });
+});
+
+describe('routing rules', () => {
+  it('shows the Hebrew 404 page, right to left, for an unknown route', async () => {
+    await renderApp('/nope');
+    expect(await screen.findByRole('heading', { name: HE_404 })).toBeInTheDocument();
+    expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+    expect(document.documentElement).toHaveAttribute('lang', 'he');
+  });
+
+  it('shows the English 404 page for an unknown route with ?lang=en', async () => {
+    await renderApp('/nope?lang=en');
+    expect(await screen.findByRole('heading', { name: EN_404 })).toBeInTheDocument();
+  });
+
+  it('answers a language that is not enabled with the 404 page, in English', async () => {
+    await renderApp('/?lang=xx');
+    expect(await screen.findByRole('heading', { name: EN_404 })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: "What's on" })).not.toBeInTheDocument();
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'ltr'));
+  });
+
+  it('refuses an empty ?lang=, as the server does', async () => {
+    await renderApp('/?lang=');
+    expect(await screen.findByRole('heading', { name: EN_404 })).toBeInTheDocument();
+  });
+
+  it('matches paths case-sensitively, as the server does', async () => {
+    await renderApp('/ORDER');
+    expect(await screen.findByRole('heading', { name: HE_404 })).toBeInTheDocument();
+  });
+
+  it('refuses a supported language the site has not enabled', async () => {
+    await renderApp('/?lang=ru');
+    expect(await screen.findByRole('heading', { name: EN_404 })).toBeInTheDocument();
+  });
+
+  it('turns the page left to right for ?lang=en', async () => {
+    await renderApp('/?lang=en', { api: () => ({ body: { presentations: [], serverTime: '' } }) });
+    expect(await screen.findByRole('heading', { name: "What's on", level: 1 })).toBeInTheDocument();
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'ltr'));
+    expect(document.documentElement).toHaveAttribute('lang', 'en');
+  });
+
+  it('is Hebrew and right to left without ?lang', async () => {
+    await renderApp('/', { api: () => ({ body: { presentations: [], serverTime: '' } }) });
+    expect(await screen.findByRole('heading', { name: 'מה מוקרן', level: 1 })).toBeInTheDocument();
+    expect(document.documentElement).toHaveAttribute('dir', 'rtl');
+  });
+
+  it('does not redirect to a host outside the allow list', async () => {
+    await renderApp('/https://evil.example/steal');
+    expect(await screen.findByRole('heading', { name: HE_404 })).toBeInTheDocument();
+  });
+
+  it('serves configured paths and not the default ones', async () => {
+    const config = makeConfig({
+      routes: {
+        vod: '/watch',
+        systemVouchers: '/system-vouchers',
+        memberships: '/memberships',
+        miniSite: '/mini-site',
+      },
+    });
+    const first = await renderApp('/watch?lang=en', { config });
+    expect(await screen.findByRole('heading', { name: 'Video on demand' })).toBeInTheDocument();
+    expect(screen.getByText('This screen is not available yet.')).toBeInTheDocument();
+    first.unmount();
+
+    await renderApp('/vod?lang=en', { config });
+    expect(await screen.findByRole('heading', { name: EN_404 })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/order', 'Order tickets'],
+    ['/PRES-live', 'Live monitoring'],
+    ['/PRES-live/attendance', 'Live monitoring'],
+    ['/edocument/abc', 'E-document'],
+    ['/mini-site', 'Mini-site'],
+    ['/mini-site/summer', 'Mini-site'],
+    ['/system-vouchers', 'Vouchers'],
+    ['/memberships', 'Memberships'],
+    ['/customer-area', 'Customer area'],
+    ['/donations', 'Donations'],
+  ])('says plainly that %s is not available yet', async (path, title) => {
+    await renderApp(`${path}?lang=en`);
+    expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
+    expect(
+      screen.getByRole('heading', { name: 'This screen is not available yet.' }),
+    ).toBeInTheDocument();
+  });
+
+  it('keeps ?lang on in-app links', async () => {
+    await renderApp('/donations?lang=en');
+    const link = await screen.findByRole('link', { name: "See what's on" });
+    expect(link).toHaveAttribute('href', '/?lang=en');
+  });
+
+  it('works on product defaults when the configuration cannot be loaded', async () => {
+    await renderApp('/nope?lang=en', { config: null });
+    expect(
+      await screen.findByRole('heading', { name: EN_404 }, { timeout: 3000 }),
+    ).toBeInTheDocument();
+  });
+
+  it('switches language from the header, keeping the page', async () => {
+    const presentation = makePresentation();
+    const { getRouter } = await renderApp('/order/101', {
+      api: (url) =>
+        url.pathname === '/api/presentations/101'
+          ? { body: { presentation, serverTime: '2026-07-14T09:00:00Z', error: null } }
+          : undefined,
+    });
+    expect(await screen.findByRole('heading', { name: 'הסרט הגדול' })).toBeInTheDocument();
+    const english = screen.getByRole('link', { name: 'English' });
+    expect(english).toHaveAttribute('href', '/order/101?lang=en');
+    english.click();
+    expect(await screen.findByRole('heading', { name: 'The Big Movie' })).toBeInTheDocument();
+    expect(getRouter()?.state.location.search).toBe('?lang=en');
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('dir', 'ltr'));
+  });
+});
+
+describe('external redirects', () => {
+  const allow = ['tickets.example.org', '*.partner.example'];
+
+  it('goes to allow-listed hosts, with the query and fragment', () => {
+    expect(externalTarget('/https://tickets.example.org/x', '?a=1', '#b', allow)).toBe(
+      'https://tickets.example.org/x?a=1#b',
+    );
+    expect(externalTarget('/http://shop.partner.example/', '', '', allow)).toBe(
+      'http://shop.partner.example/',
+    );
+  });
+
+  it('refuses every other address', () => {
+    expect(externalTarget('/https://evil.example', '', '', allow)).toBeNull();
+    expect(externalTarget('/https://tickets.example.org.evil.example/', '', '', allow)).toBeNull();
+    expect(externalTarget('/https://user:pw@tickets.example.org/', '', '', allow)).toBeNull();
+    expect(externalTarget('/httpfoo', '', '', allow)).toBeNull();
+    expect(externalTarget('/order/1', '', '', allow)).toBeNull();
+    expect(externalTarget('/https://partner.example/', '', '', allow)).toBeNull();
+  });
+});

@@ -1,0 +1,32 @@
+import { useTranslation } from 'react-i18next';
+import { useDocumentTitle } from '../../lib/documentTitle';
+import { LangLink } from './LangLink';
+import { Notice } from './Notice';
+
+/**
+ * What a screen that is not built yet shows: its name and a plain statement, no fake content.
+ * `withTitle={false}` when the page already has its own heading.
+ */
+export function NotAvailable({
+  screenTitle,
+  withTitle = true,
+}: {
+  screenTitle: string;
+  withTitle?: boolean;
+}) {
+  const { t } = useTranslation();
+  useDocumentTitle(screenTitle);
+  return (
+    <>
+      {withTitle && <h1 className="page-title">{screenTitle}</h1>}
+      <Notice title={t('notAvailable.message')} headingLevel={2}>
+        <p>{t('notAvailable.detail')}</p>
+        <p>
+          <LangLink className="button button--primary" to="/">
+            {t('notAvailable.backToWhatsOn')}
+          </LangLink>
+        </p>
+      </Notice>
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Loading } from '../../components/ui/Loading';
+import { Notice } from '../../components/ui/Notice';
+import { useDocumentTitle } from '../../lib/documentTitle';
+import { errorMessage } from '../../lib/apiErrors';
+import { addDays, formatLongDate, isCalendarDate, todayInCinema } from '../../lib/format';
+import { useFeatures, usePresentationsByDate } from './api';
+import { DateStrip } from './components/DateStrip';
+import { FeatureCard } from './components/FeatureCard';
+import { PresentationList } from './components/PresentationList';
+import { ViewTabs } from './components/ViewTabs';
+import { VIEWS, panelId, tabId, type ScheduleView } from './views';
+import { SCHEDULE_DAYS, chronological, groupByFeature } from './schedule';
+import './WhatsOnPage.css';
+
+/** The index: what's on today and the next 13 days, by feature or by presentation. */
+export default function WhatsOnPage() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  useDocumentTitle(t('whatsOn.title'));
+
+  const [params, setParams] = useSearchParams();
+  // Fixed for the life of the page: the strip does not jump while someone is choosing.
+  const [today] = useState(() => todayInCinema());
+  const days = useMemo(
+    () => Array.from({ length: SCHEDULE_DAYS }, (_, i) => addDays(today, i)),
+    [today],
+  );
+  const requestedDate = params.get('date') ?? '';
+  const date =
+    isCalendarDate(requestedDate) && days.includes(requestedDate) ? requestedDate : today;
+  const requestedView = params.get('view') as ScheduleView | null;
+  const view: ScheduleView =
+    requestedView && VIEWS.includes(requestedView) ? requestedView : 'feature';
+
+  // Date and view live in the URL (next to ?lang) so back, reload and a shared link keep them.
+  function update(key: 'date' | 'view', value: string) {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set(key, value);
+        return next;
+      },
+      { replace: key === 'view' },
+    );
+  }
+
+  const schedule = usePresentationsByDate(date);
+  const presentations = useMemo(() => schedule.data?.presentations ?? [], [schedule.data]);
+  const groups = useMemo(() => groupByFeature(presentations), [presentations]);
+  const ordered = useMemo(() => chronological(presentations), [presentations]);
+  const features = useFeatures(groups.map((g) => g.featureId));
+  const featureById = useMemo(
+    () => new Map((features.data?.features ?? []).map((f) => [f.id, f])),
+    [features.data],
+  );
+
+  return (
+    <div className="whats-on">
+      <div className="whats-on__head">
+        <h1 className="page-title">{t('whatsOn.title')}</h1>
+        <ViewTabs view={view} onChange={(v) => update('view', v)} />
+      </div>
+      <DateStrip days={days} today={today} selected={date} onSelect={(d) => update('date', d)} />
+
+      <div
+        id={panelId(view)}
+        role="tabpanel"
+        aria-labelledby={tabId(view)}
+        className={
+          schedule.isPlaceholderData ? 'whats-on__panel whats-on__panel--stale' : 'whats-on__panel'
+        }
+        aria-busy={schedule.isFetching}
+      >
+        <p className="whats-on__date">{formatLongDate(date, lang)}</p>
+        {schedule.isPending ? (
+          <Loading />
+        ) : schedule.isError ? (
+          <Notice title={t('whatsOn.loadError')} headingLevel={2} tone="error">
+            <p>{errorMessage(t, schedule.error)}</p>
+            <p>
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => void schedule.refetch()}
+              >
+                {t('whatsOn.retry')}
+              </button>
+            </p>
+          </Notice>
+        ) : presentations.length === 0 ? (
+          <Notice title={t('whatsOn.empty')} headingLevel={2} />
+        ) : view === 'feature' ? (
+          <div className="feature-grid">
+            {groups.map((group) => (
+              <FeatureCard
+                key={group.featureId}
+                group={group}
+                feature={featureById.get(group.featureId)}
+              />
+            ))}
+          </div>
+        ) : (
+          <PresentationList presentations={ordered} />
+        )}
+      </div>
+    </div>
+  );
+}

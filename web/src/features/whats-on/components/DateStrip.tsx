@@ -1,0 +1,43 @@
+import { useTranslation } from 'react-i18next';
+import { formatDayMonth, formatLongDate, formatWeekday } from '../../../lib/format';
+
+/** Today and the following days; the chosen one is pressed. */
+export function DateStrip({
+  days,
+  today,
+  selected,
+  onSelect,
+}: {
+  days: readonly string[];
+  today: string;
+  selected: string;
+  onSelect: (day: string) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  return (
+    <div className="date-strip" role="group" aria-label={t('whatsOn.dates')}>
+      {days.map((day, index) => {
+        const name =
+          day === today
+            ? t('whatsOn.today')
+            : index === 1
+              ? t('whatsOn.tomorrow')
+              : formatWeekday(day, lang);
+        return (
+          <button
+            key={day}
+            type="button"
+            className="date-strip__day"
+            aria-pressed={day === selected}
+            aria-label={`${name}, ${formatLongDate(day, lang)}`}
+            onClick={() => onSelect(day)}
+          >
+            <span className="date-strip__name">{name}</span>
+            <span className="date-strip__date">{formatDayMonth(day, lang)}</span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import type { Feature } from '../../../lib/api/types';
+import { localizedName } from '../../../lib/localized';
+import type { FeatureShowtimes } from '../schedule';
+import { Poster } from './Poster';
+import { ShowtimeAction } from './ShowtimeAction';
+
+/** One feature of the day: poster, name, facts, and its showtimes grouped by complex. */
+export function FeatureCard({ group, feature }: { group: FeatureShowtimes; feature?: Feature }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const p = group.sample;
+  const nameId = `feature-${group.featureId}-name`;
+  const name = localizedName(lang, p.featureName, p.featureNameEn);
+  const category = localizedName(lang, p.featureCategoryName, p.featureCategoryNameEn);
+  const runtime = feature?.runtime ?? p.runtime;
+  const classification = localizedName(
+    lang,
+    feature?.classification ?? p.classification,
+    feature?.classificationEn ?? p.classificationEn,
+  );
+  // Feature details come from a second call; the card shows without them.
+  const synopsis = feature ? localizedName(lang, feature.synopsis, feature.synopsisEn) : '';
+  const facts = [
+    category,
+    runtime ? t('whatsOn.minutes', { count: runtime }) : null,
+    classification,
+  ].filter((f): f is string => !!f);
+
+  return (
+    <article className="feature-card" aria-labelledby={nameId}>
+      <Poster presentation={p} className="feature-card__poster" />
+      <div className="feature-card__head">
+        <h2 id={nameId} className="feature-card__name">
+          {name}
+        </h2>
+        {facts.length > 0 && (
+          <ul className="feature-card__facts">
+            {facts.map((fact) => (
+              <li key={fact}>{fact}</li>
+            ))}
+          </ul>
+        )}
+        {synopsis && <p className="feature-card__synopsis">{synopsis}</p>}
+      </div>
+      <div className="feature-card__times">
+        {group.complexes.map((complex) => {
+          const first = complex.presentations[0];
+          const complexName = localizedName(lang, first.locationName, first.locationNameEn);
+          const headingId = `feature-${group.featureId}-complex-${complex.locationId}`;
+          return (
+            <section
+              key={complex.locationId}
+              className="feature-card__complex"
+              aria-labelledby={headingId}
+            >
+              <h3 id={headingId} className="feature-card__complex-name">
+                {complexName}
+              </h3>
+              <ul className="showtimes">
+                {complex.presentations.map((presentation) => (
+                  <li key={presentation.id}>
+                    <ShowtimeAction presentation={presentation} variant="chip" />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+      </div>
+    </article>
+  );
+}

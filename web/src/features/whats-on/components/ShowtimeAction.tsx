@@ -1,0 +1,87 @@
+import { useTranslation } from 'react-i18next';
+import { LangLink } from '../../../components/ui/LangLink';
+import type { Presentation, SaleState } from '../../../lib/api/types';
+import { useConfig } from '../../../lib/config';
+import { formatDateTime, formatTime } from '../../../lib/format';
+import { localizedName } from '../../../lib/localized';
+
+/**
+ * What a buyer can do with one presentation: buy (on sale), watch (video on demand) or nothing
+ * yet. `chip` is the compact time button of the by-feature view; `button` the full one of the
+ * by-presentation list.
+ */
+export function ShowtimeAction({
+  presentation: p,
+  variant,
+}: {
+  presentation: Presentation;
+  variant: 'chip' | 'button';
+}) {
+  const { t, i18n } = useTranslation();
+  const { routes } = useConfig();
+  const lang = i18n.language;
+  const feature = localizedName(lang, p.featureName, p.featureNameEn);
+  const venue = localizedName(lang, p.venueName, p.venueNameEn);
+  const time = formatTime(p.dateTime, lang);
+
+  if (p.isVod) {
+    const label = t('whatsOn.watchNowFor', { feature });
+    return (
+      <LangLink
+        className={variant === 'chip' ? 'showtime showtime--vod' : 'button button--vod'}
+        to={`${routes.vod}?presentationId=${p.id}`}
+        aria-label={label}
+      >
+        {variant === 'chip' ? (
+          <>
+            <span className="showtime__time">{t('whatsOn.watchNow')}</span>
+            <span className="showtime__venue">{t('whatsOn.vodBadge')}</span>
+          </>
+        ) : (
+          t('whatsOn.watchNow')
+        )}
+      </LangLink>
+    );
+  }
+
+  if (p.isOnSale) {
+    const label = t('whatsOn.buyAt', { feature, time, venue });
+    return (
+      <LangLink
+        className={variant === 'chip' ? 'showtime' : 'button button--primary'}
+        to={`/order/${p.id}`}
+        aria-label={label}
+      >
+        {variant === 'chip' ? (
+          <>
+            <time className="showtime__time" dateTime={p.dateTime}>
+              {time}
+            </time>
+            <span className="showtime__venue">{venue}</span>
+          </>
+        ) : (
+          t('whatsOn.buy')
+        )}
+      </LangLink>
+    );
+  }
+
+  // saleState is the server's verdict at its own clock; the visitor's clock may be wrong.
+  const saleState = p.saleState as SaleState;
+  const reason =
+    saleState === 'notYetStarted' && p.saleStartsAt
+      ? t('whatsOn.saleOpens', { date: formatDateTime(p.saleStartsAt, lang) })
+      : saleState === 'ended'
+        ? t('whatsOn.saleEnded')
+        : t('whatsOn.notOnSale');
+  return variant === 'chip' ? (
+    <span className="showtime showtime--off">
+      <time className="showtime__time" dateTime={p.dateTime}>
+        {time}
+      </time>
+      <span className="showtime__venue">{reason}</span>
+    </span>
+  ) : (
+    <span className="schedule__off">{reason}</span>
+  );
+}

@@ -1,0 +1,147 @@
+// Every call to the kupa API goes through this file.
+import type {
+  FeaturesResponse,
+  PresentationResponse,
+  PresentationsByDateResponse,
+  SiteConfig,
+  UpcomingPresentationsResponse,
+} from './types';
+
+export const API_BASE = '/api';
+
+/** An error answered by the server in its `{ error: { code, message } }` shape (or a transport failure). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+const UUID_COOKIE = 'kupa_uuid';
+let knownUuid: string | null = null;
+
+function readUuidCookie(): string | null {
+  if (typeof document === 'undefined') return null;
+  for (const part of document.cookie.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === UUID_COOKIE && rest.length > 0) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+/** The visitor id the server handed out, sent back as the `uuid` header on every request. */
+export function currentUuid(): string | null {
+  return knownUuid ?? readUuidCookie();
+}
+
+/** For tests: forget the remembered visitor id. */
+export function resetUuid(): void {
+  knownUuid = null;
+}
+
+type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    search.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const qs = search.toString();
+  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  let code = `http${response.status}`;
+  let message = response.statusText || `HTTP ${response.status}`;
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === 'object' && 'error' in body) {
+      const error = (body as { error: unknown }).error;
+      if (error && typeof error === 'object') {
+        const e = error as { code?: unknown; message?: unknown };
+        if (typeof e.code === 'string') code = e.code;
+        if (typeof e.message === 'string') message = e.message;
+      }
+    }
+  } catch {
+    // Not JSON: keep the status line.
+  }
+  return new ApiError(response.status, code, message);
+}
+
+export async function apiGet<T>(
+  path: string,
+  query?: Record<string, QueryValue>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const uuid = currentUuid();
+  if (uuid) headers.uuid = uuid;
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      method: 'GET',
+      headers,
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(
+      0,
+      'errorNoResponse',
+      cause instanceof Error ? cause.message : 'Network error',
+    );
+  }
+
+  const issued = response.headers.get('uuid');
+  if (issued) knownUuid = issued;
+
+  if (!response.ok) throw await errorFrom(response);
+  return (await response.json()) as T;
+}
+
+export function fetchConfig(signal?: AbortSignal): Promise<SiteConfig> {
+  return apiGet<SiteConfig>('/config', undefined, signal);
+}
+
+/** Presentations on one calendar day (YYYY-MM-DD in Asia/Jerusalem). */
+export function fetchPresentationsByDate(
+  date: string,
+  signal?: AbortSignal,
+): Promise<PresentationsByDateResponse> {
+  return apiGet<PresentationsByDateResponse>('/seats/presentations', { date }, signal);
+}
+
+export function fetchUpcomingPresentations(
+  filter: { featureIds?: readonly number[]; locationId?: number },
+  signal?: AbortSignal,
+): Promise<UpcomingPresentationsResponse> {
+  return apiGet<UpcomingPresentationsResponse>('/presentations/', filter, signal);
+}
+
+export function fetchPresentation(id: number, signal?: AbortSignal): Promise<PresentationResponse> {
+  return apiGet<PresentationResponse>(
+    `/presentations/${encodeURIComponent(id)}`,
+    undefined,
+    signal,
+  );
+}
+
+export function fetchFeatures(
+  filter: { featureIds?: readonly number[]; locationId?: number },
+  signal?: AbortSignal,
+): Promise<FeaturesResponse> {
+  return apiGet<FeaturesResponse>('/features/', filter, signal);
+}
+
+export function featurePosterUrl(featureId: number): string {
+  return `${API_BASE}/features/${encodeURIComponent(featureId)}/placeholderImage`;
+}

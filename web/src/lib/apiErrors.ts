@@ -1,0 +1,18 @@
+import type { TFunction } from 'i18next';
+import he from '../locales/he.json';
+import { ApiError } from './api/client';
+
+export type ErrorCode = keyof typeof he.errors;
+
+export function isKnownErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(he.errors, code);
+}
+
+/** The message to show a person for a failed call: ours for a known code, else the server's. */
+export function errorMessage(t: TFunction, error: unknown): string {
+  if (error instanceof ApiError) {
+    if (isKnownErrorCode(error.code)) return t(`errors.${error.code}`);
+    if (error.message) return error.message;
+  }
+  return t('errors.generic');
+}

@@ -1,0 +1,79 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGE_CODES } from '../lib/i18n/languages';
+
+const dir = dirname(fileURLToPath(import.meta.url));
+
+type Tree = { [key: string]: string | Tree };
+
+function load(code: string): Tree {
+  return JSON.parse(readFileSync(join(dir, `${code}.json`), 'utf8')) as Tree;
+}
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out.set(path, value);
+    else for (const [k, v] of flatten(value, path)) out.set(k, v);
+  }
+  return out;
+}
+
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+describe('locale catalogues', () => {
+  it('exist for exactly the interface languages', () => {
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''))
+      .sort();
+    expect(files).toEqual([...LANGUAGE_CODES].sort());
+  });
+
+  it.each([...LANGUAGE_CODES])('%s parses and holds only strings', (code) => {
+    const flat = flatten(load(code));
+    expect(flat.size).toBeGreaterThan(0);
+    for (const [key, value] of flat) expect(value.trim(), key).not.toBe('');
+  });
+
+  it('he and en have the same keys', () => {
+    const he = [...flatten(load('he')).keys()].sort();
+    const en = [...flatten(load('en')).keys()].sort();
+    expect(he).toEqual(en);
+  });
+
+  it('he and en use the same placeholders in every message', () => {
+    const he = flatten(load('he'));
+    const en = flatten(load('en'));
+    for (const [key, text] of en) {
+      // Hebrew plural forms may spell the number out ("הקרנה אחת").
+      if (key.endsWith('_one')) continue;
+      expect(placeholders(he.get(key) ?? ''), key).toEqual(placeholders(text));
+    }
+  });
+
+  it.each(LANGUAGE_CODES.filter((c) => c !== 'he' && c !== 'en'))(
+    '%s only translates keys that exist in en (the rest falls back)',
+    (code) => {
+      const en = flatten(load('en'));
+      for (const key of flatten(load(code)).keys()) expect(en.has(key), key).toBe(true);
+    },
+  );
+
+  it('keeps the texts the product promises', () => {
+    const en = flatten(load('en'));
+    const he = flatten(load('he'));
+    expect(en.get('notFound.title')).toBe('This page could not be found.');
+    expect(en.get('error.title')).toBe('Error Occurred');
+    expect(he.get('notFound.title')).toBe('הדף לא נמצא.');
+    expect(he.get('validation.voucherNoBalance')).toBe('לא נותרה יתרה למימוש הטבה');
+    for (const code of ['lock_seat_error', 'noEvent', 'ORDER_ALREADY_PAID', 'payU_3DS_error']) {
+      expect(en.has(`errors.${code}`), code).toBe(true);
+      expect(he.has(`errors.${code}`), code).toBe(true);
+    }
+  });
+});

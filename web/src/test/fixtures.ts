@@ -1,0 +1,70 @@
+import type { Feature, Presentation, SiteConfig } from '../lib/api/types';
+import demoConfig from './data/config.json';
+
+export function makePresentation(overrides: Partial<Presentation> = {}): Presentation {
+  return {
+    id: 101,
+    venueId: 11,
+    venueName: 'אולם 3',
+    venueNameEn: 'Hall 3',
+    seatplanId: 7,
+    venueTypeId: 1,
+    featureCategoryId: 1,
+    featureCategoryName: 'דרמה',
+    featureCategoryNameEn: 'Drama',
+    featureId: 1,
+    featureName: 'הסרט הגדול',
+    featureNameEn: 'The Big Movie',
+    featureImageUrl: '/api/features/1/placeholderImage',
+    locationId: 2,
+    locationName: 'קולנוע הדר',
+    locationNameEn: 'Hadar Cinema',
+    dateTime: '2026-07-14T17:30:00Z',
+    authProfileId: 1,
+    businessId: 0,
+    isReserved: true,
+    isGA: 0,
+    seatingPolicyId: 1,
+    seatingMode: 'reserved',
+    hasReservedSection: true,
+    hasGASection: false,
+    hasMultiGASections: false,
+    newBookingUrl: '',
+    saleStartsAt: '2026-06-01T06:00:00Z',
+    saleEndsAt: '2026-07-14T17:30:00Z',
+    saleState: 'onSale',
+    isOnSale: true,
+    isVod: false,
+    runtime: 118,
+    classification: '12+',
+    classificationEn: '12+',
+    ...overrides,
+  };
+}
+
+export function makeFeature(overrides: Partial<Feature> = {}): Feature {
+  return {
+    id: 1,
+    name: 'הסרט הגדול',
+    nameEn: 'The Big Movie',
+    categoryId: 1,
+    categoryName: 'דרמה',
+    categoryNameEn: 'Drama',
+    originalLanguage: 'en',
+    dubbing: '',
+    subtitles: 'he',
+    releaseDate: '2026-06-01',
+    runtime: 118,
+    classification: '12+',
+    classificationEn: '12+',
+    synopsis: 'תקציר',
+    synopsisEn: 'A synopsis.',
+    imageUrl: '/api/features/1/placeholderImage',
+    ...overrides,
+  };
+}
+
+/** A real GET /api/config answer of the demo server (allow list and test mode changed). */
+export function makeConfig(overrides: Partial<SiteConfig> = {}): SiteConfig {
+  return { ...structuredClone(demoConfig), ...overrides };
+}

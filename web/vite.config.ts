@@ -1,0 +1,28 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The kupa server serves /api and the payment pages; in development Vite forwards both to it.
+const kupaServer = process.env.KUPA_DEV_SERVER ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: {
+      '/api': kupaServer,
+      '/pay': kupaServer,
+    },
+  },
+  build: {
+    outDir: 'dist',
+    // The server embeds dist/ in its binary; maps would triple its size for no visitor.
+    sourcemap: false,
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    restoreMocks: true,
+  },
+});
