@@ -61,6 +61,7 @@ pub struct Presentation {
     /// Minutes.
     pub runtime: i64,
     pub classification: String,
+    pub classification_en: String,
     /// Only in GET /presentations/{id}: the concessions sold at this presentation's complex.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub products: Option<Vec<Product>>,
@@ -119,6 +120,7 @@ impl Presentation {
             is_vod: i.is_vod,
             runtime: v.feature.runtime,
             classification: v.feature.classification.clone(),
+            classification_en: v.feature.classification_en.clone(),
             products: None,
             service_charge: None,
         }
@@ -212,6 +214,7 @@ pub struct Feature {
     /// Minutes.
     pub runtime: i64,
     pub classification: String,
+    pub classification_en: String,
     pub synopsis: String,
     pub synopsis_en: String,
     pub image_url: String,
@@ -232,6 +235,7 @@ impl Feature {
             release_date: f.release_date.clone(),
             runtime: f.runtime,
             classification: f.classification.clone(),
+            classification_en: f.classification_en.clone(),
             synopsis: f.synopsis.clone(),
             synopsis_en: f.synopsis_en.clone(),
             image_url: feature_image_url(f.id),

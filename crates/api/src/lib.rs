@@ -37,7 +37,22 @@ pub fn openapi() -> OpenApi {
     doc.info.license = None;
     doc.info.contact = None;
     doc.servers = Some(vec![utoipa::openapi::Server::new("/api")]);
+    allow_extra_properties(&mut doc, "SiteConfig");
     doc
+}
+
+/// `SiteConfig` refuses unknown options (serde's deny_unknown_fields, which utoipa turns into
+/// additionalProperties: false), but GET /config flattens it beside other fields (allOf), where
+/// that would refuse the response's own fields. Catalogue files stay strict through serde.
+fn allow_extra_properties(doc: &mut OpenApi, schema: &str) {
+    use utoipa::openapi::{RefOr, schema::Schema};
+    if let Some(RefOr::T(Schema::Object(object))) = doc
+        .components
+        .as_mut()
+        .and_then(|c| c.schemas.get_mut(schema))
+    {
+        object.additional_properties = None;
+    }
 }
 
 pub(crate) async fn api_not_found() -> ApiError {

@@ -106,6 +106,7 @@ pub struct Feature {
     pub release_date: String,
     pub runtime: i64,
     pub classification: String,
+    pub classification_en: String,
     pub synopsis: String,
     pub synopsis_en: String,
     /// Two colours for the generated poster, "#rrggbb".

@@ -68,6 +68,7 @@ pub(crate) fn feature(r: &impl Get) -> R<Feature> {
         release_date: r.s("f_release_date")?,
         runtime: r.i("f_runtime")?,
         classification: r.s("f_classification")?,
+        classification_en: r.s("f_classification_en")?,
         synopsis: r.s("f_synopsis")?,
         synopsis_en: r.s("f_synopsis_en")?,
         poster_from: r.s("f_poster_from")?,
