@@ -4,6 +4,7 @@ pub mod catalogue;
 pub mod ids;
 pub mod locale;
 pub mod money;
+pub mod seating;
 pub mod time;
 
 pub use money::Money;
