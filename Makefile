@@ -42,7 +42,7 @@ api-check: web-deps
 gen-api: web-deps
 	$(CARGO) run -q -p kupa -- openapi > web/src/lib/api/openapi.json
 	cd web && $(NPM) run gen-api
-	KUPA_WRITE_EXAMPLES=1 $(CARGO) test -q -p kupa-api --test http
+	KUPA_WRITE_EXAMPLES=1 $(CARGO) test -q -p kupa-api --tests
 
 ## lint: rustfmt, clippy (warnings are errors), eslint, prettier, tsc
 lint: web-deps

@@ -593,6 +593,14 @@ pub struct SeatStatusLong {
     pub IsSelected: bool,
 }
 
+fn key(seat: &Seat) -> kupa_domain::seating::SeatKey {
+    kupa_domain::seating::SeatKey {
+        section_id: seat.section_id,
+        x: seat.x,
+        y: seat.y,
+    }
+}
+
 fn status_parts(state: SeatState) -> (String, bool, bool) {
     (
         state.as_str().to_owned(),
@@ -627,7 +635,7 @@ pub fn seat_statuses_short(status: &SeatStatus) -> Vec<SeatStatusShort> {
                 si: seat.section_id,
                 s,
                 is_available,
-                is_blocked: false,
+                is_blocked: status.blocked.contains(&key(seat)),
                 is_selected,
             }
         })
@@ -646,7 +654,7 @@ pub fn seat_statuses_long(status: &SeatStatus) -> Vec<SeatStatusLong> {
                 VenueSectionId: seat.section_id,
                 Status: s,
                 IsAvailable: is_available,
-                IsBlocked: false,
+                IsBlocked: status.blocked.contains(&key(seat)),
                 IsSelected: is_selected,
             }
         })

@@ -64,6 +64,13 @@ fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::Recaptcha => StatusCode::BAD_REQUEST,
         ErrorCode::GeneralError => StatusCode::INTERNAL_SERVER_ERROR,
         ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorCode::LockSeatError
+        | ErrorCode::UnlockSeatError
+        | ErrorCode::TicketSaleNotYetStarted
+        | ErrorCode::TicketingEnded
+        | ErrorCode::NotEnoughSeats(_)
+        | ErrorCode::Checkout(_) => StatusCode::CONFLICT,
+        ErrorCode::SeatingRule(_) => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }
 

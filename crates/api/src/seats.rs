@@ -2,7 +2,9 @@
 //! GET /seats/seats-statusV2 and the older GET /seats/seats-status.
 
 use axum::extract::State;
+use kupa_app::booking::{HeldPlace, SeatRequest};
 use kupa_app::{AppError, ErrorCode};
+use kupa_domain::seating::Confirmations;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -21,6 +23,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(seatplan_long))
         .routes(routes!(seats_status_v2))
         .routes(routes!(seats_status))
+        .routes(routes!(lock_seat))
+        .routes(routes!(unlock_seat))
+        .routes(routes!(extend_hold))
+        .routes(routes!(my_holds))
 }
 
 async fn check_captcha(state: &AppState, token: Option<&str>) -> ApiResult<()> {
@@ -184,5 +190,237 @@ async fn seats_status(
         sections: dto::section_statuses(&status),
         seats: dto::seat_statuses_long(&status),
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),
+    }))
+}
+
+/// The seat as the spec's lock and unlock bodies name it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[allow(non_snake_case)]
+pub struct SeatRef {
+    pub PresentationId: i64,
+    pub VenueId: i64,
+    pub VenueSeatplanId: i64,
+    pub VenueSectionId: i64,
+    /// Accepted for the spec's client; the section decides the ticket group.
+    #[serde(default)]
+    #[allow(dead_code)] // part of the spec's call
+    pub TicketGroupId: Option<i64>,
+    /// For general admission any value: the server picks the place.
+    pub XCoordinate: i64,
+    pub YCoordinate: i64,
+}
+
+impl SeatRef {
+    fn request(&self) -> SeatRequest {
+        SeatRequest {
+            presentation_id: self.PresentationId,
+            venue_id: self.VenueId,
+            seatplan_id: self.VenueSeatplanId,
+            section_id: self.VenueSectionId,
+            x: self.XCoordinate,
+            y: self.YCoordinate,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LockBody {
+    #[serde(default)]
+    pub recaptcha_token: Option<String>,
+    pub seat: SeatRef,
+    /// The buyer confirmed taking a wheelchair place.
+    #[serde(default)]
+    pub confirm_wheelchair: bool,
+    /// The buyer confirmed taking a limited-view seat.
+    #[serde(default)]
+    pub confirm_limited_view: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LockedSeat {
+    pub x: i64,
+    pub y: i64,
+    pub section_id: i64,
+    pub row_name: String,
+    pub seat_name: String,
+}
+
+impl From<&HeldPlace> for LockedSeat {
+    fn from(h: &HeldPlace) -> LockedSeat {
+        LockedSeat {
+            x: h.x,
+            y: h.y,
+            section_id: h.section_id,
+            row_name: h.row_name.clone(),
+            seat_name: h.seat_name.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LockResponse {
+    /// The place now held: the seat asked for, or (general admission) the one the server picked.
+    pub locked_seat: LockedSeat,
+    /// Everything this call holds (a sofa's seats together).
+    pub locked_seats: Vec<LockedSeat>,
+    /// When the holds end unless the checkout moves on or is extended (UTC).
+    pub expires_at: String,
+    /// seats, tickets, products, customerInfo or payment.
+    pub step: String,
+    pub server_time: String,
+}
+
+/// Holds a seat (a whole sofa) or a general-admission place for this buyer.
+#[utoipa::path(put, operation_id = "lockSeat", path = "/seats/lock-seat", tag = "seats", request_body = LockBody,
+    responses((status = 200, description = "Held", body = LockResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 404, description = "noEvent", body = ErrorBody),
+              (status = 409, description = "lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, ga_not_enough_seats", body = ErrorBody),
+              (status = 422, description = "formValidation, tooManySeats, seatConfirmationRequired", body = ErrorBody)))]
+async fn lock_seat(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Json(body): Json<LockBody>,
+) -> ApiResult<axum::Json<LockResponse>> {
+    let confirmed = Confirmations {
+        wheelchair: body.confirm_wheelchair,
+        limited_view: body.confirm_limited_view,
+    };
+    let out = state
+        .booking
+        .lock(
+            session.id(),
+            body.seat.request(),
+            confirmed,
+            body.recaptcha_token.as_deref().unwrap_or_default(),
+        )
+        .await?;
+    Ok(axum::Json(LockResponse {
+        locked_seat: LockedSeat::from(&out.locked),
+        locked_seats: out.all.iter().map(LockedSeat::from).collect(),
+        expires_at: ms_to_rfc3339(out.checkout.deadline_ms),
+        step: out.checkout.step.as_str().to_owned(),
+        server_time: ms_to_rfc3339(state.booking.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UnlockBody {
+    #[serde(default)]
+    pub recaptcha_token: Option<String>,
+    pub seat: SeatRef,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UnlockResponse {
+    pub unlocked_seats: Vec<LockedSeat>,
+    pub server_time: String,
+}
+
+/// Releases this buyer's hold on a seat (a whole sofa) or general-admission place.
+#[utoipa::path(put, operation_id = "unlockSeat", path = "/seats/unlock-seat", tag = "seats", request_body = UnlockBody,
+    responses((status = 200, description = "Released", body = UnlockResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 404, description = "noEvent", body = ErrorBody),
+              (status = 409, description = "unlock_seat_error", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn unlock_seat(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Json(body): Json<UnlockBody>,
+) -> ApiResult<axum::Json<UnlockResponse>> {
+    let released = state
+        .booking
+        .unlock(
+            session.id(),
+            body.seat.request(),
+            body.recaptcha_token.as_deref().unwrap_or_default(),
+        )
+        .await?;
+    Ok(axum::Json(UnlockResponse {
+        unlocked_seats: released.iter().map(LockedSeat::from).collect(),
+        server_time: ms_to_rfc3339(state.booking.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtendBody {
+    pub presentation_id: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckoutResponse {
+    pub step: String,
+    pub expires_at: String,
+    /// This step was already extended (once per step).
+    pub extended: bool,
+    pub server_time: String,
+}
+
+/// The "Time expired" dialog's extension: the current step gets its time again, once per step.
+#[utoipa::path(post, operation_id = "extendHold", path = "/seats/extend", tag = "seats", request_body = ExtendBody,
+    responses((status = 200, description = "Extended", body = CheckoutResponse),
+              (status = 409, description = "timeExpired, extensionNotAllowed", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn extend_hold(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Json(body): Json<ExtendBody>,
+) -> ApiResult<axum::Json<CheckoutResponse>> {
+    let s = state
+        .booking
+        .extend(session.id(), body.presentation_id)
+        .await?;
+    Ok(axum::Json(CheckoutResponse {
+        step: s.step.as_str().to_owned(),
+        expires_at: ms_to_rfc3339(s.deadline_ms),
+        extended: s.extended,
+        server_time: ms_to_rfc3339(state.booking.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct MyHoldsQuery {
+    pub presentation_id: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MyHoldsResponse {
+    pub seats: Vec<LockedSeat>,
+    /// The live checkout's step, or null when none is live.
+    pub step: Option<String>,
+    pub expires_at: Option<String>,
+    pub server_time: String,
+}
+
+/// This buyer's live holds on a presentation, to restore the page after a reload.
+#[utoipa::path(get, operation_id = "myHolds", path = "/seats/my-holds", tag = "seats", params(MyHoldsQuery),
+    responses((status = 200, description = "Holds", body = MyHoldsResponse),
+              (status = 404, description = "noEvent", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn my_holds(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Query(q): Query<MyHoldsQuery>,
+) -> ApiResult<axum::Json<MyHoldsResponse>> {
+    let (holds, checkout) = state
+        .booking
+        .my_holds(session.id(), q.presentation_id)
+        .await?;
+    Ok(axum::Json(MyHoldsResponse {
+        seats: holds.iter().map(LockedSeat::from).collect(),
+        step: checkout.map(|c| c.step.as_str().to_owned()),
+        expires_at: checkout.map(|c| ms_to_rfc3339(c.deadline_ms)),
+        server_time: ms_to_rfc3339(state.booking.now_ms()),
     }))
 }

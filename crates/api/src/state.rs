@@ -1,7 +1,8 @@
 use std::sync::{Arc, RwLock};
 
+use kupa_app::booking::BookingService;
 use kupa_app::catalogue::CatalogueService;
-use kupa_app::ports::{AdjustableClock, Captcha};
+use kupa_app::ports::{AdjustableClock, Captcha, CatalogueStore, CheckoutStore, ClaimStore};
 use kupa_app::site_config::TimerMode;
 
 /// The configurable route paths of spec section 2.
@@ -63,9 +64,46 @@ impl Default for ApiSettings {
 #[derive(Clone)]
 pub struct AppState {
     pub catalogue: Arc<CatalogueService>,
+    pub booking: Arc<BookingService>,
     pub captcha: Arc<dyn Captcha>,
     pub clock: Arc<dyn AdjustableClock>,
     pub settings: Arc<ApiSettings>,
     /// Test mode only: step timers that replace the configured ones.
     pub timer_override: Arc<RwLock<Option<TimerMode>>>,
+}
+
+impl AppState {
+    /// Wires the use cases onto one store (SQLite or PostgreSQL) and the providers.
+    pub fn new<S>(
+        store: Arc<S>,
+        captcha: Arc<dyn Captcha>,
+        clock: Arc<dyn AdjustableClock>,
+        settings: ApiSettings,
+    ) -> AppState
+    where
+        S: CatalogueStore + ClaimStore + CheckoutStore + 'static,
+    {
+        let clock_port: Arc<dyn kupa_app::ports::Clock> = clock.clone();
+        let catalogue = Arc::new(CatalogueService::new(
+            store.clone(),
+            store.clone(),
+            clock_port.clone(),
+        ));
+        let booking = Arc::new(BookingService::new(
+            catalogue.clone(),
+            store.clone(),
+            store.clone(),
+            store,
+            captcha.clone(),
+            clock_port,
+        ));
+        AppState {
+            catalogue,
+            booking,
+            captcha,
+            clock,
+            settings: Arc::new(settings),
+            timer_override: Arc::new(RwLock::new(None)),
+        }
+    }
 }

@@ -112,6 +112,9 @@ pub struct SeatStatus {
     pub presentation_id: i64,
     pub sections: Vec<SectionStatus>,
     pub seats: Vec<(Seat, SeatState)>,
+    /// Free seats this buyer may not take next: under seating policy 3 they would leave a new
+    /// single empty seat beside the buyer's selection.
+    pub blocked: std::collections::BTreeSet<kupa_domain::seating::SeatKey>,
 }
 
 pub struct CatalogueService {
@@ -354,6 +357,19 @@ impl CatalogueService {
                 (s, st)
             })
             .collect();
+        let blocked = {
+            let statuses: Vec<kupa_domain::seating::SeatStatus> = seats
+                .iter()
+                .map(|(s, st)| kupa_domain::seating::SeatStatus {
+                    seat: crate::booking::plan_seat(s, &sections),
+                    occupancy: (*st).into(),
+                })
+                .collect();
+            kupa_domain::seating::blocked_seats(
+                detail.info.view.presentation.seating_policy_id,
+                &statuses,
+            )
+        };
         let sections = sections
             .into_iter()
             .map(|section| {
@@ -384,6 +400,7 @@ impl CatalogueService {
             presentation_id,
             sections,
             seats,
+            blocked,
         })
     }
 

@@ -19,6 +19,20 @@ pub enum ErrorCode {
     GeneralError,
     /// The database is unreachable right now; try again.
     ServiceUnavailable,
+    /// The seat is no longer available (held by another buyer or sold).
+    LockSeatError,
+    /// The seat is not held by this buyer, so it cannot be released.
+    UnlockSeatError,
+    /// The presentation's sale window has not opened yet.
+    TicketSaleNotYetStarted,
+    /// The presentation's sale window has closed.
+    TicketingEnded,
+    /// A seating rule refused the selection (code from `kupa_domain::seating`).
+    SeatingRule(&'static str),
+    /// Not enough seats or places (res_not_enough_seats, NOT_ENOUGH_SEATS, ...).
+    NotEnoughSeats(&'static str),
+    /// The checkout's step timer refused (timeExpired, extensionNotAllowed).
+    Checkout(&'static str),
 }
 
 impl ErrorCode {
@@ -31,6 +45,13 @@ impl ErrorCode {
             ErrorCode::Recaptcha => "recaptcha",
             ErrorCode::GeneralError => "GENERAL_ERROR",
             ErrorCode::ServiceUnavailable => "serviceUnavailable",
+            ErrorCode::LockSeatError => "lock_seat_error",
+            ErrorCode::UnlockSeatError => "unlock_seat_error",
+            ErrorCode::TicketSaleNotYetStarted => "ticket_sale_not_yet_started",
+            ErrorCode::TicketingEnded => "ticketing_ended",
+            ErrorCode::SeatingRule(code)
+            | ErrorCode::NotEnoughSeats(code)
+            | ErrorCode::Checkout(code) => code,
         }
     }
 }

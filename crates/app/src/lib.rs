@@ -1,6 +1,7 @@
 //! Use cases and the ports they need. No HTTP, no SQL: `api` calls in, `store` and `providers`
 //! implement the ports.
 
+pub mod booking;
 pub mod catalogue;
 pub mod catalogue_file;
 pub mod error;

@@ -81,6 +81,25 @@ pub trait ClaimStore: Send + Sync {
     async fn sweep_expired(&self, now_ms: i64) -> AppResult<Vec<Claim>>;
 }
 
+/// Where each buyer session stands in a checkout, and the deadline of its holds.
+#[async_trait]
+pub trait CheckoutStore: Send + Sync {
+    async fn checkout_state(
+        &self,
+        session_id: &str,
+        presentation_id: i64,
+    ) -> AppResult<Option<kupa_domain::checkout::CheckoutState>>;
+    /// Saves the state and moves the session's live holds on the presentation to its deadline,
+    /// in one transaction; returns how many holds moved.
+    async fn save_checkout_state(
+        &self,
+        session_id: &str,
+        presentation_id: i64,
+        state: &kupa_domain::checkout::CheckoutState,
+        now_ms: i64,
+    ) -> AppResult<u64>;
+}
+
 /// The server's clock. Tests and the test mode move it; nothing else reads the system time.
 pub trait Clock: Send + Sync {
     fn now_ms(&self) -> i64;

@@ -1,6 +1,7 @@
 //! Pure rules and types of Kupa. No I/O, no clock: time comes in as an argument.
 
 pub mod catalogue;
+pub mod checkout;
 pub mod ids;
 pub mod locale;
 pub mod money;

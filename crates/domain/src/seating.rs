@@ -195,13 +195,14 @@ pub fn check_single_seat_gap(
     Ok(())
 }
 
-/// The free seats the buyer may not take next, because the selection with them would be refused
-/// by [`check_single_seat_gap`] (the seat map's `isBlocked`). Taking a sofa seat means taking its
-/// sofa (rule 2), so a sofa seat is judged with its free partners: a sofa that exactly fills a
+/// The free seats the buyer may not take next, because taking them would leave a *new* single
+/// empty seat beside the selection (the seat map's `isBlocked`). Taking a sofa seat means taking
+/// its sofa (rule 2), so a sofa seat is judged with its free partners: a sofa that exactly fills a
 /// two-seat gap is not blocked. Empty under any policy but 3.
 ///
-/// A seat that fills a gap the buyer already left is never blocked by that gap: the check runs on
-/// the selection *with* the seat, so the fix stays open.
+/// A gap the selection already leaves does not block the rest of the row: a buyer who clicked
+/// seat 2 first (stranding seat 1) may still click seat 3; [`check_single_seat_gap`] refuses the
+/// whole selection when the buyer moves on, and seat 1 is then the fix.
 ///
 /// Seats are judged one at a time, so some selections the rule accepts cannot be reached by single
 /// clicks: holding seat 3 of `..M.....`, seats 1 and 2 are both blocked (each alone would strand
@@ -223,7 +224,8 @@ pub fn blocked_seats(seating_policy_id: i64, seats: &[SeatStatus]) -> BTreeSet<S
                 Occupancy::Free if taken_along(j) => Occupancy::Mine,
                 o => o,
             };
-            if lone_gap(row, after).is_some() {
+            let before = lone_gaps(row, |j| row[j].occupancy);
+            if lone_gaps(row, after).iter().any(|g| !before.contains(g)) {
                 blocked.insert(candidate.seat.key());
             }
         }
@@ -249,18 +251,25 @@ fn rows(seats: &[SeatStatus]) -> BTreeMap<(i64, i64), Vec<&SeatStatus>> {
 /// neighbour. `occupancy` is asked instead of the row's own state so that callers can judge a
 /// change without copying the row.
 fn lone_gap(row: &[&SeatStatus], occupancy: impl Fn(usize) -> Occupancy) -> Option<usize> {
+    lone_gaps(row, occupancy).into_iter().next()
+}
+
+/// Every such lone seat of `row`, in x order.
+fn lone_gaps(row: &[&SeatStatus], occupancy: impl Fn(usize) -> Occupancy) -> Vec<usize> {
     // `None` is a wall: the row's end, or an aisle (a jump in x).
     let neighbour = |i: usize, j: Option<usize>| {
         j.filter(|&j| j < row.len() && row[j].seat.x.abs_diff(row[i].seat.x) == 1)
             .map(&occupancy)
     };
-    (0..row.len()).find(|&i| {
-        let (left, right) = (neighbour(i, i.checked_sub(1)), neighbour(i, Some(i + 1)));
-        occupancy(i) == Occupancy::Free
-            && left != Some(Occupancy::Free)
-            && right != Some(Occupancy::Free)
-            && (left == Some(Occupancy::Mine) || right == Some(Occupancy::Mine))
-    })
+    (0..row.len())
+        .filter(|&i| {
+            let (left, right) = (neighbour(i, i.checked_sub(1)), neighbour(i, Some(i + 1)));
+            occupancy(i) == Occupancy::Free
+                && left != Some(Occupancy::Free)
+                && right != Some(Occupancy::Free)
+                && (left == Some(Occupancy::Mine) || right == Some(Occupancy::Mine))
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -701,8 +710,8 @@ mod tests {
         // The buyer's selection has a gap at 3 (say a neighbour's hold expired): 3 is the fix.
         let blocked = blocked_seats(P3, &row("TM.T..."));
         assert!(!blocked.contains(&key(3)));
-        // Anything else leaves the gap, so it is blocked until the gap is filled.
-        assert_eq!(blocked, keys(&[5, 6, 7]));
+        // The old gap blocks nothing else (the cart refuses it); only 6, which strands 5 and 7, is.
+        assert_eq!(blocked, keys(&[6]));
     }
 
     #[test]
@@ -1118,14 +1127,22 @@ mod properties {
 
     /// The rule written out plainly, by looking seats up by x, as a second opinion.
     fn leaves_a_lone_seat_beside_mine(row: &[SeatStatus]) -> bool {
+        !lone_seats_beside_mine(row).is_empty()
+    }
+
+    /// The x of every free seat with no free neighbour and one of the buyer's seats beside it.
+    fn lone_seats_beside_mine(row: &[SeatStatus]) -> Vec<i64> {
         let at: HashMap<i64, Occupancy> = row.iter().map(|s| (s.seat.x, s.occupancy)).collect();
-        row.iter().any(|s| {
-            let (left, right) = (at.get(&(s.seat.x - 1)), at.get(&(s.seat.x + 1)));
-            s.occupancy == Free
-                && left != Some(&Free)
-                && right != Some(&Free)
-                && (left == Some(&Mine) || right == Some(&Mine))
-        })
+        row.iter()
+            .filter(|s| {
+                let (left, right) = (at.get(&(s.seat.x - 1)), at.get(&(s.seat.x + 1)));
+                s.occupancy == Free
+                    && left != Some(&Free)
+                    && right != Some(&Free)
+                    && (left == Some(&Mine) || right == Some(&Mine))
+            })
+            .map(|s| s.seat.x)
+            .collect()
     }
 
     /// `seats` with the buyer's selection replaced by `selection`; every other non-free seat is
@@ -1165,7 +1182,8 @@ mod properties {
             );
         }
 
-        /// (b) The blocked seats are exactly the free seats whose addition would be refused.
+        /// (b) The blocked seats are exactly the free seats whose addition would leave a lone seat
+        /// beside the selection that was not there before.
         #[test]
         fn blocked_seats_are_exactly_those_whose_taking_would_be_refused(
             row in arb_row(1, false),
@@ -1174,11 +1192,9 @@ mod properties {
             for (i, s) in row.iter().enumerate().filter(|(_, s)| s.occupancy == Free) {
                 let mut after = row.clone();
                 after[i].occupancy = Mine;
-                prop_assert_eq!(
-                    blocked.contains(&s.seat.key()),
-                    check_single_seat_gap(SINGLE_SEAT_GAP_POLICY, &after).is_err(),
-                    "seat {}", s.seat.x
-                );
+                let before_gaps = lone_seats_beside_mine(&row);
+                let new_gap = lone_seats_beside_mine(&after).iter().any(|x| !before_gaps.contains(x));
+                prop_assert_eq!(blocked.contains(&s.seat.key()), new_gap, "seat {}", s.seat.x);
             }
             prop_assert!(blocked
                 .iter()

@@ -4,11 +4,10 @@ mod config;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use kupa_app::catalogue::CatalogueService;
 use kupa_app::catalogue_file;
 use kupa_app::ports::{CatalogueStore, Clock};
 use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
@@ -237,13 +236,13 @@ async fn serve(
         tracing::warn!("no captcha provider is configured: captcha checks are off");
     }
     let db = Arc::new(db);
-    let state = kupa_api::AppState {
-        catalogue: Arc::new(CatalogueService::new(db.clone(), db.clone(), clock.clone())),
-        captcha: Arc::new(ConfiguredCaptcha::new(captcha_mode)),
+    spawn_sweeper(db.clone(), clock.clone());
+    let state = kupa_api::AppState::new(
+        db.clone(),
+        Arc::new(ConfiguredCaptcha::new(captcha_mode)),
         clock,
-        settings: Arc::new(settings),
-        timer_override: Arc::new(RwLock::new(None)),
-    };
+        settings,
+    );
     let app = kupa_api::build(state);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -254,6 +253,26 @@ async fn serve(
         .await?;
     db.close().await;
     Ok(())
+}
+
+/// Releases expired holds every second. Expired holds are already free to claim (the lock
+/// statement takes them over); this keeps the table small and, later, tells watchers.
+/// Several nodes may sweep at once: each expired row is deleted, and reported, by one of them.
+fn spawn_sweeper(db: Arc<Db>, clock: Arc<ServerClock>) {
+    use kupa_app::ports::ClaimStore;
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            match db.sweep_expired(clock.now_ms()).await {
+                Ok(released) if !released.is_empty() => {
+                    tracing::info!(released = released.len(), "expired holds released")
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "sweeping expired holds failed; will retry"),
+            }
+        }
+    });
 }
 
 async fn shutdown_signal() {

@@ -33,6 +33,7 @@ macro_rules! fetch_optional {
 }
 
 mod catalogue;
+mod checkout;
 mod claims;
 mod rows;
 pub mod testing;

@@ -174,6 +174,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/seats/extend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The "Time expired" dialog's extension: the current step gets its time again, once per step. */
+    post: operations['extendHold'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/seats/lock-seat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Holds a seat (a whole sofa) or a general-admission place for this buyer. */
+    put: operations['lockSeat'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/seats/my-holds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** This buyer's live holds on a presentation, to restore the page after a reload. */
+    get: operations['myHolds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/seats/presentations': {
     parameters: {
       query?: never;
@@ -259,6 +310,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/seats/unlock-seat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Releases this buyer's hold on a seat (a whole sofa) or general-admission place. */
+    put: operations['unlockSeat'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -271,6 +339,13 @@ export interface components {
       mode: string;
       /** @description The token to send in test mode; null otherwise. */
       testToken?: string | null;
+    };
+    CheckoutResponse: {
+      expiresAt: string;
+      /** @description This step was already extended (once per step). */
+      extended: boolean;
+      serverTime: string;
+      step: string;
     };
     ConfigResponse: components['schemas']['SiteConfig'] & {
       captcha: components['schemas']['CaptchaInfo'];
@@ -410,6 +485,10 @@ export interface components {
       /** @description English text for developers; the web app shows its own words for the code. */
       message: string;
     };
+    ExtendBody: {
+      /** Format: int64 */
+      presentationId: number;
+    };
     Feature: {
       /** Format: int64 */
       categoryId: number;
@@ -461,6 +540,42 @@ export interface components {
       /** @description Every locale the interface has catalogues for. */
       supported: string[];
       timeZone: string;
+    };
+    LockBody: {
+      /** @description The buyer confirmed taking a limited-view seat. */
+      confirmLimitedView?: boolean;
+      /** @description The buyer confirmed taking a wheelchair place. */
+      confirmWheelchair?: boolean;
+      recaptchaToken?: string | null;
+      seat: components['schemas']['SeatRef'];
+    };
+    LockResponse: {
+      /** @description When the holds end unless the checkout moves on or is extended (UTC). */
+      expiresAt: string;
+      /** @description The place now held: the seat asked for, or (general admission) the one the server picked. */
+      lockedSeat: components['schemas']['LockedSeat'];
+      /** @description Everything this call holds (a sofa's seats together). */
+      lockedSeats: components['schemas']['LockedSeat'][];
+      serverTime: string;
+      /** @description seats, tickets, products, customerInfo or payment. */
+      step: string;
+    };
+    LockedSeat: {
+      rowName: string;
+      seatName: string;
+      /** Format: int64 */
+      sectionId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
+    MyHoldsResponse: {
+      expiresAt?: string | null;
+      seats: components['schemas']['LockedSeat'][];
+      serverTime: string;
+      /** @description The live checkout's step, or null when none is live. */
+      step?: string | null;
     };
     Presentation: {
       /** Format: int64 */
@@ -612,6 +727,29 @@ export interface components {
       /** Format: int64 */
       VenueSectionSeatGroupId: number;
       /** Format: int64 */
+      XCoordinate: number;
+      /** Format: int64 */
+      YCoordinate: number;
+    };
+    /** @description The seat as the spec's lock and unlock bodies name it. */
+    SeatRef: {
+      /** Format: int64 */
+      PresentationId: number;
+      /**
+       * Format: int64
+       * @description Accepted for the spec's client; the section decides the ticket group.
+       */
+      TicketGroupId?: number | null;
+      /** Format: int64 */
+      VenueId: number;
+      /** Format: int64 */
+      VenueSeatplanId: number;
+      /** Format: int64 */
+      VenueSectionId: number;
+      /**
+       * Format: int64
+       * @description For general admission any value: the server picks the place.
+       */
       XCoordinate: number;
       /** Format: int64 */
       YCoordinate: number;
@@ -1038,6 +1176,14 @@ export interface components {
        */
       customerInfoInSeconds: number;
     };
+    UnlockBody: {
+      recaptchaToken?: string | null;
+      seat: components['schemas']['SeatRef'];
+    };
+    UnlockResponse: {
+      serverTime: string;
+      unlockedSeats: components['schemas']['LockedSeat'][];
+    };
   };
   responses: never;
   parameters: never;
@@ -1415,6 +1561,148 @@ export interface operations {
       };
     };
   };
+  extendHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ExtendBody'];
+      };
+    };
+    responses: {
+      /** @description Extended */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CheckoutResponse'];
+        };
+      };
+      /** @description timeExpired, extensionNotAllowed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  lockSeat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LockBody'];
+      };
+    };
+    responses: {
+      /** @description Held */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LockResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description noEvent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, ga_not_enough_seats */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation, tooManySeats, seatConfirmationRequired */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  myHolds: {
+    parameters: {
+      query: {
+        presentationId: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Holds */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MyHoldsResponse'];
+        };
+      };
+      /** @description noEvent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   presentationsByDate: {
     parameters: {
       query?: {
@@ -1625,6 +1913,66 @@ export interface operations {
       };
       /** @description noEvent */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  unlockSeat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UnlockBody'];
+      };
+    };
+    responses: {
+      /** @description Released */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnlockResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description noEvent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unlock_seat_error */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,0 +1,190 @@
+//! The test harness of the API tests: the real router on a fresh database with the demo chain,
+//! requests through `oneshot`, and a macro that runs each check on SQLite and PostgreSQL.
+#![allow(dead_code)] // each test file uses a different part
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use http_body_util::BodyExt;
+use kupa_api::{ApiSettings, AppState};
+use kupa_app::catalogue_file;
+use kupa_app::ports::{CatalogueStore, Clock};
+use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
+use kupa_providers::clock::ServerClock;
+use kupa_store::testing::TestDb;
+use serde_json::Value;
+use tower::ServiceExt;
+
+const DEMO: &str = include_str!("../../../../demo/chain.json");
+
+pub struct TestApp {
+    pub router: Router,
+    /// Only one backend writes docs/api-examples, so two runs never write one file at once.
+    pub writes_examples: bool,
+    pub clock: Arc<ServerClock>,
+    pub today: jiff::civil::Date,
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+impl TestApp {
+    pub async fn new(db: &TestDb, settings: ApiSettings) -> TestApp {
+        let clock = Arc::new(ServerClock::new());
+        let today =
+            kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()));
+        let data = catalogue_file::expand(catalogue_file::parse(DEMO).unwrap(), today).unwrap();
+        db.db.load_catalogue(&data).await.unwrap();
+        let mode = if settings.test_mode {
+            CaptchaMode::Test
+        } else {
+            CaptchaMode::Off
+        };
+        let state = AppState::new(
+            Arc::new(db.db.clone()),
+            Arc::new(ConfiguredCaptcha::new(mode)),
+            clock.clone(),
+            settings,
+        );
+        TestApp {
+            router: kupa_api::build(state),
+            writes_examples: db.name == "sqlite",
+            clock,
+            today,
+        }
+    }
+
+    pub async fn send(&self, req: Request<Body>) -> Reply {
+        let resp = self.router.clone().oneshot(req).await.unwrap();
+        let status = resp.status();
+        let headers = resp.headers().clone();
+        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        Reply {
+            status,
+            headers,
+            body,
+            text,
+        }
+    }
+
+    pub async fn get(&self, uri: &str) -> Reply {
+        self.send(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+    }
+
+    /// A call as the buyer whose session id is `session` (any 32 hex characters).
+    pub async fn call_as(
+        &self,
+        session: &str,
+        method: &str,
+        uri: &str,
+        json: Option<&str>,
+    ) -> Reply {
+        let mut req = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("uuid", session);
+        if json.is_some() {
+            req = req.header("content-type", "application/json");
+        }
+        self.send(
+            req.body(Body::from(json.unwrap_or_default().to_owned()))
+                .unwrap(),
+        )
+        .await
+    }
+
+    pub async fn post(&self, uri: &str, json: &str) -> Reply {
+        self.send(
+            Request::post(uri)
+                .header("content-type", "application/json")
+                .body(Body::from(json.to_owned()))
+                .unwrap(),
+        )
+        .await
+    }
+}
+
+pub fn test_settings() -> ApiSettings {
+    ApiSettings {
+        test_mode: true,
+        redirect_allow_list: vec!["partner.example".into()],
+        ..ApiSettings::default()
+    }
+}
+
+/// Writes a trimmed copy of a real response to docs/api-examples when KUPA_WRITE_EXAMPLES is set
+/// (`make gen-api`); the web suite validates each against the OpenAPI schema it names.
+pub fn example(app: &TestApp, operation: &str, schema: &str, reply: &Reply) {
+    if !app.writes_examples || std::env::var("KUPA_WRITE_EXAMPLES").is_err() {
+        return;
+    }
+    fn trim(v: &Value) -> Value {
+        match v {
+            Value::Array(a) => Value::Array(a.iter().take(2).map(trim).collect()),
+            Value::Object(o) => {
+                Value::Object(o.iter().map(|(k, v)| (k.clone(), trim(v))).collect())
+            }
+            other => other.clone(),
+        }
+    }
+    let doc = serde_json::json!({ "operationId": operation, "status": reply.status.as_u16(), "schema": schema, "body": trim(&reply.body) });
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/api-examples");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = if reply.status.is_success() {
+        format!("{operation}.json")
+    } else {
+        format!("{operation}-{}.json", reply.status.as_u16())
+    };
+    std::fs::write(
+        dir.join(file),
+        serde_json::to_string_pretty(&doc).unwrap() + "\n",
+    )
+    .unwrap();
+}
+
+pub fn code(r: &Reply) -> &str {
+    r.body["error"]["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error code in {} {}", r.status, r.text))
+}
+
+#[macro_export]
+macro_rules! api_tests {
+    ($(async fn $name:ident($db:ident: &TestDb) $body:block)*) => {
+        $(async fn $name($db: &TestDb) $body)*
+        mod sqlite {
+            $(#[tokio::test]
+            async fn $name() {
+                let t = kupa_store::testing::TestDb::sqlite().await;
+                super::$name(&t).await;
+                t.cleanup().await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test]
+            async fn $name() {
+                let Some(url) = kupa_store::testing::postgres_url() else {
+                    eprintln!("KUPA_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+                    return;
+                };
+                let t = kupa_store::testing::TestDb::postgres(&url).await;
+                super::$name(&t).await;
+                t.cleanup().await;
+            })*
+        }
+    };
+}
+
+/// A buyer session id that is well-formed and distinct per `n`.
+pub fn buyer(n: u32) -> String {
+    format!("{n:032x}")
+}

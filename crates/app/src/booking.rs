@@ -1,0 +1,513 @@
+//! Holding seats: lock and unlock (spec section 7 "Seats"), the step timers of the checkout, and
+//! the extension the "Time expired" dialog offers. The store arbitrates every seat; this use case
+//! decides what may be asked of it.
+
+use std::sync::Arc;
+
+use kupa_domain::catalogue::{SaleState, SectionKind};
+use kupa_domain::checkout::{CheckoutState, PAYMENT_WINDOW_SECONDS, Step, StepTimers};
+use kupa_domain::seating::{self, Confirmations, PlanSeat};
+
+use crate::catalogue::{CatalogueService, PresentationInfo};
+use crate::error::{AppError, AppResult, ErrorCode};
+use crate::model::{Claim, Seat, Section};
+use crate::ports::{Captcha, CatalogueStore, CheckoutStore, ClaimStore, Clock, Place};
+use crate::site_config::SiteConfig;
+
+/// A seat as the spec's lock and unlock calls name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeatRequest {
+    pub presentation_id: i64,
+    pub venue_id: i64,
+    pub seatplan_id: i64,
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+}
+
+/// A held place with the names a buyer reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldPlace {
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+    pub row_name: String,
+    pub seat_name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockOutcome {
+    /// The place the buyer now holds in answer to this call: the seat asked for, or (general
+    /// admission) the place the server picked.
+    pub locked: HeldPlace,
+    /// Everything this call holds: the seat and, for a sofa, its partners.
+    pub all: Vec<HeldPlace>,
+    pub checkout: CheckoutState,
+}
+
+/// Tries before a general-admission lock gives up on places other buyers keep taking.
+const GA_ATTEMPTS: usize = 8;
+
+pub struct BookingService {
+    catalogue: Arc<CatalogueService>,
+    store: Arc<dyn CatalogueStore>,
+    claims: Arc<dyn ClaimStore>,
+    checkout: Arc<dyn CheckoutStore>,
+    captcha: Arc<dyn Captcha>,
+    clock: Arc<dyn Clock>,
+}
+
+pub fn timers(config: &SiteConfig) -> StepTimers {
+    let t = &config.timer_mode;
+    StepTimers {
+        choose_seats_s: t.choose_seats_in_seconds,
+        choose_tickets_s: t.choose_tickets_in_seconds,
+        choose_products_s: t.choose_products_in_seconds,
+        customer_info_s: t.customer_info_in_seconds,
+        payment_window_s: PAYMENT_WINDOW_SECONDS,
+    }
+}
+
+pub fn plan_seat(seat: &Seat, sections: &[Section]) -> PlanSeat {
+    PlanSeat {
+        section_id: seat.section_id,
+        x: seat.x,
+        y: seat.y,
+        row: seat.group_id,
+        price_level: sections
+            .iter()
+            .find(|s| s.id == seat.section_id)
+            .map(|s| s.price_level)
+            .unwrap_or(1),
+        sofa_id: seat.sofa_id,
+        handicap: seat.handicap,
+        companion: seat.companion,
+        limited_view: seat.limited_view,
+    }
+}
+
+fn held(seat: &Seat) -> HeldPlace {
+    HeldPlace {
+        section_id: seat.section_id,
+        x: seat.x,
+        y: seat.y,
+        row_name: seat.row_name.clone(),
+        seat_name: seat.seat_name.clone(),
+    }
+}
+
+fn ga_place(section_id: i64, number: i64) -> HeldPlace {
+    HeldPlace {
+        section_id,
+        x: number,
+        y: 0,
+        row_name: String::new(),
+        seat_name: number.to_string(),
+    }
+}
+
+fn place(h: &HeldPlace) -> Place {
+    Place {
+        section_id: h.section_id,
+        x: h.x,
+        y: h.y,
+    }
+}
+
+fn rule(v: impl Into<RuleCode>) -> AppError {
+    let RuleCode(code, message) = v.into();
+    AppError::rejected(code, message)
+}
+
+struct RuleCode(ErrorCode, String);
+
+impl From<seating::SeatingViolation> for RuleCode {
+    fn from(v: seating::SeatingViolation) -> RuleCode {
+        RuleCode(ErrorCode::SeatingRule(v.code()), v.to_string())
+    }
+}
+
+impl From<seating::NotEnoughSeats> for RuleCode {
+    fn from(v: seating::NotEnoughSeats) -> RuleCode {
+        RuleCode(ErrorCode::NotEnoughSeats(v.code()), v.to_string())
+    }
+}
+
+impl From<kupa_domain::checkout::StepError> for RuleCode {
+    fn from(v: kupa_domain::checkout::StepError) -> RuleCode {
+        RuleCode(ErrorCode::Checkout(v.code()), v.to_string())
+    }
+}
+
+impl BookingService {
+    pub fn new(
+        catalogue: Arc<CatalogueService>,
+        store: Arc<dyn CatalogueStore>,
+        claims: Arc<dyn ClaimStore>,
+        checkout: Arc<dyn CheckoutStore>,
+        captcha: Arc<dyn Captcha>,
+        clock: Arc<dyn Clock>,
+    ) -> BookingService {
+        BookingService {
+            catalogue,
+            store,
+            claims,
+            checkout,
+            captcha,
+            clock,
+        }
+    }
+
+    async fn require_captcha(&self, token: &str) -> AppResult<()> {
+        if self.captcha.verify(token).await? {
+            Ok(())
+        } else {
+            Err(AppError::rejected(
+                ErrorCode::Recaptcha,
+                "the captcha token was not accepted",
+            ))
+        }
+    }
+
+    /// The presentation, on sale now, with the request's venue and seat plan checked against it.
+    async fn sellable(&self, req: &SeatRequest) -> AppResult<PresentationInfo> {
+        let info = self
+            .catalogue
+            .presentation(req.presentation_id, &Default::default())
+            .await?
+            .info;
+        let p = &info.view.presentation;
+        if p.venue_id != req.venue_id || p.seatplan_id != req.seatplan_id {
+            return Err(AppError::rejected(
+                ErrorCode::FormValidation,
+                "the venue or seat plan is not this presentation's",
+            ));
+        }
+        match info.sale_state {
+            SaleState::OnSale => Ok(info),
+            SaleState::NotYetStarted => Err(AppError::rejected(
+                ErrorCode::TicketSaleNotYetStarted,
+                "ticket sale has not started yet",
+            )),
+            SaleState::Ended => Err(AppError::rejected(
+                ErrorCode::TicketingEnded,
+                "ticketing for this presentation has ended",
+            )),
+        }
+    }
+
+    async fn section(
+        &self,
+        seatplan_id: i64,
+        section_id: i64,
+    ) -> AppResult<(Section, Vec<Section>)> {
+        let sections = self.store.sections(seatplan_id).await?;
+        let section = sections
+            .iter()
+            .find(|s| s.id == section_id)
+            .cloned()
+            .ok_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::FormValidation,
+                    format!("section {section_id} is not in this seat plan"),
+                )
+            })?;
+        Ok((section, sections))
+    }
+
+    /// The session's live checkout on this presentation, or a new one starting now.
+    async fn live_checkout(
+        &self,
+        session: &str,
+        presentation_id: i64,
+        now_ms: i64,
+        timers: &StepTimers,
+    ) -> AppResult<CheckoutState> {
+        Ok(
+            match self
+                .checkout
+                .checkout_state(session, presentation_id)
+                .await?
+            {
+                Some(s) if s.is_live(now_ms) => s,
+                _ => CheckoutState::start(now_ms, timers),
+            },
+        )
+    }
+
+    fn my_live_holds<'a>(
+        claims: &'a [Claim],
+        session: &str,
+        now_ms: i64,
+    ) -> impl Iterator<Item = &'a Claim> {
+        claims
+            .iter()
+            .filter(move |c| c.session_id == session && !c.sold && c.expires_at_ms > now_ms)
+    }
+
+    pub async fn lock(
+        &self,
+        session: &str,
+        req: SeatRequest,
+        confirmed: Confirmations,
+        captcha_token: &str,
+    ) -> AppResult<LockOutcome> {
+        self.require_captcha(captcha_token).await?;
+        let now = self.clock.now_ms();
+        self.sellable(&req).await?;
+        let (section, sections) = self.section(req.seatplan_id, req.section_id).await?;
+        let config = self.catalogue.site_config().await?;
+        let timers = timers(&config);
+        let checkout = self
+            .live_checkout(session, req.presentation_id, now, &timers)
+            .await?;
+        let claims = self.claims.claims(req.presentation_id).await?;
+        let mine: Vec<&Claim> = Self::my_live_holds(&claims, session, now).collect();
+        let max = config.max_seats_per_transaction.max(1) as usize;
+
+        let (locked, all) = match section.kind {
+            SectionKind::Reserved => {
+                let seats = self.store.seats(req.seatplan_id).await?;
+                let seat = seats
+                    .iter()
+                    .find(|s| s.section_id == req.section_id && s.x == req.x && s.y == req.y)
+                    .ok_or_else(|| {
+                        AppError::rejected(
+                            ErrorCode::FormValidation,
+                            format!(
+                                "no seat at x {} y {} in section {}",
+                                req.x, req.y, req.section_id
+                            ),
+                        )
+                    })?;
+                // A sofa (or bed) is held whole, in the same atomic claim.
+                let group: Vec<&Seat> = match seat.sofa_id {
+                    Some(sofa) => seats.iter().filter(|s| s.sofa_id == Some(sofa)).collect(),
+                    None => vec![seat],
+                };
+                let new = group
+                    .iter()
+                    .filter(|s| {
+                        !mine
+                            .iter()
+                            .any(|c| c.section_id == s.section_id && c.x == s.x && c.y == s.y)
+                    })
+                    .count();
+                seating::check_max_seats(mine.len() + new, max).map_err(rule)?;
+                let plan: Vec<PlanSeat> = group.iter().map(|s| plan_seat(s, &sections)).collect();
+                seating::check_confirmations(&plan, confirmed).map_err(rule)?;
+                let all: Vec<HeldPlace> = group.iter().map(|s| held(s)).collect();
+                let places: Vec<Place> = all.iter().map(place).collect();
+                if !self
+                    .claims
+                    .hold(
+                        req.presentation_id,
+                        &places,
+                        session,
+                        now,
+                        checkout.deadline_ms,
+                    )
+                    .await?
+                {
+                    return Err(AppError::rejected(
+                        ErrorCode::LockSeatError,
+                        "the seat is no longer available",
+                    ));
+                }
+                (held(seat), all)
+            }
+            SectionKind::Ga => {
+                seating::check_max_seats(mine.len() + 1, max).map_err(rule)?;
+                self.lock_ga_place(
+                    session,
+                    req.presentation_id,
+                    &section,
+                    now,
+                    checkout.deadline_ms,
+                )
+                .await?
+            }
+        };
+        self.checkout
+            .save_checkout_state(session, req.presentation_id, &checkout, now)
+            .await?;
+        Ok(LockOutcome {
+            locked,
+            all,
+            checkout,
+        })
+    }
+
+    /// General admission: the lowest free numbered place, retried when another buyer takes it first.
+    async fn lock_ga_place(
+        &self,
+        session: &str,
+        presentation_id: i64,
+        section: &Section,
+        now: i64,
+        deadline: i64,
+    ) -> AppResult<(HeldPlace, Vec<HeldPlace>)> {
+        for _ in 0..GA_ATTEMPTS {
+            let claims = self.claims.claims(presentation_id).await?;
+            let taken: Vec<i64> = claims
+                .iter()
+                .filter(|c| c.section_id == section.id && (c.sold || c.expires_at_ms > now))
+                .map(|c| c.x)
+                .collect();
+            let number = seating::free_places(section.capacity, &taken, 1).map_err(rule)?[0];
+            let h = ga_place(section.id, number);
+            if self
+                .claims
+                .hold(presentation_id, &[place(&h)], session, now, deadline)
+                .await?
+            {
+                return Ok((h.clone(), vec![h]));
+            }
+        }
+        Err(AppError::rejected(
+            ErrorCode::LockSeatError,
+            "general admission places are being taken faster than we can hold one; try again",
+        ))
+    }
+
+    /// Releases a held seat (its whole sofa) or general-admission place of this session.
+    pub async fn unlock(
+        &self,
+        session: &str,
+        req: SeatRequest,
+        captcha_token: &str,
+    ) -> AppResult<Vec<HeldPlace>> {
+        self.require_captcha(captcha_token).await?;
+        let info = self
+            .catalogue
+            .presentation(req.presentation_id, &Default::default())
+            .await?
+            .info;
+        if info.view.presentation.seatplan_id != req.seatplan_id
+            || info.view.presentation.venue_id != req.venue_id
+        {
+            return Err(AppError::rejected(
+                ErrorCode::FormValidation,
+                "the venue or seat plan is not this presentation's",
+            ));
+        }
+        let (section, _) = self.section(req.seatplan_id, req.section_id).await?;
+        let group: Vec<HeldPlace> = match section.kind {
+            SectionKind::Ga => vec![ga_place(section.id, req.x)],
+            SectionKind::Reserved => {
+                let seats = self.store.seats(req.seatplan_id).await?;
+                let seat = seats
+                    .iter()
+                    .find(|s| s.section_id == req.section_id && s.x == req.x && s.y == req.y)
+                    .ok_or_else(|| AppError::rejected(ErrorCode::FormValidation, "no such seat"))?;
+                match seat.sofa_id {
+                    Some(sofa) => seats
+                        .iter()
+                        .filter(|s| s.sofa_id == Some(sofa))
+                        .map(held)
+                        .collect(),
+                    None => vec![held(seat)],
+                }
+            }
+        };
+        let places: Vec<Place> = group.iter().map(place).collect();
+        if self
+            .claims
+            .release(req.presentation_id, &places, session)
+            .await?
+            == 0
+        {
+            return Err(AppError::rejected(
+                ErrorCode::UnlockSeatError,
+                "this seat is not held by you",
+            ));
+        }
+        Ok(group)
+    }
+
+    /// The "Time expired" dialog's extension: once per step, before the deadline.
+    pub async fn extend(&self, session: &str, presentation_id: i64) -> AppResult<CheckoutState> {
+        let now = self.clock.now_ms();
+        let timers = timers(&self.catalogue.site_config().await?);
+        let state = self
+            .checkout
+            .checkout_state(session, presentation_id)
+            .await?
+            .ok_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::Checkout("timeExpired"),
+                    "there is no checkout to extend",
+                )
+            })?;
+        let next = state.extend(now, &timers).map_err(rule)?;
+        self.checkout
+            .save_checkout_state(session, presentation_id, &next, now)
+            .await?;
+        Ok(next)
+    }
+
+    /// Moves the checkout forward (ticket choice, cart, payment start); the holds follow the new deadline.
+    pub async fn advance(
+        &self,
+        session: &str,
+        presentation_id: i64,
+        step: Step,
+    ) -> AppResult<CheckoutState> {
+        let now = self.clock.now_ms();
+        let timers = timers(&self.catalogue.site_config().await?);
+        let state = self
+            .checkout
+            .checkout_state(session, presentation_id)
+            .await?
+            .ok_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::Checkout("timeExpired"),
+                    "there is no checkout to continue",
+                )
+            })?;
+        let next = state.advance(step, now, &timers).map_err(rule)?;
+        if next != state {
+            self.checkout
+                .save_checkout_state(session, presentation_id, &next, now)
+                .await?;
+        }
+        Ok(next)
+    }
+
+    /// The session's live holds on a presentation and its checkout, to restore a page after a reload.
+    pub async fn my_holds(
+        &self,
+        session: &str,
+        presentation_id: i64,
+    ) -> AppResult<(Vec<HeldPlace>, Option<CheckoutState>)> {
+        let now = self.clock.now_ms();
+        let info = self
+            .catalogue
+            .presentation(presentation_id, &Default::default())
+            .await?
+            .info;
+        let seats = self.store.seats(info.view.presentation.seatplan_id).await?;
+        let claims = self.claims.claims(presentation_id).await?;
+        let holds = Self::my_live_holds(&claims, session, now)
+            .map(|c| {
+                match seats
+                    .iter()
+                    .find(|s| s.section_id == c.section_id && s.x == c.x && s.y == c.y)
+                {
+                    Some(s) => held(s),
+                    None => ga_place(c.section_id, c.x),
+                }
+            })
+            .collect();
+        let state = self
+            .checkout
+            .checkout_state(session, presentation_id)
+            .await?
+            .filter(|s| s.is_live(now));
+        Ok((holds, state))
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+}

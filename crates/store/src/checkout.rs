@@ -1,0 +1,90 @@
+//! Checkout steps: the deadline a buyer session's holds share, and whether its step was extended.
+
+use async_trait::async_trait;
+use kupa_app::error::AppResult;
+use kupa_app::ports::CheckoutStore;
+use kupa_domain::checkout::{CheckoutState, Step};
+
+use crate::{Db, Pool, db_err, rows::Get};
+
+fn state(r: &impl Get) -> Result<CheckoutState, sqlx::Error> {
+    let step = r.s("step")?;
+    Ok(CheckoutState {
+        step: Step::parse(&step)
+            .ok_or_else(|| sqlx::Error::Decode(format!("checkout step {step:?}").into()))?,
+        deadline_ms: r.i("deadline")?,
+        extended: r.b("extended")?,
+    })
+}
+
+const UPSERT: &str = "INSERT INTO checkout_steps (session_id, presentation_id, step, deadline, extended, updated_at) \
+     VALUES ($1, $2, $3, $4, $5, $6) \
+     ON CONFLICT (session_id, presentation_id) DO UPDATE \
+     SET step = excluded.step, deadline = excluded.deadline, extended = excluded.extended, updated_at = excluded.updated_at";
+
+/// Only live holds move: an expired one is already free for others.
+const MOVE_HOLDS: &str = "UPDATE seat_claims SET expires_at = $3, updated_at = $4 \
+     WHERE presentation_id = $1 AND session_id = $2 AND state = 'held' AND expires_at > $4";
+
+macro_rules! save {
+    ($tx:expr, $session:expr, $presentation:expr, $s:expr, $now:expr) => {{
+        sqlx::query(UPSERT)
+            .bind($session)
+            .bind($presentation)
+            .bind($s.step.as_str())
+            .bind($s.deadline_ms)
+            .bind($s.extended)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        sqlx::query(MOVE_HOLDS)
+            .bind($presentation)
+            .bind($session)
+            .bind($s.deadline_ms)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected()
+    }};
+}
+
+#[async_trait]
+impl CheckoutStore for Db {
+    async fn checkout_state(
+        &self,
+        session_id: &str,
+        presentation_id: i64,
+    ) -> AppResult<Option<CheckoutState>> {
+        fetch_optional!(
+            self,
+            "SELECT step, deadline, extended FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2",
+            [session_id, presentation_id],
+            state
+        )
+    }
+
+    async fn save_checkout_state(
+        &self,
+        session_id: &str,
+        presentation_id: i64,
+        s: &CheckoutState,
+        now_ms: i64,
+    ) -> AppResult<u64> {
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                let moved = save!(tx, session_id, presentation_id, s, now_ms);
+                tx.commit().await.map_err(db_err)?;
+                Ok(moved)
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(db_err)?;
+                let moved = save!(tx, session_id, presentation_id, s, now_ms);
+                tx.commit().await.map_err(db_err)?;
+                Ok(moved)
+            }
+        }
+    }
+}
