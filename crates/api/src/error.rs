@@ -19,6 +19,9 @@ pub struct ErrorDetail {
     pub code: String,
     /// English text for developers; the web app shows its own words for the code.
     pub message: String,
+    /// Values the words need, e.g. `{"missing": 2}` (how many more tickets a coupon needs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<serde_json::Value>,
 }
 
 #[derive(Debug)]
@@ -26,6 +29,7 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: String,
     pub message: String,
+    pub params: Option<serde_json::Value>,
 }
 
 impl ApiError {
@@ -38,6 +42,7 @@ impl ApiError {
             status,
             code: code.into(),
             message: message.into(),
+            params: None,
         }
     }
 
@@ -70,16 +75,26 @@ fn status_of(code: ErrorCode) -> StatusCode {
         | ErrorCode::TicketingEnded
         | ErrorCode::NotEnoughSeats(_)
         | ErrorCode::Checkout(_) => StatusCode::CONFLICT,
-        ErrorCode::SeatingRule(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::SeatingRule(_) | ErrorCode::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::Conflict(_) => StatusCode::CONFLICT,
+        ErrorCode::Missing(_) => StatusCode::NOT_FOUND,
+        ErrorCode::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+        ErrorCode::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::PaymentFailed(_) => StatusCode::PAYMENT_REQUIRED,
     }
 }
 
 impl From<AppError> for ApiError {
     fn from(e: AppError) -> ApiError {
         match e {
-            AppError::Rejected { code, message } => {
-                ApiError::new(status_of(code), code.as_str(), message)
-            }
+            AppError::Rejected {
+                code,
+                message,
+                params,
+            } => ApiError {
+                params,
+                ..ApiError::new(status_of(code), code.as_str(), message)
+            },
             AppError::Unavailable(detail) => {
                 tracing::warn!(%detail, "store unavailable");
                 ApiError::new(
@@ -106,6 +121,7 @@ impl IntoResponse for ApiError {
             error: ErrorDetail {
                 code: self.code,
                 message: self.message,
+                params: self.params,
             },
         };
         (self.status, Json(body)).into_response()

@@ -33,6 +33,15 @@ pub enum ErrorCode {
     NotEnoughSeats(&'static str),
     /// The checkout's step timer refused (timeExpired, extensionNotAllowed).
     Checkout(&'static str),
+    /// Any other catalogue code, by the HTTP meaning it carries: input that breaks a rule (422),
+    /// a state that refuses the request (409), something that does not exist (404), a login or
+    /// identity that does not check out (401), too many attempts (429), a payment refused (402).
+    Invalid(&'static str),
+    Conflict(&'static str),
+    Missing(&'static str),
+    Unauthorized(&'static str),
+    TooMany(&'static str),
+    PaymentFailed(&'static str),
 }
 
 impl ErrorCode {
@@ -51,7 +60,13 @@ impl ErrorCode {
             ErrorCode::TicketingEnded => "ticketing_ended",
             ErrorCode::SeatingRule(code)
             | ErrorCode::NotEnoughSeats(code)
-            | ErrorCode::Checkout(code) => code,
+            | ErrorCode::Checkout(code)
+            | ErrorCode::Invalid(code)
+            | ErrorCode::Conflict(code)
+            | ErrorCode::Missing(code)
+            | ErrorCode::Unauthorized(code)
+            | ErrorCode::TooMany(code)
+            | ErrorCode::PaymentFailed(code) => code,
         }
     }
 }
@@ -60,7 +75,12 @@ impl ErrorCode {
 pub enum AppError {
     /// Something the buyer can act on; `message` is English for logs and API consumers.
     #[error("{code:?}: {message}")]
-    Rejected { code: ErrorCode, message: String },
+    Rejected {
+        code: ErrorCode,
+        message: String,
+        /// Values the client's message needs (e.g. `{"missing": 1}` more tickets for a coupon).
+        params: Option<serde_json::Value>,
+    },
     /// The store could not be reached (connection refused, pool timed out).
     #[error("store unavailable: {0}")]
     Unavailable(String),
@@ -74,6 +94,19 @@ impl AppError {
         AppError::Rejected {
             code,
             message: message.to_string(),
+            params: None,
+        }
+    }
+
+    pub fn rejected_with(
+        code: ErrorCode,
+        message: impl fmt::Display,
+        params: serde_json::Value,
+    ) -> AppError {
+        AppError::Rejected {
+            code,
+            message: message.to_string(),
+            params: Some(params),
         }
     }
 

@@ -484,6 +484,8 @@ export interface components {
       code: string;
       /** @description English text for developers; the web app shows its own words for the code. */
       message: string;
+      /** @description Values the words need, e.g. `{"missing": 2}` (how many more tickets a coupon needs). */
+      params?: unknown;
     };
     ExtendBody: {
       /** Format: int64 */
