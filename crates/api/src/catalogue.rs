@@ -295,7 +295,8 @@ async fn get_presentation(
 #[serde(rename_all = "camelCase")]
 pub struct TicketGroupsQuery {
     pub mini_site_url: Option<String>,
-    /// A member's loyalty id: member-only tickets are listed too (the order checks the membership).
+    /// A member's loyalty id (the member number on the card): the member is checked, and
+    /// member-only tickets are listed too.
     pub membership_loyalty_id: Option<String>,
     #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
     pub integration_id: Option<String>,
@@ -313,20 +314,17 @@ pub struct TicketGroupsResponse {
     params(("id" = i64, Path, description = "Presentation id"), TicketGroupsQuery),
     responses((status = 200, description = "Ticket groups", body = TicketGroupsResponse),
               (status = 404, description = "noEvent", body = ErrorBody),
-              (status = 422, description = "formValidation", body = ErrorBody)))]
+              (status = 409, description = "memberExpired, memberNotStarted, memberNoneAvailable", body = ErrorBody),
+              (status = 422, description = "memberNotFound, formValidation", body = ErrorBody)))]
 async fn ticket_groups(
     State(state): State<AppState>,
     Path(id): Path<i64>,
     Query(q): Query<TicketGroupsQuery>,
 ) -> ApiResult<axum::Json<TicketGroupsResponse>> {
     let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
-    let with_members = q
-        .membership_loyalty_id
-        .as_deref()
-        .is_some_and(|m| !m.is_empty());
     let (groups, charge) = state
-        .catalogue
-        .ticket_groups(id, &channel, with_members)
+        .tickets
+        .ticket_groups(id, &channel, q.membership_loyalty_id.as_deref())
         .await?;
     Ok(axum::Json(TicketGroupsResponse {
         ticket_groups: groups

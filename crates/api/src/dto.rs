@@ -285,6 +285,12 @@ pub struct Ticket {
     pub is_loyalty_points_redemption: bool,
     pub multiply_factor: i64,
     pub currency: String,
+    /// The code that reached this ticket (`GET /presentations/{id}/ticket` only), as printed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Agorot left on the code's voucher (`GET /presentations/{id}/ticket` only, vouchers with a balance).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<i64>,
 }
 
 impl From<&kupa_app::model::Ticket> for Ticket {
@@ -310,6 +316,8 @@ impl From<&kupa_app::model::Ticket> for Ticket {
             is_loyalty_points_redemption: false,
             multiply_factor: t.multiply_factor,
             currency: DEFAULT_CURRENCY.into(),
+            code: None,
+            balance: None,
         }
     }
 }

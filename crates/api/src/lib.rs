@@ -1,15 +1,21 @@
 //! The HTTP face of Kupa: axum routers per spec area under /api, the web app outside it.
 //! Handlers parse input into domain types, call a use case and shape the answer; no rules, no SQL.
 
+mod cart;
 mod catalogue;
+mod customer;
+mod dev_outbox;
 mod dto;
 pub mod error;
 mod extract;
+mod pay;
 mod request_id;
+mod reservations;
 mod seats;
 pub mod session;
 pub mod state;
 mod test_mode;
+mod tickets;
 mod web;
 
 use axum::Router;
@@ -26,6 +32,11 @@ fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(catalogue::router())
         .merge(seats::router())
+        .merge(cart::router())
+        .merge(reservations::router())
+        .merge(customer::router())
+        .merge(tickets::router())
+        .merge(pay::api_router())
 }
 
 /// The OpenAPI document of the public API (paths relative to /api).
@@ -83,6 +94,7 @@ pub fn build(state: AppState) -> Router {
         .route("/health", get(health));
     if state.settings.test_mode {
         api = api.merge(test_mode::router());
+        api = api.merge(dev_outbox::test_router());
     }
     let api = api
         .fallback(|| async { api_not_found().await })
@@ -95,6 +107,8 @@ pub fn build(state: AppState) -> Router {
         });
     Router::new()
         .nest("/api", api)
+        .merge(dev_outbox::pages(state.settings.test_mode))
+        .merge(pay::router())
         .fallback(web::serve)
         .layer(axum::middleware::from_fn(session::middleware))
         .layer(axum::middleware::from_fn(request_id::middleware))

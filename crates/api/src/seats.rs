@@ -2,7 +2,7 @@
 //! GET /seats/seats-statusV2 and the older GET /seats/seats-status.
 
 use axum::extract::State;
-use kupa_app::booking::{HeldPlace, SeatRequest};
+use kupa_app::booking::{BestAvailableQuery, HeldPlace, PartOfDay, SeatRequest};
 use kupa_app::{AppError, ErrorCode};
 use kupa_domain::seating::Confirmations;
 use kupa_domain::time::ms_to_rfc3339;
@@ -27,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(unlock_seat))
         .routes(routes!(extend_hold))
         .routes(routes!(my_holds))
+        .routes(routes!(best_available))
 }
 
 async fn check_captcha(state: &AppState, token: Option<&str>) -> ApiResult<()> {
@@ -421,6 +422,128 @@ async fn my_holds(
         seats: holds.iter().map(LockedSeat::from).collect(),
         step: checkout.map(|c| c.step.as_str().to_owned()),
         expires_at: checkout.map(|c| ms_to_rfc3339(c.deadline_ms)),
+        server_time: ms_to_rfc3339(state.booking.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct BestAvailableParams {
+    /// How many alternatives (default 5).
+    pub max_matches: Option<usize>,
+    pub feature_id: Option<i64>,
+    pub presentation_id: Option<i64>,
+    pub ticket_group_id: Option<i64>,
+    /// Only this section (a shortage there is section_not_enough_seats).
+    pub section_id: Option<i64>,
+    pub quantity: usize,
+    /// Blocks per presentation (default 1).
+    pub results_per_match: Option<usize>,
+    /// 1: the best block of each presentation of the feature.
+    pub is_best_per_presentation: Option<u8>,
+    /// YYYY-MM-DD, local days.
+    pub start_date: Option<String>,
+    pub end_date: Option<String>,
+    pub location_id: Option<i64>,
+    /// morning, afternoon, evening or night.
+    pub part_of_day: Option<String>,
+    /// 1: hold the first block for this buyer.
+    pub is_lock: Option<u8>,
+    #[allow(dead_code)] // part of the spec's call
+    pub mini_site_url: Option<String>,
+    pub recaptcha_token: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BestMatchDto {
+    pub presentation_id: i64,
+    pub seats: Vec<LockedSeat>,
+    /// True when the seats are now held for this buyer.
+    pub is_locked: bool,
+    pub expires_at: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BestAvailableResponse {
+    pub matches: Vec<BestMatchDto>,
+    pub server_time: String,
+}
+
+fn day_param(name: &str, v: Option<&str>) -> ApiResult<Option<jiff::civil::Date>> {
+    v.filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<jiff::civil::Date>().map_err(|_| {
+                AppError::rejected(
+                    ErrorCode::FormValidation,
+                    format!("{name} must be YYYY-MM-DD"),
+                )
+                .into()
+            })
+        })
+        .transpose()
+}
+
+/// The best contiguous seats near the hall's best viewing point, obeying the seating rules; with
+/// isLock=1 they are held for the buyer at once.
+#[utoipa::path(get, operation_id = "bestAvailable", path = "/seats/best-available", tag = "seats", params(BestAvailableParams),
+    responses((status = 200, description = "The matches", body = BestAvailableResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 404, description = "noEvent", body = ErrorBody),
+              (status = 409, description = "NOT_ENOUGH_SEATS, res_not_enough_seats, section_not_enough_seats, ga_not_enough_seats, lock_seat_error, ticket_sale_not_yet_started, ticketing_ended", body = ErrorBody),
+              (status = 422, description = "formValidation, tooManySeats", body = ErrorBody)))]
+async fn best_available(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Query(q): Query<BestAvailableParams>,
+) -> ApiResult<axum::Json<BestAvailableResponse>> {
+    let part_of_day = match q.part_of_day.as_deref().filter(|s| !s.is_empty()) {
+        None => None,
+        Some(p) => Some(PartOfDay::parse(p).ok_or_else(|| {
+            AppError::rejected(
+                ErrorCode::FormValidation,
+                "partOfDay must be morning, afternoon, evening or night",
+            )
+        })?),
+    };
+    let query = BestAvailableQuery {
+        presentation_id: q.presentation_id,
+        feature_id: q.feature_id,
+        ticket_group_id: q.ticket_group_id,
+        section_id: q.section_id,
+        quantity: q.quantity,
+        max_matches: q
+            .max_matches
+            .unwrap_or(kupa_domain::seating::BEST_AVAILABLE_MATCHES)
+            .clamp(1, 20),
+        results_per_match: q.results_per_match.unwrap_or(1).clamp(1, 5),
+        best_per_presentation: q.is_best_per_presentation == Some(1),
+        start_date: day_param("startDate", q.start_date.as_deref())?,
+        end_date: day_param("endDate", q.end_date.as_deref())?,
+        location_id: q.location_id,
+        part_of_day,
+        lock: q.is_lock == Some(1),
+    };
+    let matches = state
+        .booking
+        .best_available(
+            session.id(),
+            query,
+            q.recaptcha_token.as_deref().unwrap_or_default(),
+        )
+        .await?;
+    Ok(axum::Json(BestAvailableResponse {
+        matches: matches
+            .iter()
+            .map(|m| BestMatchDto {
+                presentation_id: m.presentation_id,
+                seats: m.seats.iter().map(LockedSeat::from).collect(),
+                is_locked: m.locked.is_some(),
+                expires_at: m.locked.map(|c| ms_to_rfc3339(c.deadline_ms)),
+            })
+            .collect(),
         server_time: ms_to_rfc3339(state.booking.now_ms()),
     }))
 }

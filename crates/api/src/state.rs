@@ -1,9 +1,14 @@
 use std::sync::{Arc, RwLock};
 
+use kupa_app::accounts::{CustomerService, MobileLoginService};
 use kupa_app::booking::BookingService;
 use kupa_app::catalogue::CatalogueService;
+use kupa_app::orders::{Messages, OrderService, OrderStore, PaymentGateway};
+use kupa_app::ports::TicketStore;
 use kupa_app::ports::{AdjustableClock, Captcha, CatalogueStore, CheckoutStore, ClaimStore};
+use kupa_app::ports::{LoginStore, Mailer, OutboxStore, SmsSender};
 use kupa_app::site_config::TimerMode;
+use kupa_app::tickets::TicketService;
 
 /// The configurable route paths of spec section 2.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
@@ -47,6 +52,22 @@ pub struct ApiSettings {
     pub enabled_locales: Vec<String>,
     pub default_locale: String,
     pub test_mode: bool,
+    /// The shared secret of the payment gateway's signed callback (`KUPA_GATEWAY_SECRET`). When
+    /// none is configured, test mode uses a fixed test secret and other modes refuse callbacks.
+    pub gateway_secret: Option<GatewaySecret>,
+    /// The site's public address, for links in mails, text messages and QR codes (KUPA_PUBLIC_URL).
+    pub public_url: String,
+}
+
+/// A secret that never shows in `Debug` output or logs.
+#[derive(Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(transparent)]
+pub struct GatewaySecret(pub String);
+
+impl std::fmt::Debug for GatewaySecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GatewaySecret(***)")
+    }
 }
 
 impl Default for ApiSettings {
@@ -57,6 +78,8 @@ impl Default for ApiSettings {
             enabled_locales: vec!["he".into(), "en".into()],
             default_locale: "he".into(),
             test_mode: false,
+            gateway_secret: None,
+            public_url: "http://127.0.0.1:8080".into(),
         }
     }
 }
@@ -65,6 +88,17 @@ impl Default for ApiSettings {
 pub struct AppState {
     pub catalogue: Arc<CatalogueService>,
     pub booking: Arc<BookingService>,
+    /// Tickets by code, member checks, and the ticket rules' lookups.
+    pub tickets: Arc<TicketService>,
+    pub orders: Arc<OrderService>,
+    /// Who is logged in on a buyer session (`customer_of_session`), logout.
+    pub customers: Arc<CustomerService>,
+    /// Login by mobile number and SMS code.
+    pub mobile_login: Arc<MobileLoginService>,
+    pub sms: Arc<dyn SmsSender>,
+    pub mailer: Arc<dyn Mailer>,
+    /// What the default SMS and mail adapters wrote (read by the test mode's outbox routes).
+    pub outbox: Arc<dyn OutboxStore>,
     pub captcha: Arc<dyn Captcha>,
     pub clock: Arc<dyn AdjustableClock>,
     pub settings: Arc<ApiSettings>,
@@ -77,11 +111,21 @@ impl AppState {
     pub fn new<S>(
         store: Arc<S>,
         captcha: Arc<dyn Captcha>,
+        gateway: Arc<dyn PaymentGateway>,
+        sms: Arc<dyn SmsSender>,
+        mailer: Arc<dyn Mailer>,
         clock: Arc<dyn AdjustableClock>,
         settings: ApiSettings,
     ) -> AppState
     where
-        S: CatalogueStore + ClaimStore + CheckoutStore + 'static,
+        S: CatalogueStore
+            + ClaimStore
+            + CheckoutStore
+            + OrderStore
+            + LoginStore
+            + OutboxStore
+            + TicketStore
+            + 'static,
     {
         let clock_port: Arc<dyn kupa_app::ports::Clock> = clock.clone();
         let catalogue = Arc::new(CatalogueService::new(
@@ -93,13 +137,57 @@ impl AppState {
             catalogue.clone(),
             store.clone(),
             store.clone(),
+            store.clone(),
+            captcha.clone(),
+            clock_port.clone(),
+        ));
+        let customers = Arc::new(CustomerService::new(
+            store.clone(),
+            store.clone(),
+            clock_port.clone(),
+        ));
+        let mobile_login = Arc::new(MobileLoginService::new(
+            customers.clone(),
+            store.clone(),
+            store.clone(),
+            sms.clone(),
+            captcha.clone(),
+            clock_port.clone(),
+        ));
+        let tickets = Arc::new(TicketService::new(
+            catalogue.clone(),
+            store.clone(),
+            store.clone(),
+            captcha.clone(),
+            clock_port.clone(),
+        ));
+        let outbox: Arc<dyn OutboxStore> = store.clone();
+        let orders = Arc::new(OrderService::new(
+            catalogue.clone(),
+            booking.clone(),
+            store.clone(),
+            store.clone(),
             store,
+            tickets.clone(),
+            gateway,
             captcha.clone(),
             clock_port,
+            Messages {
+                sms: sms.clone(),
+                mailer: mailer.clone(),
+                public_url: settings.public_url.clone(),
+            },
         ));
         AppState {
             catalogue,
             booking,
+            tickets,
+            orders,
+            customers,
+            mobile_login,
+            sms,
+            mailer,
+            outbox,
             captcha,
             clock,
             settings: Arc::new(settings),

@@ -259,4 +259,57 @@ async fn lock_and_unlock_refuse_a_wrong_captcha_with_400(db: &TestDb) {
     let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, s["si"].as_i64().unwrap(), 999, 999, json!({})))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "no seat there");
 }
+
+async fn best_available_finds_contiguous_seats_and_can_hold_them_at_once(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let (p, _) = on_sale_in_venue(&app, 1).await;
+    let base = format!("/api/seats/best-available?presentationId={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", p["id"]);
+    let r = app.call_as(&buyer(1), "GET", &format!("{base}&quantity=3&maxMatches=5"), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let matches = r.body["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 5);
+    for m in matches {
+        let seats = m["seats"].as_array().unwrap();
+        assert_eq!(seats.len(), 3);
+        assert!(seats.windows(2).all(|w| w[0]["y"] == w[1]["y"] && w[0]["sectionId"] == w[1]["sectionId"] && w[1]["x"].as_i64().unwrap() == w[0]["x"].as_i64().unwrap() + 1), "side by side: {m}");
+        assert_eq!(m["isLocked"], false);
+    }
+    example(&app, "bestAvailable", "BestAvailableResponse", &r);
+    let r = app.call_as(&buyer(1), "GET", &format!("{base}&quantity=2&isLock=1"), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let held = &r.body["matches"][0];
+    assert_eq!(held["isLocked"], true);
+    for s in held["seats"].as_array().unwrap() {
+        let st = status_of(&app, &buyer(1), &p, s["x"].as_i64().unwrap(), s["y"].as_i64().unwrap(), s["sectionId"].as_i64().unwrap()).await;
+        assert_eq!(st["s"], "heldByMe");
+    }
+    // Another buyer asking the same gets other seats.
+    let r = app.call_as(&buyer(2), "GET", &format!("{base}&quantity=2&isLock=1"), None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_ne!(r.body["matches"][0]["seats"], held["seats"]);
+}
+
+async fn best_available_says_why_there_are_not_enough_seats(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let (p, plan) = on_sale_in_venue(&app, 1).await;
+    let base = format!("/api/seats/best-available?presentationId={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", p["id"]);
+    let r = app.get(&format!("{base}&quantity=1000")).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "res_not_enough_seats"), "{}", r.text);
+    let longest_row = plan["seats"].as_array().unwrap().iter().fold(std::collections::HashMap::<(i64, i64), i64>::new(), |mut m, s| {
+        *m.entry((s["si"].as_i64().unwrap(), s["y"].as_i64().unwrap())).or_default() += 1;
+        m
+    }).into_values().max().unwrap();
+    let r = app.get(&format!("{base}&quantity={}", longest_row + 1)).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "NOT_ENOUGH_SEATS"), "no row is that long: {}", r.text);
+    let section = plan["sections"][0].clone();
+    let r = app.get(&format!("{base}&quantity={}&sectionId={}", section["capacity"].as_i64().unwrap() + 1, section["id"])).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "section_not_enough_seats"), "{}", r.text);
+    let (ga, ga_plan) = on_sale_in_venue(&app, 3).await;
+    let capacity = ga_plan["sections"][0]["capacity"].as_i64().unwrap();
+    let r = app.get(&format!("/api/seats/best-available?presentationId={}&quantity={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", ga["id"], capacity + 1)).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "ga_not_enough_seats"), "{}", r.text);
+    let r = app.get(&format!("/api/seats/best-available?presentationId={}&quantity=2&recaptchaToken=wrong", p["id"])).await;
+    assert_eq!(code(&r), "recaptcha");
+}
+
 }

@@ -260,7 +260,8 @@ impl CatalogueService {
     }
 
     /// The ticket groups of a presentation's sections. Member-only tickets are listed only when
-    /// the buyer names a membership (whose validity the order checks).
+    /// the buyer names a membership (`tickets::TicketService::ticket_groups` checks it first);
+    /// tickets sold only by code are never listed.
     pub async fn ticket_groups(
         &self,
         presentation_id: i64,
@@ -284,7 +285,7 @@ impl CatalogueService {
                 (
                     g,
                     ts.into_iter()
-                        .filter(|t| with_member_tickets || !t.member_only)
+                        .filter(|t| (with_member_tickets || !t.member_only) && !t.by_code_only)
                         .collect(),
                 )
             })

@@ -33,6 +33,10 @@ pub struct CatalogueFile {
     pub members: Vec<Member>,
     pub mini_sites: Vec<MiniSite>,
     pub integrations: Vec<Integration>,
+    /// Codes that unlock tickets; `validFrom` and `validTo` are days, relative allowed.
+    pub ticket_codes: Vec<TicketCode>,
+    /// References (hotel rooms) a ticket with a reference prompt accepts.
+    pub ref_prompt_options: Vec<RefPromptOption>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -195,12 +199,36 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
         tickets: file.tickets,
         products: file.products,
         service_charges: file.service_charges,
-        customers: file.customers,
+        // Spec 4: stored mobiles starting +972 start with 0 instead; the login looks them up so.
+        customers: file
+            .customers
+            .into_iter()
+            .map(|mut c| {
+                if let Some(m) = kupa_domain::customer::MobileNumber::parse(&c.mobile) {
+                    c.mobile = m.as_str().to_owned();
+                }
+                c
+            })
+            .collect(),
         memberships: file.memberships,
         mini_sites: file.mini_sites,
         integrations: file.integrations,
+        ref_prompt_options: file.ref_prompt_options,
         ..CatalogueData::default()
     };
+    for c in file.ticket_codes {
+        let day = |d: &Option<String>| -> Result<Option<String>, CatalogueFileError> {
+            d.as_deref()
+                .map(|d| parse_day(d, today).map(|d| d.to_string()))
+                .transpose()
+        };
+        data.ticket_codes.push(TicketCode {
+            code: c.code.trim().to_owned(),
+            valid_from: day(&c.valid_from)?,
+            valid_to: day(&c.valid_to)?,
+            ..c
+        });
+    }
     for m in file.members {
         let start_date = parse_day(&m.start_date, today)?.to_string();
         let end_date = parse_day(&m.end_date, today)?.to_string();
@@ -554,6 +582,90 @@ fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileError> {
             need("feature", &features, *f, format!("mini-site {}", m.id))?;
         }
     }
+    check_ticket_codes(d, &tickets)?;
+    Ok(())
+}
+
+fn check_ticket_codes(d: &CatalogueData, tickets: &HashSet<i64>) -> Result<(), CatalogueFileError> {
+    unique("ticketCodes", &d.ticket_codes, |c| c.id)?;
+    let mut keys = HashSet::new();
+    for c in &d.ticket_codes {
+        let owner = format!("ticket code {}", c.id);
+        let key = kupa_domain::tickets::normalise_code(&c.code);
+        if key.is_empty() {
+            return Err(err(format!("{owner}: the code is empty")));
+        }
+        if !keys.insert(key) {
+            return Err(err(format!(
+                "{owner}: code {:?} appears twice (case and spaces are ignored)",
+                c.code
+            )));
+        }
+        let ticket = d
+            .tickets
+            .iter()
+            .find(|t| t.id == c.ticket_id)
+            .ok_or_else(|| err(format!("{owner}: unknown ticket {}", c.ticket_id)))?;
+        let by_code = d
+            .ticket_groups
+            .iter()
+            .any(|g| g.id == ticket.ticket_group_id && g.is_by_code_enabled);
+        if !by_code {
+            return Err(err(format!(
+                "{owner}: ticket {} is in group {}, which does not take codes (isByCodeEnabled)",
+                ticket.id, ticket.ticket_group_id
+            )));
+        }
+        if c.usage_limit.is_some_and(|l| l < 0)
+            || c.used_count < 0
+            || c.usage_limit.is_some_and(|l| c.used_count > l)
+        {
+            return Err(err(format!(
+                "{owner}: usedCount must be between 0 and usageLimit"
+            )));
+        }
+        if c.balance.is_some_and(|b| b < 0) || c.min_tickets < 0 {
+            return Err(err(format!("{owner}: negative balance or minTickets")));
+        }
+        if !c.card_prefix.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err(format!("{owner}: cardPrefix must be digits")));
+        }
+        if c.kind == kupa_domain::tickets::CodeKind::CreditCardBenefit && c.card_prefix.is_empty() {
+            return Err(err(format!(
+                "{owner}: a credit-card benefit needs the issuer's cardPrefix"
+            )));
+        }
+        if let (Some(from), Some(to)) = (&c.valid_from, &c.valid_to)
+            && from > to
+        {
+            return Err(err(format!("{owner}: validFrom is after validTo")));
+        }
+    }
+    let mut options = HashSet::new();
+    for o in &d.ref_prompt_options {
+        let owner = format!(
+            "reference option {:?} of ticket {}",
+            o.reference, o.ticket_id
+        );
+        if !tickets.contains(&o.ticket_id) {
+            return Err(err(format!("{owner}: unknown ticket")));
+        }
+        let prompts = d
+            .tickets
+            .iter()
+            .any(|t| t.id == o.ticket_id && !t.ref_prompt.is_empty());
+        if !prompts {
+            return Err(err(format!("{owner}: the ticket has no refPrompt")));
+        }
+        if o.reference.trim().is_empty() || o.quantity < 0 {
+            return Err(err(format!(
+                "{owner}: needs a reference and a quantity of 0 or more"
+            )));
+        }
+        if !options.insert((o.ticket_id, o.reference.clone(), o.reference2.clone())) {
+            return Err(err(format!("{owner}: appears twice")));
+        }
+    }
     Ok(())
 }
 
@@ -658,6 +770,84 @@ mod tests {
         assert!(
             parse(r#"{"nonsense": 1}"#).is_err(),
             "unknown fields are refused"
+        );
+    }
+
+    fn with_codes(codes: &str) -> String {
+        SMALL.replacen(
+            r#""schedule""#,
+            &format!(
+                r#""ticketGroups": [{{"id": 1, "name": "רגיל", "isByCodeEnabled": true}}, {{"id": 2, "name": "אחר"}}],
+      "tickets": [{{"id": 1, "ticketGroupId": 1, "price": 4200, "multiplyFactor": 1, "refPrompt": "חדר"}},
+                  {{"id": 2, "ticketGroupId": 1, "price": 3500, "multiplyFactor": 1, "byCodeOnly": true}},
+                  {{"id": 3, "ticketGroupId": 2, "price": 3500, "multiplyFactor": 1}}],
+      {codes},
+      "schedule""#
+            ),
+            1,
+        )
+        .replacen(r#""ticketGroups": [{"id": 1, "name": "רגיל"}],"#, "", 1)
+        .replacen(
+            r#""tickets": [{"id": 1, "ticketGroupId": 1, "price": 4200, "multiplyFactor": 1}],"#,
+            "",
+            1,
+        )
+    }
+
+    #[test]
+    fn ticket_codes_get_their_days_and_a_trimmed_code() {
+        let file = with_codes(
+            r#""ticketCodes": [{"id": 1, "code": " Kupa10 ", "kind": "discountCode", "ticketId": 2, "validFrom": "today-3", "validTo": "today+30"}],
+      "refPromptOptions": [{"ticketId": 1, "reference": "101", "quantity": 2}]"#,
+        );
+        let d = expand(parse(&file).unwrap(), date(2026, 11, 22)).unwrap();
+        let c = &d.ticket_codes[0];
+        assert_eq!(c.code, "Kupa10");
+        assert_eq!(
+            (c.valid_from.as_deref(), c.valid_to.as_deref()),
+            (Some("2026-11-19"), Some("2026-12-22"))
+        );
+        assert_eq!(d.ref_prompt_options.len(), 1);
+        assert!(d.tickets.iter().any(|t| t.id == 2 && t.by_code_only));
+    }
+
+    #[test]
+    fn bad_ticket_codes_and_reference_options_are_refused() {
+        let refused = |codes: &str, why: &str| {
+            let e = expand(parse(&with_codes(codes)).unwrap(), date(2026, 11, 22)).unwrap_err();
+            assert!(e.0.contains(why), "{why}: {e}");
+        };
+        refused(
+            r#""ticketCodes": [{"id": 1, "code": "A", "ticketId": 2}, {"id": 2, "code": " a", "ticketId": 2}]"#,
+            "appears twice",
+        );
+        refused(
+            r#""ticketCodes": [{"id": 1, "code": "A", "ticketId": 3}]"#,
+            "does not take codes",
+        );
+        refused(
+            r#""ticketCodes": [{"id": 1, "code": "A", "ticketId": 9}]"#,
+            "unknown ticket 9",
+        );
+        refused(
+            r#""ticketCodes": [{"id": 1, "code": "A", "kind": "creditCardBenefit", "ticketId": 2}]"#,
+            "cardPrefix",
+        );
+        refused(
+            r#""ticketCodes": [{"id": 1, "code": "A", "ticketId": 2, "usageLimit": 1, "usedCount": 2}]"#,
+            "usedCount",
+        );
+        refused(
+            r#""ticketCodes": [{"id": 1, "code": "A", "ticketId": 2, "validFrom": "today", "validTo": "today-1"}]"#,
+            "validFrom is after validTo",
+        );
+        refused(
+            r#""refPromptOptions": [{"ticketId": 2, "reference": "101", "quantity": 1}]"#,
+            "has no refPrompt",
+        );
+        refused(
+            r#""ticketCodes": [{"id": 1, "code": "  ", "ticketId": 2}]"#,
+            "empty",
         );
     }
 

@@ -1,12 +1,17 @@
 //! Use cases and the ports they need. No HTTP, no SQL: `api` calls in, `store` and `providers`
 //! implement the ports.
 
+pub mod accounts;
 pub mod booking;
 pub mod catalogue;
 pub mod catalogue_file;
+pub mod customer_info;
 pub mod error;
 pub mod model;
+pub mod orders;
 pub mod ports;
 pub mod site_config;
+pub mod tickets;
+pub mod tickets_out;
 
 pub use error::{AppError, ErrorCode};

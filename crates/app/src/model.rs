@@ -146,6 +146,8 @@ pub struct Ticket {
     pub loyalty_points_price: Option<i64>,
     pub multiply_factor: i64,
     pub sort: i64,
+    /// Sold only through a ticket code (GET /presentations/{id}/ticket); never in the group's list.
+    pub by_code_only: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -237,6 +239,8 @@ pub struct Membership {
     pub code: String,
     pub class_name: String,
     pub price: i64,
+    /// Discounted (member-only) tickets a member may take in one order; None: no limit.
+    pub max_discounted_tickets: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -275,6 +279,45 @@ pub struct Integration {
     pub return_url_prefix: String,
 }
 
+/// A code that unlocks a ticket: a discount code, voucher, coupon, bank benefits card or
+/// credit-card benefit (spec section 4, "Voucher or code ticket application").
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct TicketCode {
+    pub id: i64,
+    /// As printed; matched trimmed and without regard to case.
+    pub code: String,
+    pub kind: kupa_domain::tickets::CodeKind,
+    /// The ticket it unlocks (usually `byCodeOnly`).
+    pub ticket_id: i64,
+    /// YYYY-MM-DD, inclusive, local days; None: open.
+    pub valid_from: Option<String>,
+    pub valid_to: Option<String>,
+    /// Tickets the code may ever be used for; None: no limit.
+    pub usage_limit: Option<i64>,
+    pub used_count: i64,
+    /// A voucher's remaining value in agorot (reduced at finalisation); None: no balance.
+    pub balance: Option<i64>,
+    /// The order needs at least this many seats (a coupon "needs N tickets").
+    pub min_tickets: i64,
+    /// Credit-card benefit: the card paid with must start with these digits.
+    pub card_prefix: String,
+    pub label: String,
+    pub label_en: String,
+}
+
+/// A reference a ticket accepts (a hotel's room number) and how many tickets may still name it.
+/// The staff dashboard (PRES-live reference prompt admin) edits the quantities.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct RefPromptOption {
+    pub ticket_id: i64,
+    pub reference: String,
+    /// Empty: any second reference.
+    pub reference2: String,
+    pub quantity: i64,
+}
+
 /// One claim on a seat or a general-admission place.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claim {
@@ -308,4 +351,6 @@ pub struct CatalogueData {
     pub members: Vec<Member>,
     pub mini_sites: Vec<MiniSite>,
     pub integrations: Vec<Integration>,
+    pub ticket_codes: Vec<TicketCode>,
+    pub ref_prompt_options: Vec<RefPromptOption>,
 }

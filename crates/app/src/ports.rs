@@ -119,3 +119,192 @@ pub const CAPTCHA_TEST_TOKEN: &str = "kupa-test-captcha";
 pub trait Captcha: Send + Sync {
     async fn verify(&self, token: &str) -> AppResult<bool>;
 }
+
+/// What a message is for. The outbox's `kind` column and the log line carry it instead of the
+/// message's text, which may hold a login code.
+pub mod message_kind {
+    /// The login code of the mobile login (customer area and checkout).
+    pub const LOGIN_CODE: &str = "loginCode";
+    /// The links to a reservation's tickets (POST /reservations/{id}/sendTickets).
+    pub const TICKETS: &str = "tickets";
+    /// The confirmation mail of a paid order, with the tickets PDF.
+    pub const ORDER_CONFIRMATION: &str = "orderConfirmation";
+}
+
+/// One text message to a mobile number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sms {
+    pub to: kupa_domain::customer::MobileNumber,
+    /// What it is for (see [`message_kind`]).
+    pub kind: String,
+    /// What it is about (a reservation id), if anything.
+    pub reference: Option<String>,
+    pub text: String,
+}
+
+/// A file sent with a mail (the tickets PDF, a calendar entry).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+}
+
+/// One mail, with a plain-text and an HTML body.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Mail {
+    pub to: String,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    /// What it is for (see [`message_kind`]).
+    pub kind: String,
+    pub reference: Option<String>,
+    pub attachments: Vec<Attachment>,
+}
+
+/// Sends text messages. The default adapter writes them to the outbox (a table, readable in the
+/// test mode's dev page); a real one calls an SMS provider.
+#[async_trait]
+pub trait SmsSender: Send + Sync {
+    /// An error means the message was not sent.
+    async fn send_sms(&self, sms: &Sms) -> AppResult<()>;
+}
+
+/// Sends mail. The default adapter writes it to the outbox; a real one speaks SMTP.
+#[async_trait]
+pub trait Mailer: Send + Sync {
+    /// An error means the mail was not sent.
+    async fn send_mail(&self, mail: &Mail) -> AppResult<()>;
+}
+
+/// A text message as the outbox keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxSms {
+    pub id: i64,
+    /// The mobile number in local form.
+    pub recipient: String,
+    pub kind: String,
+    pub reference: Option<String>,
+    pub body: String,
+    pub created_at_ms: i64,
+}
+
+/// What the outbox keeps of an attachment: not its bytes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentInfo {
+    pub name: String,
+    pub content_type: String,
+    pub size: i64,
+}
+
+/// A mail as the outbox keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxMail {
+    pub id: i64,
+    pub recipient: String,
+    pub subject: String,
+    pub kind: String,
+    pub reference: Option<String>,
+    pub text_body: String,
+    pub html_body: String,
+    pub attachments: Vec<AttachmentInfo>,
+    pub created_at_ms: i64,
+}
+
+/// The outbox tables the default SMS and mail adapters write and the dev page reads.
+#[async_trait]
+pub trait OutboxStore: Send + Sync {
+    /// Returns the new message's id.
+    async fn record_sms(&self, sms: &Sms, now_ms: i64) -> AppResult<i64>;
+    async fn record_mail(&self, mail: &Mail, now_ms: i64) -> AppResult<i64>;
+    /// Newest first, at most `limit`; only those to `recipient` when given.
+    async fn sms_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxSms>>;
+    async fn mail_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxMail>>;
+}
+
+/// A login code as the store keeps it: only a salted hash of the code, never the code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoginCode {
+    /// The mobile number in local form; one live code per number.
+    pub mobile: String,
+    /// Hex SHA-256 of the salt, the number and the code.
+    pub code_hash: String,
+    /// Hex random salt, new for every code.
+    pub salt: String,
+    pub created_at_ms: i64,
+    pub expires_at_ms: i64,
+    /// Validation attempts made against this code, the current one included.
+    pub attempts: i64,
+    /// The start of the sending window and the codes sent to this number in it.
+    pub window_started_at_ms: i64,
+    pub sends_in_window: i64,
+}
+
+/// How often a number may be sent a code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CodeLimits {
+    /// A new code only this long after the previous one.
+    pub resend_after_ms: i64,
+    /// At most `max_per_window` codes per number in a window this long.
+    pub window_ms: i64,
+    pub max_per_window: i64,
+}
+
+/// A buyer session bound to the customer (or, with no customer on file, the mobile number) that
+/// proved the number with an SMS code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionLogin {
+    pub session_id: String,
+    /// None when the number has no customer (the code was sent regardless).
+    pub customer_id: Option<i64>,
+    /// The proven mobile number, local form.
+    pub mobile: String,
+    pub logged_in_at_ms: i64,
+    pub expires_at_ms: i64,
+}
+
+/// Login codes and logged-in sessions. Every step that could race (two requests for a code, two
+/// guesses at once) is one atomic statement.
+#[async_trait]
+pub trait LoginStore: Send + Sync {
+    /// Saves `code` as the number's one live code, replacing any earlier one and zeroing the
+    /// attempts, in one statement, unless the earlier one is younger than `limits.resend_after_ms`
+    /// or the window's codes are used up. Returns None when saved, or the code that stands when
+    /// refused. (`code.attempts`, `window_started_at_ms` and `sends_in_window` are not read.)
+    async fn issue_login_code(
+        &self,
+        code: &LoginCode,
+        limits: &CodeLimits,
+    ) -> AppResult<Option<LoginCode>>;
+    /// Counts one attempt against the number's code and returns the code with the new count;
+    /// None when the number has no code.
+    async fn attempt_login_code(&self, mobile: &str) -> AppResult<Option<LoginCode>>;
+    /// Deletes the number's code if it is still the one with this hash; true when this call
+    /// deleted it (so a code is used once, however many requests race).
+    async fn consume_login_code(&self, mobile: &str, code_hash: &str) -> AppResult<bool>;
+    /// Binds the session to the login, replacing any earlier login of the session.
+    async fn bind_session(&self, login: &SessionLogin) -> AppResult<()>;
+    /// The session's login unless it has expired at `now_ms`.
+    async fn session_login(&self, session_id: &str, now_ms: i64)
+    -> AppResult<Option<SessionLogin>>;
+    /// Ends the session's login; true when there was one.
+    async fn end_session_login(&self, session_id: &str) -> AppResult<bool>;
+    async fn customer_by_id(&self, id: i64) -> AppResult<Option<Customer>>;
+}
+
+/// Ticket codes, the references tickets accept, and members by number: what the ticket rules
+/// look up (`tickets::TicketService`).
+#[async_trait]
+pub trait TicketStore: Send + Sync {
+    /// The code whose normalised text (trimmed, lower case) is `code_key`.
+    async fn ticket_code(&self, code_key: &str) -> AppResult<Option<TicketCode>>;
+    /// The references the ticket accepts, with the quantity left of each.
+    async fn ref_prompt_options(&self, ticket_id: i64) -> AppResult<Vec<RefPromptOption>>;
+    /// A member by the number on the card (the spec's membershipLoyaltyId or memberNumber).
+    async fn member_by_number(
+        &self,
+        member_number: &str,
+    ) -> AppResult<Option<(Member, Membership)>>;
+}

@@ -611,3 +611,112 @@ fn the_example_in_the_catalogue_docs_loads() {
     assert_eq!(kinds, vec![SectionKind::Reserved, SectionKind::Ga]);
     assert_eq!(SeatingMode::from_sections(1, 1), SeatingMode::Mixed);
 }
+
+#[test]
+fn the_ticket_codes_cover_every_case_the_demo_shows() {
+    use kupa_app::tickets::code_rule;
+    use kupa_domain::tickets::{CodeKind, TicketRuleError};
+    let d = data();
+    let t = today();
+    let rule = |code: &str| {
+        let c = d
+            .ticket_codes
+            .iter()
+            .find(|c| c.code == code)
+            .unwrap_or_else(|| panic!("code {code}"));
+        code_rule(c).unwrap()
+    };
+    // The three voucher-by-code buttons of spec section 9, each redeemable today.
+    for kind in [
+        CodeKind::BankCard,
+        CodeKind::CreditCardBenefit,
+        CodeKind::DiscountCode,
+    ] {
+        let c = d
+            .ticket_codes
+            .iter()
+            .find(|c| c.kind == kind)
+            .unwrap_or_else(|| panic!("a {kind:?}"));
+        assert_eq!(
+            code_rule(c).unwrap().check_redeemable(t),
+            Ok(()),
+            "{}",
+            c.code
+        );
+    }
+    let card = rule("CARD4580");
+    assert!(card.card_accepted("4580 0000 0000 0000") && !card.card_accepted("5326000000000000"));
+    assert_eq!(rule("DUO2").min_tickets, 2);
+    assert_eq!(rule("DUO2").kind, CodeKind::Coupon);
+    assert_eq!(rule("GIFT-2026").check_redeemable(t), Ok(()));
+    assert_eq!(
+        rule("GIFT-EXPIRED").check_redeemable(t),
+        Err(TicketRuleError::VoucherExpired)
+    );
+    assert_eq!(
+        rule("GIFT-USED").check_redeemable(t),
+        Err(TicketRuleError::CodeUsageLimitExceeded)
+    );
+    assert_eq!(rule("VALUE-5000").balance, Some(5000));
+    assert_eq!(rule("VALUE-5000").check_redeemable(t), Ok(()));
+    assert_eq!(
+        rule("VALUE-EMPTY").check_redeemable(t),
+        Err(TicketRuleError::VoucherBalance)
+    );
+
+    let sold_groups: BTreeSet<i64> = d.sections.iter().map(|s| s.ticket_group_id).collect();
+    for c in &d.ticket_codes {
+        let ticket = ticket(|x| x.id == c.ticket_id).unwrap();
+        assert!(
+            ticket.by_code_only,
+            "code {}'s ticket is sold only by code",
+            c.code
+        );
+        assert!(sold_groups.contains(&ticket.ticket_group_id));
+        assert!(
+            !c.label.is_empty() && !c.label_en.is_empty(),
+            "{} has labels",
+            c.code
+        );
+    }
+    let docs = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/catalogue.md"
+    ));
+    for c in &d.ticket_codes {
+        assert!(
+            docs.contains(&format!("`{}`", c.code)),
+            "docs/catalogue.md lists {}",
+            c.code
+        );
+    }
+}
+
+#[test]
+fn the_hotel_guest_ticket_has_rooms_and_a_used_up_series_pass_exists() {
+    let d = data();
+    let hotel = ticket(|t| !t.ref_prompt.is_empty()).unwrap();
+    let rooms: Vec<_> = d
+        .ref_prompt_options
+        .iter()
+        .filter(|o| o.ticket_id == hotel.id)
+        .collect();
+    assert!(rooms.len() >= 3);
+    assert!(
+        rooms.iter().any(|o| o.quantity == 0),
+        "a room with no tickets left"
+    );
+    let used_up = d.members.iter().find(|m| {
+        let series = d
+            .memberships
+            .iter()
+            .any(|ms| ms.id == m.membership_id && ms.type_id == 2);
+        series && m.balance == 0 && m.points_balance == 0
+    });
+    assert!(used_up.is_some(), "a series pass with nothing left");
+    assert!(
+        d.memberships
+            .iter()
+            .any(|m| m.max_discounted_tickets.is_some())
+    );
+}

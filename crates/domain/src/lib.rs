@@ -2,10 +2,13 @@
 
 pub mod catalogue;
 pub mod checkout;
+pub mod customer;
 pub mod ids;
 pub mod locale;
 pub mod money;
+pub mod pricing;
 pub mod seating;
+pub mod tickets;
 pub mod time;
 
 pub use money::Money;

@@ -14,6 +14,8 @@ pub struct FileConfig {
     pub max_connections: Option<u32>,
     pub test_mode: Option<bool>,
     pub log_format: Option<String>,
+    /// The payment gateway's callback secret (also KUPA_GATEWAY_SECRET).
+    pub gateway_secret: Option<kupa_api::state::GatewaySecret>,
     #[serde(default)]
     pub web: WebFileConfig,
 }
@@ -84,5 +86,26 @@ pub fn api_settings(
         enabled_locales: enabled,
         default_locale,
         test_mode,
+        gateway_secret: None,
+        // Set from KUPA_PUBLIC_URL (or the listen address) by `serve`.
+        public_url: ApiSettings::default().public_url,
     })
+}
+
+/// The payment gateway's callback secret: `KUPA_GATEWAY_SECRET`, else `gateway_secret` in the
+/// file. Never a flag (flags show in the process list). A configured secret must be at least 16
+/// characters; none at all means callbacks are refused (test mode uses a fixed test secret).
+pub fn gateway_secret(file: &FileConfig) -> anyhow::Result<Option<kupa_api::state::GatewaySecret>> {
+    let secret = std::env::var("KUPA_GATEWAY_SECRET")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .map(kupa_api::state::GatewaySecret)
+        .or_else(|| file.gateway_secret.clone());
+    if let Some(s) = &secret {
+        anyhow::ensure!(
+            s.0.len() >= 16,
+            "the gateway secret (KUPA_GATEWAY_SECRET) must be at least 16 characters"
+        );
+    }
+    Ok(secret)
 }

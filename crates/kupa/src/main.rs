@@ -12,6 +12,7 @@ use kupa_app::catalogue_file;
 use kupa_app::ports::{CatalogueStore, Clock};
 use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
 use kupa_providers::clock::ServerClock;
+use kupa_providers::outbox::{OutboxMailer, OutboxSmsSender};
 use kupa_store::Db;
 
 use crate::config::FileConfig;
@@ -192,11 +193,23 @@ async fn main() -> anyhow::Result<()> {
             let test_mode = test_mode || file.test_mode.unwrap_or(false);
             let settings =
                 config::api_settings(&file.web, redirect_allow_list, locales, test_mode)?;
+            let settings = kupa_api::ApiSettings {
+                gateway_secret: config::gateway_secret(&file)?,
+                ..settings
+            };
             let addr: SocketAddr = addr
                 .or_else(|| file.addr.clone())
                 .unwrap_or_else(|| config::DEFAULT_ADDR.into())
                 .parse()
                 .context("the listen address must look like 127.0.0.1:8080")?;
+            let public_url = std::env::var("KUPA_PUBLIC_URL")
+                .ok()
+                .filter(|u| !u.is_empty())
+                .unwrap_or_else(|| format!("http://{addr}"));
+            let settings = kupa_api::ApiSettings {
+                public_url: public_url.trim_end_matches('/').to_owned(),
+                ..settings
+            };
             serve(addr, db, &file, demo, settings).await
         }
     }
@@ -240,9 +253,13 @@ async fn serve(
     let state = kupa_api::AppState::new(
         db.clone(),
         Arc::new(ConfiguredCaptcha::new(captcha_mode)),
+        Arc::new(kupa_providers::test_gateway::TestGateway),
+        Arc::new(OutboxSmsSender::new(db.clone(), clock.clone())),
+        Arc::new(OutboxMailer::new(db.clone(), clock.clone())),
         clock,
         settings,
     );
+    spawn_payment_sweeper(state.orders.clone());
     let app = kupa_api::build(state);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -258,6 +275,24 @@ async fn serve(
 /// Releases expired holds every second. Expired holds are already free to claim (the lock
 /// statement takes them over); this keeps the table small and, later, tells watchers.
 /// Several nodes may sweep at once: each expired row is deleted, and reported, by one of them.
+/// Payments that were authorized but never finalised (the buyer closed the tab and the callback
+/// was lost) are finalised, or refunded when their seats are gone, every ten seconds.
+fn spawn_payment_sweeper(orders: Arc<kupa_app::orders::OrderService>) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(10));
+        loop {
+            tick.tick().await;
+            match orders.sweep_stranded_payments().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(payments = n, "stranded payments finalised or refunded"),
+                Err(e) => {
+                    tracing::warn!(error = %e, "sweeping stranded payments failed; will retry")
+                }
+            }
+        }
+    });
+}
+
 fn spawn_sweeper(db: Arc<Db>, clock: Arc<ServerClock>) {
     use kupa_app::ports::ClaimStore;
     tokio::spawn(async move {

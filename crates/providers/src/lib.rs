@@ -2,3 +2,5 @@
 
 pub mod captcha;
 pub mod clock;
+pub mod outbox;
+pub mod test_gateway;

@@ -111,13 +111,13 @@ macro_rules! insert_catalogue {
             sqlx::query(
                 "INSERT INTO tickets (id, ticket_group_id, name, name_en, price, old_price, service_charge, \
                  price_policy_id, min_quantity, max_quantity, requires_ticket_id, member_only, needs_senior_id, \
-                 ref_prompt, ref_prompt_en, loyalty_points_price, multiply_factor, sort) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+                 ref_prompt, ref_prompt_en, loyalty_points_price, multiply_factor, sort, by_code_only) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
             )
             .bind(t.id).bind(t.ticket_group_id).bind(&t.name).bind(&t.name_en).bind(t.price).bind(t.old_price)
             .bind(t.service_charge).bind(t.price_policy_id).bind(t.min_quantity).bind(t.max_quantity)
             .bind(t.requires_ticket_id).bind(t.member_only).bind(t.needs_senior_id).bind(&t.ref_prompt)
-            .bind(&t.ref_prompt_en).bind(t.loyalty_points_price).bind(t.multiply_factor).bind(t.sort)
+            .bind(&t.ref_prompt_en).bind(t.loyalty_points_price).bind(t.multiply_factor).bind(t.sort).bind(t.by_code_only)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for p in &d.products {
@@ -162,10 +162,11 @@ macro_rules! insert_catalogue {
         }
         for m in &d.memberships {
             sqlx::query(
-                "INSERT INTO memberships (id, type_id, name, name_en, code, class_name, price) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "INSERT INTO memberships (id, type_id, name, name_en, code, class_name, price, max_discounted_tickets) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
             .bind(m.id).bind(m.type_id).bind(&m.name).bind(&m.name_en).bind(&m.code).bind(&m.class_name).bind(m.price)
+            .bind(m.max_discounted_tickets)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for m in &d.members {
@@ -190,6 +191,7 @@ macro_rules! insert_catalogue {
                 .bind(&i.key).bind(&i.name).bind(i.business_id).bind(&i.return_url_prefix)
                 .execute(&mut *tx).await.map_err(db_err)?;
         }
+        crate::tickets::insert_ticket_codes!(tx, d);
     }};
 }
 
@@ -402,7 +404,8 @@ impl CatalogueStore for Db {
         fetch_all!(
             self,
             "SELECT m.*, ms.id AS ms_id, ms.type_id AS ms_type_id, ms.name AS ms_name, ms.name_en AS ms_name_en, \
-             ms.code AS ms_code, ms.class_name AS ms_class_name, ms.price AS ms_price \
+             ms.code AS ms_code, ms.class_name AS ms_class_name, ms.price AS ms_price, \
+             ms.max_discounted_tickets AS ms_max_discounted_tickets \
              FROM members m JOIN memberships ms ON ms.id = m.membership_id WHERE m.customer_id = $1 ORDER BY m.id",
             [customer_id],
             rows::member_with_membership

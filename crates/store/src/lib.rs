@@ -35,8 +35,12 @@ macro_rules! fetch_optional {
 mod catalogue;
 mod checkout;
 mod claims;
+mod login;
+mod orders;
+mod outbox;
 mod rows;
 pub mod testing;
+mod tickets;
 
 use std::str::FromStr;
 use std::time::Duration;

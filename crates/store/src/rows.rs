@@ -14,6 +14,7 @@ pub(crate) trait Get {
     fn oi(&self, c: &str) -> R<Option<i64>>;
     fn s(&self, c: &str) -> R<String>;
     fn b(&self, c: &str) -> R<bool>;
+    fn os(&self, c: &str) -> R<Option<String>>;
 }
 
 macro_rules! impl_get {
@@ -29,6 +30,9 @@ macro_rules! impl_get {
                 self.try_get(c)
             }
             fn b(&self, c: &str) -> R<bool> {
+                self.try_get(c)
+            }
+            fn os(&self, c: &str) -> R<Option<String>> {
                 self.try_get(c)
             }
         }
@@ -207,6 +211,7 @@ pub(crate) fn ticket(r: &impl Get) -> R<Ticket> {
         loyalty_points_price: r.oi("loyalty_points_price")?,
         multiply_factor: r.i("multiply_factor")?,
         sort: r.i("sort")?,
+        by_code_only: r.b("by_code_only")?,
     })
 }
 
@@ -302,6 +307,7 @@ pub(crate) fn member_with_membership(r: &impl Get) -> R<(Member, Membership)> {
             code: r.s("ms_code")?,
             class_name: r.s("ms_class_name")?,
             price: r.i("ms_price")?,
+            max_discounted_tickets: r.oi("ms_max_discounted_tickets")?,
         },
     ))
 }

@@ -266,3 +266,235 @@ mod claims {
     }
     }
 }
+
+mod login_and_outbox {
+    use std::sync::Arc;
+
+    use kupa_app::ports::{
+        Attachment, CatalogueStore, CodeLimits, LoginCode, LoginStore, Mail, OutboxStore,
+        SessionLogin, Sms,
+    };
+    use kupa_domain::customer::MobileNumber;
+    use kupa_store::Db;
+
+    const MOBILE: &str = "0521234567";
+    const LIMITS: CodeLimits = CodeLimits {
+        resend_after_ms: 30_000,
+        window_ms: 3_600_000,
+        max_per_window: 5,
+    };
+
+    fn code(hash: &str, now: i64) -> LoginCode {
+        LoginCode {
+            mobile: MOBILE.into(),
+            code_hash: hash.into(),
+            salt: format!("salt-{hash}"),
+            created_at_ms: now,
+            expires_at_ms: now + 300_000,
+            attempts: 0,
+            window_started_at_ms: now,
+            sends_in_window: 1,
+        }
+    }
+
+    async fn attempts(db: &Db) -> i64 {
+        db.attempt_login_code(MOBILE)
+            .await
+            .unwrap()
+            .unwrap()
+            .attempts
+    }
+
+    fn sms(to: &str, body: &str) -> Sms {
+        Sms {
+            to: MobileNumber::parse(to).unwrap(),
+            kind: "loginCode".into(),
+            reference: None,
+            text: body.into(),
+        }
+    }
+
+    conformance! {
+    async fn a_new_code_replaces_the_old_one_but_not_within_the_resend_wait(db: &Db) {
+        assert_eq!(db.issue_login_code(&code("h1", 0), &LIMITS).await.unwrap(), None);
+        assert_eq!(attempts(db).await, 1);
+        let refused = db.issue_login_code(&code("h2", 29_999), &LIMITS).await.unwrap().expect("too soon");
+        assert_eq!((refused.code_hash.as_str(), refused.created_at_ms), ("h1", 0), "the standing code is reported, unchanged");
+        assert_eq!(db.issue_login_code(&code("h3", 30_000), &LIMITS).await.unwrap(), None);
+        let now = db.attempt_login_code(MOBILE).await.unwrap().unwrap();
+        assert_eq!((now.code_hash.as_str(), now.salt.as_str(), now.attempts), ("h3", "salt-h3", 1), "replaced, attempts zeroed");
+        assert_eq!((now.expires_at_ms, now.sends_in_window, now.window_started_at_ms), (330_000, 2, 0));
+    }
+
+    async fn a_number_gets_at_most_five_codes_an_hour(db: &Db) {
+        for i in 0..5 {
+            assert_eq!(db.issue_login_code(&code(&format!("h{i}"), i * 60_000), &LIMITS).await.unwrap(), None, "code {i}");
+        }
+        let refused = db.issue_login_code(&code("h5", 3_599_999), &LIMITS).await.unwrap().expect("window used up");
+        assert_eq!((refused.sends_in_window, refused.window_started_at_ms), (5, 0));
+        assert_eq!(db.issue_login_code(&code("h6", 3_600_000), &LIMITS).await.unwrap(), None, "a new window");
+        let now = db.attempt_login_code(MOBILE).await.unwrap().unwrap();
+        assert_eq!((now.code_hash.as_str(), now.sends_in_window, now.window_started_at_ms), ("h6", 1, 3_600_000));
+    }
+
+    async fn racing_guesses_each_get_their_own_attempt_count(db: &Db) {
+        db.issue_login_code(&code("h", 0), &LIMITS).await.unwrap();
+        let db = Arc::new(db.clone());
+        let tasks: Vec<_> = (0..12)
+            .map(|_| {
+                let db = db.clone();
+                tokio::spawn(async move { db.attempt_login_code(MOBILE).await.unwrap().unwrap().attempts })
+            })
+            .collect();
+        let mut counts = Vec::new();
+        for t in tasks {
+            counts.push(t.await.unwrap());
+        }
+        counts.sort();
+        assert_eq!(counts, (1..=12).collect::<Vec<_>>(), "no two guesses saw the same count");
+        assert_eq!(db.attempt_login_code("0529999999").await.unwrap(), None, "no code, nothing counted");
+    }
+
+    async fn a_code_is_used_once_however_many_requests_race(db: &Db) {
+        db.issue_login_code(&code("h", 0), &LIMITS).await.unwrap();
+        assert!(!db.consume_login_code(MOBILE, "other").await.unwrap(), "only the code with that hash");
+        let (a, b) = tokio::join!(db.consume_login_code(MOBILE, "h"), db.consume_login_code(MOBILE, "h"));
+        assert!(a.unwrap() ^ b.unwrap(), "exactly one request used it");
+        assert_eq!(db.attempt_login_code(MOBILE).await.unwrap(), None);
+        assert_eq!(db.issue_login_code(&code("h2", 1_000), &LIMITS).await.unwrap(), None, "a used code does not make the next wait");
+    }
+
+    async fn a_session_login_is_bound_replaced_expired_and_ended(db: &Db) {
+        db.load_catalogue(&super::small_catalogue()).await.unwrap();
+        let login = SessionLogin { session_id: "s1".into(), customer_id: Some(1), mobile: MOBILE.into(), logged_in_at_ms: 1_000, expires_at_ms: 10_000 };
+        db.bind_session(&login).await.unwrap();
+        assert_eq!(db.session_login("s1", 9_999).await.unwrap(), Some(login.clone()));
+        assert_eq!(db.session_login("s1", 10_000).await.unwrap(), None, "expired at its end");
+        assert_eq!(db.session_login("s2", 5_000).await.unwrap(), None);
+        let bare = SessionLogin { customer_id: None, mobile: "0540000000".into(), logged_in_at_ms: 2_000, expires_at_ms: 20_000, ..login };
+        db.bind_session(&bare).await.unwrap();
+        assert_eq!(db.session_login("s1", 9_999).await.unwrap(), Some(bare), "a number with no customer; the earlier login replaced");
+        assert!(db.end_session_login("s1").await.unwrap());
+        assert!(!db.end_session_login("s1").await.unwrap());
+        assert_eq!(db.session_login("s1", 3_000).await.unwrap(), None);
+        assert_eq!(db.customer_by_id(1).await.unwrap().unwrap().mobile, MOBILE);
+        assert_eq!(db.customer_by_id(99).await.unwrap(), None);
+        assert_eq!(db.customer_by_mobile(MOBILE).await.unwrap().unwrap().id, 1);
+    }
+
+    async fn the_outboxes_list_newest_first_by_recipient(db: &Db) {
+        let a = db.record_sms(&sms("0521111111", "ראשון"), 1_000).await.unwrap();
+        let b = db.record_sms(&Sms { reference: Some("R1".into()), kind: "tickets".into(), ..sms("0522222222", "שני") }, 2_000).await.unwrap();
+        let c = db.record_sms(&sms("0521111111", "שלישי"), 3_000).await.unwrap();
+        assert!(a < b && b < c);
+        let all = db.sms_outbox(None, 10).await.unwrap();
+        assert_eq!(all.iter().map(|m| m.id).collect::<Vec<_>>(), vec![c, b, a]);
+        assert_eq!((all[1].kind.as_str(), all[1].reference.as_deref(), all[1].body.as_str(), all[1].created_at_ms), ("tickets", Some("R1"), "שני", 2_000));
+        assert_eq!(all[0].reference, None);
+        let mine = db.sms_outbox(Some("0521111111"), 10).await.unwrap();
+        assert_eq!(mine.iter().map(|m| m.body.as_str()).collect::<Vec<_>>(), vec!["שלישי", "ראשון"]);
+        assert_eq!(db.sms_outbox(None, 1).await.unwrap().len(), 1);
+
+        let mail = Mail {
+            to: "dana@example.com".into(),
+            subject: "הכרטיסים שלך".into(),
+            text: "text".into(),
+            html: "<p>html</p>".into(),
+            kind: "tickets".into(),
+            reference: Some("R1".into()),
+            attachments: vec![Attachment { name: "tickets.pdf".into(), content_type: "application/pdf".into(), bytes: vec![0; 1234] }],
+        };
+        let id = db.record_mail(&mail, 5_000).await.unwrap();
+        db.record_mail(&Mail { to: "other@example.com".into(), ..Mail::default() }, 6_000).await.unwrap();
+        let got = db.mail_outbox(Some("dana@example.com"), 10).await.unwrap();
+        assert_eq!(got.len(), 1);
+        let m = &got[0];
+        assert_eq!((m.id, m.subject.as_str(), m.text_body.as_str(), m.html_body.as_str(), m.created_at_ms), (id, "הכרטיסים שלך", "text", "<p>html</p>", 5_000));
+        assert_eq!((m.attachments[0].name.as_str(), m.attachments[0].content_type.as_str(), m.attachments[0].size), ("tickets.pdf", "application/pdf", 1234));
+        assert_eq!(db.mail_outbox(None, 10).await.unwrap().len(), 2);
+    }
+    }
+}
+
+mod ticket_codes {
+    use kupa_app::model::{CatalogueData, RefPromptOption, TicketCode};
+    use kupa_app::ports::{CatalogueStore, TicketStore};
+    use kupa_domain::tickets::CodeKind;
+    use kupa_store::Db;
+
+    fn with_codes() -> CatalogueData {
+        let mut data = super::small_catalogue();
+        data.tickets[1].by_code_only = true;
+        data.tickets[0].ref_prompt = "מספר חדר".into();
+        data.memberships[0].max_discounted_tickets = Some(4);
+        data.ticket_codes = vec![
+            TicketCode {
+                id: 1,
+                code: "Kupa10".into(),
+                kind: CodeKind::DiscountCode,
+                ticket_id: 2,
+                valid_from: Some("2026-11-01".into()),
+                valid_to: Some("2026-12-31".into()),
+                usage_limit: Some(10),
+                used_count: 3,
+                label: "קוד הנחה".into(),
+                label_en: "Discount code".into(),
+                ..TicketCode::default()
+            },
+            TicketCode {
+                id: 2,
+                code: "VALUE".into(),
+                kind: CodeKind::Voucher,
+                ticket_id: 2,
+                balance: Some(5000),
+                card_prefix: "4580".into(),
+                min_tickets: 2,
+                ..TicketCode::default()
+            },
+        ];
+        data.ref_prompt_options = vec![
+            RefPromptOption {
+                ticket_id: 1,
+                reference: "102".into(),
+                reference2: String::new(),
+                quantity: 2,
+            },
+            RefPromptOption {
+                ticket_id: 1,
+                reference: "101".into(),
+                reference2: "Cohen".into(),
+                quantity: 0,
+            },
+        ];
+        data
+    }
+
+    conformance! {
+    async fn ticket_codes_read_back_by_their_code_in_any_case(db: &Db) {
+        let data = with_codes();
+        db.load_catalogue(&data).await.unwrap();
+        assert_eq!(db.ticket_code("kupa10").await.unwrap().as_ref(), Some(&data.ticket_codes[0]));
+        assert_eq!(db.ticket_code("  KUPA10 ").await.unwrap().as_ref(), Some(&data.ticket_codes[0]));
+        assert_eq!(db.ticket_code("value").await.unwrap().as_ref(), Some(&data.ticket_codes[1]));
+        assert!(db.ticket_code("nope").await.unwrap().is_none());
+        assert_eq!(db.ref_prompt_options(1).await.unwrap(), data.ref_prompt_options, "in file order");
+        assert!(db.ref_prompt_options(2).await.unwrap().is_empty());
+        let groups = db.ticket_groups(&[1]).await.unwrap();
+        assert!(groups[0].1.iter().any(|t| t.id == 2 && t.by_code_only));
+        let (member, membership) = db.member_by_number("100001").await.unwrap().unwrap();
+        assert_eq!((member.id, membership.max_discounted_tickets), (1, Some(4)));
+        assert!(db.member_by_number("999").await.unwrap().is_none());
+    }
+
+    async fn a_code_used_beyond_its_limit_or_repeated_in_another_case_is_not_written(db: &Db) {
+        let mut data = with_codes();
+        data.ticket_codes[0].used_count = 11;
+        assert!(db.load_catalogue(&data).await.is_err(), "ticket_codes_used_count_check");
+        assert!(db.is_catalogue_empty().await.unwrap(), "the whole load was rolled back");
+        let mut data = with_codes();
+        data.ticket_codes[1].code = " KUPA10".into();
+        assert!(db.load_catalogue(&data).await.is_err(), "ticket_codes_code_key");
+        assert!(db.is_catalogue_empty().await.unwrap());
+    }
+    }
+}

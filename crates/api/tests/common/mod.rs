@@ -13,6 +13,7 @@ use kupa_app::catalogue_file;
 use kupa_app::ports::{CatalogueStore, Clock};
 use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
 use kupa_providers::clock::ServerClock;
+use kupa_providers::outbox::{OutboxMailer, OutboxSmsSender};
 use kupa_store::testing::TestDb;
 use serde_json::Value;
 use tower::ServiceExt;
@@ -49,6 +50,9 @@ impl TestApp {
         let state = AppState::new(
             Arc::new(db.db.clone()),
             Arc::new(ConfiguredCaptcha::new(mode)),
+            Arc::new(kupa_providers::test_gateway::TestGateway),
+            Arc::new(OutboxSmsSender::new(Arc::new(db.db.clone()), clock.clone())),
+            Arc::new(OutboxMailer::new(Arc::new(db.db.clone()), clock.clone())),
             clock.clone(),
             settings,
         );

@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+  '/cart': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Validates the whole cart (every seat held by this buyer, one ticket per seat, the seating and
+     *     ticket rules) and prices it on the server. The priced cart becomes the buyer's pending order.
+     */
+    post: operations['postCart'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/config': {
     parameters: {
       query?: never;
@@ -13,6 +33,91 @@ export interface paths {
     };
     /** The site configuration: numbered params, step timers, currencies, options; plus locales and routes. */
     get: operations['getConfig'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ends this buyer session's login (a session without one is fine too). */
+    post: operations['customerLogout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who is logged in on this buyer session, for the web app after a reload. */
+    get: operations['customerMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/mobile-login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends a 6-digit login code by SMS to the number. */
+    post: operations['mobileLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/mobile-login-validation-area': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Checks the SMS code and logs this buyer session in as the number's customer. */
+    post: operations['mobileLoginValidationArea'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edocument/{documentKey}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A ticket's e-document: its state and entrance time, and its QR code when the site shows it. */
+    get: operations['edocument'];
     put?: never;
     post?: never;
     delete?: never;
@@ -89,6 +194,87 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/payment/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The webhook an external gateway calls with its word about a payment. The raw body is signed:
+     *     header `x-kupa-signature` is the hex HMAC-SHA256 of the body with the configured gateway
+     *     secret (`KUPA_GATEWAY_SECRET`), compared in constant time. `authorized` finalises the order
+     *     (held seats sold, order paid, payment captured). Safe to repeat: a duplicate answers 200 with
+     *     the same status and creates nothing.
+     */
+    post: operations['paymentCallback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payment/commit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The buyer's commit after paying: the reservation, once. The same finalisation the gateway's
+     *     callback runs, so a reservation exists even if this call never comes.
+     */
+    post: operations['commit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payment/form/{locale}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Starts paying the buyer's priced cart: the holds get the payment window, and the gateway a payment. */
+    get: operations['paymentForm'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payment/status/{paymentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Where the buyer's payment stands, for the payment dialog to poll. Only the buyer session that
+     *     started the payment sees it. An open payment past its window is reported (and recorded) as
+     *     expired with `errorNoResponse`.
+     */
+    get: operations['paymentStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/presentations': {
     parameters: {
       query?: never;
@@ -140,6 +326,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/presentations/{id}/ticket': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The ticket a voucher, coupon, discount code or benefit card unlocks for a presentation on sale. */
+    get: operations['ticketByCode'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/presentations/{id}/ticketGroups': {
     parameters: {
       query?: never;
@@ -166,6 +369,94 @@ export interface paths {
     };
     /** A generated product picture: its icon on its colour. */
     get: operations['productImage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A paid reservation, for the confirmation screen (its identifier is an unguessable token). */
+    get: operations['getReservation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{id}/calendar.ics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The screening as a calendar entry (iCalendar), for "add to calendar". */
+    get: operations['calendar'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{id}/tickets.pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tickets as a PDF, one page per ticket, each with its QR code. */
+    get: operations['ticketsPdf'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{resId}/sendTickets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends the links to the reservation's tickets by text message (the buyer's own reservation). */
+    post: operations['sendTickets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/seats/best-available': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The best contiguous seats near the hall's best viewing point, obeying the seating rules; with
+     *     isLock=1 they are held for the buyer at once.
+     */
+    get: operations['bestAvailable'];
     put?: never;
     post?: never;
     delete?: never;
@@ -331,6 +622,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    BestAvailableResponse: {
+      matches: components['schemas']['BestMatchDto'][];
+      serverTime: string;
+    };
+    BestMatchDto: {
+      expiresAt?: string | null;
+      /** @description True when the seats are now held for this buyer. */
+      isLocked: boolean;
+      /** Format: int64 */
+      presentationId: number;
+      seats: components['schemas']['LockedSeat'][];
+    };
     CaptchaBody: {
       recaptchaToken?: string | null;
     };
@@ -340,12 +643,98 @@ export interface components {
       /** @description The token to send in test mode; null otherwise. */
       testToken?: string | null;
     };
+    Cart: {
+      customerInfo?: components['schemas']['CustomerInfo'] | null;
+      presentations: components['schemas']['CartPresentation'][];
+      products?: components['schemas']['CartProduct'][];
+      /**
+       * Format: int64
+       * @description The total the buyer was shown (agorot); refused with `priceMismatch` when it is not the server's.
+       */
+      total?: number | null;
+    };
+    CartBody: {
+      cart: components['schemas']['Cart'];
+      /** @description The interface language of the order (tickets and mails are written in it). */
+      locale?: string | null;
+      /** @description The step the buyer is entering: tickets, products or customerInfo (default tickets). */
+      step?: string | null;
+      /** @description The spec's client repeats its session id here; the session comes from the cookie or header. */
+      uuid?: string | null;
+    };
+    CartPresentation: {
+      /** Format: int64 */
+      presentationId: number;
+      seats: components['schemas']['CartSeatIn'][];
+    };
+    CartProduct: {
+      /** Format: int64 */
+      id: number;
+      /** Format: int64 */
+      quantity: number;
+    };
+    CartResponse: {
+      cart: components['schemas']['PricedCartDto'];
+      /** @description The holds now last until this time (UTC): the step the buyer entered has its own timer. */
+      expiresAt: string;
+      serverTime: string;
+      step: string;
+    };
+    CartSeatIn: {
+      /**
+       * Format: int64
+       * @description The seat's section (the spec's client also repeats it inside the ticket as sectionId).
+       */
+      VenueSectionId: number;
+      /** Format: int64 */
+      XCoordinate: number;
+      /** Format: int64 */
+      YCoordinate: number;
+      ticket: components['schemas']['CartTicket'];
+    };
+    /** @description A cart line's ticket, as the spec's client sends it. */
+    CartTicket: {
+      /**
+       * Format: int64
+       * @description The price the buyer was shown (agorot); refused with `priceMismatch` when it is not the server's.
+       */
+      amount?: number | null;
+      code?: string | null;
+      memberNumber?: string | null;
+      ref1?: string | null;
+      ref2?: string | null;
+      /** @description A senior citizen's Israeli ID number (senior tickets). */
+      seniorId?: string | null;
+      /** Format: int64 */
+      ticketId: number;
+    };
     CheckoutResponse: {
       expiresAt: string;
       /** @description This step was already extended (once per step). */
       extended: boolean;
       serverTime: string;
       step: string;
+    };
+    CommitBody: {
+      cart: components['schemas']['CommitCart'];
+      miniSiteUrl?: string | null;
+      recaptchaToken?: string | null;
+    };
+    /** @description The cart as the commit repeats it; the server trusts only its own priced order. */
+    CommitCart: {
+      presentations: components['schemas']['CommitPresentation'][];
+    };
+    CommitPresentation: {
+      /** Format: int64 */
+      presentationId: number;
+    };
+    CommitResponse: {
+      /** @description Always null on success. */
+      error?: string | null;
+      reservationIdentifier: string;
+      reservationNumber: string;
+      /** @description The tickets' e-document keys, line order. */
+      ticketIdentifiers: string[];
     };
     ConfigResponse: components['schemas']['SiteConfig'] & {
       captcha: components['schemas']['CaptchaInfo'];
@@ -374,6 +763,89 @@ export interface components {
       name: string;
       /** @default  */
       nameEn: string;
+    };
+    /**
+     * @description The logged-in customer in the spec's spelling (section 3 "Customer"). The ID number is masked
+     *     but for its last 4 digits; the server keeps the whole one for the orders that need it.
+     */
+    CustomerAccount: {
+      /** @description With '#' replaced by a space. */
+      Address1: string;
+      City: string;
+      /** Format: int64 */
+      CustomerId: number;
+      /** @description YYYY-MM-DD. */
+      DateOfBirth: string;
+      EmailAddress1: string;
+      FirstName: string;
+      IsMailingAllowed: boolean;
+      IsSMSAllowed: boolean;
+      LastName: string;
+      Members: components['schemas']['MemberCard'][];
+      /** @description Local form, "0524318876". */
+      MobileNumber1: string;
+      PostalCode: string;
+      /** @description Israeli ID number, all but the last 4 digits masked: "*****8711". */
+      SSN: string;
+    };
+    CustomerInfo: {
+      /**
+       * @description Ids of the terms the buyer accepted.
+       * @default []
+       */
+      acceptedTerms: number[];
+      /** @default  */
+      address1: string;
+      /** @default  */
+      address2: string;
+      /** @default  */
+      city: string;
+      /**
+       * @description YYYY-MM-DD.
+       * @default
+       */
+      dateOfBirth: string;
+      /** @default  */
+      email: string;
+      /** @default  */
+      firstName: string;
+      /** @default  */
+      intlPhone: string;
+      /** @default  */
+      invoiceAddress: string;
+      /** @default  */
+      invoiceCity: string;
+      /** @default  */
+      invoiceName: string;
+      /** @default  */
+      invoicePostalCode: string;
+      /** @default false */
+      invoiceRequested: boolean;
+      /** @default  */
+      invoiceSSN: string;
+      /** @default  */
+      lastName: string;
+      /**
+       * Format: int64
+       * @description Branch (location id) the customer belongs to.
+       * @default null
+       */
+      location: number | null;
+      /** @default false */
+      mailingAllowed: boolean;
+      /** @default  */
+      mobileNumber: string;
+      /** @default  */
+      postalCode: string;
+      /**
+       * @description Israeli ID number.
+       * @default
+       */
+      ssn: string;
+      /** @default  */
+      verifyEmailAddress: string;
+      /** @default  */
+      verifyMobileNumber: string;
     };
     /** @description Which customer-info fields the checkout shows and requires (spec section 3 and 5). */
     CustomerInfoOptions: {
@@ -476,6 +948,30 @@ export interface components {
        */
       verifyMobileNumber: components['schemas']['FieldOption'];
     };
+    CustomerLoginResponse: {
+      customerInfo: components['schemas']['CustomerAccount'] | null;
+      /** @description The login ends then (2 hours after it began); log in again after. */
+      expiresAt: string;
+      loggedInAt: string;
+      /** @description The proven number, local form. */
+      mobileNumber: string;
+      serverTime: string;
+    };
+    EDocument: {
+      entranceTime: string;
+      presentation: components['schemas']['Presentation'];
+      /** @description The ticket's QR code as SVG, when the site shows it (param 670). */
+      qrSvg?: string | null;
+      reservationNumber: string;
+      row: string;
+      scannedAt?: string | null;
+      seat: string;
+      section: string;
+      /** @description valid, scanned or cancelled (an unknown key is a 404). */
+      state: string;
+      ticketType: string;
+      ticketTypeEn: string;
+    };
     ErrorBody: {
       error: components['schemas']['ErrorDetail'];
     };
@@ -572,6 +1068,53 @@ export interface components {
       /** Format: int64 */
       y: number;
     };
+    /** @description A member card of the customer (spec section 3 "Member"). */
+    MemberCard: {
+      /**
+       * Format: int64
+       * @description Agorot.
+       */
+      balance: number;
+      className: string;
+      currency: string;
+      /** Format: int64 */
+      customerId: number;
+      /** @description YYYY-MM-DD, inclusive. */
+      endDate: string;
+      /** @description The period is running today (Asia/Jerusalem). */
+      isAvailable: boolean;
+      isExpired: boolean;
+      isNotStarted: boolean;
+      memberNumber: string;
+      /** Format: int64 */
+      membershipId: number;
+      /**
+       * Format: int64
+       * @description 2 means a series.
+       */
+      membershipTypeId: number;
+      name: string;
+      nameEn: string;
+      /**
+       * Format: int64
+       * @description Loyalty points, not money.
+       */
+      pointsBalance: number;
+      /** @description YYYY-MM-DD, inclusive. */
+      startDate: string;
+    };
+    MobileLoginBody: {
+      /** @description An Israeli mobile number: 0521234567, 052-123-4567, +972521234567, ... */
+      mobileNumber: string;
+      recaptchaToken?: string | null;
+      /** @description Send a code even when no customer has the number (checkout: a proven number suffices). */
+      sendSmsRegardlessOfCustomerExistence?: boolean;
+    };
+    MobileLoginValidationBody: {
+      mobileNumber: string;
+      /** @description The 6 digits the SMS carried. */
+      smsCode: string;
+    };
     MyHoldsResponse: {
       expiresAt?: string | null;
       seats: components['schemas']['LockedSeat'][];
@@ -579,6 +1122,76 @@ export interface components {
       /** @description The live checkout's step, or null when none is live. */
       step?: string | null;
     };
+    /** @description What a gateway reports about a payment. */
+    PaymentCallbackBody: {
+      /** @description visa, mastercard, amex, ... (letters and digits, at most 20). */
+      cardBrand?: string | null;
+      /** @description Exactly four digits. The card number itself is never sent or kept. */
+      cardLast4?: string | null;
+      /**
+       * @description For declined, failed or expired: paymentError (the default), blikError, payUerror,
+       *     payU_3DS_error, errorNoResponse or errorResponse.
+       */
+      failureCode?: string | null;
+      paymentId: string;
+      /** @description authorized, declined, failed, expired, challenge, awaitingBank or redirected. */
+      status: string;
+    };
+    PaymentCallbackResponse: {
+      /**
+       * @description The payment's status after the callback: `captured` once the order is paid, also when
+       *     the same callback arrives again.
+       */
+      status: components['schemas']['PaymentStatusValue'];
+    };
+    PaymentFormResponse: {
+      /** Format: int64 */
+      amount: number;
+      currency: string;
+      /** @description The holds now last until this time: the payment window. */
+      expiresAt: string;
+      /** @description The gateway's page for this payment (open it in the payment dialog). */
+      paymentFormURL: string;
+      paymentIdentifier: string;
+      serverTime: string;
+    };
+    /** @enum {string} */
+    PaymentMethodValue: 'card' | 'savedCard' | 'paypal' | 'blik' | 'payu' | 'voucher';
+    PaymentStatusResponse: {
+      /**
+       * Format: int64
+       * @description Agorot.
+       */
+      amount: number;
+      /** @description visa, mastercard, amex, diners, discover, jcb, isracard; null before a card is known. */
+      cardBrand?: string | null;
+      cardLast4?: string | null;
+      currency: string;
+      /**
+       * @description Why a payment did not go through (null once paid): `paymentError`, `blikError`,
+       *     `payUerror`, `payU_3DS_error`, `errorNoResponse` (timed out), `errorResponse`; for a
+       *     refund after the seats were lost, `holdsLost`.
+       */
+      failureCode?: string | null;
+      method: components['schemas']['PaymentMethodValue'];
+      paymentId: string;
+      status: components['schemas']['PaymentStatusValue'];
+    };
+    /**
+     * @description Where a payment stands.
+     * @enum {string}
+     */
+    PaymentStatusValue:
+      | 'created'
+      | 'challenge'
+      | 'awaitingBank'
+      | 'redirected'
+      | 'authorized'
+      | 'captured'
+      | 'declined'
+      | 'failed'
+      | 'refunded'
+      | 'expired';
     Presentation: {
       /** Format: int64 */
       authProfileId: number;
@@ -670,6 +1283,62 @@ export interface components {
       presentations: components['schemas']['Presentation'][];
       serverTime: string;
     };
+    PricedCartDto: {
+      currency: string;
+      /** Format: int64 */
+      presentationId: number;
+      products: components['schemas']['PricedProduct'][];
+      /** Format: int64 */
+      productsTotal: number;
+      /** Format: int64 */
+      serviceCharge: number;
+      /** @description The service charge's name (default "דמי טיפול") and total, in agorot. */
+      serviceChargeName: string;
+      tickets: components['schemas']['PricedTicket'][];
+      /** Format: int64 */
+      ticketsTotal: number;
+      /** Format: int64 */
+      total: number;
+    };
+    PricedProduct: {
+      /** Format: int64 */
+      amount: number;
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+      /** Format: int64 */
+      quantity: number;
+      /** Format: int64 */
+      unitPrice: number;
+    };
+    PricedTicket: {
+      code?: string | null;
+      isMultiplyFactorSubTicket: boolean;
+      /**
+       * Format: int64
+       * @description Agorot.
+       */
+      price: number;
+      rowName: string;
+      seatName: string;
+      /** Format: int64 */
+      sectionId: number;
+      sectionName: string;
+      /**
+       * Format: int64
+       * @description Agorot.
+       */
+      serviceCharge: number;
+      /** Format: int64 */
+      ticketId: number;
+      ticketName: string;
+      ticketNameEn: string;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
     Product: {
       category: string;
       currency: string;
@@ -689,6 +1358,52 @@ export interface components {
        * @description Always 0 from the server; the cart keeps the buyer's choice.
        */
       selectedQuantity: number;
+    };
+    Reservation: {
+      ReservationIdentifier: string;
+      calendarUrl: string;
+      currency: string;
+      customerEmail: string;
+      customerFirstName: string;
+      entranceTime: string;
+      eventDateTime: string;
+      orderTerms: string;
+      orderTermsEn: string;
+      paidAt?: string | null;
+      pdfUrl: string;
+      presentation: components['schemas']['Presentation'];
+      products: components['schemas']['ReservedProduct'][];
+      reservationNumber: string;
+      seats: components['schemas']['ReservedSeat'][];
+      /** Format: int64 */
+      serviceCharge: number;
+      serviceChargeName: string;
+      /** Format: int64 */
+      total: number;
+    };
+    ReservationResponse: {
+      reservation: components['schemas']['Reservation'];
+    };
+    ReservedProduct: {
+      /** Format: int64 */
+      amount: number;
+      name: string;
+      nameEn: string;
+      /** Format: int64 */
+      quantity: number;
+    };
+    ReservedSeat: {
+      /** @description The e-document key (its QR code leads to /edocument/{documentKey}). */
+      documentKey: string;
+      /** Format: int64 */
+      price: number;
+      row: string;
+      seat: string;
+      section: string;
+      /** Format: int64 */
+      serviceCharge: number;
+      ticketType: string;
+      ticketTypeEn: string;
     };
     /** @description The configurable route paths of spec section 2. */
     RoutePaths: {
@@ -932,6 +1647,12 @@ export interface components {
       remaining: number;
       soldOut: boolean;
     };
+    SendTicketsBody: {
+      mobileNumber: string;
+    };
+    SendTicketsResponse: {
+      success: boolean;
+    };
     ServiceCharge: {
       /**
        * Format: int64
@@ -1077,6 +1798,9 @@ export interface components {
       /** @default false */
       verifyMobileNumber: boolean;
     };
+    SuccessResponse: {
+      success: boolean;
+    };
     Term: {
       /**
        * Format: int64
@@ -1091,6 +1815,13 @@ export interface components {
       textEn: string;
     };
     Ticket: {
+      /**
+       * Format: int64
+       * @description Agorot left on the code's voucher (`GET /presentations/{id}/ticket` only, vouchers with a balance).
+       */
+      balance?: number | null;
+      /** @description The code that reached this ticket (`GET /presentations/{id}/ticket` only), as printed. */
+      code?: string | null;
       currency: string;
       /** Format: int64 */
       id: number;
@@ -1140,6 +1871,41 @@ export interface components {
        * @description The same as `id`, under the spec's other spelling.
        */
       ticketId: number;
+    };
+    TicketByCodeResponse: {
+      /** @description The code's label in Hebrew, to show beside the ticket. */
+      msg: string;
+      msgEn: string;
+      serverTime: string;
+      /** @description The ticket the code unlocks, with `code` (and a voucher's `balance`) set. */
+      ticket: components['schemas']['Ticket'];
+      ticketCode: components['schemas']['TicketCodeInfo'];
+    };
+    TicketCodeInfo: {
+      /**
+       * Format: int64
+       * @description A voucher's remaining value in agorot; null: the code has no balance.
+       */
+      balance?: number | null;
+      /** @description Credit-card benefit: the card paid with must start with these digits; empty otherwise. */
+      cardPrefix: string;
+      /** @description The code as printed. */
+      code: string;
+      /** @description discountCode, voucher, coupon, bankCard or creditCardBenefit. */
+      kind: string;
+      /**
+       * Format: int64
+       * @description The order needs at least this many tickets (a coupon); 0: any.
+       */
+      minTickets: number;
+      /**
+       * Format: int64
+       * @description Tickets the code may still be used for; null: no limit.
+       */
+      usesLeft?: number | null;
+      /** @description First and last day of validity (YYYY-MM-DD, Asia/Jerusalem, inclusive); null: open. */
+      validFrom?: string | null;
+      validTo?: string | null;
     };
     TicketGroup: {
       /** Format: int64 */
@@ -1195,6 +1961,57 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  postCart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CartBody'];
+      };
+    };
+    responses: {
+      /** @description The priced cart */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CartResponse'];
+        };
+      };
+      /** @description noEvent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   getConfig: {
     parameters: {
       query?: never;
@@ -1211,6 +2028,207 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConfigResponse'];
+        };
+      };
+    };
+  };
+  customerLogout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Logged out */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+    };
+  };
+  customerMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session's login */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerLoginResponse'];
+        };
+      };
+      /** @description loginError: nobody is logged in on this session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  mobileLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MobileLoginBody'];
+      };
+    };
+    responses: {
+      /** @description The code was sent */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_NOT_FOUND: no customer has the number (and sendSmsRegardlessOfCustomerExistence is false) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SMS_FAILED: the SMS could not be sent */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description invalid_mobileNumber, formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description smsResendTooSoon: a code was sent less than 30 s ago, or 5 this hour (params.retryAfterSeconds) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  mobileLoginValidationArea: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MobileLoginValidationBody'];
+      };
+    };
+    responses: {
+      /** @description Logged in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerLoginResponse'];
+        };
+      };
+      /** @description INVALID_SMS_CODE: wrong, expired or never sent (params.reason: wrong, expired or none; params.attemptsLeft) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description invalid_mobileNumber, formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginValidation: 5 attempts used, the code is dead; ask for a new one */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  edocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The ticket's e-document key */
+        documentKey: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The e-document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EDocument'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };
@@ -1360,6 +2378,219 @@ export interface operations {
       };
     };
   };
+  paymentCallback: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description Hex HMAC-SHA256 of the raw request body with the gateway secret */
+        'x-kupa-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PaymentCallbackBody'];
+      };
+    };
+    responses: {
+      /** @description Recorded (also when it was a duplicate) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentCallbackResponse'];
+        };
+      };
+      /** @description invalidSignature: missing or wrong signature, or no gateway secret configured */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description paymentError: no such payment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: a malformed body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  commit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CommitBody'];
+      };
+    };
+    responses: {
+      /** @description The reservation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CommitResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description paymentError (declined or not paid) */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description ORDER_ALREADY_PAID (a second commit), lastCommit (seats lost; refunded), paymentPending */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation, lastCommit (nothing to commit) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  paymentForm: {
+    parameters: {
+      query: {
+        /** @description The presentation whose priced cart is paid. */
+        presentationId: number;
+        /** @description The total the buyer sees (agorot); refused with `priceMismatch` when it differs. */
+        total?: number;
+        /** @description card (default), savedCard, paypal, blik, payu. */
+        method?: string;
+        /** @description Installments, 1 to 12 (default 1). */
+        numberOfPayments?: number;
+        saveCard?: boolean;
+        recaptchaToken?: string;
+        /** @description Where the payment page sends the buyer back (a path of this site; default the order page). */
+        returnPath?: string;
+        /** @description Accepted for the spec's client. */
+        ssn?: string;
+        locationId?: number;
+        authProfileId?: number;
+      };
+      header?: never;
+      path: {
+        /** @description he, en, ... */
+        locale: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Where to pay */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentFormResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description timeExpired */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation, priceMismatch */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  paymentStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The payment's identifier (paymentIdentifier of GET /payment/form) */
+        paymentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Where the payment stands */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentStatusResponse'];
+        };
+      };
+      /** @description paymentError: no such payment for this buyer */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   presentationListNoSlash: {
     parameters: {
       query?: {
@@ -1485,11 +2716,86 @@ export interface operations {
       };
     };
   };
+  ticketByCode: {
+    parameters: {
+      query: {
+        /** @description The code as typed; surrounding spaces and letter case are ignored. */
+        ticketCode: string;
+        /** @description The seat's section: the code's ticket must be of the ticket group it sells. */
+        sectionId?: number;
+        /** @description The ticket group the code's ticket must belong to. */
+        ticketGroupId?: number;
+        /** @description The ticket the buyer picked: the code must unlock exactly this one. */
+        ticketId?: number;
+        /** @description Comma-separated ids of tickets the client already has for this code; the answer is never one of them. */
+        ignoreTicketIds?: string;
+        recaptchaToken?: string;
+        miniSiteUrl?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Presentation id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The ticket the code unlocks */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TicketByCodeResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description noEvent, notFound (unknown mini-site) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description voucherExpired, voucherBalance, codeUsageLimitExceeded, ticket_sale_not_yet_started, ticketing_ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description codeNotFound, ticketNotFound, formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   ticketGroups: {
     parameters: {
       query?: {
         miniSiteUrl?: string;
-        /** @description A member's loyalty id: member-only tickets are listed too (the order checks the membership). */
+        /**
+         * @description A member's loyalty id (the member number on the card): the member is checked, and
+         *     member-only tickets are listed too.
+         */
         membershipLoyaltyId?: string;
         integrationId?: string;
       };
@@ -1520,7 +2826,16 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation */
+      /** @description memberExpired, memberNotStarted, memberNoneAvailable */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description memberNotFound, formValidation */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1554,6 +2869,241 @@ export interface operations {
       };
       /** @description notFound */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getReservation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The reservation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReservationResponse'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  calendar: {
+    parameters: {
+      query?: {
+        /** @description he (default: the order's language) or en. */
+        lang?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The calendar file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/calendar': string;
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ticketsPdf: {
+    parameters: {
+      query?: {
+        /** @description he (default: the order's language) or en. */
+        lang?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tickets */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': number[];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  sendTickets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reservation identifier */
+        resId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SendTicketsBody'];
+      };
+    };
+    responses: {
+      /** @description Sent */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SendTicketsResponse'];
+        };
+      };
+      /** @description notFound (not your reservation) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SMS_FAILED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description invalid_mobileNumber, formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  bestAvailable: {
+    parameters: {
+      query: {
+        /** @description How many alternatives (default 5). */
+        maxMatches?: number;
+        featureId?: number;
+        presentationId?: number;
+        ticketGroupId?: number;
+        /** @description Only this section (a shortage there is section_not_enough_seats). */
+        sectionId?: number;
+        quantity: number;
+        /** @description Blocks per presentation (default 1). */
+        resultsPerMatch?: number;
+        /** @description 1: the best block of each presentation of the feature. */
+        isBestPerPresentation?: number;
+        /** @description YYYY-MM-DD, local days. */
+        startDate?: string;
+        endDate?: string;
+        locationId?: number;
+        /** @description morning, afternoon, evening or night. */
+        partOfDay?: string;
+        /** @description 1: hold the first block for this buyer. */
+        isLock?: number;
+        miniSiteUrl?: string;
+        recaptchaToken?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The matches */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BestAvailableResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description noEvent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description NOT_ENOUGH_SEATS, res_not_enough_seats, section_not_enough_seats, ga_not_enough_seats, lock_seat_error, ticket_sale_not_yet_started, ticketing_ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation, tooManySeats */
+      422: {
         headers: {
           [name: string]: unknown;
         };

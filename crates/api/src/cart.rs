@@ -1,0 +1,459 @@
+//! The cart and the payment around it: POST /cart, GET /payment/form/{locale},
+//! POST /payment/commit (spec section 7 "Cart and payment").
+
+use axum::extract::State;
+use kupa_app::customer_info::CustomerInfo;
+use kupa_app::orders::{CartInput, CartSeat, Order, PaymentMethod, StartPayment};
+use kupa_app::{AppError, ErrorCode};
+use kupa_domain::checkout::Step;
+use kupa_domain::time::ms_to_rfc3339;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{Json, Path, Query};
+use crate::session::BuyerSession;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(post_cart))
+        .routes(routes!(payment_form))
+        .routes(routes!(commit))
+}
+
+/// A cart line's ticket, as the spec's client sends it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartTicket {
+    pub ticket_id: i64,
+    /// The price the buyer was shown (agorot); refused with `priceMismatch` when it is not the server's.
+    #[serde(default)]
+    pub amount: Option<i64>,
+    #[serde(default)]
+    pub code: Option<String>,
+    #[serde(default)]
+    pub ref1: Option<String>,
+    #[serde(default)]
+    pub ref2: Option<String>,
+    #[serde(default)]
+    pub member_number: Option<String>,
+    /// A senior citizen's Israeli ID number (senior tickets).
+    #[serde(default)]
+    pub senior_id: Option<String>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[allow(non_snake_case)]
+pub struct CartSeatIn {
+    pub XCoordinate: i64,
+    pub YCoordinate: i64,
+    /// The seat's section (the spec's client also repeats it inside the ticket as sectionId).
+    pub VenueSectionId: i64,
+    pub ticket: CartTicket,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartPresentation {
+    pub presentation_id: i64,
+    pub seats: Vec<CartSeatIn>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartProduct {
+    pub id: i64,
+    pub quantity: i64,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Cart {
+    pub presentations: Vec<CartPresentation>,
+    #[serde(default)]
+    pub products: Vec<CartProduct>,
+    #[serde(default)]
+    pub customer_info: Option<CustomerInfo>,
+    /// The total the buyer was shown (agorot); refused with `priceMismatch` when it is not the server's.
+    #[serde(default)]
+    pub total: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartBody {
+    pub cart: Cart,
+    /// The step the buyer is entering: tickets, products or customerInfo (default tickets).
+    #[serde(default)]
+    pub step: Option<String>,
+    /// The interface language of the order (tickets and mails are written in it).
+    #[serde(default)]
+    pub locale: Option<String>,
+    /// The spec's client repeats its session id here; the session comes from the cookie or header.
+    #[serde(default)]
+    #[allow(dead_code)] // part of the spec's call
+    pub uuid: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PricedTicket {
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+    pub section_name: String,
+    pub row_name: String,
+    pub seat_name: String,
+    pub ticket_id: i64,
+    pub ticket_name: String,
+    pub ticket_name_en: String,
+    /// Agorot.
+    pub price: i64,
+    /// Agorot.
+    pub service_charge: i64,
+    pub is_multiply_factor_sub_ticket: bool,
+    pub code: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PricedProduct {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub quantity: i64,
+    pub unit_price: i64,
+    pub amount: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PricedCartDto {
+    pub presentation_id: i64,
+    pub tickets: Vec<PricedTicket>,
+    pub products: Vec<PricedProduct>,
+    pub tickets_total: i64,
+    pub products_total: i64,
+    /// The service charge's name (default "דמי טיפול") and total, in agorot.
+    pub service_charge_name: String,
+    pub service_charge: i64,
+    pub total: i64,
+    pub currency: String,
+}
+
+impl PricedCartDto {
+    pub fn new(o: &Order) -> PricedCartDto {
+        PricedCartDto {
+            presentation_id: o.presentation_id,
+            tickets: o
+                .tickets
+                .iter()
+                .map(|t| PricedTicket {
+                    section_id: t.section_id,
+                    x: t.x,
+                    y: t.y,
+                    section_name: t.section_name.clone(),
+                    row_name: t.row_name.clone(),
+                    seat_name: t.seat_name.clone(),
+                    ticket_id: t.ticket_id,
+                    ticket_name: t.ticket_name.clone(),
+                    ticket_name_en: t.ticket_name_en.clone(),
+                    price: t.price,
+                    service_charge: t.service_charge,
+                    is_multiply_factor_sub_ticket: t.is_sub_ticket,
+                    code: t.code.clone(),
+                })
+                .collect(),
+            products: o
+                .products
+                .iter()
+                .map(|p| PricedProduct {
+                    id: p.product_id,
+                    name: p.name.clone(),
+                    name_en: p.name_en.clone(),
+                    quantity: p.quantity,
+                    unit_price: p.unit_price,
+                    amount: p.unit_price * p.quantity,
+                })
+                .collect(),
+            tickets_total: o.tickets_total,
+            products_total: o.products_total,
+            service_charge_name: o.service_charge_name.clone(),
+            service_charge: o.service_charge_total,
+            total: o.total,
+            currency: o.currency.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartResponse {
+    pub cart: PricedCartDto,
+    /// The holds now last until this time (UTC): the step the buyer entered has its own timer.
+    pub expires_at: String,
+    pub step: String,
+    pub server_time: String,
+}
+
+async fn one_presentation<'a>(state: &AppState, cart: &'a Cart) -> ApiResult<&'a CartPresentation> {
+    match cart.presentations.as_slice() {
+        [one] => Ok(one),
+        [] => Err(
+            AppError::rejected(ErrorCode::FormValidation, "the cart has no presentation").into(),
+        ),
+        many => {
+            // Presentations of one cart must share authProfileId and businessId (spec section 5);
+            // compatible ones are still bought one order each for now.
+            let ids: Vec<i64> = many.iter().map(|p| p.presentation_id).collect();
+            state.orders.check_compatible(&ids).await?;
+            Err(AppError::rejected(
+                ErrorCode::Invalid("onePresentationPerOrder"),
+                "buy one presentation per order",
+            )
+            .into())
+        }
+    }
+}
+
+/// Validates the whole cart (every seat held by this buyer, one ticket per seat, the seating and
+/// ticket rules) and prices it on the server. The priced cart becomes the buyer's pending order.
+#[utoipa::path(post, operation_id = "postCart", path = "/cart", tag = "order", request_body = CartBody,
+    responses((status = 200, description = "The priced cart", body = CartResponse),
+              (status = 404, description = "noEvent", body = ErrorBody),
+              (status = 409, description = "lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired", body = ErrorBody),
+              (status = 422, description = "formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule", body = ErrorBody)))]
+async fn post_cart(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Json(body): Json<CartBody>,
+) -> ApiResult<axum::Json<CartResponse>> {
+    let p = one_presentation(&state, &body.cart).await?;
+    let step = match body.step.as_deref() {
+        None => None,
+        Some(s) => Some(
+            Step::parse(s)
+                .filter(|s| matches!(s, Step::Tickets | Step::Products | Step::CustomerInfo))
+                .ok_or_else(|| {
+                    AppError::rejected(
+                        ErrorCode::FormValidation,
+                        "step must be tickets, products or customerInfo",
+                    )
+                })?,
+        ),
+    };
+    let input = CartInput {
+        presentation_id: p.presentation_id,
+        seats: p
+            .seats
+            .iter()
+            .map(|s| CartSeat {
+                section_id: s.VenueSectionId,
+                x: s.XCoordinate,
+                y: s.YCoordinate,
+                ticket_id: s.ticket.ticket_id,
+                amount: s.ticket.amount,
+                code: s.ticket.code.clone(),
+                ref1: s.ticket.ref1.clone(),
+                ref2: s.ticket.ref2.clone(),
+                member_number: s.ticket.member_number.clone(),
+                senior_id: s.ticket.senior_id.clone(),
+            })
+            .collect(),
+        products: body
+            .cart
+            .products
+            .iter()
+            .map(|p| (p.id, p.quantity))
+            .collect(),
+        customer: body.cart.customer_info,
+        step,
+        locale: body
+            .locale
+            .filter(|l| kupa_domain::locale::is_supported(l))
+            .unwrap_or_else(|| state.settings.default_locale.clone()),
+        total: body.cart.total,
+    };
+    let priced = state.orders.price_cart(session.id(), input).await?;
+    Ok(axum::Json(CartResponse {
+        cart: PricedCartDto::new(&priced.order),
+        expires_at: ms_to_rfc3339(priced.expires_at_ms),
+        step: priced.step.as_str().to_owned(),
+        server_time: ms_to_rfc3339(state.orders.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentFormQuery {
+    /// The presentation whose priced cart is paid.
+    pub presentation_id: i64,
+    /// The total the buyer sees (agorot); refused with `priceMismatch` when it differs.
+    pub total: Option<i64>,
+    /// card (default), savedCard, paypal, blik, payu.
+    pub method: Option<String>,
+    /// Installments, 1 to 12 (default 1).
+    pub number_of_payments: Option<i64>,
+    #[serde(default)]
+    pub save_card: bool,
+    pub recaptcha_token: Option<String>,
+    /// Where the payment page sends the buyer back (a path of this site; default the order page).
+    pub return_path: Option<String>,
+    /// Accepted for the spec's client.
+    #[allow(dead_code)] // part of the spec's call
+    pub ssn: Option<String>,
+    #[allow(dead_code)] // part of the spec's call
+    pub location_id: Option<i64>,
+    #[allow(dead_code)] // part of the spec's call
+    pub auth_profile_id: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentFormResponse {
+    /// The gateway's page for this payment (open it in the payment dialog).
+    #[serde(rename = "paymentFormURL")]
+    pub payment_form_url: String,
+    pub payment_identifier: String,
+    pub amount: i64,
+    pub currency: String,
+    /// The holds now last until this time: the payment window.
+    pub expires_at: String,
+    pub server_time: String,
+}
+
+/// Starts paying the buyer's priced cart: the holds get the payment window, and the gateway a payment.
+#[utoipa::path(get, operation_id = "paymentForm", path = "/payment/form/{locale}", tag = "order",
+    params(("locale" = String, Path, description = "he, en, ..."), PaymentFormQuery),
+    responses((status = 200, description = "Where to pay", body = PaymentFormResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 409, description = "timeExpired", body = ErrorBody),
+              (status = 422, description = "formValidation, priceMismatch", body = ErrorBody)))]
+async fn payment_form(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Path(locale): Path<String>,
+    Query(q): Query<PaymentFormQuery>,
+) -> ApiResult<axum::Json<PaymentFormResponse>> {
+    if !kupa_domain::locale::is_supported(&locale) {
+        return Err(AppError::rejected(ErrorCode::FormValidation, "unknown locale").into());
+    }
+    let method = match q.method.as_deref() {
+        None => PaymentMethod::Card,
+        Some(m) => PaymentMethod::parse(m)
+            .filter(|m| *m != PaymentMethod::Voucher)
+            .ok_or_else(|| {
+                AppError::rejected(ErrorCode::FormValidation, "unknown payment method")
+            })?,
+    };
+    let return_path = q
+        .return_path
+        .filter(|p| p.starts_with('/') && !p.starts_with("//"))
+        .unwrap_or_else(|| format!("/order/{}", q.presentation_id));
+    let (payment, url, expires) = state
+        .orders
+        .start_payment(
+            session.id(),
+            q.presentation_id,
+            StartPayment {
+                method,
+                installments: q.number_of_payments.unwrap_or(1),
+                save_card: q.save_card,
+                total: q.total,
+                locale,
+                return_url: return_path,
+                captcha_token: q.recaptcha_token.unwrap_or_default(),
+            },
+        )
+        .await?;
+    Ok(axum::Json(PaymentFormResponse {
+        payment_form_url: url,
+        payment_identifier: payment.id,
+        amount: payment.amount,
+        currency: payment.currency,
+        expires_at: ms_to_rfc3339(expires),
+        server_time: ms_to_rfc3339(state.orders.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitBody {
+    pub cart: CommitCart,
+    #[serde(default)]
+    pub recaptcha_token: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)] // part of the spec's call
+    pub mini_site_url: Option<String>,
+}
+
+/// The cart as the commit repeats it; the server trusts only its own priced order.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitCart {
+    pub presentations: Vec<CommitPresentation>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitPresentation {
+    pub presentation_id: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitResponse {
+    pub reservation_identifier: String,
+    /// The tickets' e-document keys, line order.
+    pub ticket_identifiers: Vec<String>,
+    pub reservation_number: String,
+    /// Always null on success.
+    pub error: Option<String>,
+}
+
+/// The buyer's commit after paying: the reservation, once. The same finalisation the gateway's
+/// callback runs, so a reservation exists even if this call never comes.
+#[utoipa::path(post, operation_id = "commit", path = "/payment/commit", tag = "order", request_body = CommitBody,
+    responses((status = 200, description = "The reservation", body = CommitResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 402, description = "paymentError (declined or not paid)", body = ErrorBody),
+              (status = 409, description = "ORDER_ALREADY_PAID (a second commit), lastCommit (seats lost; refunded), paymentPending", body = ErrorBody),
+              (status = 422, description = "formValidation, lastCommit (nothing to commit)", body = ErrorBody)))]
+async fn commit(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Json(body): Json<CommitBody>,
+) -> ApiResult<axum::Json<CommitResponse>> {
+    let presentation_id = match body.cart.presentations.as_slice() {
+        [one] => one.presentation_id,
+        _ => {
+            return Err(AppError::rejected(
+                ErrorCode::FormValidation,
+                "one presentation per order",
+            )
+            .into());
+        }
+    };
+    let order = state
+        .orders
+        .commit(
+            session.id(),
+            presentation_id,
+            body.recaptcha_token.as_deref().unwrap_or_default(),
+        )
+        .await?;
+    Ok(axum::Json(CommitResponse {
+        reservation_identifier: order.id.clone(),
+        ticket_identifiers: order
+            .tickets
+            .iter()
+            .map(|t| t.document_key.clone())
+            .collect(),
+        reservation_number: order.reservation_number.clone(),
+        error: None,
+    }))
+}

@@ -1,0 +1,347 @@
+//! Tickets out: the reservation read back for the confirmation screen, its PDF tickets and
+//! calendar file, and the e-document a ticket's QR leads to.
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::response::{IntoResponse, Response};
+use kupa_app::catalogue::PresentationInfo;
+use kupa_app::orders::Order;
+use kupa_app::tickets_out::{self, ENTRANCE_BEFORE_MS};
+use kupa_app::{AppError, ErrorCode};
+use kupa_domain::time::ms_to_rfc3339;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::dto;
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{Path, Query};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_reservation))
+        .routes(routes!(tickets_pdf))
+        .routes(routes!(calendar))
+        .routes(routes!(edocument))
+        .routes(routes!(send_tickets))
+}
+
+/// The address the QR codes and calendar links point at: this site as the buyer reached it.
+fn base_url(headers: &HeaderMap) -> String {
+    let host = headers
+        .get("x-forwarded-host")
+        .or_else(|| headers.get("host"))
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("127.0.0.1:8080");
+    let scheme = headers
+        .get("x-forwarded-proto")
+        .and_then(|h| h.to_str().ok())
+        .filter(|s| *s == "https")
+        .unwrap_or("http");
+    format!("{scheme}://{host}")
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReservedSeat {
+    pub section: String,
+    pub row: String,
+    pub seat: String,
+    pub ticket_type: String,
+    pub ticket_type_en: String,
+    pub price: i64,
+    pub service_charge: i64,
+    /// The e-document key (its QR code leads to /edocument/{documentKey}).
+    pub document_key: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReservedProduct {
+    pub name: String,
+    pub name_en: String,
+    pub quantity: i64,
+    pub amount: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Reservation {
+    #[serde(rename = "ReservationIdentifier")]
+    pub reservation_identifier: String,
+    pub reservation_number: String,
+    pub presentation: dto::Presentation,
+    pub seats: Vec<ReservedSeat>,
+    pub products: Vec<ReservedProduct>,
+    pub service_charge_name: String,
+    pub service_charge: i64,
+    pub total: i64,
+    pub currency: String,
+    pub event_date_time: String,
+    pub entrance_time: String,
+    pub paid_at: Option<String>,
+    pub customer_first_name: String,
+    pub customer_email: String,
+    pub order_terms: String,
+    pub order_terms_en: String,
+    pub pdf_url: String,
+    pub calendar_url: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReservationResponse {
+    pub reservation: Reservation,
+}
+
+async fn reservation_of(state: &AppState, id: &str) -> ApiResult<(Order, PresentationInfo)> {
+    Ok(state.orders.reservation(id).await?)
+}
+
+/// A paid reservation, for the confirmation screen (its identifier is an unguessable token).
+#[utoipa::path(get, operation_id = "getReservation", path = "/reservations/{id}", tag = "order",
+    params(("id" = String, Path, description = "The reservation identifier")),
+    responses((status = 200, description = "The reservation", body = ReservationResponse),
+              (status = 404, description = "notFound", body = ErrorBody)))]
+async fn get_reservation(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<ReservationResponse>> {
+    let (order, info) = reservation_of(&state, &id).await?;
+    let config = state.catalogue.site_config().await?;
+    let starts = info.view.presentation.starts_at_ms;
+    Ok(axum::Json(ReservationResponse {
+        reservation: Reservation {
+            reservation_identifier: order.id.clone(),
+            reservation_number: order.reservation_number.clone(),
+            presentation: dto::Presentation::from_info(&info),
+            seats: order
+                .tickets
+                .iter()
+                .map(|t| ReservedSeat {
+                    section: t.section_name.clone(),
+                    row: t.row_name.clone(),
+                    seat: t.seat_name.clone(),
+                    ticket_type: t.ticket_name.clone(),
+                    ticket_type_en: t.ticket_name_en.clone(),
+                    price: t.price,
+                    service_charge: t.service_charge,
+                    document_key: t.document_key.clone(),
+                })
+                .collect(),
+            products: order
+                .products
+                .iter()
+                .map(|p| ReservedProduct {
+                    name: p.name.clone(),
+                    name_en: p.name_en.clone(),
+                    quantity: p.quantity,
+                    amount: p.quantity * p.unit_price,
+                })
+                .collect(),
+            service_charge_name: order.service_charge_name.clone(),
+            service_charge: order.service_charge_total,
+            total: order.total,
+            currency: order.currency.clone(),
+            event_date_time: ms_to_rfc3339(starts),
+            entrance_time: ms_to_rfc3339(starts - ENTRANCE_BEFORE_MS),
+            paid_at: order.paid_at_ms.map(ms_to_rfc3339),
+            customer_first_name: order.customer.first_name.clone(),
+            customer_email: order.customer.email.clone(),
+            order_terms: config.confirmation.order_terms.clone(),
+            order_terms_en: config.confirmation.order_terms_en.clone(),
+            pdf_url: format!("/api/reservations/{}/tickets.pdf", order.id),
+            calendar_url: format!("/api/reservations/{}/calendar.ics", order.id),
+        },
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LangQuery {
+    /// he (default: the order's language) or en.
+    pub lang: Option<String>,
+}
+
+fn doc_lang(q: &LangQuery, order: &Order) -> String {
+    // Ticket documents come in Hebrew or English; other interface languages read the English.
+    match q.lang.as_deref().unwrap_or(&order.locale) {
+        "he" => "he".into(),
+        _ => "en".into(),
+    }
+}
+
+/// The tickets as a PDF, one page per ticket, each with its QR code.
+#[utoipa::path(get, operation_id = "ticketsPdf", path = "/reservations/{id}/tickets.pdf", tag = "order",
+    params(("id" = String, Path, description = "The reservation identifier"), LangQuery),
+    responses((status = 200, description = "The tickets", content_type = "application/pdf", body = Vec<u8>),
+              (status = 404, description = "notFound", body = ErrorBody)))]
+async fn tickets_pdf(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(q): Query<LangQuery>,
+) -> ApiResult<Response> {
+    let (order, info) = reservation_of(&state, &id).await?;
+    let config = state.catalogue.site_config().await?;
+    let lang = doc_lang(&q, &order);
+    let terms = if lang == "he" {
+        &config.confirmation.order_terms
+    } else {
+        &config.confirmation.order_terms_en
+    };
+    let doc = tickets_out::tickets_document(&order, &info, &lang, &base_url(&headers), terms);
+    let pdf = kupa_documents::render_tickets_pdf(&doc).map_err(AppError::internal)?;
+    Ok((
+        [
+            (CONTENT_TYPE, "application/pdf".to_owned()),
+            (
+                CONTENT_DISPOSITION,
+                format!(
+                    "inline; filename=\"tickets-{}.pdf\"",
+                    order.reservation_number
+                ),
+            ),
+            (CACHE_CONTROL, "private, no-store".to_owned()),
+        ],
+        pdf,
+    )
+        .into_response())
+}
+
+/// The screening as a calendar entry (iCalendar), for "add to calendar".
+#[utoipa::path(get, operation_id = "calendar", path = "/reservations/{id}/calendar.ics", tag = "order",
+    params(("id" = String, Path, description = "The reservation identifier"), LangQuery),
+    responses((status = 200, description = "The calendar file", content_type = "text/calendar", body = String),
+              (status = 404, description = "notFound", body = ErrorBody)))]
+async fn calendar(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(q): Query<LangQuery>,
+) -> ApiResult<Response> {
+    let (order, info) = reservation_of(&state, &id).await?;
+    let lang = doc_lang(&q, &order);
+    let event = tickets_out::calendar_event(
+        &order,
+        &info,
+        &lang,
+        &base_url(&headers),
+        state.orders.now_ms(),
+    );
+    Ok((
+        [
+            (CONTENT_TYPE, "text/calendar; charset=utf-8".to_owned()),
+            (
+                CONTENT_DISPOSITION,
+                format!(
+                    "attachment; filename=\"kupa-{}.ics\"",
+                    order.reservation_number
+                ),
+            ),
+        ],
+        kupa_documents::render_ics(&event),
+    )
+        .into_response())
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EDocument {
+    /// valid, scanned or cancelled (an unknown key is a 404).
+    pub state: String,
+    pub reservation_number: String,
+    pub presentation: dto::Presentation,
+    pub section: String,
+    pub row: String,
+    pub seat: String,
+    pub ticket_type: String,
+    pub ticket_type_en: String,
+    pub entrance_time: String,
+    pub scanned_at: Option<String>,
+    /// The ticket's QR code as SVG, when the site shows it (param 670).
+    pub qr_svg: Option<String>,
+}
+
+/// A ticket's e-document: its state and entrance time, and its QR code when the site shows it.
+#[utoipa::path(get, operation_id = "edocument", path = "/edocument/{documentKey}", tag = "order",
+    params(("documentKey" = String, Path, description = "The ticket's e-document key")),
+    responses((status = 200, description = "The e-document", body = EDocument),
+              (status = 404, description = "notFound", body = ErrorBody)))]
+async fn edocument(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(key): Path<String>,
+) -> ApiResult<axum::Json<EDocument>> {
+    let not_found = || AppError::rejected(ErrorCode::Missing("notFound"), "no such ticket");
+    let (order, info) = state
+        .orders
+        .by_document_key(&key)
+        .await?
+        .ok_or_else(not_found)?;
+    let t = order
+        .tickets
+        .iter()
+        .find(|t| t.document_key == key)
+        .ok_or_else(not_found)?;
+    let config = state.catalogue.site_config().await?;
+    let ticket_state = if t.cancelled_at_ms.is_some() {
+        "cancelled"
+    } else if t.scanned_at_ms.is_some() {
+        "scanned"
+    } else {
+        "valid"
+    };
+    Ok(axum::Json(EDocument {
+        state: ticket_state.into(),
+        reservation_number: order.reservation_number.clone(),
+        presentation: dto::Presentation::from_info(&info),
+        section: t.section_name.clone(),
+        row: t.row_name.clone(),
+        seat: t.seat_name.clone(),
+        ticket_type: t.ticket_name.clone(),
+        ticket_type_en: t.ticket_name_en.clone(),
+        entrance_time: ms_to_rfc3339(info.view.presentation.starts_at_ms - ENTRANCE_BEFORE_MS),
+        scanned_at: t.scanned_at_ms.map(ms_to_rfc3339),
+        qr_svg: config.param_on("670").then(|| {
+            kupa_documents::qr_svg(&format!(
+                "{}{}",
+                base_url(&headers),
+                tickets_out::edocument_path(t)
+            ))
+        }),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SendTicketsBody {
+    pub mobile_number: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SendTicketsResponse {
+    pub success: bool,
+}
+
+/// Sends the links to the reservation's tickets by text message (the buyer's own reservation).
+#[utoipa::path(post, operation_id = "sendTickets", path = "/reservations/{resId}/sendTickets", tag = "order",
+    params(("resId" = String, Path, description = "The reservation identifier")), request_body = SendTicketsBody,
+    responses((status = 200, description = "Sent", body = SendTicketsResponse),
+              (status = 404, description = "notFound (not your reservation)", body = ErrorBody),
+              (status = 409, description = "SMS_FAILED", body = ErrorBody),
+              (status = 422, description = "invalid_mobileNumber, formValidation", body = ErrorBody)))]
+async fn send_tickets(
+    State(state): State<AppState>,
+    session: crate::session::BuyerSession,
+    Path(id): Path<String>,
+    crate::extract::Json(body): crate::extract::Json<SendTicketsBody>,
+) -> ApiResult<axum::Json<SendTicketsResponse>> {
+    state
+        .orders
+        .send_tickets(session.id(), &id, &body.mobile_number)
+        .await?;
+    Ok(axum::Json(SendTicketsResponse { success: true }))
+}

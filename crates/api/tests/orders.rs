@@ -1,0 +1,517 @@
+//! A whole ticket order over HTTP, and the ways it can go wrong, on SQLite and (when
+//! KUPA_TEST_POSTGRES_URL is set) PostgreSQL. The payment provider's word reaches the server
+//! through the same callback function the gateway's pages and webhook use.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::*;
+use kupa_app::orders::{OrderStore, PaymentStatus, PaymentUpdate};
+use kupa_app::ports::CAPTCHA_TEST_TOKEN;
+use kupa_store::testing::TestDb;
+use serde_json::{Value, json};
+
+struct Picked {
+    presentation: Value,
+    seats: Vec<Value>,
+    regular: Value,
+    child: Value,
+    popcorn: Value,
+}
+
+/// Two side-by-side seats of an on-sale presentation in the big hall, held by `who`, with the
+/// regular and child tickets of their group and the popcorn of the complex.
+async fn two_seats_held(app: &TestApp, who: &str) -> Picked {
+    let list = app.get("/api/presentations/").await;
+    let p = list.body["presentations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true)
+        .unwrap()
+        .clone();
+    let plan = app
+        .post(
+            &format!(
+                "/api/seats/seatplanV2?venueId={}&seatplanId={}",
+                p["venueId"], p["seatplanId"]
+            ),
+            &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
+        )
+        .await
+        .body["seatplan"]
+        .clone();
+    let status = app
+        .call_as(
+            who,
+            "GET",
+            &format!("/api/seats/seats-statusV2?presentationId={}", p["id"]),
+            None,
+        )
+        .await;
+    let free: std::collections::HashSet<(i64, i64, i64)> = status.body["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["s"] == "available")
+        .map(|s| {
+            (
+                s["si"].as_i64().unwrap(),
+                s["x"].as_i64().unwrap(),
+                s["y"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    // Only seats still free for this buyer, so several buyers can each find their own pair.
+    let all_seats: Vec<Value> = plan["seats"].as_array().unwrap().clone();
+    let seats: Vec<&Value> = all_seats
+        .iter()
+        .filter(|s| {
+            free.contains(&(
+                s["si"].as_i64().unwrap(),
+                s["x"].as_i64().unwrap(),
+                s["y"].as_i64().unwrap(),
+            ))
+        })
+        .collect();
+    let seats = &seats;
+    // The two seats of a row's left end, so the single-seat rule is satisfied.
+    let first = seats
+        .iter()
+        .filter(|s| s["hc"] == false && s["lv"] == false && s["sf"].is_null())
+        .find(|s| {
+            let (si, x, y) = (&s["si"], s["x"].as_i64().unwrap(), &s["y"]);
+            // A row's end with at least four seats in a run, so two taken leave two free together.
+            let at = |dx: i64| {
+                seats
+                    .iter()
+                    .find(|o| &o["si"] == si && &o["y"] == y && o["x"] == x + dx)
+            };
+            at(-1).is_none()
+                && at(1).is_some_and(|o| o["hc"] == false && o["lv"] == false)
+                && at(2).is_some()
+                && at(3).is_some()
+        })
+        .copied()
+        .unwrap();
+    let second = seats
+        .iter()
+        .find(|o| {
+            o["si"] == first["si"]
+                && o["y"] == first["y"]
+                && o["x"] == first["x"].as_i64().unwrap() + 1
+        })
+        .copied()
+        .unwrap();
+    let (first, second): (Value, Value) = (first.clone(), second.clone());
+    for s in [&first, &second] {
+        let r = app
+            .call_as(who, "PUT", "/api/seats/lock-seat", Some(&lock_body(&p, s)))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let groups = app
+        .get(&format!("/api/presentations/{}/ticketGroups", p["id"]))
+        .await;
+    let tickets: Vec<Value> = groups.body["ticketGroups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["id"] == first["tg"])
+        .flat_map(|g| g["tickets"].as_array().unwrap().clone())
+        .collect();
+    let regular = tickets
+        .iter()
+        .find(|t| {
+            t["nameEn"]
+                .as_str()
+                .unwrap()
+                .to_lowercase()
+                .contains("regular")
+        })
+        .unwrap()
+        .clone();
+    let child = tickets
+        .iter()
+        .find(|t| {
+            t["nameEn"]
+                .as_str()
+                .unwrap()
+                .to_lowercase()
+                .contains("child")
+        })
+        .unwrap()
+        .clone();
+    let detail = app.get(&format!("/api/presentations/{}", p["id"])).await;
+    let popcorn = detail.body["presentation"]["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| {
+            x["nameEn"]
+                .as_str()
+                .unwrap()
+                .to_lowercase()
+                .contains("popcorn")
+        })
+        .unwrap()
+        .clone();
+    Picked {
+        presentation: p,
+        seats: vec![first, second],
+        regular,
+        child,
+        popcorn,
+    }
+}
+
+fn lock_body(p: &Value, s: &Value) -> String {
+    json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN, "seat": {
+        "PresentationId": p["id"], "VenueId": p["venueId"], "VenueSeatplanId": p["seatplanId"],
+        "VenueSectionId": s["si"], "TicketGroupId": s["tg"], "XCoordinate": s["x"], "YCoordinate": s["y"] } })
+    .to_string()
+}
+
+fn customer() -> Value {
+    json!({ "firstName": "דנה", "lastName": "כהן", "email": "dana@example.com", "verifyEmailAddress": "dana@example.com",
+            "mobileNumber": "+972521234567", "acceptedTerms": [1, 2, 3] })
+}
+
+fn cart_body(k: &Picked, tickets: [&Value; 2], with_customer: bool, extra: Value) -> String {
+    let mut cart = json!({
+        "presentations": [{ "presentationId": k.presentation["id"], "seats": k.seats.iter().zip(tickets).map(|(s, t)| json!({
+            "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"], "RowName": s["r"], "SeatName": s["n"],
+            "ticket": { "ticketId": t["id"], "amount": t["price"] } })).collect::<Vec<_>>() }],
+        "products": [{ "id": k.popcorn["id"], "quantity": 1 }],
+    });
+    if with_customer {
+        cart["customerInfo"] = customer();
+    }
+    if let (Some(c), Some(e)) = (cart.as_object_mut(), extra.as_object()) {
+        c.extend(e.clone());
+    }
+    json!({ "cart": cart, "step": "customerInfo", "locale": "he" }).to_string()
+}
+
+async fn authorize(db: &TestDb, payment_id: &str, status: PaymentStatus) {
+    let update = PaymentUpdate {
+        status,
+        card_brand: Some("visa".into()),
+        card_last4: Some("4242".into()),
+        card_bin: Some("424242".into()),
+        failure_code: None,
+        note: "test".into(),
+    };
+    db.db
+        .update_payment(
+            payment_id,
+            &update,
+            kupa_app::ports::Clock::now_ms(&kupa_providers::clock::ServerClock::new()),
+        )
+        .await
+        .unwrap();
+}
+
+async fn start_payment(app: &TestApp, who: &str, k: &Picked, total: i64) -> Reply {
+    app.call_as(who, "GET", &format!("/api/payment/form/he?presentationId={}&total={total}&recaptchaToken={CAPTCHA_TEST_TOKEN}", k.presentation["id"]), None).await
+}
+
+fn commit_body(k: &Picked) -> String {
+    json!({ "cart": { "presentations": [{ "presentationId": k.presentation["id"] }] }, "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string()
+}
+
+api_tests! {
+async fn a_whole_order_is_priced_paid_committed_and_its_tickets_come_out(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(7);
+    let k = two_seats_held(&app, &who).await;
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let cart = &r.body["cart"];
+    let (regular, child, popcorn) = (k.regular["price"].as_i64().unwrap(), k.child["price"].as_i64().unwrap(), k.popcorn["price"].as_i64().unwrap());
+    assert_eq!(cart["ticketsTotal"].as_i64().unwrap(), regular + child);
+    assert_eq!(cart["productsTotal"].as_i64().unwrap(), popcorn);
+    let charge = cart["serviceCharge"].as_i64().unwrap();
+    assert!(charge > 0, "the demo business charges a handling fee");
+    assert_eq!(cart["serviceChargeName"], "דמי טיפול");
+    let total = cart["total"].as_i64().unwrap();
+    assert_eq!(total, regular + child + popcorn + charge);
+    assert_eq!(r.body["step"], "customerInfo");
+    example(&app, "postCart", "CartResponse", &r);
+
+    let r = start_payment(&app, &who, &k, total).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let payment_id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    assert!(r.body["paymentFormURL"].as_str().unwrap().starts_with(&format!("/pay/{payment_id}")));
+    assert_eq!(r.body["amount"].as_i64(), Some(total));
+    example(&app, "paymentForm", "PaymentFormResponse", &r);
+
+    let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "paymentPending"), "the payment is still open: {}", r.text);
+
+    authorize(db, &payment_id, PaymentStatus::Authorized).await;
+    let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let reservation = r.body["reservationIdentifier"].as_str().unwrap().to_owned();
+    assert_eq!(r.body["ticketIdentifiers"].as_array().unwrap().len(), 2);
+    example(&app, "commit", "CommitResponse", &r);
+
+    // The seats are sold, to nobody else.
+    for s in &k.seats {
+        let st = app.call_as(&buyer(8), "GET", &format!("/api/seats/seats-statusV2?presentationId={}", k.presentation["id"]), None).await;
+        let seat = st.body["seats"].as_array().unwrap().iter().find(|x| x["x"] == s["x"] && x["y"] == s["y"] && x["si"] == s["si"]).unwrap().clone();
+        assert_eq!(seat["s"], "sold");
+        let r = app.call_as(&buyer(8), "PUT", "/api/seats/lock-seat", Some(&lock_body(&k.presentation, s))).await;
+        assert_eq!(code(&r), "lock_seat_error");
+    }
+
+    let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "ORDER_ALREADY_PAID"), "a second commit is refused");
+
+    let r = app.get(&format!("/api/reservations/{reservation}")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["reservation"]["total"].as_i64(), Some(total));
+    assert_eq!(r.body["reservation"]["seats"].as_array().unwrap().len(), 2);
+    example(&app, "getReservation", "ReservationResponse", &r);
+
+    let pdf = app.send(axum::http::Request::get(format!("/api/reservations/{reservation}/tickets.pdf?lang=he")).body(axum::body::Body::empty()).unwrap()).await;
+    assert_eq!(pdf.status, StatusCode::OK);
+    assert_eq!(pdf.headers["content-type"], "application/pdf");
+    let text = pdf_text(pdf_bytes(&app, &reservation).await);
+    let feature = k.presentation["featureName"].as_str().unwrap();
+    assert!(text.contains(feature), "the Hebrew feature name in logical order: {feature:?} in {text}");
+    for s in &k.seats {
+        assert!(text.contains(s["n"].as_str().unwrap()) && text.contains(s["r"].as_str().unwrap()), "seat {} row {}", s["n"], s["r"]);
+    }
+
+    let ics = app.get(&format!("/api/reservations/{reservation}/calendar.ics")).await;
+    assert_eq!(ics.status, StatusCode::OK);
+    assert!(ics.text.starts_with("BEGIN:VCALENDAR\r\n") && ics.text.contains("BEGIN:VEVENT") && ics.text.contains("DTSTART:"));
+
+    let key = app.get(&format!("/api/reservations/{reservation}")).await.body["reservation"]["seats"][0]["documentKey"].as_str().unwrap().to_owned();
+    let r = app.get(&format!("/api/edocument/{key}")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["state"], "valid");
+    assert!(r.body["qrSvg"].as_str().unwrap().contains("<svg"), "param 670 shows the QR");
+    example(&app, "edocument", "EDocument", &r);
+    // The confirmation mail went out with the PDF; the tickets go out by text on request.
+    let mail = app.get("/api/test/outbox/mail?to=dana@example.com").await;
+    assert_eq!(mail.status, StatusCode::OK, "{}", mail.text);
+    assert!(mail.text.contains("orderConfirmation") && mail.text.contains(".pdf"), "{}", mail.text);
+    let body = json!({ "mobileNumber": "052-765-4321" }).to_string();
+    let r = app.call_as(&buyer(99), "POST", &format!("/api/reservations/{reservation}/sendTickets"), Some(&body)).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "only the buyer's own reservation");
+    let r = app.call_as(&who, "POST", &format!("/api/reservations/{reservation}/sendTickets"), Some(&body)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    example(&app, "sendTickets", "SendTicketsResponse", &r);
+    let sms = app.get("/api/test/outbox/sms?to=0527654321").await;
+    assert!(sms.text.contains(&format!("/edocument/{key}")), "{}", sms.text);
+    let r = app.call_as(&who, "POST", &format!("/api/reservations/{reservation}/sendTickets"), Some(r#"{"mobileNumber": "123"}"#)).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "invalid_mobileNumber"));
+    let r = app.get("/api/edocument/00000000000000000000000000000000").await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"));
+}
+
+async fn prices_come_from_the_server_and_a_different_amount_is_refused(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(9);
+    let k = two_seats_held(&app, &who).await;
+    let mut cheap = k.regular.clone();
+    cheap["price"] = json!(100);
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&cheap, &k.child], true, json!({})))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "priceMismatch"), "{}", r.text);
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({ "total": 1 })))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "priceMismatch"));
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
+    let total = r.body["cart"]["total"].as_i64().unwrap();
+    let r = start_payment(&app, &who, &k, total - 1).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "priceMismatch"), "the payment form checks the total too");
+}
+
+async fn a_cart_must_hold_every_seat_and_valid_customer_details(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let k = two_seats_held(&app, &buyer(10)).await;
+    let r = app.call_as(&buyer(11), "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "lock_seat_error"), "another buyer's seats: {}", r.text);
+    let mut body: Value = serde_json::from_str(&cart_body(&k, [&k.regular, &k.child], true, json!({}))).unwrap();
+    body["cart"]["customerInfo"]["email"] = json!("not-an-email");
+    body["cart"]["customerInfo"]["firstName"] = json!("");
+    let r = app.call_as(&buyer(10), "POST", "/api/cart", Some(&body.to_string())).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
+    assert_eq!(r.body["error"]["params"]["fields"]["email"], "email");
+    assert_eq!(r.body["error"]["params"]["fields"]["firstName"], "required");
+    example(&app, "postCart", "ErrorBody", &r);
+    let r = app.call_as(&buyer(10), "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], false, json!({})))).await;
+    assert_eq!(r.status, StatusCode::OK, "details may come later: {}", r.text);
+    let r = start_payment(&app, &buyer(10), &k, r.body["cart"]["total"].as_i64().unwrap()).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "but not later than paying");
+}
+
+async fn a_hold_lost_before_payment_completes_fails_whole_and_is_refunded(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(12);
+    let k = two_seats_held(&app, &who).await;
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
+    let total = r.body["cart"]["total"].as_i64().unwrap();
+    let r = start_payment(&app, &who, &k, total).await;
+    let payment_id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    // The payment window (15 minutes) passes; another buyer takes one of the seats.
+    app.post("/api/test/clock", r#"{"advanceMs": 960000}"#).await;
+    let r = app.call_as(&buyer(13), "PUT", "/api/seats/lock-seat", Some(&lock_body(&k.presentation, &k.seats[1]))).await;
+    assert_eq!(r.status, StatusCode::OK, "the expired hold is free: {}", r.text);
+    authorize(db, &payment_id, PaymentStatus::Authorized).await;
+    let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "lastCommit"), "{}", r.text);
+    assert_eq!(r.body["error"]["params"]["refunded"], true);
+    let payment = db.db.payment(&payment_id).await.unwrap().unwrap();
+    assert_eq!(payment.status, PaymentStatus::Refunded);
+    // Nothing was half-written: the first seat was not sold either.
+    let st = app.call_as(&buyer(14), "GET", &format!("/api/seats/seats-statusV2?presentationId={}", k.presentation["id"]), None).await;
+    let first = st.body["seats"].as_array().unwrap().iter().find(|x| x["x"] == k.seats[0]["x"] && x["y"] == k.seats[0]["y"] && x["si"] == k.seats[0]["si"]).unwrap().clone();
+    assert_eq!(first["s"], "available");
+}
+
+async fn a_duplicate_or_late_callback_creates_no_second_reservation(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(15);
+    let k = two_seats_held(&app, &who).await;
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
+    let r = start_payment(&app, &who, &k, r.body["cart"]["total"].as_i64().unwrap()).await;
+    let payment_id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    authorize(db, &payment_id, PaymentStatus::Authorized).await;
+    let (a, b) = tokio::join!(db.db.finalise(&payment_id, now()), db.db.finalise(&payment_id, now()));
+    let (a, b) = (a.unwrap(), b.unwrap());
+    let orders = |f: &kupa_app::orders::Finalised| match f {
+        kupa_app::orders::Finalised::Paid(o) | kupa_app::orders::Finalised::AlreadyPaid(o) => o.id.clone(),
+        other => panic!("expected paid, got {other:?}"),
+    };
+    assert!(
+        matches!((&a, &b), (kupa_app::orders::Finalised::Paid(_), kupa_app::orders::Finalised::AlreadyPaid(_)) | (kupa_app::orders::Finalised::AlreadyPaid(_), kupa_app::orders::Finalised::Paid(_))),
+        "exactly one finalisation wrote: {a:?} / {b:?}"
+    );
+    assert_eq!(orders(&a), orders(&b), "both finalisations name the same reservation");
+    // A late 'declined' from a confused provider does not undo the capture.
+    authorize(db, &payment_id, PaymentStatus::Declined).await;
+    assert_eq!(db.db.payment(&payment_id).await.unwrap().unwrap().status, PaymentStatus::Captured);
+    let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let sold = app.call_as(&buyer(16), "GET", &format!("/api/seats/seats-statusV2?presentationId={}", k.presentation["id"]), None).await;
+    assert_eq!(sold.body["seats"].as_array().unwrap().iter().filter(|s| s["s"] == "sold").count(), 2);
+}
+
+async fn a_declined_payment_is_not_committed(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(17);
+    let k = two_seats_held(&app, &who).await;
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
+    let r = start_payment(&app, &who, &k, r.body["cart"]["total"].as_i64().unwrap()).await;
+    let payment_id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    authorize(db, &payment_id, PaymentStatus::Declined).await;
+    let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::PAYMENT_REQUIRED, "paymentError"));
+    let r = app.call_as(&who, "GET", &format!("/api/seats/my-holds?presentationId={}", k.presentation["id"]), None).await;
+    assert_eq!(r.body["seats"].as_array().unwrap().len(), 2, "the seats stay held for another try");
+}
+
+async fn presentations_of_different_auth_profiles_or_businesses_are_not_bought_together(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let list = app.get("/api/presentations/").await.body["presentations"].as_array().unwrap().clone();
+    let on_sale = |f: &dyn Fn(&Value) -> bool| list.iter().find(|p| p["isOnSale"] == true && p["isVod"] == false && f(p)).unwrap().clone();
+    let base = on_sale(&|p| p["authProfileId"] == 1 && p["businessId"] == 1);
+    let other_profile = on_sale(&|p| p["authProfileId"] != 1 && p["businessId"] == 1);
+    let other_business = on_sale(&|p| p["authProfileId"] == 1 && p["businessId"] != 1);
+    for (other, want) in [(&other_profile, "Incompatible AuthProfile"), (&other_business, "Incompatible Business")] {
+        let body = json!({ "cart": { "presentations": [
+            { "presentationId": base["id"], "seats": [] }, { "presentationId": other["id"], "seats": [] } ] } });
+        let r = app.call_as(&buyer(20), "POST", "/api/cart", Some(&body.to_string())).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, want), "{}", r.text);
+    }
+}
+
+async fn a_code_prices_its_ticket_and_a_single_use_voucher_is_spent_once(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let (a, b) = (buyer(30), buyer(31));
+    let ka = two_seats_held(&app, &a).await;
+    let r = code_ticket(&app, "KUPA10", &ka).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let discounted = r.body["ticket"].clone();
+    let mut body: Value = serde_json::from_str(&cart_body(&ka, [&discounted, &ka.regular], true, json!({}))).unwrap();
+    body["cart"]["presentations"][0]["seats"][0]["ticket"]["code"] = json!("kupa10");
+    let r = app.call_as(&a, "POST", "/api/cart", Some(&body.to_string())).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["cart"]["tickets"][0]["price"], discounted["price"], "the code's ticket, at its price");
+    assert_eq!(r.body["cart"]["tickets"][0]["code"], "kupa10");
+
+    // Two buyers price carts with the same single-use voucher; only the first payment spends it.
+    let kb = two_seats_held(&app, &b).await;
+    let gift_a = code_ticket(&app, "GIFT-2026", &ka).await.body["ticket"].clone();
+    let gift_b = code_ticket(&app, "GIFT-2026", &kb).await.body["ticket"].clone();
+    let mut totals = Vec::new();
+    for (who, k, gift) in [(&a, &ka, &gift_a), (&b, &kb, &gift_b)] {
+        let mut body: Value = serde_json::from_str(&cart_body(k, [gift, &k.regular], true, json!({}))).unwrap();
+        body["cart"]["presentations"][0]["seats"][0]["ticket"]["code"] = json!("GIFT-2026");
+        let r = app.call_as(who, "POST", "/api/cart", Some(&body.to_string())).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        totals.push(r.body["cart"]["total"].as_i64().unwrap());
+    }
+    let pa = start_payment(&app, &a, &ka, totals[0]).await.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    let pb = start_payment(&app, &b, &kb, totals[1]).await.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    authorize(db, &pa, PaymentStatus::Authorized).await;
+    authorize(db, &pb, PaymentStatus::Authorized).await;
+    let r = app.call_as(&a, "POST", "/api/payment/commit", Some(&commit_body(&ka))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app.call_as(&b, "POST", "/api/payment/commit", Some(&commit_body(&kb))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "couponAlreadyUsed"), "{}", r.text);
+    assert_eq!(db.db.payment(&pb).await.unwrap().unwrap().status, PaymentStatus::Refunded);
+    let r = code_ticket(&app, "GIFT-2026", &ka).await;
+    assert_eq!(code(&r), "codeUsageLimitExceeded", "the voucher is spent");
+}
+}
+
+async fn code_ticket(app: &TestApp, code: &str, k: &Picked) -> Reply {
+    let url = format!(
+        "/api/presentations/{}/ticket?sectionId={}&ticketGroupId={}&ticketCode={code}&recaptchaToken={CAPTCHA_TEST_TOKEN}",
+        k.presentation["id"], k.seats[0]["si"], k.seats[0]["tg"]
+    );
+    app.get(&url).await
+}
+
+fn now() -> i64 {
+    kupa_app::ports::Clock::now_ms(&kupa_providers::clock::ServerClock::new())
+}
+
+async fn pdf_bytes(app: &TestApp, reservation: &str) -> Vec<u8> {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let resp = app
+        .router
+        .clone()
+        .oneshot(
+            axum::http::Request::get(format!(
+                "/api/reservations/{reservation}/tickets.pdf?lang=he"
+            ))
+            .body(axum::body::Body::empty())
+            .unwrap(),
+        )
+        .await
+        .unwrap();
+    resp.into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes()
+        .to_vec()
+}
+
+/// The PDF's text as poppler extracts it (CI installs poppler-utils; missing, the test fails).
+fn pdf_text(pdf: Vec<u8>) -> String {
+    let path = std::env::temp_dir().join(format!("kupa-order-{}.pdf", std::process::id()));
+    std::fs::write(&path, pdf).unwrap();
+    let out = std::process::Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) must be installed");
+    let _ = std::fs::remove_file(&path);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

@@ -1,0 +1,618 @@
+//! The built-in test payment gateway over HTTP: its hosted pages (card, 3-D Secure, Blik and the
+//! bank app, PayU, PayPal), the status call the payment dialog polls, and the signed callback,
+//! on SQLite and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL. Orders are made the real way:
+//! seats locked, the cart priced, the payment started with GET /payment/form.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::*;
+use hmac::{Hmac, KeyInit, Mac};
+use kupa_api::ApiSettings;
+use kupa_api::state::GatewaySecret;
+use kupa_app::orders::{OrderStatus, OrderStore};
+use kupa_app::ports::CAPTCHA_TEST_TOKEN;
+use kupa_providers::test_gateway::cards;
+use kupa_store::testing::TestDb;
+use serde_json::{Value, json};
+
+const TEST_SECRET: &str = "kupa-test-gateway-secret";
+
+struct Paying {
+    presentation: Value,
+    seats: Vec<Value>,
+    total: i64,
+}
+
+fn lock_body(p: &Value, s: &Value) -> String {
+    json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN, "seat": {
+        "PresentationId": p["id"], "VenueId": p["venueId"], "VenueSeatplanId": p["seatplanId"],
+        "VenueSectionId": s["si"], "TicketGroupId": s["tg"], "XCoordinate": s["x"], "YCoordinate": s["y"] } })
+    .to_string()
+}
+
+/// Two seats at the end of the `row`th suitable row, held by `who`, priced into a cart with
+/// regular tickets and the customer's details: ready for GET /payment/form.
+async fn priced_cart_in_row(app: &TestApp, who: &str, row: usize) -> Paying {
+    let list = app.get("/api/presentations/").await;
+    let p = list.body["presentations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true)
+        .unwrap()
+        .clone();
+    let plan = app
+        .post(
+            &format!(
+                "/api/seats/seatplanV2?venueId={}&seatplanId={}",
+                p["venueId"], p["seatplanId"]
+            ),
+            &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
+        )
+        .await
+        .body["seatplan"]
+        .clone();
+    let seats = plan["seats"].as_array().unwrap();
+    let plain = |s: &Value| s["hc"] == false && s["lv"] == false && s["sf"].is_null();
+    let first = seats
+        .iter()
+        .filter(|s| plain(s))
+        .filter(|s| {
+            let (si, x, y) = (&s["si"], s["x"].as_i64().unwrap(), &s["y"]);
+            let at = |dx: i64| {
+                seats
+                    .iter()
+                    .find(|o| &o["si"] == si && &o["y"] == y && o["x"] == x + dx)
+            };
+            at(-1).is_none() && at(1).is_some_and(plain) && at(2).is_some() && at(3).is_some()
+        })
+        .nth(row)
+        .unwrap()
+        .clone();
+    let second = seats
+        .iter()
+        .find(|o| {
+            o["si"] == first["si"]
+                && o["y"] == first["y"]
+                && o["x"] == first["x"].as_i64().unwrap() + 1
+        })
+        .unwrap()
+        .clone();
+    for s in [&first, &second] {
+        let r = app
+            .call_as(who, "PUT", "/api/seats/lock-seat", Some(&lock_body(&p, s)))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let groups = app
+        .get(&format!("/api/presentations/{}/ticketGroups", p["id"]))
+        .await;
+    let regular = groups.body["ticketGroups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["id"] == first["tg"])
+        .flat_map(|g| g["tickets"].as_array().unwrap().clone())
+        .find(|t| {
+            t["nameEn"]
+                .as_str()
+                .unwrap()
+                .to_lowercase()
+                .contains("regular")
+        })
+        .unwrap();
+    let lines: Vec<Value> = [&first, &second]
+        .iter()
+        .map(|s| {
+            json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"],
+                         "ticket": { "ticketId": regular["id"], "amount": regular["price"] } })
+        })
+        .collect();
+    let cart = json!({
+        "cart": {
+            "presentations": [{ "presentationId": p["id"], "seats": lines }],
+            "customerInfo": { "firstName": "דנה", "lastName": "כהן", "email": "dana@example.com", "verifyEmailAddress": "dana@example.com",
+                              "mobileNumber": "+972521234567", "acceptedTerms": [1, 2, 3] },
+        },
+        "step": "customerInfo",
+        "locale": "he",
+    });
+    let r = app
+        .call_as(who, "POST", "/api/cart", Some(&cart.to_string()))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    Paying {
+        presentation: p,
+        seats: vec![first, second],
+        total: r.body["cart"]["total"].as_i64().unwrap(),
+    }
+}
+
+async fn priced_cart(app: &TestApp, who: &str) -> Paying {
+    priced_cart_in_row(app, who, 0).await
+}
+
+/// Starts a payment of the buyer's priced cart; returns its id.
+async fn start_payment(
+    app: &TestApp,
+    who: &str,
+    k: &Paying,
+    method: &str,
+    locale: &str,
+    installments: i64,
+) -> String {
+    let r = app
+        .call_as(
+            who,
+            "GET",
+            &format!(
+                "/api/payment/form/{locale}?presentationId={}&total={}&method={method}&numberOfPayments={installments}&recaptchaToken={CAPTCHA_TEST_TOKEN}",
+                k.presentation["id"], k.total
+            ),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    assert_eq!(
+        r.body["paymentFormURL"],
+        format!("/pay/{id}?locale={locale}")
+    );
+    id
+}
+
+/// A request as the browser of buyer `who` makes it: the session in the `kupa_uuid` cookie, forms
+/// form-encoded.
+async fn browse(app: &TestApp, who: &str, method: &str, uri: &str, form: Option<&str>) -> Reply {
+    let mut req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("cookie", format!("kupa_uuid={who}"));
+    if form.is_some() {
+        req = req.header("content-type", "application/x-www-form-urlencoded");
+    }
+    app.send(
+        req.body(Body::from(form.unwrap_or_default().to_owned()))
+            .unwrap(),
+    )
+    .await
+}
+
+fn location(r: &Reply) -> String {
+    r.headers
+        .get("location")
+        .unwrap_or_else(|| panic!("no Location in {} {}", r.status, r.text))
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// A card expiry two years ahead, MM/YY.
+fn good_expiry(app: &TestApp) -> String {
+    format!("12/{:02}", (app.today.year() + 2) % 100)
+}
+
+fn card_form(number: &str, expiry: &str, cvv: &str) -> String {
+    format!(
+        "cardNumber={}&expiry={}&cvv={cvv}&holderId=",
+        number,
+        expiry.replace('/', "%2F")
+    )
+}
+
+async fn status(app: &TestApp, who: &str, id: &str) -> Reply {
+    app.call_as(who, "GET", &format!("/api/payment/status/{id}"), None)
+        .await
+}
+
+/// The order the payment pays, read from the store.
+async fn order_of(db: &TestDb, payment_id: &str) -> kupa_app::orders::Order {
+    let payment = db.db.payment(payment_id).await.unwrap().unwrap();
+    db.db.order(&payment.order_id).await.unwrap().unwrap()
+}
+
+async fn seat_state(app: &TestApp, k: &Paying, s: &Value) -> Value {
+    let st = app
+        .call_as(
+            &buyer(99),
+            "GET",
+            &format!(
+                "/api/seats/seats-statusV2?presentationId={}",
+                k.presentation["id"]
+            ),
+            None,
+        )
+        .await;
+    st.body["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["x"] == s["x"] && x["y"] == s["y"] && x["si"] == s["si"])
+        .unwrap()["s"]
+        .clone()
+}
+
+/// Text read straight from the database: one string per row.
+async fn rows(db: &TestDb, sql: &'static str) -> Vec<String> {
+    if db.url.starts_with("sqlite:") {
+        let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
+        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
+        pool.close().await;
+        rows.into_iter().map(|r| r.0).collect()
+    } else {
+        let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
+        pool.close().await;
+        rows.into_iter().map(|r| r.0).collect()
+    }
+}
+
+const PAYMENT_TEXT: &str = "SELECT id || '|' || order_id || '|' || session_id || '|' || method || '|' || status || '|' || COALESCE(card_brand, '') || '|' \
+     || COALESCE(card_last4, '') || '|' || COALESCE(card_bin, '') || '|' || COALESCE(failure_code, '') || '|' || locale || '|' || return_url FROM payments";
+const EVENT_TEXT: &str = "SELECT payment_id || '|' || kind || '|' || detail FROM payment_events";
+const PAID_ORDERS: &str = "SELECT id FROM orders WHERE status = 'paid'";
+const SOLD_SEATS: &str = "SELECT COALESCE(order_id, '') FROM seat_claims WHERE state = 'sold'";
+
+fn sign(secret: &str, body: &str) -> String {
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(body.as_bytes());
+    mac.finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+async fn callback(app: &TestApp, body: &str, signature: Option<&str>) -> Reply {
+    let mut req = Request::post("/api/payment/callback").header("content-type", "application/json");
+    if let Some(s) = signature {
+        req = req.header("x-kupa-signature", s);
+    }
+    app.send(req.body(Body::from(body.to_owned())).unwrap())
+        .await
+}
+
+api_tests! {
+async fn a_card_payment_is_captured_its_order_paid_and_its_seats_sold(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(1);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "he", 3).await;
+
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}?locale=he"), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.headers["content-type"], "text/html; charset=utf-8");
+    assert!(r.headers["content-security-policy"].to_str().unwrap().contains("frame-ancestors 'self'"));
+    assert!(r.text.contains("lang=\"he\" dir=\"rtl\"") && r.text.contains("<label for=\"cardNumber\">מספר כרטיס"), "{}", r.text);
+    assert!(r.text.contains("3 תשלומים"), "the number of payments is shown");
+    assert!(r.text.contains(&format!("₪{}.{:02}", k.total / 100, k.total % 100)), "the amount is shown");
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}?locale=en"), None).await;
+    assert!(r.text.contains("lang=\"en\" dir=\"ltr\"") && r.text.contains("Card number"));
+
+    let r = status(&app, &who, &id).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!((r.body["status"].as_str(), r.body["method"].as_str(), r.body["amount"].as_i64()), (Some("created"), Some("card"), Some(k.total)));
+    assert_eq!(r.body["failureCode"], Value::Null);
+
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form("4242+4242+4242+4242", &good_expiry(&app), "987"))).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+    assert_eq!(location(&r), format!("/order/{}?paymentId={id}&status=captured", k.presentation["id"]));
+
+    let r = status(&app, &who, &id).await;
+    assert_eq!((r.body["status"].as_str(), r.body["cardBrand"].as_str(), r.body["cardLast4"].as_str()), (Some("captured"), Some("visa"), Some("4242")));
+    example(&app, "paymentStatus", "PaymentStatusResponse", &r);
+    let order = order_of(db, &id).await;
+    assert_eq!((order.status, order.payment_id.as_deref()), (OrderStatus::Paid, Some(id.as_str())));
+    for s in &k.seats {
+        assert_eq!(seat_state(&app, &k, s).await, "sold");
+    }
+    // The buyer's commit reads the reservation the callback made.
+    let commit = json!({ "cart": { "presentations": [{ "presentationId": k.presentation["id"] }] }, "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string();
+    let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["reservationIdentifier"].as_str(), Some(order.id.as_str()));
+
+    // A second post after capture changes nothing.
+    let events = rows(db, EVENT_TEXT).await.len();
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::DECLINED, &good_expiry(&app), "123"))).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert!(r.text.contains("התשלום כבר התקבל"), "{}", r.text);
+    assert_eq!(status(&app, &who, &id).await.body["status"], "captured");
+    assert_eq!(rows(db, EVENT_TEXT).await.len(), events, "no event was written");
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}"), None).await;
+    assert_eq!(r.status, StatusCode::CONFLICT);
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}/result"), None).await;
+    assert_eq!((r.status, location(&r)), (StatusCode::SEE_OTHER, format!("/order/{}?paymentId={id}&status=captured", k.presentation["id"])));
+    // In an iframe the end is a page that tells the parent.
+    let r = app.send(Request::get(format!("/pay/{id}/result")).header("cookie", format!("kupa_uuid={who}")).header("sec-fetch-dest", "iframe").body(Body::empty()).unwrap()).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.text.contains("postMessage(") && r.text.contains("\"type\":\"kupa-payment\"") && r.text.contains("\"status\":\"captured\"") && r.text.contains("location.origin"));
+
+    // The card number and its code are nowhere in the payments' records.
+    let stored = [rows(db, PAYMENT_TEXT).await, rows(db, EVENT_TEXT).await].concat().join("\n");
+    assert!(stored.contains("4242") && stored.contains("424242"), "last four and BIN are kept: {stored}");
+    for secret in [cards::APPROVED_VISA, "4242 4242 4242 4242", "4242+4242"] {
+        assert!(!stored.contains(secret), "{secret} in {stored}");
+    }
+    for detail in rows(db, EVENT_TEXT).await {
+        assert!(!detail.contains("987"), "the security code in {detail}");
+    }
+}
+
+async fn declined_and_malformed_cards(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(2);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "en", 1).await;
+
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form("4242424242424241", "13/40", "12"))).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    for field in ["cardNumber", "expiry", "cvv"] {
+        assert!(r.text.contains(&format!("aria-describedby=\"{field}-error\"")), "{field}");
+    }
+    assert!(!r.text.contains("aria-describedby=\"holderId-error\""));
+    assert!(!r.text.contains("4242424242424241"), "the number is never written back");
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123").replace("holderId=", "holderId=123456789"))).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "an ID that fails its check");
+    assert!(r.text.contains("aria-describedby=\"holderId-error\""));
+    assert_eq!(status(&app, &who, &id).await.body["status"], "created", "malformed input changes nothing");
+
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::DECLINED, &good_expiry(&app), "123"))).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+    assert!(location(&r).ends_with(&format!("?paymentId={id}&status=declined&failureCode=paymentError")), "{}", location(&r));
+    let r = status(&app, &who, &id).await;
+    assert_eq!((r.body["status"].as_str(), r.body["failureCode"].as_str()), (Some("declined"), Some("paymentError")));
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
+    assert_eq!(seat_state(&app, &k, &k.seats[0]).await, "heldByOther", "the seats stay held for another try");
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "a declined payment takes no second card");
+
+    let id = start_payment(&app, &who, &k, "card", "en", 1).await;
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::INSUFFICIENT_FUNDS, &good_expiry(&app), "123"))).await;
+    assert!(location(&r).contains("status=declined&failureCode=paymentError"));
+    let events = rows(db, EVENT_TEXT).await.join("\n");
+    assert!(events.contains("insufficientFunds") && events.contains("declined"), "{events}");
+
+    let id = start_payment(&app, &who, &k, "card", "en", 1).await;
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::NO_RESPONSE, &good_expiry(&app), "123"))).await;
+    assert!(location(&r).contains("status=failed&failureCode=errorNoResponse"), "{}", location(&r));
+
+    let id = start_payment(&app, &who, &k, "card", "en", 1).await;
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_ISRACARD, &good_expiry(&app), "123"))).await;
+    assert!(location(&r).contains("status=captured"), "another card after a decline: {}", location(&r));
+    assert_eq!(status(&app, &who, &id).await.body["cardBrand"], "isracard");
+}
+
+async fn three_d_secure_passes_with_its_code_and_declines_otherwise(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(3);
+    let k = priced_cart(&app, &who).await;
+
+    let id = start_payment(&app, &who, &k, "card", "en", 1).await;
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::THREE_D_SECURE, &good_expiry(&app), "123"))).await;
+    assert_eq!((r.status, location(&r)), (StatusCode::SEE_OTHER, format!("/pay/{id}/3ds")));
+    assert_eq!(status(&app, &who, &id).await.body["status"], "challenge");
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}"), None).await;
+    assert_eq!(location(&r), format!("/pay/{id}/3ds"), "the form page sends a challenged payment on");
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}/3ds"), None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.text.contains("<label for=\"code\">") && r.text.contains("3220"), "{}", r.text);
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/3ds"), Some("code=")).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/3ds"), Some("code=1234")).await;
+    assert!(location(&r).ends_with("status=captured"), "{}", location(&r));
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Paid);
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/3ds"), Some("code=1234")).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "the challenge is over");
+
+    // A fresh order, and a wrong code.
+    let who = buyer(4);
+    let k = priced_cart_in_row(&app, &who, 1).await;
+    let id = start_payment(&app, &who, &k, "card", "en", 1).await;
+    browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::THREE_D_SECURE, &good_expiry(&app), "123"))).await;
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/3ds"), Some("code=0000")).await;
+    assert!(location(&r).ends_with("status=declined&failureCode=paymentError"), "{}", location(&r));
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
+}
+
+async fn blik_is_approved_or_rejected_in_the_bank_app(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(5);
+    let k = priced_cart(&app, &who).await;
+
+    let id = start_payment(&app, &who, &k, "blik", "en", 1).await;
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}"), None).await;
+    assert!(r.text.contains("<label for=\"code\">BLIK code (6 digits)"), "{}", r.text);
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/blik"), Some("code=12345")).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/blik"), Some("code=123+456")).await;
+    assert_eq!((r.status, location(&r)), (StatusCode::SEE_OTHER, format!("/pay/{id}")));
+    assert_eq!(status(&app, &who, &id).await.body["status"], "awaitingBank");
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}"), None).await;
+    assert!(r.text.contains("Waiting for your bank app") && r.text.contains(&format!("/api/payment/status/{id}")));
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}/result"), None).await;
+    assert_eq!(location(&r), format!("/pay/{id}"), "no result while the bank app waits");
+
+    // The phone is another device: no buyer session needed.
+    let r = app.get(&format!("/pay/{id}/bank-app")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.text.contains("value=\"approve\"") && r.text.contains("value=\"reject\""));
+    let r = browse(&app, &buyer(77), "POST", &format!("/pay/{id}/bank-app"), Some("decision=approve")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.text.contains("Payment approved"));
+    assert_eq!(status(&app, &who, &id).await.body["status"], "captured");
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Paid);
+    let r = browse(&app, &buyer(77), "POST", &format!("/pay/{id}/bank-app"), Some("decision=reject")).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "nothing left to answer");
+    assert_eq!(status(&app, &who, &id).await.body["status"], "captured");
+
+    let who = buyer(6);
+    let k = priced_cart_in_row(&app, &who, 1).await;
+    let id = start_payment(&app, &who, &k, "blik", "he", 1).await;
+    browse(&app, &who, "POST", &format!("/pay/{id}/blik"), Some("code=654321")).await;
+    let r = browse(&app, &buyer(78), "POST", &format!("/pay/{id}/bank-app"), Some("decision=reject")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let r = status(&app, &who, &id).await;
+    assert_eq!((r.body["status"].as_str(), r.body["failureCode"].as_str()), (Some("declined"), Some("blikError")));
+
+    let id = start_payment(&app, &who, &k, "blik", "he", 1).await;
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/blik"), Some("code=777777")).await;
+    assert!(location(&r).ends_with("status=declined&failureCode=blikError"), "the bank refuses this code at once");
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
+}
+
+async fn payu_pays_or_fails_its_3ds_or_errors(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(7);
+    let k = priced_cart(&app, &who).await;
+
+    for (outcome, expected) in [("3ds", "status=declined&failureCode=payU_3DS_error"), ("error", "status=failed&failureCode=payUerror"), ("pay", "status=captured")] {
+        let id = start_payment(&app, &who, &k, "payu", "en", 1).await;
+        let r = browse(&app, &who, "GET", &format!("/pay/{id}"), None).await;
+        assert!(r.text.contains(&format!("href=\"/pay/{id}/payu\"")) && r.text.contains("Continue to PayU"), "{}", r.text);
+        let r = browse(&app, &who, "GET", &format!("/pay/{id}/payu"), None).await;
+        assert_eq!(r.status, StatusCode::OK);
+        assert_eq!(status(&app, &who, &id).await.body["status"], "redirected");
+        let r = browse(&app, &who, "POST", &format!("/pay/{id}/payu"), Some("outcome=maybe")).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+        let r = browse(&app, &who, "POST", &format!("/pay/{id}/payu"), Some(&format!("outcome={outcome}"))).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+        assert!(location(&r).ends_with(expected), "{outcome}: {}", location(&r));
+    }
+    assert_eq!(rows(db, PAID_ORDERS).await.len(), 1);
+}
+
+async fn paypal_approves_or_cancels(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(8);
+    let k = priced_cart(&app, &who).await;
+
+    let id = start_payment(&app, &who, &k, "paypal", "en", 1).await;
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}/paypal"), None).await;
+    assert!(r.text.contains("value=\"approve\"") && r.text.contains("value=\"cancel\""), "{}", r.text);
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/paypal"), Some("decision=cancel")).await;
+    assert!(location(&r).ends_with("status=declined&failureCode=paymentError"), "{}", location(&r));
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
+
+    let id = start_payment(&app, &who, &k, "paypal", "en", 1).await;
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/payu"), Some("outcome=pay")).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "a PayPal payment is not PayU's");
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/paypal"), Some("decision=approve")).await;
+    assert!(location(&r).ends_with("status=captured"), "{}", location(&r));
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Paid);
+}
+
+async fn another_buyer_can_neither_see_nor_touch_a_payment(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let (who, other) = (buyer(9), buyer(10));
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "he", 1).await;
+
+    let r = browse(&app, &other, "GET", &format!("/pay/{id}"), None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(!r.text.contains("cardNumber"));
+    let r = browse(&app, &other, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let r = status(&app, &other, &id).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "paymentError"));
+    example(&app, "paymentStatus", "ErrorBody", &r);
+    let r = app.get(&format!("/pay/{id}")).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "a browser with no session");
+    let r = browse(&app, &who, "GET", "/pay/not-a-payment", None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let r = status(&app, &who, "00000000000000000000000000000000").await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "paymentError"));
+
+    assert_eq!(status(&app, &who, &id).await.body["status"], "created", "nothing changed");
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
+}
+
+async fn the_signed_callback_finalises_once(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(11);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "he", 1).await;
+    let body = json!({ "paymentId": id, "status": "authorized", "cardBrand": "visa", "cardLast4": "4242" }).to_string();
+
+    let r = callback(&app, &body, None).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"));
+    let r = callback(&app, &body, Some(&sign("another-secret-of-some-length", &body))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"));
+    example(&app, "paymentCallback", "ErrorBody", &r);
+    let tampered = body.replace("4242", "1111");
+    let r = callback(&app, &tampered, Some(&sign(TEST_SECRET, &body))).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "the signature covers the body");
+    assert_eq!(status(&app, &who, &id).await.body["status"], "created", "refused callbacks change nothing");
+
+    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body, json!({ "status": "captured" }));
+    example(&app, "paymentCallback", "PaymentCallbackResponse", &r);
+    let order = order_of(db, &id).await;
+    assert_eq!(order.status, OrderStatus::Paid);
+
+    // The same callback again, and a late "declined": still one paid order, each seat sold once.
+    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body).to_uppercase())).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })));
+    let late = json!({ "paymentId": id, "status": "declined" }).to_string();
+    let r = callback(&app, &late, Some(&sign(TEST_SECRET, &late))).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })), "a paid payment stays paid");
+    assert_eq!(rows(db, PAID_ORDERS).await, vec![order.id.clone()]);
+    assert_eq!(rows(db, SOLD_SEATS).await, vec![order.id.clone(), order.id.clone()]);
+    assert_eq!(status(&app, &who, &id).await.body["failureCode"], Value::Null);
+
+    let unknown = json!({ "paymentId": "00000000000000000000000000000000", "status": "authorized" }).to_string();
+    let r = callback(&app, &unknown, Some(&sign(TEST_SECRET, &unknown))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "paymentError"));
+    for bad in [json!({ "paymentId": id, "status": "captured" }), json!({ "paymentId": id, "status": "authorized", "cardLast4": "4242424242424242" }), json!({ "status": "authorized" })] {
+        let bad = bad.to_string();
+        let r = callback(&app, &bad, Some(&sign(TEST_SECRET, &bad))).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{bad}");
+    }
+}
+
+async fn callbacks_are_refused_outside_test_mode_without_a_secret(db: &TestDb) {
+    let app = TestApp::new(db, ApiSettings::default()).await;
+    let who = buyer(12);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "he", 1).await;
+    let body = json!({ "paymentId": id, "status": "authorized" }).to_string();
+    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"), "no secret, no callbacks");
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
+}
+
+async fn callbacks_are_signed_with_the_configured_secret(db: &TestDb) {
+    let secret = "a-configured-secret-0123456789";
+    let app = TestApp::new(db, ApiSettings { gateway_secret: Some(GatewaySecret(secret.into())), ..ApiSettings::default() }).await;
+    let who = buyer(14);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "he", 1).await;
+    let body = json!({ "paymentId": id, "status": "authorized" }).to_string();
+    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED, "the test secret is not accepted once one is configured");
+    let r = callback(&app, &body, Some(&sign(secret, &body))).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })));
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Paid);
+}
+
+async fn an_open_payment_times_out_after_its_window(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(13);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "en", 1).await;
+    let r = app.post("/api/test/clock", &json!({ "advanceMs": 15 * 60_000 + 1_000 }).to_string()).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+
+    let r = status(&app, &who, &id).await;
+    assert_eq!((r.body["status"].as_str(), r.body["failureCode"].as_str()), (Some("expired"), Some("errorNoResponse")));
+    let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
+    assert_eq!(r.status, StatusCode::CONFLICT);
+    assert!(r.text.contains("The time for this payment has run out"), "{}", r.text);
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
+    let r = browse(&app, &who, "GET", &format!("/pay/{id}/result"), None).await;
+    assert!(location(&r).ends_with("status=expired&failureCode=errorNoResponse"), "{}", location(&r));
+}
+}

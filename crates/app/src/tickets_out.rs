@@ -1,0 +1,223 @@
+//! Tickets out: the reservation as a PDF, a calendar entry and e-documents, in the order's
+//! language, with times shown in Asia/Jerusalem.
+
+use kupa_documents::{
+    CalendarEvent, Seat as DocSeat, Ticket as DocTicket, TicketLabels, TicketsDocument,
+};
+use kupa_domain::money::Money;
+use kupa_domain::time::{ms_to_timestamp, zone};
+
+use crate::catalogue::PresentationInfo;
+use crate::orders::{Order, OrderTicket};
+
+/// Doors open this long before the screening: the e-document's entrance time.
+pub const ENTRANCE_BEFORE_MS: i64 = 30 * 60 * 1000;
+const CHAIN_NAME_HE: &str = "קולנוע קופה";
+const CHAIN_NAME_EN: &str = "Kupa Cinemas";
+
+fn is_he(lang: &str) -> bool {
+    lang == "he"
+}
+
+/// "יום ה׳, 14/05/2026" or "Thu, 14/05/2026": weekday, day/month/year (spec section 9).
+pub fn local_date(ms: i64, lang: &str) -> String {
+    let z = ms_to_timestamp(ms).to_zoned(zone());
+    let weekday = z.weekday().to_monday_zero_offset() as usize;
+    let names_he = [
+        "יום ב׳",
+        "יום ג׳",
+        "יום ד׳",
+        "יום ה׳",
+        "יום ו׳",
+        "שבת",
+        "יום א׳",
+    ];
+    let names_en = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    let name = if is_he(lang) {
+        names_he[weekday]
+    } else {
+        names_en[weekday]
+    };
+    format!("{name}, {:02}/{:02}/{}", z.day(), z.month(), z.year())
+}
+
+/// "20:30" in Asia/Jerusalem.
+pub fn local_time(ms: i64) -> String {
+    let z = ms_to_timestamp(ms).to_zoned(zone());
+    format!("{:02}:{:02}", z.hour(), z.minute())
+}
+
+fn labels(lang: &str) -> TicketLabels {
+    if is_he(lang) {
+        TicketLabels {
+            ticket_counter: "כרטיס {n} מתוך {total}".into(),
+            complex: "קולנוע".into(),
+            hall: "אולם".into(),
+            date: "תאריך".into(),
+            time: "שעה".into(),
+            section: "אזור".into(),
+            row: "שורה".into(),
+            seat: "כיסא".into(),
+            general_admission: "ללא מקומות מסומנים".into(),
+            ticket_type: "סוג כרטיס".into(),
+            price: "מחיר".into(),
+            reservation_number: "מספר הזמנה".into(),
+            entrance_time: "כניסה לאולם".into(),
+            qr_caption: "הציגו את הקוד בכניסה לאולם".into(),
+            terms: "תנאי ההזמנה".into(),
+        }
+    } else {
+        TicketLabels {
+            ticket_counter: "Ticket {n} of {total}".into(),
+            complex: "Cinema".into(),
+            hall: "Hall".into(),
+            date: "Date".into(),
+            time: "Time".into(),
+            section: "Section".into(),
+            row: "Row".into(),
+            seat: "Seat".into(),
+            general_admission: "General admission".into(),
+            ticket_type: "Ticket".into(),
+            price: "Price".into(),
+            reservation_number: "Reservation".into(),
+            entrance_time: "Doors open".into(),
+            qr_caption: "Show this code at the hall's entrance".into(),
+            terms: "Order terms".into(),
+        }
+    }
+}
+
+fn pick<'a>(lang: &str, he: &'a str, en: &'a str) -> &'a str {
+    if is_he(lang) || en.is_empty() { he } else { en }
+}
+
+/// The e-document link a ticket's QR carries.
+pub fn edocument_path(t: &OrderTicket) -> String {
+    format!("/edocument/{}", t.document_key)
+}
+
+pub fn tickets_document(
+    order: &Order,
+    info: &PresentationInfo,
+    lang: &str,
+    base_url: &str,
+    terms: &str,
+) -> TicketsDocument {
+    let v = &info.view;
+    let starts = v.presentation.starts_at_ms;
+    let tickets = order
+        .tickets
+        .iter()
+        .map(|t| DocTicket {
+            feature_name: pick(lang, &v.feature.name, &v.feature.name_en).to_owned(),
+            feature_name_secondary: if is_he(lang) {
+                v.feature.name_en.clone()
+            } else {
+                String::new()
+            },
+            complex: pick(lang, &v.location.name, &v.location.name_en).to_owned(),
+            hall: pick(lang, &v.venue.name, &v.venue.name_en).to_owned(),
+            date: local_date(starts, lang),
+            time: local_time(starts),
+            seat: if t.row_name.is_empty() {
+                DocSeat::GeneralAdmission
+            } else {
+                DocSeat::Reserved {
+                    section: t.section_name.clone(),
+                    row: t.row_name.clone(),
+                    seat: t.seat_name.clone(),
+                }
+            },
+            ticket_type: pick(lang, &t.ticket_name, &t.ticket_name_en).to_owned(),
+            price: Money(t.price + t.service_charge).display_ils(),
+            reservation_number: order.reservation_number.clone(),
+            entrance_time: local_time(starts - ENTRANCE_BEFORE_MS),
+            qr_payload: format!("{base_url}{}", edocument_path(t)),
+        })
+        .collect();
+    TicketsDocument {
+        lang: lang.to_owned(),
+        rtl: is_he(lang),
+        title: pick(lang, &v.feature.name, &v.feature.name_en).to_owned(),
+        chain_name: if is_he(lang) {
+            CHAIN_NAME_HE
+        } else {
+            CHAIN_NAME_EN
+        }
+        .to_owned(),
+        labels: labels(lang),
+        terms: terms.to_owned(),
+        tickets,
+    }
+}
+
+pub fn calendar_event(
+    order: &Order,
+    info: &PresentationInfo,
+    lang: &str,
+    base_url: &str,
+    now_ms: i64,
+) -> CalendarEvent {
+    let v = &info.view;
+    let starts = v.presentation.starts_at_ms;
+    let seats = order
+        .tickets
+        .iter()
+        .map(|t| {
+            if t.row_name.is_empty() {
+                t.seat_name.clone()
+            } else if is_he(lang) {
+                format!("שורה {} כיסא {}", t.row_name, t.seat_name)
+            } else {
+                format!("Row {} Seat {}", t.row_name, t.seat_name)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    CalendarEvent {
+        uid: format!("{}@kupa", order.id),
+        stamp: ms_to_timestamp(now_ms),
+        start: ms_to_timestamp(starts),
+        end: ms_to_timestamp(starts + v.feature.runtime.max(60) * 60_000),
+        summary: pick(lang, &v.feature.name, &v.feature.name_en).to_owned(),
+        location: format!(
+            "{} – {}",
+            pick(lang, &v.location.name, &v.location.name_en),
+            pick(lang, &v.venue.name, &v.venue.name_en)
+        ),
+        description: format!(
+            "{} {} · {}",
+            if is_he(lang) {
+                "הזמנה"
+            } else {
+                "Reservation"
+            },
+            order.reservation_number,
+            seats
+        ),
+        url: format!("{base_url}/reservations/{}", order.id),
+        language: lang.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_times_are_shown_in_jerusalem() {
+        // 2026-05-14 17:30 UTC is Thursday 20:30 in Jerusalem (summer time).
+        let ms = "2026-05-14T17:30:00Z"
+            .parse::<jiff::Timestamp>()
+            .unwrap()
+            .as_millisecond();
+        assert_eq!(local_time(ms), "20:30");
+        assert_eq!(local_date(ms, "he"), "יום ה׳, 14/05/2026");
+        assert_eq!(local_date(ms, "en"), "Thu, 14/05/2026");
+        let winter = "2026-12-01T18:30:00Z"
+            .parse::<jiff::Timestamp>()
+            .unwrap()
+            .as_millisecond();
+        assert_eq!(local_time(winter), "20:30");
+    }
+}

@@ -1,0 +1,619 @@
+//! Orders and payments, and the one finalisation transaction.
+
+use async_trait::async_trait;
+use kupa_app::customer_info::CustomerInfo;
+use kupa_app::error::{AppError, AppResult};
+use kupa_app::orders::*;
+
+use crate::rows::Get;
+use crate::{Db, Pool, db_err};
+
+type R<T> = Result<T, sqlx::Error>;
+
+fn decode_err(what: &str, v: &str) -> sqlx::Error {
+    sqlx::Error::Decode(format!("{what} {v:?}").into())
+}
+
+fn os(r: &impl Get, c: &str) -> R<Option<String>> {
+    r.os(c)
+}
+
+fn order_row(r: &impl Get) -> R<Order> {
+    let status = r.s("status")?;
+    let customer: CustomerInfo =
+        serde_json::from_str(&r.s("customer")?).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+    Ok(Order {
+        id: r.s("id")?,
+        reservation_number: r.s("reservation_number")?,
+        session_id: r.s("session_id")?,
+        presentation_id: r.i("presentation_id")?,
+        status: OrderStatus::parse(&status).ok_or_else(|| decode_err("order status", &status))?,
+        is_hold: r.b("is_hold")?,
+        customer_id: r.oi("customer_id")?,
+        customer,
+        locale: r.s("locale")?,
+        tickets_total: r.i("tickets_total")?,
+        products_total: r.i("products_total")?,
+        service_charge_total: r.i("service_charge_total")?,
+        service_charge_name: r.s("service_charge_name")?,
+        total: r.i("total")?,
+        currency: r.s("currency")?,
+        payment_id: os(r, "payment_id")?,
+        created_at_ms: r.i("created_at")?,
+        paid_at_ms: r.oi("paid_at")?,
+        committed_at_ms: r.oi("committed_at")?,
+        tickets: Vec::new(),
+        products: Vec::new(),
+    })
+}
+
+fn ticket_row(r: &impl Get) -> R<OrderTicket> {
+    Ok(OrderTicket {
+        line: r.i("line")?,
+        presentation_id: r.i("presentation_id")?,
+        section_id: r.i("section_id")?,
+        x: r.i("x")?,
+        y: r.i("y")?,
+        section_name: r.s("section_name")?,
+        row_name: r.s("row_name")?,
+        seat_name: r.s("seat_name")?,
+        ticket_id: r.i("ticket_id")?,
+        ticket_name: r.s("ticket_name")?,
+        ticket_name_en: r.s("ticket_name_en")?,
+        price: r.i("price")?,
+        service_charge: r.i("service_charge")?,
+        is_sub_ticket: r.b("is_sub_ticket")?,
+        code: os(r, "code")?,
+        ref1: os(r, "ref1")?,
+        ref2: os(r, "ref2")?,
+        member_number: os(r, "member_number")?,
+        document_key: r.s("document_key")?,
+        scanned_at_ms: r.oi("scanned_at")?,
+        cancelled_at_ms: r.oi("cancelled_at")?,
+    })
+}
+
+fn product_row(r: &impl Get) -> R<OrderProduct> {
+    Ok(OrderProduct {
+        product_id: r.i("product_id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        quantity: r.i("quantity")?,
+        unit_price: r.i("unit_price")?,
+    })
+}
+
+fn payment_row(r: &impl Get) -> R<Payment> {
+    let method = r.s("method")?;
+    let status = r.s("status")?;
+    Ok(Payment {
+        id: r.s("id")?,
+        order_id: r.s("order_id")?,
+        session_id: r.s("session_id")?,
+        method: PaymentMethod::parse(&method)
+            .ok_or_else(|| decode_err("payment method", &method))?,
+        amount: r.i("amount")?,
+        currency: r.s("currency")?,
+        installments: r.i("installments")?,
+        status: PaymentStatus::parse(&status)
+            .ok_or_else(|| decode_err("payment status", &status))?,
+        card_brand: os(r, "card_brand")?,
+        card_last4: os(r, "card_last4")?,
+        card_bin: os(r, "card_bin")?,
+        save_card: r.b("save_card")?,
+        failure_code: os(r, "failure_code")?,
+        locale: r.s("locale")?,
+        return_url: r.s("return_url")?,
+        created_at_ms: r.i("created_at")?,
+        updated_at_ms: r.i("updated_at")?,
+    })
+}
+
+/// Loads an order with its lines, on a pool or inside a transaction (`$ex` is an executor).
+macro_rules! load_order {
+    ($ex:expr, $sql:expr, $key:expr) => {{
+        let row = sqlx::query($sql)
+            .bind($key)
+            .fetch_optional(&mut *$ex)
+            .await
+            .map_err(db_err)?;
+        match row {
+            None => None,
+            Some(row) => {
+                let mut order = order_row(&row).map_err(db_err)?;
+                let tickets =
+                    sqlx::query("SELECT * FROM order_tickets WHERE order_id = $1 ORDER BY line")
+                        .bind(&order.id)
+                        .fetch_all(&mut *$ex)
+                        .await
+                        .map_err(db_err)?;
+                order.tickets = tickets
+                    .iter()
+                    .map(ticket_row)
+                    .collect::<R<Vec<_>>>()
+                    .map_err(db_err)?;
+                let products = sqlx::query(
+                    "SELECT * FROM order_products WHERE order_id = $1 ORDER BY product_id",
+                )
+                .bind(&order.id)
+                .fetch_all(&mut *$ex)
+                .await
+                .map_err(db_err)?;
+                order.products = products
+                    .iter()
+                    .map(product_row)
+                    .collect::<R<Vec<_>>>()
+                    .map_err(db_err)?;
+                Some(order)
+            }
+        }
+    }};
+}
+
+macro_rules! save_pending {
+    ($tx:expr, $o:expr, $now:expr) => {{
+        let o = $o;
+        // The session's earlier unpaid order on this presentation gives way, with its open payments.
+        sqlx::query(
+            "UPDATE payments SET status = 'expired', updated_at = $3 \
+             WHERE status IN ('created', 'challenge', 'awaitingBank', 'redirected') AND order_id IN \
+             (SELECT id FROM orders WHERE session_id = $1 AND presentation_id = $2 AND status = 'pending')",
+        )
+        .bind(&o.session_id)
+        .bind(o.presentation_id)
+        .bind($now)
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        sqlx::query("UPDATE orders SET status = 'cancelled', updated_at = $3 WHERE session_id = $1 AND presentation_id = $2 AND status = 'pending'")
+            .bind(&o.session_id)
+            .bind(o.presentation_id)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        let customer = serde_json::to_string(&o.customer).map_err(AppError::internal)?;
+        sqlx::query(
+            "INSERT INTO orders (id, reservation_number, session_id, presentation_id, status, is_hold, customer_id, customer, \
+             locale, tickets_total, products_total, service_charge_total, service_charge_name, total, currency, payment_id, \
+             created_at, updated_at, paid_at, committed_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, NULL, $16, $16, NULL, NULL)",
+        )
+        .bind(&o.id)
+        .bind(&o.reservation_number)
+        .bind(&o.session_id)
+        .bind(o.presentation_id)
+        .bind(o.status.as_str())
+        .bind(o.is_hold)
+        .bind(o.customer_id)
+        .bind(customer)
+        .bind(&o.locale)
+        .bind(o.tickets_total)
+        .bind(o.products_total)
+        .bind(o.service_charge_total)
+        .bind(&o.service_charge_name)
+        .bind(o.total)
+        .bind(&o.currency)
+        .bind($now)
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        for t in &o.tickets {
+            sqlx::query(
+                "INSERT INTO order_tickets (order_id, line, presentation_id, section_id, x, y, section_name, row_name, seat_name, \
+                 ticket_id, ticket_name, ticket_name_en, price, service_charge, is_sub_ticket, code, ref1, ref2, member_number, \
+                 document_key, scanned_at, cancelled_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, NULL)",
+            )
+            .bind(&o.id)
+            .bind(t.line)
+            .bind(t.presentation_id)
+            .bind(t.section_id)
+            .bind(t.x)
+            .bind(t.y)
+            .bind(&t.section_name)
+            .bind(&t.row_name)
+            .bind(&t.seat_name)
+            .bind(t.ticket_id)
+            .bind(&t.ticket_name)
+            .bind(&t.ticket_name_en)
+            .bind(t.price)
+            .bind(t.service_charge)
+            .bind(t.is_sub_ticket)
+            .bind(&t.code)
+            .bind(&t.ref1)
+            .bind(&t.ref2)
+            .bind(&t.member_number)
+            .bind(&t.document_key)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        }
+        for p in &o.products {
+            sqlx::query("INSERT INTO order_products (order_id, product_id, name, name_en, quantity, unit_price) VALUES ($1, $2, $3, $4, $5, $6)")
+                .bind(&o.id)
+                .bind(p.product_id)
+                .bind(&p.name)
+                .bind(&p.name_en)
+                .bind(p.quantity)
+                .bind(p.unit_price)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+        }
+    }};
+}
+
+/// The finalisation: see `OrderStore::finalise`. Returns the outcome; the caller commits only on `Paid`.
+macro_rules! finalise_in {
+    ($tx:expr, $payment_id:expr, $now:expr) => {{
+        let payment = sqlx::query("SELECT * FROM payments WHERE id = $1").bind($payment_id).fetch_optional(&mut *$tx).await.map_err(db_err)?;
+        let payment = match payment {
+            None => return Err(AppError::internal("finalising an unknown payment")),
+            Some(row) => payment_row(&row).map_err(db_err)?,
+        };
+        let order = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &payment.order_id).ok_or_else(|| AppError::internal("payment without order"))?;
+        if payment.status == PaymentStatus::Captured && order.status == OrderStatus::Paid && order.payment_id.as_deref() == Some(payment.id.as_str()) {
+            (false, Finalised::AlreadyPaid(order))
+        } else if payment.status != PaymentStatus::Authorized {
+            (false, Finalised::NotAuthorized(payment.status))
+        } else if order.status == OrderStatus::Paid {
+            (false, Finalised::PaidByAnother(order))
+        } else if order.status != OrderStatus::Pending {
+            (false, Finalised::HoldsLost)
+        } else {
+            let mut all_held = true;
+            for t in &order.tickets {
+                let n = sqlx::query(
+                    "UPDATE seat_claims SET state = 'sold', order_id = $6, updated_at = $7 \
+                     WHERE presentation_id = $1 AND section_id = $2 AND x = $3 AND y = $4 AND session_id = $5 \
+                     AND state = 'held' AND expires_at > $7",
+                )
+                .bind(t.presentation_id)
+                .bind(t.section_id)
+                .bind(t.x)
+                .bind(t.y)
+                .bind(&order.session_id)
+                .bind(&order.id)
+                .bind($now)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+                if n != 1 {
+                    all_held = false;
+                    break;
+                }
+            }
+            // What the order used is spent in the same transaction: each code's uses (never past
+            // its limit), and one place of each reference option with a quantity (hotel rooms).
+            let mut spent = all_held;
+            let mut codes: std::collections::BTreeMap<&str, i64> = std::collections::BTreeMap::new();
+            for t in order.tickets.iter().filter(|t| !t.is_sub_ticket) {
+                if let Some(c) = t.code.as_deref() {
+                    *codes.entry(c).or_default() += 1;
+                }
+            }
+            for (code, n) in &codes {
+                if !spent {
+                    break;
+                }
+                let done = sqlx::query(
+                    "UPDATE ticket_codes SET used_count = used_count + $2 \
+                     WHERE code_key = $1 AND (usage_limit IS NULL OR used_count + $2 <= usage_limit)",
+                )
+                .bind(*code)
+                .bind(*n)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+                spent = done == 1;
+            }
+            for t in order.tickets.iter().filter(|t| t.ref1.is_some()) {
+                if !spent {
+                    break;
+                }
+                let limited: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ticket_ref_options WHERE ticket_id = $1")
+                    .bind(t.ticket_id)
+                    .fetch_one(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+                if limited > 0 {
+                    let done = sqlx::query(
+                        "UPDATE ticket_ref_options SET quantity = quantity - 1 \
+                         WHERE ticket_id = $1 AND reference = $2 AND reference2 = $3 AND quantity > 0",
+                    )
+                    .bind(t.ticket_id)
+                    .bind(t.ref1.as_deref().unwrap_or_default())
+                    .bind(t.ref2.as_deref().unwrap_or_default())
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?
+                    .rows_affected();
+                    spent = done == 1;
+                }
+            }
+            if !all_held {
+                (false, Finalised::HoldsLost)
+            } else if !spent {
+                (false, Finalised::CodeUsedUp)
+            } else {
+                sqlx::query("UPDATE orders SET status = 'paid', payment_id = $2, paid_at = $3, updated_at = $3 WHERE id = $1 AND status = 'pending'")
+                    .bind(&order.id)
+                    .bind(&payment.id)
+                    .bind($now)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+                sqlx::query("UPDATE payments SET status = 'captured', updated_at = $2 WHERE id = $1")
+                    .bind(&payment.id)
+                    .bind($now)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+                let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| AppError::internal("order vanished"))?;
+                (true, Finalised::Paid(paid))
+            }
+        }
+    }};
+}
+
+macro_rules! update_payment_in {
+    ($tx:expr, $id:expr, $u:expr, $now:expr) => {{
+        let u = $u;
+        // Final states stay final, and an authorized payment only moves on to captured or refunded:
+        // a late or reordered callback never undoes money that was taken.
+        sqlx::query(
+            "UPDATE payments SET status = $2, card_brand = COALESCE($3, card_brand), card_last4 = COALESCE($4, card_last4), \
+             card_bin = COALESCE($5, card_bin), failure_code = COALESCE($6, failure_code), updated_at = $7 \
+             WHERE id = $1 AND status NOT IN ('captured', 'refunded') \
+             AND NOT (status = 'authorized' AND $2 NOT IN ('authorized', 'captured', 'refunded'))",
+        )
+        .bind($id)
+        .bind(u.status.as_str())
+        .bind(&u.card_brand)
+        .bind(&u.card_last4)
+        .bind(&u.card_bin)
+        .bind(&u.failure_code)
+        .bind($now)
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        let exists = sqlx::query("SELECT * FROM payments WHERE id = $1").bind($id).fetch_optional(&mut *$tx).await.map_err(db_err)?;
+        match exists {
+            None => None,
+            Some(row) => {
+                sqlx::query(
+                    "INSERT INTO payment_events (payment_id, seq, kind, detail, created_at) \
+                     VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4)",
+                )
+                .bind($id)
+                .bind(u.status.as_str())
+                .bind(&u.note)
+                .bind($now)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+                Some(payment_row(&row).map_err(db_err)?)
+            }
+        }
+    }};
+}
+
+/// Runs `$body` in a write transaction (IMMEDIATE on SQLite) and commits; `$tx` names it.
+macro_rules! write_tx {
+    ($db:expr, |$tx:ident| $body:expr) => {
+        match &$db.pool {
+            Pool::Sqlite(p) => {
+                let mut $tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                let out = $body;
+                $tx.commit().await.map_err(db_err)?;
+                Ok(out)
+            }
+            Pool::Postgres(p) => {
+                let mut $tx = p.begin().await.map_err(db_err)?;
+                let out = $body;
+                $tx.commit().await.map_err(db_err)?;
+                Ok(out)
+            }
+        }
+    };
+}
+
+#[async_trait]
+impl OrderStore for Db {
+    async fn save_pending_order(&self, order: &Order, now_ms: i64) -> AppResult<()> {
+        write_tx!(self, |tx| save_pending!(tx, order, now_ms))
+    }
+
+    async fn pending_order(
+        &self,
+        session_id: &str,
+        presentation_id: i64,
+    ) -> AppResult<Option<Order>> {
+        let id: Option<String> = crate::on_pool!(self, |p| {
+            sqlx::query_scalar(
+            "SELECT id FROM orders WHERE session_id = $1 AND presentation_id = $2 AND status = 'pending' ORDER BY created_at DESC LIMIT 1"
+        )
+        .bind(session_id)
+        .bind(presentation_id)
+        .fetch_optional(p)
+        .await
+        .map_err(db_err)
+        })?;
+        match id {
+            Some(id) => self.order(&id).await,
+            None => Ok(None),
+        }
+    }
+
+    async fn latest_order(
+        &self,
+        session_id: &str,
+        presentation_id: i64,
+    ) -> AppResult<Option<Order>> {
+        let id: Option<String> = crate::on_pool!(self, |p| {
+            sqlx::query_scalar(
+            "SELECT id FROM orders WHERE session_id = $1 AND presentation_id = $2 AND status IN ('pending', 'paid') \
+             ORDER BY created_at DESC LIMIT 1"
+        )
+        .bind(session_id)
+        .bind(presentation_id)
+        .fetch_optional(p)
+        .await
+        .map_err(db_err)
+        })?;
+        match id {
+            Some(id) => self.order(&id).await,
+            None => Ok(None),
+        }
+    }
+
+    async fn order(&self, id: &str) -> AppResult<Option<Order>> {
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut c = p.acquire().await.map_err(db_err)?;
+                Ok(load_order!(c, "SELECT * FROM orders WHERE id = $1", id))
+            }
+            Pool::Postgres(p) => {
+                let mut c = p.acquire().await.map_err(db_err)?;
+                Ok(load_order!(c, "SELECT * FROM orders WHERE id = $1", id))
+            }
+        }
+    }
+
+    async fn order_by_document_key(&self, key: &str) -> AppResult<Option<Order>> {
+        let id: Option<String> = crate::on_pool!(self, |p| sqlx::query_scalar(
+            "SELECT order_id FROM order_tickets WHERE document_key = $1"
+        )
+        .bind(key)
+        .fetch_optional(p)
+        .await
+        .map_err(db_err))?;
+        match id {
+            Some(id) => self.order(&id).await,
+            None => Ok(None),
+        }
+    }
+
+    async fn create_payment(&self, pay: &Payment) -> AppResult<()> {
+        write_tx!(self, |tx| {
+            sqlx::query(
+                "INSERT INTO payments (id, order_id, session_id, method, amount, currency, installments, status, card_brand, \
+                 card_last4, card_bin, save_card, failure_code, locale, return_url, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, NULL, $9, NULL, $10, $11, $12, $12)",
+            )
+            .bind(&pay.id)
+            .bind(&pay.order_id)
+            .bind(&pay.session_id)
+            .bind(pay.method.as_str())
+            .bind(pay.amount)
+            .bind(&pay.currency)
+            .bind(pay.installments)
+            .bind(pay.status.as_str())
+            .bind(pay.save_card)
+            .bind(&pay.locale)
+            .bind(&pay.return_url)
+            .bind(pay.created_at_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            // Earlier open payments of the order give way to this one.
+            sqlx::query(
+                "UPDATE payments SET status = 'expired', updated_at = $3 \
+                 WHERE order_id = $1 AND id <> $2 AND status IN ('created', 'challenge', 'awaitingBank', 'redirected')",
+            )
+            .bind(&pay.order_id)
+            .bind(&pay.id)
+            .bind(pay.created_at_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            sqlx::query("UPDATE orders SET payment_id = $2, updated_at = $3 WHERE id = $1 AND status = 'pending'")
+                .bind(&pay.order_id)
+                .bind(&pay.id)
+                .bind(pay.created_at_ms)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+        })
+    }
+
+    async fn payment(&self, id: &str) -> AppResult<Option<Payment>> {
+        crate::on_pool!(self, |p| {
+            let row = sqlx::query("SELECT * FROM payments WHERE id = $1")
+                .bind(id)
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?;
+            row.as_ref().map(payment_row).transpose().map_err(db_err)
+        })
+    }
+
+    async fn update_payment(
+        &self,
+        id: &str,
+        update: &PaymentUpdate,
+        now_ms: i64,
+    ) -> AppResult<Option<Payment>> {
+        write_tx!(self, |tx| update_payment_in!(tx, id, update, now_ms))
+    }
+
+    async fn finalise(&self, payment_id: &str, now_ms: i64) -> AppResult<Finalised> {
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                let (write, outcome) = finalise_in!(tx, payment_id, now_ms);
+                if write {
+                    tx.commit().await.map_err(db_err)?
+                } else {
+                    tx.rollback().await.map_err(db_err)?
+                }
+                Ok(outcome)
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(db_err)?;
+                // One finalisation at a time per payment: the second waits, then sees it captured.
+                sqlx::query("SELECT id FROM payments WHERE id = $1 FOR UPDATE")
+                    .bind(payment_id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                let (write, outcome) = finalise_in!(tx, payment_id, now_ms);
+                if write {
+                    tx.commit().await.map_err(db_err)?
+                } else {
+                    tx.rollback().await.map_err(db_err)?
+                }
+                Ok(outcome)
+            }
+        }
+    }
+
+    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> AppResult<bool> {
+        crate::on_pool!(self, |p| sqlx::query(
+            "UPDATE orders SET committed_at = $2 WHERE id = $1 AND committed_at IS NULL"
+        )
+        .bind(order_id)
+        .bind(now_ms)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected() == 1)
+        .map_err(db_err))
+    }
+
+    async fn stranded_payments(&self, before_ms: i64) -> AppResult<Vec<Payment>> {
+        crate::on_pool!(self, |p| {
+            let rows = sqlx::query("SELECT * FROM payments WHERE status = 'authorized' AND updated_at < $1 ORDER BY updated_at")
+                .bind(before_ms)
+                .fetch_all(p)
+                .await
+                .map_err(db_err)?;
+            rows.iter()
+                .map(payment_row)
+                .collect::<R<Vec<_>>>()
+                .map_err(db_err)
+        })
+    }
+}

@@ -1,0 +1,124 @@
+//! The outboxes of the default SMS and mail adapters: what was "sent", newest first.
+
+use async_trait::async_trait;
+use kupa_app::error::AppResult;
+use kupa_app::ports::{AttachmentInfo, Mail, OutboxMail, OutboxSms, OutboxStore, Sms};
+
+use crate::rows::Get;
+use crate::{Db, db_err};
+
+fn id(r: &impl Get) -> Result<i64, sqlx::Error> {
+    r.i("id")
+}
+
+fn sms(r: &impl Get) -> Result<OutboxSms, sqlx::Error> {
+    Ok(OutboxSms {
+        id: r.i("id")?,
+        recipient: r.s("recipient")?,
+        kind: r.s("kind")?,
+        reference: r.os("reference")?,
+        body: r.s("body")?,
+        created_at_ms: r.i("created_at")?,
+    })
+}
+
+fn mail(r: &impl Get) -> Result<OutboxMail, sqlx::Error> {
+    let attachments = r.s("attachments")?;
+    Ok(OutboxMail {
+        id: r.i("id")?,
+        recipient: r.s("recipient")?,
+        subject: r.s("subject")?,
+        kind: r.s("kind")?,
+        reference: r.os("reference")?,
+        text_body: r.s("text_body")?,
+        html_body: r.s("html_body")?,
+        attachments: serde_json::from_str(&attachments)
+            .map_err(|e| sqlx::Error::Decode(format!("mail attachments: {e}").into()))?,
+        created_at_ms: r.i("created_at")?,
+    })
+}
+
+#[async_trait]
+impl OutboxStore for Db {
+    async fn record_sms(&self, m: &Sms, now_ms: i64) -> AppResult<i64> {
+        let id: Option<i64> = fetch_optional!(
+            self,
+            "INSERT INTO sms_outbox (recipient, kind, reference, body, created_at) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            [
+                m.to.as_str(),
+                m.kind.as_str(),
+                m.reference.as_deref(),
+                m.text.as_str(),
+                now_ms
+            ],
+            id
+        )?;
+        id.ok_or_else(|| kupa_app::AppError::internal("the SMS outbox returned no id"))
+    }
+
+    async fn record_mail(&self, m: &Mail, now_ms: i64) -> AppResult<i64> {
+        let attachments: Vec<AttachmentInfo> = m
+            .attachments
+            .iter()
+            .map(|a| AttachmentInfo {
+                name: a.name.clone(),
+                content_type: a.content_type.clone(),
+                size: a.bytes.len() as i64,
+            })
+            .collect();
+        let attachments =
+            serde_json::to_string(&attachments).map_err(kupa_app::AppError::internal)?;
+        let id: Option<i64> = fetch_optional!(
+            self,
+            "INSERT INTO mail_outbox (recipient, subject, kind, reference, text_body, html_body, attachments, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+            [
+                m.to.as_str(),
+                m.subject.as_str(),
+                m.kind.as_str(),
+                m.reference.as_deref(),
+                m.text.as_str(),
+                m.html.as_str(),
+                attachments.as_str(),
+                now_ms
+            ],
+            id
+        )?;
+        id.ok_or_else(|| kupa_app::AppError::internal("the mail outbox returned no id"))
+    }
+
+    async fn sms_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxSms>> {
+        match recipient {
+            Some(to) => fetch_all!(
+                self,
+                "SELECT * FROM sms_outbox WHERE recipient = $1 ORDER BY id DESC LIMIT $2",
+                [to, limit],
+                sms
+            ),
+            None => fetch_all!(
+                self,
+                "SELECT * FROM sms_outbox ORDER BY id DESC LIMIT $1",
+                [limit],
+                sms
+            ),
+        }
+    }
+
+    async fn mail_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxMail>> {
+        match recipient {
+            Some(to) => fetch_all!(
+                self,
+                "SELECT * FROM mail_outbox WHERE recipient = $1 ORDER BY id DESC LIMIT $2",
+                [to, limit],
+                mail
+            ),
+            None => fetch_all!(
+                self,
+                "SELECT * FROM mail_outbox ORDER BY id DESC LIMIT $1",
+                [limit],
+                mail
+            ),
+        }
+    }
+}
