@@ -48,6 +48,7 @@ fn base_url(headers: &HeaderMap) -> String {
 #[serde(rename_all = "camelCase")]
 pub struct ReservedSeat {
     pub section: String,
+    pub section_en: String,
     pub row: String,
     pub seat: String,
     pub ticket_type: String,
@@ -122,6 +123,7 @@ async fn get_reservation(
                 .iter()
                 .map(|t| ReservedSeat {
                     section: t.section_name.clone(),
+                    section_en: t.section_name_en.clone(),
                     row: t.row_name.clone(),
                     seat: t.seat_name.clone(),
                     ticket_type: t.ticket_name.clone(),

@@ -166,18 +166,7 @@ async fn start_payment(
 /// A request as the browser of buyer `who` makes it: the session in the `kupa_uuid` cookie, forms
 /// form-encoded.
 async fn browse(app: &TestApp, who: &str, method: &str, uri: &str, form: Option<&str>) -> Reply {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("cookie", format!("kupa_uuid={who}"));
-    if form.is_some() {
-        req = req.header("content-type", "application/x-www-form-urlencoded");
-    }
-    app.send(
-        req.body(Body::from(form.unwrap_or_default().to_owned()))
-            .unwrap(),
-    )
-    .await
+    app.form_as(who, method, uri, form).await
 }
 
 fn location(r: &Reply) -> String {
@@ -516,14 +505,14 @@ async fn another_buyer_can_neither_see_nor_touch_a_payment(db: &TestDb) {
     let r = browse(&app, &other, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     let r = status(&app, &other, &id).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "paymentError"));
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"));
     example(&app, "paymentStatus", "ErrorBody", &r);
     let r = app.get(&format!("/pay/{id}")).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND, "a browser with no session");
     let r = browse(&app, &who, "GET", "/pay/not-a-payment", None).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     let r = status(&app, &who, "00000000000000000000000000000000").await;
-    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "paymentError"));
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"));
 
     assert_eq!(status(&app, &who, &id).await.body["status"], "created", "nothing changed");
     assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
@@ -565,7 +554,7 @@ async fn the_signed_callback_finalises_once(db: &TestDb) {
 
     let unknown = json!({ "paymentId": "00000000000000000000000000000000", "status": "authorized" }).to_string();
     let r = callback(&app, &unknown, Some(&sign(TEST_SECRET, &unknown))).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "paymentError"));
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"));
     for bad in [json!({ "paymentId": id, "status": "captured" }), json!({ "paymentId": id, "status": "authorized", "cardLast4": "4242424242424242" }), json!({ "status": "authorized" })] {
         let bad = bad.to_string();
         let r = callback(&app, &bad, Some(&sign(TEST_SECRET, &bad))).await;

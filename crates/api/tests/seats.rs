@@ -312,4 +312,13 @@ async fn best_available_says_why_there_are_not_enough_seats(db: &TestDb) {
     assert_eq!(code(&r), "recaptcha");
 }
 
+
+async fn seats_without_an_online_price_are_refused_with_no_price_policy(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let (p, plan) = on_sale_in_venue(&app, 1).await;
+    let press = plan["seats"].as_array().unwrap().iter().find(|s| s["tg"] == 9).expect("the big hall has press seats").clone();
+    let body = seat_body(&p, press["si"].as_i64().unwrap(), press["x"].as_i64().unwrap(), press["y"].as_i64().unwrap(), json!({}));
+    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&body)).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "no_price_policy"), "{}", r.text);
+}
 }

@@ -256,6 +256,20 @@ impl BookingService {
         let now = self.clock.now_ms();
         self.sellable(&req).await?;
         let (section, sections) = self.section(req.seatplan_id, req.section_id).await?;
+        // A section whose ticket group has no price online (press seats, house seats) is sold at
+        // the box office only.
+        if self
+            .store
+            .ticket_groups(&[section.ticket_group_id])
+            .await?
+            .iter()
+            .all(|(_, tickets)| tickets.is_empty())
+        {
+            return Err(AppError::rejected(
+                ErrorCode::Conflict("no_price_policy"),
+                "these seats are not sold online",
+            ));
+        }
         let config = self.catalogue.site_config().await?;
         let timers = timers(&config);
         let checkout = self
@@ -729,6 +743,20 @@ impl BookingService {
     ) -> AppResult<Vec<Vec<HeldPlace>>> {
         let p = &info.view.presentation;
         let sections = self.store.sections(p.seatplan_id).await?;
+        // Sections sold online only: best-available never offers box-office-only seats.
+        let group_ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
+        let priced: Vec<i64> = self
+            .store
+            .ticket_groups(&group_ids)
+            .await?
+            .iter()
+            .filter(|(_, ts)| !ts.is_empty())
+            .map(|(g, _)| g.id)
+            .collect();
+        let sections: Vec<Section> = sections
+            .into_iter()
+            .filter(|s| priced.contains(&s.ticket_group_id))
+            .collect();
         let in_group = |s: &&Section| q.ticket_group_id.is_none_or(|g| s.ticket_group_id == g);
         let reserved: Vec<i64> = sections
             .iter()

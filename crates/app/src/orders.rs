@@ -69,6 +69,7 @@ pub struct OrderTicket {
     pub x: i64,
     pub y: i64,
     pub section_name: String,
+    pub section_name_en: String,
     pub row_name: String,
     pub seat_name: String,
     pub ticket_id: i64,
@@ -716,6 +717,11 @@ impl OrderService {
                     x: c.x,
                     y: c.y,
                     section_name: section_name(c.section_id),
+                    section_name_en: sections
+                        .iter()
+                        .find(|s| s.id == c.section_id)
+                        .map(|s| s.name_en.clone())
+                        .unwrap_or_default(),
                     row_name: seat.map(|s| s.row_name.clone()).unwrap_or_default(),
                     seat_name: seat
                         .map(|s| s.seat_name.clone())
@@ -886,9 +892,7 @@ impl OrderService {
             .orders
             .update_payment(payment_id, &update, now)
             .await?
-            .ok_or_else(|| {
-                AppError::rejected(ErrorCode::Missing("paymentError"), "no such payment")
-            })?;
+            .ok_or_else(|| AppError::rejected(ErrorCode::Missing("notFound"), "no such payment"))?;
         if payment.status == PaymentStatus::Authorized || payment.status == PaymentStatus::Captured
         {
             self.finalise(&payment).await
@@ -1052,9 +1056,10 @@ impl OrderService {
     }
 
     pub async fn payment(&self, id: &str) -> AppResult<Payment> {
-        self.orders.payment(id).await?.ok_or_else(|| {
-            AppError::rejected(ErrorCode::Missing("paymentError"), "no such payment")
-        })
+        self.orders
+            .payment(id)
+            .await?
+            .ok_or_else(|| AppError::rejected(ErrorCode::Missing("notFound"), "no such payment"))
     }
 
     pub async fn reservation(&self, id: &str) -> AppResult<(Order, PresentationInfo)> {

@@ -123,7 +123,7 @@ pub fn tickets_document(
                 DocSeat::GeneralAdmission
             } else {
                 DocSeat::Reserved {
-                    section: t.section_name.clone(),
+                    section: pick(lang, &t.section_name, &t.section_name_en).to_owned(),
                     row: t.row_name.clone(),
                     seat: t.seat_name.clone(),
                 }

@@ -55,6 +55,7 @@ fn ticket_row(r: &impl Get) -> R<OrderTicket> {
         x: r.i("x")?,
         y: r.i("y")?,
         section_name: r.s("section_name")?,
+        section_name_en: r.s("section_name_en")?,
         row_name: r.s("row_name")?,
         seat_name: r.s("seat_name")?,
         ticket_id: r.i("ticket_id")?,
@@ -202,8 +203,8 @@ macro_rules! save_pending {
             sqlx::query(
                 "INSERT INTO order_tickets (order_id, line, presentation_id, section_id, x, y, section_name, row_name, seat_name, \
                  ticket_id, ticket_name, ticket_name_en, price, service_charge, is_sub_ticket, code, ref1, ref2, member_number, \
-                 document_key, scanned_at, cancelled_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, NULL)",
+                 document_key, scanned_at, cancelled_at, section_name_en) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, NULL, $21)",
             )
             .bind(&o.id)
             .bind(t.line)
@@ -225,6 +226,7 @@ macro_rules! save_pending {
             .bind(&t.ref2)
             .bind(&t.member_number)
             .bind(&t.document_key)
+            .bind(&t.section_name_en)
             .execute(&mut *$tx)
             .await
             .map_err(db_err)?;

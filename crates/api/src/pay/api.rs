@@ -127,7 +127,7 @@ impl PaymentStatusResponse {
 }
 
 fn no_such_payment() -> ApiError {
-    AppError::rejected(ErrorCode::Missing("paymentError"), "no such payment").into()
+    AppError::rejected(ErrorCode::Missing("notFound"), "no such payment").into()
 }
 
 /// Where the buyer's payment stands, for the payment dialog to poll. Only the buyer session that
@@ -136,7 +136,7 @@ fn no_such_payment() -> ApiError {
 #[utoipa::path(get, operation_id = "paymentStatus", path = "/payment/status/{paymentId}", tag = "payment",
     params(("paymentId" = String, Path, description = "The payment's identifier (paymentIdentifier of GET /payment/form)")),
     responses((status = 200, description = "Where the payment stands", body = PaymentStatusResponse),
-              (status = 404, description = "paymentError: no such payment for this buyer", body = ErrorBody)))]
+              (status = 404, description = "notFound: no such payment for this buyer", body = ErrorBody)))]
 async fn payment_status(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -288,7 +288,7 @@ fn update_of(cb: &PaymentCallbackBody) -> ApiResult<PaymentUpdate> {
     params(("x-kupa-signature" = String, Header, description = "Hex HMAC-SHA256 of the raw request body with the gateway secret")),
     responses((status = 200, description = "Recorded (also when it was a duplicate)", body = PaymentCallbackResponse),
               (status = 401, description = "invalidSignature: missing or wrong signature, or no gateway secret configured", body = ErrorBody),
-              (status = 404, description = "paymentError: no such payment", body = ErrorBody),
+              (status = 404, description = "notFound: no such payment", body = ErrorBody),
               (status = 422, description = "formValidation: a malformed body", body = ErrorBody)))]
 async fn payment_callback(
     State(state): State<AppState>,

@@ -106,6 +106,28 @@ impl TestApp {
         .await
     }
 
+    /// A browser form post (or page load) as the buyer whose session cookie is `session`.
+    pub async fn form_as(
+        &self,
+        session: &str,
+        method: &str,
+        uri: &str,
+        form: Option<&str>,
+    ) -> Reply {
+        let mut req = Request::builder()
+            .method(method)
+            .uri(uri)
+            .header("cookie", format!("kupa_uuid={session}"));
+        if form.is_some() {
+            req = req.header("content-type", "application/x-www-form-urlencoded");
+        }
+        self.send(
+            req.body(Body::from(form.unwrap_or_default().to_owned()))
+                .unwrap(),
+        )
+        .await
+    }
+
     pub async fn post(&self, uri: &str, json: &str) -> Reply {
         self.send(
             Request::post(uri)

@@ -1400,6 +1400,7 @@ export interface components {
       row: string;
       seat: string;
       section: string;
+      sectionEn: string;
       /** Format: int64 */
       serviceCharge: number;
       ticketType: string;
@@ -2412,7 +2413,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description paymentError: no such payment */
+      /** @description notFound: no such payment */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2580,7 +2581,7 @@ export interface operations {
           'application/json': components['schemas']['PaymentStatusResponse'];
         };
       };
-      /** @description paymentError: no such payment for this buyer */
+      /** @description notFound: no such payment for this buyer */
       404: {
         headers: {
           [name: string]: unknown;
