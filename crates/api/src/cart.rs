@@ -22,6 +22,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(post_cart))
         .routes(routes!(payment_form))
         .routes(routes!(commit))
+        .routes(routes!(payment_voucher))
+        .routes(routes!(cart_token))
 }
 
 /// A cart line's ticket, as the spec's client sends it.
@@ -77,9 +79,19 @@ pub struct Cart {
     pub products: Vec<CartProduct>,
     #[serde(default)]
     pub customer_info: Option<CustomerInfo>,
+    /// Vouchers paying part (or all) of the order, applied in this order.
+    #[serde(default)]
+    pub voucher_payments: Vec<CartVoucher>,
     /// The total the buyer was shown (agorot); refused with `priceMismatch` when it is not the server's.
     #[serde(default)]
     pub total: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartVoucher {
+    /// The voucher's code.
+    pub reference: String,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -141,7 +153,18 @@ pub struct PricedCartDto {
     pub service_charge_name: String,
     pub service_charge: i64,
     pub total: i64,
+    /// What the vouchers pay (agorot), in the order applied.
+    pub voucher_payments: Vec<PricedVoucher>,
+    /// What is left to pay after the vouchers (agorot).
+    pub amount_due: i64,
     pub currency: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PricedVoucher {
+    pub reference: String,
+    pub amount: i64,
 }
 
 impl PricedCartDto {
@@ -184,6 +207,15 @@ impl PricedCartDto {
             service_charge_name: o.service_charge_name.clone(),
             service_charge: o.service_charge_total,
             total: o.total,
+            voucher_payments: o
+                .vouchers
+                .iter()
+                .map(|v| PricedVoucher {
+                    reference: v.code.clone(),
+                    amount: v.amount,
+                })
+                .collect(),
+            amount_due: o.amount_due(),
             currency: o.currency.clone(),
         }
     }
@@ -270,6 +302,12 @@ async fn post_cart(
             .map(|p| (p.id, p.quantity))
             .collect(),
         customer: body.cart.customer_info,
+        vouchers: body
+            .cart
+            .voucher_payments
+            .iter()
+            .map(|v| v.reference.clone())
+            .collect(),
         step,
         locale: body
             .locale
@@ -319,6 +357,8 @@ pub struct PaymentFormResponse {
     #[serde(rename = "paymentFormURL")]
     pub payment_form_url: String,
     pub payment_identifier: String,
+    /// True when vouchers paid the whole order: nothing to pay at the gateway; commit next.
+    pub paid: bool,
     pub amount: i64,
     pub currency: String,
     /// The holds now last until this time: the payment window.
@@ -372,6 +412,7 @@ async fn payment_form(
         .await?;
     Ok(axum::Json(PaymentFormResponse {
         payment_form_url: url,
+        paid: payment.status == kupa_app::orders::PaymentStatus::Captured,
         payment_identifier: payment.id,
         amount: payment.amount,
         currency: payment.currency,
@@ -421,8 +462,8 @@ pub struct CommitResponse {
     responses((status = 200, description = "The reservation", body = CommitResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 402, description = "paymentError (declined or not paid)", body = ErrorBody),
-              (status = 409, description = "ORDER_ALREADY_PAID (a second commit), lastCommit (seats lost; refunded), paymentPending", body = ErrorBody),
-              (status = 422, description = "formValidation, lastCommit (nothing to commit)", body = ErrorBody)))]
+              (status = 409, description = "ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded)", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn commit(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -455,5 +496,91 @@ async fn commit(
             .collect(),
         reservation_number: order.reservation_number.clone(),
         error: None,
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct VoucherQuery {
+    /// The voucher's code.
+    pub reference: String,
+    pub recaptcha_token: Option<String>,
+    /// With a priced cart on this presentation, the amount the voucher would pay is given too.
+    pub presentation_id: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VoucherPaymentDto {
+    pub reference: String,
+    /// Agorot left on the voucher.
+    pub balance: i64,
+    /// The smaller of the cart's total and the balance (agorot); null without a priced cart.
+    pub amount: Option<i64>,
+    pub currency: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VoucherResponse {
+    pub payment: VoucherPaymentDto,
+}
+
+/// A voucher's balance, and what it would pay of the buyer's priced cart.
+#[utoipa::path(get, operation_id = "paymentVoucher", path = "/payment/voucher", tag = "order", params(VoucherQuery),
+    responses((status = 200, description = "The voucher", body = VoucherResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 409, description = "voucherBalance (no balance left), voucherExpired, codeUsageLimitExceeded", body = ErrorBody),
+              (status = 422, description = "codeNotFound", body = ErrorBody)))]
+async fn payment_voucher(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Query(q): Query<VoucherQuery>,
+) -> ApiResult<axum::Json<VoucherResponse>> {
+    let v = state
+        .orders
+        .voucher_payment(
+            session.id(),
+            q.presentation_id,
+            &q.reference,
+            q.recaptcha_token.as_deref().unwrap_or_default(),
+        )
+        .await?;
+    Ok(axum::Json(VoucherResponse {
+        payment: VoucherPaymentDto {
+            reference: v.reference,
+            balance: v.balance,
+            amount: v.amount,
+            currency: "ILS".into(),
+        },
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartTokenBody {
+    #[serde(default)]
+    pub recaptcha_token: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CartTokenResponse {
+    /// The buyer's session id, which the cart carries as its `uuid`.
+    pub uuid: String,
+}
+
+/// Checks the captcha before a cart is built and answers the session id the cart carries.
+#[utoipa::path(post, operation_id = "cartToken", path = "/cart/token", tag = "order", request_body = CartTokenBody,
+    responses((status = 200, description = "The cart's session id", body = CartTokenResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody)))]
+async fn cart_token(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Json(body): Json<CartTokenBody>,
+) -> ApiResult<axum::Json<CartTokenResponse>> {
+    let token = body.recaptcha_token.as_deref().unwrap_or_default();
+    kupa_app::ports::require_captcha(state.captcha.as_ref(), token).await?;
+    Ok(axum::Json(CartTokenResponse {
+        uuid: session.id().to_owned(),
     }))
 }

@@ -11,6 +11,7 @@ mod extract;
 mod pay;
 mod request_id;
 mod reservations;
+mod saved_cards;
 mod seats;
 pub mod session;
 pub mod state;
@@ -35,6 +36,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(cart::router())
         .merge(reservations::router())
         .merge(customer::router())
+        .merge(saved_cards::router())
         .merge(tickets::router())
         .merge(pay::api_router())
 }

@@ -22,6 +22,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use kupa_app::error::AppResult;
 use kupa_app::orders::{Payment, PaymentMethod, PaymentStatus, PaymentUpdate};
+use kupa_app::saved_cards::{CardToSave, SavedCard};
 use kupa_domain::ids::Token;
 use kupa_providers::test_gateway as gw;
 use serde::Deserialize;
@@ -30,7 +31,7 @@ use serde::de::DeserializeOwned;
 use crate::error::ApiError;
 use crate::session::BuyerSession;
 use crate::state::AppState;
-use html::{BankMessage, CardKept, Lang};
+use html::{BankMessage, CardKept, Lang, SavedCardChoice, SavedCardMessage};
 
 pub use api::router as api_router;
 
@@ -38,6 +39,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/pay/{id}", get(form_page))
         .route("/pay/{id}/card", axum::routing::post(card))
+        .route("/pay/{id}/saved-card", axum::routing::post(saved_card))
         .route("/pay/{id}/3ds", get(three_ds_page).post(three_ds))
         .route("/pay/{id}/blik", axum::routing::post(blik))
         .route("/pay/{id}/bank-app", get(bank_app_page).post(bank_app))
@@ -252,8 +254,9 @@ async fn form_page(
             PaymentMethod::Payu | PaymentMethod::Paypal => {
                 page(StatusCode::OK, html::redirect_intro(lang, &p))
             }
-            // Saved cards and vouchers are not the test gateway's: the payment fails at once.
-            PaymentMethod::SavedCard | PaymentMethod::Voucher => {
+            PaymentMethod::SavedCard => saved_card_page(&state, &p, lang, &[]).await,
+            // Vouchers are not the test gateway's: the payment fails at once.
+            PaymentMethod::Voucher => {
                 let p = tri!(
                     record(&state, &p, gw::unsupported_method_answer(p.method.as_str())).await
                 );
@@ -323,13 +326,188 @@ async fn card(
             );
         }
     };
+    // A credit-card benefit on the order takes only its issuer's cards: any other is declined
+    // before the issuer is asked.
+    let rules = tri!(benefit_rules(&state, &p).await);
+    let update = if rules.iter().all(|r| r.card_accepted(&form.card_number)) {
+        update
+    } else {
+        gw::not_eligible_answer(&update)
+    };
+    let to_save = card_to_save(&update, &form.expiry);
     drop(form);
     let p = tri!(record(&state, &p, update).await);
+    if let Some(card) = to_save {
+        remember_card(&state, &p, &card).await;
+    }
     if p.status == PaymentStatus::Challenge {
         see_other(&format!("/pay/{}/3ds", p.id))
     } else {
         finish(&p, &headers)
     }
+}
+
+/// The credit-card-benefit codes of the order the payment pays.
+async fn benefit_rules(
+    state: &AppState,
+    p: &Payment,
+) -> Result<Vec<kupa_domain::tickets::TicketCodeRule>, Response> {
+    state
+        .saved_cards
+        .benefit_rules(&p.order_id)
+        .await
+        .map_err(|e| failure(Lang::of(&p.locale), e))
+}
+
+/// What may be saved of an approved card: brand, BIN, last four and expiry.
+fn card_to_save(update: &PaymentUpdate, expiry: &str) -> Option<CardToSave> {
+    let (year, month) = gw::parse_expiry(expiry)?;
+    Some(CardToSave {
+        brand: update.card_brand.clone()?,
+        bin: update.card_bin.clone(),
+        last4: update.card_last4.clone()?,
+        expiry_year: year,
+        expiry_month: month,
+    })
+}
+
+/// Saves the card of a captured payment that asked for it (for a logged-in customer). The
+/// payment stands whatever happens here: a failure is logged.
+async fn remember_card(state: &AppState, p: &Payment, card: &CardToSave) {
+    if !p.save_card || p.status != PaymentStatus::Captured {
+        return;
+    }
+    if let Err(e) = state.saved_cards.remember(p, card).await {
+        tracing::warn!(payment = %p.id, error = %e, "card not saved");
+    }
+}
+
+/// The logged-in customer of the buyer session that started the payment, with their cards.
+async fn customer_cards(
+    state: &AppState,
+    p: &Payment,
+) -> Result<Option<(i64, Vec<SavedCard>)>, Response> {
+    let lang = Lang::of(&p.locale);
+    let Some(customer) = state
+        .saved_cards
+        .customer_id(&p.session_id)
+        .await
+        .map_err(|e| failure(lang, e))?
+    else {
+        return Ok(None);
+    };
+    let cards = state
+        .saved_cards
+        .list(&p.session_id)
+        .await
+        .map_err(|e| failure(lang, e))?;
+    Ok(Some((customer, cards)))
+}
+
+/// A saved-card payment that cannot go on: it fails (`paymentError`) and the page says why.
+async fn saved_card_unavailable(
+    state: &AppState,
+    p: &Payment,
+    lang: Lang,
+    why: SavedCardMessage,
+) -> Response {
+    let answer = match why {
+        SavedCardMessage::LogIn => gw::login_needed_answer(),
+        SavedCardMessage::NoCards => {
+            gw::unsupported_method_answer("savedCard without a saved card")
+        }
+    };
+    let p = tri!(record(state, p, answer).await);
+    page(
+        StatusCode::OK,
+        html::saved_card_unavailable(lang, &p, why, &return_url(&p)),
+    )
+}
+
+/// GET /pay/{id} of a saved-card payment: the customer's cards and the security code.
+async fn saved_card_page(state: &AppState, p: &Payment, lang: Lang, errors: &[&str]) -> Response {
+    let Some((_, cards)) = tri!(customer_cards(state, p).await) else {
+        return saved_card_unavailable(state, p, lang, SavedCardMessage::LogIn).await;
+    };
+    if cards.is_empty() {
+        return saved_card_unavailable(state, p, lang, SavedCardMessage::NoCards).await;
+    }
+    let now = state.orders.now_ms();
+    let choices: Vec<SavedCardChoice> = cards
+        .iter()
+        .map(|c| SavedCardChoice {
+            token: &c.token,
+            brand: &c.brand,
+            last4: &c.last4,
+            expiry_month: c.expiry_month,
+            expiry_year: c.expiry_year,
+            expired: c.is_expired(now),
+        })
+        .collect();
+    let status = if errors.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    page(status, html::saved_card_form(lang, p, &choices, errors))
+}
+
+/// The saved-card form as posted: the card's token and its security code.
+#[derive(Default, Deserialize)]
+#[serde(default)]
+struct SavedCardForm {
+    card: String,
+    cvv: String,
+}
+
+/// POST /pay/{id}/saved-card: pays with one of the logged-in customer's saved cards. An expired
+/// card is declined, as is a card the order's credit-card benefit does not take.
+async fn saved_card(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let p = tri!(load(&state, &id, Some(&session)).await);
+    if p.method != PaymentMethod::SavedCard || p.status != PaymentStatus::Created {
+        return closed(&p);
+    }
+    let lang = Lang::of(&p.locale);
+    let Some((customer, _)) = tri!(customer_cards(&state, &p).await) else {
+        return saved_card_unavailable(&state, &p, lang, SavedCardMessage::LogIn).await;
+    };
+    let form: SavedCardForm = parse_form(&body);
+    let card = tri!(
+        state
+            .saved_cards
+            .card_of(customer, form.card.trim())
+            .await
+            .map_err(|e| failure(lang, e))
+    );
+    let Some(card) = card else {
+        return saved_card_page(&state, &p, lang, &["card"]).await;
+    };
+    let facts = gw::SavedCardFacts {
+        brand: &card.brand,
+        bin: card.bin.as_deref(),
+        last4: &card.last4,
+        expiry_year: card.expiry_year,
+        expiry_month: card.expiry_month,
+    };
+    let update = match gw::check_saved_card(&facts, &form.cvv, state.orders.now_ms()) {
+        Ok(update) => update,
+        Err(bad) => return saved_card_page(&state, &p, lang, &bad.0).await,
+    };
+    drop(form);
+    let rules = tri!(benefit_rules(&state, &p).await);
+    let update = if rules.iter().all(|r| card.accepted_by(r)) {
+        update
+    } else {
+        gw::not_eligible_answer(&update)
+    };
+    let p = tri!(record(&state, &p, update).await);
+    finish(&p, &headers)
 }
 
 #[derive(Default, Deserialize)]

@@ -31,11 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 async fn check_captcha(state: &AppState, token: Option<&str>) -> ApiResult<()> {
-    if state.captcha.verify(token.unwrap_or_default()).await? {
-        Ok(())
-    } else {
-        Err(AppError::rejected(ErrorCode::Recaptcha, "the captcha token was not accepted").into())
-    }
+    Ok(kupa_app::ports::require_captcha(state.captcha.as_ref(), token.unwrap_or_default()).await?)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -7,6 +7,7 @@ use kupa_app::orders::{Messages, OrderService, OrderStore, PaymentGateway};
 use kupa_app::ports::TicketStore;
 use kupa_app::ports::{AdjustableClock, Captcha, CatalogueStore, CheckoutStore, ClaimStore};
 use kupa_app::ports::{LoginStore, Mailer, OutboxStore, SmsSender};
+use kupa_app::saved_cards::{SavedCardService, SavedCardStore};
 use kupa_app::site_config::TimerMode;
 use kupa_app::tickets::TicketService;
 
@@ -95,6 +96,8 @@ pub struct AppState {
     pub customers: Arc<CustomerService>,
     /// Login by mobile number and SMS code.
     pub mobile_login: Arc<MobileLoginService>,
+    /// The logged-in customer's saved cards, and the credit-card-benefit check at payment.
+    pub saved_cards: Arc<SavedCardService>,
     pub sms: Arc<dyn SmsSender>,
     pub mailer: Arc<dyn Mailer>,
     /// What the default SMS and mail adapters wrote (read by the test mode's outbox routes).
@@ -125,6 +128,7 @@ impl AppState {
             + LoginStore
             + OutboxStore
             + TicketStore
+            + SavedCardStore
             + 'static,
     {
         let clock_port: Arc<dyn kupa_app::ports::Clock> = clock.clone();
@@ -162,6 +166,14 @@ impl AppState {
             clock_port.clone(),
         ));
         let outbox: Arc<dyn OutboxStore> = store.clone();
+        let saved_cards = Arc::new(SavedCardService::new(
+            store.clone(),
+            store.clone(),
+            tickets.clone(),
+            catalogue.clone(),
+            customers.clone(),
+            clock_port.clone(),
+        ));
         let orders = Arc::new(OrderService::new(
             catalogue.clone(),
             booking.clone(),
@@ -185,6 +197,7 @@ impl AppState {
             orders,
             customers,
             mobile_login,
+            saved_cards,
             sms,
             mailer,
             outbox,

@@ -27,7 +27,7 @@ async fn two_seats_held(app: &TestApp, who: &str) -> Picked {
         .as_array()
         .unwrap()
         .iter()
-        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true)
+        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true && app.starts_after_hours(p, 24))
         .unwrap()
         .clone();
     let plan = app
@@ -473,6 +473,112 @@ async fn a_code_prices_its_ticket_and_a_single_use_voucher_is_spent_once(db: &Te
     assert_eq!(db.db.payment(&pb).await.unwrap().unwrap().status, PaymentStatus::Refunded);
     let r = code_ticket(&app, "GIFT-2026", &ka).await;
     assert_eq!(code(&r), "codeUsageLimitExceeded", "the voucher is spent");
+}
+
+async fn a_voucher_pays_the_smaller_of_the_total_and_its_balance(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(40);
+    let k = two_seats_held(&app, &who).await;
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
+    let total = r.body["cart"]["total"].as_i64().unwrap();
+    let voucher = |reference: &str| format!("/api/payment/voucher?reference={reference}&presentationId={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", k.presentation["id"]);
+    let r = app.call_as(&who, "GET", &voucher("VALUE-5000"), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["payment"]["balance"], 5000);
+    assert_eq!(r.body["payment"]["amount"].as_i64(), Some(total.min(5000)));
+    example(&app, "paymentVoucher", "VoucherResponse", &r);
+    let r = app.call_as(&who, "GET", &voucher("VALUE-EMPTY"), None).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "voucherBalance"), "{}", r.text);
+    let r = app.call_as(&who, "GET", &voucher("GIFT-EXPIRED"), None).await;
+    assert_eq!(code(&r), "codeNotFound", "a voucher without a balance is not a way to pay: {}", r.text);
+    let r = app.call_as(&who, "GET", &voucher("NO-SUCH-VOUCHER"), None).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "codeNotFound"));
+    let r = app.call_as(&who, "GET", "/api/payment/voucher?reference=VALUE-5000&recaptchaToken=nope", None).await;
+    assert_eq!(code(&r), "recaptcha");
+
+    let r = app.call_as(&who, "POST", "/api/cart/token", Some(&json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string())).await;
+    assert_eq!((r.status, r.body["uuid"].as_str()), (StatusCode::OK, Some(who.as_str())));
+    let r = app.call_as(&who, "POST", "/api/cart/token", Some(r#"{"recaptchaToken": "nope"}"#)).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::BAD_REQUEST, "recaptcha"));
+}
+
+async fn coupons_are_checked_in_the_cart(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(41);
+    let k = two_seats_held(&app, &who).await;
+    // DUO2 needs two tickets: with one seat, one more is missing.
+    let unlock = lock_body(&k.presentation, &k.seats[1]);
+    let r = app.call_as(&who, "PUT", "/api/seats/unlock-seat", Some(&unlock)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let duo = code_ticket(&app, "DUO2", &k).await.body["ticket"].clone();
+    let mut body: Value = serde_json::from_str(&cart_body(&k, [&duo, &k.child], true, json!({}))).unwrap();
+    let seats = body["cart"]["presentations"][0]["seats"].as_array_mut().unwrap();
+    seats.truncate(1);
+    seats[0]["ticket"]["code"] = json!("DUO2");
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&body.to_string())).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "couponNeedsMoreTickets"), "{}", r.text);
+    assert_eq!(r.body["error"]["params"]["missing"], 1);
+    // A used-up voucher inside an order: "coupon code already used, try another".
+    let used = code_ticket(&app, "GIFT-2026", &k).await.body["ticket"].clone();
+    body["cart"]["presentations"][0]["seats"][0]["ticket"] = json!({ "ticketId": used["id"], "code": "GIFT-USED" });
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&body.to_string())).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "couponAlreadyUsed"), "{}", r.text);
+}
+
+async fn vouchers_pay_part_or_all_of_an_order_and_their_balance_goes_down(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    // Part: VALUE-5000 (₪50) on a bigger order; the card pays the rest.
+    let a = buyer(50);
+    let k = two_seats_held(&app, &a).await;
+    let mut body: Value = serde_json::from_str(&cart_body(&k, [&k.regular, &k.child], true, json!({}))).unwrap();
+    body["cart"]["voucherPayments"] = json!([{ "reference": "value-5000" }]);
+    let r = app.call_as(&a, "POST", "/api/cart", Some(&body.to_string())).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let total = r.body["cart"]["total"].as_i64().unwrap();
+    assert!(total > 5000);
+    assert_eq!(r.body["cart"]["voucherPayments"][0]["amount"], 5000);
+    assert_eq!(r.body["cart"]["amountDue"].as_i64(), Some(total - 5000));
+    let r = start_payment(&app, &a, &k, total).await;
+    assert_eq!((r.body["amount"].as_i64(), r.body["paid"].as_bool()), (Some(total - 5000), Some(false)), "{}", r.text);
+    let payment = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    authorize(db, &payment, PaymentStatus::Authorized).await;
+    let r = app.call_as(&a, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // The voucher is spent: nothing left to redeem.
+    let r = app.call_as(&a, "GET", &format!("/api/payment/voucher?reference=VALUE-5000&recaptchaToken={CAPTCHA_TEST_TOKEN}"), None).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "voucherBalance"), "{}", r.text);
+    // An empty voucher in a cart is refused and not added.
+    let b = buyer(51);
+    let kb = two_seats_held(&app, &b).await;
+    let mut body: Value = serde_json::from_str(&cart_body(&kb, [&kb.regular, &kb.child], true, json!({}))).unwrap();
+    body["cart"]["voucherPayments"] = json!([{ "reference": "VALUE-5000" }]);
+    let r = app.call_as(&b, "POST", "/api/cart", Some(&body.to_string())).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "voucherBalance"), "{}", r.text);
+}
+
+async fn a_voucher_worth_more_than_the_order_pays_it_all_without_a_card(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(52);
+    let k = two_seats_held(&app, &who).await;
+    // Only one seat (a child ticket) and no popcorn, so ₪50 covers it all.
+    let r = app.call_as(&who, "PUT", "/api/seats/unlock-seat", Some(&lock_body(&k.presentation, &k.seats[1]))).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let mut body: Value = serde_json::from_str(&cart_body(&k, [&k.child, &k.child], true, json!({}))).unwrap();
+    body["cart"]["presentations"][0]["seats"].as_array_mut().unwrap().truncate(1);
+    body["cart"]["products"] = json!([]);
+    body["cart"]["voucherPayments"] = json!([{ "reference": "VALUE-5000" }]);
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&body.to_string())).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let total = r.body["cart"]["total"].as_i64().unwrap();
+    assert!(total <= 5000, "a child ticket and its fee: {total}");
+    assert_eq!(r.body["cart"]["amountDue"], 0);
+    let r = start_payment(&app, &who, &k, total).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["paid"], true, "no gateway: the vouchers paid");
+    let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app.call_as(&who, "GET", &format!("/api/payment/voucher?reference=VALUE-5000&recaptchaToken={CAPTCHA_TEST_TOKEN}"), None).await;
+    assert_eq!(r.body["payment"]["balance"].as_i64(), Some(5000 - total), "{}", r.text);
 }
 }
 

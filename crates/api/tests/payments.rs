@@ -40,7 +40,7 @@ async fn priced_cart_in_row(app: &TestApp, who: &str, row: usize) -> Paying {
         .as_array()
         .unwrap()
         .iter()
-        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true)
+        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true && app.starts_after_hours(p, 24))
         .unwrap()
         .clone();
     let plan = app

@@ -16,7 +16,9 @@ async fn on_sale_in_venue(app: &TestApp, venue_id: i64) -> (Value, Value) {
         .as_array()
         .unwrap()
         .iter()
-        .find(|p| p["venueId"] == venue_id && p["isOnSale"] == true)
+        .find(|p| {
+            p["venueId"] == venue_id && p["isOnSale"] == true && app.starts_after_hours(p, 24)
+        })
         .unwrap_or_else(|| panic!("no presentation on sale in venue {venue_id}"))
         .clone();
     let plan = app

@@ -17,7 +17,7 @@ async fn on_sale_in_grand_hall(app: &TestApp) -> i64 {
         .as_array()
         .unwrap()
         .iter()
-        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true)
+        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true && app.starts_after_hours(p, 24))
         .expect("a presentation on sale in venue 1")["id"]
         .as_i64()
         .unwrap()
@@ -139,7 +139,7 @@ async fn a_code_whose_ticket_is_not_of_the_group_asked_for_is_ticket_not_found(d
 
     // The VIP sofa hall sells only ticket group 2, where no code ticket is sold.
     let r = app.get("/api/presentations/").await;
-    let vip = r.body["presentations"].as_array().unwrap().iter().find(|p| p["venueId"] == 2 && p["isOnSale"] == true).unwrap()["id"].as_i64().unwrap();
+    let vip = r.body["presentations"].as_array().unwrap().iter().find(|p| p["venueId"] == 2 && p["isOnSale"] == true && app.starts_after_hours(p, 24)).unwrap()["id"].as_i64().unwrap();
     let r = ticket(&app, vip, "ticketCode=KUPA10").await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "ticketNotFound"));
 }

@@ -234,12 +234,7 @@ impl MobileLoginService {
         captcha_token: &str,
         regardless: bool,
     ) -> AppResult<()> {
-        if !self.captcha.verify(captcha_token).await? {
-            return Err(AppError::rejected(
-                ErrorCode::Recaptcha,
-                "the captcha token was not accepted",
-            ));
-        }
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
         let customer = self.catalogue.customer_by_mobile(mobile.as_str()).await?;
         if customer.is_none() && !regardless {
             return Err(AppError::rejected(

@@ -159,14 +159,7 @@ impl BookingService {
     }
 
     async fn require_captcha(&self, token: &str) -> AppResult<()> {
-        if self.captcha.verify(token).await? {
-            Ok(())
-        } else {
-            Err(AppError::rejected(
-                ErrorCode::Recaptcha,
-                "the captcha token was not accepted",
-            ))
-        }
+        crate::ports::require_captcha(self.captcha.as_ref(), token).await
     }
 
     /// The presentation, on sale now, with the request's venue and seat plan checked against it.
@@ -439,20 +432,28 @@ impl BookingService {
         Ok(group)
     }
 
-    /// The "Time expired" dialog's extension: once per step, before the deadline.
-    pub async fn extend(&self, session: &str, presentation_id: i64) -> AppResult<CheckoutState> {
-        let now = self.clock.now_ms();
-        let timers = timers(&self.catalogue.site_config().await?);
-        let state = self
-            .checkout
+    /// The session's checkout on this presentation, or `timeExpired` when there is none.
+    async fn current_checkout(
+        &self,
+        session: &str,
+        presentation_id: i64,
+    ) -> AppResult<CheckoutState> {
+        self.checkout
             .checkout_state(session, presentation_id)
             .await?
             .ok_or_else(|| {
                 AppError::rejected(
                     ErrorCode::Checkout("timeExpired"),
-                    "there is no checkout to extend",
+                    "there is no checkout to continue",
                 )
-            })?;
+            })
+    }
+
+    /// The "Time expired" dialog's extension: once per step, before the deadline.
+    pub async fn extend(&self, session: &str, presentation_id: i64) -> AppResult<CheckoutState> {
+        let now = self.clock.now_ms();
+        let timers = timers(&self.catalogue.site_config().await?);
+        let state = self.current_checkout(session, presentation_id).await?;
         let next = state.extend(now, &timers).map_err(rule)?;
         self.checkout
             .save_checkout_state(session, presentation_id, &next, now)
@@ -469,16 +470,7 @@ impl BookingService {
     ) -> AppResult<CheckoutState> {
         let now = self.clock.now_ms();
         let timers = timers(&self.catalogue.site_config().await?);
-        let state = self
-            .checkout
-            .checkout_state(session, presentation_id)
-            .await?
-            .ok_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::Checkout("timeExpired"),
-                    "there is no checkout to continue",
-                )
-            })?;
+        let state = self.current_checkout(session, presentation_id).await?;
         let next = state.advance(step, now, &timers).map_err(rule)?;
         if next != state {
             self.checkout

@@ -10,6 +10,7 @@ pub mod error;
 pub mod model;
 pub mod orders;
 pub mod ports;
+pub mod saved_cards;
 pub mod site_config;
 pub mod tickets;
 pub mod tickets_out;

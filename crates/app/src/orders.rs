@@ -119,6 +119,23 @@ pub struct Order {
     pub committed_at_ms: Option<i64>,
     pub tickets: Vec<OrderTicket>,
     pub products: Vec<OrderProduct>,
+    /// Vouchers paying part (or all) of the total, in the order they were applied.
+    pub vouchers: Vec<OrderVoucher>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderVoucher {
+    /// The voucher's code, normalised.
+    pub code: String,
+    /// Agorot it pays: the smaller of what was still due and its balance.
+    pub amount: i64,
+}
+
+impl Order {
+    /// What is left to pay after the vouchers.
+    pub fn amount_due(&self) -> i64 {
+        self.total - self.vouchers.iter().map(|v| v.amount).sum::<i64>()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -343,6 +360,8 @@ pub struct CartInput {
     pub presentation_id: i64,
     pub seats: Vec<CartSeat>,
     pub products: Vec<(i64, i64)>,
+    /// Voucher references paying part of the order (spec: the cart's voucherPayments).
+    pub vouchers: Vec<String>,
     pub customer: Option<CustomerInfo>,
     /// The step the buyer is entering (tickets, products, customerInfo); the holds follow it.
     pub step: Option<Step>,
@@ -767,6 +786,9 @@ impl OrderService {
             committed_at_ms: None,
             tickets,
             products: order_products,
+            vouchers: self
+                .voucher_lines(&cart.vouchers, totals.total.minor())
+                .await?,
         };
         // Moving on (ticket choice, products, details) restarts the step timer; the holds follow.
         let step = cart.step.unwrap_or(Step::Tickets);
@@ -816,12 +838,7 @@ impl OrderService {
         presentation_id: i64,
         request: StartPayment,
     ) -> AppResult<(Payment, String, i64)> {
-        if !self.captcha.verify(&request.captcha_token).await? {
-            return Err(AppError::rejected(
-                ErrorCode::Recaptcha,
-                "the captcha token was not accepted",
-            ));
-        }
+        crate::ports::require_captcha(self.captcha.as_ref(), &request.captcha_token).await?;
         let now = self.clock.now_ms();
         let order = self
             .orders
@@ -856,12 +873,18 @@ impl OrderService {
             .booking
             .advance(session, presentation_id, Step::Payment)
             .await?;
+        // Vouchers pay first; the gateway is asked only for what is left.
+        let due = order.amount_due();
         let payment = Payment {
             id: token(),
             order_id: order.id.clone(),
             session_id: session.to_owned(),
-            method: request.method,
-            amount: order.total,
+            method: if due == 0 {
+                PaymentMethod::Voucher
+            } else {
+                request.method
+            },
+            amount: due,
             currency: order.currency.clone(),
             installments: request.installments,
             status: PaymentStatus::Created,
@@ -876,6 +899,21 @@ impl OrderService {
             updated_at_ms: now,
         };
         self.orders.create_payment(&payment).await?;
+        if due == 0 {
+            // Paid in full by vouchers: nothing for a gateway to take; finalise at once.
+            let authorized = PaymentUpdate {
+                status: PaymentStatus::Authorized,
+                card_brand: None,
+                card_last4: None,
+                card_bin: None,
+                failure_code: None,
+                note: "paid in full by vouchers".into(),
+            };
+            self.payment_callback(&payment.id, authorized).await?;
+            let paid = self.payment(&payment.id).await?;
+            let back = paid.return_url.clone();
+            return Ok((paid, back, checkout.deadline_ms));
+        }
         let url = self.gateway.form_url(&payment);
         Ok((payment, url, checkout.deadline_ms))
     }
@@ -948,12 +986,7 @@ impl OrderService {
         presentation_id: i64,
         captcha_token: &str,
     ) -> AppResult<Order> {
-        if !self.captcha.verify(captcha_token).await? {
-            return Err(AppError::rejected(
-                ErrorCode::Recaptcha,
-                "the captcha token was not accepted",
-            ));
-        }
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
         let now = self.clock.now_ms();
         let order = self
             .orders
@@ -961,7 +994,7 @@ impl OrderService {
             .await?
             .ok_or_else(|| {
                 AppError::rejected(
-                    ErrorCode::Invalid("lastCommit"),
+                    ErrorCode::Conflict("lastCommit"),
                     "there is no order to commit",
                 )
             })?;
@@ -1308,6 +1341,110 @@ impl OrderService {
                 ErrorCode::Conflict("SMS_FAILED"),
                 "the text message could not be sent",
             )
+        })
+    }
+}
+
+impl OrderService {
+    /// The vouchers of a cart, each paying the smaller of what is still due and its balance, in
+    /// order. A voucher with nothing left to give answers the spec's "לא נותרה יתרה למימוש הטבה"
+    /// (voucherBalance) and is not added.
+    async fn voucher_lines(
+        &self,
+        references: &[String],
+        total: i64,
+    ) -> AppResult<Vec<OrderVoucher>> {
+        let mut due = total;
+        let mut lines: Vec<OrderVoucher> = Vec::new();
+        for reference in references
+            .iter()
+            .map(|r| r.trim())
+            .filter(|r| !r.is_empty())
+        {
+            let rules = self.tickets.code_rules(&[reference]).await?;
+            let Some((_, rule)) = rules.into_iter().find(|(_, r)| r.balance.is_some()) else {
+                return Err(AppError::rejected(
+                    ErrorCode::Invalid("codeNotFound"),
+                    "no voucher with a balance has this reference",
+                ));
+            };
+            if lines.iter().any(|l| l.code == rule.code) {
+                return Err(AppError::rejected(
+                    ErrorCode::Conflict("couponAlreadyUsed"),
+                    "this voucher is already paying for the order",
+                ));
+            }
+            rule.check_redeemable(self.tickets.today())
+                .map_err(AppError::from)?;
+            let amount = pricing::voucher_payment(Money(due), Money(rule.balance.unwrap_or(0)))
+                .ok_or_else(|| {
+                    AppError::rejected(
+                        ErrorCode::Conflict("voucherBalance"),
+                        "לא נותרה יתרה למימוש הטבה",
+                    )
+                })?
+                .minor();
+            due -= amount;
+            lines.push(OrderVoucher {
+                code: rule.code,
+                amount,
+            });
+        }
+        Ok(lines)
+    }
+}
+
+/// A voucher as a way to pay: its balance, and what it would pay of the buyer's priced cart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VoucherPayment {
+    pub reference: String,
+    pub balance: i64,
+    /// The smaller of the order's total and the balance; None without a priced cart.
+    pub amount: Option<i64>,
+}
+
+impl OrderService {
+    /// GET /payment/voucher: a voucher's balance, and (with a priced cart) the amount it would pay,
+    /// the smaller of the total and the balance. No balance left answers the spec's
+    /// "לא נותרה יתרה למימוש הטבה" (voucherBalance) and nothing is added.
+    pub async fn voucher_payment(
+        &self,
+        session: &str,
+        presentation_id: Option<i64>,
+        reference: &str,
+        captcha_token: &str,
+    ) -> AppResult<VoucherPayment> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
+        let rules = self.tickets.code_rules(&[reference]).await?;
+        let Some((_, rule)) = rules.into_iter().find(|(_, r)| r.balance.is_some()) else {
+            return Err(AppError::rejected(
+                ErrorCode::Invalid("codeNotFound"),
+                "no voucher with a balance has this reference",
+            ));
+        };
+        rule.check_redeemable(self.tickets.today())
+            .map_err(AppError::from)?;
+        let balance = rule.balance.unwrap_or(0);
+        let amount = match presentation_id {
+            Some(pid) => match self.orders.pending_order(session, pid).await? {
+                Some(order) => Some(
+                    pricing::voucher_payment(Money(order.total), Money(balance))
+                        .ok_or_else(|| {
+                            AppError::rejected(
+                                ErrorCode::Conflict("voucherBalance"),
+                                "לא נותרה יתרה למימוש הטבה",
+                            )
+                        })?
+                        .minor(),
+                ),
+                None => None,
+            },
+            None => None,
+        };
+        Ok(VoucherPayment {
+            reference: rule.code,
+            balance,
+            amount,
         })
     }
 }

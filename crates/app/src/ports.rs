@@ -111,6 +111,19 @@ pub trait AdjustableClock: Clock {
     fn offset_ms(&self) -> i64;
 }
 
+/// Refuses the call with `recaptcha` (HTTP 400, as the spec's client expects) unless the captcha
+/// accepts the token: the one check every protected call makes.
+pub async fn require_captcha(captcha: &dyn Captcha, token: &str) -> AppResult<()> {
+    if captcha.verify(token).await? {
+        Ok(())
+    } else {
+        Err(crate::AppError::rejected(
+            crate::ErrorCode::Recaptcha,
+            "the captcha token was not accepted",
+        ))
+    }
+}
+
 /// The captcha token the test mode accepts and the web app sends in test mode.
 pub const CAPTCHA_TEST_TOKEN: &str = "kupa-test-captcha";
 

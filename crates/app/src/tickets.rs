@@ -75,12 +75,7 @@ impl TicketService {
     /// valid today, uses and balance left), then the ticket (sold in the presentation, of the
     /// group asked for, the one asked for, not one the client already has).
     pub async fn ticket_by_code(&self, q: &CodeTicketQuery<'_>) -> AppResult<CodeTicket> {
-        if !self.captcha.verify(q.recaptcha_token).await? {
-            return Err(AppError::rejected(
-                ErrorCode::Recaptcha,
-                "the captcha token was not accepted",
-            ));
-        }
+        crate::ports::require_captcha(self.captcha.as_ref(), q.recaptcha_token).await?;
         let channel = self.catalogue.channel(q.mini_site_url).await?;
         let detail = self
             .catalogue

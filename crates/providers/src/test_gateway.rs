@@ -509,12 +509,93 @@ pub fn timed_out_answer() -> PaymentUpdate {
     )
 }
 
-/// The gateway's word for a method it does not take (saved cards, vouchers): failed, `paymentError`.
+/// The gateway's word for a method it does not take (vouchers): failed, `paymentError`.
 pub fn unsupported_method_answer(method: &str) -> PaymentUpdate {
     word(
         PaymentStatus::Failed,
         Some(codes::PAYMENT_ERROR),
         format!("failed: the test gateway does not take {method}"),
+    )
+}
+
+/// A card the order's credit-card benefit does not accept (its number does not start with the
+/// code's issuer prefix): declined before the issuer is asked, `paymentError`, reason
+/// `cardNotEligible` in the payment's event. Keeps what the update knew of the card.
+pub fn not_eligible_answer(card: &PaymentUpdate) -> PaymentUpdate {
+    PaymentUpdate {
+        status: PaymentStatus::Declined,
+        card_brand: card.card_brand.clone(),
+        card_last4: card.card_last4.clone(),
+        card_bin: card.card_bin.clone(),
+        failure_code: Some(codes::PAYMENT_ERROR.to_owned()),
+        note: format!(
+            "card declined: {CARD_NOT_ELIGIBLE} ({} last4 {})",
+            card.card_brand.as_deref().unwrap_or("card"),
+            card.card_last4.as_deref().unwrap_or("????")
+        ),
+    }
+}
+
+/// The reason a card is refused for an order with a credit-card benefit code.
+pub const CARD_NOT_ELIGIBLE: &str = "cardNotEligible";
+
+/// What is kept of a saved card, as the saved-card page pays with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedCardFacts<'a> {
+    pub brand: &'a str,
+    pub bin: Option<&'a str>,
+    pub last4: &'a str,
+    pub expiry_year: i32,
+    pub expiry_month: u32,
+}
+
+/// Paying with a saved card: its security code (4 digits for Amex, else 3) is checked, an
+/// expired card is declined (`paymentError`, `expiredCard`), and any other is approved.
+pub fn check_saved_card(
+    card: &SavedCardFacts,
+    cvv: &str,
+    now_ms: i64,
+) -> Result<PaymentUpdate, InvalidFields> {
+    let cvv = cvv.trim();
+    let len = if card.brand == CardBrand::Amex.as_str() {
+        4
+    } else {
+        3
+    };
+    if cvv.len() != len || !cvv.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(InvalidFields(vec!["cvv"]));
+    }
+    let described = format!("saved {} last4 {}", card.brand, card.last4);
+    let update = |status, failure: Option<&str>, note: String| PaymentUpdate {
+        status,
+        card_brand: Some(card.brand.to_owned()),
+        card_last4: Some(card.last4.to_owned()),
+        card_bin: card.bin.map(str::to_owned),
+        failure_code: failure.map(str::to_owned),
+        note,
+    };
+    let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(now_ms));
+    let now = i32::from(today.year()) * 12 + i32::from(today.month());
+    if card.expiry_year * 12 + (card.expiry_month as i32) < now {
+        return Ok(update(
+            PaymentStatus::Declined,
+            Some(codes::PAYMENT_ERROR),
+            format!("card declined: expiredCard ({described})"),
+        ));
+    }
+    Ok(update(
+        PaymentStatus::Authorized,
+        None,
+        format!("card approved ({described})"),
+    ))
+}
+
+/// A saved-card payment without a logged-in customer: failed, `paymentError`.
+pub fn login_needed_answer() -> PaymentUpdate {
+    word(
+        PaymentStatus::Failed,
+        Some(codes::PAYMENT_ERROR),
+        "failed: savedCard needs a logged-in customer",
     )
 }
 
@@ -830,6 +911,55 @@ mod rules {
         assert_eq!(
             unsupported_method_answer("savedCard").status,
             PaymentStatus::Failed
+        );
+    }
+
+    #[test]
+    fn saved_cards_check_their_code_and_expiry() {
+        let visa = SavedCardFacts {
+            brand: "visa",
+            bin: Some("424242"),
+            last4: "4242",
+            expiry_year: 2026,
+            expiry_month: 5,
+        };
+        let u = check_saved_card(&visa, "123", NOW).unwrap();
+        assert_eq!(
+            (u.status, u.card_last4.as_deref(), u.card_bin.as_deref()),
+            (PaymentStatus::Authorized, Some("4242"), Some("424242"))
+        );
+        assert_eq!(
+            check_saved_card(&visa, "12", NOW).unwrap_err().0,
+            vec!["cvv"]
+        );
+        assert_eq!(
+            check_saved_card(&visa, "1234", NOW).unwrap_err().0,
+            vec!["cvv"]
+        );
+        let old = SavedCardFacts {
+            expiry_month: 4,
+            ..visa.clone()
+        };
+        let u = check_saved_card(&old, "123", NOW).unwrap();
+        assert_eq!(
+            (u.status, u.failure_code.as_deref()),
+            (PaymentStatus::Declined, Some("paymentError"))
+        );
+        assert!(u.note.contains("expiredCard"));
+        let amex = SavedCardFacts {
+            brand: "amex",
+            ..visa
+        };
+        assert!(check_saved_card(&amex, "1234", NOW).is_ok());
+        let u = not_eligible_answer(&check_saved_card(&amex, "1234", NOW).unwrap());
+        assert_eq!(
+            (u.status, u.failure_code.as_deref()),
+            (PaymentStatus::Declined, Some("paymentError"))
+        );
+        assert!(u.note.contains("cardNotEligible"), "{}", u.note);
+        assert_eq!(
+            login_needed_answer().failure_code.as_deref(),
+            Some("paymentError")
         );
     }
 

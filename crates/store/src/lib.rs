@@ -39,6 +39,7 @@ mod login;
 mod orders;
 mod outbox;
 mod rows;
+mod saved_cards;
 pub mod testing;
 mod tickets;
 

@@ -44,6 +44,7 @@ fn order_row(r: &impl Get) -> R<Order> {
         committed_at_ms: r.oi("committed_at")?,
         tickets: Vec::new(),
         products: Vec::new(),
+        vouchers: Vec::new(),
     })
 }
 
@@ -145,6 +146,16 @@ macro_rules! load_order {
                     .map(product_row)
                     .collect::<R<Vec<_>>>()
                     .map_err(db_err)?;
+                let vouchers = sqlx::query("SELECT code_key, amount FROM order_vouchers WHERE order_id = $1 ORDER BY code_key")
+                    .bind(&order.id)
+                    .fetch_all(&mut *$ex)
+                    .await
+                    .map_err(db_err)?;
+                order.vouchers = vouchers
+                    .iter()
+                    .map(|r| Ok(OrderVoucher { code: r.s("code_key")?, amount: r.i("amount")? }))
+                    .collect::<R<Vec<_>>>()
+                    .map_err(db_err)?;
                 Some(order)
             }
         }
@@ -243,6 +254,15 @@ macro_rules! save_pending {
                 .await
                 .map_err(db_err)?;
         }
+        for v in &o.vouchers {
+            sqlx::query("INSERT INTO order_vouchers (order_id, code_key, amount) VALUES ($1, $2, $3)")
+                .bind(&o.id)
+                .bind(&v.code)
+                .bind(v.amount)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+        }
     }};
 }
 
@@ -335,6 +355,20 @@ macro_rules! finalise_in {
                     .rows_affected();
                     spent = done == 1;
                 }
+            }
+            // Each voucher's amount comes off its balance, never below zero.
+            for v in &order.vouchers {
+                if !spent {
+                    break;
+                }
+                let done = sqlx::query("UPDATE ticket_codes SET balance = balance - $2 WHERE code_key = $1 AND balance >= $2")
+                    .bind(&v.code)
+                    .bind(v.amount)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?
+                    .rows_affected();
+                spent = done == 1;
             }
             if !all_held {
                 (false, Finalised::HoldsLost)

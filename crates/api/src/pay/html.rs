@@ -325,6 +325,10 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;direction:
 @keyframes spin{to{transform:rotate(360deg)}}
 @media (prefers-reduced-motion:reduce){.spinner{animation:none}}
 .center{text-align:center}
+fieldset{margin:14px 0 0;padding:0;border:0}
+legend{padding:0;font-weight:600}
+.cards label{display:flex;align-items:center;gap:10px;margin:8px 0 0;padding:10px 12px;border:1px solid #d1d5db;border-radius:8px;font-weight:400}
+.cards input{display:inline-block;width:auto;min-height:0;margin:0}
 .phone{background:#0f172a;color:#f8fafc;border:0}
 .phone .merchant,.phone .muted{color:#cbd5e1}
 .phone .sum{background:#1e293b}
@@ -809,6 +813,155 @@ pub fn paypal_page(lang: Lang, p: &Payment, error: bool) -> String {
         form(&format!("/pay/{}/paypal", p.id), &buttons)
     );
     page(lang, &title, &body, Some(ONE_SUBMIT), false)
+}
+
+/// A saved card as the saved-card page lists it: never more than the brand, last four, expiry.
+pub struct SavedCardChoice<'a> {
+    pub token: &'a str,
+    pub brand: &'a str,
+    pub last4: &'a str,
+    pub expiry_month: u32,
+    pub expiry_year: i32,
+    pub expired: bool,
+}
+
+struct SavedTexts {
+    title: &'static str,
+    choose: &'static str,
+    expired: &'static str,
+    err_card: &'static str,
+    login_title: &'static str,
+    login_text: &'static str,
+    no_cards_title: &'static str,
+    no_cards_text: &'static str,
+}
+
+fn saved_texts(lang: Lang) -> &'static SavedTexts {
+    match lang {
+        Lang::He => &SavedTexts {
+            title: "תשלום בכרטיס שמור",
+            choose: "בחירת כרטיס",
+            expired: "פג תוקף",
+            err_card: "יש לבחור כרטיס שמור בתוקף.",
+            login_title: "נדרשת התחברות",
+            login_text: "כדי לשלם בכרטיס שמור יש להתחבר עם מספר הנייד ולהתחיל את התשלום מחדש. התשלום הזה לא בוצע.",
+            no_cards_title: "אין כרטיסים שמורים",
+            no_cards_text: "אין לך כרטיסים שמורים. אפשר לחזור ולשלם בכרטיס אשראי. התשלום הזה לא בוצע.",
+        },
+        Lang::En => &SavedTexts {
+            title: "Pay with a saved card",
+            choose: "Choose a card",
+            expired: "expired",
+            err_card: "Choose a saved card that has not expired.",
+            login_title: "Please log in",
+            login_text: "To pay with a saved card, log in with your mobile number and start the payment again. This payment was not made.",
+            no_cards_title: "No saved cards",
+            no_cards_text: "You have no saved cards. Go back and pay by card. This payment was not made.",
+        },
+    }
+}
+
+/// The saved-card page: the customer's cards (brand, •••• last four, expiry) and the security code.
+pub fn saved_card_form(
+    lang: Lang,
+    p: &Payment,
+    cards: &[SavedCardChoice],
+    errors: &[&str],
+) -> String {
+    let t = lang.t();
+    let st = saved_texts(lang);
+    let first_live = cards.iter().position(|c| !c.expired);
+    let card_error = errors.contains(&"card");
+    let choices: String = cards
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let checked = if Some(i) == first_live { " checked" } else { "" };
+            let disabled = if c.expired { " disabled" } else { "" };
+            let expired = if c.expired {
+                format!(" <small>({})</small>", esc(st.expired))
+            } else {
+                String::new()
+            };
+            format!(
+                "<label for=\"card-{i}\"><input type=\"radio\" id=\"card-{i}\" name=\"card\" value=\"{token}\"{checked}{disabled}>\
+                 <span><bdi dir=\"ltr\">{brand} •••• {last4}</bdi> · <bdi dir=\"ltr\">{mm:02}/{yy:02}</bdi>{expired}</span></label>",
+                token = esc(c.token),
+                brand = esc(&c.brand.to_uppercase()),
+                last4 = esc(c.last4),
+                mm = c.expiry_month,
+                yy = c.expiry_year.rem_euclid(100),
+            )
+        })
+        .collect();
+    let card_err = if card_error {
+        format!(
+            "<p class=\"err\" id=\"card-error\">{}</p>",
+            esc(st.err_card)
+        )
+    } else {
+        String::new()
+    };
+    let fields = format!(
+        "<fieldset class=\"cards\"><legend>{}</legend>{choices}{card_err}</fieldset>{}",
+        esc(st.choose),
+        field(
+            t,
+            Field {
+                id: "cvv",
+                label: t.cvv,
+                optional: false,
+                value: "",
+                error: errors.contains(&"cvv").then_some(t.err_cvv),
+                attrs: " dir=\"ltr\" inputmode=\"numeric\" autocomplete=\"cc-csc\" maxlength=\"4\""
+            }
+        )
+    );
+    let button = format!(
+        "<button type=\"submit\">{}</button>",
+        fill(&esc(t.pay), &[("amount", &amount_of(p))])
+    );
+    let body = format!(
+        "<h1>{}</h1>{}{}{}",
+        esc(st.title),
+        summary(lang, p),
+        alert(t, errors),
+        form(&format!("/pay/{}/saved-card", p.id), &(fields + &button))
+    );
+    page(lang, st.title, &body, Some(ONE_SUBMIT), false)
+}
+
+/// Why a saved-card payment cannot go on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SavedCardMessage {
+    /// No customer is logged in on the buyer session.
+    LogIn,
+    /// The customer has no saved card.
+    NoCards,
+}
+
+/// A saved-card payment that cannot go on (it has failed): says why and links back to the shop.
+pub fn saved_card_unavailable(
+    lang: Lang,
+    p: &Payment,
+    why: SavedCardMessage,
+    return_url: &str,
+) -> String {
+    let t = lang.t();
+    let st = saved_texts(lang);
+    let (title, text) = match why {
+        SavedCardMessage::LogIn => (st.login_title, st.login_text),
+        SavedCardMessage::NoCards => (st.no_cards_title, st.no_cards_text),
+    };
+    let body = format!(
+        "<h1>{}</h1>{}<p role=\"alert\">{}</p><a class=\"btn\" href=\"{}\" target=\"_top\">{}</a>",
+        esc(title),
+        summary(lang, p),
+        esc(text),
+        esc(return_url),
+        esc(t.back_to_shop)
+    );
+    page(lang, title, &body, None, false)
 }
 
 /// A payment that does not take this step: says why, changes nothing, and offers the way back.

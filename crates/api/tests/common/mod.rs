@@ -84,6 +84,13 @@ impl TestApp {
             .await
     }
 
+    /// The presentation starts at least `hours` after the server's now: tests that move the clock
+    /// pick such a presentation, so its sale window cannot close under them whatever the hour.
+    pub fn starts_after_hours(&self, p: &Value, hours: i64) -> bool {
+        let start: jiff::Timestamp = p["dateTime"].as_str().unwrap().parse().unwrap();
+        start.as_millisecond() > self.clock.now_ms() + hours * 3_600_000
+    }
+
     /// A call as the buyer whose session id is `session` (any 32 hex characters).
     pub async fn call_as(
         &self,

@@ -24,6 +24,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/cart/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Checks the captcha before a cart is built and answers the session id the cart carries. */
+    post: operations['cartToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/config': {
     parameters: {
       query?: never;
@@ -104,6 +121,40 @@ export interface paths {
     /** Checks the SMS code and logs this buyer session in as the number's customer. */
     post: operations['mobileLoginValidationArea'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/saved-cards': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The saved cards of the customer logged in on this buyer session. */
+    get: operations['customerSavedCards'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/saved-cards/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Deletes one of the logged-in customer's saved cards; it is never offered again. */
+    delete: operations['deleteSavedCard'];
     options?: never;
     head?: never;
     patch?: never;
@@ -267,6 +318,23 @@ export interface paths {
      *     expired with `errorNoResponse`.
      */
     get: operations['paymentStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payment/voucher': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A voucher's balance, and what it would pay of the buyer's priced cart. */
+    get: operations['paymentVoucher'];
     put?: never;
     post?: never;
     delete?: never;
@@ -652,6 +720,8 @@ export interface components {
        * @description The total the buyer was shown (agorot); refused with `priceMismatch` when it is not the server's.
        */
       total?: number | null;
+      /** @description Vouchers paying part (or all) of the order, applied in this order. */
+      voucherPayments?: components['schemas']['CartVoucher'][];
     };
     CartBody: {
       cart: components['schemas']['Cart'];
@@ -707,6 +777,17 @@ export interface components {
       seniorId?: string | null;
       /** Format: int64 */
       ticketId: number;
+    };
+    CartTokenBody: {
+      recaptchaToken?: string | null;
+    };
+    CartTokenResponse: {
+      /** @description The buyer's session id, which the cart carries as its `uuid`. */
+      uuid: string;
+    };
+    CartVoucher: {
+      /** @description The voucher's code. */
+      reference: string;
     };
     CheckoutResponse: {
       expiresAt: string;
@@ -1150,6 +1231,8 @@ export interface components {
       currency: string;
       /** @description The holds now last until this time: the payment window. */
       expiresAt: string;
+      /** @description True when vouchers paid the whole order: nothing to pay at the gateway; commit next. */
+      paid: boolean;
       /** @description The gateway's page for this payment (open it in the payment dialog). */
       paymentFormURL: string;
       paymentIdentifier: string;
@@ -1284,6 +1367,11 @@ export interface components {
       serverTime: string;
     };
     PricedCartDto: {
+      /**
+       * Format: int64
+       * @description What is left to pay after the vouchers (agorot).
+       */
+      amountDue: number;
       currency: string;
       /** Format: int64 */
       presentationId: number;
@@ -1299,6 +1387,8 @@ export interface components {
       ticketsTotal: number;
       /** Format: int64 */
       total: number;
+      /** @description What the vouchers pay (agorot), in the order applied. */
+      voucherPayments: components['schemas']['PricedVoucher'][];
     };
     PricedProduct: {
       /** Format: int64 */
@@ -1338,6 +1428,11 @@ export interface components {
       x: number;
       /** Format: int64 */
       y: number;
+    };
+    PricedVoucher: {
+      /** Format: int64 */
+      amount: number;
+      reference: string;
     };
     Product: {
       category: string;
@@ -1416,6 +1511,31 @@ export interface components {
       systemVouchers: string;
       /** @default /vod */
       vod: string;
+    };
+    /** @description A saved card, as the customer may see it. */
+    SavedCardDto: {
+      /** @description visa, mastercard, amex, diners, discover, jcb, isracard. */
+      brand: string;
+      /** @description RFC 3339. */
+      createdAt: string;
+      /**
+       * Format: int32
+       * @description 1 to 12.
+       */
+      expiryMonth: number;
+      /** Format: int32 */
+      expiryYear: number;
+      /** @description Always false here: deleted cards are not listed. */
+      isDeleted: boolean;
+      /** @description Past its expiry month (Israel time): it cannot pay. */
+      isExpired: boolean;
+      last4: string;
+      /** @description Picks the card when paying with `method=savedCard`. */
+      token: string;
+    };
+    SavedCardsResponse: {
+      /** @description Oldest first. */
+      savedCards: components['schemas']['SavedCardDto'][];
     };
     Screen: {
       label: string;
@@ -1953,6 +2073,23 @@ export interface components {
       serverTime: string;
       unlockedSeats: components['schemas']['LockedSeat'][];
     };
+    VoucherPaymentDto: {
+      /**
+       * Format: int64
+       * @description The smaller of the cart's total and the balance (agorot); null without a priced cart.
+       */
+      amount?: number | null;
+      /**
+       * Format: int64
+       * @description Agorot left on the voucher.
+       */
+      balance: number;
+      currency: string;
+      reference: string;
+    };
+    VoucherResponse: {
+      payment: components['schemas']['VoucherPaymentDto'];
+    };
   };
   responses: never;
   parameters: never;
@@ -2004,6 +2141,39 @@ export interface operations {
       };
       /** @description formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  cartToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CartTokenBody'];
+      };
+    };
+    responses: {
+      /** @description The cart's session id */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CartTokenResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -2193,6 +2363,76 @@ export interface operations {
       };
       /** @description loginValidation: 5 attempts used, the code is dead; ask for a new one */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerSavedCards: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The customer's saved cards (none deleted) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedCardsResponse'];
+        };
+      };
+      /** @description loginError: nobody is logged in on this session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteSavedCard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The saved card's token */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+      /** @description loginError: nobody is logged in on this session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: the customer has no such card */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -2473,7 +2713,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description ORDER_ALREADY_PAID (a second commit), lastCommit (seats lost; refunded), paymentPending */
+      /** @description ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2482,7 +2722,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation, lastCommit (nothing to commit) */
+      /** @description formValidation */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2583,6 +2823,59 @@ export interface operations {
       };
       /** @description notFound: no such payment for this buyer */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  paymentVoucher: {
+    parameters: {
+      query: {
+        /** @description The voucher's code. */
+        reference: string;
+        recaptchaToken?: string;
+        /** @description With a priced cart on this presentation, the amount the voucher would pay is given too. */
+        presentationId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The voucher */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VoucherResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description voucherBalance (no balance left), voucherExpired, codeUsageLimitExceeded */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description codeNotFound */
+      422: {
         headers: {
           [name: string]: unknown;
         };

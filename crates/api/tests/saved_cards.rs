@@ -1,0 +1,420 @@
+//! Saved cards and the credit-card-benefit check at the built-in test payment gateway, over HTTP:
+//! a card saved on a captured payment of a logged-in customer pays a second order with its
+//! security code, is listed and deleted; nothing is saved without a login; an expired saved card
+//! is refused; an order with a credit-card benefit code takes only its issuer's cards. On SQLite
+//! and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::*;
+use kupa_app::ports::CAPTCHA_TEST_TOKEN;
+use kupa_app::saved_cards::{SavedCard, SavedCardStore};
+use kupa_providers::test_gateway::cards;
+use kupa_store::testing::TestDb;
+use serde_json::{Value, json};
+
+/// Dana Levi, customer 1 of the demo chain.
+const DANA: &str = "0524318876";
+const DANA_ID: i64 = 1;
+
+struct Paying {
+    presentation: Value,
+    total: i64,
+}
+
+fn lock_body(p: &Value, s: &Value) -> String {
+    json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN, "seat": {
+        "PresentationId": p["id"], "VenueId": p["venueId"], "VenueSeatplanId": p["seatplanId"],
+        "VenueSectionId": s["si"], "TicketGroupId": s["tg"], "XCoordinate": s["x"], "YCoordinate": s["y"] } })
+    .to_string()
+}
+
+/// Two seats side by side in the `row`th suitable row of ticket group 1, held by `who` and priced
+/// into a cart with the customer's details. With `code`, the first seat's ticket is the one the
+/// code unlocks.
+async fn priced_cart(app: &TestApp, who: &str, row: usize, code: Option<&str>) -> Paying {
+    let list = app.get("/api/presentations/").await;
+    let p = list.body["presentations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true)
+        .unwrap()
+        .clone();
+    let plan = app
+        .post(
+            &format!(
+                "/api/seats/seatplanV2?venueId={}&seatplanId={}",
+                p["venueId"], p["seatplanId"]
+            ),
+            &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
+        )
+        .await
+        .body["seatplan"]
+        .clone();
+    let seats = plan["seats"].as_array().unwrap();
+    let plain =
+        |s: &Value| s["hc"] == false && s["lv"] == false && s["sf"].is_null() && s["tg"] == 1;
+    let first = seats
+        .iter()
+        .filter(|s| plain(s))
+        .filter(|s| {
+            let (si, x, y) = (&s["si"], s["x"].as_i64().unwrap(), &s["y"]);
+            let at = |dx: i64| {
+                seats
+                    .iter()
+                    .find(|o| &o["si"] == si && &o["y"] == y && o["x"] == x + dx)
+            };
+            at(-1).is_none() && at(1).is_some_and(plain) && at(2).is_some() && at(3).is_some()
+        })
+        .nth(row)
+        .unwrap()
+        .clone();
+    let second = seats
+        .iter()
+        .find(|o| {
+            o["si"] == first["si"]
+                && o["y"] == first["y"]
+                && o["x"] == first["x"].as_i64().unwrap() + 1
+        })
+        .unwrap()
+        .clone();
+    for s in [&first, &second] {
+        let r = app
+            .call_as(who, "PUT", "/api/seats/lock-seat", Some(&lock_body(&p, s)))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let groups = app
+        .get(&format!("/api/presentations/{}/ticketGroups", p["id"]))
+        .await;
+    let regular = groups.body["ticketGroups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["id"] == first["tg"])
+        .flat_map(|g| g["tickets"].as_array().unwrap().clone())
+        .find(|t| {
+            t["nameEn"]
+                .as_str()
+                .unwrap()
+                .to_lowercase()
+                .contains("regular")
+        })
+        .unwrap();
+    let mut tickets = [
+        json!({ "ticketId": regular["id"], "amount": regular["price"] }),
+        json!({ "ticketId": regular["id"], "amount": regular["price"] }),
+    ];
+    if let Some(code) = code {
+        let r = app
+            .get(&format!(
+                "/api/presentations/{}/ticket?sectionId={}&ticketGroupId={}&ticketCode={code}&recaptchaToken={CAPTCHA_TEST_TOKEN}",
+                p["id"], first["si"], first["tg"]
+            ))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let t = &r.body["ticket"];
+        tickets[0] = json!({ "ticketId": t["ticketId"], "amount": t["price"], "code": code });
+    }
+    let lines: Vec<Value> = [&first, &second]
+        .iter()
+        .zip(&tickets)
+        .map(|(s, t)| json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"], "ticket": t }))
+        .collect();
+    let cart = json!({
+        "cart": {
+            "presentations": [{ "presentationId": p["id"], "seats": lines }],
+            "customerInfo": { "firstName": "דנה", "lastName": "לוי", "email": "dana@example.com", "verifyEmailAddress": "dana@example.com",
+                              "mobileNumber": "+972524318876", "acceptedTerms": [1, 2, 3] },
+        },
+        "step": "customerInfo",
+        "locale": "en",
+    });
+    let r = app
+        .call_as(who, "POST", "/api/cart", Some(&cart.to_string()))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    Paying {
+        presentation: p,
+        total: r.body["cart"]["total"].as_i64().unwrap(),
+    }
+}
+
+/// Starts a payment of the buyer's priced cart; returns its id.
+async fn start_payment(
+    app: &TestApp,
+    who: &str,
+    k: &Paying,
+    method: &str,
+    save_card: bool,
+) -> String {
+    let r = app
+        .call_as(
+            who,
+            "GET",
+            &format!(
+                "/api/payment/form/en?presentationId={}&total={}&method={method}&numberOfPayments=1&saveCard={save_card}&recaptchaToken={CAPTCHA_TEST_TOKEN}",
+                k.presentation["id"], k.total
+            ),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r.body["paymentIdentifier"].as_str().unwrap().to_owned()
+}
+
+fn location(r: &Reply) -> String {
+    r.headers
+        .get("location")
+        .unwrap_or_else(|| panic!("no Location in {} {}", r.status, r.text))
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn good_expiry(app: &TestApp) -> String {
+    format!("12/{:02}", (app.today.year() + 2) % 100)
+}
+
+fn card_form(number: &str, expiry: &str, cvv: &str) -> String {
+    format!(
+        "cardNumber={number}&expiry={}&cvv={cvv}&holderId=",
+        expiry.replace('/', "%2F")
+    )
+}
+
+async fn status(app: &TestApp, who: &str, id: &str) -> Reply {
+    app.call_as(who, "GET", &format!("/api/payment/status/{id}"), None)
+        .await
+}
+
+fn six_digits(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    (0..b.len().saturating_sub(5))
+        .find(|&i| {
+            b[i..i + 6].iter().all(u8::is_ascii_digit)
+                && (i == 0 || !b[i - 1].is_ascii_digit())
+                && b.get(i + 6).is_none_or(|c| !c.is_ascii_digit())
+        })
+        .map(|i| s[i..i + 6].to_owned())
+}
+
+/// Logs Dana in on the buyer session `who`, with the code read from the SMS outbox.
+async fn log_in(app: &TestApp, who: &str) {
+    let body = json!({ "mobileNumber": DANA, "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string();
+    let r = app
+        .call_as(who, "POST", "/api/customer/mobile-login", Some(&body))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let inbox = app.get(&format!("/api/test/outbox/sms?to={DANA}")).await;
+    let sms = inbox.body["messages"][0]["body"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let code = six_digits(&sms).unwrap();
+    let body = json!({ "smsCode": code, "mobileNumber": DANA }).to_string();
+    let r = app
+        .call_as(
+            who,
+            "POST",
+            "/api/customer/mobile-login-validation-area",
+            Some(&body),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+/// Text read straight from the database: one string per row.
+async fn rows(db: &TestDb, sql: &'static str) -> Vec<String> {
+    if db.url.starts_with("sqlite:") {
+        let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
+        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
+        pool.close().await;
+        rows.into_iter().map(|r| r.0).collect()
+    } else {
+        let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
+        pool.close().await;
+        rows.into_iter().map(|r| r.0).collect()
+    }
+}
+
+const SAVED_TEXT: &str = "SELECT token || '|' || CAST(customer_id AS TEXT) || '|' || brand || '|' || COALESCE(bin, '') || '|' || last4 || '|' \
+     || CAST(expiry_month AS TEXT) || '/' || CAST(expiry_year AS TEXT) || '|' || COALESCE(CAST(deleted_at AS TEXT), '') FROM saved_cards";
+const PAYMENT_TEXT: &str = "SELECT id || '|' || method || '|' || status || '|' || COALESCE(card_brand, '') || '|' \
+     || COALESCE(card_last4, '') || '|' || COALESCE(card_bin, '') || '|' || COALESCE(failure_code, '') FROM payments";
+const EVENT_TEXT: &str = "SELECT payment_id || '|' || kind || '|' || detail FROM payment_events";
+
+/// A saved card of Dana's put straight into the store.
+async fn saved(
+    db: &TestDb,
+    token_byte: u8,
+    bin: &str,
+    last4: &str,
+    year: i32,
+    month: u32,
+) -> String {
+    let token = format!("{token_byte:02x}").repeat(16);
+    db.db
+        .insert_saved_card(&SavedCard {
+            token: token.clone(),
+            customer_id: DANA_ID,
+            brand: "visa".into(),
+            bin: Some(bin.into()),
+            last4: last4.into(),
+            expiry_year: year,
+            expiry_month: month,
+            created_at_ms: 0,
+            deleted_at_ms: None,
+        })
+        .await
+        .unwrap();
+    token
+}
+
+api_tests! {
+async fn a_card_saved_on_a_captured_payment_pays_a_second_order_and_is_deleted(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(1);
+    let r = app.call_as(&who, "GET", "/api/customer/saved-cards", None).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "loginError"));
+    example(&app, "customerSavedCards", "ErrorBody", &r);
+    log_in(&app, &who).await;
+
+    let k = priced_cart(&app, &who, 0, None).await;
+    let id = start_payment(&app, &who, &k, "card", true).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "987"))).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+
+    let r = app.call_as(&who, "GET", "/api/customer/saved-cards", None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    example(&app, "customerSavedCards", "SavedCardsResponse", &r);
+    let list = r.body["savedCards"].as_array().unwrap();
+    assert_eq!(list.len(), 1, "{}", r.text);
+    let card = &list[0];
+    assert_eq!((card["brand"].as_str(), card["last4"].as_str(), card["expiryMonth"].as_i64(), card["expiryYear"].as_i64()),
+               (Some("visa"), Some("4242"), Some(12), Some(i64::from(app.today.year()) + 2)));
+    assert_eq!((card["isExpired"].as_bool(), card["isDeleted"].as_bool()), (Some(false), Some(false)));
+    let token = card["token"].as_str().unwrap().to_owned();
+    assert_eq!(token.len(), 32);
+
+    // A second order, paid with the saved card and its security code.
+    let k2 = priced_cart(&app, &who, 1, None).await;
+    let id2 = start_payment(&app, &who, &k2, "savedCard", false).await;
+    let r = app.form_as(&who, "GET", &format!("/pay/{id2}"), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.text.contains("VISA •••• 4242") && r.text.contains(&format!("value=\"{token}\"")) && r.text.contains("<label for=\"cvv\">"), "{}", r.text);
+    let r = app.form_as(&who, "POST", &format!("/pay/{id2}/saved-card"), Some(&format!("card={token}&cvv=12"))).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.text.contains("cvv-error"));
+    let r = app.form_as(&who, "POST", &format!("/pay/{id2}/saved-card"), Some(&format!("card={}&cvv=123", "ab".repeat(16)))).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "an unknown card: {}", r.text);
+    assert!(r.text.contains("card-error"));
+    assert_eq!(status(&app, &who, &id2).await.body["status"], "created");
+    let r = app.form_as(&who, "POST", &format!("/pay/{id2}/saved-card"), Some(&format!("card={token}&cvv=321"))).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let r = status(&app, &who, &id2).await;
+    assert_eq!((r.body["status"].as_str(), r.body["method"].as_str(), r.body["cardLast4"].as_str()), (Some("captured"), Some("savedCard"), Some("4242")));
+
+    // Another buyer (not logged in) cannot list or delete it.
+    let r = app.call_as(&buyer(2), "DELETE", &format!("/api/customer/saved-cards/{token}"), None).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "loginError"));
+
+    // The card number and the security codes are in no table.
+    let stored = [rows(db, SAVED_TEXT).await, rows(db, PAYMENT_TEXT).await, rows(db, EVENT_TEXT).await].concat().join("\n");
+    assert!(stored.contains("|visa|424242|4242|"), "{stored}");
+    for secret in [cards::APPROVED_VISA, "4242 4242 4242 4242", "|987", "|321", " 987", " 321"] {
+        assert!(!stored.contains(secret), "{secret} in {stored}");
+    }
+
+    let r = app.call_as(&who, "DELETE", &format!("/api/customer/saved-cards/{token}"), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body, json!({ "success": true }));
+    example(&app, "deleteSavedCard", "SuccessResponse", &r);
+    let r = app.call_as(&who, "GET", "/api/customer/saved-cards", None).await;
+    assert_eq!(r.body["savedCards"], json!([]));
+    let r = app.call_as(&who, "DELETE", &format!("/api/customer/saved-cards/{token}"), None).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"));
+    example(&app, "deleteSavedCard", "ErrorBody", &r);
+    assert!(rows(db, SAVED_TEXT).await[0].rsplit('|').next().is_some_and(|d| !d.is_empty()), "the row stays, marked deleted");
+}
+
+async fn without_a_login_no_card_is_saved_and_a_saved_card_cannot_pay(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(3);
+    let k = priced_cart(&app, &who, 0, None).await;
+    let id = start_payment(&app, &who, &k, "card", true).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "987"))).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    assert!(rows(db, SAVED_TEXT).await.is_empty(), "nobody was logged in");
+
+    let k2 = priced_cart(&app, &who, 1, None).await;
+    let id2 = start_payment(&app, &who, &k2, "savedCard", false).await;
+    let r = app.form_as(&who, "GET", &format!("/pay/{id2}"), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.text.contains("Please log in") && r.text.contains("failureCode=paymentError"), "{}", r.text);
+    let r = status(&app, &who, &id2).await;
+    assert_eq!((r.body["status"].as_str(), r.body["failureCode"].as_str()), (Some("failed"), Some("paymentError")));
+}
+
+async fn an_expired_saved_card_is_refused(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(4);
+    log_in(&app, &who).await;
+    let last_year = i32::from(app.today.year()) - 1;
+    let token = saved(db, 0x11, "424242", "4242", last_year, 12).await;
+    let k = priced_cart(&app, &who, 0, None).await;
+    let id = start_payment(&app, &who, &k, "savedCard", false).await;
+    let r = app.form_as(&who, "GET", &format!("/pay/{id}"), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert!(r.text.contains("(expired)") && r.text.contains(" disabled>"), "{}", r.text);
+    let r = app.call_as(&who, "GET", "/api/customer/saved-cards", None).await;
+    assert_eq!(r.body["savedCards"][0]["isExpired"], true);
+    let r = app.form_as(&who, "POST", &format!("/pay/{id}/saved-card"), Some(&format!("card={token}&cvv=123"))).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+    assert!(location(&r).contains("status=declined&failureCode=paymentError"), "{}", location(&r));
+    assert!(rows(db, EVENT_TEXT).await.iter().any(|e| e.contains("expiredCard")));
+}
+
+async fn a_credit_card_benefit_takes_only_its_issuers_cards(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(5);
+    let k = priced_cart(&app, &who, 0, Some("CARD4580")).await;
+    let id = start_payment(&app, &who, &k, "card", false).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+    assert!(location(&r).contains("status=declined&failureCode=paymentError"), "{}", location(&r));
+    assert!(rows(db, EVENT_TEXT).await.iter().any(|e| e.starts_with(&id) && e.contains("cardNotEligible")), "{:?}", rows(db, EVENT_TEXT).await);
+
+    // A saved card that does not start 4580 is declined the same way.
+    log_in(&app, &who).await;
+    let other = saved(db, 0x22, "424242", "4242", i32::from(app.today.year()) + 2, 12).await;
+    let id = start_payment(&app, &who, &k, "savedCard", false).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{id}/saved-card"), Some(&format!("card={other}&cvv=123"))).await;
+    assert!(location(&r).contains("status=declined&failureCode=paymentError"), "{}", location(&r));
+    assert!(rows(db, EVENT_TEXT).await.iter().any(|e| e.starts_with(&id) && e.contains("cardNotEligible")));
+
+    // The issuer's card pays.
+    let id = start_payment(&app, &who, &k, "card", false).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_ISRAELI_VISA, &good_expiry(&app), "123"))).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let stored = [rows(db, PAYMENT_TEXT).await, rows(db, EVENT_TEXT).await].concat().join("\n");
+    assert!(!stored.contains(cards::APPROVED_ISRAELI_VISA), "{stored}");
+}
+
+async fn a_saved_card_of_the_issuer_pays_a_credit_card_benefit(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(6);
+    log_in(&app, &who).await;
+    let token = saved(db, 0x33, "458045", "4580", i32::from(app.today.year()) + 2, 12).await;
+    let k = priced_cart(&app, &who, 0, Some("CARD4580")).await;
+    let id = start_payment(&app, &who, &k, "savedCard", false).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{id}/saved-card"), Some(&format!("card={token}&cvv=123"))).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+}
+}
