@@ -5,6 +5,7 @@
 mod common;
 
 use axum::http::StatusCode;
+use common::paying::lock_body;
 use common::*;
 use kupa_app::orders::{OrderStore, PaymentStatus, PaymentUpdate};
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
@@ -163,13 +164,6 @@ async fn two_seats_held(app: &TestApp, who: &str) -> Picked {
         child,
         popcorn,
     }
-}
-
-fn lock_body(p: &Value, s: &Value) -> String {
-    json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN, "seat": {
-        "PresentationId": p["id"], "VenueId": p["venueId"], "VenueSeatplanId": p["seatplanId"],
-        "VenueSectionId": s["si"], "TicketGroupId": s["tg"], "XCoordinate": s["x"], "YCoordinate": s["y"] } })
-    .to_string()
 }
 
 fn customer() -> Value {

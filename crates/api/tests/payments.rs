@@ -7,6 +7,7 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use common::paying::*;
 use common::*;
 use hmac::{Hmac, KeyInit, Mac};
 use kupa_api::ApiSettings;
@@ -19,122 +20,14 @@ use serde_json::{Value, json};
 
 const TEST_SECRET: &str = "kupa-test-gateway-secret";
 
-struct Paying {
-    presentation: Value,
-    seats: Vec<Value>,
-    total: i64,
-}
-
-fn lock_body(p: &Value, s: &Value) -> String {
-    json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN, "seat": {
-        "PresentationId": p["id"], "VenueId": p["venueId"], "VenueSeatplanId": p["seatplanId"],
-        "VenueSectionId": s["si"], "TicketGroupId": s["tg"], "XCoordinate": s["x"], "YCoordinate": s["y"] } })
-    .to_string()
-}
-
-/// Two seats at the end of the `row`th suitable row, held by `who`, priced into a cart with
-/// regular tickets and the customer's details: ready for GET /payment/form.
 async fn priced_cart_in_row(app: &TestApp, who: &str, row: usize) -> Paying {
-    let list = app.get("/api/presentations/").await;
-    let p = list.body["presentations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true && app.starts_after_hours(p, 24))
-        .unwrap()
-        .clone();
-    let plan = app
-        .post(
-            &format!(
-                "/api/seats/seatplanV2?venueId={}&seatplanId={}",
-                p["venueId"], p["seatplanId"]
-            ),
-            &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
-        )
-        .await
-        .body["seatplan"]
-        .clone();
-    let seats = plan["seats"].as_array().unwrap();
-    let plain = |s: &Value| s["hc"] == false && s["lv"] == false && s["sf"].is_null();
-    let first = seats
-        .iter()
-        .filter(|s| plain(s))
-        .filter(|s| {
-            let (si, x, y) = (&s["si"], s["x"].as_i64().unwrap(), &s["y"]);
-            let at = |dx: i64| {
-                seats
-                    .iter()
-                    .find(|o| &o["si"] == si && &o["y"] == y && o["x"] == x + dx)
-            };
-            at(-1).is_none() && at(1).is_some_and(plain) && at(2).is_some() && at(3).is_some()
-        })
-        .nth(row)
-        .unwrap()
-        .clone();
-    let second = seats
-        .iter()
-        .find(|o| {
-            o["si"] == first["si"]
-                && o["y"] == first["y"]
-                && o["x"] == first["x"].as_i64().unwrap() + 1
-        })
-        .unwrap()
-        .clone();
-    for s in [&first, &second] {
-        let r = app
-            .call_as(who, "PUT", "/api/seats/lock-seat", Some(&lock_body(&p, s)))
-            .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    }
-    let groups = app
-        .get(&format!("/api/presentations/{}/ticketGroups", p["id"]))
-        .await;
-    let regular = groups.body["ticketGroups"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|g| g["id"] == first["tg"])
-        .flat_map(|g| g["tickets"].as_array().unwrap().clone())
-        .find(|t| {
-            t["nameEn"]
-                .as_str()
-                .unwrap()
-                .to_lowercase()
-                .contains("regular")
-        })
-        .unwrap();
-    let lines: Vec<Value> = [&first, &second]
-        .iter()
-        .map(|s| {
-            json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"],
-                         "ticket": { "ticketId": regular["id"], "amount": regular["price"] } })
-        })
-        .collect();
-    let cart = json!({
-        "cart": {
-            "presentations": [{ "presentationId": p["id"], "seats": lines }],
-            "customerInfo": { "firstName": "דנה", "lastName": "כהן", "email": "dana@example.com", "verifyEmailAddress": "dana@example.com",
-                              "mobileNumber": "+972521234567", "acceptedTerms": [1, 2, 3] },
-        },
-        "step": "customerInfo",
-        "locale": "he",
-    });
-    let r = app
-        .call_as(who, "POST", "/api/cart", Some(&cart.to_string()))
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    Paying {
-        presentation: p,
-        seats: vec![first, second],
-        total: r.body["cart"]["total"].as_i64().unwrap(),
-    }
+    priced_cart_at(app, who, row, None, "he").await
 }
 
 async fn priced_cart(app: &TestApp, who: &str) -> Paying {
     priced_cart_in_row(app, who, 0).await
 }
 
-/// Starts a payment of the buyer's priced cart; returns its id.
 async fn start_payment(
     app: &TestApp,
     who: &str,
@@ -143,57 +36,13 @@ async fn start_payment(
     locale: &str,
     installments: i64,
 ) -> String {
-    let r = app
-        .call_as(
-            who,
-            "GET",
-            &format!(
-                "/api/payment/form/{locale}?presentationId={}&total={}&method={method}&numberOfPayments={installments}&recaptchaToken={CAPTCHA_TEST_TOKEN}",
-                k.presentation["id"], k.total
-            ),
-            None,
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
-    assert_eq!(
-        r.body["paymentFormURL"],
-        format!("/pay/{id}?locale={locale}")
-    );
-    id
+    start_payment_with(app, who, k, method, locale, installments, false).await
 }
 
 /// A request as the browser of buyer `who` makes it: the session in the `kupa_uuid` cookie, forms
 /// form-encoded.
 async fn browse(app: &TestApp, who: &str, method: &str, uri: &str, form: Option<&str>) -> Reply {
     app.form_as(who, method, uri, form).await
-}
-
-fn location(r: &Reply) -> String {
-    r.headers
-        .get("location")
-        .unwrap_or_else(|| panic!("no Location in {} {}", r.status, r.text))
-        .to_str()
-        .unwrap()
-        .to_owned()
-}
-
-/// A card expiry two years ahead, MM/YY.
-fn good_expiry(app: &TestApp) -> String {
-    format!("12/{:02}", (app.today.year() + 2) % 100)
-}
-
-fn card_form(number: &str, expiry: &str, cvv: &str) -> String {
-    format!(
-        "cardNumber={}&expiry={}&cvv={cvv}&holderId=",
-        number,
-        expiry.replace('/', "%2F")
-    )
-}
-
-async fn status(app: &TestApp, who: &str, id: &str) -> Reply {
-    app.call_as(who, "GET", &format!("/api/payment/status/{id}"), None)
-        .await
 }
 
 /// The order the payment pays, read from the store.
@@ -221,21 +70,6 @@ async fn seat_state(app: &TestApp, k: &Paying, s: &Value) -> Value {
         .find(|x| x["x"] == s["x"] && x["y"] == s["y"] && x["si"] == s["si"])
         .unwrap()["s"]
         .clone()
-}
-
-/// Text read straight from the database: one string per row.
-async fn rows(db: &TestDb, sql: &'static str) -> Vec<String> {
-    if db.url.starts_with("sqlite:") {
-        let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
-        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
-        pool.close().await;
-        rows.into_iter().map(|r| r.0).collect()
-    } else {
-        let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
-        let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
-        pool.close().await;
-        rows.into_iter().map(|r| r.0).collect()
-    }
 }
 
 const PAYMENT_TEXT: &str = "SELECT id || '|' || order_id || '|' || session_id || '|' || method || '|' || status || '|' || COALESCE(card_brand, '') || '|' \

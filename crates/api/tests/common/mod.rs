@@ -2,6 +2,8 @@
 //! requests through `oneshot`, and a macro that runs each check on SQLite and PostgreSQL.
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod paying;
+
 use std::sync::Arc;
 
 use axum::Router;
