@@ -181,6 +181,7 @@ impl AppState {
             store.clone(),
             store,
             tickets.clone(),
+            customers.clone(),
             gateway,
             captcha.clone(),
             clock_port,

@@ -9,11 +9,8 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use axum::http::StatusCode;
 use common::*;
-use kupa_api::AppState;
-use kupa_app::ports::{CAPTCHA_TEST_TOKEN, CatalogueStore, Mail, Mailer, Sms, SmsSender};
-use kupa_app::{AppError, catalogue_file};
-use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
-use kupa_providers::clock::ServerClock;
+use kupa_app::AppError;
+use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Mail, Mailer, Sms, SmsSender};
 use kupa_providers::outbox::OutboxMailer;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -78,17 +75,6 @@ async fn code_from_phone(app: &TestApp, mobile: &str) -> String {
         .unwrap()
         .to_owned();
     six_digits(&body).unwrap_or_else(|| panic!("no code in {body:?}"))
-}
-
-fn six_digits(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    (0..b.len().saturating_sub(5))
-        .find(|&i| {
-            b[i..i + 6].iter().all(u8::is_ascii_digit)
-                && (i == 0 || !b[i - 1].is_ascii_digit())
-                && b.get(i + 6).is_none_or(|c| !c.is_ascii_digit())
-        })
-        .map(|i| s[i..i + 6].to_owned())
 }
 
 fn other_code(code: &str) -> String {
@@ -180,28 +166,7 @@ impl SmsSender for BrokenSms {
 
 /// The test app with another SMS sender.
 async fn app_with_sms(db: &TestDb, sms: Arc<dyn SmsSender>) -> TestApp {
-    let clock = Arc::new(ServerClock::new());
-    let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(
-        kupa_app::ports::Clock::now_ms(clock.as_ref()),
-    ));
-    let demo = include_str!("../../../demo/chain.json");
-    let data = catalogue_file::expand(catalogue_file::parse(demo).unwrap(), today).unwrap();
-    db.db.load_catalogue(&data).await.unwrap();
-    let state = AppState::new(
-        Arc::new(db.db.clone()),
-        Arc::new(ConfiguredCaptcha::new(CaptchaMode::Test)),
-        Arc::new(kupa_providers::test_gateway::TestGateway),
-        sms,
-        Arc::new(OutboxMailer::new(Arc::new(db.db.clone()), clock.clone())),
-        clock.clone(),
-        test_settings(),
-    );
-    TestApp {
-        router: kupa_api::build(state),
-        writes_examples: false,
-        clock,
-        today,
-    }
+    TestApp::with_sms(db, test_settings(), Some(sms)).await
 }
 
 api_tests! {

@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use common::paying::lock_body;
 use common::*;
 use kupa_app::orders::{OrderStore, PaymentStatus, PaymentUpdate};
-use kupa_app::ports::CAPTCHA_TEST_TOKEN;
+use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
@@ -573,6 +573,62 @@ async fn a_voucher_worth_more_than_the_order_pays_it_all_without_a_card(db: &Tes
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let r = app.call_as(&who, "GET", &format!("/api/payment/voucher?reference=VALUE-5000&recaptchaToken={CAPTCHA_TEST_TOKEN}"), None).await;
     assert_eq!(r.body["payment"]["balance"].as_i64(), Some(5000 - total), "{}", r.text);
+}
+
+async fn a_buyer_who_closes_the_tab_after_paying_still_gets_the_reservation(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    // Two buyers pay and never come back to commit, and no callback finalises: their payments are
+    // only marked authorized, stamped with the server's (test-moved) clock.
+    let authorized = PaymentUpdate { status: PaymentStatus::Authorized, card_brand: None, card_last4: None, card_bin: None, failure_code: None, note: "test".into() };
+    let (keeps, loses) = (buyer(60), buyer(61));
+    // The second buyer's holds lapse (the 15-minute payment window passes) and another buyer takes a seat.
+    let kl = two_seats_held(&app, &loses).await;
+    let r = app.call_as(&loses, "POST", "/api/cart", Some(&cart_body(&kl, [&kl.regular, &kl.child], true, json!({})))).await;
+    let r = start_payment(&app, &loses, &kl, r.body["cart"]["total"].as_i64().unwrap()).await;
+    let lost = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    app.post("/api/test/clock", r#"{"advanceMs": 960000}"#).await;
+    let r = app.call_as(&buyer(62), "PUT", "/api/seats/lock-seat", Some(&lock_body(&kl.presentation, &kl.seats[0]))).await;
+    assert_eq!(r.status, StatusCode::OK, "the second buyer's hold expired: {}", r.text);
+    db.db.update_payment(&lost, &authorized, app.clock.now_ms()).await.unwrap();
+    // The first buyer pays now, with live holds.
+    let kk = two_seats_held(&app, &keeps).await;
+    let r = app.call_as(&keeps, "POST", "/api/cart", Some(&cart_body(&kk, [&kk.regular, &kk.child], true, json!({})))).await;
+    let r = start_payment(&app, &keeps, &kk, r.body["cart"]["total"].as_i64().unwrap()).await;
+    let kept = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    db.db.update_payment(&kept, &authorized, app.clock.now_ms()).await.unwrap();
+    assert_eq!(app.state.orders.sweep_stranded_payments().await.unwrap(), 0, "a fresh authorization may still be finalised by its callback");
+    app.post("/api/test/clock", r#"{"advanceMs": 61000}"#).await;
+    assert_eq!(app.state.orders.sweep_stranded_payments().await.unwrap(), 2);
+    assert_eq!(db.db.payment(&kept).await.unwrap().unwrap().status, PaymentStatus::Captured, "finalised by the sweeper");
+    assert_eq!(db.db.payment(&lost).await.unwrap().unwrap().status, PaymentStatus::Refunded, "its seats were gone: refunded");
+    assert_eq!(app.state.orders.sweep_stranded_payments().await.unwrap(), 0, "nothing left to sweep");
+    // The buyer who kept the seats finds the reservation when they come back.
+    let r = app.call_as(&keeps, "POST", "/api/payment/commit", Some(&commit_body(&kk))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+
+async fn member_tickets_need_the_member_logged_in(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(70);
+    let k = two_seats_held(&app, &who).await;
+    let groups = app.get(&format!("/api/presentations/{}/ticketGroups?membershipLoyaltyId=100001", k.presentation["id"])).await;
+    let member = groups.body["ticketGroups"].as_array().unwrap().iter().flat_map(|g| g["tickets"].as_array().unwrap().clone())
+        .find(|t| t["memberOnly"] == true && t["ticketGroupId"] == k.seats[0]["tg"] && t["loyaltyPointsPrice"].is_null()).expect("a member ticket in the big hall's group");
+    let cart = |number: &str| {
+        let mut body: Value = serde_json::from_str(&cart_body(&k, [&member, &k.regular], true, json!({}))).unwrap();
+        body["cart"]["presentations"][0]["seats"][0]["ticket"]["memberNumber"] = json!(number);
+        body.to_string()
+    };
+    // Dana (0524318876) owns member 100001; 100002 is another customer's.
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart("100001"))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "loginError"), "{}", r.text);
+    log_in(&app, &who, "0524318876").await;
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart("100002"))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "memberNotFound"), "{}", r.text);
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart("100001"))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["cart"]["tickets"][0]["ticketId"], member["id"]);
 }
 }
 

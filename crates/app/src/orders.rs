@@ -402,6 +402,7 @@ pub struct OrderService {
     claims: Arc<dyn ClaimStore>,
     orders: Arc<dyn OrderStore>,
     tickets: Arc<TicketService>,
+    customers: Arc<crate::accounts::CustomerService>,
     gateway: Arc<dyn PaymentGateway>,
     captcha: Arc<dyn Captcha>,
     clock: Arc<dyn Clock>,
@@ -425,6 +426,7 @@ impl OrderService {
         claims: Arc<dyn ClaimStore>,
         orders: Arc<dyn OrderStore>,
         tickets: Arc<TicketService>,
+        customers: Arc<crate::accounts::CustomerService>,
         gateway: Arc<dyn PaymentGateway>,
         captcha: Arc<dyn Captcha>,
         clock: Arc<dyn Clock>,
@@ -437,6 +439,7 @@ impl OrderService {
             claims,
             orders,
             tickets,
+            customers,
             gateway,
             captcha,
             clock,
@@ -596,6 +599,31 @@ impl OrderService {
             .iter()
             .filter_map(|l| l.member_number.as_deref())
             .collect();
+        // A member's benefits are the member's: member numbers need the member logged in
+        // (mobile and SMS code) on this session.
+        if !numbers.is_empty() {
+            let account = self
+                .customers
+                .customer_of_session(session)
+                .await?
+                .ok_or_else(|| {
+                    AppError::rejected(
+                        ErrorCode::Unauthorized("loginError"),
+                        "log in to use member tickets",
+                    )
+                })?;
+            if let Some(n) = numbers.iter().find(|n| {
+                !account
+                    .members
+                    .iter()
+                    .any(|m| m.member.member_number == n.trim())
+            }) {
+                return Err(AppError::rejected(
+                    ErrorCode::Invalid("memberNotFound"),
+                    format!("member {n} is not yours"),
+                ));
+            }
+        }
         let members = self.tickets.member_infos(&numbers).await?;
         let ref_ticket_ids: Vec<i64> = all_tickets
             .iter()

@@ -12,18 +12,21 @@ use axum::http::{HeaderMap, Request, StatusCode};
 use http_body_util::BodyExt;
 use kupa_api::{ApiSettings, AppState};
 use kupa_app::catalogue_file;
+use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_app::ports::{CatalogueStore, Clock};
 use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
 use kupa_providers::clock::ServerClock;
 use kupa_providers::outbox::{OutboxMailer, OutboxSmsSender};
 use kupa_store::testing::TestDb;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tower::ServiceExt;
 
 const DEMO: &str = include_str!("../../../../demo/chain.json");
 
 pub struct TestApp {
     pub router: Router,
+    /// The use cases behind the router, for what no HTTP call triggers (the sweepers).
+    pub state: AppState,
     /// Only one backend writes docs/api-examples, so two runs never write one file at once.
     pub writes_examples: bool,
     pub clock: Arc<ServerClock>,
@@ -39,6 +42,15 @@ pub struct Reply {
 
 impl TestApp {
     pub async fn new(db: &TestDb, settings: ApiSettings) -> TestApp {
+        TestApp::with_sms(db, settings, None).await
+    }
+
+    /// The test app with another SMS sender than the outbox (a failing one, say).
+    pub async fn with_sms(
+        db: &TestDb,
+        settings: ApiSettings,
+        sms: Option<Arc<dyn kupa_app::ports::SmsSender>>,
+    ) -> TestApp {
         let clock = Arc::new(ServerClock::new());
         let today =
             kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()));
@@ -53,13 +65,16 @@ impl TestApp {
             Arc::new(db.db.clone()),
             Arc::new(ConfiguredCaptcha::new(mode)),
             Arc::new(kupa_providers::test_gateway::TestGateway),
-            Arc::new(OutboxSmsSender::new(Arc::new(db.db.clone()), clock.clone())),
+            sms.unwrap_or_else(|| {
+                Arc::new(OutboxSmsSender::new(Arc::new(db.db.clone()), clock.clone()))
+            }),
             Arc::new(OutboxMailer::new(Arc::new(db.db.clone()), clock.clone())),
             clock.clone(),
             settings,
         );
         TestApp {
-            router: kupa_api::build(state),
+            router: kupa_api::build(state.clone()),
+            state,
             writes_examples: db.name == "sqlite",
             clock,
             today,
@@ -222,4 +237,42 @@ macro_rules! api_tests {
 /// A buyer session id that is well-formed and distinct per `n`.
 pub fn buyer(n: u32) -> String {
     format!("{n:032x}")
+}
+
+/// The first run of exactly six digits in a text (an SMS code).
+pub fn six_digits(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    (0..b.len().saturating_sub(5))
+        .find(|&i| {
+            b[i..i + 6].iter().all(u8::is_ascii_digit)
+                && (i == 0 || !b[i - 1].is_ascii_digit())
+                && b.get(i + 6).is_none_or(|c| !c.is_ascii_digit())
+        })
+        .map(|i| s[i..i + 6].to_owned())
+}
+
+/// Logs the customer with this mobile in on the buyer session `who`, with the code read from
+/// the SMS outbox (test mode).
+pub async fn log_in(app: &TestApp, who: &str, mobile: &str) {
+    let body = json!({ "mobileNumber": mobile, "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string();
+    let r = app
+        .call_as(who, "POST", "/api/customer/mobile-login", Some(&body))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let inbox = app.get(&format!("/api/test/outbox/sms?to={mobile}")).await;
+    let sms = inbox.body["messages"][0]["body"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let code = six_digits(&sms).unwrap();
+    let body = json!({ "smsCode": code, "mobileNumber": mobile }).to_string();
+    let r = app
+        .call_as(
+            who,
+            "POST",
+            "/api/customer/mobile-login-validation-area",
+            Some(&body),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
 }
