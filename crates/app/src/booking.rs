@@ -208,22 +208,22 @@ impl BookingService {
         Ok((section, sections))
     }
 
-    /// The session's live checkout on this presentation, or a new one starting now.
+    /// The session's live checkout on this presentation, or a new one starting now (true).
     async fn live_checkout(
         &self,
         session: &str,
         presentation_id: i64,
         now_ms: i64,
         timers: &StepTimers,
-    ) -> AppResult<CheckoutState> {
+    ) -> AppResult<(CheckoutState, bool)> {
         Ok(
             match self
                 .checkout
                 .checkout_state(session, presentation_id)
                 .await?
             {
-                Some(s) if s.is_live(now_ms) => s,
-                _ => CheckoutState::start(now_ms, timers),
+                Some(s) if s.is_live(now_ms) => (s, false),
+                _ => (CheckoutState::start(now_ms, timers), true),
             },
         )
     }
@@ -265,7 +265,7 @@ impl BookingService {
         }
         let config = self.catalogue.site_config().await?;
         let timers = timers(&config);
-        let checkout = self
+        let (checkout, new_checkout) = self
             .live_checkout(session, req.presentation_id, now, &timers)
             .await?;
         let claims = self.claims.claims(req.presentation_id).await?;
@@ -335,9 +335,13 @@ impl BookingService {
                 .await?
             }
         };
-        self.checkout
-            .save_checkout_state(session, req.presentation_id, &checkout, now)
-            .await?;
+        // Only a new checkout is written: an existing one (perhaps just moved on to paying by
+        // another request) is never written back with an older step and deadline.
+        if new_checkout {
+            self.checkout
+                .save_checkout_state(session, req.presentation_id, &checkout, now)
+                .await?;
+        }
         Ok(LockOutcome {
             locked,
             all,
@@ -361,7 +365,17 @@ impl BookingService {
                 .filter(|c| c.section_id == section.id && (c.sold || c.expires_at_ms > now))
                 .map(|c| c.x)
                 .collect();
-            let number = seating::free_places(section.capacity, &taken, 1).map_err(rule)?[0];
+            let lowest = seating::free_places(section.capacity, &taken, 1).map_err(rule)?[0];
+            // Buyers racing for one section would all try the lowest number: each picks one of
+            // the lowest free places at random, so most succeed at the first attempt.
+            let room = (section.capacity - taken.len() as i64).clamp(1, 32) as usize;
+            let candidates =
+                seating::free_places(section.capacity, &taken, room).unwrap_or_default();
+            let number = if candidates.is_empty() {
+                lowest
+            } else {
+                candidates[rand::Rng::random_range(&mut rand::rng(), 0..candidates.len())]
+            };
             let h = ga_place(section.id, number);
             if self
                 .claims
@@ -689,7 +703,7 @@ impl BookingService {
             let config = self.catalogue.site_config().await?;
             let timers = timers(&config);
             for m in matches.iter_mut() {
-                let checkout = self
+                let (checkout, new_checkout) = self
                     .live_checkout(session, m.presentation_id, now, &timers)
                     .await?;
                 let places: Vec<Place> = m.seats.iter().map(place).collect();
@@ -711,9 +725,11 @@ impl BookingService {
                     )
                     .await?
                 {
-                    self.checkout
-                        .save_checkout_state(session, m.presentation_id, &checkout, now)
-                        .await?;
+                    if new_checkout {
+                        self.checkout
+                            .save_checkout_state(session, m.presentation_id, &checkout, now)
+                            .await?;
+                    }
                     m.locked = Some(checkout);
                     let locked = m.clone();
                     return Ok(vec![locked]);

@@ -321,6 +321,14 @@ pub trait OrderStore: Send + Sync {
     /// In one transaction: the order's held seats become sold (each must still be held by the
     /// order's session, live), the order becomes paid and the payment captured. Safe to run twice.
     async fn finalise(&self, payment_id: &str, now_ms: i64) -> AppResult<Finalised>;
+    /// Moves an authorized payment to refunded, with the reason, if nothing else moved it first:
+    /// true for the one caller that must give the money back (single winner, on any node).
+    async fn claim_refund(
+        &self,
+        payment_id: &str,
+        failure_code: &str,
+        now_ms: i64,
+    ) -> AppResult<bool>;
     /// Marks the buyer's first commit; false when the order was already committed.
     async fn mark_committed(&self, order_id: &str, now_ms: i64) -> AppResult<bool>;
     /// Authorized payments older than `before_ms` that no finalisation reached (a closed tab).
@@ -789,7 +797,7 @@ impl OrderService {
                 }
             })
             .collect();
-        let order = Order {
+        let mut order = Order {
             id: token(),
             reservation_number: reservation_number(),
             session_id: session.to_owned(),
@@ -821,7 +829,17 @@ impl OrderService {
         // Moving on (ticket choice, products, details) restarts the step timer; the holds follow.
         let step = cart.step.unwrap_or(Step::Tickets);
         let checkout = self.booking.advance(session, p.id, step).await?;
-        self.orders.save_pending_order(&order, now).await?;
+        // Reservation numbers are short and random: on the rare collision, draw another.
+        let mut attempts = 0;
+        loop {
+            match self.orders.save_pending_order(&order, now).await {
+                Err(AppError::Internal(e)) if e.contains("reservation_number") && attempts < 5 => {
+                    attempts += 1;
+                    order.reservation_number = reservation_number();
+                }
+                other => break other?,
+            }
+        }
         Ok(PricedCart {
             order,
             expires_at_ms: checkout.deadline_ms,
@@ -973,26 +991,24 @@ impl OrderService {
         let outcome = self.orders.finalise(&payment.id, now).await?;
         match &outcome {
             Finalised::HoldsLost | Finalised::PaidByAnother(_) | Finalised::CodeUsedUp => {
-                self.gateway.refund(payment).await?;
-                let refunded = PaymentUpdate {
-                    status: PaymentStatus::Refunded,
-                    card_brand: None,
-                    card_last4: None,
-                    card_bin: None,
-                    failure_code: Some(
-                        match outcome {
-                            Finalised::HoldsLost => "holdsLost",
-                            Finalised::CodeUsedUp => "couponAlreadyUsed",
-                            _ => "ORDER_ALREADY_PAID",
-                        }
-                        .into(),
-                    ),
-                    note: "refunded: the order could not be finalised".into(),
+                let reason = match outcome {
+                    Finalised::HoldsLost => "holdsLost",
+                    Finalised::CodeUsedUp => "couponAlreadyUsed",
+                    _ => "ORDER_ALREADY_PAID",
                 };
-                self.orders
-                    .update_payment(&payment.id, &refunded, now)
-                    .await?;
-                tracing::warn!(payment = %payment.id, order = %payment.order_id, "finalisation failed; payment refunded");
+                // Only the run that moves the payment from authorized to refunded gives the money
+                // back: a callback, a commit and sweepers on several nodes may all get here.
+                if self
+                    .orders
+                    .claim_refund(&payment.id, reason, self.clock.now_ms())
+                    .await?
+                {
+                    if let Err(e) = self.gateway.refund(payment).await {
+                        tracing::error!(payment = %payment.id, error = %e, "REFUND FAILED: the payment is marked refunded but the gateway did not confirm; refund it by hand");
+                        return Err(e);
+                    }
+                    tracing::warn!(payment = %payment.id, order = %payment.order_id, reason, "finalisation failed; payment refunded");
+                }
             }
             Finalised::Paid(order) => {
                 tracing::info!(order = %order.id, payment = %payment.id, "order paid");
@@ -1164,8 +1180,11 @@ impl OrderService {
             .orders
             .stranded_payments(self.clock.now_ms() - STRANDED_AFTER_MS)
             .await?;
+        // One payment that keeps failing must not hold up the others behind it.
         for p in &stranded {
-            self.finalise(p).await?;
+            if let Err(e) = self.finalise(p).await {
+                tracing::error!(payment = %p.id, error = %e, "a stranded payment could not be finalised or refunded; will retry");
+            }
         }
         Ok(stranded.len())
     }

@@ -285,7 +285,10 @@ macro_rules! finalise_in {
             (false, Finalised::HoldsLost)
         } else {
             let mut all_held = true;
-            for t in &order.tickets {
+            // In the claims' key order, as holds and releases take them: no deadlock with an unlock.
+            let mut in_key_order: Vec<&OrderTicket> = order.tickets.iter().collect();
+            in_key_order.sort_by_key(|t| (t.section_id, t.y, t.x));
+            for t in in_key_order {
                 let n = sqlx::query(
                     "UPDATE seat_claims SET state = 'sold', order_id = $6, updated_at = $7 \
                      WHERE presentation_id = $1 AND section_id = $2 AND x = $3 AND y = $4 AND session_id = $5 \
@@ -375,21 +378,27 @@ macro_rules! finalise_in {
             } else if !spent {
                 (false, Finalised::CodeUsedUp)
             } else {
-                sqlx::query("UPDATE orders SET status = 'paid', payment_id = $2, paid_at = $3, updated_at = $3 WHERE id = $1 AND status = 'pending'")
+                let paid_now = sqlx::query("UPDATE orders SET status = 'paid', payment_id = $2, paid_at = $3, updated_at = $3 WHERE id = $1 AND status = 'pending'")
                     .bind(&order.id)
                     .bind(&payment.id)
                     .bind($now)
                     .execute(&mut *$tx)
                     .await
-                    .map_err(db_err)?;
-                sqlx::query("UPDATE payments SET status = 'captured', updated_at = $2 WHERE id = $1")
-                    .bind(&payment.id)
-                    .bind($now)
-                    .execute(&mut *$tx)
-                    .await
-                    .map_err(db_err)?;
-                let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| AppError::internal("order vanished"))?;
-                (true, Finalised::Paid(paid))
+                    .map_err(db_err)?
+                    .rows_affected();
+                if paid_now != 1 {
+                    // The order stopped being pending meanwhile (a new cart replaced it): nothing is written.
+                    (false, Finalised::HoldsLost)
+                } else {
+                    sqlx::query("UPDATE payments SET status = 'captured', updated_at = $2 WHERE id = $1")
+                        .bind(&payment.id)
+                        .bind($now)
+                        .execute(&mut *$tx)
+                        .await
+                        .map_err(db_err)?;
+                    let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| AppError::internal("order vanished"))?;
+                    (true, Finalised::Paid(paid))
+                }
             }
         }
     }};
@@ -593,7 +602,26 @@ impl OrderStore for Db {
         update: &PaymentUpdate,
         now_ms: i64,
     ) -> AppResult<Option<Payment>> {
-        write_tx!(self, |tx| update_payment_in!(tx, id, update, now_ms))
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                let out = update_payment_in!(tx, id, update, now_ms);
+                tx.commit().await.map_err(db_err)?;
+                Ok(out)
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(db_err)?;
+                // Duplicate callbacks take turns: the event sequence below is read, then written.
+                sqlx::query("SELECT id FROM payments WHERE id = $1 FOR UPDATE")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                let out = update_payment_in!(tx, id, update, now_ms);
+                tx.commit().await.map_err(db_err)?;
+                Ok(out)
+            }
+        }
     }
 
     async fn finalise(&self, payment_id: &str, now_ms: i64) -> AppResult<Finalised> {
@@ -616,6 +644,12 @@ impl OrderStore for Db {
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
+                // And its order: a new cart (which cancels the pending order) waits for this.
+                sqlx::query("SELECT id FROM orders WHERE id = (SELECT order_id FROM payments WHERE id = $1) FOR UPDATE")
+                    .bind(payment_id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
                 let (write, outcome) = finalise_in!(tx, payment_id, now_ms);
                 if write {
                     tx.commit().await.map_err(db_err)?
@@ -625,6 +659,40 @@ impl OrderStore for Db {
                 Ok(outcome)
             }
         }
+    }
+
+    async fn claim_refund(
+        &self,
+        payment_id: &str,
+        failure_code: &str,
+        now_ms: i64,
+    ) -> AppResult<bool> {
+        write_tx!(self, |tx| {
+            let moved = sqlx::query(
+                "UPDATE payments SET status = 'refunded', failure_code = $2, updated_at = $3 WHERE id = $1 AND status = 'authorized'",
+            )
+            .bind(payment_id)
+            .bind(failure_code)
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected()
+                == 1;
+            if moved {
+                sqlx::query(
+                    "INSERT INTO payment_events (payment_id, seq, kind, detail, created_at) \
+                     VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), 'refunded', $2, $3)",
+                )
+                .bind(payment_id)
+                .bind(format!("refunded: {failure_code}"))
+                .bind(now_ms)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            }
+            moved
+        })
     }
 
     async fn mark_committed(&self, order_id: &str, now_ms: i64) -> AppResult<bool> {
