@@ -630,6 +630,28 @@ async fn member_tickets_need_the_member_logged_in(db: &TestDb) {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["cart"]["tickets"][0]["ticketId"], member["id"]);
 }
+
+async fn racing_finalisations_of_a_lost_order_refund_exactly_once(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(80);
+    let k = two_seats_held(&app, &who).await;
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
+    let r = start_payment(&app, &who, &k, r.body["cart"]["total"].as_i64().unwrap()).await;
+    let payment = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    app.post("/api/test/clock", r#"{"advanceMs": 960000}"#).await;
+    let r = app.call_as(&buyer(81), "PUT", "/api/seats/lock-seat", Some(&lock_body(&k.presentation, &k.seats[0]))).await;
+    assert_eq!(r.status, StatusCode::OK);
+    // The gateway's callback, the buyer's commit and a sweeper all reach finalisation at once.
+    let authorized = || PaymentUpdate { status: PaymentStatus::Authorized, card_brand: None, card_last4: None, card_bin: None, failure_code: None, note: "test".into() };
+    let orders = &app.state.orders;
+    let (a, b, c) = tokio::join!(orders.payment_callback(&payment, authorized()), orders.payment_callback(&payment, authorized()), orders.payment_callback(&payment, authorized()));
+    for outcome in [a, b, c] {
+        outcome.unwrap();
+    }
+    assert_eq!(db.db.payment(&payment).await.unwrap().unwrap().status, PaymentStatus::Refunded);
+    let refunds = common::paying::rows(db, "SELECT kind FROM payment_events WHERE kind = 'refunded'").await;
+    assert_eq!(refunds.len(), 1, "one refund, whoever got there first");
+}
 }
 
 async fn code_ticket(app: &TestApp, code: &str, k: &Picked) -> Reply {
