@@ -11,15 +11,19 @@ const api = (url: URL) =>
     : undefined;
 
 describe('order page', () => {
-  it('shows which screening the buyer chose, then says ordering is not available yet', async () => {
+  it('shows which screening the buyer chose, the seat step, and that the rest is not built', async () => {
     await renderApp('/order/77?lang=en', { api });
     expect(await screen.findByRole('heading', { name: 'The Big Movie' })).toBeInTheDocument();
     expect(screen.getByText('Hadar Cinema')).toBeInTheDocument();
     expect(screen.getByText('Hall 3')).toBeInTheDocument();
     expect(screen.getByText('Tuesday, 14/07/2026, 20:30')).toBeInTheDocument();
     expect(
-      screen.getByRole('heading', { name: 'This screen is not available yet.' }),
+      screen.getByRole('heading', { name: 'The rest of the order is not available yet' }),
     ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
+    expect(screen.getByRole('navigation', { name: 'Order steps' })).toHaveTextContent(
+      /Seats.*Tickets.*coming soon/,
+    );
   });
 
   it('shows Hebrew names in Hebrew', async () => {

@@ -1,13 +1,15 @@
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { NotAvailable } from '../../components/ui/NotAvailable';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
+import { useDocumentTitle } from '../../lib/documentTitle';
 import { featurePosterUrl } from '../../lib/api/client';
 import { formatDateTime } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { usePresentation } from './api';
+import { LaterSteps, OrderSteps } from './OrderSteps';
+import { SeatStep } from './SeatStep';
 import './OrderPage.css';
 
 function parseId(raw: string | undefined): number | null {
@@ -16,7 +18,10 @@ function parseId(raw: string | undefined): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-/** Where a buy button lands: which screening this is, and (for now) that ordering is not built. */
+/**
+ * Where a buy button lands: which screening this is, then the seat step. The steps after it are
+ * not built yet and say so.
+ */
 export default function OrderPage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -24,6 +29,7 @@ export default function OrderPage() {
   const query = usePresentation(id);
 
   const presentation = query.data?.presentation;
+  useDocumentTitle(t('screens.order'));
 
   return (
     <div className="order-page">
@@ -37,42 +43,52 @@ export default function OrderPage() {
           <p>{errorMessage(t, query.error)}</p>
         </Notice>
       ) : (
-        <section className="order-summary" aria-labelledby="order-feature-name">
-          <img
-            className="order-summary__poster"
-            src={presentation.featureImageUrl || featurePosterUrl(presentation.featureId)}
-            alt=""
-            width={120}
-            height={180}
-          />
-          <div className="order-summary__details">
-            <h2 id="order-feature-name" className="order-summary__name">
-              {localizedName(lang, presentation.featureName, presentation.featureNameEn)}
-            </h2>
-            <dl className="order-summary__facts">
-              <div>
-                <dt>{t('order.complex')}</dt>
-                <dd>
-                  {localizedName(lang, presentation.locationName, presentation.locationNameEn)}
-                </dd>
-              </div>
-              <div>
-                <dt>{t('order.venue')}</dt>
-                <dd>{localizedName(lang, presentation.venueName, presentation.venueNameEn)}</dd>
-              </div>
-              <div>
-                <dt>{t('order.dateTime')}</dt>
-                <dd>
-                  <time dateTime={presentation.dateTime}>
-                    {formatDateTime(presentation.dateTime, lang)}
-                  </time>
-                </dd>
-              </div>
-            </dl>
-          </div>
-        </section>
+        <>
+          <section className="order-summary" aria-labelledby="order-feature-name">
+            <img
+              className="order-summary__poster"
+              src={presentation.featureImageUrl || featurePosterUrl(presentation.featureId)}
+              alt=""
+              width={120}
+              height={180}
+            />
+            <div className="order-summary__details">
+              <h2 id="order-feature-name" className="order-summary__name">
+                {localizedName(lang, presentation.featureName, presentation.featureNameEn)}
+              </h2>
+              <dl className="order-summary__facts">
+                <div>
+                  <dt>{t('order.complex')}</dt>
+                  <dd>
+                    {localizedName(lang, presentation.locationName, presentation.locationNameEn)}
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('order.venue')}</dt>
+                  <dd>{localizedName(lang, presentation.venueName, presentation.venueNameEn)}</dd>
+                </div>
+                <div>
+                  <dt>{t('order.dateTime')}</dt>
+                  <dd>
+                    <time dateTime={presentation.dateTime}>
+                      {formatDateTime(presentation.dateTime, lang)}
+                    </time>
+                  </dd>
+                </div>
+              </dl>
+            </div>
+          </section>
+          <OrderSteps current="seats" />
+          {presentation.isVod ? null : presentation.saleState === 'notYetStarted' ? (
+            <Notice title={t('errors.ticketSaleNotStarted')} headingLevel={2} />
+          ) : presentation.saleState === 'ended' || !presentation.isOnSale ? (
+            <Notice title={t('errors.ticketingEnded')} headingLevel={2} />
+          ) : (
+            <SeatStep presentation={presentation} />
+          )}
+        </>
       )}
-      <NotAvailable screenTitle={t('screens.order')} withTitle={false} />
+      <LaterSteps />
     </div>
   );
 }

@@ -145,3 +145,51 @@ export function fetchFeatures(
 export function featurePosterUrl(featureId: number): string {
   return `${API_BASE}/features/${encodeURIComponent(featureId)}/placeholderImage`;
 }
+
+/** A call with a JSON body (POST, PUT, DELETE), with the same uuid header and error shape as apiGet. */
+export async function apiSend<T>(
+  method: 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body: unknown,
+  query?: Record<string, QueryValue>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Content-Type': 'application/json',
+  };
+  const uuid = currentUuid();
+  if (uuid) headers.uuid = uuid;
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      method,
+      headers,
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(
+      0,
+      'errorNoResponse',
+      cause instanceof Error ? cause.message : 'Network error',
+    );
+  }
+
+  const issued = response.headers.get('uuid');
+  if (issued) knownUuid = issued;
+
+  if (!response.ok) throw await errorFrom(response);
+  return (await response.json()) as T;
+}
+
+/**
+ * The captcha token to send with protected calls. In test mode the server names the one token it
+ * accepts; with no provider configured any token passes, so an empty one is sent.
+ */
+export function captchaToken(config: { captcha?: { testToken?: string | null } } | null): string {
+  return config?.captcha?.testToken ?? '';
+}

@@ -22,3 +22,20 @@ export type ApiErrorBody = Schemas['ErrorBody'];
 
 /** Presentation.saleState: where the sale stands at the response's serverTime. */
 export type SaleState = 'notYetStarted' | 'onSale' | 'ended';
+
+// Seats and holds (the order's seat step).
+export type SeatplanV2 = Schemas['SeatplanV2'];
+export type SeatplanV2Response = Schemas['SeatplanV2Response'];
+export type SeatShort = Schemas['SeatShort'];
+export type SeatplanSection = Schemas['Section'];
+export type SeatStatusShort = Schemas['SeatStatusShort'];
+export type SectionStatus = Schemas['SectionStatus'];
+export type SeatsStatusV2Response = Schemas['SeatsStatusV2Response'];
+export type SeatRef = Schemas['SeatRef'];
+export type LockBody = Schemas['LockBody'];
+export type LockResponse = Schemas['LockResponse'];
+export type LockedSeat = Schemas['LockedSeat'];
+export type UnlockResponse = Schemas['UnlockResponse'];
+export type MyHoldsResponse = Schemas['MyHoldsResponse'];
+export type BestAvailableResponse = Schemas['BestAvailableResponse'];
+export type CheckoutResponse = Schemas['CheckoutResponse'];

@@ -1,0 +1,333 @@
+// The checkout's customer details: which fields the site shows and requires, and the spec's
+// rules (section 5). They mirror the server's `crates/app/src/customer_info.rs`, so the buyer
+// sees the same verdict before and after sending; the server stays the judge.
+import type { components } from '../../lib/api/schema';
+import type { SiteConfig } from '../../lib/api/types';
+
+export type CustomerInfo = components['schemas']['CustomerInfo'];
+export type CustomerInfoOptions = components['schemas']['CustomerInfoOptions'];
+export type FieldOption = components['schemas']['FieldOption'];
+export type Term = components['schemas']['Term'];
+
+/** The config the form reads: GET /api/config, narrowed to what checkout needs. */
+export type CheckoutConfig = Pick<
+  SiteConfig,
+  | 'customerInfo'
+  | 'terms'
+  | 'termsRequired'
+  | 'termsConfirmed'
+  | 'verifyEmail'
+  | 'verifyMobileNumber'
+  | 'defaultMailingAllowed'
+  | 'params'
+>;
+
+/** Rule names, as the server names them in `formValidation`'s `params.fields`. */
+export type Rule =
+  | 'required'
+  | 'alpha'
+  | 'email'
+  | 'confirmation'
+  | 'mobile'
+  | 'idNumber'
+  | 'terms'
+  | 'min'
+  | 'max'
+  | 'numeric';
+
+const RULES: readonly Rule[] = [
+  'required',
+  'alpha',
+  'email',
+  'confirmation',
+  'mobile',
+  'idNumber',
+  'terms',
+  'min',
+  'max',
+  'numeric',
+];
+
+/** The text fields the form can show, in display order. */
+export type TextField =
+  | 'firstName'
+  | 'lastName'
+  | 'email'
+  | 'verifyEmailAddress'
+  | 'mobileNumber'
+  | 'verifyMobileNumber'
+  | 'ssn'
+  | 'dateOfBirth'
+  | 'address1'
+  | 'address2'
+  | 'city'
+  | 'postalCode'
+  | 'invoiceName'
+  | 'invoiceSSN'
+  | 'invoiceAddress'
+  | 'invoiceCity'
+  | 'invoicePostalCode';
+
+/** Every key an error can sit on: the text fields and the terms list. */
+export type ErrorField = TextField | 'terms';
+
+export type FieldErrors = Partial<Record<ErrorField, Rule>>;
+
+export const PERSONAL_FIELDS: readonly TextField[] = [
+  'firstName',
+  'lastName',
+  'email',
+  'verifyEmailAddress',
+  'mobileNumber',
+  'verifyMobileNumber',
+  'ssn',
+  'dateOfBirth',
+  'address1',
+  'address2',
+  'city',
+  'postalCode',
+];
+
+export const INVOICE_FIELDS: readonly TextField[] = [
+  'invoiceName',
+  'invoiceSSN',
+  'invoiceAddress',
+  'invoiceCity',
+  'invoicePostalCode',
+];
+
+/** Lengths behind the min and max rules (the server's: postal codes are 7 digits). */
+export const FIELD_LENGTHS: Partial<Record<TextField, { min?: number; max?: number }>> = {
+  postalCode: { min: 7, max: 7 },
+  invoicePostalCode: { min: 7, max: 7 },
+  address1: { max: 100 },
+  address2: { max: 100 },
+  invoiceAddress: { max: 100 },
+};
+
+const HIDDEN: FieldOption = { isIncluded: false, isRequired: false };
+const REQUIRED: FieldOption = { isIncluded: true, isRequired: true };
+const OPTIONAL: FieldOption = { isIncluded: true, isRequired: false };
+
+export function invoiceEnabled(config: CheckoutConfig): boolean {
+  return config.params['66'] === '1';
+}
+
+/** Whether a text field is shown and required, given the config and (for invoices) the values. */
+export function fieldOption(
+  field: TextField,
+  config: CheckoutConfig,
+  invoiceRequested: boolean,
+): FieldOption {
+  const o = config.customerInfo;
+  switch (field) {
+    case 'verifyEmailAddress':
+      return o.email.isIncluded && o.verifyEmailAddress.isIncluded && config.verifyEmail
+        ? { isIncluded: true, isRequired: o.email.isRequired }
+        : HIDDEN;
+    case 'verifyMobileNumber':
+      return o.mobileNumber.isIncluded &&
+        (o.verifyMobileNumber.isIncluded || config.verifyMobileNumber)
+        ? { isIncluded: true, isRequired: o.mobileNumber.isRequired }
+        : HIDDEN;
+    case 'invoiceName':
+    case 'invoiceSSN':
+      return invoiceEnabled(config) && invoiceRequested ? REQUIRED : HIDDEN;
+    case 'invoiceAddress':
+    case 'invoiceCity':
+    case 'invoicePostalCode':
+      return invoiceEnabled(config) && invoiceRequested ? OPTIONAL : HIDDEN;
+    default:
+      return o[field];
+  }
+}
+
+/** Terms the buyer must tick: the required ones, or the only one when terms are required. */
+export function isTermRequired(term: Term, config: CheckoutConfig): boolean {
+  return term.isRequired || (config.termsRequired && config.terms.length === 1);
+}
+
+export function emptyCustomerInfo(config: CheckoutConfig): CustomerInfo {
+  return {
+    acceptedTerms: config.termsConfirmed ? config.terms.map((t) => t.id) : [],
+    address1: '',
+    address2: '',
+    city: '',
+    dateOfBirth: '',
+    email: '',
+    firstName: '',
+    intlPhone: '',
+    invoiceAddress: '',
+    invoiceCity: '',
+    invoiceName: '',
+    invoicePostalCode: '',
+    invoiceRequested: false,
+    invoiceSSN: '',
+    lastName: '',
+    location: null,
+    mailingAllowed: config.defaultMailingAllowed,
+    mobileNumber: '',
+    postalCode: '',
+    ssn: '',
+    verifyEmailAddress: '',
+    verifyMobileNumber: '',
+  };
+}
+
+// Direction marks that right-to-left pages slip into pasted numbers.
+const INVISIBLE_MARKS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * An Israeli mobile in its local form ("0521234567"), from any common spelling: "052-123-4567",
+ * "+972521234567", "972 52 123 4567", "00972…", "+972 (0)52 123 4567". Null for anything else.
+ */
+export function parseIsraeliMobile(raw: string): string | null {
+  const text = raw.replace(INVISIBLE_MARKS, '').trim();
+  if (!/^\+?[\d\s\-.()]+$/.test(text)) return null;
+  const plus = text.startsWith('+');
+  const digits = text.replace(/\D/g, '');
+  let national: string;
+  if (digits.startsWith('00972')) national = digits.slice(5);
+  else if (digits.startsWith('972')) national = digits.slice(3);
+  else if (plus) return null;
+  else return /^05\d{8}$/.test(digits) ? digits : null;
+  const local = `0${national.replace(/^0/, '')}`;
+  return /^05\d{8}$/.test(local) ? local : null;
+}
+
+/** The Israeli ID (Teudat Zehut) check: up to 9 digits, left-padded, Luhn-style check digit. */
+export function isIsraeliId(raw: string): boolean {
+  const digits = raw.trim();
+  if (!/^\d{1,9}$/.test(digits)) return false;
+  const padded = digits.padStart(9, '0');
+  if (padded === '000000000') return false;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) {
+    const d = Number(padded[i]) * (i % 2 === 0 ? 1 : 2);
+    sum += d > 9 ? d - 9 : d;
+  }
+  return sum % 10 === 0;
+}
+
+export function isEmail(s: string): boolean {
+  const at = s.indexOf('@');
+  if (at <= 0 || s.indexOf('@', at + 1) !== -1 || /\s/.test(s)) return false;
+  const domain = s.slice(at + 1);
+  return domain.includes('.') && !domain.startsWith('.') && !domain.endsWith('.');
+}
+
+/** Letters (any script), spaces and the punctuation of names: - ' " . */
+export function isName(s: string): boolean {
+  return /^[\p{L}\p{M} \-'".׳״]*$/u.test(s);
+}
+
+const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s));
+
+/** Trimmed values, the mobile in local form, the email in lower case, '#' out of addresses. */
+export function normaliseCustomerInfo(info: CustomerInfo): CustomerInfo {
+  const trim = (s: string) => s.trim();
+  const mobile = (s: string) => parseIsraeliMobile(s) ?? s.trim();
+  const address = (s: string) => s.replace(/#/g, ' ').replace(/\s+/g, ' ').trim();
+  return {
+    ...info,
+    firstName: trim(info.firstName),
+    lastName: trim(info.lastName),
+    email: trim(info.email).toLowerCase(),
+    verifyEmailAddress: trim(info.verifyEmailAddress).toLowerCase(),
+    mobileNumber: mobile(info.mobileNumber),
+    verifyMobileNumber: mobile(info.verifyMobileNumber),
+    city: trim(info.city),
+    postalCode: trim(info.postalCode),
+    ssn: trim(info.ssn),
+    address1: address(info.address1),
+    address2: address(info.address2),
+    invoiceName: trim(info.invoiceName),
+    invoiceSSN: trim(info.invoiceSSN),
+    invoiceAddress: address(info.invoiceAddress),
+    invoiceCity: trim(info.invoiceCity),
+    invoicePostalCode: trim(info.invoicePostalCode),
+  };
+}
+
+function ruleFor(field: TextField, value: string, info: CustomerInfo): Rule | undefined {
+  const lengths = FIELD_LENGTHS[field];
+  switch (field) {
+    case 'firstName':
+    case 'lastName':
+    case 'city':
+    case 'invoiceCity':
+      return isName(value) ? undefined : 'alpha';
+    case 'email':
+      return isEmail(value) ? undefined : 'email';
+    case 'verifyEmailAddress':
+      return value === info.email ? undefined : 'confirmation';
+    case 'mobileNumber':
+      return parseIsraeliMobile(value) ? undefined : 'mobile';
+    case 'verifyMobileNumber':
+      return value === info.mobileNumber ? undefined : 'confirmation';
+    case 'ssn':
+      return isIsraeliId(value) ? undefined : 'idNumber';
+    case 'invoiceSSN':
+      return /^\d+$/.test(value) ? undefined : 'numeric';
+    case 'postalCode':
+    case 'invoicePostalCode':
+      if (!/^\d+$/.test(value)) return 'numeric';
+      if (lengths?.min !== undefined && value.length < lengths.min) return 'min';
+      if (lengths?.max !== undefined && value.length > lengths.max) return 'max';
+      return undefined;
+    case 'dateOfBirth':
+      return isDate(value) ? undefined : 'required';
+    default:
+      return lengths?.max !== undefined && [...value].length > lengths.max ? 'max' : undefined;
+  }
+}
+
+/** Every broken rule, field by field; empty when the details can be sent. */
+export function validateCustomerInfo(raw: CustomerInfo, config: CheckoutConfig): FieldErrors {
+  const info = normaliseCustomerInfo(raw);
+  const errors: FieldErrors = {};
+  for (const field of [...PERSONAL_FIELDS, ...INVOICE_FIELDS]) {
+    const option = fieldOption(field, config, info.invoiceRequested);
+    if (!option.isIncluded) continue;
+    const value = info[field];
+    if (value === '') {
+      if (option.isRequired) errors[field] = 'required';
+      continue;
+    }
+    const rule = ruleFor(field, value, info);
+    if (rule) errors[field] = rule;
+  }
+  const missingTerm = config.terms.some(
+    (t) => isTermRequired(t, config) && !info.acceptedTerms.includes(t.id),
+  );
+  if (missingTerm) errors.terms = 'terms';
+  return errors;
+}
+
+const ERROR_FIELDS = new Set<string>([...PERSONAL_FIELDS, ...INVOICE_FIELDS, 'terms']);
+
+/**
+ * The field errors in a server `formValidation` answer: `{error: {code, params: {fields}}}`, its
+ * inner `{code, params}`, or anything carrying those (an error object with `code` and `params`).
+ * Unknown fields and rules are dropped; null when the answer is not a form validation.
+ */
+export function fieldErrorsFromServer(answer: unknown): FieldErrors | null {
+  if (!answer || typeof answer !== 'object') return null;
+  const outer = answer as { error?: unknown };
+  const detail = (outer.error && typeof outer.error === 'object' ? outer.error : answer) as {
+    code?: unknown;
+    params?: unknown;
+  };
+  if (detail.code !== 'formValidation' || !detail.params || typeof detail.params !== 'object') {
+    return null;
+  }
+  const fields = (detail.params as { fields?: unknown }).fields;
+  if (!fields || typeof fields !== 'object') return null;
+  const errors: FieldErrors = {};
+  for (const [field, rule] of Object.entries(fields)) {
+    if (ERROR_FIELDS.has(field) && RULES.includes(rule as Rule)) {
+      errors[field as ErrorField] = rule as Rule;
+    }
+  }
+  return errors;
+}

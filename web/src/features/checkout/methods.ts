@@ -1,0 +1,15 @@
+import type { PaymentMethod } from './api';
+
+export type OfferedMethod = Exclude<PaymentMethod, 'voucher'>;
+
+export const ALL_METHODS: readonly OfferedMethod[] = [
+  'card',
+  'savedCard',
+  'paypal',
+  'blik',
+  'payu',
+];
+
+/** Cards may be paid in installments (spec 9: "Installments selectable at payment"). */
+export const takesInstallments = (method: OfferedMethod) =>
+  method === 'card' || method === 'savedCard';

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { formatClock, remainingMs } from './countdownClock';
+
+describe('hold countdown', () => {
+  it('counts on the server clock, whatever the browser clock says', () => {
+    // The browser runs an hour fast; the server said 09:00:00 two seconds ago.
+    const receivedAt = Date.parse('2026-07-14T10:00:00Z');
+    const now = receivedAt + 2000;
+    expect(remainingMs('2026-07-14T09:10:00Z', '2026-07-14T09:00:00Z', receivedAt, now)).toBe(
+      598_000,
+    );
+  });
+
+  it('stops at zero and shows minutes and seconds', () => {
+    expect(remainingMs('2026-07-14T09:00:00Z', '2026-07-14T09:05:00Z', 0, 0)).toBe(0);
+    expect(formatClock(598_000)).toBe('9:58');
+    expect(formatClock(61_500)).toBe('1:02');
+    expect(formatClock(0)).toBe('0:00');
+  });
+});

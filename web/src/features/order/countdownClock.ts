@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * Milliseconds left until `expiresAt` on the server's clock: the browser clock is only used to
+ * measure how long ago the server said `serverTime`.
+ */
+export function remainingMs(
+  expiresAt: string,
+  serverTime: string,
+  receivedAt: number,
+  now: number,
+): number {
+  const serverNow = Date.parse(serverTime) + (now - receivedAt);
+  return Math.max(0, Date.parse(expiresAt) - serverNow);
+}
+
+export function formatClock(ms: number): string {
+  const total = Math.ceil(ms / 1000);
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  return `${minutes}:${String(seconds).padStart(2, '0')}`;
+}
+
+export function useRemaining(
+  expiresAt: string | null | undefined,
+  serverTime: string,
+  receivedAt: number,
+): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!expiresAt) return;
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, [expiresAt]);
+  if (!expiresAt) return null;
+  return remainingMs(expiresAt, serverTime, receivedAt, Math.max(now, receivedAt));
+}

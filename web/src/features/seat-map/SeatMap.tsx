@@ -1,0 +1,317 @@
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SeatShort, SeatplanV2 } from '../../lib/api/types';
+import { localizedName } from '../../lib/localized';
+import {
+  defaultFocus,
+  kindsOf,
+  neighbour,
+  seatLabel,
+  seatKey,
+  type Direction,
+  type SeatKind,
+  type SeatState,
+} from './seatModel';
+import './SeatMap.css';
+
+/** Grid cell size in SVG units; a seat is drawn a little smaller so rows read as rows. */
+const CELL = 10;
+const SEAT = 8.4;
+const SCREEN_BAND = 22;
+const ZOOM_STEPS = [1, 1.5, 2, 3, 4] as const;
+
+const KEY_DIRECTIONS: Record<string, Direction> = {
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+};
+
+export interface SeatMapProps {
+  plan: SeatplanV2;
+  /** Each seat's state by seatKey; a seat missing here is drawn as not selectable. */
+  states: ReadonlyMap<string, SeatState>;
+  /** Seats with a lock or unlock on the way. */
+  busy?: ReadonlySet<string>;
+  onSeatActivate: (seat: SeatShort, state: SeatState) => void;
+}
+
+function isSelectable(state: SeatState): boolean {
+  return state === 'available' || state === 'selected';
+}
+
+/** The hall drawn from the seat plan, one focusable button per seat. */
+export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const [zoomIndex, setZoomIndex] = useState(0);
+  const [focusKey, setFocusKey] = useState<string | null>(null);
+  const seatRefs = useRef(new Map<string, SVGGElement>());
+  const viewport = useRef<HTMLDivElement>(null);
+
+  const seatsBySection = useMemo(() => {
+    const groups = new Map<number, SeatShort[]>();
+    for (const seat of plan.seats) {
+      const list = groups.get(seat.si) ?? [];
+      list.push(seat);
+      groups.set(seat.si, list);
+    }
+    return groups;
+  }, [plan.seats]);
+
+  const sofas = useMemo(() => {
+    const spans = new Map<number, { x1: number; x2: number; y: number }>();
+    for (const seat of plan.seats) {
+      if (seat.sf === null || seat.sf === undefined) continue;
+      const span = spans.get(seat.sf);
+      if (!span) spans.set(seat.sf, { x1: seat.x, x2: seat.x, y: seat.y });
+      else {
+        span.x1 = Math.min(span.x1, seat.x);
+        span.x2 = Math.max(span.x2, seat.x);
+      }
+    }
+    return [...spans.entries()];
+  }, [plan.seats]);
+
+  // Roving tabindex: one seat is in the tab order. By default the first seat of this buyer, else
+  // the free seat nearest the hall's best point.
+  const defaultFocusKey = useMemo(() => defaultFocus(plan, states), [plan, states]);
+  const tabKey =
+    focusKey && plan.seats.some((s) => seatKey(s) === focusKey) ? focusKey : defaultFocusKey;
+
+  const zoom = ZOOM_STEPS[zoomIndex];
+  const changeZoom = (next: number) => {
+    const box = viewport.current;
+    const index = Math.max(0, Math.min(ZOOM_STEPS.length - 1, next));
+    // Keep the middle of what the buyer sees in the middle after the zoom.
+    if (box) {
+      const ratio = ZOOM_STEPS[index] / zoom;
+      const cx = box.scrollLeft + box.clientWidth / 2;
+      const cy = box.scrollTop + box.clientHeight / 2;
+      requestAnimationFrame(() => {
+        box.scrollLeft = cx * ratio - box.clientWidth / 2;
+        box.scrollTop = cy * ratio - box.clientHeight / 2;
+      });
+    }
+    setZoomIndex(index);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<SVGGElement>, seat: SeatShort, state: SeatState) => {
+    const direction = KEY_DIRECTIONS[event.key];
+    if (direction) {
+      event.preventDefault();
+      const next = neighbour(plan.seats, seat, direction);
+      if (next) {
+        const key = seatKey(next);
+        setFocusKey(key);
+        seatRefs.current.get(key)?.focus();
+      }
+      return;
+    }
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      if (isSelectable(state)) onSeatActivate(seat, state);
+    }
+  };
+
+  const width = plan.width * CELL;
+  const height = plan.height * CELL + SCREEN_BAND;
+  const sectionName = (id: number) => {
+    const section = plan.sections.find((s) => s.id === id);
+    return section ? localizedName(lang, section.name, section.nameEn) : String(id);
+  };
+
+  return (
+    <div className="seat-map">
+      <div className="seat-map__toolbar" role="toolbar" aria-label={t('seatMap.zoomTools')}>
+        <button
+          type="button"
+          className="seat-map__tool"
+          onClick={() => changeZoom(zoomIndex + 1)}
+          disabled={zoomIndex === ZOOM_STEPS.length - 1}
+          aria-label={t('seatMap.zoomIn')}
+        >
+          +
+        </button>
+        <button
+          type="button"
+          className="seat-map__tool"
+          onClick={() => changeZoom(zoomIndex - 1)}
+          disabled={zoomIndex === 0}
+          aria-label={t('seatMap.zoomOut')}
+        >
+          −
+        </button>
+        <button
+          type="button"
+          className="seat-map__tool seat-map__tool--text"
+          onClick={() => changeZoom(0)}
+          disabled={zoomIndex === 0}
+        >
+          {t('seatMap.zoomReset')}
+        </button>
+      </div>
+
+      {/* The drawing is the hall as seen from above: it does not mirror in right-to-left pages. */}
+      <div className="seat-map__viewport" ref={viewport} dir="ltr">
+        <svg
+          className={zoomIndex === 0 ? 'seat-map__svg seat-map__svg--fit' : 'seat-map__svg'}
+          viewBox={`0 0 ${width} ${height}`}
+          style={{ inlineSize: `${zoom * 100}%` }}
+          role="group"
+          aria-label={t('seatMap.label', { name: plan.name })}
+        >
+          <g className="seat-map__screen" aria-hidden="true">
+            <path
+              d={`M ${width * 0.15} 12 Q ${width / 2} 4 ${width * 0.85} 12`}
+              className="seat-map__screen-line"
+            />
+            <text x={width / 2} y={19} textAnchor="middle" className="seat-map__screen-label">
+              {localizedName(lang, plan.screen.label, plan.screen.labelEn)}
+            </text>
+          </g>
+          <g transform={`translate(0 ${SCREEN_BAND})`}>
+            {sofas.map(([id, span]) => (
+              <rect
+                key={id}
+                className="seat-map__sofa"
+                x={span.x1 * CELL + 0.3}
+                y={span.y * CELL + 0.3}
+                width={(span.x2 - span.x1 + 1) * CELL - 0.6}
+                height={CELL - 0.6}
+                rx={3}
+                aria-hidden="true"
+              />
+            ))}
+            {[...seatsBySection.entries()].map(([sectionId, seats]) => (
+              <g key={sectionId} role="group" aria-label={sectionName(sectionId)}>
+                {seats.map((seat) => {
+                  const key = seatKey(seat);
+                  const state = states.get(key) ?? 'blocked';
+                  const kinds = kindsOf(seat);
+                  const isBusy = busy?.has(key) ?? false;
+                  return (
+                    <g
+                      key={key}
+                      ref={(el) => {
+                        if (el) seatRefs.current.set(key, el);
+                        else seatRefs.current.delete(key);
+                      }}
+                      role="button"
+                      tabIndex={key === tabKey ? 0 : -1}
+                      aria-label={seatLabel(t, seat, state)}
+                      aria-pressed={state === 'selected'}
+                      aria-disabled={!isSelectable(state) || undefined}
+                      aria-busy={isBusy || undefined}
+                      className={[
+                        'seat',
+                        `seat--${state}`,
+                        ...kinds.map((k) => `seat--${k}`),
+                        isBusy ? 'seat--busy' : '',
+                      ].join(' ')}
+                      transform={`translate(${seat.x * CELL + (CELL - SEAT) / 2} ${seat.y * CELL + (CELL - SEAT) / 2})`}
+                      onFocus={() => setFocusKey(key)}
+                      onClick={() => {
+                        setFocusKey(key);
+                        if (isSelectable(state)) onSeatActivate(seat, state);
+                      }}
+                      onKeyDown={(event) => onKeyDown(event, seat, state)}
+                    >
+                      <SeatShape kinds={kinds} state={state} />
+                    </g>
+                  );
+                })}
+              </g>
+            ))}
+          </g>
+        </svg>
+      </div>
+
+      <SeatLegend />
+    </div>
+  );
+}
+
+function SeatShape({ kinds, state }: { kinds: readonly SeatKind[]; state: SeatState }) {
+  return (
+    <>
+      <rect className="seat__body" width={SEAT} height={SEAT} rx={2} />
+      {state === 'taken' && (
+        <path className="seat__mark" d="M 2.4 2.4 L 6 6 M 6 2.4 L 2.4 6" aria-hidden="true" />
+      )}
+      {state !== 'taken' && kinds.includes('wheelchair') && (
+        <text className="seat__glyph" x={SEAT / 2} y={SEAT / 2} aria-hidden="true">
+          ♿
+        </text>
+      )}
+      {state !== 'taken' && kinds.includes('companion') && (
+        <text className="seat__glyph" x={SEAT / 2} y={SEAT / 2} aria-hidden="true">
+          +
+        </text>
+      )}
+      {state !== 'taken' && kinds.includes('premium') && (
+        <circle className="seat__premium-dot" cx={SEAT - 1.6} cy={1.6} r={1.2} />
+      )}
+    </>
+  );
+}
+
+const LEGEND: { className: string; label: string; kinds: SeatKind[]; state: SeatState }[] = [
+  { className: 'seat seat--available', label: 'available', kinds: [], state: 'available' },
+  { className: 'seat seat--selected', label: 'selected', kinds: [], state: 'selected' },
+  { className: 'seat seat--taken', label: 'taken', kinds: [], state: 'taken' },
+  { className: 'seat seat--blocked', label: 'blocked', kinds: [], state: 'blocked' },
+  {
+    className: 'seat seat--available seat--premium',
+    label: 'premium',
+    kinds: ['premium'],
+    state: 'available',
+  },
+  {
+    className: 'seat seat--available seat--wheelchair',
+    label: 'wheelchair',
+    kinds: ['wheelchair'],
+    state: 'available',
+  },
+  {
+    className: 'seat seat--available seat--companion',
+    label: 'companion',
+    kinds: ['companion'],
+    state: 'available',
+  },
+  {
+    className: 'seat seat--available seat--limitedView',
+    label: 'limitedView',
+    kinds: ['limitedView'],
+    state: 'available',
+  },
+  {
+    className: 'seat seat--available seat--sofa',
+    label: 'sofa',
+    kinds: ['sofa'],
+    state: 'available',
+  },
+];
+
+function SeatLegend() {
+  const { t } = useTranslation();
+  return (
+    <div className="seat-legend">
+      <ul className="seat-legend__list" aria-label={t('seatMap.legend')}>
+        {LEGEND.map((entry) => (
+          <li key={entry.label} className="seat-legend__item">
+            <svg className="seat-legend__swatch" viewBox="-1 -1 10.4 10.4" aria-hidden="true">
+              {entry.kinds.includes('sofa') && (
+                <rect className="seat-map__sofa" x={-1} y={-1} width={10.4} height={10.4} rx={3} />
+              )}
+              <g className={entry.className}>
+                <SeatShape kinds={entry.kinds} state={entry.state} />
+              </g>
+            </svg>
+            <span>{t(`seatMap.legendItem.${entry.label}` as 'seatMap.legendItem.available')}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
