@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiGet, fetchPresentationsByDate, resetUuid } from './client';
+import { ApiError, apiGet, apiSend, fetchPresentationsByDate, resetUuid } from './client';
 
 afterEach(() => resetUuid());
 
@@ -47,6 +47,21 @@ describe('api client', () => {
     const error = await apiGet('/presentations/9').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 404, code: 'noEvent', message: 'No such event' });
+  });
+
+  it('keeps the params of an error, and sends bodies as JSON', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(
+      respond(422, {
+        error: { code: 'formValidation', message: 'bad', params: { fields: { email: 'email' } } },
+      }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const error = await apiSend('POST', '/cart', { cart: {} }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'formValidation', params: { fields: { email: 'email' } } });
+    const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(init.method).toBe('POST');
+    expect(init.body).toBe('{"cart":{}}');
+    expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
   });
 
   it('reports a dropped connection as errorNoResponse', async () => {

@@ -13,12 +13,15 @@ export const API_BASE = '/api';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** Values the message needs, e.g. `{fields: {...}}` of a formValidation, `{missing: 1}`. */
+  readonly params: Record<string, unknown> | undefined;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, params?: Record<string, unknown>) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.params = params;
   }
 }
 
@@ -59,38 +62,43 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
 async function errorFrom(response: Response): Promise<ApiError> {
   let code = `http${response.status}`;
   let message = response.statusText || `HTTP ${response.status}`;
+  let params: Record<string, unknown> | undefined;
   try {
     const body: unknown = await response.json();
     if (body && typeof body === 'object' && 'error' in body) {
       const error = (body as { error: unknown }).error;
       if (error && typeof error === 'object') {
-        const e = error as { code?: unknown; message?: unknown };
+        const e = error as { code?: unknown; message?: unknown; params?: unknown };
         if (typeof e.code === 'string') code = e.code;
         if (typeof e.message === 'string') message = e.message;
+        if (e.params && typeof e.params === 'object') params = e.params as Record<string, unknown>;
       }
     }
   } catch {
     // Not JSON: keep the status line.
   }
-  return new ApiError(response.status, code, message);
+  return new ApiError(response.status, code, message, params);
 }
 
-export async function apiGet<T>(
+/** Every call goes through here: the session's uuid header, our error shape, no cache games. */
+async function request<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
-  query?: Record<string, QueryValue>,
-  signal?: AbortSignal,
+  options: { query?: Record<string, QueryValue>; body?: unknown; signal?: AbortSignal },
 ): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   const uuid = currentUuid();
   if (uuid) headers.uuid = uuid;
 
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, query), {
-      method: 'GET',
+    response = await fetch(buildUrl(path, options.query), {
+      method,
       headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
       credentials: 'same-origin',
-      signal,
+      signal: options.signal,
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
@@ -106,6 +114,14 @@ export async function apiGet<T>(
 
   if (!response.ok) throw await errorFrom(response);
   return (await response.json()) as T;
+}
+
+export function apiGet<T>(
+  path: string,
+  query?: Record<string, QueryValue>,
+  signal?: AbortSignal,
+): Promise<T> {
+  return request<T>('GET', path, { query, signal });
 }
 
 export function fetchConfig(signal?: AbortSignal): Promise<SiteConfig> {
@@ -147,43 +163,14 @@ export function featurePosterUrl(featureId: number): string {
 }
 
 /** A call with a JSON body (POST, PUT, DELETE), with the same uuid header and error shape as apiGet. */
-export async function apiSend<T>(
+export function apiSend<T>(
   method: 'POST' | 'PUT' | 'DELETE',
   path: string,
   body: unknown,
   query?: Record<string, QueryValue>,
   signal?: AbortSignal,
 ): Promise<T> {
-  const headers: Record<string, string> = {
-    Accept: 'application/json',
-    'Content-Type': 'application/json',
-  };
-  const uuid = currentUuid();
-  if (uuid) headers.uuid = uuid;
-
-  let response: Response;
-  try {
-    response = await fetch(buildUrl(path, query), {
-      method,
-      headers,
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-      signal,
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(
-      0,
-      'errorNoResponse',
-      cause instanceof Error ? cause.message : 'Network error',
-    );
-  }
-
-  const issued = response.headers.get('uuid');
-  if (issued) knownUuid = issued;
-
-  if (!response.ok) throw await errorFrom(response);
-  return (await response.json()) as T;
+  return request<T>(method, path, { query, body, signal });
 }
 
 /**
