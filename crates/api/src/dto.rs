@@ -583,7 +583,7 @@ pub struct SeatStatusShort {
     pub s: String,
     /// Free to claim now.
     pub is_available: bool,
-    /// Not selectable because of the seating policy (e.g. it would leave a single seat); see docs/api.md.
+    /// Not selectable by this buyer now: the seating policy (it would leave a new single seat), or a section with no price online; see docs/api.md.
     pub is_blocked: bool,
     /// Held by the asking session.
     pub is_selected: bool,

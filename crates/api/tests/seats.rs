@@ -322,5 +322,7 @@ async fn seats_without_an_online_price_are_refused_with_no_price_policy(db: &Tes
     let body = seat_body(&p, press["si"].as_i64().unwrap(), press["x"].as_i64().unwrap(), press["y"].as_i64().unwrap(), json!({}));
     let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&body)).await;
     assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "no_price_policy"), "{}", r.text);
+    let st = status_of(&app, &buyer(1), &p, press["x"].as_i64().unwrap(), press["y"].as_i64().unwrap(), press["si"].as_i64().unwrap()).await;
+    assert_eq!(st["isBlocked"], true, "the seat map shows it as not selectable");
 }
 }

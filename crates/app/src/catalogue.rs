@@ -366,10 +366,34 @@ impl CatalogueService {
                     occupancy: (*st).into(),
                 })
                 .collect();
-            kupa_domain::seating::blocked_seats(
+            let mut blocked = kupa_domain::seating::blocked_seats(
                 detail.info.view.presentation.seating_policy_id,
                 &statuses,
-            )
+            );
+            // Seats of a section with no price online (press seats) are sold at the box office
+            // only: not selectable here, whatever their state.
+            let group_ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
+            let priced: Vec<i64> = self
+                .store
+                .ticket_groups(&group_ids)
+                .await?
+                .into_iter()
+                .filter(|(_, tickets)| !tickets.is_empty())
+                .map(|(g, _)| g.id)
+                .collect();
+            for (seat, _) in &seats {
+                let unpriced = sections
+                    .iter()
+                    .any(|s| s.id == seat.section_id && !priced.contains(&s.ticket_group_id));
+                if unpriced {
+                    blocked.insert(kupa_domain::seating::SeatKey {
+                        section_id: seat.section_id,
+                        x: seat.x,
+                        y: seat.y,
+                    });
+                }
+            }
+            blocked
         };
         let sections = sections
             .into_iter()

@@ -1669,7 +1669,7 @@ export interface components {
     SeatStatusShort: {
       /** @description Free to claim now. */
       isAvailable: boolean;
-      /** @description Not selectable because of the seating policy (e.g. it would leave a single seat); see docs/api.md. */
+      /** @description Not selectable by this buyer now: the seating policy (it would leave a new single seat), or a section with no price online; see docs/api.md. */
       isBlocked: boolean;
       /** @description Held by the asking session. */
       isSelected: boolean;
