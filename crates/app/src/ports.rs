@@ -235,6 +235,9 @@ pub trait OutboxStore: Send + Sync {
     /// Newest first, at most `limit`; only those to `recipient` when given.
     async fn sms_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxSms>>;
     async fn mail_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxMail>>;
+    /// Blanks the text of login-code messages sent before `before_ms` (their codes have expired):
+    /// the outbox must not keep codes readable. Returns how many it blanked.
+    async fn redact_login_codes(&self, before_ms: i64) -> AppResult<u64>;
 }
 
 /// A login code as the store keeps it: only a salted hash of the code, never the code.

@@ -294,17 +294,25 @@ fn spawn_payment_sweeper(orders: Arc<kupa_app::orders::OrderService>) {
 }
 
 fn spawn_sweeper(db: Arc<Db>, clock: Arc<ServerClock>) {
-    use kupa_app::ports::ClaimStore;
+    use kupa_app::ports::{ClaimStore, OutboxStore};
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        let mut seconds: u64 = 0;
         loop {
             tick.tick().await;
+            seconds += 1;
             match db.sweep_expired(clock.now_ms()).await {
                 Ok(released) if !released.is_empty() => {
                     tracing::info!(released = released.len(), "expired holds released")
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "sweeping expired holds failed; will retry"),
+            }
+            // Login codes live 5 minutes; after 10 the outbox forgets them (checked once a minute).
+            if seconds % 60 == 0
+                && let Err(e) = db.redact_login_codes(clock.now_ms() - 600_000).await
+            {
+                tracing::warn!(error = %e, "redacting old login codes failed; will retry");
             }
         }
     });

@@ -40,6 +40,18 @@ fn mail(r: &impl Get) -> Result<OutboxMail, sqlx::Error> {
 
 #[async_trait]
 impl OutboxStore for Db {
+    async fn redact_login_codes(&self, before_ms: i64) -> AppResult<u64> {
+        crate::on_pool!(self, |p| sqlx::query(
+            "UPDATE sms_outbox SET body = '[login code expired]' \
+             WHERE kind = 'loginCode' AND created_at < $1 AND body <> '[login code expired]'"
+        )
+        .bind(before_ms)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected())
+        .map_err(db_err))
+    }
+
     async fn record_sms(&self, m: &Sms, now_ms: i64) -> AppResult<i64> {
         let id: Option<i64> = fetch_optional!(
             self,

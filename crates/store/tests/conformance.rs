@@ -498,3 +498,32 @@ mod ticket_codes {
     }
     }
 }
+
+mod outbox_hygiene {
+    use kupa_app::ports::{OutboxStore, Sms, message_kind};
+    use kupa_domain::customer::MobileNumber;
+    use kupa_store::Db;
+
+    fn sms(kind: &str, text: &str) -> Sms {
+        Sms {
+            to: MobileNumber::parse("0521234567").unwrap(),
+            kind: kind.into(),
+            reference: None,
+            text: text.into(),
+        }
+    }
+
+    conformance! {
+    async fn old_login_codes_are_blanked_and_other_messages_kept(db: &Db) {
+        db.record_sms(&sms(message_kind::LOGIN_CODE, "your code is 123456"), 1_000).await.unwrap();
+        db.record_sms(&sms(message_kind::LOGIN_CODE, "your code is 654321"), 900_000).await.unwrap();
+        db.record_sms(&sms(message_kind::TICKETS, "your tickets: https://x"), 1_000).await.unwrap();
+        assert_eq!(db.redact_login_codes(600_000).await.unwrap(), 1);
+        assert_eq!(db.redact_login_codes(600_000).await.unwrap(), 0, "once is enough");
+        let bodies: Vec<String> = db.sms_outbox(None, 10).await.unwrap().into_iter().map(|m| m.body).collect();
+        assert!(!bodies.iter().any(|b| b.contains("123456")), "the old code is gone: {bodies:?}");
+        assert!(bodies.iter().any(|b| b.contains("654321")), "a live code stays readable (test mode's inbox)");
+        assert!(bodies.iter().any(|b| b.contains("your tickets")), "other messages are kept");
+    }
+    }
+}
