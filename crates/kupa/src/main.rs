@@ -309,7 +309,7 @@ fn spawn_sweeper(db: Arc<Db>, clock: Arc<ServerClock>) {
                 Err(e) => tracing::warn!(error = %e, "sweeping expired holds failed; will retry"),
             }
             // Login codes live 5 minutes; after 10 the outbox forgets them (checked once a minute).
-            if seconds % 60 == 0
+            if seconds.is_multiple_of(60)
                 && let Err(e) = db.redact_login_codes(clock.now_ms() - 600_000).await
             {
                 tracing::warn!(error = %e, "redacting old login codes failed; will retry");
