@@ -128,6 +128,10 @@ pub struct PricedTicket {
     pub service_charge: i64,
     pub is_multiply_factor_sub_ticket: bool,
     pub code: Option<String>,
+    /// The line's member number and references, as sent: a later cart post repeats them.
+    pub member_number: Option<String>,
+    pub ref1: Option<String>,
+    pub ref2: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -188,6 +192,9 @@ impl PricedCartDto {
                     service_charge: t.service_charge,
                     is_multiply_factor_sub_ticket: t.is_sub_ticket,
                     code: t.code.clone(),
+                    member_number: t.member_number.clone(),
+                    ref1: t.ref1.clone(),
+                    ref2: t.ref2.clone(),
                 })
                 .collect(),
             products: o

@@ -12,8 +12,9 @@ export class OrderPage {
     return this.page.getByRole('heading', { name, level: 2 });
   }
 
-  notAvailableNotice(): Locator {
-    return this.page.getByRole('heading', { name: /not available yet|עדיין אינו זמין/ });
+  /** The order's stepper. */
+  steps(): Locator {
+    return this.page.getByRole('navigation', { name: /^(Order steps|שלבי ההזמנה)$/ });
   }
 
   /** The seat map's drawing (named after the hall's seat plan). */
@@ -28,6 +29,15 @@ export class OrderPage {
 
   selectedSeats(): Locator {
     return this.seatMap().locator('[role="button"][aria-pressed="true"]');
+  }
+
+  /** One held seat's ticket choice in the tickets step (its legend names the seat). */
+  seatTickets(index: number): Locator {
+    return this.page.locator('.tickets-step__seat').nth(index);
+  }
+
+  continueButton(): Locator {
+    return this.page.getByRole('button', { name: /^(המשך|Continue)$/ });
   }
 
   timer(): Locator {

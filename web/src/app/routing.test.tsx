@@ -114,7 +114,6 @@ describe('routing rules', () => {
     ['/order', 'Order tickets'],
     ['/PRES-live', 'Live monitoring'],
     ['/PRES-live/attendance', 'Live monitoring'],
-    ['/edocument/abc', 'E-document'],
     ['/mini-site', 'Mini-site'],
     ['/mini-site/summer', 'Mini-site'],
     ['/system-vouchers', 'Vouchers'],

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makePresentation } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
@@ -11,19 +11,16 @@ const api = (url: URL) =>
     : undefined;
 
 describe('order page', () => {
-  it('shows which screening the buyer chose, the seat step, and that the rest is not built', async () => {
+  it('shows which screening the buyer chose, the steps, and the seat step first', async () => {
     await renderApp('/order/77?lang=en', { api });
     expect(await screen.findByRole('heading', { name: 'The Big Movie' })).toBeInTheDocument();
     expect(screen.getByText('Hadar Cinema')).toBeInTheDocument();
     expect(screen.getByText('Hall 3')).toBeInTheDocument();
     expect(screen.getByText('Tuesday, 14/07/2026, 20:30')).toBeInTheDocument();
-    expect(
-      screen.getByRole('heading', { name: 'The rest of the order is not available yet' }),
-    ).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
-    expect(screen.getByRole('navigation', { name: 'Order steps' })).toHaveTextContent(
-      /Seats.*Tickets.*coming soon/,
-    );
+    const steps = screen.getByRole('navigation', { name: 'Order steps' });
+    // No products at this complex: the extras step is left out.
+    expect(steps).toHaveTextContent(/^1Seats2Tickets3Details and payment4Confirmation$/);
+    expect(within(steps).getByText('Seats').closest('li')).toHaveAttribute('aria-current', 'step');
   });
 
   it('shows Hebrew names in Hebrew', async () => {

@@ -1,15 +1,24 @@
+import { useState } from 'react';
 import { useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { featurePosterUrl } from '../../lib/api/client';
+import type { CartResponse, Presentation, SiteConfig } from '../../lib/api/types';
+import { useConfig } from '../../lib/config';
 import { formatDateTime } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { usePresentation } from './api';
-import { LaterSteps, OrderSteps } from './OrderSteps';
+import { ConfirmationStep } from './ConfirmationStep';
+import { OrderSteps, type Step } from './OrderSteps';
+import { PaymentStep } from './PaymentStep';
+import { ProductsStep } from './ProductsStep';
+import { seatKeys, type Timed } from './seatApi';
 import { SeatStep } from './SeatStep';
+import { TicketsStep, type TicketsChoice } from './TicketsStep';
 import './OrderPage.css';
 
 function parseId(raw: string | undefined): number | null {
@@ -19,8 +28,8 @@ function parseId(raw: string | undefined): number | null {
 }
 
 /**
- * Where a buy button lands: which screening this is, then the seat step. The steps after it are
- * not built yet and say so.
+ * Where a buy button lands: which screening this is, then the order's steps: seats, tickets,
+ * products (when the complex sells any), details and payment, confirmation.
  */
 export default function OrderPage() {
   const { t, i18n } = useTranslation();
@@ -78,17 +87,105 @@ export default function OrderPage() {
               </dl>
             </div>
           </section>
-          <OrderSteps current="seats" />
           {presentation.isVod ? null : presentation.saleState === 'notYetStarted' ? (
             <Notice title={t('errors.ticketSaleNotStarted')} headingLevel={2} />
           ) : presentation.saleState === 'ended' || !presentation.isOnSale ? (
             <Notice title={t('errors.ticketingEnded')} headingLevel={2} />
           ) : (
-            <SeatStep presentation={presentation} />
+            <OrderFlow key={presentation.id} presentation={presentation} />
           )}
         </>
       )}
-      <LaterSteps />
     </div>
+  );
+}
+
+/** The steps of one order, and what each hands to the next. */
+function OrderFlow({ presentation }: { presentation: Presentation }) {
+  const config = useConfig();
+  const queryClient = useQueryClient();
+  const [step, setStep] = useState<Step>('seats');
+  const [choice, setChoice] = useState<TicketsChoice | null>(null);
+  const [cart, setCart] = useState<Timed<CartResponse> | null>(null);
+  const [products, setProducts] = useState<Record<number, number>>({});
+  const [reservation, setReservation] = useState<string | null>(null);
+  const hasProducts = (presentation.products?.length ?? 0) > 0;
+
+  const go = (next: Step) => {
+    setStep(next);
+    if (typeof window !== 'undefined' && typeof window.scrollTo === 'function') {
+      try {
+        window.scrollTo({ top: 0 });
+      } catch {
+        // jsdom has no scrolling.
+      }
+    }
+  };
+
+  /** Back to the seat map with the holds as the server has them now (time ran out, restart). */
+  const restart = () => {
+    setCart(null);
+    setChoice(null);
+    setProducts({});
+    void queryClient.invalidateQueries({ queryKey: seatKeys.holds(presentation.id) });
+    void queryClient.invalidateQueries({ queryKey: seatKeys.status(presentation.id) });
+    go('seats');
+  };
+
+  const clock = cart
+    ? { expiresAt: cart.expiresAt, serverTime: cart.serverTime, receivedAt: cart.receivedAt }
+    : null;
+
+  return (
+    <>
+      <OrderSteps current={step} skip={hasProducts ? [] : ['products']} />
+      {step === 'seats' && (
+        <SeatStep presentation={presentation} onContinue={() => go('tickets')} />
+      )}
+      {step === 'tickets' && (
+        <TicketsStep
+          presentation={presentation}
+          initial={choice}
+          clock={clock}
+          onBack={() => go('seats')}
+          onExpired={restart}
+          onContinue={(next, answer) => {
+            setChoice(next);
+            setCart(answer);
+            go(hasProducts ? 'products' : 'payment');
+          }}
+        />
+      )}
+      {step === 'products' && choice && cart && (
+        <ProductsStep
+          presentation={presentation}
+          choice={choice}
+          cart={cart}
+          initial={products}
+          onBack={() => go('tickets')}
+          onExpired={restart}
+          onContinue={(next, answer) => {
+            setProducts(next);
+            setCart(answer);
+            go('payment');
+          }}
+        />
+      )}
+      {step === 'payment' && cart && config.raw && (
+        <PaymentStep
+          presentation={presentation}
+          cart={cart.cart}
+          config={config.raw as SiteConfig}
+          onPaid={({ reservationIdentifier }) => {
+            setReservation(reservationIdentifier);
+            go('confirmation');
+          }}
+          onRestart={restart}
+        />
+      )}
+      {step === 'confirmation' && reservation && (
+        <ConfirmationStep reservationIdentifier={reservation} />
+      )}
+    </>
   );
 }

@@ -1,52 +1,33 @@
 import { useTranslation } from 'react-i18next';
-import { Notice } from '../../components/ui/Notice';
-import { LangLink } from '../../components/ui/LangLink';
 
 const STEPS = ['seats', 'tickets', 'products', 'payment', 'confirmation'] as const;
-type Step = (typeof STEPS)[number];
-/** The steps this app can do today; the others are shown as coming. */
-const BUILT: readonly Step[] = ['seats'];
+export type Step = (typeof STEPS)[number];
 
-export function OrderSteps({ current }: { current: Step }) {
+/** The order's stepper: where the buyer is, what is done, what comes (spec 2's order steps). */
+export function OrderSteps({ current, skip = [] }: { current: Step; skip?: readonly Step[] }) {
   const { t } = useTranslation();
+  const steps = STEPS.filter((s) => !skip.includes(s));
+  const at = steps.indexOf(current);
   return (
     <nav className="order-steps" aria-label={t('order.steps.label')}>
       <ol className="order-steps__list">
-        {STEPS.map((step, index) => {
-          const built = BUILT.includes(step);
+        {steps.map((step, index) => {
+          const state = index < at ? 'done' : index === at ? 'current' : 'next';
           return (
             <li
               key={step}
-              className={`order-steps__item${step === current ? ' order-steps__item--current' : ''}${built ? '' : ' order-steps__item--coming'}`}
-              aria-current={step === current ? 'step' : undefined}
+              className={`order-steps__item order-steps__item--${state}`}
+              aria-current={state === 'current' ? 'step' : undefined}
             >
               <span className="order-steps__number" aria-hidden="true">
-                {index + 1}
+                {state === 'done' ? '✓' : index + 1}
               </span>
               <span className="order-steps__name">{t(`order.steps.${step}`)}</span>
-              {!built && <span className="order-steps__coming">{t('order.steps.coming')}</span>}
+              {state === 'done' && <span className="visually-hidden">{t('order.steps.done')}</span>}
             </li>
           );
         })}
       </ol>
     </nav>
-  );
-}
-
-/** Plainly says the order stops after the seats for now, with a Continue that cannot be used. */
-export function LaterSteps() {
-  const { t } = useTranslation();
-  return (
-    <Notice title={t('order.laterSteps.title')} headingLevel={2}>
-      <p>{t('order.laterSteps.detail')}</p>
-      <p className="order-later__actions">
-        <button type="button" className="button button--primary" disabled>
-          {t('order.laterSteps.continue')}
-        </button>
-        <LangLink className="button button--ghost" to="/">
-          {t('notAvailable.backToWhatsOn')}
-        </LangLink>
-      </p>
-    </Notice>
   );
 }

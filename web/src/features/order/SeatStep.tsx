@@ -63,7 +63,14 @@ interface Confirmation {
 }
 
 /** Step 1 of the ticket order: choose seats (or general-admission places) and hold them. */
-export function SeatStep({ presentation }: { presentation: Presentation }) {
+export function SeatStep({
+  presentation,
+  onContinue,
+}: {
+  presentation: Presentation;
+  /** Moves on to the tickets step; offered once at least one seat is held. */
+  onContinue?: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const config = useConfig();
@@ -340,6 +347,18 @@ export function SeatStep({ presentation }: { presentation: Presentation }) {
             )}
             {held.length > 0 && (
               <p className="seat-step__count">{t('order.seats.count', { count: held.length })}</p>
+            )}
+            {onContinue && (
+              <p className="seat-step__continue">
+                <button
+                  type="button"
+                  className="button button--primary"
+                  disabled={held.length === 0 || expired || busy.size > 0}
+                  onClick={onContinue}
+                >
+                  {t('order.continue')}
+                </button>
+              </p>
             )}
           </div>
 

@@ -1405,11 +1405,15 @@ export interface components {
     PricedTicket: {
       code?: string | null;
       isMultiplyFactorSubTicket: boolean;
+      /** @description The line's member number and references, as sent: a later cart post repeats them. */
+      memberNumber?: string | null;
       /**
        * Format: int64
        * @description Agorot.
        */
       price: number;
+      ref1?: string | null;
+      ref2?: string | null;
       rowName: string;
       seatName: string;
       /** Format: int64 */

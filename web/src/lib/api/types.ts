@@ -39,3 +39,14 @@ export type UnlockResponse = Schemas['UnlockResponse'];
 export type MyHoldsResponse = Schemas['MyHoldsResponse'];
 export type BestAvailableResponse = Schemas['BestAvailableResponse'];
 export type CheckoutResponse = Schemas['CheckoutResponse'];
+
+// Tickets, codes and the cart (the order's tickets and products steps).
+export type Ticket = Schemas['Ticket'];
+export type TicketGroup = Schemas['TicketGroup'];
+export type TicketGroupsResponse = Schemas['TicketGroupsResponse'];
+export type TicketByCodeResponse = Schemas['TicketByCodeResponse'];
+export type Product = Schemas['Product'];
+export type CartBody = Schemas['CartBody'];
+export type CartSeatIn = Schemas['CartSeatIn'];
+export type CartResponse = Schemas['CartResponse'];
+export type PricedCart = Schemas['PricedCartDto'];

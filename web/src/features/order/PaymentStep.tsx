@@ -1,0 +1,461 @@
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, captchaToken } from '../../lib/api/client';
+import type { Presentation, SiteConfig } from '../../lib/api/types';
+import { errorMessage } from '../../lib/apiErrors';
+import { formatMoney } from '../../lib/format';
+import { localizedName } from '../../lib/localized';
+import { fetchPaymentForm } from '../checkout/api';
+import { CustomerInfoForm } from '../checkout/CustomerInfoForm';
+import type { CustomerInfo } from '../checkout/customerInfo';
+import type { OfferedMethod } from '../checkout/methods';
+import { PaymentDialog } from '../checkout/PaymentDialog';
+import { PaymentMethods } from '../checkout/PaymentMethods';
+import {
+  cartBodyFrom,
+  commitOrder,
+  fetchVoucher,
+  postCart,
+  type PricedCart,
+  type VoucherResponse,
+} from './paymentApi';
+import './PaymentStep.css';
+
+export type { PricedCart } from './paymentApi';
+
+/** Offered without a login; the saved card needs a logged-in customer who has one. */
+const METHODS: readonly OfferedMethod[] = ['card', 'paypal', 'blik', 'payu'];
+
+type CommitFailure =
+  { kind: 'alreadyPaid' } | { kind: 'refunded' } | { kind: 'retryable'; message: string };
+
+export interface PaymentStepProps {
+  presentation: Presentation;
+  /** The `cart` of the last POST /api/cart answer. */
+  cart: PricedCart;
+  config: SiteConfig;
+  onPaid(result: { reservationIdentifier: string }): void;
+  onRestart(): void;
+}
+
+/**
+ * The order's payment step: the buyer's details (sent with the cart), the order summary, vouchers,
+ * the payment method, then the gateway's dialog and the commit.
+ */
+export function PaymentStep({
+  presentation,
+  cart: initialCart,
+  config,
+  onPaid,
+  onRestart,
+}: PaymentStepProps) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const token = captchaToken(config);
+  const [cart, setCart] = useState<PricedCart>(initialCart);
+  const [customerInfo, setCustomerInfo] = useState<CustomerInfo | null>(null);
+  const [editing, setEditing] = useState(true);
+  const [method, setMethod] = useState<OfferedMethod>('card');
+  const [numberOfPayments, setNumberOfPayments] = useState(1);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [committing, setCommitting] = useState(false);
+  const [commitFailure, setCommitFailure] = useState<CommitFailure | null>(null);
+  const [payError, setPayError] = useState<string | null>(null);
+  const committingRef = useRef(false);
+
+  const money = (agorot: number) => formatMoney(agorot, lang, cart.currency);
+  const vouchers = cart.voucherPayments.map((v) => v.reference);
+
+  async function submitDetails(info: CustomerInfo) {
+    // A formValidation rejection is shown on the fields by the form itself.
+    const answer = await postCart(
+      cartBodyFrom(cart, { customerInfo: info, voucherReferences: vouchers, locale: lang }),
+    );
+    setCart(answer.cart);
+    setCustomerInfo(info);
+    setEditing(false);
+  }
+
+  async function repostVouchers(references: readonly string[]) {
+    const answer = await postCart(
+      cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang }),
+    );
+    setCart(answer.cart);
+  }
+
+  const presentationId = cart.presentationId;
+  const total = cart.total;
+
+  const commit = useCallback(async () => {
+    if (committingRef.current) return;
+    committingRef.current = true;
+    setCommitting(true);
+    setCommitFailure(null);
+    try {
+      const answer = await commitOrder(presentationId, token);
+      onPaid({ reservationIdentifier: answer.reservationIdentifier });
+    } catch (error) {
+      setCommitFailure(commitFailureOf(error, t));
+    } finally {
+      committingRef.current = false;
+      setCommitting(false);
+    }
+  }, [presentationId, token, onPaid, t]);
+
+  const returnPath = orderReturnPath(presentation.id);
+  const loadForm = useCallback(
+    (signal: AbortSignal) =>
+      fetchPaymentForm(
+        lang,
+        {
+          presentationId,
+          total,
+          method,
+          numberOfPayments,
+          recaptchaToken: token,
+          returnPath,
+        },
+        signal,
+      ),
+    [lang, presentationId, total, method, numberOfPayments, token, returnPath],
+  );
+
+  const onCaptured = useCallback(() => {
+    setDialogOpen(false);
+    void commit();
+  }, [commit]);
+
+  async function pay() {
+    setPayError(null);
+    setCommitFailure(null);
+    if (cart.amountDue > 0) {
+      setDialogOpen(true);
+      return;
+    }
+    // Vouchers cover the order: the payment form answers `paid` with no gateway page to show.
+    try {
+      const form = await loadForm(new AbortController().signal);
+      if (form.paid) await commit();
+      else setDialogOpen(true);
+    } catch (error) {
+      setPayError(errorMessage(t, error));
+    }
+  }
+
+  return (
+    <div className="payment-step">
+      <OrderSummary cart={cart} money={money} />
+
+      {editing ? (
+        <section className="payment-step__section" aria-labelledby="payment-step-details">
+          <h2 id="payment-step-details" className="payment-step__heading">
+            {t('checkout.step.detailsTitle')}
+          </h2>
+          <CustomerInfoForm
+            config={config}
+            initialValues={customerInfo ?? undefined}
+            onSubmit={submitDetails}
+          />
+        </section>
+      ) : (
+        <>
+          <section className="payment-step__section payment-step__details-done">
+            <p>
+              {t('checkout.step.detailsSaved', {
+                name: `${customerInfo?.firstName ?? ''} ${customerInfo?.lastName ?? ''}`.trim(),
+              })}
+            </p>
+            <button type="button" className="button button--ghost" onClick={() => setEditing(true)}>
+              {t('checkout.step.editDetails')}
+            </button>
+          </section>
+
+          <VoucherBox
+            presentationId={presentationId}
+            token={token}
+            applied={vouchers}
+            money={money}
+            onApply={(reference) => repostVouchers([...vouchers, reference])}
+            onRemove={(reference) => repostVouchers(vouchers.filter((r) => r !== reference))}
+          />
+
+          <section className="payment-step__section" aria-labelledby="payment-step-pay">
+            <h2 id="payment-step-pay" className="payment-step__heading">
+              {t('checkout.step.paymentTitle')}
+            </h2>
+            {cart.amountDue > 0 && (
+              <PaymentMethods
+                value={method}
+                onChange={(m) => {
+                  setMethod(m);
+                  setNumberOfPayments(1);
+                }}
+                numberOfPayments={numberOfPayments}
+                onNumberOfPaymentsChange={setNumberOfPayments}
+                methods={METHODS}
+              />
+            )}
+            <p className="payment-step__error" role="alert">
+              {payError}
+            </p>
+            <button
+              type="button"
+              className="button button--primary payment-step__pay"
+              disabled={committing || dialogOpen}
+              onClick={() => void pay()}
+            >
+              {cart.amountDue > 0
+                ? t('checkout.step.pay', { amount: money(cart.amountDue) })
+                : t('checkout.step.complete')}
+            </button>
+          </section>
+        </>
+      )}
+
+      {committing && (
+        <p className="payment-step__status" role="status">
+          {t('checkout.commit.committing')}
+        </p>
+      )}
+      {commitFailure && (
+        <div className="payment-step__failure" role="alert">
+          {commitFailure.kind === 'alreadyPaid' ? (
+            <p>{t('errors.ORDER_ALREADY_PAID')}</p>
+          ) : commitFailure.kind === 'refunded' ? (
+            <>
+              <p>{t('checkout.commit.refunded')}</p>
+              <button type="button" className="button button--primary" onClick={onRestart}>
+                {t('checkout.payment.startOver')}
+              </button>
+            </>
+          ) : (
+            <>
+              <p>{commitFailure.message}</p>
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => void commit()}
+              >
+                {t('checkout.commit.retry')}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+
+      {dialogOpen && (
+        <PaymentDialog
+          loadForm={loadForm}
+          onCaptured={onCaptured}
+          onRestart={() => onRestart()}
+          onClose={() => setDialogOpen(false)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Where the gateway sends a whole-window payment back: this order page, in the same language. */
+function orderReturnPath(presentationId: number): string {
+  const lang = new URLSearchParams(window.location.search).get('lang');
+  return `/order/${presentationId}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
+}
+
+function commitFailureOf(error: unknown, t: ReturnType<typeof useTranslation>['t']): CommitFailure {
+  if (error instanceof ApiError) {
+    if (error.code === 'ORDER_ALREADY_PAID') return { kind: 'alreadyPaid' };
+    if (error.code === 'lastCommit' && error.params?.refunded === true) return { kind: 'refunded' };
+    if (error.code === 'paymentPending') {
+      return { kind: 'retryable', message: t('checkout.commit.pending') };
+    }
+  }
+  return { kind: 'retryable', message: errorMessage(t, error) };
+}
+
+/** The tickets, products, service charge, vouchers and totals of the priced cart. */
+function OrderSummary({ cart, money }: { cart: PricedCart; money: (agorot: number) => string }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  return (
+    <section className="payment-step__section order-total" aria-labelledby="payment-step-summary">
+      <h2 id="payment-step-summary" className="payment-step__heading">
+        {t('checkout.summary.title')}
+      </h2>
+      <ul className="order-total__lines">
+        {cart.tickets.map((ticket) => (
+          <li key={`${ticket.sectionId}-${ticket.x}-${ticket.y}`} className="order-total__line">
+            <span>
+              {t('checkout.summary.ticketLine', {
+                section: ticket.sectionName,
+                row: ticket.rowName,
+                seat: ticket.seatName,
+              })}
+              {' · '}
+              {localizedName(lang, ticket.ticketName, ticket.ticketNameEn)}
+            </span>
+            <span className="order-total__amount">
+              {ticket.isMultiplyFactorSubTicket ? '' : money(ticket.price)}
+            </span>
+          </li>
+        ))}
+        {cart.products.map((product) => (
+          <li key={`p-${product.id}`} className="order-total__line">
+            <span>
+              {t('checkout.summary.productLine', {
+                name: localizedName(lang, product.name, product.nameEn),
+                quantity: product.quantity,
+              })}
+            </span>
+            <span className="order-total__amount">{money(product.amount)}</span>
+          </li>
+        ))}
+        {cart.serviceCharge > 0 && (
+          <li className="order-total__line">
+            <span>{cart.serviceChargeName || t('checkout.summary.serviceCharge')}</span>
+            <span className="order-total__amount">{money(cart.serviceCharge)}</span>
+          </li>
+        )}
+      </ul>
+      <p className="order-total__line order-total__total">
+        <span>{t('checkout.summary.total')}</span>
+        <span className="order-total__amount">{money(cart.total)}</span>
+      </p>
+      {cart.voucherPayments.map((voucher) => (
+        <p key={voucher.reference} className="order-total__line">
+          <span>{t('checkout.summary.voucherLine', { reference: voucher.reference })}</span>
+          <span className="order-total__amount">−{money(voucher.amount)}</span>
+        </p>
+      ))}
+      <p className="order-total__line order-total__due">
+        <span>{t('checkout.summary.amountDue')}</span>
+        <span className="order-total__amount">{money(cart.amountDue)}</span>
+      </p>
+    </section>
+  );
+}
+
+/** A voucher's balance, checked, then applied to the order by re-posting the cart. */
+function VoucherBox({
+  presentationId,
+  token,
+  applied,
+  money,
+  onApply,
+  onRemove,
+}: {
+  presentationId: number;
+  token: string;
+  applied: readonly string[];
+  money: (agorot: number) => string;
+  onApply: (reference: string) => Promise<void>;
+  onRemove: (reference: string) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const [reference, setReference] = useState('');
+  const [found, setFound] = useState<VoucherResponse['payment'] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function run(action: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (e) {
+      setError(
+        e instanceof ApiError && e.code === 'voucherBalance'
+          ? t('validation.voucherNoBalance')
+          : errorMessage(t, e),
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function check(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const code = reference.trim();
+    if (!code) return;
+    setFound(null);
+    void run(async () => {
+      const answer = await fetchVoucher({ reference: code, presentationId, recaptchaToken: token });
+      if (answer.payment.balance <= 0 || (answer.payment.amount ?? 1) <= 0) {
+        setError(t('validation.voucherNoBalance'));
+        return;
+      }
+      setFound(answer.payment);
+    });
+  }
+
+  return (
+    <section className="payment-step__section voucher-box" aria-labelledby={`${inputId}-title`}>
+      <h2 id={`${inputId}-title`} className="payment-step__heading">
+        {t('checkout.voucher.title')}
+      </h2>
+      <form className="voucher-box__form" onSubmit={check} noValidate>
+        <label htmlFor={inputId}>{t('checkout.voucher.label')}</label>
+        <div className="voucher-box__row">
+          <input
+            id={inputId}
+            className="checkout-field__input"
+            dir="ltr"
+            autoComplete="off"
+            value={reference}
+            onChange={(e) => {
+              setReference(e.target.value);
+              setFound(null);
+            }}
+          />
+          <button type="submit" className="button button--ghost" disabled={busy}>
+            {t('checkout.voucher.check')}
+          </button>
+        </div>
+      </form>
+      {found && !applied.includes(found.reference) && (
+        <div className="voucher-box__found">
+          <p>
+            {t('checkout.voucher.balance', {
+              balance: money(found.balance),
+              amount: money(found.amount ?? found.balance),
+            })}
+          </p>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={busy}
+            onClick={() =>
+              void run(async () => {
+                await onApply(found.reference);
+                setFound(null);
+                setReference('');
+              })
+            }
+          >
+            {t('checkout.voucher.apply')}
+          </button>
+        </div>
+      )}
+      {applied.length > 0 && (
+        <ul className="voucher-box__applied">
+          {applied.map((r) => (
+            <li key={r}>
+              <span dir="ltr">{r}</span>
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={busy}
+                onClick={() => void run(() => onRemove(r))}
+              >
+                {t('checkout.voucher.remove')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="voucher-box__error" role="alert">
+        {error}
+      </p>
+    </section>
+  );
+}
