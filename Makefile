@@ -6,7 +6,7 @@ NPM ?= npm
 E2E_PORT ?= 18080
 export KUPA_TEST_POSTGRES_URL
 
-.PHONY: run build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e dev clean
+.PHONY: run build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e bench dev clean
 
 ## run: build what is needed and serve http://127.0.0.1:8080 with the demo cinema chain (SQLite)
 run: build
@@ -72,6 +72,10 @@ test-web: web-deps api-check
 ## e2e: Playwright in Debian's Chromium against a debug kupa server in test mode on a fresh database
 e2e: build-debug
 	E2E_PORT=$(E2E_PORT) scripts/e2e.sh
+
+## bench: benchmarks (figures, not tests): the JavaScript the order page loads, gzipped
+bench: web-build
+	node web/scripts/bundle-size.mjs
 
 ## dev: the server on :8080 (debug) and Vite's dev server with hot reload on :5173
 dev: web-deps

@@ -306,6 +306,25 @@ async fn test_mode_can_shorten_the_step_timers() {
     t.cleanup().await;
 }
 
+#[tokio::test]
+async fn answers_are_gzipped_for_clients_that_ask() {
+    let t = TestDb::sqlite().await;
+    let app = TestApp::new(&t, ApiSettings::default()).await;
+    let plain = app.get("/api/config").await;
+    assert!(plain.headers.get("content-encoding").is_none());
+    let r = app
+        .send(
+            Request::get("/api/config")
+                .header("accept-encoding", "gzip")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.headers["content-encoding"], "gzip");
+    t.cleanup().await;
+}
+
 /// The committed OpenAPI document (from which the web app's types are generated) must be the
 /// one the code describes; `make gen-api` rewrites it.
 #[test]
