@@ -70,11 +70,7 @@ pub struct ConfigResponse {
 #[utoipa::path(get, operation_id = "getConfig", path = "/config", tag = "catalogue",
     responses((status = 200, description = "The site configuration", body = ConfigResponse)))]
 async fn get_config(State(state): State<AppState>) -> ApiResult<axum::Json<ConfigResponse>> {
-    let mut site = state.catalogue.site_config().await?;
-    if let Some(timers) = *state.timer_override.read().expect("timer lock") {
-        site.timer_mode = timers;
-        site = site.normalised();
-    }
+    let site = state.catalogue.site_config().await?;
     let s = &state.settings;
     Ok(axum::Json(ConfigResponse {
         site,

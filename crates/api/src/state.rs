@@ -1,4 +1,4 @@
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use kupa_app::accounts::{CustomerService, MobileLoginService};
 use kupa_app::booking::BookingService;
@@ -8,7 +8,6 @@ use kupa_app::ports::TicketStore;
 use kupa_app::ports::{AdjustableClock, Captcha, CatalogueStore, CheckoutStore, ClaimStore};
 use kupa_app::ports::{LoginStore, Mailer, OutboxStore, SmsSender};
 use kupa_app::saved_cards::{SavedCardService, SavedCardStore};
-use kupa_app::site_config::TimerMode;
 use kupa_app::tickets::TicketService;
 
 /// The configurable route paths of spec section 2.
@@ -105,8 +104,6 @@ pub struct AppState {
     pub captcha: Arc<dyn Captcha>,
     pub clock: Arc<dyn AdjustableClock>,
     pub settings: Arc<ApiSettings>,
-    /// Test mode only: step timers that replace the configured ones.
-    pub timer_override: Arc<RwLock<Option<TimerMode>>>,
 }
 
 impl AppState {
@@ -205,7 +202,6 @@ impl AppState {
             captcha,
             clock,
             settings: Arc::new(settings),
-            timer_override: Arc::new(RwLock::new(None)),
         }
     }
 }

@@ -54,11 +54,11 @@ async fn set_timers(
     State(state): State<AppState>,
     Json(timers): Json<TimerMode>,
 ) -> ApiResult<axum::Json<TimerMode>> {
-    *state.timer_override.write().expect("timer lock") = Some(timers);
+    state.catalogue.set_timer_override(Some(timers));
     Ok(axum::Json(timers))
 }
 
 async fn clear_timers(State(state): State<AppState>) -> axum::http::StatusCode {
-    *state.timer_override.write().expect("timer lock") = None;
+    state.catalogue.set_timer_override(None);
     axum::http::StatusCode::NO_CONTENT
 }

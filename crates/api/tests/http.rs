@@ -303,6 +303,47 @@ async fn test_mode_can_shorten_the_step_timers() {
     assert_eq!(r.body["timerMode"]["chooseSeatsInSeconds"], 5);
     let p665: Value = serde_json::from_str(r.body["params"]["665"].as_str().unwrap()).unwrap();
     assert_eq!(p665["chooseSeatsInSeconds"], 5);
+    // The holds follow the shortened timer too, not only what /config reports.
+    let list = app.get("/api/presentations/").await;
+    let p = list.body["presentations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true && app.starts_after_hours(p, 24))
+        .unwrap()
+        .clone();
+    let plan = app
+        .get(&format!(
+            "/api/seats/seatplan?venueId={}&seatplanId={}",
+            p["venueId"], p["seatplanId"]
+        ))
+        .await;
+    let seat = plan.body["seatplan"]["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["IsHandicap"] == false && s["IsLimitedView"] == false && s["SofaId"].is_null())
+        .unwrap()
+        .clone();
+    let body = serde_json::json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN, "seat": {
+        "PresentationId": p["id"], "VenueId": p["venueId"], "VenueSeatplanId": p["seatplanId"], "VenueSectionId": seat["VenueSectionId"],
+        "TicketGroupId": seat["TicketGroupId"], "XCoordinate": seat["XCoordinate"], "YCoordinate": seat["YCoordinate"] } });
+    let r = app
+        .call_as(
+            &buyer(1),
+            "PUT",
+            "/api/seats/lock-seat",
+            Some(&body.to_string()),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let expires: jiff::Timestamp = r.body["expiresAt"].as_str().unwrap().parse().unwrap();
+    let now: jiff::Timestamp = r.body["serverTime"].as_str().unwrap().parse().unwrap();
+    let seconds = expires.as_second() - now.as_second();
+    assert!(
+        (4..=6).contains(&seconds),
+        "the hold lasts the shortened 5 s, not {seconds} s"
+    );
     t.cleanup().await;
 }
 

@@ -437,12 +437,15 @@ async fn a_code_prices_its_ticket_and_a_single_use_voucher_is_spent_once(db: &Te
     let r = code_ticket(&app, "KUPA10", &ka).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let discounted = r.body["ticket"].clone();
-    let mut body: Value = serde_json::from_str(&cart_body(&ka, [&discounted, &ka.regular], true, json!({}))).unwrap();
+    // The code fills both seats (one code, two of its uses).
+    let mut body: Value = serde_json::from_str(&cart_body(&ka, [&discounted, &discounted], true, json!({}))).unwrap();
     body["cart"]["presentations"][0]["seats"][0]["ticket"]["code"] = json!("kupa10");
+    body["cart"]["presentations"][0]["seats"][1]["ticket"]["code"] = json!("KUPA10");
     let r = app.call_as(&a, "POST", "/api/cart", Some(&body.to_string())).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["cart"]["tickets"][0]["price"], discounted["price"], "the code's ticket, at its price");
     assert_eq!(r.body["cart"]["tickets"][0]["code"], "kupa10");
+    assert_eq!(r.body["cart"]["tickets"][1]["price"], discounted["price"], "on both seats");
 
     // Two buyers price carts with the same single-use voucher; only the first payment spends it.
     let kb = two_seats_held(&app, &b).await;

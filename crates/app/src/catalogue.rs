@@ -121,6 +121,8 @@ pub struct CatalogueService {
     store: Arc<dyn CatalogueStore>,
     claims: Arc<dyn ClaimStore>,
     clock: Arc<dyn Clock>,
+    /// Test mode only: step timers that replace the configured ones, for holds and config alike.
+    timer_override: std::sync::RwLock<Option<crate::site_config::TimerMode>>,
 }
 
 fn no_event(id: i64) -> AppError {
@@ -137,7 +139,14 @@ impl CatalogueService {
             store,
             claims,
             clock,
+            timer_override: std::sync::RwLock::new(None),
         }
+    }
+
+    /// Test mode: shorter (or longer) step timers for every checkout from now on; None restores
+    /// the configured ones.
+    pub fn set_timer_override(&self, timers: Option<crate::site_config::TimerMode>) {
+        *self.timer_override.write().expect("timer lock") = timers;
     }
 
     pub fn now_ms(&self) -> i64 {
@@ -145,12 +154,14 @@ impl CatalogueService {
     }
 
     pub async fn site_config(&self) -> AppResult<SiteConfig> {
-        match self.store.site_config().await? {
-            None => Ok(SiteConfig::default()),
-            Some(doc) => serde_json::from_value::<SiteConfig>(doc)
-                .map(SiteConfig::normalised)
-                .map_err(AppError::internal),
+        let mut config = match self.store.site_config().await? {
+            None => SiteConfig::default(),
+            Some(doc) => serde_json::from_value::<SiteConfig>(doc).map_err(AppError::internal)?,
+        };
+        if let Some(timers) = *self.timer_override.read().expect("timer lock") {
+            config.timer_mode = timers;
         }
+        Ok(config.normalised())
     }
 
     /// The channel for an optional `miniSiteUrl`; an unknown mini-site is an error, not "everything".

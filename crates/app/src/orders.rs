@@ -594,7 +594,14 @@ impl OrderService {
                 previous_ticket_id: None,
             });
         }
-        let entered: Vec<String> = order_lines.iter().filter_map(|l| l.code.clone()).collect();
+        // The codes the buyer entered, each once: a code filling several seats is one code.
+        let mut entered: Vec<String> = Vec::new();
+        for code in order_lines.iter().filter_map(|l| l.code.as_deref()) {
+            let key = kupa_domain::tickets::normalise_code(code);
+            if !entered.contains(&key) {
+                entered.push(key);
+            }
+        }
         let entered_refs: Vec<&str> = entered.iter().map(String::as_str).collect();
         let codes: Vec<TicketCodeRule> = self
             .tickets
