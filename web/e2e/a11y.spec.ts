@@ -1,0 +1,54 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { OrderPage } from './pages/OrderPage';
+import { PLAIN_FREE_HE, holdSeatsInOneRow, reservedScreening, shoot } from './order-flow';
+
+/** Runs axe on the page as it is; a serious or critical violation fails the test (softly). */
+async function checkA11y(page: Page, step: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = bad.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 8),
+    count: v.nodes.length,
+  }));
+  if (summary.length > 0) console.log(`axe ${step}:\n${JSON.stringify(summary, null, 2)}`);
+  await test.info().attach(`axe-${step}.json`, {
+    body: JSON.stringify(results.violations, null, 2),
+    contentType: 'application/json',
+  });
+  expect.soft(summary, `serious or critical axe violations on the ${step} step`).toEqual([]);
+}
+
+test('the seat, tickets and details steps have no serious or critical axe violations', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const presentationId = await reservedScreening(request, 4, 1);
+
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(`/order/${presentationId}`);
+  const order = new OrderPage(page);
+  await expect(order.seatMap()).toBeVisible();
+  await holdSeatsInOneRow(order, 1, PLAIN_FREE_HE);
+  await expect(order.timer()).toHaveText(/\d+:\d\d/);
+  await checkA11y(page, 'seat');
+
+  await order.continueButton().click();
+  await expect(page.getByRole('heading', { name: 'בחירת כרטיסים' })).toBeVisible();
+  await expect(order.seatTickets(0)).toBeVisible();
+  await page.getByRole('button', { name: 'יש לך שובר או קוד?' }).click();
+  await checkA11y(page, 'tickets');
+
+  await page.getByRole('button', { name: 'יש לך שובר או קוד?' }).click();
+  const details = page.getByRole('heading', { name: 'פרטי המזמין' });
+  await order.continueButton().click();
+  await expect(details.or(order.continueButton())).toBeVisible();
+  if (!(await details.isVisible())) await order.continueButton().click();
+  await expect(details).toBeVisible();
+  await checkA11y(page, 'details');
+  await shoot(page, 'a11y-details-he-390.png');
+});

@@ -1,0 +1,49 @@
+import { expect, test } from '@playwright/test';
+import { OrderPage } from './pages/OrderPage';
+import {
+  DETAILS_HE,
+  PLAIN_FREE_HE,
+  fillDetails,
+  holdSeatsInOneRow,
+  payByCard,
+  reservedScreening,
+  shoot,
+  throughTicketsAndExtras,
+} from './order-flow';
+
+test('a declined card shows the payment error, and another card then pays the order', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const presentationId = await reservedScreening(request, 3, 1);
+
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(`/order/${presentationId}`);
+  const order = new OrderPage(page);
+  await expect(order.seatMap()).toBeVisible();
+  await holdSeatsInOneRow(order, 1, PLAIN_FREE_HE);
+  await throughTicketsAndExtras(page, order, 'פרטי המזמין');
+  await fillDetails(page, DETAILS_HE);
+
+  await expect(page.getByRole('region', { name: 'סיכום ההזמנה' })).toBeVisible();
+  await page.getByRole('button', { name: /^לתשלום / }).click();
+  const dialog = page.getByRole('dialog', { name: 'תשלום' });
+  await expect(dialog).toBeVisible();
+
+  await payByCard(page, 'טופס תשלום מאובטח', '4000 0000 0000 0002');
+  // errors.paymentError, in Hebrew, with a way to try again.
+  await expect(dialog.getByRole('alert')).toHaveText('התשלום נכשל');
+  await expect(dialog.getByRole('status')).toHaveText('התשלום לא עבר.');
+  await dialog.getByRole('button', { name: 'לנסות שוב' }).click();
+
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await payByCard(page, 'טופס תשלום מאובטח', '4242 4242 4242 4242');
+
+  await expect(page.getByRole('heading', { name: 'ההזמנה הושלמה' })).toBeVisible({
+    timeout: 20_000,
+  });
+  const tickets = page.getByRole('region', { name: 'הכרטיסים' });
+  await expect(tickets.getByRole('listitem').first()).toContainText(/שורה .+, כיסא .+/);
+  await shoot(page, 'declined-card-he-390.png');
+});
