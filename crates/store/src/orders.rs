@@ -447,7 +447,32 @@ macro_rules! update_payment_in {
 }
 
 /// Runs `$body` in a write transaction (IMMEDIATE on SQLite) and commits; `$tx` names it.
+/// Row locks a PostgreSQL transaction takes first (SQLite's `BEGIN IMMEDIATE` already
+/// serialises writers): duplicate callbacks and finalisations of one payment take turns, and a new
+/// cart (which cancels the pending order) waits for a finalisation of that order.
+const LOCK_PAYMENT: &str = "SELECT id FROM payments WHERE id = $1 FOR UPDATE";
+const LOCK_ORDER_OF_PAYMENT: &str =
+    "SELECT id FROM orders WHERE id = (SELECT order_id FROM payments WHERE id = $1) FOR UPDATE";
+
 macro_rules! write_tx {
+    // PostgreSQL row locks first, keyed by `$key`; `$body` yields (commit?, answer).
+    ($db:expr, locks [$($lock:expr),*] on $key:expr, |$tx:ident| $body:expr) => {
+        match &$db.pool {
+            Pool::Sqlite(p) => {
+                let mut $tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                let (write, out) = $body;
+                if write { $tx.commit().await.map_err(db_err)? } else { $tx.rollback().await.map_err(db_err)? }
+                Ok(out)
+            }
+            Pool::Postgres(p) => {
+                let mut $tx = p.begin().await.map_err(db_err)?;
+                $(sqlx::query($lock).bind($key).execute(&mut *$tx).await.map_err(db_err)?;)*
+                let (write, out) = $body;
+                if write { $tx.commit().await.map_err(db_err)? } else { $tx.rollback().await.map_err(db_err)? }
+                Ok(out)
+            }
+        }
+    };
     ($db:expr, |$tx:ident| $body:expr) => {
         match &$db.pool {
             Pool::Sqlite(p) => {
@@ -602,63 +627,12 @@ impl OrderStore for Db {
         update: &PaymentUpdate,
         now_ms: i64,
     ) -> AppResult<Option<Payment>> {
-        match &self.pool {
-            Pool::Sqlite(p) => {
-                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
-                let out = update_payment_in!(tx, id, update, now_ms);
-                tx.commit().await.map_err(db_err)?;
-                Ok(out)
-            }
-            Pool::Postgres(p) => {
-                let mut tx = p.begin().await.map_err(db_err)?;
-                // Duplicate callbacks take turns: the event sequence below is read, then written.
-                sqlx::query("SELECT id FROM payments WHERE id = $1 FOR UPDATE")
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db_err)?;
-                let out = update_payment_in!(tx, id, update, now_ms);
-                tx.commit().await.map_err(db_err)?;
-                Ok(out)
-            }
-        }
+        write_tx!(self, locks [LOCK_PAYMENT] on id, |tx| (true, update_payment_in!(tx, id, update, now_ms)))
     }
 
     async fn finalise(&self, payment_id: &str, now_ms: i64) -> AppResult<Finalised> {
-        match &self.pool {
-            Pool::Sqlite(p) => {
-                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
-                let (write, outcome) = finalise_in!(tx, payment_id, now_ms);
-                if write {
-                    tx.commit().await.map_err(db_err)?
-                } else {
-                    tx.rollback().await.map_err(db_err)?
-                }
-                Ok(outcome)
-            }
-            Pool::Postgres(p) => {
-                let mut tx = p.begin().await.map_err(db_err)?;
-                // One finalisation at a time per payment: the second waits, then sees it captured.
-                sqlx::query("SELECT id FROM payments WHERE id = $1 FOR UPDATE")
-                    .bind(payment_id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db_err)?;
-                // And its order: a new cart (which cancels the pending order) waits for this.
-                sqlx::query("SELECT id FROM orders WHERE id = (SELECT order_id FROM payments WHERE id = $1) FOR UPDATE")
-                    .bind(payment_id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db_err)?;
-                let (write, outcome) = finalise_in!(tx, payment_id, now_ms);
-                if write {
-                    tx.commit().await.map_err(db_err)?
-                } else {
-                    tx.rollback().await.map_err(db_err)?
-                }
-                Ok(outcome)
-            }
-        }
+        // Commits only when it turned the order paid; anything else rolls back whole.
+        write_tx!(self, locks [LOCK_PAYMENT, LOCK_ORDER_OF_PAYMENT] on payment_id, |tx| finalise_in!(tx, payment_id, now_ms))
     }
 
     async fn claim_refund(
