@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { serviceChargeLabel } from './serviceChargeLabel';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
@@ -123,7 +124,13 @@ function ConfirmationView({ reservation }: { reservation: Reservation }) {
           ))}
           {reservation.serviceCharge > 0 && (
             <li className="confirmation__line">
-              <span>{reservation.serviceChargeName || t('checkout.summary.serviceCharge')}</span>
+              <span>
+                {serviceChargeLabel(
+                  reservation.serviceChargeName,
+                  lang,
+                  t('checkout.summary.serviceCharge'),
+                )}
+              </span>
               <span className="confirmation__amount">{money(reservation.serviceCharge)}</span>
             </li>
           )}

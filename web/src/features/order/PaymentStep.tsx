@@ -1,5 +1,6 @@
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { serviceChargeLabel } from './serviceChargeLabel';
 import { ApiError, captchaToken } from '../../lib/api/client';
 import type { Presentation, SiteConfig } from '../../lib/api/types';
 import { errorMessage } from '../../lib/apiErrors';
@@ -311,7 +312,13 @@ function OrderSummary({ cart, money }: { cart: PricedCart; money: (agorot: numbe
         ))}
         {cart.serviceCharge > 0 && (
           <li className="order-total__line">
-            <span>{cart.serviceChargeName || t('checkout.summary.serviceCharge')}</span>
+            <span>
+              {serviceChargeLabel(
+                cart.serviceChargeName,
+                lang,
+                t('checkout.summary.serviceCharge'),
+              )}
+            </span>
             <span className="order-total__amount">{money(cart.serviceCharge)}</span>
           </li>
         )}

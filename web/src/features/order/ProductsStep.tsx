@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { serviceChargeLabel } from './serviceChargeLabel';
 import type { CartResponse, Presentation } from '../../lib/api/types';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
@@ -140,9 +141,11 @@ export function ProductsStep({
           {cart.cart.serviceCharge > 0 && (
             <div>
               <dt>
-                {lang === 'he' && cart.cart.serviceChargeName
-                  ? cart.cart.serviceChargeName
-                  : t('order.products.serviceCharge')}
+                {serviceChargeLabel(
+                  cart.cart.serviceChargeName,
+                  lang,
+                  t('order.products.serviceCharge'),
+                )}
               </dt>
               <dd>{formatMoney(cart.cart.serviceCharge, lang, currency)}</dd>
             </div>
