@@ -7,6 +7,7 @@ mod customer;
 mod dev_outbox;
 mod dto;
 pub mod error;
+pub mod events;
 mod extract;
 mod pay;
 mod request_id;
@@ -33,6 +34,7 @@ fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(catalogue::router())
         .merge(seats::router())
+        .merge(events::router())
         .merge(cart::router())
         .merge(reservations::router())
         .merge(customer::router())

@@ -104,6 +104,8 @@ pub struct AppState {
     pub captcha: Arc<dyn Captcha>,
     pub clock: Arc<dyn AdjustableClock>,
     pub settings: Arc<ApiSettings>,
+    /// This node's fan-out of live seat events (and its hand-off to the cross-node relay).
+    pub seat_events: Arc<crate::events::SeatEventHub>,
 }
 
 impl AppState {
@@ -129,6 +131,7 @@ impl AppState {
             + 'static,
     {
         let clock_port: Arc<dyn kupa_app::ports::Clock> = clock.clone();
+        let seat_events = Arc::new(crate::events::SeatEventHub::new());
         let catalogue = Arc::new(CatalogueService::new(
             store.clone(),
             store.clone(),
@@ -141,6 +144,7 @@ impl AppState {
             store.clone(),
             captcha.clone(),
             clock_port.clone(),
+            seat_events.clone(),
         ));
         let customers = Arc::new(CustomerService::new(
             store.clone(),
@@ -202,6 +206,7 @@ impl AppState {
             captcha,
             clock,
             settings: Arc::new(settings),
+            seat_events,
         }
     }
 }

@@ -249,16 +249,17 @@ async fn serve(
         tracing::warn!("no captcha provider is configured: captcha checks are off");
     }
     let db = Arc::new(db);
-    spawn_sweeper(db.clone(), clock.clone());
     let state = kupa_api::AppState::new(
         db.clone(),
         Arc::new(ConfiguredCaptcha::new(captcha_mode)),
         Arc::new(kupa_providers::test_gateway::TestGateway),
         Arc::new(OutboxSmsSender::new(db.clone(), clock.clone())),
         Arc::new(OutboxMailer::new(db.clone(), clock.clone())),
-        clock,
+        clock.clone(),
         settings,
     );
+    spawn_sweeper(db.clone(), state.booking.clone(), clock.clone());
+    spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());
     let app = kupa_api::build(state);
     let listener = tokio::net::TcpListener::bind(addr)
@@ -293,19 +294,45 @@ fn spawn_payment_sweeper(orders: Arc<kupa_app::orders::OrderService>) {
     });
 }
 
-fn spawn_sweeper(db: Arc<Db>, clock: Arc<ServerClock>) {
-    use kupa_app::ports::{ClaimStore, OutboxStore};
+/// On PostgreSQL, seat events cross nodes: this node NOTIFYs what it publishes and LISTENs for
+/// the others' (decision 0010). On SQLite there is one node and nothing to relay.
+fn spawn_seat_event_relay(db: &Db, hub: &Arc<kupa_api::events::SeatEventHub>) {
+    let Some(pool) = kupa_store::seat_events::postgres_pool(db) else {
+        return;
+    };
+    let node = format!("{:016x}", rand::random::<u64>());
+    tracing::info!(node = %node, "seat events cross nodes through PostgreSQL LISTEN/NOTIFY");
+    if let Some(rx) = hub.attach_relay() {
+        tokio::spawn(kupa_store::seat_events::run_notifier(
+            pool.clone(),
+            node.clone(),
+            rx,
+        ));
+    }
+    let (heard, gap) = (hub.clone(), hub.clone());
+    tokio::spawn(kupa_store::seat_events::run_listener(
+        pool,
+        node,
+        move |e| heard.deliver_remote(&e),
+        move || gap.resync_all(),
+    ));
+}
+
+fn spawn_sweeper(
+    db: Arc<Db>,
+    booking: Arc<kupa_app::booking::BookingService>,
+    clock: Arc<ServerClock>,
+) {
+    use kupa_app::ports::OutboxStore;
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
         let mut seconds: u64 = 0;
         loop {
             tick.tick().await;
             seconds += 1;
-            match db.sweep_expired(clock.now_ms()).await {
-                Ok(released) if !released.is_empty() => {
-                    tracing::info!(released = released.len(), "expired holds released")
-                }
-                Ok(_) => {}
+            match booking.sweep_expired_holds().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(released = n, "expired holds released"),
                 Err(e) => tracing::warn!(error = %e, "sweeping expired holds failed; will retry"),
             }
             // Login codes live 5 minutes; after 10 the outbox forgets them (checked once a minute).
