@@ -61,6 +61,14 @@ enum Command {
         /// Enabled interface locales (comma separated; default he,en).
         #[arg(long, env = "KUPA_LOCALES", value_delimiter = ',')]
         locales: Option<Vec<String>>,
+        /// Abuse limits: `off`, or rules like `lock.session=60/1m,sms.address=30/10m` over the
+        /// defaults (docs/configuration.md).
+        #[arg(long, env = "KUPA_RATE_LIMITS")]
+        rate_limits: Option<String>,
+        /// Take the client's address for the limits from X-Forwarded-For (only behind a load
+        /// balancer that sets it).
+        #[arg(long, env = "KUPA_TRUST_FORWARDED_FOR")]
+        trust_forwarded_for: bool,
     },
     /// Bring the database schema up to date.
     Migrate {
@@ -188,6 +196,8 @@ async fn main() -> anyhow::Result<()> {
             test_mode,
             redirect_allow_list,
             locales,
+            rate_limits,
+            trust_forwarded_for,
         } => {
             init_logs(json_logs);
             let test_mode = test_mode || file.test_mode.unwrap_or(false);
@@ -195,6 +205,8 @@ async fn main() -> anyhow::Result<()> {
                 config::api_settings(&file.web, redirect_allow_list, locales, test_mode)?;
             let settings = kupa_api::ApiSettings {
                 gateway_secret: config::gateway_secret(&file)?,
+                rate_limits: config::rate_limits(rate_limits.as_deref())?,
+                trust_forwarded_for,
                 ..settings
             };
             let addr: SocketAddr = addr
@@ -266,9 +278,13 @@ async fn serve(
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     tracing::info!("Kupa is serving on http://{}", listener.local_addr()?);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    // The peer address feeds the per-address rate limits.
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
     db.close().await;
     Ok(())
 }
