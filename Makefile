@@ -6,11 +6,17 @@ NPM ?= npm
 E2E_PORT ?= 18080
 export KUPA_TEST_POSTGRES_URL
 
-.PHONY: run build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e bench dev clean
+.PHONY: run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e bench dev clean
 
 ## run: build what is needed and serve http://127.0.0.1:8080 with the demo cinema chain (SQLite)
 run: build
 	./target/release/kupa serve --demo
+
+## run-cluster: two nodes on http://127.0.0.1:8081 and :8082 sharing one PostgreSQL database
+## (kupa_cluster on KUPA_CLUSTER_ADMIN_URL, default the local postgres), the demo chain loaded once
+KUPA_CLUSTER_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+run-cluster: build
+	scripts/cluster.sh ./target/release/kupa $(KUPA_CLUSTER_ADMIN_URL) kupa_cluster 8081 8082
 
 ## build: the web app, then the release binary that embeds it
 build: web-build

@@ -14,17 +14,34 @@ mkdir -p web/e2e-artifacts
 log=web/e2e-artifacts/server.log
 # Rate limits set explicitly: every spec runs from 127.0.0.1, so the per-address limits are wider
 # than a box office's defaults; the per-session ones are the defaults.
-KUPA_RATE_LIMITS="${KUPA_RATE_LIMITS:-lock.session=60/1m,lock.address=5000/1m,sms.session=5/10m,sms.address=500/10m,login.session=10/10m,login.address=500/10m}" \
+export KUPA_RATE_LIMITS="${KUPA_RATE_LIMITS:-lock.session=60/1m,lock.address=5000/1m,sms.session=5/10m,sms.address=500/10m,login.session=10/10m,login.address=500/10m}"
 KUPA_DATABASE_URL="sqlite:$work/e2e.db" KUPA_LOG=warn,kupa=info \
   ./target/debug/kupa serve --demo --test-mode --addr "127.0.0.1:$port" \
   --redirect-allow-list partner.example >"$log" 2>&1 &
 server=$!
+cluster=""
+cluster_db=""
 cleanup() {
   kill "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
+  if [ -n "$cluster" ]; then
+    kill "$cluster" 2>/dev/null || true
+    wait "$cluster" 2>/dev/null || true
+    psql -q "$KUPA_TEST_POSTGRES_URL" -c "DROP DATABASE IF EXISTS $cluster_db WITH (FORCE)" >/dev/null 2>&1 || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
+
+# With PostgreSQL, two more nodes share a fresh database, for the test that watches a seat held
+# on one node turn unavailable on the other (web/e2e/two-nodes.spec.ts).
+if [ -n "${KUPA_TEST_POSTGRES_URL:-}" ]; then
+  cluster_db="kupa_e2e_$(date +%s)_$$"
+  KUPA_CLUSTER_READY_FILE="$work/cluster-ready" KUPA_LOG=warn,kupa=info \
+    scripts/cluster.sh ./target/debug/kupa "$KUPA_TEST_POSTGRES_URL" "$cluster_db" \
+    "$((port + 1))" "$((port + 2))" --test-mode >"web/e2e-artifacts/cluster.log" 2>&1 &
+  cluster=$!
+fi
 
 for _ in $(seq 1 150); do
   if curl -sf "http://127.0.0.1:$port/api/health" >/dev/null; then break; fi
@@ -32,6 +49,16 @@ for _ in $(seq 1 150); do
   sleep 0.2
 done
 curl -sf "http://127.0.0.1:$port/api/health" >/dev/null || { echo "e2e: the server did not come up:"; cat "$log"; exit 1; }
+
+if [ -n "$cluster" ]; then
+  for _ in $(seq 1 300); do
+    [ -f "$work/cluster-ready" ] && break
+    kill -0 "$cluster" 2>/dev/null || { echo "e2e: the two-node cluster exited:"; cat web/e2e-artifacts/cluster.log; exit 1; }
+    sleep 0.2
+  done
+  [ -f "$work/cluster-ready" ] || { echo "e2e: the two-node cluster did not come up:"; cat web/e2e-artifacts/cluster.log; exit 1; }
+  export KUPA_E2E_NODE_A="http://127.0.0.1:$((port + 1))" KUPA_E2E_NODE_B="http://127.0.0.1:$((port + 2))"
+fi
 
 cd web
 KUPA_E2E_URL="http://127.0.0.1:$port" KUPA_CHROMIUM="$chromium" npx playwright test

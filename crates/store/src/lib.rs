@@ -72,11 +72,27 @@ pub enum Backend {
 }
 
 pub(crate) fn db_err(e: sqlx::Error) -> AppError {
+    if is_unavailable(&e) {
+        AppError::Unavailable(e.to_string())
+    } else {
+        AppError::Internal(e.to_string())
+    }
+}
+
+/// The database cannot be reached, or is going away or coming back (PostgreSQL restarting):
+/// the call failed cleanly and may be tried again (503), as opposed to a bug (500).
+fn is_unavailable(e: &sqlx::Error) -> bool {
     match e {
-        sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed => {
-            AppError::Unavailable(e.to_string())
-        }
-        other => AppError::Internal(other.to_string()),
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::Io(_)
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        // SQLSTATE class 08 (connection exception) and 57P0x (admin shutdown, crash shutdown,
+        // cannot connect now: the server is starting or stopping).
+        sqlx::Error::Database(d) => d
+            .code()
+            .is_some_and(|c| c.starts_with("08") || c.starts_with("57P")),
+        _ => false,
     }
 }
 

@@ -455,6 +455,30 @@ const LOCK_ORDER_OF_PAYMENT: &str =
     "SELECT id FROM orders WHERE id = (SELECT order_id FROM payments WHERE id = $1) FOR UPDATE";
 
 macro_rules! write_tx {
+    // Money: the same, and on SQLite the commit is fsynced (synchronous = FULL for this
+    // transaction; holds and the rest run at NORMAL, which survives a crash of the process but
+    // may lose its last commits in a power cut). PostgreSQL fsyncs every commit already.
+    ($db:expr, durable, locks [$($lock:expr),*] on $key:expr, |$tx:ident| $body:expr) => {
+        match &$db.pool {
+            Pool::Sqlite(p) => {
+                let mut conn = p.acquire().await.map_err(db_err)?;
+                sqlx::query("PRAGMA synchronous = FULL").execute(&mut *conn).await.map_err(db_err)?;
+                let result: AppResult<_> = async {
+                    let mut $tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await.map_err(db_err)?;
+                    let (write, out) = $body;
+                    if write { $tx.commit().await.map_err(db_err)? } else { $tx.rollback().await.map_err(db_err)? }
+                    Ok(out)
+                }
+                .await;
+                if sqlx::query("PRAGMA synchronous = NORMAL").execute(&mut *conn).await.is_err() {
+                    // Never hand back a connection in an unknown state: close it instead.
+                    conn.detach();
+                }
+                result
+            }
+            Pool::Postgres(_) => write_tx!($db, locks [$($lock),*] on $key, |$tx| $body),
+        }
+    };
     // PostgreSQL row locks first, keyed by `$key`; `$body` yields (commit?, answer).
     ($db:expr, locks [$($lock:expr),*] on $key:expr, |$tx:ident| $body:expr) => {
         match &$db.pool {
@@ -627,12 +651,12 @@ impl OrderStore for Db {
         update: &PaymentUpdate,
         now_ms: i64,
     ) -> AppResult<Option<Payment>> {
-        write_tx!(self, locks [LOCK_PAYMENT] on id, |tx| (true, update_payment_in!(tx, id, update, now_ms)))
+        write_tx!(self, durable, locks [LOCK_PAYMENT] on id, |tx| (true, update_payment_in!(tx, id, update, now_ms)))
     }
 
     async fn finalise(&self, payment_id: &str, now_ms: i64) -> AppResult<Finalised> {
         // Commits only when it turned the order paid; anything else rolls back whole.
-        write_tx!(self, locks [LOCK_PAYMENT, LOCK_ORDER_OF_PAYMENT] on payment_id, |tx| finalise_in!(tx, payment_id, now_ms))
+        write_tx!(self, durable, locks [LOCK_PAYMENT, LOCK_ORDER_OF_PAYMENT] on payment_id, |tx| finalise_in!(tx, payment_id, now_ms))
     }
 
     async fn claim_refund(
@@ -641,7 +665,7 @@ impl OrderStore for Db {
         failure_code: &str,
         now_ms: i64,
     ) -> AppResult<bool> {
-        write_tx!(self, |tx| {
+        write_tx!(self, durable, locks [] on payment_id, |tx| (true, {
             let moved = sqlx::query(
                 "UPDATE payments SET status = 'refunded', failure_code = $2, updated_at = $3 WHERE id = $1 AND status = 'authorized'",
             )
@@ -666,7 +690,7 @@ impl OrderStore for Db {
                 .map_err(db_err)?;
             }
             moved
-        })
+        }))
     }
 
     async fn mark_committed(&self, order_id: &str, now_ms: i64) -> AppResult<bool> {
