@@ -51,11 +51,26 @@ impl TestApp {
         settings: ApiSettings,
         sms: Option<Arc<dyn kupa_app::ports::SmsSender>>,
     ) -> TestApp {
+        let app = TestApp::node(db, settings, sms).await;
+        let data = catalogue_file::expand(catalogue_file::parse(DEMO).unwrap(), app.today).unwrap();
+        db.db.load_catalogue(&data).await.unwrap();
+        app
+    }
+
+    /// Another node on the same database, whose catalogue the first one loaded: its own use
+    /// cases, clock and seat event hub, as a second `kupa serve` process would have.
+    pub async fn another_node(db: &TestDb, settings: ApiSettings) -> TestApp {
+        TestApp::node(db, settings, None).await
+    }
+
+    async fn node(
+        db: &TestDb,
+        settings: ApiSettings,
+        sms: Option<Arc<dyn kupa_app::ports::SmsSender>>,
+    ) -> TestApp {
         let clock = Arc::new(ServerClock::new());
         let today =
             kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()));
-        let data = catalogue_file::expand(catalogue_file::parse(DEMO).unwrap(), today).unwrap();
-        db.db.load_catalogue(&data).await.unwrap();
         let mode = if settings.test_mode {
             CaptchaMode::Test
         } else {

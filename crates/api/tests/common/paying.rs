@@ -39,6 +39,18 @@ pub async fn priced_cart_at(
         .find(|p| p["venueId"] == 1 && p["isOnSale"] == true)
         .unwrap()
         .clone();
+    priced_cart_for(app, who, p, row, code, locale).await
+}
+
+/// As `priced_cart_at`, on the given presentation of venue 1.
+pub async fn priced_cart_for(
+    app: &TestApp,
+    who: &str,
+    p: Value,
+    row: usize,
+    code: Option<&str>,
+    locale: &str,
+) -> Paying {
     let plan = app
         .post(
             &format!(
