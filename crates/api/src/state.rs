@@ -139,14 +139,18 @@ impl AppState {
     {
         let clock_port: Arc<dyn kupa_app::ports::Clock> = clock.clone();
         let seat_events = Arc::new(crate::events::SeatEventHub::new());
+        // The catalogue is read from memory after the first read (it never changes while serving).
+        let cat: Arc<dyn CatalogueStore> = Arc::new(
+            kupa_app::catalogue_cache::CachedCatalogue::new(store.clone()),
+        );
         let catalogue = Arc::new(CatalogueService::new(
-            store.clone(),
+            cat.clone(),
             store.clone(),
             clock_port.clone(),
         ));
         let booking = Arc::new(BookingService::new(
             catalogue.clone(),
-            store.clone(),
+            cat.clone(),
             store.clone(),
             store.clone(),
             captcha.clone(),
@@ -154,13 +158,13 @@ impl AppState {
             seat_events.clone(),
         ));
         let customers = Arc::new(CustomerService::new(
-            store.clone(),
+            cat.clone(),
             store.clone(),
             clock_port.clone(),
         ));
         let mobile_login = Arc::new(MobileLoginService::new(
             customers.clone(),
-            store.clone(),
+            cat.clone(),
             store.clone(),
             sms.clone(),
             captcha.clone(),
@@ -168,7 +172,7 @@ impl AppState {
         ));
         let tickets = Arc::new(TicketService::new(
             catalogue.clone(),
-            store.clone(),
+            cat.clone(),
             store.clone(),
             captcha.clone(),
             clock_port.clone(),
@@ -185,7 +189,7 @@ impl AppState {
         let orders = Arc::new(OrderService::new(
             catalogue.clone(),
             booking.clone(),
-            store.clone(),
+            cat,
             store.clone(),
             store,
             tickets.clone(),

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod booking;
 pub mod catalogue;
+pub mod catalogue_cache;
 pub mod catalogue_file;
 pub mod customer_info;
 pub mod error;

@@ -1,0 +1,332 @@
+//! The catalogue in memory. The catalogue (presentations, venues, seat plans, seats, ticket groups,
+//! products, site config) is written whole by `kupa seed` into an empty database and never changed
+//! while nodes serve, so each node may keep what it read for as long as it runs. Every seat lock
+//! reads the seat plan, its sections, seats and ticket groups: from memory, that is no database
+//! round trip for the rules, only for the claim itself.
+//!
+//! Not cached: customers and members (they change), the catalogue-empty check and loading (which
+//! empties the cache). Answers of "not found" are not cached, so unknown ids cannot fill memory.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, RwLock};
+
+use async_trait::async_trait;
+
+use crate::error::AppResult;
+use crate::model::*;
+use crate::ports::CatalogueStore;
+
+struct Memo<K, V>(RwLock<HashMap<K, V>>);
+
+impl<K: Eq + Hash + Clone, V: Clone> Memo<K, V> {
+    fn new() -> Self {
+        Memo(RwLock::new(HashMap::new()))
+    }
+
+    fn get(&self, k: &K) -> Option<V> {
+        self.0
+            .read()
+            .expect("catalogue cache poisoned")
+            .get(k)
+            .cloned()
+    }
+
+    fn put(&self, k: K, v: V) {
+        self.0
+            .write()
+            .expect("catalogue cache poisoned")
+            .insert(k, v);
+    }
+
+    fn clear(&self) {
+        self.0.write().expect("catalogue cache poisoned").clear();
+    }
+}
+
+/// Reads through to the store once per key, then answers from memory.
+pub struct CachedCatalogue {
+    inner: Arc<dyn CatalogueStore>,
+    site_config: Memo<(), serde_json::Value>,
+    presentation: Memo<i64, PresentationView>,
+    features: Memo<(), Vec<(Feature, FeatureCategory)>>,
+    feature: Memo<i64, Feature>,
+    product: Memo<i64, Product>,
+    products_for_location: Memo<i64, Vec<Product>>,
+    seatplan: Memo<i64, Seatplan>,
+    sections: Memo<i64, Vec<Section>>,
+    seats: Memo<i64, Vec<Seat>>,
+    ticket_groups: Memo<Vec<i64>, Vec<(TicketGroup, Vec<Ticket>)>>,
+    service_charge: Memo<i64, ServiceCharge>,
+    locations: Memo<(), Vec<Location>>,
+}
+
+/// Ticket-group lookups keyed by the id list as asked: a box office has few distinct lists.
+const MAX_TICKET_GROUP_KEYS: usize = 4_096;
+
+macro_rules! cached {
+    ($self:ident . $memo:ident [$key:expr] or $load:expr) => {{
+        if let Some(v) = $self.$memo.get(&$key) {
+            return Ok(v);
+        }
+        let v = $load.await?;
+        $self.$memo.put($key, v.clone());
+        Ok(v)
+    }};
+    ($self:ident . $memo:ident [$key:expr] or optional $load:expr) => {{
+        if let Some(v) = $self.$memo.get(&$key) {
+            return Ok(Some(v));
+        }
+        let v = $load.await?;
+        if let Some(found) = &v {
+            $self.$memo.put($key, found.clone());
+        }
+        Ok(v)
+    }};
+}
+
+impl CachedCatalogue {
+    pub fn new(inner: Arc<dyn CatalogueStore>) -> CachedCatalogue {
+        CachedCatalogue {
+            inner,
+            site_config: Memo::new(),
+            presentation: Memo::new(),
+            features: Memo::new(),
+            feature: Memo::new(),
+            product: Memo::new(),
+            products_for_location: Memo::new(),
+            seatplan: Memo::new(),
+            sections: Memo::new(),
+            seats: Memo::new(),
+            ticket_groups: Memo::new(),
+            service_charge: Memo::new(),
+            locations: Memo::new(),
+        }
+    }
+
+    fn clear(&self) {
+        self.site_config.clear();
+        self.presentation.clear();
+        self.features.clear();
+        self.feature.clear();
+        self.product.clear();
+        self.products_for_location.clear();
+        self.seatplan.clear();
+        self.sections.clear();
+        self.seats.clear();
+        self.ticket_groups.clear();
+        self.service_charge.clear();
+        self.locations.clear();
+    }
+}
+
+#[async_trait]
+impl CatalogueStore for CachedCatalogue {
+    async fn is_catalogue_empty(&self) -> AppResult<bool> {
+        self.inner.is_catalogue_empty().await
+    }
+
+    async fn load_catalogue(&self, data: &CatalogueData) -> AppResult<()> {
+        let r = self.inner.load_catalogue(data).await;
+        self.clear();
+        r
+    }
+
+    async fn site_config(&self) -> AppResult<Option<serde_json::Value>> {
+        cached!(self.site_config[()] or optional self.inner.site_config())
+    }
+
+    async fn presentation(&self, id: i64) -> AppResult<Option<PresentationView>> {
+        cached!(self.presentation[id] or optional self.inner.presentation(id))
+    }
+
+    async fn presentations_between(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> AppResult<Vec<PresentationView>> {
+        // Keyed by arbitrary times: not cached (the what's-on pages, not the rush).
+        self.inner.presentations_between(from_ms, to_ms).await
+    }
+
+    async fn features(&self) -> AppResult<Vec<(Feature, FeatureCategory)>> {
+        cached!(self.features[()] or self.inner.features())
+    }
+
+    async fn feature(&self, id: i64) -> AppResult<Option<Feature>> {
+        cached!(self.feature[id] or optional self.inner.feature(id))
+    }
+
+    async fn product(&self, id: i64) -> AppResult<Option<Product>> {
+        cached!(self.product[id] or optional self.inner.product(id))
+    }
+
+    async fn products_for_location(&self, location_id: i64) -> AppResult<Vec<Product>> {
+        cached!(self.products_for_location[location_id] or self.inner.products_for_location(location_id))
+    }
+
+    async fn seatplan(&self, seatplan_id: i64) -> AppResult<Option<Seatplan>> {
+        cached!(self.seatplan[seatplan_id] or optional self.inner.seatplan(seatplan_id))
+    }
+
+    async fn sections(&self, seatplan_id: i64) -> AppResult<Vec<Section>> {
+        cached!(self.sections[seatplan_id] or self.inner.sections(seatplan_id))
+    }
+
+    async fn seats(&self, seatplan_id: i64) -> AppResult<Vec<Seat>> {
+        cached!(self.seats[seatplan_id] or self.inner.seats(seatplan_id))
+    }
+
+    async fn ticket_groups(&self, ids: &[i64]) -> AppResult<Vec<(TicketGroup, Vec<Ticket>)>> {
+        let key = ids.to_vec();
+        if let Some(v) = self.ticket_groups.get(&key) {
+            return Ok(v);
+        }
+        let v = self.inner.ticket_groups(ids).await?;
+        let full = self
+            .ticket_groups
+            .0
+            .read()
+            .expect("catalogue cache poisoned")
+            .len()
+            >= MAX_TICKET_GROUP_KEYS;
+        if !full {
+            self.ticket_groups.put(key, v.clone());
+        }
+        Ok(v)
+    }
+
+    async fn service_charge(&self, business_id: i64) -> AppResult<Option<ServiceCharge>> {
+        cached!(self.service_charge[business_id] or optional self.inner.service_charge(business_id))
+    }
+
+    async fn mini_site(&self, url: &str) -> AppResult<Option<MiniSite>> {
+        self.inner.mini_site(url).await
+    }
+
+    async fn integration(&self, key: &str) -> AppResult<Option<Integration>> {
+        self.inner.integration(key).await
+    }
+
+    async fn locations(&self) -> AppResult<Vec<Location>> {
+        cached!(self.locations[()] or self.inner.locations())
+    }
+
+    async fn customer_by_mobile(&self, mobile: &str) -> AppResult<Option<Customer>> {
+        self.inner.customer_by_mobile(mobile).await
+    }
+
+    async fn members_of_customer(&self, customer_id: i64) -> AppResult<Vec<(Member, Membership)>> {
+        self.inner.members_of_customer(customer_id).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A store that counts how often it is asked for seats and presentations.
+    #[derive(Default)]
+    struct Counting {
+        seats: AtomicUsize,
+        presentations: AtomicUsize,
+    }
+
+    #[async_trait]
+    impl CatalogueStore for Counting {
+        async fn is_catalogue_empty(&self) -> AppResult<bool> {
+            Ok(false)
+        }
+        async fn load_catalogue(&self, _: &CatalogueData) -> AppResult<()> {
+            Ok(())
+        }
+        async fn site_config(&self) -> AppResult<Option<serde_json::Value>> {
+            Ok(None)
+        }
+        async fn presentation(&self, _: i64) -> AppResult<Option<PresentationView>> {
+            self.presentations.fetch_add(1, Ordering::SeqCst);
+            Ok(None)
+        }
+        async fn presentations_between(&self, _: i64, _: i64) -> AppResult<Vec<PresentationView>> {
+            Ok(vec![])
+        }
+        async fn features(&self) -> AppResult<Vec<(Feature, FeatureCategory)>> {
+            Ok(vec![])
+        }
+        async fn feature(&self, _: i64) -> AppResult<Option<Feature>> {
+            Ok(None)
+        }
+        async fn product(&self, _: i64) -> AppResult<Option<Product>> {
+            Ok(None)
+        }
+        async fn products_for_location(&self, _: i64) -> AppResult<Vec<Product>> {
+            Ok(vec![])
+        }
+        async fn seatplan(&self, _: i64) -> AppResult<Option<Seatplan>> {
+            Ok(None)
+        }
+        async fn sections(&self, _: i64) -> AppResult<Vec<Section>> {
+            Ok(vec![])
+        }
+        async fn seats(&self, id: i64) -> AppResult<Vec<Seat>> {
+            self.seats.fetch_add(1, Ordering::SeqCst);
+            Ok(vec![Seat {
+                seatplan_id: id,
+                ..Default::default()
+            }])
+        }
+        async fn ticket_groups(&self, _: &[i64]) -> AppResult<Vec<(TicketGroup, Vec<Ticket>)>> {
+            Ok(vec![])
+        }
+        async fn service_charge(&self, _: i64) -> AppResult<Option<ServiceCharge>> {
+            Ok(None)
+        }
+        async fn mini_site(&self, _: &str) -> AppResult<Option<MiniSite>> {
+            Ok(None)
+        }
+        async fn integration(&self, _: &str) -> AppResult<Option<Integration>> {
+            Ok(None)
+        }
+        async fn locations(&self) -> AppResult<Vec<Location>> {
+            Ok(vec![])
+        }
+        async fn customer_by_mobile(&self, _: &str) -> AppResult<Option<Customer>> {
+            Ok(None)
+        }
+        async fn members_of_customer(&self, _: i64) -> AppResult<Vec<(Member, Membership)>> {
+            Ok(vec![])
+        }
+    }
+
+    #[tokio::test]
+    async fn reads_go_to_the_store_once_per_key_and_misses_every_time() {
+        let store = Arc::new(Counting::default());
+        let cache = CachedCatalogue::new(store.clone());
+        for _ in 0..3 {
+            assert_eq!(cache.seats(7).await.unwrap()[0].seatplan_id, 7);
+            assert_eq!(cache.seats(8).await.unwrap()[0].seatplan_id, 8);
+            assert!(cache.presentation(99).await.unwrap().is_none());
+        }
+        assert_eq!(
+            store.seats.load(Ordering::SeqCst),
+            2,
+            "one read per seat plan"
+        );
+        assert_eq!(
+            store.presentations.load(Ordering::SeqCst),
+            3,
+            "unknown ids are not remembered"
+        );
+        cache
+            .load_catalogue(&CatalogueData::default())
+            .await
+            .unwrap();
+        cache.seats(7).await.unwrap();
+        assert_eq!(
+            store.seats.load(Ordering::SeqCst),
+            3,
+            "loading a catalogue forgets the cache"
+        );
+    }
+}
