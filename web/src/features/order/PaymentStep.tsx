@@ -6,12 +6,12 @@ import type { Presentation, SiteConfig } from '../../lib/api/types';
 import { errorMessage } from '../../lib/apiErrors';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
-import { fetchPaymentForm } from '../checkout/api';
-import { CustomerInfoForm } from '../checkout/CustomerInfoForm';
-import type { CustomerInfo } from '../checkout/customerInfo';
-import type { OfferedMethod } from '../checkout/methods';
-import { PaymentDialog } from '../checkout/PaymentDialog';
-import { PaymentMethods } from '../checkout/PaymentMethods';
+import { fetchPaymentForm } from '../../lib/api/payment';
+import { CustomerInfoForm } from '../../components/checkout/CustomerInfoForm';
+import type { CustomerInfo } from '../../components/checkout/customerInfo';
+import type { OfferedMethod } from '../../components/checkout/methods';
+import { PaymentDialog } from '../../components/checkout/PaymentDialog';
+import { PaymentMethods } from '../../components/checkout/PaymentMethods';
 import {
   cartBodyFrom,
   commitOrder,
@@ -35,6 +35,8 @@ export interface PaymentStepProps {
   /** The `cart` of the last POST /api/cart answer. */
   cart: PricedCart;
   config: SiteConfig;
+  /** Senior citizens' IDs by seat key, sent again with every post of the cart. */
+  seniorIds?: Readonly<Record<string, string>>;
   onPaid(result: { reservationIdentifier: string }): void;
   onRestart(): void;
 }
@@ -47,6 +49,7 @@ export function PaymentStep({
   presentation,
   cart: initialCart,
   config,
+  seniorIds,
   onPaid,
   onRestart,
 }: PaymentStepProps) {
@@ -70,7 +73,12 @@ export function PaymentStep({
   async function submitDetails(info: CustomerInfo) {
     // A formValidation rejection is shown on the fields by the form itself.
     const answer = await postCart(
-      cartBodyFrom(cart, { customerInfo: info, voucherReferences: vouchers, locale: lang }),
+      cartBodyFrom(cart, {
+        customerInfo: info,
+        voucherReferences: vouchers,
+        locale: lang,
+        seniorIds,
+      }),
     );
     setCart(answer.cart);
     setCustomerInfo(info);
@@ -79,7 +87,7 @@ export function PaymentStep({
 
   async function repostVouchers(references: readonly string[]) {
     const answer = await postCart(
-      cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang }),
+      cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang, seniorIds }),
     );
     setCart(answer.cart);
   }

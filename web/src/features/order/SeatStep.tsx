@@ -15,8 +15,8 @@ import type {
 import { errorMessage } from '../../lib/apiErrors';
 import { useConfig } from '../../lib/config';
 import { localizedName } from '../../lib/localized';
-import { SeatMap } from '../seat-map/SeatMap';
-import { seatKey, seatLabel, stateOf, type SeatState } from '../seat-map/seatModel';
+import { SeatMap } from '../../components/seat-map/SeatMap';
+import { seatKey, seatLabel, stateOf, type SeatState } from '../../components/seat-map/seatModel';
 import { Countdown } from './Countdown';
 import { useRemaining } from './countdownClock';
 import {
