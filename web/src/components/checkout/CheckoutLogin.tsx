@@ -16,7 +16,7 @@ import './CheckoutLogin.css';
 const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** The buyer's words for a failed login call (spec 8's customer codes, with their params). */
-export function loginErrorMessage(t: ReturnType<typeof useTranslation>['t'], error: unknown) {
+function loginErrorMessage(t: ReturnType<typeof useTranslation>['t'], error: unknown) {
   if (error instanceof ApiError) {
     const p = error.params ?? {};
     switch (error.code) {
