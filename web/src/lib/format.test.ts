@@ -3,6 +3,7 @@ import {
   addDays,
   cinemaDate,
   formatDateTime,
+  formatDateTimeParts,
   formatDayMonth,
   formatMoney,
   formatTime,
@@ -43,6 +44,14 @@ describe('times in Asia/Jerusalem', () => {
     // 23:59 UTC on the 26th is 01:59 local (UTC+2); an hour later clocks have jumped to UTC+3.
     expect(formatTime('2026-03-26T23:59:00Z', 'en')).toBe('01:59');
     expect(formatTime('2026-03-27T00:59:00Z', 'en')).toBe('03:59');
+  });
+
+  it('gives the weekday, date and time apart, so none of them is broken across lines', () => {
+    expect(formatDateTimeParts('2026-11-27T18:00:00Z', 'he')).toEqual({
+      weekday: 'יום שישי',
+      date: '27/11/2026',
+      time: '20:00',
+    });
   });
 
   it('names the weekday in Hebrew', () => {

@@ -37,7 +37,18 @@ function cinemaFormat(lang: string, options: Intl.DateTimeFormatOptions): Intl.D
  * day/month/year order Israeli tickets use, whatever the locale's own habit (he-IL writes dots).
  */
 export function formatDateTime(iso: string, lang: string): string {
-  const date = new Date(iso);
+  const { weekday, date, time } = formatDateTimeParts(iso, lang);
+  return `${weekday}, ${date}, ${time}`;
+}
+
+/**
+ * The three pieces of formatDateTime ("Tuesday", "14/07/2026", "20:30"), for screens that must
+ * never break a line inside a date or a time (a narrow phone column broke "27/11/2026").
+ */
+export function formatDateTimeParts(
+  iso: string,
+  lang: string,
+): { weekday: string; date: string; time: string } {
   const fields = cinemaFormat(lang, {
     weekday: 'long',
     day: '2-digit',
@@ -46,10 +57,14 @@ export function formatDateTime(iso: string, lang: string): string {
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-  }).formatToParts(date);
+  }).formatToParts(new Date(iso));
   const get = (type: Intl.DateTimeFormatPartTypes) =>
     fields.find((f) => f.type === type)?.value ?? '';
-  return `${get('weekday')}, ${get('day')}/${get('month')}/${get('year')}, ${get('hour')}:${get('minute')}`;
+  return {
+    weekday: get('weekday'),
+    date: `${get('day')}/${get('month')}/${get('year')}`,
+    time: `${get('hour')}:${get('minute')}`,
+  };
 }
 
 /** hour:minute (24 h) in Asia/Jerusalem. */

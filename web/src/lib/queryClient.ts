@@ -7,10 +7,10 @@ export function createQueryClient(): QueryClient {
       queries: {
         staleTime: 60_000,
         refetchOnWindowFocus: false,
-        // A 4xx will not change on retry; a dropped connection or a 5xx might.
+        // The API client already retried lost connections; a 4xx will not change on retry.
         retry: (failureCount, error) =>
           failureCount < 2 &&
-          !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+          !(error instanceof ApiError && (error.code === 'connectionLost' || error.status < 500)),
       },
     },
   });

@@ -64,6 +64,17 @@ describe('locale catalogues', () => {
     },
   );
 
+  it('names the service charge the same way on every step', () => {
+    for (const code of ['he', 'en']) {
+      const flat = flatten(load(code));
+      const name = flat.get('checkout.summary.serviceCharge');
+      expect(flat.get('order.products.serviceCharge'), code).toBe(name);
+    }
+    const en = [...flatten(load('en')).values()].join('\n');
+    expect(en).not.toMatch(/handling fee|service fee/i);
+    expect(flatten(load('he')).get('checkout.summary.serviceCharge')).toBe('דמי טיפול');
+  });
+
   it('keeps the texts the product promises', () => {
     const en = flatten(load('en'));
     const he = flatten(load('he'));

@@ -1,7 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { resetRequestState, setRetrySleep } from '../lib/api/client';
+
+// Lost connections are retried at once in tests.
+setRetrySleep(async () => {});
 
 afterEach(() => {
   cleanup();
+  resetRequestState();
 });

@@ -9,6 +9,7 @@ import { usePageLanguage } from '../../lib/lang';
 import { ExternalRedirect } from '../ExternalRedirect';
 import { isExternalPath } from '../externalAddress';
 import { NotFoundPage } from '../errors/NotFoundPage';
+import { ConnectionLost } from '../../components/ui/ConnectionLost';
 import { Header } from './Header';
 import './layout.css';
 import '../errors/errors.css';
@@ -54,6 +55,7 @@ export function RootLayout() {
         {t('app.skipToContent')}
       </a>
       <Header lang={lang} />
+      <ConnectionLost />
       <main id="main" className="page" tabIndex={-1}>
         {external ? (
           <ExternalRedirect />

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import i18n from '../../lib/i18n';
 import { makePresentation } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
-import type { EDocument } from '../order/paymentApi';
+import type { EDocument } from './api';
 
 const QR =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect id="qr-marker" width="2" height="2"/></svg>';

@@ -6,9 +6,10 @@ import { Notice } from '../../components/ui/Notice';
 import { ApiError } from '../../lib/api/client';
 import { errorMessage } from '../../lib/apiErrors';
 import { useDocumentTitle } from '../../lib/documentTitle';
+import { DateTime } from '../../components/ui/DateTime';
 import { formatDateTime, formatTime } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
-import { fetchEDocument, type EDocument } from '../order/paymentApi';
+import { fetchEDocument, type EDocument } from './api';
 import './EDocumentPage.css';
 
 type TicketState = 'valid' | 'scanned' | 'cancelled';
@@ -74,7 +75,7 @@ function EDocumentView({ doc }: { doc: EDocument }) {
         <div>
           <dt>{t('edocument.dateTime')}</dt>
           <dd>
-            <time dateTime={p.dateTime}>{formatDateTime(p.dateTime, lang)}</time>
+            <DateTime iso={p.dateTime} lang={lang} />
           </dd>
         </div>
         <div>

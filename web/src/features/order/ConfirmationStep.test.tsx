@@ -99,7 +99,11 @@ describe('confirmation step', () => {
     expect(tickets).toHaveTextContent('דמי טיפול');
     expect(tickets).toHaveTextContent('118.00');
     // 17:30 UTC is 20:30 in Jerusalem in July.
-    expect(screen.getByText(/14\/07\/2026, 20:30/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        (_, el) => el?.tagName === 'TIME' && el.textContent === 'יום שלישי, 14/07/2026, 20:30',
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByText('20:00')).toBeInTheDocument();
     expect(screen.getByText('אין החזרים לאחר תחילת ההקרנה.')).toBeInTheDocument();
     expect(screen.getByText(/100234/)).toBeInTheDocument();

@@ -5,9 +5,10 @@ import { serviceChargeLabel } from './serviceChargeLabel';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
-import { formatDateTime, formatMoney, formatTime } from '../../lib/format';
+import { DateTime } from '../../components/ui/DateTime';
+import { formatMoney, formatTime } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
-import { parseIsraeliMobile } from '../checkout/customerInfo';
+import { parseIsraeliMobile } from '../../components/checkout/customerInfo';
 import {
   fetchReservation,
   reservationCalendarUrl,
@@ -76,9 +77,7 @@ function ConfirmationView({ reservation }: { reservation: Reservation }) {
           <div>
             <dt>{t('confirmation.dateTime')}</dt>
             <dd>
-              <time dateTime={reservation.eventDateTime}>
-                {formatDateTime(reservation.eventDateTime, lang)}
-              </time>
+              <DateTime iso={reservation.eventDateTime} lang={lang} />
             </dd>
           </div>
           <div>

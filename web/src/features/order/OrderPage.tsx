@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { DateTime } from '../../components/ui/DateTime';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
@@ -9,7 +10,6 @@ import { useDocumentTitle } from '../../lib/documentTitle';
 import { featurePosterUrl } from '../../lib/api/client';
 import type { CartResponse, Presentation, SiteConfig } from '../../lib/api/types';
 import { useConfig } from '../../lib/config';
-import { formatDateTime } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { usePresentation } from './api';
 import { ConfirmationStep } from './ConfirmationStep';
@@ -18,6 +18,7 @@ import { PaymentStep } from './PaymentStep';
 import { ProductsStep } from './ProductsStep';
 import { seatKeys, type Timed } from './seatApi';
 import { SeatStep } from './SeatStep';
+import { seniorIdsOf } from './ticketLines';
 import { TicketsStep, type TicketsChoice } from './TicketsStep';
 import './OrderPage.css';
 
@@ -79,9 +80,7 @@ export default function OrderPage() {
                 <div>
                   <dt>{t('order.dateTime')}</dt>
                   <dd>
-                    <time dateTime={presentation.dateTime}>
-                      {formatDateTime(presentation.dateTime, lang)}
-                    </time>
+                    <DateTime iso={presentation.dateTime} lang={lang} />
                   </dd>
                 </div>
               </dl>
@@ -176,6 +175,7 @@ function OrderFlow({ presentation }: { presentation: Presentation }) {
           presentation={presentation}
           cart={cart.cart}
           config={config.raw as SiteConfig}
+          seniorIds={choice ? seniorIdsOf(choice.lines, choice.groups) : undefined}
           onPaid={({ reservationIdentifier }) => {
             setReservation(reservationIdentifier);
             go('confirmation');

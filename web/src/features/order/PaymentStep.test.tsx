@@ -1,4 +1,5 @@
 import { render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
@@ -78,13 +79,17 @@ function renderStep(overrides: { onPaid?: () => void; onRestart?: () => void } =
   const onPaid = overrides.onPaid ?? vi.fn();
   const onRestart = overrides.onRestart ?? vi.fn();
   render(
-    <PaymentStep
-      presentation={makePresentation()}
-      cart={cart}
-      config={makeConfig()}
-      onPaid={onPaid}
-      onRestart={onRestart}
-    />,
+    <QueryClientProvider
+      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+    >
+      <PaymentStep
+        presentation={makePresentation()}
+        cart={cart}
+        config={makeConfig()}
+        onPaid={onPaid}
+        onRestart={onRestart}
+      />
+    </QueryClientProvider>,
   );
   return { onPaid, onRestart };
 }

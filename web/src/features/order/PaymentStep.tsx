@@ -1,17 +1,21 @@
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { serviceChargeLabel } from './serviceChargeLabel';
-import { ApiError, captchaToken } from '../../lib/api/client';
+import { useQuery } from '@tanstack/react-query';
+import { CheckoutLogin } from '../../components/checkout/CheckoutLogin';
+import { ApiError } from '../../lib/api/client';
+import { meQuery, savedCardsQuery, type SavedCard } from '../../lib/api/customer';
+import { captchaTokenFor, type Captcha } from '../../lib/captcha';
 import type { Presentation, SiteConfig } from '../../lib/api/types';
 import { errorMessage } from '../../lib/apiErrors';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
-import { fetchPaymentForm } from '../checkout/api';
-import { CustomerInfoForm } from '../checkout/CustomerInfoForm';
-import type { CustomerInfo } from '../checkout/customerInfo';
-import type { OfferedMethod } from '../checkout/methods';
-import { PaymentDialog } from '../checkout/PaymentDialog';
-import { PaymentMethods } from '../checkout/PaymentMethods';
+import { fetchPaymentForm } from '../../lib/api/payment';
+import { CustomerInfoForm } from '../../components/checkout/CustomerInfoForm';
+import type { CustomerInfo } from '../../components/checkout/customerInfo';
+import type { OfferedMethod } from '../../components/checkout/methods';
+import { PaymentDialog } from '../../components/checkout/PaymentDialog';
+import { PaymentMethods } from '../../components/checkout/PaymentMethods';
 import {
   cartBodyFrom,
   commitOrder,
@@ -24,8 +28,8 @@ import './PaymentStep.css';
 
 export type { PricedCart } from './paymentApi';
 
-/** Offered without a login; the saved card needs a logged-in customer who has one. */
-const METHODS: readonly OfferedMethod[] = ['card', 'paypal', 'blik', 'payu'];
+/** The saved card asks for a login by SMS code when chosen, then lists the customer's cards. */
+const METHODS: readonly OfferedMethod[] = ['card', 'savedCard', 'paypal', 'blik', 'payu'];
 
 type CommitFailure =
   { kind: 'alreadyPaid' } | { kind: 'refunded' } | { kind: 'retryable'; message: string };
@@ -35,6 +39,8 @@ export interface PaymentStepProps {
   /** The `cart` of the last POST /api/cart answer. */
   cart: PricedCart;
   config: SiteConfig;
+  /** Senior citizens' IDs by seat key, sent again with every post of the cart. */
+  seniorIds?: Readonly<Record<string, string>>;
   onPaid(result: { reservationIdentifier: string }): void;
   onRestart(): void;
 }
@@ -47,12 +53,13 @@ export function PaymentStep({
   presentation,
   cart: initialCart,
   config,
+  seniorIds,
   onPaid,
   onRestart,
 }: PaymentStepProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const token = captchaToken(config);
+  const captcha = useCallback((action: string) => captchaTokenFor(config, action), [config]);
   const [cart, setCart] = useState<PricedCart>(initialCart);
   const [customerInfo, setCustomerInfo] = useState<CustomerInfo | null>(null);
   const [editing, setEditing] = useState(true);
@@ -63,6 +70,12 @@ export function PaymentStep({
   const [commitFailure, setCommitFailure] = useState<CommitFailure | null>(null);
   const [payError, setPayError] = useState<string | null>(null);
   const committingRef = useRef(false);
+  const me = useQuery(meQuery);
+  const loggedIn = Boolean(me.data);
+  const savedCards = useQuery({ ...savedCardsQuery, enabled: method === 'savedCard' && loggedIn });
+  const usableCards = (savedCards.data?.savedCards ?? []).filter((c) => !c.isExpired);
+  const savedCardBlocked =
+    method === 'savedCard' && (!loggedIn || !savedCards.isSuccess || usableCards.length === 0);
 
   const money = (agorot: number) => formatMoney(agorot, lang, cart.currency);
   const vouchers = cart.voucherPayments.map((v) => v.reference);
@@ -70,7 +83,12 @@ export function PaymentStep({
   async function submitDetails(info: CustomerInfo) {
     // A formValidation rejection is shown on the fields by the form itself.
     const answer = await postCart(
-      cartBodyFrom(cart, { customerInfo: info, voucherReferences: vouchers, locale: lang }),
+      cartBodyFrom(cart, {
+        customerInfo: info,
+        voucherReferences: vouchers,
+        locale: lang,
+        seniorIds,
+      }),
     );
     setCart(answer.cart);
     setCustomerInfo(info);
@@ -79,7 +97,7 @@ export function PaymentStep({
 
   async function repostVouchers(references: readonly string[]) {
     const answer = await postCart(
-      cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang }),
+      cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang, seniorIds }),
     );
     setCart(answer.cart);
   }
@@ -93,7 +111,7 @@ export function PaymentStep({
     setCommitting(true);
     setCommitFailure(null);
     try {
-      const answer = await commitOrder(presentationId, token);
+      const answer = await commitOrder(presentationId, await captcha('commit'));
       onPaid({ reservationIdentifier: answer.reservationIdentifier });
     } catch (error) {
       setCommitFailure(commitFailureOf(error, t));
@@ -101,11 +119,11 @@ export function PaymentStep({
       committingRef.current = false;
       setCommitting(false);
     }
-  }, [presentationId, token, onPaid, t]);
+  }, [presentationId, captcha, onPaid, t]);
 
   const returnPath = orderReturnPath(presentation.id);
   const loadForm = useCallback(
-    (signal: AbortSignal) =>
+    async (signal: AbortSignal) =>
       fetchPaymentForm(
         lang,
         {
@@ -113,12 +131,12 @@ export function PaymentStep({
           total,
           method,
           numberOfPayments,
-          recaptchaToken: token,
+          recaptchaToken: await captcha('payment'),
           returnPath,
         },
         signal,
       ),
-    [lang, presentationId, total, method, numberOfPayments, token, returnPath],
+    [lang, presentationId, total, method, numberOfPayments, captcha, returnPath],
   );
 
   const onCaptured = useCallback(() => {
@@ -173,7 +191,7 @@ export function PaymentStep({
 
           <VoucherBox
             presentationId={presentationId}
-            token={token}
+            captcha={captcha}
             applied={vouchers}
             money={money}
             onApply={(reference) => repostVouchers([...vouchers, reference])}
@@ -196,13 +214,19 @@ export function PaymentStep({
                 methods={METHODS}
               />
             )}
+            {cart.amountDue > 0 && method === 'savedCard' && !loggedIn && !me.isPending && (
+              <CheckoutLogin reason="savedCard" captcha={captcha} onLoggedIn={() => undefined} />
+            )}
+            {cart.amountDue > 0 && method === 'savedCard' && loggedIn && savedCards.isSuccess && (
+              <SavedCardList cards={savedCards.data.savedCards} />
+            )}
             <p className="payment-step__error" role="alert">
               {payError}
             </p>
             <button
               type="button"
               className="button button--primary payment-step__pay"
-              disabled={committing || dialogOpen}
+              disabled={committing || dialogOpen || (cart.amountDue > 0 && savedCardBlocked)}
               onClick={() => void pay()}
             >
               {cart.amountDue > 0
@@ -252,6 +276,36 @@ export function PaymentStep({
           onClose={() => setDialogOpen(false)}
         />
       )}
+    </div>
+  );
+}
+
+/** The logged-in customer's saved cards; the gateway's form asks which one and its code. */
+function SavedCardList({ cards }: { cards: readonly SavedCard[] }) {
+  const { t } = useTranslation();
+  const usable = cards.filter((c) => !c.isExpired);
+  if (usable.length === 0) {
+    return <p className="payment-step__error">{t('checkout.savedCards.none')}</p>;
+  }
+  return (
+    <div className="payment-step__saved-cards">
+      <p className="payment-step__saved-title">{t('checkout.savedCards.title')}</p>
+      <ul>
+        {cards.map((c) => (
+          <li key={c.token} dir="ltr">
+            <bdi>
+              {t('checkout.savedCards.card', {
+                brand: c.brand.toUpperCase(),
+                last4: c.last4,
+                month: String(c.expiryMonth).padStart(2, '0'),
+                year: String(c.expiryYear).slice(-2),
+              })}
+            </bdi>{' '}
+            {c.isExpired && t('checkout.savedCards.expired')}
+          </li>
+        ))}
+      </ul>
+      <p className="payment-step__saved-hint">{t('checkout.savedCards.hint')}</p>
     </div>
   );
 }
@@ -344,14 +398,14 @@ function OrderSummary({ cart, money }: { cart: PricedCart; money: (agorot: numbe
 /** A voucher's balance, checked, then applied to the order by re-posting the cart. */
 function VoucherBox({
   presentationId,
-  token,
+  captcha,
   applied,
   money,
   onApply,
   onRemove,
 }: {
   presentationId: number;
-  token: string;
+  captcha: Captcha;
   applied: readonly string[];
   money: (agorot: number) => string;
   onApply: (reference: string) => Promise<void>;
@@ -386,7 +440,11 @@ function VoucherBox({
     if (!code) return;
     setFound(null);
     void run(async () => {
-      const answer = await fetchVoucher({ reference: code, presentationId, recaptchaToken: token });
+      const answer = await fetchVoucher({
+        reference: code,
+        presentationId,
+        recaptchaToken: await captcha('voucher'),
+      });
       if (answer.payment.balance <= 0 || (answer.payment.amount ?? 1) <= 0) {
         setError(t('validation.voucherNoBalance'));
         return;

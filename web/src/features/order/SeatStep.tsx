@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
-import { ApiError, captchaToken } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/client';
+import { useCaptcha } from '../../lib/captcha';
 import type {
   LockedSeat,
   MyHoldsResponse,
@@ -15,8 +16,8 @@ import type {
 import { errorMessage } from '../../lib/apiErrors';
 import { useConfig } from '../../lib/config';
 import { localizedName } from '../../lib/localized';
-import { SeatMap } from '../seat-map/SeatMap';
-import { seatKey, seatLabel, stateOf, type SeatState } from '../seat-map/seatModel';
+import { SeatMap } from '../../components/seat-map/SeatMap';
+import { seatKey, seatLabel, stateOf, type SeatState } from '../../components/seat-map/seatModel';
 import { Countdown } from './Countdown';
 import { useRemaining } from './countdownClock';
 import {
@@ -74,12 +75,12 @@ export function SeatStep({
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const config = useConfig();
-  const token = captchaToken(config.raw);
+  const captcha = useCaptcha();
   const maxSeats = config.raw?.maxSeatsPerTransaction ?? 10;
   const queryClient = useQueryClient();
   const id = presentation.id;
 
-  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, token));
+  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
   const status = useQuery(seatsStatusQuery(id));
   const holds = useQuery(myHoldsQuery(id));
 
@@ -152,7 +153,7 @@ export function SeatStep({
     setMessage(null);
     markBusy(key, true);
     try {
-      const answer = await lockSeat(ref, token, options);
+      const answer = await lockSeat(ref, await captcha('lockSeat'), options);
       setHolds((old) => withHeld(old, answer.lockedSeats, answer.expiresAt, answer.serverTime));
     } catch (error) {
       explain(error);
@@ -166,7 +167,7 @@ export function SeatStep({
     setMessage(null);
     markBusy(key, true);
     try {
-      const answer = await unlockSeat(ref, token);
+      const answer = await unlockSeat(ref, await captcha('unlockSeat'));
       setHolds((old) => withoutHeld(old, answer.unlockedSeats, answer.serverTime));
     } catch (error) {
       explain(error);
@@ -202,7 +203,7 @@ export function SeatStep({
     setMessage(null);
     setBestBusy(true);
     try {
-      const answer = await bestAvailable(id, quantity, token);
+      const answer = await bestAvailable(id, quantity, await captcha('bestAvailable'));
       const match = answer.matches.find((m) => m.presentationId === id && m.isLocked);
       if (!match) setMessage(t('errors.NOT_ENOUGH_SEATS'));
     } catch (error) {

@@ -3,7 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
-import { captchaToken } from '../../lib/api/client';
+import { CheckoutLogin } from '../../components/checkout/CheckoutLogin';
+import { ApiError } from '../../lib/api/client';
+import { customerKeys, logout, meQuery } from '../../lib/api/customer';
+import { useCaptcha, type Captcha } from '../../lib/captcha';
 import type {
   CartResponse,
   LockedSeat,
@@ -11,7 +14,6 @@ import type {
   Ticket,
   TicketGroup,
 } from '../../lib/api/types';
-import { useConfig } from '../../lib/config';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { orderErrorMessage } from './cartErrors';
@@ -69,13 +71,12 @@ export function TicketsStep({
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const config = useConfig();
-  const token = captchaToken(config.raw);
+  const captcha = useCaptcha();
   const queryClient = useQueryClient();
   const id = presentation.id;
   const hasProducts = (presentation.products?.length ?? 0) > 0;
 
-  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, token));
+  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
   const holds = useQuery(myHoldsQuery(id));
   const [memberNumber, setMemberNumber] = useState(initial?.memberNumber ?? '');
   const [memberInput, setMemberInput] = useState(initial?.memberNumber ?? '');
@@ -91,6 +92,9 @@ export function TicketsStep({
   const [problems, setProblems] = useState<ReadonlyMap<string, LineProblem>>(new Map());
   const [busy, setBusy] = useState(false);
   const [removing, setRemoving] = useState<ReadonlySet<string>>(new Set());
+  // Member tickets need the member logged in on this session (the cart answers loginError).
+  const [needLogin, setNeedLogin] = useState(false);
+  const me = useQuery(meQuery);
 
   const held = holds.data?.seats;
   const seatplan = plan.data?.seatplan;
@@ -167,7 +171,7 @@ export function TicketsStep({
           XCoordinate: line.seat.x,
           YCoordinate: line.seat.y,
         },
-        token,
+        await captcha('unlockSeat'),
       );
       const gone = new Set(answer.unlockedSeats.map(lineKey));
       const kept = (held ?? []).filter((s) => !gone.has(lineKey(s)));
@@ -216,6 +220,11 @@ export function TicketsStep({
       );
       onContinue({ lines, memberNumber, groups }, stamp(answer));
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'loginError') {
+        queryClient.setQueryData(customerKeys.me, null);
+        setNeedLogin(true);
+        return;
+      }
       setMessage(orderErrorMessage(t, error, ticketName));
     } finally {
       setBusy(false);
@@ -339,7 +348,7 @@ export function TicketsStep({
       <CodeMenu
         presentationId={id}
         lines={lines}
-        token={token}
+        captcha={captcha}
         onApplied={setLines}
         disabled={busy}
       />
@@ -356,6 +365,41 @@ export function TicketsStep({
           setMemberInput('');
         }}
       />
+
+      {me.data && !needLogin && (
+        <p className="tickets-step__muted tickets-step__login" role="status">
+          {t('login.loggedIn', {
+            name:
+              `${me.data.customerInfo?.FirstName ?? ''} ${me.data.customerInfo?.LastName ?? ''}`.trim() ||
+              me.data.mobileNumber,
+          })}{' '}
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={busy}
+            onClick={() =>
+              void logout().finally(() => {
+                queryClient.setQueryData(customerKeys.me, null);
+                void queryClient.invalidateQueries({ queryKey: customerKeys.savedCards });
+              })
+            }
+          >
+            {t('login.logout')}
+          </button>
+        </p>
+      )}
+
+      {needLogin && (
+        <CheckoutLogin
+          reason="member"
+          captcha={captcha}
+          onCancel={() => setNeedLogin(false)}
+          onLoggedIn={() => {
+            setNeedLogin(false);
+            void submit();
+          }}
+        />
+      )}
 
       <div role="alert" className="tickets-step__alert" hidden={!message}>
         {message && <p className="tickets-step__alert-text">{message}</p>}
@@ -512,13 +556,13 @@ function MemberLookup({
 function CodeMenu({
   presentationId,
   lines,
-  token,
+  captcha,
   onApplied,
   disabled,
 }: {
   presentationId: number;
   lines: TicketLine[];
-  token: string;
+  captcha: Captcha;
   onApplied: (lines: TicketLine[]) => void;
   disabled: boolean;
 }) {
@@ -563,7 +607,7 @@ function CodeMenu({
             sectionId,
             ticketGroupId,
             ticketCode: typed,
-            recaptchaToken: token,
+            recaptchaToken: await captcha('ticketByCode'),
           });
           const next = applyCode(lines, {
             code: answer.ticket.code ?? answer.ticketCode.code,

@@ -2,7 +2,7 @@
 // vouchers, a voucher's balance, the commit, and the paid reservation.
 import { apiGet, apiSend } from '../../lib/api/client';
 import type { components } from '../../lib/api/schema';
-import type { CustomerInfo } from '../checkout/customerInfo';
+import type { CustomerInfo } from '../../components/checkout/customerInfo';
 
 type Schemas = components['schemas'];
 
@@ -13,7 +13,6 @@ export type VoucherResponse = Schemas['VoucherResponse'];
 export type CommitResponse = Schemas['CommitResponse'];
 export type Reservation = Schemas['Reservation'];
 export type ReservationResponse = Schemas['ReservationResponse'];
-export type EDocument = Schemas['EDocument'];
 
 /**
  * POST /cart's body for the same seats, tickets and products as a priced cart, with the buyer's
@@ -26,6 +25,12 @@ export function cartBodyFrom(
     voucherReferences?: readonly string[];
     locale: string;
     step?: string;
+    /**
+     * Senior citizens' ID numbers by seat (`sectionId:x:y`). The priced cart does not repeat
+     * them (an ID number is not echoed back), so every re-post must send them again or the
+     * server rejects the senior tickets.
+     */
+    seniorIds?: Readonly<Record<string, string>>;
   },
 ): CartBody {
   return {
@@ -45,6 +50,7 @@ export function cartBodyFrom(
               memberNumber: t.memberNumber ?? null,
               ref1: t.ref1 ?? null,
               ref2: t.ref2 ?? null,
+              seniorId: extra.seniorIds?.[`${t.sectionId}:${t.x}:${t.y}`] || null,
             },
           })),
         },
@@ -90,10 +96,6 @@ export function sendTickets(id: string, mobileNumber: string): Promise<{ success
     `/reservations/${encodeURIComponent(id)}/sendTickets`,
     { mobileNumber },
   );
-}
-
-export function fetchEDocument(key: string, signal?: AbortSignal): Promise<EDocument> {
-  return apiGet<EDocument>(`/edocument/${encodeURIComponent(key)}`, undefined, signal);
 }
 
 export const reservationPdfUrl = (id: string, lang: string) =>

@@ -1,6 +1,7 @@
 // The seat step's calls and the one place that owns their query keys.
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet, apiSend } from '../../lib/api/client';
+import type { Captcha } from '../../lib/captcha';
 import type {
   BestAvailableResponse,
   CheckoutResponse,
@@ -29,14 +30,14 @@ export const seatKeys = {
   holds: (presentationId: number) => ['myHolds', presentationId] as const,
 };
 
-export function seatplanQuery(venueId: number, seatplanId: number, recaptchaToken: string) {
+export function seatplanQuery(venueId: number, seatplanId: number, captcha: Captcha) {
   return queryOptions({
     queryKey: seatKeys.plan(venueId, seatplanId),
-    queryFn: ({ signal }) =>
+    queryFn: async ({ signal }) =>
       apiSend<SeatplanV2Response>(
         'POST',
         '/seats/seatplanV2',
-        { recaptchaToken },
+        { recaptchaToken: await captcha('seatplan') },
         { venueId, seatplanId },
         signal,
       ),

@@ -121,6 +121,20 @@ export function lineProblem(line: TicketLine, groups: readonly TicketGroup[]): L
   return null;
 }
 
+/** The senior IDs the buyer typed, by seat key, for the later posts of the same cart. */
+export function seniorIdsOf(
+  lines: readonly TicketLine[],
+  groups: readonly TicketGroup[],
+): Record<string, string> {
+  const ids: Record<string, string> = {};
+  for (const l of lines) {
+    if (lineTicket(l, groups)?.needsSeniorId && l.seniorId.trim() !== '') {
+      ids[l.key] = l.seniorId.trim();
+    }
+  }
+  return ids;
+}
+
 /** The POST /cart body for the lines (and products), moving the checkout to `step`. */
 export function cartBody(
   presentationId: number,

@@ -151,7 +151,7 @@ describe("What's on", () => {
     await renderApp('/?lang=en', {
       api: (url) =>
         url.pathname === '/api/seats/presentations'
-          ? { status: 503, body: { error: { code: 'GENERAL_ERROR', message: 'x' } } }
+          ? { status: 500, body: { error: { code: 'GENERAL_ERROR', message: 'x' } } }
           : undefined,
     });
     expect(

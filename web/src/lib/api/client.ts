@@ -80,40 +80,137 @@ async function errorFrom(response: Response): Promise<ApiError> {
   return new ApiError(response.status, code, message, params);
 }
 
-/** Every call goes through here: the session's uuid header, our error shape, no cache games. */
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** How a try failed: no answer at all, or an answer with this HTTP status. */
+export type Failure = 'network' | number;
+
+/** Waits before each retry of a lost connection: 0.5 s, 1 s, 2 s, then the buyer is told. */
+export const RETRY_DELAYS_MS = [500, 1000, 2000] as const;
+
+/**
+ * Whether to try a failed call again, and after how long (null: give up). Only failures that
+ * say nothing about the request are retried: no answer at all, or a gateway's 502/504 and our
+ * 503 (the database was unreachable). A POST with no answer may have been done (a commit, a
+ * cart), so it is retried only on 502 and 503, which mean the server did not act on it.
+ */
+export function retryDelay(method: Method, failure: Failure, attempt: number): number | null {
+  if (attempt >= RETRY_DELAYS_MS.length) return null;
+  const transient =
+    method === 'POST'
+      ? failure === 502 || failure === 503
+      : failure === 'network' || failure === 502 || failure === 503 || failure === 504;
+  return transient ? RETRY_DELAYS_MS[attempt] : null;
+}
+
+type ConnectionListener = (lost: boolean) => void;
+const connectionListeners = new Set<ConnectionListener>();
+let connectionLost = false;
+
+function setConnectionLost(lost: boolean) {
+  if (lost === connectionLost) return;
+  connectionLost = lost;
+  for (const listener of connectionListeners) listener(lost);
+}
+
+/** Tells `listener` when calls stop getting through after their retries, and when one does again. */
+export function onConnectionChange(listener: ConnectionListener): () => void {
+  connectionListeners.add(listener);
+  return () => connectionListeners.delete(listener);
+}
+
+export function isConnectionLost(): boolean {
+  return connectionLost;
+}
+
+let sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new DOMException('Aborted', 'AbortError'));
+    });
+  });
+
+/** For tests: wait differently between retries (e.g. not at all). */
+export function setRetrySleep(next: typeof sleep): void {
+  sleep = next;
+}
+
+/**
+ * The captcha was refused once already in this page: a second refusal is `recaptcha_repeated`
+ * (spec 8: refresh the page or use another browser), since asking again will not help.
+ */
+let captchaRefused = false;
+
+/** For tests: forget an earlier captcha refusal and a lost connection. */
+export function resetRequestState(): void {
+  captchaRefused = false;
+  connectionLost = false;
+}
+
+/** Every call goes through here: the session's uuid header, our error shape, retries. */
 async function request<T>(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: Method,
   path: string,
   options: { query?: Record<string, QueryValue>; body?: unknown; signal?: AbortSignal },
 ): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const uuid = currentUuid();
-  if (uuid) headers.uuid = uuid;
+  for (let attempt = 0; ; attempt += 1) {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const uuid = currentUuid();
+    if (uuid) headers.uuid = uuid;
 
-  let response: Response;
-  try {
-    response = await fetch(buildUrl(path, options.query), {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      credentials: 'same-origin',
-      signal: options.signal,
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    throw new ApiError(
-      0,
-      'errorNoResponse',
-      cause instanceof Error ? cause.message : 'Network error',
-    );
+    let response: Response;
+    try {
+      response = await fetch(buildUrl(path, options.query), {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        credentials: 'same-origin',
+        signal: options.signal,
+      });
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+      const delay = retryDelay(method, 'network', attempt);
+      if (delay !== null) {
+        await sleep(delay, options.signal);
+        continue;
+      }
+      setConnectionLost(true);
+      throw new ApiError(
+        0,
+        'connectionLost',
+        cause instanceof Error ? cause.message : 'Network error',
+      );
+    }
+
+    const issued = response.headers.get('uuid');
+    if (issued) knownUuid = issued;
+
+    if (!response.ok) {
+      const delay = retryDelay(method, response.status, attempt);
+      if (delay !== null) {
+        await sleep(delay, options.signal);
+        continue;
+      }
+      const error = await errorFrom(response);
+      if ([502, 503, 504].includes(response.status)) {
+        setConnectionLost(true);
+        throw new ApiError(error.status, 'connectionLost', error.message, error.params);
+      }
+      setConnectionLost(false);
+      if (error.code === 'recaptcha') {
+        if (captchaRefused) {
+          throw new ApiError(error.status, 'recaptcha_repeated', error.message, error.params);
+        }
+        captchaRefused = true;
+      }
+      throw error;
+    }
+    setConnectionLost(false);
+    return (await response.json()) as T;
   }
-
-  const issued = response.headers.get('uuid');
-  if (issued) knownUuid = issued;
-
-  if (!response.ok) throw await errorFrom(response);
-  return (await response.json()) as T;
 }
 
 export function apiGet<T>(
@@ -171,12 +268,4 @@ export function apiSend<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   return request<T>(method, path, { query, body, signal });
-}
-
-/**
- * The captcha token to send with protected calls. In test mode the server names the one token it
- * accepts; with no provider configured any token passes, so an empty one is sent.
- */
-export function captchaToken(config: { captcha?: { testToken?: string | null } } | null): string {
-  return config?.captcha?.testToken ?? '';
 }

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SeatShort, SeatplanV2 } from '../../lib/api/types';
 import { localizedName } from '../../lib/localized';
@@ -6,6 +6,8 @@ import {
   defaultFocus,
   kindsOf,
   neighbour,
+  SEAT_MAP_ZOOM_STEPS,
+  startZoomIndex,
   seatLabel,
   seatKey,
   type Direction,
@@ -18,8 +20,7 @@ import './SeatMap.css';
 const CELL = 10;
 const SEAT = 8.4;
 const SCREEN_BAND = 22;
-const ZOOM_STEPS = [1, 1.5, 2, 3, 4] as const;
-
+const ZOOM_STEPS = SEAT_MAP_ZOOM_STEPS;
 const KEY_DIRECTIONS: Record<string, Direction> = {
   ArrowLeft: 'left',
   ArrowRight: 'right',
@@ -45,6 +46,7 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const [zoomIndex, setZoomIndex] = useState(0);
+  const [startIndex, setStartIndex] = useState(0);
   const [focusKey, setFocusKey] = useState<string | null>(null);
   const seatRefs = useRef(new Map<string, SVGGElement>());
   const viewport = useRef<HTMLDivElement>(null);
@@ -78,6 +80,20 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
   const defaultFocusKey = useMemo(() => defaultFocus(plan, states), [plan, states]);
   const tabKey =
     focusKey && plan.seats.some((s) => seatKey(s) === focusKey) ? focusKey : defaultFocusKey;
+
+  // A hall too wide for the screen opens zoomed in, centred, to pan sideways; reset comes back here.
+  useLayoutEffect(() => {
+    const box = viewport.current;
+    if (!box) return;
+    const index = startZoomIndex(box.clientWidth, plan.width);
+    setStartIndex(index);
+    setZoomIndex(index);
+    if (index > 0) {
+      requestAnimationFrame(() => {
+        box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+      });
+    }
+  }, [plan.width]);
 
   const zoom = ZOOM_STEPS[zoomIndex];
   const changeZoom = (next: number) => {
@@ -145,8 +161,8 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
         <button
           type="button"
           className="seat-map__tool seat-map__tool--text"
-          onClick={() => changeZoom(0)}
-          disabled={zoomIndex === 0}
+          onClick={() => changeZoom(startIndex)}
+          disabled={zoomIndex === startIndex}
         >
           {t('seatMap.zoomReset')}
         </button>

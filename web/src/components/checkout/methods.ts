@@ -1,4 +1,4 @@
-import type { PaymentMethod } from './api';
+import type { PaymentMethod } from '../../lib/api/payment';
 
 export type OfferedMethod = Exclude<PaymentMethod, 'voucher'>;
 

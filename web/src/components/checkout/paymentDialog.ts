@@ -196,7 +196,11 @@ function next(state: PaymentDialogState, event: PaymentDialogEvent): PaymentPhas
       return {
         kind: 'failed',
         paymentId: null,
-        code: isPaymentFailureCode(event.code) ? event.code : 'errorResponse',
+        code: isPaymentFailureCode(event.code)
+          ? event.code
+          : event.code === 'connectionLost'
+            ? 'errorNoResponse'
+            : 'errorResponse',
       };
     case 'frameNavigated':
       return phase.kind === 'form'

@@ -102,3 +102,17 @@ export function defaultFocus(
   const first = best ?? plan.seats[0];
   return first ? seatKey(first) : null;
 }
+
+/** The seat map's zoom factors, the whole hall first. */
+export const SEAT_MAP_ZOOM_STEPS = [1, 1.5, 2, 3, 4] as const;
+
+/** The smallest seat a finger can hit: a big hall on a phone starts zoomed in to this. */
+export const MIN_CELL_PX = 22;
+
+/** The first zoom step at which a seat is at least MIN_CELL_PX wide in a box `boxWidth` wide. */
+export function startZoomIndex(boxWidth: number, planWidth: number): number {
+  if (boxWidth <= 0 || planWidth <= 0) return 0;
+  const cell = boxWidth / planWidth;
+  const index = SEAT_MAP_ZOOM_STEPS.findIndex((z) => cell * z >= MIN_CELL_PX);
+  return index === -1 ? SEAT_MAP_ZOOM_STEPS.length - 1 : index;
+}

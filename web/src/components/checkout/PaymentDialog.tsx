@@ -1,7 +1,7 @@
 import { useEffect, useId, useReducer, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api/client';
-import { fetchPaymentStatus } from './api';
+import { fetchPaymentStatus } from '../../lib/api/payment';
 import {
   initialPaymentDialogState,
   isPolling,

@@ -1,9 +1,11 @@
-// The checkout's calls. The order page passes these to the dialog (tests pass fakes).
-import { apiGet } from '../../lib/api/client';
-import type { components, operations } from '../../lib/api/schema';
-import type { PaymentFormResponse, PaymentStatusResponse } from './paymentDialog';
+// The payment calls of a checkout (any order type). The order page passes these to the payment
+// dialog (tests pass fakes).
+import { apiGet } from './client';
+import type { components, operations } from './schema';
 
 export type PaymentMethod = components['schemas']['PaymentMethodValue'];
+type PaymentFormResponse = components['schemas']['PaymentFormResponse'];
+type PaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
 export type PaymentFormQuery = operations['paymentForm']['parameters']['query'];
 
 /** Starts a payment for the buyer's priced cart: where the gateway's form is, and its id. */

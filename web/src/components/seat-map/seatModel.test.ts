@@ -24,3 +24,17 @@ describe('seat model', () => {
     expect(neighbour(seats, seats[3], 'up')).toBe(seats[1]);
   });
 });
+
+describe('the seat map on a phone', () => {
+  it('starts zoomed in far enough that a seat of a big hall can be hit with a finger', async () => {
+    const { startZoomIndex, MIN_CELL_PX } = await import('./seatModel');
+    // A 40-seat-wide hall in a 340 px box is 8.5 px a seat: 3x makes it 25.5 px.
+    expect(startZoomIndex(340, 40)).toBe(3);
+    expect((340 / 40) * 3).toBeGreaterThanOrEqual(MIN_CELL_PX);
+    // A small hall, or a laptop, sees the whole hall.
+    expect(startZoomIndex(340, 12)).toBe(0);
+    expect(startZoomIndex(1200, 40)).toBe(0);
+    // jsdom measures nothing: no zoom.
+    expect(startZoomIndex(0, 40)).toBe(0);
+  });
+});

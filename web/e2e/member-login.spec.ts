@@ -1,0 +1,77 @@
+import { expect, test } from '@playwright/test';
+import { OrderPage } from './pages/OrderPage';
+import { PLAIN_FREE_HE, holdSeatsInOneRow, reservedScreening, shoot } from './order-flow';
+
+// Demo data (docs/catalogue.md): member 100001 is Dana Levi's active club card, mobile 0524318876.
+const MEMBER = '100001';
+const MOBILE = '052-4318876';
+
+interface Outbox {
+  messages: { kind: string; body: string; createdAt: string }[];
+}
+
+test('a member ticket asks for the SMS login; the code from the outbox logs the member in', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const presentationId = await reservedScreening(request, 6, 0);
+
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(`/order/${presentationId}`);
+  const order = new OrderPage(page);
+  await expect(order.seatMap()).toBeVisible();
+  await holdSeatsInOneRow(order, 1, PLAIN_FREE_HE);
+  await order.continueButton().click();
+  await expect(page.getByRole('heading', { name: 'בחירת כרטיסים' })).toBeVisible();
+
+  // The member's own tickets appear for the member number; one of them is chosen.
+  await page.getByLabel('מספר חבר (לכרטיסי חברים)').fill(MEMBER);
+  await page.getByRole('button', { name: 'הצגת כרטיסי חברים' }).click();
+  await expect(page.getByText(`מוצגים כרטיסי החברים של ${MEMBER}`)).toBeVisible();
+  await order
+    .seatTickets(0)
+    .getByRole('radio', { name: /^חבר מועדון(?! –)/ })
+    .check();
+  await order.continueButton().click();
+
+  // The server wants the member logged in: the checkout asks for the mobile number.
+  const login = page.getByRole('region', { name: 'כניסה עם מספר נייד' });
+  await expect(login).toBeVisible();
+  await shoot(page, 'login-he-390.png');
+  const before = new Date().toISOString();
+  await login.getByLabel('מספר טלפון נייד').fill(MOBILE);
+  await login.getByRole('button', { name: 'שליחת קוד' }).click();
+  await expect(login.getByText(/שלחנו קוד בן 6 ספרות/)).toBeVisible();
+
+  // The code, as the member's phone got it (the test-mode SMS outbox).
+  const outbox = (await (
+    await request.get('/api/test/outbox/sms?to=0524318876&limit=1')
+  ).json()) as Outbox;
+  const sms = outbox.messages[0];
+  expect(sms.kind).toBe('loginCode');
+  expect(sms.createdAt >= before.slice(0, 19)).toBe(true);
+  const code = sms.body.match(/\d{6}/)?.[0];
+  expect(code, sms.body).toBeDefined();
+
+  // A wrong code first: the buyer is told, and how many tries are left.
+  const wrong = code === '000000' ? '111111' : '000000';
+  await login.getByLabel('קוד מה-SMS').fill(wrong);
+  await login.getByRole('button', { name: 'כניסה' }).click();
+  await expect(login.getByRole('alert')).toHaveText(/הקוד שגוי. נותרו \d ניסיונות/);
+
+  await login.getByLabel('קוד מה-SMS').fill(code!);
+  await login.getByRole('button', { name: 'כניסה' }).click();
+
+  // Logged in, the cart goes through with the member ticket: on to the extras or the details.
+  const next = page
+    .getByRole('heading', { name: 'פרטי המזמין' })
+    .or(page.getByRole('heading', { name: 'הוספת תוספות' }));
+  await expect(next).toBeVisible();
+  await expect(login).toBeHidden();
+  if (await page.getByRole('heading', { name: 'הוספת תוספות' }).isVisible()) {
+    await order.continueButton().click();
+  }
+  const summary = page.getByRole('region', { name: 'סיכום ההזמנה' });
+  await expect(summary.getByText(/חבר מועדון/)).toBeVisible();
+});
