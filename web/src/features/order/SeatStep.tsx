@@ -28,10 +28,13 @@ import {
   seatKeys,
   seatplanQuery,
   seatsStatusQuery,
+  STATUS_POLL_LIVE_MS,
+  STATUS_POLL_MS,
   stamp,
   unlockSeat,
   type Timed,
 } from './seatApi';
+import { useSeatEvents } from './seatEvents';
 import './SeatStep.css';
 
 type Holds = Timed<MyHoldsResponse>;
@@ -81,7 +84,15 @@ export function SeatStep({
   const id = presentation.id;
 
   const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
-  const status = useQuery(seatsStatusQuery(id));
+  const live = useSeatEvents(id);
+  // `?seatPoll=off` leaves the live stream alone to update the map (the two-node test proves the
+  // stream carries changes); otherwise polling is the safety net, faster while the stream is down.
+  const pollOff =
+    typeof window !== 'undefined' &&
+    new URLSearchParams(window.location.search).get('seatPoll') === 'off';
+  const status = useQuery(
+    seatsStatusQuery(id, pollOff ? false : live === 'live' ? STATUS_POLL_LIVE_MS : STATUS_POLL_MS),
+  );
   const holds = useQuery(myHoldsQuery(id));
 
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
@@ -259,7 +270,7 @@ export function SeatStep({
   const expired = remaining !== null && remaining <= 0;
 
   return (
-    <section className="seat-step" aria-labelledby="seat-step-title">
+    <section className="seat-step" aria-labelledby="seat-step-title" data-live={live}>
       <h2 id="seat-step-title" className="seat-step__title">
         {t('order.seats.title')}
       </h2>

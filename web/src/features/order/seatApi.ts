@@ -14,8 +14,10 @@ import type {
   UnlockResponse,
 } from '../../lib/api/types';
 
-/** How often the map asks again, so other buyers' holds and sales appear. */
+/** How often the map asks again while the live event stream is down. */
 export const STATUS_POLL_MS = 5000;
+/** How often it asks while events arrive: a safety net only. */
+export const STATUS_POLL_LIVE_MS = 30_000;
 
 /** An answer with a server clock, stamped with when it arrived (for countdowns). */
 export type Timed<T> = T & { receivedAt: number };
@@ -45,12 +47,12 @@ export function seatplanQuery(venueId: number, seatplanId: number, captcha: Capt
   });
 }
 
-export function seatsStatusQuery(presentationId: number) {
+export function seatsStatusQuery(presentationId: number, pollMs: number | false = STATUS_POLL_MS) {
   return queryOptions({
     queryKey: seatKeys.status(presentationId),
     queryFn: ({ signal }) =>
       apiGet<SeatsStatusV2Response>('/seats/seats-statusV2', { presentationId }, signal),
-    refetchInterval: STATUS_POLL_MS,
+    refetchInterval: pollMs,
     staleTime: 0,
   });
 }
