@@ -205,7 +205,17 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
             .unwrap_or(1),
         loadgen_threads: cli.threads,
     };
-    let mode = if cli.quick { "quick" } else { "full" };
+    let custom = cli.seconds.is_some()
+        || cli.buyers.is_some()
+        || cli.browsers.is_some()
+        || cli.watchers.is_some()
+        || cli.fanout_buyers.is_some()
+        || cli.holds.is_some();
+    let mode = match (cli.quick, custom) {
+        (_, true) => "custom",
+        (true, false) => "quick",
+        (false, false) => "full",
+    };
     let settings_json = json!({
         "seconds": plan.seconds, "buyers": plan.buyers, "browsers": plan.browsers,
         "watchers": plan.watchers, "fanoutBuyers": plan.fanout_buyers, "holds": plan.holds,
@@ -305,6 +315,7 @@ async fn one_run(
     let (scenario, load) = (kind.name(), kind.load());
     eprintln!("▶ {target} · {scenario} · {load}");
     let mut failed = RunResult::new(scenario, target, backend.nodes(), load);
+    let load_average_before = server::load_average();
     let mut cluster = match Cluster::start(backend, settings).await {
         Ok(c) => c,
         Err(e) => {
@@ -314,11 +325,25 @@ async fn one_run(
         }
     };
     let (secs, hold) = (plan.seconds, cli.hold_seconds);
+    let servers_before = cluster.cpu_seconds();
+    let own_before = server::process_cpu_seconds("self").unwrap_or(0.0);
     let outcome = match kind {
         Kind::OnSale(b) => on_sale_run(&cluster, b, secs, hold).await,
         Kind::Browsing(b) => browsing_run(&cluster, b, secs).await,
         Kind::Fanout(b, w) => fanout_run(&cluster, b, w, secs, hold).await,
         Kind::Expiry(h) => expiry_run(&cluster, h, hold).await,
+    };
+    let cpu = report::Cpu {
+        server_seconds: cluster
+            .cpu_seconds()
+            .iter()
+            .zip(&servers_before)
+            .map(|(a, b)| stats::round1(a - b))
+            .collect(),
+        loadgen_seconds: stats::round1(
+            server::process_cpu_seconds("self").unwrap_or(0.0) - own_before,
+        ),
+        load_average_before,
     };
     let mut result = match outcome {
         Ok(s) => {
@@ -336,6 +361,7 @@ async fn one_run(
             failed
         }
     };
+    result.cpu = cpu;
     for c in cluster.crashed() {
         result.notes.push(format!("server crashed: {c}"));
     }
@@ -489,7 +515,7 @@ async fn expiry_run(c: &Cluster, holds: usize, hold: u64) -> anyhow::Result<Scen
     let started = std::time::Instant::now();
     let (mut rec, outcome) = scenarios::expiry(&addrs, &halls, holds, hold, use_events).await;
     r.seconds = crate::stats::round1(started.elapsed().as_secs_f64());
-    r.calls = rec.summary(r.seconds);
+    r.calls = rec.summary(outcome.locking_seconds.max(0.001));
     r.expiry = Some(outcome);
     Ok(Scenario {
         result: r,

@@ -35,6 +35,9 @@ pub struct RunResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub events_available: Option<bool>,
     pub memory: Vec<Memory>,
+    /// CPU seconds used during the run by each server node and by the load generator: on two
+    /// shared cores, what the client and other work took is not the server's.
+    pub cpu: Cpu,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checks: Option<Checks>,
     /// Why the run has no figures, or what to know about them.
@@ -56,6 +59,7 @@ impl RunResult {
             expiry: None,
             events_available: None,
             memory: Vec::new(),
+            cpu: Cpu::default(),
             checks: None,
             notes: Vec::new(),
             error: None,
@@ -69,6 +73,15 @@ impl RunResult {
     fn peak_mib(&self) -> Option<f64> {
         self.memory.iter().map(|m| m.peak_rss_mib).reduce(f64::max)
     }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cpu {
+    pub server_seconds: Vec<f64>,
+    pub loadgen_seconds: f64,
+    /// The machine's load averages (1, 5, 15 min) just before the run.
+    pub load_average_before: String,
 }
 
 #[derive(Serialize)]
@@ -211,7 +224,7 @@ pub fn details(runs: &[RunResult]) -> String {
     for r in runs.iter().filter(|r| r.error.is_none()) {
         let _ = writeln!(
             out,
-            "\n**{} · {} · {}** ({} s{})\n",
+            "\n**{} · {} · {}** ({} s{}; CPU s: servers {:?}, loadgen {}; load average before {})\n",
             r.scenario,
             r.target,
             r.load,
@@ -222,8 +235,18 @@ pub fn details(runs: &[RunResult]) -> String {
                     "; {}: peak {} MiB, now {} MiB",
                     m.node, m.peak_rss_mib, m.rss_mib
                 ))
-                .collect::<String>()
+                .collect::<String>(),
+            r.cpu.server_seconds,
+            r.cpu.loadgen_seconds,
+            r.cpu.load_average_before,
         );
+        for n in &r.notes {
+            let _ = writeln!(out, "- {n}");
+        }
+        if r.calls.is_empty() {
+            continue;
+        }
+        out.push('\n');
         out.push_str("| call | calls | ok/s | p50 ms | p99 ms | max ms | conflicts | sold out | other 4xx | 5xx | no answer | top codes |\n");
         out.push_str("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (name, c) in &r.calls {
@@ -249,9 +272,6 @@ pub fn details(runs: &[RunResult]) -> String {
                 c.transport_errors,
                 top.join(", ")
             );
-        }
-        for n in &r.notes {
-            let _ = writeln!(out, "\n- {n}");
         }
     }
     out

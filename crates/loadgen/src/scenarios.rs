@@ -397,6 +397,8 @@ pub struct ExpiryOutcome {
     pub holds_asked: usize,
     pub holds_made: usize,
     pub hold_seconds: u64,
+    /// How long making the holds took (the lock rates are over this).
+    pub locking_seconds: f64,
     /// Seen free − the hold's expiresAt, per hold seen free.
     pub release_lag: DelaySummary,
     /// Holds not seen free within 15 s after their expiry.
@@ -464,6 +466,7 @@ pub async fn expiry(
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     // The holds, 50 at a time.
+    let locking_started = Instant::now();
     let far = Instant::now() + Duration::from_secs(3600);
     let made = Arc::new(AtomicU64::new(0));
     let seats = Arc::new(seats);
@@ -514,6 +517,7 @@ pub async fn expiry(
             rec.merge(r);
         }
     }
+    let locking_seconds = locking_started.elapsed().as_secs_f64();
     // Wait until every hold is seen free, or 15 s after the last expiry.
     let last_expiry = watched
         .lock()
@@ -549,6 +553,7 @@ pub async fn expiry(
             holds_asked: holds,
             holds_made: made.load(Ordering::Relaxed) as usize,
             hold_seconds,
+            locking_seconds: crate::stats::round3(locking_seconds),
             release_lag: delay_summary(&mut lags),
             never_seen_released: never,
         },

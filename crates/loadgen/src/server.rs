@@ -153,6 +153,14 @@ impl Cluster {
             .collect()
     }
 
+    /// CPU seconds (user + system) each node has used so far.
+    pub fn cpu_seconds(&self) -> Vec<f64> {
+        self.nodes
+            .iter()
+            .map(|n| process_cpu_seconds(&n.child.id().to_string()).unwrap_or(0.0))
+            .collect()
+    }
+
     /// Every node still running (none crashed during the run)?
     pub fn crashed(&mut self) -> Vec<String> {
         self.nodes
@@ -284,6 +292,31 @@ async fn wait_healthy(node: &mut Node) -> anyhow::Result<()> {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// User plus system CPU seconds of a process (`self` for this one), from /proc/<pid>/stat
+/// (clock ticks of 1/100 s, Linux's USER_HZ).
+pub fn process_cpu_seconds(pid: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+/// The machine's 1, 5 and 15 minute load averages: the bench shares the machine.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| {
+            s.split_ascii_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
 }
 
 /// (VmHWM, VmRSS) in kB.
