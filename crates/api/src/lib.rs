@@ -7,8 +7,10 @@ mod customer;
 mod dev_outbox;
 mod dto;
 pub mod error;
+pub mod events;
 mod extract;
 mod pay;
+pub mod rate_limit;
 mod request_id;
 mod reservations;
 mod saved_cards;
@@ -33,6 +35,7 @@ fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(catalogue::router())
         .merge(seats::router())
+        .merge(events::router())
         .merge(cart::router())
         .merge(reservations::router())
         .merge(customer::router())
@@ -112,6 +115,11 @@ pub fn build(state: AppState) -> Router {
         .merge(dev_outbox::pages(state.settings.test_mode))
         .merge(pay::router())
         .fallback(web::serve)
+        // Inside the session layer: the limits key on the buyer session.
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            rate_limit::middleware,
+        ))
         .layer(axum::middleware::from_fn(session::middleware))
         // Pages, scripts and JSON go out gzipped to browsers that ask (the order page's script
         // is about 160 KB gzipped instead of 520 KB; `make bench` measures it).

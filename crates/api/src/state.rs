@@ -57,6 +57,10 @@ pub struct ApiSettings {
     pub gateway_secret: Option<GatewaySecret>,
     /// The site's public address, for links in mails, text messages and QR codes (KUPA_PUBLIC_URL).
     pub public_url: String,
+    /// Abuse limits on lock, best-available, SMS and login calls (KUPA_RATE_LIMITS).
+    pub rate_limits: crate::rate_limit::RateLimits,
+    /// Take the client's address from X-Forwarded-For (behind a trusted load balancer only).
+    pub trust_forwarded_for: bool,
 }
 
 /// A secret that never shows in `Debug` output or logs.
@@ -80,6 +84,8 @@ impl Default for ApiSettings {
             test_mode: false,
             gateway_secret: None,
             public_url: "http://127.0.0.1:8080".into(),
+            rate_limits: crate::rate_limit::RateLimits::default(),
+            trust_forwarded_for: false,
         }
     }
 }
@@ -104,6 +110,9 @@ pub struct AppState {
     pub captcha: Arc<dyn Captcha>,
     pub clock: Arc<dyn AdjustableClock>,
     pub settings: Arc<ApiSettings>,
+    /// This node's fan-out of live seat events (and its hand-off to the cross-node relay).
+    pub seat_events: Arc<crate::events::SeatEventHub>,
+    pub rate_limiter: Arc<crate::rate_limit::RateLimiter>,
 }
 
 impl AppState {
@@ -129,6 +138,7 @@ impl AppState {
             + 'static,
     {
         let clock_port: Arc<dyn kupa_app::ports::Clock> = clock.clone();
+        let seat_events = Arc::new(crate::events::SeatEventHub::new());
         let catalogue = Arc::new(CatalogueService::new(
             store.clone(),
             store.clone(),
@@ -141,6 +151,7 @@ impl AppState {
             store.clone(),
             captcha.clone(),
             clock_port.clone(),
+            seat_events.clone(),
         ));
         let customers = Arc::new(CustomerService::new(
             store.clone(),
@@ -201,7 +212,11 @@ impl AppState {
             outbox,
             captcha,
             clock,
+            rate_limiter: Arc::new(crate::rate_limit::RateLimiter::new(
+                settings.rate_limits.clone(),
+            )),
             settings: Arc::new(settings),
+            seat_events,
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::catalogue::{CatalogueService, PresentationInfo};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::{Claim, Seat, Section};
 use crate::ports::{Captcha, CatalogueStore, CheckoutStore, ClaimStore, Clock, Place};
+use crate::seat_events::{SeatChangeKind, SeatEvent, SeatEventSink};
 use crate::site_config::SiteConfig;
 
 /// A seat as the spec's lock and unlock calls name it.
@@ -55,6 +56,7 @@ pub struct BookingService {
     checkout: Arc<dyn CheckoutStore>,
     captcha: Arc<dyn Captcha>,
     clock: Arc<dyn Clock>,
+    events: Arc<dyn SeatEventSink>,
 }
 
 pub fn timers(config: &SiteConfig) -> StepTimers {
@@ -147,6 +149,7 @@ impl BookingService {
         checkout: Arc<dyn CheckoutStore>,
         captcha: Arc<dyn Captcha>,
         clock: Arc<dyn Clock>,
+        events: Arc<dyn SeatEventSink>,
     ) -> BookingService {
         BookingService {
             catalogue,
@@ -155,7 +158,32 @@ impl BookingService {
             checkout,
             captcha,
             clock,
+            events,
         }
+    }
+
+    /// Tells watchers of the presentation that these places changed.
+    pub fn publish(
+        &self,
+        presentation_id: i64,
+        state: SeatChangeKind,
+        places: impl IntoIterator<Item = Place>,
+    ) {
+        let event = SeatEvent::new(presentation_id, state, places);
+        if !event.changes.is_empty() {
+            self.events.publish(event);
+        }
+    }
+
+    /// Deletes the holds that have run out and tells watchers (one event per presentation).
+    /// Expired holds are free to claim before this runs (the lock statement takes them over);
+    /// several nodes may sweep at once, and each removed hold is reported by exactly one of them.
+    pub async fn sweep_expired_holds(&self) -> AppResult<usize> {
+        let released = self.claims.sweep_expired(self.clock.now_ms()).await?;
+        for event in SeatEvent::expired(&released) {
+            self.events.publish(event);
+        }
+        Ok(released.len())
     }
 
     async fn require_captcha(&self, token: &str) -> AppResult<()> {
@@ -321,6 +349,7 @@ impl BookingService {
                         "the seat is no longer available",
                     ));
                 }
+                self.publish(req.presentation_id, SeatChangeKind::Held, places);
                 (held(seat), all)
             }
             SectionKind::Ga => {
@@ -382,6 +411,7 @@ impl BookingService {
                 .hold(presentation_id, &[place(&h)], session, now, deadline)
                 .await?
             {
+                self.publish(presentation_id, SeatChangeKind::Held, [place(&h)]);
                 return Ok((h.clone(), vec![h]));
             }
         }
@@ -432,12 +462,13 @@ impl BookingService {
             }
         };
         let places: Vec<Place> = group.iter().map(place).collect();
-        if self
+        let released = self
             .claims
             .release(req.presentation_id, &places, session)
-            .await?
-            == 0
-        {
+            .await?;
+        if released > 0 {
+            self.publish(req.presentation_id, SeatChangeKind::Released, places);
+        } else {
             return Err(AppError::rejected(
                 ErrorCode::UnlockSeatError,
                 "this seat is not held by you",
@@ -725,6 +756,7 @@ impl BookingService {
                     )
                     .await?
                 {
+                    self.publish(m.presentation_id, SeatChangeKind::Held, places);
                     if new_checkout {
                         self.checkout
                             .save_checkout_state(session, m.presentation_id, &checkout, now)

@@ -11,6 +11,7 @@ pub mod model;
 pub mod orders;
 pub mod ports;
 pub mod saved_cards;
+pub mod seat_events;
 pub mod site_config;
 pub mod tickets;
 pub mod tickets_out;

@@ -1019,6 +1019,15 @@ impl OrderService {
             }
             Finalised::Paid(order) => {
                 tracing::info!(order = %order.id, payment = %payment.id, "order paid");
+                self.booking.publish(
+                    order.presentation_id,
+                    crate::seat_events::SeatChangeKind::Sold,
+                    order.tickets.iter().map(|t| crate::ports::Place {
+                        section_id: t.section_id,
+                        x: t.x,
+                        y: t.y,
+                    }),
+                );
                 // The order is paid whatever happens to the mail; a failure is logged, not thrown.
                 if let Err(e) = self.send_confirmation(order).await {
                     tracing::warn!(order = %order.id, error = %e, "confirmation mail not sent");

@@ -89,6 +89,7 @@ pub fn api_settings(
         gateway_secret: None,
         // Set from KUPA_PUBLIC_URL (or the listen address) by `serve`.
         public_url: ApiSettings::default().public_url,
+        ..ApiSettings::default()
     })
 }
 
@@ -108,4 +109,21 @@ pub fn gateway_secret(file: &FileConfig) -> anyhow::Result<Option<kupa_api::stat
         );
     }
     Ok(secret)
+}
+
+/// `off`, or `class.scope=N/period` rules over the defaults (docs/configuration.md).
+pub fn rate_limits(text: Option<&str>) -> anyhow::Result<kupa_api::rate_limit::RateLimits> {
+    use kupa_api::rate_limit::RateLimits;
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(RateLimits::default()),
+        Some(t) => RateLimits::parse(t)
+            .map(|l| {
+                if l.rules.is_empty() {
+                    l
+                } else {
+                    l.over_defaults()
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("KUPA_RATE_LIMITS: {e}")),
+    }
 }

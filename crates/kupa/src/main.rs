@@ -61,6 +61,14 @@ enum Command {
         /// Enabled interface locales (comma separated; default he,en).
         #[arg(long, env = "KUPA_LOCALES", value_delimiter = ',')]
         locales: Option<Vec<String>>,
+        /// Abuse limits: `off`, or rules like `lock.session=60/1m,sms.address=30/10m` over the
+        /// defaults (docs/configuration.md).
+        #[arg(long, env = "KUPA_RATE_LIMITS")]
+        rate_limits: Option<String>,
+        /// Take the client's address for the limits from X-Forwarded-For (only behind a load
+        /// balancer that sets it).
+        #[arg(long, env = "KUPA_TRUST_FORWARDED_FOR")]
+        trust_forwarded_for: bool,
     },
     /// Bring the database schema up to date.
     Migrate {
@@ -188,6 +196,8 @@ async fn main() -> anyhow::Result<()> {
             test_mode,
             redirect_allow_list,
             locales,
+            rate_limits,
+            trust_forwarded_for,
         } => {
             init_logs(json_logs);
             let test_mode = test_mode || file.test_mode.unwrap_or(false);
@@ -195,6 +205,8 @@ async fn main() -> anyhow::Result<()> {
                 config::api_settings(&file.web, redirect_allow_list, locales, test_mode)?;
             let settings = kupa_api::ApiSettings {
                 gateway_secret: config::gateway_secret(&file)?,
+                rate_limits: config::rate_limits(rate_limits.as_deref())?,
+                trust_forwarded_for,
                 ..settings
             };
             let addr: SocketAddr = addr
@@ -249,25 +261,30 @@ async fn serve(
         tracing::warn!("no captcha provider is configured: captcha checks are off");
     }
     let db = Arc::new(db);
-    spawn_sweeper(db.clone(), clock.clone());
     let state = kupa_api::AppState::new(
         db.clone(),
         Arc::new(ConfiguredCaptcha::new(captcha_mode)),
         Arc::new(kupa_providers::test_gateway::TestGateway),
         Arc::new(OutboxSmsSender::new(db.clone(), clock.clone())),
         Arc::new(OutboxMailer::new(db.clone(), clock.clone())),
-        clock,
+        clock.clone(),
         settings,
     );
+    spawn_sweeper(db.clone(), state.booking.clone(), clock.clone());
+    spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());
     let app = kupa_api::build(state);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     tracing::info!("Kupa is serving on http://{}", listener.local_addr()?);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    // The peer address feeds the per-address rate limits.
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await?;
     db.close().await;
     Ok(())
 }
@@ -293,19 +310,45 @@ fn spawn_payment_sweeper(orders: Arc<kupa_app::orders::OrderService>) {
     });
 }
 
-fn spawn_sweeper(db: Arc<Db>, clock: Arc<ServerClock>) {
-    use kupa_app::ports::{ClaimStore, OutboxStore};
+/// On PostgreSQL, seat events cross nodes: this node NOTIFYs what it publishes and LISTENs for
+/// the others' (decision 0010). On SQLite there is one node and nothing to relay.
+fn spawn_seat_event_relay(db: &Db, hub: &Arc<kupa_api::events::SeatEventHub>) {
+    let Some(pool) = kupa_store::seat_events::postgres_pool(db) else {
+        return;
+    };
+    let node = format!("{:016x}", rand::random::<u64>());
+    tracing::info!(node = %node, "seat events cross nodes through PostgreSQL LISTEN/NOTIFY");
+    if let Some(rx) = hub.attach_relay() {
+        tokio::spawn(kupa_store::seat_events::run_notifier(
+            pool.clone(),
+            node.clone(),
+            rx,
+        ));
+    }
+    let (heard, gap) = (hub.clone(), hub.clone());
+    tokio::spawn(kupa_store::seat_events::run_listener(
+        pool,
+        node,
+        move |e| heard.deliver_remote(&e),
+        move || gap.resync_all(),
+    ));
+}
+
+fn spawn_sweeper(
+    db: Arc<Db>,
+    booking: Arc<kupa_app::booking::BookingService>,
+    clock: Arc<ServerClock>,
+) {
+    use kupa_app::ports::OutboxStore;
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
         let mut seconds: u64 = 0;
         loop {
             tick.tick().await;
             seconds += 1;
-            match db.sweep_expired(clock.now_ms()).await {
-                Ok(released) if !released.is_empty() => {
-                    tracing::info!(released = released.len(), "expired holds released")
-                }
-                Ok(_) => {}
+            match booking.sweep_expired_holds().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(released = n, "expired holds released"),
                 Err(e) => tracing::warn!(error = %e, "sweeping expired holds failed; will retry"),
             }
             // Login codes live 5 minutes; after 10 the outbox forgets them (checked once a minute).

@@ -40,6 +40,7 @@ mod orders;
 mod outbox;
 mod rows;
 mod saved_cards;
+pub mod seat_events;
 pub mod testing;
 mod tickets;
 

@@ -167,6 +167,8 @@ pub fn test_settings() -> ApiSettings {
     ApiSettings {
         test_mode: true,
         redirect_allow_list: vec!["partner.example".into()],
+        // The limits have their own tests (rate_limits.rs); the others call freely.
+        rate_limits: kupa_api::rate_limit::RateLimits::off(),
         ..ApiSettings::default()
     }
 }

@@ -533,6 +533,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/seats/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live seat changes of a presentation as server-sent events. `event: ready` first (data
+     *     `{"presentationId":N}`), then `event: seats` with data
+     *     `{"presentationId":N,"emittedAtMs":unix ms,"changes":[{"sectionId","x","y","state":"held|released|sold|expired"}]}`,
+     *     and `event: resync` (data `{}`) when events may have been missed: reload the seat status.
+     *     A `: ping` comment every 15 s keeps proxies from closing the stream. A watcher that falls
+     *     behind is disconnected; reconnect and reload the status.
+     */
+    get: operations['seatEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/seats/extend': {
     parameters: {
       query?: never;
@@ -3401,6 +3425,46 @@ export interface operations {
         };
       };
       /** @description formValidation, tooManySeats */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  seatEvents: {
+    parameters: {
+      query: {
+        presentationId: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/event-stream of seat changes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description noEvent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
       422: {
         headers: {
           [name: string]: unknown;

@@ -1,0 +1,183 @@
+//! Live seat events over HTTP (GET /api/seats/events): a watcher of a presentation hears every
+//! change of seat state (held, released, sold, expired) made through the real calls, on SQLite
+//! and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
+
+mod common;
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use common::paying::*;
+use common::*;
+use http_body_util::BodyExt;
+use kupa_store::testing::TestDb;
+use serde_json::Value;
+use tower::ServiceExt;
+
+/// A server-sent event stream read frame by frame.
+struct Watcher {
+    body: Body,
+    buffer: String,
+}
+
+impl Watcher {
+    async fn open(app: &TestApp, presentation_id: &Value) -> Watcher {
+        let res = app
+            .router
+            .clone()
+            .oneshot(
+                Request::get(format!(
+                    "/api/seats/events?presentationId={presentation_id}"
+                ))
+                .body(Body::empty())
+                .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(res.headers()["content-type"], "text/event-stream");
+        let mut w = Watcher {
+            body: res.into_body(),
+            buffer: String::new(),
+        };
+        let (name, data) = w.next().await;
+        assert_eq!(name, "ready");
+        assert_eq!(data["presentationId"], *presentation_id);
+        w
+    }
+
+    /// The next event's name and data; fails after two seconds of silence.
+    async fn next(&mut self) -> (String, Value) {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let mut name = String::new();
+                let mut data = String::new();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("event: ") {
+                        name = v.to_owned();
+                    } else if let Some(v) = line.strip_prefix("data: ") {
+                        data.push_str(v);
+                    }
+                }
+                if name.is_empty() {
+                    continue; // a comment (keep-alive)
+                }
+                return (name, serde_json::from_str(&data).unwrap());
+            }
+            let frame = tokio::time::timeout(Duration::from_secs(2), self.body.frame())
+                .await
+                .expect("no seat event within 2 s")
+                .expect("the event stream ended")
+                .unwrap();
+            if let Ok(bytes) = frame.into_data() {
+                self.buffer.push_str(std::str::from_utf8(&bytes).unwrap());
+            }
+        }
+    }
+
+    /// The next `seats` event's changes as (sectionId, x, y, state).
+    async fn changes(&mut self) -> Vec<(i64, i64, i64, String)> {
+        let (name, data) = self.next().await;
+        assert_eq!(name, "seats", "{data}");
+        data["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["sectionId"].as_i64().unwrap(),
+                    c["x"].as_i64().unwrap(),
+                    c["y"].as_i64().unwrap(),
+                    c["state"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    }
+}
+
+fn place(s: &Value, state: &str) -> (i64, i64, i64, String) {
+    (
+        s["si"].as_i64().unwrap(),
+        s["x"].as_i64().unwrap(),
+        s["y"].as_i64().unwrap(),
+        state.to_owned(),
+    )
+}
+
+/// The presentation `priced_cart_at` buys from (the first on sale in venue 1).
+async fn first_on_sale(app: &TestApp) -> Value {
+    let list = app.get("/api/presentations/").await;
+    list.body["presentations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true)
+        .unwrap()
+        .clone()
+}
+
+api_tests! {
+async fn watchers_hear_holds_releases_sales_and_expiries(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let p = first_on_sale(&app).await;
+    let mut watcher = Watcher::open(&app, &p["id"]).await;
+    let mut other = Watcher::open(&app, &p["id"]).await;
+
+    // Held: the buyer locks two seats (one event per lock call).
+    let who = buyer(1);
+    let k = priced_cart_at(&app, &who, 0, None, "he").await;
+    assert_eq!(k.presentation["id"], p["id"]);
+    let mut held = Vec::new();
+    for w in [&mut watcher, &mut other] {
+        let mut got = Vec::new();
+        for _ in &k.seats {
+            got.extend(w.changes().await);
+        }
+        held = got;
+    }
+    let expected: Vec<_> = k.seats.iter().map(|s| place(s, "held")).collect();
+    assert_eq!(held, expected, "every watcher hears every hold");
+
+    // Sold: paid by card; the callback finalises the order.
+    let id = start_payment(&app, &who, &k).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{id}/card"), Some(&card_form("4242+4242+4242+4242", &good_expiry(&app), "987"))).await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+    let sold = watcher.changes().await;
+    let expected: Vec<_> = k.seats.iter().map(|s| place(s, "sold")).collect();
+    assert_eq!(sold, expected);
+
+    // Released: another buyer locks a seat and lets it go.
+    let other_buyer = buyer(2);
+    let k2 = priced_cart_at(&app, &other_buyer, 3, None, "he").await;
+    for _ in &k2.seats {
+        watcher.changes().await;
+    }
+    let seat = &k2.seats[0];
+    let r = app.call_as(&other_buyer, "PUT", "/api/seats/unlock-seat", Some(&lock_body(&k2.presentation, seat))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(watcher.changes().await, vec![place(seat, "released")]);
+
+    // Expired: the rest of that hold runs out and the sweeper removes it.
+    assert_eq!(app.state.booking.sweep_expired_holds().await.unwrap(), 0, "nothing has expired yet");
+    app.clock.advance_ms(60 * 60 * 1000);
+    assert_eq!(app.state.booking.sweep_expired_holds().await.unwrap(), k2.seats.len() - 1);
+    let expired = watcher.changes().await;
+    let expected: Vec<_> = k2.seats[1..].iter().map(|s| place(s, "expired")).collect();
+    assert_eq!(expired, expected);
+}
+
+async fn an_unknown_presentation_has_no_event_stream(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let r = app.get("/api/seats/events?presentationId=987654").await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND, "{}", r.text);
+    assert_eq!(code(&r), "noEvent");
+    let r = app.get("/api/seats/events?presentationId=abc").await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+}
+}
+
+async fn start_payment(app: &TestApp, who: &str, k: &Paying) -> String {
+    start_payment_with(app, who, k, "card", "he", 1, false).await
+}
