@@ -121,6 +121,8 @@ pub async fn watcher(
     until: Instant,
 ) {
     let mut first = true;
+    // Once the sale is over nobody moves the hall any more (the sender is gone).
+    let mut hall_can_change = true;
     while Instant::now() < until {
         let idx = *current.borrow_and_update();
         let Some(hall) = halls.get(idx) else { return };
@@ -188,9 +190,12 @@ pub async fn watcher(
                         break;
                     }
                 },
-                _ = current.changed() => {
-                    counters.resubscribes.fetch_add(1, Ordering::Relaxed);
-                    break;
+                changed = current.changed(), if hall_can_change => {
+                    if changed.is_ok() {
+                        counters.resubscribes.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                    hall_can_change = false;
                 }
                 _ = tokio::time::sleep_until(until.into()) => return,
             }

@@ -378,7 +378,8 @@ pub async fn fanout(
     {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let (rec, outcome, reservations) = on_sale(addrs, pool, buyers, duration, ON_SALE_MIX).await;
+    let (rec, outcome, reservations) =
+        on_sale(addrs, pool.clone(), buyers, duration, ON_SALE_MIX).await;
     // Let the last events arrive.
     tokio::time::sleep(Duration::from_millis(500)).await;
     for t in &tasks {
