@@ -221,7 +221,7 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
         "watchers": plan.watchers, "fanoutBuyers": plan.fanout_buyers, "holds": plan.holds,
         "holdSeconds": cli.hold_seconds, "targets": cli.targets,
         "mix": { "commit": scenarios::ON_SALE_MIX.commit, "unlock": scenarios::ON_SALE_MIX.unlock,
-                 "expire": 1.0 - scenarios::ON_SALE_MIX.commit - scenarios::ON_SALE_MIX.unlock,
+                 "expire": stats::round3(1.0 - scenarios::ON_SALE_MIX.commit - scenarios::ON_SALE_MIX.unlock),
                  "manualPicks": scenarios::ON_SALE_MIX.manual },
         "serverEnv": { "KUPA_RATE_LIMITS": "off", "KUPA_LOG": "warn" },
     });
