@@ -137,11 +137,12 @@ pub fn headline(runs: &[RunResult]) -> String {
         if let Some(e) = &r.error {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | not run: {} |||||||||||||||",
+                "| {} | {} | {} | not run: {} |{}",
                 r.scenario,
                 r.target,
                 r.load,
-                e.replace('|', "/").replace('\n', " ")
+                e.replace('|', "/").replace('\n', " "),
+                " |".repeat(14)
             );
             continue;
         }
