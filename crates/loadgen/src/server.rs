@@ -77,7 +77,6 @@ impl Cluster {
         // Digits and underscores only: safe to write into the SQL below.
         let tag = format!("kupa_bench_{}_{run}", std::process::id());
         let dir = std::env::temp_dir().join(&tag);
-        std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
         let (database_url, drop) = match backend {
             Backend::Sqlite => (format!("sqlite:{}", dir.join("kupa.db").display()), None),
             Backend::Postgres => {
@@ -105,6 +104,8 @@ impl Cluster {
                 )
             }
         };
+        // Made once the database exists, so a PostgreSQL that cannot be reached leaves nothing.
+        std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
         let mut cluster = Cluster {
             backend,
             nodes: Vec::new(),
