@@ -6,7 +6,7 @@ NPM ?= npm
 E2E_PORT ?= 18080
 export KUPA_TEST_POSTGRES_URL
 
-.PHONY: run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e bench dev clean
+.PHONY: run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e bench bench-load bench-quick dev clean
 
 ## run: build what is needed and serve http://127.0.0.1:8080 with the demo cinema chain (SQLite)
 run: build
@@ -79,9 +79,20 @@ test-web: web-deps api-check
 e2e: build-debug
 	E2E_PORT=$(E2E_PORT) scripts/e2e.sh
 
-## bench: benchmarks (figures, not tests): the JavaScript the order page loads, gzipped
+## bench: benchmarks (figures, not tests): the JavaScript the order page loads, gzipped, then the
+## on-sale load benchmark (docs/benchmark.md): kupa on SQLite and on two PostgreSQL nodes
+## (KUPA_BENCH_POSTGRES_URL), results in bench/results. BENCH_ARGS passes flags (e.g. --quick).
 bench: web-build
 	node web/scripts/bundle-size.mjs
+	$(MAKE) --no-print-directory bench-load
+
+## bench-load: only the load benchmark; bench-quick: the same, short (a couple of minutes)
+bench-load:
+	$(CARGO) build --release -p kupa -p kupa-loadgen
+	./target/release/kupa-loadgen $(BENCH_ARGS)
+
+bench-quick:
+	$(MAKE) --no-print-directory bench-load BENCH_ARGS="--quick $(BENCH_ARGS)"
 
 ## dev: the server on :8080 (debug) and Vite's dev server with hot reload on :5173
 dev: web-deps
