@@ -1228,6 +1228,7 @@ fn kill_one_of_two_nodes_during_a_rush() {
     let started = Instant::now();
     let db = SharedDatabase::create();
     let dir = scratch_dir("two-nodes");
+    eprintln!("node logs in {} (kept when the test fails)", dir.display());
     seed_demo(&db.url);
     let mut a = Node::start("node-a", &db.url, false, &dir);
     let b = Node::start("node-b", &db.url, false, &dir);
@@ -1282,6 +1283,7 @@ fn postgres_restarted_during_a_rush() {
     let pg = PrivatePostgres::start();
     let url = pg.url();
     let dir = scratch_dir("pg-restart");
+    eprintln!("node logs in {} (kept when the test fails)", dir.display());
     let node = Node::start("node", &url, true, &dir);
     let shop = Arc::new(Shop::open(&node.addr, 1));
 
@@ -1403,6 +1405,7 @@ fn postgres_restarted_during_a_rush() {
 fn sqlite_process_killed_during_commits() {
     let started = Instant::now();
     let dir = scratch_dir("sqlite");
+    eprintln!("node logs in {} (kept when the test fails)", dir.display());
     let url = format!("sqlite:{}", dir.join("kupa.db").display());
     let mut all = Tally::default();
     let mut node = Node::start("node-1", &url, true, &dir);
