@@ -6,7 +6,7 @@ NPM ?= npm
 E2E_PORT ?= 18080
 export KUPA_TEST_POSTGRES_URL
 
-.PHONY: run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e bench bench-load bench-quick dev clean
+.PHONY: run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e fault bench bench-load bench-quick dev clean
 
 ## run: build what is needed and serve http://127.0.0.1:8080 with the demo cinema chain (SQLite)
 run: build
@@ -78,6 +78,12 @@ test-web: web-deps api-check
 ## e2e: Playwright in Debian's Chromium against a debug kupa server in test mode on a fresh database
 e2e: build-debug
 	E2E_PORT=$(E2E_PORT) scripts/e2e.sh
+
+## fault: process-level fault tests (docs/operations.md): kill -9 of one of two nodes on PostgreSQL
+## (KUPA_TEST_POSTGRES_URL, default the local server; fails when unreachable), a private PostgreSQL
+## cluster restarted mid-rush (initdb/pg_ctl on its own port), SQLite killed during commits
+fault:
+	$(CARGO) test -p kupa --test faults -- --ignored --test-threads=1
 
 ## bench: benchmarks (figures, not tests): the JavaScript the order page loads, gzipped, then the
 ## on-sale load benchmark (docs/benchmark.md): kupa on SQLite and on two PostgreSQL nodes
