@@ -38,10 +38,15 @@ pub struct Outgoing {
     pub data: String,
 }
 
+/// Told of every change before the watchers: `Some(presentation)`, or `None` for "anything may
+/// have changed" (the cross-node listener lost its connection).
+pub type ChangeHook = Arc<dyn Fn(Option<i64>) + Send + Sync>;
+
 pub struct SeatEventHub {
     channels: Mutex<HashMap<i64, broadcast::Sender<Arc<Outgoing>>>>,
     relay: OnceLock<mpsc::Sender<SeatEvent>>,
     relay_dropped: std::sync::atomic::AtomicU64,
+    on_change: OnceLock<ChangeHook>,
 }
 
 impl Default for SeatEventHub {
@@ -50,6 +55,7 @@ impl Default for SeatEventHub {
             channels: Mutex::new(HashMap::new()),
             relay: OnceLock::new(),
             relay_dropped: Default::default(),
+            on_change: OnceLock::new(),
         }
     }
 }
@@ -64,6 +70,12 @@ impl SeatEventHub {
     pub fn attach_relay(&self) -> Option<mpsc::Receiver<SeatEvent>> {
         let (tx, rx) = mpsc::channel(RELAY_QUEUE);
         self.relay.set(tx).ok().map(|_| rx)
+    }
+
+    /// Runs `hook` on every change, local or relayed, before the watchers hear of it (the seat
+    /// status cache forgets the presentation). Once per hub.
+    pub fn on_change(&self, hook: ChangeHook) {
+        let _ = self.on_change.set(hook);
     }
 
     /// A watcher of one presentation.
@@ -94,6 +106,9 @@ impl SeatEventHub {
     }
 
     fn deliver_local(&self, event: &SeatEvent) {
+        if let Some(hook) = self.on_change.get() {
+            hook(Some(event.presentation_id));
+        }
         let sender = {
             let mut channels = self.channels.lock().expect("seat event hub poisoned");
             match channels.get(&event.presentation_id) {
@@ -118,6 +133,9 @@ impl SeatEventHub {
     /// Tells every watcher to reload the status: events may have been missed (the cross-node
     /// listener lost its connection).
     pub fn resync_all(&self) {
+        if let Some(hook) = self.on_change.get() {
+            hook(None);
+        }
         let senders: Vec<_> = {
             let channels = self.channels.lock().expect("seat event hub poisoned");
             channels.values().cloned().collect()

@@ -148,6 +148,8 @@ impl AppState {
             store.clone(),
             clock_port.clone(),
         ));
+        let forget = catalogue.clone();
+        seat_events.on_change(Arc::new(move |p| forget.forget_claims(p)));
         let booking = Arc::new(BookingService::new(
             catalogue.clone(),
             cat.clone(),

@@ -181,3 +181,60 @@ async fn an_unknown_presentation_has_no_event_stream(db: &TestDb) {
 async fn start_payment(app: &TestApp, who: &str, k: &Paying) -> String {
     start_payment_with(app, who, k, "card", "he", 1, false).await
 }
+
+mod status_cache {
+    use super::*;
+    use kupa_app::ports::{ClaimStore, Clock, Place};
+
+    fn state_of(status: &Value, s: &Value) -> String {
+        status["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["si"] == s["si"] && x["x"] == s["x"] && x["y"] == s["y"])
+            .unwrap()["s"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    async fn status(app: &TestApp, p: &Value) -> Value {
+        app.call_as(
+            &buyer(50),
+            "GET",
+            &format!("/api/seats/seats-statusV2?presentationId={}", p["id"]),
+            None,
+        )
+        .await
+        .body
+    }
+
+    api_tests! {
+    async fn the_seat_status_is_served_from_memory_until_a_seat_changes(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        let p = first_on_sale(&app).await;
+        let k = priced_cart_at(&app, &buyer(1), 0, None, "he").await;
+        let seat = &k.seats[0];
+        assert_eq!(state_of(&status(&app, &p).await, seat), "heldByOther");
+        // A change the database saw but no event announced (another process writing behind the
+        // node's back) is not seen at once: the status came from memory...
+        let other = &k.seats[1];
+        let place = Place { section_id: other["si"].as_i64().unwrap(), x: other["x"].as_i64().unwrap(), y: other["y"].as_i64().unwrap() };
+        assert_eq!(db.db.release(p["id"].as_i64().unwrap(), &[place], &buyer(1)).await.unwrap(), 1);
+        assert_eq!(state_of(&status(&app, &p).await, other), "heldByOther", "served from memory");
+        // ...but an announced change is seen at once: the buyer lets the first seat go.
+        let r = app.call_as(&buyer(1), "PUT", "/api/seats/unlock-seat", Some(&lock_body(&k.presentation, seat))).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let now = status(&app, &p).await;
+        assert_eq!(state_of(&now, seat), "available");
+        assert_eq!(state_of(&now, other), "available", "the event made the node read the claims again");
+        // And without any event, memory is kept at most CLAIMS_TTL_MS.
+        let third = &k.seats[0];
+        let place = Place { section_id: third["si"].as_i64().unwrap(), x: third["x"].as_i64().unwrap(), y: third["y"].as_i64().unwrap() };
+        assert!(db.db.hold(p["id"].as_i64().unwrap(), &[place], &buyer(2), app.clock.now_ms(), app.clock.now_ms() + 600_000).await.unwrap());
+        assert_eq!(state_of(&status(&app, &p).await, third), "available", "served from memory");
+        tokio::time::sleep(Duration::from_millis(kupa_app::catalogue::CLAIMS_TTL_MS + 100)).await;
+        assert_eq!(state_of(&status(&app, &p).await, third), "heldByOther", "read again after the TTL");
+    }
+    }
+}

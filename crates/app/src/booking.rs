@@ -296,7 +296,10 @@ impl BookingService {
         let (checkout, new_checkout) = self
             .live_checkout(session, req.presentation_id, now, &timers)
             .await?;
-        let claims = self.claims.claims(req.presentation_id).await?;
+        let claims = self
+            .claims
+            .session_claims(req.presentation_id, session)
+            .await?;
         let mine: Vec<&Claim> = Self::my_live_holds(&claims, session, now).collect();
         let max = config.max_seats_per_transaction.max(1) as usize;
 
@@ -538,7 +541,7 @@ impl BookingService {
             .await?
             .info;
         let seats = self.store.seats(info.view.presentation.seatplan_id).await?;
-        let claims = self.claims.claims(presentation_id).await?;
+        let claims = self.claims.session_claims(presentation_id, session).await?;
         let holds = Self::my_live_holds(&claims, session, now)
             .map(|c| {
                 match seats
@@ -738,7 +741,10 @@ impl BookingService {
                     .live_checkout(session, m.presentation_id, now, &timers)
                     .await?;
                 let places: Vec<Place> = m.seats.iter().map(place).collect();
-                let mine = self.claims.claims(m.presentation_id).await?;
+                let mine = self
+                    .claims
+                    .session_claims(m.presentation_id, session)
+                    .await?;
                 let held_now = Self::my_live_holds(&mine, session, now).count();
                 seating::check_max_seats(
                     held_now + places.len(),

@@ -123,7 +123,26 @@ pub struct CatalogueService {
     clock: Arc<dyn Clock>,
     /// Test mode only: step timers that replace the configured ones, for holds and config alike.
     timer_override: std::sync::RwLock<Option<crate::site_config::TimerMode>>,
+    /// The claims of recently asked presentations, for the seat status (see `claims_for_status`).
+    claims_cache: std::sync::Mutex<HashMap<i64, CachedClaims>>,
 }
+
+/// Claims read for the seat status, reused until a seat event of the presentation, a hold's
+/// deadline passing, or `CLAIMS_TTL_MS`.
+struct CachedClaims {
+    read_at: std::time::Instant,
+    /// Bumped by every change: a read that began before a change is not kept after it.
+    generation: u64,
+    claims: Option<Arc<Vec<Claim>>>,
+    /// The earliest deadline of a live hold when read: past it, a hold may have expired or been
+    /// extended (extensions publish no event), so the claims are read again.
+    next_deadline_ms: i64,
+}
+
+/// How long the seat status may be served from memory without any event saying it changed (the
+/// safety net for a missed cross-node event). The status is advisory: a lock always asks the
+/// database.
+pub const CLAIMS_TTL_MS: u64 = 1_000;
 
 fn no_event(id: i64) -> AppError {
     AppError::rejected(ErrorCode::NoEvent, format!("presentation {id} not found"))
@@ -140,7 +159,74 @@ impl CatalogueService {
             claims,
             clock,
             timer_override: std::sync::RwLock::new(None),
+            claims_cache: std::sync::Mutex::new(HashMap::new()),
         }
+    }
+
+    /// A seat of the presentation changed (on this node or, relayed, another; None: any may have):
+    /// the next seat status reads the claims again.
+    pub fn forget_claims(&self, presentation_id: Option<i64>) {
+        let mut cache = self.claims_cache.lock().expect("claims cache poisoned");
+        let Some(presentation_id) = presentation_id else {
+            for c in cache.values_mut() {
+                c.generation += 1;
+                c.claims = None;
+            }
+            return;
+        };
+        let entry = cache.entry(presentation_id).or_insert(CachedClaims {
+            read_at: std::time::Instant::now(),
+            generation: 0,
+            claims: None,
+            next_deadline_ms: 0,
+        });
+        entry.generation += 1;
+        entry.claims = None;
+    }
+
+    /// The claims for the seat status: from memory when nothing says they changed, so a hall's
+    /// watchers reloading the status during a rush cost the database one read, not one each.
+    async fn claims_for_status(&self, presentation_id: i64) -> AppResult<Arc<Vec<Claim>>> {
+        let now = self.now_ms();
+        let generation = {
+            let cache = self.claims_cache.lock().expect("claims cache poisoned");
+            match cache.get(&presentation_id) {
+                Some(c) => {
+                    if let Some(claims) = &c.claims
+                        && c.read_at.elapsed().as_millis() < u128::from(CLAIMS_TTL_MS)
+                        && now < c.next_deadline_ms
+                    {
+                        return Ok(claims.clone());
+                    }
+                    c.generation
+                }
+                None => 0,
+            }
+        };
+        let claims = Arc::new(self.claims.claims(presentation_id).await?);
+        let next_deadline_ms = claims
+            .iter()
+            .filter(|c| !c.sold && c.expires_at_ms > now)
+            .map(|c| c.expires_at_ms)
+            .min()
+            .unwrap_or(i64::MAX);
+        let mut cache = self.claims_cache.lock().expect("claims cache poisoned");
+        if cache.len() > 10_000 {
+            cache.retain(|_, c| c.read_at.elapsed().as_millis() < u128::from(CLAIMS_TTL_MS));
+        }
+        let entry = cache.entry(presentation_id).or_insert(CachedClaims {
+            read_at: std::time::Instant::now(),
+            generation,
+            claims: None,
+            next_deadline_ms,
+        });
+        // Keep what was read only if no change came in while reading.
+        if entry.generation == generation {
+            entry.read_at = std::time::Instant::now();
+            entry.claims = Some(claims.clone());
+            entry.next_deadline_ms = next_deadline_ms;
+        }
+        Ok(claims)
     }
 
     /// Test mode: shorter (or longer) step timers for every checkout from now on; None restores
@@ -347,7 +433,7 @@ impl CatalogueService {
             }
         }
         let seats = self.store.seats(seatplan_id).await?;
-        let claims = self.claims.claims(presentation_id).await?;
+        let claims = self.claims_for_status(presentation_id).await?;
         let now = self.now_ms();
         let by_place: HashMap<(i64, i64, i64), &Claim> = claims
             .iter()

@@ -51,6 +51,9 @@ pub struct Place {
 #[async_trait]
 pub trait ClaimStore: Send + Sync {
     async fn claims(&self, presentation_id: i64) -> AppResult<Vec<Claim>>;
+    /// One session's claims on a presentation (what a lock counts against the seat limit).
+    async fn session_claims(&self, presentation_id: i64, session_id: &str)
+    -> AppResult<Vec<Claim>>;
     /// Holds every place for `session_id` until `expires_at_ms`, in one transaction: all or none.
     /// A place already held by the same session has its hold renewed. Returns false (and claims
     /// nothing) when any place is sold, or held by another session whose hold has not expired.

@@ -214,6 +214,8 @@ pub fn blocked_seats(seating_policy_id: i64, seats: &[SeatStatus]) -> BTreeSet<S
         return blocked;
     }
     for row in rows(seats).values() {
+        // The row's lone seats as it stands: the same for every candidate, so read once.
+        let before = lone_gaps(row, |j| row[j].occupancy);
         for (i, candidate) in row.iter().enumerate() {
             if candidate.occupancy != Occupancy::Free {
                 continue;
@@ -224,7 +226,6 @@ pub fn blocked_seats(seating_policy_id: i64, seats: &[SeatStatus]) -> BTreeSet<S
                 Occupancy::Free if taken_along(j) => Occupancy::Mine,
                 o => o,
             };
-            let before = lone_gaps(row, |j| row[j].occupancy);
             if lone_gaps(row, after).iter().any(|g| !before.contains(g)) {
                 blocked.insert(candidate.seat.key());
             }

@@ -80,6 +80,19 @@ impl ClaimStore for Db {
         )
     }
 
+    async fn session_claims(
+        &self,
+        presentation_id: i64,
+        session_id: &str,
+    ) -> AppResult<Vec<Claim>> {
+        fetch_all!(
+            self,
+            "SELECT presentation_id, section_id, x, y, session_id, state, expires_at FROM seat_claims WHERE presentation_id = $1 AND session_id = $2",
+            [presentation_id, session_id],
+            rows::claim
+        )
+    }
+
     async fn hold(
         &self,
         presentation_id: i64,
