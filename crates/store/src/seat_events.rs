@@ -87,8 +87,13 @@ pub fn parse(node: &str, payload: &str) -> Option<Vec<SeatEvent>> {
     }
 }
 
-/// Sends this node's events to the others until the hub goes away.
+/// Sends this node's events to the others until the hub goes away, on a connection of its own:
+/// in a rush the pool's connections are all busy with buyers, and events waiting in line behind
+/// them would reach the other nodes seconds late.
 pub async fn run_notifier(pool: PgPool, node: String, mut rx: mpsc::Receiver<SeatEvent>) {
+    use sqlx::Connection;
+    let options = pool.connect_options();
+    let mut conn: Option<sqlx::PgConnection> = None;
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -98,15 +103,34 @@ pub async fn run_notifier(pool: PgPool, node: String, mut rx: mpsc::Receiver<Sea
             }
         }
         for payload in payloads(&node, batch) {
-            if let Err(e) = sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANNEL)
-                .bind(&payload)
-                .execute(&pool)
-                .await
-            {
-                // The other nodes' maps miss these changes until their next status poll; the
-                // seats themselves are safe in the database.
-                tracing::warn!(error = %e, "seat events not sent to the other nodes");
+            // One reconnection per payload at most; then the payload is given up.
+            for attempt in 0..2 {
+                if conn.is_none() {
+                    match sqlx::PgConnection::connect_with(&options).await {
+                        Ok(c) => conn = Some(c),
+                        Err(e) => {
+                            tracing::warn!(error = %e, "cannot connect to send seat events to the other nodes");
+                            break;
+                        }
+                    }
+                }
+                let Some(c) = conn.as_mut() else { break };
+                match sqlx::query("SELECT pg_notify($1, $2)")
+                    .bind(CHANNEL)
+                    .bind(&payload)
+                    .execute(&mut *c)
+                    .await
+                {
+                    Ok(_) => break,
+                    Err(e) => {
+                        conn = None;
+                        if attempt == 1 {
+                            // The other nodes' maps miss these changes until their next status
+                            // poll; the seats themselves are safe in the database.
+                            tracing::warn!(error = %e, "seat events not sent to the other nodes");
+                        }
+                    }
+                }
             }
         }
     }
@@ -120,9 +144,16 @@ pub async fn run_listener(
     on_event: impl Fn(SeatEvent) + Send,
     on_gap: impl Fn() + Send,
 ) {
+    // A pool of its own, of one connection: the listener neither takes one of the buyers'
+    // connections nor waits behind them to reconnect.
+    let own = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .max_lifetime(None)
+        .idle_timeout(None)
+        .connect_lazy_with((*pool.connect_options()).clone());
     let mut first = true;
     loop {
-        let mut listener = match PgListener::connect_with(&pool).await {
+        let mut listener = match PgListener::connect_with(&own).await {
             Ok(l) => l,
             Err(e) => {
                 tracing::warn!(error = %e, "cannot listen for other nodes' seat events; retrying");
