@@ -24,7 +24,11 @@ import {
   type PricedCart,
   type VoucherResponse,
 } from './paymentApi';
+import { Countdown } from './Countdown';
+import { useRemaining } from './countdownClock';
+import type { Clock } from './TicketsStep';
 import './PaymentStep.css';
+import './TicketsStep.css';
 
 export type { PricedCart } from './paymentApi';
 
@@ -41,9 +45,20 @@ export interface PaymentStepProps {
   config: SiteConfig;
   /** Senior citizens' IDs by seat key, sent again with every post of the cart. */
   seniorIds?: Readonly<Record<string, string>>;
+  /** When the holds end, on the server's clock (the last cart answer's). */
+  clock?: Clock | null;
+  /** Details the buyer already sent with the cart (a reloaded page): shown as saved. */
+  initialCustomerInfo?: CustomerInfo | null;
+  /** The details the server accepted, for the page to keep across a reload. */
+  onDetailsSaved?(info: CustomerInfo): void;
   onPaid(result: { reservationIdentifier: string }): void;
   onRestart(): void;
 }
+
+const clockOf = (answer: { expiresAt?: string | null; serverTime: string }): Clock | null =>
+  answer.expiresAt
+    ? { expiresAt: answer.expiresAt, serverTime: answer.serverTime, receivedAt: Date.now() }
+    : null;
 
 /**
  * The order's payment step: the buyer's details (sent with the cart), the order summary, vouchers,
@@ -54,6 +69,9 @@ export function PaymentStep({
   cart: initialCart,
   config,
   seniorIds,
+  clock: initialClock = null,
+  initialCustomerInfo = null,
+  onDetailsSaved,
   onPaid,
   onRestart,
 }: PaymentStepProps) {
@@ -61,8 +79,10 @@ export function PaymentStep({
   const lang = i18n.language;
   const captcha = useCallback((action: string) => captchaTokenFor(config, action), [config]);
   const [cart, setCart] = useState<PricedCart>(initialCart);
-  const [customerInfo, setCustomerInfo] = useState<CustomerInfo | null>(null);
-  const [editing, setEditing] = useState(true);
+  const [customerInfo, setCustomerInfo] = useState<CustomerInfo | null>(initialCustomerInfo);
+  const [editing, setEditing] = useState(initialCustomerInfo === null);
+  const [clock, setClock] = useState<Clock | null>(initialClock);
+  const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
   const [method, setMethod] = useState<OfferedMethod>('card');
   const [numberOfPayments, setNumberOfPayments] = useState(1);
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -91,8 +111,10 @@ export function PaymentStep({
       }),
     );
     setCart(answer.cart);
+    setClock((old) => clockOf(answer) ?? old);
     setCustomerInfo(info);
     setEditing(false);
+    onDetailsSaved?.(info);
   }
 
   async function repostVouchers(references: readonly string[]) {
@@ -100,6 +122,7 @@ export function PaymentStep({
       cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang, seniorIds }),
     );
     setCart(answer.cart);
+    setClock((old) => clockOf(answer) ?? old);
   }
 
   const presentationId = cart.presentationId;
@@ -123,8 +146,8 @@ export function PaymentStep({
 
   const returnPath = orderReturnPath(presentation.id);
   const loadForm = useCallback(
-    async (signal: AbortSignal) =>
-      fetchPaymentForm(
+    async (signal: AbortSignal) => {
+      const form = await fetchPaymentForm(
         lang,
         {
           presentationId,
@@ -135,7 +158,11 @@ export function PaymentStep({
           returnPath,
         },
         signal,
-      ),
+      );
+      // A started payment keeps the seats for its own window.
+      setClock((old) => clockOf(form) ?? old);
+      return form;
+    },
     [lang, presentationId, total, method, numberOfPayments, captcha, returnPath],
   );
 
@@ -161,8 +188,24 @@ export function PaymentStep({
     }
   }
 
+  const paying = dialogOpen || committing;
+  const expired = remaining !== null && remaining <= 0 && !paying;
+
   return (
     <div className="payment-step">
+      {remaining !== null && remaining > 0 && !paying && (
+        <div className="tickets-step__head payment-step__head">
+          <Countdown ms={remaining} />
+        </div>
+      )}
+      {expired && (
+        <div role="alert" className="tickets-step__alert">
+          <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
+          <button type="button" className="button button--primary" onClick={onRestart}>
+            {t('order.tickets.startOver')}
+          </button>
+        </div>
+      )}
       <OrderSummary cart={cart} money={money} />
 
       {editing ? (
@@ -226,7 +269,9 @@ export function PaymentStep({
             <button
               type="button"
               className="button button--primary payment-step__pay"
-              disabled={committing || dialogOpen || (cart.amountDue > 0 && savedCardBlocked)}
+              disabled={
+                committing || dialogOpen || expired || (cart.amountDue > 0 && savedCardBlocked)
+              }
               onClick={() => void pay()}
             >
               {cart.amountDue > 0
