@@ -25,7 +25,8 @@ describe('order page', () => {
         (_, el) => el?.tagName === 'TIME' && el.textContent === 'Tuesday, 14/07/2026, 20:30',
       ),
     ).toBeInTheDocument();
-    const steps = screen.getByRole('navigation', { name: 'Order steps' });
+    // The steps come once the server said whether there is an order to resume.
+    const steps = await screen.findByRole('navigation', { name: 'Order steps' });
     // No products at this complex: the extras step is left out.
     expect(steps).toHaveTextContent(/^1Seats2Tickets3Details and payment4Confirmation$/);
     expect(within(steps).getByText('Seats').closest('li')).toHaveAttribute('aria-current', 'step');
