@@ -27,6 +27,7 @@ import {
 import { Countdown } from './Countdown';
 import { useRemaining } from './countdownClock';
 import type { Clock } from './TicketsStep';
+import { seatplanQuery } from './seatApi';
 import './PaymentStep.css';
 import './TicketsStep.css';
 
@@ -97,6 +98,12 @@ export function PaymentStep({
   const savedCardBlocked =
     method === 'savedCard' && (!loggedIn || !savedCards.isSuccess || usableCards.length === 0);
 
+  // The priced cart names sections in Hebrew only; the seat plan has their English names.
+  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
+  const sectionName = (sectionId: number, fallback: string) => {
+    const section = plan.data?.seatplan.sections.find((s) => s.id === sectionId);
+    return section ? localizedName(lang, section.name, section.nameEn) : fallback;
+  };
   const money = (agorot: number) => formatMoney(agorot, lang, cart.currency);
   const vouchers = cart.voucherPayments.map((v) => v.reference);
 
@@ -206,7 +213,7 @@ export function PaymentStep({
           </button>
         </div>
       )}
-      <OrderSummary cart={cart} money={money} />
+      <OrderSummary cart={cart} money={money} sectionName={sectionName} />
 
       {editing ? (
         <section className="payment-step__section" aria-labelledby="payment-step-details">
@@ -373,7 +380,15 @@ function commitFailureOf(error: unknown, t: ReturnType<typeof useTranslation>['t
 }
 
 /** The tickets, products, service charge, vouchers and totals of the priced cart. */
-function OrderSummary({ cart, money }: { cart: PricedCart; money: (agorot: number) => string }) {
+function OrderSummary({
+  cart,
+  money,
+  sectionName,
+}: {
+  cart: PricedCart;
+  money: (agorot: number) => string;
+  sectionName: (sectionId: number, fallback: string) => string;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   return (
@@ -386,7 +401,7 @@ function OrderSummary({ cart, money }: { cart: PricedCart; money: (agorot: numbe
           <li key={`${ticket.sectionId}-${ticket.x}-${ticket.y}`} className="order-total__line">
             <span>
               {t('checkout.summary.ticketLine', {
-                section: ticket.sectionName,
+                section: sectionName(ticket.sectionId, ticket.sectionName),
                 row: ticket.rowName,
                 seat: ticket.seatName,
               })}
