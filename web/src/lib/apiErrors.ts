@@ -11,6 +11,13 @@ export function isKnownErrorCode(code: string): code is ErrorCode {
 /** The message to show a person for a failed call: ours for a known code, else the server's. */
 export function errorMessage(t: TFunction, error: unknown): string {
   if (error instanceof ApiError) {
+    if (error.code === 'tooManyRequests') {
+      // The server's Retry-After, when it sent one (the client puts it in params).
+      const seconds = error.params?.retryAfterSeconds;
+      return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
+        ? t('errors.tooManyRequestsWait', { count: Math.ceil(seconds) })
+        : t('errors.tooManyRequests');
+    }
     if (isKnownErrorCode(error.code)) return t(`errors.${error.code}`);
     if (error.message) return error.message;
   }

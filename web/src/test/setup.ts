@@ -9,4 +9,6 @@ setRetrySleep(async () => {});
 afterEach(() => {
   cleanup();
   resetRequestState();
+  // The order page keeps the buyer's choices per tab; each test is a new tab.
+  if (typeof sessionStorage !== 'undefined') sessionStorage.clear();
 });

@@ -1,4 +1,11 @@
-import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SeatShort, SeatplanV2 } from '../../lib/api/types';
 import { localizedName } from '../../lib/localized';
@@ -14,6 +21,15 @@ import {
   type SeatKind,
   type SeatState,
 } from './seatModel';
+import {
+  clampZoom,
+  Gesture,
+  MAX_ZOOM,
+  MIN_ZOOM,
+  scrollAfter,
+  stepZoom,
+  type Point,
+} from './panZoom';
 import './SeatMap.css';
 
 /** Grid cell size in SVG units; a seat is drawn a little smaller so rows read as rows. */
@@ -45,11 +61,18 @@ function isSelectable(state: SeatState): boolean {
 export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const [zoomIndex, setZoomIndex] = useState(0);
-  const [startIndex, setStartIndex] = useState(0);
+  const [zoom, setZoom] = useState<number>(MIN_ZOOM);
+  const [startZoom, setStartZoom] = useState<number>(MIN_ZOOM);
   const [focusKey, setFocusKey] = useState<string | null>(null);
   const seatRefs = useRef(new Map<string, SVGGElement>());
   const viewport = useRef<HTMLDivElement>(null);
+  const drawing = useRef<SVGSVGElement>(null);
+  const gesture = useRef(new Gesture());
+  // The zoom as of the last gesture step, read between renders (a pinch moves faster than React);
+  // every change of `zoom` goes through zoomTo or the start below, which keep it.
+  const liveZoom = useRef<number>(MIN_ZOOM);
+  // A drag ends with a click on whatever seat it started on: that click is not a choice.
+  const swallowClick = useRef(false);
 
   const seatsBySection = useMemo(() => {
     const groups = new Map<number, SeatShort[]>();
@@ -86,8 +109,9 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
     const box = viewport.current;
     if (!box) return;
     const index = startZoomIndex(box.clientWidth, plan.width);
-    setStartIndex(index);
-    setZoomIndex(index);
+    setStartZoom(ZOOM_STEPS[index]);
+    setZoom(ZOOM_STEPS[index]);
+    liveZoom.current = ZOOM_STEPS[index];
     if (index > 0) {
       requestAnimationFrame(() => {
         box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
@@ -95,21 +119,78 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
     }
   }, [plan.width]);
 
-  const zoom = ZOOM_STEPS[zoomIndex];
-  const changeZoom = (next: number) => {
+  /** Zooms to `next` keeping the drawing's point under `from` under `to` (box pixels). */
+  const zoomTo = (next: number, from?: Point, to?: Point) => {
     const box = viewport.current;
-    const index = Math.max(0, Math.min(ZOOM_STEPS.length - 1, next));
-    // Keep the middle of what the buyer sees in the middle after the zoom.
+    const target = clampZoom(next);
+    const before = liveZoom.current;
+    liveZoom.current = target;
     if (box) {
-      const ratio = ZOOM_STEPS[index] / zoom;
-      const cx = box.scrollLeft + box.clientWidth / 2;
-      const cy = box.scrollTop + box.clientHeight / 2;
-      requestAnimationFrame(() => {
-        box.scrollLeft = cx * ratio - box.clientWidth / 2;
-        box.scrollTop = cy * ratio - box.clientHeight / 2;
-      });
+      const centre = { x: box.clientWidth / 2, y: box.clientHeight / 2 };
+      const scroll = scrollAfter(
+        { left: box.scrollLeft, top: box.scrollTop },
+        from ?? centre,
+        to ?? from ?? centre,
+        before,
+        target,
+      );
+      // Size the drawing now, so the scroll lands on the new size in the same frame.
+      if (drawing.current) drawing.current.style.inlineSize = `${target * 100}%`;
+      box.scrollLeft = scroll.left;
+      box.scrollTop = scroll.top;
     }
-    setZoomIndex(index);
+    setZoom(target);
+  };
+  const changeZoom = (direction: 1 | -1) => zoomTo(stepZoom(zoom, direction));
+
+  const boxPoint = (event: ReactPointerEvent): Point => {
+    const box = viewport.current;
+    if (!box) return { x: event.clientX, y: event.clientY };
+    const rect = box.getBoundingClientRect();
+    return {
+      x: event.clientX - rect.left - box.clientLeft,
+      y: event.clientY - rect.top - box.clientTop,
+    };
+  };
+
+  const onPointerDown = (event: ReactPointerEvent<HTMLDivElement>) => {
+    if (event.pointerType === 'mouse' && event.button !== 0) return;
+    if (gesture.current.count === 0) swallowClick.current = false;
+    gesture.current.down(event.pointerId, boxPoint(event));
+  };
+
+  const onPointerMove = (event: ReactPointerEvent<HTMLDivElement>) => {
+    const box = viewport.current;
+    const step = gesture.current.move(event.pointerId, boxPoint(event));
+    if (!step || !box) return;
+    // Once it is a drag the pointer belongs to the map (not captured before: a plain press
+    // must still click the seat under it).
+    if (!box.hasPointerCapture?.(event.pointerId)) {
+      try {
+        box.setPointerCapture?.(event.pointerId);
+      } catch {
+        // The pointer is already gone.
+      }
+    }
+    swallowClick.current = true;
+    if (step.kind === 'pan') {
+      const z = liveZoom.current;
+      const scroll = scrollAfter(
+        { left: box.scrollLeft, top: box.scrollTop },
+        step.from,
+        step.to,
+        z,
+        z,
+      );
+      box.scrollLeft = scroll.left;
+      box.scrollTop = scroll.top;
+    } else {
+      zoomTo(liveZoom.current * step.scale, step.from, step.to);
+    }
+  };
+
+  const onPointerEnd = (event: ReactPointerEvent<HTMLDivElement>) => {
+    gesture.current.up(event.pointerId);
   };
 
   const onKeyDown = (event: KeyboardEvent<SVGGElement>, seat: SeatShort, state: SeatState) => {
@@ -143,8 +224,8 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
         <button
           type="button"
           className="seat-map__tool"
-          onClick={() => changeZoom(zoomIndex + 1)}
-          disabled={zoomIndex === ZOOM_STEPS.length - 1}
+          onClick={() => changeZoom(1)}
+          disabled={zoom >= MAX_ZOOM}
           aria-label={t('seatMap.zoomIn')}
         >
           +
@@ -152,8 +233,8 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
         <button
           type="button"
           className="seat-map__tool"
-          onClick={() => changeZoom(zoomIndex - 1)}
-          disabled={zoomIndex === 0}
+          onClick={() => changeZoom(-1)}
+          disabled={zoom <= MIN_ZOOM}
           aria-label={t('seatMap.zoomOut')}
         >
           −
@@ -161,17 +242,35 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
         <button
           type="button"
           className="seat-map__tool seat-map__tool--text"
-          onClick={() => changeZoom(startIndex)}
-          disabled={zoomIndex === startIndex}
+          onClick={() => zoomTo(startZoom)}
+          disabled={zoom === startZoom}
         >
           {t('seatMap.zoomReset')}
         </button>
       </div>
 
       {/* The drawing is the hall as seen from above: it does not mirror in right-to-left pages. */}
-      <div className="seat-map__viewport" ref={viewport} dir="ltr">
+      {/* Drag with one finger (or the mouse), pinch with two; the buttons do the same. */}
+      <div
+        className={
+          zoom > MIN_ZOOM ? 'seat-map__viewport seat-map__viewport--zoomed' : 'seat-map__viewport'
+        }
+        ref={viewport}
+        dir="ltr"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerEnd}
+        onPointerCancel={onPointerEnd}
+        onClickCapture={(event) => {
+          if (!swallowClick.current) return;
+          swallowClick.current = false;
+          event.stopPropagation();
+          event.preventDefault();
+        }}
+      >
         <svg
-          className={zoomIndex === 0 ? 'seat-map__svg seat-map__svg--fit' : 'seat-map__svg'}
+          ref={drawing}
+          className={zoom <= MIN_ZOOM ? 'seat-map__svg seat-map__svg--fit' : 'seat-map__svg'}
           viewBox={`0 0 ${width} ${height}`}
           style={{ inlineSize: `${zoom * 100}%` }}
           role="group"

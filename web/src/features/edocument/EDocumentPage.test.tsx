@@ -38,6 +38,11 @@ describe('e-document page', () => {
     expect(screen.getByText('רגיל')).toBeInTheDocument();
     expect(screen.getByText('20:00')).toBeInTheDocument();
     expect(screen.getByText(/קולנוע הדר, אולם 3/)).toBeInTheDocument();
+    // The order number reads left to right but its cell stays aligned with the others.
+    const number = screen.getByText('100234');
+    expect(number.tagName).toBe('BDI');
+    expect(number).toHaveAttribute('dir', 'ltr');
+    expect(number.closest('dd')).not.toHaveAttribute('dir');
     const qr = screen.getByRole('img', { name: 'קוד QR של הכרטיס' });
     expect(qr.getAttribute('src')).toBe(
       `data:image/svg+xml;charset=utf-8,${encodeURIComponent(QR)}`,

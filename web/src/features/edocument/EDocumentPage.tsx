@@ -102,7 +102,10 @@ function EDocumentView({ doc }: { doc: EDocument }) {
         </div>
         <div>
           <dt>{t('edocument.reservationNumber')}</dt>
-          <dd dir="ltr">{doc.reservationNumber}</dd>
+          <dd>
+            {/* Left to right inside, aligned with the other values in either direction. */}
+            <bdi dir="ltr">{doc.reservationNumber}</bdi>
+          </dd>
         </div>
       </dl>
       {doc.qrSvg && state === 'valid' && (

@@ -106,7 +106,11 @@ describe('confirmation step', () => {
     ).toBeInTheDocument();
     expect(screen.getByText('20:00')).toBeInTheDocument();
     expect(screen.getByText('אין החזרים לאחר תחילת ההקרנה.')).toBeInTheDocument();
-    expect(screen.getByText(/100234/)).toBeInTheDocument();
+    // The order number is one unbreakable, left-to-right piece of the thanks.
+    const number = screen.getByText('100234');
+    expect(number.tagName).toBe('BDI');
+    expect(number).toHaveClass('confirmation__number');
+    expect(number.closest('p')).toHaveTextContent(/^תודה .*100234/);
   });
 
   it('links the PDF in the language and the calendar file', async () => {

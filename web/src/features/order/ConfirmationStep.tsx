@@ -53,10 +53,19 @@ function ConfirmationView({ reservation }: { reservation: Reservation }) {
           {t('confirmation.title')}
         </h2>
         <p>
-          {t('confirmation.thanks', {
-            name: reservation.customerFirstName,
-            number: reservation.reservationNumber,
-          })}
+          {/* The order number never breaks at its hyphen, and reads left to right in Hebrew. */}
+          {t('confirmation.thanks', { name: reservation.customerFirstName, number: '\u0000' })
+            .split('\u0000')
+            .flatMap((part, i) =>
+              i === 0
+                ? [part]
+                : [
+                    <bdi key={i} dir="ltr" className="confirmation__number">
+                      {reservation.reservationNumber}
+                    </bdi>,
+                    part,
+                  ],
+            )}
         </p>
         {reservation.customerEmail && (
           <p>{t('confirmation.emailSent', { email: reservation.customerEmail })}</p>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { DateTime } from '../../components/ui/DateTime';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
+import { ApiError } from '../../lib/api/client';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { featurePosterUrl } from '../../lib/api/client';
 import type { CartResponse, Presentation, SiteConfig } from '../../lib/api/types';
@@ -16,9 +17,12 @@ import { ConfirmationStep } from './ConfirmationStep';
 import { OrderSteps, type Step } from './OrderSteps';
 import { PaymentStep } from './PaymentStep';
 import { ProductsStep } from './ProductsStep';
-import { seatKeys, type Timed } from './seatApi';
+import type { CustomerInfo } from '../../components/checkout/customerInfo';
+import { clearOrder, loadOrder, resumePlan, saveOrder } from './orderSession';
+import { myHoldsQuery, seatKeys, stamp, type Timed } from './seatApi';
 import { SeatStep } from './SeatStep';
-import { seniorIdsOf } from './ticketLines';
+import { postCart } from './ticketApi';
+import { cartBody, seniorIdsOf } from './ticketLines';
 import { TicketsStep, type TicketsChoice } from './TicketsStep';
 import './OrderPage.css';
 
@@ -103,12 +107,79 @@ export default function OrderPage() {
 function OrderFlow({ presentation }: { presentation: Presentation }) {
   const config = useConfig();
   const queryClient = useQueryClient();
+  const { i18n } = useTranslation();
+  const id = presentation.id;
+  const [resuming, setResuming] = useState(true);
   const [step, setStep] = useState<Step>('seats');
   const [choice, setChoice] = useState<TicketsChoice | null>(null);
   const [cart, setCart] = useState<Timed<CartResponse> | null>(null);
   const [products, setProducts] = useState<Record<number, number>>({});
+  const [customerInfo, setCustomerInfo] = useState<CustomerInfo | null>(null);
   const [reservation, setReservation] = useState<string | null>(null);
   const hasProducts = (presentation.products?.length ?? 0) > 0;
+
+  // A reload resumes where the server says the checkout is, with what this tab chose; the cart is
+  // posted again at the server's own step, which does not restart its timer.
+  useEffect(() => {
+    let live = true;
+    const saved = loadOrder(id);
+    const resume = async () => {
+      const holds = await queryClient.fetchQuery(myHoldsQuery(id));
+      if (!live) return;
+      const plan = resumePlan(holds, saved, hasProducts);
+      if (!plan.keep || !saved) {
+        clearOrder(id);
+        return;
+      }
+      setChoice(saved.choice);
+      setProducts(saved.products);
+      if (plan.repost && saved.choice) {
+        const body = cartBody(id, saved.choice.lines, saved.choice.groups, {
+          step: plan.repost,
+          locale: i18n.language,
+          memberNumber: saved.choice.memberNumber,
+          products: saved.products,
+        });
+        const details = plan.repost === 'customerInfo' ? saved.customerInfo : null;
+        try {
+          const answer = await postCart({ ...body, cart: { ...body.cart, customerInfo: details } });
+          if (!live) return;
+          setCart(stamp(answer));
+          setCustomerInfo(details);
+        } catch (error) {
+          if (!live) return;
+          if (error instanceof ApiError && error.code === 'timeExpired') {
+            // The holds ran out between the two calls: a fresh start.
+            clearOrder(id);
+            setChoice(null);
+            setProducts({});
+            return;
+          }
+          // The saved cart no longer prices as it was (a code expired, a price changed): the
+          // tickets step shows the choices again.
+          setStep('tickets');
+          return;
+        }
+      }
+      setStep(plan.step);
+    };
+    resume()
+      .catch(() => undefined)
+      .finally(() => {
+        if (live) setResuming(false);
+      });
+    return () => {
+      live = false;
+    };
+    // Once per page: later changes are the buyer's own moves.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    if (resuming) return;
+    if (step === 'confirmation') clearOrder(id);
+    else saveOrder(id, { step, choice, products, customerInfo });
+  }, [resuming, id, step, choice, products, customerInfo]);
 
   const go = (next: Step) => {
     setStep(next);
@@ -126,6 +197,7 @@ function OrderFlow({ presentation }: { presentation: Presentation }) {
     setCart(null);
     setChoice(null);
     setProducts({});
+    setCustomerInfo(null);
     void queryClient.invalidateQueries({ queryKey: seatKeys.holds(presentation.id) });
     void queryClient.invalidateQueries({ queryKey: seatKeys.status(presentation.id) });
     go('seats');
@@ -134,6 +206,8 @@ function OrderFlow({ presentation }: { presentation: Presentation }) {
   const clock = cart
     ? { expiresAt: cart.expiresAt, serverTime: cart.serverTime, receivedAt: cart.receivedAt }
     : null;
+
+  if (resuming) return <Loading />;
 
   return (
     <>
@@ -176,6 +250,9 @@ function OrderFlow({ presentation }: { presentation: Presentation }) {
           cart={cart.cart}
           config={config.raw as SiteConfig}
           seniorIds={choice ? seniorIdsOf(choice.lines, choice.groups) : undefined}
+          clock={clock}
+          initialCustomerInfo={customerInfo}
+          onDetailsSaved={setCustomerInfo}
           onPaid={({ reservationIdentifier }) => {
             setReservation(reservationIdentifier);
             go('confirmation');

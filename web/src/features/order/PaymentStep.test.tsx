@@ -342,6 +342,19 @@ describe('payment step', () => {
     ).toBeInTheDocument();
   });
 
+  it("names the hall's sections in English from the seat plan", async () => {
+    await i18n.changeLanguage('en');
+    api(({ url }) =>
+      url.pathname === '/api/seats/seatplanV2'
+        ? { body: { seatplan: { sections: [{ id: 5, name: 'אולם', nameEn: 'Stalls' }] } } }
+        : undefined,
+    );
+    renderStep();
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    await waitFor(() => expect(summary).toHaveTextContent('Stalls, row 4, seat 7 · Regular'));
+    expect(summary).not.toHaveTextContent('אולם');
+  });
+
   it('reads in English', async () => {
     await i18n.changeLanguage('en');
     api(() => undefined);

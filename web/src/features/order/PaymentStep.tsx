@@ -24,7 +24,12 @@ import {
   type PricedCart,
   type VoucherResponse,
 } from './paymentApi';
+import { Countdown } from './Countdown';
+import { useRemaining } from './countdownClock';
+import type { Clock } from './TicketsStep';
+import { seatplanQuery } from './seatApi';
 import './PaymentStep.css';
+import './TicketsStep.css';
 
 export type { PricedCart } from './paymentApi';
 
@@ -41,9 +46,20 @@ export interface PaymentStepProps {
   config: SiteConfig;
   /** Senior citizens' IDs by seat key, sent again with every post of the cart. */
   seniorIds?: Readonly<Record<string, string>>;
+  /** When the holds end, on the server's clock (the last cart answer's). */
+  clock?: Clock | null;
+  /** Details the buyer already sent with the cart (a reloaded page): shown as saved. */
+  initialCustomerInfo?: CustomerInfo | null;
+  /** The details the server accepted, for the page to keep across a reload. */
+  onDetailsSaved?(info: CustomerInfo): void;
   onPaid(result: { reservationIdentifier: string }): void;
   onRestart(): void;
 }
+
+const clockOf = (answer: { expiresAt?: string | null; serverTime: string }): Clock | null =>
+  answer.expiresAt
+    ? { expiresAt: answer.expiresAt, serverTime: answer.serverTime, receivedAt: Date.now() }
+    : null;
 
 /**
  * The order's payment step: the buyer's details (sent with the cart), the order summary, vouchers,
@@ -54,6 +70,9 @@ export function PaymentStep({
   cart: initialCart,
   config,
   seniorIds,
+  clock: initialClock = null,
+  initialCustomerInfo = null,
+  onDetailsSaved,
   onPaid,
   onRestart,
 }: PaymentStepProps) {
@@ -61,8 +80,10 @@ export function PaymentStep({
   const lang = i18n.language;
   const captcha = useCallback((action: string) => captchaTokenFor(config, action), [config]);
   const [cart, setCart] = useState<PricedCart>(initialCart);
-  const [customerInfo, setCustomerInfo] = useState<CustomerInfo | null>(null);
-  const [editing, setEditing] = useState(true);
+  const [customerInfo, setCustomerInfo] = useState<CustomerInfo | null>(initialCustomerInfo);
+  const [editing, setEditing] = useState(initialCustomerInfo === null);
+  const [clock, setClock] = useState<Clock | null>(initialClock);
+  const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
   const [method, setMethod] = useState<OfferedMethod>('card');
   const [numberOfPayments, setNumberOfPayments] = useState(1);
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -77,6 +98,12 @@ export function PaymentStep({
   const savedCardBlocked =
     method === 'savedCard' && (!loggedIn || !savedCards.isSuccess || usableCards.length === 0);
 
+  // The priced cart names sections in Hebrew only; the seat plan has their English names.
+  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
+  const sectionName = (sectionId: number, fallback: string) => {
+    const section = plan.data?.seatplan.sections.find((s) => s.id === sectionId);
+    return section ? localizedName(lang, section.name, section.nameEn) : fallback;
+  };
   const money = (agorot: number) => formatMoney(agorot, lang, cart.currency);
   const vouchers = cart.voucherPayments.map((v) => v.reference);
 
@@ -91,8 +118,10 @@ export function PaymentStep({
       }),
     );
     setCart(answer.cart);
+    setClock((old) => clockOf(answer) ?? old);
     setCustomerInfo(info);
     setEditing(false);
+    onDetailsSaved?.(info);
   }
 
   async function repostVouchers(references: readonly string[]) {
@@ -100,6 +129,7 @@ export function PaymentStep({
       cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang, seniorIds }),
     );
     setCart(answer.cart);
+    setClock((old) => clockOf(answer) ?? old);
   }
 
   const presentationId = cart.presentationId;
@@ -123,8 +153,8 @@ export function PaymentStep({
 
   const returnPath = orderReturnPath(presentation.id);
   const loadForm = useCallback(
-    async (signal: AbortSignal) =>
-      fetchPaymentForm(
+    async (signal: AbortSignal) => {
+      const form = await fetchPaymentForm(
         lang,
         {
           presentationId,
@@ -135,7 +165,11 @@ export function PaymentStep({
           returnPath,
         },
         signal,
-      ),
+      );
+      // A started payment keeps the seats for its own window.
+      setClock((old) => clockOf(form) ?? old);
+      return form;
+    },
     [lang, presentationId, total, method, numberOfPayments, captcha, returnPath],
   );
 
@@ -161,9 +195,25 @@ export function PaymentStep({
     }
   }
 
+  const paying = dialogOpen || committing;
+  const expired = remaining !== null && remaining <= 0 && !paying;
+
   return (
     <div className="payment-step">
-      <OrderSummary cart={cart} money={money} />
+      {remaining !== null && remaining > 0 && !paying && (
+        <div className="tickets-step__head payment-step__head">
+          <Countdown ms={remaining} />
+        </div>
+      )}
+      {expired && (
+        <div role="alert" className="tickets-step__alert">
+          <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
+          <button type="button" className="button button--primary" onClick={onRestart}>
+            {t('order.tickets.startOver')}
+          </button>
+        </div>
+      )}
+      <OrderSummary cart={cart} money={money} sectionName={sectionName} />
 
       {editing ? (
         <section className="payment-step__section" aria-labelledby="payment-step-details">
@@ -226,7 +276,9 @@ export function PaymentStep({
             <button
               type="button"
               className="button button--primary payment-step__pay"
-              disabled={committing || dialogOpen || (cart.amountDue > 0 && savedCardBlocked)}
+              disabled={
+                committing || dialogOpen || expired || (cart.amountDue > 0 && savedCardBlocked)
+              }
               onClick={() => void pay()}
             >
               {cart.amountDue > 0
@@ -328,7 +380,15 @@ function commitFailureOf(error: unknown, t: ReturnType<typeof useTranslation>['t
 }
 
 /** The tickets, products, service charge, vouchers and totals of the priced cart. */
-function OrderSummary({ cart, money }: { cart: PricedCart; money: (agorot: number) => string }) {
+function OrderSummary({
+  cart,
+  money,
+  sectionName,
+}: {
+  cart: PricedCart;
+  money: (agorot: number) => string;
+  sectionName: (sectionId: number, fallback: string) => string;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   return (
@@ -341,7 +401,7 @@ function OrderSummary({ cart, money }: { cart: PricedCart; money: (agorot: numbe
           <li key={`${ticket.sectionId}-${ticket.x}-${ticket.y}`} className="order-total__line">
             <span>
               {t('checkout.summary.ticketLine', {
-                section: ticket.sectionName,
+                section: sectionName(ticket.sectionId, ticket.sectionName),
                 row: ticket.rowName,
                 seat: ticket.seatName,
               })}

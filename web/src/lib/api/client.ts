@@ -59,6 +59,19 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
 }
 
+/**
+ * A Retry-After header in whole seconds (it may be a number of seconds or an HTTP date), or null
+ * when there is none or it cannot be read.
+ */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {
+  if (header === null) return null;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return null;
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
 async function errorFrom(response: Response): Promise<ApiError> {
   let code = `http${response.status}`;
   let message = response.statusText || `HTTP ${response.status}`;
@@ -76,6 +89,10 @@ async function errorFrom(response: Response): Promise<ApiError> {
     }
   } catch {
     // Not JSON: keep the status line.
+  }
+  const retryAfter = retryAfterSeconds(response.headers.get('retry-after'));
+  if (retryAfter !== null && params?.retryAfterSeconds === undefined) {
+    params = { ...params, retryAfterSeconds: retryAfter };
   }
   return new ApiError(response.status, code, message, params);
 }

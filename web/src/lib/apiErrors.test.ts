@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from './i18n';
+import { ApiError, apiSend, resetUuid, retryAfterSeconds } from './api/client';
+import { errorMessage } from './apiErrors';
+
+describe('the rate limit answer (429 tooManyRequests)', () => {
+  beforeEach(() => resetUuid());
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads Retry-After in seconds or as a date', () => {
+    expect(retryAfterSeconds('17')).toBe(17);
+    expect(retryAfterSeconds(' 3 ')).toBe(3);
+    const now = Date.parse('2026-07-14T10:00:00Z');
+    expect(retryAfterSeconds('Tue, 14 Jul 2026 10:00:42 GMT', now)).toBe(42);
+    expect(retryAfterSeconds('Tue, 14 Jul 2026 09:00:00 GMT', now)).toBe(0);
+    expect(retryAfterSeconds(null)).toBeNull();
+    expect(retryAfterSeconds('soon')).toBeNull();
+  });
+
+  it("tells the buyer how long to wait, from the server's Retry-After, in he and en", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({ error: { code: 'tooManyRequests', message: 'slow down' } }),
+            {
+              status: 429,
+              headers: { 'content-type': 'application/json', 'retry-after': '12' },
+            },
+          ),
+      ),
+    );
+    const error = await apiSend('PUT', '/seats/lock-seat', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(429);
+    expect((error as ApiError).params).toEqual({ retryAfterSeconds: 12 });
+
+    await i18n.changeLanguage('he');
+    expect(errorMessage(i18n.t, error)).toBe(
+      'יותר מדי ניסיונות בזמן קצר. המתינו 12 שניות ונסו שוב',
+    );
+    await i18n.changeLanguage('en');
+    expect(errorMessage(i18n.t, error)).toBe(
+      'Too many tries in a short time. Wait 12 seconds and try again',
+    );
+    expect(
+      errorMessage(i18n.t, new ApiError(429, 'tooManyRequests', 'x', { retryAfterSeconds: 1 })),
+    ).toBe('Too many tries in a short time. Wait 1 second and try again');
+  });
+
+  it('still says what happened when there is no Retry-After', async () => {
+    await i18n.changeLanguage('he');
+    expect(errorMessage(i18n.t, new ApiError(429, 'tooManyRequests', 'x'))).toBe(
+      'יותר מדי ניסיונות בזמן קצר. המתינו מעט ונסו שוב',
+    );
+    await i18n.changeLanguage('en');
+    expect(errorMessage(i18n.t, new ApiError(429, 'tooManyRequests', 'x'))).toBe(
+      'Too many tries in a short time. Wait a moment and try again',
+    );
+  });
+});
