@@ -232,7 +232,10 @@ async fn callbacks_duplicated_reordered_and_late_change_nothing_twice(db: &TestD
 
     // Late: the authorization arrives after the hold ran out and another buyer took a seat.
     let (late, other) = (buyer(2), buyer(3));
-    let k2 = priced_cart_at(&app, &late, 2, None, "he").await;
+    // Days ahead, so moving the clock past the hold never ends the presentation's sale.
+    let list = app.get("/api/presentations/").await.body["presentations"].as_array().unwrap().clone();
+    let ahead = list.iter().find(|p| p["venueId"] == 1 && p["isOnSale"] == true && app.starts_after_hours(p, 48)).unwrap().clone();
+    let k2 = priced_cart_for(&app, &late, ahead, 2, None, "he").await;
     let id2 = start_payment_with(&app, &late, &k2, "card", "he", 1, false).await;
     let gap = deadline(db, &k2, &late).await - app.clock.now_ms();
     app.clock.advance_ms(gap + 1);
