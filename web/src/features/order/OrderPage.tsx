@@ -20,6 +20,8 @@ import { ProductsStep } from './ProductsStep';
 import type { CustomerInfo } from '../../components/checkout/customerInfo';
 import { clearOrder, loadOrder, resumePlan, saveOrder } from './orderSession';
 import { myHoldsQuery, seatKeys, stamp, type Timed } from './seatApi';
+import { ReturnedPayment } from './ReturnedPayment';
+import { takeReturnedPayment } from './returnedPayment';
 import { SeatStep } from './SeatStep';
 import { postCart } from './ticketApi';
 import { cartBody, seniorIdsOf } from './ticketLines';
@@ -117,6 +119,8 @@ function OrderFlow({ presentation }: { presentation: Presentation }) {
   const [customerInfo, setCustomerInfo] = useState<CustomerInfo | null>(null);
   const [reservation, setReservation] = useState<string | null>(null);
   const hasProducts = (presentation.products?.length ?? 0) > 0;
+  // Back from a gateway that took the whole window: finish that payment first.
+  const [returnedPayment, setReturnedPayment] = useState(takeReturnedPayment);
 
   // A reload resumes where the server says the checkout is, with what this tab chose; the cart is
   // posted again at the server's own step, which does not restart its timer.
@@ -124,6 +128,10 @@ function OrderFlow({ presentation }: { presentation: Presentation }) {
     let live = true;
     const saved = loadOrder(id);
     const resume = async () => {
+      if (returnedPayment !== undefined) {
+        setStep('payment');
+        return;
+      }
       const holds = await queryClient.fetchQuery(myHoldsQuery(id));
       if (!live) return;
       const plan = resumePlan(holds, saved, hasProducts);
@@ -258,6 +266,21 @@ function OrderFlow({ presentation }: { presentation: Presentation }) {
             go('confirmation');
           }}
           onRestart={restart}
+        />
+      )}
+      {step === 'payment' && returnedPayment !== undefined && (
+        <ReturnedPayment
+          presentationId={id}
+          paymentId={returnedPayment}
+          onPaid={(reservationIdentifier) => {
+            setReturnedPayment(undefined);
+            setReservation(reservationIdentifier);
+            go('confirmation');
+          }}
+          onRestart={() => {
+            setReturnedPayment(undefined);
+            restart();
+          }}
         />
       )}
       {step === 'confirmation' && reservation && (
