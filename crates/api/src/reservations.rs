@@ -257,6 +257,8 @@ pub struct EDocument {
     pub reservation_number: String,
     pub presentation: dto::Presentation,
     pub section: String,
+    /// The section's English name (empty when the catalogue has none).
+    pub section_en: String,
     pub row: String,
     pub seat: String,
     pub ticket_type: String,
@@ -301,6 +303,7 @@ async fn edocument(
         reservation_number: order.reservation_number.clone(),
         presentation: dto::Presentation::from_info(&info),
         section: t.section_name.clone(),
+        section_en: t.section_name_en.clone(),
         row: t.row_name.clone(),
         seat: t.seat_name.clone(),
         ticket_type: t.ticket_name.clone(),

@@ -294,6 +294,7 @@ async fn a_whole_order_is_priced_paid_committed_and_its_tickets_come_out(db: &Te
     let r = app.get(&format!("/api/edocument/{key}")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["state"], "valid");
+    assert!(!r.body["section"].as_str().unwrap().is_empty() && r.body["sectionEn"].as_str().unwrap().is_ascii() && !r.body["sectionEn"].as_str().unwrap().is_empty(), "the section in Hebrew and English: {}", r.text);
     assert!(r.body["qrSvg"].as_str().unwrap().contains("<svg"), "param 670 shows the QR");
     example(&app, "edocument", "EDocument", &r);
     // The confirmation mail went out with the PDF; the tickets go out by text on request.

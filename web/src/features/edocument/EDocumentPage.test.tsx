@@ -16,6 +16,7 @@ const doc = (over: Partial<EDocument> = {}): EDocument => ({
   row: '4',
   seat: '7',
   section: 'יציע',
+  sectionEn: 'Balcony',
   state: 'valid',
   scannedAt: null,
   ticketType: 'רגיל',
@@ -72,6 +73,6 @@ describe('e-document page', () => {
     await i18n.changeLanguage('en');
     expect(await screen.findByText('Valid ticket')).toBeInTheDocument();
     expect(screen.getByText('Regular')).toBeInTheDocument();
-    expect(screen.getByText('יציע, row 4, seat 7')).toBeInTheDocument();
+    expect(screen.getByText('Balcony, row 4, seat 7')).toBeInTheDocument();
   });
 });

@@ -94,7 +94,13 @@ function EDocumentView({ doc }: { doc: EDocument }) {
         </div>
         <div>
           <dt>{t('edocument.seat')}</dt>
-          <dd>{t('edocument.seatLine', { section: doc.section, row: doc.row, seat: doc.seat })}</dd>
+          <dd>
+            {t('edocument.seatLine', {
+              section: localizedName(lang, doc.section, doc.sectionEn),
+              row: doc.row,
+              seat: doc.seat,
+            })}
+          </dd>
         </div>
         <div>
           <dt>{t('edocument.ticketType')}</dt>

@@ -1072,6 +1072,8 @@ export interface components {
       scannedAt?: string | null;
       seat: string;
       section: string;
+      /** @description The section's English name (empty when the catalogue has none). */
+      sectionEn: string;
       /** @description valid, scanned or cancelled (an unknown key is a 404). */
       state: string;
       ticketType: string;
