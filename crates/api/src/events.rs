@@ -47,6 +47,8 @@ pub struct SeatEventHub {
     relay: OnceLock<mpsc::Sender<SeatEvent>>,
     relay_dropped: std::sync::atomic::AtomicU64,
     on_change: OnceLock<ChangeHook>,
+    /// Set when the node shuts down: streams end, and new ones end at once.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 impl Default for SeatEventHub {
@@ -56,6 +58,7 @@ impl Default for SeatEventHub {
             relay: OnceLock::new(),
             relay_dropped: Default::default(),
             on_change: OnceLock::new(),
+            closed: Default::default(),
         }
     }
 }
@@ -78,9 +81,24 @@ impl SeatEventHub {
         let _ = self.on_change.set(hook);
     }
 
+    /// Ends every stream (the node is shutting down: a graceful shutdown waits for open
+    /// responses, and an event stream never ends by itself). Browsers reconnect to another node.
+    pub fn close_all(&self) {
+        self.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+        // Dropping the senders ends every receiver's stream.
+        self.channels
+            .lock()
+            .expect("seat event hub poisoned")
+            .clear();
+    }
+
     /// A watcher of one presentation.
     pub fn subscribe(&self, presentation_id: i64) -> broadcast::Receiver<Arc<Outgoing>> {
         let mut channels = self.channels.lock().expect("seat event hub poisoned");
+        if self.closed.load(std::sync::atomic::Ordering::SeqCst) {
+            // A receiver whose sender is gone: its stream ends at once.
+            return broadcast::channel(1).1;
+        }
         channels
             .entry(presentation_id)
             .or_insert_with(|| broadcast::channel(BACKLOG).0)
@@ -287,5 +305,21 @@ mod tests {
         w.recv().await.unwrap();
         hub.resync_all();
         assert_eq!(w.recv().await.unwrap().name, "resync");
+    }
+
+    #[tokio::test]
+    async fn closing_ends_every_stream_and_refuses_new_ones() {
+        let hub = SeatEventHub::new();
+        let mut w = hub.subscribe(1);
+        hub.close_all();
+        assert!(matches!(
+            w.recv().await,
+            Err(broadcast::error::RecvError::Closed)
+        ));
+        let mut late = hub.subscribe(1);
+        assert!(matches!(
+            late.recv().await,
+            Err(broadcast::error::RecvError::Closed)
+        ));
     }
 }

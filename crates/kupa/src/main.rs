@@ -273,6 +273,7 @@ async fn serve(
     spawn_sweeper(db.clone(), state.booking.clone(), clock.clone());
     spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());
+    let hub = state.seat_events.clone();
     let app = kupa_api::build(state);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -283,7 +284,11 @@ async fn serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown_signal())
+    .with_graceful_shutdown(async move {
+        shutdown_signal().await;
+        // Open seat maps' event streams would hold the graceful shutdown open for ever.
+        hub.close_all();
+    })
     .await?;
     db.close().await;
     Ok(())
