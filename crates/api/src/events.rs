@@ -105,19 +105,6 @@ impl SeatEventHub {
             .subscribe()
     }
 
-    /// How many watchers this node serves now.
-    pub fn watchers(&self) -> usize {
-        let channels = self.channels.lock().expect("seat event hub poisoned");
-        channels.values().map(|c| c.receiver_count()).sum()
-    }
-
-    /// Events the relay could not take (its queue was full): other nodes' maps missed them
-    /// until their next status poll or reconnect.
-    pub fn relay_dropped(&self) -> u64 {
-        self.relay_dropped
-            .load(std::sync::atomic::Ordering::Relaxed)
-    }
-
     /// Delivers an event to this node's watchers only (events heard from other nodes).
     pub fn deliver_remote(&self, event: &SeatEvent) {
         self.deliver_local(event);
@@ -273,7 +260,6 @@ mod tests {
             b.try_recv().is_err(),
             "presentation 2's watcher heard presentation 1"
         );
-        assert_eq!(hub.watchers(), 2);
     }
 
     #[tokio::test]

@@ -139,6 +139,7 @@ impl Order {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PaymentMethodValue))]
 #[serde(rename_all = "camelCase")]
 pub enum PaymentMethod {
     Card,
@@ -175,18 +176,20 @@ impl PaymentMethod {
     }
 }
 
+/// Where a payment stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PaymentStatusValue))]
 #[serde(rename_all = "camelCase")]
 pub enum PaymentStatus {
     Created,
-    /// The card needs its 3-D Secure check.
+    /// The card's 3-D Secure check is waiting.
     Challenge,
     /// Blik: waiting for the buyer to confirm in the bank's app.
     AwaitingBank,
     /// PayU or PayPal: the buyer is on the provider's page.
     Redirected,
     Authorized,
-    /// Authorized and turned into a reservation.
+    /// Paid: the order is a reservation.
     Captured,
     Declined,
     Failed,

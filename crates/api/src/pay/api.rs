@@ -32,77 +32,16 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(payment_callback))
 }
 
-/// Where a payment stands.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum PaymentStatusValue {
-    Created,
-    /// The card's 3-D Secure check is waiting.
-    Challenge,
-    /// Blik: waiting for the buyer to confirm in the bank's app.
-    AwaitingBank,
-    /// PayU or PayPal: the buyer is on the provider's page.
-    Redirected,
-    Authorized,
-    /// Paid: the order is a reservation.
-    Captured,
-    Declined,
-    Failed,
-    Refunded,
-    Expired,
-}
-
-impl From<PaymentStatus> for PaymentStatusValue {
-    fn from(s: PaymentStatus) -> Self {
-        match s {
-            PaymentStatus::Created => PaymentStatusValue::Created,
-            PaymentStatus::Challenge => PaymentStatusValue::Challenge,
-            PaymentStatus::AwaitingBank => PaymentStatusValue::AwaitingBank,
-            PaymentStatus::Redirected => PaymentStatusValue::Redirected,
-            PaymentStatus::Authorized => PaymentStatusValue::Authorized,
-            PaymentStatus::Captured => PaymentStatusValue::Captured,
-            PaymentStatus::Declined => PaymentStatusValue::Declined,
-            PaymentStatus::Failed => PaymentStatusValue::Failed,
-            PaymentStatus::Refunded => PaymentStatusValue::Refunded,
-            PaymentStatus::Expired => PaymentStatusValue::Expired,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum PaymentMethodValue {
-    Card,
-    SavedCard,
-    Paypal,
-    Blik,
-    Payu,
-    Voucher,
-}
-
-impl From<PaymentMethod> for PaymentMethodValue {
-    fn from(m: PaymentMethod) -> Self {
-        match m {
-            PaymentMethod::Card => PaymentMethodValue::Card,
-            PaymentMethod::SavedCard => PaymentMethodValue::SavedCard,
-            PaymentMethod::Paypal => PaymentMethodValue::Paypal,
-            PaymentMethod::Blik => PaymentMethodValue::Blik,
-            PaymentMethod::Payu => PaymentMethodValue::Payu,
-            PaymentMethod::Voucher => PaymentMethodValue::Voucher,
-        }
-    }
-}
-
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentStatusResponse {
     pub payment_id: String,
-    pub status: PaymentStatusValue,
+    pub status: PaymentStatus,
     /// Why a payment did not go through (null once paid): `paymentError`, `blikError`,
     /// `payUerror`, `payU_3DS_error`, `errorNoResponse` (timed out), `errorResponse`; for a
     /// refund after the seats were lost, `holdsLost`.
     pub failure_code: Option<String>,
-    pub method: PaymentMethodValue,
+    pub method: PaymentMethod,
     /// Agorot.
     pub amount: i64,
     pub currency: String,
@@ -115,9 +54,9 @@ impl PaymentStatusResponse {
     fn new(p: &Payment) -> PaymentStatusResponse {
         PaymentStatusResponse {
             payment_id: p.id.clone(),
-            status: p.status.into(),
+            status: p.status,
             failure_code: super::failure_code_of(p),
-            method: p.method.into(),
+            method: p.method,
             amount: p.amount,
             currency: p.currency.clone(),
             card_brand: p.card_brand.clone(),
@@ -176,7 +115,7 @@ pub struct PaymentCallbackBody {
 pub struct PaymentCallbackResponse {
     /// The payment's status after the callback: `captured` once the order is paid, also when
     /// the same callback arrives again.
-    pub status: PaymentStatusValue,
+    pub status: PaymentStatus,
 }
 
 /// The secret callbacks must be signed with, if any.
@@ -324,7 +263,7 @@ async fn payment_callback(
     let payment = state.orders.payment(&cb.payment_id).await?;
     tracing::info!(payment = %payment.id, status = payment.status.as_str(), "payment callback recorded");
     Ok(axum::Json(PaymentCallbackResponse {
-        status: payment.status.into(),
+        status: payment.status,
     }))
 }
 

@@ -13,28 +13,23 @@ import { localizedName } from '../../lib/localized';
 import { fetchPaymentForm } from '../../lib/api/payment';
 import { CustomerInfoForm } from '../../components/checkout/CustomerInfoForm';
 import type { CustomerInfo } from '../../components/checkout/customerInfo';
-import type { OfferedMethod } from '../../components/checkout/methods';
+import { ALL_METHODS, type OfferedMethod } from '../../components/checkout/methods';
 import { PaymentDialog } from '../../components/checkout/PaymentDialog';
 import { PaymentMethods } from '../../components/checkout/PaymentMethods';
 import {
   cartBodyFrom,
   commitOrder,
   fetchVoucher,
-  postCart,
   type PricedCart,
   type VoucherResponse,
 } from './paymentApi';
 import { Countdown } from './Countdown';
+import { postCart } from './ticketApi';
 import { useRemaining } from './countdownClock';
 import type { Clock } from './TicketsStep';
 import { seatplanQuery } from './seatApi';
 import './PaymentStep.css';
 import './TicketsStep.css';
-
-export type { PricedCart } from './paymentApi';
-
-/** The saved card asks for a login by SMS code when chosen, then lists the customer's cards. */
-const METHODS: readonly OfferedMethod[] = ['card', 'savedCard', 'paypal', 'blik', 'payu'];
 
 type CommitFailure =
   { kind: 'alreadyPaid' } | { kind: 'refunded' } | { kind: 'retryable'; message: string };
@@ -261,7 +256,7 @@ export function PaymentStep({
                 }}
                 numberOfPayments={numberOfPayments}
                 onNumberOfPaymentsChange={setNumberOfPayments}
-                methods={METHODS}
+                methods={ALL_METHODS}
               />
             )}
             {cart.amountDue > 0 && method === 'savedCard' && !loggedIn && !me.isPending && (

@@ -35,11 +35,10 @@ import {
   type Timed,
 } from './seatApi';
 import { useSeatEvents } from './seatEvents';
+import { lineKey } from './ticketLines';
 import './SeatStep.css';
 
 type Holds = Timed<MyHoldsResponse>;
-
-const heldKey = (seat: LockedSeat) => `${seat.sectionId}:${seat.x}:${seat.y}`;
 
 function withHeld(
   holds: Holds | undefined,
@@ -47,12 +46,12 @@ function withHeld(
   expiresAt: string,
   serverTime: string,
 ): Holds {
-  const kept = (holds?.seats ?? []).filter((s) => !seats.some((n) => heldKey(n) === heldKey(s)));
+  const kept = (holds?.seats ?? []).filter((s) => !seats.some((n) => lineKey(n) === lineKey(s)));
   return stamp({ seats: [...kept, ...seats], expiresAt, serverTime, step: holds?.step ?? 'seats' });
 }
 
 function withoutHeld(holds: Holds | undefined, seats: LockedSeat[], serverTime: string): Holds {
-  const kept = (holds?.seats ?? []).filter((s) => !seats.some((n) => heldKey(n) === heldKey(s)));
+  const kept = (holds?.seats ?? []).filter((s) => !seats.some((n) => lineKey(n) === lineKey(s)));
   return stamp({
     seats: kept,
     expiresAt: kept.length > 0 ? holds?.expiresAt : null,
@@ -102,18 +101,18 @@ export function SeatStep({
   const [bestBusy, setBestBusy] = useState(false);
 
   const holdsData = holds.data;
-  const heldKeys = useMemo(() => new Set((holdsData?.seats ?? []).map(heldKey)), [holdsData]);
+  const lineKeys = useMemo(() => new Set((holdsData?.seats ?? []).map(lineKey)), [holdsData]);
 
   const states = useMemo(() => {
     const map = new Map<string, SeatState>();
     for (const s of status.data?.seats ?? []) map.set(seatKey(s), stateOf(s));
     // The lock and unlock answers are newer than the last poll.
-    for (const key of heldKeys) map.set(key, 'selected');
+    for (const key of lineKeys) map.set(key, 'selected');
     for (const [key, state] of map) {
-      if (state === 'selected' && holdsData && !heldKeys.has(key)) map.set(key, 'available');
+      if (state === 'selected' && holdsData && !lineKeys.has(key)) map.set(key, 'available');
     }
     return map;
-  }, [status.data, heldKeys, holdsData]);
+  }, [status.data, lineKeys, holdsData]);
 
   const remaining = useRemaining(
     holdsData?.seats.length ? holdsData.expiresAt : null,
@@ -331,7 +330,7 @@ export function SeatStep({
               <ul className="seat-step__held">
                 {held.map((h) => {
                   const seat = seatFor(h);
-                  const key = heldKey(h);
+                  const key = lineKey(h);
                   const where = h.rowName
                     ? t('order.seats.heldSeat', { row: h.rowName, seat: h.seatName })
                     : t('order.seats.heldPlace', { place: h.seatName });

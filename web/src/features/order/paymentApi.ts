@@ -1,14 +1,14 @@
 // The calls of the payment and confirmation steps: the cart re-posted with the buyer's details or
 // vouchers, a voucher's balance, the commit, and the paid reservation.
-import { apiGet, apiSend } from '../../lib/api/client';
+import { API_BASE, apiGet, apiSend } from '../../lib/api/client';
 import type { components } from '../../lib/api/schema';
+import type { CartBody, PricedCart } from '../../lib/api/types';
 import type { CustomerInfo } from '../../components/checkout/customerInfo';
+import { lineKey } from './ticketLines';
 
 type Schemas = components['schemas'];
 
-export type PricedCart = Schemas['PricedCartDto'];
-export type CartBody = Schemas['CartBody'];
-export type CartResponse = Schemas['CartResponse'];
+export type { PricedCart };
 export type VoucherResponse = Schemas['VoucherResponse'];
 export type CommitResponse = Schemas['CommitResponse'];
 export type Reservation = Schemas['Reservation'];
@@ -50,7 +50,7 @@ export function cartBodyFrom(
               memberNumber: t.memberNumber ?? null,
               ref1: t.ref1 ?? null,
               ref2: t.ref2 ?? null,
-              seniorId: extra.seniorIds?.[`${t.sectionId}:${t.x}:${t.y}`] || null,
+              seniorId: extra.seniorIds?.[lineKey(t)] || null,
             },
           })),
         },
@@ -62,10 +62,6 @@ export function cartBodyFrom(
     step: extra.step ?? 'customerInfo',
     locale: extra.locale,
   };
-}
-
-export function postCart(body: CartBody): Promise<CartResponse> {
-  return apiSend<CartResponse>('POST', '/cart', body);
 }
 
 export function fetchVoucher(query: {
@@ -99,7 +95,7 @@ export function sendTickets(id: string, mobileNumber: string): Promise<{ success
 }
 
 export const reservationPdfUrl = (id: string, lang: string) =>
-  `/api/reservations/${encodeURIComponent(id)}/tickets.pdf?lang=${lang === 'he' ? 'he' : 'en'}`;
+  `${API_BASE}/reservations/${encodeURIComponent(id)}/tickets.pdf?lang=${lang === 'he' ? 'he' : 'en'}`;
 
 export const reservationCalendarUrl = (id: string) =>
-  `/api/reservations/${encodeURIComponent(id)}/calendar.ics`;
+  `${API_BASE}/reservations/${encodeURIComponent(id)}/calendar.ics`;
