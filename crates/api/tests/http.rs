@@ -173,7 +173,11 @@ async fn sale_windows_follow_the_server_clock(db: &TestDb) {
     assert!(!not_yet.is_empty(), "the premiere is listed before its sale opens");
     assert!(not_yet.iter().all(|p| p["isOnSale"] == false));
     let premiere = not_yet[0]["id"].as_i64().unwrap();
-    let r = app.post("/api/test/clock", r#"{"advanceMs": 864000000}"#).await; // ten days on
+    // A minute after its sale opens (a fixed number of days could land after it closed,
+    // depending on the time of day the test runs).
+    let opens: jiff::Timestamp = not_yet[0]["saleStartsAt"].as_str().unwrap().parse().unwrap();
+    let advance = opens.as_millisecond() - kupa_app::ports::Clock::now_ms(app.clock.as_ref()) + 60_000;
+    let r = app.post("/api/test/clock", &format!(r#"{{"advanceMs": {advance}}}"#)).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let r = app.get(&format!("/api/presentations/{premiere}")).await;
     assert_eq!(r.body["presentation"]["saleState"], "onSale", "{}", r.text);
