@@ -157,6 +157,8 @@ pub struct PricedCartDto {
     pub service_charge_name: String,
     pub service_charge: i64,
     pub total: i64,
+    /// The lines every screen shows, adding up to `total`.
+    pub price_breakdown: crate::dto::PriceBreakdown,
     /// What the vouchers pay (agorot), in the order applied.
     pub voucher_payments: Vec<PricedVoucher>,
     /// What is left to pay after the vouchers (agorot).
@@ -214,6 +216,7 @@ impl PricedCartDto {
             service_charge_name: o.service_charge_name.clone(),
             service_charge: o.service_charge_total,
             total: o.total,
+            price_breakdown: o.price_breakdown().into(),
             voucher_payments: o
                 .vouchers
                 .iter()

@@ -268,7 +268,8 @@ pub struct Ticket {
     pub price: i64,
     /// Agorot; shown struck out when present.
     pub old_price: Option<i64>,
-    /// Agorot per ticket, on top of the price.
+    /// Agorot per ticket, on top of the price: what one such ticket is charged (its own charge,
+    /// or the business's per-ticket charge). A per-order charge is the response's `serviceCharge`.
     pub service_charge: i64,
     pub price_policy_id: i64,
     pub min_quantity: i64,
@@ -284,6 +285,10 @@ pub struct Ticket {
     pub loyalty_points_price: Option<i64>,
     pub is_loyalty_points_redemption: bool,
     pub multiply_factor: i64,
+    /// Sold only on a seat of this kind: `wheelchair`, `companion` (a companion seat, or a seat
+    /// beside a wheelchair place of the same order), `limitedView`, `premium`, `sofa` or
+    /// `attribute:<code>`; offered only for held seats whose `seatKinds` name it. None: any seat.
+    pub seat_kind: Option<String>,
     pub currency: String,
     /// The code that reached this ticket (`GET /presentations/{id}/ticket` only), as printed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -315,6 +320,7 @@ impl From<&kupa_app::model::Ticket> for Ticket {
             loyalty_points_price: t.loyalty_points_price,
             is_loyalty_points_redemption: false,
             multiply_factor: t.multiply_factor,
+            seat_kind: t.seat_kind.as_ref().map(|k| k.as_string()),
             currency: DEFAULT_CURRENCY.into(),
             code: None,
             balance: None,
@@ -678,4 +684,32 @@ pub struct ChannelQuery {
     /// Codes that unlock tickets or presentations; accepted, used by the order calls.
     #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
     pub ticket_codes: Option<String>,
+}
+
+/// How an order's price is shown, on every screen and document: each ticket at its full price
+/// (`price` + `serviceCharge`) with the service charge itemised beside it; then these lines, which
+/// add up to `total`. Agorot.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PriceBreakdown {
+    /// The tickets at their full prices.
+    pub tickets: i64,
+    /// Of which the tickets' service charges (shown beside, not added again).
+    pub tickets_service_charge: i64,
+    /// A per-order service charge, on a line of its own (0 when the charge is per ticket).
+    pub order_service_charge: i64,
+    pub products: i64,
+    pub total: i64,
+}
+
+impl From<kupa_domain::pricing::PriceBreakdown> for PriceBreakdown {
+    fn from(b: kupa_domain::pricing::PriceBreakdown) -> PriceBreakdown {
+        PriceBreakdown {
+            tickets: b.tickets.minor(),
+            tickets_service_charge: b.tickets_service_charge.minor(),
+            order_service_charge: b.order_service_charge.minor(),
+            products: b.products.minor(),
+            total: b.total.minor(),
+        }
+    }
 }

@@ -80,6 +80,8 @@ pub struct Reservation {
     pub service_charge_name: String,
     pub service_charge: i64,
     pub total: i64,
+    /// The lines every screen shows, adding up to `total`.
+    pub price_breakdown: dto::PriceBreakdown,
     pub currency: String,
     pub event_date_time: String,
     pub entrance_time: String,
@@ -146,6 +148,7 @@ async fn get_reservation(
             service_charge_name: order.service_charge_name.clone(),
             service_charge: order.service_charge_total,
             total: order.total,
+            price_breakdown: order.price_breakdown().into(),
             currency: order.currency.clone(),
             event_date_time: ms_to_rfc3339(starts),
             entrance_time: ms_to_rfc3339(starts - ENTRANCE_BEFORE_MS),

@@ -242,6 +242,11 @@ pub struct LockedSeat {
     pub section_id: i64,
     pub row_name: String,
     pub seat_name: String,
+    /// The kinds of seat this place serves, for tickets tied to one (a ticket's `seatKind`):
+    /// `wheelchair`, `companion`, `limitedView`, `premium`, `sofa`, `attribute:<code>`. In
+    /// my-holds also beside the session's other holds: a seat beside a held wheelchair place
+    /// serves a `companion`.
+    pub seat_kinds: Vec<String>,
 }
 
 impl From<&HeldPlace> for LockedSeat {
@@ -252,6 +257,7 @@ impl From<&HeldPlace> for LockedSeat {
             section_id: h.section_id,
             row_name: h.row_name.clone(),
             seat_name: h.seat_name.clone(),
+            seat_kinds: h.seat_kinds.iter().map(|k| k.as_string()).collect(),
         }
     }
 }

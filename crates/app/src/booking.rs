@@ -34,6 +34,10 @@ pub struct HeldPlace {
     pub y: i64,
     pub row_name: String,
     pub seat_name: String,
+    /// The kinds of seat the place serves, for tickets tied to one: by its own flags, and in
+    /// [`BookingService::my_holds`] also beside the session's other holds (a seat beside a held
+    /// wheelchair place serves a companion).
+    pub seat_kinds: Vec<kupa_domain::seat_kinds::SeatKind>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +99,9 @@ fn held(seat: &Seat) -> HeldPlace {
         y: seat.y,
         row_name: seat.row_name.clone(),
         seat_name: seat.seat_name.clone(),
+        seat_kinds: kupa_domain::seat_kinds::kinds_served(&[crate::tickets::order_seat(seat)])
+            .pop()
+            .unwrap_or_default(),
     }
 }
 
@@ -105,6 +112,7 @@ fn ga_place(section_id: i64, number: i64) -> HeldPlace {
         y: 0,
         row_name: String::new(),
         seat_name: number.to_string(),
+        seat_kinds: Vec::new(),
     }
 }
 
@@ -542,7 +550,7 @@ impl BookingService {
             .info;
         let seats = self.store.seats(info.view.presentation.seatplan_id).await?;
         let claims = self.claims.session_claims(presentation_id, session).await?;
-        let holds = Self::my_live_holds(&claims, session, now)
+        let mut holds: Vec<HeldPlace> = Self::my_live_holds(&claims, session, now)
             .map(|c| {
                 match seats
                     .iter()
@@ -553,6 +561,13 @@ impl BookingService {
                 }
             })
             .collect();
+        let places: Vec<(i64, i64, i64)> = holds.iter().map(|h| (h.section_id, h.x, h.y)).collect();
+        for (h, kinds) in holds
+            .iter_mut()
+            .zip(crate::tickets::seat_kinds_of(&places, &seats))
+        {
+            h.seat_kinds = kinds;
+        }
         let state = self
             .checkout
             .checkout_state(session, presentation_id)

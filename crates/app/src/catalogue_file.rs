@@ -188,6 +188,21 @@ fn local_ms(day: Date, time: Time) -> Result<i64, CatalogueFileError> {
 
 /// Turns the file into rows, checking every reference, so a bad file fails before anything is written.
 pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, CatalogueFileError> {
+    // A ticket tied to a custom seat attribute names one the site configuration defines.
+    for t in &file.tickets {
+        if let Some(kupa_domain::seat_kinds::SeatKind::Attribute(code)) = &t.seat_kind
+            && !file
+                .site_config
+                .custom_seat_attributes
+                .iter()
+                .any(|a| &a.code == code)
+        {
+            return Err(err(format!(
+                "ticket {}: seatKind attribute:{code} is not a customSeatAttributes code",
+                t.id
+            )));
+        }
+    }
     let mut data = CatalogueData {
         site_config: serde_json::to_value(file.site_config.normalised())
             .map_err(|e| err(e.to_string()))?,
@@ -792,6 +807,31 @@ mod tests {
             "",
             1,
         )
+    }
+
+    #[test]
+    fn a_ticket_names_a_seat_kind_the_file_knows() {
+        let tied = |kind: &str| {
+            SMALL.replacen(
+                r#""tickets": [{"id": 1, "ticketGroupId": 1, "price": 4200, "multiplyFactor": 1}],"#,
+                &format!(
+                    r#""tickets": [{{"id": 1, "ticketGroupId": 1, "price": 4200, "multiplyFactor": 1, "seatKind": "{kind}"}}],"#
+                ),
+                1,
+            )
+        };
+        let d = expand(parse(&tied("wheelchair")).unwrap(), date(2026, 11, 22)).unwrap();
+        assert_eq!(
+            d.tickets[0].seat_kind,
+            Some(kupa_domain::seat_kinds::SeatKind::Wheelchair)
+        );
+        assert!(parse(&tied("vip")).is_err(), "an unknown kind is refused");
+        let e = expand(
+            parse(&tied("attribute:recliner")).unwrap(),
+            date(2026, 11, 22),
+        )
+        .unwrap_err();
+        assert!(e.0.contains("customSeatAttributes"), "{}", e.0);
     }
 
     #[test]

@@ -148,6 +148,8 @@ pub struct Ticket {
     pub sort: i64,
     /// Sold only through a ticket code (GET /presentations/{id}/ticket); never in the group's list.
     pub by_code_only: bool,
+    /// Sold only on a seat of this kind (a wheelchair ticket on a wheelchair place); none: any seat.
+    pub seat_kind: Option<kupa_domain::seat_kinds::SeatKind>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -10,7 +10,7 @@ use kupa_domain::catalogue::SaleState;
 use kupa_domain::checkout::Step;
 use kupa_domain::ids::Token;
 use kupa_domain::money::{DEFAULT_CURRENCY, Money};
-use kupa_domain::pricing::{self, ProductLine, ServiceChargeRule, TicketLine};
+use kupa_domain::pricing::{self, ProductLine, TicketLine};
 use kupa_domain::seating::{self, Occupancy, SeatKey};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -121,6 +121,22 @@ pub struct Order {
     pub products: Vec<OrderProduct>,
     /// Vouchers paying part (or all) of the total, in the order they were applied.
     pub vouchers: Vec<OrderVoucher>,
+}
+
+impl Order {
+    /// How this order's price is shown everywhere ([`pricing::PriceBreakdown`]).
+    pub fn price_breakdown(&self) -> pricing::PriceBreakdown {
+        let lines: Vec<(Money, Money)> = self
+            .tickets
+            .iter()
+            .map(|t| (Money(t.price), Money(t.service_charge)))
+            .collect();
+        pricing::breakdown(
+            &lines,
+            Money(self.products_total),
+            Money(self.service_charge_total),
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -291,6 +307,9 @@ pub enum Finalised {
     CodeUsedUp,
     /// The order was already paid by another payment.
     PaidByAnother(Order),
+    /// A ticket of the order does not fit its seat (a wheelchair ticket on an ordinary seat):
+    /// nothing was written, and the payment was refunded.
+    TicketsRefused,
 }
 
 /// Orders and payments. `finalise` is the one path from an authorized payment to a reservation.
@@ -575,6 +594,12 @@ impl OrderService {
             .iter()
             .map(|t| crate::tickets::ticket_type(t))
             .collect();
+        let places: Vec<(i64, i64, i64)> = cart
+            .seats
+            .iter()
+            .map(|c| (c.section_id, c.x, c.y))
+            .collect();
+        let mut seat_kinds = crate::tickets::seat_kinds_of(&places, &seats).into_iter();
         let mut order_lines = Vec::new();
         for c in &cart.seats {
             let section = sections
@@ -595,6 +620,7 @@ impl OrderService {
                 member_number: c.member_number.clone().filter(|x| !x.trim().is_empty()),
                 senior_id: c.senior_id.clone().filter(|x| !x.trim().is_empty()),
                 previous_ticket_id: None,
+                seat_kinds: seat_kinds.next().unwrap_or_default(),
             });
         }
         // The codes the buyer entered, each once: a code filling several seats is one code.
@@ -677,11 +703,7 @@ impl OrderService {
         let sub: Vec<bool> = priced_lines.iter().map(|pl| pl.is_sub_ticket).collect();
 
         let charge = self.store.service_charge(p.business_id).await?;
-        let charge_rule = charge.as_ref().map(|c| ServiceChargeRule {
-            amount: c.amount.map(Money),
-            percent_bp: c.percent_bp,
-            per_ticket: c.per_ticket,
-        });
+        let charge_rule = charge.as_ref().map(crate::tickets::charge_rule);
         let lines: Vec<TicketLine> = priced_lines
             .iter()
             .map(|pl| TicketLine {
@@ -857,6 +879,54 @@ impl OrderService {
         })
     }
 
+    /// Every ticket of a priced order still fits its seat (a wheelchair ticket on a wheelchair
+    /// place, ...): checked again before the payment starts and when it is finalised, so an order
+    /// priced under other rules (an older server, a catalogue changed since) never sells below price.
+    async fn check_tickets_fit(&self, order: &Order) -> AppResult<()> {
+        let info = self
+            .catalogue
+            .presentation(order.presentation_id, &Default::default())
+            .await?
+            .info;
+        let plan_id = info.view.presentation.seatplan_id;
+        let sections = self.store.sections(plan_id).await?;
+        let seats = self.store.seats(plan_id).await?;
+        let group_ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
+        let groups = self.store.ticket_groups(&group_ids).await?;
+        let types: Vec<TicketType> = groups
+            .iter()
+            .flat_map(|(_, ts)| ts.iter().map(crate::tickets::ticket_type))
+            .collect();
+        let places: Vec<(i64, i64, i64)> = order
+            .tickets
+            .iter()
+            .map(|t| (t.section_id, t.x, t.y))
+            .collect();
+        let kinds = crate::tickets::seat_kinds_of(&places, &seats);
+        let lines: Vec<OrderLine> = order
+            .tickets
+            .iter()
+            .zip(kinds)
+            .map(|(t, seat_kinds)| OrderLine {
+                seat: Self::seat_key(t),
+                ticket_id: t.ticket_id,
+                seat_kinds,
+                ..OrderLine::default()
+            })
+            .collect();
+        let chosen: Vec<&TicketType> = lines
+            .iter()
+            .map(|l| {
+                types.iter().find(|t| t.id == l.ticket_id).ok_or_else(|| {
+                    AppError::from(kupa_domain::tickets::TicketRuleError::TicketNotFound {
+                        ticket_id: l.ticket_id,
+                    })
+                })
+            })
+            .collect::<AppResult<_>>()?;
+        kupa_domain::tickets::check_seat_kinds(&lines, &chosen).map_err(AppError::from)
+    }
+
     /// The spec's cart rule: presentations of one cart must share their auth profile and business.
     pub async fn check_compatible(&self, presentation_ids: &[i64]) -> AppResult<()> {
         let mut first: Option<PresentationInfo> = None;
@@ -919,6 +989,7 @@ impl OrderService {
                 serde_json::json!({ "total": order.total }),
             ));
         }
+        self.check_tickets_fit(&order).await?;
         if !(1..=MAX_INSTALLMENTS).contains(&request.installments) {
             return Err(invalid(
                 "formValidation",
@@ -998,12 +1069,30 @@ impl OrderService {
     /// The one finalisation path. A payment whose seats were lost is refunded, whole.
     async fn finalise(&self, payment: &Payment) -> AppResult<Finalised> {
         let now = self.clock.now_ms();
-        let outcome = self.orders.finalise(&payment.id, now).await?;
+        let unfit = match self.orders.order(&payment.order_id).await? {
+            Some(order) if order.status == OrderStatus::Pending => {
+                match self.check_tickets_fit(&order).await {
+                    Ok(()) => false,
+                    Err(AppError::Rejected { .. }) => true,
+                    Err(e) => return Err(e),
+                }
+            }
+            _ => false,
+        };
+        let outcome = if unfit {
+            Finalised::TicketsRefused
+        } else {
+            self.orders.finalise(&payment.id, now).await?
+        };
         match &outcome {
-            Finalised::HoldsLost | Finalised::PaidByAnother(_) | Finalised::CodeUsedUp => {
+            Finalised::HoldsLost
+            | Finalised::PaidByAnother(_)
+            | Finalised::CodeUsedUp
+            | Finalised::TicketsRefused => {
                 let reason = match outcome {
                     Finalised::HoldsLost => "holdsLost",
                     Finalised::CodeUsedUp => "couponAlreadyUsed",
+                    Finalised::TicketsRefused => "ticketSeatKind",
                     _ => "ORDER_ALREADY_PAID",
                 };
                 // Only the run that moves the payment from authorized to refunded gives the money
@@ -1090,6 +1179,13 @@ impl OrderService {
                                 return Err(AppError::rejected_with(
                                     ErrorCode::Conflict("couponAlreadyUsed"),
                                     "a code (or a reference) of this order was used up before the payment completed; the payment was refunded",
+                                    serde_json::json!({ "refunded": true }),
+                                ));
+                            }
+                            Finalised::TicketsRefused => {
+                                return Err(AppError::rejected_with(
+                                    ErrorCode::Conflict("ticketSeatKind"),
+                                    "a ticket of this order is not sold on its seat; the payment was refunded",
                                     serde_json::json!({ "refunded": true }),
                                 ));
                             }
@@ -1272,6 +1368,11 @@ impl OrderService {
             "{}/api/reservations/{}/tickets.pdf",
             self.messages.public_url, order.id
         );
+        let prices = crate::tickets_out::price_lines(order, lang);
+        let prices_text: String = prices
+            .iter()
+            .map(|(what, amount)| format!("{what}: {amount}\n"))
+            .collect();
         let (subject, text) = if lang == "he" {
             (
                 format!(
@@ -1279,7 +1380,7 @@ impl OrderService {
                     v.feature.name, order.reservation_number
                 ),
                 format!(
-                    "שלום {},\n\nההזמנה {} שולמה.\n{} · {} · {}\n{} כרטיסים. הכרטיסים מצורפים, וגם כאן: {}\n\n{}",
+                    "שלום {},\n\nההזמנה {} שולמה.\n{} · {} · {}\n{} כרטיסים. הכרטיסים מצורפים, וגם כאן: {}\n\n{}\n{}",
                     order.customer.first_name,
                     order.reservation_number,
                     v.feature.name,
@@ -1287,6 +1388,7 @@ impl OrderService {
                     when,
                     order.tickets.len(),
                     link,
+                    prices_text,
                     terms
                 ),
             )
@@ -1297,7 +1399,7 @@ impl OrderService {
                     v.feature.name_en, order.reservation_number
                 ),
                 format!(
-                    "Hello {},\n\nReservation {} is paid.\n{} · {} · {}\n{} tickets. They are attached, and also here: {}\n\n{}",
+                    "Hello {},\n\nReservation {} is paid.\n{} · {} · {}\n{} tickets. They are attached, and also here: {}\n\n{}\n{}",
                     order.customer.first_name,
                     order.reservation_number,
                     v.feature.name_en,
@@ -1305,14 +1407,27 @@ impl OrderService {
                     when,
                     order.tickets.len(),
                     link,
+                    prices_text,
                     terms
                 ),
             )
         };
         let dir = if lang == "he" { "rtl" } else { "ltr" };
+        let price_rows: String = prices
+            .iter()
+            .map(|(what, amount)| {
+                format!(
+                    "<tr><td style=\"padding:2px 0\">{}</td><td style=\"padding:2px 12px;white-space:nowrap\"><bdi>{}</bdi></td></tr>",
+                    html_escape(what),
+                    html_escape(amount)
+                )
+            })
+            .collect();
+        let greeting = text.split("\n\n").take(2).collect::<Vec<_>>().join("\n\n");
         let html = format!(
-            "<!doctype html><html lang=\"{lang}\" dir=\"{dir}\"><body style=\"font-family:sans-serif\"><p>{}</p><p><a href=\"{}\">{}</a></p></body></html>",
-            html_escape(&text).replace('\n', "<br>"),
+            "<!doctype html><html lang=\"{lang}\" dir=\"{dir}\"><body style=\"font-family:sans-serif\"><p>{}</p><table>{price_rows}</table><p>{}</p><p><a href=\"{}\">{}</a></p></body></html>",
+            html_escape(&greeting).replace('\n', "<br>"),
+            html_escape(terms).replace('\n', "<br>"),
             html_escape(&link),
             if lang == "he" {
                 "הכרטיסים"

@@ -6,7 +6,10 @@
 use std::sync::Arc;
 
 use jiff::civil::Date;
+use kupa_domain::Money;
 use kupa_domain::catalogue::SaleState;
+use kupa_domain::pricing::{ServiceChargeRule, ticket_service_charge};
+use kupa_domain::seat_kinds::{OrderSeat, SeatKind, kinds_served};
 use kupa_domain::tickets::{
     self, MemberInfo, RefOption, TicketCodeRule, TicketRuleError, TicketType, normalise_code,
 };
@@ -142,7 +145,7 @@ impl TicketService {
                 ticket_id: code.ticket_id,
             })
         };
-        let ticket = self
+        let mut ticket = self
             .store
             .ticket_groups(&group_ids)
             .await?
@@ -150,6 +153,11 @@ impl TicketService {
             .flat_map(|(_, ts)| ts)
             .find(|t| t.id == code.ticket_id)
             .ok_or_else(not_found)?;
+        let charge = self
+            .store
+            .service_charge(detail.info.view.presentation.business_id)
+            .await?;
+        charge_as_sold(&mut ticket, charge.as_ref());
         if asked_group.is_some_and(|g| g != ticket.ticket_group_id)
             || q.ticket_id.is_some_and(|t| t != ticket.id)
             || q.ignore_ticket_ids.contains(&ticket.id)
@@ -198,7 +206,13 @@ impl TicketService {
         if let Some(m) = member {
             self.member(m).await?;
         }
-        Ok(listed)
+        let (mut groups, charge) = listed;
+        for (_, tickets) in &mut groups {
+            for t in tickets {
+                charge_as_sold(t, charge.as_ref());
+            }
+        }
+        Ok((groups, charge))
     }
 
     /// The references each of these tickets accepts (for [`tickets::check_order`]).
@@ -253,6 +267,67 @@ fn day(what: &str, s: &str) -> AppResult<Date> {
         .map_err(|e| AppError::internal(format!("{what} {s:?} is not a date: {e}")))
 }
 
+/// The business's service-charge rule, as the pricing sees it.
+pub fn charge_rule(c: &ServiceCharge) -> ServiceChargeRule {
+    ServiceChargeRule {
+        amount: c.amount.map(Money),
+        percent_bp: c.percent_bp,
+        per_ticket: c.per_ticket,
+    }
+}
+
+/// Sets a listed ticket's service charge to what one such ticket is charged: its own, or the
+/// business's per-ticket charge (a per-order charge is the order's, shown apart). So every price
+/// shown from the tickets step on is the price the cart will charge.
+pub fn charge_as_sold(t: &mut Ticket, charge: Option<&ServiceCharge>) {
+    let rule = charge.map(charge_rule);
+    t.service_charge =
+        ticket_service_charge(Money(t.price), Money(t.service_charge), rule.as_ref()).minor();
+}
+
+/// A plan seat as the seat-kind rule sees it.
+pub fn order_seat(s: &Seat) -> OrderSeat {
+    OrderSeat {
+        key: kupa_domain::seating::SeatKey {
+            section_id: s.section_id,
+            x: s.x,
+            y: s.y,
+        },
+        row: s.group_id,
+        wheelchair: s.handicap,
+        companion: s.companion,
+        limited_view: s.limited_view,
+        premium: s.premium,
+        sofa: s.sofa_id.is_some(),
+        attributes: s
+            .attributes
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    }
+}
+
+/// The kinds of seat each of an order's places serves, in order (a general-admission place, not
+/// in the plan, serves none).
+pub fn seat_kinds_of(places: &[(i64, i64, i64)], plan: &[Seat]) -> Vec<Vec<SeatKind>> {
+    let seats: Vec<OrderSeat> = places
+        .iter()
+        .map(|&(section_id, x, y)| {
+            plan.iter()
+                .find(|s| s.section_id == section_id && s.x == x && s.y == y)
+                .map(order_seat)
+                .unwrap_or_else(|| OrderSeat {
+                    key: kupa_domain::seating::SeatKey { section_id, x, y },
+                    row: i64::MIN,
+                    ..OrderSeat::default()
+                })
+        })
+        .collect();
+    kinds_served(&seats)
+}
+
 /// A catalogue ticket as the rules see it.
 pub fn ticket_type(t: &Ticket) -> TicketType {
     TicketType {
@@ -269,6 +344,7 @@ pub fn ticket_type(t: &Ticket) -> TicketType {
         loyalty_points_price: t.loyalty_points_price,
         multiply_factor: t.multiply_factor,
         by_code_only: t.by_code_only,
+        seat_kind: t.seat_kind.clone(),
     }
 }
 

@@ -61,6 +61,7 @@ fn labels(lang: &str) -> TicketLabels {
             general_admission: "ללא מקומות מסומנים".into(),
             ticket_type: "סוג כרטיס".into(),
             price: "מחיר".into(),
+            order_total: "סה״כ להזמנה".into(),
             reservation_number: "מספר הזמנה".into(),
             entrance_time: "כניסה לאולם".into(),
             qr_caption: "הציגו את הקוד בכניסה לאולם".into(),
@@ -79,6 +80,7 @@ fn labels(lang: &str) -> TicketLabels {
             general_admission: "General admission".into(),
             ticket_type: "Ticket".into(),
             price: "Price".into(),
+            order_total: "Order total".into(),
             reservation_number: "Reservation".into(),
             entrance_time: "Doors open".into(),
             qr_caption: "Show this code at the hall's entrance".into(),
@@ -89,6 +91,80 @@ fn labels(lang: &str) -> TicketLabels {
 
 fn pick<'a>(lang: &str, he: &'a str, en: &'a str) -> &'a str {
     if is_he(lang) || en.is_empty() { he } else { en }
+}
+
+/// The one way a ticket's price is written on every document (as on every screen): its full
+/// price, and beside it the service charge that price includes ("כולל דמי טיפול ₪5.00" /
+/// "incl. ₪5.00 service charge"; empty when it includes none). `charge_name` is the business's
+/// Hebrew name of the charge.
+pub fn ticket_price_text(t: &OrderTicket, charge_name: &str, lang: &str) -> (String, String) {
+    let full = Money(t.price + t.service_charge).display_ils();
+    (
+        full,
+        service_charge_note(t.service_charge, charge_name, lang),
+    )
+}
+
+/// "כולל דמי טיפול ₪5.00" / "incl. ₪5.00 service charge"; empty for no charge.
+pub fn service_charge_note(charge: i64, charge_name: &str, lang: &str) -> String {
+    if charge <= 0 {
+        return String::new();
+    }
+    let amount = Money(charge).display_ils();
+    if is_he(lang) {
+        let name = if charge_name.trim().is_empty() {
+            "דמי טיפול"
+        } else {
+            charge_name.trim()
+        };
+        format!("כולל {name} {amount}")
+    } else {
+        format!("incl. {amount} service charge")
+    }
+}
+
+/// An order's price as lines of (what, amount), in its language, the way every screen shows it:
+/// each ticket (its seat and type) at its full price with the service charge it includes; each
+/// product; a per-order service charge; the total. For the confirmation mail.
+pub fn price_lines(order: &Order, lang: &str) -> Vec<(String, String)> {
+    let mut lines = Vec::new();
+    for t in &order.tickets {
+        let seat = if t.row_name.is_empty() {
+            t.seat_name.clone()
+        } else if is_he(lang) {
+            format!("שורה {} כיסא {}", t.row_name, t.seat_name)
+        } else {
+            format!("Row {} seat {}", t.row_name, t.seat_name)
+        };
+        let (full, note) = ticket_price_text(t, &order.service_charge_name, lang);
+        let ticket = pick(lang, &t.ticket_name, &t.ticket_name_en);
+        let amount = if note.is_empty() {
+            full
+        } else {
+            format!("{full} ({note})")
+        };
+        lines.push((format!("{seat} · {ticket}"), amount));
+    }
+    for p in &order.products {
+        lines.push((
+            format!("{} × {}", pick(lang, &p.name, &p.name_en), p.quantity),
+            Money(p.unit_price * p.quantity).display_ils(),
+        ));
+    }
+    let b = order.price_breakdown();
+    if b.order_service_charge > Money::ZERO {
+        let name = if is_he(lang) {
+            format!("{} להזמנה", order.service_charge_name)
+        } else {
+            "Service charge for the order".to_owned()
+        };
+        lines.push((name, b.order_service_charge.display_ils()));
+    }
+    lines.push((
+        if is_he(lang) { "סה״כ" } else { "Total" }.to_owned(),
+        b.total.display_ils(),
+    ));
+    lines
 }
 
 /// The e-document link a ticket's QR carries.
@@ -129,7 +205,9 @@ pub fn tickets_document(
                 }
             },
             ticket_type: pick(lang, &t.ticket_name, &t.ticket_name_en).to_owned(),
-            price: Money(t.price + t.service_charge).display_ils(),
+            price: ticket_price_text(t, &order.service_charge_name, lang).0,
+            price_note: ticket_price_text(t, &order.service_charge_name, lang).1,
+            order_total: Money(order.total).display_ils(),
             reservation_number: order.reservation_number.clone(),
             entrance_time: local_time(starts - ENTRANCE_BEFORE_MS),
             qr_payload: format!("{base_url}{}", edocument_path(t)),

@@ -52,6 +52,8 @@ pub struct TicketLabels {
     pub ticket_type: String,
     /// `"מחיר"` / `"Price"`.
     pub price: String,
+    /// `"סה״כ להזמנה"` / `"Order total"`.
+    pub order_total: String,
     /// `"מספר הזמנה"` / `"Reservation number"`.
     pub reservation_number: String,
     /// `"כניסה לאולם"` / `"Entrance"`.
@@ -82,8 +84,13 @@ pub struct Ticket {
     pub seat: Seat,
     /// Ticket type, e.g. `"רגיל"` / `"Student"`.
     pub ticket_type: String,
-    /// Formatted price, e.g. `"₪ 45.00"`.
+    /// Formatted full price of the ticket (its service charge included), e.g. `"₪ 47.00"`.
     pub price: String,
+    /// Printed small under the price: the service charge it includes, e.g.
+    /// `"כולל דמי טיפול ₪5.00"`; empty to print none.
+    pub price_note: String,
+    /// Formatted total of the whole order, e.g. `"₪ 94.00"`; empty to print none.
+    pub order_total: String,
     /// Reservation (order) number, e.g. `"4821-7731"`.
     pub reservation_number: String,
     /// Formatted entrance time, e.g. `"20:10"` or `"הכניסה מ־20:10"`.

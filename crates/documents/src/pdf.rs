@@ -441,7 +441,12 @@ fn draw_ticket(
     let chain_w = inner.1 - counter_line.width() - 16.0;
     let chain = ts.fit(&doc.chain_name, Weight::Bold, 20.0, 12.0, chain_w);
     // Card background with a border, then the band over its top.
-    let card_h = 476.0;
+    // A row more for the order's total, when it is printed.
+    let card_h = if ticket.order_total.is_empty() {
+        476.0
+    } else {
+        476.0 + ROW_H
+    };
     c.rounded(
         (card.0, top, card.1, card_h),
         10.0,
@@ -550,6 +555,18 @@ fn draw_ticket(
     row = box_top + box_h + 12.0;
     field(c, 0.0, col_w, row, &labels.ticket_type, &ticket.ticket_type);
     field(c, col_w + 16.0, col_w, row, &labels.price, &ticket.price);
+    if !ticket.price_note.is_empty() {
+        let note = ts.fit(&ticket.price_note, Weight::Regular, 8.0, 6.5, col_w);
+        c.text_in(
+            inner,
+            col_w + 16.0,
+            col_w,
+            row + 43.0,
+            &note,
+            Align::Start,
+            MUTED,
+        );
+    }
     row += ROW_H;
     field(
         c,
@@ -567,6 +584,10 @@ fn draw_ticket(
         &labels.reservation_number,
         &ticket.reservation_number,
     );
+    if !ticket.order_total.is_empty() {
+        row += ROW_H;
+        field(c, 0.0, col_w, row, &labels.order_total, &ticket.order_total);
+    }
     let body_bottom = row + ROW_H;
 
     // QR code and its caption.

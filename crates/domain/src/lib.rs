@@ -7,6 +7,7 @@ pub mod ids;
 pub mod locale;
 pub mod money;
 pub mod pricing;
+pub mod seat_kinds;
 pub mod seating;
 pub mod tickets;
 pub mod time;

@@ -35,6 +35,13 @@ impl std::ops::Add for Money {
     }
 }
 
+impl std::ops::Sub for Money {
+    type Output = Money;
+    fn sub(self, rhs: Money) -> Money {
+        Money(self.0 - rhs.0)
+    }
+}
+
 impl std::ops::Mul<i64> for Money {
     type Output = Money;
     fn mul(self, rhs: i64) -> Money {

@@ -47,6 +47,23 @@ fn rule_charge(rule: &ServiceChargeRule, base: Money) -> Money {
     }
 }
 
+/// The service charge one ticket of `price` pays: its own, else the business's per-ticket charge.
+/// A per-order charge is not a ticket's: [`totals`] adds it once. What the tickets step shows
+/// beside each ticket's price, and what [`totals`] charges.
+pub fn ticket_service_charge(
+    price: Money,
+    own_service_charge: Money,
+    rule: Option<&ServiceChargeRule>,
+) -> Money {
+    if own_service_charge > Money::ZERO {
+        return own_service_charge;
+    }
+    match rule {
+        Some(r) if r.per_ticket => rule_charge(r, price),
+        _ => Money::ZERO,
+    }
+}
+
 pub fn totals(
     tickets: &[TicketLine],
     products: &[ProductLine],
@@ -58,15 +75,10 @@ pub fn totals(
             if t.is_sub_ticket {
                 return (Money::ZERO, Money::ZERO);
             }
-            let charge = if t.own_service_charge > Money::ZERO {
-                t.own_service_charge
-            } else {
-                match rule {
-                    Some(r) if r.per_ticket => rule_charge(r, t.price),
-                    _ => Money::ZERO,
-                }
-            };
-            (t.price, charge)
+            (
+                t.price,
+                ticket_service_charge(t.price, t.own_service_charge, rule),
+            )
         })
         .collect();
     let tickets_total: Money = lines.iter().map(|(p, _)| *p).sum();
@@ -84,6 +96,42 @@ pub fn totals(
         tickets: tickets_total,
         products: products_total,
         service_charge,
+    }
+}
+
+/// How an order's price is shown, everywhere (web steps, confirmation, PDF, mail, e-document):
+/// each ticket at its full price (price plus its service charge) with that service charge
+/// itemised beside it; the tickets at their full prices, of which the service charges; a
+/// per-order service charge on a line of its own; the products; the total. The lines add up to
+/// the total, to the agora.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PriceBreakdown {
+    /// The tickets at their full prices.
+    pub tickets: Money,
+    /// Of which the tickets' own service charges.
+    pub tickets_service_charge: Money,
+    /// The business's per-order service charge, not part of any ticket.
+    pub order_service_charge: Money,
+    pub products: Money,
+    pub total: Money,
+}
+
+/// The breakdown of an order whose tickets cost `lines` (price, service charge each), whose
+/// products cost `products` and whose service charge is `service_charge_total` in all.
+pub fn breakdown(
+    lines: &[(Money, Money)],
+    products: Money,
+    service_charge_total: Money,
+) -> PriceBreakdown {
+    let tickets_service_charge: Money = lines.iter().map(|(_, c)| *c).sum();
+    let tickets: Money = lines.iter().map(|(p, c)| *p + *c).sum();
+    let order_service_charge = service_charge_total - tickets_service_charge;
+    PriceBreakdown {
+        tickets,
+        tickets_service_charge,
+        order_service_charge,
+        products,
+        total: tickets + order_service_charge + products,
     }
 }
 
@@ -116,6 +164,53 @@ mod tests {
         percent_bp: Some(1000),
         per_ticket: false,
     };
+
+    #[test]
+    fn the_breakdown_shows_full_ticket_prices_and_adds_up_to_the_total() {
+        let products = [ProductLine {
+            unit_price: Money(1800),
+            quantity: 1,
+        }];
+        for rule in [FIXED_PER_TICKET, TEN_PERCENT_PER_ORDER] {
+            let r = totals(&[t(4200, 0), t(3400, 0)], &products, Some(&rule));
+            let b = breakdown(&r.lines, r.products, r.service_charge);
+            assert_eq!(b.total, r.total, "{rule:?}");
+            assert_eq!(
+                b.tickets + b.order_service_charge + b.products,
+                r.total,
+                "{rule:?}"
+            );
+        }
+        let r = totals(&[t(4200, 0), t(3400, 0)], &[], Some(&FIXED_PER_TICKET));
+        let b = breakdown(&r.lines, r.products, r.service_charge);
+        assert_eq!(
+            (b.tickets, b.tickets_service_charge, b.order_service_charge),
+            (Money(8600), Money(1000), Money::ZERO)
+        );
+        let r = totals(&[t(4200, 0), t(3400, 0)], &[], Some(&TEN_PERCENT_PER_ORDER));
+        let b = breakdown(&r.lines, r.products, r.service_charge);
+        assert_eq!(
+            (b.tickets, b.tickets_service_charge, b.order_service_charge),
+            (Money(7600), Money::ZERO, Money(760))
+        );
+    }
+
+    #[test]
+    fn a_ticket_pays_its_own_charge_else_the_per_ticket_rule_never_the_per_order_one() {
+        assert_eq!(
+            ticket_service_charge(Money(0), Money(0), Some(&FIXED_PER_TICKET)),
+            Money(500),
+            "a free companion ticket still pays the business's per-ticket charge"
+        );
+        assert_eq!(
+            ticket_service_charge(Money(4200), Money(700), Some(&FIXED_PER_TICKET)),
+            Money(700)
+        );
+        assert_eq!(
+            ticket_service_charge(Money(4200), Money(0), Some(&TEN_PERCENT_PER_ORDER)),
+            Money::ZERO
+        );
+    }
 
     #[test]
     fn a_fixed_per_ticket_charge_is_added_to_each_ticket_and_products_are_not_charged() {

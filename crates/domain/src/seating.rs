@@ -22,7 +22,9 @@ pub const SINGLE_SEAT_GAP_POLICY: i64 = 3;
 pub const BEST_AVAILABLE_MATCHES: usize = 5;
 
 /// A seat's identity, as the lock and unlock calls name it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "camelCase")]
 pub struct SeatKey {
     pub section_id: i64,

@@ -19,6 +19,7 @@ use thiserror::Error;
 
 use crate::ids::IsraeliId;
 use crate::money::Money;
+use crate::seat_kinds::{self, SeatKind};
 use crate::seating::{self, SeatKey, SeatingViolation};
 
 /// Membership type 2 is a series (a prepaid pass): its value is its balance.
@@ -54,6 +55,8 @@ pub struct TicketType {
     pub multiply_factor: i64,
     /// Sold only through a code: never chosen without one.
     pub by_code_only: bool,
+    /// Sold only on a seat of this kind ([`crate::seat_kinds`]); None: on any seat.
+    pub seat_kind: Option<SeatKind>,
 }
 
 impl TicketType {
@@ -224,6 +227,8 @@ pub struct OrderLine {
     pub senior_id: Option<String>,
     /// The ticket the seat had before a code filled it; [`remove_code`] restores it.
     pub previous_ticket_id: Option<i64>,
+    /// The kinds of seat this line's seat serves in this order ([`seat_kinds::kinds_served`]).
+    pub seat_kinds: Vec<SeatKind>,
 }
 
 impl Default for OrderLine {
@@ -242,6 +247,7 @@ impl Default for OrderLine {
             member_number: None,
             senior_id: None,
             previous_ticket_id: None,
+            seat_kinds: Vec::new(),
         }
     }
 }
@@ -332,6 +338,8 @@ pub enum TicketRuleError {
         min: i64,
         missing: i64,
     },
+    #[error("ticket {ticket_id} is sold only on a {seat_kind} seat")]
+    TicketNotForSeat { ticket_id: i64, seat_kind: SeatKind },
     #[error("ticket {ticket_id} needs ticket {required_ticket_id} in the order ({missing} more)")]
     RequiredTicketMissing {
         ticket_id: i64,
@@ -356,6 +364,8 @@ pub enum TicketRuleError {
     IlSeniorError,
     #[error("an ID number of up to 9 digits is needed")]
     InvalidSsn,
+    #[error("one senior citizen ID number stands for one senior citizen ticket")]
+    IlSeniorBalance,
     #[error("ticket group {ticket_group_id} has no senior citizen ticket")]
     IlSeniorTicketNotFound { ticket_group_id: i64 },
     #[error("the reference is missing or not valid")]
@@ -380,6 +390,7 @@ impl TicketRuleError {
             TicketNotFound { .. } => "ticketNotFound",
             TicketMaxExceeded { .. } => "ticketMaxQuantity",
             TicketMinNotReached { .. } => "ticketMinQuantity",
+            TicketNotForSeat { .. } => "ticketSeatKind",
             RequiredTicketMissing { .. } => "requiredTicketMissing",
             Seating(v) => v.code(),
             NoValidMember => "noValidMember",
@@ -389,6 +400,7 @@ impl TicketRuleError {
             MemberNoneAvailable => "memberNoneAvailable",
             MemberTicketsMax { .. } => "memberTicketsMax",
             IlSeniorError => "ilSenior_error",
+            IlSeniorBalance => "ilSenior_balance",
             InvalidSsn => "invalidSSN",
             IlSeniorTicketNotFound { .. } => "ilSenior_ticketNotFound",
             RefPromptOptError => "refPromptOptError",
@@ -400,6 +412,7 @@ impl TicketRuleError {
     pub fn params(&self) -> Vec<(&'static str, i64)> {
         use TicketRuleError::*;
         match *self {
+            TicketNotForSeat { ticket_id, .. } => vec![("ticketId", ticket_id)],
             CouponNeedsMoreTickets { missing } => vec![("missing", missing)],
             TicketNotFound { ticket_id } => vec![("ticketId", ticket_id)],
             TicketMaxExceeded { ticket_id, max } => vec![("ticketId", ticket_id), ("max", max)],
@@ -580,7 +593,8 @@ pub fn remove_code(lines: &[OrderLine], code: &str) -> Vec<OrderLine> {
 // The whole order.
 
 /// Checks every ticket rule on the order and prices its lines, in line order. The first broken
-/// rule is answered, in this order: tickets fit their seats; the multiply factor covers the seats
+/// rule is answered, in this order: tickets are sold in their seats' sections and fit their kinds
+/// of seat ([`check_seat_kinds`]); the multiply factor covers the seats
 /// exactly; codes; minimum and maximum per ticket; required tickets; members; senior IDs;
 /// references.
 pub fn check_order(
@@ -600,6 +614,7 @@ pub fn check_order(
             })?;
         chosen.push(t);
     }
+    check_seat_kinds(lines, &chosen)?;
 
     // The multiply factor: which lines are covered by another's ticket, and whether the tickets
     // cover exactly the seats.
@@ -613,9 +628,15 @@ pub fn check_order(
     let codes = check_codes(lines, &chosen, &mains, catalogue, buyer, today)?;
     check_quantities(&chosen, &mains)?;
     let members = check_members(lines, &chosen, &mains, buyer, today)?;
+    // Each senior ticket is a senior's own: one ID number, one senior ticket.
+    let mut senior_ids: Vec<IsraeliId> = Vec::new();
     for &i in &mains {
         if chosen[i].needs_senior_id {
-            check_senior_id(lines[i].senior_id.as_deref())?;
+            let id = check_senior_id(lines[i].senior_id.as_deref())?;
+            if senior_ids.contains(&id) {
+                return Err(TicketRuleError::IlSeniorBalance);
+            }
+            senior_ids.push(id);
         }
     }
     check_references(lines, &chosen, &mains, catalogue)?;
@@ -648,6 +669,23 @@ pub fn check_order(
             },
         })
         .collect())
+}
+
+/// Every line's ticket fits its seat: a ticket tied to a kind of seat is sold only on a seat that
+/// serves that kind in this order (the line's `seat_kinds`). `chosen` is each line's ticket.
+pub fn check_seat_kinds(
+    lines: &[OrderLine],
+    chosen: &[&TicketType],
+) -> Result<(), TicketRuleError> {
+    for (l, t) in lines.iter().zip(chosen) {
+        if !seat_kinds::fits(t.seat_kind.as_ref(), &l.seat_kinds) {
+            return Err(TicketRuleError::TicketNotForSeat {
+                ticket_id: t.id,
+                seat_kind: t.seat_kind.clone().expect("only a tied ticket can misfit"),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Codes on lines and entered for the order; returns each line's normalised code.
@@ -923,12 +961,14 @@ mod tests {
             },
             TicketType {
                 max_quantity: 2,
+                seat_kind: Some(SeatKind::Wheelchair),
                 ..ticket(WHEELCHAIR, 3400)
             },
             TicketType {
                 requires_ticket_id: Some(WHEELCHAIR),
                 price: 0,
                 service_charge: 0,
+                seat_kind: Some(SeatKind::Companion),
                 ..ticket(COMPANION, 0)
             },
             TicketType {
@@ -1043,7 +1083,14 @@ mod tests {
         ]
     }
 
+    /// Seat `n` of a row, with the ticket; a wheelchair or companion ticket is on a seat of its
+    /// kind (see `on_ordinary_seat`).
     fn line(n: i64, ticket_id: i64) -> OrderLine {
+        let seat_kinds = match ticket_id {
+            WHEELCHAIR => vec![SeatKind::Wheelchair],
+            COMPANION => vec![SeatKind::Companion],
+            _ => Vec::new(),
+        };
         OrderLine {
             seat: SeatKey {
                 section_id: 11,
@@ -1052,7 +1099,15 @@ mod tests {
             },
             ticket_group_id: GROUP,
             ticket_id,
+            seat_kinds,
             ..OrderLine::default()
+        }
+    }
+
+    fn on_ordinary_seat(l: OrderLine) -> OrderLine {
+        OrderLine {
+            seat_kinds: Vec::new(),
+            ..l
         }
     }
 
@@ -1206,6 +1261,59 @@ mod tests {
             err(f.check(&[line(1, WHEELCHAIR), line(2, COMPANION), line(3, COMPANION)])).code(),
             "requiredTicketMissing"
         );
+    }
+
+    // --- tickets tied to a kind of seat ---
+
+    #[test]
+    fn a_wheelchair_ticket_on_an_ordinary_seat_is_refused() {
+        let f = Fixture::new();
+        let e = err(f.check(&[on_ordinary_seat(line(1, WHEELCHAIR)), line(2, REGULAR)]));
+        assert_eq!(
+            e,
+            TicketRuleError::TicketNotForSeat {
+                ticket_id: WHEELCHAIR,
+                seat_kind: SeatKind::Wheelchair
+            }
+        );
+        assert_eq!(e.code(), "ticketSeatKind");
+        assert_eq!(e.params(), vec![("ticketId", WHEELCHAIR)]);
+    }
+
+    #[test]
+    fn a_wheelchair_and_companion_pair_on_two_ordinary_seats_is_refused() {
+        let f = Fixture::new();
+        let e = err(f.check(&[
+            on_ordinary_seat(line(1, WHEELCHAIR)),
+            on_ordinary_seat(line(2, COMPANION)),
+        ]));
+        assert_eq!(e.code(), "ticketSeatKind");
+        let e = err(f.check(&[line(1, WHEELCHAIR), on_ordinary_seat(line(2, COMPANION))]));
+        assert_eq!(
+            e,
+            TicketRuleError::TicketNotForSeat {
+                ticket_id: COMPANION,
+                seat_kind: SeatKind::Companion
+            }
+        );
+    }
+
+    #[test]
+    fn a_wheelchair_ticket_with_a_companion_on_their_seats_is_priced() {
+        let f = Fixture::new();
+        let priced = f.check(&[line(1, WHEELCHAIR), line(2, COMPANION)]).unwrap();
+        let prices: Vec<i64> = priced.iter().map(|p| p.price.minor()).collect();
+        assert_eq!(prices, vec![3400, 0]);
+    }
+
+    #[test]
+    fn an_untied_ticket_fits_any_seat_even_a_wheelchair_place() {
+        let f = Fixture::new();
+        let regular_on_wheelchair_place = OrderLine {
+            seat_kinds: vec![SeatKind::Wheelchair],
+            ..line(1, REGULAR)
+        };
+        assert!(f.check(&[regular_on_wheelchair_place]).is_ok());
     }
 
     // --- multiply factor ---
@@ -1577,6 +1685,31 @@ mod tests {
                 "{id:?}"
             );
         }
+    }
+
+    #[test]
+    fn one_senior_id_buys_one_senior_ticket_however_it_is_written() {
+        let f = Fixture::new();
+        let two = |a: &str, b: &str| {
+            [
+                senior(Some(a)),
+                OrderLine {
+                    seat: SeatKey {
+                        section_id: 11,
+                        x: 2,
+                        y: 5,
+                    },
+                    ..senior(Some(b))
+                },
+            ]
+        };
+        let e = err(f.check(&two("012347811", "12347811")));
+        assert_eq!(e, TicketRuleError::IlSeniorBalance);
+        assert_eq!(e.code(), "ilSenior_balance");
+        assert!(
+            f.check(&two("012347811", "000000018")).is_ok(),
+            "two seniors"
+        );
     }
 
     #[test]

@@ -177,7 +177,7 @@ pub async fn discover_halls(addr: SocketAddr) -> anyhow::Result<Vec<Arc<Hall>>> 
 }
 
 /// For each ticket group, its regular ticket (or the first plain one): no code, member, ID
-/// number, reference or companion needed, one seat each.
+/// number, reference, companion or particular kind of seat needed, one seat each.
 fn pick_tickets(groups: &Value) -> HashMap<i64, i64> {
     let mut out = HashMap::new();
     for g in groups["ticketGroups"].as_array().into_iter().flatten() {
@@ -189,6 +189,7 @@ fn pick_tickets(groups: &Value) -> HashMap<i64, i64> {
                 t["memberOnly"] != true
                     && t["needsSeniorId"] != true
                     && t["requiresTicketId"].is_null()
+                    && t["seatKind"].is_null()
                     && t["refPrompt"].as_str().unwrap_or_default().is_empty()
                     && t["multiplyFactor"].as_i64().unwrap_or(1) == 1
                     && t["minQuantity"].as_i64().unwrap_or(0) <= 1

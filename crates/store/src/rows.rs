@@ -212,6 +212,14 @@ pub(crate) fn ticket(r: &impl Get) -> R<Ticket> {
         multiply_factor: r.i("multiply_factor")?,
         sort: r.i("sort")?,
         by_code_only: r.b("by_code_only")?,
+        seat_kind: r
+            .os("seat_kind")?
+            .map(|k| {
+                kupa_domain::seat_kinds::SeatKind::parse(&k).ok_or_else(|| {
+                    sqlx::Error::Decode(format!("tickets.seat_kind: unknown kind {k:?}").into())
+                })
+            })
+            .transpose()?,
     })
 }
 

@@ -1167,6 +1167,13 @@ export interface components {
     };
     LockedSeat: {
       rowName: string;
+      /**
+       * @description The kinds of seat this place serves, for tickets tied to one (a ticket's `seatKind`):
+       *     `wheelchair`, `companion`, `limitedView`, `premium`, `sofa`, `attribute:<code>`. In
+       *     my-holds also beside the session's other holds: a seat beside a held wheelchair place
+       *     serves a `companion`.
+       */
+      seatKinds: string[];
       seatName: string;
       /** Format: int64 */
       sectionId: number;
@@ -1392,6 +1399,32 @@ export interface components {
       presentations: components['schemas']['Presentation'][];
       serverTime: string;
     };
+    /**
+     * @description How an order's price is shown, on every screen and document: each ticket at its full price
+     *     (`price` + `serviceCharge`) with the service charge itemised beside it; then these lines, which
+     *     add up to `total`. Agorot.
+     */
+    PriceBreakdown: {
+      /**
+       * Format: int64
+       * @description A per-order service charge, on a line of its own (0 when the charge is per ticket).
+       */
+      orderServiceCharge: number;
+      /** Format: int64 */
+      products: number;
+      /**
+       * Format: int64
+       * @description The tickets at their full prices.
+       */
+      tickets: number;
+      /**
+       * Format: int64
+       * @description Of which the tickets' service charges (shown beside, not added again).
+       */
+      ticketsServiceCharge: number;
+      /** Format: int64 */
+      total: number;
+    };
     PricedCartDto: {
       /**
        * Format: int64
@@ -1401,6 +1434,8 @@ export interface components {
       currency: string;
       /** Format: int64 */
       presentationId: number;
+      /** @description The lines every screen shows, adding up to `total`. */
+      priceBreakdown: components['schemas']['PriceBreakdown'];
       products: components['schemas']['PricedProduct'][];
       /** Format: int64 */
       productsTotal: number;
@@ -1497,6 +1532,8 @@ export interface components {
       paidAt?: string | null;
       pdfUrl: string;
       presentation: components['schemas']['Presentation'];
+      /** @description The lines every screen shows, adding up to `total`. */
+      priceBreakdown: components['schemas']['PriceBreakdown'];
       products: components['schemas']['ReservedProduct'][];
       reservationNumber: string;
       seats: components['schemas']['ReservedSeat'][];
@@ -2011,8 +2048,15 @@ export interface components {
        */
       requiresTicketId?: number | null;
       /**
+       * @description Sold only on a seat of this kind: `wheelchair`, `companion` (a companion seat, or a seat
+       *     beside a wheelchair place of the same order), `limitedView`, `premium`, `sofa` or
+       *     `attribute:<code>`; offered only for held seats whose `seatKinds` name it. None: any seat.
+       */
+      seatKind?: string | null;
+      /**
        * Format: int64
-       * @description Agorot per ticket, on top of the price.
+       * @description Agorot per ticket, on top of the price: what one such ticket is charged (its own charge,
+       *     or the business's per-ticket charge). A per-order charge is the response's `serviceCharge`.
        */
       serviceCharge: number;
       /** Format: int64 */
