@@ -13,6 +13,7 @@ use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::{Claim, Seat, Section};
 use crate::ports::{Captcha, CatalogueStore, CheckoutStore, ClaimStore, Clock, Place};
 use crate::seat_events::{SeatChangeKind, SeatEvent, SeatEventSink};
+use crate::seat_plan::plan_seat;
 use crate::site_config::SiteConfig;
 
 /// A seat as the spec's lock and unlock calls name it.
@@ -74,24 +75,6 @@ pub fn timers(config: &SiteConfig) -> StepTimers {
     }
 }
 
-pub fn plan_seat(seat: &Seat, sections: &[Section]) -> PlanSeat {
-    PlanSeat {
-        section_id: seat.section_id,
-        x: seat.x,
-        y: seat.y,
-        row: seat.group_id,
-        price_level: sections
-            .iter()
-            .find(|s| s.id == seat.section_id)
-            .map(|s| s.price_level)
-            .unwrap_or(1),
-        sofa_id: seat.sofa_id,
-        handicap: seat.handicap,
-        companion: seat.companion,
-        limited_view: seat.limited_view,
-    }
-}
-
 fn held(seat: &Seat) -> HeldPlace {
     HeldPlace {
         section_id: seat.section_id,
@@ -99,7 +82,7 @@ fn held(seat: &Seat) -> HeldPlace {
         y: seat.y,
         row_name: seat.row_name.clone(),
         seat_name: seat.seat_name.clone(),
-        seat_kinds: kupa_domain::seat_kinds::kinds_served(&[crate::tickets::order_seat(seat)])
+        seat_kinds: kupa_domain::seat_kinds::kinds_served(&[crate::seat_plan::order_seat(seat)])
             .pop()
             .unwrap_or_default(),
     }
@@ -564,7 +547,7 @@ impl BookingService {
         let places: Vec<(i64, i64, i64)> = holds.iter().map(|h| (h.section_id, h.x, h.y)).collect();
         for (h, kinds) in holds
             .iter_mut()
-            .zip(crate::tickets::seat_kinds_of(&places, &seats))
+            .zip(crate::seat_plan::seat_kinds_of(&places, &seats))
         {
             h.seat_kinds = kinds;
         }

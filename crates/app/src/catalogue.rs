@@ -459,7 +459,7 @@ impl CatalogueService {
             let statuses: Vec<kupa_domain::seating::SeatStatus> = seats
                 .iter()
                 .map(|(s, st)| kupa_domain::seating::SeatStatus {
-                    seat: crate::booking::plan_seat(s, &sections),
+                    seat: crate::seat_plan::plan_seat(s, &sections),
                     occupancy: (*st).into(),
                 })
                 .collect();

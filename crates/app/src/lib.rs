@@ -13,6 +13,7 @@ pub mod orders;
 pub mod ports;
 pub mod saved_cards;
 pub mod seat_events;
+pub mod seat_plan;
 pub mod site_config;
 pub mod tickets;
 pub mod tickets_out;

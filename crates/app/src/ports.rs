@@ -5,6 +5,7 @@ use async_trait::async_trait;
 
 use crate::error::AppResult;
 use crate::model::*;
+use crate::orders::model::{Finalised, Order, Payment, PaymentUpdate};
 
 /// The catalogue: written whole by the seed command, read by every buyer.
 #[async_trait]
@@ -326,4 +327,58 @@ pub trait TicketStore: Send + Sync {
         &self,
         member_number: &str,
     ) -> AppResult<Option<(Member, Membership)>>;
+}
+
+/// Orders and payments. `finalise` is the one path from an authorized payment to a reservation.
+#[async_trait]
+pub trait OrderStore: Send + Sync {
+    /// Writes a pending order, replacing the session's earlier pending (unpaid) order on the same
+    /// presentation and any of its open payments.
+    async fn save_pending_order(&self, order: &Order, now_ms: i64) -> AppResult<()>;
+    async fn pending_order(
+        &self,
+        session_id: &str,
+        presentation_id: i64,
+    ) -> AppResult<Option<Order>>;
+    async fn latest_order(
+        &self,
+        session_id: &str,
+        presentation_id: i64,
+    ) -> AppResult<Option<Order>>;
+    async fn order(&self, id: &str) -> AppResult<Option<Order>>;
+    async fn order_by_document_key(&self, key: &str) -> AppResult<Option<Order>>;
+    async fn create_payment(&self, payment: &Payment) -> AppResult<()>;
+    async fn payment(&self, id: &str) -> AppResult<Option<Payment>>;
+    /// Records what the provider said. A payment that already reached a final state
+    /// (captured, refunded) is left as it is; returns the payment as stored afterwards.
+    async fn update_payment(
+        &self,
+        id: &str,
+        update: &PaymentUpdate,
+        now_ms: i64,
+    ) -> AppResult<Option<Payment>>;
+    /// In one transaction: the order's held seats become sold (each must still be held by the
+    /// order's session, live), the order becomes paid and the payment captured. Safe to run twice.
+    async fn finalise(&self, payment_id: &str, now_ms: i64) -> AppResult<Finalised>;
+    /// Moves an authorized payment to refunded, with the reason, if nothing else moved it first:
+    /// true for the one caller that must give the money back (single winner, on any node).
+    async fn claim_refund(
+        &self,
+        payment_id: &str,
+        failure_code: &str,
+        now_ms: i64,
+    ) -> AppResult<bool>;
+    /// Marks the buyer's first commit; false when the order was already committed.
+    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> AppResult<bool>;
+    /// Authorized payments older than `before_ms` that no finalisation reached (a closed tab).
+    async fn stranded_payments(&self, before_ms: i64) -> AppResult<Vec<Payment>>;
+}
+
+/// A payment provider. The built-in test gateway implements it with its own hosted pages.
+#[async_trait]
+pub trait PaymentGateway: Send + Sync {
+    /// Where the buyer pays this payment (the spec's paymentFormURL).
+    fn form_url(&self, payment: &Payment) -> String;
+    /// Gives the money back (a finalisation that failed after the money was taken).
+    async fn refund(&self, payment: &Payment) -> AppResult<()>;
 }

@@ -9,7 +9,6 @@ use jiff::civil::Date;
 use kupa_domain::Money;
 use kupa_domain::catalogue::SaleState;
 use kupa_domain::pricing::{ServiceChargeRule, ticket_service_charge};
-use kupa_domain::seat_kinds::{OrderSeat, SeatKind, kinds_served};
 use kupa_domain::tickets::{
     self, MemberInfo, RefOption, TicketCodeRule, TicketRuleError, TicketType, normalise_code,
 };
@@ -283,49 +282,6 @@ pub fn charge_as_sold(t: &mut Ticket, charge: Option<&ServiceCharge>) {
     let rule = charge.map(charge_rule);
     t.service_charge =
         ticket_service_charge(Money(t.price), Money(t.service_charge), rule.as_ref()).minor();
-}
-
-/// A plan seat as the seat-kind rule sees it.
-pub fn order_seat(s: &Seat) -> OrderSeat {
-    OrderSeat {
-        key: kupa_domain::seating::SeatKey {
-            section_id: s.section_id,
-            x: s.x,
-            y: s.y,
-        },
-        row: s.group_id,
-        wheelchair: s.handicap,
-        companion: s.companion,
-        limited_view: s.limited_view,
-        premium: s.premium,
-        sofa: s.sofa_id.is_some(),
-        attributes: s
-            .attributes
-            .split(',')
-            .map(str::trim)
-            .filter(|a| !a.is_empty())
-            .map(str::to_owned)
-            .collect(),
-    }
-}
-
-/// The kinds of seat each of an order's places serves, in order (a general-admission place, not
-/// in the plan, serves none).
-pub fn seat_kinds_of(places: &[(i64, i64, i64)], plan: &[Seat]) -> Vec<Vec<SeatKind>> {
-    let seats: Vec<OrderSeat> = places
-        .iter()
-        .map(|&(section_id, x, y)| {
-            plan.iter()
-                .find(|s| s.section_id == section_id && s.x == x && s.y == y)
-                .map(order_seat)
-                .unwrap_or_else(|| OrderSeat {
-                    key: kupa_domain::seating::SeatKey { section_id, x, y },
-                    row: i64::MIN,
-                    ..OrderSeat::default()
-                })
-        })
-        .collect();
-    kinds_served(&seats)
 }
 
 /// A catalogue ticket as the rules see it.

@@ -1,0 +1,208 @@
+//! The one finalisation path, keyed by payment id and safe to run twice: from the gateway's
+//! callback, the buyer's commit and the sweeper of stranded payments.
+
+use crate::error::{AppError, AppResult, ErrorCode};
+
+use super::*;
+
+/// An authorized payment that no finalisation reached within this time is finalised (or refunded) by the sweeper.
+pub const STRANDED_AFTER_MS: i64 = 60_000;
+
+impl OrderService {
+    /// The one finalisation path. A payment whose seats were lost is refunded, whole.
+    pub(super) async fn finalise(&self, payment: &Payment) -> AppResult<Finalised> {
+        let now = self.clock.now_ms();
+        let unfit = match self.orders.order(&payment.order_id).await? {
+            Some(order) if order.status == OrderStatus::Pending => {
+                match self.check_tickets_fit(&order).await {
+                    Ok(()) => false,
+                    Err(AppError::Rejected { .. }) => true,
+                    Err(e) => return Err(e),
+                }
+            }
+            _ => false,
+        };
+        let outcome = if unfit {
+            Finalised::TicketsRefused
+        } else {
+            self.orders.finalise(&payment.id, now).await?
+        };
+        match &outcome {
+            Finalised::HoldsLost
+            | Finalised::PaidByAnother(_)
+            | Finalised::CodeUsedUp
+            | Finalised::TicketsRefused => {
+                let reason = match outcome {
+                    Finalised::HoldsLost => "holdsLost",
+                    Finalised::CodeUsedUp => "couponAlreadyUsed",
+                    Finalised::TicketsRefused => "ticketSeatKind",
+                    _ => "ORDER_ALREADY_PAID",
+                };
+                // Only the run that moves the payment from authorized to refunded gives the money
+                // back: a callback, a commit and sweepers on several nodes may all get here.
+                if self
+                    .orders
+                    .claim_refund(&payment.id, reason, self.clock.now_ms())
+                    .await?
+                {
+                    if let Err(e) = self.gateway.refund(payment).await {
+                        tracing::error!(payment = %payment.id, error = %e, "REFUND FAILED: the payment is marked refunded but the gateway did not confirm; refund it by hand");
+                        return Err(e);
+                    }
+                    tracing::warn!(payment = %payment.id, order = %payment.order_id, reason, "finalisation failed; payment refunded");
+                }
+            }
+            Finalised::Paid(order) => {
+                tracing::info!(order = %order.id, payment = %payment.id, "order paid");
+                self.booking.publish(
+                    order.presentation_id,
+                    crate::seat_events::SeatChangeKind::Sold,
+                    order.tickets.iter().map(|t| crate::ports::Place {
+                        section_id: t.section_id,
+                        x: t.x,
+                        y: t.y,
+                    }),
+                );
+                // The order is paid whatever happens to the mail; a failure is logged, not thrown.
+                if let Err(e) = self.send_confirmation(order).await {
+                    tracing::warn!(order = %order.id, error = %e, "confirmation mail not sent");
+                }
+            }
+            Finalised::AlreadyPaid(_) | Finalised::NotAuthorized(_) => {}
+        }
+        Ok(outcome)
+    }
+
+    /// The buyer's commit (spec: POST /payment/commit): the reservation of the session's paid or
+    /// just-authorized order, once. A second commit is refused with ORDER_ALREADY_PAID.
+    pub async fn commit(
+        &self,
+        session: &str,
+        presentation_id: i64,
+        captcha_token: &str,
+    ) -> AppResult<Order> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
+        let now = self.clock.now_ms();
+        let order = self
+            .orders
+            .latest_order(session, presentation_id)
+            .await?
+            .ok_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::Conflict("lastCommit"),
+                    "there is no order to commit",
+                )
+            })?;
+        let order = match order.status {
+            OrderStatus::Paid => order,
+            OrderStatus::Pending => {
+                let payment_id = order.payment_id.clone();
+                let payment = match payment_id {
+                    Some(id) => self.orders.payment(&id).await?,
+                    None => None,
+                };
+                let Some(payment) = payment else {
+                    return Err(AppError::rejected(
+                        ErrorCode::PaymentFailed("paymentError"),
+                        "the order has not been paid",
+                    ));
+                };
+                match payment.status {
+                    PaymentStatus::Authorized | PaymentStatus::Captured => {
+                        match self.finalise(&payment).await? {
+                            Finalised::Paid(o) | Finalised::AlreadyPaid(o) => o,
+                            Finalised::HoldsLost => {
+                                return Err(AppError::rejected_with(
+                                    ErrorCode::Conflict("lastCommit"),
+                                    "your seats were released before the payment completed; the payment was refunded",
+                                    serde_json::json!({ "reason": "holdsLost", "refunded": true }),
+                                ));
+                            }
+                            Finalised::CodeUsedUp => {
+                                return Err(AppError::rejected_with(
+                                    ErrorCode::Conflict("couponAlreadyUsed"),
+                                    "a code (or a reference) of this order was used up before the payment completed; the payment was refunded",
+                                    serde_json::json!({ "refunded": true }),
+                                ));
+                            }
+                            Finalised::TicketsRefused => {
+                                return Err(AppError::rejected_with(
+                                    ErrorCode::Conflict("ticketSeatKind"),
+                                    "a ticket of this order is not sold on its seat; the payment was refunded",
+                                    serde_json::json!({ "refunded": true }),
+                                ));
+                            }
+                            Finalised::PaidByAnother(_) => {
+                                return Err(AppError::rejected(
+                                    ErrorCode::Conflict("ORDER_ALREADY_PAID"),
+                                    "this order was already paid",
+                                ));
+                            }
+                            Finalised::NotAuthorized(_) => {
+                                return Err(AppError::rejected(
+                                    ErrorCode::PaymentFailed("paymentError"),
+                                    "the payment was not completed",
+                                ));
+                            }
+                        }
+                    }
+                    s if s.is_open() => {
+                        return Err(AppError::rejected(
+                            ErrorCode::Conflict("paymentPending"),
+                            "the payment is still in progress",
+                        ));
+                    }
+                    PaymentStatus::Refunded
+                        if payment.failure_code.as_deref() == Some("holdsLost") =>
+                    {
+                        return Err(AppError::rejected_with(
+                            ErrorCode::Conflict("lastCommit"),
+                            "your seats were released before the payment completed; the payment was refunded",
+                            serde_json::json!({ "reason": "holdsLost", "refunded": true }),
+                        ));
+                    }
+                    _ => {
+                        let code = payment
+                            .failure_code
+                            .clone()
+                            .unwrap_or_else(|| "paymentError".into());
+                        return Err(AppError::rejected_with(
+                            ErrorCode::PaymentFailed("paymentError"),
+                            "the payment was declined",
+                            serde_json::json!({ "reason": code }),
+                        ));
+                    }
+                }
+            }
+            OrderStatus::Failed | OrderStatus::Cancelled => {
+                return Err(AppError::rejected(
+                    ErrorCode::Conflict("lastCommit"),
+                    "this order cannot be committed",
+                ));
+            }
+        };
+        if !self.orders.mark_committed(&order.id, now).await? {
+            return Err(AppError::rejected(
+                ErrorCode::Conflict("ORDER_ALREADY_PAID"),
+                "this order was already paid and committed; check your email for the tickets",
+            ));
+        }
+        Ok(order)
+    }
+
+    /// Finalises or refunds payments that were authorized but never finalised (the buyer closed
+    /// the tab, the callback was lost). Returns how many it handled.
+    pub async fn sweep_stranded_payments(&self) -> AppResult<usize> {
+        let stranded = self
+            .orders
+            .stranded_payments(self.clock.now_ms() - STRANDED_AFTER_MS)
+            .await?;
+        // One payment that keeps failing must not hold up the others behind it.
+        for p in &stranded {
+            if let Err(e) = self.finalise(p).await {
+                tracing::error!(payment = %p.id, error = %e, "a stranded payment could not be finalised or refunded; will retry");
+            }
+        }
+        Ok(stranded.len())
+    }
+}

@@ -1,0 +1,355 @@
+//! What an order is: its tickets, products and vouchers, its payments and their statuses, what a
+//! cart asks for and what finalisation answers.
+
+use kupa_domain::checkout::Step;
+use kupa_domain::money::Money;
+use kupa_domain::pricing;
+use serde::{Deserialize, Serialize};
+
+use crate::customer_info::CustomerInfo;
+
+// ------------------------------------------------------------------------------------------
+// What is stored
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OrderStatus {
+    Pending,
+    Paid,
+    Failed,
+    Cancelled,
+}
+
+impl OrderStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderStatus::Pending => "pending",
+            OrderStatus::Paid => "paid",
+            OrderStatus::Failed => "failed",
+            OrderStatus::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<OrderStatus> {
+        [
+            OrderStatus::Pending,
+            OrderStatus::Paid,
+            OrderStatus::Failed,
+            OrderStatus::Cancelled,
+        ]
+        .into_iter()
+        .find(|x| x.as_str() == s)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderTicket {
+    pub line: i64,
+    pub presentation_id: i64,
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+    pub section_name: String,
+    pub section_name_en: String,
+    pub row_name: String,
+    pub seat_name: String,
+    pub ticket_id: i64,
+    pub ticket_name: String,
+    pub ticket_name_en: String,
+    pub price: i64,
+    pub service_charge: i64,
+    pub is_sub_ticket: bool,
+    pub code: Option<String>,
+    pub ref1: Option<String>,
+    pub ref2: Option<String>,
+    pub member_number: Option<String>,
+    pub document_key: String,
+    pub scanned_at_ms: Option<i64>,
+    pub cancelled_at_ms: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderProduct {
+    pub product_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub quantity: i64,
+    pub unit_price: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Order {
+    pub id: String,
+    pub reservation_number: String,
+    pub session_id: String,
+    pub presentation_id: i64,
+    pub status: OrderStatus,
+    pub is_hold: bool,
+    pub customer_id: Option<i64>,
+    pub customer: CustomerInfo,
+    pub locale: String,
+    pub tickets_total: i64,
+    pub products_total: i64,
+    pub service_charge_total: i64,
+    pub service_charge_name: String,
+    pub total: i64,
+    pub currency: String,
+    pub payment_id: Option<String>,
+    pub created_at_ms: i64,
+    pub paid_at_ms: Option<i64>,
+    pub committed_at_ms: Option<i64>,
+    pub tickets: Vec<OrderTicket>,
+    pub products: Vec<OrderProduct>,
+    /// Vouchers paying part (or all) of the total, in the order they were applied.
+    pub vouchers: Vec<OrderVoucher>,
+}
+
+impl Order {
+    /// How this order's price is shown everywhere ([`pricing::PriceBreakdown`]).
+    pub fn price_breakdown(&self) -> pricing::PriceBreakdown {
+        let lines: Vec<(Money, Money)> = self
+            .tickets
+            .iter()
+            .map(|t| (Money(t.price), Money(t.service_charge)))
+            .collect();
+        pricing::breakdown(
+            &lines,
+            Money(self.products_total),
+            Money(self.service_charge_total),
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderVoucher {
+    /// The voucher's code, normalised.
+    pub code: String,
+    /// Agorot it pays: the smaller of what was still due and its balance.
+    pub amount: i64,
+}
+
+impl Order {
+    /// What is left to pay after the vouchers.
+    pub fn amount_due(&self) -> i64 {
+        self.total - self.vouchers.iter().map(|v| v.amount).sum::<i64>()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PaymentMethodValue))]
+#[serde(rename_all = "camelCase")]
+pub enum PaymentMethod {
+    Card,
+    SavedCard,
+    Paypal,
+    Blik,
+    Payu,
+    Voucher,
+}
+
+impl PaymentMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaymentMethod::Card => "card",
+            PaymentMethod::SavedCard => "savedCard",
+            PaymentMethod::Paypal => "paypal",
+            PaymentMethod::Blik => "blik",
+            PaymentMethod::Payu => "payu",
+            PaymentMethod::Voucher => "voucher",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<PaymentMethod> {
+        [
+            PaymentMethod::Card,
+            PaymentMethod::SavedCard,
+            PaymentMethod::Paypal,
+            PaymentMethod::Blik,
+            PaymentMethod::Payu,
+            PaymentMethod::Voucher,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == s)
+    }
+}
+
+/// Where a payment stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PaymentStatusValue))]
+#[serde(rename_all = "camelCase")]
+pub enum PaymentStatus {
+    Created,
+    /// The card's 3-D Secure check is waiting.
+    Challenge,
+    /// Blik: waiting for the buyer to confirm in the bank's app.
+    AwaitingBank,
+    /// PayU or PayPal: the buyer is on the provider's page.
+    Redirected,
+    Authorized,
+    /// Paid: the order is a reservation.
+    Captured,
+    Declined,
+    Failed,
+    Refunded,
+    Expired,
+}
+
+impl PaymentStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PaymentStatus::Created => "created",
+            PaymentStatus::Challenge => "challenge",
+            PaymentStatus::AwaitingBank => "awaitingBank",
+            PaymentStatus::Redirected => "redirected",
+            PaymentStatus::Authorized => "authorized",
+            PaymentStatus::Captured => "captured",
+            PaymentStatus::Declined => "declined",
+            PaymentStatus::Failed => "failed",
+            PaymentStatus::Refunded => "refunded",
+            PaymentStatus::Expired => "expired",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<PaymentStatus> {
+        use PaymentStatus::*;
+        [
+            Created,
+            Challenge,
+            AwaitingBank,
+            Redirected,
+            Authorized,
+            Captured,
+            Declined,
+            Failed,
+            Refunded,
+            Expired,
+        ]
+        .into_iter()
+        .find(|x| x.as_str() == s)
+    }
+
+    /// Still waiting for the buyer or the provider.
+    pub fn is_open(self) -> bool {
+        matches!(
+            self,
+            PaymentStatus::Created
+                | PaymentStatus::Challenge
+                | PaymentStatus::AwaitingBank
+                | PaymentStatus::Redirected
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payment {
+    pub id: String,
+    pub order_id: String,
+    pub session_id: String,
+    pub method: PaymentMethod,
+    pub amount: i64,
+    pub currency: String,
+    pub installments: i64,
+    pub status: PaymentStatus,
+    pub card_brand: Option<String>,
+    pub card_last4: Option<String>,
+    pub card_bin: Option<String>,
+    pub save_card: bool,
+    pub failure_code: Option<String>,
+    pub locale: String,
+    pub return_url: String,
+    pub created_at_ms: i64,
+    pub updated_at_ms: i64,
+}
+
+/// What a payment provider reports back about a payment (the callback's content).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentUpdate {
+    pub status: PaymentStatus,
+    pub card_brand: Option<String>,
+    pub card_last4: Option<String>,
+    pub card_bin: Option<String>,
+    pub failure_code: Option<String>,
+    /// For the payment's event log; never card data.
+    pub note: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finalised {
+    /// Turned paid now, by this call.
+    Paid(Order),
+    /// Paid earlier by this same payment (a callback arriving twice, or the commit after it).
+    AlreadyPaid(Order),
+    /// The payment is not (or no longer) authorized.
+    NotAuthorized(PaymentStatus),
+    /// A held seat was lost (its hold expired and another buyer took it): nothing was written.
+    HoldsLost,
+    /// A code's uses, or a reference option's places, ran out before this order was paid:
+    /// nothing was written.
+    CodeUsedUp,
+    /// The order was already paid by another payment.
+    PaidByAnother(Order),
+    /// A ticket of the order does not fit its seat (a wheelchair ticket on an ordinary seat):
+    /// nothing was written, and the payment was refunded.
+    TicketsRefused,
+}
+
+// ------------------------------------------------------------------------------------------
+// The cart
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CartSeat {
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+    pub ticket_id: i64,
+    /// What the client believes the ticket costs; refused when it differs.
+    pub amount: Option<i64>,
+    pub code: Option<String>,
+    pub ref1: Option<String>,
+    pub ref2: Option<String>,
+    pub member_number: Option<String>,
+    /// A senior citizen's Israeli ID (senior tickets).
+    pub senior_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CartInput {
+    pub presentation_id: i64,
+    pub seats: Vec<CartSeat>,
+    pub products: Vec<(i64, i64)>,
+    /// Voucher references paying part of the order (spec: the cart's voucherPayments).
+    pub vouchers: Vec<String>,
+    pub customer: Option<CustomerInfo>,
+    /// The step the buyer is entering (tickets, products, customerInfo); the holds follow it.
+    pub step: Option<Step>,
+    pub locale: String,
+    /// What the client believes the order costs; refused when it differs.
+    pub total: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PricedCart {
+    pub order: Order,
+    pub expires_at_ms: i64,
+    pub step: Step,
+}
+
+/// A voucher as a way to pay: its balance, and what it would pay of the buyer's priced cart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VoucherPayment {
+    pub reference: String,
+    pub balance: i64,
+    /// The smaller of the order's total and the balance; None without a priced cart.
+    pub amount: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartPayment {
+    pub method: PaymentMethod,
+    pub installments: i64,
+    pub save_card: bool,
+    pub total: Option<i64>,
+    pub locale: String,
+    pub return_url: String,
+    pub captcha_token: String,
+}

@@ -1,0 +1,219 @@
+//! Paying the pending order: the payment started (and the holds' payment window), the gateway's
+//! callback, and vouchers as a way to pay.
+
+use kupa_domain::checkout::Step;
+use kupa_domain::money::Money;
+use kupa_domain::pricing::{self};
+
+use crate::error::{AppError, AppResult, ErrorCode};
+
+use super::*;
+
+const MAX_INSTALLMENTS: i64 = 12;
+
+impl OrderService {
+    /// Starts paying the session's pending order: checks the total the client shows, gives the
+    /// holds the payment window, and returns the payment (whose form URL the gateway knows).
+    pub async fn start_payment(
+        &self,
+        session: &str,
+        presentation_id: i64,
+        request: StartPayment,
+    ) -> AppResult<(Payment, String, i64)> {
+        crate::ports::require_captcha(self.captcha.as_ref(), &request.captcha_token).await?;
+        let now = self.clock.now_ms();
+        let order = self
+            .orders
+            .pending_order(session, presentation_id)
+            .await?
+            .ok_or_else(|| {
+                invalid(
+                    "formValidation",
+                    "there is no priced cart to pay: send the cart first",
+                )
+            })?;
+        if order.customer.email.is_empty() && order.customer.mobile_number.is_empty() {
+            return Err(invalid(
+                "formValidation",
+                "the customer details are missing: send them with the cart",
+            ));
+        }
+        if request.total.is_some_and(|t| t != order.total) {
+            return Err(AppError::rejected_with(
+                ErrorCode::Invalid("priceMismatch"),
+                "the total is not what you were shown",
+                serde_json::json!({ "total": order.total }),
+            ));
+        }
+        self.check_tickets_fit(&order).await?;
+        if !(1..=MAX_INSTALLMENTS).contains(&request.installments) {
+            return Err(invalid(
+                "formValidation",
+                format!("number of payments must be 1 to {MAX_INSTALLMENTS}"),
+            ));
+        }
+        let checkout = self
+            .booking
+            .advance(session, presentation_id, Step::Payment)
+            .await?;
+        // Vouchers pay first; the gateway is asked only for what is left.
+        let due = order.amount_due();
+        let payment = Payment {
+            id: token(),
+            order_id: order.id.clone(),
+            session_id: session.to_owned(),
+            method: if due == 0 {
+                PaymentMethod::Voucher
+            } else {
+                request.method
+            },
+            amount: due,
+            currency: order.currency.clone(),
+            installments: request.installments,
+            status: PaymentStatus::Created,
+            card_brand: None,
+            card_last4: None,
+            card_bin: None,
+            save_card: request.save_card,
+            failure_code: None,
+            locale: request.locale,
+            return_url: request.return_url,
+            created_at_ms: now,
+            updated_at_ms: now,
+        };
+        self.orders.create_payment(&payment).await?;
+        if due == 0 {
+            // Paid in full by vouchers: nothing for a gateway to take; finalise at once.
+            let authorized = PaymentUpdate {
+                status: PaymentStatus::Authorized,
+                card_brand: None,
+                card_last4: None,
+                card_bin: None,
+                failure_code: None,
+                note: "paid in full by vouchers".into(),
+            };
+            self.payment_callback(&payment.id, authorized).await?;
+            let paid = self.payment(&payment.id).await?;
+            let back = paid.return_url.clone();
+            return Ok((paid, back, checkout.deadline_ms));
+        }
+        let url = self.gateway.form_url(&payment);
+        Ok((payment, url, checkout.deadline_ms))
+    }
+
+    /// The gateway's callback: records the provider's word and, when the money is authorized,
+    /// finalises. Safe to call any number of times, in any order, late.
+    pub async fn payment_callback(
+        &self,
+        payment_id: &str,
+        update: PaymentUpdate,
+    ) -> AppResult<Finalised> {
+        let now = self.clock.now_ms();
+        let payment = self
+            .orders
+            .update_payment(payment_id, &update, now)
+            .await?
+            .ok_or_else(|| AppError::rejected(ErrorCode::Missing("notFound"), "no such payment"))?;
+        if payment.status == PaymentStatus::Authorized || payment.status == PaymentStatus::Captured
+        {
+            self.finalise(&payment).await
+        } else {
+            Ok(Finalised::NotAuthorized(payment.status))
+        }
+    }
+}
+
+impl OrderService {
+    /// The vouchers of a cart, each paying the smaller of what is still due and its balance, in
+    /// order. A voucher with nothing left to give answers the spec's "לא נותרה יתרה למימוש הטבה"
+    /// (voucherBalance) and is not added.
+    pub(super) async fn voucher_lines(
+        &self,
+        references: &[String],
+        total: i64,
+    ) -> AppResult<Vec<OrderVoucher>> {
+        let mut due = total;
+        let mut lines: Vec<OrderVoucher> = Vec::new();
+        for reference in references
+            .iter()
+            .map(|r| r.trim())
+            .filter(|r| !r.is_empty())
+        {
+            let rules = self.tickets.code_rules(&[reference]).await?;
+            let Some((_, rule)) = rules.into_iter().find(|(_, r)| r.balance.is_some()) else {
+                return Err(AppError::rejected(
+                    ErrorCode::Invalid("codeNotFound"),
+                    "no voucher with a balance has this reference",
+                ));
+            };
+            if lines.iter().any(|l| l.code == rule.code) {
+                return Err(AppError::rejected(
+                    ErrorCode::Conflict("couponAlreadyUsed"),
+                    "this voucher is already paying for the order",
+                ));
+            }
+            rule.check_redeemable(self.tickets.today())
+                .map_err(AppError::from)?;
+            let amount = pricing::voucher_payment(Money(due), Money(rule.balance.unwrap_or(0)))
+                .ok_or_else(|| {
+                    AppError::rejected(
+                        ErrorCode::Conflict("voucherBalance"),
+                        "לא נותרה יתרה למימוש הטבה",
+                    )
+                })?
+                .minor();
+            due -= amount;
+            lines.push(OrderVoucher {
+                code: rule.code,
+                amount,
+            });
+        }
+        Ok(lines)
+    }
+}
+
+impl OrderService {
+    /// GET /payment/voucher: a voucher's balance, and (with a priced cart) the amount it would pay,
+    /// the smaller of the total and the balance. No balance left answers the spec's
+    /// "לא נותרה יתרה למימוש הטבה" (voucherBalance) and nothing is added.
+    pub async fn voucher_payment(
+        &self,
+        session: &str,
+        presentation_id: Option<i64>,
+        reference: &str,
+        captcha_token: &str,
+    ) -> AppResult<VoucherPayment> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
+        let rules = self.tickets.code_rules(&[reference]).await?;
+        let Some((_, rule)) = rules.into_iter().find(|(_, r)| r.balance.is_some()) else {
+            return Err(AppError::rejected(
+                ErrorCode::Invalid("codeNotFound"),
+                "no voucher with a balance has this reference",
+            ));
+        };
+        rule.check_redeemable(self.tickets.today())
+            .map_err(AppError::from)?;
+        let balance = rule.balance.unwrap_or(0);
+        let amount = match presentation_id {
+            Some(pid) => match self.orders.pending_order(session, pid).await? {
+                Some(order) => Some(
+                    pricing::voucher_payment(Money(order.total), Money(balance))
+                        .ok_or_else(|| {
+                            AppError::rejected(
+                                ErrorCode::Conflict("voucherBalance"),
+                                "לא נותרה יתרה למימוש הטבה",
+                            )
+                        })?
+                        .minor(),
+                ),
+                None => None,
+            },
+            None => None,
+        };
+        Ok(VoucherPayment {
+            reference: rule.code,
+            balance,
+            amount,
+        })
+    }
+}

@@ -1,0 +1,69 @@
+//! A seat plan's rows as the pure rules see them: [`plan_seat`] for the seating rules,
+//! [`order_seat`] and [`seat_kinds_of`] for tickets tied to a kind of seat. A leaf: the
+//! catalogue, booking, tickets and the cart all read seats through it.
+
+use kupa_domain::seat_kinds::{OrderSeat, SeatKind, kinds_served};
+use kupa_domain::seating::{PlanSeat, SeatKey};
+
+use crate::model::{Seat, Section};
+
+pub fn plan_seat(seat: &Seat, sections: &[Section]) -> PlanSeat {
+    PlanSeat {
+        section_id: seat.section_id,
+        x: seat.x,
+        y: seat.y,
+        row: seat.group_id,
+        price_level: sections
+            .iter()
+            .find(|s| s.id == seat.section_id)
+            .map(|s| s.price_level)
+            .unwrap_or(1),
+        sofa_id: seat.sofa_id,
+        handicap: seat.handicap,
+        companion: seat.companion,
+        limited_view: seat.limited_view,
+    }
+}
+
+/// A plan seat as the seat-kind rule sees it.
+pub fn order_seat(s: &Seat) -> OrderSeat {
+    OrderSeat {
+        key: SeatKey {
+            section_id: s.section_id,
+            x: s.x,
+            y: s.y,
+        },
+        row: s.group_id,
+        wheelchair: s.handicap,
+        companion: s.companion,
+        limited_view: s.limited_view,
+        premium: s.premium,
+        sofa: s.sofa_id.is_some(),
+        attributes: s
+            .attributes
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned)
+            .collect(),
+    }
+}
+
+/// The kinds of seat each of an order's places serves, in order (a general-admission place, not
+/// in the plan, serves none).
+pub fn seat_kinds_of(places: &[(i64, i64, i64)], plan: &[Seat]) -> Vec<Vec<SeatKind>> {
+    let seats: Vec<OrderSeat> = places
+        .iter()
+        .map(|&(section_id, x, y)| {
+            plan.iter()
+                .find(|s| s.section_id == section_id && s.x == x && s.y == y)
+                .map(order_seat)
+                .unwrap_or_else(|| OrderSeat {
+                    key: SeatKey { section_id, x, y },
+                    row: i64::MIN,
+                    ..OrderSeat::default()
+                })
+        })
+        .collect();
+    kinds_served(&seats)
+}
