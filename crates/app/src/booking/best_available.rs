@@ -1,0 +1,333 @@
+//! Best available (spec: GET /seats/best-available): the best free blocks of a presentation, or
+//! of a feature's presentations in a date range, optionally held at once.
+
+use super::*;
+
+/// What a buyer asks best-available for (spec: GET /seats/best-available).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BestAvailableQuery {
+    pub presentation_id: Option<i64>,
+    pub feature_id: Option<i64>,
+    pub ticket_group_id: Option<i64>,
+    pub section_id: Option<i64>,
+    pub quantity: usize,
+    pub max_matches: usize,
+    pub results_per_match: usize,
+    pub best_per_presentation: bool,
+    /// Local days in Asia/Jerusalem, inclusive.
+    pub start_date: Option<jiff::civil::Date>,
+    pub end_date: Option<jiff::civil::Date>,
+    pub location_id: Option<i64>,
+    pub part_of_day: Option<PartOfDay>,
+    pub lock: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartOfDay {
+    Morning,
+    Afternoon,
+    Evening,
+    Night,
+}
+
+impl PartOfDay {
+    pub fn parse(s: &str) -> Option<PartOfDay> {
+        match s {
+            "morning" => Some(PartOfDay::Morning),
+            "afternoon" => Some(PartOfDay::Afternoon),
+            "evening" => Some(PartOfDay::Evening),
+            "night" => Some(PartOfDay::Night),
+            _ => None,
+        }
+    }
+
+    /// Morning until 12:00, afternoon until 17:00, evening until 21:00, night after (local time).
+    fn contains(self, starts_at_ms: i64) -> bool {
+        let hour = kupa_domain::time::ms_to_timestamp(starts_at_ms)
+            .to_zoned(kupa_domain::time::zone())
+            .hour();
+        match self {
+            PartOfDay::Morning => hour < 12,
+            PartOfDay::Afternoon => (12..17).contains(&hour),
+            PartOfDay::Evening => (17..21).contains(&hour),
+            PartOfDay::Night => hour >= 21,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BestMatch {
+    pub presentation_id: i64,
+    pub seats: Vec<HeldPlace>,
+    /// Set when the seats were also held for the buyer (isLock=1).
+    pub locked: Option<CheckoutState>,
+}
+
+impl BookingService {
+    /// The best contiguous seats of one presentation, or the best per presentation of a feature,
+    /// nearest the hall's best viewing point; with `lock`, the first block that can still be had is
+    /// held for the buyer, atomically.
+    pub async fn best_available(
+        &self,
+        session: &str,
+        q: BestAvailableQuery,
+        captcha_token: &str,
+    ) -> AppResult<Vec<BestMatch>> {
+        self.require_captcha(captcha_token).await?;
+        if q.quantity == 0 {
+            return Err(AppError::rejected(
+                ErrorCode::FormValidation,
+                "quantity must be at least 1",
+            ));
+        }
+        let now = self.clock.now_ms();
+        let presentations: Vec<PresentationInfo> = match (q.presentation_id, q.feature_id) {
+            (Some(id), _) => vec![
+                self.catalogue
+                    .presentation(id, &Default::default())
+                    .await?
+                    .info,
+            ],
+            (None, Some(feature)) => {
+                let filter = crate::catalogue::PresentationFilter {
+                    feature_ids: vec![feature],
+                    location_id: q.location_id,
+                };
+                self.catalogue
+                    .upcoming(&filter, &Default::default())
+                    .await?
+                    .into_iter()
+                    .filter(|p| p.sale_state == SaleState::OnSale && !p.is_vod)
+                    .filter(|p| {
+                        let day = kupa_domain::time::local_date(
+                            kupa_domain::time::ms_to_timestamp(p.view.presentation.starts_at_ms),
+                        );
+                        q.start_date.is_none_or(|d| day >= d) && q.end_date.is_none_or(|d| day <= d)
+                    })
+                    .filter(|p| {
+                        q.part_of_day
+                            .is_none_or(|part| part.contains(p.view.presentation.starts_at_ms))
+                    })
+                    .collect()
+            }
+            (None, None) => {
+                return Err(AppError::rejected(
+                    ErrorCode::FormValidation,
+                    "give a presentationId or a featureId",
+                ));
+            }
+        };
+        let single = presentations.len() == 1;
+        let mut matches = Vec::new();
+        let mut last_error = None;
+        for info in presentations.iter().take(if q.best_per_presentation {
+            q.max_matches.max(1)
+        } else {
+            usize::MAX
+        }) {
+            if info.sale_state != SaleState::OnSale {
+                if single {
+                    self.sellable(&SeatRequest {
+                        presentation_id: info.id(),
+                        venue_id: info.view.presentation.venue_id,
+                        seatplan_id: info.view.presentation.seatplan_id,
+                        section_id: 0,
+                        x: 0,
+                        y: 0,
+                    })
+                    .await?;
+                }
+                continue;
+            }
+            match self.blocks_for(session, info, &q).await {
+                Ok(blocks) => {
+                    let per = if q.best_per_presentation {
+                        q.results_per_match.max(1)
+                    } else {
+                        q.max_matches.max(1)
+                    };
+                    for seats in blocks.into_iter().take(per) {
+                        matches.push(BestMatch {
+                            presentation_id: info.id(),
+                            seats,
+                            locked: None,
+                        });
+                    }
+                }
+                Err(e) => last_error = Some(e),
+            }
+            if matches.len() >= q.max_matches.max(1) {
+                break;
+            }
+        }
+        if matches.is_empty() {
+            return Err(last_error.unwrap_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::NotEnoughSeats("NOT_ENOUGH_SEATS"),
+                    "no seats found",
+                )
+            }));
+        }
+        matches.truncate(q.max_matches.max(1));
+        if q.lock {
+            // Hold the first block that can still be had: others may be racing for the same seats.
+            let config = self.catalogue.site_config().await?;
+            let timers = timers(&config);
+            for m in matches.iter_mut() {
+                let (checkout, new_checkout) = self
+                    .live_checkout(session, m.presentation_id, now, &timers)
+                    .await?;
+                let places: Vec<Place> = m.seats.iter().map(place).collect();
+                let mine = self
+                    .claims
+                    .session_claims(m.presentation_id, session)
+                    .await?;
+                let held_now = Self::my_live_holds(&mine, session, now).count();
+                seating::check_max_seats(
+                    held_now + places.len(),
+                    config.max_seats_per_transaction.max(1) as usize,
+                )
+                .map_err(rule)?;
+                if self
+                    .claims
+                    .hold(
+                        m.presentation_id,
+                        &places,
+                        session,
+                        now,
+                        checkout.deadline_ms,
+                    )
+                    .await?
+                {
+                    self.publish(m.presentation_id, SeatChangeKind::Held, places);
+                    if new_checkout {
+                        self.checkout
+                            .save_checkout_state(session, m.presentation_id, &checkout, now)
+                            .await?;
+                    }
+                    m.locked = Some(checkout);
+                    let locked = m.clone();
+                    return Ok(vec![locked]);
+                }
+            }
+            return Err(AppError::rejected(
+                ErrorCode::LockSeatError,
+                "the best seats were just taken; try again",
+            ));
+        }
+        Ok(matches)
+    }
+
+    async fn blocks_for(
+        &self,
+        session: &str,
+        info: &PresentationInfo,
+        q: &BestAvailableQuery,
+    ) -> AppResult<Vec<Vec<HeldPlace>>> {
+        let p = &info.view.presentation;
+        let sections = self.store.sections(p.seatplan_id).await?;
+        // Sections sold online only: best-available never offers box-office-only seats.
+        let group_ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
+        let priced: Vec<i64> = self
+            .store
+            .ticket_groups(&group_ids)
+            .await?
+            .iter()
+            .filter(|(_, ts)| !ts.is_empty())
+            .map(|(g, _)| g.id)
+            .collect();
+        let sections: Vec<Section> = sections
+            .into_iter()
+            .filter(|s| priced.contains(&s.ticket_group_id))
+            .collect();
+        let in_group = |s: &&Section| q.ticket_group_id.is_none_or(|g| s.ticket_group_id == g);
+        let reserved: Vec<i64> = sections
+            .iter()
+            .filter(in_group)
+            .filter(|s| s.kind == SectionKind::Reserved)
+            .map(|s| s.id)
+            .collect();
+        let ga: Vec<&Section> = sections
+            .iter()
+            .filter(in_group)
+            .filter(|s| s.kind == SectionKind::Ga)
+            .collect();
+        if reserved.is_empty() && !ga.is_empty() {
+            // General admission: the lowest free numbered places of the first section that has them.
+            let claims = self.claims.claims(p.id).await?;
+            let now = self.clock.now_ms();
+            let mut last = None;
+            for s in ga
+                .iter()
+                .filter(|s| q.section_id.is_none_or(|id| id == s.id))
+            {
+                let taken: Vec<i64> = claims
+                    .iter()
+                    .filter(|c| c.section_id == s.id && (c.sold || c.expires_at_ms > now))
+                    .map(|c| c.x)
+                    .collect();
+                match seating::free_places(s.capacity, &taken, q.quantity) {
+                    Ok(numbers) => {
+                        return Ok(vec![
+                            numbers.into_iter().map(|n| ga_place(s.id, n)).collect(),
+                        ]);
+                    }
+                    Err(e) => last = Some(rule(e)),
+                }
+            }
+            return Err(last.unwrap_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::NotEnoughSeats("ga_not_enough_seats"),
+                    "no places",
+                )
+            }));
+        }
+        let status = self
+            .catalogue
+            .seat_status(p.id, None, Some(session), &Default::default())
+            .await?;
+        let statuses: Vec<seating::SeatStatus> = status
+            .seats
+            .iter()
+            .map(|(s, st)| seating::SeatStatus {
+                seat: plan_seat(s, &sections),
+                occupancy: (*st).into(),
+            })
+            .collect();
+        let seatplan = self
+            .store
+            .seatplan(p.seatplan_id)
+            .await?
+            .ok_or_else(|| AppError::internal("presentation without seat plan"))?;
+        let choice = match q.section_id {
+            Some(id) => seating::SectionChoice::Requested(id),
+            None => seating::SectionChoice::Allowed(&reserved),
+        };
+        let request = seating::BestAvailableRequest {
+            quantity: q.quantity,
+            best_x: seatplan.best_x,
+            best_y: seatplan.best_y,
+            sections: choice,
+            seating_policy_id: p.seating_policy_id,
+            include_wheelchair: false,
+            include_limited_view: false,
+            max_matches: q.max_matches.max(1),
+        };
+        let blocks = seating::best_available(&statuses, &request).map_err(rule)?;
+        Ok(blocks
+            .into_iter()
+            .map(|b| {
+                b.seats
+                    .iter()
+                    .filter_map(|k| {
+                        status
+                            .seats
+                            .iter()
+                            .find(|(s, _)| s.section_id == k.section_id && s.x == k.x && s.y == k.y)
+                            .map(|(s, _)| held(s))
+                    })
+                    .collect()
+            })
+            .collect())
+    }
+}
