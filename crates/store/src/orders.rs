@@ -275,14 +275,9 @@ macro_rules! finalise_in {
             Some(row) => payment_row(&row).map_err(db_err)?,
         };
         let order = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &payment.order_id).ok_or_else(|| AppError::internal("payment without order"))?;
-        if payment.status == PaymentStatus::Captured && order.status == OrderStatus::Paid && order.payment_id.as_deref() == Some(payment.id.as_str()) {
-            (false, Finalised::AlreadyPaid(order))
-        } else if payment.status != PaymentStatus::Authorized {
-            (false, Finalised::NotAuthorized(payment.status))
-        } else if order.status == OrderStatus::Paid {
-            (false, Finalised::PaidByAnother(order))
-        } else if order.status != OrderStatus::Pending {
-            (false, Finalised::HoldsLost)
+        // The decision is the app's; the store carries it out.
+        if let Some(outcome) = kupa_app::orders::finalisation_outcome(&payment, &order) {
+            (false, outcome)
         } else {
             let mut all_held = true;
             // In the claims' key order, as holds and releases take them: no deadlock with an unlock.

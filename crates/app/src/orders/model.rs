@@ -353,3 +353,24 @@ pub struct StartPayment {
     pub return_url: String,
     pub captcha_token: String,
 }
+
+/// Whether a finalisation may go on to sell the seats, decided on the payment and its order as
+/// read inside the finalisation's transaction. `None`: go on (the payment is authorized and the
+/// order still pending); otherwise the outcome, with nothing written.
+pub fn finalisation_outcome(payment: &Payment, order: &Order) -> Option<Finalised> {
+    let paid_by_this = order.payment_id.as_deref() == Some(payment.id.as_str());
+    if payment.status == PaymentStatus::Captured
+        && order.status == OrderStatus::Paid
+        && paid_by_this
+    {
+        Some(Finalised::AlreadyPaid(order.clone()))
+    } else if payment.status != PaymentStatus::Authorized {
+        Some(Finalised::NotAuthorized(payment.status))
+    } else if order.status == OrderStatus::Paid {
+        Some(Finalised::PaidByAnother(order.clone()))
+    } else if order.status != OrderStatus::Pending {
+        Some(Finalised::HoldsLost)
+    } else {
+        None
+    }
+}
