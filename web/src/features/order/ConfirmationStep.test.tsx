@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
@@ -51,6 +51,13 @@ const reservation: Reservation = {
   serviceCharge: 1000,
   serviceChargeName: 'דמי טיפול',
   total: 11800,
+  priceBreakdown: {
+    tickets: 8800,
+    ticketsServiceCharge: 1000,
+    orderServiceCharge: 0,
+    products: 3000,
+    total: 11800,
+  },
 };
 
 function renderConfirmation() {
@@ -89,15 +96,21 @@ beforeEach(async () => {
 });
 
 describe('confirmation step', () => {
-  it('lists the tickets, products, service charge and total, in Israel time', async () => {
+  it('lists the tickets at full prices, products and the breakdown, in Israel time', async () => {
     renderConfirmation();
     expect(await screen.findByRole('heading', { name: 'ההזמנה הושלמה' })).toBeInTheDocument();
     const tickets = screen.getByRole('region', { name: 'הכרטיסים' });
-    expect(tickets).toHaveTextContent('יציע, שורה 4, כיסא 7 · רגיל');
-    expect(tickets).toHaveTextContent('יציע, שורה 4, כיסא 8 · גמלאי');
-    expect(tickets).toHaveTextContent('פופקורן × 2');
-    expect(tickets).toHaveTextContent('דמי טיפול');
-    expect(tickets).toHaveTextContent('118.00');
+    const line = (label: string) => within(tickets).getByText(label).closest('li, div');
+    // Each ticket at its full price (₪42 + ₪5), the service charge in it said beside.
+    expect(line('יציע, שורה 4, כיסא 7 · רגיל')).toHaveTextContent(/47\.00.*כולל דמי טיפול .*5\.00/);
+    expect(line('יציע, שורה 4, כיסא 8 · גמלאי')).toHaveTextContent(
+      /41\.00.*כולל דמי טיפול .*5\.00/,
+    );
+    expect(line('פופקורן × 2')).toHaveTextContent(/30\.00/);
+    expect(line('כרטיסים')).toHaveTextContent(/88\.00.*מתוכם דמי טיפול .*10\.00/);
+    expect(line('תוספות')).toHaveTextContent(/30\.00/);
+    expect(line('סה״כ')).toHaveTextContent(/118\.00/);
+    expect(within(tickets).queryByText(/להזמנה/)).toBeNull();
     // 17:30 UTC is 20:30 in Jerusalem in July.
     expect(
       screen.getByText(

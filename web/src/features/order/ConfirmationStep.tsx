@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { serviceChargeLabel } from './serviceChargeLabel';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
@@ -9,6 +8,7 @@ import { DateTime } from '../../components/ui/DateTime';
 import { formatMoney, formatTime } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { parseIsraeliMobile } from '../../components/checkout/customerInfo';
+import { breakdownLines, priceText } from './priceText';
 import {
   fetchReservation,
   reservationCalendarUrl,
@@ -42,6 +42,7 @@ function ConfirmationView({ reservation }: { reservation: Reservation }) {
   const lang = i18n.language;
   const id = reservation.ReservationIdentifier;
   const money = (agorot: number) => formatMoney(agorot, lang, reservation.currency);
+  const prices = { currency: reservation.currency, chargeName: reservation.serviceChargeName };
   const terms =
     lang === 'he' ? reservation.orderTerms : reservation.orderTermsEn || reservation.orderTerms;
   const presentation = reservation.presentation;
@@ -105,20 +106,26 @@ function ConfirmationView({ reservation }: { reservation: Reservation }) {
           {t('confirmation.tickets')}
         </h2>
         <ul className="confirmation__lines">
-          {reservation.seats.map((seat) => (
-            <li key={seat.documentKey} className="confirmation__line">
-              <span>
-                {t('confirmation.seatLine', {
-                  section: localizedName(lang, seat.section, seat.sectionEn),
-                  row: seat.row,
-                  seat: seat.seat,
-                })}
-                {' · '}
-                {localizedName(lang, seat.ticketType, seat.ticketTypeEn)}
-              </span>
-              <span className="confirmation__amount">{money(seat.price)}</span>
-            </li>
-          ))}
+          {reservation.seats.map((seat) => {
+            const price = priceText(t, lang, seat, prices);
+            return (
+              <li key={seat.documentKey} className="confirmation__line">
+                <span>
+                  {t('confirmation.seatLine', {
+                    section: localizedName(lang, seat.section, seat.sectionEn),
+                    row: seat.row,
+                    seat: seat.seat,
+                  })}
+                  {' · '}
+                  {localizedName(lang, seat.ticketType, seat.ticketTypeEn)}
+                </span>
+                <span className="confirmation__amount">
+                  {price.full}
+                  {price.included && <span className="confirmation__note">{price.included}</span>}
+                </span>
+              </li>
+            );
+          })}
           {reservation.products.map((product, i) => (
             <li key={`p-${i}`} className="confirmation__line">
               <span>
@@ -130,23 +137,21 @@ function ConfirmationView({ reservation }: { reservation: Reservation }) {
               <span className="confirmation__amount">{money(product.amount)}</span>
             </li>
           ))}
-          {reservation.serviceCharge > 0 && (
-            <li className="confirmation__line">
-              <span>
-                {serviceChargeLabel(
-                  reservation.serviceChargeName,
-                  lang,
-                  t('checkout.summary.serviceCharge'),
-                )}
-              </span>
-              <span className="confirmation__amount">{money(reservation.serviceCharge)}</span>
-            </li>
-          )}
-          <li className="confirmation__line confirmation__total">
-            <span>{t('checkout.summary.total')}</span>
-            <span className="confirmation__amount">{money(reservation.total)}</span>
-          </li>
         </ul>
+        <dl className="confirmation__breakdown">
+          {breakdownLines(t, lang, reservation.priceBreakdown, prices).map((line) => (
+            <div
+              key={line.id}
+              className={`confirmation__line${line.id === 'total' ? ' confirmation__total' : ''}`}
+            >
+              <dt>{line.label}</dt>
+              <dd className="confirmation__amount">
+                {line.amount}
+                {line.note && <span className="confirmation__note">{line.note}</span>}
+              </dd>
+            </div>
+          ))}
+        </dl>
       </section>
 
       <section className="confirmation__section confirmation__actions">

@@ -70,6 +70,7 @@ describe('order page after a reload', () => {
     loyaltyPointsPrice: null,
     isLoyaltyPointsRedemption: false,
     multiplyFactor: 1,
+    seatKind: null,
   } as Ticket;
   const groups = [
     {
@@ -82,8 +83,8 @@ describe('order page after a reload', () => {
     },
   ] as TicketGroup[];
   const held = [
-    { sectionId: 5, x: 7, y: 4, rowName: '4', seatName: '7' },
-    { sectionId: 5, x: 8, y: 4, rowName: '4', seatName: '8' },
+    { sectionId: 5, x: 7, y: 4, rowName: '4', seatName: '7', seatKinds: [] },
+    { sectionId: 5, x: 8, y: 4, rowName: '4', seatName: '8', seatKinds: [] },
   ];
   const priced: PricedCart = {
     presentationId: 77,
@@ -109,6 +110,13 @@ describe('order page after a reload', () => {
     serviceCharge: 1000,
     serviceChargeName: 'דמי טיפול',
     total: 9400,
+    priceBreakdown: {
+      tickets: 9400,
+      ticketsServiceCharge: 1000,
+      orderServiceCharge: 0,
+      products: 0,
+      total: 9400,
+    },
     amountDue: 9400,
     voucherPayments: [],
   };

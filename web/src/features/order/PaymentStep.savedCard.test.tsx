@@ -38,6 +38,13 @@ const cart: PricedCart = {
   serviceCharge: 500,
   serviceChargeName: 'דמי טיפול',
   total: 4700,
+  priceBreakdown: {
+    tickets: 4700,
+    ticketsServiceCharge: 500,
+    orderServiceCharge: 0,
+    products: 0,
+    total: 4700,
+  },
   amountDue: 4700,
   voucherPayments: [],
 };

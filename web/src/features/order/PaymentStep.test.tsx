@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -37,6 +37,13 @@ const cart: PricedCart = {
   serviceCharge: 500,
   serviceChargeName: 'דמי טיפול',
   total: 7700,
+  priceBreakdown: {
+    tickets: 4700,
+    ticketsServiceCharge: 500,
+    orderServiceCharge: 0,
+    products: 3000,
+    total: 7700,
+  },
   amountDue: 7700,
   voucherPayments: [],
 };
@@ -75,7 +82,9 @@ const cartAnswer = (c: PricedCart) => ({
   },
 });
 
-function renderStep(overrides: { onPaid?: () => void; onRestart?: () => void } = {}) {
+function renderStep(
+  overrides: { onPaid?: () => void; onRestart?: () => void; cart?: PricedCart } = {},
+) {
   const onPaid = overrides.onPaid ?? vi.fn();
   const onRestart = overrides.onRestart ?? vi.fn();
   render(
@@ -84,7 +93,7 @@ function renderStep(overrides: { onPaid?: () => void; onRestart?: () => void } =
     >
       <PaymentStep
         presentation={makePresentation()}
-        cart={cart}
+        cart={overrides.cart ?? cart}
         config={makeConfig()}
         onPaid={onPaid}
         onRestart={onRestart}
@@ -109,16 +118,59 @@ beforeEach(async () => {
   resetUuid();
 });
 
+/** A summary line (list item, or term and amount) by the words it starts with. */
+function summaryLine(summary: HTMLElement, label: string | RegExp): HTMLElement {
+  const found = within(summary).getByText(label);
+  return found.closest('li, div') as HTMLElement;
+}
+
 describe('payment step', () => {
-  it('shows the order summary with the service charge and the amount due', () => {
+  it('shows each ticket at its full price, then the breakdown and the amount due', () => {
     api(() => undefined);
     renderStep();
     const summary = screen.getByRole('region', { name: 'סיכום ההזמנה' });
-    expect(summary).toHaveTextContent('אולם, שורה 4, כיסא 7 · רגיל');
-    expect(summary).toHaveTextContent('פופקורן × 2');
-    expect(summary).toHaveTextContent('דמי טיפול');
-    expect(summary).toHaveTextContent('לתשלום');
-    expect(summary).toHaveTextContent('77.00');
+    // The ticket: ₪42 + ₪5 service charge, shown as ₪47 that includes it.
+    const ticket = summaryLine(summary, 'אולם, שורה 4, כיסא 7 · רגיל');
+    expect(ticket).toHaveTextContent(/47\.00/);
+    expect(ticket).toHaveTextContent(/כולל דמי טיפול .*5\.00/);
+    expect(summaryLine(summary, 'פופקורן × 2')).toHaveTextContent(/30\.00/);
+    // The server's breakdown: tickets (of which the service charge), products, total.
+    const tickets = summaryLine(summary, 'כרטיסים');
+    expect(tickets).toHaveTextContent(/47\.00/);
+    expect(tickets).toHaveTextContent(/מתוכם דמי טיפול .*5\.00/);
+    expect(summaryLine(summary, 'תוספות')).toHaveTextContent(/30\.00/);
+    expect(summaryLine(summary, 'סה״כ')).toHaveTextContent(/77\.00/);
+    expect(within(summary).queryByText(/להזמנה/)).toBeNull();
+    expect(summaryLine(summary, 'לתשלום')).toHaveTextContent(/77\.00/);
+  });
+
+  it('shows a per-order service charge on a line of its own, in English', async () => {
+    await i18n.changeLanguage('en');
+    api(() => undefined);
+    renderStep({
+      cart: {
+        ...cart,
+        tickets: cart.tickets.map((tk) => ({ ...tk, serviceCharge: 0 })),
+        serviceCharge: 420,
+        total: 7620,
+        amountDue: 7620,
+        priceBreakdown: {
+          tickets: 4200,
+          ticketsServiceCharge: 0,
+          orderServiceCharge: 420,
+          products: 3000,
+          total: 7620,
+        },
+      },
+    });
+    const summary = screen.getByRole('region', { name: 'Order summary' });
+    const ticket = summaryLine(summary, 'אולם, row 4, seat 7 · Regular');
+    expect(ticket).toHaveTextContent('₪42.00');
+    expect(ticket).not.toHaveTextContent('incl.');
+    expect(summaryLine(summary, 'Tickets')).toHaveTextContent(/^Tickets₪42\.00$/);
+    expect(summaryLine(summary, 'Service charge per order')).toHaveTextContent('₪4.20');
+    expect(summaryLine(summary, 'Extras')).toHaveTextContent('₪30.00');
+    expect(summaryLine(summary, 'Total')).toHaveTextContent('₪76.20');
   });
 
   it('sends the details with the same cart, then opens the payment dialog and commits', async () => {

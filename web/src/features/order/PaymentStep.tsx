@@ -1,6 +1,5 @@
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { serviceChargeLabel } from './serviceChargeLabel';
 import { useQuery } from '@tanstack/react-query';
 import { CheckoutLogin } from '../../components/checkout/CheckoutLogin';
 import { ApiError } from '../../lib/api/client';
@@ -24,6 +23,7 @@ import {
   type VoucherResponse,
 } from './paymentApi';
 import { Countdown } from './Countdown';
+import { breakdownLines, priceText } from './priceText';
 import { postCart } from './ticketApi';
 import { useRemaining } from './countdownClock';
 import type { Clock } from './TicketsStep';
@@ -374,7 +374,11 @@ function commitFailureOf(error: unknown, t: ReturnType<typeof useTranslation>['t
   return { kind: 'retryable', message: errorMessage(t, error) };
 }
 
-/** The tickets, products, service charge, vouchers and totals of the priced cart. */
+/**
+ * The priced cart: each ticket at its full price with the service charge in it, the products,
+ * the server's breakdown (tickets, a per-order service charge, products, total), the vouchers and
+ * what is left to pay.
+ */
 function OrderSummary({
   cart,
   money,
@@ -386,28 +390,35 @@ function OrderSummary({
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const options = { currency: cart.currency, chargeName: cart.serviceChargeName };
   return (
     <section className="payment-step__section order-total" aria-labelledby="payment-step-summary">
       <h2 id="payment-step-summary" className="payment-step__heading">
         {t('checkout.summary.title')}
       </h2>
       <ul className="order-total__lines">
-        {cart.tickets.map((ticket) => (
-          <li key={`${ticket.sectionId}-${ticket.x}-${ticket.y}`} className="order-total__line">
-            <span>
-              {t('checkout.summary.ticketLine', {
-                section: sectionName(ticket.sectionId, ticket.sectionName),
-                row: ticket.rowName,
-                seat: ticket.seatName,
-              })}
-              {' · '}
-              {localizedName(lang, ticket.ticketName, ticket.ticketNameEn)}
-            </span>
-            <span className="order-total__amount">
-              {ticket.isMultiplyFactorSubTicket ? '' : money(ticket.price)}
-            </span>
-          </li>
-        ))}
+        {cart.tickets.map((ticket) => {
+          const price = priceText(t, lang, ticket, options);
+          return (
+            <li key={`${ticket.sectionId}-${ticket.x}-${ticket.y}`} className="order-total__line">
+              <span>
+                {t('checkout.summary.ticketLine', {
+                  section: sectionName(ticket.sectionId, ticket.sectionName),
+                  row: ticket.rowName,
+                  seat: ticket.seatName,
+                })}
+                {' · '}
+                {localizedName(lang, ticket.ticketName, ticket.ticketNameEn)}
+              </span>
+              {!ticket.isMultiplyFactorSubTicket && (
+                <span className="order-total__amount">
+                  {price.full}
+                  {price.included && <span className="order-total__note">{price.included}</span>}
+                </span>
+              )}
+            </li>
+          );
+        })}
         {cart.products.map((product) => (
           <li key={`p-${product.id}`} className="order-total__line">
             <span>
@@ -419,23 +430,21 @@ function OrderSummary({
             <span className="order-total__amount">{money(product.amount)}</span>
           </li>
         ))}
-        {cart.serviceCharge > 0 && (
-          <li className="order-total__line">
-            <span>
-              {serviceChargeLabel(
-                cart.serviceChargeName,
-                lang,
-                t('checkout.summary.serviceCharge'),
-              )}
-            </span>
-            <span className="order-total__amount">{money(cart.serviceCharge)}</span>
-          </li>
-        )}
       </ul>
-      <p className="order-total__line order-total__total">
-        <span>{t('checkout.summary.total')}</span>
-        <span className="order-total__amount">{money(cart.total)}</span>
-      </p>
+      <dl className="order-total__breakdown">
+        {breakdownLines(t, lang, cart.priceBreakdown, options).map((line) => (
+          <div
+            key={line.id}
+            className={`order-total__line${line.id === 'total' ? ' order-total__total' : ''}`}
+          >
+            <dt>{line.label}</dt>
+            <dd className="order-total__amount">
+              {line.amount}
+              {line.note && <span className="order-total__note">{line.note}</span>}
+            </dd>
+          </div>
+        ))}
+      </dl>
       {cart.voucherPayments.map((voucher) => (
         <p key={voucher.reference} className="order-total__line">
           <span>{t('checkout.summary.voucherLine', { reference: voucher.reference })}</span>

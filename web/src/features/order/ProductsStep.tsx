@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { serviceChargeLabel } from './serviceChargeLabel';
 import type { CartResponse, Presentation } from '../../lib/api/types';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { orderErrorMessage } from './cartErrors';
+import { breakdownLines, withProducts } from './priceText';
 import { Countdown } from './Countdown';
 import { useRemaining } from './countdownClock';
 import { stamp, type Timed } from './seatApi';
@@ -49,7 +49,10 @@ export function ProductsStep({
 
   const currency = cart.cart.currency;
   const productsTotal = products.reduce((sum, p) => sum + p.price * quantity(p.id), 0);
-  const total = cart.cart.ticketsTotal + cart.cart.serviceCharge + productsTotal;
+  const summary = breakdownLines(t, lang, withProducts(cart.cart.priceBreakdown, productsTotal), {
+    currency,
+    chargeName: cart.cart.serviceChargeName,
+  });
 
   const submit = async () => {
     setMessage(null);
@@ -134,30 +137,15 @@ export function ProductsStep({
 
       <div className="tickets-step__footer">
         <dl className="products-step__totals">
-          <div>
-            <dt>{t('order.products.ticketsTotal')}</dt>
-            <dd>{formatMoney(cart.cart.ticketsTotal, lang, currency)}</dd>
-          </div>
-          {cart.cart.serviceCharge > 0 && (
-            <div>
-              <dt>
-                {serviceChargeLabel(
-                  cart.cart.serviceChargeName,
-                  lang,
-                  t('order.products.serviceCharge'),
-                )}
-              </dt>
-              <dd>{formatMoney(cart.cart.serviceCharge, lang, currency)}</dd>
+          {summary.map((line) => (
+            <div key={line.id} className={line.id === 'total' ? 'products-step__grand' : undefined}>
+              <dt>{line.label}</dt>
+              <dd>
+                {line.amount}
+                {line.note && <span className="products-step__note">{line.note}</span>}
+              </dd>
             </div>
-          )}
-          <div>
-            <dt>{t('order.products.productsTotal')}</dt>
-            <dd>{formatMoney(productsTotal, lang, currency)}</dd>
-          </div>
-          <div className="products-step__grand">
-            <dt>{t('order.products.total')}</dt>
-            <dd>{formatMoney(total, lang, currency)}</dd>
-          </div>
+          ))}
         </dl>
         <div className="tickets-step__actions">
           <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CartBody, SeatShort, Ticket } from '../../lib/api/types';
+import type { CartBody, LockedSeat, SeatShort, Ticket } from '../../lib/api/types';
 import { makeConfig, makePresentation } from '../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 
@@ -47,6 +47,7 @@ function ticket(id: number, name: string, price: number, extra: Partial<Ticket> 
     loyaltyPointsPrice: null,
     isLoyaltyPointsRedemption: false,
     multiplyFactor: 1,
+    seatKind: null,
     ...extra,
   };
 }
@@ -55,12 +56,19 @@ const tickets = [
   ticket(101, 'Regular', 4200),
   ticket(102, 'Child', 3400, { oldPrice: 4200 }),
   ticket(103, 'Senior', 3000, { needsSeniorId: true }),
+  ticket(108, 'Wheelchair', 3400, { seatKind: 'wheelchair' }),
+  ticket(109, 'Wheelchair companion', 0, { seatKind: 'companion', requiresTicketId: 108 }),
 ];
 const codeTicket = { ...ticket(112, 'Discount code', 3500), code: 'KUPA10' };
 
-const held = [
-  { x: 1, y: 0, sectionId: 11, rowName: '1', seatName: '2' },
-  { x: 2, y: 0, sectionId: 11, rowName: '1', seatName: '3' },
+const held: LockedSeat[] = [
+  { x: 1, y: 0, sectionId: 11, rowName: '1', seatName: '2', seatKinds: [] },
+  { x: 2, y: 0, sectionId: 11, rowName: '1', seatName: '3', seatKinds: [] },
+];
+/** Seat 2 a wheelchair place, seat 3 beside it (so it serves a companion while both are held). */
+const wheelchairPair: LockedSeat[] = [
+  { ...held[0], seatKinds: ['wheelchair'] },
+  { ...held[1], seatKinds: ['companion'] },
 ];
 
 const pricedCart = {
@@ -72,6 +80,13 @@ const pricedCart = {
   serviceChargeName: 'דמי טיפול',
   serviceCharge: 1000,
   total: 8600,
+  priceBreakdown: {
+    tickets: 8600,
+    ticketsServiceCharge: 1000,
+    orderServiceCharge: 0,
+    products: 0,
+    total: 8600,
+  },
   amountDue: 8600,
   currency: 'ILS',
   voucherPayments: [],
@@ -185,12 +200,13 @@ afterEach(() => {
 describe('tickets step', () => {
   it('offers each held seat its group’s tickets and posts the chosen ones', async () => {
     const { user, first, second, fetchMock } = await openTickets();
-    // The regular ticket is chosen by default; the child ticket shows its old price struck out.
+    // The regular ticket is chosen by default; the child ticket shows its old price struck out
+    // (both with the service charge, like for like).
     expect(within(first).getByRole('radio', { name: /Regular/ })).toBeChecked();
-    const child = within(second).getByRole('radio', { name: /Child.*Instead of.*42\.00.*34\.00/ });
+    const child = within(second).getByRole('radio', { name: /Child.*Instead of.*47\.00.*39\.00/ });
     expect(child).not.toBeChecked();
     await user.click(within(second).getByRole('radio', { name: /Child/ }));
-    expect(screen.getByText('₪76.00')).toBeInTheDocument();
+    expect(screen.getByText('₪86.00')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await screen.findByRole('heading', { name: 'Add extras' });
@@ -292,5 +308,125 @@ describe('tickets step', () => {
     };
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('You can choose at most 1 “Child” tickets')).toBeInTheDocument();
+  });
+  it('shows each ticket at its full price, the service charge in it said beside', async () => {
+    const { first } = await openTickets();
+    // Regular: ₪42 and a ₪5 service charge.
+    expect(within(first).getByRole('radio', { name: /Regular/ })).toHaveAccessibleName(
+      /^Regular\s*₪47\.00\s*incl\. ₪5\.00 service charge$/,
+    );
+    // The running subtotal of two regular tickets, at full prices, says what it includes.
+    const footer = screen.getByText('Tickets:').closest('div') as HTMLElement;
+    expect(within(footer).getByText('₪94.00')).toBeInTheDocument();
+    expect(within(footer).getByText('incl. ₪10.00 service charge')).toBeInTheDocument();
+    expect(within(footer).queryByText(/per order/)).toBeNull();
+  });
+
+  it('says so on the tickets step when the service charge is per order', async () => {
+    const { first } = await openTickets(
+      makeApi((url) =>
+        url.pathname === '/api/presentations/77/ticketGroups'
+          ? {
+              body: {
+                serviceCharge: {
+                  ...{ perTicket: false, amount: 1000, percentBp: null, currency: 'ILS' },
+                  ...{ name: 'דמי טיפול', nameEn: 'Service charge' },
+                },
+                ticketGroups: [
+                  {
+                    ...{ id: 1, name: 'רגיל', nameEn: 'Standard', isByCodeEnabled: true },
+                    tickets: tickets.map((tk) => ({ ...tk, serviceCharge: 0 })),
+                    voucherTickets: [],
+                  },
+                ],
+              },
+            }
+          : undefined,
+      ),
+    );
+    expect(within(first).getByRole('radio', { name: /Regular/ })).toHaveAccessibleName(
+      /^Regular\s*₪42\.00$/,
+    );
+    expect(screen.getByText('₪84.00')).toBeInTheDocument();
+    expect(screen.getByText('+ service charge per order: ₪10.00')).toBeInTheDocument();
+  });
+
+  it('offers a wheelchair ticket for a wheelchair place, not for an ordinary seat', async () => {
+    const { first, second } = await openTickets(
+      makeApi((url) =>
+        url.pathname === '/api/seats/my-holds'
+          ? {
+              body: {
+                seats: [wheelchairPair[0], held[1]],
+                step: 'seats',
+                expiresAt: '2026-07-14T09:10:00Z',
+                serverTime: SERVER_TIME,
+              },
+            }
+          : undefined,
+      ),
+    );
+    const wheelchair = { name: /^Wheelchair(?! companion)/ };
+    expect(within(first).getByRole('radio', wheelchair)).not.toBeChecked();
+    expect(within(second).queryByRole('radio', wheelchair)).toBeNull();
+    // Seat 3 is not beside a held wheelchair place here: no companion ticket either.
+    expect(screen.queryByRole('radio', { name: /^Wheelchair companion/ })).toBeNull();
+    // The default stays the regular ticket, on the wheelchair place too.
+    expect(within(first).getByRole('radio', { name: /Regular/ })).toBeChecked();
+  });
+
+  it('offers a companion ticket beside a held wheelchair place, and asks again once it is released', async () => {
+    let holds: LockedSeat[] = wheelchairPair;
+    const { user, first, second, fetchMock } = await openTickets(
+      makeApi((url) => {
+        if (url.pathname === '/api/seats/my-holds') {
+          const body = { seats: holds, step: 'seats', expiresAt: '2026-07-14T09:10:00Z' };
+          return { body: { ...body, serverTime: SERVER_TIME } };
+        }
+        if (url.pathname === '/api/seats/unlock-seat') {
+          // Without its wheelchair place, seat 3 is an ordinary seat again.
+          holds = [held[1]];
+          return { body: { serverTime: SERVER_TIME, unlockedSeats: [wheelchairPair[0]] } };
+        }
+        return undefined;
+      }),
+    );
+    const companion = { name: /^Wheelchair companion/ };
+    expect(within(first).queryByRole('radio', companion)).toBeNull();
+    expect(within(second).queryByRole('radio', { name: /^Wheelchair(?! companion)/ })).toBeNull();
+    await user.click(within(second).getByRole('radio', companion));
+    expect(within(second).getByRole('radio', companion)).toBeChecked();
+
+    await user.click(screen.getByRole('button', { name: 'Release Stalls row 1, seat 2' }));
+    await waitFor(() => expect(within(second).queryByRole('radio', companion)).toBeNull());
+    expect(within(second).queryByRole('radio', { checked: true })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Please complete the marked seats')).toBeInTheDocument();
+    expect(within(second).getByText('Choose a ticket for this seat')).toBeInTheDocument();
+    expect(cartBodies(fetchMock)).toHaveLength(0);
+  });
+
+  it('explains a ticket the server refuses for its kind of seat', async () => {
+    const { user, first } = await openTickets(
+      makeApi((url) => {
+        if (url.pathname === '/api/seats/my-holds') {
+          const body = { seats: wheelchairPair, step: 'seats', expiresAt: '2026-07-14T09:10:00Z' };
+          return { body: { ...body, serverTime: SERVER_TIME } };
+        }
+        if (url.pathname === '/api/cart') {
+          const error = { code: 'ticketSeatKind', message: 'x', params: { ticketId: 108 } };
+          return { status: 422, body: { error } };
+        }
+        return undefined;
+      }),
+    );
+    await user.click(within(first).getByRole('radio', { name: /^Wheelchair(?! companion)/ }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByText(
+        '“Wheelchair” is sold only for a wheelchair place. Please choose another ticket instead',
+      ),
+    ).toBeInTheDocument();
   });
 });

@@ -14,9 +14,9 @@ import type {
   Ticket,
   TicketGroup,
 } from '../../lib/api/types';
-import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { orderErrorMessage } from './cartErrors';
+import { perOrderChargeText, priceText } from './priceText';
 import { Countdown } from './Countdown';
 import { useRemaining } from './countdownClock';
 import { myHoldsQuery, seatKeys, seatplanQuery, stamp, unlockSeat, type Timed } from './seatApi';
@@ -27,9 +27,11 @@ import {
   cartBody,
   lineKey,
   lineProblem,
+  linesPrice,
   lineTicket,
   removeCode,
   syncLines,
+  ticketsForLine,
   type LineProblem,
   type TicketLine,
 } from './ticketLines';
@@ -82,10 +84,9 @@ export function TicketsStep({
   const [memberInput, setMemberInput] = useState(initial?.memberNumber ?? '');
   const base = useQuery(ticketGroupsQuery(id));
   const member = useQuery({ ...ticketGroupsQuery(id, memberNumber), enabled: memberNumber !== '' });
-  const groups = useMemo(
-    () => (memberNumber !== '' && member.data ? member.data : base.data)?.ticketGroups ?? [],
-    [memberNumber, member.data, base.data],
-  );
+  const listed = memberNumber !== '' && member.data ? member.data : base.data;
+  const groups = useMemo(() => listed?.ticketGroups ?? [], [listed]);
+  const charge = listed?.serviceCharge;
 
   const [stored, setLines] = useState<TicketLine[]>(initial?.lines ?? []);
   const [message, setMessage] = useState<string | null>(null);
@@ -137,6 +138,7 @@ export function TicketsStep({
     const tk = allTickets.get(ticketId);
     return tk ? localizedName(lang, tk.name, tk.nameEn) : '';
   };
+  const ticketSeatKind = (ticketId: number) => allTickets.get(ticketId)?.seatKind;
 
   const sectionName = (sectionId: number) => {
     const section = seatplan?.sections.find((s) => s.id === sectionId);
@@ -184,6 +186,9 @@ export function TicketsStep({
           step: kept.length > 0 ? holds.data?.step : null,
         }),
       );
+      // The kinds of seat the others serve may change with it (no companion seat without its
+      // wheelchair place): the server says again.
+      if (kept.length > 0) void queryClient.invalidateQueries({ queryKey: seatKeys.holds(id) });
       void queryClient.invalidateQueries({ queryKey: seatKeys.status(id) });
       if (kept.length === 0) onBack();
     } catch (error) {
@@ -225,7 +230,7 @@ export function TicketsStep({
         setNeedLogin(true);
         return;
       }
-      setMessage(orderErrorMessage(t, error, ticketName));
+      setMessage(orderErrorMessage(t, error, ticketName, ticketSeatKind));
     } finally {
       setBusy(false);
     }
@@ -241,8 +246,12 @@ export function TicketsStep({
   }
 
   const expired = remaining !== null && remaining <= 0;
-  const ticketsTotal = lines.reduce((sum, l) => sum + (lineTicket(l, groups)?.price ?? 0), 0);
   const currency = groups[0]?.tickets[0]?.currency ?? 'ILS';
+  const subtotal = priceText(t, lang, linesPrice(lines, groups), {
+    currency,
+    chargeName: charge?.name,
+  });
+  const perOrder = perOrderChargeText(t, lang, charge);
 
   return (
     <section className="tickets-step" aria-labelledby="tickets-step-title">
@@ -264,7 +273,6 @@ export function TicketsStep({
 
       <ol className="tickets-step__lines">
         {lines.map((line) => {
-          const group = groups.find((g) => g.id === line.ticketGroupId);
           const ticket = lineTicket(line, groups);
           const where = `${sectionName(line.seat.sectionId)} ${seatWhere(line.seat)}`;
           const problem = problems.get(line.key);
@@ -292,7 +300,7 @@ export function TicketsStep({
                 </div>
                 {line.code ? (
                   <div className="tickets-step__code-ticket">
-                    <TicketLabel ticket={line.code.ticket} />
+                    <TicketLabel ticket={line.code.ticket} chargeName={charge?.name} />
                     <p className="tickets-step__muted">
                       {t('order.tickets.byCode', {
                         code: line.code.code,
@@ -302,7 +310,7 @@ export function TicketsStep({
                   </div>
                 ) : (
                   <div className="tickets-step__options">
-                    {(group?.tickets ?? []).map((tk) => (
+                    {ticketsForLine(line, groups).map((tk) => (
                       <label key={tk.id} className="tickets-step__option">
                         <input
                           type="radio"
@@ -311,7 +319,7 @@ export function TicketsStep({
                           checked={line.ticketId === tk.id}
                           onChange={() => update(line.key, { ticketId: tk.id })}
                         />
-                        <TicketLabel ticket={tk} />
+                        <TicketLabel ticket={tk} chargeName={charge?.name} />
                       </label>
                     ))}
                   </div>
@@ -406,10 +414,13 @@ export function TicketsStep({
       </div>
 
       <div className="tickets-step__footer">
-        <p className="tickets-step__total">
-          <span>{t('order.tickets.total')}</span>{' '}
-          <strong>{formatMoney(ticketsTotal, lang, currency)}</strong>
-        </p>
+        <div className="tickets-step__total">
+          <p className="tickets-step__total-line">
+            <span>{t('order.tickets.total')}</span> <strong>{subtotal.full}</strong>
+          </p>
+          {subtotal.included && <p className="tickets-step__muted">{subtotal.included}</p>}
+          {perOrder && <p className="tickets-step__muted">{perOrder}</p>}
+        </div>
         <div className="tickets-step__actions">
           <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
             {t('order.back')}
@@ -428,22 +439,33 @@ export function TicketsStep({
   );
 }
 
-function TicketLabel({ ticket }: { ticket: Ticket }) {
+/** A ticket's name and full price, the service charge in it said beside. */
+function TicketLabel({ ticket, chargeName }: { ticket: Ticket; chargeName?: string | null }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const options = { currency: ticket.currency, chargeName };
+  const price = priceText(t, lang, ticket, options);
+  // The old price is compared like for like: with the same service charge.
+  const old =
+    ticket.oldPrice != null && ticket.oldPrice > ticket.price
+      ? priceText(t, lang, { price: ticket.oldPrice, serviceCharge: ticket.serviceCharge }, options)
+      : null;
   return (
     <span className="tickets-step__ticket">
       <span className="tickets-step__ticket-name">
         {localizedName(lang, ticket.name, ticket.nameEn)}
       </span>
       <span className="tickets-step__price">
-        {ticket.oldPrice != null && ticket.oldPrice > ticket.price && (
-          <s className="tickets-step__old-price">
-            <span className="visually-hidden">{t('order.tickets.oldPrice')} </span>
-            {formatMoney(ticket.oldPrice, lang, ticket.currency)}
-          </s>
-        )}
-        <span>{formatMoney(ticket.price, lang, ticket.currency)}</span>
+        <span className="tickets-step__amounts">
+          {old && (
+            <s className="tickets-step__old-price">
+              <span className="visually-hidden">{t('order.tickets.oldPrice')} </span>
+              {old.full}
+            </s>
+          )}
+          <span>{price.full}</span>
+        </span>
+        {price.included && <span className="tickets-step__included">{price.included}</span>}
       </span>
     </span>
   );

@@ -5,15 +5,24 @@ import { errorMessage } from '../../lib/apiErrors';
 const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
+const NAMED_SEAT_KINDS = ['wheelchair', 'companion', 'limitedView', 'premium', 'sofa'] as const;
+
+/** The kind of seat a tied ticket is sold on, as words ("a wheelchair place"). */
+function seatKindPlace(t: TFunction, kind: string | null | undefined): string {
+  const named = NAMED_SEAT_KINDS.find((k) => k === kind);
+  return t(`order.seatKinds.${named ?? 'other'}`);
+}
+
 /**
  * The words for a failed cart, code lookup or member check, filled with the numbers the server
  * sent in `params` (spec 5 coupon messages, Kupa's ticket-rule codes). `ticketName` names a
- * ticket id in the buyer's language.
+ * ticket id in the buyer's language; `ticketSeatKind` tells the kind of seat it is tied to.
  */
 export function orderErrorMessage(
   t: TFunction,
   error: unknown,
   ticketName: (ticketId: number) => string = () => '',
+  ticketSeatKind: (ticketId: number) => string | null | undefined = () => null,
 ): string {
   if (!(error instanceof ApiError)) return errorMessage(t, error);
   const p = error.params ?? {};
@@ -61,6 +70,15 @@ export function orderErrorMessage(
       return available === undefined
         ? t('errors.refPromptOptNotFound')
         : t('order.cartErrors.refPromptAvailable', { count: available });
+    }
+    case 'ticketSeatKind': {
+      const id = num(p.ticketId);
+      return ticket() && id !== undefined
+        ? t('order.cartErrors.ticketSeatKind', {
+            ticket: ticket(),
+            place: seatKindPlace(t, ticketSeatKind(id)),
+          })
+        : t('errors.ticketSeatKind');
     }
     case 'ticketNotFound':
       return ticket()

@@ -6,7 +6,10 @@ import { syncLines } from './ticketLines';
 const groups = [
   { id: 1, name: 'g', nameEn: 'g', isByCodeEnabled: false, voucherTickets: [], tickets: [] },
 ] as unknown as TicketGroup[];
-const seat = (x: number): LockedSeat => ({ sectionId: 5, x, y: 4, rowName: '4', seatName: `${x}` });
+const seat = (x: number): LockedSeat => ({
+  ...{ sectionId: 5, x, y: 4, rowName: '4', seatName: `${x}` },
+  seatKinds: [],
+});
 const lines = syncLines([], [seat(7), seat(8)], () => 1, groups);
 const saved = (step: SavedOrder['step']): SavedOrder => ({
   step,
@@ -71,6 +74,17 @@ describe('resuming an order after a reload', () => {
     clearOrder(77);
     expect(loadOrder(77)).toBeNull();
     sessionStorage.setItem('kupa.order.77', '{not json');
+    expect(loadOrder(77)).toBeNull();
+  });
+
+  it('does not resume a choice saved before held seats said which kinds of seat they serve', () => {
+    const { choice } = saved('payment');
+    const lines = choice!.lines.map(({ seat: { seatKinds: _, ...seat }, ...line }) => ({
+      ...line,
+      seat,
+    }));
+    const order = { ...saved('payment'), choice: { ...choice, lines } };
+    sessionStorage.setItem('kupa.order.77', JSON.stringify({ v: 1, order }));
     expect(loadOrder(77)).toBeNull();
   });
 });

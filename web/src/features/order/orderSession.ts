@@ -17,7 +17,9 @@ export interface SavedOrder {
   customerInfo: CustomerInfo | null;
 }
 
-const VERSION = 1;
+// 2: held seats carry the kinds of seat they serve (`seatKinds`); a choice saved without them
+// is not resumed.
+const VERSION = 2;
 const storageKey = (presentationId: number) => `kupa.order.${presentationId}`;
 
 function storage(): Storage | null {

@@ -26,6 +26,7 @@ const ticket = (id: number, extra: Partial<Ticket> = {}): Ticket => ({
   loyaltyPointsPrice: null,
   isLoyaltyPointsRedemption: false,
   multiplyFactor: 1,
+  seatKind: null,
   ...extra,
 });
 const groups: TicketGroup[] = [
@@ -38,7 +39,10 @@ const groups: TicketGroup[] = [
     tickets: [ticket(101), ticket(104, { needsSeniorId: true })],
   },
 ];
-const seat = (x: number) => ({ x, y: 2, sectionId: 11, rowName: '3', seatName: `${x}` });
+const seat = (x: number) => ({
+  ...{ x, y: 2, sectionId: 11, rowName: '3', seatName: `${x}` },
+  seatKinds: [],
+});
 const priced = (x: number, ticketId: number) => ({
   sectionId: 11,
   x,
@@ -62,6 +66,13 @@ const cart: PricedCart = {
   serviceCharge: 0,
   serviceChargeName: 'דמי טיפול',
   total: 2000,
+  priceBreakdown: {
+    tickets: 2000,
+    ticketsServiceCharge: 0,
+    orderServiceCharge: 0,
+    products: 0,
+    total: 2000,
+  },
   voucherPayments: [],
   amountDue: 2000,
   currency: 'ILS',

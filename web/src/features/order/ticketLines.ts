@@ -29,15 +29,35 @@ export interface TicketLine {
 export const lineKey = (seat: Pick<LockedSeat, 'sectionId' | 'x' | 'y'>) =>
   `${seat.sectionId}:${seat.x}:${seat.y}`;
 
-/** A ticket the list may pick for a seat on its own: nothing to ask, one seat, open to all. */
+/**
+ * A ticket the list may pick for a seat on its own: nothing to ask, one seat, open to all, any
+ * kind of seat.
+ */
 export function isPlainTicket(ticket: Ticket): boolean {
   return (
     !ticket.memberOnly &&
     !ticket.needsSeniorId &&
     ticket.refPrompt === '' &&
     ticket.multiplyFactor <= 1 &&
-    ticket.requiresTicketId == null
+    ticket.requiresTicketId == null &&
+    ticket.seatKind == null
   );
+}
+
+/**
+ * Whether the ticket may be sold on the held seat: a ticket tied to a kind of seat (wheelchair,
+ * companion, limited view…) only on a seat the server says serves that kind (my-holds'
+ * `seatKinds`, which already counts the session's other holds: a seat beside a held wheelchair
+ * place serves a companion). The server refuses any other (`ticketSeatKind`).
+ */
+export function ticketFitsSeat(ticket: Pick<Ticket, 'seatKind'>, seat: LockedSeat): boolean {
+  return ticket.seatKind == null || seat.seatKinds.includes(ticket.seatKind);
+}
+
+/** The tickets of the line's group the buyer may choose for its seat. */
+export function ticketsForLine(line: TicketLine, groups: readonly TicketGroup[]): Ticket[] {
+  const group = groups.find((g) => g.id === line.ticketGroupId);
+  return (group?.tickets ?? []).filter((t) => ticketFitsSeat(t, line.seat));
 }
 
 /** Spec 4: a code's ticket fills every seat only if it covers one seat and asks for nothing. */
@@ -47,7 +67,9 @@ export function isAutoAssignable(ticket: Ticket): boolean {
 
 /**
  * One line per held seat, keeping what the buyer already chose for seats still held. A new seat
- * gets its group's first plain ticket (the regular one).
+ * gets its group's first plain ticket (the regular one). A choice the seat no longer serves (the
+ * wheelchair place beside a companion ticket was released) is dropped: the line asks for a
+ * ticket again rather than post a cart the server refuses.
  */
 export function syncLines(
   previous: readonly TicketLine[],
@@ -58,7 +80,7 @@ export function syncLines(
   return held.flatMap((seat) => {
     const key = lineKey(seat);
     const kept = previous.find((l) => l.key === key);
-    if (kept) return [{ ...kept, seat }];
+    if (kept) return [fitToSeat({ ...kept, seat }, groups)];
     const ticketGroupId = groupOf(seat);
     if (ticketGroupId === undefined) return [];
     const group = groups.find((g) => g.id === ticketGroupId);
@@ -77,20 +99,37 @@ export function syncLines(
   });
 }
 
-/** The ticket that will be sold for the line: the code's, else the chosen one. */
-export function lineTicket(line: TicketLine, groups: readonly TicketGroup[]): Ticket | undefined {
-  if (line.code) return line.code.ticket;
-  const group = groups.find((g) => g.id === line.ticketGroupId);
-  return group?.tickets.find((t) => t.id === line.ticketId);
+/** The line without the code or the chosen ticket its seat does not serve (any more). */
+function fitToSeat(line: TicketLine, groups: readonly TicketGroup[]): TicketLine {
+  const code = line.code && ticketFitsSeat(line.code.ticket, line.seat) ? line.code : null;
+  const chosen = groups
+    .find((g) => g.id === line.ticketGroupId)
+    ?.tickets.find((t) => t.id === line.ticketId);
+  const ticketId = chosen && !ticketFitsSeat(chosen, line.seat) ? null : line.ticketId;
+  return code === line.code && ticketId === line.ticketId ? line : { ...line, code, ticketId };
 }
 
 /**
- * Applies a code's ticket to the seats of its group that have no code yet (one seat only when
- * the ticket cannot be auto-assigned). The chosen tickets stay remembered underneath. Returns
- * null when no seat can take it.
+ * The ticket that will be sold for the line: the code's, else the chosen one; none when the seat
+ * does not serve its kind.
+ */
+export function lineTicket(line: TicketLine, groups: readonly TicketGroup[]): Ticket | undefined {
+  if (line.code) return ticketFitsSeat(line.code.ticket, line.seat) ? line.code.ticket : undefined;
+  return ticketsForLine(line, groups).find((t) => t.id === line.ticketId);
+}
+
+/**
+ * Applies a code's ticket to the seats of its group that have no code yet and serve its kind of
+ * seat, if it is tied to one (one seat only when the ticket cannot be auto-assigned). The chosen
+ * tickets stay remembered underneath. Returns null when no seat can take it.
  */
 export function applyCode(lines: readonly TicketLine[], applied: AppliedCode): TicketLine[] | null {
-  const free = lines.filter((l) => l.ticketGroupId === applied.ticket.ticketGroupId && !l.code);
+  const free = lines.filter(
+    (l) =>
+      l.ticketGroupId === applied.ticket.ticketGroupId &&
+      !l.code &&
+      ticketFitsSeat(applied.ticket, l.seat),
+  );
   if (free.length === 0) return null;
   const targets = new Set(
     (isAutoAssignable(applied.ticket) ? free : free.slice(0, 1)).map((l) => l.key),
@@ -176,4 +215,28 @@ export function cartBody(
         .map(([id, quantity]) => ({ id: Number(id), quantity })),
     },
   };
+}
+
+/**
+ * What the lines' tickets come to before the cart is priced: the price and the service charge of
+ * each ticket sold. A ticket for N seats (a couple on a sofa) is sold once for every N lines that
+ * chose it, as the server counts it (the other lines are its sub-tickets, free).
+ */
+export function linesPrice(
+  lines: readonly TicketLine[],
+  groups: readonly TicketGroup[],
+): { price: number; serviceCharge: number } {
+  const chosen = new Map<number, number>();
+  let price = 0;
+  let serviceCharge = 0;
+  for (const l of lines) {
+    const ticket = lineTicket(l, groups);
+    if (!ticket) continue;
+    const before = chosen.get(ticket.id) ?? 0;
+    chosen.set(ticket.id, before + 1);
+    if (before % Math.max(1, ticket.multiplyFactor) !== 0) continue;
+    price += ticket.price;
+    serviceCharge += ticket.serviceCharge;
+  }
+  return { price, serviceCharge };
 }

@@ -50,3 +50,7 @@ export type CartBody = Schemas['CartBody'];
 export type CartSeatIn = Schemas['CartSeatIn'];
 export type CartResponse = Schemas['CartResponse'];
 export type PricedCart = Schemas['PricedCartDto'];
+/** How an order's price is shown everywhere: the lines adding up to its total. */
+export type PriceBreakdown = Schemas['PriceBreakdown'];
+/** The business's service-charge rule (per ticket or per order). */
+export type ServiceCharge = Schemas['ServiceCharge'];
