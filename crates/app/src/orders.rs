@@ -241,6 +241,32 @@ impl PaymentStatus {
                 | PaymentStatus::Redirected
         )
     }
+
+    /// The money is there: a payment is "paid" once authorized, before it is captured.
+    pub fn is_paid(self) -> bool {
+        matches!(self, PaymentStatus::Authorized | PaymentStatus::Captured)
+    }
+}
+
+/// The spec's payment codes (section 8), as stored in `failure_code`: what a provider may say a
+/// payment failed with, whichever provider it is.
+pub mod payment_codes {
+    pub const PAYMENT_ERROR: &str = "paymentError";
+    pub const BLIK_ERROR: &str = "blikError";
+    pub const PAYU_ERROR: &str = "payUerror";
+    pub const PAYU_3DS_ERROR: &str = "payU_3DS_error";
+    pub const ERROR_NO_RESPONSE: &str = "errorNoResponse";
+    pub const ERROR_RESPONSE: &str = "errorResponse";
+    pub const FORM_VALIDATION: &str = "formValidation";
+    /// Every code a payment may fail with.
+    pub const ALL: [&str; 6] = [
+        PAYMENT_ERROR,
+        BLIK_ERROR,
+        PAYU_ERROR,
+        PAYU_3DS_ERROR,
+        ERROR_NO_RESPONSE,
+        ERROR_RESPONSE,
+    ];
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -262,6 +288,17 @@ pub struct Payment {
     pub return_url: String,
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
+}
+
+impl Payment {
+    /// The failure code to tell the buyer: none once paid (a code from an earlier try is history).
+    pub fn failure_code_for_buyer(&self) -> Option<String> {
+        if self.status.is_paid() {
+            None
+        } else {
+            self.failure_code.clone()
+        }
+    }
 }
 
 /// What a payment provider reports back about a payment (the callback's content).
@@ -345,6 +382,11 @@ pub trait PaymentGateway: Send + Sync {
     fn form_url(&self, payment: &Payment) -> String;
     /// Gives the money back (a finalisation that failed after the money was taken).
     async fn refund(&self, payment: &Payment) -> AppResult<()>;
+    /// The provider's word for an open payment that has outlived its window at `now_ms`, if it
+    /// has (the built-in test gateway times payments out itself; others call back).
+    fn timed_out(&self, _payment: &Payment, _now_ms: i64) -> Option<PaymentUpdate> {
+        None
+    }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -972,6 +1014,17 @@ impl OrderService {
         }
         let url = self.gateway.form_url(&payment);
         Ok((payment, url, checkout.deadline_ms))
+    }
+
+    /// An open payment past its provider's window times out (expired, `errorNoResponse`) the
+    /// first time anyone looks at it: the provider's word, through the same callback.
+    pub async fn expire_if_due(&self, payment: Payment) -> AppResult<Payment> {
+        let Some(answer) = self.gateway.timed_out(&payment, self.clock.now_ms()) else {
+            return Ok(payment);
+        };
+        self.payment_callback(&payment.id, answer).await?;
+        tracing::info!(payment = %payment.id, "payment timed out at its provider");
+        self.payment(&payment.id).await
     }
 
     /// The gateway's callback: records the provider's word and, when the money is authorized,

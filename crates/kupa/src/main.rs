@@ -274,7 +274,7 @@ async fn serve(
     spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());
     let hub = state.seat_events.clone();
-    let app = kupa_api::build(state);
+    let app = site(state);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -292,6 +292,34 @@ async fn serve(
     .await?;
     db.close().await;
     Ok(())
+}
+
+/// Kupa's routes and the test gateway's pages, under the layers every request passes.
+fn site(state: kupa_api::AppState) -> axum::Router {
+    use kupa_providers::test_gateway::pages;
+    let gateway_pages = pages::router(pages::GatewayPages {
+        orders: state.orders.clone(),
+        saved_cards: state.saved_cards.clone(),
+        default_locale: state.settings.default_locale.clone(),
+        shop: Arc::new(KupaHttp),
+    });
+    kupa_api::with_site_layers(kupa_api::router(state.clone()).merge(gateway_pages), state)
+}
+
+/// What the test gateway's pages ask of Kupa's HTTP: the buyer session, and an error's status.
+struct KupaHttp;
+
+impl kupa_providers::test_gateway::pages::Shop for KupaHttp {
+    fn buyer_session(&self, request: &axum::http::request::Parts) -> Option<String> {
+        request
+            .extensions
+            .get::<kupa_api::session::BuyerSession>()
+            .map(|b| b.id().to_owned())
+    }
+
+    fn error_status(&self, error: kupa_app::AppError) -> axum::http::StatusCode {
+        kupa_api::error::ApiError::from(error).status
+    }
 }
 
 /// Releases expired holds every second. Expired holds are already free to claim (the lock

@@ -88,7 +88,7 @@ impl TestApp {
             settings,
         );
         TestApp {
-            router: kupa_api::build(state.clone()),
+            router: site(state.clone()),
             state,
             writes_examples: db.name == "sqlite",
             clock,
@@ -175,6 +175,33 @@ impl TestApp {
                 .unwrap(),
         )
         .await
+    }
+}
+
+/// Kupa's routes and the test gateway's pages, under the layers every request passes.
+fn site(state: AppState) -> Router {
+    use kupa_providers::test_gateway::pages;
+    let gateway_pages = pages::router(pages::GatewayPages {
+        orders: state.orders.clone(),
+        saved_cards: state.saved_cards.clone(),
+        default_locale: state.settings.default_locale.clone(),
+        shop: Arc::new(KupaHttp),
+    });
+    kupa_api::with_site_layers(kupa_api::router(state.clone()).merge(gateway_pages), state)
+}
+
+struct KupaHttp;
+
+impl kupa_providers::test_gateway::pages::Shop for KupaHttp {
+    fn buyer_session(&self, request: &axum::http::request::Parts) -> Option<String> {
+        request
+            .extensions
+            .get::<kupa_api::session::BuyerSession>()
+            .map(|b| b.id().to_owned())
+    }
+
+    fn error_status(&self, error: kupa_app::AppError) -> StatusCode {
+        kupa_api::error::ApiError::from(error).status
     }
 }
 
