@@ -14,9 +14,7 @@ use kupa_api::{ApiSettings, AppState};
 use kupa_app::catalogue_file;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_app::ports::{CatalogueStore, Clock};
-use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
 use kupa_providers::clock::ServerClock;
-use kupa_providers::outbox::{OutboxMailer, OutboxSmsSender};
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -71,24 +69,15 @@ impl TestApp {
         let clock = Arc::new(ServerClock::new());
         let today =
             kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()));
-        let mode = if settings.test_mode {
-            CaptchaMode::Test
-        } else {
-            CaptchaMode::Off
-        };
-        let state = AppState::new(
-            Arc::new(db.db.clone()),
-            Arc::new(ConfiguredCaptcha::new(mode)),
-            Arc::new(kupa_providers::test_gateway::TestGateway),
-            sms.unwrap_or_else(|| {
-                Arc::new(OutboxSmsSender::new(Arc::new(db.db.clone()), clock.clone()))
-            }),
-            Arc::new(OutboxMailer::new(Arc::new(db.db.clone()), clock.clone())),
-            clock.clone(),
-            settings,
-        );
+        let db_arc = Arc::new(db.db.clone());
+        let mut providers =
+            kupa_wiring::Providers::built_in(&db_arc, clock.clone(), settings.test_mode);
+        if let Some(sms) = sms {
+            providers.sms = sms;
+        }
+        let state = kupa_wiring::app_state(db_arc, providers, settings);
         TestApp {
-            router: site(state.clone()),
+            router: kupa_wiring::site(state.clone()),
             state,
             writes_examples: db.name == "sqlite",
             clock,
@@ -175,33 +164,6 @@ impl TestApp {
                 .unwrap(),
         )
         .await
-    }
-}
-
-/// Kupa's routes and the test gateway's pages, under the layers every request passes.
-fn site(state: AppState) -> Router {
-    use kupa_providers::test_gateway::pages;
-    let gateway_pages = pages::router(pages::GatewayPages {
-        orders: state.orders.clone(),
-        saved_cards: state.saved_cards.clone(),
-        default_locale: state.settings.default_locale.clone(),
-        shop: Arc::new(KupaHttp),
-    });
-    kupa_api::with_site_layers(kupa_api::router(state.clone()).merge(gateway_pages), state)
-}
-
-struct KupaHttp;
-
-impl kupa_providers::test_gateway::pages::Shop for KupaHttp {
-    fn buyer_session(&self, request: &axum::http::request::Parts) -> Option<String> {
-        request
-            .extensions
-            .get::<kupa_api::session::BuyerSession>()
-            .map(|b| b.id().to_owned())
-    }
-
-    fn error_status(&self, error: kupa_app::AppError) -> StatusCode {
-        kupa_api::error::ApiError::from(error).status
     }
 }
 
