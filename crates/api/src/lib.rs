@@ -9,13 +9,14 @@ mod customer;
 mod dev_outbox;
 mod dto;
 pub mod error;
-pub mod events;
+mod events;
 mod extract;
 mod payment;
 pub mod rate_limit;
 mod request_id;
 mod reservations;
 mod saved_cards;
+pub mod seat_event_hub;
 mod seats;
 pub mod session;
 pub mod state;
@@ -126,7 +127,10 @@ pub fn with_site_layers(site: Router, state: AppState) -> Router {
     site
         // Inside the session layer: the limits key on the buyer session.
         .layer(axum::middleware::from_fn_with_state(
-            state,
+            rate_limit::Gate {
+                limiter: state.rate_limiter.clone(),
+                trust_forwarded_for: state.settings.trust_forwarded_for,
+            },
             rate_limit::middleware,
         ))
         .layer(axum::middleware::from_fn(session::middleware))

@@ -111,6 +111,6 @@ pub struct AppState {
     pub clock: Arc<dyn AdjustableClock>,
     pub settings: Arc<ApiSettings>,
     /// This node's fan-out of live seat events (and its hand-off to the cross-node relay).
-    pub seat_events: Arc<crate::events::SeatEventHub>,
+    pub seat_events: Arc<crate::seat_event_hub::SeatEventHub>,
     pub rate_limiter: Arc<crate::rate_limit::RateLimiter>,
 }

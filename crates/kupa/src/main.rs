@@ -304,7 +304,7 @@ fn spawn_payment_sweeper(orders: Arc<kupa_app::orders::OrderService>) {
 
 /// On PostgreSQL, seat events cross nodes: this node NOTIFYs what it publishes and LISTENs for
 /// the others' (decision 0010). On SQLite there is one node and nothing to relay.
-fn spawn_seat_event_relay(db: &Db, hub: &Arc<kupa_api::events::SeatEventHub>) {
+fn spawn_seat_event_relay(db: &Db, hub: &Arc<kupa_api::seat_event_hub::SeatEventHub>) {
     let Some(pool) = kupa_store::seat_events::postgres_pool(db) else {
         return;
     };
