@@ -1,5 +1,7 @@
 //! The HTTP face of Kupa: axum routers per spec area under /api, the web app outside it.
 //! Handlers parse input into domain types, call a use case and shape the answer; no rules, no SQL.
+//! A payment provider's own pages (the test gateway's /pay/...) are not here: the wiring merges
+//! them beside [`router`] and wraps both in [`with_site_layers`].
 
 mod cart;
 mod catalogue;
@@ -7,13 +9,14 @@ mod customer;
 mod dev_outbox;
 mod dto;
 pub mod error;
-pub mod events;
+mod events;
 mod extract;
-mod pay;
+mod payment;
 pub mod rate_limit;
 mod request_id;
 mod reservations;
 mod saved_cards;
+pub mod seat_event_hub;
 mod seats;
 pub mod session;
 pub mod state;
@@ -41,7 +44,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(customer::router())
         .merge(saved_cards::router())
         .merge(tickets::router())
-        .merge(pay::api_router())
+        .merge(payment::router())
 }
 
 /// The OpenAPI document of the public API (paths relative to /api).
@@ -91,8 +94,9 @@ async fn health(
     Ok(axum::Json(Health { status: "ok" }))
 }
 
-/// The whole HTTP application.
-pub fn build(state: AppState) -> Router {
+/// Kupa's own HTTP: /api, the test mode's pages and the web app (the fallback), without the
+/// layers; [`with_site_layers`] adds them once a provider's pages are merged beside.
+pub fn router(state: AppState) -> Router {
     let (api, _) = api_router().split_for_parts();
     let mut api = api
         .route("/openapi.json", get(openapi_json))
@@ -113,11 +117,20 @@ pub fn build(state: AppState) -> Router {
     Router::new()
         .nest("/api", api)
         .merge(dev_outbox::pages(state.settings.test_mode))
-        .merge(pay::router())
         .fallback(web::serve)
+        .with_state(state)
+}
+
+/// The layers every request of the site passes, Kupa's own routes and a payment provider's
+/// pages alike: the request id, gzip, the buyer session (`session::BuyerSession`), the limits.
+pub fn with_site_layers(site: Router, state: AppState) -> Router {
+    site
         // Inside the session layer: the limits key on the buyer session.
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
+            rate_limit::Gate {
+                limiter: state.rate_limiter.clone(),
+                trust_forwarded_for: state.settings.trust_forwarded_for,
+            },
             rate_limit::middleware,
         ))
         .layer(axum::middleware::from_fn(session::middleware))
@@ -125,5 +138,4 @@ pub fn build(state: AppState) -> Router {
         // is about 160 KB gzipped instead of 520 KB; `make bench` measures it).
         .layer(tower_http::compression::CompressionLayer::new().gzip(true))
         .layer(axum::middleware::from_fn(request_id::middleware))
-        .with_state(state)
 }

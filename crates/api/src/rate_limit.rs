@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, Request, State};
@@ -18,7 +18,6 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
 use crate::session::BuyerSession;
-use crate::state::AppState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Class {
@@ -291,7 +290,14 @@ fn client_address(req: &Request, trust_forwarded_for: bool) -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-pub async fn middleware(State(state): State<AppState>, req: Request, next: Next) -> Response {
+/// What the limits layer works with: the node's buckets, and whether to believe X-Forwarded-For.
+#[derive(Clone)]
+pub struct Gate {
+    pub limiter: Arc<RateLimiter>,
+    pub trust_forwarded_for: bool,
+}
+
+pub async fn middleware(State(gate): State<Gate>, req: Request, next: Next) -> Response {
     let Some(class) = class_of(req.method(), req.uri().path()) else {
         return next.run(req).await;
     };
@@ -300,9 +306,9 @@ pub async fn middleware(State(state): State<AppState>, req: Request, next: Next)
         .get::<BuyerSession>()
         .map(|s| s.id().to_owned())
         .unwrap_or_default();
-    let address = client_address(&req, state.settings.trust_forwarded_for);
-    match state
-        .rate_limiter
+    let address = client_address(&req, gate.trust_forwarded_for);
+    match gate
+        .limiter
         .check(class, &session, &address, Instant::now())
     {
         Ok(()) => next.run(req).await,

@@ -3,11 +3,9 @@ use std::sync::Arc;
 use kupa_app::accounts::{CustomerService, MobileLoginService};
 use kupa_app::booking::BookingService;
 use kupa_app::catalogue::CatalogueService;
-use kupa_app::orders::{Messages, OrderService, OrderStore, PaymentGateway};
-use kupa_app::ports::TicketStore;
-use kupa_app::ports::{AdjustableClock, Captcha, CatalogueStore, CheckoutStore, ClaimStore};
-use kupa_app::ports::{LoginStore, Mailer, OutboxStore, SmsSender};
-use kupa_app::saved_cards::{SavedCardService, SavedCardStore};
+use kupa_app::orders::OrderService;
+use kupa_app::ports::{AdjustableClock, Captcha, Mailer, OutboxStore, SmsSender};
+use kupa_app::saved_cards::SavedCardService;
 use kupa_app::tickets::TicketService;
 
 /// The configurable route paths of spec section 2.
@@ -90,6 +88,8 @@ impl Default for ApiSettings {
     }
 }
 
+/// What the handlers work with: the use cases and the providers, built by the wiring
+/// (`kupa-wiring`), and this layer's own settings and hubs.
 #[derive(Clone)]
 pub struct AppState {
     pub catalogue: Arc<CatalogueService>,
@@ -111,118 +111,6 @@ pub struct AppState {
     pub clock: Arc<dyn AdjustableClock>,
     pub settings: Arc<ApiSettings>,
     /// This node's fan-out of live seat events (and its hand-off to the cross-node relay).
-    pub seat_events: Arc<crate::events::SeatEventHub>,
+    pub seat_events: Arc<crate::seat_event_hub::SeatEventHub>,
     pub rate_limiter: Arc<crate::rate_limit::RateLimiter>,
-}
-
-impl AppState {
-    /// Wires the use cases onto one store (SQLite or PostgreSQL) and the providers.
-    pub fn new<S>(
-        store: Arc<S>,
-        captcha: Arc<dyn Captcha>,
-        gateway: Arc<dyn PaymentGateway>,
-        sms: Arc<dyn SmsSender>,
-        mailer: Arc<dyn Mailer>,
-        clock: Arc<dyn AdjustableClock>,
-        settings: ApiSettings,
-    ) -> AppState
-    where
-        S: CatalogueStore
-            + ClaimStore
-            + CheckoutStore
-            + OrderStore
-            + LoginStore
-            + OutboxStore
-            + TicketStore
-            + SavedCardStore
-            + 'static,
-    {
-        let clock_port: Arc<dyn kupa_app::ports::Clock> = clock.clone();
-        let seat_events = Arc::new(crate::events::SeatEventHub::new());
-        // The catalogue is read from memory after the first read (it never changes while serving).
-        let cat: Arc<dyn CatalogueStore> = Arc::new(
-            kupa_app::catalogue_cache::CachedCatalogue::new(store.clone()),
-        );
-        let catalogue = Arc::new(CatalogueService::new(
-            cat.clone(),
-            store.clone(),
-            clock_port.clone(),
-        ));
-        let forget = catalogue.clone();
-        seat_events.on_change(Arc::new(move |p| forget.forget_claims(p)));
-        let booking = Arc::new(BookingService::new(
-            catalogue.clone(),
-            cat.clone(),
-            store.clone(),
-            store.clone(),
-            captcha.clone(),
-            clock_port.clone(),
-            seat_events.clone(),
-        ));
-        let customers = Arc::new(CustomerService::new(
-            cat.clone(),
-            store.clone(),
-            clock_port.clone(),
-        ));
-        let mobile_login = Arc::new(MobileLoginService::new(
-            customers.clone(),
-            cat.clone(),
-            store.clone(),
-            sms.clone(),
-            captcha.clone(),
-            clock_port.clone(),
-        ));
-        let tickets = Arc::new(TicketService::new(
-            catalogue.clone(),
-            cat.clone(),
-            store.clone(),
-            captcha.clone(),
-            clock_port.clone(),
-        ));
-        let outbox: Arc<dyn OutboxStore> = store.clone();
-        let saved_cards = Arc::new(SavedCardService::new(
-            store.clone(),
-            store.clone(),
-            tickets.clone(),
-            catalogue.clone(),
-            customers.clone(),
-            clock_port.clone(),
-        ));
-        let orders = Arc::new(OrderService::new(
-            catalogue.clone(),
-            booking.clone(),
-            cat,
-            store.clone(),
-            store,
-            tickets.clone(),
-            customers.clone(),
-            gateway,
-            captcha.clone(),
-            clock_port,
-            Messages {
-                sms: sms.clone(),
-                mailer: mailer.clone(),
-                public_url: settings.public_url.clone(),
-            },
-        ));
-        AppState {
-            catalogue,
-            booking,
-            tickets,
-            orders,
-            customers,
-            mobile_login,
-            saved_cards,
-            sms,
-            mailer,
-            outbox,
-            captcha,
-            clock,
-            rate_limiter: Arc::new(crate::rate_limit::RateLimiter::new(
-                settings.rate_limits.clone(),
-            )),
-            settings: Arc::new(settings),
-            seat_events,
-        }
-    }
 }

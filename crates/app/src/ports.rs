@@ -381,4 +381,9 @@ pub trait PaymentGateway: Send + Sync {
     fn form_url(&self, payment: &Payment) -> String;
     /// Gives the money back (a finalisation that failed after the money was taken).
     async fn refund(&self, payment: &Payment) -> AppResult<()>;
+    /// The provider's word for an open payment that has outlived its window at `now_ms`, if it
+    /// has (the built-in test gateway times payments out itself; others call back).
+    fn timed_out(&self, _payment: &Payment, _now_ms: i64) -> Option<PaymentUpdate> {
+        None
+    }
 }

@@ -1,4 +1,5 @@
-//! The kupa binary: wiring only. `kupa serve`, `kupa migrate`, `kupa seed`, `kupa openapi`.
+//! The kupa binary: configuration and start-up only (the parts are put together in `kupa-wiring`).
+//! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa openapi`.
 
 mod config;
 
@@ -10,9 +11,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use kupa_app::catalogue_file;
 use kupa_app::ports::{CatalogueStore, Clock};
-use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
 use kupa_providers::clock::ServerClock;
-use kupa_providers::outbox::{OutboxMailer, OutboxSmsSender};
 use kupa_store::Db;
 
 use crate::config::FileConfig;
@@ -248,11 +247,6 @@ async fn serve(
     } else if demo {
         tracing::info!("the database already has a catalogue; the demo was not loaded");
     }
-    let captcha_mode = if settings.test_mode {
-        CaptchaMode::Test
-    } else {
-        CaptchaMode::Off
-    };
     if settings.test_mode {
         tracing::warn!(
             "TEST MODE IS ON: the captcha accepts only the test token, and tests may move the clock and shorten timers. Never run a real box office like this."
@@ -261,20 +255,13 @@ async fn serve(
         tracing::warn!("no captcha provider is configured: captcha checks are off");
     }
     let db = Arc::new(db);
-    let state = kupa_api::AppState::new(
-        db.clone(),
-        Arc::new(ConfiguredCaptcha::new(captcha_mode)),
-        Arc::new(kupa_providers::test_gateway::TestGateway),
-        Arc::new(OutboxSmsSender::new(db.clone(), clock.clone())),
-        Arc::new(OutboxMailer::new(db.clone(), clock.clone())),
-        clock.clone(),
-        settings,
-    );
+    let providers = kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode);
+    let state = kupa_wiring::app_state(db.clone(), providers, settings);
     spawn_sweeper(db.clone(), state.booking.clone(), clock.clone());
     spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());
     let hub = state.seat_events.clone();
-    let app = kupa_api::build(state);
+    let app = kupa_wiring::site(state);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
@@ -317,7 +304,7 @@ fn spawn_payment_sweeper(orders: Arc<kupa_app::orders::OrderService>) {
 
 /// On PostgreSQL, seat events cross nodes: this node NOTIFYs what it publishes and LISTENs for
 /// the others' (decision 0010). On SQLite there is one node and nothing to relay.
-fn spawn_seat_event_relay(db: &Db, hub: &Arc<kupa_api::events::SeatEventHub>) {
+fn spawn_seat_event_relay(db: &Db, hub: &Arc<kupa_api::seat_event_hub::SeatEventHub>) {
     let Some(pool) = kupa_store::seat_events::postgres_pool(db) else {
         return;
     };

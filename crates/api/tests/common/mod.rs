@@ -14,9 +14,7 @@ use kupa_api::{ApiSettings, AppState};
 use kupa_app::catalogue_file;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_app::ports::{CatalogueStore, Clock};
-use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
 use kupa_providers::clock::ServerClock;
-use kupa_providers::outbox::{OutboxMailer, OutboxSmsSender};
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -71,24 +69,15 @@ impl TestApp {
         let clock = Arc::new(ServerClock::new());
         let today =
             kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()));
-        let mode = if settings.test_mode {
-            CaptchaMode::Test
-        } else {
-            CaptchaMode::Off
-        };
-        let state = AppState::new(
-            Arc::new(db.db.clone()),
-            Arc::new(ConfiguredCaptcha::new(mode)),
-            Arc::new(kupa_providers::test_gateway::TestGateway),
-            sms.unwrap_or_else(|| {
-                Arc::new(OutboxSmsSender::new(Arc::new(db.db.clone()), clock.clone()))
-            }),
-            Arc::new(OutboxMailer::new(Arc::new(db.db.clone()), clock.clone())),
-            clock.clone(),
-            settings,
-        );
+        let db_arc = Arc::new(db.db.clone());
+        let mut providers =
+            kupa_wiring::Providers::built_in(&db_arc, clock.clone(), settings.test_mode);
+        if let Some(sms) = sms {
+            providers.sms = sms;
+        }
+        let state = kupa_wiring::app_state(db_arc, providers, settings);
         TestApp {
-            router: kupa_api::build(state.clone()),
+            router: kupa_wiring::site(state.clone()),
             state,
             writes_examples: db.name == "sqlite",
             clock,

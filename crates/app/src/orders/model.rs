@@ -238,6 +238,32 @@ impl PaymentStatus {
                 | PaymentStatus::Redirected
         )
     }
+
+    /// The money is there: a payment is "paid" once authorized, before it is captured.
+    pub fn is_paid(self) -> bool {
+        matches!(self, PaymentStatus::Authorized | PaymentStatus::Captured)
+    }
+}
+
+/// The spec's payment codes (section 8), as stored in `failure_code`: what a provider may say a
+/// payment failed with, whichever provider it is.
+pub mod payment_codes {
+    pub const PAYMENT_ERROR: &str = "paymentError";
+    pub const BLIK_ERROR: &str = "blikError";
+    pub const PAYU_ERROR: &str = "payUerror";
+    pub const PAYU_3DS_ERROR: &str = "payU_3DS_error";
+    pub const ERROR_NO_RESPONSE: &str = "errorNoResponse";
+    pub const ERROR_RESPONSE: &str = "errorResponse";
+    pub const FORM_VALIDATION: &str = "formValidation";
+    /// Every code a payment may fail with.
+    pub const ALL: [&str; 6] = [
+        PAYMENT_ERROR,
+        BLIK_ERROR,
+        PAYU_ERROR,
+        PAYU_3DS_ERROR,
+        ERROR_NO_RESPONSE,
+        ERROR_RESPONSE,
+    ];
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -259,6 +285,17 @@ pub struct Payment {
     pub return_url: String,
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
+}
+
+impl Payment {
+    /// The failure code to tell the buyer: none once paid (a code from an earlier try is history).
+    pub fn failure_code_for_buyer(&self) -> Option<String> {
+        if self.status.is_paid() {
+            None
+        } else {
+            self.failure_code.clone()
+        }
+    }
 }
 
 /// What a payment provider reports back about a payment (the callback's content).

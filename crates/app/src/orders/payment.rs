@@ -101,6 +101,17 @@ impl OrderService {
         Ok((payment, url, checkout.deadline_ms))
     }
 
+    /// An open payment past its provider's window times out (expired, `errorNoResponse`) the
+    /// first time anyone looks at it: the provider's word, through the same callback.
+    pub async fn expire_if_due(&self, payment: Payment) -> AppResult<Payment> {
+        let Some(answer) = self.gateway.timed_out(&payment, self.clock.now_ms()) else {
+            return Ok(payment);
+        };
+        self.payment_callback(&payment.id, answer).await?;
+        tracing::info!(payment = %payment.id, "payment timed out at its provider");
+        self.payment(&payment.id).await
+    }
+
     /// The gateway's callback: records the provider's word and, when the money is authorized,
     /// finalises. Safe to call any number of times, in any order, late.
     pub async fn payment_callback(

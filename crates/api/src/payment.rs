@@ -1,14 +1,16 @@
-//! The gateway's two API calls: `GET /payment/status/{paymentId}`, which the payment dialog polls,
-//! and `POST /payment/callback`, the webhook an external gateway calls, signed with HMAC-SHA256.
+//! The payment's two API calls: `GET /payment/status/{paymentId}`, which the payment dialog
+//! polls, and `POST /payment/callback`, the webhook an external gateway calls, signed with
+//! HMAC-SHA256. The built-in test gateway's own pages (/pay/...) live beside its rules, in
+//! `kupa_providers::test_gateway::pages`.
 
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use hmac::{Hmac, KeyInit, Mac};
+use kupa_app::orders::payment_codes as codes;
 use kupa_app::orders::{Payment, PaymentMethod, PaymentStatus, PaymentUpdate};
 use kupa_app::{AppError, ErrorCode};
 use kupa_domain::ids::Token;
-use kupa_providers::test_gateway::codes;
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 use utoipa::ToSchema;
@@ -55,7 +57,7 @@ impl PaymentStatusResponse {
         PaymentStatusResponse {
             payment_id: p.id.clone(),
             status: p.status,
-            failure_code: super::failure_code_of(p),
+            failure_code: p.failure_code_for_buyer(),
             method: p.method,
             amount: p.amount,
             currency: p.currency.clone(),
@@ -88,7 +90,7 @@ async fn payment_status(
     if payment.session_id != session.id() {
         return Err(no_such_payment());
     }
-    let payment = super::expire_if_due(&state, payment).await?;
+    let payment = state.orders.expire_if_due(payment).await?;
     Ok(axum::Json(PaymentStatusResponse::new(&payment)))
 }
 

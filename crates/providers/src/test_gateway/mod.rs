@@ -1,6 +1,10 @@
-//! The built-in test payment gateway: its hosted pages live under /pay/ (crates/api/src/pay.rs);
-//! this is its adapter for the PaymentGateway port. Real code paths, offline: a payment can be
-//! declined, need 3-D Secure, wait for a bank app, be called back twice, or be refunded.
+//! The built-in test payment gateway (docs/decisions/0008): its adapter for the PaymentGateway
+//! port, its rules as pure functions (below), and its hosted pages under /pay/ ([`pages`], with
+//! their HTML in `html`). Real code paths, offline: a payment can be declined, need 3-D Secure,
+//! wait for a bank app, be called back twice, time out, or be refunded.
+
+mod html;
+pub mod pages;
 
 use async_trait::async_trait;
 use kupa_app::error::AppResult;
@@ -20,10 +24,14 @@ impl PaymentGateway for TestGateway {
         tracing::info!(payment = %payment.id, amount = payment.amount, "test gateway: refund issued");
         Ok(())
     }
+
+    fn timed_out(&self, payment: &Payment, now_ms: i64) -> Option<PaymentUpdate> {
+        timed_out(payment.created_at_ms, payment.status, now_ms).then(timed_out_answer)
+    }
 }
 
 // ------------------------------------------------------------------------------------------
-// The gateway's rules: what the hosted pages (crates/api/src/pay.rs) decide, as pure functions.
+// The gateway's rules: what the hosted pages (`pages`) decide, as pure functions.
 // Each returns the provider's word as a `PaymentUpdate` for `OrderService::payment_callback`.
 // Card input goes in, and only the brand, the BIN and the last four digits come out: the number
 // and the security code are never kept, logged or written into a note.
@@ -65,24 +73,7 @@ pub const BLIK_REFUSED_CODE: &str = "777777";
 pub const PAYMENT_WINDOW_MS: i64 = PAYMENT_WINDOW_SECONDS * 1000;
 
 /// The spec's payment codes (section 8), as stored in `failure_code`.
-pub mod codes {
-    pub const PAYMENT_ERROR: &str = "paymentError";
-    pub const BLIK_ERROR: &str = "blikError";
-    pub const PAYU_ERROR: &str = "payUerror";
-    pub const PAYU_3DS_ERROR: &str = "payU_3DS_error";
-    pub const ERROR_NO_RESPONSE: &str = "errorNoResponse";
-    pub const ERROR_RESPONSE: &str = "errorResponse";
-    pub const FORM_VALIDATION: &str = "formValidation";
-    /// Every code a payment may fail with.
-    pub const ALL: [&str; 6] = [
-        PAYMENT_ERROR,
-        BLIK_ERROR,
-        PAYU_ERROR,
-        PAYU_3DS_ERROR,
-        ERROR_NO_RESPONSE,
-        ERROR_RESPONSE,
-    ];
-}
+pub use kupa_app::orders::payment_codes as codes;
 
 /// Malformed input (`formValidation`): the names of the fields to fix, in form order.
 #[derive(Debug, Clone, PartialEq, Eq)]

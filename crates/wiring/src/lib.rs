@@ -1,0 +1,180 @@
+//! Kupa from its parts: the use cases on one store (SQLite or PostgreSQL) and the providers,
+//! handed to the HTTP layer as a ready [`AppState`], and the whole site's router: Kupa's own
+//! routes and the test gateway's pages under one set of layers. The binary (`kupa serve`) and the
+//! HTTP tests both build the app with these functions, so a test runs what a node serves.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use kupa_api::rate_limit::RateLimiter;
+use kupa_api::seat_event_hub::SeatEventHub;
+use kupa_api::session::BuyerSession;
+use kupa_api::{ApiSettings, AppState};
+use kupa_app::AppError;
+use kupa_app::accounts::{CustomerService, MobileLoginService};
+use kupa_app::booking::BookingService;
+use kupa_app::catalogue::CatalogueService;
+use kupa_app::catalogue_cache::CachedCatalogue;
+use kupa_app::orders::{Messages, OrderService, PaymentGateway};
+use kupa_app::ports::SmsSender;
+use kupa_app::ports::{AdjustableClock, Captcha, CatalogueStore, Clock, Mailer, OutboxStore};
+use kupa_app::saved_cards::SavedCardService;
+use kupa_app::tickets::TicketService;
+use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
+use kupa_providers::clock::ServerClock;
+use kupa_providers::outbox::{OutboxMailer, OutboxSmsSender};
+use kupa_providers::test_gateway::{TestGateway, pages};
+use kupa_store::Db;
+
+/// The adapters behind the app's ports.
+pub struct Providers {
+    pub captcha: Arc<dyn Captcha>,
+    pub gateway: Arc<dyn PaymentGateway>,
+    pub sms: Arc<dyn SmsSender>,
+    pub mailer: Arc<dyn Mailer>,
+    pub clock: Arc<dyn AdjustableClock>,
+}
+
+impl Providers {
+    /// The built-in providers, all working offline: the captcha in test mode (or off), the test
+    /// payment gateway, and text messages and mail written to the database's outbox.
+    pub fn built_in(db: &Arc<Db>, clock: Arc<ServerClock>, test_mode: bool) -> Providers {
+        let mode = if test_mode {
+            CaptchaMode::Test
+        } else {
+            CaptchaMode::Off
+        };
+        Providers {
+            captcha: Arc::new(ConfiguredCaptcha::new(mode)),
+            gateway: Arc::new(TestGateway),
+            sms: Arc::new(OutboxSmsSender::new(db.clone(), clock.clone())),
+            mailer: Arc::new(OutboxMailer::new(db.clone(), clock.clone())),
+            clock,
+        }
+    }
+}
+
+/// Wires the use cases onto one store and the providers.
+pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) -> AppState {
+    let Providers {
+        captcha,
+        gateway,
+        sms,
+        mailer,
+        clock,
+    } = providers;
+    let clock_port: Arc<dyn Clock> = clock.clone();
+    let seat_events = Arc::new(SeatEventHub::new());
+    // The catalogue is read from memory after the first read (it never changes while serving).
+    let cat: Arc<dyn CatalogueStore> = Arc::new(CachedCatalogue::new(store.clone()));
+    let catalogue = Arc::new(CatalogueService::new(
+        cat.clone(),
+        store.clone(),
+        clock_port.clone(),
+    ));
+    let forget = catalogue.clone();
+    seat_events.on_change(Arc::new(move |p| forget.forget_claims(p)));
+    let booking = Arc::new(BookingService::new(
+        catalogue.clone(),
+        cat.clone(),
+        store.clone(),
+        store.clone(),
+        captcha.clone(),
+        clock_port.clone(),
+        seat_events.clone(),
+    ));
+    let customers = Arc::new(CustomerService::new(
+        cat.clone(),
+        store.clone(),
+        clock_port.clone(),
+    ));
+    let mobile_login = Arc::new(MobileLoginService::new(
+        customers.clone(),
+        cat.clone(),
+        store.clone(),
+        sms.clone(),
+        captcha.clone(),
+        clock_port.clone(),
+    ));
+    let tickets = Arc::new(TicketService::new(
+        catalogue.clone(),
+        cat.clone(),
+        store.clone(),
+        captcha.clone(),
+        clock_port.clone(),
+    ));
+    let outbox: Arc<dyn OutboxStore> = store.clone();
+    let saved_cards = Arc::new(SavedCardService::new(
+        store.clone(),
+        store.clone(),
+        tickets.clone(),
+        catalogue.clone(),
+        customers.clone(),
+        clock_port.clone(),
+    ));
+    let orders = Arc::new(OrderService::new(
+        catalogue.clone(),
+        booking.clone(),
+        cat,
+        store.clone(),
+        store,
+        tickets.clone(),
+        customers.clone(),
+        gateway,
+        captcha.clone(),
+        clock_port,
+        Messages {
+            sms: sms.clone(),
+            mailer: mailer.clone(),
+            public_url: settings.public_url.clone(),
+        },
+    ));
+    AppState {
+        catalogue,
+        booking,
+        tickets,
+        orders,
+        customers,
+        mobile_login,
+        saved_cards,
+        sms,
+        mailer,
+        outbox,
+        captcha,
+        clock,
+        rate_limiter: Arc::new(RateLimiter::new(settings.rate_limits.clone())),
+        settings: Arc::new(settings),
+        seat_events,
+    }
+}
+
+/// The whole site: Kupa's routes and the test gateway's pages, under the layers every request
+/// passes (the buyer session, the limits, compression, the request id).
+pub fn site(state: AppState) -> Router {
+    let gateway_pages = pages::router(pages::GatewayPages {
+        orders: state.orders.clone(),
+        saved_cards: state.saved_cards.clone(),
+        default_locale: state.settings.default_locale.clone(),
+        shop: Arc::new(KupaHttp),
+    });
+    kupa_api::with_site_layers(kupa_api::router(state.clone()).merge(gateway_pages), state)
+}
+
+/// What the test gateway's pages ask of Kupa's HTTP: the buyer session (set by its session
+/// layer), and the status an error answers with (the API's mapping, which logs it once).
+struct KupaHttp;
+
+impl pages::Shop for KupaHttp {
+    fn buyer_session(&self, request: &Parts) -> Option<String> {
+        request
+            .extensions
+            .get::<BuyerSession>()
+            .map(|b| b.id().to_owned())
+    }
+
+    fn error_status(&self, error: AppError) -> StatusCode {
+        kupa_api::error::ApiError::from(error).status
+    }
+}
