@@ -84,6 +84,12 @@ fn status_of(code: ErrorCode) -> StatusCode {
     }
 }
 
+impl From<kupa_app::StoreError> for ApiError {
+    fn from(e: kupa_app::StoreError) -> ApiError {
+        ApiError::from(AppError::from(e))
+    }
+}
+
 impl From<AppError> for ApiError {
     fn from(e: AppError) -> ApiError {
         match e {

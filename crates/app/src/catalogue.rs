@@ -544,10 +544,10 @@ impl CatalogueService {
     }
 
     pub async fn is_catalogue_empty(&self) -> AppResult<bool> {
-        self.store.is_catalogue_empty().await
+        Ok(self.store.is_catalogue_empty().await?)
     }
 
     pub async fn load_catalogue(&self, data: &CatalogueData) -> AppResult<()> {
-        self.store.load_catalogue(data).await
+        Ok(self.store.load_catalogue(data).await?)
     }
 }

@@ -13,7 +13,7 @@ use std::sync::{Arc, RwLock};
 
 use async_trait::async_trait;
 
-use crate::error::AppResult;
+use crate::error::StoreResult;
 use crate::model::*;
 use crate::ports::CatalogueStore;
 
@@ -122,21 +122,21 @@ impl CachedCatalogue {
 
 #[async_trait]
 impl CatalogueStore for CachedCatalogue {
-    async fn is_catalogue_empty(&self) -> AppResult<bool> {
+    async fn is_catalogue_empty(&self) -> StoreResult<bool> {
         self.inner.is_catalogue_empty().await
     }
 
-    async fn load_catalogue(&self, data: &CatalogueData) -> AppResult<()> {
+    async fn load_catalogue(&self, data: &CatalogueData) -> StoreResult<()> {
         let r = self.inner.load_catalogue(data).await;
         self.clear();
         r
     }
 
-    async fn site_config(&self) -> AppResult<Option<serde_json::Value>> {
+    async fn site_config(&self) -> StoreResult<Option<serde_json::Value>> {
         cached!(self.site_config[()] or optional self.inner.site_config())
     }
 
-    async fn presentation(&self, id: i64) -> AppResult<Option<PresentationView>> {
+    async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>> {
         cached!(self.presentation[id] or optional self.inner.presentation(id))
     }
 
@@ -144,40 +144,40 @@ impl CatalogueStore for CachedCatalogue {
         &self,
         from_ms: i64,
         to_ms: i64,
-    ) -> AppResult<Vec<PresentationView>> {
+    ) -> StoreResult<Vec<PresentationView>> {
         // Keyed by arbitrary times: not cached (the what's-on pages, not the rush).
         self.inner.presentations_between(from_ms, to_ms).await
     }
 
-    async fn features(&self) -> AppResult<Vec<(Feature, FeatureCategory)>> {
+    async fn features(&self) -> StoreResult<Vec<(Feature, FeatureCategory)>> {
         cached!(self.features[()] or self.inner.features())
     }
 
-    async fn feature(&self, id: i64) -> AppResult<Option<Feature>> {
+    async fn feature(&self, id: i64) -> StoreResult<Option<Feature>> {
         cached!(self.feature[id] or optional self.inner.feature(id))
     }
 
-    async fn product(&self, id: i64) -> AppResult<Option<Product>> {
+    async fn product(&self, id: i64) -> StoreResult<Option<Product>> {
         cached!(self.product[id] or optional self.inner.product(id))
     }
 
-    async fn products_for_location(&self, location_id: i64) -> AppResult<Vec<Product>> {
+    async fn products_for_location(&self, location_id: i64) -> StoreResult<Vec<Product>> {
         cached!(self.products_for_location[location_id] or self.inner.products_for_location(location_id))
     }
 
-    async fn seatplan(&self, seatplan_id: i64) -> AppResult<Option<Seatplan>> {
+    async fn seatplan(&self, seatplan_id: i64) -> StoreResult<Option<Seatplan>> {
         cached!(self.seatplan[seatplan_id] or optional self.inner.seatplan(seatplan_id))
     }
 
-    async fn sections(&self, seatplan_id: i64) -> AppResult<Vec<Section>> {
+    async fn sections(&self, seatplan_id: i64) -> StoreResult<Vec<Section>> {
         cached!(self.sections[seatplan_id] or self.inner.sections(seatplan_id))
     }
 
-    async fn seats(&self, seatplan_id: i64) -> AppResult<Vec<Seat>> {
+    async fn seats(&self, seatplan_id: i64) -> StoreResult<Vec<Seat>> {
         cached!(self.seats[seatplan_id] or self.inner.seats(seatplan_id))
     }
 
-    async fn ticket_groups(&self, ids: &[i64]) -> AppResult<Vec<(TicketGroup, Vec<Ticket>)>> {
+    async fn ticket_groups(&self, ids: &[i64]) -> StoreResult<Vec<(TicketGroup, Vec<Ticket>)>> {
         let key = ids.to_vec();
         if let Some(v) = self.ticket_groups.get(&key) {
             return Ok(v);
@@ -196,27 +196,30 @@ impl CatalogueStore for CachedCatalogue {
         Ok(v)
     }
 
-    async fn service_charge(&self, business_id: i64) -> AppResult<Option<ServiceCharge>> {
+    async fn service_charge(&self, business_id: i64) -> StoreResult<Option<ServiceCharge>> {
         cached!(self.service_charge[business_id] or optional self.inner.service_charge(business_id))
     }
 
-    async fn mini_site(&self, url: &str) -> AppResult<Option<MiniSite>> {
+    async fn mini_site(&self, url: &str) -> StoreResult<Option<MiniSite>> {
         self.inner.mini_site(url).await
     }
 
-    async fn integration(&self, key: &str) -> AppResult<Option<Integration>> {
+    async fn integration(&self, key: &str) -> StoreResult<Option<Integration>> {
         self.inner.integration(key).await
     }
 
-    async fn locations(&self) -> AppResult<Vec<Location>> {
+    async fn locations(&self) -> StoreResult<Vec<Location>> {
         cached!(self.locations[()] or self.inner.locations())
     }
 
-    async fn customer_by_mobile(&self, mobile: &str) -> AppResult<Option<Customer>> {
+    async fn customer_by_mobile(&self, mobile: &str) -> StoreResult<Option<Customer>> {
         self.inner.customer_by_mobile(mobile).await
     }
 
-    async fn members_of_customer(&self, customer_id: i64) -> AppResult<Vec<(Member, Membership)>> {
+    async fn members_of_customer(
+        &self,
+        customer_id: i64,
+    ) -> StoreResult<Vec<(Member, Membership)>> {
         self.inner.members_of_customer(customer_id).await
     }
 }
@@ -235,66 +238,70 @@ mod tests {
 
     #[async_trait]
     impl CatalogueStore for Counting {
-        async fn is_catalogue_empty(&self) -> AppResult<bool> {
+        async fn is_catalogue_empty(&self) -> StoreResult<bool> {
             Ok(false)
         }
-        async fn load_catalogue(&self, _: &CatalogueData) -> AppResult<()> {
+        async fn load_catalogue(&self, _: &CatalogueData) -> StoreResult<()> {
             Ok(())
         }
-        async fn site_config(&self) -> AppResult<Option<serde_json::Value>> {
+        async fn site_config(&self) -> StoreResult<Option<serde_json::Value>> {
             Ok(None)
         }
-        async fn presentation(&self, _: i64) -> AppResult<Option<PresentationView>> {
+        async fn presentation(&self, _: i64) -> StoreResult<Option<PresentationView>> {
             self.presentations.fetch_add(1, Ordering::SeqCst);
             Ok(None)
         }
-        async fn presentations_between(&self, _: i64, _: i64) -> AppResult<Vec<PresentationView>> {
+        async fn presentations_between(
+            &self,
+            _: i64,
+            _: i64,
+        ) -> StoreResult<Vec<PresentationView>> {
             Ok(vec![])
         }
-        async fn features(&self) -> AppResult<Vec<(Feature, FeatureCategory)>> {
+        async fn features(&self) -> StoreResult<Vec<(Feature, FeatureCategory)>> {
             Ok(vec![])
         }
-        async fn feature(&self, _: i64) -> AppResult<Option<Feature>> {
+        async fn feature(&self, _: i64) -> StoreResult<Option<Feature>> {
             Ok(None)
         }
-        async fn product(&self, _: i64) -> AppResult<Option<Product>> {
+        async fn product(&self, _: i64) -> StoreResult<Option<Product>> {
             Ok(None)
         }
-        async fn products_for_location(&self, _: i64) -> AppResult<Vec<Product>> {
+        async fn products_for_location(&self, _: i64) -> StoreResult<Vec<Product>> {
             Ok(vec![])
         }
-        async fn seatplan(&self, _: i64) -> AppResult<Option<Seatplan>> {
+        async fn seatplan(&self, _: i64) -> StoreResult<Option<Seatplan>> {
             Ok(None)
         }
-        async fn sections(&self, _: i64) -> AppResult<Vec<Section>> {
+        async fn sections(&self, _: i64) -> StoreResult<Vec<Section>> {
             Ok(vec![])
         }
-        async fn seats(&self, id: i64) -> AppResult<Vec<Seat>> {
+        async fn seats(&self, id: i64) -> StoreResult<Vec<Seat>> {
             self.seats.fetch_add(1, Ordering::SeqCst);
             Ok(vec![Seat {
                 seatplan_id: id,
                 ..Default::default()
             }])
         }
-        async fn ticket_groups(&self, _: &[i64]) -> AppResult<Vec<(TicketGroup, Vec<Ticket>)>> {
+        async fn ticket_groups(&self, _: &[i64]) -> StoreResult<Vec<(TicketGroup, Vec<Ticket>)>> {
             Ok(vec![])
         }
-        async fn service_charge(&self, _: i64) -> AppResult<Option<ServiceCharge>> {
+        async fn service_charge(&self, _: i64) -> StoreResult<Option<ServiceCharge>> {
             Ok(None)
         }
-        async fn mini_site(&self, _: &str) -> AppResult<Option<MiniSite>> {
+        async fn mini_site(&self, _: &str) -> StoreResult<Option<MiniSite>> {
             Ok(None)
         }
-        async fn integration(&self, _: &str) -> AppResult<Option<Integration>> {
+        async fn integration(&self, _: &str) -> StoreResult<Option<Integration>> {
             Ok(None)
         }
-        async fn locations(&self) -> AppResult<Vec<Location>> {
+        async fn locations(&self) -> StoreResult<Vec<Location>> {
             Ok(vec![])
         }
-        async fn customer_by_mobile(&self, _: &str) -> AppResult<Option<Customer>> {
+        async fn customer_by_mobile(&self, _: &str) -> StoreResult<Option<Customer>> {
             Ok(None)
         }
-        async fn members_of_customer(&self, _: i64) -> AppResult<Vec<(Member, Membership)>> {
+        async fn members_of_customer(&self, _: i64) -> StoreResult<Vec<(Member, Membership)>> {
             Ok(vec![])
         }
     }

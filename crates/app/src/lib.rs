@@ -18,4 +18,4 @@ pub mod site_config;
 pub mod tickets;
 pub mod tickets_out;
 
-pub use error::{AppError, ErrorCode};
+pub use error::{AppError, ErrorCode, StoreError, StoreResult};

@@ -3,40 +3,41 @@
 
 use async_trait::async_trait;
 
-use crate::error::AppResult;
+use crate::error::{AppResult, StoreResult};
 use crate::model::*;
 use crate::orders::model::{Finalised, Order, Payment, PaymentUpdate};
 
 /// The catalogue: written whole by the seed command, read by every buyer.
 #[async_trait]
 pub trait CatalogueStore: Send + Sync {
-    async fn is_catalogue_empty(&self) -> AppResult<bool>;
+    async fn is_catalogue_empty(&self) -> StoreResult<bool>;
     /// Writes the whole catalogue in one transaction; fails whole if any row is refused.
-    async fn load_catalogue(&self, data: &CatalogueData) -> AppResult<()>;
+    async fn load_catalogue(&self, data: &CatalogueData) -> StoreResult<()>;
 
-    async fn site_config(&self) -> AppResult<Option<serde_json::Value>>;
-    async fn presentation(&self, id: i64) -> AppResult<Option<PresentationView>>;
+    async fn site_config(&self) -> StoreResult<Option<serde_json::Value>>;
+    async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>>;
     /// Presentations starting in [from_ms, to_ms), ordered by start time then id.
     async fn presentations_between(
         &self,
         from_ms: i64,
         to_ms: i64,
-    ) -> AppResult<Vec<PresentationView>>;
-    async fn features(&self) -> AppResult<Vec<(Feature, FeatureCategory)>>;
-    async fn feature(&self, id: i64) -> AppResult<Option<Feature>>;
-    async fn product(&self, id: i64) -> AppResult<Option<Product>>;
+    ) -> StoreResult<Vec<PresentationView>>;
+    async fn features(&self) -> StoreResult<Vec<(Feature, FeatureCategory)>>;
+    async fn feature(&self, id: i64) -> StoreResult<Option<Feature>>;
+    async fn product(&self, id: i64) -> StoreResult<Option<Product>>;
     /// Products sold at a location (and those sold everywhere), in menu order.
-    async fn products_for_location(&self, location_id: i64) -> AppResult<Vec<Product>>;
-    async fn seatplan(&self, seatplan_id: i64) -> AppResult<Option<Seatplan>>;
-    async fn sections(&self, seatplan_id: i64) -> AppResult<Vec<Section>>;
-    async fn seats(&self, seatplan_id: i64) -> AppResult<Vec<Seat>>;
-    async fn ticket_groups(&self, ids: &[i64]) -> AppResult<Vec<(TicketGroup, Vec<Ticket>)>>;
-    async fn service_charge(&self, business_id: i64) -> AppResult<Option<ServiceCharge>>;
-    async fn mini_site(&self, url: &str) -> AppResult<Option<MiniSite>>;
-    async fn integration(&self, key: &str) -> AppResult<Option<Integration>>;
-    async fn locations(&self) -> AppResult<Vec<Location>>;
-    async fn customer_by_mobile(&self, mobile: &str) -> AppResult<Option<Customer>>;
-    async fn members_of_customer(&self, customer_id: i64) -> AppResult<Vec<(Member, Membership)>>;
+    async fn products_for_location(&self, location_id: i64) -> StoreResult<Vec<Product>>;
+    async fn seatplan(&self, seatplan_id: i64) -> StoreResult<Option<Seatplan>>;
+    async fn sections(&self, seatplan_id: i64) -> StoreResult<Vec<Section>>;
+    async fn seats(&self, seatplan_id: i64) -> StoreResult<Vec<Seat>>;
+    async fn ticket_groups(&self, ids: &[i64]) -> StoreResult<Vec<(TicketGroup, Vec<Ticket>)>>;
+    async fn service_charge(&self, business_id: i64) -> StoreResult<Option<ServiceCharge>>;
+    async fn mini_site(&self, url: &str) -> StoreResult<Option<MiniSite>>;
+    async fn integration(&self, key: &str) -> StoreResult<Option<Integration>>;
+    async fn locations(&self) -> StoreResult<Vec<Location>>;
+    async fn customer_by_mobile(&self, mobile: &str) -> StoreResult<Option<Customer>>;
+    async fn members_of_customer(&self, customer_id: i64)
+    -> StoreResult<Vec<(Member, Membership)>>;
 }
 
 /// A place to claim: a seat, or a numbered general-admission place (x = number, y = 0).
@@ -51,10 +52,13 @@ pub struct Place {
 /// atomic statement (insert, or take over an expired hold), never "select, then insert".
 #[async_trait]
 pub trait ClaimStore: Send + Sync {
-    async fn claims(&self, presentation_id: i64) -> AppResult<Vec<Claim>>;
+    async fn claims(&self, presentation_id: i64) -> StoreResult<Vec<Claim>>;
     /// One session's claims on a presentation (what a lock counts against the seat limit).
-    async fn session_claims(&self, presentation_id: i64, session_id: &str)
-    -> AppResult<Vec<Claim>>;
+    async fn session_claims(
+        &self,
+        presentation_id: i64,
+        session_id: &str,
+    ) -> StoreResult<Vec<Claim>>;
     /// Holds every place for `session_id` until `expires_at_ms`, in one transaction: all or none.
     /// A place already held by the same session has its hold renewed. Returns false (and claims
     /// nothing) when any place is sold, or held by another session whose hold has not expired.
@@ -65,14 +69,14 @@ pub trait ClaimStore: Send + Sync {
         session_id: &str,
         now_ms: i64,
         expires_at_ms: i64,
-    ) -> AppResult<bool>;
+    ) -> StoreResult<bool>;
     /// Releases the session's unexpired-or-expired holds on these places; returns how many it released.
     async fn release(
         &self,
         presentation_id: i64,
         places: &[Place],
         session_id: &str,
-    ) -> AppResult<u64>;
+    ) -> StoreResult<u64>;
     /// Moves the expiry of all of a session's holds on a presentation; returns how many moved.
     async fn extend(
         &self,
@@ -80,9 +84,9 @@ pub trait ClaimStore: Send + Sync {
         session_id: &str,
         now_ms: i64,
         expires_at_ms: i64,
-    ) -> AppResult<u64>;
+    ) -> StoreResult<u64>;
     /// Deletes holds that expired at or before `now_ms` and returns them (for events).
-    async fn sweep_expired(&self, now_ms: i64) -> AppResult<Vec<Claim>>;
+    async fn sweep_expired(&self, now_ms: i64) -> StoreResult<Vec<Claim>>;
 }
 
 /// Where each buyer session stands in a checkout, and the deadline of its holds.
@@ -92,7 +96,7 @@ pub trait CheckoutStore: Send + Sync {
         &self,
         session_id: &str,
         presentation_id: i64,
-    ) -> AppResult<Option<kupa_domain::checkout::CheckoutState>>;
+    ) -> StoreResult<Option<kupa_domain::checkout::CheckoutState>>;
     /// Saves the state and moves the session's live holds on the presentation to its deadline,
     /// in one transaction; returns how many holds moved.
     async fn save_checkout_state(
@@ -101,7 +105,7 @@ pub trait CheckoutStore: Send + Sync {
         presentation_id: i64,
         state: &kupa_domain::checkout::CheckoutState,
         now_ms: i64,
-    ) -> AppResult<u64>;
+    ) -> StoreResult<u64>;
 }
 
 /// The server's clock. Tests and the test mode move it; nothing else reads the system time.
@@ -234,14 +238,18 @@ pub struct OutboxMail {
 #[async_trait]
 pub trait OutboxStore: Send + Sync {
     /// Returns the new message's id.
-    async fn record_sms(&self, sms: &Sms, now_ms: i64) -> AppResult<i64>;
-    async fn record_mail(&self, mail: &Mail, now_ms: i64) -> AppResult<i64>;
+    async fn record_sms(&self, sms: &Sms, now_ms: i64) -> StoreResult<i64>;
+    async fn record_mail(&self, mail: &Mail, now_ms: i64) -> StoreResult<i64>;
     /// Newest first, at most `limit`; only those to `recipient` when given.
-    async fn sms_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxSms>>;
-    async fn mail_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxMail>>;
+    async fn sms_outbox(&self, recipient: Option<&str>, limit: i64) -> StoreResult<Vec<OutboxSms>>;
+    async fn mail_outbox(
+        &self,
+        recipient: Option<&str>,
+        limit: i64,
+    ) -> StoreResult<Vec<OutboxMail>>;
     /// Blanks the text of login-code messages sent before `before_ms` (their codes have expired):
     /// the outbox must not keep codes readable. Returns how many it blanked.
-    async fn redact_login_codes(&self, before_ms: i64) -> AppResult<u64>;
+    async fn redact_login_codes(&self, before_ms: i64) -> StoreResult<u64>;
 }
 
 /// A login code as the store keeps it: only a salted hash of the code, never the code.
@@ -297,21 +305,24 @@ pub trait LoginStore: Send + Sync {
         &self,
         code: &LoginCode,
         limits: &CodeLimits,
-    ) -> AppResult<Option<LoginCode>>;
+    ) -> StoreResult<Option<LoginCode>>;
     /// Counts one attempt against the number's code and returns the code with the new count;
     /// None when the number has no code.
-    async fn attempt_login_code(&self, mobile: &str) -> AppResult<Option<LoginCode>>;
+    async fn attempt_login_code(&self, mobile: &str) -> StoreResult<Option<LoginCode>>;
     /// Deletes the number's code if it is still the one with this hash; true when this call
     /// deleted it (so a code is used once, however many requests race).
-    async fn consume_login_code(&self, mobile: &str, code_hash: &str) -> AppResult<bool>;
+    async fn consume_login_code(&self, mobile: &str, code_hash: &str) -> StoreResult<bool>;
     /// Binds the session to the login, replacing any earlier login of the session.
-    async fn bind_session(&self, login: &SessionLogin) -> AppResult<()>;
+    async fn bind_session(&self, login: &SessionLogin) -> StoreResult<()>;
     /// The session's login unless it has expired at `now_ms`.
-    async fn session_login(&self, session_id: &str, now_ms: i64)
-    -> AppResult<Option<SessionLogin>>;
+    async fn session_login(
+        &self,
+        session_id: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<SessionLogin>>;
     /// Ends the session's login; true when there was one.
-    async fn end_session_login(&self, session_id: &str) -> AppResult<bool>;
-    async fn customer_by_id(&self, id: i64) -> AppResult<Option<Customer>>;
+    async fn end_session_login(&self, session_id: &str) -> StoreResult<bool>;
+    async fn customer_by_id(&self, id: i64) -> StoreResult<Option<Customer>>;
 }
 
 /// Ticket codes, the references tickets accept, and members by number: what the ticket rules
@@ -319,14 +330,14 @@ pub trait LoginStore: Send + Sync {
 #[async_trait]
 pub trait TicketStore: Send + Sync {
     /// The code whose normalised text (trimmed, lower case) is `code_key`.
-    async fn ticket_code(&self, code_key: &str) -> AppResult<Option<TicketCode>>;
+    async fn ticket_code(&self, code_key: &str) -> StoreResult<Option<TicketCode>>;
     /// The references the ticket accepts, with the quantity left of each.
-    async fn ref_prompt_options(&self, ticket_id: i64) -> AppResult<Vec<RefPromptOption>>;
+    async fn ref_prompt_options(&self, ticket_id: i64) -> StoreResult<Vec<RefPromptOption>>;
     /// A member by the number on the card (the spec's membershipLoyaltyId or memberNumber).
     async fn member_by_number(
         &self,
         member_number: &str,
-    ) -> AppResult<Option<(Member, Membership)>>;
+    ) -> StoreResult<Option<(Member, Membership)>>;
 }
 
 /// Orders and payments. `finalise` is the one path from an authorized payment to a reservation.
@@ -334,21 +345,21 @@ pub trait TicketStore: Send + Sync {
 pub trait OrderStore: Send + Sync {
     /// Writes a pending order, replacing the session's earlier pending (unpaid) order on the same
     /// presentation and any of its open payments.
-    async fn save_pending_order(&self, order: &Order, now_ms: i64) -> AppResult<()>;
+    async fn save_pending_order(&self, order: &Order, now_ms: i64) -> StoreResult<()>;
     async fn pending_order(
         &self,
         session_id: &str,
         presentation_id: i64,
-    ) -> AppResult<Option<Order>>;
+    ) -> StoreResult<Option<Order>>;
     async fn latest_order(
         &self,
         session_id: &str,
         presentation_id: i64,
-    ) -> AppResult<Option<Order>>;
-    async fn order(&self, id: &str) -> AppResult<Option<Order>>;
-    async fn order_by_document_key(&self, key: &str) -> AppResult<Option<Order>>;
-    async fn create_payment(&self, payment: &Payment) -> AppResult<()>;
-    async fn payment(&self, id: &str) -> AppResult<Option<Payment>>;
+    ) -> StoreResult<Option<Order>>;
+    async fn order(&self, id: &str) -> StoreResult<Option<Order>>;
+    async fn order_by_document_key(&self, key: &str) -> StoreResult<Option<Order>>;
+    async fn create_payment(&self, payment: &Payment) -> StoreResult<()>;
+    async fn payment(&self, id: &str) -> StoreResult<Option<Payment>>;
     /// Records what the provider said. A payment that already reached a final state
     /// (captured, refunded) is left as it is; returns the payment as stored afterwards.
     async fn update_payment(
@@ -356,10 +367,10 @@ pub trait OrderStore: Send + Sync {
         id: &str,
         update: &PaymentUpdate,
         now_ms: i64,
-    ) -> AppResult<Option<Payment>>;
+    ) -> StoreResult<Option<Payment>>;
     /// In one transaction: the order's held seats become sold (each must still be held by the
     /// order's session, live), the order becomes paid and the payment captured. Safe to run twice.
-    async fn finalise(&self, payment_id: &str, now_ms: i64) -> AppResult<Finalised>;
+    async fn finalise(&self, payment_id: &str, now_ms: i64) -> StoreResult<Finalised>;
     /// Moves an authorized payment to refunded, with the reason, if nothing else moved it first:
     /// true for the one caller that must give the money back (single winner, on any node).
     async fn claim_refund(
@@ -367,11 +378,11 @@ pub trait OrderStore: Send + Sync {
         payment_id: &str,
         failure_code: &str,
         now_ms: i64,
-    ) -> AppResult<bool>;
+    ) -> StoreResult<bool>;
     /// Marks the buyer's first commit; false when the order was already committed.
-    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> AppResult<bool>;
+    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> StoreResult<bool>;
     /// Authorized payments older than `before_ms` that no finalisation reached (a closed tab).
-    async fn stranded_payments(&self, before_ms: i64) -> AppResult<Vec<Payment>>;
+    async fn stranded_payments(&self, before_ms: i64) -> StoreResult<Vec<Payment>>;
 }
 
 /// A payment provider. The built-in test gateway implements it with its own hosted pages.

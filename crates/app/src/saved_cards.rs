@@ -18,6 +18,7 @@ use rand::Rng;
 
 use crate::accounts::{CustomerService, NOT_LOGGED_IN};
 use crate::catalogue::CatalogueService;
+use crate::error::StoreResult;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::orders::{OrderStore, Payment, PaymentMethod, PaymentStatus};
 use crate::ports::Clock;
@@ -74,18 +75,18 @@ pub struct CardToSave {
 
 #[async_trait]
 pub trait SavedCardStore: Send + Sync {
-    async fn insert_saved_card(&self, card: &SavedCard) -> AppResult<()>;
+    async fn insert_saved_card(&self, card: &SavedCard) -> StoreResult<()>;
     /// The customer's cards that are not deleted, oldest first.
-    async fn saved_cards(&self, customer_id: i64) -> AppResult<Vec<SavedCard>>;
+    async fn saved_cards(&self, customer_id: i64) -> StoreResult<Vec<SavedCard>>;
     /// The card with this token, deleted or not.
-    async fn saved_card(&self, token: &str) -> AppResult<Option<SavedCard>>;
+    async fn saved_card(&self, token: &str) -> StoreResult<Option<SavedCard>>;
     /// Marks the customer's card deleted; false when the customer has no such (live) card.
     async fn delete_saved_card(
         &self,
         customer_id: i64,
         token: &str,
         now_ms: i64,
-    ) -> AppResult<bool>;
+    ) -> StoreResult<bool>;
 }
 
 /// The card is not the customer's, or was deleted.
@@ -137,7 +138,7 @@ impl SavedCardService {
     /// The logged-in customer's saved cards (`loginError` without a login).
     pub async fn list(&self, session_id: &str) -> AppResult<Vec<SavedCard>> {
         let customer = self.logged_in(session_id).await?;
-        self.cards.saved_cards(customer).await
+        Ok(self.cards.saved_cards(customer).await?)
     }
 
     /// Deletes one of the logged-in customer's cards (`loginError`, `notFound`).

@@ -1,7 +1,7 @@
 //! The catalogue: written whole by the seed command, read by every buyer.
 
 use async_trait::async_trait;
-use kupa_app::error::AppResult;
+use kupa_app::error::{StoreError, StoreResult};
 use kupa_app::model::*;
 use kupa_app::ports::CatalogueStore;
 
@@ -39,7 +39,7 @@ macro_rules! insert_catalogue {
     ($tx:expr, $d:expr) => {{
         let tx = &mut *$tx;
         let d = $d;
-        let doc = serde_json::to_string(&d.site_config).map_err(kupa_app::AppError::internal)?;
+        let doc = serde_json::to_string(&d.site_config).map_err(StoreError::other)?;
         sqlx::query("INSERT INTO site_config (id, doc) VALUES (1, $1)").bind(doc).execute(&mut *tx).await.map_err(db_err)?;
         for l in &d.locations {
             sqlx::query(
@@ -198,7 +198,7 @@ macro_rules! insert_catalogue {
 
 #[async_trait]
 impl CatalogueStore for Db {
-    async fn is_catalogue_empty(&self) -> AppResult<bool> {
+    async fn is_catalogue_empty(&self) -> StoreResult<bool> {
         on_pool!(self, |p| {
             let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM site_config")
                 .fetch_one(p)
@@ -208,7 +208,7 @@ impl CatalogueStore for Db {
         })
     }
 
-    async fn load_catalogue(&self, data: &CatalogueData) -> AppResult<()> {
+    async fn load_catalogue(&self, data: &CatalogueData) -> StoreResult<()> {
         match &self.pool {
             Pool::Sqlite(p) => {
                 // IMMEDIATE takes the write lock up front, so a concurrent writer waits instead of failing mid-way.
@@ -224,18 +224,18 @@ impl CatalogueStore for Db {
         }
     }
 
-    async fn site_config(&self) -> AppResult<Option<serde_json::Value>> {
+    async fn site_config(&self) -> StoreResult<Option<serde_json::Value>> {
         let doc: Option<String> = on_pool!(self, |p| sqlx::query_scalar(
             "SELECT doc FROM site_config WHERE id = 1"
         )
         .fetch_optional(p)
         .await
         .map_err(db_err))?;
-        doc.map(|d| serde_json::from_str(&d).map_err(kupa_app::AppError::internal))
+        doc.map(|d| serde_json::from_str(&d).map_err(StoreError::other))
             .transpose()
     }
 
-    async fn presentation(&self, id: i64) -> AppResult<Option<PresentationView>> {
+    async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>> {
         fetch_optional!(
             self,
             concat!(presentation_select!(), " WHERE p.id = $1"),
@@ -248,7 +248,7 @@ impl CatalogueStore for Db {
         &self,
         from_ms: i64,
         to_ms: i64,
-    ) -> AppResult<Vec<PresentationView>> {
+    ) -> StoreResult<Vec<PresentationView>> {
         fetch_all!(
             self,
             concat!(
@@ -260,7 +260,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn features(&self) -> AppResult<Vec<(Feature, FeatureCategory)>> {
+    async fn features(&self) -> StoreResult<Vec<(Feature, FeatureCategory)>> {
         fetch_all!(
             self,
             "SELECT f.id AS f_id, f.name AS f_name, f.name_en AS f_name_en, f.category_id AS f_category_id, \
@@ -274,7 +274,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn feature(&self, id: i64) -> AppResult<Option<Feature>> {
+    async fn feature(&self, id: i64) -> StoreResult<Option<Feature>> {
         Ok(self
             .features()
             .await?
@@ -283,7 +283,7 @@ impl CatalogueStore for Db {
             .find(|f| f.id == id))
     }
 
-    async fn product(&self, id: i64) -> AppResult<Option<Product>> {
+    async fn product(&self, id: i64) -> StoreResult<Option<Product>> {
         fetch_optional!(
             self,
             "SELECT * FROM products WHERE id = $1",
@@ -292,7 +292,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn products_for_location(&self, location_id: i64) -> AppResult<Vec<Product>> {
+    async fn products_for_location(&self, location_id: i64) -> StoreResult<Vec<Product>> {
         fetch_all!(
             self,
             "SELECT * FROM products WHERE location_id IS NULL OR location_id = $1 ORDER BY sort, id",
@@ -301,7 +301,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn seatplan(&self, seatplan_id: i64) -> AppResult<Option<Seatplan>> {
+    async fn seatplan(&self, seatplan_id: i64) -> StoreResult<Option<Seatplan>> {
         fetch_optional!(
             self,
             "SELECT * FROM seatplans WHERE id = $1",
@@ -310,7 +310,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn sections(&self, seatplan_id: i64) -> AppResult<Vec<Section>> {
+    async fn sections(&self, seatplan_id: i64) -> StoreResult<Vec<Section>> {
         fetch_all!(
             self,
             "SELECT * FROM sections WHERE seatplan_id = $1 ORDER BY sort, id",
@@ -319,7 +319,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn seats(&self, seatplan_id: i64) -> AppResult<Vec<Seat>> {
+    async fn seats(&self, seatplan_id: i64) -> StoreResult<Vec<Seat>> {
         fetch_all!(
             self,
             "SELECT * FROM seats WHERE seatplan_id = $1 ORDER BY section_id, y, x",
@@ -328,7 +328,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn ticket_groups(&self, ids: &[i64]) -> AppResult<Vec<(TicketGroup, Vec<Ticket>)>> {
+    async fn ticket_groups(&self, ids: &[i64]) -> StoreResult<Vec<(TicketGroup, Vec<Ticket>)>> {
         // The catalogue is small; one read of each table beats an IN list built at run time.
         let groups = fetch_all!(
             self,
@@ -356,7 +356,7 @@ impl CatalogueStore for Db {
             .collect())
     }
 
-    async fn service_charge(&self, business_id: i64) -> AppResult<Option<ServiceCharge>> {
+    async fn service_charge(&self, business_id: i64) -> StoreResult<Option<ServiceCharge>> {
         fetch_optional!(
             self,
             "SELECT * FROM service_charges WHERE business_id = $1",
@@ -365,7 +365,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn mini_site(&self, url: &str) -> AppResult<Option<MiniSite>> {
+    async fn mini_site(&self, url: &str) -> StoreResult<Option<MiniSite>> {
         fetch_optional!(
             self,
             "SELECT * FROM mini_sites WHERE url = $1",
@@ -374,7 +374,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn integration(&self, key: &str) -> AppResult<Option<Integration>> {
+    async fn integration(&self, key: &str) -> StoreResult<Option<Integration>> {
         fetch_optional!(
             self,
             "SELECT * FROM integrations WHERE key = $1",
@@ -383,7 +383,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn locations(&self) -> AppResult<Vec<Location>> {
+    async fn locations(&self) -> StoreResult<Vec<Location>> {
         fetch_all!(
             self,
             "SELECT * FROM locations ORDER BY id",
@@ -392,7 +392,7 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn customer_by_mobile(&self, mobile: &str) -> AppResult<Option<Customer>> {
+    async fn customer_by_mobile(&self, mobile: &str) -> StoreResult<Option<Customer>> {
         fetch_optional!(
             self,
             "SELECT * FROM customers WHERE mobile = $1",
@@ -401,7 +401,10 @@ impl CatalogueStore for Db {
         )
     }
 
-    async fn members_of_customer(&self, customer_id: i64) -> AppResult<Vec<(Member, Membership)>> {
+    async fn members_of_customer(
+        &self,
+        customer_id: i64,
+    ) -> StoreResult<Vec<(Member, Membership)>> {
         fetch_all!(
             self,
             "SELECT m.*, ms.id AS ms_id, ms.type_id AS ms_type_id, ms.name AS ms_name, ms.name_en AS ms_name_en, \

@@ -1,7 +1,7 @@
 //! Checkout steps: the deadline a buyer session's holds share, and whether its step was extended.
 
 use async_trait::async_trait;
-use kupa_app::error::AppResult;
+use kupa_app::error::StoreResult;
 use kupa_app::ports::CheckoutStore;
 use kupa_domain::checkout::{CheckoutState, Step};
 
@@ -56,7 +56,7 @@ impl CheckoutStore for Db {
         &self,
         session_id: &str,
         presentation_id: i64,
-    ) -> AppResult<Option<CheckoutState>> {
+    ) -> StoreResult<Option<CheckoutState>> {
         fetch_optional!(
             self,
             "SELECT step, deadline, extended FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2",
@@ -71,7 +71,7 @@ impl CheckoutStore for Db {
         presentation_id: i64,
         s: &CheckoutState,
         now_ms: i64,
-    ) -> AppResult<u64> {
+    ) -> StoreResult<u64> {
         match &self.pool {
             Pool::Sqlite(p) => {
                 let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;

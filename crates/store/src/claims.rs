@@ -1,7 +1,7 @@
 //! Seat claims: the one arbiter of every seat and general-admission place (decision 0002).
 
 use async_trait::async_trait;
-use kupa_app::error::AppResult;
+use kupa_app::error::StoreResult;
 use kupa_app::model::Claim;
 use kupa_app::ports::{ClaimStore, Place};
 
@@ -71,7 +71,7 @@ macro_rules! release_all {
 
 #[async_trait]
 impl ClaimStore for Db {
-    async fn claims(&self, presentation_id: i64) -> AppResult<Vec<Claim>> {
+    async fn claims(&self, presentation_id: i64) -> StoreResult<Vec<Claim>> {
         fetch_all!(
             self,
             "SELECT presentation_id, section_id, x, y, session_id, state, expires_at FROM seat_claims WHERE presentation_id = $1",
@@ -84,7 +84,7 @@ impl ClaimStore for Db {
         &self,
         presentation_id: i64,
         session_id: &str,
-    ) -> AppResult<Vec<Claim>> {
+    ) -> StoreResult<Vec<Claim>> {
         fetch_all!(
             self,
             "SELECT presentation_id, section_id, x, y, session_id, state, expires_at FROM seat_claims WHERE presentation_id = $1 AND session_id = $2",
@@ -100,7 +100,7 @@ impl ClaimStore for Db {
         session_id: &str,
         now_ms: i64,
         expires_at_ms: i64,
-    ) -> AppResult<bool> {
+    ) -> StoreResult<bool> {
         let places = ordered(places);
         match &self.pool {
             Pool::Sqlite(p) => {
@@ -146,7 +146,7 @@ impl ClaimStore for Db {
         presentation_id: i64,
         places: &[Place],
         session_id: &str,
-    ) -> AppResult<u64> {
+    ) -> StoreResult<u64> {
         let places = ordered(places);
         match &self.pool {
             Pool::Sqlite(p) => {
@@ -170,7 +170,7 @@ impl ClaimStore for Db {
         session_id: &str,
         now_ms: i64,
         expires_at_ms: i64,
-    ) -> AppResult<u64> {
+    ) -> StoreResult<u64> {
         // Only live holds move: an expired hold is already free for others, and stays so.
         crate::on_pool!(self, |p| sqlx::query(
             "UPDATE seat_claims SET expires_at = $3, updated_at = $4 \
@@ -186,7 +186,7 @@ impl ClaimStore for Db {
         .map_err(db_err))
     }
 
-    async fn sweep_expired(&self, now_ms: i64) -> AppResult<Vec<Claim>> {
+    async fn sweep_expired(&self, now_ms: i64) -> StoreResult<Vec<Claim>> {
         // DELETE ... RETURNING hands each expired row to exactly one sweeper, however many run.
         fetch_all!(
             self,

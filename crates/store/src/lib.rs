@@ -47,7 +47,8 @@ mod tickets;
 use std::str::FromStr;
 use std::time::Duration;
 
-use kupa_app::AppError;
+use kupa_app::error::constraint;
+use kupa_app::{StoreError, StoreResult};
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
@@ -71,13 +72,63 @@ pub enum Backend {
     Postgres,
 }
 
-pub(crate) fn db_err(e: sqlx::Error) -> AppError {
+pub(crate) fn db_err(e: sqlx::Error) -> StoreError {
     if is_unavailable(&e) {
-        AppError::Unavailable(e.to_string())
-    } else {
-        AppError::Internal(e.to_string())
+        return StoreError::Unavailable(e.to_string());
     }
+    if let Some(name) = broken_constraint(&e) {
+        return StoreError::Conflict {
+            constraint: name,
+            detail: e.to_string(),
+        };
+    }
+    StoreError::Other(e.to_string())
 }
+
+/// The named constraint a write broke, as both migration trees name it. PostgreSQL says the
+/// name; SQLite names a CHECK constraint but a UNIQUE one only by its columns, so those are
+/// looked up here, once.
+fn broken_constraint(e: &sqlx::Error) -> Option<&'static str> {
+    let sqlx::Error::Database(d) = e else {
+        return None;
+    };
+    if let Some(name) = d.constraint() {
+        return constraint::ALL.into_iter().find(|c| *c == name);
+    }
+    let message = d.message();
+    if let Some(columns) = message.strip_prefix("UNIQUE constraint failed: ") {
+        return SQLITE_UNIQUE_COLUMNS
+            .iter()
+            .find(|(cols, _)| *cols == columns)
+            .map(|(_, name)| *name);
+    }
+    let checked = message.strip_prefix("CHECK constraint failed: ")?;
+    constraint::ALL.into_iter().find(|c| *c == checked.trim())
+}
+
+/// SQLite's words for a broken UNIQUE constraint ("UNIQUE constraint failed: <columns>"), by the
+/// constraint's name.
+const SQLITE_UNIQUE_COLUMNS: [(&str, &str); 7] = [
+    (
+        "orders.reservation_number",
+        constraint::ORDERS_RESERVATION_NUMBER,
+    ),
+    (
+        "order_tickets.document_key",
+        constraint::ORDER_TICKETS_DOCUMENT_KEY,
+    ),
+    ("ticket_codes.code_key", constraint::TICKET_CODES_CODE_KEY),
+    ("members.member_number", constraint::MEMBERS_NUMBER_KEY),
+    ("mini_sites.url", constraint::MINI_SITES_URL_KEY),
+    (
+        "seats.seatplan_id, seats.x, seats.y",
+        constraint::SEATS_PLACE_KEY,
+    ),
+    (
+        "service_charges.business_id",
+        constraint::SERVICE_CHARGES_BUSINESS_KEY,
+    ),
+];
 
 /// The database cannot be reached, or is going away or coming back (PostgreSQL restarting):
 /// the call failed cleanly and may be tried again (503), as opposed to a bug (500).
@@ -98,7 +149,7 @@ fn is_unavailable(e: &sqlx::Error) -> bool {
 
 impl Db {
     /// `sqlite:path/to/file.db` (created if missing, WAL) or `postgres://...`.
-    pub async fn connect(url: &str, max_connections: u32) -> Result<Db, AppError> {
+    pub async fn connect(url: &str, max_connections: u32) -> StoreResult<Db> {
         let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
                 .max_connections(max_connections)
@@ -109,7 +160,7 @@ impl Db {
             Pool::Postgres(pool)
         } else if url.starts_with("sqlite:") {
             let options = SqliteConnectOptions::from_str(url)
-                .map_err(|e| AppError::internal(format!("bad database url: {e}")))?
+                .map_err(|e| StoreError::other(format!("bad database url: {e}")))?
                 .create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
@@ -121,7 +172,7 @@ impl Db {
                 .filter(|p| !p.as_os_str().is_empty())
             {
                 std::fs::create_dir_all(parent).map_err(|e| {
-                    AppError::internal(format!("cannot create {}: {e}", parent.display()))
+                    StoreError::other(format!("cannot create {}: {e}", parent.display()))
                 })?;
             }
             let pool = SqlitePoolOptions::new()
@@ -132,7 +183,7 @@ impl Db {
                 .map_err(db_err)?;
             Pool::Sqlite(pool)
         } else {
-            return Err(AppError::internal(
+            return Err(StoreError::other(
                 "the database url must start with sqlite: or postgres://",
             ));
         };
@@ -147,16 +198,16 @@ impl Db {
     }
 
     /// Brings the schema up to date; safe to run on every start.
-    pub async fn migrate(&self) -> Result<(), AppError> {
+    pub async fn migrate(&self) -> StoreResult<()> {
         match &self.pool {
             Pool::Sqlite(p) => sqlx::migrate!("./migrations/sqlite").run(p).await,
             Pool::Postgres(p) => sqlx::migrate!("./migrations/postgres").run(p).await,
         }
-        .map_err(|e| AppError::internal(format!("migration failed: {e}")))
+        .map_err(|e| StoreError::other(format!("migration failed: {e}")))
     }
 
     /// A cheap round trip, for the health check.
-    pub async fn ping(&self) -> Result<(), AppError> {
+    pub async fn ping(&self) -> StoreResult<()> {
         on_pool!(self, |p| sqlx::query("SELECT 1")
             .execute(p)
             .await

@@ -2,7 +2,7 @@
 //! statement: issuing (replace unless too soon), counting an attempt, using a code once.
 
 use async_trait::async_trait;
-use kupa_app::error::AppResult;
+use kupa_app::error::StoreResult;
 use kupa_app::model::Customer;
 use kupa_app::ports::{CodeLimits, LoginCode, LoginStore, SessionLogin};
 
@@ -51,7 +51,7 @@ impl LoginStore for Db {
         &self,
         c: &LoginCode,
         limits: &CodeLimits,
-    ) -> AppResult<Option<LoginCode>> {
+    ) -> StoreResult<Option<LoginCode>> {
         let replace_before = c.created_at_ms - limits.resend_after_ms;
         let window_over_before = c.created_at_ms - limits.window_ms;
         // A refused issue reads the standing code to say how long to wait; should that code
@@ -84,12 +84,12 @@ impl LoginStore for Db {
                 return Ok(standing);
             }
         }
-        Err(kupa_app::AppError::internal(
+        Err(kupa_app::StoreError::other(
             "a login code kept vanishing while being issued",
         ))
     }
 
-    async fn attempt_login_code(&self, mobile: &str) -> AppResult<Option<LoginCode>> {
+    async fn attempt_login_code(&self, mobile: &str) -> StoreResult<Option<LoginCode>> {
         // The count goes up in the same statement that reads the code, so two guesses at once
         // get two different counts: never more than the limit get through.
         fetch_optional!(
@@ -101,7 +101,7 @@ impl LoginStore for Db {
         )
     }
 
-    async fn consume_login_code(&self, mobile: &str, code_hash: &str) -> AppResult<bool> {
+    async fn consume_login_code(&self, mobile: &str, code_hash: &str) -> StoreResult<bool> {
         crate::on_pool!(self, |p| sqlx::query(
             "DELETE FROM login_codes WHERE mobile = $1 AND code_hash = $2"
         )
@@ -113,7 +113,7 @@ impl LoginStore for Db {
         .map_err(db_err))
     }
 
-    async fn bind_session(&self, l: &SessionLogin) -> AppResult<()> {
+    async fn bind_session(&self, l: &SessionLogin) -> StoreResult<()> {
         crate::on_pool!(self, |p| {
             sqlx::query(
             "INSERT INTO session_customers (session_id, customer_id, mobile, logged_in_at, expires_at) \
@@ -137,7 +137,7 @@ impl LoginStore for Db {
         &self,
         session_id: &str,
         now_ms: i64,
-    ) -> AppResult<Option<SessionLogin>> {
+    ) -> StoreResult<Option<SessionLogin>> {
         fetch_optional!(
             self,
             "SELECT session_id, customer_id, mobile, logged_in_at, expires_at FROM session_customers \
@@ -147,7 +147,7 @@ impl LoginStore for Db {
         )
     }
 
-    async fn end_session_login(&self, session_id: &str) -> AppResult<bool> {
+    async fn end_session_login(&self, session_id: &str) -> StoreResult<bool> {
         crate::on_pool!(self, |p| sqlx::query(
             "DELETE FROM session_customers WHERE session_id = $1"
         )
@@ -158,7 +158,7 @@ impl LoginStore for Db {
         .map_err(db_err))
     }
 
-    async fn customer_by_id(&self, id: i64) -> AppResult<Option<Customer>> {
+    async fn customer_by_id(&self, id: i64) -> StoreResult<Option<Customer>> {
         fetch_optional!(
             self,
             "SELECT * FROM customers WHERE id = $1",

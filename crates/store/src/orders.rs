@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use kupa_app::customer_info::CustomerInfo;
-use kupa_app::error::{AppError, AppResult};
+use kupa_app::error::{StoreError, StoreResult};
 use kupa_app::orders::*;
 
 use crate::rows::Get;
@@ -184,7 +184,7 @@ macro_rules! save_pending {
             .execute(&mut *$tx)
             .await
             .map_err(db_err)?;
-        let customer = serde_json::to_string(&o.customer).map_err(AppError::internal)?;
+        let customer = serde_json::to_string(&o.customer).map_err(StoreError::other)?;
         sqlx::query(
             "INSERT INTO orders (id, reservation_number, session_id, presentation_id, status, is_hold, customer_id, customer, \
              locale, tickets_total, products_total, service_charge_total, service_charge_name, total, currency, payment_id, \
@@ -271,10 +271,10 @@ macro_rules! finalise_in {
     ($tx:expr, $payment_id:expr, $now:expr) => {{
         let payment = sqlx::query("SELECT * FROM payments WHERE id = $1").bind($payment_id).fetch_optional(&mut *$tx).await.map_err(db_err)?;
         let payment = match payment {
-            None => return Err(AppError::internal("finalising an unknown payment")),
+            None => return Err(StoreError::other("finalising an unknown payment")),
             Some(row) => payment_row(&row).map_err(db_err)?,
         };
-        let order = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &payment.order_id).ok_or_else(|| AppError::internal("payment without order"))?;
+        let order = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &payment.order_id).ok_or_else(|| StoreError::other("payment without order"))?;
         // The decision is the app's; the store carries it out.
         if let Some(outcome) = kupa_app::orders::finalisation_outcome(&payment, &order) {
             (false, outcome)
@@ -391,7 +391,7 @@ macro_rules! finalise_in {
                         .execute(&mut *$tx)
                         .await
                         .map_err(db_err)?;
-                    let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| AppError::internal("order vanished"))?;
+                    let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
                     (true, Finalised::Paid(paid))
                 }
             }
@@ -458,7 +458,7 @@ macro_rules! write_tx {
             Pool::Sqlite(p) => {
                 let mut conn = p.acquire().await.map_err(db_err)?;
                 sqlx::query("PRAGMA synchronous = FULL").execute(&mut *conn).await.map_err(db_err)?;
-                let result: AppResult<_> = async {
+                let result: StoreResult<_> = async {
                     let mut $tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await.map_err(db_err)?;
                     let (write, out) = $body;
                     if write { $tx.commit().await.map_err(db_err)? } else { $tx.rollback().await.map_err(db_err)? }
@@ -512,7 +512,7 @@ macro_rules! write_tx {
 
 #[async_trait]
 impl OrderStore for Db {
-    async fn save_pending_order(&self, order: &Order, now_ms: i64) -> AppResult<()> {
+    async fn save_pending_order(&self, order: &Order, now_ms: i64) -> StoreResult<()> {
         write_tx!(self, |tx| save_pending!(tx, order, now_ms))
     }
 
@@ -520,7 +520,7 @@ impl OrderStore for Db {
         &self,
         session_id: &str,
         presentation_id: i64,
-    ) -> AppResult<Option<Order>> {
+    ) -> StoreResult<Option<Order>> {
         let id: Option<String> = crate::on_pool!(self, |p| {
             sqlx::query_scalar(
             "SELECT id FROM orders WHERE session_id = $1 AND presentation_id = $2 AND status = 'pending' ORDER BY created_at DESC LIMIT 1"
@@ -541,7 +541,7 @@ impl OrderStore for Db {
         &self,
         session_id: &str,
         presentation_id: i64,
-    ) -> AppResult<Option<Order>> {
+    ) -> StoreResult<Option<Order>> {
         let id: Option<String> = crate::on_pool!(self, |p| {
             sqlx::query_scalar(
             "SELECT id FROM orders WHERE session_id = $1 AND presentation_id = $2 AND status IN ('pending', 'paid') \
@@ -559,7 +559,7 @@ impl OrderStore for Db {
         }
     }
 
-    async fn order(&self, id: &str) -> AppResult<Option<Order>> {
+    async fn order(&self, id: &str) -> StoreResult<Option<Order>> {
         match &self.pool {
             Pool::Sqlite(p) => {
                 let mut c = p.acquire().await.map_err(db_err)?;
@@ -572,7 +572,7 @@ impl OrderStore for Db {
         }
     }
 
-    async fn order_by_document_key(&self, key: &str) -> AppResult<Option<Order>> {
+    async fn order_by_document_key(&self, key: &str) -> StoreResult<Option<Order>> {
         let id: Option<String> = crate::on_pool!(self, |p| sqlx::query_scalar(
             "SELECT order_id FROM order_tickets WHERE document_key = $1"
         )
@@ -586,7 +586,7 @@ impl OrderStore for Db {
         }
     }
 
-    async fn create_payment(&self, pay: &Payment) -> AppResult<()> {
+    async fn create_payment(&self, pay: &Payment) -> StoreResult<()> {
         write_tx!(self, |tx| {
             sqlx::query(
                 "INSERT INTO payments (id, order_id, session_id, method, amount, currency, installments, status, card_brand, \
@@ -629,7 +629,7 @@ impl OrderStore for Db {
         })
     }
 
-    async fn payment(&self, id: &str) -> AppResult<Option<Payment>> {
+    async fn payment(&self, id: &str) -> StoreResult<Option<Payment>> {
         crate::on_pool!(self, |p| {
             let row = sqlx::query("SELECT * FROM payments WHERE id = $1")
                 .bind(id)
@@ -645,11 +645,11 @@ impl OrderStore for Db {
         id: &str,
         update: &PaymentUpdate,
         now_ms: i64,
-    ) -> AppResult<Option<Payment>> {
+    ) -> StoreResult<Option<Payment>> {
         write_tx!(self, durable, locks [LOCK_PAYMENT] on id, |tx| (true, update_payment_in!(tx, id, update, now_ms)))
     }
 
-    async fn finalise(&self, payment_id: &str, now_ms: i64) -> AppResult<Finalised> {
+    async fn finalise(&self, payment_id: &str, now_ms: i64) -> StoreResult<Finalised> {
         // Commits only when it turned the order paid; anything else rolls back whole.
         write_tx!(self, durable, locks [LOCK_PAYMENT, LOCK_ORDER_OF_PAYMENT] on payment_id, |tx| finalise_in!(tx, payment_id, now_ms))
     }
@@ -659,7 +659,7 @@ impl OrderStore for Db {
         payment_id: &str,
         failure_code: &str,
         now_ms: i64,
-    ) -> AppResult<bool> {
+    ) -> StoreResult<bool> {
         write_tx!(self, durable, locks [] on payment_id, |tx| (true, {
             let moved = sqlx::query(
                 "UPDATE payments SET status = 'refunded', failure_code = $2, updated_at = $3 WHERE id = $1 AND status = 'authorized'",
@@ -688,7 +688,7 @@ impl OrderStore for Db {
         }))
     }
 
-    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> AppResult<bool> {
+    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> StoreResult<bool> {
         crate::on_pool!(self, |p| sqlx::query(
             "UPDATE orders SET committed_at = $2 WHERE id = $1 AND committed_at IS NULL"
         )
@@ -700,7 +700,7 @@ impl OrderStore for Db {
         .map_err(db_err))
     }
 
-    async fn stranded_payments(&self, before_ms: i64) -> AppResult<Vec<Payment>> {
+    async fn stranded_payments(&self, before_ms: i64) -> StoreResult<Vec<Payment>> {
         crate::on_pool!(self, |p| {
             let rows = sqlx::query("SELECT * FROM payments WHERE status = 'authorized' AND updated_at < $1 ORDER BY updated_at")
                 .bind(before_ms)

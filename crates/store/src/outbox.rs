@@ -1,7 +1,7 @@
 //! The outboxes of the default SMS and mail adapters: what was "sent", newest first.
 
 use async_trait::async_trait;
-use kupa_app::error::AppResult;
+use kupa_app::error::{StoreError, StoreResult};
 use kupa_app::ports::{AttachmentInfo, Mail, OutboxMail, OutboxSms, OutboxStore, Sms};
 
 use crate::rows::Get;
@@ -40,7 +40,7 @@ fn mail(r: &impl Get) -> Result<OutboxMail, sqlx::Error> {
 
 #[async_trait]
 impl OutboxStore for Db {
-    async fn redact_login_codes(&self, before_ms: i64) -> AppResult<u64> {
+    async fn redact_login_codes(&self, before_ms: i64) -> StoreResult<u64> {
         crate::on_pool!(self, |p| sqlx::query(
             "UPDATE sms_outbox SET body = '[login code expired]' \
              WHERE kind = 'loginCode' AND created_at < $1 AND body <> '[login code expired]'"
@@ -52,7 +52,7 @@ impl OutboxStore for Db {
         .map_err(db_err))
     }
 
-    async fn record_sms(&self, m: &Sms, now_ms: i64) -> AppResult<i64> {
+    async fn record_sms(&self, m: &Sms, now_ms: i64) -> StoreResult<i64> {
         let id: Option<i64> = fetch_optional!(
             self,
             "INSERT INTO sms_outbox (recipient, kind, reference, body, created_at) \
@@ -66,10 +66,10 @@ impl OutboxStore for Db {
             ],
             id
         )?;
-        id.ok_or_else(|| kupa_app::AppError::internal("the SMS outbox returned no id"))
+        id.ok_or_else(|| kupa_app::StoreError::other("the SMS outbox returned no id"))
     }
 
-    async fn record_mail(&self, m: &Mail, now_ms: i64) -> AppResult<i64> {
+    async fn record_mail(&self, m: &Mail, now_ms: i64) -> StoreResult<i64> {
         let attachments: Vec<AttachmentInfo> = m
             .attachments
             .iter()
@@ -79,8 +79,7 @@ impl OutboxStore for Db {
                 size: a.bytes.len() as i64,
             })
             .collect();
-        let attachments =
-            serde_json::to_string(&attachments).map_err(kupa_app::AppError::internal)?;
+        let attachments = serde_json::to_string(&attachments).map_err(StoreError::other)?;
         let id: Option<i64> = fetch_optional!(
             self,
             "INSERT INTO mail_outbox (recipient, subject, kind, reference, text_body, html_body, attachments, created_at) \
@@ -97,10 +96,10 @@ impl OutboxStore for Db {
             ],
             id
         )?;
-        id.ok_or_else(|| kupa_app::AppError::internal("the mail outbox returned no id"))
+        id.ok_or_else(|| kupa_app::StoreError::other("the mail outbox returned no id"))
     }
 
-    async fn sms_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxSms>> {
+    async fn sms_outbox(&self, recipient: Option<&str>, limit: i64) -> StoreResult<Vec<OutboxSms>> {
         match recipient {
             Some(to) => fetch_all!(
                 self,
@@ -117,7 +116,11 @@ impl OutboxStore for Db {
         }
     }
 
-    async fn mail_outbox(&self, recipient: Option<&str>, limit: i64) -> AppResult<Vec<OutboxMail>> {
+    async fn mail_outbox(
+        &self,
+        recipient: Option<&str>,
+        limit: i64,
+    ) -> StoreResult<Vec<OutboxMail>> {
         match recipient {
             Some(to) => fetch_all!(
                 self,

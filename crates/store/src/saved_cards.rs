@@ -1,7 +1,7 @@
 //! Saved cards of customers (migration 0008): no card number, no security code.
 
 use async_trait::async_trait;
-use kupa_app::error::AppResult;
+use kupa_app::error::StoreResult;
 use kupa_app::saved_cards::{SavedCard, SavedCardStore};
 
 use crate::rows::Get;
@@ -23,7 +23,7 @@ fn card(r: &impl Get) -> Result<SavedCard, sqlx::Error> {
 
 #[async_trait]
 impl SavedCardStore for Db {
-    async fn insert_saved_card(&self, c: &SavedCard) -> AppResult<()> {
+    async fn insert_saved_card(&self, c: &SavedCard) -> StoreResult<()> {
         crate::on_pool!(self, |p| {
             sqlx::query(
             "INSERT INTO saved_cards (token, customer_id, brand, bin, last4, expiry_year, expiry_month, created_at, deleted_at) \
@@ -45,7 +45,7 @@ impl SavedCardStore for Db {
         })
     }
 
-    async fn saved_cards(&self, customer_id: i64) -> AppResult<Vec<SavedCard>> {
+    async fn saved_cards(&self, customer_id: i64) -> StoreResult<Vec<SavedCard>> {
         fetch_all!(
             self,
             "SELECT token, customer_id, brand, bin, last4, expiry_year, expiry_month, created_at, deleted_at \
@@ -55,7 +55,7 @@ impl SavedCardStore for Db {
         )
     }
 
-    async fn saved_card(&self, token: &str) -> AppResult<Option<SavedCard>> {
+    async fn saved_card(&self, token: &str) -> StoreResult<Option<SavedCard>> {
         fetch_optional!(
             self,
             "SELECT token, customer_id, brand, bin, last4, expiry_year, expiry_month, created_at, deleted_at \
@@ -70,7 +70,7 @@ impl SavedCardStore for Db {
         customer_id: i64,
         token: &str,
         now_ms: i64,
-    ) -> AppResult<bool> {
+    ) -> StoreResult<bool> {
         crate::on_pool!(self, |p| sqlx::query(
             "UPDATE saved_cards SET deleted_at = $3 \
              WHERE token = $1 AND customer_id = $2 AND deleted_at IS NULL"

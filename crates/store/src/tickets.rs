@@ -1,7 +1,7 @@
 //! Ticket codes, the references tickets accept, and members by number (migration 0004).
 
 use async_trait::async_trait;
-use kupa_app::error::AppResult;
+use kupa_app::error::StoreResult;
 use kupa_app::model::*;
 use kupa_app::ports::TicketStore;
 use kupa_domain::tickets::{CodeKind, normalise_code};
@@ -66,7 +66,7 @@ fn ref_prompt_option(r: &impl Get) -> Result<RefPromptOption, sqlx::Error> {
 
 #[async_trait]
 impl TicketStore for Db {
-    async fn ticket_code(&self, code_key: &str) -> AppResult<Option<TicketCode>> {
+    async fn ticket_code(&self, code_key: &str) -> StoreResult<Option<TicketCode>> {
         let key = normalise_code(code_key);
         fetch_optional!(
             self,
@@ -76,7 +76,7 @@ impl TicketStore for Db {
         )
     }
 
-    async fn ref_prompt_options(&self, ticket_id: i64) -> AppResult<Vec<RefPromptOption>> {
+    async fn ref_prompt_options(&self, ticket_id: i64) -> StoreResult<Vec<RefPromptOption>> {
         fetch_all!(
             self,
             "SELECT * FROM ticket_ref_options WHERE ticket_id = $1 ORDER BY sort",
@@ -88,7 +88,7 @@ impl TicketStore for Db {
     async fn member_by_number(
         &self,
         member_number: &str,
-    ) -> AppResult<Option<(Member, Membership)>> {
+    ) -> StoreResult<Option<(Member, Membership)>> {
         fetch_optional!(
             self,
             "SELECT m.*, ms.id AS ms_id, ms.type_id AS ms_type_id, ms.name AS ms_name, ms.name_en AS ms_name_en, \

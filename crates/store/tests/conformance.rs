@@ -417,6 +417,7 @@ mod login_and_outbox {
 }
 
 mod ticket_codes {
+    use kupa_app::error::constraint;
     use kupa_app::model::{CatalogueData, RefPromptOption, TicketCode};
     use kupa_app::ports::{CatalogueStore, TicketStore};
     use kupa_domain::tickets::CodeKind;
@@ -489,12 +490,20 @@ mod ticket_codes {
     async fn a_code_used_beyond_its_limit_or_repeated_in_another_case_is_not_written(db: &Db) {
         let mut data = with_codes();
         data.ticket_codes[0].used_count = 11;
-        assert!(db.load_catalogue(&data).await.is_err(), "ticket_codes_used_count_check");
+        // The broken constraint comes back by its name, on either database.
+        let e = db.load_catalogue(&data).await.unwrap_err();
+        assert!(e.is_conflict_on(constraint::TICKET_CODES_USED_COUNT_CHECK), "{e}");
         assert!(db.is_catalogue_empty().await.unwrap(), "the whole load was rolled back");
         let mut data = with_codes();
         data.ticket_codes[1].code = " KUPA10".into();
-        assert!(db.load_catalogue(&data).await.is_err(), "ticket_codes_code_key");
+        let e = db.load_catalogue(&data).await.unwrap_err();
+        assert!(e.is_conflict_on(constraint::TICKET_CODES_CODE_KEY), "{e}");
         assert!(db.is_catalogue_empty().await.unwrap());
+        let mut data = with_codes();
+        let twin = data.members[0].clone();
+        data.members.push(kupa_app::model::Member { id: 99, ..twin });
+        let e = db.load_catalogue(&data).await.unwrap_err();
+        assert!(e.is_conflict_on(constraint::MEMBERS_NUMBER_KEY), "{e}");
     }
     }
 }
@@ -525,5 +534,30 @@ mod outbox_hygiene {
         assert!(bodies.iter().any(|b| b.contains("654321")), "a live code stays readable (test mode's inbox)");
         assert!(bodies.iter().any(|b| b.contains("your tickets")), "other messages are kept");
     }
+    }
+}
+
+/// Every constraint a use case may meet by name is named so in both migration trees.
+#[test]
+fn the_constraints_the_app_names_are_named_so_in_both_migration_trees() {
+    for tree in ["sqlite", "postgres"] {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("migrations")
+            .join(tree);
+        let sql: String = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|f| std::fs::read_to_string(f.unwrap().path()).unwrap())
+            .collect();
+        for name in kupa_app::error::constraint::ALL {
+            let named = sql
+                .match_indices(&format!("CONSTRAINT {name}"))
+                .any(|(i, m)| {
+                    sql[i + m.len()..]
+                        .chars()
+                        .next()
+                        .is_some_and(char::is_whitespace)
+                });
+            assert!(named, "{name} is not a named constraint of the {tree} tree");
+        }
     }
 }

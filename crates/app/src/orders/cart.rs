@@ -19,6 +19,7 @@ use kupa_domain::tickets::{
 };
 
 use super::*;
+use crate::error::constraint;
 
 const MAX_PRODUCT_QUANTITY: i64 = 20;
 
@@ -356,11 +357,13 @@ impl OrderService {
         let mut attempts = 0;
         loop {
             match self.orders.save_pending_order(order, now).await {
-                Err(AppError::Internal(e)) if e.contains("reservation_number") && attempts < 5 => {
+                Err(e)
+                    if e.is_conflict_on(constraint::ORDERS_RESERVATION_NUMBER) && attempts < 5 =>
+                {
                     attempts += 1;
                     order.reservation_number = reservation_number();
                 }
-                other => break other,
+                other => break Ok(other?),
             }
         }
     }
