@@ -253,7 +253,7 @@ async fn one_presentation<'a>(state: &AppState, cart: &'a Cart) -> ApiResult<&'a
             let ids: Vec<i64> = many.iter().map(|p| p.presentation_id).collect();
             state.orders.check_compatible(&ids).await?;
             Err(AppError::rejected(
-                ErrorCode::Invalid("onePresentationPerOrder"),
+                ErrorCode::OnePresentationPerOrder,
                 "buy one presentation per order",
             )
             .into())

@@ -15,8 +15,8 @@ pub struct ErrorBody {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorDetail {
-    /// A code from the spec's error catalogue (section 8), e.g. `noEvent`, `formValidation`.
-    pub code: String,
+    /// A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3).
+    pub code: ErrorCode,
     /// English text for developers; the web app shows its own words for the code.
     pub message: String,
     /// Values the words need, e.g. `{"missing": 2}` (how many more tickets a coupon needs).
@@ -27,60 +27,102 @@ pub struct ErrorDetail {
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
     pub params: Option<serde_json::Value>,
 }
 
 impl ApiError {
-    pub fn new(
-        status: StatusCode,
-        code: impl Into<String>,
-        message: impl Into<String>,
-    ) -> ApiError {
+    /// An error with its code's one status.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
-            status,
-            code: code.into(),
+            status: status_of(code),
+            code,
             message: message.into(),
             params: None,
         }
     }
 
     pub fn validation(message: impl Into<String>) -> ApiError {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            ErrorCode::FormValidation.as_str(),
-            message,
-        )
+        ApiError::new(ErrorCode::FormValidation, message)
     }
 
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, ErrorCode::NotFound.as_str(), message)
+        ApiError::new(ErrorCode::NotFound, message)
     }
 }
 
-/// Each rejection code has one status, so the same code never means two things.
-fn status_of(code: ErrorCode) -> StatusCode {
+/// Each code has one status, so the same code never means two things: a state that refuses the
+/// request is a conflict (409), input that breaks a rule is 422, something that does not exist
+/// 404, a login or identity that does not check out 401, a refused payment 402. The match is
+/// exhaustive: a new code does not compile until it has its status.
+pub fn status_of(code: ErrorCode) -> StatusCode {
+    use ErrorCode::*;
     match code {
-        ErrorCode::NoEvent | ErrorCode::NotFound => StatusCode::NOT_FOUND,
-        ErrorCode::FormValidation => StatusCode::UNPROCESSABLE_ENTITY,
-        ErrorCode::IntegrationError => StatusCode::FORBIDDEN,
+        NoEvent | NotFound | CustomerNotFound => StatusCode::NOT_FOUND,
+        IntegrationError => StatusCode::FORBIDDEN,
         // The spec reserves 400 for captcha failures: the client turns it into "recaptcha required".
-        ErrorCode::Recaptcha => StatusCode::BAD_REQUEST,
-        ErrorCode::GeneralError => StatusCode::INTERNAL_SERVER_ERROR,
-        ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-        ErrorCode::LockSeatError
-        | ErrorCode::UnlockSeatError
-        | ErrorCode::TicketSaleNotYetStarted
-        | ErrorCode::TicketingEnded
-        | ErrorCode::NotEnoughSeats(_)
-        | ErrorCode::Checkout(_) => StatusCode::CONFLICT,
-        ErrorCode::SeatingRule(_) | ErrorCode::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
-        ErrorCode::Conflict(_) => StatusCode::CONFLICT,
-        ErrorCode::Missing(_) => StatusCode::NOT_FOUND,
-        ErrorCode::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-        ErrorCode::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
-        ErrorCode::PaymentFailed(_) => StatusCode::PAYMENT_REQUIRED,
+        Recaptcha => StatusCode::BAD_REQUEST,
+        GeneralError => StatusCode::INTERNAL_SERVER_ERROR,
+        ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        TooManyRequests | LoginValidation | SmsResendTooSoon => StatusCode::TOO_MANY_REQUESTS,
+        LoginError | InvalidSmsCode | InvalidSignature => StatusCode::UNAUTHORIZED,
+        PaymentError => StatusCode::PAYMENT_REQUIRED,
+        // States that refuse the request.
+        LockSeatError
+        | UnlockSeatError
+        | TicketSaleNotYetStarted
+        | TicketingEnded
+        | ResNotEnoughSeats
+        | SectionNotEnoughSeats
+        | NotEnoughSeats
+        | GaNotEnoughSeats
+        | TimeExpired
+        | ExtensionNotAllowed
+        | NoPricePolicy
+        | VoucherExpired
+        | VoucherBalance
+        | CodeUsageLimitExceeded
+        | CouponAlreadyUsed
+        | MemberExpired
+        | MemberNotStarted
+        | MemberNoneAvailable
+        | PaymentPending
+        | LastCommit
+        | OrderAlreadyPaid
+        | SmsFailed => StatusCode::CONFLICT,
+        // Input that breaks a rule.
+        FormValidation
+        | SingleSeatGap
+        | SofaSplit
+        | MixedPriceLevels
+        | TicketCountMismatch
+        | TooManySeats
+        | SeatConfirmationRequired
+        | CodeNotFound
+        | CouponNeedsMoreTickets
+        | CouponNoTickets
+        | TicketNotFound
+        | TicketMaxQuantity
+        | TicketMinQuantity
+        | TicketSeatKind
+        | RequiredTicketMissing
+        | NoValidMember
+        | MemberNotFound
+        | MemberTicketsMax
+        | IlSeniorError
+        | IlSeniorBalance
+        | IlSeniorTicketNotFound
+        | InvalidSsn
+        | RefPromptOptError
+        | RefPromptOptNotFound
+        | PriceMismatch
+        | CartSeatsMismatch
+        | OnePresentationPerOrder
+        | IncompatibleAuthProfile
+        | IncompatibleBusiness
+        | InvalidMobileNumber => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }
 
@@ -99,23 +141,18 @@ impl From<AppError> for ApiError {
                 params,
             } => ApiError {
                 params,
-                ..ApiError::new(status_of(code), code.as_str(), message)
+                ..ApiError::new(code, message)
             },
             AppError::Unavailable(detail) => {
                 tracing::warn!(%detail, "store unavailable");
                 ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    ErrorCode::ServiceUnavailable.as_str(),
+                    ErrorCode::ServiceUnavailable,
                     "The service is busy; try again shortly.",
                 )
             }
             AppError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    ErrorCode::GeneralError.as_str(),
-                    "Something went wrong on our side.",
-                )
+                ApiError::new(ErrorCode::GeneralError, "Something went wrong on our side.")
             }
         }
     }
@@ -135,3 +172,40 @@ impl IntoResponse for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_code_is_explained_in_the_api_document() {
+        let doc = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/api.md"),
+        )
+        .unwrap();
+        let missing: Vec<&str> = ErrorCode::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .filter(|c| !doc.contains(&format!("`{c}`")))
+            .collect();
+        assert!(missing.is_empty(), "not in docs/api.md: {missing:?}");
+    }
+
+    #[test]
+    fn a_refusing_state_is_a_conflict_and_broken_input_is_unprocessable() {
+        assert_eq!(status_of(ErrorCode::VoucherExpired), StatusCode::CONFLICT);
+        assert_eq!(
+            status_of(ErrorCode::MemberNoneAvailable),
+            StatusCode::CONFLICT
+        );
+        assert_eq!(
+            status_of(ErrorCode::CodeNotFound),
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+        assert_eq!(
+            status_of(ErrorCode::TicketSeatKind),
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+        assert_eq!(status_of(ErrorCode::Recaptcha), StatusCode::BAD_REQUEST);
+    }
+}

@@ -25,8 +25,8 @@ mod tickets;
 mod web;
 
 use axum::Router;
-use axum::http::StatusCode;
 use axum::routing::get;
+use kupa_app::ErrorCode;
 use utoipa::openapi::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -75,7 +75,7 @@ fn allow_extra_properties(doc: &mut OpenApi, schema: &str) {
 }
 
 pub(crate) async fn api_not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "notFound", "No such API call.")
+    ApiError::new(ErrorCode::NotFound, "No such API call.")
 }
 
 async fn openapi_json() -> axum::Json<OpenApi> {
@@ -109,8 +109,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(|| async { api_not_found().await })
         .method_not_allowed_fallback(|| async {
             ApiError::new(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "methodNotAllowed",
+                ErrorCode::MethodNotAllowed,
                 "This call does not take that method.",
             )
         });

@@ -68,7 +68,7 @@ impl PaymentStatusResponse {
 }
 
 fn no_such_payment() -> ApiError {
-    AppError::rejected(ErrorCode::Missing("notFound"), "no such payment").into()
+    AppError::rejected(ErrorCode::NotFound, "no such payment").into()
 }
 
 /// Where the buyer's payment stands, for the payment dialog to poll. Only the buyer session that
@@ -152,7 +152,7 @@ fn signature_ok(secret: &str, body: &[u8], signature: &str) -> bool {
 }
 
 fn unauthorized(message: &str) -> ApiError {
-    AppError::rejected(ErrorCode::Unauthorized("invalidSignature"), message).into()
+    AppError::rejected(ErrorCode::InvalidSignature, message).into()
 }
 
 fn invalid(message: impl std::fmt::Display) -> ApiError {

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderValue, Method, StatusCode};
+use axum::http::{HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -316,8 +316,7 @@ pub async fn middleware(State(gate): State<Gate>, req: Request, next: Next) -> R
             tracing::warn!(?class, address = %address, "rate limit reached");
             let seconds = wait.as_secs().max(1);
             let mut res = ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "tooManyRequests",
+                kupa_app::ErrorCode::TooManyRequests,
                 format!("too many calls of this kind; try again in {seconds} s"),
             )
             .into_response();

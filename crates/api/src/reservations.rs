@@ -282,7 +282,7 @@ async fn edocument(
     headers: HeaderMap,
     Path(key): Path<String>,
 ) -> ApiResult<axum::Json<EDocument>> {
-    let not_found = || AppError::rejected(ErrorCode::Missing("notFound"), "no such ticket");
+    let not_found = || AppError::rejected(ErrorCode::NotFound, "no such ticket");
     let (order, info) = state
         .orders
         .by_document_key(&key)

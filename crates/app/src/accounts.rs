@@ -33,17 +33,17 @@ pub const CODE_LIMITS: CodeLimits = CodeLimits {
 pub const LOGIN_TTL_MS: i64 = 2 * 3_600_000;
 
 /// The mobile number is not an Israeli mobile number.
-pub const INVALID_MOBILE_NUMBER: ErrorCode = ErrorCode::Invalid("invalid_mobileNumber");
-pub const CUSTOMER_NOT_FOUND: ErrorCode = ErrorCode::Missing("CUSTOMER_NOT_FOUND");
-pub const INVALID_SMS_CODE: ErrorCode = ErrorCode::Unauthorized("INVALID_SMS_CODE");
+pub const INVALID_MOBILE_NUMBER: ErrorCode = ErrorCode::InvalidMobileNumber;
+pub const CUSTOMER_NOT_FOUND: ErrorCode = ErrorCode::CustomerNotFound;
+pub const INVALID_SMS_CODE: ErrorCode = ErrorCode::InvalidSmsCode;
 /// Too many attempts against one code: it is dead, ask for a new one.
-pub const TOO_MANY_ATTEMPTS: ErrorCode = ErrorCode::TooMany("loginValidation");
+pub const TOO_MANY_ATTEMPTS: ErrorCode = ErrorCode::LoginValidation;
 /// A new code was asked for too soon after the last, or too often this hour.
-pub const RESEND_TOO_SOON: ErrorCode = ErrorCode::TooMany("smsResendTooSoon");
+pub const RESEND_TOO_SOON: ErrorCode = ErrorCode::SmsResendTooSoon;
 /// The SMS sender refused or failed.
-pub const SMS_FAILED: ErrorCode = ErrorCode::Conflict("SMS_FAILED");
+pub const SMS_FAILED: ErrorCode = ErrorCode::SmsFailed;
 /// The session has no (live) login.
-pub const NOT_LOGGED_IN: ErrorCode = ErrorCode::Unauthorized("loginError");
+pub const NOT_LOGGED_IN: ErrorCode = ErrorCode::LoginError;
 
 /// A member card of the customer, with where its period stands today (Asia/Jerusalem).
 #[derive(Debug, Clone, PartialEq)]

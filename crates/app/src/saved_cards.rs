@@ -90,7 +90,7 @@ pub trait SavedCardStore: Send + Sync {
 }
 
 /// The card is not the customer's, or was deleted.
-pub const SAVED_CARD_NOT_FOUND: ErrorCode = ErrorCode::Missing("notFound");
+pub const SAVED_CARD_NOT_FOUND: ErrorCode = ErrorCode::NotFound;
 
 pub struct SavedCardService {
     cards: Arc<dyn SavedCardStore>,

@@ -343,22 +343,11 @@ pub fn ref_option(o: &RefPromptOption) -> RefOption {
     }
 }
 
-/// Each rule's code keeps one HTTP meaning: the state of a code or membership that refuses the
-/// request is a conflict (409); everything else is input that breaks a rule (422).
+/// A broken ticket rule is rejected with its code and the numbers its words need (the HTTP
+/// layer gives each code its one status).
 impl From<TicketRuleError> for AppError {
     fn from(e: TicketRuleError) -> AppError {
-        use TicketRuleError::*;
-        let code = match &e {
-            Seating(v) => ErrorCode::SeatingRule(v.code()),
-            VoucherExpired
-            | VoucherBalance
-            | CodeUsageLimitExceeded
-            | CouponAlreadyUsed
-            | MemberExpired
-            | MemberNotStarted
-            | MemberNoneAvailable => ErrorCode::Conflict(e.code()),
-            _ => ErrorCode::Invalid(e.code()),
-        };
+        let code = e.code();
         let params = e.params();
         if params.is_empty() {
             AppError::rejected(code, &e)
@@ -398,24 +387,6 @@ mod tests {
         assert_eq!(params, Some(serde_json::json!({"missing": 2})));
         let (code, params) = rejected(TicketRuleError::MemberExpired.into());
         assert_eq!((code.as_str(), params), ("memberExpired", None));
-    }
-
-    #[test]
-    fn states_of_codes_and_members_are_conflicts_and_bad_input_is_invalid() {
-        let conflict = |e: TicketRuleError| {
-            matches!(
-                AppError::from(e),
-                AppError::Rejected {
-                    code: ErrorCode::Conflict(_),
-                    ..
-                }
-            )
-        };
-        assert!(conflict(TicketRuleError::VoucherExpired));
-        assert!(conflict(TicketRuleError::CodeUsageLimitExceeded));
-        assert!(conflict(TicketRuleError::MemberNoneAvailable));
-        assert!(!conflict(TicketRuleError::CodeNotFound));
-        assert!(!conflict(TicketRuleError::RefPromptOptError));
     }
 
     #[test]

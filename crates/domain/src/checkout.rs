@@ -2,6 +2,7 @@
 //! key); entering a later step starts its timer; a step may be extended once; paying gets a fixed
 //! window so a slow 3-D Secure check does not lose the seats. Pure: time comes in as `now_ms`.
 
+use crate::codes::ErrorCode;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -82,10 +83,12 @@ pub enum StepError {
 }
 
 impl StepError {
-    pub fn code(self) -> &'static str {
+    pub fn code(self) -> ErrorCode {
         match self {
-            StepError::Expired => "timeExpired",
-            StepError::AlreadyExtended | StepError::PaymentNotExtendable => "extensionNotAllowed",
+            StepError::Expired => ErrorCode::TimeExpired,
+            StepError::AlreadyExtended | StepError::PaymentNotExtendable => {
+                ErrorCode::ExtensionNotAllowed
+            }
         }
     }
 }

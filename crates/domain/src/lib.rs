@@ -2,6 +2,7 @@
 
 pub mod catalogue;
 pub mod checkout;
+pub mod codes;
 pub mod customer;
 pub mod ids;
 pub mod locale;

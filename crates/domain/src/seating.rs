@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use crate::codes::ErrorCode;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -129,14 +130,14 @@ pub enum SeatingViolation {
 }
 
 impl SeatingViolation {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            SeatingViolation::SingleSeatGap { .. } => "singleSeatGap",
-            SeatingViolation::SofaSplit { .. } => "sofaSplit",
-            SeatingViolation::MixedPriceLevels { .. } => "mixedPriceLevels",
-            SeatingViolation::TicketCountMismatch { .. } => "ticketCountMismatch",
-            SeatingViolation::TooManySeats { .. } => "tooManySeats",
-            SeatingViolation::ConfirmationRequired { .. } => "seatConfirmationRequired",
+            SeatingViolation::SingleSeatGap { .. } => ErrorCode::SingleSeatGap,
+            SeatingViolation::SofaSplit { .. } => ErrorCode::SofaSplit,
+            SeatingViolation::MixedPriceLevels { .. } => ErrorCode::MixedPriceLevels,
+            SeatingViolation::TicketCountMismatch { .. } => ErrorCode::TicketCountMismatch,
+            SeatingViolation::TooManySeats { .. } => ErrorCode::TooManySeats,
+            SeatingViolation::ConfirmationRequired { .. } => ErrorCode::SeatConfirmationRequired,
         }
     }
 }
@@ -159,12 +160,12 @@ pub enum NotEnoughSeats {
 }
 
 impl NotEnoughSeats {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            NotEnoughSeats::InAllowedSections { .. } => "res_not_enough_seats",
-            NotEnoughSeats::InSection { .. } => "section_not_enough_seats",
-            NotEnoughSeats::NoContiguousBlock { .. } => "NOT_ENOUGH_SEATS",
-            NotEnoughSeats::GaPlaces { .. } => "ga_not_enough_seats",
+            NotEnoughSeats::InAllowedSections { .. } => ErrorCode::ResNotEnoughSeats,
+            NotEnoughSeats::InSection { .. } => ErrorCode::SectionNotEnoughSeats,
+            NotEnoughSeats::NoContiguousBlock { .. } => ErrorCode::NotEnoughSeats,
+            NotEnoughSeats::GaPlaces { .. } => ErrorCode::GaNotEnoughSeats,
         }
     }
 }
@@ -1049,7 +1050,7 @@ mod tests {
             },
         ]
         .iter()
-        .map(SeatingViolation::code)
+        .map(|v| v.code().as_str())
         .collect();
         assert_eq!(
             codes,

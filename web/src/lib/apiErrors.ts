@@ -1,9 +1,12 @@
 import type { TFunction } from 'i18next';
 import he from '../locales/he.json';
 import { ApiError } from './api/client';
+import type { components } from './api/schema';
 
-export type ErrorCode = keyof typeof he.errors;
+/** Every code the server answers with, generated from its OpenAPI document. */
+export type ErrorCode = components['schemas']['ErrorCode'];
 
+/** A code the catalogues have words for (a test checks that every server code has them). */
 export function isKnownErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(he.errors, code);
 }

@@ -25,7 +25,23 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 const placeholders = (text: string) =>
   [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
+/** Every error code the server can answer, as its OpenAPI document lists them. */
+function serverErrorCodes(): string[] {
+  const api = JSON.parse(readFileSync(join(dir, '../lib/api/openapi.json'), 'utf8')) as {
+    components: { schemas: { ErrorCode: { enum: string[] } } };
+  };
+  return api.components.schemas.ErrorCode.enum;
+}
+
 describe('locale catalogues', () => {
+  it.each(['he', 'en'])('%s has words for every error code the server answers', (code) => {
+    const errors = load(code).errors as Tree;
+    const codes = serverErrorCodes();
+    expect(codes.length).toBeGreaterThan(50);
+    const missing = codes.filter((c) => typeof errors[c] !== 'string');
+    expect(missing, `errors.* in ${code}.json`).toEqual([]);
+  });
+
   it('exist for exactly the interface languages', () => {
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.json'))

@@ -162,10 +162,7 @@ impl BookingService {
         }
         if matches.is_empty() {
             return Err(last_error.unwrap_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::NotEnoughSeats("NOT_ENOUGH_SEATS"),
-                    "no seats found",
-                )
+                AppError::rejected(ErrorCode::NotEnoughSeats, "no seats found")
             }));
         }
         matches.truncate(q.max_matches.max(1));
@@ -275,12 +272,8 @@ impl BookingService {
                     Err(e) => last = Some(rule(e)),
                 }
             }
-            return Err(last.unwrap_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::NotEnoughSeats("ga_not_enough_seats"),
-                    "no places",
-                )
-            }));
+            return Err(last
+                .unwrap_or_else(|| AppError::rejected(ErrorCode::GaNotEnoughSeats, "no places")));
         }
         let status = self
             .catalogue

@@ -14,10 +14,7 @@ impl BookingService {
             .checkout_state(session, presentation_id)
             .await?
             .ok_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::Checkout("timeExpired"),
-                    "there is no checkout to continue",
-                )
+                AppError::rejected(ErrorCode::TimeExpired, "there is no checkout to continue")
             })
     }
 

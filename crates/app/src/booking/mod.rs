@@ -122,19 +122,19 @@ struct RuleCode(ErrorCode, String);
 
 impl From<seating::SeatingViolation> for RuleCode {
     fn from(v: seating::SeatingViolation) -> RuleCode {
-        RuleCode(ErrorCode::SeatingRule(v.code()), v.to_string())
+        RuleCode(v.code(), v.to_string())
     }
 }
 
 impl From<seating::NotEnoughSeats> for RuleCode {
     fn from(v: seating::NotEnoughSeats) -> RuleCode {
-        RuleCode(ErrorCode::NotEnoughSeats(v.code()), v.to_string())
+        RuleCode(v.code(), v.to_string())
     }
 }
 
 impl From<kupa_domain::checkout::StepError> for RuleCode {
     fn from(v: kupa_domain::checkout::StepError) -> RuleCode {
-        RuleCode(ErrorCode::Checkout(v.code()), v.to_string())
+        RuleCode(v.code(), v.to_string())
     }
 }
 
@@ -284,7 +284,7 @@ impl BookingService {
             .all(|(_, tickets)| tickets.is_empty())
         {
             return Err(AppError::rejected(
-                ErrorCode::Conflict("no_price_policy"),
+                ErrorCode::NoPricePolicy,
                 "these seats are not sold online",
             ));
         }

@@ -34,7 +34,7 @@ impl OrderService {
         let p = &info.view.presentation;
         let config = self.catalogue.site_config().await?;
         if cart.seats.is_empty() {
-            return Err(invalid("formValidation", "the cart has no seats"));
+            return Err(invalid(ErrorCode::FormValidation, "the cart has no seats"));
         }
         self.check_holds(session, p.id, &cart.seats, now).await?;
         let plan = Plan {
@@ -121,7 +121,7 @@ impl OrderService {
             seats.iter().map(|s| (s.section_id, s.x, s.y)).collect();
         if wanted.len() != seats.len() {
             return Err(invalid(
-                "formValidation",
+                ErrorCode::FormValidation,
                 "a seat appears twice in the cart; one ticket per seat",
             ));
         }
@@ -134,7 +134,7 @@ impl OrderService {
         }
         if mine.len() != wanted.len() {
             return Err(invalid(
-                "cartSeatsMismatch",
+                ErrorCode::CartSeatsMismatch,
                 "the cart must have a ticket for every seat you hold",
             ));
         }
@@ -164,9 +164,7 @@ impl OrderService {
                 occupancy: Occupancy::from(*st),
             })
             .collect();
-        let rule = |v: seating::SeatingViolation| {
-            AppError::rejected(ErrorCode::SeatingRule(v.code()), v.to_string())
-        };
+        let rule = |v: seating::SeatingViolation| AppError::rejected(v.code(), v.to_string());
         seating::check_single_seat_gap(p.seating_policy_id, &statuses).map_err(rule)?;
         seating::check_sofas(&statuses).map_err(rule)?;
         let chosen: Vec<_> = cart_seats
@@ -209,7 +207,7 @@ impl OrderService {
                 .sections
                 .iter()
                 .find(|s| s.id == c.section_id)
-                .ok_or_else(|| invalid("formValidation", "unknown section"))?;
+                .ok_or_else(|| invalid(ErrorCode::FormValidation, "unknown section"))?;
             order_lines.push(OrderLine {
                 seat: SeatKey {
                     section_id: c.section_id,
@@ -294,10 +292,7 @@ impl OrderService {
             .customer_of_session(session)
             .await?
             .ok_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::Unauthorized("loginError"),
-                    "log in to use member tickets",
-                )
+                AppError::rejected(ErrorCode::LoginError, "log in to use member tickets")
             })?;
         if let Some(n) = numbers.iter().find(|n| {
             !account
@@ -306,7 +301,7 @@ impl OrderService {
                 .any(|m| m.member.member_number == n.trim())
         }) {
             return Err(AppError::rejected(
-                ErrorCode::Invalid("memberNotFound"),
+                ErrorCode::MemberNotFound,
                 format!("member {n} is not yours"),
             ));
         }
@@ -329,12 +324,15 @@ impl OrderService {
         for (id, qty) in wanted.iter().filter(|(_, q)| *q != 0) {
             if !(1..=MAX_PRODUCT_QUANTITY).contains(qty) || !seen.insert(*id) {
                 return Err(invalid(
-                    "formValidation",
+                    ErrorCode::FormValidation,
                     format!("product {id}: quantity must be 1 to {MAX_PRODUCT_QUANTITY}, once"),
                 ));
             }
             let product = menu.iter().find(|m| m.id == *id).ok_or_else(|| {
-                invalid("formValidation", format!("product {id} is not sold here"))
+                invalid(
+                    ErrorCode::FormValidation,
+                    format!("product {id} is not sold here"),
+                )
             })?;
             product_lines.push(ProductLine {
                 unit_price: Money(product.price),
@@ -428,13 +426,13 @@ impl OrderService {
             if let Some(f) = &first {
                 if f.view.presentation.auth_profile_id != info.view.presentation.auth_profile_id {
                     return Err(invalid(
-                        "Incompatible AuthProfile",
+                        ErrorCode::IncompatibleAuthProfile,
                         "these presentations cannot be bought together (auth profile)",
                     ));
                 }
                 if f.view.presentation.business_id != info.view.presentation.business_id {
                     return Err(invalid(
-                        "Incompatible Business",
+                        ErrorCode::IncompatibleBusiness,
                         "these presentations cannot be bought together (business)",
                     ));
                 }
@@ -469,7 +467,7 @@ fn check_client_amounts(cart: &CartInput, totals: &pricing::Totals) -> AppResult
     for (c, (price, _)) in cart.seats.iter().zip(&totals.lines) {
         if c.amount.is_some_and(|a| a != price.minor()) {
             return Err(AppError::rejected_with(
-                ErrorCode::Invalid("priceMismatch"),
+                ErrorCode::PriceMismatch,
                 "a ticket's price is not what you were shown",
                 serde_json::json!({ "ticketId": c.ticket_id, "price": price.minor() }),
             ));
@@ -477,7 +475,7 @@ fn check_client_amounts(cart: &CartInput, totals: &pricing::Totals) -> AppResult
     }
     if cart.total.is_some_and(|t| t != totals.total.minor()) {
         return Err(AppError::rejected_with(
-            ErrorCode::Invalid("priceMismatch"),
+            ErrorCode::PriceMismatch,
             "the total is not what you were shown",
             serde_json::json!({ "total": totals.total.minor() }),
         ));

@@ -88,10 +88,7 @@ impl OrderService {
             .latest_order(session, presentation_id)
             .await?
             .ok_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::Conflict("lastCommit"),
-                    "there is no order to commit",
-                )
+                AppError::rejected(ErrorCode::LastCommit, "there is no order to commit")
             })?;
         let order = match order.status {
             OrderStatus::Paid => order,
@@ -103,7 +100,7 @@ impl OrderService {
                 };
                 let Some(payment) = payment else {
                     return Err(AppError::rejected(
-                        ErrorCode::PaymentFailed("paymentError"),
+                        ErrorCode::PaymentError,
                         "the order has not been paid",
                     ));
                 };
@@ -113,34 +110,34 @@ impl OrderService {
                             Finalised::Paid(o) | Finalised::AlreadyPaid(o) => o,
                             Finalised::HoldsLost => {
                                 return Err(AppError::rejected_with(
-                                    ErrorCode::Conflict("lastCommit"),
+                                    ErrorCode::LastCommit,
                                     "your seats were released before the payment completed; the payment was refunded",
                                     serde_json::json!({ "reason": "holdsLost", "refunded": true }),
                                 ));
                             }
                             Finalised::CodeUsedUp => {
                                 return Err(AppError::rejected_with(
-                                    ErrorCode::Conflict("couponAlreadyUsed"),
+                                    ErrorCode::CouponAlreadyUsed,
                                     "a code (or a reference) of this order was used up before the payment completed; the payment was refunded",
                                     serde_json::json!({ "refunded": true }),
                                 ));
                             }
                             Finalised::TicketsRefused => {
                                 return Err(AppError::rejected_with(
-                                    ErrorCode::Conflict("ticketSeatKind"),
+                                    ErrorCode::LastCommit,
                                     "a ticket of this order is not sold on its seat; the payment was refunded",
-                                    serde_json::json!({ "refunded": true }),
+                                    serde_json::json!({ "reason": "ticketSeatKind", "refunded": true }),
                                 ));
                             }
                             Finalised::PaidByAnother(_) => {
                                 return Err(AppError::rejected(
-                                    ErrorCode::Conflict("ORDER_ALREADY_PAID"),
+                                    ErrorCode::OrderAlreadyPaid,
                                     "this order was already paid",
                                 ));
                             }
                             Finalised::NotAuthorized(_) => {
                                 return Err(AppError::rejected(
-                                    ErrorCode::PaymentFailed("paymentError"),
+                                    ErrorCode::PaymentError,
                                     "the payment was not completed",
                                 ));
                             }
@@ -148,7 +145,7 @@ impl OrderService {
                     }
                     s if s.is_open() => {
                         return Err(AppError::rejected(
-                            ErrorCode::Conflict("paymentPending"),
+                            ErrorCode::PaymentPending,
                             "the payment is still in progress",
                         ));
                     }
@@ -156,7 +153,7 @@ impl OrderService {
                         if payment.failure_code.as_deref() == Some("holdsLost") =>
                     {
                         return Err(AppError::rejected_with(
-                            ErrorCode::Conflict("lastCommit"),
+                            ErrorCode::LastCommit,
                             "your seats were released before the payment completed; the payment was refunded",
                             serde_json::json!({ "reason": "holdsLost", "refunded": true }),
                         ));
@@ -167,7 +164,7 @@ impl OrderService {
                             .clone()
                             .unwrap_or_else(|| "paymentError".into());
                         return Err(AppError::rejected_with(
-                            ErrorCode::PaymentFailed("paymentError"),
+                            ErrorCode::PaymentError,
                             "the payment was declined",
                             serde_json::json!({ "reason": code }),
                         ));
@@ -176,14 +173,14 @@ impl OrderService {
             }
             OrderStatus::Failed | OrderStatus::Cancelled => {
                 return Err(AppError::rejected(
-                    ErrorCode::Conflict("lastCommit"),
+                    ErrorCode::LastCommit,
                     "this order cannot be committed",
                 ));
             }
         };
         if !self.orders.mark_committed(&order.id, now).await? {
             return Err(AppError::rejected(
-                ErrorCode::Conflict("ORDER_ALREADY_PAID"),
+                ErrorCode::OrderAlreadyPaid,
                 "this order was already paid and committed; check your email for the tickets",
             ));
         }

@@ -144,7 +144,7 @@ impl OrderService {
     ) -> AppResult<()> {
         let to = kupa_domain::customer::MobileNumber::parse(mobile).ok_or_else(|| {
             AppError::rejected(
-                ErrorCode::Invalid("invalid_mobileNumber"),
+                ErrorCode::InvalidMobileNumber,
                 "not an Israeli mobile number",
             )
         })?;
@@ -154,10 +154,7 @@ impl OrderService {
             .await?
             .filter(|o| o.status == OrderStatus::Paid && o.session_id == session)
             .ok_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::Missing("notFound"),
-                    "no such reservation of yours",
-                )
+                AppError::rejected(ErrorCode::NotFound, "no such reservation of yours")
             })?;
         let info = self
             .catalogue
@@ -202,10 +199,7 @@ impl OrderService {
             text,
         };
         self.messages.sms.send_sms(&sms).await.map_err(|_| {
-            AppError::rejected(
-                ErrorCode::Conflict("SMS_FAILED"),
-                "the text message could not be sent",
-            )
+            AppError::rejected(ErrorCode::SmsFailed, "the text message could not be sent")
         })
     }
 }

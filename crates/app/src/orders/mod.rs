@@ -40,8 +40,8 @@ fn reservation_number() -> String {
     format!("{:04}-{:04}", n / 10_000, n % 10_000)
 }
 
-fn invalid(code: &'static str, message: impl std::fmt::Display) -> AppError {
-    AppError::rejected(ErrorCode::Invalid(code), message)
+fn invalid(code: ErrorCode, message: impl std::fmt::Display) -> AppError {
+    AppError::rejected(code, message)
 }
 
 pub struct OrderService {
@@ -123,7 +123,7 @@ impl OrderService {
         self.orders
             .payment(id)
             .await?
-            .ok_or_else(|| AppError::rejected(ErrorCode::Missing("notFound"), "no such payment"))
+            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such payment"))
     }
 
     pub async fn reservation(&self, id: &str) -> AppResult<(Order, PresentationInfo)> {
@@ -132,9 +132,7 @@ impl OrderService {
             .order(id)
             .await?
             .filter(|o| o.status == OrderStatus::Paid)
-            .ok_or_else(|| {
-                AppError::rejected(ErrorCode::Missing("notFound"), "no such reservation")
-            })?;
+            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such reservation"))?;
         let info = self
             .catalogue
             .presentation(order.presentation_id, &Default::default())

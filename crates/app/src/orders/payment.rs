@@ -28,19 +28,19 @@ impl OrderService {
             .await?
             .ok_or_else(|| {
                 invalid(
-                    "formValidation",
+                    ErrorCode::FormValidation,
                     "there is no priced cart to pay: send the cart first",
                 )
             })?;
         if order.customer.email.is_empty() && order.customer.mobile_number.is_empty() {
             return Err(invalid(
-                "formValidation",
+                ErrorCode::FormValidation,
                 "the customer details are missing: send them with the cart",
             ));
         }
         if request.total.is_some_and(|t| t != order.total) {
             return Err(AppError::rejected_with(
-                ErrorCode::Invalid("priceMismatch"),
+                ErrorCode::PriceMismatch,
                 "the total is not what you were shown",
                 serde_json::json!({ "total": order.total }),
             ));
@@ -48,7 +48,7 @@ impl OrderService {
         self.check_tickets_fit(&order).await?;
         if !(1..=MAX_INSTALLMENTS).contains(&request.installments) {
             return Err(invalid(
-                "formValidation",
+                ErrorCode::FormValidation,
                 format!("number of payments must be 1 to {MAX_INSTALLMENTS}"),
             ));
         }
@@ -124,7 +124,7 @@ impl OrderService {
             .orders
             .update_payment(payment_id, &update, now)
             .await?
-            .ok_or_else(|| AppError::rejected(ErrorCode::Missing("notFound"), "no such payment"))?;
+            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such payment"))?;
         if payment.status == PaymentStatus::Authorized || payment.status == PaymentStatus::Captured
         {
             self.finalise(&payment).await
@@ -153,13 +153,13 @@ impl OrderService {
             let rules = self.tickets.code_rules(&[reference]).await?;
             let Some((_, rule)) = rules.into_iter().find(|(_, r)| r.balance.is_some()) else {
                 return Err(AppError::rejected(
-                    ErrorCode::Invalid("codeNotFound"),
+                    ErrorCode::CodeNotFound,
                     "no voucher with a balance has this reference",
                 ));
             };
             if lines.iter().any(|l| l.code == rule.code) {
                 return Err(AppError::rejected(
-                    ErrorCode::Conflict("couponAlreadyUsed"),
+                    ErrorCode::CouponAlreadyUsed,
                     "this voucher is already paying for the order",
                 ));
             }
@@ -167,10 +167,7 @@ impl OrderService {
                 .map_err(AppError::from)?;
             let amount = pricing::voucher_payment(Money(due), Money(rule.balance.unwrap_or(0)))
                 .ok_or_else(|| {
-                    AppError::rejected(
-                        ErrorCode::Conflict("voucherBalance"),
-                        "לא נותרה יתרה למימוש הטבה",
-                    )
+                    AppError::rejected(ErrorCode::VoucherBalance, "לא נותרה יתרה למימוש הטבה")
                 })?
                 .minor();
             due -= amount;
@@ -198,7 +195,7 @@ impl OrderService {
         let rules = self.tickets.code_rules(&[reference]).await?;
         let Some((_, rule)) = rules.into_iter().find(|(_, r)| r.balance.is_some()) else {
             return Err(AppError::rejected(
-                ErrorCode::Invalid("codeNotFound"),
+                ErrorCode::CodeNotFound,
                 "no voucher with a balance has this reference",
             ));
         };
@@ -211,7 +208,7 @@ impl OrderService {
                     pricing::voucher_payment(Money(order.total), Money(balance))
                         .ok_or_else(|| {
                             AppError::rejected(
-                                ErrorCode::Conflict("voucherBalance"),
+                                ErrorCode::VoucherBalance,
                                 "לא נותרה יתרה למימוש הטבה",
                             )
                         })?

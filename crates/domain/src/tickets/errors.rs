@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use crate::codes::ErrorCode;
 use crate::seat_kinds::SeatKind;
 use crate::seating::SeatingViolation;
 
@@ -77,34 +78,34 @@ pub enum TicketRuleError {
 }
 
 impl TicketRuleError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         use TicketRuleError::*;
         match self {
-            CodeNotFound | CodeNotYetValid => "codeNotFound",
-            VoucherExpired => "voucherExpired",
-            VoucherBalance => "voucherBalance",
-            CodeUsageLimitExceeded => "codeUsageLimitExceeded",
-            CouponAlreadyUsed => "couponAlreadyUsed",
-            CouponNeedsMoreTickets { .. } => "couponNeedsMoreTickets",
-            CouponNoTickets => "couponNoTickets",
-            TicketNotFound { .. } => "ticketNotFound",
-            TicketMaxExceeded { .. } => "ticketMaxQuantity",
-            TicketMinNotReached { .. } => "ticketMinQuantity",
-            TicketNotForSeat { .. } => "ticketSeatKind",
-            RequiredTicketMissing { .. } => "requiredTicketMissing",
+            CodeNotFound | CodeNotYetValid => ErrorCode::CodeNotFound,
+            VoucherExpired => ErrorCode::VoucherExpired,
+            VoucherBalance => ErrorCode::VoucherBalance,
+            CodeUsageLimitExceeded => ErrorCode::CodeUsageLimitExceeded,
+            CouponAlreadyUsed => ErrorCode::CouponAlreadyUsed,
+            CouponNeedsMoreTickets { .. } => ErrorCode::CouponNeedsMoreTickets,
+            CouponNoTickets => ErrorCode::CouponNoTickets,
+            TicketNotFound { .. } => ErrorCode::TicketNotFound,
+            TicketMaxExceeded { .. } => ErrorCode::TicketMaxQuantity,
+            TicketMinNotReached { .. } => ErrorCode::TicketMinQuantity,
+            TicketNotForSeat { .. } => ErrorCode::TicketSeatKind,
+            RequiredTicketMissing { .. } => ErrorCode::RequiredTicketMissing,
             Seating(v) => v.code(),
-            NoValidMember => "noValidMember",
-            MemberNotFound => "memberNotFound",
-            MemberExpired => "memberExpired",
-            MemberNotStarted => "memberNotStarted",
-            MemberNoneAvailable => "memberNoneAvailable",
-            MemberTicketsMax { .. } => "memberTicketsMax",
-            IlSeniorError => "ilSenior_error",
-            IlSeniorBalance => "ilSenior_balance",
-            InvalidSsn => "invalidSSN",
-            IlSeniorTicketNotFound { .. } => "ilSenior_ticketNotFound",
-            RefPromptOptError => "refPromptOptError",
-            RefPromptOptNotFound | RefPromptOptUsedUp { .. } => "refPromptOptNotFound",
+            NoValidMember => ErrorCode::NoValidMember,
+            MemberNotFound => ErrorCode::MemberNotFound,
+            MemberExpired => ErrorCode::MemberExpired,
+            MemberNotStarted => ErrorCode::MemberNotStarted,
+            MemberNoneAvailable => ErrorCode::MemberNoneAvailable,
+            MemberTicketsMax { .. } => ErrorCode::MemberTicketsMax,
+            IlSeniorError => ErrorCode::IlSeniorError,
+            IlSeniorBalance => ErrorCode::IlSeniorBalance,
+            InvalidSsn => ErrorCode::InvalidSsn,
+            IlSeniorTicketNotFound { .. } => ErrorCode::IlSeniorTicketNotFound,
+            RefPromptOptError => ErrorCode::RefPromptOptError,
+            RefPromptOptNotFound | RefPromptOptUsedUp { .. } => ErrorCode::RefPromptOptNotFound,
         }
     }
 

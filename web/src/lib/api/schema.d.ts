@@ -1082,9 +1082,81 @@ export interface components {
     ErrorBody: {
       error: components['schemas']['ErrorDetail'];
     };
+    /**
+     * @description A code from the spec's error catalogue (section 8), or Kupa's own where the spec names a message but no code; docs/api.md section 3 says what each means.
+     * @enum {string}
+     */
+    ErrorCode:
+      | 'noEvent'
+      | 'notFound'
+      | 'formValidation'
+      | 'integrationError'
+      | 'recaptcha'
+      | 'GENERAL_ERROR'
+      | 'serviceUnavailable'
+      | 'methodNotAllowed'
+      | 'tooManyRequests'
+      | 'lock_seat_error'
+      | 'unlock_seat_error'
+      | 'ticket_sale_not_yet_started'
+      | 'ticketing_ended'
+      | 'singleSeatGap'
+      | 'sofaSplit'
+      | 'mixedPriceLevels'
+      | 'ticketCountMismatch'
+      | 'tooManySeats'
+      | 'seatConfirmationRequired'
+      | 'res_not_enough_seats'
+      | 'section_not_enough_seats'
+      | 'NOT_ENOUGH_SEATS'
+      | 'ga_not_enough_seats'
+      | 'no_price_policy'
+      | 'timeExpired'
+      | 'extensionNotAllowed'
+      | 'codeNotFound'
+      | 'voucherExpired'
+      | 'voucherBalance'
+      | 'codeUsageLimitExceeded'
+      | 'couponAlreadyUsed'
+      | 'couponNeedsMoreTickets'
+      | 'couponNoTickets'
+      | 'ticketNotFound'
+      | 'ticketMaxQuantity'
+      | 'ticketMinQuantity'
+      | 'ticketSeatKind'
+      | 'requiredTicketMissing'
+      | 'noValidMember'
+      | 'memberNotFound'
+      | 'memberExpired'
+      | 'memberNotStarted'
+      | 'memberNoneAvailable'
+      | 'memberTicketsMax'
+      | 'ilSenior_error'
+      | 'ilSenior_balance'
+      | 'ilSenior_ticketNotFound'
+      | 'invalidSSN'
+      | 'refPromptOptError'
+      | 'refPromptOptNotFound'
+      | 'priceMismatch'
+      | 'cartSeatsMismatch'
+      | 'onePresentationPerOrder'
+      | 'Incompatible AuthProfile'
+      | 'Incompatible Business'
+      | 'paymentError'
+      | 'paymentPending'
+      | 'lastCommit'
+      | 'ORDER_ALREADY_PAID'
+      | 'invalidSignature'
+      | 'CUSTOMER_NOT_FOUND'
+      | 'INVALID_SMS_CODE'
+      | 'SMS_FAILED'
+      | 'loginError'
+      | 'loginValidation'
+      | 'smsResendTooSoon'
+      | 'invalid_mobileNumber';
     ErrorDetail: {
-      /** @description A code from the spec's error catalogue (section 8), e.g. `noEvent`, `formValidation`. */
-      code: string;
+      /** @description A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3). */
+      code: components['schemas']['ErrorCode'];
       /** @description English text for developers; the web app shows its own words for the code. */
       message: string;
       /** @description Values the words need, e.g. `{"missing": 2}` (how many more tickets a coupon needs). */

@@ -1,0 +1,232 @@
+//! Every error code Kupa answers with, one closed list: the spellings of the spec's error
+//! catalogue (section 8), and Kupa's own where the spec names a message but no code. The HTTP
+//! layer gives each code its one status; the web app gives each its words (a test fails when a
+//! code has no Hebrew or English text). docs/api.md section 3 says what each means.
+
+use serde::{Serialize, Serializer};
+
+macro_rules! error_codes {
+    ($( $(#[$doc:meta])* $variant:ident = $wire:literal, )*) => {
+        /// An error code, as it travels in `{"error": {"code": ...}}`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum ErrorCode {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the order of this list.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),*];
+
+            /// The code's spelling on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( ErrorCode::$variant => $wire, )*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    // --- General
+    /// No such presentation, or not sellable through this channel.
+    NoEvent = "noEvent",
+    /// No such thing (a catalogue object, a payment, a reservation, an API call).
+    NotFound = "notFound",
+    /// The request's fields or parameters are malformed or missing.
+    FormValidation = "formValidation",
+    /// An integration link whose key, time stamp or return address does not check out.
+    IntegrationError = "integrationError",
+    /// The captcha token was missing or rejected.
+    Recaptcha = "recaptcha",
+    /// A storage or other internal failure; its details stay in the log.
+    GeneralError = "GENERAL_ERROR",
+    /// The database is unreachable right now; try again.
+    ServiceUnavailable = "serviceUnavailable",
+    /// The call does not take that HTTP method.
+    MethodNotAllowed = "methodNotAllowed",
+    /// Too many calls of one kind; `Retry-After` says when to try again.
+    TooManyRequests = "tooManyRequests",
+    // --- Seats
+    /// The seat is no longer available (held by another buyer or sold).
+    LockSeatError = "lock_seat_error",
+    /// The seat is not held by this buyer, so it cannot be released.
+    UnlockSeatError = "unlock_seat_error",
+    /// The presentation's sale window has not opened yet.
+    TicketSaleNotYetStarted = "ticket_sale_not_yet_started",
+    /// The presentation's sale window has closed.
+    TicketingEnded = "ticketing_ended",
+    /// A selection would leave a single empty seat (seating policy 3).
+    SingleSeatGap = "singleSeatGap",
+    /// A sofa or bed held in part.
+    SofaSplit = "sofaSplit",
+    /// Seats of different price levels in one order.
+    MixedPriceLevels = "mixedPriceLevels",
+    /// The tickets do not cover the seats exactly (a multiply-factor ticket covers N seats).
+    TicketCountMismatch = "ticketCountMismatch",
+    /// More seats than one transaction may take.
+    TooManySeats = "tooManySeats",
+    /// A wheelchair or limited-view seat not confirmed by the buyer.
+    SeatConfirmationRequired = "seatConfirmationRequired",
+    /// Not enough free seats in the allowed sections.
+    ResNotEnoughSeats = "res_not_enough_seats",
+    /// Not enough free seats in the section asked for.
+    SectionNotEnoughSeats = "section_not_enough_seats",
+    /// Enough free seats, but none side by side (best available).
+    NotEnoughSeats = "NOT_ENOUGH_SEATS",
+    /// Not enough general-admission places.
+    GaNotEnoughSeats = "ga_not_enough_seats",
+    /// A section's ticket group has no price for this presentation.
+    NoPricePolicy = "no_price_policy",
+    /// The checkout's step timer ran out.
+    TimeExpired = "timeExpired",
+    /// The step was extended once already, or a payment is in progress.
+    ExtensionNotAllowed = "extensionNotAllowed",
+    // --- Tickets and the cart
+    /// No such code (or not valid yet).
+    CodeNotFound = "codeNotFound",
+    /// The voucher's last day has passed.
+    VoucherExpired = "voucherExpired",
+    /// The voucher has no balance left ("לא נותרה יתרה למימוש הטבה").
+    VoucherBalance = "voucherBalance",
+    /// The code's usage limit is reached.
+    CodeUsageLimitExceeded = "codeUsageLimitExceeded",
+    /// The code is already in the order or used up ("coupon code already used, try another").
+    CouponAlreadyUsed = "couponAlreadyUsed",
+    /// The code needs more seats in the order.
+    CouponNeedsMoreTickets = "couponNeedsMoreTickets",
+    /// No seat of the code's ticket group to apply it to.
+    CouponNoTickets = "couponNoTickets",
+    /// The ticket is not sold here this way.
+    TicketNotFound = "ticketNotFound",
+    /// More of one ticket than its maximum.
+    TicketMaxQuantity = "ticketMaxQuantity",
+    /// Fewer of one ticket than its minimum.
+    TicketMinQuantity = "ticketMinQuantity",
+    /// A ticket tied to a kind of seat on a seat that does not serve it.
+    TicketSeatKind = "ticketSeatKind",
+    /// A ticket that needs another (a companion needs a wheelchair ticket) without it.
+    RequiredTicketMissing = "requiredTicketMissing",
+    /// A member-only ticket with no member.
+    NoValidMember = "noValidMember",
+    /// No such member, or not the logged-in customer's.
+    MemberNotFound = "memberNotFound",
+    MemberExpired = "memberExpired",
+    MemberNotStarted = "memberNotStarted",
+    /// The member has no balance or points left for this.
+    MemberNoneAvailable = "memberNoneAvailable",
+    /// More discounted member tickets than the membership allows in one order.
+    MemberTicketsMax = "memberTicketsMax",
+    /// A senior citizen's ID number whose check digit fails.
+    IlSeniorError = "ilSenior_error",
+    /// One senior citizen's ID number for more than one senior ticket.
+    IlSeniorBalance = "ilSenior_balance",
+    /// The ticket group has no senior citizen ticket.
+    IlSeniorTicketNotFound = "ilSenior_ticketNotFound",
+    /// An ID number missing or not up to 9 digits.
+    InvalidSsn = "invalidSSN",
+    /// A reference (hotel room) missing or not sensible.
+    RefPromptOptError = "refPromptOptError",
+    /// A reference the ticket does not accept, or accepts no more.
+    RefPromptOptNotFound = "refPromptOptNotFound",
+    /// A price or total the client shows that is not the server's.
+    PriceMismatch = "priceMismatch",
+    /// The cart lacks a ticket for a seat the buyer holds.
+    CartSeatsMismatch = "cartSeatsMismatch",
+    /// A ticket order has seats of one presentation only.
+    OnePresentationPerOrder = "onePresentationPerOrder",
+    /// Presentations of different auth profiles in one cart.
+    IncompatibleAuthProfile = "Incompatible AuthProfile",
+    /// Presentations of different businesses in one cart.
+    IncompatibleBusiness = "Incompatible Business",
+    // --- Payment and confirmation
+    /// The payment was declined or failed.
+    PaymentError = "paymentError",
+    /// The payment is still in progress.
+    PaymentPending = "paymentPending",
+    /// The order cannot be committed (its seats were lost, it was cancelled, ...).
+    LastCommit = "lastCommit",
+    /// The order was already paid (and committed).
+    OrderAlreadyPaid = "ORDER_ALREADY_PAID",
+    /// A payment provider's callback whose signature does not check out.
+    InvalidSignature = "invalidSignature",
+    // --- Customers
+    /// A member or customer lookup found no one.
+    CustomerNotFound = "CUSTOMER_NOT_FOUND",
+    /// The SMS code is wrong or expired.
+    InvalidSmsCode = "INVALID_SMS_CODE",
+    /// The text message could not be sent.
+    SmsFailed = "SMS_FAILED",
+    /// Log in first.
+    LoginError = "loginError",
+    /// Too many wrong codes.
+    LoginValidation = "loginValidation",
+    /// A new code was asked for too soon after the last.
+    SmsResendTooSoon = "smsResendTooSoon",
+    /// Not an Israeli mobile number.
+    InvalidMobileNumber = "invalid_mobileNumber",
+}
+
+impl ErrorCode {
+    /// The code spelt so on the wire, if Kupa has it.
+    pub fn parse(wire: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.iter().copied().find(|c| c.as_str() == wire)
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Compared with its wire spelling (tests read best with the code as the client sees it).
+impl PartialEq<&str> for ErrorCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<ErrorCode> for &str {
+    fn eq(&self, other: &ErrorCode) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for ErrorCode {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some(
+                "A code from the spec's error catalogue (section 8), or Kupa's own where the \
+                 spec names a message but no code; docs/api.md section 3 says what each means.",
+            ))
+            .enum_values(Some(ErrorCode::ALL.iter().map(|c| c.as_str())))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for ErrorCode {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_one_spelling_and_reads_back() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ErrorCode::ALL {
+            assert!(seen.insert(c.as_str()), "{} twice", c.as_str());
+            assert_eq!(ErrorCode::parse(c.as_str()), Some(*c));
+        }
+        assert_eq!(ErrorCode::parse("noSuchCode"), None);
+    }
+}
