@@ -607,8 +607,8 @@ pub struct SeatStatusLong {
     pub IsSelected: bool,
 }
 
-fn key(seat: &Seat) -> kupa_domain::seating::SeatKey {
-    kupa_domain::seating::SeatKey {
+fn key(seat: &Seat) -> kupa_domain::seating::SeatAddress {
+    kupa_domain::seating::SeatAddress {
         section_id: seat.section_id,
         x: seat.x,
         y: seat.y,

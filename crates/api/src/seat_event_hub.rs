@@ -170,7 +170,7 @@ mod tests {
         SeatEvent::new(
             p,
             SeatChangeKind::Held,
-            [kupa_app::ports::Place {
+            [kupa_app::ports::SeatAddress {
                 section_id: 1,
                 x: 2,
                 y: 3,

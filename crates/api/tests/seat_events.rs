@@ -184,7 +184,7 @@ async fn start_payment(app: &TestApp, who: &str, k: &Paying) -> String {
 
 mod status_cache {
     use super::*;
-    use kupa_app::ports::{ClaimStore, Clock, Place};
+    use kupa_app::ports::{ClaimStore, Clock, SeatAddress};
 
     fn state_of(status: &Value, s: &Value) -> String {
         status["seats"]
@@ -219,7 +219,7 @@ mod status_cache {
         // A change the database saw but no event announced (another process writing behind the
         // node's back) is not seen at once: the status came from memory...
         let other = &k.seats[1];
-        let place = Place { section_id: other["si"].as_i64().unwrap(), x: other["x"].as_i64().unwrap(), y: other["y"].as_i64().unwrap() };
+        let place = SeatAddress { section_id: other["si"].as_i64().unwrap(), x: other["x"].as_i64().unwrap(), y: other["y"].as_i64().unwrap() };
         assert_eq!(db.db.release(p["id"].as_i64().unwrap(), &[place], &buyer(1)).await.unwrap(), 1);
         assert_eq!(state_of(&status(&app, &p).await, other), "heldByOther", "served from memory");
         // ...but an announced change is seen at once: the buyer lets the first seat go.
@@ -230,7 +230,7 @@ mod status_cache {
         assert_eq!(state_of(&now, other), "available", "the event made the node read the claims again");
         // And without any event, memory is kept at most CLAIMS_TTL_MS.
         let third = &k.seats[0];
-        let place = Place { section_id: third["si"].as_i64().unwrap(), x: third["x"].as_i64().unwrap(), y: third["y"].as_i64().unwrap() };
+        let place = SeatAddress { section_id: third["si"].as_i64().unwrap(), x: third["x"].as_i64().unwrap(), y: third["y"].as_i64().unwrap() };
         assert!(db.db.hold(p["id"].as_i64().unwrap(), &[place], &buyer(2), app.clock.now_ms(), app.clock.now_ms() + 600_000).await.unwrap());
         assert_eq!(state_of(&status(&app, &p).await, third), "available", "served from memory");
         tokio::time::sleep(Duration::from_millis(kupa_app::catalogue::CLAIMS_TTL_MS + 100)).await;

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use jiff::civil::Date;
 use kupa_domain::catalogue::{
-    ClaimView, SaleState, SaleWindow, SeatState, SeatingMode, SectionKind, is_vod_venue_type,
+    SaleState, SaleWindow, SeatState, SeatingMode, SectionKind, is_vod_venue_type,
 };
+use kupa_domain::seating::SeatAddress;
 use kupa_domain::time;
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -114,7 +115,7 @@ pub struct SeatStatus {
     pub seats: Vec<(Seat, SeatState)>,
     /// Free seats this buyer may not take next: under seating policy 3 they would leave a new
     /// single empty seat beside the buyer's selection.
-    pub blocked: std::collections::BTreeSet<kupa_domain::seating::SeatKey>,
+    pub blocked: std::collections::BTreeSet<kupa_domain::seating::SeatAddress>,
 }
 
 pub struct CatalogueService {
@@ -206,7 +207,7 @@ impl CatalogueService {
         let claims = Arc::new(self.claims.claims(presentation_id).await?);
         let next_deadline_ms = claims
             .iter()
-            .filter(|c| !c.sold && c.expires_at_ms > now)
+            .filter(|c| c.view().is_live_hold(now))
             .map(|c| c.expires_at_ms)
             .min()
             .unwrap_or(i64::MAX);
@@ -435,16 +436,12 @@ impl CatalogueService {
         let seats = self.store.seats(seatplan_id).await?;
         let claims = self.claims_for_status(presentation_id).await?;
         let now = self.now_ms();
-        let by_place: HashMap<(i64, i64, i64), &Claim> = claims
-            .iter()
-            .map(|c| ((c.section_id, c.x, c.y), c))
-            .collect();
+        let by_place: HashMap<SeatAddress, &Claim> =
+            claims.iter().map(|c| (c.address(), c)).collect();
         let state_of = |section_id: i64, x: i64, y: i64| {
-            let claim = by_place.get(&(section_id, x, y)).map(|c| ClaimView {
-                sold: c.sold,
-                expires_at_ms: c.expires_at_ms,
-                session_id: &c.session_id,
-            });
+            let claim = by_place
+                .get(&SeatAddress::new(section_id, x, y))
+                .map(|c| c.view());
             SeatState::from_claim(claim, viewer, now)
         };
         let seats: Vec<(Seat, SeatState)> = seats
@@ -483,7 +480,7 @@ impl CatalogueService {
                     .iter()
                     .any(|s| s.id == seat.section_id && !priced.contains(&s.ticket_group_id));
                 if unpriced {
-                    blocked.insert(kupa_domain::seating::SeatKey {
+                    blocked.insert(kupa_domain::seating::SeatAddress {
                         section_id: seat.section_id,
                         x: seat.x,
                         y: seat.y,

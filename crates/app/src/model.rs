@@ -2,6 +2,7 @@
 //! The same rows are written by the seed command and read back by the use cases.
 
 use kupa_domain::catalogue::SectionKind;
+use kupa_domain::seating::SeatAddress;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -82,6 +83,12 @@ pub struct Seat {
     pub sofa_id: Option<i64>,
     /// Codes of the site's custom seat attributes, comma separated.
     pub attributes: String,
+}
+
+impl Seat {
+    pub fn address(&self) -> SeatAddress {
+        SeatAddress::new(self.section_id, self.x, self.y)
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -330,6 +337,21 @@ pub struct Claim {
     pub session_id: String,
     pub sold: bool,
     pub expires_at_ms: i64,
+}
+
+impl Claim {
+    pub fn address(&self) -> SeatAddress {
+        SeatAddress::new(self.section_id, self.x, self.y)
+    }
+
+    /// As the domain's liveness rule sees it ([`kupa_domain::catalogue::ClaimView`]).
+    pub fn view(&self) -> kupa_domain::catalogue::ClaimView<'_> {
+        kupa_domain::catalogue::ClaimView {
+            sold: self.sold,
+            expires_at_ms: self.expires_at_ms,
+            session_id: &self.session_id,
+        }
+    }
 }
 
 /// Everything `kupa seed` writes, in insertion order.

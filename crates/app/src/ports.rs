@@ -40,13 +40,7 @@ pub trait CatalogueStore: Send + Sync {
     -> StoreResult<Vec<(Member, Membership)>>;
 }
 
-/// A place to claim: a seat, or a numbered general-admission place (x = number, y = 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Place {
-    pub section_id: i64,
-    pub x: i64,
-    pub y: i64,
-}
+pub use kupa_domain::seating::SeatAddress;
 
 /// Claims on seats and general-admission places. The store is the only arbiter: each claim is one
 /// atomic statement (insert, or take over an expired hold), never "select, then insert".
@@ -65,7 +59,7 @@ pub trait ClaimStore: Send + Sync {
     async fn hold(
         &self,
         presentation_id: i64,
-        places: &[Place],
+        places: &[SeatAddress],
         session_id: &str,
         now_ms: i64,
         expires_at_ms: i64,
@@ -74,7 +68,7 @@ pub trait ClaimStore: Send + Sync {
     async fn release(
         &self,
         presentation_id: i64,
-        places: &[Place],
+        places: &[SeatAddress],
         session_id: &str,
     ) -> StoreResult<u64>;
     /// Moves the expiry of all of a session's holds on a presentation; returns how many moved.

@@ -3,7 +3,7 @@
 //! `SeatEventSink`; `api` fans events out to browsers, and on PostgreSQL to the other nodes.
 
 use crate::model::Claim;
-use crate::ports::Place;
+use crate::ports::SeatAddress;
 
 /// What happened to a place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -43,7 +43,7 @@ impl SeatEvent {
     pub fn new(
         presentation_id: i64,
         state: SeatChangeKind,
-        places: impl IntoIterator<Item = Place>,
+        places: impl IntoIterator<Item = SeatAddress>,
     ) -> SeatEvent {
         SeatEvent {
             presentation_id,
@@ -62,12 +62,13 @@ impl SeatEvent {
 
     /// One event per presentation for the claims a sweeper removed.
     pub fn expired(claims: &[Claim]) -> Vec<SeatEvent> {
-        let mut by_presentation: std::collections::BTreeMap<i64, Vec<Place>> = Default::default();
+        let mut by_presentation: std::collections::BTreeMap<i64, Vec<SeatAddress>> =
+            Default::default();
         for c in claims {
             by_presentation
                 .entry(c.presentation_id)
                 .or_default()
-                .push(Place {
+                .push(SeatAddress {
                     section_id: c.section_id,
                     x: c.x,
                     y: c.y,

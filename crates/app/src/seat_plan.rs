@@ -3,7 +3,7 @@
 //! catalogue, booking, tickets and the cart all read seats through it.
 
 use kupa_domain::seat_kinds::{OrderSeat, SeatKind, kinds_served};
-use kupa_domain::seating::{PlanSeat, SeatKey};
+use kupa_domain::seating::{PlanSeat, SeatAddress};
 
 use crate::model::{Seat, Section};
 
@@ -28,11 +28,7 @@ pub fn plan_seat(seat: &Seat, sections: &[Section]) -> PlanSeat {
 /// A plan seat as the seat-kind rule sees it.
 pub fn order_seat(s: &Seat) -> OrderSeat {
     OrderSeat {
-        key: SeatKey {
-            section_id: s.section_id,
-            x: s.x,
-            y: s.y,
-        },
+        key: s.address(),
         row: s.group_id,
         wheelchair: s.handicap,
         companion: s.companion,
@@ -51,15 +47,15 @@ pub fn order_seat(s: &Seat) -> OrderSeat {
 
 /// The kinds of seat each of an order's places serves, in order (a general-admission place, not
 /// in the plan, serves none).
-pub fn seat_kinds_of(places: &[(i64, i64, i64)], plan: &[Seat]) -> Vec<Vec<SeatKind>> {
+pub fn seat_kinds_of(places: &[SeatAddress], plan: &[Seat]) -> Vec<Vec<SeatKind>> {
     let seats: Vec<OrderSeat> = places
         .iter()
-        .map(|&(section_id, x, y)| {
+        .map(|&place| {
             plan.iter()
-                .find(|s| s.section_id == section_id && s.x == x && s.y == y)
+                .find(|s| s.address() == place)
                 .map(order_seat)
                 .unwrap_or_else(|| OrderSeat {
-                    key: SeatKey { section_id, x, y },
+                    key: place,
                     row: i64::MIN,
                     ..OrderSeat::default()
                 })

@@ -118,7 +118,7 @@ impl SeatState {
         match claim {
             None => SeatState::Available,
             Some(c) if c.sold => SeatState::Sold,
-            Some(c) if c.expires_at_ms <= now_ms => SeatState::Available,
+            Some(c) if !c.is_live_hold(now_ms) => SeatState::Available,
             Some(c) if Some(c.session_id) == viewer_session => SeatState::HeldByMe,
             Some(_) => SeatState::HeldByOther,
         }
@@ -143,6 +143,24 @@ pub struct ClaimView<'a> {
     pub sold: bool,
     pub expires_at_ms: i64,
     pub session_id: &'a str,
+}
+
+impl ClaimView<'_> {
+    /// The one liveness rule of a claim: a hold is live until its deadline (not at it); a sold
+    /// claim is no hold. An expired hold is simply free, whether or not a sweeper has deleted it.
+    pub fn is_live_hold(&self, now_ms: i64) -> bool {
+        !self.sold && self.expires_at_ms > now_ms
+    }
+
+    /// The seat is taken: sold, or held and the hold still live.
+    pub fn takes_the_seat(&self, now_ms: i64) -> bool {
+        self.sold || self.is_live_hold(now_ms)
+    }
+
+    /// A live hold of this session.
+    pub fn is_live_hold_of(&self, session_id: &str, now_ms: i64) -> bool {
+        self.session_id == session_id && self.is_live_hold(now_ms)
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::seating::SeatKey;
+use crate::seating::SeatAddress;
 
 /// A kind of seat a ticket can be tied to. On the wire and in the catalogue file:
 /// `wheelchair`, `companion`, `limitedView`, `premium`, `sofa`, or `attribute:<code>` for a custom
@@ -79,7 +79,7 @@ impl TryFrom<String> for SeatKind {
 /// One seat of an order, as the seat-kind rule sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct OrderSeat {
-    pub key: SeatKey,
+    pub key: SeatAddress,
     /// The seat's row (the plan's group id): only seats of one row are beside each other.
     pub row: i64,
     pub wheelchair: bool,
@@ -138,7 +138,7 @@ mod tests {
 
     fn seat(x: i64, row: i64) -> OrderSeat {
         OrderSeat {
-            key: SeatKey {
+            key: SeatAddress {
                 section_id: 11,
                 x,
                 y: row,
@@ -186,7 +186,7 @@ mod tests {
         assert_eq!(served[1], vec![SeatKind::Companion]);
         // Not two seats away, not in the next row, not in another section.
         let other_section = OrderSeat {
-            key: SeatKey {
+            key: SeatAddress {
                 section_id: 12,
                 x: 2,
                 y: 1,

@@ -22,18 +22,26 @@ pub const SINGLE_SEAT_GAP_POLICY: i64 = 3;
 /// How many alternative blocks best-available offers (spec section 9).
 pub const BEST_AVAILABLE_MATCHES: usize = 5;
 
-/// A seat's identity, as the lock and unlock calls name it.
+/// A seat's address: its section and grid cell, as the lock and unlock calls name it. A numbered
+/// general-admission place has the same shape (x = its number, y = 0). The one name for this idea
+/// everywhere (claims, carts, orders, events).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]
 #[serde(rename_all = "camelCase")]
-pub struct SeatKey {
+pub struct SeatAddress {
     pub section_id: i64,
     pub x: i64,
     pub y: i64,
 }
 
-impl fmt::Display for SeatKey {
+impl SeatAddress {
+    pub fn new(section_id: i64, x: i64, y: i64) -> SeatAddress {
+        SeatAddress { section_id, x, y }
+    }
+}
+
+impl fmt::Display for SeatAddress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "section {} x {} y {}", self.section_id, self.x, self.y)
     }
@@ -58,8 +66,8 @@ pub struct PlanSeat {
 }
 
 impl PlanSeat {
-    pub fn key(&self) -> SeatKey {
-        SeatKey {
+    pub fn key(&self) -> SeatAddress {
+        SeatAddress {
             section_id: self.section_id,
             x: self.x,
             y: self.y,
@@ -112,12 +120,12 @@ pub struct Confirmations {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SeatingViolation {
     #[error("{seat} would be left as a single empty seat")]
-    SingleSeatGap { seat: SeatKey },
+    SingleSeatGap { seat: SeatAddress },
     #[error("sofa {sofa_id} is sold whole: {missing} is missing")]
-    SofaSplit { sofa_id: i64, missing: SeatKey },
+    SofaSplit { sofa_id: i64, missing: SeatAddress },
     #[error("{seat} has price level {found}, the selection has {expected}")]
     MixedPriceLevels {
-        seat: SeatKey,
+        seat: SeatAddress,
         expected: i64,
         found: i64,
     },
@@ -126,7 +134,10 @@ pub enum SeatingViolation {
     #[error("{selected} seats selected, at most {max} per transaction")]
     TooManySeats { selected: usize, max: usize },
     #[error("{seat} is a {special:?} seat and needs the buyer's confirmation")]
-    ConfirmationRequired { seat: SeatKey, special: SpecialSeat },
+    ConfirmationRequired {
+        seat: SeatAddress,
+        special: SpecialSeat,
+    },
 }
 
 impl SeatingViolation {
@@ -211,7 +222,7 @@ pub fn check_single_seat_gap(
 /// clicks: holding seat 3 of `..M.....`, seats 1 and 2 are both blocked (each alone would strand
 /// the other), and `T...T` cannot be filled by three clicks. Such seats must be locked together
 /// (or found by [`best_available`]), which the lock call should allow.
-pub fn blocked_seats(seating_policy_id: i64, seats: &[SeatStatus]) -> BTreeSet<SeatKey> {
+pub fn blocked_seats(seating_policy_id: i64, seats: &[SeatStatus]) -> BTreeSet<SeatAddress> {
     let mut blocked = BTreeSet::new();
     if !single_seat_rule_applies(seating_policy_id) {
         return blocked;
@@ -404,7 +415,7 @@ pub struct BestAvailableRequest<'a> {
 pub struct Block {
     pub section_id: i64,
     pub row: i64,
-    pub seats: Vec<SeatKey>,
+    pub seats: Vec<SeatAddress>,
 }
 
 /// Up to `max_matches` blocks of `quantity` contiguous free seats in one row of one section,
@@ -608,8 +619,8 @@ mod tests {
         seats
     }
 
-    fn key(x: i64) -> SeatKey {
-        SeatKey {
+    fn key(x: i64) -> SeatAddress {
+        SeatAddress {
             section_id: 1,
             x,
             y: 1,
@@ -620,7 +631,7 @@ mod tests {
         Err(SeatingViolation::SingleSeatGap { seat: key(x) })
     }
 
-    fn keys(xs: &[i64]) -> BTreeSet<SeatKey> {
+    fn keys(xs: &[i64]) -> BTreeSet<SeatAddress> {
         xs.iter().map(|&x| key(x)).collect()
     }
 
@@ -1151,7 +1162,7 @@ mod properties {
 
     /// `seats` with the buyer's selection replaced by `selection`; every other non-free seat is
     /// taken (how best-available judges a block).
-    fn with_selection(seats: &[SeatStatus], selection: &[SeatKey]) -> Vec<SeatStatus> {
+    fn with_selection(seats: &[SeatStatus], selection: &[SeatAddress]) -> Vec<SeatStatus> {
         seats
             .iter()
             .map(|s| SeatStatus {
@@ -1224,25 +1235,25 @@ mod properties {
                 include_limited_view: false,
                 max_matches: BEST_AVAILABLE_MATCHES,
             };
-            let is_free = |k: &SeatKey| {
+            let is_free = |k: &SeatAddress| {
                 plan.iter().any(|s| s.seat.key() == *k && s.occupancy == Free)
             };
-            let accepted = |block: &[SeatKey]| {
+            let accepted = |block: &[SeatAddress]| {
                 let after = with_selection(&plan, block);
                 check_single_seat_gap(SINGLE_SEAT_GAP_POLICY, &after).is_ok()
                     && check_sofas(&after).is_ok()
             };
             // Every run of `quantity` free seats the rules accept, by brute force.
-            let all: Vec<Vec<SeatKey>> = plan
+            let all: Vec<Vec<SeatAddress>> = plan
                 .iter()
                 .map(|s| {
                     (0..quantity as i64)
-                        .map(|d| SeatKey { x: s.seat.x + d, ..s.seat.key() })
+                        .map(|d| SeatAddress { x: s.seat.x + d, ..s.seat.key() })
                         .collect::<Vec<_>>()
                 })
                 .filter(|block| block.iter().all(is_free) && accepted(block))
                 .collect();
-            let distance = |block: &[SeatKey]| {
+            let distance = |block: &[SeatAddress]| {
                 let q = block.len() as i64;
                 let dx = block.iter().map(|k| k.x).sum::<i64>() - q * best_x;
                 let dy = block.iter().map(|k| k.y).sum::<i64>() - q * best_y;

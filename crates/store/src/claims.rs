@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::model::Claim;
-use kupa_app::ports::{ClaimStore, Place};
+use kupa_app::ports::{ClaimStore, SeatAddress};
 
 use crate::{Db, Pool, db_err, rows};
 
@@ -19,7 +19,7 @@ const RELEASE: &str = "DELETE FROM seat_claims \
      WHERE presentation_id = $1 AND section_id = $2 AND x = $3 AND y = $4 AND session_id = $5 AND state = 'held'";
 
 /// Claims in a fixed order, so two buyers taking overlapping places cannot deadlock on PostgreSQL.
-fn ordered(places: &[Place]) -> Vec<Place> {
+fn ordered(places: &[SeatAddress]) -> Vec<SeatAddress> {
     let mut v = places.to_vec();
     v.sort_by_key(|p| (p.section_id, p.y, p.x));
     v.dedup();
@@ -96,7 +96,7 @@ impl ClaimStore for Db {
     async fn hold(
         &self,
         presentation_id: i64,
-        places: &[Place],
+        places: &[SeatAddress],
         session_id: &str,
         now_ms: i64,
         expires_at_ms: i64,
@@ -144,7 +144,7 @@ impl ClaimStore for Db {
     async fn release(
         &self,
         presentation_id: i64,
-        places: &[Place],
+        places: &[SeatAddress],
         session_id: &str,
     ) -> StoreResult<u64> {
         let places = ordered(places);

@@ -197,14 +197,14 @@ pub async fn run_listener(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kupa_app::ports::Place;
+    use kupa_app::ports::SeatAddress;
     use kupa_app::seat_events::SeatChangeKind;
 
     fn event(p: i64, seats: i64) -> SeatEvent {
         SeatEvent::new(
             p,
             SeatChangeKind::Held,
-            (0..seats).map(|x| Place {
+            (0..seats).map(|x| SeatAddress {
                 section_id: 1,
                 x,
                 y: 1,

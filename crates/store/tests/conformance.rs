@@ -146,11 +146,11 @@ mod claims {
     use std::collections::HashMap;
     use std::sync::Arc;
 
-    use kupa_app::ports::{CatalogueStore, ClaimStore, Place};
+    use kupa_app::ports::{CatalogueStore, ClaimStore, SeatAddress};
     use kupa_store::Db;
 
     const P: i64 = 7;
-    const SEAT: Place = Place {
+    const SEAT: SeatAddress = SeatAddress {
         section_id: 10,
         x: 1,
         y: 1,
@@ -160,8 +160,8 @@ mod claims {
         db.load_catalogue(&super::small_catalogue()).await.unwrap();
     }
 
-    fn row_seat(x: i64) -> Place {
-        Place {
+    fn row_seat(x: i64) -> SeatAddress {
+        SeatAddress {
             section_id: 10,
             x,
             y: 1,

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use kupa_app::ports::Place;
+use kupa_app::ports::SeatAddress;
 use kupa_app::seat_events::{SeatChangeKind, SeatEvent};
 use kupa_store::seat_events::{postgres_pool, run_listener, run_notifier};
 use kupa_store::testing::{TestDb, postgres_url};
@@ -14,7 +14,7 @@ fn held(presentation: i64, x: i64) -> SeatEvent {
     SeatEvent::new(
         presentation,
         SeatChangeKind::Held,
-        [Place {
+        [SeatAddress {
             section_id: 1,
             x,
             y: 1,

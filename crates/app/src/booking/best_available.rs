@@ -174,7 +174,7 @@ impl BookingService {
                 let (checkout, new_checkout) = self
                     .live_checkout(session, m.presentation_id, now, &timers)
                     .await?;
-                let places: Vec<Place> = m.seats.iter().map(place).collect();
+                let places: Vec<SeatAddress> = m.seats.iter().map(place).collect();
                 let mine = self
                     .claims
                     .session_claims(m.presentation_id, session)
@@ -260,7 +260,7 @@ impl BookingService {
             {
                 let taken: Vec<i64> = claims
                     .iter()
-                    .filter(|c| c.section_id == s.id && (c.sold || c.expires_at_ms > now))
+                    .filter(|c| c.section_id == s.id && c.view().takes_the_seat(now))
                     .map(|c| c.x)
                     .collect();
                 match seating::free_places(s.capacity, &taken, q.quantity) {

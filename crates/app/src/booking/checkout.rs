@@ -74,7 +74,10 @@ impl BookingService {
                 }
             })
             .collect();
-        let places: Vec<(i64, i64, i64)> = holds.iter().map(|h| (h.section_id, h.x, h.y)).collect();
+        let places: Vec<SeatAddress> = holds
+            .iter()
+            .map(|h| SeatAddress::new(h.section_id, h.x, h.y))
+            .collect();
         for (h, kinds) in holds
             .iter_mut()
             .zip(crate::seat_plan::seat_kinds_of(&places, &seats))

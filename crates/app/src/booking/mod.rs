@@ -17,7 +17,7 @@ use kupa_domain::seating::{self, Confirmations, PlanSeat};
 use crate::catalogue::{CatalogueService, PresentationInfo};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::{Claim, Seat, Section};
-use crate::ports::{Captcha, CatalogueStore, CheckoutStore, ClaimStore, Clock, Place};
+use crate::ports::{Captcha, CatalogueStore, CheckoutStore, ClaimStore, Clock, SeatAddress};
 use crate::seat_events::{SeatChangeKind, SeatEvent, SeatEventSink};
 use crate::seat_plan::plan_seat;
 use crate::site_config::SiteConfig;
@@ -105,8 +105,8 @@ fn ga_place(section_id: i64, number: i64) -> HeldPlace {
     }
 }
 
-fn place(h: &HeldPlace) -> Place {
-    Place {
+fn place(h: &HeldPlace) -> SeatAddress {
+    SeatAddress {
         section_id: h.section_id,
         x: h.x,
         y: h.y,
@@ -164,7 +164,7 @@ impl BookingService {
         &self,
         presentation_id: i64,
         state: SeatChangeKind,
-        places: impl IntoIterator<Item = Place>,
+        places: impl IntoIterator<Item = SeatAddress>,
     ) {
         let event = SeatEvent::new(presentation_id, state, places);
         if !event.changes.is_empty() {
@@ -260,7 +260,7 @@ impl BookingService {
     ) -> impl Iterator<Item = &'a Claim> {
         claims
             .iter()
-            .filter(move |c| c.session_id == session && !c.sold && c.expires_at_ms > now_ms)
+            .filter(move |c| c.view().is_live_hold_of(session, now_ms))
     }
 
     pub async fn lock(
@@ -332,7 +332,7 @@ impl BookingService {
                 let plan: Vec<PlanSeat> = group.iter().map(|s| plan_seat(s, &sections)).collect();
                 seating::check_confirmations(&plan, confirmed).map_err(rule)?;
                 let all: Vec<HeldPlace> = group.iter().map(|s| held(s)).collect();
-                let places: Vec<Place> = all.iter().map(place).collect();
+                let places: Vec<SeatAddress> = all.iter().map(place).collect();
                 if !self
                     .claims
                     .hold(
@@ -391,7 +391,7 @@ impl BookingService {
             let claims = self.claims.claims(presentation_id).await?;
             let taken: Vec<i64> = claims
                 .iter()
-                .filter(|c| c.section_id == section.id && (c.sold || c.expires_at_ms > now))
+                .filter(|c| c.section_id == section.id && c.view().takes_the_seat(now))
                 .map(|c| c.x)
                 .collect();
             let lowest = seating::free_places(section.capacity, &taken, 1).map_err(rule)?[0];
@@ -461,7 +461,7 @@ impl BookingService {
                 }
             }
         };
-        let places: Vec<Place> = group.iter().map(place).collect();
+        let places: Vec<SeatAddress> = group.iter().map(place).collect();
         let released = self
             .claims
             .release(req.presentation_id, &places, session)

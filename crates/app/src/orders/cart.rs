@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use kupa_domain::checkout::Step;
 use kupa_domain::money::{DEFAULT_CURRENCY, Money};
 use kupa_domain::pricing::{self, ProductLine, TicketLine};
-use kupa_domain::seating::{self, Occupancy, SeatKey};
+use kupa_domain::seating::{self, Occupancy, SeatAddress};
 
 use crate::catalogue::PresentationInfo;
 use crate::customer_info::CustomerInfo;
@@ -112,13 +112,12 @@ impl OrderService {
         now: i64,
     ) -> AppResult<()> {
         let claims = self.claims.claims(presentation_id).await?;
-        let mine: HashSet<(i64, i64, i64)> = claims
+        let mine: HashSet<SeatAddress> = claims
             .iter()
-            .filter(|c| c.session_id == session && !c.sold && c.expires_at_ms > now)
-            .map(|c| (c.section_id, c.x, c.y))
+            .filter(|c| c.view().is_live_hold_of(session, now))
+            .map(|c| c.address())
             .collect();
-        let wanted: HashSet<(i64, i64, i64)> =
-            seats.iter().map(|s| (s.section_id, s.x, s.y)).collect();
+        let wanted: HashSet<SeatAddress> = seats.iter().map(CartSeat::address).collect();
         if wanted.len() != seats.len() {
             return Err(invalid(
                 ErrorCode::FormValidation,
@@ -129,7 +128,7 @@ impl OrderService {
             return Err(AppError::rejected_with(
                 ErrorCode::LockSeatError,
                 "a seat in the cart is not held by you (its hold may have expired)",
-                serde_json::json!({ "sectionId": lost.0, "x": lost.1, "y": lost.2 }),
+                serde_json::json!({ "sectionId": lost.section_id, "x": lost.x, "y": lost.y }),
             ));
         }
         if mine.len() != wanted.len() {
@@ -196,10 +195,7 @@ impl OrderService {
             .iter()
             .map(|t| crate::tickets::ticket_type(t))
             .collect();
-        let places: Vec<(i64, i64, i64)> = cart_seats
-            .iter()
-            .map(|c| (c.section_id, c.x, c.y))
-            .collect();
+        let places: Vec<SeatAddress> = cart_seats.iter().map(CartSeat::address).collect();
         let mut seat_kinds = crate::seat_plan::seat_kinds_of(&places, &plan.seats).into_iter();
         let mut order_lines = Vec::new();
         for c in cart_seats {
@@ -209,7 +205,7 @@ impl OrderService {
                 .find(|s| s.id == c.section_id)
                 .ok_or_else(|| invalid(ErrorCode::FormValidation, "unknown section"))?;
             order_lines.push(OrderLine {
-                seat: SeatKey {
+                seat: SeatAddress {
                     section_id: c.section_id,
                     x: c.x,
                     y: c.y,
@@ -384,18 +380,14 @@ impl OrderService {
             .iter()
             .flat_map(|(_, ts)| ts.iter().map(crate::tickets::ticket_type))
             .collect();
-        let places: Vec<(i64, i64, i64)> = order
-            .tickets
-            .iter()
-            .map(|t| (t.section_id, t.x, t.y))
-            .collect();
+        let places: Vec<SeatAddress> = order.tickets.iter().map(OrderTicket::address).collect();
         let kinds = crate::seat_plan::seat_kinds_of(&places, &seats);
         let lines: Vec<OrderLine> = order
             .tickets
             .iter()
             .zip(kinds)
             .map(|(t, seat_kinds)| OrderLine {
-                seat: Self::seat_key(t),
+                seat: t.address(),
                 ticket_id: t.ticket_id,
                 seat_kinds,
                 ..OrderLine::default()

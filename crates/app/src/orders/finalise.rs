@@ -57,11 +57,7 @@ impl OrderService {
                 self.booking.publish(
                     order.presentation_id,
                     crate::seat_events::SeatChangeKind::Sold,
-                    order.tickets.iter().map(|t| crate::ports::Place {
-                        section_id: t.section_id,
-                        x: t.x,
-                        y: t.y,
-                    }),
+                    order.tickets.iter().map(OrderTicket::address),
                 );
                 // The order is paid whatever happens to the mail; a failure is logged, not thrown.
                 if let Err(e) = self.send_confirmation(order).await {

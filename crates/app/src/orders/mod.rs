@@ -13,12 +13,10 @@ mod messages;
 pub mod model;
 mod payment;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use kupa_domain::catalogue::SaleState;
 use kupa_domain::ids::Token;
-use kupa_domain::seating::SeatKey;
 use rand::Rng;
 
 use crate::booking::BookingService;
@@ -156,22 +154,5 @@ impl OrderService {
             .await?
             .info;
         Ok(Some((order, info)))
-    }
-    pub fn seat_key(t: &OrderTicket) -> SeatKey {
-        SeatKey {
-            section_id: t.section_id,
-            x: t.x,
-            y: t.y,
-        }
-    }
-
-    /// Per-ticket totals for display, line order.
-    pub fn price_summary(order: &Order) -> BTreeMap<&'static str, i64> {
-        BTreeMap::from([
-            ("tickets", order.tickets_total),
-            ("products", order.products_total),
-            ("serviceCharge", order.service_charge_total),
-            ("total", order.total),
-        ])
     }
 }

@@ -4,6 +4,7 @@
 use kupa_domain::checkout::Step;
 use kupa_domain::money::Money;
 use kupa_domain::pricing;
+use kupa_domain::seating::SeatAddress;
 use serde::{Deserialize, Serialize};
 
 use crate::customer_info::CustomerInfo;
@@ -66,6 +67,12 @@ pub struct OrderTicket {
     pub document_key: String,
     pub scanned_at_ms: Option<i64>,
     pub cancelled_at_ms: Option<i64>,
+}
+
+impl OrderTicket {
+    pub fn address(&self) -> SeatAddress {
+        SeatAddress::new(self.section_id, self.x, self.y)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -347,6 +354,12 @@ pub struct CartSeat {
     pub member_number: Option<String>,
     /// A senior citizen's Israeli ID (senior tickets).
     pub senior_id: Option<String>,
+}
+
+impl CartSeat {
+    pub fn address(&self) -> SeatAddress {
+        SeatAddress::new(self.section_id, self.x, self.y)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

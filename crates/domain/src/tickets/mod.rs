@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::money::Money;
 use crate::seat_kinds::SeatKind;
-use crate::seating::SeatKey;
+use crate::seating::SeatAddress;
 
 /// Membership type 2 is a series (a prepaid pass): its value is its balance.
 pub const SERIES_MEMBERSHIP_TYPE: i64 = 2;
@@ -219,7 +219,7 @@ pub struct RefOption {
 /// One seat of the order with the ticket chosen for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderLine {
-    pub seat: SeatKey,
+    pub seat: SeatAddress,
     /// The ticket group sold in the seat's section.
     pub ticket_group_id: i64,
     pub ticket_id: i64,
@@ -240,7 +240,7 @@ pub struct OrderLine {
 impl Default for OrderLine {
     fn default() -> OrderLine {
         OrderLine {
-            seat: SeatKey {
+            seat: SeatAddress {
                 section_id: 0,
                 x: 0,
                 y: 0,
@@ -292,7 +292,7 @@ pub struct Buyer<'a> {
 /// One line of the order, priced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PricedLine {
-    pub seat: SeatKey,
+    pub seat: SeatAddress,
     /// For a sub-ticket, the ticket of the line covering it.
     pub ticket_id: i64,
     /// The ticket's price; zero for a sub-ticket.

@@ -182,7 +182,7 @@ fn line(n: i64, ticket_id: i64) -> OrderLine {
         _ => Vec::new(),
     };
     OrderLine {
-        seat: SeatKey {
+        seat: SeatAddress {
             section_id: 11,
             x: n,
             y: 5,
@@ -784,7 +784,7 @@ fn one_senior_id_buys_one_senior_ticket_however_it_is_written() {
         [
             senior(Some(a)),
             OrderLine {
-                seat: SeatKey {
+                seat: SeatAddress {
                     section_id: 11,
                     x: 2,
                     y: 5,
