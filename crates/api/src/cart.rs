@@ -242,23 +242,13 @@ pub struct CartResponse {
 }
 
 async fn one_presentation<'a>(state: &AppState, cart: &'a Cart) -> ApiResult<&'a CartPresentation> {
-    match cart.presentations.as_slice() {
-        [one] => Ok(one),
-        [] => Err(
-            AppError::rejected(ErrorCode::FormValidation, "the cart has no presentation").into(),
-        ),
-        many => {
-            // Presentations of one cart must share authProfileId and businessId (spec section 5);
-            // compatible ones are still bought one order each for now.
-            let ids: Vec<i64> = many.iter().map(|p| p.presentation_id).collect();
-            state.orders.check_compatible(&ids).await?;
-            Err(AppError::rejected(
-                ErrorCode::OnePresentationPerOrder,
-                "buy one presentation per order",
-            )
-            .into())
-        }
-    }
+    let ids: Vec<i64> = cart
+        .presentations
+        .iter()
+        .map(|p| p.presentation_id)
+        .collect();
+    state.orders.the_order_presentation(&ids).await?;
+    Ok(&cart.presentations[0])
 }
 
 /// Validates the whole cart (every seat held by this buyer, one ticket per seat, the seating and
@@ -588,8 +578,10 @@ async fn cart_token(
     session: BuyerSession,
     Json(body): Json<CartTokenBody>,
 ) -> ApiResult<axum::Json<CartTokenResponse>> {
-    let token = body.recaptcha_token.as_deref().unwrap_or_default();
-    kupa_app::ports::require_captcha(state.captcha.as_ref(), token).await?;
+    state
+        .orders
+        .cart_token(body.recaptcha_token.as_deref().unwrap_or_default())
+        .await?;
     Ok(axum::Json(CartTokenResponse {
         uuid: session.id().to_owned(),
     }))

@@ -30,10 +30,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(best_available))
 }
 
-async fn check_captcha(state: &AppState, token: Option<&str>) -> ApiResult<()> {
-    Ok(kupa_app::ports::require_captcha(state.captcha.as_ref(), token.unwrap_or_default()).await?)
-}
-
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
@@ -65,8 +61,14 @@ async fn seatplan_v2(
     Query(q): Query<SeatplanQuery>,
     Json(body): Json<CaptchaBody>,
 ) -> ApiResult<axum::Json<SeatplanV2Response>> {
-    check_captcha(&state, body.recaptcha_token.as_deref()).await?;
-    let plan = state.catalogue.seatplan(q.venue_id, q.seatplan_id).await?;
+    let plan = state
+        .catalogue
+        .buyer_seatplan(
+            body.recaptcha_token.as_deref().unwrap_or_default(),
+            q.venue_id,
+            q.seatplan_id,
+        )
+        .await?;
     Ok(axum::Json(SeatplanV2Response {
         seatplan: SeatplanV2::new(&plan),
     }))
@@ -177,11 +179,15 @@ async fn seats_status(
     session: BuyerSession,
     Query(q): Query<StatusQuery>,
 ) -> ApiResult<axum::Json<SeatsStatusResponse>> {
-    check_captcha(&state, q.recaptcha_token.as_deref()).await?;
     let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
     let status = state
         .catalogue
-        .seat_status(q.presentation_id, None, Some(session.id()), &channel)
+        .buyer_seat_status(
+            q.recaptcha_token.as_deref().unwrap_or_default(),
+            q.presentation_id,
+            session.id(),
+            &channel,
+        )
         .await?;
     Ok(axum::Json(SeatsStatusResponse {
         sections: dto::section_statuses(&status),

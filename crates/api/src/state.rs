@@ -4,7 +4,7 @@ use kupa_app::accounts::{CustomerService, MobileLoginService};
 use kupa_app::booking::BookingService;
 use kupa_app::catalogue::CatalogueService;
 use kupa_app::orders::OrderService;
-use kupa_app::ports::{AdjustableClock, Captcha, Mailer, OutboxStore, SmsSender};
+use kupa_app::ports::{AdjustableClock, Mailer, OutboxStore, SmsSender};
 use kupa_app::saved_cards::SavedCardService;
 use kupa_app::tickets::TicketService;
 
@@ -107,7 +107,6 @@ pub struct AppState {
     pub mailer: Arc<dyn Mailer>,
     /// What the default SMS and mail adapters wrote (read by the test mode's outbox routes).
     pub outbox: Arc<dyn OutboxStore>,
-    pub captcha: Arc<dyn Captcha>,
     pub clock: Arc<dyn AdjustableClock>,
     pub settings: Arc<ApiSettings>,
     /// This node's fan-out of live seat events (and its hand-off to the cross-node relay).

@@ -13,7 +13,7 @@ use kupa_domain::time;
 
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::*;
-use crate::ports::{CatalogueStore, ClaimStore, Clock};
+use crate::ports::{Captcha, CatalogueStore, ClaimStore, Clock};
 use crate::site_config::SiteConfig;
 
 /// How far ahead "upcoming" lists reach.
@@ -121,6 +121,7 @@ pub struct SeatStatus {
 pub struct CatalogueService {
     store: Arc<dyn CatalogueStore>,
     claims: Arc<dyn ClaimStore>,
+    captcha: Arc<dyn Captcha>,
     clock: Arc<dyn Clock>,
     /// Test mode only: step timers that replace the configured ones, for holds and config alike.
     timer_override: std::sync::RwLock<Option<crate::site_config::TimerMode>>,
@@ -153,11 +154,13 @@ impl CatalogueService {
     pub fn new(
         store: Arc<dyn CatalogueStore>,
         claims: Arc<dyn ClaimStore>,
+        captcha: Arc<dyn Captcha>,
         clock: Arc<dyn Clock>,
     ) -> CatalogueService {
         CatalogueService {
             store,
             claims,
+            captcha,
             clock,
             timer_override: std::sync::RwLock::new(None),
             claims_cache: std::sync::Mutex::new(HashMap::new()),
@@ -389,6 +392,30 @@ impl CatalogueService {
             })
             .collect();
         Ok((groups, detail.service_charge))
+    }
+
+    /// The seat plan as a buyer asks for it (spec: POST /seats/seatplanV2 carries a captcha).
+    pub async fn buyer_seatplan(
+        &self,
+        captcha_token: &str,
+        venue_id: i64,
+        seatplan_id: i64,
+    ) -> AppResult<SeatplanFull> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
+        self.seatplan(venue_id, seatplan_id).await
+    }
+
+    /// The older seat status call (GET /seats/seats-status), which carries a captcha.
+    pub async fn buyer_seat_status(
+        &self,
+        captcha_token: &str,
+        presentation_id: i64,
+        viewer: &str,
+        channel: &Channel,
+    ) -> AppResult<SeatStatus> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
+        self.seat_status(presentation_id, None, Some(viewer), channel)
+            .await
     }
 
     pub async fn seatplan(&self, venue_id: i64, seatplan_id: i64) -> AppResult<SeatplanFull> {

@@ -72,6 +72,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let catalogue = Arc::new(CatalogueService::new(
         cat.clone(),
         store.clone(),
+        captcha.clone(),
         clock_port.clone(),
     ));
     let forget = catalogue.clone();
@@ -123,7 +124,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         tickets.clone(),
         customers.clone(),
         gateway,
-        captcha.clone(),
+        captcha,
         clock_port,
         Messages {
             sms: sms.clone(),
@@ -142,7 +143,6 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         sms,
         mailer,
         outbox,
-        captcha,
         clock,
         rate_limiter: Arc::new(RateLimiter::new(settings.rate_limits.clone())),
         settings: Arc::new(settings),

@@ -406,6 +406,26 @@ impl OrderService {
         kupa_domain::tickets::check_seat_kinds(&lines, &chosen).map_err(AppError::from)
     }
 
+    /// The presentation a ticket order is for: one, for now. Several are checked for the spec's
+    /// cart rule first (one auth profile, one business) and then refused, so a buyer learns the
+    /// stricter reason when there is one.
+    pub async fn the_order_presentation(&self, presentation_ids: &[i64]) -> AppResult<i64> {
+        match presentation_ids {
+            [one] => Ok(*one),
+            [] => Err(invalid(
+                ErrorCode::FormValidation,
+                "the cart has no presentation",
+            )),
+            many => {
+                self.check_compatible(many).await?;
+                Err(invalid(
+                    ErrorCode::OnePresentationPerOrder,
+                    "buy one presentation per order",
+                ))
+            }
+        }
+    }
+
     /// The spec's cart rule: presentations of one cart must share their auth profile and business.
     pub async fn check_compatible(&self, presentation_ids: &[i64]) -> AppResult<()> {
         let mut first: Option<PresentationInfo> = None;

@@ -12,6 +12,11 @@ use super::*;
 const MAX_INSTALLMENTS: i64 = 12;
 
 impl OrderService {
+    /// POST /cart/token: the captcha, before a cart is built.
+    pub async fn cart_token(&self, captcha_token: &str) -> AppResult<()> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await
+    }
+
     /// Starts paying the session's pending order: checks the total the client shows, gives the
     /// holds the payment window, and returns the payment (whose form URL the gateway knows).
     pub async fn start_payment(
