@@ -257,6 +257,7 @@ async fn a_wheelchair_ticket_with_its_companion_is_priced_and_every_total_agrees
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["reservation"]["total"], total);
     assert_eq!(r.body["reservation"]["priceBreakdown"]["total"], total);
+    assert_eq!(rows(db, "SELECT channel FROM orders WHERE status = 'paid'").await, vec!["web".to_owned()], "sold on the web shop");
 
     // The PDF: each ticket at its full price with the service charge it includes, and the total.
     let pdf = app.send(axum::http::Request::get(format!("/api/reservations/{reservation}/tickets.pdf?lang=en")).body(axum::body::Body::empty()).unwrap()).await;

@@ -28,6 +28,11 @@ fn order_row(r: &impl Get) -> R<Order> {
         session_id: r.s("session_id")?,
         presentation_id: r.i("presentation_id")?,
         status: OrderStatus::parse(&status).ok_or_else(|| decode_err("order status", &status))?,
+        channel: {
+            let c = r.s("channel")?;
+            Channel::parse(&c).ok_or_else(|| decode_err("order channel", &c))?
+        },
+        referral_mini_site_id: r.oi("referral_mini_site_id")?,
         is_hold: r.b("is_hold")?,
         customer_id: r.oi("customer_id")?,
         customer,
@@ -188,8 +193,8 @@ macro_rules! save_pending {
         sqlx::query(
             "INSERT INTO orders (id, reservation_number, session_id, presentation_id, status, is_hold, customer_id, customer, \
              locale, tickets_total, products_total, service_charge_total, service_charge_name, total, currency, payment_id, \
-             created_at, updated_at, paid_at, committed_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, NULL, $16, $16, NULL, NULL)",
+             created_at, updated_at, paid_at, committed_at, channel, referral_mini_site_id) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, NULL, $16, $16, NULL, NULL, $17, $18)",
         )
         .bind(&o.id)
         .bind(&o.reservation_number)
@@ -207,6 +212,8 @@ macro_rules! save_pending {
         .bind(o.total)
         .bind(&o.currency)
         .bind($now)
+        .bind(o.channel.as_str())
+        .bind(o.referral_mini_site_id)
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;

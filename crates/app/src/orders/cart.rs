@@ -69,6 +69,9 @@ impl OrderService {
             session_id: session.to_owned(),
             presentation_id: p.id,
             status: OrderStatus::Pending,
+            // Every sale today is the web shop's; mini-sites and partners set theirs.
+            channel: Channel::Web,
+            referral_mini_site_id: None,
             is_hold: false,
             customer_id: None,
             customer,

@@ -84,6 +84,33 @@ pub struct OrderProduct {
     pub unit_price: i64,
 }
 
+/// Where an order was sold: the web shop, a promotional mini-site (which referred it), or a
+/// partner's API. Reports of sales by point of sale read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Channel {
+    #[default]
+    Web,
+    MiniSite,
+    PartnerApi,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Web => "web",
+            Channel::MiniSite => "miniSite",
+            Channel::PartnerApi => "partnerApi",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Channel> {
+        [Channel::Web, Channel::MiniSite, Channel::PartnerApi]
+            .into_iter()
+            .find(|c| c.as_str() == s)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Order {
     pub id: String,
@@ -91,6 +118,9 @@ pub struct Order {
     pub session_id: String,
     pub presentation_id: i64,
     pub status: OrderStatus,
+    /// Where it was sold (and, from a mini-site, which one referred it).
+    pub channel: Channel,
+    pub referral_mini_site_id: Option<i64>,
     pub is_hold: bool,
     pub customer_id: Option<i64>,
     pub customer: CustomerInfo,
