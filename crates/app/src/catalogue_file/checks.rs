@@ -1,0 +1,237 @@
+//! The catalogue file's checks: every id unique in its table, every reference pointing at a row
+//! that exists, the ticket codes and reference options sensible. Run before anything is written.
+
+use std::collections::{BTreeMap, HashSet};
+
+use super::{CatalogueFileError, err};
+use crate::model::*;
+
+pub(super) fn unique<T>(
+    what: &str,
+    items: &[T],
+    key: impl Fn(&T) -> i64,
+) -> Result<HashSet<i64>, CatalogueFileError> {
+    let mut seen = HashSet::new();
+    for item in items {
+        let k = key(item);
+        if k <= 0 {
+            return Err(err(format!("{what}: ids must be positive, got {k}")));
+        }
+        if !seen.insert(k) {
+            return Err(err(format!("{what}: id {k} appears twice")));
+        }
+    }
+    Ok(seen)
+}
+
+pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileError> {
+    let need = |what: &str,
+                set: &HashSet<i64>,
+                id: i64,
+                owner: String|
+     -> Result<(), CatalogueFileError> {
+        if set.contains(&id) {
+            Ok(())
+        } else {
+            Err(err(format!("{owner}: unknown {what} {id}")))
+        }
+    };
+    let locations = unique("locations", &d.locations, |l| l.id)?;
+    let venues = unique("venues", &d.venues, |v| v.id)?;
+    let seatplans = unique("seatplans", &d.seatplans, |s| s.id)?;
+    unique("sections", &d.sections, |s| s.id)?;
+    let categories = unique("categories", &d.categories, |c| c.id)?;
+    let features = unique("features", &d.features, |f| f.id)?;
+    let groups = unique("ticketGroups", &d.ticket_groups, |g| g.id)?;
+    let tickets = unique("tickets", &d.tickets, |t| t.id)?;
+    unique("products", &d.products, |p| p.id)?;
+    unique("serviceCharges", &d.service_charges, |s| s.id)?;
+    unique("presentations", &d.presentations, |p| p.id)?;
+    let customers = unique("customers", &d.customers, |c| c.id)?;
+    let memberships = unique("memberships", &d.memberships, |m| m.id)?;
+    unique("members", &d.members, |m| m.id)?;
+    unique("miniSites", &d.mini_sites, |m| m.id)?;
+    for v in &d.venues {
+        need(
+            "location",
+            &locations,
+            v.location_id,
+            format!("venue {}", v.id),
+        )?;
+    }
+    for s in &d.seatplans {
+        need("venue", &venues, s.venue_id, format!("seatplan {}", s.id))?;
+    }
+    for s in &d.sections {
+        need(
+            "ticket group",
+            &groups,
+            s.ticket_group_id,
+            format!("section {}", s.id),
+        )?;
+    }
+    let mut places = HashSet::new();
+    for s in &d.seats {
+        if !places.insert((s.seatplan_id, s.x, s.y)) {
+            return Err(err(format!(
+                "seatplan {}: two seats at x={} y={}",
+                s.seatplan_id, s.x, s.y
+            )));
+        }
+    }
+    for f in &d.features {
+        need(
+            "category",
+            &categories,
+            f.category_id,
+            format!("feature {}", f.id),
+        )?;
+    }
+    for t in &d.tickets {
+        need(
+            "ticket group",
+            &groups,
+            t.ticket_group_id,
+            format!("ticket {}", t.id),
+        )?;
+        if let Some(r) = t.requires_ticket_id {
+            need("ticket", &tickets, r, format!("ticket {}", t.id))?;
+        }
+        if t.price < 0 || t.multiply_factor < 0 {
+            return Err(err(format!(
+                "ticket {}: negative price or multiply factor",
+                t.id
+            )));
+        }
+    }
+    let plan_venue: BTreeMap<i64, i64> = d.seatplans.iter().map(|s| (s.id, s.venue_id)).collect();
+    for p in &d.presentations {
+        need(
+            "feature",
+            &features,
+            p.feature_id,
+            format!("presentation {}", p.id),
+        )?;
+        need(
+            "seatplan",
+            &seatplans,
+            p.seatplan_id,
+            format!("presentation {}", p.id),
+        )?;
+        if plan_venue.get(&p.seatplan_id) != Some(&p.venue_id) {
+            return Err(err(format!(
+                "presentation {}: seatplan {} is not of venue {}",
+                p.id, p.seatplan_id, p.venue_id
+            )));
+        }
+    }
+    for m in &d.members {
+        need(
+            "customer",
+            &customers,
+            m.customer_id,
+            format!("member {}", m.id),
+        )?;
+        need(
+            "membership",
+            &memberships,
+            m.membership_id,
+            format!("member {}", m.id),
+        )?;
+    }
+    for p in &d.products {
+        if let Some(l) = p.location_id {
+            need("location", &locations, l, format!("product {}", p.id))?;
+        }
+    }
+    for m in &d.mini_sites {
+        for f in &m.feature_ids {
+            need("feature", &features, *f, format!("mini-site {}", m.id))?;
+        }
+    }
+    check_ticket_codes(d, &tickets)?;
+    Ok(())
+}
+
+fn check_ticket_codes(d: &CatalogueData, tickets: &HashSet<i64>) -> Result<(), CatalogueFileError> {
+    unique("ticketCodes", &d.ticket_codes, |c| c.id)?;
+    let mut keys = HashSet::new();
+    for c in &d.ticket_codes {
+        let owner = format!("ticket code {}", c.id);
+        let key = kupa_domain::tickets::normalise_code(&c.code);
+        if key.is_empty() {
+            return Err(err(format!("{owner}: the code is empty")));
+        }
+        if !keys.insert(key) {
+            return Err(err(format!(
+                "{owner}: code {:?} appears twice (case and spaces are ignored)",
+                c.code
+            )));
+        }
+        let ticket = d
+            .tickets
+            .iter()
+            .find(|t| t.id == c.ticket_id)
+            .ok_or_else(|| err(format!("{owner}: unknown ticket {}", c.ticket_id)))?;
+        let by_code = d
+            .ticket_groups
+            .iter()
+            .any(|g| g.id == ticket.ticket_group_id && g.is_by_code_enabled);
+        if !by_code {
+            return Err(err(format!(
+                "{owner}: ticket {} is in group {}, which does not take codes (isByCodeEnabled)",
+                ticket.id, ticket.ticket_group_id
+            )));
+        }
+        if c.usage_limit.is_some_and(|l| l < 0)
+            || c.used_count < 0
+            || c.usage_limit.is_some_and(|l| c.used_count > l)
+        {
+            return Err(err(format!(
+                "{owner}: usedCount must be between 0 and usageLimit"
+            )));
+        }
+        if c.balance.is_some_and(|b| b < 0) || c.min_tickets < 0 {
+            return Err(err(format!("{owner}: negative balance or minTickets")));
+        }
+        if !c.card_prefix.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err(format!("{owner}: cardPrefix must be digits")));
+        }
+        if c.kind == kupa_domain::tickets::CodeKind::CreditCardBenefit && c.card_prefix.is_empty() {
+            return Err(err(format!(
+                "{owner}: a credit-card benefit needs the issuer's cardPrefix"
+            )));
+        }
+        if let (Some(from), Some(to)) = (&c.valid_from, &c.valid_to)
+            && from > to
+        {
+            return Err(err(format!("{owner}: validFrom is after validTo")));
+        }
+    }
+    let mut options = HashSet::new();
+    for o in &d.ref_prompt_options {
+        let owner = format!(
+            "reference option {:?} of ticket {}",
+            o.reference, o.ticket_id
+        );
+        if !tickets.contains(&o.ticket_id) {
+            return Err(err(format!("{owner}: unknown ticket")));
+        }
+        let prompts = d
+            .tickets
+            .iter()
+            .any(|t| t.id == o.ticket_id && !t.ref_prompt.is_empty());
+        if !prompts {
+            return Err(err(format!("{owner}: the ticket has no refPrompt")));
+        }
+        if o.reference.trim().is_empty() || o.quantity < 0 {
+            return Err(err(format!(
+                "{owner}: needs a reference and a quantity of 0 or more"
+            )));
+        }
+        if !options.insert((o.ticket_id, o.reference.clone(), o.reference2.clone())) {
+            return Err(err(format!("{owner}: appears twice")));
+        }
+    }
+    Ok(())
+}
