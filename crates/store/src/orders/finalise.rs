@@ -1,0 +1,177 @@
+//! The one finalisation transaction (`OrderStore::finalise`) and the payment's own updates: the
+//! macros run inside a write transaction the caller opened, on either database.
+
+/// The finalisation: see `OrderStore::finalise`. Returns the outcome; the caller commits only on `Paid`.
+macro_rules! finalise_in {
+    ($tx:expr, $payment_id:expr, $now:expr) => {{
+        let payment = sqlx::query("SELECT * FROM payments WHERE id = $1").bind($payment_id).fetch_optional(&mut *$tx).await.map_err(db_err)?;
+        let payment = match payment {
+            None => return Err(StoreError::other("finalising an unknown payment")),
+            Some(row) => payment_row(&row).map_err(db_err)?,
+        };
+        let order = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &payment.order_id).ok_or_else(|| StoreError::other("payment without order"))?;
+        // The decision is the app's; the store carries it out.
+        if let Some(outcome) = kupa_app::orders::finalisation_outcome(&payment, &order) {
+            (false, outcome)
+        } else {
+            let mut all_held = true;
+            // In the claims' key order, as holds and releases take them: no deadlock with an unlock.
+            let mut in_key_order: Vec<&OrderTicket> = order.tickets.iter().collect();
+            in_key_order.sort_by_key(|t| (t.section_id, t.y, t.x));
+            for t in in_key_order {
+                let n = sqlx::query(
+                    "UPDATE seat_claims SET state = 'sold', order_id = $6, updated_at = $7 \
+                     WHERE presentation_id = $1 AND section_id = $2 AND x = $3 AND y = $4 AND session_id = $5 \
+                     AND state = 'held' AND expires_at > $7",
+                )
+                .bind(t.presentation_id)
+                .bind(t.section_id)
+                .bind(t.x)
+                .bind(t.y)
+                .bind(&order.session_id)
+                .bind(&order.id)
+                .bind($now)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+                if n != 1 {
+                    all_held = false;
+                    break;
+                }
+            }
+            // What the order used is spent in the same transaction: each code's uses (never past
+            // its limit), and one place of each reference option with a quantity (hotel rooms).
+            let mut spent = all_held;
+            let mut codes: std::collections::BTreeMap<&str, i64> = std::collections::BTreeMap::new();
+            for t in order.tickets.iter().filter(|t| !t.is_sub_ticket) {
+                if let Some(c) = t.code.as_deref() {
+                    *codes.entry(c).or_default() += 1;
+                }
+            }
+            for (code, n) in &codes {
+                if !spent {
+                    break;
+                }
+                let done = sqlx::query(
+                    "UPDATE ticket_codes SET used_count = used_count + $2 \
+                     WHERE code_key = $1 AND (usage_limit IS NULL OR used_count + $2 <= usage_limit)",
+                )
+                .bind(*code)
+                .bind(*n)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+                spent = done == 1;
+            }
+            for t in order.tickets.iter().filter(|t| t.ref1.is_some()) {
+                if !spent {
+                    break;
+                }
+                let limited: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ticket_ref_options WHERE ticket_id = $1")
+                    .bind(t.ticket_id)
+                    .fetch_one(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+                if limited > 0 {
+                    let done = sqlx::query(
+                        "UPDATE ticket_ref_options SET quantity = quantity - 1 \
+                         WHERE ticket_id = $1 AND reference = $2 AND reference2 = $3 AND quantity > 0",
+                    )
+                    .bind(t.ticket_id)
+                    .bind(t.ref1.as_deref().unwrap_or_default())
+                    .bind(t.ref2.as_deref().unwrap_or_default())
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?
+                    .rows_affected();
+                    spent = done == 1;
+                }
+            }
+            // Each voucher's amount comes off its balance, never below zero.
+            for v in &order.vouchers {
+                if !spent {
+                    break;
+                }
+                let done = sqlx::query("UPDATE ticket_codes SET balance = balance - $2 WHERE code_key = $1 AND balance >= $2")
+                    .bind(&v.code)
+                    .bind(v.amount)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?
+                    .rows_affected();
+                spent = done == 1;
+            }
+            if !all_held {
+                (false, Finalised::HoldsLost)
+            } else if !spent {
+                (false, Finalised::CodeUsedUp)
+            } else {
+                let paid_now = sqlx::query("UPDATE orders SET status = 'paid', payment_id = $2, paid_at = $3, updated_at = $3 WHERE id = $1 AND status = 'pending'")
+                    .bind(&order.id)
+                    .bind(&payment.id)
+                    .bind($now)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?
+                    .rows_affected();
+                if paid_now != 1 {
+                    // The order stopped being pending meanwhile (a new cart replaced it): nothing is written.
+                    (false, Finalised::HoldsLost)
+                } else {
+                    sqlx::query("UPDATE payments SET status = 'captured', updated_at = $2 WHERE id = $1")
+                        .bind(&payment.id)
+                        .bind($now)
+                        .execute(&mut *$tx)
+                        .await
+                        .map_err(db_err)?;
+                    let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
+                    (true, Finalised::Paid(paid))
+                }
+            }
+        }
+    }};
+}
+
+macro_rules! update_payment_in {
+    ($tx:expr, $id:expr, $u:expr, $now:expr) => {{
+        let u = $u;
+        // Final states stay final, and an authorized payment only moves on to captured or refunded:
+        // a late or reordered callback never undoes money that was taken.
+        sqlx::query(
+            "UPDATE payments SET status = $2, card_brand = COALESCE($3, card_brand), card_last4 = COALESCE($4, card_last4), \
+             card_bin = COALESCE($5, card_bin), failure_code = COALESCE($6, failure_code), updated_at = $7 \
+             WHERE id = $1 AND status NOT IN ('captured', 'refunded') \
+             AND NOT (status = 'authorized' AND $2 NOT IN ('authorized', 'captured', 'refunded'))",
+        )
+        .bind($id)
+        .bind(u.status.as_str())
+        .bind(&u.card_brand)
+        .bind(&u.card_last4)
+        .bind(&u.card_bin)
+        .bind(&u.failure_code)
+        .bind($now)
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        let exists = sqlx::query("SELECT * FROM payments WHERE id = $1").bind($id).fetch_optional(&mut *$tx).await.map_err(db_err)?;
+        match exists {
+            None => None,
+            Some(row) => {
+                sqlx::query(
+                    "INSERT INTO payment_events (payment_id, seq, kind, detail, created_at) \
+                     VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4)",
+                )
+                .bind($id)
+                .bind(u.status.as_str())
+                .bind(&u.note)
+                .bind($now)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+                Some(payment_row(&row).map_err(db_err)?)
+            }
+        }
+    }};
+}

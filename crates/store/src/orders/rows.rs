@@ -1,0 +1,114 @@
+//! Order, ticket, product and payment rows read back into the app's types.
+
+use kupa_app::customer_info::CustomerInfo;
+use kupa_app::orders::*;
+
+use crate::rows::Get;
+
+pub(super) type R<T> = Result<T, sqlx::Error>;
+
+pub(super) fn decode_err(what: &str, v: &str) -> sqlx::Error {
+    sqlx::Error::Decode(format!("{what} {v:?}").into())
+}
+
+pub(super) fn os(r: &impl Get, c: &str) -> R<Option<String>> {
+    r.os(c)
+}
+
+pub(super) fn order_row(r: &impl Get) -> R<Order> {
+    let status = r.s("status")?;
+    let customer: CustomerInfo =
+        serde_json::from_str(&r.s("customer")?).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+    Ok(Order {
+        id: r.s("id")?,
+        reservation_number: r.s("reservation_number")?,
+        session_id: r.s("session_id")?,
+        presentation_id: r.i("presentation_id")?,
+        status: OrderStatus::parse(&status).ok_or_else(|| decode_err("order status", &status))?,
+        channel: {
+            let c = r.s("channel")?;
+            Channel::parse(&c).ok_or_else(|| decode_err("order channel", &c))?
+        },
+        referral_mini_site_id: r.oi("referral_mini_site_id")?,
+        is_hold: r.b("is_hold")?,
+        customer_id: r.oi("customer_id")?,
+        customer,
+        locale: r.s("locale")?,
+        tickets_total: r.i("tickets_total")?,
+        products_total: r.i("products_total")?,
+        service_charge_total: r.i("service_charge_total")?,
+        service_charge_name: r.s("service_charge_name")?,
+        total: r.i("total")?,
+        currency: r.s("currency")?,
+        payment_id: os(r, "payment_id")?,
+        created_at_ms: r.i("created_at")?,
+        paid_at_ms: r.oi("paid_at")?,
+        committed_at_ms: r.oi("committed_at")?,
+        tickets: Vec::new(),
+        products: Vec::new(),
+        vouchers: Vec::new(),
+    })
+}
+
+pub(super) fn ticket_row(r: &impl Get) -> R<OrderTicket> {
+    Ok(OrderTicket {
+        line: r.i("line")?,
+        presentation_id: r.i("presentation_id")?,
+        section_id: r.i("section_id")?,
+        x: r.i("x")?,
+        y: r.i("y")?,
+        section_name: r.s("section_name")?,
+        section_name_en: r.s("section_name_en")?,
+        row_name: r.s("row_name")?,
+        seat_name: r.s("seat_name")?,
+        ticket_id: r.i("ticket_id")?,
+        ticket_name: r.s("ticket_name")?,
+        ticket_name_en: r.s("ticket_name_en")?,
+        price: r.i("price")?,
+        service_charge: r.i("service_charge")?,
+        is_sub_ticket: r.b("is_sub_ticket")?,
+        code: os(r, "code")?,
+        ref1: os(r, "ref1")?,
+        ref2: os(r, "ref2")?,
+        member_number: os(r, "member_number")?,
+        document_key: r.s("document_key")?,
+        scanned_at_ms: r.oi("scanned_at")?,
+        cancelled_at_ms: r.oi("cancelled_at")?,
+    })
+}
+
+pub(super) fn product_row(r: &impl Get) -> R<OrderProduct> {
+    Ok(OrderProduct {
+        product_id: r.i("product_id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        quantity: r.i("quantity")?,
+        unit_price: r.i("unit_price")?,
+    })
+}
+
+pub(super) fn payment_row(r: &impl Get) -> R<Payment> {
+    let method = r.s("method")?;
+    let status = r.s("status")?;
+    Ok(Payment {
+        id: r.s("id")?,
+        order_id: r.s("order_id")?,
+        session_id: r.s("session_id")?,
+        method: PaymentMethod::parse(&method)
+            .ok_or_else(|| decode_err("payment method", &method))?,
+        amount: r.i("amount")?,
+        currency: r.s("currency")?,
+        installments: r.i("installments")?,
+        status: PaymentStatus::parse(&status)
+            .ok_or_else(|| decode_err("payment status", &status))?,
+        card_brand: os(r, "card_brand")?,
+        card_last4: os(r, "card_last4")?,
+        card_bin: os(r, "card_bin")?,
+        save_card: r.b("save_card")?,
+        failure_code: os(r, "failure_code")?,
+        locale: r.s("locale")?,
+        return_url: r.s("return_url")?,
+        created_at_ms: r.i("created_at")?,
+        updated_at_ms: r.i("updated_at")?,
+    })
+}
