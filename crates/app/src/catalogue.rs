@@ -31,6 +31,21 @@ pub struct PresentationInfo {
 }
 
 impl PresentationInfo {
+    /// Refuses a presentation outside its sale window: not started yet, or ended.
+    pub fn require_on_sale(&self) -> AppResult<()> {
+        match self.sale_state {
+            SaleState::OnSale => Ok(()),
+            SaleState::NotYetStarted => Err(AppError::rejected(
+                ErrorCode::TicketSaleNotYetStarted,
+                "ticket sale has not started yet",
+            )),
+            SaleState::Ended => Err(AppError::rejected(
+                ErrorCode::TicketingEnded,
+                "ticketing for this presentation has ended",
+            )),
+        }
+    }
+
     fn new(view: PresentationView, now_ms: i64) -> PresentationInfo {
         let p = &view.presentation;
         let sale_state = SaleWindow {
@@ -480,13 +495,7 @@ impl CatalogueService {
             })
             .collect();
         let blocked = {
-            let statuses: Vec<kupa_domain::seating::SeatStatus> = seats
-                .iter()
-                .map(|(s, st)| kupa_domain::seating::SeatStatus {
-                    seat: crate::seat_plan::plan_seat(s, &sections),
-                    occupancy: (*st).into(),
-                })
-                .collect();
+            let statuses = crate::seat_plan::rule_statuses(&seats, &sections);
             let mut blocked = kupa_domain::seating::blocked_seats(
                 detail.info.view.presentation.seating_policy_id,
                 &statuses,

@@ -63,3 +63,17 @@ pub fn seat_kinds_of(places: &[SeatAddress], plan: &[Seat]) -> Vec<Vec<SeatKind>
         .collect();
     kinds_served(&seats)
 }
+
+/// A presentation's seat status as the seating rules see it: each plan seat and who holds it.
+pub fn rule_statuses(
+    seats: &[(Seat, kupa_domain::catalogue::SeatState)],
+    sections: &[Section],
+) -> Vec<kupa_domain::seating::SeatStatus> {
+    seats
+        .iter()
+        .map(|(s, st)| kupa_domain::seating::SeatStatus {
+            seat: plan_seat(s, sections),
+            occupancy: kupa_domain::seating::Occupancy::from(*st),
+        })
+        .collect()
+}

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use jiff::civil::Date;
 use kupa_domain::Money;
-use kupa_domain::catalogue::SaleState;
 use kupa_domain::pricing::{ServiceChargeRule, ticket_service_charge};
 use kupa_domain::tickets::{
     self, MemberInfo, RefOption, TicketCodeRule, TicketRuleError, TicketType, normalise_code,
@@ -83,21 +82,7 @@ impl TicketService {
             .catalogue
             .presentation(q.presentation_id, &channel)
             .await?;
-        match detail.info.sale_state {
-            SaleState::OnSale => {}
-            SaleState::NotYetStarted => {
-                return Err(AppError::rejected(
-                    ErrorCode::TicketSaleNotYetStarted,
-                    "ticket sale has not started yet",
-                ));
-            }
-            SaleState::Ended => {
-                return Err(AppError::rejected(
-                    ErrorCode::TicketingEnded,
-                    "ticketing for this presentation has ended",
-                ));
-            }
-        }
+        detail.info.require_on_sale()?;
         let sections = self
             .store
             .sections(detail.info.view.presentation.seatplan_id)

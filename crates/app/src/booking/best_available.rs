@@ -279,14 +279,7 @@ impl BookingService {
             .catalogue
             .seat_status(p.id, None, Some(session), &Default::default())
             .await?;
-        let statuses: Vec<seating::SeatStatus> = status
-            .seats
-            .iter()
-            .map(|(s, st)| seating::SeatStatus {
-                seat: plan_seat(s, &sections),
-                occupancy: (*st).into(),
-            })
-            .collect();
+        let statuses = crate::seat_plan::rule_statuses(&status.seats, &sections);
         let seatplan = self
             .store
             .seatplan(p.seatplan_id)

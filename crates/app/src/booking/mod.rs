@@ -201,17 +201,8 @@ impl BookingService {
                 "the venue or seat plan is not this presentation's",
             ));
         }
-        match info.sale_state {
-            SaleState::OnSale => Ok(info),
-            SaleState::NotYetStarted => Err(AppError::rejected(
-                ErrorCode::TicketSaleNotYetStarted,
-                "ticket sale has not started yet",
-            )),
-            SaleState::Ended => Err(AppError::rejected(
-                ErrorCode::TicketingEnded,
-                "ticketing for this presentation has ended",
-            )),
-        }
+        info.require_on_sale()?;
+        Ok(info)
     }
 
     async fn section(

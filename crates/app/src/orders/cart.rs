@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use kupa_domain::checkout::Step;
 use kupa_domain::money::{DEFAULT_CURRENCY, Money};
 use kupa_domain::pricing::{self, ProductLine, TicketLine};
-use kupa_domain::seating::{self, Occupancy, SeatAddress};
+use kupa_domain::seating::{self, SeatAddress};
 
 use crate::catalogue::PresentationInfo;
 use crate::customer_info::CustomerInfo;
@@ -158,14 +158,7 @@ impl OrderService {
             .catalogue
             .seat_status(p.id, None, Some(session), &Default::default())
             .await?;
-        let statuses: Vec<seating::SeatStatus> = status
-            .seats
-            .iter()
-            .map(|(s, st)| seating::SeatStatus {
-                seat: plan_seat(s, &plan.sections),
-                occupancy: Occupancy::from(*st),
-            })
-            .collect();
+        let statuses = crate::seat_plan::rule_statuses(&status.seats, &plan.sections);
         let rule = |v: seating::SeatingViolation| AppError::rejected(v.code(), v.to_string());
         seating::check_single_seat_gap(p.seating_policy_id, &statuses).map_err(rule)?;
         seating::check_sofas(&statuses).map_err(rule)?;

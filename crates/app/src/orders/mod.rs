@@ -15,7 +15,6 @@ mod payment;
 
 use std::sync::Arc;
 
-use kupa_domain::catalogue::SaleState;
 use kupa_domain::ids::Token;
 use rand::Rng;
 
@@ -104,17 +103,8 @@ impl OrderService {
             .presentation(presentation_id, &Default::default())
             .await?
             .info;
-        match info.sale_state {
-            SaleState::OnSale => Ok(info),
-            SaleState::NotYetStarted => Err(AppError::rejected(
-                ErrorCode::TicketSaleNotYetStarted,
-                "ticket sale has not started yet",
-            )),
-            SaleState::Ended => Err(AppError::rejected(
-                ErrorCode::TicketingEnded,
-                "ticketing for this presentation has ended",
-            )),
-        }
+        info.require_on_sale()?;
+        Ok(info)
     }
 
     pub async fn payment(&self, id: &str) -> AppResult<Payment> {
@@ -125,27 +115,18 @@ impl OrderService {
     }
 
     pub async fn reservation(&self, id: &str) -> AppResult<(Order, PresentationInfo)> {
-        let order = self
-            .orders
-            .order(id)
+        let order = self.orders.order(id).await?;
+        self.paid_with_presentation(order)
             .await?
-            .filter(|o| o.status == OrderStatus::Paid)
-            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such reservation"))?;
-        let info = self
-            .catalogue
-            .presentation(order.presentation_id, &Default::default())
-            .await?
-            .info;
-        Ok((order, info))
+            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such reservation"))
     }
 
-    pub async fn by_document_key(&self, key: &str) -> AppResult<Option<(Order, PresentationInfo)>> {
-        let Some(order) = self
-            .orders
-            .order_by_document_key(key)
-            .await?
-            .filter(|o| o.status == OrderStatus::Paid)
-        else {
+    /// A paid order with its presentation; None for no order or one not paid.
+    async fn paid_with_presentation(
+        &self,
+        order: Option<Order>,
+    ) -> AppResult<Option<(Order, PresentationInfo)>> {
+        let Some(order) = order.filter(|o| o.status == OrderStatus::Paid) else {
             return Ok(None);
         };
         let info = self
@@ -154,5 +135,10 @@ impl OrderService {
             .await?
             .info;
         Ok(Some((order, info)))
+    }
+
+    pub async fn by_document_key(&self, key: &str) -> AppResult<Option<(Order, PresentationInfo)>> {
+        let order = self.orders.order_by_document_key(key).await?;
+        self.paid_with_presentation(order).await
     }
 }
