@@ -49,7 +49,7 @@ pub struct CaptchaBody {
     pub recaptcha_token: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SeatplanV2Response {
     pub seatplan: SeatplanV2,
 }
@@ -108,7 +108,7 @@ pub struct StatusV2Query {
     pub mini_site_url: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SeatsStatusV2Response {
     pub presentation_id: i64,
@@ -234,7 +234,7 @@ pub struct LockBody {
     pub confirm_limited_view: bool,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LockedSeat {
     pub x: i64,
@@ -262,7 +262,7 @@ impl From<&HeldPlace> for LockedSeat {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LockResponse {
     /// The place now held: the seat asked for, or (general admission) the one the server picked.
@@ -318,7 +318,7 @@ pub struct UnlockBody {
     pub seat: SeatRef,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UnlockResponse {
     pub unlocked_seats: Vec<LockedSeat>,
@@ -357,7 +357,7 @@ pub struct ExtendBody {
     pub presentation_id: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckoutResponse {
     pub step: String,
@@ -396,7 +396,7 @@ pub struct MyHoldsQuery {
     pub presentation_id: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MyHoldsResponse {
     pub seats: Vec<LockedSeat>,
@@ -457,7 +457,7 @@ pub struct BestAvailableParams {
     pub recaptcha_token: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BestMatchDto {
     pub presentation_id: i64,
@@ -467,7 +467,7 @@ pub struct BestMatchDto {
     pub expires_at: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BestAvailableResponse {
     pub matches: Vec<BestMatchDto>,

@@ -5,7 +5,11 @@
 //! that day, so a test finds the same screenings on sale whatever the hour it runs at.
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod client;
 pub mod paying;
+
+#[allow(unused_imports)] // each test file uses a different part
+pub use client::*;
 
 use std::sync::Arc;
 
