@@ -110,7 +110,7 @@ pub struct CartBody {
     pub uuid: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PricedTicket {
     pub section_id: i64,
@@ -134,7 +134,7 @@ pub struct PricedTicket {
     pub ref2: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PricedProduct {
     pub id: i64,
@@ -145,7 +145,7 @@ pub struct PricedProduct {
     pub amount: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PricedCartDto {
     pub presentation_id: i64,
@@ -166,7 +166,7 @@ pub struct PricedCartDto {
     pub currency: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PricedVoucher {
     pub reference: String,
@@ -231,7 +231,7 @@ impl PricedCartDto {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CartResponse {
     pub cart: PricedCartDto,
@@ -350,7 +350,7 @@ pub struct PaymentFormQuery {
     pub auth_profile_id: Option<i64>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentFormResponse {
     /// The gateway's page for this payment (open it in the payment dialog).
@@ -445,7 +445,7 @@ pub struct CommitPresentation {
     pub presentation_id: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CommitResponse {
     pub reservation_identifier: String,

@@ -159,7 +159,7 @@ pub struct DateQuery {
     pub mini_site_url: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PresentationsByDateResponse {
     pub date: String,
@@ -204,7 +204,7 @@ pub struct ListQuery {
     pub ticket_codes: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PresentationListResponse {
     pub presentations: Vec<dto::Presentation>,
@@ -257,7 +257,7 @@ async fn presentation_list_no_slash(
     list_presentations(state, q).await
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PresentationResponse {
     pub presentation: dto::Presentation,
@@ -298,7 +298,7 @@ pub struct TicketGroupsQuery {
     pub integration_id: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TicketGroupsResponse {
     pub ticket_groups: Vec<dto::TicketGroup>,

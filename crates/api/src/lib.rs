@@ -32,6 +32,34 @@ use utoipa_axum::router::OpenApiRouter;
 
 pub use state::{ApiSettings, AppState, RoutePaths};
 
+/// The answers of the calls, as a client written in Rust reads them (the API tests' typed
+/// client): the same types the handlers serialise, so a renamed field breaks the tests' build
+/// instead of passing unnoticed; the web app reads the OpenAPI document instead.
+pub mod wire {
+    pub use crate::cart::{
+        CartResponse, CommitResponse, PaymentFormResponse, PricedCartDto, PricedProduct,
+        PricedTicket, PricedVoucher,
+    };
+    pub use crate::catalogue::{
+        PresentationListResponse, PresentationResponse, PresentationsByDateResponse,
+        TicketGroupsResponse,
+    };
+    pub use crate::dto::{
+        Presentation, PriceBreakdown, Product, SeatShort, SeatStatusShort, SeatplanV2, Section,
+        SectionStatus, ServiceCharge, Ticket, TicketGroup,
+    };
+    pub use crate::error::{ErrorBody, ErrorDetail};
+    pub use crate::payment::PaymentStatusResponse;
+    pub use crate::reservations::{
+        Reservation, ReservationResponse, ReservedProduct, ReservedSeat,
+    };
+    pub use crate::seats::{
+        BestAvailableResponse, BestMatchDto, CheckoutResponse, LockResponse, LockedSeat,
+        MyHoldsResponse, SeatplanV2Response, SeatsStatusV2Response, UnlockResponse,
+    };
+    pub use crate::tickets::{TicketByCodeResponse, TicketCodeInfo};
+}
+
 use crate::error::ApiError;
 
 fn api_router() -> OpenApiRouter<AppState> {

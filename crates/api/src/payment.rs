@@ -34,7 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(payment_callback))
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentStatusResponse {
     pub payment_id: String,

@@ -44,7 +44,7 @@ fn base_url(headers: &HeaderMap) -> String {
     format!("{scheme}://{host}")
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReservedSeat {
     pub section: String,
@@ -59,7 +59,7 @@ pub struct ReservedSeat {
     pub document_key: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReservedProduct {
     pub name: String,
@@ -68,7 +68,7 @@ pub struct ReservedProduct {
     pub amount: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Reservation {
     #[serde(rename = "ReservationIdentifier")]
@@ -94,7 +94,7 @@ pub struct Reservation {
     pub calendar_url: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ReservationResponse {
     pub reservation: Reservation,
 }

@@ -45,7 +45,7 @@ pub struct CaptchaBody {
     pub recaptcha_token: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct SeatplanV2Response {
     pub seatplan: SeatplanV2,
 }
@@ -110,7 +110,7 @@ pub struct StatusV2Query {
     pub mini_site_url: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SeatsStatusV2Response {
     pub presentation_id: i64,
@@ -240,7 +240,7 @@ pub struct LockBody {
     pub confirm_limited_view: bool,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LockedSeat {
     pub x: i64,
@@ -268,7 +268,7 @@ impl From<&HeldPlace> for LockedSeat {
     }
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LockResponse {
     /// The place now held: the seat asked for, or (general admission) the one the server picked.
@@ -324,7 +324,7 @@ pub struct UnlockBody {
     pub seat: SeatRef,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UnlockResponse {
     pub unlocked_seats: Vec<LockedSeat>,
@@ -363,7 +363,7 @@ pub struct ExtendBody {
     pub presentation_id: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckoutResponse {
     pub step: String,
@@ -402,7 +402,7 @@ pub struct MyHoldsQuery {
     pub presentation_id: i64,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MyHoldsResponse {
     pub seats: Vec<LockedSeat>,
@@ -463,7 +463,7 @@ pub struct BestAvailableParams {
     pub recaptcha_token: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BestMatchDto {
     pub presentation_id: i64,
@@ -473,7 +473,7 @@ pub struct BestMatchDto {
     pub expires_at: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BestAvailableResponse {
     pub matches: Vec<BestMatchDto>,

@@ -35,7 +35,7 @@ pub struct TicketByCodeQuery {
     pub mini_site_url: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TicketCodeInfo {
     /// The code as printed.
@@ -55,7 +55,7 @@ pub struct TicketCodeInfo {
     pub card_prefix: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TicketByCodeResponse {
     /// The ticket the code unlocks, with `code` (and a voucher's `balance`) set.

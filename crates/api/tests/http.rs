@@ -13,6 +13,15 @@ use kupa_store::testing::TestDb;
 use serde_json::Value;
 
 api_tests! {
+async fn every_test_app_starts_at_the_same_instant_whatever_the_hour(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let start = start_ms();
+    let r = app.get("/api/config").await;
+    let server_time: jiff::Timestamp = r.body["serverTime"].as_str().unwrap().parse().unwrap();
+    assert!((start..start + 60_000).contains(&server_time.as_millisecond()), "{server_time} is not the start ({start})");
+    assert_eq!(app.today, kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(start)), "the chain is laid out around the start's day");
+}
+
 async fn every_catalogue_call_answers_with_the_spec_fields(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
 

@@ -13,7 +13,6 @@ use hmac::{Hmac, KeyInit, Mac};
 use kupa_api::ApiSettings;
 use kupa_api::state::GatewaySecret;
 use kupa_app::orders::{OrderStatus, OrderStore};
-use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_providers::test_gateway::cards;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -132,10 +131,11 @@ async fn a_card_payment_is_captured_its_order_paid_and_its_seats_sold(db: &TestD
         assert_eq!(seat_state(&app, &k, s).await, "sold");
     }
     // The buyer's commit reads the reservation the callback made.
-    let commit = json!({ "cart": { "presentations": [{ "presentationId": k.presentation["id"] }] }, "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string();
-    let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit)).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert_eq!(r.body["reservationIdentifier"].as_str(), Some(order.id.as_str()));
+    let committed = app.commit(&who, k.presentation["id"].as_i64().unwrap()).await.ok();
+    assert_eq!(committed.reservation_identifier, order.id);
+    let reservation = app.reservation(&committed.reservation_identifier).await.ok().reservation;
+    assert_eq!((reservation.seats.len(), reservation.total), (k.seats.len(), k.total));
+    assert_eq!(reservation.reservation_number, committed.reservation_number);
 
     // A second post after capture changes nothing.
     let events = rows(db, EVENT_TEXT).await.len();

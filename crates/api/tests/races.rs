@@ -257,7 +257,7 @@ async fn callbacks_duplicated_reordered_and_late_change_nothing_twice(db: &TestD
 
 async fn two_nodes_sweeping_at_once_release_each_expired_hold_once(db: &TestDb) {
     let node_a = TestApp::new(db, test_settings()).await;
-    let node_b = TestApp::another_node(db, test_settings()).await;
+    let node_b = node_a.another_node(db, test_settings()).await;
     let p = node_a.get("/api/presentations/").await.body["presentations"].as_array().unwrap().iter().find(|p| p["venueId"] == 1 && p["isOnSale"] == true).unwrap()["id"].as_i64().unwrap();
     let mut watch_a = node_a.state.seat_events.subscribe(p);
     let mut watch_b = node_b.state.seat_events.subscribe(p);

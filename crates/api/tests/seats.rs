@@ -5,144 +5,90 @@ mod common;
 
 use axum::http::StatusCode;
 use common::*;
-use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
-use serde_json::{Value, json};
+use serde_json::json;
 
-/// An on-sale presentation in the given venue, with its seat plan (short form).
-async fn on_sale_in_venue(app: &TestApp, venue_id: i64) -> (Value, Value) {
-    let r = app.get("/api/presentations/").await;
-    let p = r.body["presentations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| {
-            p["venueId"] == venue_id && p["isOnSale"] == true && app.starts_after_hours(p, 24)
-        })
-        .unwrap_or_else(|| panic!("no presentation on sale in venue {venue_id}"))
-        .clone();
-    let plan = app
-        .post(
-            &format!(
-                "/api/seats/seatplanV2?venueId={}&seatplanId={}",
-                p["venueId"], p["seatplanId"]
-            ),
-            &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
-        )
-        .await
-        .body["seatplan"]
-        .clone();
+/// An on-sale presentation in the given venue, with its seat plan.
+async fn on_sale_in_venue(app: &TestApp, venue_id: i64) -> (Presentation, SeatplanV2) {
+    let p = app.on_sale_in(venue_id).await;
+    let plan = app.seat_plan(&p).await;
     (p, plan)
 }
 
-fn seat_body(p: &Value, section: i64, x: i64, y: i64, extra: Value) -> String {
-    let mut body = json!({
-        "recaptchaToken": CAPTCHA_TEST_TOKEN,
-        "seat": {
-            "PresentationId": p["id"], "VenueId": p["venueId"], "VenueSeatplanId": p["seatplanId"],
-            "VenueSectionId": section, "TicketGroupId": 1, "XCoordinate": x, "YCoordinate": y
-        }
-    });
-    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
-        b.extend(e.clone());
-    }
-    body.to_string()
-}
-
-fn plain_seats(plan: &Value) -> Vec<&Value> {
-    plan["seats"]
-        .as_array()
-        .unwrap()
+/// Seats with nothing special: no wheelchair place, a full view, no sofa.
+fn plain_seats(plan: &SeatplanV2) -> Vec<&SeatShort> {
+    plan.seats
         .iter()
-        .filter(|s| s["hc"] == false && s["lv"] == false && s["sf"].is_null())
+        .filter(|s| !s.hc && !s.lv && s.sf.is_none())
         .collect()
 }
 
-async fn status_of(app: &TestApp, session: &str, p: &Value, x: i64, y: i64, si: i64) -> Value {
-    let r = app
-        .call_as(
-            session,
-            "GET",
-            &format!("/api/seats/seats-statusV2?presentationId={}", p["id"]),
-            None,
-        )
-        .await;
-    r.body["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["x"] == x && s["y"] == y && s["si"] == si)
-        .unwrap()
-        .clone()
+/// The seat `dx` places along the row from `at`.
+fn along(at: SeatKey, dx: i64) -> SeatKey {
+    SeatKey { x: at.x + dx, ..at }
 }
 
 api_tests! {
 async fn a_seat_held_by_one_buyer_is_refused_to_another_until_released(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, plan) = on_sale_in_venue(&app, 1).await;
-    let seat = plain_seats(&plan)[40];
-    let (si, x, y) = (seat["si"].as_i64().unwrap(), seat["x"].as_i64().unwrap(), seat["y"].as_i64().unwrap());
+    let seat = plain_seats(&plan)[40].key();
     let (a, b) = (buyer(1), buyer(2));
 
-    let r = app.call_as(&a, "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, si, x, y, json!({})))).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert_eq!((r.body["lockedSeat"]["x"].as_i64(), r.body["lockedSeat"]["y"].as_i64()), (Some(x), Some(y)));
-    assert_eq!(r.body["step"], "seats");
-    assert!(r.body["expiresAt"].as_str().unwrap() > r.body["serverTime"].as_str().unwrap());
+    let r = app.lock(&a, &p, seat).await;
+    let lock = r.ok();
+    assert_eq!(lock.locked_seat.key(), seat);
+    assert_eq!(lock.step, "seats");
+    assert!(lock.expires_at > lock.server_time);
     example(&app, "lockSeat", "LockResponse", &r);
 
-    assert_eq!(status_of(&app, &a, &p, x, y, si).await["s"], "heldByMe");
-    assert_eq!(status_of(&app, &a, &p, x, y, si).await["isSelected"], true);
-    assert_eq!(status_of(&app, &b, &p, x, y, si).await["s"], "heldByOther");
+    assert_eq!(app.seat_state(&a, p.id, seat).await.s, "heldByMe");
+    assert!(app.seat_state(&a, p.id, seat).await.is_selected);
+    assert_eq!(app.seat_state(&b, p.id, seat).await.s, "heldByOther");
 
-    let r = app.call_as(&b, "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, si, x, y, json!({})))).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "lock_seat_error"));
+    let r = app.lock(&b, &p, seat).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "lock_seat_error"));
     example(&app, "lockSeat", "ErrorBody", &r);
-    let r = app.call_as(&b, "PUT", "/api/seats/unlock-seat", Some(&seat_body(&p, si, x, y, json!({})))).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "unlock_seat_error"), "a buyer cannot release another's seat");
+    let r = app.unlock(&b, &p, seat).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "unlock_seat_error"), "a buyer cannot release another's seat");
 
-    let r = app.call_as(&a, "PUT", "/api/seats/unlock-seat", Some(&seat_body(&p, si, x, y, json!({})))).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app.unlock(&a, &p, seat).await;
+    assert_eq!(r.ok().unlocked_seats.len(), 1);
     example(&app, "unlockSeat", "UnlockResponse", &r);
-    let r = app.call_as(&b, "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, si, x, y, json!({})))).await;
-    assert_eq!(r.status, StatusCode::OK, "released seats are free again: {}", r.text);
+    app.lock(&b, &p, seat).await.expect("released seats are free again");
 
-    let r = app.call_as(&b, "GET", &format!("/api/seats/my-holds?presentationId={}", p["id"]), None).await;
-    assert_eq!(r.body["seats"].as_array().unwrap().len(), 1);
-    assert_eq!(r.body["step"], "seats");
+    let r = app.my_holds(&b, p.id).await;
+    let holds = r.ok();
+    assert_eq!(holds.seats.iter().map(Placed::key).collect::<Vec<_>>(), [seat]);
+    assert_eq!(holds.step.as_deref(), Some("seats"));
     example(&app, "myHolds", "MyHoldsResponse", &r);
 }
 
 async fn a_sofa_is_held_and_released_whole(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, plan) = on_sale_in_venue(&app, 2).await;
-    let sofa_seat = plan["seats"].as_array().unwrap().iter().find(|s| !s["sf"].is_null()).unwrap();
-    let sofa = sofa_seat["sf"].clone();
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat",
-        Some(&seat_body(&p, sofa_seat["si"].as_i64().unwrap(), sofa_seat["x"].as_i64().unwrap(), sofa_seat["y"].as_i64().unwrap(), json!({})))).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let partners = plan["seats"].as_array().unwrap().iter().filter(|s| s["sf"] == sofa).count();
-    assert!(partners >= 2);
-    assert_eq!(r.body["lockedSeats"].as_array().unwrap().len(), partners, "the whole sofa is held");
-    let partner = plan["seats"].as_array().unwrap().iter().find(|s| s["sf"] == sofa && s["x"] != sofa_seat["x"]).unwrap();
-    let r = app.call_as(&buyer(2), "PUT", "/api/seats/lock-seat",
-        Some(&seat_body(&p, partner["si"].as_i64().unwrap(), partner["x"].as_i64().unwrap(), partner["y"].as_i64().unwrap(), json!({})))).await;
-    assert_eq!(code(&r), "lock_seat_error", "the partner seat went with the sofa");
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/unlock-seat",
-        Some(&seat_body(&p, partner["si"].as_i64().unwrap(), partner["x"].as_i64().unwrap(), partner["y"].as_i64().unwrap(), json!({})))).await;
-    assert_eq!(r.body["unlockedSeats"].as_array().unwrap().len(), partners, "{}", r.text);
+    let sofa_seat = plan.seats.iter().find(|s| s.sf.is_some()).unwrap();
+    let sofa: Vec<&SeatShort> = plan.seats.iter().filter(|s| s.sf == sofa_seat.sf).collect();
+    assert!(sofa.len() >= 2);
+    let lock = app.lock(&buyer(1), &p, sofa_seat.key()).await.ok();
+    assert_eq!(lock.locked_seats.len(), sofa.len(), "the whole sofa is held");
+    let partner = sofa.iter().find(|s| s.x != sofa_seat.x).unwrap().key();
+    let r = app.lock(&buyer(2), &p, partner).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "lock_seat_error"), "the partner seat went with the sofa");
+    let unlocked = app.unlock(&buyer(1), &p, partner).await.ok();
+    assert_eq!(unlocked.unlocked_seats.len(), sofa.len());
 }
 
 async fn wheelchair_and_limited_view_seats_need_a_confirmation(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, plan) = on_sale_in_venue(&app, 4).await;
-    for (flag, confirm) in [("hc", "confirmWheelchair"), ("lv", "confirmLimitedView")] {
-        let s = plan["seats"].as_array().unwrap().iter().find(|s| s[flag] == true && s["sf"].is_null()).unwrap_or_else(|| panic!("venue 4 has a {flag} seat"));
-        let (si, x, y) = (s["si"].as_i64().unwrap(), s["x"].as_i64().unwrap(), s["y"].as_i64().unwrap());
-        let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, si, x, y, json!({})))).await;
-        assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "seatConfirmationRequired"), "{flag}");
-        let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, si, x, y, json!({ confirm: true })))).await;
-        assert_eq!(r.status, StatusCode::OK, "{flag}: {}", r.text);
+    let wheelchair = plan.seats.iter().find(|s| s.hc && s.sf.is_none()).expect("venue 4 has a wheelchair place");
+    let limited_view = plan.seats.iter().find(|s| s.lv && s.sf.is_none()).expect("venue 4 has a limited-view seat");
+    for (seat, confirm) in [(wheelchair, "confirmWheelchair"), (limited_view, "confirmLimitedView")] {
+        let at = seat.key();
+        let r = app.lock(&buyer(1), &p, at).await;
+        assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "seatConfirmationRequired"), "{confirm}");
+        app.lock_with(&buyer(1), &with(seat_body(&p, at), json!({ confirm: true }))).await.expect(confirm);
     }
 }
 
@@ -151,178 +97,148 @@ async fn a_buyer_may_hold_at_most_the_configured_number_of_seats(db: &TestDb) {
     let (p, plan) = on_sale_in_venue(&app, 1).await;
     let seats = plain_seats(&plan);
     for s in seats.iter().take(10) {
-        let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, s["si"].as_i64().unwrap(), s["x"].as_i64().unwrap(), s["y"].as_i64().unwrap(), json!({})))).await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        app.lock(&buyer(1), &p, s.key()).await.ok();
     }
-    let s = seats[10];
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, s["si"].as_i64().unwrap(), s["x"].as_i64().unwrap(), s["y"].as_i64().unwrap(), json!({})))).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "tooManySeats"));
-    let r = app.call_as(&buyer(2), "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, s["si"].as_i64().unwrap(), s["x"].as_i64().unwrap(), s["y"].as_i64().unwrap(), json!({})))).await;
-    assert_eq!(r.status, StatusCode::OK, "the limit is per buyer");
+    let eleventh = seats[10].key();
+    let r = app.lock(&buyer(1), &p, eleventh).await;
+    assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "tooManySeats"));
+    app.lock(&buyer(2), &p, eleventh).await.expect("the limit is per buyer");
 }
 
 async fn general_admission_places_are_numbered_and_never_oversold(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, plan) = on_sale_in_venue(&app, 8).await;
-    let section = plan["sections"].as_array().unwrap().iter().filter(|s| s["kind"] == "ga").min_by_key(|s| s["capacity"].as_i64().unwrap()).unwrap().clone();
-    let (si, capacity) = (section["id"].as_i64().unwrap(), section["capacity"].as_i64().unwrap());
+    let section = plan.sections.iter().filter(|s| s.kind == "ga").min_by_key(|s| s.capacity).unwrap();
+    let (si, capacity) = (section.id, section.capacity);
+    // Any place of the section: the server numbers them.
+    let anywhere = SeatKey { section_id: si, x: 0, y: 0 };
     let mut numbers = std::collections::BTreeSet::new();
     for i in 0..capacity {
         let who = buyer(100 + (i / 10) as u32);
-        let r = app.call_as(&who, "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, si, 0, 0, json!({})))).await;
-        assert_eq!(r.status, StatusCode::OK, "place {i}: {}", r.text);
-        assert!(numbers.insert(r.body["lockedSeat"]["x"].as_i64().unwrap()), "each place once");
+        let lock = app.lock(&who, &p, anywhere).await.expect(&format!("place {i}"));
+        assert!(numbers.insert(lock.locked_seat.x), "each place once");
     }
     assert_eq!(numbers, (1..=capacity).collect(), "places 1..=capacity");
-    let r = app.call_as(&buyer(999), "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, si, 0, 0, json!({})))).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "ga_not_enough_seats"));
-    let st = app.get(&format!("/api/seats/seats-statusV2?presentationId={}", p["id"])).await;
-    let sec = st.body["sections"].as_array().unwrap().iter().find(|s| s["id"] == si).unwrap().clone();
-    assert_eq!((sec["remaining"].as_i64(), sec["soldOut"].as_bool()), (Some(0), Some(true)));
+    let r = app.lock(&buyer(999), &p, anywhere).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "ga_not_enough_seats"));
+    let status = app.seat_status(&buyer(999), p.id).await;
+    let sec = status.sections.iter().find(|s| s.id == si).unwrap();
+    assert_eq!((sec.remaining, sec.sold_out), (0, true));
 }
 
 async fn seats_are_sold_only_inside_the_sale_window(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
-    let r = app.get("/api/presentations/").await;
-    let premiere = r.body["presentations"].as_array().unwrap().iter().find(|p| p["saleState"] == "notYetStarted").unwrap().clone();
-    let plan = app.get(&format!("/api/seats/seatplan?venueId={}&seatplanId={}", premiere["venueId"], premiere["seatplanId"])).await;
-    let s = &plan.body["seatplan"]["seats"][0];
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat",
-        Some(&seat_body(&premiere, s["VenueSectionId"].as_i64().unwrap(), s["XCoordinate"].as_i64().unwrap(), s["YCoordinate"].as_i64().unwrap(), json!({})))).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "ticket_sale_not_yet_started"));
+    let premiere = app.not_yet_on_sale().await;
+    let seat = app.seat_plan(&premiere).await.seats[0].key();
+    let r = app.lock(&buyer(1), &premiere, seat).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "ticket_sale_not_yet_started"));
     let past_day = app.today.checked_sub(jiff::ToSpan::days(2)).unwrap();
-    let r = app.get(&format!("/api/seats/presentations?date={past_day}")).await;
-    let past = r.body["presentations"].as_array().unwrap().iter().find(|p| p["venueId"] == 1).unwrap().clone();
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat",
-        Some(&seat_body(&past, s["VenueSectionId"].as_i64().unwrap(), s["XCoordinate"].as_i64().unwrap(), s["YCoordinate"].as_i64().unwrap(), json!({})))).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "ticketing_ended"));
+    let past = app.presentations_on(past_day).await.into_iter().find(|p| p.venue_id == premiere.venue_id).unwrap();
+    let r = app.lock(&buyer(1), &past, seat).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "ticketing_ended"));
 }
 
 async fn an_expired_hold_is_free_for_another_buyer_and_cannot_be_extended(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, plan) = on_sale_in_venue(&app, 1).await;
-    let s = plain_seats(&plan)[5];
-    let body = seat_body(&p, s["si"].as_i64().unwrap(), s["x"].as_i64().unwrap(), s["y"].as_i64().unwrap(), json!({}));
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&body)).await;
-    assert_eq!(r.status, StatusCode::OK);
-    let extend = json!({ "presentationId": p["id"] }).to_string();
-    let r = app.call_as(&buyer(1), "POST", "/api/seats/extend", Some(&extend)).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    assert_eq!(r.body["extended"], true);
+    let seat = plain_seats(&plan)[5].key();
+    app.lock(&buyer(1), &p, seat).await.ok();
+    let r = app.extend(&buyer(1), p.id).await;
+    assert!(r.ok().extended);
     example(&app, "extendHold", "CheckoutResponse", &r);
-    let r = app.call_as(&buyer(1), "POST", "/api/seats/extend", Some(&extend)).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "extensionNotAllowed"), "once per step");
+    let r = app.extend(&buyer(1), p.id).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "extensionNotAllowed"), "once per step");
 
     // 10 minutes of choosing seats, extended once: 20 minutes and one more second.
-    let r = app.post("/api/test/clock", r#"{"advanceMs": 1201000}"#).await;
-    assert_eq!(r.status, StatusCode::OK);
-    assert_eq!(status_of(&app, &buyer(2), &p, s["x"].as_i64().unwrap(), s["y"].as_i64().unwrap(), s["si"].as_i64().unwrap()).await["s"], "available");
-    let r = app.call_as(&buyer(2), "PUT", "/api/seats/lock-seat", Some(&body)).await;
-    assert_eq!(r.status, StatusCode::OK, "the expired hold is free at once: {}", r.text);
-    let r = app.call_as(&buyer(1), "POST", "/api/seats/extend", Some(&extend)).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "timeExpired"));
-    let r = app.call_as(&buyer(1), "GET", &format!("/api/seats/my-holds?presentationId={}", p["id"]), None).await;
-    assert!(r.body["seats"].as_array().unwrap().is_empty() && r.body["step"].is_null());
+    app.advance_clock_ms(1_201_000).await;
+    assert_eq!(app.seat_state(&buyer(2), p.id, seat).await.s, "available");
+    app.lock(&buyer(2), &p, seat).await.expect("the expired hold is free at once");
+    let r = app.extend(&buyer(1), p.id).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "timeExpired"));
+    let holds = app.my_holds(&buyer(1), p.id).await.ok();
+    assert!(holds.seats.is_empty() && holds.step.is_none());
 }
 
 async fn policy_three_blocks_the_seat_that_would_leave_a_single_gap(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, plan) = on_sale_in_venue(&app, 1).await;
-    assert_eq!(p["seatingPolicyId"], 3);
+    assert_eq!(p.seating_policy_id, 3);
     // Three seats side by side in one row, away from aisles: hold the left one; the seat two
     // to its right would strand the seat between them, so it is blocked for this buyer.
-    let seats = plan["seats"].as_array().unwrap();
-    let at = |si: &Value, x: i64, y: &Value| seats.iter().find(|s| &s["si"] == si && s["x"] == x && &s["y"] == y);
-    let start = seats
-        .iter()
-        .find(|s| (1..=3).all(|d| at(&s["si"], s["x"].as_i64().unwrap() + d, &s["y"]).is_some()) && at(&s["si"], s["x"].as_i64().unwrap() - 1, &s["y"]).is_some())
-        .unwrap();
-    let (si, x, y) = (start["si"].as_i64().unwrap(), start["x"].as_i64().unwrap(), start["y"].as_i64().unwrap());
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, si, x, y, json!({})))).await;
-    assert_eq!(r.status, StatusCode::OK);
-    assert_eq!(status_of(&app, &buyer(1), &p, x + 2, y, si).await["isBlocked"], true, "would strand x+1");
-    assert_eq!(status_of(&app, &buyer(1), &p, x + 1, y, si).await["isBlocked"], false);
+    let exists = |at: SeatKey| plan.seats.iter().any(|s| s.key() == at);
+    let start = plan.seats.iter().map(Placed::key).find(|&at| (1..=3).all(|d| exists(along(at, d))) && exists(along(at, -1))).unwrap();
+    app.lock(&buyer(1), &p, start).await.ok();
+    assert!(app.seat_state(&buyer(1), p.id, along(start, 2)).await.is_blocked, "would strand x+1");
+    assert!(!app.seat_state(&buyer(1), p.id, along(start, 1)).await.is_blocked);
     // Another buyer taking x+2 would strand x+1 just the same; x+3 strands nothing.
-    assert_eq!(status_of(&app, &buyer(2), &p, x + 3, y, si).await["isBlocked"], false);
+    assert!(!app.seat_state(&buyer(2), p.id, along(start, 3)).await.is_blocked);
 }
 
 async fn lock_and_unlock_refuse_a_wrong_captcha_with_400(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, plan) = on_sale_in_venue(&app, 1).await;
-    let s = plain_seats(&plan)[0];
-    let mut body: Value = serde_json::from_str(&seat_body(&p, s["si"].as_i64().unwrap(), s["x"].as_i64().unwrap(), s["y"].as_i64().unwrap(), json!({}))).unwrap();
-    body["recaptchaToken"] = json!("nope");
-    for path in ["/api/seats/lock-seat", "/api/seats/unlock-seat"] {
-        let r = app.call_as(&buyer(1), "PUT", path, Some(&body.to_string())).await;
-        assert_eq!((r.status, code(&r)), (StatusCode::BAD_REQUEST, "recaptcha"), "{path}");
-    }
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(r#"{"seat": {"PresentationId": "x"}}"#)).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&seat_body(&p, s["si"].as_i64().unwrap(), 999, 999, json!({})))).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "no seat there");
+    let seat = plain_seats(&plan)[0].key();
+    let wrong = with(seat_body(&p, seat), json!({ "recaptchaToken": "nope" }));
+    assert_eq!(app.lock_with(&buyer(1), &wrong).await.refused(), (StatusCode::BAD_REQUEST, "recaptcha"));
+    assert_eq!(app.unlock_with(&buyer(1), &wrong).await.refused(), (StatusCode::BAD_REQUEST, "recaptcha"));
+    let r = app.lock_with(&buyer(1), &json!({ "seat": { "PresentationId": "x" } })).await;
+    assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
+    let nowhere = SeatKey { x: 999, y: 999, ..seat };
+    let r = app.lock(&buyer(1), &p, nowhere).await;
+    assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "no seat there");
 }
 
 async fn best_available_finds_contiguous_seats_and_can_hold_them_at_once(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, _) = on_sale_in_venue(&app, 1).await;
-    let base = format!("/api/seats/best-available?presentationId={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", p["id"]);
-    let r = app.call_as(&buyer(1), "GET", &format!("{base}&quantity=3&maxMatches=5"), None).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let matches = r.body["matches"].as_array().unwrap();
-    assert_eq!(matches.len(), 5);
-    for m in matches {
-        let seats = m["seats"].as_array().unwrap();
-        assert_eq!(seats.len(), 3);
-        assert!(seats.windows(2).all(|w| w[0]["y"] == w[1]["y"] && w[0]["sectionId"] == w[1]["sectionId"] && w[1]["x"].as_i64().unwrap() == w[0]["x"].as_i64().unwrap() + 1), "side by side: {m}");
-        assert_eq!(m["isLocked"], false);
+    let r = app.best_available(&buyer(1), p.id, "quantity=3&maxMatches=5").await;
+    let best = r.ok();
+    assert_eq!(best.matches.len(), 5);
+    for m in &best.matches {
+        assert_eq!(m.seats.len(), 3);
+        assert!(m.seats.windows(2).all(|w| w[1].key() == along(w[0].key(), 1)), "side by side: {m:?}");
+        assert!(!m.is_locked);
     }
     example(&app, "bestAvailable", "BestAvailableResponse", &r);
-    let r = app.call_as(&buyer(1), "GET", &format!("{base}&quantity=2&isLock=1"), None).await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let held = &r.body["matches"][0];
-    assert_eq!(held["isLocked"], true);
-    for s in held["seats"].as_array().unwrap() {
-        let st = status_of(&app, &buyer(1), &p, s["x"].as_i64().unwrap(), s["y"].as_i64().unwrap(), s["sectionId"].as_i64().unwrap()).await;
-        assert_eq!(st["s"], "heldByMe");
+    let held = app.best_available(&buyer(1), p.id, "quantity=2&isLock=1").await.ok().matches.remove(0);
+    assert!(held.is_locked);
+    for s in &held.seats {
+        assert_eq!(app.seat_state(&buyer(1), p.id, s.key()).await.s, "heldByMe");
     }
     // Another buyer asking the same gets other seats.
-    let r = app.call_as(&buyer(2), "GET", &format!("{base}&quantity=2&isLock=1"), None).await;
-    assert_eq!(r.status, StatusCode::OK);
-    assert_ne!(r.body["matches"][0]["seats"], held["seats"]);
+    let other = app.best_available(&buyer(2), p.id, "quantity=2&isLock=1").await.ok().matches.remove(0);
+    let keys = |m: &BestMatchDto| m.seats.iter().map(Placed::key).collect::<Vec<_>>();
+    assert_ne!(keys(&other), keys(&held));
 }
 
 async fn best_available_says_why_there_are_not_enough_seats(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, plan) = on_sale_in_venue(&app, 1).await;
-    let base = format!("/api/seats/best-available?presentationId={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", p["id"]);
-    let r = app.get(&format!("{base}&quantity=1000")).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "res_not_enough_seats"), "{}", r.text);
-    let longest_row = plan["seats"].as_array().unwrap().iter().fold(std::collections::HashMap::<(i64, i64), i64>::new(), |mut m, s| {
-        *m.entry((s["si"].as_i64().unwrap(), s["y"].as_i64().unwrap())).or_default() += 1;
+    let who = buyer(1);
+    let r = app.best_available(&who, p.id, "quantity=1000").await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "res_not_enough_seats"));
+    let longest_row = plan.seats.iter().fold(std::collections::HashMap::<(i64, i64), i64>::new(), |mut m, s| {
+        *m.entry((s.si, s.y)).or_default() += 1;
         m
     }).into_values().max().unwrap();
-    let r = app.get(&format!("{base}&quantity={}", longest_row + 1)).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "NOT_ENOUGH_SEATS"), "no row is that long: {}", r.text);
-    let section = plan["sections"][0].clone();
-    let r = app.get(&format!("{base}&quantity={}&sectionId={}", section["capacity"].as_i64().unwrap() + 1, section["id"])).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "section_not_enough_seats"), "{}", r.text);
+    let r = app.best_available(&who, p.id, &format!("quantity={}", longest_row + 1)).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "NOT_ENOUGH_SEATS"), "no row is that long");
+    let section = &plan.sections[0];
+    let r = app.best_available(&who, p.id, &format!("quantity={}&sectionId={}", section.capacity + 1, section.id)).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "section_not_enough_seats"));
     let (ga, ga_plan) = on_sale_in_venue(&app, 3).await;
-    let capacity = ga_plan["sections"][0]["capacity"].as_i64().unwrap();
-    let r = app.get(&format!("/api/seats/best-available?presentationId={}&quantity={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", ga["id"], capacity + 1)).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "ga_not_enough_seats"), "{}", r.text);
-    let r = app.get(&format!("/api/seats/best-available?presentationId={}&quantity=2&recaptchaToken=wrong", p["id"])).await;
+    let r = app.best_available(&who, ga.id, &format!("quantity={}", ga_plan.sections[0].capacity + 1)).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "ga_not_enough_seats"));
+    let r = app.get(&format!("/api/seats/best-available?presentationId={}&quantity=2&recaptchaToken=wrong", p.id)).await;
     assert_eq!(code(&r), "recaptcha");
 }
-
 
 async fn seats_without_an_online_price_are_refused_with_no_price_policy(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let (p, plan) = on_sale_in_venue(&app, 1).await;
-    let press = plan["seats"].as_array().unwrap().iter().find(|s| s["tg"] == 9).expect("the big hall has press seats").clone();
-    let body = seat_body(&p, press["si"].as_i64().unwrap(), press["x"].as_i64().unwrap(), press["y"].as_i64().unwrap(), json!({}));
-    let r = app.call_as(&buyer(1), "PUT", "/api/seats/lock-seat", Some(&body)).await;
-    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "no_price_policy"), "{}", r.text);
-    let st = status_of(&app, &buyer(1), &p, press["x"].as_i64().unwrap(), press["y"].as_i64().unwrap(), press["si"].as_i64().unwrap()).await;
-    assert_eq!(st["isBlocked"], true, "the seat map shows it as not selectable");
+    let press = plan.seats.iter().find(|s| s.tg == 9).expect("the big hall has press seats").key();
+    let r = app.lock(&buyer(1), &p, press).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "no_price_policy"));
+    assert!(app.seat_state(&buyer(1), p.id, press).await.is_blocked, "the seat map shows it as not selectable");
 }
 }

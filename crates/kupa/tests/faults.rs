@@ -10,8 +10,7 @@
 //! (/usr/lib/postgresql/*/bin), and runs them as the `postgres` user when the tests run as root.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -19,6 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use kupa_http_client::{Request, blocking};
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use serde_json::{Value, json};
@@ -32,25 +32,18 @@ const LONGEST_HOLD_MS: i64 = 15 * 60 * 1000;
 const CALL_TIMEOUT: Duration = Duration::from_secs(15);
 
 // ---------------------------------------------------------------------------------------------
-// A tiny HTTP/1.1 client: one connection per call, `Connection: close`.
+// Calls: the load generator's client, one connection per call (kupa_http_client::blocking).
 
 #[derive(Debug)]
 struct Reply {
     status: u16,
-    headers: Vec<(String, String)>,
+    location: Option<String>,
     text: String,
     json: Value,
     took: Duration,
 }
 
 impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
     /// The error code of an error answer ("" when there is none).
     fn code(&self) -> &str {
         self.json["error"]["code"].as_str().unwrap_or_default()
@@ -69,74 +62,29 @@ fn http(
     path: &str,
     session: Option<&str>,
     body: Body,
-) -> std::io::Result<Reply> {
+) -> anyhow::Result<Reply> {
     let started = Instant::now();
     let to: SocketAddr = addr.parse().expect("a socket address");
-    let mut stream = TcpStream::connect_timeout(&to, Duration::from_secs(3))?;
-    stream.set_read_timeout(Some(CALL_TIMEOUT))?;
-    stream.set_write_timeout(Some(CALL_TIMEOUT))?;
-    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(s) = session {
-        req.push_str(&format!("uuid: {s}\r\nCookie: kupa_uuid={s}\r\n"));
-    }
-    let (content_type, text) = match body {
-        Body::None => (None, ""),
-        Body::Json(t) => (Some("application/json"), t),
-        Body::Form(t) => (Some("application/x-www-form-urlencoded"), t),
+    let body = match body {
+        Body::None => None,
+        Body::Json(t) => Some(("application/json", t.as_bytes())),
+        Body::Form(t) => Some(("application/x-www-form-urlencoded", t.as_bytes())),
     };
-    if let Some(ct) = content_type {
-        req.push_str(&format!("Content-Type: {ct}\r\n"));
-    }
-    req.push_str(&format!("Content-Length: {}\r\n\r\n{text}", text.len()));
-    stream.write_all(req.as_bytes())?;
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw)?;
-    let bad = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_owned());
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or_else(|| bad("no end of headers"))?;
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let mut payload = raw[split + 4..].to_vec();
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| bad("no status line"))?;
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
-        .collect();
-    let chunked = headers.iter().any(|(k, v)| {
-        k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
-    });
-    if chunked {
-        payload = dechunk(&payload).ok_or_else(|| bad("bad chunked body"))?;
-    }
-    let text = String::from_utf8_lossy(&payload).into_owned();
+    let req = Request {
+        method,
+        path,
+        session,
+        body,
+    };
+    let r = blocking::send_once(to, &req, CALL_TIMEOUT)?;
+    let text = r.text();
     Ok(Reply {
-        status,
+        status: r.status,
+        location: r.location,
         json: serde_json::from_str(&text).unwrap_or(Value::Null),
-        headers,
         text,
         took: started.elapsed(),
     })
-}
-
-fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    loop {
-        let eol = b.windows(2).position(|w| w == b"\r\n")?;
-        let size = std::str::from_utf8(&b[..eol]).ok()?.split(';').next()?;
-        let n = usize::from_str_radix(size.trim(), 16).ok()?;
-        b = &b[eol + 2..];
-        if n == 0 {
-            return Some(out);
-        }
-        out.extend_from_slice(b.get(..n)?);
-        b = b.get(n + 2..)?;
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -685,7 +633,7 @@ impl Buyer {
             &who,
             Body::Form(&card),
         )?;
-        let location = r.header("location").unwrap_or_default().to_owned();
+        let location = r.location.clone().unwrap_or_default();
         if r.status != 303 {
             return Err(self.unexpected("card", &r));
         }

@@ -11,8 +11,8 @@ use anyhow::{Context, anyhow, bail};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::http::{Conn, Request, Response};
 use crate::stats::{Outcome, Recorder};
+use kupa_http_client::{Conn, Request, Response};
 
 /// The captcha token test mode accepts (docs/api.md §9).
 pub const CAPTCHA: &str = "kupa-test-captcha";
@@ -580,7 +580,7 @@ impl Client {
             .to_owned();
         let form = format!(
             "cardNumber={CARD}&expiry={}&cvv=123&holderId=",
-            crate::http::encode(card_expiry)
+            kupa_http_client::encode(card_expiry)
         );
         let a = self
             .call(

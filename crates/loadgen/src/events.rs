@@ -11,8 +11,8 @@ use serde::Serialize;
 use tokio::sync::watch;
 
 use crate::api::Hall;
-use crate::http::{EventStream, Opened};
 use crate::stats::{DelaySummary, MsHistogram};
+use kupa_http_client::{EventStream, Opened};
 
 pub fn path(presentation_id: i64) -> String {
     format!("/api/seats/events?presentationId={presentation_id}")

@@ -6,7 +6,6 @@
 mod api;
 mod check;
 mod events;
-mod http;
 mod report;
 mod scenarios;
 mod server;

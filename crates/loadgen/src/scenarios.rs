@@ -14,8 +14,8 @@ use tokio::sync::{Mutex, watch};
 
 use crate::api::{self, Client, Hall, PlanSeat, candidate_blocks, free_seats, new_session};
 use crate::events::{self, FanoutSummary, WatchCounters};
-use crate::http::{EventStream, Opened};
 use crate::stats::{DelaySummary, MsHistogram, Outcome, Recorder, delay_summary};
+use kupa_http_client::{EventStream, Opened};
 
 /// The fresh halls of a run and the one the buyers are selling now.
 pub struct Pool {

@@ -11,7 +11,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use sqlx::Connection;
 
-use crate::http::{Conn, Request};
+use kupa_http_client::{Conn, Request};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -15,6 +15,15 @@ impl ServerClock {
         ServerClock::default()
     }
 
+    /// A clock whose now is `ms` at this moment and runs on at the system clock's pace: tests
+    /// start every app at the same instant, so what they find on sale never hangs on the hour
+    /// they run at.
+    pub fn starting_at(ms: i64) -> ServerClock {
+        let c = ServerClock::new();
+        c.advance_ms(ms - system_ms());
+        c
+    }
+
     pub fn advance_ms(&self, by_ms: i64) {
         self.offset_ms.fetch_add(by_ms, Ordering::SeqCst);
     }
@@ -26,12 +35,15 @@ impl ServerClock {
 
 impl Clock for ServerClock {
     fn now_ms(&self) -> i64 {
-        let wall = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or(0);
-        wall + self.offset_ms()
+        system_ms() + self.offset_ms()
     }
+}
+
+fn system_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }
 
 impl kupa_app::ports::AdjustableClock for ServerClock {
@@ -74,5 +86,15 @@ mod tests {
         c.advance_ms(3_600_000);
         let after = c.now_ms();
         assert!(after - before >= 3_600_000 && after - before < 3_660_000);
+    }
+
+    #[test]
+    fn a_clock_started_at_an_instant_runs_on_from_it() {
+        let start = 1_907_474_400_000; // 2030-06-12T06:00:00Z
+        let c = ServerClock::starting_at(start);
+        let now = c.now_ms();
+        assert!((start..start + 60_000).contains(&now), "{now}");
+        c.advance_ms(1_000);
+        assert!(c.now_ms() >= now + 1_000);
     }
 }

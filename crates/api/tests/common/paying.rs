@@ -1,13 +1,15 @@
 //! Paying in the API tests: an order made the real way (seats locked, the cart priced, the
 //! payment started), and the test gateway's forms.
 
-use axum::http::StatusCode;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
+use super::client::{Placed, Presentation, SeatKey, SeatShort};
 use super::{Reply, TestApp};
 
+/// An order ready to pay. Its presentation and seats are the JSON the API answered, as the
+/// tests not yet on the typed client read them.
 pub struct Paying {
     pub presentation: Value,
     pub seats: Vec<Value>,
@@ -21,9 +23,9 @@ pub fn lock_body(p: &Value, s: &Value) -> String {
     .to_string()
 }
 
-/// Two seats at a row end (the `row`th suitable one, of a presentation a day ahead in the big hall),
-/// held by `who` and priced into a cart with regular tickets (the first with `code`, if any) and the
-/// customer's details: ready for GET /payment/form.
+/// Two seats at a row end (the `row`th suitable one, of the first presentation on sale in the big
+/// hall), held by `who` and priced into a cart with regular tickets (the first with `code`, if
+/// any) and the customer's details: ready for GET /payment/form.
 pub async fn priced_cart_at(
     app: &TestApp,
     who: &str,
@@ -31,18 +33,16 @@ pub async fn priced_cart_at(
     code: Option<&str>,
     locale: &str,
 ) -> Paying {
-    let list = app.get("/api/presentations/").await;
-    let p = list.body["presentations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["venueId"] == 1 && p["isOnSale"] == true)
-        .unwrap()
-        .clone();
-    priced_cart_for(app, who, p, row, code, locale).await
+    let p = app
+        .presentations()
+        .await
+        .into_iter()
+        .find(|p| p.venue_id == 1 && p.is_on_sale)
+        .expect("a presentation on sale in the big hall");
+    priced_cart_of(app, who, p, row, code, locale).await
 }
 
-/// As `priced_cart_at`, on the given presentation of venue 1.
+/// As `priced_cart_at`, on the given presentation of venue 1 (as the API answered it).
 pub async fn priced_cart_for(
     app: &TestApp,
     who: &str,
@@ -51,104 +51,88 @@ pub async fn priced_cart_for(
     code: Option<&str>,
     locale: &str,
 ) -> Paying {
-    let plan = app
-        .post(
-            &format!(
-                "/api/seats/seatplanV2?venueId={}&seatplanId={}",
-                p["venueId"], p["seatplanId"]
-            ),
-            &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
-        )
-        .await
-        .body["seatplan"]
-        .clone();
-    let seats = plan["seats"].as_array().unwrap();
-    let plain =
-        |s: &Value| s["hc"] == false && s["lv"] == false && s["sf"].is_null() && s["tg"] == 1;
-    let first = seats
+    let p: Presentation = serde_json::from_value(p).expect("a presentation");
+    priced_cart_of(app, who, p, row, code, locale).await
+}
+
+async fn priced_cart_of(
+    app: &TestApp,
+    who: &str,
+    p: Presentation,
+    row: usize,
+    code: Option<&str>,
+    locale: &str,
+) -> Paying {
+    let plan = app.seat_plan(&p).await;
+    let plain = |s: &SeatShort| !s.hc && !s.lv && s.sf.is_none() && s.tg == 1;
+    let at = |key: SeatKey, dx: i64| {
+        plan.seats.iter().find(|o| {
+            o.key()
+                == SeatKey {
+                    x: key.x + dx,
+                    ..key
+                }
+        })
+    };
+    let first = plan
+        .seats
         .iter()
         .filter(|s| plain(s))
         .filter(|s| {
-            let (si, x, y) = (&s["si"], s["x"].as_i64().unwrap(), &s["y"]);
-            let at = |dx: i64| {
-                seats
-                    .iter()
-                    .find(|o| &o["si"] == si && &o["y"] == y && o["x"] == x + dx)
-            };
-            at(-1).is_none() && at(1).is_some_and(plain) && at(2).is_some() && at(3).is_some()
+            let k = s.key();
+            at(k, -1).is_none()
+                && at(k, 1).is_some_and(plain)
+                && at(k, 2).is_some()
+                && at(k, 3).is_some()
         })
         .nth(row)
-        .unwrap()
-        .clone();
-    let second = seats
-        .iter()
-        .find(|o| {
-            o["si"] == first["si"]
-                && o["y"] == first["y"]
-                && o["x"] == first["x"].as_i64().unwrap() + 1
-        })
-        .unwrap()
-        .clone();
-    for s in [&first, &second] {
-        let r = app
-            .call_as(who, "PUT", "/api/seats/lock-seat", Some(&lock_body(&p, s)))
-            .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        .expect("a row end with two plain seats");
+    let second = at(first.key(), 1).unwrap();
+    for s in [first, second] {
+        app.lock(who, &p, s.key()).await.ok();
     }
-    let groups = app
-        .get(&format!("/api/presentations/{}/ticketGroups", p["id"]))
-        .await;
-    let regular = groups.body["ticketGroups"]
-        .as_array()
-        .unwrap()
+    let groups = app.ticket_groups(p.id, None).await.ok();
+    let regular = groups
+        .ticket_groups
         .iter()
-        .filter(|g| g["id"] == first["tg"])
-        .flat_map(|g| g["tickets"].as_array().unwrap().clone())
-        .find(|t| {
-            t["nameEn"]
-                .as_str()
-                .unwrap()
-                .to_lowercase()
-                .contains("regular")
-        })
-        .unwrap();
+        .filter(|g| g.id == first.tg)
+        .flat_map(|g| &g.tickets)
+        .find(|t| t.name_en.to_lowercase().contains("regular"))
+        .expect("a regular ticket");
     let mut tickets = [
-        json!({ "ticketId": regular["id"], "amount": regular["price"] }),
-        json!({ "ticketId": regular["id"], "amount": regular["price"] }),
+        json!({ "ticketId": regular.id, "amount": regular.price }),
+        json!({ "ticketId": regular.id, "amount": regular.price }),
     ];
     if let Some(code) = code {
-        let r = app
-            .get(&format!(
-                "/api/presentations/{}/ticket?sectionId={}&ticketGroupId={}&ticketCode={code}&recaptchaToken={CAPTCHA_TEST_TOKEN}",
-                p["id"], first["si"], first["tg"]
-            ))
-            .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        let t = &r.body["ticket"];
-        tickets[0] = json!({ "ticketId": t["ticketId"], "amount": t["price"], "code": code });
+        let query = format!(
+            "sectionId={}&ticketGroupId={}&ticketCode={code}",
+            first.si, first.tg
+        );
+        let t = app.ticket_by_code(p.id, &query).await.ok().ticket;
+        tickets[0] = json!({ "ticketId": t.ticket_id, "amount": t.price, "code": code });
     }
-    let lines: Vec<Value> = [&first, &second]
+    let lines: Vec<Value> = [first, second]
         .iter()
         .zip(&tickets)
-        .map(|(s, t)| json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"], "ticket": t }))
+        .map(|(s, t)| json!({ "XCoordinate": s.x, "YCoordinate": s.y, "VenueSectionId": s.si, "ticket": t }))
         .collect();
     let cart = json!({
         "cart": {
-            "presentations": [{ "presentationId": p["id"], "seats": lines }],
+            "presentations": [{ "presentationId": p.id, "seats": lines }],
             "customerInfo": { "firstName": "דנה", "lastName": "לוי", "email": "dana@example.com", "verifyEmailAddress": "dana@example.com",
                               "mobileNumber": "+972524318876", "acceptedTerms": [1, 2, 3] },
         },
         "step": "customerInfo",
         "locale": locale,
     });
-    let r = app
-        .call_as(who, "POST", "/api/cart", Some(&cart.to_string()))
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let priced = app.post_cart(who, &cart).await.ok();
     Paying {
-        presentation: p,
-        seats: vec![first, second],
-        total: r.body["cart"]["total"].as_i64().unwrap(),
+        presentation: serde_json::to_value(&p).unwrap(),
+        seats: vec![
+            serde_json::to_value(first).unwrap(),
+            serde_json::to_value(second).unwrap(),
+        ],
+        total: priced.cart.total,
     }
 }
 
@@ -162,23 +146,14 @@ pub async fn start_payment_with(
     installments: i64,
     save_card: bool,
 ) -> String {
-    let r = app
-        .call_as(
-            who,
-            "GET",
-            &format!(
-                "/api/payment/form/{locale}?presentationId={}&total={}&method={method}&numberOfPayments={installments}&saveCard={save_card}&recaptchaToken={CAPTCHA_TEST_TOKEN}",
-                k.presentation["id"], k.total
-            ),
-            None,
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
-    assert_eq!(
-        r.body["paymentFormURL"],
-        format!("/pay/{id}?locale={locale}")
-    );
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    let query = format!("method={method}&numberOfPayments={installments}&saveCard={save_card}");
+    let form = app
+        .payment_form(who, locale, presentation, k.total, &query)
+        .await
+        .ok();
+    let id = form.payment_identifier;
+    assert_eq!(form.payment_form_url, format!("/pay/{id}?locale={locale}"));
     id
 }
 

@@ -1,7 +1,8 @@
-//! A small HTTP/1.1 client over tokio's TCP stream: keep-alive, Content-Length and chunked
-//! bodies, and a server-sent-events reader. Enough for talking to our own server on loopback
-//! without adding a client stack to the build (hyper's client features would rebuild the
-//! server's tree), and cheap per request, which matters when the load generator shares two
+//! A small HTTP/1.1 client over tokio's TCP stream, for talking to our own server on loopback: the
+//! load generator's buyers and watchers, and the fault tests' (through [`blocking`]).
+//! Keep-alive, Content-Length and chunked bodies, and a server-sent-events reader. No client
+//! stack in the build (hyper's client features would rebuild the server's tree), and cheap per
+//! request: one connection reuses its buffers, which matters when the load generator shares two
 //! cores with the server it measures.
 
 use std::net::SocketAddr;
@@ -11,7 +12,8 @@ use anyhow::{Context, anyhow, bail};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-/// How long one request may take before it counts as a transport error.
+/// How long one request may take before it counts as a transport error, unless the connection
+/// says otherwise ([`Conn::with_timeout`]).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 pub struct Response {
@@ -21,6 +23,11 @@ pub struct Response {
 }
 
 impl Response {
+    /// The body as text (lossy: an answer that is not UTF-8 still reads).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
     }
@@ -40,6 +47,7 @@ pub struct Conn {
     /// Scratch buffer for the request head and body, reused across requests.
     out: Vec<u8>,
     line: String,
+    timeout: Duration,
 }
 
 pub struct Request<'a> {
@@ -58,17 +66,23 @@ impl Conn {
             stream: None,
             out: Vec::with_capacity(1024),
             line: String::with_capacity(256),
+            timeout: REQUEST_TIMEOUT,
         }
     }
 
-    /// Sends one request and reads the whole answer, within [`REQUEST_TIMEOUT`]. A request on a
-    /// reused connection that the server had already closed is retried once on a new one.
+    /// The same connection, whose requests time out after `timeout` (connecting included).
+    pub fn with_timeout(self, timeout: Duration) -> Conn {
+        Conn { timeout, ..self }
+    }
+
+    /// Sends one request and reads the whole answer, within the connection's timeout. A request
+    /// on a reused connection that the server had already closed is retried once on a new one.
     pub async fn send(&mut self, req: &Request<'_>) -> anyhow::Result<Response> {
-        match tokio::time::timeout(REQUEST_TIMEOUT, self.send_inner(req)).await {
+        match tokio::time::timeout(self.timeout, self.send_inner(req)).await {
             Ok(r) => r,
             Err(_) => {
                 self.stream = None;
-                Err(anyhow!("timed out after {:?}", REQUEST_TIMEOUT))
+                Err(anyhow!("timed out after {:?}", self.timeout))
             }
         }
     }
@@ -417,4 +431,124 @@ pub fn encode(s: &str) -> String {
         }
     }
     out
+}
+
+/// For callers on plain threads, such as the fault tests' buyers.
+pub mod blocking {
+    use std::net::SocketAddr;
+    use std::time::Duration;
+
+    use super::{Conn, Request, Response};
+
+    thread_local! {
+        /// Each calling thread's own small runtime, built at its first call.
+        static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime for blocking calls");
+    }
+
+    /// Sends one request on a new connection, closed after the answer, within `timeout`. A fresh
+    /// connection is never retried, so a call reaches the server at most once, and a server
+    /// killed between two calls leaves no stale connection behind. Not from inside a runtime.
+    pub fn send_once(
+        addr: SocketAddr,
+        req: &Request<'_>,
+        timeout: Duration,
+    ) -> anyhow::Result<Response> {
+        RUNTIME.with(|rt| rt.block_on(Conn::new(addr).with_timeout(timeout).send(req)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufRead, BufReader as StdBufReader, Write};
+    use std::net::{SocketAddr, TcpListener};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use super::*;
+
+    /// A server on loopback that plays `script`: for each connection it accepts, the answers
+    /// (raw bytes) to write, one per request read; after them it closes the connection.
+    fn server(script: Vec<Vec<&'static str>>) -> (SocketAddr, Arc<AtomicUsize>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let count = accepted.clone();
+        std::thread::spawn(move || {
+            for answers in script {
+                let (stream, _) = listener.accept().unwrap();
+                count.fetch_add(1, Ordering::SeqCst);
+                let mut reader = StdBufReader::new(stream.try_clone().unwrap());
+                let mut out = stream;
+                for answer in answers {
+                    // A request without a body: its head ends with an empty line.
+                    let mut line = String::new();
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap() == 0 || line == "\r\n" {
+                            break;
+                        }
+                    }
+                    out.write_all(answer.as_bytes()).unwrap();
+                }
+            }
+        });
+        (addr, accepted)
+    }
+
+    fn get(path: &str) -> Request<'_> {
+        Request {
+            method: "GET",
+            path,
+            session: Some("0123"),
+            body: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn chunked_and_sized_answers_read_whole_on_one_kept_alive_connection() {
+        let (addr, accepted) = server(vec![vec![
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
+            "HTTP/1.1 303 See Other\r\nLocation: /next\r\nContent-Length: 2\r\n\r\n{}",
+        ]]);
+        let mut conn = Conn::new(addr);
+        let first = conn.send(&get("/a")).await.unwrap();
+        assert_eq!(
+            (first.status, first.text()),
+            (200, "hello world".to_owned())
+        );
+        let second = conn.send(&get("/b")).await.unwrap();
+        assert_eq!(second.status, 303);
+        assert_eq!(second.location.as_deref(), Some("/next"));
+        assert_eq!(
+            accepted.load(Ordering::SeqCst),
+            1,
+            "one connection for both"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_kept_alive_connection_the_server_closed_is_retried_once_on_a_new_one() {
+        let ok = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+        // The first connection answers one request, then closes (an idle timeout, say).
+        let (addr, accepted) = server(vec![vec![ok], vec![ok]]);
+        let mut conn = Conn::new(addr);
+        assert_eq!(conn.send(&get("/a")).await.unwrap().status, 200);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(conn.send(&get("/b")).await.unwrap().status, 200);
+        assert_eq!(accepted.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_blocking_call_reaches_the_server_at_most_once() {
+        // The server reads the request and closes without answering.
+        let (addr, accepted) = server(vec![vec![""]]);
+        let r = blocking::send_once(addr, &get("/a"), Duration::from_secs(5));
+        assert!(r.is_err(), "no answer is an error");
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(accepted.load(Ordering::SeqCst), 1, "not retried");
+    }
 }
