@@ -187,7 +187,7 @@ fn cart_body(k: &Picked, tickets: [&Value; 2], with_customer: bool, extra: Value
     json!({ "cart": cart, "step": "customerInfo", "locale": "he" }).to_string()
 }
 
-async fn authorize(db: &TestDb, payment_id: &str, status: PaymentStatus) {
+async fn authorize(app: &TestApp, db: &TestDb, payment_id: &str, status: PaymentStatus) {
     let update = PaymentUpdate {
         status,
         card_brand: Some("visa".into()),
@@ -197,11 +197,7 @@ async fn authorize(db: &TestDb, payment_id: &str, status: PaymentStatus) {
         note: "test".into(),
     };
     db.db
-        .update_payment(
-            payment_id,
-            &update,
-            kupa_app::ports::Clock::now_ms(&kupa_providers::clock::ServerClock::new()),
-        )
+        .update_payment(payment_id, &update, app.clock.now_ms())
         .await
         .unwrap();
 }
@@ -362,7 +358,7 @@ async fn a_hold_lost_before_payment_completes_fails_whole_and_is_refunded(db: &T
     app.post("/api/test/clock", r#"{"advanceMs": 960000}"#).await;
     let r = app.call_as(&buyer(13), "PUT", "/api/seats/lock-seat", Some(&lock_body(&k.presentation, &k.seats[1]))).await;
     assert_eq!(r.status, StatusCode::OK, "the expired hold is free: {}", r.text);
-    authorize(db, &payment_id, PaymentStatus::Authorized).await;
+    authorize(&app, db, &payment_id, PaymentStatus::Authorized).await;
     let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "lastCommit"), "{}", r.text);
     assert_eq!(r.body["error"]["params"]["refunded"], true);
@@ -381,8 +377,8 @@ async fn a_duplicate_or_late_callback_creates_no_second_reservation(db: &TestDb)
     let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
     let r = start_payment(&app, &who, &k, r.body["cart"]["total"].as_i64().unwrap()).await;
     let payment_id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
-    authorize(db, &payment_id, PaymentStatus::Authorized).await;
-    let (a, b) = tokio::join!(db.db.finalise(&payment_id, now()), db.db.finalise(&payment_id, now()));
+    authorize(&app, db, &payment_id, PaymentStatus::Authorized).await;
+    let (a, b) = tokio::join!(db.db.finalise(&payment_id, app.clock.now_ms()), db.db.finalise(&payment_id, app.clock.now_ms()));
     let (a, b) = (a.unwrap(), b.unwrap());
     let orders = |f: &kupa_app::orders::Finalised| match f {
         kupa_app::orders::Finalised::Paid(o) | kupa_app::orders::Finalised::AlreadyPaid(o) => o.id.clone(),
@@ -394,7 +390,7 @@ async fn a_duplicate_or_late_callback_creates_no_second_reservation(db: &TestDb)
     );
     assert_eq!(orders(&a), orders(&b), "both finalisations name the same reservation");
     // A late 'declined' from a confused provider does not undo the capture.
-    authorize(db, &payment_id, PaymentStatus::Declined).await;
+    authorize(&app, db, &payment_id, PaymentStatus::Declined).await;
     assert_eq!(db.db.payment(&payment_id).await.unwrap().unwrap().status, PaymentStatus::Captured);
     let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -412,7 +408,7 @@ async fn a_declined_payment_is_not_committed(db: &TestDb) {
     let r = app.call_as(&who, "POST", "/api/cart", Some(&cart_body(&k, [&k.regular, &k.child], true, json!({})))).await;
     let r = start_payment(&app, &who, &k, r.body["cart"]["total"].as_i64().unwrap()).await;
     let payment_id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
-    authorize(db, &payment_id, PaymentStatus::Declined).await;
+    authorize(&app, db, &payment_id, PaymentStatus::Declined).await;
     let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::PAYMENT_REQUIRED, "paymentError"));
     let r = app.call_as(&who, "GET", &format!("/api/seats/my-holds?presentationId={}", k.presentation["id"]), None).await;
@@ -465,8 +461,8 @@ async fn a_code_prices_its_ticket_and_a_single_use_voucher_is_spent_once(db: &Te
     }
     let pa = start_payment(&app, &a, &ka, totals[0]).await.body["paymentIdentifier"].as_str().unwrap().to_owned();
     let pb = start_payment(&app, &b, &kb, totals[1]).await.body["paymentIdentifier"].as_str().unwrap().to_owned();
-    authorize(db, &pa, PaymentStatus::Authorized).await;
-    authorize(db, &pb, PaymentStatus::Authorized).await;
+    authorize(&app, db, &pa, PaymentStatus::Authorized).await;
+    authorize(&app, db, &pb, PaymentStatus::Authorized).await;
     let r = app.call_as(&a, "POST", "/api/payment/commit", Some(&commit_body(&ka))).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let r = app.call_as(&b, "POST", "/api/payment/commit", Some(&commit_body(&kb))).await;
@@ -542,7 +538,7 @@ async fn vouchers_pay_part_or_all_of_an_order_and_their_balance_goes_down(db: &T
     let r = start_payment(&app, &a, &k, total).await;
     assert_eq!((r.body["amount"].as_i64(), r.body["paid"].as_bool()), (Some(total - 5000), Some(false)), "{}", r.text);
     let payment = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
-    authorize(db, &payment, PaymentStatus::Authorized).await;
+    authorize(&app, db, &payment, PaymentStatus::Authorized).await;
     let r = app.call_as(&a, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     // The voucher is spent: nothing left to redeem.
@@ -667,10 +663,6 @@ async fn code_ticket(app: &TestApp, code: &str, k: &Picked) -> Reply {
         k.presentation["id"], k.seats[0]["si"], k.seats[0]["tg"]
     );
     app.get(&url).await
-}
-
-fn now() -> i64 {
-    kupa_app::ports::Clock::now_ms(&kupa_providers::clock::ServerClock::new())
 }
 
 async fn pdf_bytes(app: &TestApp, reservation: &str) -> Vec<u8> {

@@ -24,8 +24,8 @@ fn plain_seats(plan: &SeatplanV2) -> Vec<&SeatShort> {
 }
 
 /// The seat `dx` places along the row from `at`.
-fn along(at: SeatKey, dx: i64) -> SeatKey {
-    SeatKey { x: at.x + dx, ..at }
+fn along(at: SeatAddress, dx: i64) -> SeatAddress {
+    SeatAddress { x: at.x + dx, ..at }
 }
 
 api_tests! {
@@ -111,7 +111,7 @@ async fn general_admission_places_are_numbered_and_never_oversold(db: &TestDb) {
     let section = plan.sections.iter().filter(|s| s.kind == "ga").min_by_key(|s| s.capacity).unwrap();
     let (si, capacity) = (section.id, section.capacity);
     // Any place of the section: the server numbers them.
-    let anywhere = SeatKey { section_id: si, x: 0, y: 0 };
+    let anywhere = SeatAddress { section_id: si, x: 0, y: 0 };
     let mut numbers = std::collections::BTreeSet::new();
     for i in 0..capacity {
         let who = buyer(100 + (i / 10) as u32);
@@ -165,7 +165,7 @@ async fn policy_three_blocks_the_seat_that_would_leave_a_single_gap(db: &TestDb)
     assert_eq!(p.seating_policy_id, 3);
     // Three seats side by side in one row, away from aisles: hold the left one; the seat two
     // to its right would strand the seat between them, so it is blocked for this buyer.
-    let exists = |at: SeatKey| plan.seats.iter().any(|s| s.key() == at);
+    let exists = |at: SeatAddress| plan.seats.iter().any(|s| s.key() == at);
     let start = plan.seats.iter().map(Placed::key).find(|&at| (1..=3).all(|d| exists(along(at, d))) && exists(along(at, -1))).unwrap();
     app.lock(&buyer(1), &p, start).await.ok();
     assert!(app.seat_state(&buyer(1), p.id, along(start, 2)).await.is_blocked, "would strand x+1");
@@ -183,7 +183,7 @@ async fn lock_and_unlock_refuse_a_wrong_captcha_with_400(db: &TestDb) {
     assert_eq!(app.unlock_with(&buyer(1), &wrong).await.refused(), (StatusCode::BAD_REQUEST, "recaptcha"));
     let r = app.lock_with(&buyer(1), &json!({ "seat": { "PresentationId": "x" } })).await;
     assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
-    let nowhere = SeatKey { x: 999, y: 999, ..seat };
+    let nowhere = SeatAddress { x: 999, y: 999, ..seat };
     let r = app.lock(&buyer(1), &p, nowhere).await;
     assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "no seat there");
 }

@@ -3,7 +3,7 @@
 //! layer gives each code its one status; the web app gives each its words (a test fails when a
 //! code has no Hebrew or English text). docs/api.md section 3 says what each means.
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 macro_rules! error_codes {
     ($( $(#[$doc:meta])* $variant:ident = $wire:literal, )*) => {
@@ -196,6 +196,15 @@ impl PartialEq<ErrorCode> for &str {
 impl Serialize for ErrorCode {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+
+/// Read back by its wire spelling (clients and tests); an unknown code is an error.
+impl<'de> Deserialize<'de> for ErrorCode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ErrorCode, D::Error> {
+        let wire = String::deserialize(d)?;
+        ErrorCode::parse(&wire)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown error code {wire:?}")))
     }
 }
 

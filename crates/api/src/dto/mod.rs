@@ -2,7 +2,7 @@
 //! currency code; times are RFC 3339 UTC strings; ids are numbers. docs/api.md explains each.
 
 use kupa_app::catalogue::{PresentationDetail, PresentationInfo};
-use kupa_app::model::*;
+use kupa_app::model::FeatureCategory;
 use kupa_domain::catalogue::SaleState;
 use kupa_domain::money::DEFAULT_CURRENCY;
 use kupa_domain::time::ms_to_rfc3339;

@@ -9,7 +9,7 @@ use std::ops::Deref;
 use axum::http::StatusCode;
 pub use kupa_api::wire::*;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
-pub use kupa_domain::seating::SeatKey;
+pub use kupa_domain::seating::SeatAddress;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -92,12 +92,12 @@ fn short_name<T>() -> &'static str {
 
 /// Where a seat is, whichever answer named it.
 pub trait Placed {
-    fn key(&self) -> SeatKey;
+    fn key(&self) -> SeatAddress;
 }
 
 impl Placed for SeatShort {
-    fn key(&self) -> SeatKey {
-        SeatKey {
+    fn key(&self) -> SeatAddress {
+        SeatAddress {
             section_id: self.si,
             x: self.x,
             y: self.y,
@@ -106,8 +106,8 @@ impl Placed for SeatShort {
 }
 
 impl Placed for SeatStatusShort {
-    fn key(&self) -> SeatKey {
-        SeatKey {
+    fn key(&self) -> SeatAddress {
+        SeatAddress {
             section_id: self.si,
             x: self.x,
             y: self.y,
@@ -116,8 +116,8 @@ impl Placed for SeatStatusShort {
 }
 
 impl Placed for LockedSeat {
-    fn key(&self) -> SeatKey {
-        SeatKey {
+    fn key(&self) -> SeatAddress {
+        SeatAddress {
             section_id: self.section_id,
             x: self.x,
             y: self.y,
@@ -127,7 +127,7 @@ impl Placed for LockedSeat {
 
 /// The body of PUT /api/seats/lock-seat and unlock-seat for the seat at `at`, as the web app
 /// sends it (without the ticket group, which the section decides).
-pub fn seat_body(p: &Presentation, at: SeatKey) -> Value {
+pub fn seat_body(p: &Presentation, at: SeatAddress) -> Value {
     json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN, "seat": {
         "PresentationId": p.id, "VenueId": p.venue_id, "VenueSeatplanId": p.seatplan_id,
         "VenueSectionId": at.section_id, "XCoordinate": at.x, "YCoordinate": at.y } })
@@ -231,7 +231,12 @@ impl TestApp {
     }
 
     /// The state of the seat at `at` as `who` sees it.
-    pub async fn seat_state(&self, who: &str, presentation: i64, at: SeatKey) -> SeatStatusShort {
+    pub async fn seat_state(
+        &self,
+        who: &str,
+        presentation: i64,
+        at: SeatAddress,
+    ) -> SeatStatusShort {
         self.seat_status(who, presentation)
             .await
             .seats
@@ -241,7 +246,7 @@ impl TestApp {
     }
 
     /// PUT /api/seats/lock-seat: `who` holds the seat at `at`.
-    pub async fn lock(&self, who: &str, p: &Presentation, at: SeatKey) -> Answer<LockResponse> {
+    pub async fn lock(&self, who: &str, p: &Presentation, at: SeatAddress) -> Answer<LockResponse> {
         self.lock_with(who, &seat_body(p, at)).await
     }
 
@@ -252,7 +257,12 @@ impl TestApp {
     }
 
     /// PUT /api/seats/unlock-seat: `who` lets the seat at `at` go.
-    pub async fn unlock(&self, who: &str, p: &Presentation, at: SeatKey) -> Answer<UnlockResponse> {
+    pub async fn unlock(
+        &self,
+        who: &str,
+        p: &Presentation,
+        at: SeatAddress,
+    ) -> Answer<UnlockResponse> {
         self.unlock_with(who, &seat_body(p, at)).await
     }
 

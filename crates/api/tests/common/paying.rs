@@ -5,7 +5,7 @@ use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
-use super::client::{Placed, Presentation, SeatKey, SeatShort};
+use super::client::{Placed, Presentation, SeatAddress, SeatShort};
 use super::{Reply, TestApp};
 
 /// An order ready to pay. Its presentation and seats are the JSON the API answered, as the
@@ -65,10 +65,10 @@ async fn priced_cart_of(
 ) -> Paying {
     let plan = app.seat_plan(&p).await;
     let plain = |s: &SeatShort| !s.hc && !s.lv && s.sf.is_none() && s.tg == 1;
-    let at = |key: SeatKey, dx: i64| {
+    let at = |key: SeatAddress, dx: i64| {
         plan.seats.iter().find(|o| {
             o.key()
-                == SeatKey {
+                == SeatAddress {
                     x: key.x + dx,
                     ..key
                 }
