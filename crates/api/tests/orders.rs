@@ -275,7 +275,7 @@ async fn a_whole_order_is_priced_paid_committed_and_its_tickets_come_out(db: &Te
     let pdf = app.send(axum::http::Request::get(format!("/api/reservations/{reservation}/tickets.pdf?lang=he")).body(axum::body::Body::empty()).unwrap()).await;
     assert_eq!(pdf.status, StatusCode::OK);
     assert_eq!(pdf.headers["content-type"], "application/pdf");
-    let text = pdf_text(pdf_bytes(&app, &reservation).await);
+    let text = pdf_text(&body_bytes(&app, &format!("/api/reservations/{reservation}/tickets.pdf?lang=he")).await);
     let feature = k.presentation["featureName"].as_str().unwrap();
     assert!(text.contains(feature), "the Hebrew feature name in logical order: {feature:?} in {text}");
     for s in &k.seats {
@@ -663,40 +663,4 @@ async fn code_ticket(app: &TestApp, code: &str, k: &Picked) -> Reply {
         k.presentation["id"], k.seats[0]["si"], k.seats[0]["tg"]
     );
     app.get(&url).await
-}
-
-async fn pdf_bytes(app: &TestApp, reservation: &str) -> Vec<u8> {
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
-    let resp = app
-        .router
-        .clone()
-        .oneshot(
-            axum::http::Request::get(format!(
-                "/api/reservations/{reservation}/tickets.pdf?lang=he"
-            ))
-            .body(axum::body::Body::empty())
-            .unwrap(),
-        )
-        .await
-        .unwrap();
-    resp.into_body()
-        .collect()
-        .await
-        .unwrap()
-        .to_bytes()
-        .to_vec()
-}
-
-/// The PDF's text as poppler extracts it (CI installs poppler-utils; missing, the test fails).
-fn pdf_text(pdf: Vec<u8>) -> String {
-    let path = std::env::temp_dir().join(format!("kupa-order-{}.pdf", std::process::id()));
-    std::fs::write(&path, pdf).unwrap();
-    let out = std::process::Command::new("pdftotext")
-        .arg(&path)
-        .arg("-")
-        .output()
-        .expect("pdftotext (poppler-utils) must be installed");
-    let _ = std::fs::remove_file(&path);
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }

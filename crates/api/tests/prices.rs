@@ -134,29 +134,6 @@ async fn execute(db: &TestDb, sql: &'static str) {
     }
 }
 
-fn pdf_text(pdf: &[u8]) -> String {
-    let path = std::env::temp_dir().join(format!(
-        "kupa-prices-{}-{}.pdf",
-        std::process::id(),
-        rand_suffix()
-    ));
-    std::fs::write(&path, pdf).unwrap();
-    let out = std::process::Command::new("pdftotext")
-        .arg(&path)
-        .arg("-")
-        .output()
-        .expect("pdftotext (poppler-utils) must be installed");
-    let _ = std::fs::remove_file(&path);
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn rand_suffix() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
-}
-
 /// "₪44.00" as every document writes an amount of agorot.
 fn ils(agorot: i64) -> String {
     format!("₪{}.{:02}", agorot / 100, agorot % 100)
@@ -262,7 +239,7 @@ async fn a_wheelchair_ticket_with_its_companion_is_priced_and_every_total_agrees
     // The PDF: each ticket at its full price with the service charge it includes, and the total.
     let pdf = app.send(axum::http::Request::get(format!("/api/reservations/{reservation}/tickets.pdf?lang=en")).body(axum::body::Body::empty()).unwrap()).await;
     assert_eq!(pdf.status, StatusCode::OK);
-    let bytes = pdf_bytes(&app, &format!("/api/reservations/{reservation}/tickets.pdf?lang=en")).await;
+    let bytes = body_bytes(&app, &format!("/api/reservations/{reservation}/tickets.pdf?lang=en")).await;
     let text = pdf_text(&bytes);
     assert!(text.contains(&ils(3900)) && text.contains(&ils(500)), "₪39.00 incl. ₪5.00: {text}");
     assert!(text.contains("incl. ₪5.00 service charge"), "{text}");
@@ -354,25 +331,4 @@ async fn an_order_whose_tickets_no_longer_fit_is_refunded_at_finalisation(db: &T
     let refunds = rows(db, "SELECT kind FROM payment_events WHERE kind = 'refunded'").await;
     assert_eq!(refunds.len(), 1);
 }
-}
-
-async fn pdf_bytes(app: &TestApp, uri: &str) -> Vec<u8> {
-    use http_body_util::BodyExt;
-    use tower::ServiceExt;
-    let resp = app
-        .router
-        .clone()
-        .oneshot(
-            axum::http::Request::get(uri)
-                .body(axum::body::Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    resp.into_body()
-        .collect()
-        .await
-        .unwrap()
-        .to_bytes()
-        .to_vec()
 }

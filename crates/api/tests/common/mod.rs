@@ -318,3 +318,35 @@ pub async fn log_in(app: &TestApp, who: &str, mobile: &str) {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
 }
+
+/// The bytes of a GET's answer (a PDF, a calendar file).
+pub async fn body_bytes(app: &TestApp, uri: &str) -> Vec<u8> {
+    use tower::ServiceExt;
+    let resp = app
+        .router
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    resp.into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes()
+        .to_vec()
+}
+
+/// A PDF's text as poppler extracts it (CI installs poppler-utils; missing, the test fails).
+pub fn pdf_text(pdf: &[u8]) -> String {
+    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("kupa-test-{}-{n}.pdf", std::process::id()));
+    std::fs::write(&path, pdf).unwrap();
+    let out = std::process::Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) must be installed");
+    let _ = std::fs::remove_file(&path);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
