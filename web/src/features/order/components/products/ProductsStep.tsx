@@ -1,0 +1,165 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CartResponse, Presentation } from '../../../../lib/api/types';
+import { formatMoney } from '../../../../lib/format';
+import { localizedName } from '../../../../lib/localized';
+import { orderErrorMessage } from '../../model/cartErrors';
+import { breakdownLines, withProducts } from '../../model/priceText';
+import { Countdown } from '../Countdown';
+import { useRemaining } from '../../hooks/useRemaining';
+import { stamp, type Timed } from '../../api/seats';
+import { postCart } from '../../api/tickets';
+import { cartBody, type TicketsChoice } from '../../model/ticketLines';
+import '../tickets/TicketsStep.css';
+
+export const MAX_PRODUCT_QUANTITY = 20;
+
+/** Step 3 of the ticket order (when the complex sells any): popcorn, drinks and the like. */
+export function ProductsStep({
+  presentation,
+  choice,
+  cart,
+  initial,
+  onBack,
+  onContinue,
+  onExpired,
+}: {
+  presentation: Presentation;
+  choice: TicketsChoice;
+  /** The cart answer of the tickets step: its totals and its timer. */
+  cart: Timed<CartResponse>;
+  initial: Readonly<Record<number, number>>;
+  onBack: () => void;
+  onContinue: (products: Record<number, number>, cart: Timed<CartResponse>) => void;
+  onExpired: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const products = presentation.products ?? [];
+  const [quantities, setQuantities] = useState<Record<number, number>>({ ...initial });
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const remaining = useRemaining(cart.expiresAt, cart.serverTime, cart.receivedAt);
+  const expired = remaining !== null && remaining <= 0;
+
+  const quantity = (id: number) => quantities[id] ?? 0;
+  const setQuantity = (id: number, next: number) =>
+    setQuantities((old) => ({ ...old, [id]: Math.max(0, Math.min(MAX_PRODUCT_QUANTITY, next)) }));
+
+  const currency = cart.cart.currency;
+  const productsTotal = products.reduce((sum, p) => sum + p.price * quantity(p.id), 0);
+  const summary = breakdownLines(t, lang, withProducts(cart.cart.priceBreakdown, productsTotal), {
+    currency,
+    chargeName: cart.cart.serviceChargeName,
+  });
+
+  const submit = async () => {
+    setMessage(null);
+    setBusy(true);
+    try {
+      const answer = await postCart(
+        cartBody(presentation.id, choice.lines, choice.groups, {
+          step: 'customerInfo',
+          locale: lang,
+          memberNumber: choice.memberNumber,
+          products: quantities,
+        }),
+      );
+      onContinue(quantities, stamp(answer));
+    } catch (error) {
+      setMessage(orderErrorMessage(t, error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="tickets-step products-step" aria-labelledby="products-step-title">
+      <div className="tickets-step__head">
+        <h2 id="products-step-title" className="tickets-step__title">
+          {t('order.products.title')}
+        </h2>
+        {remaining !== null && remaining > 0 && <Countdown ms={remaining} />}
+      </div>
+
+      {expired && (
+        <div role="alert" className="tickets-step__alert">
+          <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
+          <button type="button" className="button button--primary" onClick={onExpired}>
+            {t('order.tickets.startOver')}
+          </button>
+        </div>
+      )}
+
+      <ul className="products-step__list">
+        {products.map((p) => {
+          const name = localizedName(lang, p.name, p.nameEn);
+          const q = quantity(p.id);
+          return (
+            <li key={p.id} className="products-step__item">
+              <img className="products-step__img" src={p.img} alt="" width={72} height={72} />
+              <div className="products-step__info">
+                <p className="products-step__name">{name}</p>
+                <p className="tickets-step__muted">{formatMoney(p.price, lang, p.currency)}</p>
+              </div>
+              <div className="products-step__stepper" role="group" aria-label={name}>
+                <button
+                  type="button"
+                  className="products-step__tool"
+                  aria-label={t('order.products.less', { product: name })}
+                  disabled={q === 0 || busy}
+                  onClick={() => setQuantity(p.id, q - 1)}
+                >
+                  −
+                </button>
+                <output className="products-step__quantity" aria-live="polite">
+                  {q}
+                </output>
+                <button
+                  type="button"
+                  className="products-step__tool"
+                  aria-label={t('order.products.more', { product: name })}
+                  disabled={q >= MAX_PRODUCT_QUANTITY || busy}
+                  onClick={() => setQuantity(p.id, q + 1)}
+                >
+                  +
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+
+      <div role="alert" className="tickets-step__alert" hidden={!message}>
+        {message && <p className="tickets-step__alert-text">{message}</p>}
+      </div>
+
+      <div className="tickets-step__footer">
+        <dl className="products-step__totals">
+          {summary.map((line) => (
+            <div key={line.id} className={line.id === 'total' ? 'products-step__grand' : undefined}>
+              <dt>{line.label}</dt>
+              <dd>
+                {line.amount}
+                {line.note && <span className="products-step__note">{line.note}</span>}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        <div className="tickets-step__actions">
+          <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
+            {t('order.back')}
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => void submit()}
+            disabled={busy || expired}
+          >
+            {t('order.continue')}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
