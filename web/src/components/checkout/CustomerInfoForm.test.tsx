@@ -80,6 +80,21 @@ describe('customer details form', () => {
     expect(screen.getByLabelText(/^תעודת זהות/)).not.toHaveAttribute('aria-invalid');
   });
 
+  it('says how long a postal code must be, whichever way it is wrong', async () => {
+    const user = userEvent.setup();
+    const withPostal = makeConfig({
+      customerInfo: { ...config.customerInfo, postalCode: { isIncluded: true, isRequired: false } },
+    });
+    render(<CustomerInfoForm config={withPostal} onSubmit={vi.fn()} />);
+    await fillValid(user);
+    await user.type(screen.getByLabelText(/^מיקוד/), '12345678');
+    await user.click(submit());
+    expect(screen.getByLabelText(/^מיקוד/)).toHaveAccessibleDescription('חייב להיות לכל היותר 7');
+    await user.clear(screen.getByLabelText(/^מיקוד/));
+    await user.type(screen.getByLabelText(/^מיקוד/), '123456');
+    expect(screen.getByLabelText(/^מיקוד/)).toHaveAccessibleDescription('חייב להיות לפחות 7');
+  });
+
   it('sends the normalised details once they are valid', async () => {
     const user = userEvent.setup();
     const onSubmit = vi.fn();

@@ -14,7 +14,6 @@ import {
   validateCustomerInfo,
   type CheckoutConfig,
   type CustomerInfo,
-  type ErrorField,
   type FieldErrors,
   type TextField,
 } from './customerInfo';
@@ -111,7 +110,7 @@ export function CustomerInfoForm({
 
   const en = i18n.language !== 'he' && i18n.language !== 'ar';
   const id = (field: string) => `${idPrefix}-${field}`;
-  const errorId = (field: ErrorField) => `${idPrefix}-${field}-error`;
+  const errorId = (field: TextField | 'terms') => `${idPrefix}-${field}-error`;
 
   function update(next: CustomerInfo) {
     setValues(next);
@@ -123,7 +122,8 @@ export function CustomerInfoForm({
     update({ ...values, [field]: value });
   }
 
-  function message(field: ErrorField): string | null {
+  /** The words for a field's broken rule (the branch has no field of its own here). */
+  function message(field: TextField | 'terms'): string | null {
     const rule = errors[field];
     if (!rule) return null;
     const name = field === 'terms' ? '' : t(`checkout.fields.${field}`);
@@ -142,10 +142,13 @@ export function CustomerInfoForm({
       case 'min':
       case 'max': {
         const lengths = field === 'terms' ? undefined : FIELD_LENGTHS[field];
-        const length = rule === 'min' ? lengths?.min : lengths?.max;
+        // The server names any wrong length of a postal code `min`; a long one reads "at most".
+        const typed = field === 'terms' ? 0 : [...values[field].trim()].length;
+        const side = lengths?.max !== undefined && typed > lengths.max ? 'max' : rule;
+        const length = side === 'min' ? lengths?.min : lengths?.max;
         return length === undefined
           ? t('validation.fieldNotValid', { field: name })
-          : t(`validation.${rule}`, { length });
+          : t(`validation.${side}`, { length });
       }
       case 'confirmation':
         return field === 'verifyMobileNumber'

@@ -104,8 +104,14 @@ describe('customer details rules', () => {
     expect(
       validateCustomerInfo(filled({ invoiceRequested: true, invoiceSSN: '51-123' }), config),
     ).toEqual({ invoiceName: 'required', invoiceSSN: 'numeric' });
+    // As the server judges it: an invoice asked for needs its name and number even where the site
+    // offers none (the form then has no box to ask for one).
     const noInvoices = makeConfig({ params: { ...config.params, '66': '0' } });
-    expect(validateCustomerInfo(filled({ invoiceRequested: true }), noInvoices)).toEqual({});
+    expect(validateCustomerInfo(filled({ invoiceRequested: true }), noInvoices)).toEqual({
+      invoiceName: 'required',
+      invoiceSSN: 'required',
+    });
+    expect(validateCustomerInfo(filled({ invoiceRequested: false }), noInvoices)).toEqual({});
   });
 
   it('reads params.fields of a formValidation answer, in any wrapping', () => {

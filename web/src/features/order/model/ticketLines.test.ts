@@ -90,6 +90,15 @@ describe('ticket lines', () => {
     expect(applyCode(lines, sofa)!.map((l) => l.code?.code ?? null)).toEqual(['S', null]);
   });
 
+  it('put a system voucher’s ticket on one seat only in an unpaid hold', () => {
+    const lines = syncLines([], [seat(1), seat(2)], groupOf, groups);
+    const voucher = { code: 'V', ticket: tk(130), label: '', labelEn: '', systemVoucher: true };
+    const codes = (order?: { isHold: boolean }) =>
+      applyCode(lines, voucher, order)!.map((l) => l.code?.code ?? null);
+    expect(codes({ isHold: true })).toEqual(['V', null]);
+    expect(codes()).toEqual(['V', 'V']);
+  });
+
   it('never take a ticket tied to a kind of seat for a plain one', () => {
     expect(isPlainTicket(tk(108, { seatKind: 'wheelchair' }))).toBe(false);
     expect(isPlainTicket(tk(101))).toBe(true);

@@ -9,7 +9,17 @@ export interface AppliedCode {
   ticket: Ticket;
   label: string;
   labelEn: string;
+  /** A system voucher's ticket (the ticket-by-code answer does not say so yet: never set). */
+  systemVoucher?: boolean;
 }
+
+/** What kind of order the seats are in: an unpaid hold, or (always, on the web so far) paid. */
+export interface OrderKind {
+  isHold: boolean;
+}
+
+/** Orders the web app makes: paid ones (it offers no holds). */
+export const PAID_ORDER: OrderKind = { isHold: false };
 
 export interface TicketLine {
   /** `sectionId:x:y`, as the seat step keys held seats. */
@@ -36,6 +46,11 @@ export interface TicketsChoice {
 export const lineKey = (seat: Pick<LockedSeat, 'sectionId' | 'x' | 'y'>) =>
   `${seat.sectionId}:${seat.x}:${seat.y}`;
 
+/** The ticket asks for a reference (a hotel guest's room); a prompt of blanks asks nothing. */
+export function hasRefPrompt(ticket: Pick<Ticket, 'refPrompt'>): boolean {
+  return ticket.refPrompt.trim() !== '';
+}
+
 /**
  * A ticket the list may pick for a seat on its own: nothing to ask, one seat, open to all, any
  * kind of seat.
@@ -44,7 +59,7 @@ export function isPlainTicket(ticket: Ticket): boolean {
   return (
     !ticket.memberOnly &&
     !ticket.needsSeniorId &&
-    ticket.refPrompt === '' &&
+    !hasRefPrompt(ticket) &&
     ticket.multiplyFactor <= 1 &&
     ticket.requiresTicketId == null &&
     ticket.seatKind == null
@@ -57,7 +72,10 @@ export function isPlainTicket(ticket: Ticket): boolean {
  * `seatKinds`, which already counts the session's other holds: a seat beside a held wheelchair
  * place serves a companion). The server refuses any other (`ticketSeatKind`).
  */
-export function ticketFitsSeat(ticket: Pick<Ticket, 'seatKind'>, seat: LockedSeat): boolean {
+export function ticketFitsSeat(
+  ticket: Pick<Ticket, 'seatKind'>,
+  seat: Pick<LockedSeat, 'seatKinds'>,
+): boolean {
   return ticket.seatKind == null || seat.seatKinds.includes(ticket.seatKind);
 }
 
@@ -67,9 +85,16 @@ export function ticketsForLine(line: TicketLine, groups: readonly TicketGroup[])
   return (group?.tickets ?? []).filter((t) => ticketFitsSeat(t, line.seat));
 }
 
-/** Spec 4: a code's ticket fills every seat only if it covers one seat and asks for nothing. */
-export function isAutoAssignable(ticket: Ticket): boolean {
-  return ticket.multiplyFactor <= 1 && ticket.refPrompt === '';
+/**
+ * Spec 4: a ticket is put on seats by itself only if it covers one seat, asks for no reference,
+ * and, in an unpaid hold, is not a system voucher (the server's `auto_assignable`; both run
+ * rules/vectors/auto_assignable.json).
+ */
+export function isAutoAssignable(
+  ticket: Pick<Ticket, 'multiplyFactor' | 'refPrompt'>,
+  { isSystemVoucher = false, isHold = false }: { isSystemVoucher?: boolean; isHold?: boolean } = {},
+): boolean {
+  return ticket.multiplyFactor <= 1 && !hasRefPrompt(ticket) && !(isHold && isSystemVoucher);
 }
 
 /**
@@ -130,7 +155,11 @@ export function lineTicket(line: TicketLine, groups: readonly TicketGroup[]): Ti
  * seat, if it is tied to one (one seat only when the ticket cannot be auto-assigned). The chosen
  * tickets stay remembered underneath. Returns null when no seat can take it.
  */
-export function applyCode(lines: readonly TicketLine[], applied: AppliedCode): TicketLine[] | null {
+export function applyCode(
+  lines: readonly TicketLine[],
+  applied: AppliedCode,
+  order: OrderKind = PAID_ORDER,
+): TicketLine[] | null {
   const free = lines.filter(
     (l) =>
       l.ticketGroupId === applied.ticket.ticketGroupId &&
@@ -139,7 +168,13 @@ export function applyCode(lines: readonly TicketLine[], applied: AppliedCode): T
   );
   if (free.length === 0) return null;
   const targets = new Set(
-    (isAutoAssignable(applied.ticket) ? free : free.slice(0, 1)).map((l) => l.key),
+    (isAutoAssignable(applied.ticket, {
+      isSystemVoucher: applied.systemVoucher ?? false,
+      isHold: order.isHold,
+    })
+      ? free
+      : free.slice(0, 1)
+    ).map((l) => l.key),
   );
   return lines.map((l) => (targets.has(l.key) ? { ...l, code: applied } : l));
 }
@@ -163,7 +198,7 @@ export function lineProblem(line: TicketLine, groups: readonly TicketGroup[]): L
   const ticket = lineTicket(line, groups);
   if (!ticket) return 'noTicket';
   if (ticket.needsSeniorId && !/^\d{1,9}$/.test(line.seniorId.trim())) return 'seniorId';
-  if (ticket.refPrompt !== '' && line.ref1.trim() === '') return 'reference';
+  if (hasRefPrompt(ticket) && line.ref1.trim() === '') return 'reference';
   return null;
 }
 
@@ -210,7 +245,7 @@ export function cartBody(
                 ticketId: ticket?.id ?? 0,
                 code: l.code?.code ?? null,
                 seniorId: ticket?.needsSeniorId ? l.seniorId.trim() : null,
-                ref1: ticket && ticket.refPrompt !== '' ? l.ref1.trim() : null,
+                ref1: ticket && hasRefPrompt(ticket) ? l.ref1.trim() : null,
                 memberNumber: ticket?.memberOnly ? options.memberNumber?.trim() || null : null,
               },
             };
@@ -225,25 +260,48 @@ export function cartBody(
 }
 
 /**
+ * Which lines are sub-tickets: the lines of a ticket for N seats (a couple on a sofa) are taken in
+ * order, N at a time; the first of each N is the ticket (null), the others are seats it covers
+ * (the index of the covering line). The server's `sub_tickets`; both run
+ * rules/vectors/sub_tickets.json.
+ */
+export function subTickets(
+  ticketIds: readonly number[],
+  factorOf: (ticketId: number) => number,
+): (number | null)[] {
+  const seen = new Map<number, { count: number; main: number }>();
+  return ticketIds.map((id, i) => {
+    const factor = Math.max(1, factorOf(id));
+    const entry = seen.get(id) ?? { count: 0, main: i };
+    const position = entry.count % factor;
+    entry.count += 1;
+    if (position === 0) entry.main = i;
+    seen.set(id, entry);
+    return position === 0 ? null : entry.main;
+  });
+}
+
+/**
  * What the lines' tickets come to before the cart is priced: the price and the service charge of
- * each ticket sold. A ticket for N seats (a couple on a sofa) is sold once for every N lines that
- * chose it, as the server counts it (the other lines are its sub-tickets, free).
+ * each ticket sold. A ticket for N seats is sold once for every N lines that chose it, as the
+ * server counts it (the other lines are its sub-tickets, free).
  */
 export function linesPrice(
   lines: readonly TicketLine[],
   groups: readonly TicketGroup[],
 ): { price: number; serviceCharge: number } {
-  const chosen = new Map<number, number>();
+  const sold = lines.flatMap((l) => lineTicket(l, groups) ?? []);
+  const factor = new Map(sold.map((t) => [t.id, t.multiplyFactor]));
+  const subs = subTickets(
+    sold.map((t) => t.id),
+    (id) => factor.get(id) ?? 1,
+  );
   let price = 0;
   let serviceCharge = 0;
-  for (const l of lines) {
-    const ticket = lineTicket(l, groups);
-    if (!ticket) continue;
-    const before = chosen.get(ticket.id) ?? 0;
-    chosen.set(ticket.id, before + 1);
-    if (before % Math.max(1, ticket.multiplyFactor) !== 0) continue;
+  sold.forEach((ticket, i) => {
+    if (subs[i] !== null) return;
     price += ticket.price;
     serviceCharge += ticket.serviceCharge;
-  }
+  });
   return { price, serviceCharge };
 }

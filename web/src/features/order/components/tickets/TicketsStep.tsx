@@ -27,6 +27,7 @@ import {
   applyCode,
   cartBody,
   lineKey,
+  hasRefPrompt,
   lineProblem,
   linesPrice,
   lineTicket,
@@ -324,7 +325,7 @@ export function TicketsStep({
                     onChange={(value) => update(line.key, { seniorId: value })}
                   />
                 )}
-                {ticket && ticket.refPrompt !== '' && (
+                {ticket && hasRefPrompt(ticket) && (
                   <LineField
                     label={localizedName(lang, ticket.refPrompt, ticket.refPromptEn)}
                     value={line.ref1}
