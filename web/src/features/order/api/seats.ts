@@ -2,6 +2,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet, apiSend } from '../../../lib/api/client';
 import type { Captcha } from '../../../lib/captcha';
+import { stamp } from '../model/countdownClock';
 import type {
   BestAvailableResponse,
   CheckoutResponse,
@@ -19,12 +20,7 @@ export const STATUS_POLL_MS = 5000;
 /** How often it asks while events arrive: a safety net only. */
 export const STATUS_POLL_LIVE_MS = 30_000;
 
-/** An answer with a server clock, stamped with when it arrived (for countdowns). */
-export type Timed<T> = T & { receivedAt: number };
-
-export function stamp<T extends { serverTime: string }>(answer: T): Timed<T> {
-  return { ...answer, receivedAt: Date.now() };
-}
+export { stamp, type Timed } from '../model/countdownClock';
 
 export const seatKeys = {
   plan: (venueId: number, seatplanId: number) => ['seatplan', venueId, seatplanId] as const,

@@ -5,6 +5,22 @@ export interface Clock {
   receivedAt: number;
 }
 
+/** An answer with a server clock, stamped with when it arrived (for countdowns). */
+export type Timed<T> = T & { receivedAt: number };
+
+export function stamp<T extends { serverTime: string }>(answer: T): Timed<T> {
+  return { ...answer, receivedAt: Date.now() };
+}
+
+/** When an answer says the holds end, if it does. */
+export function clockOf(
+  answer: Timed<{ expiresAt?: string | null; serverTime: string }>,
+): Clock | null {
+  return answer.expiresAt
+    ? { expiresAt: answer.expiresAt, serverTime: answer.serverTime, receivedAt: answer.receivedAt }
+    : null;
+}
+
 /**
  * Milliseconds left until `expiresAt` on the server's clock: the browser clock is only used to
  * measure how long ago the server said `serverTime`.

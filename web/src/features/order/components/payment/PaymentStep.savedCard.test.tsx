@@ -7,6 +7,8 @@ import { resetUuid } from '../../../../lib/api/client';
 import type { SavedCard } from '../../../../lib/api/customer';
 import { makeConfig, makePresentation } from '../../../../test/fixtures';
 import { PaymentStep } from './PaymentStep';
+import { OrderHarness } from '../../testing/OrderHarness';
+import { orderAtPayment } from '../../testing/orderAt';
 import type { PricedCart } from '../../api/payment';
 
 // The saved-card path of the payment step: "Saved card" asks for the SMS login, then lists the
@@ -137,13 +139,9 @@ function renderStep() {
     <QueryClientProvider
       client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
     >
-      <PaymentStep
-        presentation={makePresentation()}
-        cart={cart}
-        config={makeConfig()}
-        onPaid={vi.fn()}
-        onRestart={vi.fn()}
-      />
+      <OrderHarness presentation={makePresentation()} initial={orderAtPayment(cart)}>
+        <PaymentStep config={makeConfig()} />
+      </OrderHarness>
     </QueryClientProvider>,
   );
 }

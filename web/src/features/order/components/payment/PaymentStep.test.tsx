@@ -7,6 +7,9 @@ import { resetUuid } from '../../../../lib/api/client';
 import { mockApi } from '../../../../test/renderApp';
 import { makeConfig, makePresentation } from '../../../../test/fixtures';
 import { PaymentStep } from './PaymentStep';
+import type { OrderEvent } from '../../model/orderState';
+import { OrderHarness } from '../../testing/OrderHarness';
+import { orderAtPayment } from '../../testing/orderAt';
 import type { PricedCart } from '../../api/payment';
 
 const cart: PricedCart = {
@@ -87,17 +90,22 @@ function renderStep(
 ) {
   const onPaid = overrides.onPaid ?? vi.fn();
   const onRestart = overrides.onRestart ?? vi.fn();
+  // The page's order around the step: a paid order is an event the page hears.
+  const onEvent = (event: OrderEvent) => {
+    if (event.type === 'paid') onPaid({ reservationIdentifier: event.reservation });
+  };
   render(
     <QueryClientProvider
       client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
     >
-      <PaymentStep
+      <OrderHarness
         presentation={makePresentation()}
-        cart={overrides.cart ?? cart}
-        config={makeConfig()}
-        onPaid={onPaid}
+        initial={orderAtPayment(overrides.cart ?? cart)}
+        onEvent={onEvent}
         onRestart={onRestart}
-      />
+      >
+        <PaymentStep config={makeConfig()} />
+      </OrderHarness>
     </QueryClientProvider>,
   );
   return { onPaid, onRestart };

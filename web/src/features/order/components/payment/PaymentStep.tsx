@@ -1,11 +1,11 @@
-import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { CheckoutLogin } from '../login/CheckoutLogin';
 import { ApiError } from '../../../../lib/api/client';
 import { meQuery, savedCardsQuery, type SavedCard } from '../../../../lib/api/customer';
 import { captchaTokenFor, type Captcha } from '../../../../lib/captcha';
-import type { Presentation, SiteConfig } from '../../../../lib/api/types';
+import type { SiteConfig } from '../../../../lib/api/types';
 import { errorMessage } from '../../../../lib/apiErrors';
 import { formatMoney } from '../../../../lib/format';
 import { localizedName } from '../../../../lib/localized';
@@ -27,57 +27,37 @@ import { breakdownLines, priceText } from '../../model/priceText';
 import { postCart } from '../../api/tickets';
 import { useRemaining } from '../../hooks/useRemaining';
 import { seatplanQuery } from '../../api/seats';
-import type { Clock } from '../../model/countdownClock';
+import { clockOf, stamp } from '../../model/countdownClock';
+import { seniorIdsOf } from '../../model/ticketLines';
+import { useOrder } from '../../hooks/orderContext';
 import './PaymentStep.css';
 import '../tickets/TicketsStep.css';
 
 type CommitFailure =
   { kind: 'alreadyPaid' } | { kind: 'refunded' } | { kind: 'retryable'; message: string };
 
-export interface PaymentStepProps {
-  presentation: Presentation;
-  /** The `cart` of the last POST /api/cart answer. */
-  cart: PricedCart;
-  config: SiteConfig;
-  /** Senior citizens' IDs by seat key, sent again with every post of the cart. */
-  seniorIds?: Readonly<Record<string, string>>;
-  /** When the holds end, on the server's clock (the last cart answer's). */
-  clock?: Clock | null;
-  /** Details the buyer already sent with the cart (a reloaded page): shown as saved. */
-  initialCustomerInfo?: CustomerInfo | null;
-  /** The details the server accepted, for the page to keep across a reload. */
-  onDetailsSaved?(info: CustomerInfo): void;
-  onPaid(result: { reservationIdentifier: string }): void;
-  onRestart(): void;
-}
-
-const clockOf = (answer: { expiresAt?: string | null; serverTime: string }): Clock | null =>
-  answer.expiresAt
-    ? { expiresAt: answer.expiresAt, serverTime: answer.serverTime, receivedAt: Date.now() }
-    : null;
-
 /**
  * The order's payment step: the buyer's details (sent with the cart), the order summary, vouchers,
- * the payment method, then the gateway's dialog and the commit.
+ * the payment method, then the gateway's dialog and the commit. Shown once the cart is priced.
  */
-export function PaymentStep({
-  presentation,
-  cart: initialCart,
-  config,
-  seniorIds,
-  clock: initialClock = null,
-  initialCustomerInfo = null,
-  onDetailsSaved,
-  onPaid,
-  onRestart,
-}: PaymentStepProps) {
+export function PaymentStep({ config }: { config: SiteConfig }) {
+  const { state } = useOrder();
+  return state.cart ? <Payment cart={state.cart} config={config} /> : null;
+}
+
+function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
+  const { presentation, state, dispatch, restart: onRestart } = useOrder();
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const captcha = useCallback((action: string) => captchaTokenFor(config, action), [config]);
-  const [cart, setCart] = useState<PricedCart>(initialCart);
-  const [customerInfo, setCustomerInfo] = useState<CustomerInfo | null>(initialCustomerInfo);
-  const [editing, setEditing] = useState(initialCustomerInfo === null);
-  const [clock, setClock] = useState<Clock | null>(initialClock);
+  const { customerInfo, clock, choice } = state;
+  // Senior citizens' IDs are not echoed back by the server: every post of the cart sends them.
+  const seniorIds = useMemo(
+    () => (choice ? seniorIdsOf(choice.lines, choice.groups) : undefined),
+    [choice],
+  );
+  const [editingAgain, setEditingAgain] = useState(false);
+  const editing = customerInfo === null || editingAgain;
   const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
   const [method, setMethod] = useState<OfferedMethod>('card');
   const [numberOfPayments, setNumberOfPayments] = useState(1);
@@ -112,19 +92,15 @@ export function PaymentStep({
         seniorIds,
       }),
     );
-    setCart(answer.cart);
-    setClock((old) => clockOf(answer) ?? old);
-    setCustomerInfo(info);
-    setEditing(false);
-    onDetailsSaved?.(info);
+    dispatch({ type: 'detailsSaved', customerInfo: info, answer: stamp(answer) });
+    setEditingAgain(false);
   }
 
   async function repostVouchers(references: readonly string[]) {
     const answer = await postCart(
       cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang, seniorIds }),
     );
-    setCart(answer.cart);
-    setClock((old) => clockOf(answer) ?? old);
+    dispatch({ type: 'cartRepriced', answer: stamp(answer) });
   }
 
   const presentationId = cart.presentationId;
@@ -137,14 +113,14 @@ export function PaymentStep({
     setCommitFailure(null);
     try {
       const answer = await commitOrder(presentationId, await captcha('commit'));
-      onPaid({ reservationIdentifier: answer.reservationIdentifier });
+      dispatch({ type: 'paid', reservation: answer.reservationIdentifier });
     } catch (error) {
       setCommitFailure(commitFailureOf(error, t));
     } finally {
       committingRef.current = false;
       setCommitting(false);
     }
-  }, [presentationId, captcha, onPaid, t]);
+  }, [presentationId, captcha, dispatch, t]);
 
   const returnPath = orderReturnPath(presentation.id);
   const loadForm = useCallback(
@@ -162,10 +138,10 @@ export function PaymentStep({
         signal,
       );
       // A started payment keeps the seats for its own window.
-      setClock((old) => clockOf(form) ?? old);
+      dispatch({ type: 'paymentStarted', clock: clockOf(stamp(form)) });
       return form;
     },
-    [lang, presentationId, total, method, numberOfPayments, captcha, returnPath],
+    [lang, presentationId, total, method, numberOfPayments, captcha, returnPath, dispatch],
   );
 
   const onCaptured = useCallback(() => {
@@ -229,7 +205,11 @@ export function PaymentStep({
                 name: `${customerInfo?.firstName ?? ''} ${customerInfo?.lastName ?? ''}`.trim(),
               })}
             </p>
-            <button type="button" className="button button--ghost" onClick={() => setEditing(true)}>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => setEditingAgain(true)}
+            >
               {t('checkout.step.editDetails')}
             </button>
           </section>

@@ -1,56 +1,43 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CartResponse, Presentation } from '../../../../lib/api/types';
 import { formatMoney } from '../../../../lib/format';
 import { localizedName } from '../../../../lib/localized';
 import { orderErrorMessage } from '../../model/cartErrors';
 import { breakdownLines, withProducts } from '../../model/priceText';
 import { Countdown } from '../Countdown';
 import { useRemaining } from '../../hooks/useRemaining';
-import { stamp, type Timed } from '../../api/seats';
+import { stamp } from '../../model/countdownClock';
+import { useOrder } from '../../hooks/orderContext';
+import { MAX_PRODUCT_QUANTITY } from '../../model/orderState';
 import { postCart } from '../../api/tickets';
-import { cartBody, type TicketsChoice } from '../../model/ticketLines';
+import { cartBody } from '../../model/ticketLines';
 import '../tickets/TicketsStep.css';
 
-export const MAX_PRODUCT_QUANTITY = 20;
-
 /** Step 3 of the ticket order (when the complex sells any): popcorn, drinks and the like. */
-export function ProductsStep({
-  presentation,
-  choice,
-  cart,
-  initial,
-  onBack,
-  onContinue,
-  onExpired,
-}: {
-  presentation: Presentation;
-  choice: TicketsChoice;
-  /** The cart answer of the tickets step: its totals and its timer. */
-  cart: Timed<CartResponse>;
-  initial: Readonly<Record<number, number>>;
-  onBack: () => void;
-  onContinue: (products: Record<number, number>, cart: Timed<CartResponse>) => void;
-  onExpired: () => void;
-}) {
+export function ProductsStep() {
+  const { presentation, state, dispatch, restart } = useOrder();
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const products = presentation.products ?? [];
-  const [quantities, setQuantities] = useState<Record<number, number>>({ ...initial });
+  const { choice, clock, productsDraft: quantities } = state;
+  // The cart the tickets step posted: its totals, priced again here with the products chosen.
+  const cart = state.cart;
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const remaining = useRemaining(cart.expiresAt, cart.serverTime, cart.receivedAt);
+  const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
   const expired = remaining !== null && remaining <= 0;
+  if (!choice || !cart) return null;
 
+  const onBack = () => dispatch({ type: 'wentTo', step: 'tickets' });
   const quantity = (id: number) => quantities[id] ?? 0;
   const setQuantity = (id: number, next: number) =>
-    setQuantities((old) => ({ ...old, [id]: Math.max(0, Math.min(MAX_PRODUCT_QUANTITY, next)) }));
+    dispatch({ type: 'productQuantitySet', productId: id, quantity: next });
 
-  const currency = cart.cart.currency;
+  const currency = cart.currency;
   const productsTotal = products.reduce((sum, p) => sum + p.price * quantity(p.id), 0);
-  const summary = breakdownLines(t, lang, withProducts(cart.cart.priceBreakdown, productsTotal), {
+  const summary = breakdownLines(t, lang, withProducts(cart.priceBreakdown, productsTotal), {
     currency,
-    chargeName: cart.cart.serviceChargeName,
+    chargeName: cart.serviceChargeName,
   });
 
   const submit = async () => {
@@ -65,7 +52,7 @@ export function ProductsStep({
           products: quantities,
         }),
       );
-      onContinue(quantities, stamp(answer));
+      dispatch({ type: 'productsPriced', products: quantities, answer: stamp(answer) });
     } catch (error) {
       setMessage(orderErrorMessage(t, error));
     } finally {
@@ -85,7 +72,7 @@ export function ProductsStep({
       {expired && (
         <div role="alert" className="tickets-step__alert">
           <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
-          <button type="button" className="button button--primary" onClick={onExpired}>
+          <button type="button" className="button button--primary" onClick={restart}>
             {t('order.tickets.startOver')}
           </button>
         </div>

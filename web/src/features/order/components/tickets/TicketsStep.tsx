@@ -7,20 +7,13 @@ import { CheckoutLogin } from '../login/CheckoutLogin';
 import { ApiError } from '../../../../lib/api/client';
 import { customerKeys, logout, meQuery } from '../../../../lib/api/customer';
 import { useCaptcha, type Captcha } from '../../../../lib/captcha';
-import type { CartResponse, LockedSeat, Presentation, Ticket } from '../../../../lib/api/types';
+import type { LockedSeat, Ticket } from '../../../../lib/api/types';
 import { localizedName } from '../../../../lib/localized';
 import { orderErrorMessage } from '../../model/cartErrors';
 import { perOrderChargeText, priceText } from '../../model/priceText';
 import { Countdown } from '../Countdown';
 import { useRemaining } from '../../hooks/useRemaining';
-import {
-  myHoldsQuery,
-  seatKeys,
-  seatplanQuery,
-  stamp,
-  unlockSeat,
-  type Timed,
-} from '../../api/seats';
+import { myHoldsQuery, seatKeys, seatplanQuery, stamp, unlockSeat } from '../../api/seats';
 import { postCart, ticketByCode, ticketGroupsQuery } from '../../api/tickets';
 import {
   appliedCodes,
@@ -36,31 +29,17 @@ import {
   ticketsForLine,
   type LineProblem,
   type TicketLine,
-  type TicketsChoice,
 } from '../../model/ticketLines';
 import type { Clock } from '../../model/countdownClock';
+import { useOrder } from '../../hooks/orderContext';
 import './TicketsStep.css';
 
 const CODE_KINDS = ['bankCard', 'creditCardBenefit', 'discountCode'] as const;
 type CodeKind = (typeof CODE_KINDS)[number] | 'other';
 
 /** Step 2 of the ticket order: a ticket for each held seat, vouchers and codes. */
-export function TicketsStep({
-  presentation,
-  initial,
-  clock,
-  onBack,
-  onContinue,
-  onExpired,
-}: {
-  presentation: Presentation;
-  initial: TicketsChoice | null;
-  /** The last cart answer's timer, when the cart was already posted. */
-  clock: Clock | null;
-  onBack: () => void;
-  onContinue: (choice: TicketsChoice, cart: Timed<CartResponse>) => void;
-  onExpired: () => void;
-}) {
+export function TicketsStep() {
+  const { presentation, state, dispatch, restart } = useOrder();
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const captcha = useCaptcha();
@@ -70,15 +49,19 @@ export function TicketsStep({
 
   const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
   const holds = useQuery(myHoldsQuery(id));
-  const [memberNumber, setMemberNumber] = useState(initial?.memberNumber ?? '');
-  const [memberInput, setMemberInput] = useState(initial?.memberNumber ?? '');
+  const memberNumber = state.draft.memberNumber;
+  const setMemberNumber = (next: string) =>
+    dispatch({ type: 'memberNumberApplied', memberNumber: next });
+  const [memberInput, setMemberInput] = useState(memberNumber);
   const base = useQuery(ticketGroupsQuery(id));
   const member = useQuery({ ...ticketGroupsQuery(id, memberNumber), enabled: memberNumber !== '' });
   const listed = memberNumber !== '' && member.data ? member.data : base.data;
   const groups = useMemo(() => listed?.ticketGroups ?? [], [listed]);
   const charge = listed?.serviceCharge;
 
-  const [stored, setLines] = useState<TicketLine[]>(initial?.lines ?? []);
+  const stored = state.draft.lines;
+  const setLines = (next: TicketLine[]) => dispatch({ type: 'ticketLinesChanged', lines: next });
+  const onBack = () => dispatch({ type: 'wentTo', step: 'seats' });
   const [message, setMessage] = useState<string | null>(null);
   const [problems, setProblems] = useState<ReadonlyMap<string, LineProblem>>(new Map());
   const [busy, setBusy] = useState(false);
@@ -111,7 +94,8 @@ export function TicketsStep({
         receivedAt: holds.data.receivedAt,
       }
     : null;
-  const activeClock = clock ?? holdsClock;
+  // The cart's timer once it was posted; before that, the holds'.
+  const activeClock = state.clock ?? holdsClock;
   const remaining = useRemaining(
     activeClock?.expiresAt,
     activeClock?.serverTime ?? '',
@@ -213,7 +197,11 @@ export function TicketsStep({
           memberNumber,
         }),
       );
-      onContinue({ lines, memberNumber, groups }, stamp(answer));
+      dispatch({
+        type: 'ticketsPriced',
+        choice: { lines, memberNumber, groups },
+        answer: stamp(answer),
+      });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'loginError') {
         queryClient.setQueryData(customerKeys.me, null);
@@ -255,7 +243,7 @@ export function TicketsStep({
       {expired && (
         <div role="alert" className="tickets-step__alert">
           <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
-          <button type="button" className="button button--primary" onClick={onExpired}>
+          <button type="button" className="button button--primary" onClick={restart}>
             {t('order.tickets.startOver')}
           </button>
         </div>
