@@ -141,4 +141,18 @@ describe('layers', () => {
       .filter((f) => /queryKey:\s*\[/.test(readFileSync(join(src, f), 'utf8')));
     expect(writers).toEqual([]);
   });
+
+  it('the order calls the server only from its api modules (queries there, mutations there)', () => {
+    const callers = files.flatMap((file) => {
+      const from = pathOf(file);
+      if (!from.startsWith('features/order/') || from.startsWith('features/order/api/')) return [];
+      return importClauses(file)
+        .filter((c) => !c.typeOnly)
+        .filter((c) =>
+          valueNames(c.names).some((n) => ['useMutation', 'apiGet', 'apiSend'].includes(n)),
+        )
+        .map((c) => `${from} -> ${c.from}`);
+    });
+    expect(callers).toEqual([]);
+  });
 });

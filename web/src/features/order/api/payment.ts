@@ -1,6 +1,8 @@
 // The calls of the payment and confirmation steps: the cart re-posted with the buyer's details or
 // vouchers, a voucher's balance, the commit, and the paid reservation.
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import type { Captcha } from '../../../lib/captcha';
+import { fetchPaymentForm, type PaymentFormQuery } from '../../../lib/api/payment';
 import { API_BASE, apiGet, apiSend } from '../../../lib/api/client';
 import type { components } from '../../../lib/api/schema';
 import type { CartBody, PricedCart } from '../../../lib/api/types';
@@ -112,3 +114,47 @@ export const reservationPdfUrl = (id: string, lang: string) =>
 
 export const reservationCalendarUrl = (id: string) =>
   `${API_BASE}/reservations/${encodeURIComponent(id)}/calendar.ics`;
+
+// ---------------------------------------------------------------------------------------------
+// Mutations.
+
+/** A voucher's balance, looked up before it is applied to the order. */
+export function useCheckVoucher(presentationId: number, captcha: Captcha) {
+  return useMutation({
+    mutationKey: ['voucher', presentationId] as const,
+    mutationFn: async (reference: string) =>
+      fetchVoucher({ reference, presentationId, recaptchaToken: await captcha('voucher') }),
+  });
+}
+
+/** Starts a payment (GET /payment/form creates it): the gateway's form, or `paid` when vouchers cover it. */
+export function useStartPayment(captcha: Captcha) {
+  return useMutation({
+    mutationKey: ['startPayment'] as const,
+    mutationFn: async ({
+      lang,
+      query,
+      signal,
+    }: {
+      lang: string;
+      query: Omit<PaymentFormQuery, 'recaptchaToken'>;
+      signal: AbortSignal;
+    }) => fetchPaymentForm(lang, { ...query, recaptchaToken: await captcha('payment') }, signal),
+  });
+}
+
+/** Commits the paid order: the answer names the reservation. */
+export function useCommitOrder(presentationId: number, captcha: Captcha) {
+  return useMutation({
+    mutationKey: ['commit', presentationId] as const,
+    mutationFn: async () => commitOrder(presentationId, await captcha('commit')),
+  });
+}
+
+/** Sends the tickets of a paid order by SMS. */
+export function useSendTickets(reservationId: string) {
+  return useMutation({
+    mutationKey: ['sendTickets', reservationId] as const,
+    mutationFn: (mobileNumber: string) => sendTickets(reservationId, mobileNumber),
+  });
+}

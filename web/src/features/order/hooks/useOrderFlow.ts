@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api/client';
 import type { Presentation } from '../../../lib/api/types';
 import { myHoldsQuery, seatKeys } from '../api/seats';
-import { postCart } from '../api/tickets';
+import { usePostCart } from '../api/tickets';
 import { stamp } from '../model/countdownClock';
 import { clearOrder, loadOrder, resumePlan, saveOrder } from '../model/orderSession';
 import { initialOrderState, orderReducer, type OrderEvent } from '../model/orderState';
@@ -32,6 +32,7 @@ export function useOrderFlow(presentation: Presentation): OrderContextValue {
   const { i18n } = useTranslation();
   const id = presentation.id;
   const hasProducts = (presentation.products?.length ?? 0) > 0;
+  const { mutateAsync: postCart } = usePostCart();
   const [state, dispatch] = useReducer(orderReducer, undefined, () =>
     // Back from a gateway that took the whole window: that payment is finished first.
     initialOrderState({ hasProducts, returnedPayment: takeReturnedPayment() ?? null }),

@@ -13,7 +13,7 @@ import {
   reservationCalendarUrl,
   reservationQuery,
   reservationPdfUrl,
-  sendTickets,
+  useSendTickets,
   type Reservation,
 } from '../../api/payment';
 import './ConfirmationStep.css';
@@ -216,24 +216,23 @@ function SendTicketsForm({ reservationIdentifier }: { reservationIdentifier: str
   const { t } = useTranslation();
   const inputId = useId();
   const [mobile, setMobile] = useState('');
-  const [state, setState] = useState<
-    { kind: 'idle' } | { kind: 'sending' } | { kind: 'sent' } | { kind: 'error'; message: string }
-  >({ kind: 'idle' });
+  const [invalid, setInvalid] = useState(false);
+  const send = useSendTickets(reservationIdentifier);
+  const error = invalid
+    ? t('errors.invalid_mobileNumber')
+    : send.isError
+      ? errorMessage(t, send.error)
+      : null;
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const number = parseIsraeliMobile(mobile);
+    setInvalid(!number);
     if (!number) {
-      setState({ kind: 'error', message: t('errors.invalid_mobileNumber') });
+      send.reset();
       return;
     }
-    setState({ kind: 'sending' });
-    try {
-      await sendTickets(reservationIdentifier, number);
-      setState({ kind: 'sent' });
-    } catch (error) {
-      setState({ kind: 'error', message: errorMessage(t, error) });
-    }
+    send.mutate(number);
   }
 
   return (
@@ -252,21 +251,17 @@ function SendTicketsForm({ reservationIdentifier }: { reservationIdentifier: str
             dir="ltr"
             autoComplete="tel"
             value={mobile}
-            aria-invalid={state.kind === 'error' ? true : undefined}
+            aria-invalid={error ? true : undefined}
             onChange={(e) => setMobile(e.target.value)}
           />
-          <button
-            type="submit"
-            className="button button--primary"
-            disabled={state.kind === 'sending'}
-          >
+          <button type="submit" className="button button--primary" disabled={send.isPending}>
             {t('confirmation.sms.send')}
           </button>
         </div>
       </form>
       <p role="status" className="confirmation__sms-status">
-        {state.kind === 'sent' ? t('confirmation.sms.sent') : ''}
-        {state.kind === 'error' ? state.message : ''}
+        {send.isSuccess && !invalid ? t('confirmation.sms.sent') : ''}
+        {error ?? ''}
       </p>
     </section>
   );

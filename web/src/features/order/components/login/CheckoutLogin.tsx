@@ -1,13 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../../lib/api/client';
-import {
-  customerKeys,
-  requestLoginCode,
-  validateLoginCode,
-  type CustomerLogin,
-} from '../../../../lib/api/customer';
+import type { CustomerLogin } from '../../../../lib/api/customer';
+import { useRequestLoginCode, useValidateLoginCode } from '../../api/customer';
 import { errorMessage } from '../../../../lib/apiErrors';
 import type { Captcha } from '../../../../lib/captcha';
 import { parseIsraeliMobile } from '../../../../components/checkout/customerInfo';
@@ -52,7 +47,6 @@ export function CheckoutLogin({
   onCancel?: () => void;
 }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const titleId = useId();
   const mobileId = useId();
   const codeId = useId();
@@ -61,7 +55,9 @@ export function CheckoutLogin({
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const requestCode = useRequestLoginCode(captcha);
+  const validateCode = useValidateLoginCode();
+  const busy = requestCode.isPending || validateCode.isPending;
   const codeInput = useRef<HTMLInputElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -72,26 +68,23 @@ export function CheckoutLogin({
     if (sentTo) codeInput.current?.focus();
   }, [sentTo]);
 
-  const send = async (number: string) => {
+  const send = (number: string) => {
     setError(null);
     const parsed = parseIsraeliMobile(number);
     if (!parsed) {
       setError(t('errors.invalid_mobileNumber'));
       return;
     }
-    setBusy(true);
-    try {
-      await requestLoginCode(parsed, await captcha('mobileLogin'), true);
-      setSentTo(parsed);
-      setCode('');
-    } catch (e) {
-      setError(loginErrorMessage(t, e));
-    } finally {
-      setBusy(false);
-    }
+    requestCode.mutate(parsed, {
+      onSuccess: () => {
+        setSentTo(parsed);
+        setCode('');
+      },
+      onError: (e) => setError(loginErrorMessage(t, e)),
+    });
   };
 
-  const verify = async () => {
+  const verify = () => {
     if (!sentTo) return;
     setError(null);
     const digits = code.replace(/\s/g, '');
@@ -99,23 +92,19 @@ export function CheckoutLogin({
       setError(t('login.codeShape'));
       return;
     }
-    setBusy(true);
-    try {
-      const login = await validateLoginCode(sentTo, digits);
-      queryClient.setQueryData(customerKeys.me, login);
-      void queryClient.invalidateQueries({ queryKey: customerKeys.savedCards });
-      onLoggedIn(login);
-    } catch (e) {
-      setError(loginErrorMessage(t, e));
-    } finally {
-      setBusy(false);
-    }
+    validateCode.mutate(
+      { mobileNumber: sentTo, code: digits },
+      {
+        onSuccess: (login) => onLoggedIn(login),
+        onError: (e) => setError(loginErrorMessage(t, e)),
+      },
+    );
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (sentTo) void verify();
-    else void send(mobile);
+    if (sentTo) verify();
+    else send(mobile);
   };
 
   return (
@@ -182,7 +171,7 @@ export function CheckoutLogin({
                 type="button"
                 className="button button--ghost"
                 disabled={busy}
-                onClick={() => void send(sentTo)}
+                onClick={() => send(sentTo)}
               >
                 {t('login.resend')}
               </button>

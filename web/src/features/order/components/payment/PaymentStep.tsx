@@ -9,7 +9,6 @@ import type { SiteConfig } from '../../../../lib/api/types';
 import { errorMessage } from '../../../../lib/apiErrors';
 import { formatMoney } from '../../../../lib/format';
 import { localizedName } from '../../../../lib/localized';
-import { fetchPaymentForm } from '../../../../lib/api/payment';
 import { CustomerInfoForm } from '../../../../components/checkout/CustomerInfoForm';
 import type { CustomerInfo } from '../../../../components/checkout/customerInfo';
 import { ALL_METHODS, type OfferedMethod } from '../../../../components/checkout/methods';
@@ -17,14 +16,15 @@ import { PaymentDialog } from './PaymentDialog';
 import { PaymentMethods } from '../../../../components/checkout/PaymentMethods';
 import {
   cartBodyFrom,
-  commitOrder,
-  fetchVoucher,
+  useCheckVoucher,
+  useCommitOrder,
+  useStartPayment,
   type PricedCart,
   type VoucherResponse,
 } from '../../api/payment';
 import { Countdown } from '../Countdown';
 import { breakdownLines, priceText } from '../../model/priceText';
-import { postCart } from '../../api/tickets';
+import { usePostCart } from '../../api/tickets';
 import { useRemaining } from '../../hooks/useRemaining';
 import { seatplanQuery } from '../../api/seats';
 import { clockOf, stamp } from '../../model/countdownClock';
@@ -62,9 +62,13 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
   const [method, setMethod] = useState<OfferedMethod>('card');
   const [numberOfPayments, setNumberOfPayments] = useState(1);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const [committing, setCommitting] = useState(false);
-  const [commitFailure, setCommitFailure] = useState<CommitFailure | null>(null);
   const [payError, setPayError] = useState<string | null>(null);
+  const postCart = usePostCart();
+  const startPayment = useStartPayment(captcha);
+  const commitOrder = useCommitOrder(cart.presentationId, captcha);
+  const committing = commitOrder.isPending;
+  const commitFailure = commitOrder.error ? commitFailureOf(commitOrder.error, t) : null;
+  // One commit at a time, even when the gateway's message and the poll report the capture together.
   const committingRef = useRef(false);
   const me = useQuery(meQuery);
   const loggedIn = Boolean(me.data);
@@ -84,7 +88,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
 
   async function submitDetails(info: CustomerInfo) {
     // A formValidation rejection is shown on the fields by the form itself.
-    const answer = await postCart(
+    const answer = await postCart.mutateAsync(
       cartBodyFrom(cart, {
         customerInfo: info,
         voucherReferences: vouchers,
@@ -97,7 +101,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
   }
 
   async function repostVouchers(references: readonly string[]) {
-    const answer = await postCart(
+    const answer = await postCart.mutateAsync(
       cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang, seniorIds }),
     );
     dispatch({ type: 'cartRepriced', answer: stamp(answer) });
@@ -106,52 +110,51 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
   const presentationId = cart.presentationId;
   const total = cart.total;
 
-  const commit = useCallback(async () => {
+  const { mutate: commitMutate, reset: resetCommit } = commitOrder;
+  const commit = useCallback(() => {
     if (committingRef.current) return;
     committingRef.current = true;
-    setCommitting(true);
-    setCommitFailure(null);
-    try {
-      const answer = await commitOrder(presentationId, await captcha('commit'));
-      dispatch({ type: 'paid', reservation: answer.reservationIdentifier });
-    } catch (error) {
-      setCommitFailure(commitFailureOf(error, t));
-    } finally {
-      committingRef.current = false;
-      setCommitting(false);
-    }
-  }, [presentationId, captcha, dispatch, t]);
+    commitMutate(undefined, {
+      onSuccess: (answer) => dispatch({ type: 'paid', reservation: answer.reservationIdentifier }),
+      onSettled: () => {
+        committingRef.current = false;
+      },
+    });
+  }, [commitMutate, dispatch]);
 
   const returnPath = orderReturnPath(presentation.id);
+  const { mutateAsync: startPaymentAsync } = startPayment;
   const loadForm = useCallback(
     async (signal: AbortSignal) => {
-      const form = await fetchPaymentForm(
+      const form = await startPaymentAsync({
         lang,
-        {
-          presentationId,
-          total,
-          method,
-          numberOfPayments,
-          recaptchaToken: await captcha('payment'),
-          returnPath,
-        },
+        query: { presentationId, total, method, numberOfPayments, returnPath },
         signal,
-      );
+      });
       // A started payment keeps the seats for its own window.
       dispatch({ type: 'paymentStarted', clock: clockOf(stamp(form)) });
       return form;
     },
-    [lang, presentationId, total, method, numberOfPayments, captcha, returnPath, dispatch],
+    [
+      lang,
+      presentationId,
+      total,
+      method,
+      numberOfPayments,
+      returnPath,
+      startPaymentAsync,
+      dispatch,
+    ],
   );
 
   const onCaptured = useCallback(() => {
     setDialogOpen(false);
-    void commit();
+    commit();
   }, [commit]);
 
   async function pay() {
     setPayError(null);
-    setCommitFailure(null);
+    resetCommit();
     if (cart.amountDue > 0) {
       setDialogOpen(true);
       return;
@@ -159,7 +162,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
     // Vouchers cover the order: the payment form answers `paid` with no gateway page to show.
     try {
       const form = await loadForm(new AbortController().signal);
-      if (form.paid) await commit();
+      if (form.paid) commit();
       else setDialogOpen(true);
     } catch (error) {
       setPayError(errorMessage(t, error));
@@ -218,6 +221,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
             presentationId={presentationId}
             captcha={captcha}
             applied={vouchers}
+            repricing={postCart.isPending}
             money={money}
             onApply={(reference) => repostVouchers([...vouchers, reference])}
             onRemove={(reference) => repostVouchers(vouchers.filter((r) => r !== reference))}
@@ -283,11 +287,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
           ) : (
             <>
               <p>{commitFailure.message}</p>
-              <button
-                type="button"
-                className="button button--primary"
-                onClick={() => void commit()}
-              >
+              <button type="button" className="button button--primary" onClick={commit}>
                 {t('checkout.commit.retry')}
               </button>
             </>
@@ -444,6 +444,7 @@ function VoucherBox({
   presentationId,
   captcha,
   applied,
+  repricing,
   money,
   onApply,
   onRemove,
@@ -451,6 +452,8 @@ function VoucherBox({
   presentationId: number;
   captcha: Captcha;
   applied: readonly string[];
+  /** The cart is being priced again with a voucher more or less. */
+  repricing: boolean;
   money: (agorot: number) => string;
   onApply: (reference: string) => Promise<void>;
   onRemove: (reference: string) => Promise<void>;
@@ -460,21 +463,22 @@ function VoucherBox({
   const [reference, setReference] = useState('');
   const [found, setFound] = useState<VoucherResponse['payment'] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const checkVoucher = useCheckVoucher(presentationId, captcha);
+  const busy = checkVoucher.isPending || repricing;
+
+  const explain = (e: unknown) =>
+    setError(
+      e instanceof ApiError && e.code === 'voucherBalance'
+        ? t('validation.voucherNoBalance')
+        : errorMessage(t, e),
+    );
 
   async function run(action: () => Promise<void>) {
-    setBusy(true);
     setError(null);
     try {
       await action();
     } catch (e) {
-      setError(
-        e instanceof ApiError && e.code === 'voucherBalance'
-          ? t('validation.voucherNoBalance')
-          : errorMessage(t, e),
-      );
-    } finally {
-      setBusy(false);
+      explain(e);
     }
   }
 
@@ -483,17 +487,16 @@ function VoucherBox({
     const code = reference.trim();
     if (!code) return;
     setFound(null);
-    void run(async () => {
-      const answer = await fetchVoucher({
-        reference: code,
-        presentationId,
-        recaptchaToken: await captcha('voucher'),
-      });
-      if (answer.payment.balance <= 0 || (answer.payment.amount ?? 1) <= 0) {
-        setError(t('validation.voucherNoBalance'));
-        return;
-      }
-      setFound(answer.payment);
+    setError(null);
+    checkVoucher.mutate(code, {
+      onSuccess: (answer) => {
+        if (answer.payment.balance <= 0 || (answer.payment.amount ?? 1) <= 0) {
+          setError(t('validation.voucherNoBalance'));
+          return;
+        }
+        setFound(answer.payment);
+      },
+      onError: explain,
     });
   }
 

@@ -1,13 +1,13 @@
 // Back from a gateway that took the whole window (PayU, PayPal or a bank's page outside the
 // frame): the address carries `?paymentId=`. The payment dialog opens in its "redirect returned"
 // state, asks the payment's status, and on capture the order is committed and confirmed.
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PaymentDialog } from './PaymentDialog';
 import { Notice } from '../../../../components/ui/Notice';
 import { errorMessage } from '../../../../lib/apiErrors';
 import { useCaptcha } from '../../../../lib/captcha';
-import { commitOrder } from '../../api/payment';
+import { useCommitOrder } from '../../api/payment';
 
 export function ReturnedPayment({
   presentationId,
@@ -23,17 +23,12 @@ export function ReturnedPayment({
 }) {
   const { t } = useTranslation();
   const captcha = useCaptcha();
-  const [failure, setFailure] = useState<string | null>(null);
+  const commit = useCommitOrder(presentationId, captcha);
+  const { mutate } = commit;
   const onCaptured = useCallback(() => {
-    void (async () => {
-      try {
-        const answer = await commitOrder(presentationId, await captcha('commit'));
-        onPaid(answer.reservationIdentifier);
-      } catch (error) {
-        setFailure(errorMessage(t, error));
-      }
-    })();
-  }, [presentationId, captcha, onPaid, t]);
+    mutate(undefined, { onSuccess: (answer) => onPaid(answer.reservationIdentifier) });
+  }, [mutate, onPaid]);
+  const failure = commit.error ? errorMessage(t, commit.error) : null;
   // A new payment is started from the payment step, not here.
   const loadForm = useCallback(() => Promise.reject(new Error('no new payment here')), []);
   if (failure !== null) {

@@ -9,7 +9,7 @@ import { useRemaining } from '../../hooks/useRemaining';
 import { stamp } from '../../model/countdownClock';
 import { useOrder } from '../../hooks/orderContext';
 import { MAX_PRODUCT_QUANTITY } from '../../model/orderState';
-import { postCart } from '../../api/tickets';
+import { usePostCart } from '../../api/tickets';
 import { cartBody } from '../../model/ticketLines';
 import '../tickets/TicketsStep.css';
 
@@ -22,7 +22,8 @@ export function ProductsStep() {
   const { choice, clock, productsDraft: quantities } = state;
   // The cart the tickets step posted: its totals, priced again here with the products chosen.
   const cart = state.cart;
-  const [busy, setBusy] = useState(false);
+  const postCart = usePostCart();
+  const busy = postCart.isPending;
   const [message, setMessage] = useState<string | null>(null);
   const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
   const expired = remaining !== null && remaining <= 0;
@@ -40,24 +41,19 @@ export function ProductsStep() {
     chargeName: cart.serviceChargeName,
   });
 
-  const submit = async () => {
+  const submit = () => {
     setMessage(null);
-    setBusy(true);
-    try {
-      const answer = await postCart(
-        cartBody(presentation.id, choice.lines, choice.groups, {
-          step: 'customerInfo',
-          locale: lang,
-          memberNumber: choice.memberNumber,
-          products: quantities,
-        }),
-      );
-      dispatch({ type: 'productsPriced', products: quantities, answer: stamp(answer) });
-    } catch (error) {
-      setMessage(orderErrorMessage(t, error));
-    } finally {
-      setBusy(false);
-    }
+    const body = cartBody(presentation.id, choice.lines, choice.groups, {
+      step: 'customerInfo',
+      locale: lang,
+      memberNumber: choice.memberNumber,
+      products: quantities,
+    });
+    postCart.mutate(body, {
+      onSuccess: (answer) =>
+        dispatch({ type: 'productsPriced', products: quantities, answer: stamp(answer) }),
+      onError: (error) => setMessage(orderErrorMessage(t, error)),
+    });
   };
 
   return (
@@ -140,7 +136,7 @@ export function ProductsStep() {
           <button
             type="button"
             className="button button--primary"
-            onClick={() => void submit()}
+            onClick={submit}
             disabled={busy || expired}
           >
             {t('order.continue')}

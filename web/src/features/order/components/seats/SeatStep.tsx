@@ -7,7 +7,6 @@ import { ApiError } from '../../../../lib/api/client';
 import { useCaptcha } from '../../../../lib/captcha';
 import type {
   LockedSeat,
-  MyHoldsResponse,
   Presentation,
   SeatRef,
   SeatShort,
@@ -26,44 +25,21 @@ import {
 import { Countdown } from '../Countdown';
 import { useRemaining } from '../../hooks/useRemaining';
 import {
-  bestAvailable,
-  extendHold,
-  lockSeat,
   myHoldsQuery,
   seatKeys,
   seatplanQuery,
   seatsStatusQuery,
   STATUS_POLL_LIVE_MS,
   STATUS_POLL_MS,
-  stamp,
-  unlockSeat,
-  type Timed,
+  useBestAvailable,
+  useExtendHold,
+  useLockSeat,
+  useSeatsOnTheirWay,
+  useUnlockSeat,
 } from '../../api/seats';
 import { useSeatEvents } from '../../api/seatEvents';
 import { lineKey } from '../../model/ticketLines';
 import './SeatStep.css';
-
-type Holds = Timed<MyHoldsResponse>;
-
-function withHeld(
-  holds: Holds | undefined,
-  seats: LockedSeat[],
-  expiresAt: string,
-  serverTime: string,
-): Holds {
-  const kept = (holds?.seats ?? []).filter((s) => !seats.some((n) => lineKey(n) === lineKey(s)));
-  return stamp({ seats: [...kept, ...seats], expiresAt, serverTime, step: holds?.step ?? 'seats' });
-}
-
-function withoutHeld(holds: Holds | undefined, seats: LockedSeat[], serverTime: string): Holds {
-  const kept = (holds?.seats ?? []).filter((s) => !seats.some((n) => lineKey(n) === lineKey(s)));
-  return stamp({
-    seats: kept,
-    expiresAt: kept.length > 0 ? holds?.expiresAt : null,
-    serverTime,
-    step: kept.length > 0 ? holds?.step : null,
-  });
-}
 
 interface Confirmation {
   seat: SeatShort;
@@ -99,11 +75,14 @@ export function SeatStep({
   );
   const holds = useQuery(myHoldsQuery(id));
 
-  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const lockSeat = useLockSeat(id, captcha);
+  const unlockSeat = useUnlockSeat(id, captcha);
+  const best = useBestAvailable(id, captcha);
+  const extendHold = useExtendHold(id);
+  const busy = useSeatsOnTheirWay(id);
   const [confirm, setConfirm] = useState<Confirmation | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [quantity, setQuantity] = useState(2);
-  const [bestBusy, setBestBusy] = useState(false);
 
   const holdsData = holds.data;
   const lineKeys = useMemo(() => new Set((holdsData?.seats ?? []).map(lineKey)), [holdsData]);
@@ -141,17 +120,7 @@ export function SeatStep({
     YCoordinate: y,
   });
 
-  const setHolds = (update: (old: Holds | undefined) => Holds) =>
-    queryClient.setQueryData<Holds>(seatKeys.holds(id), update);
   const refreshStatus = () => queryClient.invalidateQueries({ queryKey: seatKeys.status(id) });
-
-  const markBusy = (key: string, on: boolean) =>
-    setBusy((old) => {
-      const next = new Set(old);
-      if (on) next.add(key);
-      else next.delete(key);
-      return next;
-    });
 
   const explain = (error: unknown) => {
     // Spec 8: a 400 on lock or unlock means the captcha must be done again.
@@ -160,47 +129,29 @@ export function SeatStep({
     else setMessage(errorMessage(t, error));
   };
 
-  const lock = async (
+  const lock = (
     ref: SeatRef,
     key: string,
-    options: { confirmWheelchair?: boolean; confirmLimitedView?: boolean } = {},
+    confirm: { confirmWheelchair?: boolean; confirmLimitedView?: boolean } = {},
   ) => {
     setMessage(null);
-    markBusy(key, true);
-    try {
-      const answer = await lockSeat(ref, await captcha('lockSeat'), options);
-      setHolds((old) => withHeld(old, answer.lockedSeats, answer.expiresAt, answer.serverTime));
-    } catch (error) {
-      explain(error);
-    } finally {
-      markBusy(key, false);
-      void refreshStatus();
-    }
+    lockSeat.mutate({ ref, key, confirm }, { onError: explain });
   };
 
-  const unlock = async (ref: SeatRef, key: string) => {
+  const unlock = (ref: SeatRef, key: string) => {
     setMessage(null);
-    markBusy(key, true);
-    try {
-      const answer = await unlockSeat(ref, await captcha('unlockSeat'));
-      setHolds((old) => withoutHeld(old, answer.unlockedSeats, answer.serverTime));
-    } catch (error) {
-      explain(error);
-    } finally {
-      markBusy(key, false);
-      void refreshStatus();
-    }
+    unlockSeat.mutate({ ref, key }, { onError: explain });
   };
 
   const onSeatActivate = (seat: SeatShort, state: SeatState) => {
     const key = seatKey(seat);
     if (busy.has(key)) return;
     if (state === 'selected') {
-      void unlock(refFor(seat.si, seat.x, seat.y, seat.tg), key);
+      unlock(refFor(seat.si, seat.x, seat.y, seat.tg), key);
     } else if (seat.hc || seat.lv) {
       setConfirm({ seat, kind: seat.hc ? 'wheelchair' : 'limitedView' });
     } else {
-      void lock(refFor(seat.si, seat.x, seat.y, seat.tg), key);
+      lock(refFor(seat.si, seat.x, seat.y, seat.tg), key);
     }
   };
 
@@ -208,43 +159,26 @@ export function SeatStep({
     if (!confirm) return;
     const { seat } = confirm;
     setConfirm(null);
-    void lock(refFor(seat.si, seat.x, seat.y, seat.tg), seatKey(seat), {
+    lock(refFor(seat.si, seat.x, seat.y, seat.tg), seatKey(seat), {
       confirmWheelchair: seat.hc || undefined,
       confirmLimitedView: seat.lv || undefined,
     });
   };
 
-  const findBest = async () => {
+  const findBest = () => {
     setMessage(null);
-    setBestBusy(true);
-    try {
-      const answer = await bestAvailable(id, quantity, await captcha('bestAvailable'));
-      const match = answer.matches.find((m) => m.presentationId === id && m.isLocked);
-      if (!match) setMessage(t('errors.NOT_ENOUGH_SEATS'));
-    } catch (error) {
-      explain(error);
-    } finally {
-      setBestBusy(false);
-      await queryClient.invalidateQueries({ queryKey: seatKeys.holds(id) });
-      void refreshStatus();
-    }
+    best.mutate(quantity, {
+      onSuccess: (answer) => {
+        const match = answer.matches.find((m) => m.presentationId === id && m.isLocked);
+        if (!match) setMessage(t('errors.NOT_ENOUGH_SEATS'));
+      },
+      onError: explain,
+    });
   };
 
-  const extend = async () => {
+  const extend = () => {
     setMessage(null);
-    try {
-      const answer = await extendHold(id);
-      setHolds((old) =>
-        stamp({
-          seats: old?.seats ?? [],
-          step: answer.step,
-          expiresAt: answer.expiresAt,
-          serverTime: answer.serverTime,
-        }),
-      );
-    } catch (error) {
-      explain(error);
-    }
+    extendHold.mutate(undefined, { onError: explain });
   };
 
   const startOver = () => {
@@ -352,7 +286,7 @@ export function SeatStep({
                         aria-label={t('order.seats.release', {
                           seat: `${sectionName(h.sectionId)} ${where}`,
                         })}
-                        onClick={() => void unlock(refFor(h.sectionId, h.x, h.y, seat?.tg), key)}
+                        onClick={() => unlock(refFor(h.sectionId, h.x, h.y, seat?.tg), key)}
                       >
                         ×
                       </button>
@@ -396,7 +330,7 @@ export function SeatStep({
                   type="button"
                   className="button button--ghost"
                   onClick={findBest}
-                  disabled={bestBusy}
+                  disabled={best.isPending}
                 >
                   {t('order.seats.findBest')}
                 </button>
@@ -413,10 +347,10 @@ export function SeatStep({
               remaining={sectionStatus(section.id)?.remaining ?? 0}
               busy={busy.has(`ga:${section.id}`)}
               onAdd={() =>
-                void lock(refFor(section.id, 0, 0, section.ticketGroupId), `ga:${section.id}`)
+                lock(refFor(section.id, 0, 0, section.ticketGroupId), `ga:${section.id}`)
               }
               onRemove={(place) =>
-                void unlock(
+                unlock(
                   refFor(section.id, place.x, place.y, section.ticketGroupId),
                   `ga:${section.id}`,
                 )

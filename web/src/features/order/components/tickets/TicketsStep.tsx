@@ -5,7 +5,8 @@ import { Loading } from '../../../../components/ui/Loading';
 import { Notice } from '../../../../components/ui/Notice';
 import { CheckoutLogin } from '../login/CheckoutLogin';
 import { ApiError } from '../../../../lib/api/client';
-import { customerKeys, logout, meQuery } from '../../../../lib/api/customer';
+import { customerKeys, meQuery } from '../../../../lib/api/customer';
+import { useLogout } from '../../api/customer';
 import { useCaptcha, type Captcha } from '../../../../lib/captcha';
 import type { LockedSeat, Ticket } from '../../../../lib/api/types';
 import { localizedName } from '../../../../lib/localized';
@@ -13,8 +14,15 @@ import { orderErrorMessage } from '../../model/cartErrors';
 import { perOrderChargeText, priceText } from '../../model/priceText';
 import { Countdown } from '../Countdown';
 import { useRemaining } from '../../hooks/useRemaining';
-import { myHoldsQuery, seatKeys, seatplanQuery, stamp, unlockSeat } from '../../api/seats';
-import { postCart, ticketByCode, ticketGroupsQuery } from '../../api/tickets';
+import {
+  myHoldsQuery,
+  seatKeys,
+  seatplanQuery,
+  stamp,
+  useSeatsOnTheirWay,
+  useUnlockSeat,
+} from '../../api/seats';
+import { ticketGroupsQuery, usePostCart, useTicketByCode } from '../../api/tickets';
 import {
   appliedCodes,
   applyCode,
@@ -64,8 +72,11 @@ export function TicketsStep() {
   const onBack = () => dispatch({ type: 'wentTo', step: 'seats' });
   const [message, setMessage] = useState<string | null>(null);
   const [problems, setProblems] = useState<ReadonlyMap<string, LineProblem>>(new Map());
-  const [busy, setBusy] = useState(false);
-  const [removing, setRemoving] = useState<ReadonlySet<string>>(new Set());
+  const postCart = usePostCart();
+  const unlockSeat = useUnlockSeat(id, captcha);
+  const removing = useSeatsOnTheirWay(id);
+  const logout = useLogout();
+  const busy = postCart.isPending;
   // Member tickets need the member logged in on this session (the cart answers loginError).
   const [needLogin, setNeedLogin] = useState(false);
   const me = useQuery(meQuery);
@@ -133,50 +144,34 @@ export function TicketsStep() {
     });
   };
 
-  const removeSeat = async (line: TicketLine) => {
+  const removeSeat = (line: TicketLine) => {
     setMessage(null);
-    setRemoving((old) => new Set(old).add(line.key));
-    try {
-      const answer = await unlockSeat(
-        {
-          PresentationId: id,
-          VenueId: presentation.venueId,
-          VenueSeatplanId: presentation.seatplanId,
-          VenueSectionId: line.seat.sectionId,
-          TicketGroupId: line.ticketGroupId,
-          XCoordinate: line.seat.x,
-          YCoordinate: line.seat.y,
+    const ref = {
+      PresentationId: id,
+      VenueId: presentation.venueId,
+      VenueSeatplanId: presentation.seatplanId,
+      VenueSectionId: line.seat.sectionId,
+      TicketGroupId: line.ticketGroupId,
+      XCoordinate: line.seat.x,
+      YCoordinate: line.seat.y,
+    };
+    unlockSeat.mutate(
+      { ref, key: line.key },
+      {
+        onSuccess: (answer) => {
+          const gone = new Set(answer.unlockedSeats.map(lineKey));
+          const kept = (held ?? []).filter((s) => !gone.has(lineKey(s)));
+          // The kinds of seat the others serve may change with it (no companion seat without its
+          // wheelchair place): the server says again.
+          if (kept.length > 0) void queryClient.invalidateQueries({ queryKey: seatKeys.holds(id) });
+          else onBack();
         },
-        await captcha('unlockSeat'),
-      );
-      const gone = new Set(answer.unlockedSeats.map(lineKey));
-      const kept = (held ?? []).filter((s) => !gone.has(lineKey(s)));
-      queryClient.setQueryData(
-        seatKeys.holds(id),
-        stamp({
-          seats: kept,
-          expiresAt: kept.length > 0 ? holds.data?.expiresAt : null,
-          serverTime: answer.serverTime,
-          step: kept.length > 0 ? holds.data?.step : null,
-        }),
-      );
-      // The kinds of seat the others serve may change with it (no companion seat without its
-      // wheelchair place): the server says again.
-      if (kept.length > 0) void queryClient.invalidateQueries({ queryKey: seatKeys.holds(id) });
-      void queryClient.invalidateQueries({ queryKey: seatKeys.status(id) });
-      if (kept.length === 0) onBack();
-    } catch (error) {
-      setMessage(orderErrorMessage(t, error));
-    } finally {
-      setRemoving((old) => {
-        const next = new Set(old);
-        next.delete(line.key);
-        return next;
-      });
-    }
+        onError: (error) => setMessage(orderErrorMessage(t, error)),
+      },
+    );
   };
 
-  const submit = async () => {
+  const submit = () => {
     setMessage(null);
     const found = new Map<string, LineProblem>();
     for (const l of lines) {
@@ -188,30 +183,27 @@ export function TicketsStep() {
       setMessage(t('order.tickets.fixLines'));
       return;
     }
-    setBusy(true);
-    try {
-      const answer = await postCart(
-        cartBody(id, lines, groups, {
-          step: hasProducts ? 'products' : 'customerInfo',
-          locale: lang,
-          memberNumber,
+    const body = cartBody(id, lines, groups, {
+      step: hasProducts ? 'products' : 'customerInfo',
+      locale: lang,
+      memberNumber,
+    });
+    postCart.mutate(body, {
+      onSuccess: (answer) =>
+        dispatch({
+          type: 'ticketsPriced',
+          choice: { lines, memberNumber, groups },
+          answer: stamp(answer),
         }),
-      );
-      dispatch({
-        type: 'ticketsPriced',
-        choice: { lines, memberNumber, groups },
-        answer: stamp(answer),
-      });
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'loginError') {
-        queryClient.setQueryData(customerKeys.me, null);
-        setNeedLogin(true);
-        return;
-      }
-      setMessage(orderErrorMessage(t, error, ticketName, ticketSeatKind));
-    } finally {
-      setBusy(false);
-    }
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 'loginError') {
+          queryClient.setQueryData(customerKeys.me, null);
+          setNeedLogin(true);
+          return;
+        }
+        setMessage(orderErrorMessage(t, error, ticketName, ticketSeatKind));
+      },
+    });
   };
 
   if (plan.isPending || holds.isPending || base.isPending) return <Loading />;
@@ -271,7 +263,7 @@ export function TicketsStep() {
                     className="tickets-step__remove"
                     disabled={removing.has(line.key) || busy}
                     aria-label={t('order.seats.release', { seat: where })}
-                    onClick={() => void removeSeat(line)}
+                    onClick={() => removeSeat(line)}
                   >
                     ×
                   </button>
@@ -363,12 +355,7 @@ export function TicketsStep() {
             type="button"
             className="button button--ghost"
             disabled={busy}
-            onClick={() =>
-              void logout().finally(() => {
-                queryClient.setQueryData(customerKeys.me, null);
-                void queryClient.invalidateQueries({ queryKey: customerKeys.savedCards });
-              })
-            }
+            onClick={() => logout.mutate()}
           >
             {t('login.logout')}
           </button>
@@ -382,7 +369,7 @@ export function TicketsStep() {
           onCancel={() => setNeedLogin(false)}
           onLoggedIn={() => {
             setNeedLogin(false);
-            void submit();
+            submit();
           }}
         />
       )}
@@ -406,7 +393,7 @@ export function TicketsStep() {
           <button
             type="button"
             className="button button--primary"
-            onClick={() => void submit()}
+            onClick={submit}
             disabled={busy || expired || lines.length === 0}
           >
             {t('order.continue')}
@@ -573,7 +560,8 @@ function CodeMenu({
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const lookup = useTicketByCode(presentationId, captcha);
+  const busy = lookup.isPending;
   const input = useRef<HTMLInputElement>(null);
   const inputId = useId();
   const panelId = useId();
@@ -585,7 +573,7 @@ function CodeMenu({
     input.current?.focus();
   };
 
-  const apply = async () => {
+  const apply = () => {
     const typed = code.trim();
     if (typed === '') return;
     setError(null);
@@ -598,17 +586,10 @@ function CodeMenu({
       setError(t('validation.couponNoTickets'));
       return;
     }
-    setBusy(true);
-    let firstError: unknown = null;
-    try {
-      for (const [ticketGroupId, sectionId] of targets) {
-        try {
-          const answer = await ticketByCode(presentationId, {
-            sectionId,
-            ticketGroupId,
-            ticketCode: typed,
-            recaptchaToken: await captcha('ticketByCode'),
-          });
+    lookup.mutate(
+      { code: typed, targets },
+      {
+        onSuccess: (answer) => {
           const next = applyCode(lines, {
             code: answer.ticket.code ?? answer.ticketCode.code,
             ticket: answer.ticket,
@@ -627,16 +608,10 @@ function CodeMenu({
               label: localizedName(lang, answer.msg, answer.msgEn),
             }),
           );
-          return;
-        } catch (e) {
-          // A ticketNotFound for one group may still match another group.
-          if (firstError === null || isTicketNotFound(firstError)) firstError = e;
-        }
-      }
-      setError(orderErrorMessage(t, firstError));
-    } finally {
-      setBusy(false);
-    }
+        },
+        onError: (error) => setError(orderErrorMessage(t, error)),
+      },
+    );
   };
 
   const label =
@@ -675,7 +650,7 @@ function CodeMenu({
           className="tickets-step__code-form"
           onSubmit={(e) => {
             e.preventDefault();
-            void apply();
+            apply();
           }}
         >
           <label htmlFor={inputId}>{label}</label>
@@ -733,14 +708,5 @@ function CodeMenu({
         </ul>
       )}
     </div>
-  );
-}
-
-function isTicketNotFound(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'code' in error &&
-    error.code === 'ticketNotFound'
   );
 }
