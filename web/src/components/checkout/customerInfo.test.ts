@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import i18n from '../../lib/i18n';
 import { makeConfig } from '../../test/fixtures';
 import {
+  customerInfoSchema,
   emptyCustomerInfo,
   fieldErrorsFromServer,
   isIsraeliId,
   normaliseCustomerInfo,
   parseIsraeliMobile,
+  ruleWords,
   validateCustomerInfo,
   type CustomerInfo,
 } from './customerInfo';
@@ -126,5 +129,24 @@ describe('customer details rules', () => {
     expect(fieldErrorsFromServer(body.error)).toEqual({ email: 'email', firstName: 'required' });
     expect(fieldErrorsFromServer({ error: { code: 'timeExpired', message: 'x' } })).toBeNull();
     expect(fieldErrorsFromServer(null)).toBeNull();
+  });
+
+  it('is a zod schema: the normalised details out, or each broken rule in the spec’s words', async () => {
+    await i18n.changeLanguage('he');
+    const schema = customerInfoSchema(config, ruleWords(i18n.t));
+    const good = schema.safeParse(
+      filled({ email: ' Dana@Example.com', mobileNumber: '+972 52 431 8876' }),
+    );
+    expect(good.success && good.data).toMatchObject({
+      email: 'dana@example.com',
+      mobileNumber: '0524318876',
+    });
+    const bad = schema.safeParse(filled({ firstName: '', lastName: 'L3vi', email: 'dana@' }));
+    expect(bad.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['firstName', 'השדה שם פרטי הוא שדה חובה!'],
+      ['lastName', 'חייב להכיל אותיות בלבד!'],
+      ['email', 'חייב להיות כתובת אימייל!'],
+      ['verifyEmailAddress', 'כתובות האימייל אינן תואמות'],
+    ]);
   });
 });

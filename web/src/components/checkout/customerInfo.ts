@@ -2,6 +2,8 @@
 // rules (section 5). They are the server's (`crates/app/src/customer_info.rs`), so the buyer sees
 // the same verdict before and after sending; the server stays the judge. Both are run on the
 // shared vectors in rules/vectors/customer_info.json, so they cannot drift apart.
+import type { TFunction } from 'i18next';
+import { z } from 'zod';
 import type { components } from '../../lib/api/schema';
 import type { SiteConfig } from '../../lib/api/types';
 
@@ -292,9 +294,8 @@ function ruleFor(field: TextField, value: string, info: CustomerInfo): Rule | un
   }
 }
 
-/** Every broken rule, field by field; empty when the details can be sent. */
-export function validateCustomerInfo(raw: CustomerInfo, config: CheckoutConfig): FieldErrors {
-  const info = normaliseCustomerInfo(raw);
+/** The broken rules of details already normalised, field by field. */
+function brokenRules(info: CustomerInfo, config: CheckoutConfig): FieldErrors {
   const errors: FieldErrors = {};
   for (const field of PERSONAL_FIELDS) {
     const option = fieldOption(field, config, info.invoiceRequested);
@@ -320,6 +321,112 @@ export function validateCustomerInfo(raw: CustomerInfo, config: CheckoutConfig):
     (t) => isTermRequired(t, config) && !info.acceptedTerms.includes(t.id),
   );
   if (missingTerm) errors.terms = 'terms';
+  return errors;
+}
+
+const text = z.string();
+
+/** The details' shape, as the form holds them and POST /cart takes them. */
+const customerInfoShape = z.object({
+  firstName: text,
+  lastName: text,
+  email: text,
+  verifyEmailAddress: text,
+  mobileNumber: text,
+  verifyMobileNumber: text,
+  ssn: text,
+  dateOfBirth: text,
+  address1: text,
+  address2: text,
+  city: text,
+  postalCode: text,
+  invoiceName: text,
+  invoiceSSN: text,
+  invoiceAddress: text,
+  invoiceCity: text,
+  invoicePostalCode: text,
+  intlPhone: text,
+  location: z.number().nullable(),
+  acceptedTerms: z.array(z.number()),
+  mailingAllowed: z.boolean(),
+  invoiceRequested: z.boolean(),
+}) satisfies z.ZodType<CustomerInfo>;
+
+/** Words for a broken rule, in the buyer's language; the rule's own name by default. */
+export type RuleWords = (field: ErrorField, rule: Rule, info: CustomerInfo) => string;
+
+/** The spec's words for each rule (section 5), through the catalogue of the buyer's language. */
+export function ruleWords(t: TFunction): RuleWords {
+  return (field, rule, info) => {
+    if (field === 'location') return t('validation.mandatoryField');
+    const name = field === 'terms' ? '' : t(`checkout.fields.${field}`);
+    const typed = field === 'terms' ? '' : info[field].trim();
+    switch (rule) {
+      case 'required':
+        // The server also says "required" for a date it cannot read.
+        return typed !== ''
+          ? t('validation.fieldNotValid', { field: name })
+          : t('validation.required', { name });
+      case 'alpha':
+        return t('validation.alpha');
+      case 'email':
+        return t('validation.email');
+      case 'numeric':
+        return t('validation.numeric');
+      case 'min':
+      case 'max': {
+        const lengths = field === 'terms' ? undefined : FIELD_LENGTHS[field];
+        // The server names any wrong length of a postal code `min`; a long one reads "at most".
+        const side = lengths?.max !== undefined && [...typed].length > lengths.max ? 'max' : rule;
+        const length = side === 'min' ? lengths?.min : lengths?.max;
+        return length === undefined
+          ? t('validation.fieldNotValid', { field: name })
+          : t(`validation.${side}`, { length });
+      }
+      case 'confirmation':
+        return field === 'verifyMobileNumber'
+          ? t('validation.mobileMismatch')
+          : t('validation.emailMismatch');
+      case 'mobile':
+        return t('errors.invalid_mobileNumber');
+      case 'idNumber':
+        return t('validation.idNumberInvalid');
+      case 'terms':
+        return t('validation.termsRequired');
+    }
+  };
+}
+
+/**
+ * The details as the checkout takes them (spec section 5): normalised, then each broken rule an
+ * issue on its field (`terms` for the terms, as the server names it), whose message says it in
+ * the buyer's words and whose `params.rule` names the rule as the server's formValidation does.
+ * The parsed value is the normalised details, ready for POST /cart.
+ */
+export function customerInfoSchema(config: CheckoutConfig, words: RuleWords = (_, rule) => rule) {
+  return customerInfoShape.transform(normaliseCustomerInfo).pipe(
+    customerInfoShape.superRefine((info, ctx) => {
+      for (const [field, rule] of Object.entries(brokenRules(info, config))) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: words(field as ErrorField, rule, info),
+          params: { rule },
+        });
+      }
+    }),
+  );
+}
+
+/** Every broken rule, field by field; empty when the details can be sent. */
+export function validateCustomerInfo(raw: CustomerInfo, config: CheckoutConfig): FieldErrors {
+  const result = customerInfoSchema(config).safeParse(raw);
+  const errors: FieldErrors = {};
+  for (const issue of result.error?.issues ?? []) {
+    const field = issue.path[0] as ErrorField;
+    const rule = issue.code === 'custom' ? (issue.params?.rule as Rule | undefined) : undefined;
+    if (rule && !errors[field]) errors[field] = rule;
+  }
   return errors;
 }
 
