@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldError } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -135,7 +135,8 @@ export function CustomerInfoForm({
     if (fromParent) showServerErrors(fromParent);
   }, [fromParent, showServerErrors]);
 
-  useEffect(() => {
+  // Before the browser paints the errors, so the focus lands with them.
+  useLayoutEffect(() => {
     if (!focusWanted.current) return;
     const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
     if (!first) return;

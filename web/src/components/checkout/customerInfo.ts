@@ -3,7 +3,8 @@
 // the same verdict before and after sending; the server stays the judge. Both are run on the
 // shared vectors in rules/vectors/customer_info.json, so they cannot drift apart.
 import type { TFunction } from 'i18next';
-import { z } from 'zod';
+// zod's mini build: the same schemas, a fifth of the classic build's bytes in the order's chunk.
+import { z } from 'zod/mini';
 import type { components } from '../../lib/api/schema';
 import type { SiteConfig } from '../../lib/api/types';
 
@@ -346,11 +347,11 @@ const customerInfoShape = z.object({
   invoiceCity: text,
   invoicePostalCode: text,
   intlPhone: text,
-  location: z.number().nullable(),
+  location: z.nullable(z.number()),
   acceptedTerms: z.array(z.number()),
   mailingAllowed: z.boolean(),
   invoiceRequested: z.boolean(),
-}) satisfies z.ZodType<CustomerInfo>;
+}) satisfies z.ZodMiniType<CustomerInfo>;
 
 /** Words for a broken rule, in the buyer's language; the rule's own name by default. */
 export type RuleWords = (field: ErrorField, rule: Rule, info: CustomerInfo) => string;
@@ -404,17 +405,20 @@ export function ruleWords(t: TFunction): RuleWords {
  * The parsed value is the normalised details, ready for POST /cart.
  */
 export function customerInfoSchema(config: CheckoutConfig, words: RuleWords = (_, rule) => rule) {
-  return customerInfoShape.transform(normaliseCustomerInfo).pipe(
-    customerInfoShape.superRefine((info, ctx) => {
-      for (const [field, rule] of Object.entries(brokenRules(info, config))) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: words(field as ErrorField, rule, info),
-          params: { rule },
-        });
-      }
-    }),
+  return z.pipe(
+    z.pipe(customerInfoShape, z.transform(normaliseCustomerInfo)),
+    customerInfoShape.check(
+      z.superRefine((info, ctx) => {
+        for (const [field, rule] of Object.entries(brokenRules(info, config))) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: words(field as ErrorField, rule, info),
+            params: { rule },
+          });
+        }
+      }),
+    ),
   );
 }
 
