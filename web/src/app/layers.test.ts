@@ -33,6 +33,35 @@ function layerOf(path: string): string {
 }
 
 const files = sourceFiles(src).filter((f) => !/\.test\.tsx?$/.test(f));
+const pathOf = (file: string) => relative(src, file).split(sep).join('/');
+
+/** Every import of a file: what it names, from where, and whether only types are imported. */
+function importClauses(file: string): { names: string; from: string; typeOnly: boolean }[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/import\s+(type\s+)?([^'";]*?)\s+from\s+'([^']+)'/g)].map((m) => {
+    const from = m[3].startsWith('.')
+      ? relative(src, resolve(dirname(file), m[3]))
+          .split(sep)
+          .join('/')
+      : m[3];
+    return { names: m[2], from, typeOnly: Boolean(m[1]) };
+  });
+}
+
+/** The names a clause imports as values: `{ a, type B, c as d }` gives a and c. */
+function valueNames(names: string): string[] {
+  const braces = /\{([^}]*)\}/.exec(names)?.[1] ?? '';
+  const fromBraces = braces
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '' && !n.startsWith('type '))
+    .map((n) => n.split(/\s+as\s+/)[0]);
+  const outside = names
+    .replace(/\{[^}]*\}/, '')
+    .replace(/,/g, ' ')
+    .trim();
+  return outside === '' ? fromBraces : [outside, ...fromBraces];
+}
 
 describe('layers', () => {
   it('features import no other feature', () => {
@@ -66,5 +95,64 @@ describe('layers', () => {
         .map((to) => `${from} -> ${to}`);
     });
     expect(crossings).toEqual([]);
+  });
+
+  it('shared components make no API calls (those belong to a feature)', () => {
+    // The query client alone is fine: the connection notice asks again for whatever is shown.
+    const calling = new Set(['apiGet', 'apiSend', 'useQuery', 'useMutation', 'queryOptions']);
+    const crossings = files.flatMap((file) => {
+      const from = pathOf(file);
+      if (!from.startsWith('components/')) return [];
+      return importClauses(file)
+        .filter((c) => !c.typeOnly)
+        .flatMap((c) => {
+          const names = valueNames(c.names);
+          const callsApi =
+            c.from === 'lib/api/customer' ||
+            c.from === 'lib/api/payment' ||
+            ((c.from === 'lib/api/client' || c.from === '@tanstack/react-query') &&
+              names.some((n) => calling.has(n)));
+          return callsApi ? [`${from} -> ${c.from} {${names.join(', ')}}`] : [];
+        });
+    });
+    expect(crossings).toEqual([]);
+  });
+
+  it("a feature's model is pure: no React, and nothing from the feature's api, components or hooks", () => {
+    const crossings = files.flatMap((file) => {
+      const from = pathOf(file);
+      const feature = /^features\/[^/]+\/model\//.exec(from)?.[0].replace(/model\/$/, '');
+      if (!feature) return [];
+      return importClauses(file)
+        .filter(
+          (c) =>
+            /^(react|react-dom|@tanstack\/react-query|react-i18next)$/.test(c.from) ||
+            ['api', 'components', 'hooks'].some((room) => c.from.startsWith(`${feature}${room}`)),
+        )
+        .map((c) => `${from} -> ${c.from}`);
+    });
+    expect(crossings).toEqual([]);
+  });
+
+  it("the order's query keys are written only in its api modules", () => {
+    const writers = files
+      .map(pathOf)
+      .filter((f) => f.startsWith('features/order/') && !f.startsWith('features/order/api/'))
+      .filter((f) => /queryKey:\s*\[/.test(readFileSync(join(src, f), 'utf8')));
+    expect(writers).toEqual([]);
+  });
+
+  it('the order calls the server only from its api modules (queries there, mutations there)', () => {
+    const callers = files.flatMap((file) => {
+      const from = pathOf(file);
+      if (!from.startsWith('features/order/') || from.startsWith('features/order/api/')) return [];
+      return importClauses(file)
+        .filter((c) => !c.typeOnly)
+        .filter((c) =>
+          valueNames(c.names).some((n) => ['useMutation', 'apiGet', 'apiSend'].includes(n)),
+        )
+        .map((c) => `${from} -> ${c.from}`);
+    });
+    expect(callers).toEqual([]);
   });
 });

@@ -9,8 +9,8 @@ const MiniSitePage = lazyPage(() => import('../features/mini-site/MiniSitePage')
 
 export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   index: lazyPage(() => import('../features/whats-on/WhatsOnPage')),
-  orderStart: lazyPage(() => import('../features/order/OrderStartPage')),
-  order: lazyPage(() => import('../features/order/OrderPage')),
+  orderStart: lazyPage(() => import('../features/order/components/OrderStartPage')),
+  order: lazyPage(() => import('../features/order/components/OrderPage')),
   presLive: LivePage,
   presLiveAny: LivePage,
   edocument: lazyPage(() => import('../features/edocument/EDocumentPage')),

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
@@ -78,6 +78,36 @@ describe('customer details form', () => {
     await user.clear(screen.getByLabelText(/^תעודת זהות/));
     await user.type(screen.getByLabelText(/^תעודת זהות/), '123456782');
     expect(screen.getByLabelText(/^תעודת זהות/)).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('says how long a postal code must be, whichever way it is wrong', async () => {
+    const user = userEvent.setup();
+    const withPostal = makeConfig({
+      customerInfo: { ...config.customerInfo, postalCode: { isIncluded: true, isRequired: false } },
+    });
+    render(<CustomerInfoForm config={withPostal} onSubmit={vi.fn()} />);
+    await fillValid(user);
+    await user.type(screen.getByLabelText(/^מיקוד/), '12345678');
+    await user.click(submit());
+    expect(screen.getByLabelText(/^מיקוד/)).toHaveAccessibleDescription('חייב להיות לכל היותר 7');
+    await user.clear(screen.getByLabelText(/^מיקוד/));
+    await user.type(screen.getByLabelText(/^מיקוד/), '123456');
+    expect(screen.getByLabelText(/^מיקוד/)).toHaveAccessibleDescription('חייב להיות לפחות 7');
+  });
+
+  it('says the broken rules again in the language the buyer switches to', async () => {
+    const user = userEvent.setup();
+    render(<CustomerInfoForm config={config} onSubmit={vi.fn()} />);
+    await user.click(submit());
+    expect(screen.getByLabelText(/^שם פרטי/)).toHaveAccessibleDescription(
+      'השדה שם פרטי הוא שדה חובה!',
+    );
+    await act(() => i18n.changeLanguage('en'));
+    await waitFor(() =>
+      expect(screen.getByLabelText(/^First name/)).toHaveAccessibleDescription(
+        'The field First name is a required field!',
+      ),
+    );
   });
 
   it('sends the normalised details once they are valid', async () => {

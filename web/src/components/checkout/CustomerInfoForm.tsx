@@ -1,17 +1,18 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useForm, useWatch, type FieldError } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../lib/apiErrors';
 import {
-  FIELD_LENGTHS,
   INVOICE_FIELDS,
   PERSONAL_FIELDS,
+  customerInfoSchema,
   emptyCustomerInfo,
   fieldErrorsFromServer,
   fieldOption,
   invoiceEnabled,
   isTermRequired,
-  normaliseCustomerInfo,
-  validateCustomerInfo,
+  ruleWords,
   type CheckoutConfig,
   type CustomerInfo,
   type ErrorField,
@@ -81,113 +82,101 @@ export function CustomerInfoForm({
   const { t, i18n } = useTranslation();
   const idPrefix = useId();
   const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState<CustomerInfo>(() => ({
-    ...emptyCustomerInfo(config),
-    ...initialValues,
-  }));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [sending, setSending] = useState(false);
+  // The spec's rules as a zod schema whose messages are the spec's words in the buyer's language.
+  const schema = useMemo(() => customerInfoSchema(config, ruleWords(t)), [config, t]);
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    setValue,
+    setError,
+    trigger,
+    control,
+    formState: { errors: formErrors, isSubmitted, isSubmitting },
+  } = useForm<CustomerInfo, unknown, CustomerInfo>({
+    resolver: zodResolver(schema),
+    defaultValues: {
+      ...emptyCustomerInfo(config),
+      ...initialValues,
+      // No invoice can be asked for where the site offers none (its fields would not show).
+      invoiceRequested: invoiceEnabled(config) && (initialValues?.invoiceRequested ?? false),
+    },
+    mode: 'onSubmit',
+    // After the first try every field is checked again on each change (recheck), not one.
+    reValidateMode: 'onSubmit',
+    shouldFocusError: false,
+  });
+  // The issues sit on the server's field names (`terms`, `location`), not all of them inputs.
+  const errors = formErrors as Partial<Record<ErrorField, FieldError>>;
   const [failure, setFailure] = useState<string | null>(null);
-  const [shownServerError, setShownServerError] = useState<unknown>(undefined);
-  const [focusRequest, setFocusRequest] = useState(0);
+  // Set after a failed check: the next render's first field in error takes the focus.
+  const focusWanted = useRef(false);
+  const fromParent = useMemo(() => fieldErrorsFromServer(serverError), [serverError]);
+  const checking = isSubmitted || fromParent !== null;
 
-  // A new server answer replaces the field errors once (React's "adjust state on prop change").
-  if (serverError !== shownServerError) {
-    setShownServerError(serverError);
-    const fromServer = fieldErrorsFromServer(serverError);
-    if (fromServer) {
-      setErrors(fromServer);
-      setSubmitted(true);
-      setFocusRequest((n) => n + 1);
-    }
-  }
+  /** A server formValidation on the fields, in the words the form would use. */
+  const showServerErrors = useCallback(
+    (fields: FieldErrors) => {
+      const words = ruleWords(t);
+      for (const [field, rule] of Object.entries(fields)) {
+        const name = field as ErrorField;
+        setError(name as keyof CustomerInfo, {
+          type: rule,
+          message: words(name, rule, getValues()),
+        });
+      }
+      focusWanted.current = true;
+    },
+    [t, setError, getValues],
+  );
 
-  // Bumped after a failed check: move the focus to the first field in error.
+  // A server answer handed in by the parent goes on the fields once.
   useEffect(() => {
-    if (focusRequest === 0) return;
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [focusRequest]);
+    if (fromParent) showServerErrors(fromParent);
+  }, [fromParent, showServerErrors]);
+
+  // Before the browser paints the errors, so the focus lands with them.
+  useLayoutEffect(() => {
+    if (!focusWanted.current) return;
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!first) return;
+    focusWanted.current = false;
+    first.focus();
+  });
+
+  // Once the buyer has tried to send, errors follow the typing (and the language).
+  const recheck = () => {
+    if (checking) void trigger();
+  };
+  const judgedBy = useRef(schema);
+  useEffect(() => {
+    // Only a new schema (another language or config) asks again by itself.
+    if (judgedBy.current === schema) return;
+    judgedBy.current = schema;
+    if (checking) void trigger();
+  }, [schema, checking, trigger]);
 
   const en = i18n.language !== 'he' && i18n.language !== 'ar';
   const id = (field: string) => `${idPrefix}-${field}`;
-  const errorId = (field: ErrorField) => `${idPrefix}-${field}-error`;
+  const errorId = (field: TextField | 'terms') => `${idPrefix}-${field}-error`;
+  const message = (field: TextField | 'terms') => errors[field]?.message ?? null;
+  const invoiceRequested = useWatch({ control, name: 'invoiceRequested' });
+  const acceptedTerms = useWatch({ control, name: 'acceptedTerms' });
 
-  function update(next: CustomerInfo) {
-    setValues(next);
-    // Once the buyer has tried to send, errors follow the typing.
-    if (submitted) setErrors(validateCustomerInfo(next, config));
-  }
-
-  function setField(field: TextField, value: string) {
-    update({ ...values, [field]: value });
-  }
-
-  function message(field: ErrorField): string | null {
-    const rule = errors[field];
-    if (!rule) return null;
-    const name = field === 'terms' ? '' : t(`checkout.fields.${field}`);
-    switch (rule) {
-      case 'required':
-        // The server also says "required" for a date it cannot read.
-        return field !== 'terms' && values[field].trim() !== ''
-          ? t('validation.fieldNotValid', { field: name })
-          : t('validation.required', { name });
-      case 'alpha':
-        return t('validation.alpha');
-      case 'email':
-        return t('validation.email');
-      case 'numeric':
-        return t('validation.numeric');
-      case 'min':
-      case 'max': {
-        const lengths = field === 'terms' ? undefined : FIELD_LENGTHS[field];
-        const length = rule === 'min' ? lengths?.min : lengths?.max;
-        return length === undefined
-          ? t('validation.fieldNotValid', { field: name })
-          : t(`validation.${rule}`, { length });
-      }
-      case 'confirmation':
-        return field === 'verifyMobileNumber'
-          ? t('validation.mobileMismatch')
-          : t('validation.emailMismatch');
-      case 'mobile':
-        return t('errors.invalid_mobileNumber');
-      case 'idNumber':
-        return t('validation.idNumberInvalid');
-      case 'terms':
-        return t('validation.termsRequired');
-    }
-  }
-
-  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    const found = validateCustomerInfo(values, config);
-    setErrors(found);
-    if (Object.keys(found).length > 0) {
-      setFocusRequest((n) => n + 1);
-      return;
-    }
-    setSending(true);
+  /** The details passed the schema: sent; a server formValidation comes back on the fields. */
+  async function send(details: CustomerInfo) {
     setFailure(null);
     try {
-      await onSubmit(normaliseCustomerInfo(values));
+      await onSubmit(details);
     } catch (error) {
       const fromServer = fieldErrorsFromServer(error);
-      if (fromServer) {
-        setErrors(fromServer);
-        setFocusRequest((n) => n + 1);
-      } else {
-        setFailure(errorMessage(t, error));
-      }
-    } finally {
-      setSending(false);
+      if (fromServer) showServerErrors(fromServer);
+      else setFailure(errorMessage(t, error));
     }
   }
 
   function renderField(field: TextField) {
-    const option = fieldOption(field, config, values.invoiceRequested);
+    const option = fieldOption(field, config, invoiceRequested);
     if (!option.isIncluded) return null;
     const error = message(field);
     const isPhone = field === 'mobileNumber' || field === 'verifyMobileNumber';
@@ -207,13 +196,11 @@ export function CustomerInfoForm({
         <input
           id={id(field)}
           className="checkout-field__input"
-          name={field}
           type={INPUT_TYPES[field] ?? 'text'}
           inputMode={NUMERIC_FIELDS.has(field) ? 'numeric' : isPhone ? 'tel' : undefined}
           dir={LTR_FIELDS.has(field) ? 'ltr' : undefined}
           autoComplete={AUTOCOMPLETE[field] ?? (field.startsWith('verify') ? 'off' : undefined)}
-          value={values[field]}
-          onChange={(e) => setField(field, e.target.value)}
+          {...register(field, { onChange: recheck })}
           required={option.isRequired}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy || undefined}
@@ -233,10 +220,19 @@ export function CustomerInfoForm({
   }
 
   const termsError = message('terms');
-  const hasErrors = submitted && Object.keys(errors).length > 0;
+  const hasErrors = checking && Object.keys(errors).length > 0;
 
   return (
-    <form ref={formRef} className="checkout-form" noValidate onSubmit={handleSubmit}>
+    <form
+      ref={formRef}
+      className="checkout-form"
+      noValidate
+      onSubmit={(event) =>
+        void handleSubmit(send, () => {
+          focusWanted.current = true;
+        })(event)
+      }
+    >
       <p className="checkout-form__hint">{t('checkout.form.requiredHint')}</p>
 
       <div className="checkout-form__grid">{PERSONAL_FIELDS.map(renderField)}</div>
@@ -245,15 +241,10 @@ export function CustomerInfoForm({
         <fieldset className="checkout-form__group">
           <legend>{t('checkout.form.invoiceLegend')}</legend>
           <label className="checkout-check">
-            <input
-              type="checkbox"
-              name="invoiceRequested"
-              checked={values.invoiceRequested}
-              onChange={(e) => update({ ...values, invoiceRequested: e.target.checked })}
-            />
+            <input type="checkbox" {...register('invoiceRequested', { onChange: recheck })} />
             <span>{t('checkout.fields.invoiceRequested')}</span>
           </label>
-          {values.invoiceRequested && (
+          {invoiceRequested && (
             <div className="checkout-form__grid">{INVOICE_FIELDS.map(renderField)}</div>
           )}
         </fieldset>
@@ -272,18 +263,20 @@ export function CustomerInfoForm({
                 <input
                   type="checkbox"
                   name={`term-${term.id}`}
-                  checked={values.acceptedTerms.includes(term.id)}
+                  checked={acceptedTerms.includes(term.id)}
                   required={required}
                   aria-invalid={required && termsError ? true : undefined}
                   aria-describedby={required && termsError ? errorId('terms') : undefined}
-                  onChange={(e) =>
-                    update({
-                      ...values,
-                      acceptedTerms: e.target.checked
-                        ? [...values.acceptedTerms, term.id]
-                        : values.acceptedTerms.filter((x) => x !== term.id),
-                    })
-                  }
+                  onChange={(e) => {
+                    setValue(
+                      'acceptedTerms',
+                      e.target.checked
+                        ? [...acceptedTerms, term.id]
+                        : acceptedTerms.filter((x) => x !== term.id),
+                      { shouldDirty: true },
+                    );
+                    recheck();
+                  }}
                 />
                 <span>
                   {en ? term.textEn || term.text : term.text}
@@ -306,12 +299,7 @@ export function CustomerInfoForm({
 
       {showMailingOptIn && (
         <label className="checkout-check">
-          <input
-            type="checkbox"
-            name="mailingAllowed"
-            checked={values.mailingAllowed}
-            onChange={(e) => update({ ...values, mailingAllowed: e.target.checked })}
-          />
+          <input type="checkbox" {...register('mailingAllowed', { onChange: recheck })} />
           <span>{t('checkout.fields.mailingAllowed')}</span>
         </label>
       )}
@@ -320,7 +308,7 @@ export function CustomerInfoForm({
         {hasErrors ? t('validation.allFieldsCorrect') : failure}
       </div>
 
-      <button type="submit" className="button button--primary" disabled={sending}>
+      <button type="submit" className="button button--primary" disabled={isSubmitting}>
         {submitLabel ?? t('checkout.form.submit')}
       </button>
     </form>

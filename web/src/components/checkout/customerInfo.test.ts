@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import i18n from '../../lib/i18n';
 import { makeConfig } from '../../test/fixtures';
 import {
+  customerInfoSchema,
   emptyCustomerInfo,
   fieldErrorsFromServer,
   isIsraeliId,
   normaliseCustomerInfo,
   parseIsraeliMobile,
+  ruleWords,
   validateCustomerInfo,
   type CustomerInfo,
 } from './customerInfo';
@@ -104,8 +107,14 @@ describe('customer details rules', () => {
     expect(
       validateCustomerInfo(filled({ invoiceRequested: true, invoiceSSN: '51-123' }), config),
     ).toEqual({ invoiceName: 'required', invoiceSSN: 'numeric' });
+    // As the server judges it: an invoice asked for needs its name and number even where the site
+    // offers none (the form then has no box to ask for one).
     const noInvoices = makeConfig({ params: { ...config.params, '66': '0' } });
-    expect(validateCustomerInfo(filled({ invoiceRequested: true }), noInvoices)).toEqual({});
+    expect(validateCustomerInfo(filled({ invoiceRequested: true }), noInvoices)).toEqual({
+      invoiceName: 'required',
+      invoiceSSN: 'required',
+    });
+    expect(validateCustomerInfo(filled({ invoiceRequested: false }), noInvoices)).toEqual({});
   });
 
   it('reads params.fields of a formValidation answer, in any wrapping', () => {
@@ -120,5 +129,24 @@ describe('customer details rules', () => {
     expect(fieldErrorsFromServer(body.error)).toEqual({ email: 'email', firstName: 'required' });
     expect(fieldErrorsFromServer({ error: { code: 'timeExpired', message: 'x' } })).toBeNull();
     expect(fieldErrorsFromServer(null)).toBeNull();
+  });
+
+  it('is a zod schema: the normalised details out, or each broken rule in the spec’s words', async () => {
+    await i18n.changeLanguage('he');
+    const schema = customerInfoSchema(config, ruleWords(i18n.t));
+    const good = schema.safeParse(
+      filled({ email: ' Dana@Example.com', mobileNumber: '+972 52 431 8876' }),
+    );
+    expect(good.success && good.data).toMatchObject({
+      email: 'dana@example.com',
+      mobileNumber: '0524318876',
+    });
+    const bad = schema.safeParse(filled({ firstName: '', lastName: 'L3vi', email: 'dana@' }));
+    expect(bad.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['firstName', 'השדה שם פרטי הוא שדה חובה!'],
+      ['lastName', 'חייב להכיל אותיות בלבד!'],
+      ['email', 'חייב להיות כתובת אימייל!'],
+      ['verifyEmailAddress', 'כתובות האימייל אינן תואמות'],
+    ]);
   });
 });

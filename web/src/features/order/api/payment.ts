@@ -1,0 +1,160 @@
+// The calls of the payment and confirmation steps: the cart re-posted with the buyer's details or
+// vouchers, a voucher's balance, the commit, and the paid reservation.
+import { queryOptions, useMutation } from '@tanstack/react-query';
+import type { Captcha } from '../../../lib/captcha';
+import { fetchPaymentForm, type PaymentFormQuery } from '../../../lib/api/payment';
+import { API_BASE, apiGet, apiSend } from '../../../lib/api/client';
+import type { components } from '../../../lib/api/schema';
+import type { CartBody, PricedCart } from '../../../lib/api/types';
+import type { CustomerInfo } from '../../../components/checkout/customerInfo';
+import { lineKey } from '../model/ticketLines';
+
+type Schemas = components['schemas'];
+
+export type { PricedCart };
+export type VoucherResponse = Schemas['VoucherResponse'];
+export type CommitResponse = Schemas['CommitResponse'];
+export type Reservation = Schemas['Reservation'];
+export type ReservationResponse = Schemas['ReservationResponse'];
+
+/**
+ * POST /cart's body for the same seats, tickets and products as a priced cart, with the buyer's
+ * details and vouchers. The server prices it again; nothing here is trusted.
+ */
+export function cartBodyFrom(
+  cart: PricedCart,
+  extra: {
+    customerInfo?: CustomerInfo | null;
+    voucherReferences?: readonly string[];
+    locale: string;
+    step?: string;
+    /**
+     * Senior citizens' ID numbers by seat (`sectionId:x:y`). The priced cart does not repeat
+     * them (an ID number is not echoed back), so every re-post must send them again or the
+     * server rejects the senior tickets.
+     */
+    seniorIds?: Readonly<Record<string, string>>;
+  },
+): CartBody {
+  return {
+    cart: {
+      presentations: [
+        {
+          presentationId: cart.presentationId,
+          seats: cart.tickets.map((t) => ({
+            VenueSectionId: t.sectionId,
+            XCoordinate: t.x,
+            YCoordinate: t.y,
+            // The priced cart repeats each line's code, member number and references, so a later
+            // post (details, vouchers) keeps member, hotel-guest and code tickets as they were.
+            ticket: {
+              ticketId: t.ticketId,
+              code: t.code ?? null,
+              memberNumber: t.memberNumber ?? null,
+              ref1: t.ref1 ?? null,
+              ref2: t.ref2 ?? null,
+              seniorId: extra.seniorIds?.[lineKey(t)] || null,
+            },
+          })),
+        },
+      ],
+      products: cart.products.map((p) => ({ id: p.id, quantity: p.quantity })),
+      customerInfo: extra.customerInfo ?? null,
+      voucherPayments: (extra.voucherReferences ?? []).map((reference) => ({ reference })),
+    },
+    step: extra.step ?? 'customerInfo',
+    locale: extra.locale,
+  };
+}
+
+export function fetchVoucher(query: {
+  reference: string;
+  presentationId: number;
+  recaptchaToken: string;
+}): Promise<VoucherResponse> {
+  return apiGet<VoucherResponse>('/payment/voucher', query);
+}
+
+export function commitOrder(
+  presentationId: number,
+  recaptchaToken: string,
+): Promise<CommitResponse> {
+  return apiSend<CommitResponse>('POST', '/payment/commit', {
+    cart: { presentations: [{ presentationId }] },
+    recaptchaToken,
+  });
+}
+
+export function fetchReservation(id: string, signal?: AbortSignal): Promise<ReservationResponse> {
+  return apiGet<ReservationResponse>(`/reservations/${encodeURIComponent(id)}`, undefined, signal);
+}
+
+export const reservationKeys = {
+  one: (id: string) => ['reservation', id] as const,
+};
+
+/** A paid reservation, as the confirmation shows it. */
+export function reservationQuery(id: string) {
+  return queryOptions({
+    queryKey: reservationKeys.one(id),
+    queryFn: ({ signal }) => fetchReservation(id, signal),
+  });
+}
+
+export function sendTickets(id: string, mobileNumber: string): Promise<{ success: boolean }> {
+  return apiSend<{ success: boolean }>(
+    'POST',
+    `/reservations/${encodeURIComponent(id)}/sendTickets`,
+    { mobileNumber },
+  );
+}
+
+export const reservationPdfUrl = (id: string, lang: string) =>
+  `${API_BASE}/reservations/${encodeURIComponent(id)}/tickets.pdf?lang=${lang === 'he' ? 'he' : 'en'}`;
+
+export const reservationCalendarUrl = (id: string) =>
+  `${API_BASE}/reservations/${encodeURIComponent(id)}/calendar.ics`;
+
+// ---------------------------------------------------------------------------------------------
+// Mutations.
+
+/** A voucher's balance, looked up before it is applied to the order. */
+export function useCheckVoucher(presentationId: number, captcha: Captcha) {
+  return useMutation({
+    mutationKey: ['voucher', presentationId] as const,
+    mutationFn: async (reference: string) =>
+      fetchVoucher({ reference, presentationId, recaptchaToken: await captcha('voucher') }),
+  });
+}
+
+/** Starts a payment (GET /payment/form creates it): the gateway's form, or `paid` when vouchers cover it. */
+export function useStartPayment(captcha: Captcha) {
+  return useMutation({
+    mutationKey: ['startPayment'] as const,
+    mutationFn: async ({
+      lang,
+      query,
+      signal,
+    }: {
+      lang: string;
+      query: Omit<PaymentFormQuery, 'recaptchaToken'>;
+      signal: AbortSignal;
+    }) => fetchPaymentForm(lang, { ...query, recaptchaToken: await captcha('payment') }, signal),
+  });
+}
+
+/** Commits the paid order: the answer names the reservation. */
+export function useCommitOrder(presentationId: number, captcha: Captcha) {
+  return useMutation({
+    mutationKey: ['commit', presentationId] as const,
+    mutationFn: async () => commitOrder(presentationId, await captcha('commit')),
+  });
+}
+
+/** Sends the tickets of a paid order by SMS. */
+export function useSendTickets(reservationId: string) {
+  return useMutation({
+    mutationKey: ['sendTickets', reservationId] as const,
+    mutationFn: (mobileNumber: string) => sendTickets(reservationId, mobileNumber),
+  });
+}

@@ -1,0 +1,49 @@
+import { Loading } from '../../../components/ui/Loading';
+import type { Presentation, SiteConfig } from '../../../lib/api/types';
+import { useConfig } from '../../../lib/config';
+import { OrderContext } from '../hooks/orderContext';
+import { useOrderFlow } from '../hooks/useOrderFlow';
+import { ConfirmationStep } from './confirmation/ConfirmationStep';
+import { OrderSteps } from './OrderSteps';
+import { PaymentStep } from './payment/PaymentStep';
+import { ReturnedPayment } from './payment/ReturnedPayment';
+import { ProductsStep } from './products/ProductsStep';
+import { SeatStep } from './seats/SeatStep';
+import { TicketsStep } from './tickets/TicketsStep';
+
+/** The steps of one order; the order's state is theirs to read (OrderContext). */
+export function OrderFlow({ presentation }: { presentation: Presentation }) {
+  const config = useConfig();
+  const order = useOrderFlow(presentation);
+  const { state, dispatch, restart } = order;
+
+  if (state.resuming) return <Loading />;
+
+  return (
+    <OrderContext value={order}>
+      <OrderSteps current={state.step} skip={state.hasProducts ? [] : ['products']} />
+      {state.step === 'seats' && (
+        <SeatStep
+          presentation={presentation}
+          onContinue={() => dispatch({ type: 'wentTo', step: 'tickets' })}
+        />
+      )}
+      {state.step === 'tickets' && <TicketsStep />}
+      {state.step === 'products' && state.choice && state.cart && <ProductsStep />}
+      {state.step === 'payment' && state.cart && config.raw && (
+        <PaymentStep config={config.raw as SiteConfig} />
+      )}
+      {state.step === 'payment' && state.returnedPayment !== null && (
+        <ReturnedPayment
+          presentationId={presentation.id}
+          paymentId={state.returnedPayment}
+          onPaid={(reservation) => dispatch({ type: 'paid', reservation })}
+          onRestart={restart}
+        />
+      )}
+      {state.step === 'confirmation' && state.reservation && (
+        <ConfirmationStep reservationIdentifier={state.reservation} />
+      )}
+    </OrderContext>
+  );
+}

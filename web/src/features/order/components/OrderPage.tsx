@@ -1,0 +1,89 @@
+import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from '../../../components/ui/DateTime';
+import { Loading } from '../../../components/ui/Loading';
+import { Notice } from '../../../components/ui/Notice';
+import { errorMessage } from '../../../lib/apiErrors';
+import { useDocumentTitle } from '../../../lib/documentTitle';
+import { featurePosterUrl } from '../../../lib/api/client';
+import { localizedName } from '../../../lib/localized';
+import { usePresentation } from '../api/presentation';
+import { OrderFlow } from './OrderFlow';
+import './OrderPage.css';
+
+function parseId(raw: string | undefined): number | null {
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/**
+ * Where a buy button lands: which screening this is, then the order's steps: seats, tickets,
+ * products (when the complex sells any), details and payment, confirmation.
+ */
+export default function OrderPage() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const id = parseId(useParams().presentationId);
+  const query = usePresentation(id);
+
+  const presentation = query.data?.presentation;
+  useDocumentTitle(t('screens.order'));
+
+  return (
+    <div className="order-page">
+      <h1 className="page-title">{t('order.title')}</h1>
+      {id === null ? (
+        <Notice title={t('errors.noEvent')} headingLevel={2} tone="error" />
+      ) : query.isPending ? (
+        <Loading />
+      ) : query.isError || !presentation ? (
+        <Notice title={t('order.loadError')} headingLevel={2} tone="error">
+          <p>{errorMessage(t, query.error)}</p>
+        </Notice>
+      ) : (
+        <>
+          <section className="order-summary" aria-labelledby="order-feature-name">
+            <img
+              className="order-summary__poster"
+              src={presentation.featureImageUrl || featurePosterUrl(presentation.featureId)}
+              alt=""
+              width={120}
+              height={180}
+            />
+            <div className="order-summary__details">
+              <h2 id="order-feature-name" className="order-summary__name">
+                {localizedName(lang, presentation.featureName, presentation.featureNameEn)}
+              </h2>
+              <dl className="order-summary__facts">
+                <div>
+                  <dt>{t('order.complex')}</dt>
+                  <dd>
+                    {localizedName(lang, presentation.locationName, presentation.locationNameEn)}
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t('order.venue')}</dt>
+                  <dd>{localizedName(lang, presentation.venueName, presentation.venueNameEn)}</dd>
+                </div>
+                <div>
+                  <dt>{t('order.dateTime')}</dt>
+                  <dd>
+                    <DateTime iso={presentation.dateTime} lang={lang} />
+                  </dd>
+                </div>
+              </dl>
+            </div>
+          </section>
+          {presentation.isVod ? null : presentation.saleState === 'notYetStarted' ? (
+            <Notice title={t('errors.ticketSaleNotStarted')} headingLevel={2} />
+          ) : presentation.saleState === 'ended' || !presentation.isOnSale ? (
+            <Notice title={t('errors.ticketingEnded')} headingLevel={2} />
+          ) : (
+            <OrderFlow key={presentation.id} presentation={presentation} />
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '../../../../lib/i18n';
+import { resetUuid } from '../../../../lib/api/client';
+import type { SavedCard } from '../../../../lib/api/customer';
+import { makeConfig, makePresentation } from '../../../../test/fixtures';
+import { PaymentStep } from './PaymentStep';
+import { OrderHarness } from '../../testing/OrderHarness';
+import { orderAtPayment } from '../../testing/orderAt';
+import type { PricedCart } from '../../api/payment';
+
+// The saved-card path of the payment step: "Saved card" asks for the SMS login, then lists the
+// customer's cards, and the payment form is asked for with method=savedCard.
+
+const cart: PricedCart = {
+  presentationId: 101,
+  currency: 'ILS',
+  tickets: [
+    {
+      sectionId: 5,
+      sectionName: 'אולם',
+      rowName: '4',
+      seatName: '7',
+      x: 7,
+      y: 4,
+      ticketId: 31,
+      ticketName: 'רגיל',
+      ticketNameEn: 'Regular',
+      code: null,
+      price: 4200,
+      serviceCharge: 500,
+      isMultiplyFactorSubTicket: false,
+    },
+  ],
+  products: [],
+  ticketsTotal: 4200,
+  productsTotal: 0,
+  serviceCharge: 500,
+  serviceChargeName: 'דמי טיפול',
+  total: 4700,
+  priceBreakdown: {
+    tickets: 4700,
+    ticketsServiceCharge: 500,
+    orderServiceCharge: 0,
+    products: 0,
+    total: 4700,
+  },
+  amountDue: 4700,
+  voucherPayments: [],
+};
+
+const login = {
+  customerInfo: null,
+  mobileNumber: '0524318876',
+  loggedInAt: '2026-07-14T16:50:00Z',
+  expiresAt: '2026-07-14T18:50:00Z',
+  serverTime: '2026-07-14T16:50:00Z',
+};
+
+const visa: SavedCard = {
+  brand: 'visa',
+  createdAt: '2026-01-01T10:00:00Z',
+  expiryMonth: 3,
+  expiryYear: 2028,
+  isDeleted: false,
+  isExpired: false,
+  last4: '4242',
+  token: 't-visa',
+};
+const oldCard: SavedCard = {
+  ...visa,
+  brand: 'mastercard',
+  expiryYear: 2024,
+  isExpired: true,
+  last4: '5100',
+  token: 't-old',
+};
+
+type Call = { method: string; url: URL; body: unknown };
+
+function server(state: { loggedIn: boolean; cards: SavedCard[] }) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://localhost');
+      const method = init?.method ?? 'GET';
+      calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      const reply = (body: unknown, status = 200) =>
+        new Response(JSON.stringify(body), {
+          status,
+          headers: { 'content-type': 'application/json' },
+        });
+      switch (url.pathname) {
+        case '/api/config':
+          return reply(makeConfig());
+        case '/api/cart':
+          return reply({
+            cart,
+            expiresAt: '2026-07-14T17:00:00Z',
+            serverTime: '2026-07-14T16:50:00Z',
+            step: 'customerInfo',
+          });
+        case '/api/customer/me':
+          return state.loggedIn
+            ? reply(login)
+            : reply({ error: { code: 'loginError', message: 'no login' } }, 401);
+        case '/api/customer/mobile-login':
+          return reply({ success: true });
+        case '/api/customer/mobile-login-validation-area':
+          state.loggedIn = true;
+          return reply(login);
+        case '/api/customer/saved-cards':
+          return state.loggedIn
+            ? reply({ savedCards: state.cards })
+            : reply({ error: { code: 'loginError', message: 'no login' } }, 401);
+        case '/api/payment/form/he':
+          return reply({
+            paymentIdentifier: 'p-saved',
+            paymentFormURL: '/pay/p-saved?locale=he',
+            amount: 4700,
+            currency: 'ILS',
+            expiresAt: '2026-07-14T17:05:00Z',
+            serverTime: '2026-07-14T16:50:00Z',
+            paid: false,
+          });
+        default:
+          return reply({ error: { code: 'notFound', message: url.pathname } }, 404);
+      }
+    }),
+  );
+  return calls;
+}
+
+function renderStep() {
+  render(
+    <QueryClientProvider
+      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+    >
+      <OrderHarness presentation={makePresentation()} initial={orderAtPayment(cart)}>
+        <PaymentStep config={makeConfig()} />
+      </OrderHarness>
+    </QueryClientProvider>,
+  );
+}
+
+async function fillDetails(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(screen.getByLabelText(/^שם פרטי/), 'דנה');
+  await user.type(screen.getByLabelText(/^שם משפחה/), 'לוי');
+  await user.type(screen.getByLabelText(/^אימייל/), 'dana@example.com');
+  await user.type(screen.getByLabelText(/^אימות אימייל/), 'dana@example.com');
+  await user.type(screen.getByLabelText(/^טלפון נייד/), '052-4318876');
+  await user.click(screen.getByRole('checkbox', { name: /קראתי ואני מסכים/ }));
+  await user.click(screen.getByRole('button', { name: 'המשך לתשלום' }));
+}
+
+beforeEach(async () => {
+  await i18n.changeLanguage('he');
+  resetUuid();
+});
+
+describe('payment step with a saved card', () => {
+  it('asks a logged-out buyer to log in by SMS, then lists the cards and pays with one', async () => {
+    const user = userEvent.setup();
+    const calls = server({ loggedIn: false, cards: [visa, oldCard] });
+    renderStep();
+    await fillDetails(user);
+
+    const pay = await screen.findByRole('button', { name: /^לתשלום/ });
+    await user.click(screen.getByRole('button', { name: 'כרטיס שמור' }));
+    expect(screen.getByRole('button', { name: 'כרטיס שמור' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    // No cards without a login, and no paying yet.
+    const loginBox = await screen.findByRole('region', { name: 'כניסה עם מספר נייד' });
+    expect(pay).toBeDisabled();
+    expect(calls.some((c) => c.url.pathname === '/api/customer/saved-cards')).toBe(false);
+
+    await user.type(within(loginBox).getByLabelText('מספר טלפון נייד'), '052-431-8876');
+    await user.click(within(loginBox).getByRole('button', { name: 'שליחת קוד' }));
+    await user.type(await within(loginBox).findByLabelText('קוד מה-SMS'), '654321');
+    await user.click(within(loginBox).getByRole('button', { name: 'כניסה' }));
+
+    // Logged in: the login form goes, the cards come (the expired one marked, not offered).
+    expect(await screen.findByText('הכרטיסים השמורים שלכם')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'כניסה עם מספר נייד' })).not.toBeInTheDocument();
+    expect(screen.getByText('VISA •••• 4242 · 03/28')).toBeInTheDocument();
+    expect(screen.getByText('MASTERCARD •••• 5100 · 03/24').closest('li')).toHaveTextContent(
+      '(פג תוקף)',
+    );
+    await waitFor(() => expect(pay).toBeEnabled());
+
+    await user.click(pay);
+    expect(await screen.findByTitle('טופס תשלום מאובטח')).toHaveAttribute(
+      'src',
+      '/pay/p-saved?locale=he',
+    );
+    const form = calls.find((c) => c.url.pathname === '/api/payment/form/he');
+    expect(form?.url.searchParams.get('method')).toBe('savedCard');
+    expect(form?.url.searchParams.get('total')).toBe('4700');
+  });
+
+  it('says there is no usable card and keeps the pay button off', async () => {
+    const user = userEvent.setup();
+    server({ loggedIn: true, cards: [oldCard] });
+    renderStep();
+    await fillDetails(user);
+    const pay = await screen.findByRole('button', { name: /^לתשלום/ });
+    await user.click(screen.getByRole('button', { name: 'כרטיס שמור' }));
+    expect(
+      await screen.findByText('אין כרטיסים שמורים למספר הזה. בחרו אמצעי תשלום אחר.'),
+    ).toBeInTheDocument();
+    expect(pay).toBeDisabled();
+    // Back to a plain card: paying is possible again.
+    await user.click(screen.getByRole('button', { name: 'כרטיס אשראי' }));
+    expect(pay).toBeEnabled();
+  });
+});

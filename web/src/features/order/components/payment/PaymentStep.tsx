@@ -1,0 +1,573 @@
+import { useCallback, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { CheckoutLogin } from '../login/CheckoutLogin';
+import { ApiError } from '../../../../lib/api/client';
+import { meQuery, savedCardsQuery, type SavedCard } from '../../../../lib/api/customer';
+import { captchaTokenFor, type Captcha } from '../../../../lib/captcha';
+import type { SiteConfig } from '../../../../lib/api/types';
+import { errorMessage } from '../../../../lib/apiErrors';
+import { formatMoney } from '../../../../lib/format';
+import { localizedName } from '../../../../lib/localized';
+import { CustomerInfoForm } from '../../../../components/checkout/CustomerInfoForm';
+import type { CustomerInfo } from '../../../../components/checkout/customerInfo';
+import { ALL_METHODS, type OfferedMethod } from '../../../../components/checkout/methods';
+import { PaymentDialog } from './PaymentDialog';
+import { PaymentMethods } from '../../../../components/checkout/PaymentMethods';
+import {
+  cartBodyFrom,
+  useCheckVoucher,
+  useCommitOrder,
+  useStartPayment,
+  type PricedCart,
+  type VoucherResponse,
+} from '../../api/payment';
+import { Countdown } from '../Countdown';
+import { breakdownLines, priceText } from '../../model/priceText';
+import { usePostCart } from '../../api/tickets';
+import { useRemaining } from '../../hooks/useRemaining';
+import { seatplanQuery } from '../../api/seats';
+import { clockOf, stamp } from '../../model/countdownClock';
+import { seniorIdsOf } from '../../model/ticketLines';
+import { useOrder } from '../../hooks/orderContext';
+import './PaymentStep.css';
+import '../tickets/TicketsStep.css';
+
+type CommitFailure =
+  { kind: 'alreadyPaid' } | { kind: 'refunded' } | { kind: 'retryable'; message: string };
+
+/**
+ * The order's payment step: the buyer's details (sent with the cart), the order summary, vouchers,
+ * the payment method, then the gateway's dialog and the commit. Shown once the cart is priced.
+ */
+export function PaymentStep({ config }: { config: SiteConfig }) {
+  const { state } = useOrder();
+  return state.cart ? <Payment cart={state.cart} config={config} /> : null;
+}
+
+function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
+  const { presentation, state, dispatch, restart: onRestart } = useOrder();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const captcha = useCallback((action: string) => captchaTokenFor(config, action), [config]);
+  const { customerInfo, clock, choice } = state;
+  // Senior citizens' IDs are not echoed back by the server: every post of the cart sends them.
+  const seniorIds = useMemo(
+    () => (choice ? seniorIdsOf(choice.lines, choice.groups) : undefined),
+    [choice],
+  );
+  const [editingAgain, setEditingAgain] = useState(false);
+  const editing = customerInfo === null || editingAgain;
+  const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
+  const [method, setMethod] = useState<OfferedMethod>('card');
+  const [numberOfPayments, setNumberOfPayments] = useState(1);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [payError, setPayError] = useState<string | null>(null);
+  const postCart = usePostCart();
+  const startPayment = useStartPayment(captcha);
+  const commitOrder = useCommitOrder(cart.presentationId, captcha);
+  const committing = commitOrder.isPending;
+  const commitFailure = commitOrder.error ? commitFailureOf(commitOrder.error, t) : null;
+  // One commit at a time, even when the gateway's message and the poll report the capture together.
+  const committingRef = useRef(false);
+  const me = useQuery(meQuery);
+  const loggedIn = Boolean(me.data);
+  const savedCards = useQuery({ ...savedCardsQuery, enabled: method === 'savedCard' && loggedIn });
+  const usableCards = (savedCards.data?.savedCards ?? []).filter((c) => !c.isExpired);
+  const savedCardBlocked =
+    method === 'savedCard' && (!loggedIn || !savedCards.isSuccess || usableCards.length === 0);
+
+  // The priced cart names sections in Hebrew only; the seat plan has their English names.
+  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
+  const sectionName = (sectionId: number, fallback: string) => {
+    const section = plan.data?.seatplan.sections.find((s) => s.id === sectionId);
+    return section ? localizedName(lang, section.name, section.nameEn) : fallback;
+  };
+  const money = (agorot: number) => formatMoney(agorot, lang, cart.currency);
+  const vouchers = cart.voucherPayments.map((v) => v.reference);
+
+  async function submitDetails(info: CustomerInfo) {
+    // A formValidation rejection is shown on the fields by the form itself.
+    const answer = await postCart.mutateAsync(
+      cartBodyFrom(cart, {
+        customerInfo: info,
+        voucherReferences: vouchers,
+        locale: lang,
+        seniorIds,
+      }),
+    );
+    dispatch({ type: 'detailsSaved', customerInfo: info, answer: stamp(answer) });
+    setEditingAgain(false);
+  }
+
+  async function repostVouchers(references: readonly string[]) {
+    const answer = await postCart.mutateAsync(
+      cartBodyFrom(cart, { customerInfo, voucherReferences: references, locale: lang, seniorIds }),
+    );
+    dispatch({ type: 'cartRepriced', answer: stamp(answer) });
+  }
+
+  const presentationId = cart.presentationId;
+  const total = cart.total;
+
+  const { mutate: commitMutate, reset: resetCommit } = commitOrder;
+  const commit = useCallback(() => {
+    if (committingRef.current) return;
+    committingRef.current = true;
+    commitMutate(undefined, {
+      onSuccess: (answer) => dispatch({ type: 'paid', reservation: answer.reservationIdentifier }),
+      onSettled: () => {
+        committingRef.current = false;
+      },
+    });
+  }, [commitMutate, dispatch]);
+
+  const returnPath = orderReturnPath(presentation.id);
+  const { mutateAsync: startPaymentAsync } = startPayment;
+  const loadForm = useCallback(
+    async (signal: AbortSignal) => {
+      const form = await startPaymentAsync({
+        lang,
+        query: { presentationId, total, method, numberOfPayments, returnPath },
+        signal,
+      });
+      // A started payment keeps the seats for its own window.
+      dispatch({ type: 'paymentStarted', clock: clockOf(stamp(form)) });
+      return form;
+    },
+    [
+      lang,
+      presentationId,
+      total,
+      method,
+      numberOfPayments,
+      returnPath,
+      startPaymentAsync,
+      dispatch,
+    ],
+  );
+
+  const onCaptured = useCallback(() => {
+    setDialogOpen(false);
+    commit();
+  }, [commit]);
+
+  async function pay() {
+    setPayError(null);
+    resetCommit();
+    if (cart.amountDue > 0) {
+      setDialogOpen(true);
+      return;
+    }
+    // Vouchers cover the order: the payment form answers `paid` with no gateway page to show.
+    try {
+      const form = await loadForm(new AbortController().signal);
+      if (form.paid) commit();
+      else setDialogOpen(true);
+    } catch (error) {
+      setPayError(errorMessage(t, error));
+    }
+  }
+
+  const paying = dialogOpen || committing;
+  const expired = remaining !== null && remaining <= 0 && !paying;
+
+  return (
+    <div className="payment-step">
+      {remaining !== null && remaining > 0 && !paying && (
+        <div className="tickets-step__head payment-step__head">
+          <Countdown ms={remaining} />
+        </div>
+      )}
+      {expired && (
+        <div role="alert" className="tickets-step__alert">
+          <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
+          <button type="button" className="button button--primary" onClick={onRestart}>
+            {t('order.tickets.startOver')}
+          </button>
+        </div>
+      )}
+      <OrderSummary cart={cart} money={money} sectionName={sectionName} />
+
+      {editing ? (
+        <section className="payment-step__section" aria-labelledby="payment-step-details">
+          <h2 id="payment-step-details" className="payment-step__heading">
+            {t('checkout.step.detailsTitle')}
+          </h2>
+          <CustomerInfoForm
+            config={config}
+            initialValues={customerInfo ?? undefined}
+            onSubmit={submitDetails}
+          />
+        </section>
+      ) : (
+        <>
+          <section className="payment-step__section payment-step__details-done">
+            <p>
+              {t('checkout.step.detailsSaved', {
+                name: `${customerInfo?.firstName ?? ''} ${customerInfo?.lastName ?? ''}`.trim(),
+              })}
+            </p>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => setEditingAgain(true)}
+            >
+              {t('checkout.step.editDetails')}
+            </button>
+          </section>
+
+          <VoucherBox
+            presentationId={presentationId}
+            captcha={captcha}
+            applied={vouchers}
+            repricing={postCart.isPending}
+            money={money}
+            onApply={(reference) => repostVouchers([...vouchers, reference])}
+            onRemove={(reference) => repostVouchers(vouchers.filter((r) => r !== reference))}
+          />
+
+          <section className="payment-step__section" aria-labelledby="payment-step-pay">
+            <h2 id="payment-step-pay" className="payment-step__heading">
+              {t('checkout.step.paymentTitle')}
+            </h2>
+            {cart.amountDue > 0 && (
+              <PaymentMethods
+                value={method}
+                onChange={(m) => {
+                  setMethod(m);
+                  setNumberOfPayments(1);
+                }}
+                numberOfPayments={numberOfPayments}
+                onNumberOfPaymentsChange={setNumberOfPayments}
+                methods={ALL_METHODS}
+              />
+            )}
+            {cart.amountDue > 0 && method === 'savedCard' && !loggedIn && !me.isPending && (
+              <CheckoutLogin reason="savedCard" captcha={captcha} onLoggedIn={() => undefined} />
+            )}
+            {cart.amountDue > 0 && method === 'savedCard' && loggedIn && savedCards.isSuccess && (
+              <SavedCardList cards={savedCards.data.savedCards} />
+            )}
+            <p className="payment-step__error" role="alert">
+              {payError}
+            </p>
+            <button
+              type="button"
+              className="button button--primary payment-step__pay"
+              disabled={
+                committing || dialogOpen || expired || (cart.amountDue > 0 && savedCardBlocked)
+              }
+              onClick={() => void pay()}
+            >
+              {cart.amountDue > 0
+                ? t('checkout.step.pay', { amount: money(cart.amountDue) })
+                : t('checkout.step.complete')}
+            </button>
+          </section>
+        </>
+      )}
+
+      {committing && (
+        <p className="payment-step__status" role="status">
+          {t('checkout.commit.committing')}
+        </p>
+      )}
+      {commitFailure && (
+        <div className="payment-step__failure" role="alert">
+          {commitFailure.kind === 'alreadyPaid' ? (
+            <p>{t('errors.ORDER_ALREADY_PAID')}</p>
+          ) : commitFailure.kind === 'refunded' ? (
+            <>
+              <p>{t('checkout.commit.refunded')}</p>
+              <button type="button" className="button button--primary" onClick={onRestart}>
+                {t('checkout.payment.startOver')}
+              </button>
+            </>
+          ) : (
+            <>
+              <p>{commitFailure.message}</p>
+              <button type="button" className="button button--primary" onClick={commit}>
+                {t('checkout.commit.retry')}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+
+      {dialogOpen && (
+        <PaymentDialog
+          loadForm={loadForm}
+          onCaptured={onCaptured}
+          onRestart={() => onRestart()}
+          onClose={() => setDialogOpen(false)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The logged-in customer's saved cards; the gateway's form asks which one and its code. */
+function SavedCardList({ cards }: { cards: readonly SavedCard[] }) {
+  const { t } = useTranslation();
+  const usable = cards.filter((c) => !c.isExpired);
+  if (usable.length === 0) {
+    return <p className="payment-step__error">{t('checkout.savedCards.none')}</p>;
+  }
+  return (
+    <div className="payment-step__saved-cards">
+      <p className="payment-step__saved-title">{t('checkout.savedCards.title')}</p>
+      <ul>
+        {cards.map((c) => (
+          <li key={c.token} dir="ltr">
+            <bdi>
+              {t('checkout.savedCards.card', {
+                brand: c.brand.toUpperCase(),
+                last4: c.last4,
+                month: String(c.expiryMonth).padStart(2, '0'),
+                year: String(c.expiryYear).slice(-2),
+              })}
+            </bdi>{' '}
+            {c.isExpired && t('checkout.savedCards.expired')}
+          </li>
+        ))}
+      </ul>
+      <p className="payment-step__saved-hint">{t('checkout.savedCards.hint')}</p>
+    </div>
+  );
+}
+
+/** Where the gateway sends a whole-window payment back: this order page, in the same language. */
+function orderReturnPath(presentationId: number): string {
+  const lang = new URLSearchParams(window.location.search).get('lang');
+  return `/order/${presentationId}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
+}
+
+function commitFailureOf(error: unknown, t: ReturnType<typeof useTranslation>['t']): CommitFailure {
+  if (error instanceof ApiError) {
+    if (error.code === 'ORDER_ALREADY_PAID') return { kind: 'alreadyPaid' };
+    if (error.code === 'lastCommit' && error.params?.refunded === true) return { kind: 'refunded' };
+    if (error.code === 'paymentPending') {
+      return { kind: 'retryable', message: t('checkout.commit.pending') };
+    }
+  }
+  return { kind: 'retryable', message: errorMessage(t, error) };
+}
+
+/**
+ * The priced cart: each ticket at its full price with the service charge in it, the products,
+ * the server's breakdown (tickets, a per-order service charge, products, total), the vouchers and
+ * what is left to pay.
+ */
+function OrderSummary({
+  cart,
+  money,
+  sectionName,
+}: {
+  cart: PricedCart;
+  money: (agorot: number) => string;
+  sectionName: (sectionId: number, fallback: string) => string;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const options = { currency: cart.currency, chargeName: cart.serviceChargeName };
+  return (
+    <section className="payment-step__section order-total" aria-labelledby="payment-step-summary">
+      <h2 id="payment-step-summary" className="payment-step__heading">
+        {t('checkout.summary.title')}
+      </h2>
+      <ul className="order-total__lines">
+        {cart.tickets.map((ticket) => {
+          const price = priceText(t, lang, ticket, options);
+          return (
+            <li key={`${ticket.sectionId}-${ticket.x}-${ticket.y}`} className="order-total__line">
+              <span>
+                {t('checkout.summary.ticketLine', {
+                  section: sectionName(ticket.sectionId, ticket.sectionName),
+                  row: ticket.rowName,
+                  seat: ticket.seatName,
+                })}
+                {' · '}
+                {localizedName(lang, ticket.ticketName, ticket.ticketNameEn)}
+              </span>
+              {!ticket.isMultiplyFactorSubTicket && (
+                <span className="order-total__amount">
+                  {price.full}
+                  {price.included && <span className="order-total__note">{price.included}</span>}
+                </span>
+              )}
+            </li>
+          );
+        })}
+        {cart.products.map((product) => (
+          <li key={`p-${product.id}`} className="order-total__line">
+            <span>
+              {t('checkout.summary.productLine', {
+                name: localizedName(lang, product.name, product.nameEn),
+                quantity: product.quantity,
+              })}
+            </span>
+            <span className="order-total__amount">{money(product.amount)}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="order-total__breakdown">
+        {breakdownLines(t, lang, cart.priceBreakdown, options).map((line) => (
+          <div
+            key={line.id}
+            className={`order-total__line${line.id === 'total' ? ' order-total__total' : ''}`}
+          >
+            <dt>{line.label}</dt>
+            <dd className="order-total__amount">
+              {line.amount}
+              {line.note && <span className="order-total__note">{line.note}</span>}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {cart.voucherPayments.map((voucher) => (
+        <p key={voucher.reference} className="order-total__line">
+          <span>{t('checkout.summary.voucherLine', { reference: voucher.reference })}</span>
+          <span className="order-total__amount">−{money(voucher.amount)}</span>
+        </p>
+      ))}
+      <p className="order-total__line order-total__due">
+        <span>{t('checkout.summary.amountDue')}</span>
+        <span className="order-total__amount">{money(cart.amountDue)}</span>
+      </p>
+    </section>
+  );
+}
+
+/** A voucher's balance, checked, then applied to the order by re-posting the cart. */
+function VoucherBox({
+  presentationId,
+  captcha,
+  applied,
+  repricing,
+  money,
+  onApply,
+  onRemove,
+}: {
+  presentationId: number;
+  captcha: Captcha;
+  applied: readonly string[];
+  /** The cart is being priced again with a voucher more or less. */
+  repricing: boolean;
+  money: (agorot: number) => string;
+  onApply: (reference: string) => Promise<void>;
+  onRemove: (reference: string) => Promise<void>;
+}) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const [reference, setReference] = useState('');
+  const [found, setFound] = useState<VoucherResponse['payment'] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const checkVoucher = useCheckVoucher(presentationId, captcha);
+  const busy = checkVoucher.isPending || repricing;
+
+  const explain = (e: unknown) =>
+    setError(
+      e instanceof ApiError && e.code === 'voucherBalance'
+        ? t('validation.voucherNoBalance')
+        : errorMessage(t, e),
+    );
+
+  async function run(action: () => Promise<void>) {
+    setError(null);
+    try {
+      await action();
+    } catch (e) {
+      explain(e);
+    }
+  }
+
+  function check(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const code = reference.trim();
+    if (!code) return;
+    setFound(null);
+    setError(null);
+    checkVoucher.mutate(code, {
+      onSuccess: (answer) => {
+        if (answer.payment.balance <= 0 || (answer.payment.amount ?? 1) <= 0) {
+          setError(t('validation.voucherNoBalance'));
+          return;
+        }
+        setFound(answer.payment);
+      },
+      onError: explain,
+    });
+  }
+
+  return (
+    <section className="payment-step__section voucher-box" aria-labelledby={`${inputId}-title`}>
+      <h2 id={`${inputId}-title`} className="payment-step__heading">
+        {t('checkout.voucher.title')}
+      </h2>
+      <form className="voucher-box__form" onSubmit={check} noValidate>
+        <label htmlFor={inputId}>{t('checkout.voucher.label')}</label>
+        <div className="voucher-box__row">
+          <input
+            id={inputId}
+            className="checkout-field__input"
+            dir="ltr"
+            autoComplete="off"
+            value={reference}
+            onChange={(e) => {
+              setReference(e.target.value);
+              setFound(null);
+            }}
+          />
+          <button type="submit" className="button button--ghost" disabled={busy}>
+            {t('checkout.voucher.check')}
+          </button>
+        </div>
+      </form>
+      {found && !applied.includes(found.reference) && (
+        <div className="voucher-box__found">
+          <p>
+            {t('checkout.voucher.balance', {
+              balance: money(found.balance),
+              amount: money(found.amount ?? found.balance),
+            })}
+          </p>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={busy}
+            onClick={() =>
+              void run(async () => {
+                await onApply(found.reference);
+                setFound(null);
+                setReference('');
+              })
+            }
+          >
+            {t('checkout.voucher.apply')}
+          </button>
+        </div>
+      )}
+      {applied.length > 0 && (
+        <ul className="voucher-box__applied">
+          {applied.map((r) => (
+            <li key={r}>
+              <span dir="ltr">{r}</span>
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={busy}
+                onClick={() => void run(() => onRemove(r))}
+              >
+                {t('checkout.voucher.remove')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="voucher-box__error" role="alert">
+        {error}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../../../lib/format';
+import { localizedName } from '../../../../lib/localized';
+import { orderErrorMessage } from '../../model/cartErrors';
+import { breakdownLines, withProducts } from '../../model/priceText';
+import { Countdown } from '../Countdown';
+import { useRemaining } from '../../hooks/useRemaining';
+import { stamp } from '../../model/countdownClock';
+import { useOrder } from '../../hooks/orderContext';
+import { MAX_PRODUCT_QUANTITY } from '../../model/orderState';
+import { usePostCart } from '../../api/tickets';
+import { cartBody } from '../../model/ticketLines';
+import '../tickets/TicketsStep.css';
+
+/** Step 3 of the ticket order (when the complex sells any): popcorn, drinks and the like. */
+export function ProductsStep() {
+  const { presentation, state, dispatch, restart } = useOrder();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const products = presentation.products ?? [];
+  const { choice, clock, productsDraft: quantities } = state;
+  // The cart the tickets step posted: its totals, priced again here with the products chosen.
+  const cart = state.cart;
+  const postCart = usePostCart();
+  const busy = postCart.isPending;
+  const [message, setMessage] = useState<string | null>(null);
+  const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
+  const expired = remaining !== null && remaining <= 0;
+  if (!choice || !cart) return null;
+
+  const onBack = () => dispatch({ type: 'wentTo', step: 'tickets' });
+  const quantity = (id: number) => quantities[id] ?? 0;
+  const setQuantity = (id: number, next: number) =>
+    dispatch({ type: 'productQuantitySet', productId: id, quantity: next });
+
+  const currency = cart.currency;
+  const productsTotal = products.reduce((sum, p) => sum + p.price * quantity(p.id), 0);
+  const summary = breakdownLines(t, lang, withProducts(cart.priceBreakdown, productsTotal), {
+    currency,
+    chargeName: cart.serviceChargeName,
+  });
+
+  const submit = () => {
+    setMessage(null);
+    const body = cartBody(presentation.id, choice.lines, choice.groups, {
+      step: 'customerInfo',
+      locale: lang,
+      memberNumber: choice.memberNumber,
+      products: quantities,
+    });
+    postCart.mutate(body, {
+      onSuccess: (answer) =>
+        dispatch({ type: 'productsPriced', products: quantities, answer: stamp(answer) }),
+      onError: (error) => setMessage(orderErrorMessage(t, error)),
+    });
+  };
+
+  return (
+    <section className="tickets-step products-step" aria-labelledby="products-step-title">
+      <div className="tickets-step__head">
+        <h2 id="products-step-title" className="tickets-step__title">
+          {t('order.products.title')}
+        </h2>
+        {remaining !== null && remaining > 0 && <Countdown ms={remaining} />}
+      </div>
+
+      {expired && (
+        <div role="alert" className="tickets-step__alert">
+          <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
+          <button type="button" className="button button--primary" onClick={restart}>
+            {t('order.tickets.startOver')}
+          </button>
+        </div>
+      )}
+
+      <ul className="products-step__list">
+        {products.map((p) => {
+          const name = localizedName(lang, p.name, p.nameEn);
+          const q = quantity(p.id);
+          return (
+            <li key={p.id} className="products-step__item">
+              <img className="products-step__img" src={p.img} alt="" width={72} height={72} />
+              <div className="products-step__info">
+                <p className="products-step__name">{name}</p>
+                <p className="tickets-step__muted">{formatMoney(p.price, lang, p.currency)}</p>
+              </div>
+              <div className="products-step__stepper" role="group" aria-label={name}>
+                <button
+                  type="button"
+                  className="products-step__tool"
+                  aria-label={t('order.products.less', { product: name })}
+                  disabled={q === 0 || busy}
+                  onClick={() => setQuantity(p.id, q - 1)}
+                >
+                  −
+                </button>
+                <output className="products-step__quantity" aria-live="polite">
+                  {q}
+                </output>
+                <button
+                  type="button"
+                  className="products-step__tool"
+                  aria-label={t('order.products.more', { product: name })}
+                  disabled={q >= MAX_PRODUCT_QUANTITY || busy}
+                  onClick={() => setQuantity(p.id, q + 1)}
+                >
+                  +
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+
+      <div role="alert" className="tickets-step__alert" hidden={!message}>
+        {message && <p className="tickets-step__alert-text">{message}</p>}
+      </div>
+
+      <div className="tickets-step__footer">
+        <dl className="products-step__totals">
+          {summary.map((line) => (
+            <div key={line.id} className={line.id === 'total' ? 'products-step__grand' : undefined}>
+              <dt>{line.label}</dt>
+              <dd>
+                {line.amount}
+                {line.note && <span className="products-step__note">{line.note}</span>}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        <div className="tickets-step__actions">
+          <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
+            {t('order.back')}
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={submit}
+            disabled={busy || expired}
+          >
+            {t('order.continue')}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}

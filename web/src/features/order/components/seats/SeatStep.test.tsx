@@ -1,0 +1,249 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SeatShort, SeatStatusShort } from '../../../../lib/api/types';
+import { makeConfig, makePresentation } from '../../../../test/fixtures';
+import { renderApp, type ApiHandler } from '../../../../test/renderApp';
+
+const presentation = makePresentation({ id: 77, venueId: 11, seatplanId: 7 });
+const SERVER_TIME = '2026-07-14T09:00:00Z';
+
+function seat(x: number, y: number, extra: Partial<SeatShort> = {}): SeatShort {
+  return {
+    x,
+    y,
+    r: String(y + 1),
+    n: String(x + 1),
+    si: 11,
+    gi: y,
+    pi: 1,
+    vi: 11,
+    sp: 7,
+    tg: 1,
+    ai: 0,
+    m: [],
+    pr: false,
+    hc: false,
+    co: false,
+    lv: false,
+    sf: null,
+    ...extra,
+  };
+}
+
+// Row 1: four free seats, the first a wheelchair space. Row 2: taken, blocked, free, free.
+const seats = [
+  seat(0, 0, { hc: true }),
+  seat(1, 0),
+  seat(2, 0),
+  seat(3, 0),
+  seat(0, 1),
+  seat(1, 1),
+  seat(2, 1),
+  seat(3, 1),
+];
+const status = (s: SeatShort): SeatStatusShort => {
+  const taken = s.x === 0 && s.y === 1;
+  const blocked = s.x === 1 && s.y === 1;
+  return {
+    x: s.x,
+    y: s.y,
+    si: s.si,
+    s: taken ? 'sold' : 'available',
+    isAvailable: !taken,
+    isBlocked: blocked,
+    isSelected: false,
+  };
+};
+
+const api: ApiHandler = (url) => {
+  switch (url.pathname) {
+    case '/api/presentations/77':
+      return { body: { presentation, serverTime: SERVER_TIME, error: null } };
+    case '/api/seats/seatplanV2':
+      return {
+        body: {
+          seatplan: {
+            id: 7,
+            venueId: 11,
+            name: 'Hall 3',
+            width: 4,
+            height: 2,
+            bestX: 2,
+            bestY: 1,
+            screen: { label: 'מסך', labelEn: 'Screen' },
+            sections: [
+              {
+                id: 11,
+                name: 'אולם',
+                nameEn: 'Stalls',
+                kind: 'reserved',
+                capacity: 8,
+                ticketGroupId: 1,
+                priceLevel: 1,
+              },
+            ],
+            seats,
+          },
+        },
+      };
+    case '/api/seats/seats-statusV2':
+      return {
+        body: {
+          presentationId: 77,
+          sections: [{ id: 11, kind: 'reserved', capacity: 8, remaining: 5, soldOut: false }],
+          seats: seats.map(status),
+          serverTime: SERVER_TIME,
+        },
+      };
+    case '/api/seats/my-holds':
+      return { body: { seats: [], step: null, expiresAt: null, serverTime: SERVER_TIME } };
+    case '/api/seats/lock-seat':
+      return {
+        body: {
+          lockedSeat: { x: 3, y: 0, sectionId: 11, rowName: '1', seatName: '4' },
+          lockedSeats: [{ x: 3, y: 0, sectionId: 11, rowName: '1', seatName: '4' }],
+          expiresAt: '2026-07-14T09:10:00Z',
+          step: 'seats',
+          serverTime: SERVER_TIME,
+        },
+      };
+    default:
+      return undefined;
+  }
+};
+
+function lockCalls(fetchMock: ReturnType<typeof vi.fn>) {
+  return fetchMock.mock.calls
+    .filter(([input]) => String(input).startsWith('/api/seats/lock-seat'))
+    .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>);
+}
+
+async function openMap() {
+  const rendered = await renderApp('/order/77?lang=en', { api, config: makeConfig() });
+  const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' });
+  return { ...rendered, map };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('seat step', () => {
+  it('draws every seat with a spoken name and state', async () => {
+    const { map } = await openMap();
+    expect(
+      within(map).getByRole('button', { name: 'Row 1, seat 1, wheelchair space, available' }),
+    ).toBeInTheDocument();
+    expect(within(map).getByRole('button', { name: 'Row 2, seat 1, taken' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    expect(
+      within(map).getByRole('button', { name: 'Row 2, seat 2, not available' }),
+    ).toHaveAttribute('aria-disabled', 'true');
+    expect(within(map).getAllByRole('button')).toHaveLength(8);
+    expect(screen.getByRole('button', { name: 'Zoom in' })).toBeEnabled();
+    expect(screen.getByRole('list', { name: 'Legend' })).toBeInTheDocument();
+  });
+
+  it('keeps one seat in the tab order and moves it with the arrow keys', async () => {
+    const user = userEvent.setup();
+    const { map } = await openMap();
+    const start = within(map).getByRole('button', { name: 'Row 2, seat 3, available' });
+    // The free seat nearest the best point (x 2, y 1) is the one reached by Tab.
+    expect(start).toHaveAttribute('tabindex', '0');
+    expect(
+      within(map)
+        .getAllByRole('button')
+        .filter((b) => b.tabIndex === 0),
+    ).toHaveLength(1);
+
+    start.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(within(map).getByRole('button', { name: 'Row 2, seat 4, available' })).toHaveFocus();
+    await user.keyboard('{ArrowUp}');
+    const target = within(map).getByRole('button', { name: 'Row 1, seat 4, available' });
+    expect(target).toHaveFocus();
+    expect(target).toHaveAttribute('tabindex', '0');
+    await user.keyboard('{ArrowLeft}{ArrowLeft}{ArrowLeft}');
+    expect(
+      within(map).getByRole('button', { name: 'Row 1, seat 1, wheelchair space, available' }),
+    ).toHaveFocus();
+  });
+
+  it('holds a seat with Enter and shows it in the selection with the time left', async () => {
+    const user = userEvent.setup();
+    const { map, fetchMock } = await openMap();
+    within(map).getByRole('button', { name: 'Row 1, seat 4, available' }).focus();
+    await user.keyboard('{Enter}');
+    expect(
+      await within(map).findByRole('button', { name: 'Row 1, seat 4, selected' }),
+    ).toHaveAttribute('aria-pressed', 'true');
+    expect(lockCalls(fetchMock)).toEqual([
+      {
+        recaptchaToken: '',
+        seat: {
+          PresentationId: 77,
+          VenueId: 11,
+          VenueSeatplanId: 7,
+          VenueSectionId: 11,
+          TicketGroupId: 1,
+          XCoordinate: 3,
+          YCoordinate: 0,
+        },
+      },
+    ]);
+    expect(screen.getByText('row 1, seat 4')).toBeInTheDocument();
+    expect(screen.getByRole('timer')).toHaveTextContent(/Time left: \d+:\d\d/);
+  });
+
+  it('does not try to hold a taken or blocked seat', async () => {
+    const user = userEvent.setup();
+    const { map, fetchMock } = await openMap();
+    await user.click(within(map).getByRole('button', { name: 'Row 2, seat 1, taken' }));
+    const blocked = within(map).getByRole('button', { name: 'Row 2, seat 2, not available' });
+    await user.click(blocked);
+    blocked.focus();
+    await user.keyboard('{Enter} ');
+    expect(lockCalls(fetchMock)).toEqual([]);
+  });
+
+  it('asks before holding a wheelchair space and says so to the server', async () => {
+    const user = userEvent.setup();
+    const { map, fetchMock } = await openMap();
+    await user.click(
+      within(map).getByRole('button', { name: 'Row 1, seat 1, wheelchair space, available' }),
+    );
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'This is a wheelchair space. Choose it anyway?',
+    });
+    expect(lockCalls(fetchMock)).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(lockCalls(fetchMock)).toEqual([]);
+
+    await user.click(
+      within(map).getByRole('button', { name: 'Row 1, seat 1, wheelchair space, available' }),
+    );
+    await user.click(await screen.findByRole('button', { name: 'Choose this seat' }));
+    await waitFor(() => expect(lockCalls(fetchMock)).toHaveLength(1));
+    expect(lockCalls(fetchMock)[0]).toMatchObject({ confirmWheelchair: true });
+  });
+
+  it('says a seat is no longer available when the lock fails', async () => {
+    const user = userEvent.setup();
+    const failing: ApiHandler = (url) =>
+      url.pathname === '/api/seats/lock-seat'
+        ? { status: 409, body: { error: { code: 'lock_seat_error', message: 'taken' } } }
+        : api(url);
+    await renderApp('/order/77?lang=en', { api: failing });
+    const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' });
+    await user.click(within(map).getByRole('button', { name: 'Row 1, seat 2, available' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This seat is no longer available');
+    expect(within(map).getByRole('button', { name: 'Row 1, seat 2, available' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+  });
+});

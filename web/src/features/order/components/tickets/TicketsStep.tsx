@@ -1,0 +1,712 @@
+import { useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Loading } from '../../../../components/ui/Loading';
+import { Notice } from '../../../../components/ui/Notice';
+import { CheckoutLogin } from '../login/CheckoutLogin';
+import { ApiError } from '../../../../lib/api/client';
+import { customerKeys, meQuery } from '../../../../lib/api/customer';
+import { useLogout } from '../../api/customer';
+import { useCaptcha, type Captcha } from '../../../../lib/captcha';
+import type { LockedSeat, Ticket } from '../../../../lib/api/types';
+import { localizedName } from '../../../../lib/localized';
+import { orderErrorMessage } from '../../model/cartErrors';
+import { perOrderChargeText, priceText } from '../../model/priceText';
+import { Countdown } from '../Countdown';
+import { useRemaining } from '../../hooks/useRemaining';
+import {
+  myHoldsQuery,
+  seatKeys,
+  seatplanQuery,
+  stamp,
+  useSeatsOnTheirWay,
+  useUnlockSeat,
+} from '../../api/seats';
+import { ticketGroupsQuery, usePostCart, useTicketByCode } from '../../api/tickets';
+import {
+  appliedCodes,
+  applyCode,
+  cartBody,
+  lineKey,
+  hasRefPrompt,
+  lineProblem,
+  linesPrice,
+  lineTicket,
+  removeCode,
+  syncLines,
+  ticketsForLine,
+  type LineProblem,
+  type TicketLine,
+} from '../../model/ticketLines';
+import type { Clock } from '../../model/countdownClock';
+import { useOrder } from '../../hooks/orderContext';
+import './TicketsStep.css';
+
+const CODE_KINDS = ['bankCard', 'creditCardBenefit', 'discountCode'] as const;
+type CodeKind = (typeof CODE_KINDS)[number] | 'other';
+
+/** Step 2 of the ticket order: a ticket for each held seat, vouchers and codes. */
+export function TicketsStep() {
+  const { presentation, state, dispatch, restart } = useOrder();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const captcha = useCaptcha();
+  const queryClient = useQueryClient();
+  const id = presentation.id;
+  const hasProducts = (presentation.products?.length ?? 0) > 0;
+
+  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
+  const holds = useQuery(myHoldsQuery(id));
+  const memberNumber = state.draft.memberNumber;
+  const setMemberNumber = (next: string) =>
+    dispatch({ type: 'memberNumberApplied', memberNumber: next });
+  const [memberInput, setMemberInput] = useState(memberNumber);
+  const base = useQuery(ticketGroupsQuery(id));
+  const member = useQuery({ ...ticketGroupsQuery(id, memberNumber), enabled: memberNumber !== '' });
+  const listed = memberNumber !== '' && member.data ? member.data : base.data;
+  const groups = useMemo(() => listed?.ticketGroups ?? [], [listed]);
+  const charge = listed?.serviceCharge;
+
+  const stored = state.draft.lines;
+  const setLines = (next: TicketLine[]) => dispatch({ type: 'ticketLinesChanged', lines: next });
+  const onBack = () => dispatch({ type: 'wentTo', step: 'seats' });
+  const [message, setMessage] = useState<string | null>(null);
+  const [problems, setProblems] = useState<ReadonlyMap<string, LineProblem>>(new Map());
+  const postCart = usePostCart();
+  const unlockSeat = useUnlockSeat(id, captcha);
+  const removing = useSeatsOnTheirWay(id);
+  const logout = useLogout();
+  const busy = postCart.isPending;
+  // Member tickets need the member logged in on this session (the cart answers loginError).
+  const [needLogin, setNeedLogin] = useState(false);
+  const me = useQuery(meQuery);
+
+  const held = holds.data?.seats;
+  const seatplan = plan.data?.seatplan;
+  // One line per seat still held (a seat released here or elsewhere drops out), keeping the
+  // buyer's choices.
+  const lines = useMemo(() => {
+    if (!held || !seatplan || groups.length === 0) return stored;
+    const groupOf = (seat: LockedSeat) => {
+      const section = seatplan.sections.find((s) => s.id === seat.sectionId);
+      if (section?.kind === 'ga') return section.ticketGroupId;
+      const s = seatplan.seats.find(
+        (p) => p.si === seat.sectionId && p.x === seat.x && p.y === seat.y,
+      );
+      return s?.tg ?? section?.ticketGroupId;
+    };
+    return syncLines(stored, held, groupOf, groups);
+  }, [stored, held, seatplan, groups]);
+
+  const holdsClock: Clock | null = holds.data?.expiresAt
+    ? {
+        expiresAt: holds.data.expiresAt,
+        serverTime: holds.data.serverTime,
+        receivedAt: holds.data.receivedAt,
+      }
+    : null;
+  // The cart's timer once it was posted; before that, the holds'.
+  const activeClock = state.clock ?? holdsClock;
+  const remaining = useRemaining(
+    activeClock?.expiresAt,
+    activeClock?.serverTime ?? '',
+    activeClock?.receivedAt ?? 0,
+  );
+
+  const allTickets = useMemo(() => {
+    const map = new Map<number, Ticket>();
+    for (const g of groups) for (const tk of g.tickets) map.set(tk.id, tk);
+    for (const l of lines) if (l.code) map.set(l.code.ticket.id, l.code.ticket);
+    return map;
+  }, [groups, lines]);
+  const ticketName = (ticketId: number) => {
+    const tk = allTickets.get(ticketId);
+    return tk ? localizedName(lang, tk.name, tk.nameEn) : '';
+  };
+  const ticketSeatKind = (ticketId: number) => allTickets.get(ticketId)?.seatKind;
+
+  const sectionName = (sectionId: number) => {
+    const section = seatplan?.sections.find((s) => s.id === sectionId);
+    return section ? localizedName(lang, section.name, section.nameEn) : '';
+  };
+  const seatWhere = (seat: LockedSeat) =>
+    seat.rowName
+      ? t('order.seats.heldSeat', { row: seat.rowName, seat: seat.seatName })
+      : t('order.seats.heldPlace', { place: seat.seatName });
+
+  const update = (key: string, change: Partial<TicketLine>) => {
+    setLines(lines.map((l) => (l.key === key ? { ...l, ...change } : l)));
+    setProblems((old) => {
+      if (!old.has(key)) return old;
+      const next = new Map(old);
+      next.delete(key);
+      return next;
+    });
+  };
+
+  const removeSeat = (line: TicketLine) => {
+    setMessage(null);
+    const ref = {
+      PresentationId: id,
+      VenueId: presentation.venueId,
+      VenueSeatplanId: presentation.seatplanId,
+      VenueSectionId: line.seat.sectionId,
+      TicketGroupId: line.ticketGroupId,
+      XCoordinate: line.seat.x,
+      YCoordinate: line.seat.y,
+    };
+    unlockSeat.mutate(
+      { ref, key: line.key },
+      {
+        onSuccess: (answer) => {
+          const gone = new Set(answer.unlockedSeats.map(lineKey));
+          const kept = (held ?? []).filter((s) => !gone.has(lineKey(s)));
+          // The kinds of seat the others serve may change with it (no companion seat without its
+          // wheelchair place): the server says again.
+          if (kept.length > 0) void queryClient.invalidateQueries({ queryKey: seatKeys.holds(id) });
+          else onBack();
+        },
+        onError: (error) => setMessage(orderErrorMessage(t, error)),
+      },
+    );
+  };
+
+  const submit = () => {
+    setMessage(null);
+    const found = new Map<string, LineProblem>();
+    for (const l of lines) {
+      const problem = lineProblem(l, groups);
+      if (problem) found.set(l.key, problem);
+    }
+    setProblems(found);
+    if (found.size > 0) {
+      setMessage(t('order.tickets.fixLines'));
+      return;
+    }
+    const body = cartBody(id, lines, groups, {
+      step: hasProducts ? 'products' : 'customerInfo',
+      locale: lang,
+      memberNumber,
+    });
+    postCart.mutate(body, {
+      onSuccess: (answer) =>
+        dispatch({
+          type: 'ticketsPriced',
+          choice: { lines, memberNumber, groups },
+          answer: stamp(answer),
+        }),
+      onError: (error) => {
+        if (error instanceof ApiError && error.code === 'loginError') {
+          queryClient.setQueryData(customerKeys.me, null);
+          setNeedLogin(true);
+          return;
+        }
+        setMessage(orderErrorMessage(t, error, ticketName, ticketSeatKind));
+      },
+    });
+  };
+
+  if (plan.isPending || holds.isPending || base.isPending) return <Loading />;
+  if (plan.isError || holds.isError || base.isError) {
+    return (
+      <Notice title={t('order.tickets.loadError')} headingLevel={2} tone="error">
+        <p>{orderErrorMessage(t, plan.error ?? holds.error ?? base.error)}</p>
+      </Notice>
+    );
+  }
+
+  const expired = remaining !== null && remaining <= 0;
+  const currency = groups[0]?.tickets[0]?.currency ?? 'ILS';
+  const subtotal = priceText(t, lang, linesPrice(lines, groups), {
+    currency,
+    chargeName: charge?.name,
+  });
+  const perOrder = perOrderChargeText(t, lang, charge);
+
+  return (
+    <section className="tickets-step" aria-labelledby="tickets-step-title">
+      <div className="tickets-step__head">
+        <h2 id="tickets-step-title" className="tickets-step__title">
+          {t('order.tickets.title')}
+        </h2>
+        {remaining !== null && remaining > 0 && <Countdown ms={remaining} />}
+      </div>
+
+      {expired && (
+        <div role="alert" className="tickets-step__alert">
+          <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
+          <button type="button" className="button button--primary" onClick={restart}>
+            {t('order.tickets.startOver')}
+          </button>
+        </div>
+      )}
+
+      <ol className="tickets-step__lines">
+        {lines.map((line) => {
+          const ticket = lineTicket(line, groups);
+          const where = `${sectionName(line.seat.sectionId)} ${seatWhere(line.seat)}`;
+          const problem = problems.get(line.key);
+          return (
+            <li key={line.key} className="tickets-step__line">
+              <div
+                role="group"
+                className="tickets-step__seat"
+                aria-labelledby={`seat-${line.key}`}
+                aria-invalid={problem === 'noTicket' || undefined}
+              >
+                <div className="tickets-step__seat-head">
+                  <h3 id={`seat-${line.key}`} className="tickets-step__seat-name">
+                    {where}
+                  </h3>
+                  <button
+                    type="button"
+                    className="tickets-step__remove"
+                    disabled={removing.has(line.key) || busy}
+                    aria-label={t('order.seats.release', { seat: where })}
+                    onClick={() => removeSeat(line)}
+                  >
+                    ×
+                  </button>
+                </div>
+                {line.code ? (
+                  <div className="tickets-step__code-ticket">
+                    <TicketLabel ticket={line.code.ticket} chargeName={charge?.name} />
+                    <p className="tickets-step__muted">
+                      {t('order.tickets.byCode', {
+                        code: line.code.code,
+                        label: localizedName(lang, line.code.label, line.code.labelEn),
+                      })}
+                    </p>
+                  </div>
+                ) : (
+                  <div className="tickets-step__options">
+                    {ticketsForLine(line, groups).map((tk) => (
+                      <label key={tk.id} className="tickets-step__option">
+                        <input
+                          type="radio"
+                          name={`ticket-${line.key}`}
+                          value={tk.id}
+                          checked={line.ticketId === tk.id}
+                          onChange={() => update(line.key, { ticketId: tk.id })}
+                        />
+                        <TicketLabel ticket={tk} chargeName={charge?.name} />
+                      </label>
+                    ))}
+                  </div>
+                )}
+                {ticket?.needsSeniorId && (
+                  <LineField
+                    label={t('order.tickets.seniorId')}
+                    hint={t('order.tickets.seniorIdHint')}
+                    value={line.seniorId}
+                    inputMode="numeric"
+                    maxLength={9}
+                    error={problem === 'seniorId' ? t('validation.seniorIdRequired') : null}
+                    onChange={(value) => update(line.key, { seniorId: value })}
+                  />
+                )}
+                {ticket && hasRefPrompt(ticket) && (
+                  <LineField
+                    label={localizedName(lang, ticket.refPrompt, ticket.refPromptEn)}
+                    value={line.ref1}
+                    maxLength={40}
+                    error={problem === 'reference' ? t('validation.mandatoryField') : null}
+                    onChange={(value) => update(line.key, { ref1: value })}
+                  />
+                )}
+                {problem === 'noTicket' && (
+                  <p className="tickets-step__field-error">{t('order.tickets.chooseTicket')}</p>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+
+      <CodeMenu
+        presentationId={id}
+        lines={lines}
+        captcha={captcha}
+        onApplied={setLines}
+        disabled={busy}
+      />
+
+      <MemberLookup
+        value={memberInput}
+        onChange={setMemberInput}
+        active={memberNumber}
+        pending={member.isFetching}
+        error={memberNumber !== '' && member.isError ? orderErrorMessage(t, member.error) : null}
+        onApply={() => setMemberNumber(memberInput.trim())}
+        onClear={() => {
+          setMemberNumber('');
+          setMemberInput('');
+        }}
+      />
+
+      {me.data && !needLogin && (
+        <p className="tickets-step__muted tickets-step__login" role="status">
+          {t('login.loggedIn', {
+            name:
+              `${me.data.customerInfo?.FirstName ?? ''} ${me.data.customerInfo?.LastName ?? ''}`.trim() ||
+              me.data.mobileNumber,
+          })}{' '}
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={busy}
+            onClick={() => logout.mutate()}
+          >
+            {t('login.logout')}
+          </button>
+        </p>
+      )}
+
+      {needLogin && (
+        <CheckoutLogin
+          reason="member"
+          captcha={captcha}
+          onCancel={() => setNeedLogin(false)}
+          onLoggedIn={() => {
+            setNeedLogin(false);
+            submit();
+          }}
+        />
+      )}
+
+      <div role="alert" className="tickets-step__alert" hidden={!message}>
+        {message && <p className="tickets-step__alert-text">{message}</p>}
+      </div>
+
+      <div className="tickets-step__footer">
+        <div className="tickets-step__total">
+          <p className="tickets-step__total-line">
+            <span>{t('order.tickets.total')}</span> <strong>{subtotal.full}</strong>
+          </p>
+          {subtotal.included && <p className="tickets-step__muted">{subtotal.included}</p>}
+          {perOrder && <p className="tickets-step__muted">{perOrder}</p>}
+        </div>
+        <div className="tickets-step__actions">
+          <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
+            {t('order.back')}
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={submit}
+            disabled={busy || expired || lines.length === 0}
+          >
+            {t('order.continue')}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** A ticket's name and full price, the service charge in it said beside. */
+function TicketLabel({ ticket, chargeName }: { ticket: Ticket; chargeName?: string | null }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const options = { currency: ticket.currency, chargeName };
+  const price = priceText(t, lang, ticket, options);
+  // The old price is compared like for like: with the same service charge.
+  const old =
+    ticket.oldPrice != null && ticket.oldPrice > ticket.price
+      ? priceText(t, lang, { price: ticket.oldPrice, serviceCharge: ticket.serviceCharge }, options)
+      : null;
+  return (
+    <span className="tickets-step__ticket">
+      <span className="tickets-step__ticket-name">
+        {localizedName(lang, ticket.name, ticket.nameEn)}
+      </span>
+      <span className="tickets-step__price">
+        <span className="tickets-step__amounts">
+          {old && (
+            <s className="tickets-step__old-price">
+              <span className="visually-hidden">{t('order.tickets.oldPrice')} </span>
+              {old.full}
+            </s>
+          )}
+          <span>{price.full}</span>
+        </span>
+        {price.included && <span className="tickets-step__included">{price.included}</span>}
+      </span>
+    </span>
+  );
+}
+
+function LineField({
+  label,
+  hint,
+  value,
+  error,
+  inputMode,
+  maxLength,
+  onChange,
+}: {
+  label: string;
+  hint?: string;
+  value: string;
+  error: string | null;
+  inputMode?: 'numeric';
+  maxLength?: number;
+  onChange: (value: string) => void;
+}) {
+  const inputId = useId();
+  const hintId = useId();
+  return (
+    <div className="tickets-step__field">
+      <label htmlFor={inputId}>{label}</label>
+      <input
+        id={inputId}
+        type="text"
+        dir="ltr"
+        value={value}
+        inputMode={inputMode}
+        maxLength={maxLength}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={hint || error ? hintId : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {(hint || error) && (
+        <p id={hintId} className={error ? 'tickets-step__field-error' : 'tickets-step__muted'}>
+          {error ?? hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function MemberLookup({
+  value,
+  active,
+  pending,
+  error,
+  onChange,
+  onApply,
+  onClear,
+}: {
+  value: string;
+  active: string;
+  pending: boolean;
+  error: string | null;
+  onChange: (value: string) => void;
+  onApply: () => void;
+  onClear: () => void;
+}) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  return (
+    <form
+      className="tickets-step__panel tickets-step__member"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (value.trim() !== '') onApply();
+      }}
+    >
+      <label htmlFor={inputId} className="tickets-step__panel-title">
+        {t('order.tickets.memberNumber')}
+      </label>
+      <div className="tickets-step__inline">
+        <input
+          id={inputId}
+          type="text"
+          dir="ltr"
+          inputMode="numeric"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        <button type="submit" className="button button--ghost" disabled={pending}>
+          {t('order.tickets.memberApply')}
+        </button>
+        {active !== '' && (
+          <button type="button" className="button button--ghost" onClick={onClear}>
+            {t('order.tickets.memberClear')}
+          </button>
+        )}
+      </div>
+      {error ? (
+        <p className="tickets-step__field-error" role="alert">
+          {error}
+        </p>
+      ) : active !== '' && !pending ? (
+        <p className="tickets-step__muted" role="status">
+          {t('order.tickets.memberShown', { member: active })}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** The voucher-or-code sub-menu: three default kinds and free text. */
+function CodeMenu({
+  presentationId,
+  lines,
+  captcha,
+  onApplied,
+  disabled,
+}: {
+  presentationId: number;
+  lines: TicketLine[];
+  captcha: Captcha;
+  onApplied: (lines: TicketLine[]) => void;
+  disabled: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const [open, setOpen] = useState(false);
+  const [kind, setKind] = useState<CodeKind>('other');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const lookup = useTicketByCode(presentationId, captcha);
+  const busy = lookup.isPending;
+  const input = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  const panelId = useId();
+  const codes = appliedCodes(lines);
+
+  const choose = (next: CodeKind) => {
+    setKind(next);
+    setError(null);
+    input.current?.focus();
+  };
+
+  const apply = () => {
+    const typed = code.trim();
+    if (typed === '') return;
+    setError(null);
+    setStatus(null);
+    // One lookup per ticket group that still has seats without a code; the first match wins.
+    const targets = new Map<number, number>();
+    for (const l of lines)
+      if (!l.code && !targets.has(l.ticketGroupId)) targets.set(l.ticketGroupId, l.seat.sectionId);
+    if (targets.size === 0) {
+      setError(t('validation.couponNoTickets'));
+      return;
+    }
+    lookup.mutate(
+      { code: typed, targets },
+      {
+        onSuccess: (answer) => {
+          const next = applyCode(lines, {
+            code: answer.ticket.code ?? answer.ticketCode.code,
+            ticket: answer.ticket,
+            label: answer.msg,
+            labelEn: answer.msgEn,
+          });
+          if (!next) {
+            setError(t('validation.couponNoTickets'));
+            return;
+          }
+          onApplied(next);
+          setCode('');
+          setStatus(
+            t('order.tickets.codeApplied', {
+              code: answer.ticketCode.code,
+              label: localizedName(lang, answer.msg, answer.msgEn),
+            }),
+          );
+        },
+        onError: (error) => setError(orderErrorMessage(t, error)),
+      },
+    );
+  };
+
+  const label =
+    kind === 'other' ? t('order.tickets.codes.otherLabel') : t(`order.tickets.codes.${kind}Label`);
+
+  return (
+    <div className="tickets-step__panel tickets-step__codes">
+      <button
+        type="button"
+        className="tickets-step__disclosure"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {t('order.tickets.codes.title')}
+      </button>
+      <div id={panelId} hidden={!open}>
+        <div
+          className="tickets-step__kinds"
+          role="group"
+          aria-label={t('order.tickets.codes.kinds')}
+        >
+          {CODE_KINDS.map((k) => (
+            <button
+              key={k}
+              type="button"
+              className={`tickets-step__kind${kind === k ? ' tickets-step__kind--on' : ''}`}
+              aria-pressed={kind === k}
+              onClick={() => choose(kind === k ? 'other' : k)}
+            >
+              {t(`order.tickets.codes.${k}`)}
+            </button>
+          ))}
+        </div>
+        <form
+          className="tickets-step__code-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            apply();
+          }}
+        >
+          <label htmlFor={inputId}>{label}</label>
+          <div className="tickets-step__inline">
+            <input
+              ref={input}
+              id={inputId}
+              type="text"
+              dir="ltr"
+              autoComplete="off"
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+            <button
+              type="submit"
+              className="button button--ghost"
+              disabled={busy || disabled || code.trim() === ''}
+            >
+              {t('order.tickets.codes.apply')}
+            </button>
+          </div>
+        </form>
+        {error && (
+          <p className="tickets-step__field-error" role="alert">
+            {error}
+          </p>
+        )}
+        {status && !error && (
+          <p className="tickets-step__muted" role="status">
+            {status}
+          </p>
+        )}
+      </div>
+      {codes.length > 0 && (
+        <ul className="tickets-step__applied">
+          {codes.map((c) => (
+            <li key={c.code} className="tickets-step__applied-item">
+              <span dir="ltr" className="tickets-step__applied-code">
+                {c.code}
+              </span>
+              <span className="tickets-step__muted">{localizedName(lang, c.label, c.labelEn)}</span>
+              <button
+                type="button"
+                className="button button--ghost tickets-step__applied-remove"
+                onClick={() => {
+                  onApplied(removeCode(lines, c.code));
+                  setStatus(null);
+                }}
+                aria-label={t('order.tickets.codes.remove', { code: c.code })}
+              >
+                {t('order.tickets.codes.removeShort')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
