@@ -149,7 +149,7 @@ fn a_senior_id_is_judged_as_the_vectors_say() {
     for case in cases(&doc) {
         let got = match check_senior_id(Some(case["id"].as_str().expect("id"))) {
             Ok(_) => "ok".to_owned(),
-            Err(e) => e.code().to_owned(),
+            Err(e) => e.code().as_str().to_owned(),
         };
         assert_eq!(got, case["expected"].as_str().unwrap(), "{}", name(case));
     }
