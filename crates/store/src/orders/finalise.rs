@@ -6,10 +6,10 @@ macro_rules! finalise_in {
     ($tx:expr, $payment_id:expr, $now:expr) => {{
         let payment = sqlx::query("SELECT * FROM payments WHERE id = $1").bind($payment_id).fetch_optional(&mut *$tx).await.map_err(db_err)?;
         let payment = match payment {
-            None => return Err(StoreError::other("finalising an unknown payment")),
+            None => return Err(StoreError::NotFound(format!("payment {}", $payment_id))),
             Some(row) => payment_row(&row).map_err(db_err)?,
         };
-        let order = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &payment.order_id).ok_or_else(|| StoreError::other("payment without order"))?;
+        let order = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &payment.order_id).ok_or_else(|| StoreError::NotFound(format!("order {} of a payment", payment.order_id)))?;
         // The decision is the app's; the store carries it out.
         if let Some(outcome) = kupa_app::orders::finalisation_outcome(&payment, &order) {
             (false, outcome)

@@ -23,6 +23,7 @@ import {
   type VoucherResponse,
 } from '../../api/payment';
 import { Countdown } from '../Countdown';
+import { TimeExpired } from '../StepHead';
 import { breakdownLines, priceText } from '../../model/priceText';
 import { usePostCart } from '../../api/tickets';
 import { useRemaining } from '../../hooks/useRemaining';
@@ -179,14 +180,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
           <Countdown ms={remaining} />
         </div>
       )}
-      {expired && (
-        <div role="alert" className="tickets-step__alert">
-          <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
-          <button type="button" className="button button--primary" onClick={onRestart}>
-            {t('order.tickets.startOver')}
-          </button>
-        </div>
-      )}
+      {expired && <TimeExpired onRestart={onRestart} />}
       <OrderSummary cart={cart} money={money} sectionName={sectionName} />
 
       {editing ? (

@@ -4,7 +4,7 @@ import { formatMoney } from '../../../../lib/format';
 import { localizedName } from '../../../../lib/localized';
 import { orderErrorMessage } from '../../model/cartErrors';
 import { breakdownLines, withProducts } from '../../model/priceText';
-import { Countdown } from '../Countdown';
+import { StepHead, TimeExpired } from '../StepHead';
 import { useRemaining } from '../../hooks/useRemaining';
 import { stamp } from '../../model/countdownClock';
 import { useOrder } from '../../hooks/orderContext';
@@ -58,21 +58,9 @@ export function ProductsStep() {
 
   return (
     <section className="tickets-step products-step" aria-labelledby="products-step-title">
-      <div className="tickets-step__head">
-        <h2 id="products-step-title" className="tickets-step__title">
-          {t('order.products.title')}
-        </h2>
-        {remaining !== null && remaining > 0 && <Countdown ms={remaining} />}
-      </div>
+      <StepHead id="products-step-title" title={t('order.products.title')} remaining={remaining} />
 
-      {expired && (
-        <div role="alert" className="tickets-step__alert">
-          <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
-          <button type="button" className="button button--primary" onClick={restart}>
-            {t('order.tickets.startOver')}
-          </button>
-        </div>
-      )}
+      {expired && <TimeExpired onRestart={restart} />}
 
       <ul className="products-step__list">
         {products.map((p) => {

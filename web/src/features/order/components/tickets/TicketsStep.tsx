@@ -12,7 +12,7 @@ import type { LockedSeat, Ticket } from '../../../../lib/api/types';
 import { localizedName } from '../../../../lib/localized';
 import { orderErrorMessage } from '../../model/cartErrors';
 import { perOrderChargeText, priceText } from '../../model/priceText';
-import { Countdown } from '../Countdown';
+import { StepHead, TimeExpired } from '../StepHead';
 import { useRemaining } from '../../hooks/useRemaining';
 import {
   myHoldsQuery,
@@ -220,21 +220,9 @@ export function TicketsStep() {
 
   return (
     <section className="tickets-step" aria-labelledby="tickets-step-title">
-      <div className="tickets-step__head">
-        <h2 id="tickets-step-title" className="tickets-step__title">
-          {t('order.tickets.title')}
-        </h2>
-        {remaining !== null && remaining > 0 && <Countdown ms={remaining} />}
-      </div>
+      <StepHead id="tickets-step-title" title={t('order.tickets.title')} remaining={remaining} />
 
-      {expired && (
-        <div role="alert" className="tickets-step__alert">
-          <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
-          <button type="button" className="button button--primary" onClick={restart}>
-            {t('order.tickets.startOver')}
-          </button>
-        </div>
-      )}
+      {expired && <TimeExpired onRestart={restart} />}
 
       <ol className="tickets-step__lines">
         {lines.map((line) => {
