@@ -16,7 +16,8 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Json;
-use crate::session::BuyerSession;
+use crate::session::{BuyerSession, SessionChange, new_login_id};
+use axum::response::Response;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -205,7 +206,9 @@ impl CustomerLoginResponse {
     }
 }
 
-/// Checks the SMS code and logs this buyer session in as the number's customer.
+/// Checks the SMS code and logs the buyer in as the number's customer. The login lives in a new
+/// HttpOnly `kupa_login` cookie, and the buyer session id is rotated (a new `kupa_uuid` cookie and
+/// `uuid` header; the holds and the order in progress move with it).
 #[utoipa::path(post, operation_id = "mobileLoginValidationArea", path = "/customer/mobile-login-validation-area", tag = "customer",
     request_body = MobileLoginValidationBody,
     responses((status = 200, description = "Logged in", body = CustomerLoginResponse),
@@ -216,27 +219,53 @@ async fn mobile_login_validation(
     State(state): State<AppState>,
     session: BuyerSession,
     Json(body): Json<MobileLoginValidationBody>,
-) -> ApiResult<axum::Json<CustomerLoginResponse>> {
+) -> ApiResult<Response> {
     let number = mobile(&body.mobile_number)?;
+    let login_id = new_login_id();
     let logged_in = state
         .mobile_login
-        .validate_code(session.id(), &number, &body.sms_code)
+        .validate_code(&login_id, &number, &body.sms_code)
         .await?;
-    Ok(axum::Json(CustomerLoginResponse::new(
+    if let Some(earlier) = session.login() {
+        state.customers.logout(earlier).await?;
+    }
+    let rotated_to = state.settings.session_key.mint();
+    state
+        .customers
+        .rotate_session(session.id(), &rotated_to)
+        .await?;
+    let body = axum::Json(CustomerLoginResponse::new(
         &logged_in,
         state.clock.now_ms(),
-    )))
+    ));
+    Ok(SessionChange {
+        rotated_to,
+        login: Some(login_id),
+    }
+    .apply(body))
 }
 
-/// Ends this buyer session's login (a session without one is fine too).
+/// Ends the login (a request without one is fine too): the login cookie is cleared and the buyer
+/// session id rotated, as at login.
 #[utoipa::path(post, operation_id = "customerLogout", path = "/customer/logout", tag = "customer",
     responses((status = 200, description = "Logged out", body = SuccessResponse)))]
 async fn logout(
     State(state): State<AppState>,
     session: BuyerSession,
-) -> ApiResult<axum::Json<SuccessResponse>> {
-    state.customers.logout(session.id()).await?;
-    Ok(axum::Json(SuccessResponse { success: true }))
+) -> ApiResult<Response> {
+    if let Some(login) = session.login() {
+        state.customers.logout(login).await?;
+    }
+    let rotated_to = state.settings.session_key.mint();
+    state
+        .customers
+        .rotate_session(session.id(), &rotated_to)
+        .await?;
+    Ok(SessionChange {
+        rotated_to,
+        login: None,
+    }
+    .apply(axum::Json(SuccessResponse { success: true })))
 }
 
 /// Who is logged in on this buyer session, for the web app after a reload.
@@ -247,11 +276,11 @@ async fn me(
     State(state): State<AppState>,
     session: BuyerSession,
 ) -> ApiResult<axum::Json<CustomerLoginResponse>> {
-    let logged_in = state
-        .customers
-        .login_of_session(session.id())
-        .await?
-        .ok_or_else(|| AppError::rejected(NOT_LOGGED_IN, "nobody is logged in"))?;
+    let logged_in = match session.login() {
+        Some(login) => state.customers.login_of(login).await?,
+        None => None,
+    }
+    .ok_or_else(|| AppError::rejected(NOT_LOGGED_IN, "nobody is logged in"))?;
     Ok(axum::Json(CustomerLoginResponse::new(
         &logged_in,
         state.clock.now_ms(),

@@ -60,7 +60,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
     use ErrorCode::*;
     match code {
         NoEvent | NotFound | CustomerNotFound => StatusCode::NOT_FOUND,
-        IntegrationError => StatusCode::FORBIDDEN,
+        IntegrationError | Forbidden => StatusCode::FORBIDDEN,
         // The spec reserves 400 for captcha failures: the client turns it into "recaptcha required".
         Recaptcha => StatusCode::BAD_REQUEST,
         GeneralError => StatusCode::INTERNAL_SERVER_ERROR,
@@ -72,6 +72,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         // States that refuse the request.
         LockSeatError
         | UnlockSeatError
+        | HoldLimitReached
         | TicketSaleNotYetStarted
         | TicketingEnded
         | ResNotEnoughSeats

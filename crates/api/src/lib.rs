@@ -160,7 +160,14 @@ pub fn with_site_layers(site: Router, state: AppState) -> Router {
             },
             rate_limit::middleware,
         ))
-        .layer(axum::middleware::from_fn(session::middleware))
+        .layer(axum::middleware::from_fn_with_state(
+            session::SessionGate {
+                key: state.settings.session_key.clone(),
+                trust_forwarded_for: state.settings.trust_forwarded_for,
+                public_origin: session::origin_of(&state.settings.public_url),
+            },
+            session::middleware,
+        ))
         // Pages, scripts and JSON go out gzipped to browsers that ask (the order page's script
         // is about 160 KB gzipped instead of 520 KB; `make bench` measures it).
         .layer(tower_http::compression::CompressionLayer::new().gzip(true))

@@ -272,10 +272,10 @@ impl RateLimiter {
 
 /// The client's address: the connection's peer, or (behind a trusted load balancer,
 /// `KUPA_TRUST_FORWARDED_FOR`) the last address the balancer added to X-Forwarded-For.
-fn client_address(req: &Request, trust_forwarded_for: bool) -> String {
+pub(crate) fn client_address(req: &axum::http::request::Parts, trust_forwarded_for: bool) -> String {
     if trust_forwarded_for
         && let Some(last) = req
-            .headers()
+            .headers
             .get("x-forwarded-for")
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.rsplit(',').next())
@@ -284,7 +284,7 @@ fn client_address(req: &Request, trust_forwarded_for: bool) -> String {
     {
         return last.to_owned();
     }
-    req.extensions()
+    req.extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip().to_string())
         .unwrap_or_else(|| "unknown".into())
@@ -306,7 +306,11 @@ pub async fn middleware(State(gate): State<Gate>, req: Request, next: Next) -> R
         .get::<BuyerSession>()
         .map(|s| s.id().to_owned())
         .unwrap_or_default();
-    let address = client_address(&req, gate.trust_forwarded_for);
+    let address = req
+        .extensions()
+        .get::<BuyerSession>()
+        .map(|s| s.address().to_owned())
+        .unwrap_or_default();
     match gate
         .limiter
         .check(class, &session, &address, Instant::now())

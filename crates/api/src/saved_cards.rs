@@ -72,7 +72,7 @@ async fn saved_cards(
     State(state): State<AppState>,
     session: BuyerSession,
 ) -> ApiResult<axum::Json<SavedCardsResponse>> {
-    let cards = state.saved_cards.list(session.id()).await?;
+    let cards = state.saved_cards.list(session.login()).await?;
     let now = state.clock.now_ms();
     Ok(axum::Json(SavedCardsResponse {
         saved_cards: cards.iter().map(|c| SavedCardDto::new(c, now)).collect(),
@@ -90,6 +90,6 @@ async fn delete_saved_card(
     session: BuyerSession,
     Path(token): Path<String>,
 ) -> ApiResult<axum::Json<SuccessResponse>> {
-    state.saved_cards.delete(session.id(), &token).await?;
+    state.saved_cards.delete(session.login(), &token).await?;
     Ok(axum::Json(SuccessResponse { success: true }))
 }

@@ -59,6 +59,8 @@ pub struct ApiSettings {
     pub rate_limits: crate::rate_limit::RateLimits,
     /// Take the client's address from X-Forwarded-For (behind a trusted load balancer only).
     pub trust_forwarded_for: bool,
+    /// Signs the buyer session ids; shared by the nodes (the wiring reads it from the database).
+    pub session_key: crate::session::SessionKey,
 }
 
 /// A secret that never shows in `Debug` output or logs.
@@ -84,6 +86,7 @@ impl Default for ApiSettings {
             public_url: "http://127.0.0.1:8080".into(),
             rate_limits: crate::rate_limit::RateLimits::default(),
             trust_forwarded_for: false,
+            session_key: crate::session::SessionKey::random(),
         }
     }
 }

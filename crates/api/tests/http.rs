@@ -210,8 +210,8 @@ async fn the_buyer_gets_a_session_once_and_keeps_it() {
         "{cookie}"
     );
     assert!(
-        kupa_domain::ids::Token::parse(&uuid).is_some(),
-        "128 random bits as 32 hex characters"
+        uuid.len() == 64 && kupa_api::session::SessionKey::for_tests().verify(&uuid),
+        "128 random bits and the server's 128-bit signature, as 64 hex characters: {uuid}"
     );
     let again = app
         .send(

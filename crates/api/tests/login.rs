@@ -169,6 +169,13 @@ async fn app_with_sms(db: &TestDb, sms: Arc<dyn SmsSender>) -> TestApp {
     TestApp::with_sms(db, test_settings(), Some(sms)).await
 }
 
+/// The buyer as they go on after a login answered `r`: the rotated session and the login cookie.
+fn logged_in_as(r: &Reply) -> String {
+    let session = r.headers["uuid"].to_str().unwrap();
+    let login = set_cookie(r, "kupa_login").expect("a login cookie");
+    format!("{session};{login}")
+}
+
 api_tests! {
 async fn a_demo_customer_logs_in_with_the_code_from_the_outbox(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
@@ -205,6 +212,9 @@ async fn a_demo_customer_logs_in_with_the_code_from_the_outbox(db: &TestDb) {
     assert_eq!(r.body["mobileNumber"], DANA);
     assert!(r.body["expiresAt"].as_str().unwrap() > r.body["loggedInAt"].as_str().unwrap());
     example(&app, "mobileLoginValidationArea", "CustomerLoginResponse", &r);
+    let old_a = buyer_a.clone();
+    let buyer_a = logged_in_as(&r);
+    assert_eq!(me(&app, &old_a).await.status, StatusCode::UNAUTHORIZED, "the session id before the login logs no one in");
 
     let r = me(&app, &buyer_a).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -221,6 +231,7 @@ async fn a_demo_customer_logs_in_with_the_code_from_the_outbox(db: &TestDb) {
     assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "success": true })));
     example(&app, "customerLogout", "SuccessResponse", &r);
     assert_eq!(me(&app, &buyer_a).await.status, StatusCode::UNAUTHORIZED);
+    let buyer_a = who_parts(&buyer_a).0.to_owned();
     let r = app.call_as(&buyer_a, "POST", "/api/customer/logout", None).await;
     assert_eq!(r.status, StatusCode::OK, "logging out twice is fine");
 }
@@ -229,11 +240,13 @@ async fn a_login_ends_two_hours_after_it_began(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     assert_eq!(request_code(&app, &buyer(1), DANA).await.status, StatusCode::OK);
     let c = code_from_phone(&app, DANA).await;
-    assert_eq!(validate(&app, &buyer(1), DANA, &c).await.status, StatusCode::OK);
+    let r = validate(&app, &buyer(1), DANA, &c).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let who = logged_in_as(&r);
     advance(&app, 2 * 3_600_000 - 60_000).await;
-    assert_eq!(me(&app, &buyer(1)).await.status, StatusCode::OK);
+    assert_eq!(me(&app, &who).await.status, StatusCode::OK);
     advance(&app, 60_000).await;
-    let r = me(&app, &buyer(1)).await;
+    let r = me(&app, &who).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "loginError"));
 }
 
@@ -319,7 +332,7 @@ async fn an_unknown_number_gets_a_code_only_when_asked_to_regardless(db: &TestDb
     let r = validate(&app, &buyer(1), STRANGER, &c).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!((&r.body["customerInfo"], r.body["mobileNumber"].as_str()), (&Value::Null, Some(STRANGER)), "a proven number, no customer");
-    let r = me(&app, &buyer(1)).await;
+    let r = me(&app, &logged_in_as(&r)).await;
     assert_eq!((r.status, r.body["mobileNumber"].as_str()), (StatusCode::OK, Some(STRANGER)));
 }
 

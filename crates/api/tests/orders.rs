@@ -626,7 +626,7 @@ async fn member_tickets_need_the_member_logged_in(db: &TestDb) {
     // Dana (0524318876) owns member 100001; 100002 is another customer's.
     let r = app.call_as(&who, "POST", "/api/cart", Some(&cart("100001"))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "loginError"), "{}", r.text);
-    log_in(&app, &who, "0524318876").await;
+    let who = log_in(&app, &who, "0524318876").await;
     let r = app.call_as(&who, "POST", "/api/cart", Some(&cart("100002"))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "memberNotFound"), "{}", r.text);
     let r = app.call_as(&who, "POST", "/api/cart", Some(&cart("100001"))).await;

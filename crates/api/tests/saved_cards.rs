@@ -73,7 +73,7 @@ async fn a_card_saved_on_a_captured_payment_pays_a_second_order_and_is_deleted(d
     let r = app.call_as(&who, "GET", "/api/customer/saved-cards", None).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "loginError"));
     example(&app, "customerSavedCards", "ErrorBody", &r);
-    log_in(&app, &who, DANA).await;
+    let who = log_in(&app, &who, DANA).await;
 
     let k = priced_cart(&app, &who, 0, None).await;
     let id = start_payment(&app, &who, &k, "card", true).await;
@@ -156,7 +156,7 @@ async fn without_a_login_no_card_is_saved_and_a_saved_card_cannot_pay(db: &TestD
 async fn an_expired_saved_card_is_refused(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let who = buyer(4);
-    log_in(&app, &who, DANA).await;
+    let who = log_in(&app, &who, DANA).await;
     let last_year = i32::from(app.today.year()) - 1;
     let token = saved(db, 0x11, "424242", "4242", last_year, 12).await;
     let k = priced_cart(&app, &who, 0, None).await;
@@ -183,7 +183,7 @@ async fn a_credit_card_benefit_takes_only_its_issuers_cards(db: &TestDb) {
     assert!(rows(db, EVENT_TEXT).await.iter().any(|e| e.starts_with(&id) && e.contains("cardNotEligible")), "{:?}", rows(db, EVENT_TEXT).await);
 
     // A saved card that does not start 4580 is declined the same way.
-    log_in(&app, &who, DANA).await;
+    let who = log_in(&app, &who, DANA).await;
     let other = saved(db, 0x22, "424242", "4242", i32::from(app.today.year()) + 2, 12).await;
     let id = start_payment(&app, &who, &k, "savedCard", false).await;
     let r = app.form_as(&who, "POST", &format!("/pay/{id}/saved-card"), Some(&format!("card={other}&cvv=123"))).await;
@@ -202,7 +202,7 @@ async fn a_credit_card_benefit_takes_only_its_issuers_cards(db: &TestDb) {
 async fn a_saved_card_of_the_issuer_pays_a_credit_card_benefit(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let who = buyer(6);
-    log_in(&app, &who, DANA).await;
+    let who = log_in(&app, &who, DANA).await;
     let token = saved(db, 0x33, "458045", "4580", i32::from(app.today.year()) + 2, 12).await;
     let k = priced_cart(&app, &who, 0, Some("CARD4580")).await;
     let id = start_payment(&app, &who, &k, "savedCard", false).await;

@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::{Customer, Member, Membership};
 use crate::ports::{
-    Captcha, CatalogueStore, Clock, CodeLimits, LoginCode, LoginStore, SessionLogin, Sms,
+    Captcha, CatalogueStore, Clock, CodeLimits, HolderStore, LoginCode, LoginStore, SessionLogin, Sms,
     SmsSender, message_kind,
 };
 
@@ -67,10 +67,12 @@ pub struct LoggedIn {
     pub account: Option<CustomerAccount>,
 }
 
-/// Reads and ends the login of a buyer session. Needs no SMS sender.
+/// Reads and ends a login (the id of the HttpOnly login cookie), and rotates the buyer session
+/// at login and logout. Needs no SMS sender.
 pub struct CustomerService {
     catalogue: Arc<dyn CatalogueStore>,
     logins: Arc<dyn LoginStore>,
+    holders: Arc<dyn HolderStore>,
     clock: Arc<dyn Clock>,
 }
 
@@ -78,32 +80,35 @@ impl CustomerService {
     pub fn new(
         catalogue: Arc<dyn CatalogueStore>,
         logins: Arc<dyn LoginStore>,
+        holders: Arc<dyn HolderStore>,
         clock: Arc<dyn Clock>,
     ) -> CustomerService {
         CustomerService {
             catalogue,
             logins,
+            holders,
             clock,
         }
     }
 
-    /// The customer logged in on this session, with their member cards; None when the session
-    /// has no live login, or proved a number that no customer has.
-    pub async fn customer_of_session(
+    /// The customer of the login, with their member cards; None without a login (the request
+    /// carried no login cookie), when the login is not live, or when it proved a number that no
+    /// customer has.
+    pub async fn customer_of_login(
         &self,
-        session_id: &str,
+        login_id: Option<&str>,
     ) -> AppResult<Option<CustomerAccount>> {
-        Ok(self
-            .login_of_session(session_id)
-            .await?
-            .and_then(|l| l.account))
+        let Some(login_id) = login_id else {
+            return Ok(None);
+        };
+        Ok(self.login_of(login_id).await?.and_then(|l| l.account))
     }
 
-    /// The session's live login: the proven mobile number and, when on file, the customer.
-    pub async fn login_of_session(&self, session_id: &str) -> AppResult<Option<LoggedIn>> {
+    /// The live login with this id: the proven mobile number and, when on file, the customer.
+    pub async fn login_of(&self, login_id: &str) -> AppResult<Option<LoggedIn>> {
         let Some(login) = self
             .logins
-            .session_login(session_id, self.clock.now_ms())
+            .session_login(login_id, self.clock.now_ms())
             .await?
         else {
             return Ok(None);
@@ -119,9 +124,15 @@ impl CustomerService {
         Ok(Some(LoggedIn { login, account }))
     }
 
-    /// Ends the session's login; true when there was one.
-    pub async fn logout(&self, session_id: &str) -> AppResult<bool> {
-        let ended = self.logins.end_session_login(session_id).await?;
+    /// Moves the buyer's holds, checkouts, orders and payments from the buyer session `from` to
+    /// the freshly minted `to` (at login and logout, so an id known before is worth nothing after).
+    pub async fn rotate_session(&self, from: &str, to: &str) -> AppResult<()> {
+        Ok(self.holders.move_session(from, to).await?)
+    }
+
+    /// Ends the login with this id; true when there was one.
+    pub async fn logout(&self, login_id: &str) -> AppResult<bool> {
+        let ended = self.logins.end_session_login(login_id).await?;
         if ended {
             tracing::info!("customer logged out");
         }

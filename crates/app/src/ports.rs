@@ -392,3 +392,26 @@ pub trait PaymentGateway: Send + Sync {
         None
     }
 }
+
+/// What the limits that follow the buyer (not the session) read: which client address and
+/// logged-in customer each buyer session holds seats for, and how many seats they hold live
+/// across all their sessions; and the move of a buyer's state to a new session id when the
+/// session is rotated (at login and logout).
+#[async_trait]
+pub trait HolderStore: Send + Sync {
+    /// Records (or refreshes) who the session holds for.
+    async fn record_holder(
+        &self,
+        session_id: &str,
+        address: &str,
+        customer_id: Option<i64>,
+        now_ms: i64,
+    ) -> StoreResult<()>;
+    /// Seats held (not sold) and live at `now_ms` by every session of the address.
+    async fn live_holds_of_address(&self, address: &str, now_ms: i64) -> StoreResult<i64>;
+    /// Seats held (not sold) and live at `now_ms` by every session of the customer.
+    async fn live_holds_of_customer(&self, customer_id: i64, now_ms: i64) -> StoreResult<i64>;
+    /// Moves everything of the buyer session `from` (holds, checkouts, orders, payments, its
+    /// holder record) to the session `to`, in one transaction.
+    async fn move_session(&self, from: &str, to: &str) -> StoreResult<()>;
+}

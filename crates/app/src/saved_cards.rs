@@ -120,30 +120,35 @@ impl SavedCardService {
         }
     }
 
-    /// The id of the customer logged in on this session, if any.
-    pub async fn customer_id(&self, session_id: &str) -> AppResult<Option<i64>> {
+    /// The id of the customer of the login, if any.
+    pub async fn customer_id(&self, login_id: Option<&str>) -> AppResult<Option<i64>> {
         Ok(self
             .customers
-            .customer_of_session(session_id)
+            .customer_of_login(login_id)
             .await?
             .map(|a| a.customer.id))
     }
 
-    async fn logged_in(&self, session_id: &str) -> AppResult<i64> {
-        self.customer_id(session_id)
+    async fn logged_in(&self, login_id: Option<&str>) -> AppResult<i64> {
+        self.customer_id(login_id)
             .await?
             .ok_or_else(|| AppError::rejected(NOT_LOGGED_IN, "nobody is logged in"))
     }
 
     /// The logged-in customer's saved cards (`loginError` without a login).
-    pub async fn list(&self, session_id: &str) -> AppResult<Vec<SavedCard>> {
-        let customer = self.logged_in(session_id).await?;
-        Ok(self.cards.saved_cards(customer).await?)
+    pub async fn list(&self, login_id: Option<&str>) -> AppResult<Vec<SavedCard>> {
+        let customer = self.logged_in(login_id).await?;
+        self.cards_of(customer).await
+    }
+
+    /// The cards of a customer (the gateway's saved-card page, for the payment's customer).
+    pub async fn cards_of(&self, customer_id: i64) -> AppResult<Vec<SavedCard>> {
+        Ok(self.cards.saved_cards(customer_id).await?)
     }
 
     /// Deletes one of the logged-in customer's cards (`loginError`, `notFound`).
-    pub async fn delete(&self, session_id: &str, token: &str) -> AppResult<()> {
-        let customer = self.logged_in(session_id).await?;
+    pub async fn delete(&self, login_id: Option<&str>, token: &str) -> AppResult<()> {
+        let customer = self.logged_in(login_id).await?;
         if Token::parse(token).is_none()
             || !self
                 .cards
@@ -188,7 +193,7 @@ impl SavedCardService {
         if !self.catalogue.site_config().await?.allow_save_member_card {
             return Ok(None);
         }
-        let Some(customer_id) = self.customer_id(&payment.session_id).await? else {
+        let Some(customer_id) = payment.customer_id else {
             tracing::info!(payment = %payment.id, "card not saved: nobody is logged in");
             return Ok(None);
         };

@@ -47,11 +47,16 @@ error_codes! {
     MethodNotAllowed = "methodNotAllowed",
     /// Too many calls of one kind; `Retry-After` says when to try again.
     TooManyRequests = "tooManyRequests",
+    /// A state-changing call from another site's page (its `Origin` is not this site's).
+    Forbidden = "forbidden",
     // --- Seats
     /// The seat is no longer available (held by another buyer or sold).
     LockSeatError = "lock_seat_error",
     /// The seat is not held by this buyer, so it cannot be released.
     UnlockSeatError = "unlock_seat_error",
+    /// The buyer (address or logged-in customer, across sessions) holds as many seats as allowed,
+    /// or the session's holds of one presentation have run past their ceiling.
+    HoldLimitReached = "holdLimitReached",
     /// The presentation's sale window has not opened yet.
     TicketSaleNotYetStarted = "ticket_sale_not_yet_started",
     /// The presentation's sale window has closed.

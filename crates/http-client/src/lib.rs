@@ -19,6 +19,9 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct Response {
     pub status: u16,
     pub location: Option<String>,
+    /// The buyer session id the server issued or kept (its `uuid` header): a client gets its
+    /// session from the server, as a browser does, and sends it back.
+    pub session: Option<String>,
     pub body: Vec<u8>,
 }
 
@@ -144,6 +147,7 @@ impl Conn {
         Ok(Response {
             status,
             location: head.location,
+            session: head.session,
             body,
         })
     }
@@ -204,6 +208,7 @@ struct Head {
     chunked: bool,
     close: bool,
     location: Option<String>,
+    session: Option<String>,
     content_type: Option<String>,
 }
 
@@ -231,6 +236,8 @@ async fn read_headers(
             head.chunked = value.eq_ignore_ascii_case("chunked");
         } else if name.eq_ignore_ascii_case("connection") {
             head.close = value.eq_ignore_ascii_case("close");
+        } else if name.eq_ignore_ascii_case("uuid") {
+            head.session = Some(value.to_owned());
         } else if name.eq_ignore_ascii_case("location") {
             head.location = Some(value.to_owned());
         } else if name.eq_ignore_ascii_case("content-type") {

@@ -254,6 +254,10 @@ async fn serve(
     } else {
         tracing::warn!("no captcha provider is configured: captcha checks are off");
     }
+    let settings = kupa_api::ApiSettings {
+        session_key: kupa_wiring::session_key(&db, clock.now_ms()).await?,
+        ..settings
+    };
     let db = Arc::new(db);
     let providers = kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode);
     let state = kupa_wiring::app_state(db.clone(), providers, settings);

@@ -87,6 +87,23 @@ fn http(
     })
 }
 
+/// A new buyer session from the server, as a browser's first page load gets one (the server mints
+/// session ids and never adopts a made-up one).
+fn new_session(addr: &str) -> anyhow::Result<String> {
+    let r = blocking::send_once(
+        addr.parse().expect("a socket address"),
+        &Request {
+            method: "GET",
+            path: "/api/health",
+            session: None,
+            body: None,
+        },
+        CALL_TIMEOUT,
+    )?;
+    r.session
+        .ok_or_else(|| anyhow::anyhow!("no session in the answer ({})", r.status))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Kupa nodes.
 
@@ -454,14 +471,12 @@ enum Stop {
 }
 
 struct Buyer {
-    id: u64,
     node: usize,
     addr: String,
     shop: Arc<Shop>,
     tally: Tally,
     view: HashSet<Key>,
     attempts: u64,
-    tag: u32,
     /// The seats of every order acknowledged in this rush (shared by its buyers).
     sold: Arc<Mutex<Vec<Vec<usize>>>>,
 }
@@ -544,8 +559,8 @@ impl Buyer {
     /// One order, the way the web app makes it: lock each seat, post the priced cart, open the
     /// payment, pay with the approved card on the gateway's page, commit.
     fn buy(&mut self, rng: &mut impl Rng) -> Result<Option<Ack>, Stop> {
-        let n = SESSIONS.fetch_add(1, Ordering::Relaxed);
-        let who = format!("{:08x}{:08x}{:016x}", self.tag, self.id, n);
+        SESSIONS.fetch_add(1, Ordering::Relaxed);
+        let who = new_session(&self.addr).map_err(|_| Stop::Down)?;
         // Seat maps are a little stale, as a browser's are between polls.
         if self.attempts.is_multiple_of(4) || self.view.is_empty() {
             self.refresh_view(&who)?;
@@ -684,7 +699,6 @@ impl Rush {
     /// `nodes[i]` is the address of node i; buyer b buys on node `b % nodes.len()`.
     fn start(shop: &Arc<Shop>, nodes: &[String], buyers: usize) -> Rush {
         let stop = Arc::new(AtomicBool::new(false));
-        let tag = rand::rng().random::<u32>();
         let acked: Arc<Vec<AtomicUsize>> =
             Arc::new(nodes.iter().map(|_| AtomicUsize::new(0)).collect());
         let sold = Arc::new(Mutex::new(Vec::new()));
@@ -692,14 +706,12 @@ impl Rush {
             .map(|b| {
                 let node = b % nodes.len();
                 let mut buyer = Buyer {
-                    id: b as u64,
                     node,
                     addr: nodes[node].clone(),
                     shop: shop.clone(),
                     tally: Tally::default(),
                     view: HashSet::new(),
                     attempts: 0,
-                    tag,
                     sold: sold.clone(),
                 };
                 let (stop, acked) = (stop.clone(), acked.clone());
@@ -1240,7 +1252,7 @@ fn postgres_restarted_during_a_rush() {
     pg.stop("fast");
     let down = Instant::now();
     // A write while it is down: a clean 503 with its code, within a few seconds.
-    let probe = format!("{:032x}", rand::rng().random::<u128>());
+    let probe = new_session(&node.addr).expect("a session before the database stops");
     let body = json!({ "recaptchaToken": CAPTCHA, "seat": shop.seat_ref(0) }).to_string();
     let r = http(
         &node.addr,
@@ -1263,14 +1275,12 @@ fn postgres_restarted_during_a_rush() {
 
     // The same node, untouched, sells again by itself.
     let mut buyer = Buyer {
-        id: 999,
         node: 0,
         addr: node.addr.clone(),
         shop: shop.clone(),
         tally: Tally::default(),
         view: HashSet::new(),
         attempts: 0,
-        tag: 0xfeed,
         sold: Arc::default(),
     };
     let mut rng = rand::rng();
@@ -1384,14 +1394,12 @@ fn sqlite_process_killed_during_commits() {
     }
     // The last node sells.
     let mut buyer = Buyer {
-        id: 999,
         node: 0,
         addr: node.addr.clone(),
         shop: shop.clone(),
         tally: Tally::default(),
         view: HashSet::new(),
         attempts: 0,
-        tag: 0xbeef,
         sold: Arc::default(),
     };
     let mut rng = rand::rng();

@@ -184,7 +184,7 @@ async fn on_sale_buyer(
     let mut rng = rng();
     let mut c = Client::new(addr, until);
     let mut out = BuyerOut::default();
-    let mut session = new_session();
+    let mut session = new_session(&mut c.conn).await;
     while Instant::now() < until {
         let Some((idx, hall)) = pool.current() else {
             break;
@@ -278,7 +278,7 @@ async fn on_sale_buyer(
             out.seats_left_to_expire += held.len() as u64;
         }
         // The next order is another buyer's.
-        session = new_session();
+        session = new_session(&mut c.conn).await;
     }
     out.rec = std::mem::take(&mut c.rec);
     out
@@ -301,7 +301,7 @@ pub async fn browsing(
         tasks.push(tokio::spawn(async move {
             let mut rng = rng();
             let mut c = Client::new(addr, until);
-            let session = new_session();
+            let session = new_session(&mut c.conn).await;
             let mut last_status: Option<Vec<u8>> = None;
             let mut held: Option<PlanSeat> = None;
             while Instant::now() < until {
@@ -484,7 +484,7 @@ pub async fn expiry(
                 let Some((hall, seat)) = seats.get(i) else {
                     break;
                 };
-                let session = new_session();
+                let session = new_session(&mut c.conn).await;
                 let a = c.lock(hall, seat, &session).await;
                 if a.outcome != Outcome::Ok {
                     continue;
@@ -624,7 +624,8 @@ async fn observe_events(
 async fn poll_once(addr: SocketAddr, hall: &Hall, watched: &Watched) {
     let mut c = Client::new(addr, Instant::now());
     let asked = events::now_ms();
-    let a = c.status(hall, &new_session()).await;
+    let session = new_session(&mut c.conn).await;
+    let a = c.status(hall, &session).await;
     let at = events::now_ms();
     if let Some(r) = a.response.filter(|_| a.outcome == Outcome::Ok)
         && let Ok(free) = free_seats(hall, &r.body)
@@ -644,8 +645,8 @@ async fn observe_polling(
     watched: Watched,
     stop: Arc<tokio::sync::Notify>,
 ) {
-    let session = new_session();
     let mut c = Client::new(addr, Instant::now());
+    let session = new_session(&mut c.conn).await;
     loop {
         let asked = events::now_ms();
         let a = tokio::select! {

@@ -56,6 +56,20 @@ impl Providers {
     }
 }
 
+/// The key that signs buyer session ids, shared by every node of the database: drawn by the
+/// first node that starts and kept in the database (`server_secrets`), so a session minted on one
+/// node is known on the others and survives a restart.
+pub async fn session_key(
+    db: &Db,
+    now_ms: i64,
+) -> kupa_app::StoreResult<kupa_api::session::SessionKey> {
+    use rand::Rng;
+    let secret = db
+        .server_secret("session", rand::rng().random(), now_ms)
+        .await?;
+    Ok(kupa_api::session::SessionKey::new(secret))
+}
+
 /// Wires the use cases onto one store and the providers.
 pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) -> AppState {
     let Providers {
@@ -88,6 +102,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     ));
     let customers = Arc::new(CustomerService::new(
         cat.clone(),
+        store.clone(),
         store.clone(),
         clock_port.clone(),
     ));

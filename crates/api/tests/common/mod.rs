@@ -111,6 +111,11 @@ impl TestApp {
         if let Some(sms) = sms {
             providers.sms = sms;
         }
+        // Every test app signs sessions with the one test key, so `buyer(n)` is known to all.
+        let settings = ApiSettings {
+            session_key: kupa_api::session::SessionKey::for_tests(),
+            ..settings
+        };
         let state = kupa_wiring::app_state(db_arc, providers, settings);
         TestApp {
             router: kupa_wiring::site(state.clone()),
@@ -148,18 +153,23 @@ impl TestApp {
         start.as_millisecond() > self.clock.now_ms() + hours * 3_600_000
     }
 
-    /// A call as the buyer whose session id is `session` (any 32 hex characters).
+    /// A call as the buyer `who` ([`buyer`], or what [`log_in`] gave): the session id in the
+    /// `uuid` header, and the login cookie when the buyer logged in.
     pub async fn call_as(
         &self,
-        session: &str,
+        who: &str,
         method: &str,
         uri: &str,
         json: Option<&str>,
     ) -> Reply {
+        let (session, login) = who_parts(who);
         let mut req = Request::builder()
             .method(method)
             .uri(uri)
             .header("uuid", session);
+        if let Some(login) = login {
+            req = req.header("cookie", format!("kupa_login={login}"));
+        }
         if json.is_some() {
             req = req.header("content-type", "application/json");
         }
@@ -170,18 +180,17 @@ impl TestApp {
         .await
     }
 
-    /// A browser form post (or page load) as the buyer whose session cookie is `session`.
-    pub async fn form_as(
-        &self,
-        session: &str,
-        method: &str,
-        uri: &str,
-        form: Option<&str>,
-    ) -> Reply {
+    /// A browser form post (or page load) as the buyer `who`: the session (and login) cookies.
+    pub async fn form_as(&self, who: &str, method: &str, uri: &str, form: Option<&str>) -> Reply {
+        let (session, login) = who_parts(who);
+        let cookie = match login {
+            Some(login) => format!("kupa_uuid={session}; kupa_login={login}"),
+            None => format!("kupa_uuid={session}"),
+        };
         let mut req = Request::builder()
             .method(method)
             .uri(uri)
-            .header("cookie", format!("kupa_uuid={session}"));
+            .header("cookie", cookie);
         if form.is_some() {
             req = req.header("content-type", "application/x-www-form-urlencoded");
         }
@@ -276,9 +285,31 @@ macro_rules! api_tests {
     };
 }
 
-/// A buyer session id that is well-formed and distinct per `n`.
+/// A buyer session id distinct per `n`, signed with the test apps' session key as the server
+/// signs the ones it mints (an unsigned id is never adopted; `http.rs` tests that).
 pub fn buyer(n: u32) -> String {
-    format!("{n:032x}")
+    kupa_api::session::SessionKey::for_tests().sign(u128::from(n).to_be_bytes())
+}
+
+/// A buyer as the tests carry it: the session id, and `;login` after a login.
+pub fn who_parts(who: &str) -> (&str, Option<&str>) {
+    match who.split_once(';') {
+        Some((session, login)) => (session, Some(login)),
+        None => (who, None),
+    }
+}
+
+/// The value of a cookie the answer sets, if it sets it.
+pub fn set_cookie<'a>(reply: &'a Reply, name: &str) -> Option<&'a str> {
+    reply
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|c| {
+            let (k, rest) = c.split_once('=')?;
+            (k == name).then(|| rest.split(';').next().unwrap_or_default())
+        })
 }
 
 /// The first run of exactly six digits in a text (an SMS code).
@@ -293,9 +324,10 @@ pub fn six_digits(s: &str) -> Option<String> {
         .map(|i| s[i..i + 6].to_owned())
 }
 
-/// Logs the customer with this mobile in on the buyer session `who`, with the code read from
-/// the SMS outbox (test mode).
-pub async fn log_in(app: &TestApp, who: &str, mobile: &str) {
+/// Logs the customer with this mobile in as the buyer `who`, with the code read from the SMS
+/// outbox (test mode), and answers the buyer as they go on: the rotated session id and the
+/// login cookie (`session;login`).
+pub async fn log_in(app: &TestApp, who: &str, mobile: &str) -> String {
     let body = json!({ "mobileNumber": mobile, "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string();
     let r = app
         .call_as(who, "POST", "/api/customer/mobile-login", Some(&body))
@@ -317,6 +349,10 @@ pub async fn log_in(app: &TestApp, who: &str, mobile: &str) {
         )
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let session = r.headers["uuid"].to_str().unwrap();
+    assert_ne!(session, who_parts(who).0, "the login rotates the buyer session");
+    let login = set_cookie(&r, "kupa_login").expect("the login sets its cookie");
+    format!("{session};{login}")
 }
 
 /// The bytes of a GET's answer (a PDF, a calendar file).

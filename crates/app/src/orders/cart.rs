@@ -28,7 +28,12 @@ impl OrderService {
     /// server, and keeps it as the session's pending order. The steps, in order: the holds, the
     /// seating rules, the tickets, the products, the totals (and the client's amounts), the
     /// customer's details, then the order is written and the checkout moves on.
-    pub async fn price_cart(&self, session: &str, cart: CartInput) -> AppResult<PricedCart> {
+    pub async fn price_cart(
+        &self,
+        session: &str,
+        login: Option<&str>,
+        cart: CartInput,
+    ) -> AppResult<PricedCart> {
         let now = self.clock.now_ms();
         let info = self.sellable(cart.presentation_id).await?;
         let p = &info.view.presentation;
@@ -43,7 +48,7 @@ impl OrderService {
         };
         self.check_seating(session, &info, &cart.seats, &plan, &config)
             .await?;
-        let priced = self.price_tickets(session, &cart.seats, &plan).await?;
+        let priced = self.price_tickets(login, &cart.seats, &plan).await?;
         let (product_lines, products) = self.products(&info, &cart.products).await?;
 
         let charge = self.store.service_charge(p.business_id).await?;
@@ -180,7 +185,7 @@ impl OrderService {
     /// multiply factors), priced here. Each line with the catalogue ticket it sells.
     async fn price_tickets(
         &self,
-        session: &str,
+        login: Option<&str>,
         cart_seats: &[CartSeat],
         plan: &Plan,
     ) -> AppResult<Vec<(PricedLine, Ticket)>> {
@@ -237,7 +242,7 @@ impl OrderService {
             .iter()
             .filter_map(|l| l.member_number.as_deref())
             .collect();
-        self.check_members_are_the_buyers(session, &numbers).await?;
+        self.check_members_are_the_buyers(login, &numbers).await?;
         let members = self.tickets.member_infos(&numbers).await?;
         let ref_ticket_ids: Vec<i64> = all_tickets
             .iter()
@@ -274,14 +279,18 @@ impl OrderService {
     }
 
     /// A member's benefits are the member's: member numbers need the member logged in (mobile
-    /// and SMS code) on this session.
-    async fn check_members_are_the_buyers(&self, session: &str, numbers: &[&str]) -> AppResult<()> {
+    /// and SMS code; the login cookie came with the request).
+    async fn check_members_are_the_buyers(
+        &self,
+        login: Option<&str>,
+        numbers: &[&str],
+    ) -> AppResult<()> {
         if numbers.is_empty() {
             return Ok(());
         }
         let account = self
             .customers
-            .customer_of_session(session)
+            .customer_of_login(login)
             .await?
             .ok_or_else(|| {
                 AppError::rejected(ErrorCode::LoginError, "log in to use member tickets")

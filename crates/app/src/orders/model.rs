@@ -308,6 +308,9 @@ pub struct Payment {
     pub id: String,
     pub order_id: String,
     pub session_id: String,
+    /// The customer logged in (login cookie) when the payment started: whose saved cards it may
+    /// use, and who a card it saves belongs to.
+    pub customer_id: Option<i64>,
     pub method: PaymentMethod,
     pub amount: i64,
     pub currency: String,

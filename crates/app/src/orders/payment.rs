@@ -22,6 +22,7 @@ impl OrderService {
     pub async fn start_payment(
         &self,
         session: &str,
+        login: Option<&str>,
         presentation_id: i64,
         request: StartPayment,
     ) -> AppResult<(Payment, String, i64)> {
@@ -67,6 +68,11 @@ impl OrderService {
             id: token(),
             order_id: order.id.clone(),
             session_id: session.to_owned(),
+            customer_id: self
+                .customers
+                .customer_of_login(login)
+                .await?
+                .map(|a| a.customer.id),
             method: if due == 0 {
                 PaymentMethod::Voucher
             } else {

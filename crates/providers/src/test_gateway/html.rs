@@ -362,6 +362,7 @@ mod tests {
             id: "ab".repeat(16),
             order_id: "o".into(),
             session_id: "s".into(),
+            customer_id: None,
             method,
             amount: 10_000,
             currency: "ILS".into(),

@@ -334,6 +334,7 @@ mod tests {
             id: "ab".repeat(16),
             order_id: "o".into(),
             session_id: "s".into(),
+            customer_id: None,
             method: PaymentMethod::Card,
             amount: 100,
             currency: "ILS".into(),

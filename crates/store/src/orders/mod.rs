@@ -320,8 +320,8 @@ impl OrderStore for Db {
         write_tx!(self, |tx| {
             sqlx::query(
                 "INSERT INTO payments (id, order_id, session_id, method, amount, currency, installments, status, card_brand, \
-                 card_last4, card_bin, save_card, failure_code, locale, return_url, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, NULL, $9, NULL, $10, $11, $12, $12)",
+                 card_last4, card_bin, save_card, failure_code, locale, return_url, created_at, updated_at, customer_id) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, NULL, $9, NULL, $10, $11, $12, $12, $13)",
             )
             .bind(&pay.id)
             .bind(&pay.order_id)
@@ -335,6 +335,7 @@ impl OrderStore for Db {
             .bind(&pay.locale)
             .bind(&pay.return_url)
             .bind(pay.created_at_ms)
+            .bind(pay.customer_id)
             .execute(&mut *tx)
             .await
             .map_err(db_err)?;
@@ -346,6 +347,7 @@ impl OrderStore for Db {
             .bind(&pay.order_id)
             .bind(&pay.id)
             .bind(pay.created_at_ms)
+            .bind(pay.customer_id)
             .execute(&mut *tx)
             .await
             .map_err(db_err)?;

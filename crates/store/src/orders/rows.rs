@@ -94,6 +94,7 @@ pub(super) fn payment_row(r: &impl Get) -> R<Payment> {
         id: r.s("id")?,
         order_id: r.s("order_id")?,
         session_id: r.s("session_id")?,
+        customer_id: r.oi("customer_id")?,
         method: PaymentMethod::parse(&method)
             .ok_or_else(|| decode_err("payment method", &method))?,
         amount: r.i("amount")?,

@@ -67,7 +67,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Ends this buyer session's login (a session without one is fine too). */
+    /**
+     * Ends the login (a request without one is fine too): the login cookie is cleared and the buyer
+     *     session id rotated, as at login.
+     */
     post: operations['customerLogout'];
     delete?: never;
     options?: never;
@@ -118,7 +121,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Checks the SMS code and logs this buyer session in as the number's customer. */
+    /**
+     * Checks the SMS code and logs the buyer in as the number's customer. The login lives in a new
+     *     HttpOnly `kupa_login` cookie, and the buyer session id is rotated (a new `kupa_uuid` cookie and
+     *     `uuid` header; the holds and the order in progress move with it).
+     */
     post: operations['mobileLoginValidationArea'];
     delete?: never;
     options?: never;
@@ -1096,8 +1103,10 @@ export interface components {
       | 'serviceUnavailable'
       | 'methodNotAllowed'
       | 'tooManyRequests'
+      | 'forbidden'
       | 'lock_seat_error'
       | 'unlock_seat_error'
+      | 'holdLimitReached'
       | 'ticket_sale_not_yet_started'
       | 'ticketing_ended'
       | 'singleSeatGap'

@@ -119,17 +119,12 @@ async fn customer_cards(
     p: &Payment,
 ) -> Result<Option<(i64, Vec<SavedCard>)>, Response> {
     let lang = Lang::of(&p.locale);
-    let Some(customer) = state
-        .saved_cards
-        .customer_id(&p.session_id)
-        .await
-        .map_err(|e| failure(state, lang, e))?
-    else {
+    let Some(customer) = p.customer_id else {
         return Ok(None);
     };
     let cards = state
         .saved_cards
-        .list(&p.session_id)
+        .cards_of(customer)
         .await
         .map_err(|e| failure(state, lang, e))?;
     Ok(Some((customer, cards)))
