@@ -315,7 +315,10 @@ async fn post_cart(
             .unwrap_or_else(|| state.settings.default_locale.clone()),
         total: body.cart.total,
     };
-    let priced = state.orders.price_cart(session.id(), session.login(), input).await?;
+    let priced = state
+        .orders
+        .price_cart(session.id(), session.login(), input)
+        .await?;
     Ok(axum::Json(CartResponse {
         cart: PricedCartDto::new(&priced.order),
         expires_at: ms_to_rfc3339(priced.expires_at_ms),

@@ -17,8 +17,8 @@ use utoipa_axum::routes;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Json;
 use crate::session::{BuyerSession, SessionChange, new_login_id};
-use axum::response::Response;
 use crate::state::AppState;
+use axum::response::Response;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -234,10 +234,7 @@ async fn mobile_login_validation(
         .customers
         .rotate_session(session.id(), &rotated_to)
         .await?;
-    let body = axum::Json(CustomerLoginResponse::new(
-        &logged_in,
-        state.clock.now_ms(),
-    ));
+    let body = axum::Json(CustomerLoginResponse::new(&logged_in, state.clock.now_ms()));
     Ok(SessionChange {
         rotated_to,
         login: Some(login_id),
@@ -249,10 +246,7 @@ async fn mobile_login_validation(
 /// session id rotated, as at login.
 #[utoipa::path(post, operation_id = "customerLogout", path = "/customer/logout", tag = "customer",
     responses((status = 200, description = "Logged out", body = SuccessResponse)))]
-async fn logout(
-    State(state): State<AppState>,
-    session: BuyerSession,
-) -> ApiResult<Response> {
+async fn logout(State(state): State<AppState>, session: BuyerSession) -> ApiResult<Response> {
     if let Some(login) = session.login() {
         state.customers.logout(login).await?;
     }

@@ -272,7 +272,10 @@ impl RateLimiter {
 
 /// The client's address: the connection's peer, or (behind a trusted load balancer,
 /// `KUPA_TRUST_FORWARDED_FOR`) the last address the balancer added to X-Forwarded-For.
-pub(crate) fn client_address(req: &axum::http::request::Parts, trust_forwarded_for: bool) -> String {
+pub(crate) fn client_address(
+    req: &axum::http::request::Parts,
+    trust_forwarded_for: bool,
+) -> String {
     if trust_forwarded_for
         && let Some(last) = req
             .headers

@@ -287,7 +287,7 @@ pub struct LockResponse {
     responses((status = 200, description = "Held", body = LockResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 404, description = "noEvent", body = ErrorBody),
-              (status = 409, description = "lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, ga_not_enough_seats", body = ErrorBody),
+              (status = 409, description = "lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, ga_not_enough_seats, holdLimitReached (the buyer holds as many seats as allowed across sessions, or past the ceiling)", body = ErrorBody),
               (status = 422, description = "formValidation, tooManySeats, seatConfirmationRequired", body = ErrorBody)))]
 async fn lock_seat(
     State(state): State<AppState>,
@@ -302,6 +302,7 @@ async fn lock_seat(
         .booking
         .lock(
             session.id(),
+            &session.holder(&state).await?,
             body.seat.request(),
             confirmed,
             body.recaptcha_token.as_deref().unwrap_or_default(),
@@ -376,7 +377,7 @@ pub struct CheckoutResponse {
 /// The "Time expired" dialog's extension: the current step gets its time again, once per step.
 #[utoipa::path(post, operation_id = "extendHold", path = "/seats/extend", tag = "seats", request_body = ExtendBody,
     responses((status = 200, description = "Extended", body = CheckoutResponse),
-              (status = 409, description = "timeExpired, extensionNotAllowed", body = ErrorBody),
+              (status = 409, description = "timeExpired, extensionNotAllowed, holdLimitReached (the extension would pass the ceiling)", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn extend_hold(
     State(state): State<AppState>,
@@ -500,7 +501,7 @@ fn day_param(name: &str, v: Option<&str>) -> ApiResult<Option<jiff::civil::Date>
     responses((status = 200, description = "The matches", body = BestAvailableResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 404, description = "noEvent", body = ErrorBody),
-              (status = 409, description = "NOT_ENOUGH_SEATS, res_not_enough_seats, section_not_enough_seats, ga_not_enough_seats, lock_seat_error, ticket_sale_not_yet_started, ticketing_ended", body = ErrorBody),
+              (status = 409, description = "NOT_ENOUGH_SEATS, res_not_enough_seats, section_not_enough_seats, ga_not_enough_seats, lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, holdLimitReached (with isLock=1)", body = ErrorBody),
               (status = 422, description = "formValidation, tooManySeats", body = ErrorBody)))]
 async fn best_available(
     State(state): State<AppState>,
@@ -538,6 +539,7 @@ async fn best_available(
         .booking
         .best_available(
             session.id(),
+            &session.holder(&state).await?,
             query,
             q.recaptcha_token.as_deref().unwrap_or_default(),
         )

@@ -126,6 +126,24 @@ impl BuyerSession {
     }
 }
 
+impl BuyerSession {
+    /// The buyer as the limits that follow them see it: the address and the logged-in customer.
+    pub async fn holder(
+        &self,
+        state: &crate::state::AppState,
+    ) -> Result<kupa_app::booking::Holder, ApiError> {
+        let customer_id = state
+            .customers
+            .customer_of_login(self.login())
+            .await?
+            .map(|a| a.customer.id);
+        Ok(kupa_app::booking::Holder {
+            address: self.address.clone(),
+            customer_id,
+        })
+    }
+}
+
 /// What a handler asks the session layer to do to the cookies on its answer: a login sets a
 /// fresh login cookie, a logout clears it, and both rotate the buyer session id.
 #[derive(Debug, Clone)]
@@ -176,7 +194,11 @@ pub fn origin_of(url: &str) -> String {
     match url.split_once("://") {
         Some((scheme, rest)) => {
             let host = rest.split('/').next().unwrap_or_default();
-            format!("{}://{}", scheme.to_ascii_lowercase(), host.to_ascii_lowercase())
+            format!(
+                "{}://{}",
+                scheme.to_ascii_lowercase(),
+                host.to_ascii_lowercase()
+            )
         }
         None => url.to_ascii_lowercase(),
     }
@@ -239,7 +261,9 @@ pub async fn middleware(State(gate): State<SessionGate>, request: Request, next:
     // The cookie is what the server last set (a rotation reaches it at once); the header is how
     // clients without cookies carry their session.
     let had_cookie = from_cookie.is_some();
-    let id = from_cookie.or(from_header).unwrap_or_else(|| gate.key.mint());
+    let id = from_cookie
+        .or(from_header)
+        .unwrap_or_else(|| gate.key.mint());
     let address = crate::rate_limit::client_address(&parts, gate.trust_forwarded_for);
     parts.extensions.insert(BuyerSession {
         id: id.clone(),
@@ -326,7 +350,10 @@ mod tests {
 
     #[test]
     fn origins_are_scheme_and_authority() {
-        assert_eq!(origin_of("https://Tickets.Example/"), "https://tickets.example");
+        assert_eq!(
+            origin_of("https://Tickets.Example/"),
+            "https://tickets.example"
+        );
         assert_eq!(origin_of("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
     }
 }

@@ -61,6 +61,9 @@ pub struct ApiSettings {
     pub trust_forwarded_for: bool,
     /// Signs the buyer session ids; shared by the nodes (the wiring reads it from the database).
     pub session_key: crate::session::SessionKey,
+    /// Seats held per address and per customer across sessions, and the ceiling of a session's
+    /// holds (KUPA_HOLD_LIMITS).
+    pub hold_limits: kupa_app::booking::HoldLimits,
 }
 
 /// A secret that never shows in `Debug` output or logs.
@@ -87,6 +90,7 @@ impl Default for ApiSettings {
             rate_limits: crate::rate_limit::RateLimits::default(),
             trust_forwarded_for: false,
             session_key: crate::session::SessionKey::random(),
+            hold_limits: kupa_app::booking::HoldLimits::default(),
         }
     }
 }

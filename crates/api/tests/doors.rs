@@ -169,4 +169,89 @@ async fn another_sites_page_cannot_change_state_with_the_buyers_cookies(db: &Tes
         .await;
     assert_eq!(r.status, StatusCode::OK, "reads are not refused");
 }
+
+async fn one_address_cannot_hold_a_hall_however_many_sessions_it_asks_for(db: &TestDb) {
+    let limits = kupa_app::booking::HoldLimits::parse("address=10,ceiling=off").unwrap();
+    let app = TestApp::new(db, kupa_api::ApiSettings { hold_limits: limits, trust_forwarded_for: true, ..test_settings() }).await;
+    let p = app.on_sale_in(1).await;
+    let plan = app.seat_plan(&p).await;
+    let seats: Vec<SeatAddress> = plan.seats.iter().filter(|s| !s.hc && !s.lv && s.sf.is_none()).map(|s| s.key()).collect();
+    // One client asks the server for a fresh session per seat, as the probe did with made-up ids.
+    let lock_from = |address: &'static str, at: SeatAddress| {
+        let body = seat_body(&p, at).to_string();
+        Request::put("/api/seats/lock-seat")
+            .header("x-forwarded-for", address)
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let mut held = Vec::new();
+    for (i, at) in seats.iter().take(12).enumerate() {
+        let r = app.send(lock_from("203.0.113.7", *at)).await;
+        if i < 10 {
+            assert_eq!(r.status, StatusCode::OK, "seat {i}: {}", r.text);
+            held.push((r.headers["uuid"].to_str().unwrap().to_owned(), *at));
+        } else {
+            assert_eq!((r.status, r.body["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("holdLimitReached")), "seat {i}: {}", r.text);
+            assert_eq!((r.body["error"]["params"]["scope"].as_str(), r.body["error"]["params"]["limit"].as_i64()), (Some("address"), Some(10)));
+        }
+    }
+    let sessions: std::collections::HashSet<&str> = held.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(sessions.len(), 10, "ten sessions, one seat each");
+    // Another address has its own allowance.
+    let r = app.send(lock_from("198.51.100.2", seats[20])).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // A seat let go makes room again.
+    let (who, at) = &held[0];
+    app.unlock(who, &p, *at).await.ok();
+    let r = app.send(lock_from("203.0.113.7", seats[11])).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+async fn a_customer_holds_no_more_than_allowed_across_logins(db: &TestDb) {
+    let limits = kupa_app::booking::HoldLimits::parse("address=off,customer=3,ceiling=off").unwrap();
+    let app = TestApp::new(db, kupa_api::ApiSettings { hold_limits: limits, ..test_settings() }).await;
+    let p = app.on_sale_in(1).await;
+    let plan = app.seat_plan(&p).await;
+    let seats: Vec<SeatAddress> = plan.seats.iter().filter(|s| !s.hc && !s.lv && s.sf.is_none()).map(|s| s.key()).collect();
+    let first = log_in(&app, &buyer(1), DANA).await;
+    for at in &seats[..3] {
+        app.lock(&first, &p, *at).await.ok();
+    }
+    let second = log_in(&app, &buyer(2), DANA).await;
+    let r = app.lock(&second, &p, seats[3]).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "holdLimitReached"));
+    assert_eq!(r.body["error"]["params"]["scope"], "customer");
+    // The same seat for a buyer who is not logged in (the address limit is off here).
+    app.lock(&buyer(3), &p, seats[3]).await.ok();
+}
+
+async fn a_sessions_holds_are_not_renewed_past_the_ceiling(db: &TestDb) {
+    let limits = kupa_app::booking::HoldLimits::parse("address=off,ceiling=15m").unwrap();
+    let app = TestApp::new(db, kupa_api::ApiSettings { hold_limits: limits, ..test_settings() }).await;
+    let (p, seat) = a_seat(&app, 11).await;
+    let who = buyer(1);
+    let minute = 60_000;
+    let first = app.lock(&who, &p, seat).await.ok();
+    let started: jiff::Timestamp = first.server_time.parse().unwrap();
+    let after_start = |t: &str| t.parse::<jiff::Timestamp>().unwrap().as_millisecond() - started.as_millisecond();
+    // The seats step is 10 minutes; its one extension would make 20: cut at the 15-minute ceiling.
+    app.advance_clock_ms(9 * minute).await;
+    let r = app.extend(&who, p.id).await.ok();
+    assert!((after_start(&r.expires_at) - 15 * minute).abs() < 2_000, "{}", r.expires_at);
+    // Expired, and held again at once: the chain goes on, still cut at 15 minutes from the start.
+    app.advance_clock_ms(6 * minute + 1_000).await;
+    let r = app.lock(&who, &p, seat).await;
+    assert_eq!(r.refused(), (StatusCode::CONFLICT, "holdLimitReached"), "past the ceiling");
+    assert_eq!(r.body["error"]["params"]["scope"], "ceiling");
+    // Refused for as long again, then a new chain of 10 minutes.
+    app.advance_clock_ms(15 * minute).await;
+    let fresh = app.lock(&who, &p, seat).await.expect("a new chain after the pause");
+    let restarted: jiff::Timestamp = fresh.server_time.parse().unwrap();
+    // Lapse it, and hold again within the ceiling: the restart continues the chain.
+    app.advance_clock_ms(10 * minute + 1_000).await;
+    let again = app.lock(&who, &p, seat).await.ok();
+    let until = again.expires_at.parse::<jiff::Timestamp>().unwrap().as_millisecond() - restarted.as_millisecond();
+    assert!((until - 15 * minute).abs() < 2_000, "a restart is cut at the chain's ceiling, not given 10 more minutes: {until}");
+}
 }

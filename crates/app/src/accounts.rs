@@ -15,8 +15,8 @@ use sha2::{Digest, Sha256};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::{Customer, Member, Membership};
 use crate::ports::{
-    Captcha, CatalogueStore, Clock, CodeLimits, HolderStore, LoginCode, LoginStore, SessionLogin, Sms,
-    SmsSender, message_kind,
+    Captcha, CatalogueStore, Clock, CodeLimits, HolderStore, LoginCode, LoginStore, SessionLogin,
+    Sms, SmsSender, message_kind,
 };
 
 pub const CODE_DIGITS: usize = 6;

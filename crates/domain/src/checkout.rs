@@ -47,6 +47,10 @@ pub struct StepTimers {
     pub choose_products_s: i64,
     pub customer_info_s: i64,
     pub payment_window_s: i64,
+    /// The most a chain of checkouts of one session and presentation may hold seats before
+    /// paying, however its steps, extensions and restarts go (0: no ceiling). The payment window
+    /// comes on top of it, once.
+    pub ceiling_s: i64,
 }
 
 /// How long a started payment keeps the seats, whatever the step timers say.
@@ -70,6 +74,8 @@ pub struct CheckoutState {
     pub step: Step,
     pub deadline_ms: i64,
     pub extended: bool,
+    /// When the chain of checkouts began (a restart after expiry within the ceiling continues it).
+    pub started_ms: i64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -80,6 +86,8 @@ pub enum StepError {
     AlreadyExtended,
     #[error("a payment in progress cannot be extended")]
     PaymentNotExtendable,
+    #[error("these holds have been renewed as long as they may be")]
+    Ceiling,
 }
 
 impl StepError {
@@ -89,7 +97,21 @@ impl StepError {
             StepError::AlreadyExtended | StepError::PaymentNotExtendable => {
                 ErrorCode::ExtensionNotAllowed
             }
+            StepError::Ceiling => ErrorCode::HoldLimitReached,
         }
+    }
+}
+
+impl StepTimers {
+    /// The end of the ceiling of a chain that began at `started_ms`, if there is a ceiling.
+    fn ceiling_end(&self, started_ms: i64) -> Option<i64> {
+        (self.ceiling_s > 0).then(|| started_ms + self.ceiling_s * 1000)
+    }
+
+    /// A deadline before paying, cut at the chain's ceiling.
+    fn capped(&self, started_ms: i64, deadline_ms: i64) -> i64 {
+        self.ceiling_end(started_ms)
+            .map_or(deadline_ms, |end| deadline_ms.min(end))
     }
 }
 
@@ -100,6 +122,39 @@ impl CheckoutState {
             step: Step::Seats,
             deadline_ms: now_ms + timers.seconds(Step::Seats) * 1000,
             extended: false,
+            started_ms: now_ms,
+        }
+    }
+
+    /// The checkout that new holds of the session join at `now_ms`, after `earlier` (the
+    /// session's last checkout of the presentation, if any): the earlier one while it is live; a
+    /// restart that continues its chain while the chain is within the ceiling; `Ceiling` from the
+    /// ceiling's end until as long again has passed; then a new chain.
+    pub fn resume(
+        earlier: Option<CheckoutState>,
+        now_ms: i64,
+        timers: &StepTimers,
+    ) -> Result<(CheckoutState, bool), StepError> {
+        let Some(earlier) = earlier else {
+            return Ok((CheckoutState::start(now_ms, timers), true));
+        };
+        if earlier.is_live(now_ms) {
+            return Ok((earlier, false));
+        }
+        match timers.ceiling_end(earlier.started_ms) {
+            Some(end) if now_ms < end => {
+                let fresh = CheckoutState::start(now_ms, timers);
+                Ok((
+                    CheckoutState {
+                        started_ms: earlier.started_ms,
+                        deadline_ms: timers.capped(earlier.started_ms, fresh.deadline_ms),
+                        ..fresh
+                    },
+                    true,
+                ))
+            }
+            Some(end) if now_ms < end + timers.ceiling_s * 1000 => Err(StepError::Ceiling),
+            _ => Ok((CheckoutState::start(now_ms, timers), true)),
         }
     }
 
@@ -107,8 +162,9 @@ impl CheckoutState {
         now_ms < self.deadline_ms
     }
 
-    /// Enters `to`: a later step gets its own full time; the same or an earlier step changes
-    /// nothing (going back to add a seat must not buy more time).
+    /// Enters `to`: a later step gets its own full time (cut at the chain's ceiling before
+    /// paying); the same or an earlier step changes nothing (going back to add a seat must not
+    /// buy more time).
     pub fn advance(
         self,
         to: Step,
@@ -121,14 +177,21 @@ impl CheckoutState {
         if to <= self.step {
             return Ok(self);
         }
+        let deadline_ms = now_ms + timers.seconds(to) * 1000;
         Ok(CheckoutState {
             step: to,
-            deadline_ms: now_ms + timers.seconds(to) * 1000,
+            deadline_ms: if to == Step::Payment {
+                deadline_ms
+            } else {
+                timers.capped(self.started_ms, deadline_ms)
+            },
             extended: false,
+            started_ms: self.started_ms,
         })
     }
 
-    /// The "Time expired" dialog's extension: once per step, before the deadline, never while paying.
+    /// The "Time expired" dialog's extension: once per step, before the deadline, never while
+    /// paying, never past the chain's ceiling.
     pub fn extend(self, now_ms: i64, timers: &StepTimers) -> Result<CheckoutState, StepError> {
         if !self.is_live(now_ms) {
             return Err(StepError::Expired);
@@ -139,8 +202,15 @@ impl CheckoutState {
         if self.extended {
             return Err(StepError::AlreadyExtended);
         }
+        let deadline_ms = timers.capped(
+            self.started_ms,
+            self.deadline_ms + timers.seconds(self.step) * 1000,
+        );
+        if deadline_ms <= self.deadline_ms {
+            return Err(StepError::Ceiling);
+        }
         Ok(CheckoutState {
-            deadline_ms: self.deadline_ms + timers.seconds(self.step) * 1000,
+            deadline_ms,
             extended: true,
             ..self
         })
@@ -157,7 +227,50 @@ mod tests {
         choose_products_s: 120,
         customer_info_s: 400,
         payment_window_s: 900,
+        ceiling_s: 0,
     };
+
+    /// A ceiling of 20 minutes.
+    const C: StepTimers = StepTimers {
+        ceiling_s: 1200,
+        ..T
+    };
+
+    #[test]
+    fn holds_are_not_renewed_past_the_ceiling() {
+        // Steps and extensions are cut at the ceiling; paying still gets its whole window.
+        let s = CheckoutState::start(0, &C).extend(1_000, &C).unwrap();
+        assert_eq!(s.deadline_ms, 1_200_000);
+        let s = s.advance(Step::Tickets, 1_100_000, &C).unwrap();
+        assert_eq!(s.deadline_ms, 1_200_000, "cut at the ceiling");
+        assert_eq!(s.extend(1_150_000, &C), Err(StepError::Ceiling));
+        let paying = s.advance(Step::Payment, 1_190_000, &C).unwrap();
+        assert_eq!(paying.deadline_ms, 2_090_000);
+        // A restart after expiry continues the chain until the ceiling...
+        let lapsed = CheckoutState::start(0, &C);
+        let (again, new) = CheckoutState::resume(Some(lapsed), 700_000, &C).unwrap();
+        assert!(new);
+        assert_eq!((again.started_ms, again.deadline_ms), (0, 1_200_000));
+        // ...then holds are refused for as long again...
+        assert_eq!(
+            CheckoutState::resume(Some(s), 1_200_000, &C),
+            Err(StepError::Ceiling)
+        );
+        assert_eq!(
+            CheckoutState::resume(Some(s), 2_399_999, &C),
+            Err(StepError::Ceiling)
+        );
+        // ...and then a new chain begins.
+        let (fresh, _) = CheckoutState::resume(Some(s), 2_400_000, &C).unwrap();
+        assert_eq!(
+            (fresh.started_ms, fresh.deadline_ms),
+            (2_400_000, 3_000_000)
+        );
+        // Without a ceiling a restart is always a new chain; a live checkout is joined.
+        let (fresh, _) = CheckoutState::resume(Some(s), 5_000_000, &T).unwrap();
+        assert_eq!(fresh.started_ms, 5_000_000);
+        assert_eq!(CheckoutState::resume(Some(s), 10, &C), Ok((s, false)));
+    }
 
     #[test]
     fn each_step_gets_its_own_timer_by_key() {

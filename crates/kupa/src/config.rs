@@ -112,6 +112,14 @@ pub fn gateway_secret(file: &FileConfig) -> anyhow::Result<Option<kupa_api::stat
 }
 
 /// `off`, or `class.scope=N/period` rules over the defaults (docs/configuration.md).
+pub fn hold_limits(text: Option<&str>) -> anyhow::Result<kupa_app::booking::HoldLimits> {
+    use kupa_app::booking::HoldLimits;
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(HoldLimits::default()),
+        Some(t) => HoldLimits::parse(t).map_err(|e| anyhow::anyhow!("KUPA_HOLD_LIMITS: {e}")),
+    }
+}
+
 pub fn rate_limits(text: Option<&str>) -> anyhow::Result<kupa_api::rate_limit::RateLimits> {
     use kupa_api::rate_limit::RateLimits;
     match text.map(str::trim).filter(|t| !t.is_empty()) {

@@ -64,6 +64,11 @@ enum Command {
         /// defaults (docs/configuration.md).
         #[arg(long, env = "KUPA_RATE_LIMITS")]
         rate_limits: Option<String>,
+        /// Seats held at once per client address and per logged-in customer across sessions, and
+        /// the ceiling of one session's holds: `off`, or `address=40,customer=20,ceiling=45m`
+        /// over the defaults (docs/configuration.md).
+        #[arg(long, env = "KUPA_HOLD_LIMITS")]
+        hold_limits: Option<String>,
         /// Take the client's address for the limits from X-Forwarded-For (only behind a load
         /// balancer that sets it).
         #[arg(long, env = "KUPA_TRUST_FORWARDED_FOR")]
@@ -196,6 +201,7 @@ async fn main() -> anyhow::Result<()> {
             redirect_allow_list,
             locales,
             rate_limits,
+            hold_limits,
             trust_forwarded_for,
         } => {
             init_logs(json_logs);
@@ -205,6 +211,7 @@ async fn main() -> anyhow::Result<()> {
             let settings = kupa_api::ApiSettings {
                 gateway_secret: config::gateway_secret(&file)?,
                 rate_limits: config::rate_limits(rate_limits.as_deref())?,
+                hold_limits: config::hold_limits(hold_limits.as_deref())?,
                 trust_forwarded_for,
                 ..settings
             };

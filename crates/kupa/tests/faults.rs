@@ -135,6 +135,7 @@ fn kupa(database_url: &str) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_kupa"));
     c.env("KUPA_DATABASE_URL", database_url)
         .env("KUPA_RATE_LIMITS", "off")
+        .env("KUPA_HOLD_LIMITS", "off")
         .env("KUPA_GATEWAY_SECRET", "kupa-fault-tests-gateway-secret")
         .env_remove("KUPA_CONFIG")
         .env_remove("KUPA_ADDR");

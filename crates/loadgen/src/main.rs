@@ -233,7 +233,7 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
         "mix": { "commit": scenarios::ON_SALE_MIX.commit, "unlock": scenarios::ON_SALE_MIX.unlock,
                  "expire": stats::round3(1.0 - scenarios::ON_SALE_MIX.commit - scenarios::ON_SALE_MIX.unlock),
                  "manualPicks": scenarios::ON_SALE_MIX.manual },
-        "serverEnv": { "KUPA_RATE_LIMITS": "off", "KUPA_LOG": "warn" },
+        "serverEnv": { "KUPA_RATE_LIMITS": "off", "KUPA_HOLD_LIMITS": "off", "KUPA_LOG": "warn" },
     });
     let mut all: Vec<RunResult> = Vec::new();
     for (name, results) in &by_scenario {

@@ -245,6 +245,7 @@ fn spawn(kupa: &Path, addr: SocketAddr, db: &str, log: &Path) -> anyhow::Result<
         .env("KUPA_DATABASE_URL", db)
         // The bench sets rate limits explicitly (off): it measures the server, not the limiter.
         .env("KUPA_RATE_LIMITS", "off")
+        .env("KUPA_HOLD_LIMITS", "off")
         // Warnings only: a log line per request would measure the terminal, not the server.
         .env(
             "KUPA_LOG",

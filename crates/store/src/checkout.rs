@@ -14,13 +14,19 @@ fn state(r: &impl Get) -> Result<CheckoutState, sqlx::Error> {
             .ok_or_else(|| sqlx::Error::Decode(format!("checkout step {step:?}").into()))?,
         deadline_ms: r.i("deadline")?,
         extended: r.b("extended")?,
+        // Rows from before the ceiling began when they were last written.
+        started_ms: match r.oi("started_at")? {
+            Some(t) => t,
+            None => r.i("updated_at")?,
+        },
     })
 }
 
-const UPSERT: &str = "INSERT INTO checkout_steps (session_id, presentation_id, step, deadline, extended, updated_at) \
-     VALUES ($1, $2, $3, $4, $5, $6) \
+const UPSERT: &str = "INSERT INTO checkout_steps (session_id, presentation_id, step, deadline, extended, updated_at, started_at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7) \
      ON CONFLICT (session_id, presentation_id) DO UPDATE \
-     SET step = excluded.step, deadline = excluded.deadline, extended = excluded.extended, updated_at = excluded.updated_at";
+     SET step = excluded.step, deadline = excluded.deadline, extended = excluded.extended, updated_at = excluded.updated_at, \
+     started_at = excluded.started_at";
 
 /// Only live holds move: an expired one is already free for others.
 const MOVE_HOLDS: &str = "UPDATE seat_claims SET expires_at = $3, updated_at = $4 \
@@ -35,6 +41,7 @@ macro_rules! save {
             .bind($s.deadline_ms)
             .bind($s.extended)
             .bind($now)
+            .bind($s.started_ms)
             .execute(&mut *$tx)
             .await
             .map_err(db_err)?;
@@ -59,7 +66,7 @@ impl CheckoutStore for Db {
     ) -> StoreResult<Option<CheckoutState>> {
         fetch_optional!(
             self,
-            "SELECT step, deadline, extended FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2",
+            "SELECT step, deadline, extended, started_at, updated_at FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2",
             [session_id, presentation_id],
             state
         )

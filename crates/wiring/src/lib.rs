@@ -91,15 +91,18 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     ));
     let forget = catalogue.clone();
     seat_events.on_change(Arc::new(move |p| forget.forget_claims(p)));
-    let booking = Arc::new(BookingService::new(
-        catalogue.clone(),
-        cat.clone(),
-        store.clone(),
-        store.clone(),
-        captcha.clone(),
-        clock_port.clone(),
-        seat_events.clone(),
-    ));
+    let booking = Arc::new(
+        BookingService::new(
+            catalogue.clone(),
+            cat.clone(),
+            store.clone(),
+            store.clone(),
+            captcha.clone(),
+            clock_port.clone(),
+            seat_events.clone(),
+        )
+        .with_hold_limits(store.clone(), settings.hold_limits),
+    );
     let customers = Arc::new(CustomerService::new(
         cat.clone(),
         store.clone(),

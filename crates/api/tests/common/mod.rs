@@ -155,13 +155,7 @@ impl TestApp {
 
     /// A call as the buyer `who` ([`buyer`], or what [`log_in`] gave): the session id in the
     /// `uuid` header, and the login cookie when the buyer logged in.
-    pub async fn call_as(
-        &self,
-        who: &str,
-        method: &str,
-        uri: &str,
-        json: Option<&str>,
-    ) -> Reply {
+    pub async fn call_as(&self, who: &str, method: &str, uri: &str, json: Option<&str>) -> Reply {
         let (session, login) = who_parts(who);
         let mut req = Request::builder()
             .method(method)
@@ -218,6 +212,7 @@ pub fn test_settings() -> ApiSettings {
         redirect_allow_list: vec!["partner.example".into()],
         // The limits have their own tests (rate_limits.rs); the others call freely.
         rate_limits: kupa_api::rate_limit::RateLimits::off(),
+        hold_limits: kupa_app::booking::HoldLimits::off(),
         ..ApiSettings::default()
     }
 }
@@ -350,7 +345,11 @@ pub async fn log_in(app: &TestApp, who: &str, mobile: &str) -> String {
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let session = r.headers["uuid"].to_str().unwrap();
-    assert_ne!(session, who_parts(who).0, "the login rotates the buyer session");
+    assert_ne!(
+        session,
+        who_parts(who).0,
+        "the login rotates the buyer session"
+    );
     let login = set_cookie(&r, "kupa_login").expect("the login sets its cookie");
     format!("{session};{login}")
 }

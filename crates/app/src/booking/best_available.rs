@@ -70,6 +70,7 @@ impl BookingService {
     pub async fn best_available(
         &self,
         session: &str,
+        holder: &Holder,
         q: BestAvailableQuery,
         captcha_token: &str,
     ) -> AppResult<Vec<BestMatch>> {
@@ -169,7 +170,7 @@ impl BookingService {
         if q.lock {
             // Hold the first block that can still be had: others may be racing for the same seats.
             let config = self.catalogue.site_config().await?;
-            let timers = timers(&config);
+            let timers = self.timers(&config);
             for m in matches.iter_mut() {
                 let (checkout, new_checkout) = self
                     .live_checkout(session, m.presentation_id, now, &timers)
@@ -185,6 +186,8 @@ impl BookingService {
                     config.max_seats_per_transaction.max(1) as usize,
                 )
                 .map_err(rule)?;
+                self.check_hold_limits(session, holder, places.len(), now)
+                    .await?;
                 if self
                     .claims
                     .hold(

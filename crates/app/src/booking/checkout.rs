@@ -21,7 +21,7 @@ impl BookingService {
     /// The "Time expired" dialog's extension: once per step, before the deadline.
     pub async fn extend(&self, session: &str, presentation_id: i64) -> AppResult<CheckoutState> {
         let now = self.clock.now_ms();
-        let timers = timers(&self.catalogue.site_config().await?);
+        let timers = self.timers(&self.catalogue.site_config().await?);
         let state = self.current_checkout(session, presentation_id).await?;
         let next = state.extend(now, &timers).map_err(rule)?;
         self.checkout
@@ -38,7 +38,7 @@ impl BookingService {
         step: Step,
     ) -> AppResult<CheckoutState> {
         let now = self.clock.now_ms();
-        let timers = timers(&self.catalogue.site_config().await?);
+        let timers = self.timers(&self.catalogue.site_config().await?);
         let state = self.current_checkout(session, presentation_id).await?;
         let next = state.advance(step, now, &timers).map_err(rule)?;
         if next != state {

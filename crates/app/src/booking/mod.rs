@@ -17,7 +17,9 @@ use kupa_domain::seating::{self, Confirmations, PlanSeat};
 use crate::catalogue::{CatalogueService, PresentationInfo};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::{Claim, Seat, Section};
-use crate::ports::{Captcha, CatalogueStore, CheckoutStore, ClaimStore, Clock, SeatAddress};
+use crate::ports::{
+    Captcha, CatalogueStore, CheckoutStore, ClaimStore, Clock, HolderStore, SeatAddress,
+};
 use crate::seat_events::{SeatChangeKind, SeatEvent, SeatEventSink};
 use crate::seat_plan::plan_seat;
 use crate::site_config::SiteConfig;
@@ -60,6 +62,97 @@ pub struct LockOutcome {
 /// Tries before a general-admission lock gives up on places other buyers keep taking.
 const GA_ATTEMPTS: usize = 8;
 
+/// The limits that follow the buyer rather than the session (a client can always ask for another
+/// session): seats held live at once per client address and per logged-in customer, across all
+/// their sessions, and the ceiling of a session's holds of one presentation (steps, extensions and
+/// restarts together; the payment window comes on top). None: no limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HoldLimits {
+    pub per_address: Option<u32>,
+    pub per_customer: Option<u32>,
+    pub ceiling_seconds: Option<u32>,
+}
+
+impl Default for HoldLimits {
+    /// A box office's defaults: an office or a campus shares one address, so the address limit is
+    /// a few families' worth; a customer needs no more than two full transactions.
+    fn default() -> HoldLimits {
+        HoldLimits {
+            per_address: Some(40),
+            per_customer: Some(20),
+            ceiling_seconds: Some(45 * 60),
+        }
+    }
+}
+
+impl HoldLimits {
+    pub fn off() -> HoldLimits {
+        HoldLimits {
+            per_address: None,
+            per_customer: None,
+            ceiling_seconds: None,
+        }
+    }
+
+    /// `off`, or rules like `address=40,customer=20,ceiling=45m` over the defaults (a rule
+    /// `address=off` lifts one limit; the ceiling takes s, m or h).
+    pub fn parse(text: &str) -> Result<HoldLimits, String> {
+        let text = text.trim();
+        if text == "off" {
+            return Ok(HoldLimits::off());
+        }
+        let mut limits = HoldLimits::default();
+        for rule in text.split(',').map(str::trim).filter(|r| !r.is_empty()) {
+            let (key, value) = rule
+                .split_once('=')
+                .ok_or_else(|| format!("{rule:?}: write key=value"))?;
+            let value = value.trim();
+            let number = |v: &str| -> Result<Option<u32>, String> {
+                if v == "off" {
+                    return Ok(None);
+                }
+                v.parse::<u32>()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .map(Some)
+                    .ok_or_else(|| format!("{rule:?}: a positive number or off"))
+            };
+            match key.trim() {
+                "address" => limits.per_address = number(value)?,
+                "customer" => limits.per_customer = number(value)?,
+                "ceiling" => {
+                    limits.ceiling_seconds = if value == "off" {
+                        None
+                    } else {
+                        let (n, unit) = value.split_at(value.len().saturating_sub(1));
+                        let scale = match unit {
+                            "s" => 1,
+                            "m" => 60,
+                            "h" => 3600,
+                            _ => return Err(format!("{rule:?}: a time like 45m")),
+                        };
+                        Some(number(n)?.ok_or_else(|| format!("{rule:?}: a time"))? * scale)
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "{other:?}: not a hold limit (address, customer, ceiling)"
+                    ));
+                }
+            }
+        }
+        Ok(limits)
+    }
+}
+
+/// Who is holding, for the limits that follow the buyer: the client address and the customer
+/// logged in (if any).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holder {
+    pub address: String,
+    pub customer_id: Option<i64>,
+}
+
 pub struct BookingService {
     catalogue: Arc<CatalogueService>,
     store: Arc<dyn CatalogueStore>,
@@ -68,8 +161,12 @@ pub struct BookingService {
     captcha: Arc<dyn Captcha>,
     clock: Arc<dyn Clock>,
     events: Arc<dyn SeatEventSink>,
+    /// Who each session holds for, and the limits on it ([`BookingService::with_hold_limits`]).
+    holders: Option<Arc<dyn HolderStore>>,
+    limits: HoldLimits,
 }
 
+/// The step timers of the site config (no ceiling: [`BookingService`] adds its own).
 pub fn timers(config: &SiteConfig) -> StepTimers {
     let t = &config.timer_mode;
     StepTimers {
@@ -78,6 +175,7 @@ pub fn timers(config: &SiteConfig) -> StepTimers {
         choose_products_s: t.choose_products_in_seconds,
         customer_info_s: t.customer_info_in_seconds,
         payment_window_s: PAYMENT_WINDOW_SECONDS,
+        ceiling_s: 0,
     }
 }
 
@@ -156,7 +254,75 @@ impl BookingService {
             captcha,
             clock,
             events,
+            holders: None,
+            limits: HoldLimits::off(),
         }
+    }
+
+    /// The limits that follow the buyer across sessions, read from `holders`.
+    pub fn with_hold_limits(
+        self,
+        holders: Arc<dyn HolderStore>,
+        limits: HoldLimits,
+    ) -> BookingService {
+        BookingService {
+            holders: Some(holders),
+            limits,
+            ..self
+        }
+    }
+
+    /// The site's step timers with this node's ceiling on holds.
+    fn timers(&self, config: &SiteConfig) -> StepTimers {
+        StepTimers {
+            ceiling_s: self.limits.ceiling_seconds.map_or(0, i64::from),
+            ..timers(config)
+        }
+    }
+
+    /// Refuses `new` more seats when the buyer's address or customer would then hold more than
+    /// allowed across all their sessions (`holdLimitReached`); records who the session holds for.
+    /// Two locks of one buyer at the same instant may both pass: the limit can be passed by the
+    /// seats of calls in flight, never more.
+    async fn check_hold_limits(
+        &self,
+        session: &str,
+        holder: &Holder,
+        new: usize,
+        now: i64,
+    ) -> AppResult<()> {
+        let Some(holders) = &self.holders else {
+            return Ok(());
+        };
+        if new == 0 || (self.limits.per_address.is_none() && self.limits.per_customer.is_none()) {
+            return Ok(());
+        }
+        holders
+            .record_holder(session, &holder.address, holder.customer_id, now)
+            .await?;
+        let refuse = |scope: &str, limit: u32, held: i64| {
+            tracing::info!(scope, limit, held, "hold limit reached");
+            AppError::rejected_with(
+                ErrorCode::HoldLimitReached,
+                format!(
+                    "you already hold {held} seats, and at most {limit} may be held at once; complete an order or release seats"
+                ),
+                serde_json::json!({ "scope": scope, "limit": limit, "held": held }),
+            )
+        };
+        if let Some(limit) = self.limits.per_address {
+            let held = holders.live_holds_of_address(&holder.address, now).await?;
+            if held + new as i64 > i64::from(limit) {
+                return Err(refuse("address", limit, held));
+            }
+        }
+        if let (Some(limit), Some(customer)) = (self.limits.per_customer, holder.customer_id) {
+            let held = holders.live_holds_of_customer(customer, now).await?;
+            if held + new as i64 > i64::from(limit) {
+                return Err(refuse("customer", limit, held));
+            }
+        }
+        Ok(())
     }
 
     /// Tells watchers of the presentation that these places changed.
@@ -224,7 +390,8 @@ impl BookingService {
         Ok((section, sections))
     }
 
-    /// The session's live checkout on this presentation, or a new one starting now (true).
+    /// The session's live checkout on this presentation, or a new one starting now (true), which
+    /// continues the earlier one's chain within the ceiling (`holdLimitReached` past it).
     async fn live_checkout(
         &self,
         session: &str,
@@ -232,16 +399,17 @@ impl BookingService {
         now_ms: i64,
         timers: &StepTimers,
     ) -> AppResult<(CheckoutState, bool)> {
-        Ok(
-            match self
-                .checkout
-                .checkout_state(session, presentation_id)
-                .await?
-            {
-                Some(s) if s.is_live(now_ms) => (s, false),
-                _ => (CheckoutState::start(now_ms, timers), true),
-            },
-        )
+        let earlier = self
+            .checkout
+            .checkout_state(session, presentation_id)
+            .await?;
+        CheckoutState::resume(earlier, now_ms, timers).map_err(|e| {
+            AppError::rejected_with(
+                e.code(),
+                "you have held seats of this presentation for as long as may be; try again later",
+                serde_json::json!({ "scope": "ceiling", "limit": timers.ceiling_s }),
+            )
+        })
     }
 
     fn my_live_holds<'a>(
@@ -257,6 +425,7 @@ impl BookingService {
     pub async fn lock(
         &self,
         session: &str,
+        holder: &Holder,
         req: SeatRequest,
         confirmed: Confirmations,
         captcha_token: &str,
@@ -280,7 +449,7 @@ impl BookingService {
             ));
         }
         let config = self.catalogue.site_config().await?;
-        let timers = timers(&config);
+        let timers = self.timers(&config);
         let (checkout, new_checkout) = self
             .live_checkout(session, req.presentation_id, now, &timers)
             .await?;
@@ -322,6 +491,7 @@ impl BookingService {
                 seating::check_max_seats(mine.len() + new, max).map_err(rule)?;
                 let plan: Vec<PlanSeat> = group.iter().map(|s| plan_seat(s, &sections)).collect();
                 seating::check_confirmations(&plan, confirmed).map_err(rule)?;
+                self.check_hold_limits(session, holder, new, now).await?;
                 let all: Vec<HeldPlace> = group.iter().map(|s| held(s)).collect();
                 let places: Vec<SeatAddress> = all.iter().map(place).collect();
                 if !self
@@ -345,6 +515,7 @@ impl BookingService {
             }
             SectionKind::Ga => {
                 seating::check_max_seats(mine.len() + 1, max).map_err(rule)?;
+                self.check_hold_limits(session, holder, 1, now).await?;
                 self.lock_ga_place(
                     session,
                     req.presentation_id,

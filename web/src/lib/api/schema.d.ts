@@ -3542,7 +3542,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description NOT_ENOUGH_SEATS, res_not_enough_seats, section_not_enough_seats, ga_not_enough_seats, lock_seat_error, ticket_sale_not_yet_started, ticketing_ended */
+      /** @description NOT_ENOUGH_SEATS, res_not_enough_seats, section_not_enough_seats, ga_not_enough_seats, lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, holdLimitReached (with isLock=1) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3624,7 +3624,7 @@ export interface operations {
           'application/json': components['schemas']['CheckoutResponse'];
         };
       };
-      /** @description timeExpired, extensionNotAllowed */
+      /** @description timeExpired, extensionNotAllowed, holdLimitReached (the extension would pass the ceiling) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3684,7 +3684,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, ga_not_enough_seats */
+      /** @description lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, ga_not_enough_seats, holdLimitReached (the buyer holds as many seats as allowed across sessions, or past the ceiling) */
       409: {
         headers: {
           [name: string]: unknown;
