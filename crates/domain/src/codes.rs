@@ -47,6 +47,8 @@ error_codes! {
     MethodNotAllowed = "methodNotAllowed",
     /// Too many calls of one kind; `Retry-After` says when to try again.
     TooManyRequests = "tooManyRequests",
+    /// The request body is larger than the server takes.
+    PayloadTooLarge = "payloadTooLarge",
     // --- Seats
     /// The seat is no longer available (held by another buyer or sold).
     LockSeatError = "lock_seat_error",

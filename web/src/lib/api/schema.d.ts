@@ -1096,6 +1096,7 @@ export interface components {
       | 'serviceUnavailable'
       | 'methodNotAllowed'
       | 'tooManyRequests'
+      | 'payloadTooLarge'
       | 'lock_seat_error'
       | 'unlock_seat_error'
       | 'ticket_sale_not_yet_started'
@@ -3584,6 +3585,15 @@ export interface operations {
       };
       /** @description formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests: this address has its cap of open streams (Retry-After) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
