@@ -64,4 +64,4 @@ if [ -n "$cluster" ]; then
 fi
 
 cd web
-KUPA_E2E_URL="http://127.0.0.1:$port" KUPA_CHROMIUM="$chromium" npx playwright test
+KUPA_E2E_URL="http://127.0.0.1:$port" KUPA_CHROMIUM="$chromium" npx playwright test "$@"

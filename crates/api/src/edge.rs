@@ -13,10 +13,11 @@ use axum::response::{IntoResponse, Response};
 
 /// The shop's policy: scripts, styles, fonts and calls from this origin only, no inline script
 /// or `<style>` (the web build has none; React sets styles through the DOM, which CSP allows),
-/// images also as `data:`/`blob:` (QR codes), frames of this origin only (the payment dialog
+/// images also as `data:`/`blob:` (QR codes), fonts also as `data:` (the web build inlines its
+/// small font subsets into the CSS), frames of this origin only (the payment dialog
 /// frames /pay/...), and never framed itself.
 pub const SHOP_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; frame-src 'self'; \
+img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; frame-src 'self'; \
 object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 /// A year; no includeSubDomains or preload, which are the operator's to choose (in the proxy).
