@@ -69,7 +69,7 @@ enum Command {
         #[arg(long, env = "KUPA_TRUST_FORWARDED_FOR")]
         trust_forwarded_for: bool,
         #[command(flatten)]
-        http: config::HttpArgs,
+        http: Box<config::HttpArgs>,
     },
     /// Bring the database schema up to date.
     Migrate {
