@@ -18,6 +18,9 @@ export KUPA_RATE_LIMITS="${KUPA_RATE_LIMITS:-lock.session=60/1m,lock.address=500
 # Seats held per address likewise: every spec's buyer is 127.0.0.1; per customer and the ceiling
 # are the defaults.
 export KUPA_HOLD_LIMITS="${KUPA_HOLD_LIMITS:-address=5000}"
+# The per-address connection and event stream caps too: all the browsers are on 127.0.0.1.
+export KUPA_MAX_CONNECTIONS_PER_ADDRESS="${KUPA_MAX_CONNECTIONS_PER_ADDRESS:-2000}"
+export KUPA_MAX_EVENT_STREAMS_PER_ADDRESS="${KUPA_MAX_EVENT_STREAMS_PER_ADDRESS:-500}"
 KUPA_DATABASE_URL="sqlite:$work/e2e.db" KUPA_LOG=warn,kupa=info \
   ./target/debug/kupa serve --demo --test-mode --addr "127.0.0.1:$port" \
   --redirect-allow-list partner.example >"$log" 2>&1 &
@@ -64,4 +67,4 @@ if [ -n "$cluster" ]; then
 fi
 
 cd web
-KUPA_E2E_URL="http://127.0.0.1:$port" KUPA_CHROMIUM="$chromium" npx playwright test
+KUPA_E2E_URL="http://127.0.0.1:$port" KUPA_CHROMIUM="$chromium" npx playwright test "$@"

@@ -225,6 +225,9 @@ fn mail_html(m: &OutboxMail) -> String {
     )
 }
 
+const OUTBOX_CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; \
+form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 const STYLE: &str = "body{font-family:system-ui,'Noto Sans Hebrew',sans-serif;margin:0;padding:1rem;max-inline-size:60rem;margin-inline:auto;color:#1b1b1f;background:#fafafa}\
 header{border-block-end:2px solid #c33;margin-block-end:1rem}\
 .warn{color:#c33;font-weight:600}\
@@ -305,6 +308,10 @@ async fn page(
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CACHE_CONTROL, "no-store"),
+            // No script at all; inline styles for this page's own <style> and the mails' HTML,
+            // whose sandboxed srcdoc frames inherit this policy.
+            (header::CONTENT_SECURITY_POLICY, OUTBOX_CSP),
+            (header::X_FRAME_OPTIONS, "DENY"),
         ],
         html,
     ))

@@ -66,6 +66,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         GeneralError => StatusCode::INTERNAL_SERVER_ERROR,
         ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         TooManyRequests | LoginValidation | SmsResendTooSoon => StatusCode::TOO_MANY_REQUESTS,
         LoginError | InvalidSmsCode | InvalidSignature => StatusCode::UNAUTHORIZED,
         PaymentError => StatusCode::PAYMENT_REQUIRED,
@@ -159,8 +160,33 @@ impl From<AppError> for ApiError {
     }
 }
 
+impl ApiError {
+    /// A refusal that passes with time (429): `params.retryAfterSeconds` and the `Retry-After`
+    /// header both say when to try again.
+    pub fn retry_later(code: ErrorCode, message: impl Into<String>, seconds: u64) -> ApiError {
+        ApiError {
+            params: Some(serde_json::json!({ "retryAfterSeconds": seconds.max(1) })),
+            ..ApiError::new(code, message)
+        }
+    }
+
+    /// When to try again, for a 429: the `retryAfterSeconds` the refusal gave, else one second
+    /// (every 429 carries `Retry-After`, so a client never has to guess).
+    fn retry_after_seconds(&self) -> Option<u64> {
+        (self.status == StatusCode::TOO_MANY_REQUESTS).then(|| {
+            self.params
+                .as_ref()
+                .and_then(|p| p.get("retryAfterSeconds"))
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(1)
+                .max(1)
+        })
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let retry_after = self.retry_after_seconds();
         let body = ErrorBody {
             error: ErrorDetail {
                 code: self.code,
@@ -168,7 +194,14 @@ impl IntoResponse for ApiError {
                 params: self.params,
             },
         };
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if let Some(seconds) = retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(seconds),
+            );
+        }
+        response
     }
 }
 

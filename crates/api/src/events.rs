@@ -13,8 +13,12 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiResult, ErrorBody};
-use crate::extract::Query;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{ClientAddress, Query};
+use kupa_app::ErrorCode;
+
+/// How long a client refused for too many streams is told to wait.
+const STREAM_RETRY_AFTER_SECONDS: u64 = 10;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -37,9 +41,11 @@ pub struct EventsQuery {
 #[utoipa::path(get, operation_id = "seatEvents", path = "/seats/events", tag = "seats", params(EventsQuery),
     responses((status = 200, description = "text/event-stream of seat changes", content_type = "text/event-stream", body = String),
               (status = 404, description = "noEvent", body = ErrorBody),
-              (status = 422, description = "formValidation", body = ErrorBody)))]
+              (status = 422, description = "formValidation", body = ErrorBody),
+              (status = 429, description = "tooManyRequests: this address has its cap of open streams (Retry-After)", body = ErrorBody)))]
 async fn seat_events(
     State(state): State<AppState>,
+    address: ClientAddress,
     Query(q): Query<EventsQuery>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     // Refuses unknown presentations (noEvent) before anything is subscribed.
@@ -47,25 +53,42 @@ async fn seat_events(
         .catalogue
         .presentation(q.presentation_id, &Default::default())
         .await?;
+    // One address may not hold a node's streams (each is an open connection for as long as a
+    // seat map is open): past the cap, 429 until one of its streams ends.
+    let Some(permit) = state
+        .seat_events
+        .open_stream(&address.0, state.settings.max_event_streams_per_address)
+    else {
+        tracing::warn!(address = %address.0, "seat event streams per address reached");
+        return Err(ApiError::retry_later(
+            ErrorCode::TooManyRequests,
+            "too many seat event streams from this address; close one or try again later",
+            STREAM_RETRY_AFTER_SECONDS,
+        ));
+    };
     let rx = state.seat_events.subscribe(q.presentation_id);
     let ready = Event::default()
         .event("ready")
         .retry(Duration::from_millis(1000))
         .data(format!("{{\"presentationId\":{}}}", q.presentation_id));
-    let stream = futures_util::stream::unfold((Some(ready), rx), |(first, mut rx)| async move {
-        if let Some(ready) = first {
-            return Some((Ok(ready), (None, rx)));
-        }
-        match rx.recv().await {
-            Ok(out) => Some((
-                Ok(Event::default().event(out.name).data(&out.data)),
-                (None, rx),
-            )),
-            // Fallen behind (or the hub is gone): end the stream; the browser reconnects and
-            // reloads the status, and the others were never held up.
-            Err(_) => None,
-        }
-    });
+    // The permit lives in the stream's state: it is given back when the stream is dropped.
+    let stream = futures_util::stream::unfold(
+        (Some(ready), rx, permit),
+        |(first, mut rx, permit)| async move {
+            if let Some(ready) = first {
+                return Some((Ok(ready), (None, rx, permit)));
+            }
+            match rx.recv().await {
+                Ok(out) => Some((
+                    Ok(Event::default().event(out.name).data(&out.data)),
+                    (None, rx, permit),
+                )),
+                // Fallen behind (or the hub is gone): end the stream; the browser reconnects and
+                // reloads the status, and the others were never held up.
+                Err(_) => None,
+            }
+        },
+    );
     Ok(Sse::new(stream).keep_alive(
         KeepAlive::new()
             .interval(Duration::from_secs(15))

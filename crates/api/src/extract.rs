@@ -1,8 +1,11 @@
-//! Extractors that answer malformed input in our error shape (422 formValidation), never axum's text.
+//! Extractors that answer malformed input in our error shape (422 formValidation, or 413
+//! payloadTooLarge for a body over the limit), never axum's text.
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::StatusCode;
 use axum::http::request::Parts;
+use kupa_app::ErrorCode;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -17,6 +20,23 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
             .await
             .map(|q| Query(q.0))
             .map_err(|e: QueryRejection| ApiError::validation(e.body_text()))
+    }
+}
+
+/// The client's address as the limits see it (`rate_limit::client_address`).
+pub struct ClientAddress(pub String);
+
+impl FromRequestParts<crate::state::AppState> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &crate::state::AppState,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(ClientAddress(crate::rate_limit::address_of(
+            parts,
+            state.settings.trust_forwarded_for,
+        )))
     }
 }
 
@@ -42,8 +62,24 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
         axum::Json::<T>::from_request(req, state)
             .await
             .map(|j| Json(j.0))
-            .map_err(|e: JsonRejection| ApiError::validation(e.body_text()))
+            .map_err(|e: JsonRejection| body_rejection(e.status(), e.body_text()))
     }
+}
+
+/// A body over the limit is 413 `payloadTooLarge`; anything else wrong with it is malformed input.
+fn body_rejection(status: StatusCode, text: String) -> ApiError {
+    if status == StatusCode::PAYLOAD_TOO_LARGE {
+        too_large()
+    } else {
+        ApiError::validation(text)
+    }
+}
+
+pub fn too_large() -> ApiError {
+    ApiError::new(
+        ErrorCode::PayloadTooLarge,
+        "The request body is larger than this server takes.",
+    )
 }
 
 /// "1,2,3" → [1, 2, 3]; empty → []. Anything else is a validation error naming the parameter.

@@ -8,6 +8,7 @@ mod catalogue;
 mod customer;
 mod dev_outbox;
 mod dto;
+pub mod edge;
 pub mod error;
 mod events;
 mod extract;
@@ -149,8 +150,13 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// The layers every request of the site passes, Kupa's own routes and a payment provider's
-/// pages alike: the request id, gzip, the buyer session (`session::BuyerSession`), the limits.
+/// pages alike: the request id, the hardening headers, gzip, the body limit, the buyer session
+/// (`session::BuyerSession`), the limits.
 pub fn with_site_layers(site: Router, state: AppState) -> Router {
+    let https = edge::Https {
+        public_url_is_https: state.settings.public_url.starts_with("https://"),
+        trust_forwarded: state.settings.trust_forwarded_for,
+    };
     site
         // Inside the session layer: the limits key on the buyer session.
         .layer(axum::middleware::from_fn_with_state(
@@ -168,8 +174,21 @@ pub fn with_site_layers(site: Router, state: AppState) -> Router {
             },
             session::middleware,
         ))
+        // Every body extractor stops reading past the limit (413 payloadTooLarge, in our shape
+        // also where axum's own extractor wrote text).
+        .layer(axum::extract::DefaultBodyLimit::max(
+            state.settings.max_body_bytes,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.settings.max_body_bytes,
+            edge::body_limit,
+        ))
         // Pages, scripts and JSON go out gzipped to browsers that ask (the order page's script
         // is about 160 KB gzipped instead of 520 KB; `make bench` measures it).
         .layer(tower_http::compression::CompressionLayer::new().gzip(true))
+        .layer(axum::middleware::from_fn_with_state(
+            https,
+            edge::security_headers,
+        ))
         .layer(axum::middleware::from_fn(request_id::middleware))
 }

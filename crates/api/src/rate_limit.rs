@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderValue, Method};
+use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -272,13 +272,17 @@ impl RateLimiter {
 
 /// The client's address: the connection's peer, or (behind a trusted load balancer,
 /// `KUPA_TRUST_FORWARDED_FOR`) the last address the balancer added to X-Forwarded-For.
-pub(crate) fn client_address(
-    req: &axum::http::request::Parts,
+pub(crate) fn address_of(parts: &axum::http::request::Parts, trust_forwarded_for: bool) -> String {
+    address_from(&parts.headers, &parts.extensions, trust_forwarded_for)
+}
+
+fn address_from(
+    headers: &axum::http::HeaderMap,
+    extensions: &axum::http::Extensions,
     trust_forwarded_for: bool,
 ) -> String {
     if trust_forwarded_for
-        && let Some(last) = req
-            .headers
+        && let Some(last) = headers
             .get("x-forwarded-for")
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.rsplit(',').next())
@@ -287,7 +291,7 @@ pub(crate) fn client_address(
     {
         return last.to_owned();
     }
-    req.extensions
+    extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip().to_string())
         .unwrap_or_else(|| "unknown".into())
@@ -321,16 +325,13 @@ pub async fn middleware(State(gate): State<Gate>, req: Request, next: Next) -> R
         Ok(()) => next.run(req).await,
         Err(wait) => {
             tracing::warn!(?class, address = %address, "rate limit reached");
-            let seconds = wait.as_secs().max(1);
-            let mut res = ApiError::new(
+            let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+            ApiError::retry_later(
                 kupa_app::ErrorCode::TooManyRequests,
                 format!("too many calls of this kind; try again in {seconds} s"),
+                seconds,
             )
-            .into_response();
-            if let Ok(v) = HeaderValue::from_str(&seconds.to_string()) {
-                res.headers_mut().insert("retry-after", v);
-            }
-            res
+            .into_response()
         }
     }
 }

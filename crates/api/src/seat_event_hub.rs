@@ -36,6 +36,26 @@ pub struct SeatEventHub {
     on_change: OnceLock<ChangeHook>,
     /// Set when the node shuts down: streams end, and new ones end at once.
     closed: std::sync::atomic::AtomicBool,
+    /// Open streams per client address, for the per-address cap.
+    streams_by_address: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// One open stream of a client address; the count goes down when the stream ends.
+pub struct StreamPermit {
+    address: String,
+    counts: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Drop for StreamPermit {
+    fn drop(&mut self) {
+        let mut counts = self.counts.lock().expect("seat event hub poisoned");
+        if let Some(n) = counts.get_mut(&self.address) {
+            *n -= 1;
+            if *n == 0 {
+                counts.remove(&self.address);
+            }
+        }
+    }
 }
 
 impl Default for SeatEventHub {
@@ -46,6 +66,7 @@ impl Default for SeatEventHub {
             relay_dropped: Default::default(),
             on_change: OnceLock::new(),
             closed: Default::default(),
+            streams_by_address: Default::default(),
         }
     }
 }
@@ -77,6 +98,24 @@ impl SeatEventHub {
             .lock()
             .expect("seat event hub poisoned")
             .clear();
+    }
+
+    /// Counts a new stream of `address` unless it already has `cap` open (0: no cap); the
+    /// permit is held for as long as the stream lasts.
+    pub fn open_stream(&self, address: &str, cap: usize) -> Option<StreamPermit> {
+        let mut counts = self
+            .streams_by_address
+            .lock()
+            .expect("seat event hub poisoned");
+        let n = counts.entry(address.to_owned()).or_insert(0);
+        if cap > 0 && *n >= cap {
+            return None;
+        }
+        *n += 1;
+        Some(StreamPermit {
+            address: address.to_owned(),
+            counts: self.streams_by_address.clone(),
+        })
     }
 
     /// A watcher of one presentation.
@@ -222,6 +261,18 @@ mod tests {
         w.recv().await.unwrap();
         hub.resync_all();
         assert_eq!(w.recv().await.unwrap().name, "resync");
+    }
+
+    #[test]
+    fn an_address_gets_streams_up_to_its_cap_and_a_closed_one_frees_its_place() {
+        let hub = SeatEventHub::new();
+        let a1 = hub.open_stream("10.0.0.1", 2).unwrap();
+        let _a2 = hub.open_stream("10.0.0.1", 2).unwrap();
+        assert!(hub.open_stream("10.0.0.1", 2).is_none());
+        assert!(hub.open_stream("10.0.0.2", 2).is_some(), "another address");
+        drop(a1);
+        assert!(hub.open_stream("10.0.0.1", 2).is_some());
+        assert!(hub.open_stream("10.0.0.1", 0).is_some(), "0 is no cap");
     }
 
     #[tokio::test]

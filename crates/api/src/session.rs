@@ -264,7 +264,7 @@ pub async fn middleware(State(gate): State<SessionGate>, request: Request, next:
     let id = from_cookie
         .or(from_header)
         .unwrap_or_else(|| gate.key.mint());
-    let address = crate::rate_limit::client_address(&parts, gate.trust_forwarded_for);
+    let address = crate::rate_limit::address_of(&parts, gate.trust_forwarded_for);
     parts.extensions.insert(BuyerSession {
         id: id.clone(),
         login,

@@ -57,14 +57,25 @@ pub struct ApiSettings {
     pub public_url: String,
     /// Abuse limits on lock, best-available, SMS and login calls (KUPA_RATE_LIMITS).
     pub rate_limits: crate::rate_limit::RateLimits,
-    /// Take the client's address from X-Forwarded-For (behind a trusted load balancer only).
+    /// Take the client's address from X-Forwarded-For, and the scheme from X-Forwarded-Proto
+    /// (behind a trusted load balancer only).
     pub trust_forwarded_for: bool,
     /// Signs the buyer session ids; shared by the nodes (the wiring reads it from the database).
     pub session_key: crate::session::SessionKey,
     /// Seats held per address and per customer across sessions, and the ceiling of a session's
     /// holds (KUPA_HOLD_LIMITS).
     pub hold_limits: kupa_app::booking::HoldLimits,
+    /// The largest request body taken, in bytes; larger ones answer 413 `payloadTooLarge`
+    /// (KUPA_MAX_BODY_BYTES).
+    pub max_body_bytes: usize,
+    /// Seat event streams one client address may hold open at once; more answer 429
+    /// `tooManyRequests` (KUPA_MAX_EVENT_STREAMS_PER_ADDRESS; 0 means no cap).
+    pub max_event_streams_per_address: usize,
 }
+
+/// The defaults of the limits above, for a single node that faces browsers.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
+pub const DEFAULT_MAX_EVENT_STREAMS_PER_ADDRESS: usize = 32;
 
 /// A secret that never shows in `Debug` output or logs.
 #[derive(Clone, PartialEq, Eq, serde::Deserialize)]
@@ -91,6 +102,8 @@ impl Default for ApiSettings {
             trust_forwarded_for: false,
             session_key: crate::session::SessionKey::random(),
             hold_limits: kupa_app::booking::HoldLimits::default(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_event_streams_per_address: DEFAULT_MAX_EVENT_STREAMS_PER_ADDRESS,
         }
     }
 }

@@ -325,10 +325,12 @@ impl MobileLoginService {
         }
         if stored.attempts > MAX_ATTEMPTS {
             tracing::info!(to = %mobile.masked(), "login code dead after too many attempts");
+            // The code is dead; a new one may be asked for once the resend limits allow.
+            let wait = retry_after_seconds(&stored, now, &CODE_LIMITS);
             return Err(AppError::rejected_with(
                 TOO_MANY_ATTEMPTS,
                 "too many attempts: ask for a new code",
-                serde_json::json!({ "maxAttempts": MAX_ATTEMPTS }),
+                serde_json::json!({ "maxAttempts": MAX_ATTEMPTS, "retryAfterSeconds": wait }),
             ));
         }
         if !same(&code_hash(&stored.salt, mobile, code), &stored.code_hash) {

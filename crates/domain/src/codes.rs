@@ -49,6 +49,8 @@ error_codes! {
     TooManyRequests = "tooManyRequests",
     /// A state-changing call from another site's page (its `Origin` is not this site's).
     Forbidden = "forbidden",
+    /// The request body is larger than the server takes.
+    PayloadTooLarge = "payloadTooLarge",
     // --- Seats
     /// The seat is no longer available (held by another buyer or sold).
     LockSeatError = "lock_seat_error",

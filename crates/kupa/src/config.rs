@@ -18,6 +18,49 @@ pub struct FileConfig {
     pub gateway_secret: Option<kupa_api::state::GatewaySecret>,
     #[serde(default)]
     pub web: WebFileConfig,
+    #[serde(default)]
+    pub http: HttpFileConfig,
+}
+
+/// The `[http]` table: the serving loop's deadlines and caps (docs/configuration.md).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpFileConfig {
+    pub header_timeout: Option<String>,
+    pub body_timeout: Option<String>,
+    pub idle_timeout: Option<String>,
+    pub max_connections: Option<usize>,
+    pub max_connections_per_address: Option<usize>,
+    pub max_event_streams_per_address: Option<usize>,
+    pub max_body_bytes: Option<usize>,
+}
+
+/// The same settings as flags and KUPA_* variables, which win over the file.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct HttpArgs {
+    /// How long a request's head may take from its first byte, e.g. 10s or 500ms (default 10s).
+    #[arg(long, env = "KUPA_HEADER_TIMEOUT")]
+    pub header_timeout: Option<String>,
+    /// How long a request's body may take after its head (default 30s).
+    #[arg(long, env = "KUPA_BODY_TIMEOUT")]
+    pub body_timeout: Option<String>,
+    /// How long a keep-alive connection may wait idle for its next request (default 30s).
+    #[arg(long, env = "KUPA_IDLE_TIMEOUT")]
+    pub idle_timeout: Option<String>,
+    /// Open connections on this node; more get a quick 503 (default 10000, kept below the
+    /// process's open-files limit).
+    #[arg(long, env = "KUPA_MAX_HTTP_CONNECTIONS")]
+    pub max_http_connections: Option<usize>,
+    /// Open connections from one peer address; more get a quick 429 (default 256; 0 = no cap;
+    /// no cap by default with --trust-forwarded-for, where the peer is the load balancer).
+    #[arg(long, env = "KUPA_MAX_CONNECTIONS_PER_ADDRESS")]
+    pub max_connections_per_address: Option<usize>,
+    /// Seat event streams open from one client address; more answer 429 (default 32; 0 = no cap).
+    #[arg(long, env = "KUPA_MAX_EVENT_STREAMS_PER_ADDRESS")]
+    pub max_event_streams_per_address: Option<usize>,
+    /// The largest request body taken, in bytes; larger ones answer 413 (default 65536).
+    #[arg(long, env = "KUPA_MAX_BODY_BYTES")]
+    pub max_body_bytes: Option<usize>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -133,5 +176,137 @@ pub fn rate_limits(text: Option<&str>) -> anyhow::Result<kupa_api::rate_limit::R
                 }
             })
             .map_err(|e| anyhow::anyhow!("KUPA_RATE_LIMITS: {e}")),
+    }
+}
+
+/// `10s`, `500ms`, `2m`, or a bare number of seconds.
+pub fn parse_duration(name: &str, text: &str) -> anyhow::Result<std::time::Duration> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(split);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| anyhow::anyhow!("{name}: {text:?} is not a duration like 10s or 500ms"))?;
+    let d = match unit.trim() {
+        "" | "s" => std::time::Duration::from_secs(n),
+        "ms" => std::time::Duration::from_millis(n),
+        "m" => std::time::Duration::from_secs(n * 60),
+        _ => anyhow::bail!("{name}: {text:?} is not a duration like 10s or 500ms"),
+    };
+    anyhow::ensure!(!d.is_zero(), "{name} must be more than 0");
+    Ok(d)
+}
+
+/// Descriptors kept back from the connection cap: the database pool, the log, files, sockets.
+const RESERVED_FILES: u64 = 64;
+
+/// The serving loop's limits: flags and variables, then the file, then the defaults. The node's
+/// connection cap is kept below the process's open-files limit, where it would otherwise die.
+pub fn serve_limits(
+    args: &HttpArgs,
+    file: &HttpFileConfig,
+    trust_forwarded_for: bool,
+    db_pool: u32,
+) -> anyhow::Result<kupa_wiring::serve::ServeLimits> {
+    use kupa_wiring::serve::{self, ServeLimits};
+    let duration = |name: &str, flag: &Option<String>, file: &Option<String>, default| match flag
+        .as_ref()
+        .or(file.as_ref())
+    {
+        Some(t) => parse_duration(name, t),
+        None => Ok(default),
+    };
+    let mut max_connections = args
+        .max_http_connections
+        .or(file.max_connections)
+        .unwrap_or(serve::DEFAULT_MAX_CONNECTIONS);
+    anyhow::ensure!(
+        max_connections > 0,
+        "the connection cap must be more than 0"
+    );
+    if let Some(files) = serve::open_files_limit() {
+        let room = files
+            .saturating_sub(RESERVED_FILES + u64::from(db_pool))
+            .max(16) as usize;
+        if max_connections > room {
+            tracing::warn!(
+                configured = max_connections,
+                open_files_limit = files,
+                cap = room,
+                "the connection cap is above what the open-files limit allows; lowered (raise `ulimit -n` or LimitNOFILE to serve more)"
+            );
+            max_connections = room;
+        }
+    }
+    let per_address_default = if trust_forwarded_for {
+        0
+    } else {
+        serve::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+    };
+    Ok(ServeLimits {
+        header_timeout: duration(
+            "KUPA_HEADER_TIMEOUT",
+            &args.header_timeout,
+            &file.header_timeout,
+            serve::DEFAULT_HEADER_TIMEOUT,
+        )?,
+        body_timeout: duration(
+            "KUPA_BODY_TIMEOUT",
+            &args.body_timeout,
+            &file.body_timeout,
+            serve::DEFAULT_BODY_TIMEOUT,
+        )?,
+        idle_timeout: duration(
+            "KUPA_IDLE_TIMEOUT",
+            &args.idle_timeout,
+            &file.idle_timeout,
+            serve::DEFAULT_IDLE_TIMEOUT,
+        )?,
+        max_connections,
+        max_connections_per_address: args
+            .max_connections_per_address
+            .or(file.max_connections_per_address)
+            .unwrap_or(per_address_default),
+        shutdown_grace: serve::DEFAULT_SHUTDOWN_GRACE,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        let d = |t| super::parse_duration("x", t);
+        assert_eq!(d("10s").unwrap(), Duration::from_secs(10));
+        assert_eq!(d("500ms").unwrap(), Duration::from_millis(500));
+        assert_eq!(d("2m").unwrap(), Duration::from_secs(120));
+        assert_eq!(d("15").unwrap(), Duration::from_secs(15));
+        for bad in ["", "0s", "ten", "5h", "-1s"] {
+            assert!(d(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn flags_win_over_the_file_and_a_proxy_turns_the_address_cap_off() {
+        let file: super::FileConfig = toml::from_str(
+            "[http]\nheader_timeout = \"5s\"\nidle_timeout = \"1m\"\nmax_connections_per_address = 9\n",
+        )
+        .unwrap();
+        let args = super::HttpArgs {
+            header_timeout: Some("2s".into()),
+            ..Default::default()
+        };
+        let l = super::serve_limits(&args, &file.http, false, 8).unwrap();
+        assert_eq!(l.header_timeout, Duration::from_secs(2));
+        assert_eq!(l.idle_timeout, Duration::from_secs(60));
+        assert_eq!(l.body_timeout, kupa_wiring::serve::DEFAULT_BODY_TIMEOUT);
+        assert_eq!(l.max_connections_per_address, 9);
+        let behind_proxy =
+            super::serve_limits(&Default::default(), &Default::default(), true, 8).unwrap();
+        assert_eq!(behind_proxy.max_connections_per_address, 0);
+        let direct =
+            super::serve_limits(&Default::default(), &Default::default(), false, 8).unwrap();
+        assert_eq!(direct.max_connections_per_address, 256);
     }
 }

@@ -73,6 +73,8 @@ enum Command {
         /// balancer that sets it).
         #[arg(long, env = "KUPA_TRUST_FORWARDED_FOR")]
         trust_forwarded_for: bool,
+        #[command(flatten)]
+        http: Box<config::HttpArgs>,
     },
     /// Bring the database schema up to date.
     Migrate {
@@ -203,6 +205,7 @@ async fn main() -> anyhow::Result<()> {
             rate_limits,
             hold_limits,
             trust_forwarded_for,
+            http,
         } => {
             init_logs(json_logs);
             let test_mode = test_mode || file.test_mode.unwrap_or(false);
@@ -213,8 +216,21 @@ async fn main() -> anyhow::Result<()> {
                 rate_limits: config::rate_limits(rate_limits.as_deref())?,
                 hold_limits: config::hold_limits(hold_limits.as_deref())?,
                 trust_forwarded_for,
+                max_body_bytes: http
+                    .max_body_bytes
+                    .or(file.http.max_body_bytes)
+                    .unwrap_or(kupa_api::state::DEFAULT_MAX_BODY_BYTES),
+                max_event_streams_per_address: http
+                    .max_event_streams_per_address
+                    .or(file.http.max_event_streams_per_address)
+                    .unwrap_or(kupa_api::state::DEFAULT_MAX_EVENT_STREAMS_PER_ADDRESS),
                 ..settings
             };
+            let db_pool = db
+                .max_connections
+                .or(file.max_connections)
+                .unwrap_or(config::DEFAULT_MAX_CONNECTIONS);
+            let limits = config::serve_limits(&http, &file.http, trust_forwarded_for, db_pool)?;
             let addr: SocketAddr = addr
                 .or_else(|| file.addr.clone())
                 .unwrap_or_else(|| config::DEFAULT_ADDR.into())
@@ -228,7 +244,7 @@ async fn main() -> anyhow::Result<()> {
                 public_url: public_url.trim_end_matches('/').to_owned(),
                 ..settings
             };
-            serve(addr, db, &file, demo, settings).await
+            serve(addr, db, &file, demo, settings, limits).await
         }
     }
 }
@@ -239,6 +255,7 @@ async fn serve(
     file: &FileConfig,
     demo: bool,
     settings: kupa_api::ApiSettings,
+    limits: kupa_wiring::serve::ServeLimits,
 ) -> anyhow::Result<()> {
     let clock = Arc::new(ServerClock::new());
     let db = open_db(&db_args, file).await?;
@@ -277,12 +294,15 @@ async fn serve(
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;
     tracing::info!("Kupa is serving on http://{}", listener.local_addr()?);
-    // The peer address feeds the per-address rate limits.
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
+    tracing::info!(
+        header_timeout = ?limits.header_timeout,
+        body_timeout = ?limits.body_timeout,
+        idle_timeout = ?limits.idle_timeout,
+        max_connections = limits.max_connections,
+        max_connections_per_address = limits.max_connections_per_address,
+        "connection limits"
+    );
+    kupa_wiring::serve::serve(listener, app, limits, async move {
         shutdown_signal().await;
         // Open seat maps' event streams would hold the graceful shutdown open for ever.
         hub.close_all();

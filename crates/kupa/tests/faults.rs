@@ -136,6 +136,9 @@ fn kupa(database_url: &str) -> Command {
     c.env("KUPA_DATABASE_URL", database_url)
         .env("KUPA_RATE_LIMITS", "off")
         .env("KUPA_HOLD_LIMITS", "off")
+        // The rushes' buyers all come from 127.0.0.1 (the slow-client test sets its own cap).
+        .env("KUPA_MAX_CONNECTIONS_PER_ADDRESS", "0")
+        .env("KUPA_MAX_EVENT_STREAMS_PER_ADDRESS", "0")
         .env("KUPA_GATEWAY_SECRET", "kupa-fault-tests-gateway-secret")
         .env_remove("KUPA_CONFIG")
         .env_remove("KUPA_ADDR");
@@ -152,6 +155,17 @@ struct Node {
 impl Node {
     /// `kupa serve --test-mode` on a free port, once it answers its health check.
     fn start(name: &str, database_url: &str, demo: bool, dir: &Path) -> Node {
+        Node::start_with(name, database_url, demo, dir, &[])
+    }
+
+    /// The same, with more settings in the environment.
+    fn start_with(
+        name: &str,
+        database_url: &str,
+        demo: bool,
+        dir: &Path,
+        env: &[(&str, &str)],
+    ) -> Node {
         let addr = format!("127.0.0.1:{}", free_port());
         let log = dir.join(format!("{name}.log"));
         let out = std::fs::OpenOptions::new()
@@ -164,6 +178,7 @@ impl Node {
         if demo {
             cmd.arg("--demo");
         }
+        cmd.envs(env.iter().copied());
         let child = cmd
             .stdin(Stdio::null())
             .stdout(out.try_clone().unwrap())
@@ -1417,6 +1432,243 @@ fn sqlite_process_killed_during_commits() {
     check_holds_end(&url, &node);
     eprintln!(
         "SQLite killed three times: {summary}; {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    drop(node);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slow clients.
+
+/// What the slow attacker does with one connection.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Slow {
+    /// Connects and sends nothing.
+    Idle,
+    /// Sends a request head a byte at a time, never finishing it.
+    Head,
+    /// Sends a whole head and half of the body it announced.
+    Body,
+}
+
+struct SlowConnection {
+    kind: Slow,
+    stream: std::net::TcpStream,
+    opened: Instant,
+    /// When the node closed it, and the first bytes it said before closing.
+    closed: Option<(Instant, String)>,
+    said: Vec<u8>,
+}
+
+/// A connection to `to` from `from` (any 127.x address is this machine on Linux's loopback).
+fn connect_from(from: &str, to: &str) -> std::io::Result<std::net::TcpStream> {
+    let (from, to): (SocketAddr, SocketAddr) =
+        (format!("{from}:0").parse().unwrap(), to.parse().unwrap());
+    let s = block_on(async move {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind(from)?;
+        tokio::time::timeout(Duration::from_secs(2), socket.connect(to))
+            .await
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "connect"))?
+            .and_then(|s| s.into_std())
+    })?;
+    s.set_nonblocking(true)?;
+    Ok(s)
+}
+
+impl SlowConnection {
+    fn open(kind: Slow, from: &str, to: &str) -> Option<SlowConnection> {
+        use std::io::Write;
+        let mut stream = connect_from(from, to).ok()?;
+        let start: &[u8] = match kind {
+            Slow::Idle => b"",
+            Slow::Head => b"GET /api/health HTTP/1.1\r\nHost: kupa\r\nX-Slow: ",
+            Slow::Body => b"POST /api/cart HTTP/1.1\r\nHost: kupa\r\nContent-Type: application/json\r\nContent-Length: 2000\r\n\r\n{\"seats\": [",
+        };
+        let _ = stream.write_all(start);
+        Some(SlowConnection {
+            kind,
+            stream,
+            opened: Instant::now(),
+            closed: None,
+            said: Vec::new(),
+        })
+    }
+
+    /// Reads what is there without waiting; notes the close. A trickling head gets one more byte.
+    fn poll(&mut self) {
+        use std::io::{ErrorKind, Read, Write};
+        if self.closed.is_some() {
+            return;
+        }
+        let mut buf = [0u8; 1024];
+        loop {
+            match self.stream.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => self.said.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    if self.kind == Slow::Head {
+                        let _ = self.stream.write(b"x");
+                    }
+                    return;
+                }
+                Err(_) => break,
+            }
+        }
+        let said = String::from_utf8_lossy(&self.said[..self.said.len().min(60)]).into_owned();
+        self.closed = Some((Instant::now(), said));
+    }
+
+    fn refused(&self) -> bool {
+        self.closed
+            .as_ref()
+            .is_some_and(|(_, said)| said.starts_with("HTTP/1.1 429"))
+    }
+}
+
+/// One address opens hundreds of connections that never finish (idle ones, heads that trickle
+/// in a byte at a time, bodies that stop half way) and keeps opening them. The node's deadlines
+/// close each within the configured timeouts, its per-address cap refuses the rest at once, and
+/// a buyer on another address still gets the health check and a seat map within a second each.
+#[test]
+#[ignore = "a process-level fault test: make fault"]
+fn slow_clients_from_one_address_do_not_stall_a_buyer() {
+    const HEADER_TIMEOUT: Duration = Duration::from_secs(2);
+    const BODY_TIMEOUT: Duration = Duration::from_secs(2);
+    const PER_ADDRESS: usize = 300;
+    const ATTACK: Duration = Duration::from_secs(8);
+    const ATTACKER: &str = "127.0.0.2";
+    let started = Instant::now();
+    let dir = scratch_dir("slow-clients");
+    eprintln!("node logs in {} (kept when the test fails)", dir.display());
+    let url = format!("sqlite:{}", dir.join("kupa.db").display());
+    let node = Node::start_with(
+        "node-1",
+        &url,
+        true,
+        &dir,
+        &[
+            ("KUPA_HEADER_TIMEOUT", "2s"),
+            ("KUPA_BODY_TIMEOUT", "2s"),
+            ("KUPA_IDLE_TIMEOUT", "3s"),
+            ("KUPA_MAX_CONNECTIONS_PER_ADDRESS", &PER_ADDRESS.to_string()),
+        ],
+    );
+    let shop = Shop::open(&node.addr, 0);
+    let seat_map = format!(
+        "/api/seats/seatplanV2?venueId={}&seatplanId={}",
+        shop.venue, shop.seatplan
+    );
+    let captcha = json!({ "recaptchaToken": CAPTCHA }).to_string();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let attacker = {
+        let (to, stop) = (node.addr.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let kinds = [Slow::Idle, Slow::Head, Slow::Body];
+            let mut all: Vec<SlowConnection> = Vec::new();
+            let mut failed_connects = 0usize;
+            let until = Instant::now() + ATTACK;
+            while Instant::now() < until {
+                // Keeps about twice the cap open (or trying), in bursts.
+                let open = all.iter().filter(|c| c.closed.is_none()).count();
+                for i in open..2 * PER_ADDRESS {
+                    match SlowConnection::open(kinds[i % 3], ATTACKER, &to) {
+                        Some(c) => all.push(c),
+                        None => failed_connects += 1,
+                    }
+                }
+                for _ in 0..5 {
+                    std::thread::sleep(Duration::from_millis(100));
+                    all.iter_mut().for_each(SlowConnection::poll);
+                }
+            }
+            stop.store(true, Ordering::SeqCst);
+            // The last connections get their deadlines too.
+            let wait_until =
+                Instant::now() + BODY_TIMEOUT.max(HEADER_TIMEOUT) + Duration::from_secs(3);
+            while Instant::now() < wait_until && all.iter().any(|c| c.closed.is_none()) {
+                std::thread::sleep(Duration::from_millis(100));
+                all.iter_mut().for_each(SlowConnection::poll);
+            }
+            (all, failed_connects)
+        })
+    };
+
+    // The buyer, on 127.0.0.1, all through the attack.
+    let mut slowest = Duration::ZERO;
+    let mut calls = 0;
+    std::thread::sleep(Duration::from_millis(500));
+    while !stop.load(Ordering::SeqCst) {
+        let health = http(&node.addr, "GET", "/api/health", None, Body::None)
+            .expect("the health check answers during the attack");
+        assert_eq!(health.status, 200, "{}", health.text);
+        let map = http(&node.addr, "POST", &seat_map, None, Body::Json(&captcha))
+            .expect("the seat map answers during the attack");
+        assert_eq!(map.status, 200, "{}", map.text);
+        for took in [health.took, map.took] {
+            slowest = slowest.max(took);
+            assert!(
+                took < Duration::from_secs(1),
+                "a buyer's call took {took:?} during the attack"
+            );
+        }
+        calls += 2;
+        std::thread::sleep(Duration::from_millis(200));
+    }
+
+    let (all, failed_connects) = attacker.join().unwrap();
+    let refused = all.iter().filter(|c| c.refused()).count();
+    let served: Vec<&SlowConnection> = all.iter().filter(|c| !c.refused()).collect();
+    let still_open: Vec<Slow> = served
+        .iter()
+        .filter(|c| c.closed.is_none())
+        .map(|c| c.kind)
+        .collect();
+    assert!(
+        still_open.is_empty(),
+        "{} of the attacker's connections still open after their deadlines: {:?}",
+        still_open.len(),
+        &still_open[..still_open.len().min(10)]
+    );
+    // Each was closed within its deadline (and the polling's tenth of a second), not later.
+    let slack = Duration::from_millis(1500);
+    for c in &served {
+        let (at, said) = c.closed.as_ref().unwrap();
+        let lasted = at.duration_since(c.opened);
+        let deadline = match c.kind {
+            Slow::Idle | Slow::Head => HEADER_TIMEOUT,
+            Slow::Body => BODY_TIMEOUT,
+        };
+        assert!(
+            lasted <= deadline + slack,
+            "a {:?} connection lasted {lasted:?} (said {said:?})",
+            c.kind
+        );
+        assert!(
+            !said.starts_with("HTTP/1.1 2"),
+            "a {:?} connection was answered: {said:?}",
+            c.kind
+        );
+    }
+    assert!(
+        refused > 0,
+        "the per-address cap of {PER_ADDRESS} never refused ({} connections)",
+        all.len()
+    );
+    assert!(calls >= 10, "the buyer made only {calls} calls");
+    let log = std::fs::read_to_string(&node.log).unwrap_or_default();
+    assert!(
+        !log.contains("Too many open files"),
+        "the node ran out of file descriptors:\n{}",
+        tail(&node.log)
+    );
+    eprintln!(
+        "slow clients: {} connections from {ATTACKER} ({} closed at their deadlines, {refused} refused at once, {failed_connects} not connected); the buyer's slowest of {calls} calls {:.0} ms; {:.1} s",
+        all.len(),
+        served.len(),
+        slowest.as_secs_f64() * 1000.0,
         started.elapsed().as_secs_f64()
     );
     drop(node);

@@ -246,6 +246,10 @@ fn spawn(kupa: &Path, addr: SocketAddr, db: &str, log: &Path) -> anyhow::Result<
         // The bench sets rate limits explicitly (off): it measures the server, not the limiter.
         .env("KUPA_RATE_LIMITS", "off")
         .env("KUPA_HOLD_LIMITS", "off")
+        // Every buyer and watcher comes from 127.0.0.1: the per-address caps are off too
+        // (the node's own connection cap stays, kept below the open-files limit).
+        .env("KUPA_MAX_CONNECTIONS_PER_ADDRESS", "0")
+        .env("KUPA_MAX_EVENT_STREAMS_PER_ADDRESS", "0")
         // Warnings only: a log line per request would measure the terminal, not the server.
         .env(
             "KUPA_LOG",

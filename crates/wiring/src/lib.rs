@@ -3,6 +3,8 @@
 //! routes and the test gateway's pages under one set of layers. The binary (`kupa serve`) and the
 //! HTTP tests both build the app with these functions, so a test runs what a node serves.
 
+pub mod serve;
+
 use std::sync::Arc;
 
 use axum::Router;

@@ -1104,6 +1104,7 @@ export interface components {
       | 'methodNotAllowed'
       | 'tooManyRequests'
       | 'forbidden'
+      | 'payloadTooLarge'
       | 'lock_seat_error'
       | 'unlock_seat_error'
       | 'holdLimitReached'
@@ -3593,6 +3594,15 @@ export interface operations {
       };
       /** @description formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests: this address has its cap of open streams (Retry-After) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
