@@ -634,6 +634,46 @@ async fn member_tickets_need_the_member_logged_in(db: &TestDb) {
     assert_eq!(r.body["cart"]["tickets"][0]["ticketId"], member["id"]);
 }
 
+async fn a_second_order_in_one_session_starts_a_fresh_checkout(db: &TestDb) {
+    use common::paying::{card_form, good_expiry, location, priced_cart_at, row_end_pair, start_payment_with};
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(31);
+    let card = card_form(kupa_providers::test_gateway::cards::APPROVED_VISA, &good_expiry(&app), "123");
+    let ms = |t: &str| t.parse::<jiff::Timestamp>().unwrap().as_millisecond();
+    // The first order: two seats, paid by card, committed.
+    let k = priced_cart_at(&app, &who, 0, None, "he").await;
+    let p: client::Presentation = serde_json::from_value(k.presentation.clone()).unwrap();
+    let pay = start_payment_with(&app, &who, &k, "card", "he", 1, false).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{pay}/card"), Some(&card)).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let one = app.commit(&who, p.id).await.expect("the first order commits").reservation_identifier;
+
+    // A minute later the same buyer, in the same session, takes another seat of the screening:
+    // a new checkout, choosing seats, with that step's own ten minutes.
+    app.advance_clock_ms(60_000).await;
+    let plan = app.seat_plan(&p).await;
+    let (seat, _) = row_end_pair(&plan, 1);
+    let lock = app.lock(&who, &p, seat.key()).await.expect("a new seat");
+    assert_eq!(lock.step, "seats", "not the finished payment's step");
+    let left = ms(&lock.expires_at) - ms(&lock.server_time);
+    assert!((599_000..=600_000).contains(&left), "the seats step's own ten minutes, not what was left of the payment window: {left} ms");
+    let mine = app.my_holds(&who, p.id).await.ok();
+    assert_eq!(mine.step.as_deref(), Some("seats"));
+    let extended = app.extend(&who, p.id).await.expect("a new checkout's step may be extended");
+    assert_eq!((extended.step.as_str(), extended.extended), ("seats", true));
+    assert_eq!(ms(&extended.expires_at), ms(&lock.expires_at) + 600_000);
+
+    // And the second order goes through like the first, to a reservation of its own.
+    let k2 = priced_cart_at(&app, &who, 1, None, "he").await;
+    let pay2 = start_payment_with(&app, &who, &k2, "card", "he", 1, false).await;
+    assert_ne!(pay2, pay);
+    let r = app.form_as(&who, "POST", &format!("/pay/{pay2}/card"), Some(&card)).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let two = app.commit(&who, p.id).await.expect("the second order commits").reservation_identifier;
+    assert_ne!(two, one);
+    assert_eq!(common::paying::rows(db, "SELECT id FROM orders WHERE status = 'paid'").await.len(), 2);
+}
+
 async fn racing_finalisations_of_a_lost_order_refund_exactly_once(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let who = buyer(80);

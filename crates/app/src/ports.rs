@@ -363,7 +363,8 @@ pub trait OrderStore: Send + Sync {
         now_ms: i64,
     ) -> StoreResult<Option<Payment>>;
     /// In one transaction: the order's held seats become sold (each must still be held by the
-    /// order's session, live), the order becomes paid and the payment captured. Safe to run twice.
+    /// order's session, live), the order becomes paid and the payment captured, and the session's
+    /// checkout on the presentation ends (its next hold starts a new one). Safe to run twice.
     async fn finalise(&self, payment_id: &str, now_ms: i64) -> StoreResult<Finalised>;
     /// Moves an authorized payment to refunded, with the reason, if nothing else moved it first:
     /// true for the one caller that must give the money back (single winner, on any node).

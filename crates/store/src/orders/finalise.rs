@@ -126,6 +126,14 @@ macro_rules! finalise_in {
                         .execute(&mut *$tx)
                         .await
                         .map_err(db_err)?;
+                    // The checkout this order paid for is over: the session's next seat starts
+                    // a checkout of its own, with fresh timers, not the spent payment window.
+                    sqlx::query("DELETE FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2")
+                        .bind(&order.session_id)
+                        .bind(order.presentation_id)
+                        .execute(&mut *$tx)
+                        .await
+                        .map_err(db_err)?;
                     let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
                     (true, Finalised::Paid(paid))
                 }
