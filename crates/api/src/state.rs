@@ -53,6 +53,9 @@ pub struct ApiSettings {
     /// The shared secret of the payment gateway's signed callback (`KUPA_GATEWAY_SECRET`). When
     /// none is configured, test mode uses a fixed test secret and other modes refuse callbacks.
     pub gateway_secret: Option<GatewaySecret>,
+    /// How far a signed callback's `timestamp` may be from the server's clock, either way
+    /// (KUPA_CALLBACK_WINDOW_SECONDS; five minutes).
+    pub callback_window_s: i64,
     /// The site's public address, for links in mails, text messages and QR codes (KUPA_PUBLIC_URL).
     pub public_url: String,
     /// Abuse limits on lock, best-available, SMS and login calls (KUPA_RATE_LIMITS).
@@ -81,6 +84,7 @@ impl Default for ApiSettings {
             default_locale: "he".into(),
             test_mode: false,
             gateway_secret: None,
+            callback_window_s: kupa_app::orders::CALLBACK_WINDOW_SECONDS,
             public_url: "http://127.0.0.1:8080".into(),
             rate_limits: crate::rate_limit::RateLimits::default(),
             trust_forwarded_for: false,

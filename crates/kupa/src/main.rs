@@ -204,6 +204,7 @@ async fn main() -> anyhow::Result<()> {
                 config::api_settings(&file.web, redirect_allow_list, locales, test_mode)?;
             let settings = kupa_api::ApiSettings {
                 gateway_secret: config::gateway_secret(&file)?,
+                callback_window_s: config::callback_window(&file)?,
                 rate_limits: config::rate_limits(rate_limits.as_deref())?,
                 trust_forwarded_for,
                 ..settings

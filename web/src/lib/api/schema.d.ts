@@ -257,9 +257,11 @@ export interface paths {
     /**
      * The webhook an external gateway calls with its word about a payment. The raw body is signed:
      *     header `x-kupa-signature` is the hex HMAC-SHA256 of the body with the configured gateway
-     *     secret (`KUPA_GATEWAY_SECRET`), compared in constant time. `authorized` finalises the order
-     *     (held seats sold, order paid, payment captured). Safe to repeat: a duplicate answers 200 with
-     *     the same status and creates nothing.
+     *     secret (`KUPA_GATEWAY_SECRET`), compared in constant time; the body's `timestamp` must be
+     *     within the window of the server's clock. `authorized` finalises the order (held seats sold,
+     *     order paid, payment captured). A payment only moves forward: a duplicate, or a word older than
+     *     the payment's state, answers 200 with the status unchanged; an `authorized` for a payment that
+     *     already expired, was declined or failed is refunded at once, never captured.
      */
     post: operations['paymentCallback'];
     delete?: never;
@@ -1322,6 +1324,12 @@ export interface components {
       paymentId: string;
       /** @description authorized, declined, failed, expired, challenge, awaitingBank or redirected. */
       status: string;
+      /**
+       * Format: int64
+       * @description When the gateway sent the callback, in Unix seconds. Inside the signed body, so a callback
+       *     cannot be replayed once it is older than the window (five minutes either way).
+       */
+      timestamp: number;
     };
     PaymentCallbackResponse: {
       /**
@@ -2790,7 +2798,7 @@ export interface operations {
           'application/json': components['schemas']['PaymentCallbackResponse'];
         };
       };
-      /** @description invalidSignature: missing or wrong signature, or no gateway secret configured */
+      /** @description invalidSignature: missing or wrong signature, a timestamp outside the window, or no gateway secret configured */
       401: {
         headers: {
           [name: string]: unknown;
