@@ -146,7 +146,7 @@ async fn a_card_payment_is_captured_its_order_paid_and_its_seats_sold(db: &TestD
     // The buyer's commit reads the reservation the callback made.
     let committed = app.commit(&who, k.presentation["id"].as_i64().unwrap()).await.ok();
     assert_eq!(committed.reservation_identifier, order.id);
-    let reservation = app.reservation(&committed.reservation_identifier).await.ok().reservation;
+    let reservation = app.reservation(&who, &committed.reservation_identifier).await.ok().reservation;
     assert_eq!((reservation.seats.len(), reservation.total), (k.seats.len(), k.total));
     assert_eq!(reservation.reservation_number, committed.reservation_number);
 

@@ -113,6 +113,13 @@ pub fn gateway_secret(file: &FileConfig) -> anyhow::Result<Option<kupa_api::stat
     Ok(secret)
 }
 
+/// The key reservation links are signed with: the one place it comes from. For now a random key
+/// made at start, so links signed by this process stop working when it restarts and are not
+/// accepted by other nodes; a key kept in the database and shared by every node replaces it.
+pub fn link_key() -> kupa_api::state::LinkKey {
+    kupa_api::state::LinkKey::random()
+}
+
 /// How far a signed payment callback's timestamp may be from the server's clock, either way:
 /// `KUPA_CALLBACK_WINDOW_SECONDS`, else `callback_window_seconds` in the file, else five minutes.
 pub fn callback_window(file: &FileConfig) -> anyhow::Result<i64> {

@@ -205,6 +205,7 @@ async fn main() -> anyhow::Result<()> {
             let settings = kupa_api::ApiSettings {
                 gateway_secret: config::gateway_secret(&file)?,
                 callback_window_s: config::callback_window(&file)?,
+                link_key: config::link_key(),
                 rate_limits: config::rate_limits(rate_limits.as_deref())?,
                 trust_forwarded_for,
                 ..settings

@@ -130,6 +130,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
             sms: sms.clone(),
             mailer: mailer.clone(),
             public_url: settings.public_url.clone(),
+            link_key: settings.link_key.clone(),
         },
     ));
     AppState {

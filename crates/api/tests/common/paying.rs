@@ -203,3 +203,16 @@ pub async fn rows(db: &TestDb, sql: &'static str) -> Vec<String> {
         rows.into_iter().map(|r| r.0).collect()
     }
 }
+
+/// Runs one statement straight on the database (what no call can do yet).
+pub async fn execute(db: &TestDb, sql: &'static str) {
+    if db.url.starts_with("sqlite:") {
+        let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
+        sqlx::query(sql).execute(&pool).await.unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+        sqlx::query(sql).execute(&pool).await.unwrap();
+        pool.close().await;
+    }
+}

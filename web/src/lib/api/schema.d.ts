@@ -167,7 +167,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A ticket's e-document: its state and entrance time, and its QR code when the site shows it. */
+    /**
+     * A ticket's e-document: its state and entrance time, and its QR code when the site shows it.
+     *     Opened by the ticket's own key, which its QR carries to the door: it shows the ticket, not its
+     *     buyer (no name, mail or phone), so it needs no session or signed link.
+     */
     get: operations['edocument'];
     put?: never;
     post?: never;
@@ -454,7 +458,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A paid reservation, for the confirmation screen (its identifier is an unguessable token). */
+    /**
+     * A paid reservation, for the confirmation screen: for the session that made it, its logged-in
+     *     customer, or a signed link.
+     */
     get: operations['getReservation'];
     put?: never;
     post?: never;
@@ -471,7 +478,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The screening as a calendar entry (iCalendar), for "add to calendar". */
+    /**
+     * The screening as a calendar entry (iCalendar), for "add to calendar": for the reservation's
+     *     buyer or a signed link. Its `URL:` is the signed link to the tickets (PDF); it carries no bare
+     *     reservation id.
+     */
     get: operations['calendar'];
     put?: never;
     post?: never;
@@ -488,7 +499,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The tickets as a PDF, one page per ticket, each with its QR code. */
+    /**
+     * The tickets as a PDF, one page per ticket, each with its QR code: for the reservation's buyer
+     *     or a signed link.
+     */
     get: operations['ticketsPdf'];
     put?: never;
     post?: never;
@@ -1601,6 +1615,7 @@ export interface components {
     };
     Reservation: {
       ReservationIdentifier: string;
+      /** @description The calendar file, as a signed link like `pdfUrl`. */
       calendarUrl: string;
       currency: string;
       customerEmail: string;
@@ -1610,6 +1625,10 @@ export interface components {
       orderTerms: string;
       orderTermsEn: string;
       paidAt?: string | null;
+      /**
+       * @description The tickets (PDF) as a signed link, good without the buyer's session until the end of
+       *     the day after the event; add `&lang=he|en`.
+       */
       pdfUrl: string;
       presentation: components['schemas']['Presentation'];
       /** @description The lines every screen shows, adding up to `total`. */
@@ -3328,7 +3347,12 @@ export interface operations {
   };
   getReservation: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description A signed link's expiry, Unix seconds (with `sig`). */
+        exp?: number;
+        /** @description A signed link's signature, hex (with `exp`). */
+        sig?: string;
+      };
       header?: never;
       path: {
         /** @description The reservation identifier */
@@ -3347,7 +3371,7 @@ export interface operations {
           'application/json': components['schemas']['ReservationResponse'];
         };
       };
-      /** @description notFound */
+      /** @description notFound: no such reservation, or not this reader's */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3363,6 +3387,10 @@ export interface operations {
       query?: {
         /** @description he (default: the order's language) or en. */
         lang?: string;
+        /** @description A signed link's expiry, Unix seconds (with `sig`). */
+        exp?: number;
+        /** @description A signed link's signature, hex (with `exp`). */
+        sig?: string;
       };
       header?: never;
       path: {
@@ -3382,7 +3410,7 @@ export interface operations {
           'text/calendar': string;
         };
       };
-      /** @description notFound */
+      /** @description notFound: no such reservation, or not this reader's */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3398,6 +3426,10 @@ export interface operations {
       query?: {
         /** @description he (default: the order's language) or en. */
         lang?: string;
+        /** @description A signed link's expiry, Unix seconds (with `sig`). */
+        exp?: number;
+        /** @description A signed link's signature, hex (with `exp`). */
+        sig?: string;
       };
       header?: never;
       path: {
@@ -3417,7 +3449,7 @@ export interface operations {
           'application/pdf': number[];
         };
       };
-      /** @description notFound */
+      /** @description notFound: no such reservation, or not this reader's */
       404: {
         headers: {
           [name: string]: unknown;
