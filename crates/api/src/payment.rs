@@ -99,6 +99,9 @@ async fn payment_status(
 #[serde(rename_all = "camelCase")]
 pub struct PaymentCallbackBody {
     pub payment_id: String,
+    /// When the gateway sent the callback, in Unix seconds. Inside the signed body, so a callback
+    /// cannot be replayed once it is older than the window (five minutes either way).
+    pub timestamp: i64,
     /// authorized, declined, failed, expired, challenge, awaitingBank or redirected.
     pub status: String,
     /// visa, mastercard, amex, ... (letters and digits, at most 20).
@@ -222,13 +225,15 @@ fn update_of(cb: &PaymentCallbackBody) -> ApiResult<PaymentUpdate> {
 
 /// The webhook an external gateway calls with its word about a payment. The raw body is signed:
 /// header `x-kupa-signature` is the hex HMAC-SHA256 of the body with the configured gateway
-/// secret (`KUPA_GATEWAY_SECRET`), compared in constant time. `authorized` finalises the order
-/// (held seats sold, order paid, payment captured). Safe to repeat: a duplicate answers 200 with
-/// the same status and creates nothing.
+/// secret (`KUPA_GATEWAY_SECRET`), compared in constant time; the body's `timestamp` must be
+/// within the window of the server's clock. `authorized` finalises the order (held seats sold,
+/// order paid, payment captured). A payment only moves forward: a duplicate, or a word older than
+/// the payment's state, answers 200 with the status unchanged; an `authorized` for a payment that
+/// already expired, was declined or failed is refunded at once, never captured.
 #[utoipa::path(post, operation_id = "paymentCallback", path = "/payment/callback", tag = "payment", request_body = PaymentCallbackBody,
     params(("x-kupa-signature" = String, Header, description = "Hex HMAC-SHA256 of the raw request body with the gateway secret")),
     responses((status = 200, description = "Recorded (also when it was a duplicate)", body = PaymentCallbackResponse),
-              (status = 401, description = "invalidSignature: missing or wrong signature, or no gateway secret configured", body = ErrorBody),
+              (status = 401, description = "invalidSignature: missing or wrong signature, a timestamp outside the window, or no gateway secret configured", body = ErrorBody),
               (status = 404, description = "notFound: no such payment", body = ErrorBody),
               (status = 422, description = "formValidation: a malformed body", body = ErrorBody)))]
 async fn payment_callback(
@@ -254,6 +259,20 @@ async fn payment_callback(
     }
     let cb: PaymentCallbackBody = serde_json::from_slice(&body)
         .map_err(|e| invalid(format!("the body is not a payment callback: {e}")))?;
+    if !kupa_app::orders::callback_in_window(
+        cb.timestamp,
+        state.orders.now_ms(),
+        state.settings.callback_window_s,
+    ) {
+        tracing::warn!(
+            timestamp = cb.timestamp,
+            "payment callback refused: its timestamp is outside the window"
+        );
+        return Err(unauthorized(&format!(
+            "the callback's timestamp is more than {} seconds from the server's clock",
+            state.settings.callback_window_s
+        )));
+    }
     let update = update_of(&cb)?;
     if Token::parse(&cb.payment_id).is_none() {
         return Err(no_such_payment());
@@ -297,6 +316,7 @@ mod tests {
     fn body(status: &str, failure: Option<&str>) -> PaymentCallbackBody {
         PaymentCallbackBody {
             payment_id: "ab".repeat(16),
+            timestamp: 1_900_000_000,
             status: status.into(),
             card_brand: Some("VISA".into()),
             card_last4: Some("4242".into()),

@@ -1,12 +1,15 @@
 //! Tickets out: the reservation read back for the confirmation screen, its PDF tickets and
-//! calendar file, and the e-document a ticket's QR leads to.
+//! calendar file, and the e-document a ticket's QR leads to. The reservation and its files are
+//! its buyer's: the session that made it, or anyone with a signed link (`?exp=…&sig=…`, decision
+//! 0018); the use case decides. Absolute links come from the configured public address, never
+//! from the request's `Host`.
 
 use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use kupa_app::catalogue::PresentationInfo;
-use kupa_app::orders::Order;
+use kupa_app::links::{self, LinkProof};
+use kupa_app::orders::{Order, ReservationReader};
 use kupa_app::tickets_out::{self, ENTRANCE_BEFORE_MS};
 use kupa_app::{AppError, ErrorCode};
 use kupa_domain::time::ms_to_rfc3339;
@@ -18,6 +21,7 @@ use utoipa_axum::routes;
 use crate::dto;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Path, Query};
+use crate::session::BuyerSession;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -27,21 +31,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(calendar))
         .routes(routes!(edocument))
         .routes(routes!(send_tickets))
-}
-
-/// The address the QR codes and calendar links point at: this site as the buyer reached it.
-fn base_url(headers: &HeaderMap) -> String {
-    let host = headers
-        .get("x-forwarded-host")
-        .or_else(|| headers.get("host"))
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("127.0.0.1:8080");
-    let scheme = headers
-        .get("x-forwarded-proto")
-        .and_then(|h| h.to_str().ok())
-        .filter(|s| *s == "https")
-        .unwrap_or("http");
-    format!("{scheme}://{host}")
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -90,7 +79,10 @@ pub struct Reservation {
     pub customer_email: String,
     pub order_terms: String,
     pub order_terms_en: String,
+    /// The tickets (PDF) as a signed link, good without the buyer's session until the end of
+    /// the day after the event; add `&lang=he|en`.
     pub pdf_url: String,
+    /// The calendar file, as a signed link like `pdfUrl`.
     pub calendar_url: String,
 }
 
@@ -99,20 +91,54 @@ pub struct ReservationResponse {
     pub reservation: Reservation,
 }
 
-async fn reservation_of(state: &AppState, id: &str) -> ApiResult<(Order, PresentationInfo)> {
-    Ok(state.orders.reservation(id).await?)
+/// A signed link's proof, as the link carries it in its query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LinkQuery {
+    /// A signed link's expiry, Unix seconds (with `sig`).
+    pub exp: Option<i64>,
+    /// A signed link's signature, hex (with `exp`).
+    pub sig: Option<String>,
 }
 
-/// A paid reservation, for the confirmation screen (its identifier is an unguessable token).
+impl LinkQuery {
+    fn proof(&self) -> Option<LinkProof> {
+        Some(LinkProof {
+            exp: self.exp?,
+            sig: self.sig.clone()?,
+        })
+    }
+}
+
+/// The reservation, if this request may read it: its buyer's session or a good signed link.
+async fn reservation_of(
+    state: &AppState,
+    session: &BuyerSession,
+    id: &str,
+    link: &LinkQuery,
+) -> ApiResult<(Order, PresentationInfo)> {
+    let proof = link.proof();
+    let reader = ReservationReader {
+        session: session.id(),
+        login: session.login(),
+        link: proof.as_ref(),
+    };
+    Ok(state.orders.reservation(id, reader).await?)
+}
+
+/// A paid reservation, for the confirmation screen: for the session that made it, its logged-in
+/// customer, or a signed link.
 #[utoipa::path(get, operation_id = "getReservation", path = "/reservations/{id}", tag = "order",
-    params(("id" = String, Path, description = "The reservation identifier")),
+    params(("id" = String, Path, description = "The reservation identifier"), LinkQuery),
     responses((status = 200, description = "The reservation", body = ReservationResponse),
-              (status = 404, description = "notFound", body = ErrorBody)))]
+              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody)))]
 async fn get_reservation(
     State(state): State<AppState>,
+    session: BuyerSession,
     Path(id): Path<String>,
+    Query(link): Query<LinkQuery>,
 ) -> ApiResult<axum::Json<ReservationResponse>> {
-    let (order, info) = reservation_of(&state, &id).await?;
+    let (order, info) = reservation_of(&state, &session, &id, &link).await?;
     let config = state.catalogue.site_config().await?;
     let starts = info.view.presentation.starts_at_ms;
     Ok(axum::Json(ReservationResponse {
@@ -157,20 +183,38 @@ async fn get_reservation(
             customer_email: order.customer.email.clone(),
             order_terms: config.confirmation.order_terms.clone(),
             order_terms_en: config.confirmation.order_terms_en.clone(),
-            pdf_url: format!("/api/reservations/{}/tickets.pdf", order.id),
-            calendar_url: format!("/api/reservations/{}/calendar.ics", order.id),
+            pdf_url: state
+                .orders
+                .signed_path(&links::tickets_pdf_path(&order.id), &order, &info),
+            calendar_url: state
+                .orders
+                .signed_path(&links::calendar_path(&order.id), &order, &info),
         },
     }))
 }
 
+/// A ticket document's language and, for a signed link, its proof.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub struct LangQuery {
+pub struct DocumentQuery {
     /// he (default: the order's language) or en.
     pub lang: Option<String>,
+    /// A signed link's expiry, Unix seconds (with `sig`).
+    pub exp: Option<i64>,
+    /// A signed link's signature, hex (with `exp`).
+    pub sig: Option<String>,
 }
 
-fn doc_lang(q: &LangQuery, order: &Order) -> String {
+impl DocumentQuery {
+    fn link(&self) -> LinkQuery {
+        LinkQuery {
+            exp: self.exp,
+            sig: self.sig.clone(),
+        }
+    }
+}
+
+fn doc_lang(q: &DocumentQuery, order: &Order) -> String {
     // Ticket documents come in Hebrew or English; other interface languages read the English.
     match q.lang.as_deref().unwrap_or(&order.locale) {
         "he" => "he".into(),
@@ -178,18 +222,19 @@ fn doc_lang(q: &LangQuery, order: &Order) -> String {
     }
 }
 
-/// The tickets as a PDF, one page per ticket, each with its QR code.
+/// The tickets as a PDF, one page per ticket, each with its QR code: for the reservation's buyer
+/// or a signed link.
 #[utoipa::path(get, operation_id = "ticketsPdf", path = "/reservations/{id}/tickets.pdf", tag = "order",
-    params(("id" = String, Path, description = "The reservation identifier"), LangQuery),
+    params(("id" = String, Path, description = "The reservation identifier"), DocumentQuery),
     responses((status = 200, description = "The tickets", content_type = "application/pdf", body = Vec<u8>),
-              (status = 404, description = "notFound", body = ErrorBody)))]
+              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody)))]
 async fn tickets_pdf(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    session: BuyerSession,
     Path(id): Path<String>,
-    Query(q): Query<LangQuery>,
+    Query(q): Query<DocumentQuery>,
 ) -> ApiResult<Response> {
-    let (order, info) = reservation_of(&state, &id).await?;
+    let (order, info) = reservation_of(&state, &session, &id, &q.link()).await?;
     let config = state.catalogue.site_config().await?;
     let lang = doc_lang(&q, &order);
     let terms = if lang == "he" {
@@ -197,7 +242,7 @@ async fn tickets_pdf(
     } else {
         &config.confirmation.order_terms_en
     };
-    let doc = tickets_out::tickets_document(&order, &info, &lang, &base_url(&headers), terms);
+    let doc = tickets_out::tickets_document(&order, &info, &lang, state.orders.public_url(), terms);
     let pdf = kupa_documents::render_tickets_pdf(&doc).map_err(AppError::internal)?;
     Ok((
         [
@@ -216,24 +261,26 @@ async fn tickets_pdf(
         .into_response())
 }
 
-/// The screening as a calendar entry (iCalendar), for "add to calendar".
+/// The screening as a calendar entry (iCalendar), for "add to calendar": for the reservation's
+/// buyer or a signed link. Its `URL:` is the signed link to the tickets (PDF); it carries no bare
+/// reservation id.
 #[utoipa::path(get, operation_id = "calendar", path = "/reservations/{id}/calendar.ics", tag = "order",
-    params(("id" = String, Path, description = "The reservation identifier"), LangQuery),
+    params(("id" = String, Path, description = "The reservation identifier"), DocumentQuery),
     responses((status = 200, description = "The calendar file", content_type = "text/calendar", body = String),
-              (status = 404, description = "notFound", body = ErrorBody)))]
+              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody)))]
 async fn calendar(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    session: BuyerSession,
     Path(id): Path<String>,
-    Query(q): Query<LangQuery>,
+    Query(q): Query<DocumentQuery>,
 ) -> ApiResult<Response> {
-    let (order, info) = reservation_of(&state, &id).await?;
+    let (order, info) = reservation_of(&state, &session, &id, &q.link()).await?;
     let lang = doc_lang(&q, &order);
     let event = tickets_out::calendar_event(
         &order,
         &info,
         &lang,
-        &base_url(&headers),
+        &state.orders.signed_tickets_url(&order, &info, &lang),
         state.orders.now_ms(),
     );
     Ok((
@@ -273,13 +320,14 @@ pub struct EDocument {
 }
 
 /// A ticket's e-document: its state and entrance time, and its QR code when the site shows it.
+/// Opened by the ticket's own key, which its QR carries to the door: it shows the ticket, not its
+/// buyer (no name, mail or phone), so it needs no session or signed link.
 #[utoipa::path(get, operation_id = "edocument", path = "/edocument/{documentKey}", tag = "order",
     params(("documentKey" = String, Path, description = "The ticket's e-document key")),
     responses((status = 200, description = "The e-document", body = EDocument),
               (status = 404, description = "notFound", body = ErrorBody)))]
 async fn edocument(
     State(state): State<AppState>,
-    headers: HeaderMap,
     Path(key): Path<String>,
 ) -> ApiResult<axum::Json<EDocument>> {
     let not_found = || AppError::rejected(ErrorCode::NotFound, "no such ticket");
@@ -316,7 +364,7 @@ async fn edocument(
         qr_svg: config.param_on("670").then(|| {
             kupa_documents::qr_svg(&format!(
                 "{}{}",
-                base_url(&headers),
+                state.orders.public_url(),
                 tickets_out::edocument_path(t)
             ))
         }),

@@ -3,6 +3,7 @@ use std::sync::Arc;
 use kupa_app::accounts::{CustomerService, MobileLoginService};
 use kupa_app::booking::BookingService;
 use kupa_app::catalogue::CatalogueService;
+pub use kupa_app::links::LinkKey;
 use kupa_app::orders::OrderService;
 use kupa_app::ports::{AdjustableClock, Mailer, OutboxStore, SmsSender};
 use kupa_app::saved_cards::SavedCardService;
@@ -53,8 +54,15 @@ pub struct ApiSettings {
     /// The shared secret of the payment gateway's signed callback (`KUPA_GATEWAY_SECRET`). When
     /// none is configured, test mode uses a fixed test secret and other modes refuse callbacks.
     pub gateway_secret: Option<GatewaySecret>,
-    /// The site's public address, for links in mails, text messages and QR codes (KUPA_PUBLIC_URL).
+    /// How far a signed callback's `timestamp` may be from the server's clock, either way
+    /// (KUPA_CALLBACK_WINDOW_SECONDS; five minutes).
+    pub callback_window_s: i64,
+    /// The site's public address, for links in mails, text messages, calendar files and QR codes
+    /// (KUPA_PUBLIC_URL); never taken from a request's `Host`.
     pub public_url: String,
+    /// The key reservation links are signed with (decision 0018). Every node must hold the same
+    /// one. The default is random (links die with the process); the binary says where it comes from.
+    pub link_key: LinkKey,
     /// Abuse limits on lock, best-available, SMS and login calls (KUPA_RATE_LIMITS).
     pub rate_limits: crate::rate_limit::RateLimits,
     /// Take the client's address from X-Forwarded-For, and the scheme from X-Forwarded-Proto
@@ -97,7 +105,9 @@ impl Default for ApiSettings {
             default_locale: "he".into(),
             test_mode: false,
             gateway_secret: None,
+            callback_window_s: kupa_app::orders::CALLBACK_WINDOW_SECONDS,
             public_url: "http://127.0.0.1:8080".into(),
+            link_key: LinkKey::random(),
             rate_limits: crate::rate_limit::RateLimits::default(),
             trust_forwarded_for: false,
             session_key: crate::session::SessionKey::random(),

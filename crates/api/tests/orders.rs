@@ -266,27 +266,27 @@ async fn a_whole_order_is_priced_paid_committed_and_its_tickets_come_out(db: &Te
     let r = app.call_as(&who, "POST", "/api/payment/commit", Some(&commit_body(&k))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "ORDER_ALREADY_PAID"), "a second commit is refused");
 
-    let r = app.get(&format!("/api/reservations/{reservation}")).await;
+    let r = app.call_as(&who, "GET", &format!("/api/reservations/{reservation}"), None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["reservation"]["total"].as_i64(), Some(total));
     assert_eq!(r.body["reservation"]["seats"].as_array().unwrap().len(), 2);
     example(&app, "getReservation", "ReservationResponse", &r);
 
-    let pdf = app.send(axum::http::Request::get(format!("/api/reservations/{reservation}/tickets.pdf?lang=he")).body(axum::body::Body::empty()).unwrap()).await;
+    let pdf = app.call_as(&who, "GET", &format!("/api/reservations/{reservation}/tickets.pdf?lang=he"), None).await;
     assert_eq!(pdf.status, StatusCode::OK);
     assert_eq!(pdf.headers["content-type"], "application/pdf");
-    let text = pdf_text(&body_bytes(&app, &format!("/api/reservations/{reservation}/tickets.pdf?lang=he")).await);
+    let text = pdf_text(&body_bytes(&app, &who, &format!("/api/reservations/{reservation}/tickets.pdf?lang=he")).await);
     let feature = k.presentation["featureName"].as_str().unwrap();
     assert!(text.contains(feature), "the Hebrew feature name in logical order: {feature:?} in {text}");
     for s in &k.seats {
         assert!(text.contains(s["n"].as_str().unwrap()) && text.contains(s["r"].as_str().unwrap()), "seat {} row {}", s["n"], s["r"]);
     }
 
-    let ics = app.get(&format!("/api/reservations/{reservation}/calendar.ics")).await;
+    let ics = app.call_as(&who, "GET", &format!("/api/reservations/{reservation}/calendar.ics"), None).await;
     assert_eq!(ics.status, StatusCode::OK);
     assert!(ics.text.starts_with("BEGIN:VCALENDAR\r\n") && ics.text.contains("BEGIN:VEVENT") && ics.text.contains("DTSTART:"));
 
-    let key = app.get(&format!("/api/reservations/{reservation}")).await.body["reservation"]["seats"][0]["documentKey"].as_str().unwrap().to_owned();
+    let key = app.call_as(&who, "GET", &format!("/api/reservations/{reservation}"), None).await.body["reservation"]["seats"][0]["documentKey"].as_str().unwrap().to_owned();
     let r = app.get(&format!("/api/edocument/{key}")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["state"], "valid");
@@ -632,6 +632,136 @@ async fn member_tickets_need_the_member_logged_in(db: &TestDb) {
     let r = app.call_as(&who, "POST", "/api/cart", Some(&cart("100001"))).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["cart"]["tickets"][0]["ticketId"], member["id"]);
+}
+
+async fn a_second_order_in_one_session_starts_a_fresh_checkout(db: &TestDb) {
+    use common::paying::{card_form, good_expiry, location, priced_cart_at, row_end_pair, start_payment_with};
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(31);
+    let card = card_form(kupa_providers::test_gateway::cards::APPROVED_VISA, &good_expiry(&app), "123");
+    let ms = |t: &str| t.parse::<jiff::Timestamp>().unwrap().as_millisecond();
+    // The first order: two seats, paid by card, committed.
+    let k = priced_cart_at(&app, &who, 0, None, "he").await;
+    let p: client::Presentation = serde_json::from_value(k.presentation.clone()).unwrap();
+    let pay = start_payment_with(&app, &who, &k, "card", "he", 1, false).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{pay}/card"), Some(&card)).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let one = app.commit(&who, p.id).await.expect("the first order commits").reservation_identifier;
+
+    // A minute later the same buyer, in the same session, takes another seat of the screening:
+    // a new checkout, choosing seats, with that step's own ten minutes.
+    app.advance_clock_ms(60_000).await;
+    let plan = app.seat_plan(&p).await;
+    let (seat, _) = row_end_pair(&plan, 1);
+    let lock = app.lock(&who, &p, seat.key()).await.expect("a new seat");
+    assert_eq!(lock.step, "seats", "not the finished payment's step");
+    let left = ms(&lock.expires_at) - ms(&lock.server_time);
+    assert!((599_000..=600_000).contains(&left), "the seats step's own ten minutes, not what was left of the payment window: {left} ms");
+    let mine = app.my_holds(&who, p.id).await.ok();
+    assert_eq!(mine.step.as_deref(), Some("seats"));
+    let extended = app.extend(&who, p.id).await.expect("a new checkout's step may be extended");
+    assert_eq!((extended.step.as_str(), extended.extended), ("seats", true));
+    assert_eq!(ms(&extended.expires_at), ms(&lock.expires_at) + 600_000);
+
+    // And the second order goes through like the first, to a reservation of its own.
+    let k2 = priced_cart_at(&app, &who, 1, None, "he").await;
+    let pay2 = start_payment_with(&app, &who, &k2, "card", "he", 1, false).await;
+    assert_ne!(pay2, pay);
+    let r = app.form_as(&who, "POST", &format!("/pay/{pay2}/card"), Some(&card)).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let two = app.commit(&who, p.id).await.expect("the second order commits").reservation_identifier;
+    assert_ne!(two, one);
+    assert_eq!(common::paying::rows(db, "SELECT id FROM orders WHERE status = 'paid'").await.len(), 2);
+}
+
+async fn a_reservation_opens_for_its_buyer_or_a_signed_link_only(db: &TestDb) {
+    use common::paying::{card_form, good_expiry, location, priced_cart_at, start_payment_with};
+    let public = "https://tickets.example";
+    let app = TestApp::new(db, kupa_api::ApiSettings { public_url: public.into(), ..test_settings() }).await;
+    let (who, stranger) = (buyer(41), buyer(42));
+    let k = priced_cart_at(&app, &who, 0, None, "en").await;
+    let pay = start_payment_with(&app, &who, &k, "card", "en", 1, false).await;
+    let r = app.form_as(&who, "POST", &format!("/pay/{pay}/card"), Some(&card_form(kupa_providers::test_gateway::cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let id = app.commit(&who, k.presentation["id"].as_i64().unwrap()).await.ok().reservation_identifier;
+    let app = &app;
+    let read = |as_who: &str, uri: String| {
+        let as_who = as_who.to_owned();
+        async move { app.call_as(&as_who, "GET", &uri, None).await }
+    };
+
+    // Its buyer's session reads the reservation and its files; someone else holding only the id
+    // is told what anyone is told of a reservation that does not exist.
+    let files = [format!("/api/reservations/{id}"), format!("/api/reservations/{id}/tickets.pdf"), format!("/api/reservations/{id}/calendar.ics")];
+    for uri in &files {
+        assert_eq!(read(&who, uri.clone()).await.status, StatusCode::OK, "{uri}");
+        let r = read(&stranger, uri.clone()).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "{uri}: {}", r.text);
+        let r = app.get(uri).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "no session at all: {uri}");
+    }
+
+    // The read-back's links are signed: they open from anywhere, without the buyer's session.
+    let res = app.reservation(&who, &id).await.ok().reservation;
+    assert!(res.pdf_url.starts_with(&format!("/api/reservations/{id}/tickets.pdf?exp=")) && res.pdf_url.contains("&sig="), "{}", res.pdf_url);
+    let pdf = read(&stranger, format!("{}&lang=he", res.pdf_url)).await;
+    assert_eq!((pdf.status, pdf.headers["content-type"].to_str().unwrap()), (StatusCode::OK, "application/pdf"));
+    let ics = read(&stranger, res.calendar_url.clone()).await;
+    assert_eq!(ics.status, StatusCode::OK, "{}", ics.text);
+    let query = res.pdf_url.split_once('?').unwrap().1.to_owned();
+    assert_eq!(read(&stranger, format!("/api/reservations/{id}?{query}")).await.status, StatusCode::OK);
+    // A signature that is not the server's, or an expiry moved on, opens nothing.
+    let (exp, sig) = query.split_once("&sig=").unwrap();
+    let exp: i64 = exp.trim_start_matches("exp=").parse().unwrap();
+    let flipped = format!("{}{}", if sig.starts_with('0') { '1' } else { '0' }, &sig[1..]);
+    for bad in [format!("exp={exp}&sig={flipped}"), format!("exp={}&sig={sig}", exp + 86_400), format!("exp={exp}"), format!("sig={sig}")] {
+        let r = read(&stranger, format!("/api/reservations/{id}/tickets.pdf?{bad}")).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "{bad}");
+    }
+
+    // The calendar file links to the signed tickets at the configured public address, whatever
+    // host the request named, and carries the reservation's id nowhere else.
+    let req = axum::http::Request::get(format!("/api/reservations/{id}/calendar.ics"))
+        .header("uuid", &who).header("host", "evil.example").header("x-forwarded-host", "evil.example").header("x-forwarded-proto", "https")
+        .body(axum::body::Body::empty()).unwrap();
+    let ics = app.send(req).await;
+    assert_eq!(ics.status, StatusCode::OK);
+    let unfolded = ics.text.replace("\r\n ", "");
+    assert!(!unfolded.contains("evil.example"), "{unfolded}");
+    let url = unfolded.lines().find_map(|l| l.strip_prefix("URL:")).expect("a URL line").to_owned();
+    assert!(url.starts_with(&format!("{public}/api/reservations/{id}/tickets.pdf?exp={exp}&sig={sig}")), "{url}");
+    assert_eq!(unfolded.matches(id.as_str()).count(), 1, "the id only inside the signed link: {unfolded}");
+    let pdf = read(&stranger, url.trim_start_matches(public).to_owned()).await;
+    assert_eq!((pdf.status, pdf.headers["content-type"].to_str().unwrap()), (StatusCode::OK, "application/pdf"), "the calendar's link opens the tickets");
+
+    // The confirmation mail and the text message carry the same signed link.
+    let signed = format!("{public}/api/reservations/{id}/tickets.pdf?exp={exp}&sig={sig}");
+    let mail = app.get("/api/test/outbox/mail?to=dana@example.com").await;
+    assert!(mail.body["messages"][0]["text"].as_str().unwrap().contains(&signed), "{}", mail.text);
+    let r = app.call_as(&who, "POST", &format!("/api/reservations/{id}/sendTickets"), Some(r#"{"mobileNumber": "052-765-4321"}"#)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let sms = app.get("/api/test/outbox/sms?to=0527654321").await;
+    assert!(sms.body["messages"][0]["body"].as_str().unwrap().contains(&signed), "{}", sms.text);
+    assert!(!mail.text.contains("evil.example") && !sms.text.contains("evil.example"));
+
+    // An order that names its customer (the cart names none yet) also opens for that customer
+    // logged in on another session, and for no other customer.
+    common::paying::execute(db, "UPDATE orders SET customer_id = 1 WHERE status = 'paid'").await;
+    let (dana, someone) = (buyer(43), buyer(44));
+    let dana = log_in(app, &dana, "0524318876").await;
+    assert_eq!(read(&dana, files[1].clone()).await.status, StatusCode::OK, "customer 1 on another device");
+    let someone = log_in(app, &someone, "0507712345").await;
+    assert_eq!(read(&someone, files[1].clone()).await.status, StatusCode::NOT_FOUND, "another customer");
+
+    // The link is good until the end of the day after the screening (Jerusalem), then dead;
+    // the buyer's own session still reads the reservation.
+    let now = app.clock.now_ms();
+    app.advance_clock_ms(exp * 1000 - now - 1_000).await;
+    assert_eq!(read(&stranger, url.trim_start_matches(public).to_owned()).await.status, StatusCode::OK, "a second before its end");
+    app.advance_clock_ms(1_000).await;
+    let r = read(&stranger, url.trim_start_matches(public).to_owned()).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "expired");
+    assert_eq!(read(&who, files[0].clone()).await.status, StatusCode::OK);
 }
 
 async fn racing_finalisations_of_a_lost_order_refund_exactly_once(db: &TestDb) {

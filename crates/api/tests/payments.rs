@@ -87,6 +87,19 @@ fn sign(secret: &str, body: &str) -> String {
         .collect()
 }
 
+/// The server's clock in Unix seconds: a callback's `timestamp` when the gateway sends it now.
+fn now_s(app: &TestApp) -> i64 {
+    use kupa_app::ports::Clock;
+    app.clock.now_ms() / 1000
+}
+
+/// A gateway's word about payment `id`, stamped `at` (Unix seconds), and its signature.
+fn word(id: &str, status: &str, at: i64) -> (String, String) {
+    let body = json!({ "paymentId": id, "status": status, "timestamp": at }).to_string();
+    let signature = sign(TEST_SECRET, &body);
+    (body, signature)
+}
+
 async fn callback(app: &TestApp, body: &str, signature: Option<&str>) -> Reply {
     let mut req = Request::post("/api/payment/callback").header("content-type", "application/json");
     if let Some(s) = signature {
@@ -133,7 +146,7 @@ async fn a_card_payment_is_captured_its_order_paid_and_its_seats_sold(db: &TestD
     // The buyer's commit reads the reservation the callback made.
     let committed = app.commit(&who, k.presentation["id"].as_i64().unwrap()).await.ok();
     assert_eq!(committed.reservation_identifier, order.id);
-    let reservation = app.reservation(&committed.reservation_identifier).await.ok().reservation;
+    let reservation = app.reservation(&who, &committed.reservation_identifier).await.ok().reservation;
     assert_eq!((reservation.seats.len(), reservation.total), (k.seats.len(), k.total));
     assert_eq!(reservation.reservation_number, committed.reservation_number);
 
@@ -357,7 +370,7 @@ async fn the_signed_callback_finalises_once(db: &TestDb) {
     let who = buyer(11);
     let k = priced_cart(&app, &who).await;
     let id = start_payment(&app, &who, &k, "card", "he", 1).await;
-    let body = json!({ "paymentId": id, "status": "authorized", "cardBrand": "visa", "cardLast4": "4242" }).to_string();
+    let body = json!({ "timestamp": now_s(&app), "paymentId": id, "status": "authorized", "cardBrand": "visa", "cardLast4": "4242" }).to_string();
 
     let r = callback(&app, &body, None).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"));
@@ -379,17 +392,17 @@ async fn the_signed_callback_finalises_once(db: &TestDb) {
     // The same callback again, and a late "declined": still one paid order, each seat sold once.
     let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body).to_uppercase())).await;
     assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })));
-    let late = json!({ "paymentId": id, "status": "declined" }).to_string();
+    let late = json!({ "timestamp": now_s(&app), "paymentId": id, "status": "declined" }).to_string();
     let r = callback(&app, &late, Some(&sign(TEST_SECRET, &late))).await;
     assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })), "a paid payment stays paid");
     assert_eq!(rows(db, PAID_ORDERS).await, vec![order.id.clone()]);
     assert_eq!(rows(db, SOLD_SEATS).await, vec![order.id.clone(), order.id.clone()]);
     assert_eq!(status(&app, &who, &id).await.body["failureCode"], Value::Null);
 
-    let unknown = json!({ "paymentId": "00000000000000000000000000000000", "status": "authorized" }).to_string();
+    let unknown = json!({ "timestamp": now_s(&app), "paymentId": "00000000000000000000000000000000", "status": "authorized" }).to_string();
     let r = callback(&app, &unknown, Some(&sign(TEST_SECRET, &unknown))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"));
-    for bad in [json!({ "paymentId": id, "status": "captured" }), json!({ "paymentId": id, "status": "authorized", "cardLast4": "4242424242424242" }), json!({ "status": "authorized" })] {
+    for bad in [json!({ "timestamp": now_s(&app), "paymentId": id, "status": "captured" }), json!({ "timestamp": now_s(&app), "paymentId": id, "status": "authorized", "cardLast4": "4242424242424242" }), json!({ "timestamp": now_s(&app), "status": "authorized" })] {
         let bad = bad.to_string();
         let r = callback(&app, &bad, Some(&sign(TEST_SECRET, &bad))).await;
         assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{bad}");
@@ -401,7 +414,7 @@ async fn callbacks_are_refused_outside_test_mode_without_a_secret(db: &TestDb) {
     let who = buyer(12);
     let k = priced_cart(&app, &who).await;
     let id = start_payment(&app, &who, &k, "card", "he", 1).await;
-    let body = json!({ "paymentId": id, "status": "authorized" }).to_string();
+    let body = json!({ "timestamp": now_s(&app), "paymentId": id, "status": "authorized" }).to_string();
     let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"), "no secret, no callbacks");
     assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
@@ -413,7 +426,7 @@ async fn callbacks_are_signed_with_the_configured_secret(db: &TestDb) {
     let who = buyer(14);
     let k = priced_cart(&app, &who).await;
     let id = start_payment(&app, &who, &k, "card", "he", 1).await;
-    let body = json!({ "paymentId": id, "status": "authorized" }).to_string();
+    let body = json!({ "timestamp": now_s(&app), "paymentId": id, "status": "authorized" }).to_string();
     let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED, "the test secret is not accepted once one is configured");
     let r = callback(&app, &body, Some(&sign(secret, &body))).await;
@@ -437,5 +450,124 @@ async fn an_open_payment_times_out_after_its_window(db: &TestDb) {
     assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
     let r = browse(&app, &who, "GET", &format!("/pay/{id}/result"), None).await;
     assert!(location(&r).ends_with("status=expired&failureCode=errorNoResponse"), "{}", location(&r));
+}
+
+async fn a_signed_callback_is_good_for_its_window_only(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(15);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "he", 1).await;
+    let now = now_s(&app);
+    // Stamped more than five minutes before or after the server's clock: refused, however well signed.
+    for at in [now - 301, now + 301] {
+        let (body, signature) = word(&id, "authorized", at);
+        let r = callback(&app, &body, Some(&signature)).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"), "stamped {} s off: {}", at - now, r.text);
+    }
+    assert_eq!(status(&app, &who, &id).await.body["status"], "created", "refused callbacks change nothing");
+    // Inside the window it counts; the same bytes six minutes later are a replay, refused.
+    let (challenge, signature) = word(&id, "challenge", now - 60);
+    let r = callback(&app, &challenge, Some(&signature)).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "challenge" })), "{}", r.text);
+    app.advance_clock_ms(6 * 60_000).await;
+    let r = callback(&app, &challenge, Some(&signature)).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"), "{}", r.text);
+    let (body, signature) = word(&id, "authorized", now_s(&app));
+    let r = callback(&app, &body, Some(&signature)).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })), "{}", r.text);
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Paid);
+}
+
+async fn a_replayed_callback_never_moves_a_payment_back(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(16);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "blik", "he", 1).await;
+    let now = now_s(&app);
+    let (waiting, waiting_sig) = word(&id, "awaitingBank", now);
+    for _ in 0..2 {
+        let r = callback(&app, &waiting, Some(&waiting_sig)).await;
+        assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "awaitingBank" })), "the same callback twice: {}", r.text);
+    }
+    let (declined, declined_sig) = word(&id, "declined", now + 1);
+    let r = callback(&app, &declined, Some(&declined_sig)).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "declined" })));
+    // The earlier word replayed after the later one: the payment stays declined, and cannot be
+    // walked back to an open state from which a replayed "authorized" would capture it.
+    let r = callback(&app, &waiting, Some(&waiting_sig)).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "declined" })), "{}", r.text);
+    let r = status(&app, &who, &id).await;
+    assert_eq!((r.body["status"].as_str(), r.body["failureCode"].as_str()), (Some("declined"), Some("paymentError")));
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
+    assert!(rows(db, SOLD_SEATS).await.is_empty());
+}
+
+async fn a_late_authorization_of_an_expired_payment_is_refunded_never_captured(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(17);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "he", 1).await;
+    let now = now_s(&app);
+    // The gateway gives up on the payment, then (its own records out of order) authorizes it.
+    let (expired, signature) = word(&id, "expired", now);
+    let r = callback(&app, &expired, Some(&signature)).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "expired" })));
+    let (late, signature) = word(&id, "authorized", now + 5);
+    let r = callback(&app, &late, Some(&signature)).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "refunded" })), "{}", r.text);
+    let r = callback(&app, &late, Some(&signature)).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "refunded" })), "again: {}", r.text);
+    let r = status(&app, &who, &id).await;
+    assert_eq!((r.body["status"].as_str(), r.body["failureCode"].as_str()), (Some("refunded"), Some("lateAuthorization")));
+    assert_eq!(rows(db, "SELECT kind FROM payment_events WHERE kind = 'refunded'").await.len(), 1, "given back once");
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending, "no reservation without a payment");
+    assert!(rows(db, SOLD_SEATS).await.is_empty());
+
+    // Nothing is lost: the seats are still the buyer's, and a new payment buys them.
+    let again = start_payment(&app, &who, &k, "card", "he", 1).await;
+    let r = browse(&app, &who, "POST", &format!("/pay/{again}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let order = order_of(db, &again).await;
+    assert_eq!(rows(db, PAID_ORDERS).await, vec![order.id.clone()]);
+    assert_eq!(rows(db, SOLD_SEATS).await, vec![order.id.clone(), order.id.clone()]);
+    assert_eq!(status(&app, &who, &id).await.body["status"], "refunded", "the first payment stays refunded");
+}
+
+async fn a_late_authorization_of_a_replaced_payment_is_refunded_and_the_new_one_pays(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(18);
+    let k = priced_cart(&app, &who).await;
+    // The buyer starts paying, gives up on that form and starts again: the first payment expires.
+    let first = start_payment(&app, &who, &k, "paypal", "he", 1).await;
+    let second = start_payment(&app, &who, &k, "card", "he", 1).await;
+    assert_eq!(status(&app, &who, &first).await.body["status"], "expired");
+    // The first provider's signed "authorized" arrives late, within its window.
+    let (late, signature) = word(&first, "authorized", now_s(&app));
+    let r = callback(&app, &late, Some(&signature)).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "refunded" })), "{}", r.text);
+    assert_eq!(order_of(db, &first).await.status, OrderStatus::Pending, "not paid by the payment the buyer gave up");
+    // The payment the buyer is on goes through: one paid order, by it, and one refund.
+    let r = browse(&app, &who, "POST", &format!("/pay/{second}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let order = order_of(db, &second).await;
+    assert_eq!((order.status, order.payment_id.as_deref()), (OrderStatus::Paid, Some(second.as_str())));
+    assert_eq!(rows(db, "SELECT status FROM payments ORDER BY status").await, vec!["captured".to_owned(), "refunded".to_owned()]);
+}
+
+async fn an_authorization_after_the_payment_window_is_refunded_as_late(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(19);
+    let k = priced_cart(&app, &who).await;
+    let id = start_payment(&app, &who, &k, "card", "he", 1).await;
+    // Nobody looked at the payment while its window passed: the gateway's own record says it
+    // timed out, so the signed "authorized" that arrives now is late.
+    app.advance_clock_ms(15 * 60_000 + 1_000).await;
+    let (late, signature) = word(&id, "authorized", now_s(&app));
+    let r = callback(&app, &late, Some(&signature)).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "refunded" })), "{}", r.text);
+    let r = status(&app, &who, &id).await;
+    assert_eq!(r.body["failureCode"].as_str(), Some("lateAuthorization"), "{}", r.text);
+    assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
+    assert!(rows(db, SOLD_SEATS).await.is_empty());
 }
 }

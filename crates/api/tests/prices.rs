@@ -230,16 +230,16 @@ async fn a_wheelchair_ticket_with_its_companion_is_priced_and_every_total_agrees
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let reservation = r.body["reservationIdentifier"].as_str().unwrap().to_owned();
 
-    let r = app.get(&format!("/api/reservations/{reservation}")).await;
+    let r = app.call_as(&who, "GET", &format!("/api/reservations/{reservation}"), None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["reservation"]["total"], total);
     assert_eq!(r.body["reservation"]["priceBreakdown"]["total"], total);
     assert_eq!(rows(db, "SELECT channel FROM orders WHERE status = 'paid'").await, vec!["web".to_owned()], "sold on the web shop");
 
     // The PDF: each ticket at its full price with the service charge it includes, and the total.
-    let pdf = app.send(axum::http::Request::get(format!("/api/reservations/{reservation}/tickets.pdf?lang=en")).body(axum::body::Body::empty()).unwrap()).await;
+    let pdf = app.call_as(&who, "GET", &format!("/api/reservations/{reservation}/tickets.pdf?lang=en"), None).await;
     assert_eq!(pdf.status, StatusCode::OK);
-    let bytes = body_bytes(&app, &format!("/api/reservations/{reservation}/tickets.pdf?lang=en")).await;
+    let bytes = body_bytes(&app, &who, &format!("/api/reservations/{reservation}/tickets.pdf?lang=en")).await;
     let text = pdf_text(&bytes);
     assert!(text.contains(&ils(3900)) && text.contains(&ils(500)), "₪39.00 incl. ₪5.00: {text}");
     assert!(text.contains("incl. ₪5.00 service charge"), "{text}");

@@ -47,7 +47,8 @@ async fn commit(app: &TestApp, who: &str, k: &Paying) -> Reply {
 }
 
 async fn callback(app: &TestApp, id: &str, status: &str) -> Reply {
-    let body = json!({ "paymentId": id, "status": status }).to_string();
+    let at = kupa_app::ports::Clock::now_ms(app.clock.as_ref()) / 1000;
+    let body = json!({ "paymentId": id, "status": status, "timestamp": at }).to_string();
     let mut mac = Hmac::<sha2::Sha256>::new_from_slice(TEST_SECRET.as_bytes()).unwrap();
     mac.update(body.as_bytes());
     let signature: String = mac

@@ -8,6 +8,7 @@ pub mod catalogue_cache;
 pub mod catalogue_file;
 pub mod customer_info;
 pub mod error;
+pub mod links;
 pub mod model;
 pub mod orders;
 pub mod ports;

@@ -354,16 +354,19 @@ pub trait OrderStore: Send + Sync {
     async fn order_by_document_key(&self, key: &str) -> StoreResult<Option<Order>>;
     async fn create_payment(&self, payment: &Payment) -> StoreResult<()>;
     async fn payment(&self, id: &str) -> StoreResult<Option<Payment>>;
-    /// Records what the provider said. A payment that already reached a final state
-    /// (captured, refunded) is left as it is; returns the payment as stored afterwards.
+    /// Records what the provider said, in the payment's log, and moves the payment as
+    /// [`crate::orders::payment_move`] decides on its status as read under the payment's lock
+    /// (forward only; a late authorization becomes refunded). Returns the payment as stored
+    /// afterwards and the move made; None for an unknown payment.
     async fn update_payment(
         &self,
         id: &str,
         update: &PaymentUpdate,
         now_ms: i64,
-    ) -> StoreResult<Option<Payment>>;
+    ) -> StoreResult<Option<(Payment, crate::orders::PaymentMove)>>;
     /// In one transaction: the order's held seats become sold (each must still be held by the
-    /// order's session, live), the order becomes paid and the payment captured. Safe to run twice.
+    /// order's session, live), the order becomes paid and the payment captured, and the session's
+    /// checkout on the presentation ends (its next hold starts a new one). Safe to run twice.
     async fn finalise(&self, payment_id: &str, now_ms: i64) -> StoreResult<Finalised>;
     /// Moves an authorized payment to refunded, with the reason, if nothing else moved it first:
     /// true for the one caller that must give the money back (single winner, on any node).

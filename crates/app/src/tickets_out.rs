@@ -229,11 +229,13 @@ pub fn tickets_document(
     }
 }
 
+/// The screening as a calendar entry. `url` is the entry's link (the signed tickets link): the
+/// file carries no bare reservation id, its UID being a one-way hash of it.
 pub fn calendar_event(
     order: &Order,
     info: &PresentationInfo,
     lang: &str,
-    base_url: &str,
+    url: &str,
     now_ms: i64,
 ) -> CalendarEvent {
     let v = &info.view;
@@ -253,7 +255,7 @@ pub fn calendar_event(
         .collect::<Vec<_>>()
         .join(", ");
     CalendarEvent {
-        uid: format!("{}@kupa", order.id),
+        uid: crate::links::calendar_uid(&order.id),
         stamp: ms_to_timestamp(now_ms),
         start: ms_to_timestamp(starts),
         end: ms_to_timestamp(starts + v.feature.runtime.max(60) * 60_000),
@@ -273,7 +275,7 @@ pub fn calendar_event(
             order.reservation_number,
             seats
         ),
-        url: format!("{base_url}/reservations/{}", order.id),
+        url: url.to_owned(),
         language: lang.to_owned(),
     }
 }

@@ -16,6 +16,8 @@ pub struct FileConfig {
     pub log_format: Option<String>,
     /// The payment gateway's callback secret (also KUPA_GATEWAY_SECRET).
     pub gateway_secret: Option<kupa_api::state::GatewaySecret>,
+    /// How far a signed callback's timestamp may be from the clock (also KUPA_CALLBACK_WINDOW_SECONDS).
+    pub callback_window_seconds: Option<i64>,
     #[serde(default)]
     pub web: WebFileConfig,
     #[serde(default)]
@@ -152,6 +154,27 @@ pub fn gateway_secret(file: &FileConfig) -> anyhow::Result<Option<kupa_api::stat
         );
     }
     Ok(secret)
+}
+
+/// How far a signed payment callback's timestamp may be from the server's clock, either way:
+/// `KUPA_CALLBACK_WINDOW_SECONDS`, else `callback_window_seconds` in the file, else five minutes.
+pub fn callback_window(file: &FileConfig) -> anyhow::Result<i64> {
+    let seconds = match std::env::var("KUPA_CALLBACK_WINDOW_SECONDS")
+        .ok()
+        .filter(|s| !s.is_empty())
+    {
+        Some(s) => s.trim().parse::<i64>().map_err(|_| {
+            anyhow::anyhow!("KUPA_CALLBACK_WINDOW_SECONDS must be a number of seconds")
+        })?,
+        None => file
+            .callback_window_seconds
+            .unwrap_or(kupa_app::orders::CALLBACK_WINDOW_SECONDS),
+    };
+    anyhow::ensure!(
+        (10..=3600).contains(&seconds),
+        "the callback window (KUPA_CALLBACK_WINDOW_SECONDS) must be 10 to 3600 seconds"
+    );
+    Ok(seconds)
 }
 
 /// `off`, or `class.scope=N/period` rules over the defaults (docs/configuration.md).

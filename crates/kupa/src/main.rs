@@ -213,6 +213,7 @@ async fn main() -> anyhow::Result<()> {
                 config::api_settings(&file.web, redirect_allow_list, locales, test_mode)?;
             let settings = kupa_api::ApiSettings {
                 gateway_secret: config::gateway_secret(&file)?,
+                callback_window_s: config::callback_window(&file)?,
                 rate_limits: config::rate_limits(rate_limits.as_deref())?,
                 hold_limits: config::hold_limits(hold_limits.as_deref())?,
                 trust_forwarded_for,
@@ -280,6 +281,7 @@ async fn serve(
     }
     let settings = kupa_api::ApiSettings {
         session_key: kupa_wiring::session_key(&db, clock.now_ms()).await?,
+        link_key: kupa_wiring::link_key(&db, clock.now_ms()).await?,
         ..settings
     };
     let db = Arc::new(db);

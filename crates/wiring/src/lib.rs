@@ -72,6 +72,16 @@ pub async fn session_key(
     Ok(kupa_api::session::SessionKey::new(secret))
 }
 
+/// The key that signs reservation links (mail, SMS, calendar file), shared by every node of the
+/// database and kept across restarts like the session key, but a secret of its own.
+pub async fn link_key(db: &Db, now_ms: i64) -> kupa_app::StoreResult<kupa_api::state::LinkKey> {
+    use rand::Rng;
+    let secret = db
+        .server_secret("links", rand::rng().random(), now_ms)
+        .await?;
+    Ok(kupa_api::state::LinkKey::new(secret))
+}
+
 /// Wires the use cases onto one store and the providers.
 pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) -> AppState {
     let Providers {
@@ -150,6 +160,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
             sms: sms.clone(),
             mailer: mailer.clone(),
             public_url: settings.public_url.clone(),
+            link_key: settings.link_key.clone(),
         },
     ));
     AppState {

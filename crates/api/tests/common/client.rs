@@ -374,8 +374,9 @@ impl TestApp {
             .await
     }
 
-    /// GET /api/reservations/{id}: the confirmation screen's reservation.
-    pub async fn reservation(&self, id: &str) -> Answer<ReservationResponse> {
-        Answer::new(self.get(&format!("/api/reservations/{id}")).await)
+    /// GET /api/reservations/{id}: the confirmation screen's reservation, as `who` reads it.
+    pub async fn reservation(&self, who: &str, id: &str) -> Answer<ReservationResponse> {
+        self.json_as(who, "GET", &format!("/api/reservations/{id}"), None)
+            .await
     }
 }

@@ -206,6 +206,9 @@ impl TestApp {
     }
 }
 
+/// The key the test apps sign reservation links with.
+pub const TEST_LINK_KEY: kupa_api::state::LinkKey = kupa_api::state::LinkKey::new([0x4b; 32]);
+
 pub fn test_settings() -> ApiSettings {
     ApiSettings {
         test_mode: true,
@@ -213,6 +216,8 @@ pub fn test_settings() -> ApiSettings {
         // The limits have their own tests (rate_limits.rs); the others call freely.
         rate_limits: kupa_api::rate_limit::RateLimits::off(),
         hold_limits: kupa_app::booking::HoldLimits::off(),
+        // A fixed key, so signed links (and the examples written from them) are the same each run.
+        link_key: TEST_LINK_KEY,
         ..ApiSettings::default()
     }
 }
@@ -354,13 +359,18 @@ pub async fn log_in(app: &TestApp, who: &str, mobile: &str) -> String {
     format!("{session};{login}")
 }
 
-/// The bytes of a GET's answer (a PDF, a calendar file).
-pub async fn body_bytes(app: &TestApp, uri: &str) -> Vec<u8> {
+/// The bytes of a GET's answer (a PDF, a calendar file) as the buyer whose session is `who`.
+pub async fn body_bytes(app: &TestApp, who: &str, uri: &str) -> Vec<u8> {
     use tower::ServiceExt;
     let resp = app
         .router
         .clone()
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .oneshot(
+            Request::get(uri)
+                .header("uuid", who)
+                .body(Body::empty())
+                .unwrap(),
+        )
         .await
         .unwrap();
     resp.into_body()

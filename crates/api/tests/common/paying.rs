@@ -5,7 +5,7 @@ use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
-use super::client::{Placed, Presentation, SeatAddress, SeatShort};
+use super::client::{Placed, Presentation, SeatAddress, SeatShort, SeatplanV2};
 use super::{Reply, TestApp};
 
 /// An order ready to pay. Its presentation and seats are the JSON the API answered, as the
@@ -64,30 +64,7 @@ async fn priced_cart_of(
     locale: &str,
 ) -> Paying {
     let plan = app.seat_plan(&p).await;
-    let plain = |s: &SeatShort| !s.hc && !s.lv && s.sf.is_none() && s.tg == 1;
-    let at = |key: SeatAddress, dx: i64| {
-        plan.seats.iter().find(|o| {
-            o.key()
-                == SeatAddress {
-                    x: key.x + dx,
-                    ..key
-                }
-        })
-    };
-    let first = plan
-        .seats
-        .iter()
-        .filter(|s| plain(s))
-        .filter(|s| {
-            let k = s.key();
-            at(k, -1).is_none()
-                && at(k, 1).is_some_and(plain)
-                && at(k, 2).is_some()
-                && at(k, 3).is_some()
-        })
-        .nth(row)
-        .expect("a row end with two plain seats");
-    let second = at(first.key(), 1).unwrap();
+    let (first, second) = row_end_pair(&plan, row);
     for s in [first, second] {
         app.lock(who, &p, s.key()).await.ok();
     }
@@ -134,6 +111,35 @@ async fn priced_cart_of(
         ],
         total: priced.cart.total,
     }
+}
+
+/// The `row`th row end with two plain seats side by side (regular tickets' group, no wheelchair,
+/// limited view or sofa) and two more beyond them, so taking the pair leaves no single seat.
+pub fn row_end_pair(plan: &SeatplanV2, row: usize) -> (&SeatShort, &SeatShort) {
+    let plain = |s: &SeatShort| !s.hc && !s.lv && s.sf.is_none() && s.tg == 1;
+    let at = |key: SeatAddress, dx: i64| {
+        plan.seats.iter().find(|o| {
+            o.key()
+                == SeatAddress {
+                    x: key.x + dx,
+                    ..key
+                }
+        })
+    };
+    let first = plan
+        .seats
+        .iter()
+        .filter(|s| plain(s))
+        .filter(|s| {
+            let k = s.key();
+            at(k, -1).is_none()
+                && at(k, 1).is_some_and(plain)
+                && at(k, 2).is_some()
+                && at(k, 3).is_some()
+        })
+        .nth(row)
+        .expect("a row end with two plain seats");
+    (first, at(first.key(), 1).unwrap())
 }
 
 /// Starts a payment of the buyer's priced cart; returns its id.
@@ -195,5 +201,18 @@ pub async fn rows(db: &TestDb, sql: &'static str) -> Vec<String> {
         let rows: Vec<(String,)> = sqlx::query_as(sql).fetch_all(&pool).await.unwrap();
         pool.close().await;
         rows.into_iter().map(|r| r.0).collect()
+    }
+}
+
+/// Runs one statement straight on the database (what no call can do yet).
+pub async fn execute(db: &TestDb, sql: &'static str) {
+    if db.url.starts_with("sqlite:") {
+        let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
+        sqlx::query(sql).execute(&pool).await.unwrap();
+        pool.close().await;
+    } else {
+        let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
+        sqlx::query(sql).execute(&pool).await.unwrap();
+        pool.close().await;
     }
 }

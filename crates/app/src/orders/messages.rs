@@ -1,5 +1,5 @@
-//! How a paid order reaches the buyer: the confirmation mail (with the tickets PDF) and the
-//! e-document links by text message.
+//! How a paid order reaches the buyer: the confirmation mail (with the tickets PDF and a signed
+//! link to them) and, by text message, the e-document links and the signed link.
 
 use crate::catalogue::PresentationInfo;
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -48,10 +48,8 @@ impl OrderService {
         let pdf = kupa_documents::render_tickets_pdf(&doc).map_err(AppError::internal)?;
         let v = &info.view;
         let when = Self::when(&info, lang);
-        let link = format!(
-            "{}/api/reservations/{}/tickets.pdf",
-            self.messages.public_url, order.id
-        );
+        // Signed: it opens the tickets from any device, until the day after the event.
+        let link = self.signed_tickets_url(order, &info, lang);
         let prices = crate::tickets_out::price_lines(order, lang);
         let prices_text: String = prices
             .iter()
@@ -175,9 +173,11 @@ impl OrderService {
                 )
             })
             .collect();
+        // Each ticket's e-document (what the door scans), and the signed link to them all as a PDF.
+        let pdf = self.signed_tickets_url(&order, &info, lang);
         let text = if lang == "he" {
             format!(
-                "קופה: הכרטיסים ל{} ({}), הזמנה {}:\n{}",
+                "קופה: הכרטיסים ל{} ({}), הזמנה {}:\n{}\nPDF: {pdf}",
                 v.feature.name,
                 when,
                 order.reservation_number,
@@ -185,7 +185,7 @@ impl OrderService {
             )
         } else {
             format!(
-                "Kupa: your tickets for {} ({}), reservation {}:\n{}",
+                "Kupa: your tickets for {} ({}), reservation {}:\n{}\nPDF: {pdf}",
                 v.feature.name_en,
                 when,
                 order.reservation_number,

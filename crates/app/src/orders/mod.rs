@@ -21,6 +21,7 @@ use rand::Rng;
 use crate::booking::BookingService;
 use crate::catalogue::{CatalogueService, PresentationInfo};
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::links::{LinkKey, LinkProof};
 use crate::ports::{Captcha, CatalogueStore, ClaimStore, Clock, Mailer, SmsSender};
 use crate::tickets::TicketService;
 
@@ -55,12 +56,25 @@ pub struct OrderService {
     messages: Messages,
 }
 
-/// How the order reaches the buyer: mail, text messages, and the site's public address for links.
+/// How the order reaches the buyer: mail, text messages, the site's public address for links,
+/// and the key those links are signed with.
 pub struct Messages {
     pub sms: Arc<dyn SmsSender>,
     pub mailer: Arc<dyn Mailer>,
-    /// e.g. "https://tickets.example.co.il" (KUPA_PUBLIC_URL), no trailing slash.
+    /// e.g. "https://tickets.example.co.il" (KUPA_PUBLIC_URL), no trailing slash. Every absolute
+    /// link is built from it, never from a request's `Host`.
     pub public_url: String,
+    /// Signs the reservation links of the mail, the text message and the calendar file.
+    pub link_key: LinkKey,
+}
+
+/// Who asks to read a reservation: a buyer session, and the signed link it came with, if any.
+#[derive(Debug, Clone, Copy)]
+pub struct ReservationReader<'a> {
+    pub session: &'a str,
+    /// The login the request carried (the HttpOnly login cookie), if any.
+    pub login: Option<&'a str>,
+    pub link: Option<&'a LinkProof>,
 }
 
 impl OrderService {
@@ -114,11 +128,73 @@ impl OrderService {
             .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such payment"))
     }
 
-    pub async fn reservation(&self, id: &str) -> AppResult<(Order, PresentationInfo)> {
+    /// A paid reservation, for its buyer only: the session that made it, the customer logged in
+    /// on the asking session when the order is theirs, or anyone with a signed link that is still
+    /// good. Anyone else is told there is no such reservation, as for an unknown id.
+    pub async fn reservation(
+        &self,
+        id: &str,
+        reader: ReservationReader<'_>,
+    ) -> AppResult<(Order, PresentationInfo)> {
+        let no_such = || AppError::rejected(ErrorCode::NotFound, "no such reservation");
         let order = self.orders.order(id).await?;
-        self.paid_with_presentation(order)
+        let (order, info) = self
+            .paid_with_presentation(order)
             .await?
-            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such reservation"))
+            .ok_or_else(no_such)?;
+        if self.may_read(&order, reader).await? {
+            Ok((order, info))
+        } else {
+            tracing::info!(reservation = %order.id, "reservation read refused: not its buyer and no good link");
+            Err(no_such())
+        }
+    }
+
+    async fn may_read(&self, order: &Order, reader: ReservationReader<'_>) -> AppResult<bool> {
+        if order.session_id == reader.session {
+            return Ok(true);
+        }
+        if reader.link.is_some_and(|proof| {
+            self.messages
+                .link_key
+                .verify(&order.id, proof, self.clock.now_ms())
+        }) {
+            return Ok(true);
+        }
+        let Some(owner) = order.customer_id else {
+            return Ok(false);
+        };
+        Ok(self
+            .customers
+            .customer_of_login(reader.login)
+            .await?
+            .is_some_and(|c| c.customer.id == owner))
+    }
+
+    /// The proof a signed link to this reservation carries: good until the end of the day after
+    /// its event.
+    pub fn link_proof(&self, order: &Order, info: &PresentationInfo) -> LinkProof {
+        let exp = crate::links::link_expiry(info.view.presentation.starts_at_ms);
+        self.messages.link_key.sign(&order.id, exp)
+    }
+
+    /// `path` (one of the reservation's, under the site's root) signed for anyone who has it.
+    pub fn signed_path(&self, path: &str, order: &Order, info: &PresentationInfo) -> String {
+        format!("{path}?{}", self.link_proof(order, info).query())
+    }
+
+    /// The signed link to the reservation's tickets (PDF) at the site's public address.
+    pub fn signed_tickets_url(&self, order: &Order, info: &PresentationInfo, lang: &str) -> String {
+        format!(
+            "{}{}&lang={lang}",
+            self.messages.public_url,
+            self.signed_path(&crate::links::tickets_pdf_path(&order.id), order, info)
+        )
+    }
+
+    /// The site's public address (KUPA_PUBLIC_URL), for links that leave the site.
+    pub fn public_url(&self) -> &str {
+        &self.messages.public_url
     }
 
     /// A paid order with its presentation; None for no order or one not paid.

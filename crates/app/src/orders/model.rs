@@ -282,6 +282,50 @@ impl PaymentStatus {
     }
 }
 
+/// What a provider's word does to a payment as it stands. A payment only moves forward: while
+/// open it takes any later word; once it has ended (authorized, captured, declined, failed,
+/// expired, refunded) a word changes nothing, with one exception: money authorized for a payment
+/// that had already ended without it is given straight back ([`PaymentMove::VoidLate`]), never
+/// captured, so a buyer is never charged for seats the shop stopped holding for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaymentMove {
+    /// The payment takes the word's status.
+    To(PaymentStatus),
+    /// An authorization that came after the payment had expired, been declined or failed: the
+    /// payment is refunded at once (`failure_code` [`payment_codes::LATE_AUTHORIZATION`]).
+    VoidLate,
+    /// Nothing changes: a duplicate, a word that would move backwards, or a word after the end.
+    Stay,
+}
+
+/// How long a signed callback stays good: a callback whose own time stamp is further than this
+/// from the server's clock (either way) is refused, so a captured one cannot be replayed later.
+pub const CALLBACK_WINDOW_SECONDS: i64 = 5 * 60;
+
+/// Whether a callback stamped `sent_at_s` (Unix seconds) is inside `window_s` of `now_ms`.
+pub fn callback_in_window(sent_at_s: i64, now_ms: i64, window_s: i64) -> bool {
+    let gap_ms = now_ms.saturating_sub(sent_at_s.saturating_mul(1000));
+    gap_ms.saturating_abs() <= window_s.max(0).saturating_mul(1000)
+}
+
+/// How the word `word` moves a payment that is `current` (see [`PaymentMove`]).
+pub fn payment_move(current: PaymentStatus, word: PaymentStatus) -> PaymentMove {
+    use PaymentStatus::*;
+    match (current, word) {
+        // Back to the start, or to a state only the shop itself writes (captured, refunded).
+        (_, Created | Captured | Refunded) => PaymentMove::Stay,
+        (c, w) if c.is_open() => {
+            if c == w {
+                PaymentMove::Stay
+            } else {
+                PaymentMove::To(w)
+            }
+        }
+        (Declined | Failed | Expired, Authorized) => PaymentMove::VoidLate,
+        _ => PaymentMove::Stay,
+    }
+}
+
 /// The spec's payment codes (section 8), as stored in `failure_code`: what a provider may say a
 /// payment failed with, whichever provider it is.
 pub mod payment_codes {
@@ -292,6 +336,8 @@ pub mod payment_codes {
     pub const ERROR_NO_RESPONSE: &str = "errorNoResponse";
     pub const ERROR_RESPONSE: &str = "errorResponse";
     pub const FORM_VALIDATION: &str = "formValidation";
+    /// Not a provider's code: money authorized after the payment had ended, given back at once.
+    pub const LATE_AUTHORIZATION: &str = "lateAuthorization";
     /// Every code a payment may fail with.
     pub const ALL: [&str; 6] = [
         PAYMENT_ERROR,
@@ -455,5 +501,91 @@ pub fn finalisation_outcome(payment: &Payment, order: &Order) -> Option<Finalise
         Some(Finalised::HoldsLost)
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PaymentStatus::*;
+    use super::*;
+
+    #[test]
+    fn a_callback_is_good_within_its_window_either_way() {
+        let now = 1_900_000_000_000;
+        assert!(callback_in_window(1_900_000_000, now, 300));
+        assert!(callback_in_window(1_900_000_000 - 300, now, 300));
+        assert!(
+            callback_in_window(1_900_000_000 + 300, now, 300),
+            "a gateway's clock a little ahead"
+        );
+        assert!(!callback_in_window(1_900_000_000 - 301, now, 300));
+        assert!(!callback_in_window(1_900_000_000 + 301, now, 300));
+        assert!(!callback_in_window(i64::MIN, now, 300));
+        assert!(!callback_in_window(i64::MAX, now, 300));
+        assert!(!callback_in_window(0, now, 300));
+    }
+
+    #[test]
+    fn an_open_payment_takes_any_later_word() {
+        for open in [Created, Challenge, AwaitingBank, Redirected] {
+            for word in [Authorized, Declined, Failed, Expired] {
+                assert_eq!(
+                    payment_move(open, word),
+                    PaymentMove::To(word),
+                    "{open:?} {word:?}"
+                );
+            }
+            assert_eq!(
+                payment_move(open, Created),
+                PaymentMove::Stay,
+                "never back to the start"
+            );
+        }
+        assert_eq!(payment_move(Created, Challenge), PaymentMove::To(Challenge));
+        assert_eq!(payment_move(Challenge, Challenge), PaymentMove::Stay);
+    }
+
+    #[test]
+    fn an_ended_payment_stays_ended_and_a_late_authorization_is_voided() {
+        for ended in [Declined, Failed, Expired] {
+            assert_eq!(
+                payment_move(ended, Authorized),
+                PaymentMove::VoidLate,
+                "{ended:?}"
+            );
+            for word in [
+                Created,
+                Challenge,
+                AwaitingBank,
+                Redirected,
+                Declined,
+                Failed,
+                Expired,
+            ] {
+                assert_eq!(
+                    payment_move(ended, word),
+                    PaymentMove::Stay,
+                    "{ended:?} {word:?}"
+                );
+            }
+        }
+        for paid in [Authorized, Captured, Refunded] {
+            for word in [
+                Created,
+                Challenge,
+                AwaitingBank,
+                Redirected,
+                Authorized,
+                Declined,
+                Failed,
+                Expired,
+            ] {
+                assert_eq!(
+                    payment_move(paid, word),
+                    PaymentMove::Stay,
+                    "{paid:?} {word:?}"
+                );
+            }
+        }
     }
 }

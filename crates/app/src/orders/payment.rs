@@ -113,31 +113,51 @@ impl OrderService {
     }
 
     /// An open payment past its provider's window times out (expired, `errorNoResponse`) the
-    /// first time anyone looks at it: the provider's word, through the same callback.
+    /// first time anyone looks at it: the provider's word, recorded as any other.
     pub async fn expire_if_due(&self, payment: Payment) -> AppResult<Payment> {
         let Some(answer) = self.gateway.timed_out(&payment, self.clock.now_ms()) else {
             return Ok(payment);
         };
-        self.payment_callback(&payment.id, answer).await?;
+        self.record_word(&payment.id, answer).await?;
         tracing::info!(payment = %payment.id, "payment timed out at its provider");
         self.payment(&payment.id).await
     }
 
     /// The gateway's callback: records the provider's word and, when the money is authorized,
-    /// finalises. Safe to call any number of times, in any order, late.
+    /// finalises. Safe to call any number of times, in any order, late. The provider's own record
+    /// comes first: a payment past its window has timed out there, so an authorization arriving
+    /// after that is late, and is given back instead of captured.
     pub async fn payment_callback(
         &self,
         payment_id: &str,
         update: PaymentUpdate,
     ) -> AppResult<Finalised> {
+        if let Some(payment) = self.orders.payment(payment_id).await? {
+            self.expire_if_due(payment).await?;
+        }
+        self.record_word(payment_id, update).await
+    }
+
+    /// Records one word of the provider as [`payment_move`] allows, and acts on where the payment
+    /// is afterwards: finalises an authorized one, refunds a late authorization.
+    async fn record_word(&self, payment_id: &str, update: PaymentUpdate) -> AppResult<Finalised> {
         let now = self.clock.now_ms();
-        let payment = self
+        let (payment, step) = self
             .orders
             .update_payment(payment_id, &update, now)
             .await?
             .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such payment"))?;
-        if payment.status == PaymentStatus::Authorized || payment.status == PaymentStatus::Captured
-        {
+        if step == PaymentMove::VoidLate {
+            // Only the word that made this move gets here (the store moved the payment once,
+            // under its lock), so the money goes back exactly once.
+            if let Err(e) = self.gateway.refund(&payment).await {
+                tracing::error!(payment = %payment.id, error = %e, "REFUND FAILED: a late authorization is marked refunded but the gateway did not confirm; refund it by hand");
+                return Err(e);
+            }
+            tracing::warn!(payment = %payment.id, order = %payment.order_id, "an authorization arrived after the payment had ended: refunded, never captured");
+            return Ok(Finalised::NotAuthorized(payment.status));
+        }
+        if payment.status.is_paid() {
             self.finalise(&payment).await
         } else {
             Ok(Finalised::NotAuthorized(payment.status))

@@ -126,6 +126,14 @@ macro_rules! finalise_in {
                         .execute(&mut *$tx)
                         .await
                         .map_err(db_err)?;
+                    // The checkout this order paid for is over: the session's next seat starts
+                    // a checkout of its own, with fresh timers, not the spent payment window.
+                    sqlx::query("DELETE FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2")
+                        .bind(&order.session_id)
+                        .bind(order.presentation_id)
+                        .execute(&mut *$tx)
+                        .await
+                        .map_err(db_err)?;
                     let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
                     (true, Finalised::Paid(paid))
                 }
@@ -136,41 +144,56 @@ macro_rules! finalise_in {
 
 macro_rules! update_payment_in {
     ($tx:expr, $id:expr, $u:expr, $now:expr) => {{
-        let u = $u;
-        // Final states stay final, and an authorized payment only moves on to captured or refunded:
-        // a late or reordered callback never undoes money that was taken.
-        sqlx::query(
-            "UPDATE payments SET status = $2, card_brand = COALESCE($3, card_brand), card_last4 = COALESCE($4, card_last4), \
-             card_bin = COALESCE($5, card_bin), failure_code = COALESCE($6, failure_code), updated_at = $7 \
-             WHERE id = $1 AND status NOT IN ('captured', 'refunded') \
-             AND NOT (status = 'authorized' AND $2 NOT IN ('authorized', 'captured', 'refunded'))",
-        )
-        .bind($id)
-        .bind(u.status.as_str())
-        .bind(&u.card_brand)
-        .bind(&u.card_last4)
-        .bind(&u.card_bin)
-        .bind(&u.failure_code)
-        .bind($now)
-        .execute(&mut *$tx)
-        .await
-        .map_err(db_err)?;
-        let exists = sqlx::query("SELECT * FROM payments WHERE id = $1").bind($id).fetch_optional(&mut *$tx).await.map_err(db_err)?;
-        match exists {
+        let u: &PaymentUpdate = $u;
+        let row = sqlx::query("SELECT * FROM payments WHERE id = $1").bind($id).fetch_optional(&mut *$tx).await.map_err(db_err)?;
+        match row {
             None => None,
             Some(row) => {
-                sqlx::query(
-                    "INSERT INTO payment_events (payment_id, seq, kind, detail, created_at) \
-                     VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4)",
-                )
-                .bind($id)
-                .bind(u.status.as_str())
-                .bind(&u.note)
-                .bind($now)
-                .execute(&mut *$tx)
-                .await
-                .map_err(db_err)?;
-                Some(payment_row(&row).map_err(db_err)?)
+                let before = payment_row(&row).map_err(db_err)?;
+                // Where the word may move the payment is the app's decision (forward only; a late
+                // authorization is voided); the store carries it out under the payment's lock.
+                let step = kupa_app::orders::payment_move(before.status, u.status);
+                let moved = match step {
+                    PaymentMove::To(status) => Some((status, u.failure_code.clone())),
+                    PaymentMove::VoidLate => Some((PaymentStatus::Refunded, Some(payment_codes::LATE_AUTHORIZATION.to_owned()))),
+                    PaymentMove::Stay => None,
+                };
+                if let Some((status, failure_code)) = moved {
+                    sqlx::query(
+                        "UPDATE payments SET status = $2, card_brand = COALESCE($3, card_brand), card_last4 = COALESCE($4, card_last4), \
+                         card_bin = COALESCE($5, card_bin), failure_code = COALESCE($6, failure_code), updated_at = $7 WHERE id = $1",
+                    )
+                    .bind($id)
+                    .bind(status.as_str())
+                    .bind(&u.card_brand)
+                    .bind(&u.card_last4)
+                    .bind(&u.card_bin)
+                    .bind(failure_code)
+                    .bind($now)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+                }
+                // Every word is kept in the payment's log, also one that changed nothing.
+                let mut events = vec![(u.status.as_str().to_owned(), u.note.clone())];
+                if step == PaymentMove::VoidLate {
+                    events.push(("refunded".to_owned(), format!("refunded: {}", payment_codes::LATE_AUTHORIZATION)));
+                }
+                for (kind, detail) in events {
+                    sqlx::query(
+                        "INSERT INTO payment_events (payment_id, seq, kind, detail, created_at) \
+                         VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM payment_events WHERE payment_id = $1), $2, $3, $4)",
+                    )
+                    .bind($id)
+                    .bind(kind)
+                    .bind(detail)
+                    .bind($now)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+                }
+                let after = sqlx::query("SELECT * FROM payments WHERE id = $1").bind($id).fetch_one(&mut *$tx).await.map_err(db_err)?;
+                Some((payment_row(&after).map_err(db_err)?, step))
             }
         }
     }};

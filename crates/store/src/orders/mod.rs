@@ -377,7 +377,7 @@ impl OrderStore for Db {
         id: &str,
         update: &PaymentUpdate,
         now_ms: i64,
-    ) -> StoreResult<Option<Payment>> {
+    ) -> StoreResult<Option<(Payment, PaymentMove)>> {
         write_tx!(self, durable, locks [LOCK_PAYMENT] on id, |tx| (true, update_payment_in!(tx, id, update, now_ms)))
     }
 

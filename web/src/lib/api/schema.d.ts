@@ -174,7 +174,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A ticket's e-document: its state and entrance time, and its QR code when the site shows it. */
+    /**
+     * A ticket's e-document: its state and entrance time, and its QR code when the site shows it.
+     *     Opened by the ticket's own key, which its QR carries to the door: it shows the ticket, not its
+     *     buyer (no name, mail or phone), so it needs no session or signed link.
+     */
     get: operations['edocument'];
     put?: never;
     post?: never;
@@ -264,9 +268,11 @@ export interface paths {
     /**
      * The webhook an external gateway calls with its word about a payment. The raw body is signed:
      *     header `x-kupa-signature` is the hex HMAC-SHA256 of the body with the configured gateway
-     *     secret (`KUPA_GATEWAY_SECRET`), compared in constant time. `authorized` finalises the order
-     *     (held seats sold, order paid, payment captured). Safe to repeat: a duplicate answers 200 with
-     *     the same status and creates nothing.
+     *     secret (`KUPA_GATEWAY_SECRET`), compared in constant time; the body's `timestamp` must be
+     *     within the window of the server's clock. `authorized` finalises the order (held seats sold,
+     *     order paid, payment captured). A payment only moves forward: a duplicate, or a word older than
+     *     the payment's state, answers 200 with the status unchanged; an `authorized` for a payment that
+     *     already expired, was declined or failed is refunded at once, never captured.
      */
     post: operations['paymentCallback'];
     delete?: never;
@@ -459,7 +465,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A paid reservation, for the confirmation screen (its identifier is an unguessable token). */
+    /**
+     * A paid reservation, for the confirmation screen: for the session that made it, its logged-in
+     *     customer, or a signed link.
+     */
     get: operations['getReservation'];
     put?: never;
     post?: never;
@@ -476,7 +485,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The screening as a calendar entry (iCalendar), for "add to calendar". */
+    /**
+     * The screening as a calendar entry (iCalendar), for "add to calendar": for the reservation's
+     *     buyer or a signed link. Its `URL:` is the signed link to the tickets (PDF); it carries no bare
+     *     reservation id.
+     */
     get: operations['calendar'];
     put?: never;
     post?: never;
@@ -493,7 +506,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The tickets as a PDF, one page per ticket, each with its QR code. */
+    /**
+     * The tickets as a PDF, one page per ticket, each with its QR code: for the reservation's buyer
+     *     or a signed link.
+     */
     get: operations['ticketsPdf'];
     put?: never;
     post?: never;
@@ -1332,6 +1348,12 @@ export interface components {
       paymentId: string;
       /** @description authorized, declined, failed, expired, challenge, awaitingBank or redirected. */
       status: string;
+      /**
+       * Format: int64
+       * @description When the gateway sent the callback, in Unix seconds. Inside the signed body, so a callback
+       *     cannot be replayed once it is older than the window (five minutes either way).
+       */
+      timestamp: number;
     };
     PaymentCallbackResponse: {
       /**
@@ -1603,6 +1625,7 @@ export interface components {
     };
     Reservation: {
       ReservationIdentifier: string;
+      /** @description The calendar file, as a signed link like `pdfUrl`. */
       calendarUrl: string;
       currency: string;
       customerEmail: string;
@@ -1612,6 +1635,10 @@ export interface components {
       orderTerms: string;
       orderTermsEn: string;
       paidAt?: string | null;
+      /**
+       * @description The tickets (PDF) as a signed link, good without the buyer's session until the end of
+       *     the day after the event; add `&lang=he|en`.
+       */
       pdfUrl: string;
       presentation: components['schemas']['Presentation'];
       /** @description The lines every screen shows, adding up to `total`. */
@@ -2800,7 +2827,7 @@ export interface operations {
           'application/json': components['schemas']['PaymentCallbackResponse'];
         };
       };
-      /** @description invalidSignature: missing or wrong signature, or no gateway secret configured */
+      /** @description invalidSignature: missing or wrong signature, a timestamp outside the window, or no gateway secret configured */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3330,7 +3357,12 @@ export interface operations {
   };
   getReservation: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description A signed link's expiry, Unix seconds (with `sig`). */
+        exp?: number;
+        /** @description A signed link's signature, hex (with `exp`). */
+        sig?: string;
+      };
       header?: never;
       path: {
         /** @description The reservation identifier */
@@ -3349,7 +3381,7 @@ export interface operations {
           'application/json': components['schemas']['ReservationResponse'];
         };
       };
-      /** @description notFound */
+      /** @description notFound: no such reservation, or not this reader's */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3365,6 +3397,10 @@ export interface operations {
       query?: {
         /** @description he (default: the order's language) or en. */
         lang?: string;
+        /** @description A signed link's expiry, Unix seconds (with `sig`). */
+        exp?: number;
+        /** @description A signed link's signature, hex (with `exp`). */
+        sig?: string;
       };
       header?: never;
       path: {
@@ -3384,7 +3420,7 @@ export interface operations {
           'text/calendar': string;
         };
       };
-      /** @description notFound */
+      /** @description notFound: no such reservation, or not this reader's */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3400,6 +3436,10 @@ export interface operations {
       query?: {
         /** @description he (default: the order's language) or en. */
         lang?: string;
+        /** @description A signed link's expiry, Unix seconds (with `sig`). */
+        exp?: number;
+        /** @description A signed link's signature, hex (with `exp`). */
+        sig?: string;
       };
       header?: never;
       path: {
@@ -3419,7 +3459,7 @@ export interface operations {
           'application/pdf': number[];
         };
       };
-      /** @description notFound */
+      /** @description notFound: no such reservation, or not this reader's */
       404: {
         headers: {
           [name: string]: unknown;
