@@ -13,10 +13,11 @@ run: build
 	./target/release/kupa serve --demo
 
 ## run-cluster: two nodes on http://127.0.0.1:8081 and :8082 sharing one PostgreSQL database
-## (kupa_cluster on KUPA_CLUSTER_ADMIN_URL, default the local postgres), the demo chain loaded once
+## (kupa_cluster on KUPA_CLUSTER_ADMIN_URL, default the local postgres), the demo chain loaded once,
+## the captcha off as for `make run` (there is no captcha provider yet)
 KUPA_CLUSTER_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 run-cluster: build
-	scripts/cluster.sh ./target/release/kupa $(KUPA_CLUSTER_ADMIN_URL) kupa_cluster 8081 8082
+	scripts/cluster.sh ./target/release/kupa $(KUPA_CLUSTER_ADMIN_URL) kupa_cluster 8081 8082 --captcha off
 
 ## build: the web app, then the release binary that embeds it
 build: web-build

@@ -16,6 +16,8 @@ pub struct FileConfig {
     pub log_format: Option<String>,
     /// The payment gateway's callback secret (also KUPA_GATEWAY_SECRET).
     pub gateway_secret: Option<kupa_api::state::GatewaySecret>,
+    /// `off`: run without a captcha, knowingly (also KUPA_CAPTCHA, --captcha).
+    pub captcha: Option<CaptchaSetting>,
     #[serde(default)]
     pub web: WebFileConfig,
 }
@@ -125,5 +127,77 @@ pub fn rate_limits(text: Option<&str>) -> anyhow::Result<kupa_api::rate_limit::R
                 }
             })
             .map_err(|e| anyhow::anyhow!("KUPA_RATE_LIMITS: {e}")),
+    }
+}
+
+/// The captcha as configured. Kupa has no captcha provider adapter yet, so the one setting is
+/// `off`: the explicit word that lets a box office run without one (decision 0017).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum CaptchaSetting {
+    Off,
+}
+
+/// How the captcha runs, and why it may.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaptchaStart {
+    /// Test mode: only the test token passes.
+    TestToken,
+    /// Every token passes; the text says who chose that, for the log.
+    Off(&'static str),
+}
+
+/// Production refuses to start with the captcha off unless a setting says so: `--captcha off`
+/// (KUPA_CAPTCHA=off, `captcha = "off"` in the file), or `--demo` or `--test-mode`, which are
+/// never a real box office.
+pub fn captcha(
+    setting: Option<CaptchaSetting>,
+    demo: bool,
+    test_mode: bool,
+) -> anyhow::Result<CaptchaStart> {
+    match (test_mode, setting, demo) {
+        (true, _, _) => Ok(CaptchaStart::TestToken),
+        (false, Some(CaptchaSetting::Off), _) => Ok(CaptchaStart::Off(
+            "the captcha is off (KUPA_CAPTCHA=off): every captcha token is accepted",
+        )),
+        (false, None, true) => Ok(CaptchaStart::Off(
+            "the captcha is off for the demo (--demo): every captcha token is accepted",
+        )),
+        (false, None, false) => anyhow::bail!(
+            "no captcha provider is configured, so the captcha would accept any token. Kupa will \
+             not start like this: set KUPA_CAPTCHA=off (or --captcha off) to run without a \
+             captcha knowingly (docs/configuration.md)"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_captcha_is_off_only_when_a_setting_says_so() {
+        assert!(captcha(None, false, false).is_err(), "production, nothing said");
+        assert_eq!(captcha(None, false, true).unwrap(), CaptchaStart::TestToken);
+        assert_eq!(
+            captcha(Some(CaptchaSetting::Off), true, true).unwrap(),
+            CaptchaStart::TestToken,
+            "test mode keeps its test token"
+        );
+        assert!(matches!(
+            captcha(Some(CaptchaSetting::Off), false, false).unwrap(),
+            CaptchaStart::Off(why) if why.contains("KUPA_CAPTCHA=off")
+        ));
+        assert!(matches!(
+            captcha(None, true, false).unwrap(),
+            CaptchaStart::Off(why) if why.contains("--demo")
+        ));
+    }
+
+    #[test]
+    fn the_file_may_say_captcha_off() {
+        let f: FileConfig = toml::from_str("captcha = \"off\"").unwrap();
+        assert_eq!(f.captcha, Some(CaptchaSetting::Off));
+        assert!(toml::from_str::<FileConfig>("captcha = \"on\"").is_err());
     }
 }
