@@ -14,7 +14,7 @@ mkdir -p web/e2e-artifacts
 log=web/e2e-artifacts/server.log
 # Rate limits set explicitly: every spec runs from 127.0.0.1, so the per-address limits are wider
 # than a box office's defaults; the per-session ones are the defaults.
-export KUPA_RATE_LIMITS="${KUPA_RATE_LIMITS:-lock.session=60/1m,lock.address=5000/1m,sms.session=5/10m,sms.address=500/10m,login.session=10/10m,login.address=500/10m}"
+export KUPA_RATE_LIMITS="${KUPA_RATE_LIMITS:-lock.session=60/1m,lock.address=5000/1m,sms.session=5/10m,sms.address=500/10m,login.session=10/10m,login.address=500/10m,code.address=2000/10m,cart.address=5000/10m}"
 KUPA_DATABASE_URL="sqlite:$work/e2e.db" KUPA_LOG=warn,kupa=info \
   ./target/debug/kupa serve --demo --test-mode --addr "127.0.0.1:$port" \
   --redirect-allow-list partner.example >"$log" 2>&1 &

@@ -177,7 +177,10 @@ mod tests {
 
     #[test]
     fn the_captcha_is_off_only_when_a_setting_says_so() {
-        assert!(captcha(None, false, false).is_err(), "production, nothing said");
+        assert!(
+            captcha(None, false, false).is_err(),
+            "production, nothing said"
+        );
         assert_eq!(captcha(None, false, true).unwrap(), CaptchaStart::TestToken);
         assert_eq!(
             captcha(Some(CaptchaSetting::Off), true, true).unwrap(),

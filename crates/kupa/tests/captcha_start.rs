@@ -73,7 +73,11 @@ fn serve_without_a_captcha_or_a_word_that_it_may_be_off_refuses_to_start() {
     }
     let status = child.wait().unwrap();
     let _ = std::fs::remove_dir_all(dir);
-    assert!(!served, "it served without a captcha:\n{}", lines.join("\n"));
+    assert!(
+        !served,
+        "it served without a captcha:\n{}",
+        lines.join("\n")
+    );
     assert!(!status.success());
     let text = lines.join("\n");
     assert!(text.contains("KUPA_CAPTCHA=off"), "{text}");
