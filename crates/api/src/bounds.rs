@@ -113,6 +113,24 @@ fn walk(schema: &Value, value: &Value, path: &str, depth: usize) -> Result<(), A
     Ok(())
 }
 
+/// JSON has one kind of number, and JSON Schema counts `3.0` as an integer: such numbers become
+/// integers, so an id sent as `3.0` is read as 3 (a fraction still fails where an integer is due).
+pub fn integral_floats(value: Value) -> Value {
+    match value {
+        Value::Number(n) if n.is_f64() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
+            _ => Value::Number(n),
+        },
+        Value::Array(items) => Value::Array(items.into_iter().map(integral_floats).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, integral_floats(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// The query parameters' schemas of `T`, by name (computed once per type).
 fn query_schemas<T: IntoParams + 'static>() -> Arc<HashMap<String, Value>> {
     type Cache = Mutex<HashMap<TypeId, Arc<HashMap<String, Value>>>>;
@@ -227,7 +245,11 @@ pub fn pin_test_captcha(doc: &mut Value, token: &str) {
     }
     if let Some(schemas) = doc["components"]["schemas"].as_object_mut() {
         for schema in schemas.values_mut() {
-            if let Some(t) = schema["properties"].get_mut("recaptchaToken") {
+            // Never `schema["properties"]`: indexing a missing key would insert a null.
+            if let Some(t) = schema
+                .get_mut("properties")
+                .and_then(|p| p.get_mut("recaptchaToken"))
+            {
                 t["enum"] = json!([token]);
             }
         }
@@ -281,5 +303,13 @@ mod tests {
             "an item is named by its list"
         );
         assert!(walk(&schema, &json!({ "cart": { "name": null } }), "", 0).is_ok());
+    }
+
+    #[test]
+    fn whole_floats_are_integers() {
+        assert_eq!(
+            integral_floats(json!({ "a": [3.0, 2.5, -7.0, "x"] })),
+            json!({ "a": [3, 2.5, -7, "x"] })
+        );
     }
 }

@@ -383,7 +383,7 @@ pub struct PaymentFormResponse {
 
 /// Starts paying the buyer's priced cart: the holds get the payment window, and the gateway a payment.
 #[utoipa::path(get, operation_id = "paymentForm", path = "/payment/form/{locale}", tag = "order",
-    params(("locale" = String, Path, description = "he, en, ..."), PaymentFormQuery),
+    params(("locale" = String, Path, pattern = r"^(he|en|ru|ar|pl|sk|ro|bg|cs|hu)$", description = "An enabled locale: he, en, ru, ar, pl, sk, ro, bg, cs or hu"), PaymentFormQuery),
     responses((status = 200, description = "Where to pay", body = PaymentFormResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 409, description = "timeExpired", body = ErrorBody),

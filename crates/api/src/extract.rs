@@ -55,6 +55,7 @@ impl<T: DeserializeOwned + ToSchema, S: Send + Sync> FromRequest<S> for Json<T> 
             .map_err(|e: JsonRejection| ApiError::validation(e.body_text()))?;
         // The bounds the document shows (decision 0017), before the value is read.
         crate::bounds::check_body(&T::name(), &value)?;
+        let value = crate::bounds::integral_floats(value);
         serde_json::from_value(value).map(Json).map_err(|e| {
             ApiError::validation(format!(
                 "Failed to deserialize the JSON body into the target type: {e}"

@@ -465,7 +465,7 @@ pub struct BestAvailableParams {
     pub end_date: Option<String>,
     pub location_id: Option<i64>,
     /// morning, afternoon, evening or night.
-    #[param(max_length = 20)]
+    #[param(max_length = 20, pattern = r"^(morning|afternoon|evening|night)?$")]
     pub part_of_day: Option<String>,
     /// 1: hold the first block for this buyer.
     pub is_lock: Option<u8>,

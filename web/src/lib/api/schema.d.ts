@@ -2908,7 +2908,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description he, en, ... */
+        /** @description An enabled locale: he, en, ru, ar, pl, sk, ro, bg, cs or hu */
         locale: string;
       };
       cookie?: never;
