@@ -6,17 +6,18 @@ NPM ?= npm
 E2E_PORT ?= 18080
 export KUPA_TEST_POSTGRES_URL
 
-.PHONY: run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e fault bench bench-load bench-quick dev clean
+.PHONY: run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e fault schemathesis bench bench-load bench-quick dev clean
 
 ## run: build what is needed and serve http://127.0.0.1:8080 with the demo cinema chain (SQLite)
 run: build
 	./target/release/kupa serve --demo
 
 ## run-cluster: two nodes on http://127.0.0.1:8081 and :8082 sharing one PostgreSQL database
-## (kupa_cluster on KUPA_CLUSTER_ADMIN_URL, default the local postgres), the demo chain loaded once
+## (kupa_cluster on KUPA_CLUSTER_ADMIN_URL, default the local postgres), the demo chain loaded once,
+## the captcha off as for `make run` (there is no captcha provider yet)
 KUPA_CLUSTER_ADMIN_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 run-cluster: build
-	scripts/cluster.sh ./target/release/kupa $(KUPA_CLUSTER_ADMIN_URL) kupa_cluster 8081 8082
+	scripts/cluster.sh ./target/release/kupa $(KUPA_CLUSTER_ADMIN_URL) kupa_cluster 8081 8082 --captcha off
 
 ## build: the web app, then the release binary that embeds it
 build: web-build
@@ -84,6 +85,13 @@ e2e: build-debug
 ## cluster restarted mid-rush (initdb/pg_ctl on its own port), SQLite killed during commits
 fault:
 	$(CARGO) test -p kupa --test faults -- --ignored --test-threads=1
+
+## schemathesis: schemathesis (from PyPI, installed into target/schemathesis-venv) against the
+## OpenAPI document of a real `kupa serve --demo --test-mode` on a temporary SQLite database,
+## bounded to 3 minutes; not part of `make test`. Reports in target/schemathesis/.
+schemathesis:
+	$(CARGO) build -p kupa
+	scripts/schemathesis.sh
 
 ## bench: benchmarks (figures, not tests): the JavaScript the order page loads, gzipped, then the
 ## on-sale load benchmark (docs/benchmark.md): kupa on SQLite and on two PostgreSQL nodes

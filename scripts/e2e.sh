@@ -14,7 +14,7 @@ mkdir -p web/e2e-artifacts
 log=web/e2e-artifacts/server.log
 # Rate limits set explicitly: every spec runs from 127.0.0.1, so the per-address limits are wider
 # than a box office's defaults; the per-session ones are the defaults.
-export KUPA_RATE_LIMITS="${KUPA_RATE_LIMITS:-lock.session=60/1m,lock.address=5000/1m,sms.session=5/10m,sms.address=500/10m,login.session=10/10m,login.address=500/10m}"
+export KUPA_RATE_LIMITS="${KUPA_RATE_LIMITS:-lock.session=60/1m,lock.address=5000/1m,sms.session=5/10m,sms.address=500/10m,login.session=10/10m,login.address=500/10m,code.address=2000/10m,cart.address=5000/10m}"
 # Seats held per address likewise: every spec's buyer is 127.0.0.1; per customer and the ceiling
 # are the defaults.
 export KUPA_HOLD_LIMITS="${KUPA_HOLD_LIMITS:-address=5000}"

@@ -35,15 +35,18 @@ pub struct CartTicket {
     #[serde(default)]
     pub amount: Option<i64>,
     #[serde(default)]
+    #[schema(max_length = 64)]
     pub code: Option<String>,
     #[serde(default)]
     pub ref1: Option<String>,
     #[serde(default)]
     pub ref2: Option<String>,
     #[serde(default)]
+    #[schema(max_length = 32)]
     pub member_number: Option<String>,
     /// A senior citizen's Israeli ID number (senior tickets).
     #[serde(default)]
+    #[schema(max_length = 20)]
     pub senior_id: Option<String>,
 }
 
@@ -61,6 +64,7 @@ pub struct CartSeatIn {
 #[serde(rename_all = "camelCase")]
 pub struct CartPresentation {
     pub presentation_id: i64,
+    #[schema(max_items = 100)]
     pub seats: Vec<CartSeatIn>,
 }
 
@@ -74,13 +78,16 @@ pub struct CartProduct {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Cart {
+    #[schema(min_items = 1, max_items = 10)]
     pub presentations: Vec<CartPresentation>,
     #[serde(default)]
+    #[schema(max_items = 50)]
     pub products: Vec<CartProduct>,
     #[serde(default)]
     pub customer_info: Option<CustomerInfo>,
     /// Vouchers paying part (or all) of the order, applied in this order.
     #[serde(default)]
+    #[schema(max_items = 10)]
     pub voucher_payments: Vec<CartVoucher>,
     /// The total the buyer was shown (agorot); refused with `priceMismatch` when it is not the server's.
     #[serde(default)]
@@ -91,6 +98,7 @@ pub struct Cart {
 #[serde(rename_all = "camelCase")]
 pub struct CartVoucher {
     /// The voucher's code.
+    #[schema(max_length = 64)]
     pub reference: String,
 }
 
@@ -100,13 +108,16 @@ pub struct CartBody {
     pub cart: Cart,
     /// The step the buyer is entering: tickets, products or customerInfo (default tickets).
     #[serde(default)]
+    #[schema(max_length = 32)]
     pub step: Option<String>,
     /// The interface language of the order (tickets and mails are written in it).
     #[serde(default)]
+    #[schema(max_length = 5)]
     pub locale: Option<String>,
     /// The spec's client repeats its session id here; the session comes from the cookie or header.
     #[serde(default)]
     #[allow(dead_code)] // part of the spec's call
+    #[schema(max_length = 64)]
     pub uuid: Option<String>,
 }
 
@@ -336,16 +347,20 @@ pub struct PaymentFormQuery {
     /// The total the buyer sees (agorot); refused with `priceMismatch` when it differs.
     pub total: Option<i64>,
     /// card (default), savedCard, paypal, blik, payu.
+    #[param(max_length = 32)]
     pub method: Option<String>,
     /// Installments, 1 to 12 (default 1).
     pub number_of_payments: Option<i64>,
     #[serde(default)]
     pub save_card: bool,
+    #[param(max_length = 2000)]
     pub recaptcha_token: Option<String>,
     /// Where the payment page sends the buyer back (a path of this site; default the order page).
+    #[param(max_length = 500)]
     pub return_path: Option<String>,
     /// Accepted for the spec's client.
     #[allow(dead_code)] // part of the spec's call
+    #[param(max_length = 20)]
     pub ssn: Option<String>,
     #[allow(dead_code)] // part of the spec's call
     pub location_id: Option<i64>,
@@ -371,7 +386,7 @@ pub struct PaymentFormResponse {
 
 /// Starts paying the buyer's priced cart: the holds get the payment window, and the gateway a payment.
 #[utoipa::path(get, operation_id = "paymentForm", path = "/payment/form/{locale}", tag = "order",
-    params(("locale" = String, Path, description = "he, en, ..."), PaymentFormQuery),
+    params(("locale" = String, Path, pattern = r"^(he|en|ru|ar|pl|sk|ro|bg|cs|hu)$", description = "An enabled locale: he, en, ru, ar, pl, sk, ro, bg, cs or hu"), PaymentFormQuery),
     responses((status = 200, description = "Where to pay", body = PaymentFormResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 409, description = "timeExpired", body = ErrorBody),
@@ -430,9 +445,11 @@ async fn payment_form(
 pub struct CommitBody {
     pub cart: CommitCart,
     #[serde(default)]
+    #[schema(max_length = 2000)]
     pub recaptcha_token: Option<String>,
     #[serde(default)]
     #[allow(dead_code)] // part of the spec's call
+    #[schema(max_length = 200)]
     pub mini_site_url: Option<String>,
 }
 
@@ -440,6 +457,7 @@ pub struct CommitBody {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CommitCart {
+    #[schema(min_items = 1, max_items = 1)]
     pub presentations: Vec<CommitPresentation>,
 }
 
@@ -508,7 +526,9 @@ async fn commit(
 #[serde(rename_all = "camelCase")]
 pub struct VoucherQuery {
     /// The voucher's code.
+    #[param(max_length = 64)]
     pub reference: String,
+    #[param(max_length = 2000)]
     pub recaptcha_token: Option<String>,
     /// With a priced cart on this presentation, the amount the voucher would pay is given too.
     pub presentation_id: Option<i64>,
@@ -564,6 +584,7 @@ async fn payment_voucher(
 #[serde(rename_all = "camelCase")]
 pub struct CartTokenBody {
     #[serde(default)]
+    #[schema(max_length = 2000)]
     pub recaptcha_token: Option<String>,
 }
 

@@ -108,8 +108,10 @@ pub struct IntegrationQuery {
     pub TS: i64,
     /// Where to send the buyer back to; must start with the partner's registered prefix.
     #[serde(default)]
+    #[param(max_length = 2000)]
     pub ret: String,
     /// The partner's integration key.
+    #[param(max_length = 200)]
     pub key: String,
 }
 
@@ -155,7 +157,9 @@ async fn get_integration(
 #[serde(rename_all = "camelCase")]
 pub struct DateQuery {
     /// A calendar day in Asia/Jerusalem, YYYY-MM-DD; default today.
+    #[param(format = Date)]
     pub date: Option<String>,
+    #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
 }
 
@@ -197,10 +201,16 @@ async fn presentations_by_date(
 #[serde(rename_all = "camelCase")]
 pub struct ListQuery {
     /// Comma-separated feature ids; empty for all.
+    #[param(
+        max_length = 1000,
+        pattern = r"^ *([0-9]{1,18} *(, *[0-9]{1,18} *)*)?$"
+    )]
     pub feature_ids: Option<String>,
     pub location_id: Option<i64>,
+    #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
     #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
+    #[param(max_length = 1000)]
     pub ticket_codes: Option<String>,
 }
 
@@ -290,11 +300,14 @@ async fn get_presentation(
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct TicketGroupsQuery {
+    #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
     /// A member's loyalty id (the member number on the card): the member is checked, and
     /// member-only tickets are listed too.
+    #[param(max_length = 64)]
     pub membership_loyalty_id: Option<String>,
     #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
+    #[param(max_length = 64)]
     pub integration_id: Option<String>,
 }
 
@@ -342,9 +355,14 @@ async fn ticket_groups(
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct FeatureQuery {
+    #[param(
+        max_length = 1000,
+        pattern = r"^ *([0-9]{1,18} *(, *[0-9]{1,18} *)*)?$"
+    )]
     pub feature_ids: Option<String>,
     /// Only features with upcoming presentations at this complex.
     pub location_id: Option<i64>,
+    #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
 }
 

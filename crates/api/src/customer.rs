@@ -39,8 +39,10 @@ pub(crate) fn mobile(raw: &str) -> ApiResult<MobileNumber> {
 #[serde(rename_all = "camelCase")]
 pub struct MobileLoginBody {
     /// An Israeli mobile number: 0521234567, 052-123-4567, +972521234567, ...
+    #[schema(max_length = 20, pattern = r"^(05[0-9]{8}|\+9725[0-9]{8})$")]
     pub mobile_number: String,
     #[serde(default)]
+    #[schema(max_length = 2000)]
     pub recaptcha_token: Option<String>,
     /// Send a code even when no customer has the number (checkout: a proven number suffices).
     #[serde(default)]
@@ -80,7 +82,9 @@ async fn mobile_login(
 #[serde(rename_all = "camelCase")]
 pub struct MobileLoginValidationBody {
     /// The 6 digits the SMS carried.
+    #[schema(max_length = 10)]
     pub sms_code: String,
+    #[schema(max_length = 20, pattern = r"^(05[0-9]{8}|\+9725[0-9]{8})$")]
     pub mobile_number: String,
 }
 

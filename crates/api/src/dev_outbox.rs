@@ -36,7 +36,7 @@ pub fn pages(test_mode: bool) -> Router<AppState> {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
 struct OutboxQuery {
     /// A mobile number (any spelling MobileNumber accepts) or, for mail, an address.
     to: Option<String>,

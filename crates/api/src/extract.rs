@@ -7,15 +7,22 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use kupa_app::ErrorCode;
 use serde::de::DeserializeOwned;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::error::ApiError;
 
 pub struct Query<T>(pub T);
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
+impl<T: DeserializeOwned + IntoParams + 'static, S: Send + Sync> FromRequestParts<S> for Query<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        // The bounds the document shows (decision 0017), before the values are read.
+        if let Ok(axum::extract::Query(pairs)) =
+            axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&parts.uri)
+        {
+            crate::bounds::check_query::<T>(&pairs)?;
+        }
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|q| Query(q.0))
@@ -46,6 +53,9 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        if let Ok(raw) = axum::extract::RawPathParams::from_request_parts(parts, state).await {
+            crate::bounds::check_path(raw.iter())?;
+        }
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|p| Path(p.0))
@@ -55,14 +65,22 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
 
 pub struct Json<T>(pub T);
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for Json<T> {
+impl<T: DeserializeOwned + ToSchema, S: Send + Sync> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        axum::Json::<T>::from_request(req, state)
+        let value = axum::Json::<serde_json::Value>::from_request(req, state)
             .await
-            .map(|j| Json(j.0))
-            .map_err(|e: JsonRejection| body_rejection(e.status(), e.body_text()))
+            .map(|j| j.0)
+            .map_err(|e: JsonRejection| body_rejection(e.status(), e.body_text()))?;
+        // The bounds the document shows (decision 0017), before the value is read.
+        crate::bounds::check_body(&T::name(), &value)?;
+        let value = crate::bounds::integral_floats(value);
+        serde_json::from_value(value).map(Json).map_err(|e| {
+            ApiError::validation(format!(
+                "Failed to deserialize the JSON body into the target type: {e}"
+            ))
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 //! A payment provider's own pages (the test gateway's /pay/...) are not here: the wiring merges
 //! them beside [`router`] and wraps both in [`with_site_layers`].
 
+mod bounds;
 mod cart;
 mod catalogue;
 mod customer;
@@ -86,6 +87,7 @@ pub fn openapi() -> OpenApi {
     doc.info.contact = None;
     doc.servers = Some(vec![utoipa::openapi::Server::new("/api")]);
     allow_extra_properties(&mut doc, "SiteConfig");
+    bounds::describe_captcha(&mut doc);
     doc
 }
 
@@ -107,8 +109,15 @@ pub(crate) async fn api_not_found() -> ApiError {
     ApiError::new(ErrorCode::NotFound, "No such API call.")
 }
 
-async fn openapi_json() -> axum::Json<OpenApi> {
-    axum::Json(openapi())
+/// The document; in test mode with the captcha pinned to the test token (decision 0017).
+async fn openapi_json(
+    axum::extract::State(state): axum::extract::State<AppState>,
+) -> axum::Json<serde_json::Value> {
+    let mut doc = serde_json::to_value(openapi()).expect("the document serialises");
+    if state.settings.test_mode {
+        bounds::pin_test_captcha(&mut doc, kupa_app::ports::CAPTCHA_TEST_TOKEN);
+    }
+    axum::Json(doc)
 }
 
 #[derive(serde::Serialize)]

@@ -1,5 +1,6 @@
 //! Abuse limits on the calls a bot would hammer: seat locks and best-available (holding a hall
-//! hostage), SMS sends (cost, and harassing a number) and login code checks (guessing). Each call
+//! hostage), SMS sends (cost, and harassing a number), login code checks (guessing), and the
+//! lookups of ticket codes and vouchers and the cart that prices them (guessing codes). Each call
 //! class is limited per buyer session and per client address with token buckets; over the limit
 //! the answer is 429 `tooManyRequests` with a Retry-After header, before the call does anything.
 //!
@@ -27,6 +28,11 @@ pub enum Class {
     Sms,
     /// POST /customer/mobile-login-validation-area: login code checks.
     Login,
+    /// GET /presentations/{id}/ticket and GET /payment/voucher: ticket code and voucher lookups,
+    /// each an answer to "does this code exist?".
+    Code,
+    /// POST /cart: it prices ticket codes, vouchers and member numbers, so it answers the same.
+    Cart,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -55,7 +61,8 @@ impl Default for RateLimits {
     fn default() -> Self {
         RateLimits::parse(
             "lock.session=60/1m,lock.address=600/1m,sms.session=5/10m,sms.address=30/10m,\
-             login.session=10/10m,login.address=100/10m",
+             login.session=10/10m,login.address=100/10m,code.session=20/10m,\
+             code.address=200/10m,cart.session=60/10m,cart.address=600/10m",
         )
         .expect("the default limits parse")
     }
@@ -87,7 +94,13 @@ impl RateLimits {
                 "lock" => Class::Lock,
                 "sms" => Class::Sms,
                 "login" => Class::Login,
-                other => return Err(format!("unknown call class `{other}` (lock, sms, login)")),
+                "code" => Class::Code,
+                "cart" => Class::Cart,
+                other => {
+                    return Err(format!(
+                        "unknown call class `{other}` (lock, sms, login, code, cart)"
+                    ));
+                }
             };
             let scope = match scope {
                 "session" => Scope::Session,
@@ -158,6 +171,11 @@ pub fn class_of(method: &Method, path: &str) -> Option<Class> {
             Some(Class::Sms)
         }
         (&Method::POST, "/api/customer/mobile-login-validation-area") => Some(Class::Login),
+        (&Method::GET, "/api/payment/voucher") => Some(Class::Code),
+        (&Method::GET, p) if p.starts_with("/api/presentations/") && p.ends_with("/ticket") => {
+            Some(Class::Code)
+        }
+        (&Method::POST, "/api/cart") => Some(Class::Cart),
         _ => None,
     }
 }
@@ -362,7 +380,7 @@ mod tests {
         );
         assert_eq!(RateLimits::parse("off").unwrap().rules, vec![]);
         let merged = l.over_defaults();
-        assert_eq!(merged.rules.len(), 6);
+        assert_eq!(merged.rules.len(), 10);
         assert!(merged.rules.contains(&Rule {
             class: Class::Lock,
             scope: Scope::Session,
@@ -440,5 +458,26 @@ mod tests {
             "letting seats go is never limited"
         );
         assert_eq!(class_of(&Method::GET, "/api/seats/seats-statusV2"), None);
+    }
+
+    #[test]
+    fn code_and_voucher_lookups_are_limited_and_so_is_the_cart_that_prices_codes() {
+        assert_eq!(
+            class_of(&Method::GET, "/api/presentations/12/ticket"),
+            Some(Class::Code)
+        );
+        assert_eq!(
+            class_of(&Method::GET, "/api/payment/voucher"),
+            Some(Class::Code)
+        );
+        assert_eq!(class_of(&Method::POST, "/api/cart"), Some(Class::Cart));
+        assert_eq!(class_of(&Method::GET, "/api/presentations/12"), None);
+        assert_eq!(
+            class_of(&Method::GET, "/api/presentations/12/ticketGroups"),
+            None
+        );
+        let l = RateLimits::parse("code.session=3/10m,cart.address=9/1h").unwrap();
+        assert_eq!(l.rules[0].class, Class::Code);
+        assert_eq!(l.rules[1].class, Class::Cart);
     }
 }

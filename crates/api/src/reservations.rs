@@ -198,6 +198,7 @@ async fn get_reservation(
 #[into_params(parameter_in = Query)]
 pub struct DocumentQuery {
     /// he (default: the order's language) or en.
+    #[param(max_length = 5)]
     pub lang: Option<String>,
     /// A signed link's expiry, Unix seconds (with `sig`).
     pub exp: Option<i64>,
@@ -374,6 +375,7 @@ async fn edocument(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SendTicketsBody {
+    #[schema(max_length = 20, pattern = r"^(05[0-9]{8}|\+9725[0-9]{8})$")]
     pub mobile_number: String,
 }
 

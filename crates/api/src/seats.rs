@@ -42,6 +42,7 @@ pub struct SeatplanQuery {
 #[serde(rename_all = "camelCase")]
 pub struct CaptchaBody {
     #[serde(default)]
+    #[schema(max_length = 2000)]
     pub recaptcha_token: Option<String>,
 }
 
@@ -104,9 +105,11 @@ pub struct StatusV2Query {
     pub venue_type_id: Option<i64>,
     /// Accepted for the spec's client; the server knows the seating.
     #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
+    #[param(max_length = 10)]
     pub is_reserved: Option<String>,
     /// Only this section.
     pub section_id: Option<i64>,
+    #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
 }
 
@@ -155,8 +158,11 @@ pub struct StatusQuery {
     #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
     pub venue_type_id: Option<i64>,
     #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
+    #[param(max_length = 10)]
     pub is_reserved: Option<String>,
+    #[param(max_length = 2000)]
     pub recaptcha_token: Option<String>,
+    #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
 }
 
@@ -230,6 +236,7 @@ impl SeatRef {
 #[serde(rename_all = "camelCase")]
 pub struct LockBody {
     #[serde(default)]
+    #[schema(max_length = 2000)]
     pub recaptcha_token: Option<String>,
     pub seat: SeatRef,
     /// The buyer confirmed taking a wheelchair place.
@@ -321,6 +328,7 @@ async fn lock_seat(
 #[serde(rename_all = "camelCase")]
 pub struct UnlockBody {
     #[serde(default)]
+    #[schema(max_length = 2000)]
     pub recaptcha_token: Option<String>,
     pub seat: SeatRef,
 }
@@ -452,15 +460,20 @@ pub struct BestAvailableParams {
     /// 1: the best block of each presentation of the feature.
     pub is_best_per_presentation: Option<u8>,
     /// YYYY-MM-DD, local days.
+    #[param(format = Date)]
     pub start_date: Option<String>,
+    #[param(format = Date)]
     pub end_date: Option<String>,
     pub location_id: Option<i64>,
     /// morning, afternoon, evening or night.
+    #[param(max_length = 20, pattern = r"^(morning|afternoon|evening|night)?$")]
     pub part_of_day: Option<String>,
     /// 1: hold the first block for this buyer.
     pub is_lock: Option<u8>,
     #[allow(dead_code)] // part of the spec's call
+    #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
+    #[param(max_length = 2000)]
     pub recaptcha_token: Option<String>,
 }
 

@@ -19,7 +19,7 @@ pub fn router() -> Router<AppState> {
         .route("/test/timer-mode", post(set_timers).delete(clear_timers))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Advance {
     advance_ms: i64,

@@ -22,6 +22,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[serde(rename_all = "camelCase")]
 pub struct TicketByCodeQuery {
     /// The code as typed; surrounding spaces and letter case are ignored.
+    #[param(max_length = 64)]
     pub ticket_code: String,
     /// The seat's section: the code's ticket must be of the ticket group it sells.
     pub section_id: Option<i64>,
@@ -30,8 +31,14 @@ pub struct TicketByCodeQuery {
     /// The ticket the buyer picked: the code must unlock exactly this one.
     pub ticket_id: Option<i64>,
     /// Comma-separated ids of tickets the client already has for this code; the answer is never one of them.
+    #[param(
+        max_length = 1000,
+        pattern = r"^ *([0-9]{1,18} *(, *[0-9]{1,18} *)*)?$"
+    )]
     pub ignore_ticket_ids: Option<String>,
+    #[param(max_length = 2000)]
     pub recaptcha_token: Option<String>,
+    #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
 }
 

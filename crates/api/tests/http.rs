@@ -10,9 +10,35 @@ use common::*;
 use kupa_api::ApiSettings;
 use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
 use kupa_store::testing::TestDb;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 api_tests! {
+async fn every_input_is_bounded_as_the_document_says(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let long = "x".repeat(10_000);
+    // A query parameter, a body field and a path parameter, each over its bound.
+    let r = app.get(&format!("/api/presentations/1/ticket?ticketCode={long}&recaptchaToken={CAPTCHA_TEST_TOKEN}")).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{}", &r.text[..r.text.len().min(200)]);
+    assert_eq!(r.body["error"]["params"]["fields"]["ticketCode"], "max");
+    let body = json!({ "mobileNumber": long, "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string();
+    let r = app.post("/api/customer/mobile-login", &body).await;
+    assert_eq!(r.body["error"]["params"]["fields"]["mobileNumber"], "max", "{}", &r.text[..r.text.len().min(200)]);
+    let r = app.get(&format!("/api/reservations/{}", "R".repeat(300))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
+    let ids = vec!["1"; 600].join(",");
+    let r = app.get(&format!("/api/presentations/?featureIds={ids}")).await;
+    assert_eq!(r.body["error"]["params"]["fields"]["featureIds"], "max");
+    // The bounds are in the document.
+    let doc = app.get("/api/openapi.json").await.body;
+    let params = doc["paths"]["/presentations/{id}/ticket"]["get"]["parameters"].as_array().unwrap().clone();
+    let code_param = params.iter().find(|p| p["name"] == "ticketCode").unwrap();
+    assert_eq!(code_param["schema"]["maxLength"], 64);
+    assert_eq!(doc["components"]["schemas"]["CustomerInfo"]["properties"]["firstName"]["maxLength"], 50);
+    // In test mode the served document pins the captcha to the test token, and requires it.
+    let token = params.iter().find(|p| p["name"] == "recaptchaToken").unwrap();
+    assert_eq!((token["required"].clone(), token["schema"]["enum"][0].clone()), (json!(true), json!(CAPTCHA_TEST_TOKEN)));
+}
+
 async fn every_test_app_starts_at_the_same_instant_whatever_the_hour(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let start = start_ms();

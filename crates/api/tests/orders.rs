@@ -346,6 +346,30 @@ async fn a_cart_must_hold_every_seat_and_valid_customer_details(db: &TestDb) {
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "but not later than paying");
 }
 
+async fn a_cart_refuses_overlong_details_and_markup_for_an_email(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let k = two_seats_held(&app, &buyer(12)).await;
+    let (app, k) = (&app, &k);
+    let send = |info: Value| async move {
+        let mut body: Value = serde_json::from_str(&cart_body(k, [&k.regular, &k.child], true, json!({}))).unwrap();
+        for (field, value) in info.as_object().unwrap() {
+            body["cart"]["customerInfo"][field] = value.clone();
+        }
+        app.call_as(&buyer(12), "POST", "/api/cart", Some(&body.to_string())).await
+    };
+    let r = send(json!({ "firstName": "א".repeat(10_000) })).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{}", &r.text[..r.text.len().min(300)]);
+    assert_eq!(r.body["error"]["params"]["fields"]["firstName"], "max");
+    let r = send(json!({ "firstName": "א".repeat(50), "city": "ת".repeat(50) })).await;
+    assert_eq!(r.status, StatusCode::OK, "at the bound: {}", r.text);
+    let r = send(json!({ "email": "<b>x</b>@example.com", "verifyEmailAddress": "<b>x</b>@example.com" })).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{}", r.text);
+    assert_eq!(r.body["error"]["params"]["fields"]["email"], "email");
+    // A field the site does not ask for is still bounded.
+    let r = send(json!({ "invoiceAddress": "x".repeat(101) })).await;
+    assert_eq!(r.body["error"]["params"]["fields"]["invoiceAddress"], "max", "{}", r.text);
+}
+
 async fn a_hold_lost_before_payment_completes_fails_whole_and_is_refunded(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let who = buyer(12);

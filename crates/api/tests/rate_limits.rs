@@ -1,4 +1,4 @@
-//! Abuse limits over HTTP: lock-seat, best-available, SMS and login calls answer 429
+//! Abuse limits over HTTP: lock-seat, best-available, SMS, login, code lookup and cart calls answer 429
 //! `tooManyRequests` with Retry-After past their per-session and per-address limits, before the
 //! call does anything; other sessions and other calls are not affected.
 
@@ -73,6 +73,49 @@ async fn sms_and_login_calls_are_limited(db: &TestDb) {
     }
     let r = app.call_as(&who, "POST", "/api/customer/mobile-login-validation-area", Some(&check)).await;
     assert_eq!(code(&r), "tooManyRequests", "{}", r.text);
+}
+
+async fn code_and_voucher_lookups_are_limited_per_session_and_per_address(db: &TestDb) {
+    let app = TestApp::new(db, limited("code.session=3/10m,code.address=5/10m")).await;
+    let p = app.presentations().await.into_iter().next().unwrap();
+    let guess = |n: u32| format!("/api/presentations/{}/ticket?ticketCode=GUESS{n}&recaptchaToken={CAPTCHA_TEST_TOKEN}", p.id);
+    let voucher = format!("/api/payment/voucher?reference=GUESS&recaptchaToken={CAPTCHA_TEST_TOKEN}");
+    let (a, b, c) = (buyer(1), buyer(2), buyer(3));
+    for n in 0..3 {
+        let r = app.call_as(&a, "GET", &guess(n), None).await;
+        assert_ne!(code_or_none(&r), Some("tooManyRequests"), "{}", r.text);
+    }
+    let r = app.call_as(&a, "GET", &guess(3), None).await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
+    assert_eq!(code(&r), "tooManyRequests");
+    assert!(r.headers.contains_key("retry-after"));
+    // A voucher's balance answers the same question: the same class.
+    let r = app.call_as(&a, "GET", &voucher, None).await;
+    assert_eq!(code(&r), "tooManyRequests", "{}", r.text);
+    // Fresh sessions from the same address share the address's 5.
+    for n in 0..2 {
+        let r = app.call_as(&b, "GET", &guess(10 + n), None).await;
+        assert_ne!(code_or_none(&r), Some("tooManyRequests"), "{}", r.text);
+    }
+    assert_eq!(code(&app.call_as(&b, "GET", &voucher, None).await), "tooManyRequests");
+    assert_eq!(code(&app.call_as(&c, "GET", &guess(20), None).await), "tooManyRequests", "the address is spent");
+    // The catalogue is not limited.
+    let r = app.call_as(&c, "GET", &format!("/api/presentations/{}", p.id), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+async fn the_cart_which_prices_codes_is_limited_too(db: &TestDb) {
+    let app = TestApp::new(db, limited("cart.session=2/10m")).await;
+    let who = buyer(1);
+    let cart = json!({ "cart": { "presentations": [] } }).to_string();
+    for _ in 0..2 {
+        let r = app.call_as(&who, "POST", "/api/cart", Some(&cart)).await;
+        assert_ne!(code_or_none(&r), Some("tooManyRequests"), "{}", r.text);
+    }
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&cart)).await;
+    assert_eq!(code(&r), "tooManyRequests", "{}", r.text);
+    let r = app.call_as(&buyer(2), "POST", "/api/cart", Some(&cart)).await;
+    assert_ne!(code_or_none(&r), Some("tooManyRequests"), "another session: {}", r.text);
 }
 
 async fn limits_switched_off_limit_nothing(db: &TestDb) {

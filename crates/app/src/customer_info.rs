@@ -14,32 +14,51 @@ use crate::site_config::{FieldOption, SiteConfig};
 #[serde(rename_all = "camelCase", default)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CustomerInfo {
+    #[cfg_attr(feature = "openapi", schema(max_length = 50))]
     pub first_name: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 50))]
     pub last_name: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 254))]
     pub email: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 254))]
     pub verify_email_address: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 100))]
     pub address1: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 100))]
     pub address2: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 50))]
     pub city: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 20))]
     pub postal_code: String,
     /// YYYY-MM-DD.
+    #[cfg_attr(feature = "openapi", schema(max_length = 10))]
     pub date_of_birth: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 20))]
     pub mobile_number: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 20))]
     pub verify_mobile_number: String,
     /// Branch (location id) the customer belongs to.
     pub location: Option<i64>,
     /// Israeli ID number.
+    #[cfg_attr(feature = "openapi", schema(max_length = 20))]
     pub ssn: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 20))]
     pub intl_phone: String,
     /// Ids of the terms the buyer accepted.
+    #[cfg_attr(feature = "openapi", schema(max_items = 20))]
     pub accepted_terms: Vec<i64>,
     pub mailing_allowed: bool,
     pub invoice_requested: bool,
+    #[cfg_attr(feature = "openapi", schema(max_length = 100))]
     pub invoice_name: String,
     #[serde(rename = "invoiceSSN")]
+    #[cfg_attr(feature = "openapi", schema(max_length = 20))]
     pub invoice_ssn: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 100))]
     pub invoice_address: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 50))]
     pub invoice_city: String,
+    #[cfg_attr(feature = "openapi", schema(max_length = 20))]
     pub invoice_postal_code: String,
 }
 
@@ -57,16 +76,36 @@ pub mod rule {
     pub const TERMS: &str = "terms";
 }
 
+/// The longest value each text field may hold, whether the site shows the field or not: the hard
+/// bounds of what the server stores (the form's own rules, like a 7-digit postal code, come on
+/// top). Written in the OpenAPI document as each field's `maxLength` (a test keeps them equal) and
+/// mirrored by the web app's `MAX_LENGTHS`; over it, the field breaks the `max` rule.
+pub const MAX_LENGTHS: &[(&str, usize)] = &[
+    ("firstName", 50),
+    ("lastName", 50),
+    ("email", kupa_domain::customer::EMAIL_MAX_LEN),
+    ("verifyEmailAddress", kupa_domain::customer::EMAIL_MAX_LEN),
+    ("address1", 100),
+    ("address2", 100),
+    ("city", 50),
+    ("postalCode", 20),
+    ("dateOfBirth", 10),
+    ("mobileNumber", 20),
+    ("verifyMobileNumber", 20),
+    ("ssn", 20),
+    ("intlPhone", 20),
+    ("invoiceName", 100),
+    ("invoiceSSN", 20),
+    ("invoiceAddress", 100),
+    ("invoiceCity", 50),
+    ("invoicePostalCode", 20),
+];
+
+/// At most this many accepted terms.
+pub const MAX_ACCEPTED_TERMS: usize = 20;
+
 fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !s.chars().any(|c| c.is_whitespace())
-        && s.matches('@').count() == 1
+    kupa_domain::customer::is_email_address(s)
 }
 
 fn is_name(s: &str) -> bool {
@@ -87,6 +126,31 @@ fn is_israeli_mobile(s: &str) -> bool {
 }
 
 impl CustomerInfo {
+    /// A text field by its name on the wire.
+    fn text(&self, field: &str) -> &str {
+        match field {
+            "firstName" => &self.first_name,
+            "lastName" => &self.last_name,
+            "email" => &self.email,
+            "verifyEmailAddress" => &self.verify_email_address,
+            "address1" => &self.address1,
+            "address2" => &self.address2,
+            "city" => &self.city,
+            "postalCode" => &self.postal_code,
+            "dateOfBirth" => &self.date_of_birth,
+            "mobileNumber" => &self.mobile_number,
+            "verifyMobileNumber" => &self.verify_mobile_number,
+            "ssn" => &self.ssn,
+            "intlPhone" => &self.intl_phone,
+            "invoiceName" => &self.invoice_name,
+            "invoiceSSN" => &self.invoice_ssn,
+            "invoiceAddress" => &self.invoice_address,
+            "invoiceCity" => &self.invoice_city,
+            "invoicePostalCode" => &self.invoice_postal_code,
+            _ => "",
+        }
+    }
+
     /// The spec's normalisations: mobiles in local form, '#' in addresses replaced by a space,
     /// surrounding white space trimmed.
     pub fn normalised(mut self) -> CustomerInfo {
@@ -247,6 +311,14 @@ impl CustomerInfo {
         });
         if missing_terms {
             p.insert("terms", rule::TERMS);
+        }
+        for (field, max) in MAX_LENGTHS {
+            if self.text(field).chars().count() > *max {
+                p.insert(field, rule::MAX);
+            }
+        }
+        if self.accepted_terms.len() > MAX_ACCEPTED_TERMS {
+            p.insert("terms", rule::MAX);
         }
         p
     }

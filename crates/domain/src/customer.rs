@@ -236,3 +236,90 @@ mod tests {
         );
     }
 }
+
+/// The longest email address SMTP carries (RFC 5321's 256-octet path less its angle brackets).
+pub const EMAIL_MAX_LEN: usize = 254;
+
+/// An email address as RFC 5322's `addr-spec` in its dot-atom form: `local@domain`, the local part
+/// up to 64 characters of atoms (letters, digits and ``!#$%&'*+-/=?^_`{|}~``) joined by single
+/// dots, the domain a host name of at least two labels (letters, digits and inner hyphens, 1-63
+/// each, the last not all digits), at most [`EMAIL_MAX_LEN`] in all. Quoted local parts, comments,
+/// address literals and non-ASCII addresses are refused: no mail a box office sends needs them,
+/// and each is a way to smuggle markup or spaces into a message (decision 0017).
+pub fn is_email_address(s: &str) -> bool {
+    fn dot_atoms(s: &str, ok: impl Fn(&str) -> bool) -> bool {
+        s.split('.').all(|atom| !atom.is_empty() && ok(atom))
+    }
+    let atext = |c: u8| c.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&c);
+    let label = |l: &str| {
+        l.len() <= 63
+            && l.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    s.len() <= EMAIL_MAX_LEN
+        && local.len() <= 64
+        && dot_atoms(local, |a| a.bytes().all(atext))
+        && domain.contains('.')
+        && dot_atoms(domain, label)
+        && domain
+            .rsplit('.')
+            .next()
+            .is_some_and(|tld| !tld.bytes().all(|c| c.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod email_tests {
+    use super::is_email_address;
+
+    #[test]
+    fn addresses_of_the_dot_atom_form_pass() {
+        for ok in [
+            "dana@example.com",
+            "a.b+tag@sub.example.co.il",
+            "o'brien@example.ie",
+            "x_y-z@a-b.example",
+            "1@2.io",
+            "!#$%&'*+-/=?^_`{|}~@example.com",
+        ] {
+            assert!(is_email_address(ok), "{ok}");
+        }
+    }
+
+    #[test]
+    fn markup_spaces_and_malformed_addresses_are_refused() {
+        let long_local = format!("{}@example.com", "a".repeat(65));
+        let long_label = format!("a@{}.com", "b".repeat(64));
+        let long_all = format!("a@{}.com", vec!["b".repeat(60); 5].join("."));
+        for bad in [
+            "<b>x</b>@example.com",
+            "a b@example.com",
+            "\"a b\"@example.com",
+            "a@b",
+            "a@.b.co",
+            "a@b.co.",
+            "@b.co",
+            "a@",
+            "a@b@c.co",
+            "a..b@c.co",
+            ".a@c.co",
+            "a.@c.co",
+            "a@-b.co",
+            "a@b-.co",
+            "a@b_c.co",
+            "a@[127.0.0.1]",
+            "a@1.2.3.4",
+            "דנה@example.com",
+            "a@example.com\n",
+            "a(comment)@example.com",
+            &long_local,
+            &long_label,
+            &long_all,
+        ] {
+            assert!(!is_email_address(bad), "{bad:?}");
+        }
+    }
+}

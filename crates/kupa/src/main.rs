@@ -75,6 +75,10 @@ enum Command {
         trust_forwarded_for: bool,
         #[command(flatten)]
         http: Box<config::HttpArgs>,
+        /// `off`: run without a captcha, knowingly. Without it (or --demo, --test-mode) serve
+        /// refuses to start, as no captcha provider is configured (decision 0017).
+        #[arg(long, env = "KUPA_CAPTCHA", value_enum)]
+        captcha: Option<config::CaptchaSetting>,
     },
     /// Bring the database schema up to date.
     Migrate {
@@ -206,9 +210,15 @@ async fn main() -> anyhow::Result<()> {
             hold_limits,
             trust_forwarded_for,
             http,
+            captcha,
         } => {
             init_logs(json_logs);
             let test_mode = test_mode || file.test_mode.unwrap_or(false);
+            if let config::CaptchaStart::Off(why) =
+                config::captcha(captcha.or(file.captcha), demo, test_mode)?
+            {
+                tracing::warn!("{why}");
+            }
             let settings =
                 config::api_settings(&file.web, redirect_allow_list, locales, test_mode)?;
             let settings = kupa_api::ApiSettings {

@@ -337,9 +337,11 @@ impl From<&kupa_app::model::Ticket> for Ticket {
 #[serde(rename_all = "camelCase")]
 pub struct ChannelQuery {
     /// Limit to what this mini-site shows.
+    #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
     /// Codes that unlock tickets or presentations; accepted, used by the order calls.
     #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
+    #[param(max_length = 1000)]
     pub ticket_codes: Option<String>,
 }
 

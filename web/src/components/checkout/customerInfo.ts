@@ -73,7 +73,7 @@ export type TextField =
   | 'invoicePostalCode';
 
 /** Every key an error can sit on: the text fields, the branch and the terms list. */
-export type ErrorField = TextField | 'location' | 'terms';
+export type ErrorField = TextField | 'intlPhone' | 'location' | 'terms';
 
 export type FieldErrors = Partial<Record<ErrorField, Rule>>;
 
@@ -110,6 +110,35 @@ export const FIELD_LENGTHS: Partial<Record<TextField, { min?: number; max?: numb
   address1: { max: 100 },
   address2: { max: 100 },
 };
+
+/**
+ * The longest value each text field may hold, shown or not: the server's hard bounds
+ * (`MAX_LENGTHS` in crates/app/src/customer_info.rs, each field's `maxLength` in the OpenAPI
+ * document); over it a field breaks the `max` rule. The form's own rules come on top.
+ */
+export const MAX_LENGTHS: Record<TextField | 'intlPhone', number> = {
+  firstName: 50,
+  lastName: 50,
+  email: 254,
+  verifyEmailAddress: 254,
+  address1: 100,
+  address2: 100,
+  city: 50,
+  postalCode: 20,
+  dateOfBirth: 10,
+  mobileNumber: 20,
+  verifyMobileNumber: 20,
+  ssn: 20,
+  intlPhone: 20,
+  invoiceName: 100,
+  invoiceSSN: 20,
+  invoiceAddress: 100,
+  invoiceCity: 50,
+  invoicePostalCode: 20,
+};
+
+/** At most this many accepted terms. */
+export const MAX_ACCEPTED_TERMS = 20;
 
 const HIDDEN: FieldOption = { isIncluded: false, isRequired: false };
 const REQUIRED: FieldOption = { isIncluded: true, isRequired: true };
@@ -216,11 +245,27 @@ export function isIsraeliId(raw: string): boolean {
   return sum % 10 === 0;
 }
 
+const ATOM = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+$/;
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/**
+ * RFC 5322's addr-spec in its dot-atom form, as the server's `is_email_address`
+ * (crates/domain/src/customer.rs): atoms joined by single dots, up to 64 before the '@'; a host
+ * name of two labels or more after it, the last not all digits; 254 characters at most. No quoted
+ * local parts, comments, address literals or non-ASCII addresses.
+ */
 export function isEmail(s: string): boolean {
   const at = s.indexOf('@');
-  if (at <= 0 || s.indexOf('@', at + 1) !== -1 || /\s/.test(s)) return false;
-  const domain = s.slice(at + 1);
-  return domain.includes('.') && !domain.startsWith('.') && !domain.endsWith('.');
+  if (at < 0 || s.length > 254) return false;
+  const local = s.slice(0, at);
+  const labels = s.slice(at + 1).split('.');
+  return (
+    local.length <= 64 &&
+    local.split('.').every((a) => ATOM.test(a)) &&
+    labels.length >= 2 &&
+    labels.every((l) => LABEL.test(l)) &&
+    !/^[0-9]+$/.test(labels[labels.length - 1])
+  );
 }
 
 /**
@@ -322,6 +367,12 @@ function brokenRules(info: CustomerInfo, config: CheckoutConfig): FieldErrors {
     (t) => isTermRequired(t, config) && !info.acceptedTerms.includes(t.id),
   );
   if (missingTerm) errors.terms = 'terms';
+  for (const [field, max] of Object.entries(MAX_LENGTHS)) {
+    if ([...info[field as TextField | 'intlPhone']].length > max) {
+      errors[field as TextField | 'intlPhone'] = 'max';
+    }
+  }
+  if (info.acceptedTerms.length > MAX_ACCEPTED_TERMS) errors.terms = 'max';
   return errors;
 }
 
@@ -376,7 +427,9 @@ export function ruleWords(t: TFunction): RuleWords {
         return t('validation.numeric');
       case 'min':
       case 'max': {
-        const lengths = field === 'terms' ? undefined : FIELD_LENGTHS[field];
+        if (field === 'terms') return t('validation.max', { length: MAX_ACCEPTED_TERMS });
+        const lengths =
+          field === 'intlPhone' ? undefined : (FIELD_LENGTHS[field] ?? { max: MAX_LENGTHS[field] });
         // The server names any wrong length of a postal code `min`; a long one reads "at most".
         const side = lengths?.max !== undefined && [...typed].length > lengths.max ? 'max' : rule;
         const length = side === 'min' ? lengths?.min : lengths?.max;

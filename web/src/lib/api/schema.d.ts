@@ -750,7 +750,8 @@ export interface components {
       seats: components['schemas']['LockedSeat'][];
     };
     CaptchaBody: {
-      recaptchaToken?: string | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
     };
     CaptchaInfo: {
       /** @description off (no provider configured) or test (only the test token passes). */
@@ -826,7 +827,8 @@ export interface components {
       ticketId: number;
     };
     CartTokenBody: {
-      recaptchaToken?: string | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
     };
     CartTokenResponse: {
       /** @description The buyer's session id, which the cart carries as its `uuid`. */
@@ -846,7 +848,8 @@ export interface components {
     CommitBody: {
       cart: components['schemas']['CommitCart'];
       miniSiteUrl?: string | null;
-      recaptchaToken?: string | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
     };
     /** @description The cart as the commit repeats it; the server trusts only its own priced order. */
     CommitCart: {
@@ -1249,7 +1252,8 @@ export interface components {
       confirmLimitedView?: boolean;
       /** @description The buyer confirmed taking a wheelchair place. */
       confirmWheelchair?: boolean;
-      recaptchaToken?: string | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
       seat: components['schemas']['SeatRef'];
     };
     LockResponse: {
@@ -1318,7 +1322,8 @@ export interface components {
     MobileLoginBody: {
       /** @description An Israeli mobile number: 0521234567, 052-123-4567, +972521234567, ... */
       mobileNumber: string;
-      recaptchaToken?: string | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
       /** @description Send a code even when no customer has the number (checkout: a proven number suffices). */
       sendSmsRegardlessOfCustomerExistence?: boolean;
     };
@@ -2249,7 +2254,8 @@ export interface components {
       customerInfoInSeconds: number;
     };
     UnlockBody: {
-      recaptchaToken?: string | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
       seat: components['schemas']['SeatRef'];
     };
     UnlockResponse: {
@@ -2928,7 +2934,8 @@ export interface operations {
         /** @description Installments, 1 to 12 (default 1). */
         numberOfPayments?: number;
         saveCard?: boolean;
-        recaptchaToken?: string;
+        /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+        recaptchaToken: string;
         /** @description Where the payment page sends the buyer back (a path of this site; default the order page). */
         returnPath?: string;
         /** @description Accepted for the spec's client. */
@@ -2938,7 +2945,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description he, en, ... */
+        /** @description An enabled locale: he, en, ru, ar, pl, sk, ro, bg, cs or hu */
         locale: string;
       };
       cookie?: never;
@@ -3020,7 +3027,8 @@ export interface operations {
       query: {
         /** @description The voucher's code. */
         reference: string;
-        recaptchaToken?: string;
+        /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+        recaptchaToken: string;
         /** @description With a priced cart on this presentation, the amount the voucher would pay is given too. */
         presentationId?: number;
       };
@@ -3206,7 +3214,8 @@ export interface operations {
         ticketId?: number;
         /** @description Comma-separated ids of tickets the client already has for this code; the answer is never one of them. */
         ignoreTicketIds?: string;
-        recaptchaToken?: string;
+        /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+        recaptchaToken: string;
         miniSiteUrl?: string;
       };
       header?: never;
@@ -3548,7 +3557,8 @@ export interface operations {
         /** @description 1: hold the first block for this buyer. */
         isLock?: number;
         miniSiteUrl?: string;
-        recaptchaToken?: string;
+        /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+        recaptchaToken: string;
       };
       header?: never;
       path?: never;
@@ -3928,7 +3938,8 @@ export interface operations {
         presentationId: number;
         venueTypeId?: number;
         isReserved?: string;
-        recaptchaToken?: string;
+        /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+        recaptchaToken: string;
         miniSiteUrl?: string;
       };
       header?: never;
