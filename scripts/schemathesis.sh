@@ -17,7 +17,7 @@ fi
 work="$(mktemp -d)"
 out=target/schemathesis
 mkdir -p "$out"
-KUPA_DATABASE_URL="sqlite:$work/kupa.db" KUPA_RATE_LIMITS=off KUPA_LOG=warn \
+KUPA_DATABASE_URL="sqlite:$work/kupa.db" KUPA_RATE_LIMITS=off KUPA_HOLD_LIMITS=off KUPA_LOG=warn \
   ./target/debug/kupa serve --demo --test-mode --addr "127.0.0.1:$port" >"$out/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT

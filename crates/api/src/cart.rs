@@ -64,7 +64,8 @@ pub struct CartSeatIn {
 #[serde(rename_all = "camelCase")]
 pub struct CartPresentation {
     pub presentation_id: i64,
-    #[schema(max_items = 100)]
+    /// The held seats, one ticket each (at least one).
+    #[schema(min_items = 1, max_items = 100)]
     pub seats: Vec<CartSeatIn>,
 }
 
@@ -108,7 +109,7 @@ pub struct CartBody {
     pub cart: Cart,
     /// The step the buyer is entering: tickets, products or customerInfo (default tickets).
     #[serde(default)]
-    #[schema(max_length = 32)]
+    #[schema(max_length = 32, pattern = "^(tickets|products|customerInfo)$")]
     pub step: Option<String>,
     /// The interface language of the order (tickets and mails are written in it).
     #[serde(default)]
@@ -347,9 +348,10 @@ pub struct PaymentFormQuery {
     /// The total the buyer sees (agorot); refused with `priceMismatch` when it differs.
     pub total: Option<i64>,
     /// card (default), savedCard, paypal, blik, payu.
-    #[param(max_length = 32)]
+    #[param(max_length = 32, pattern = "^(card|savedCard|paypal|blik|payu)$")]
     pub method: Option<String>,
     /// Installments, 1 to 12 (default 1).
+    #[param(minimum = 1, maximum = 12)]
     pub number_of_payments: Option<i64>,
     #[serde(default)]
     pub save_card: bool,
@@ -389,6 +391,7 @@ pub struct PaymentFormResponse {
     params(("locale" = String, Path, pattern = r"^(he|en|ru|ar|pl|sk|ro|bg|cs|hu)$", description = "An enabled locale: he, en, ru, ar, pl, sk, ro, bg, cs or hu"), PaymentFormQuery),
     responses((status = 200, description = "Where to pay", body = PaymentFormResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 404, description = "notFound: no priced cart of this buyer for the presentation (send the cart first)", body = ErrorBody),
               (status = 409, description = "timeExpired", body = ErrorBody),
               (status = 422, description = "formValidation, priceMismatch", body = ErrorBody)))]
 async fn payment_form(
@@ -597,7 +600,8 @@ pub struct CartTokenResponse {
 /// Checks the captcha before a cart is built and answers the session id the cart carries.
 #[utoipa::path(post, operation_id = "cartToken", path = "/cart/token", tag = "order", request_body = CartTokenBody,
     responses((status = 200, description = "The cart's session id", body = CartTokenResponse),
-              (status = 400, description = "recaptcha", body = ErrorBody)))]
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 422, description = "formValidation: not a JSON body, or a token longer than the document allows", body = ErrorBody)))]
 async fn cart_token(
     State(state): State<AppState>,
     session: BuyerSession,

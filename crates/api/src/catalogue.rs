@@ -174,6 +174,7 @@ pub struct PresentationsByDateResponse {
 /// Every presentation of one local day, in start order.
 #[utoipa::path(get, operation_id = "presentationsByDate", path = "/seats/presentations", tag = "catalogue", params(DateQuery),
     responses((status = 200, description = "The day's presentations", body = PresentationsByDateResponse),
+              (status = 404, description = "notFound (unknown mini-site)", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn presentations_by_date(
     State(state): State<AppState>,
@@ -259,6 +260,7 @@ async fn presentation_list(
 /// The same as `/presentations/`, without the trailing slash.
 #[utoipa::path(get, operation_id = "presentationListNoSlash", path = "/presentations", tag = "catalogue", params(ListQuery),
     responses((status = 200, description = "Upcoming presentations", body = PresentationListResponse),
+              (status = 404, description = "notFound (unknown mini-site)", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn presentation_list_no_slash(
     State(state): State<AppState>,
@@ -392,6 +394,7 @@ async fn list_features(
 /// Features (films and events).
 #[utoipa::path(get, operation_id = "featureList", path = "/features/", tag = "catalogue", params(FeatureQuery),
     responses((status = 200, description = "Features", body = FeatureListResponse),
+              (status = 404, description = "notFound (unknown mini-site)", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn feature_list(
     State(state): State<AppState>,
@@ -403,6 +406,7 @@ async fn feature_list(
 /// The same as `/features/`, without the trailing slash.
 #[utoipa::path(get, operation_id = "featureListNoSlash", path = "/features", tag = "catalogue", params(FeatureQuery),
     responses((status = 200, description = "Features", body = FeatureListResponse),
+              (status = 404, description = "notFound (unknown mini-site)", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn feature_list_no_slash(
     State(state): State<AppState>,
@@ -442,7 +446,8 @@ fn colour(c: &str, fallback: &str) -> String {
 #[utoipa::path(get, operation_id = "featureImage", path = "/features/{id}/placeholderImage", tag = "catalogue",
     params(("id" = i64, Path, description = "Feature id")),
     responses((status = 200, description = "An SVG poster", content_type = "image/svg+xml", body = String),
-              (status = 404, description = "notFound", body = ErrorBody)))]
+              (status = 404, description = "notFound", body = ErrorBody),
+              (status = 422, description = "formValidation: the id is not a 64-bit number", body = ErrorBody)))]
 async fn feature_image(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
     let f = state.catalogue.feature(id).await?;
     let from = colour(&f.poster_from, "#1f2a44");
@@ -467,7 +472,8 @@ async fn feature_image(State(state): State<AppState>, Path(id): Path<i64>) -> Ap
 #[utoipa::path(get, operation_id = "productImage", path = "/products/{id}/image", tag = "catalogue",
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, description = "An SVG picture", content_type = "image/svg+xml", body = String),
-              (status = 404, description = "notFound", body = ErrorBody)))]
+              (status = 404, description = "notFound", body = ErrorBody),
+              (status = 422, description = "formValidation: the id is not a 64-bit number", body = ErrorBody)))]
 async fn product_image(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
     let p = state.catalogue.product(id).await?;
     let bg = colour(&p.color, "#f0b429");

@@ -39,7 +39,7 @@ pub struct EventsQuery {
 /// A `: ping` comment every 15 s keeps proxies from closing the stream. A watcher that falls
 /// behind is disconnected; reconnect and reload the status.
 #[utoipa::path(get, operation_id = "seatEvents", path = "/seats/events", tag = "seats", params(EventsQuery),
-    responses((status = 200, description = "text/event-stream of seat changes", content_type = "text/event-stream", body = String),
+    responses((status = 200, description = "text/event-stream of seat changes: each event's data is a JSON object (above)", content_type = "text/event-stream", body = serde_json::Value),
               (status = 404, description = "noEvent", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody),
               (status = 429, description = "tooManyRequests: this address has its cap of open streams (Retry-After)", body = ErrorBody)))]

@@ -131,7 +131,8 @@ async fn reservation_of(
 #[utoipa::path(get, operation_id = "getReservation", path = "/reservations/{id}", tag = "order",
     params(("id" = String, Path, description = "The reservation identifier"), LinkQuery),
     responses((status = 200, description = "The reservation", body = ReservationResponse),
-              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody)))]
+              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody),
+              (status = 422, description = "formValidation: an id or language longer than the document allows", body = ErrorBody)))]
 async fn get_reservation(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -228,7 +229,8 @@ fn doc_lang(q: &DocumentQuery, order: &Order) -> String {
 #[utoipa::path(get, operation_id = "ticketsPdf", path = "/reservations/{id}/tickets.pdf", tag = "order",
     params(("id" = String, Path, description = "The reservation identifier"), DocumentQuery),
     responses((status = 200, description = "The tickets", content_type = "application/pdf", body = Vec<u8>),
-              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody)))]
+              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody),
+              (status = 422, description = "formValidation: an id or language longer than the document allows", body = ErrorBody)))]
 async fn tickets_pdf(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -268,7 +270,8 @@ async fn tickets_pdf(
 #[utoipa::path(get, operation_id = "calendar", path = "/reservations/{id}/calendar.ics", tag = "order",
     params(("id" = String, Path, description = "The reservation identifier"), DocumentQuery),
     responses((status = 200, description = "The calendar file", content_type = "text/calendar", body = String),
-              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody)))]
+              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody),
+              (status = 422, description = "formValidation: an id or language longer than the document allows", body = ErrorBody)))]
 async fn calendar(
     State(state): State<AppState>,
     session: BuyerSession,

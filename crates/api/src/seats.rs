@@ -454,6 +454,8 @@ pub struct BestAvailableParams {
     pub ticket_group_id: Option<i64>,
     /// Only this section (a shortage there is section_not_enough_seats).
     pub section_id: Option<i64>,
+    /// Seats wanted together, 1 or more (the site's maximum per transaction applies).
+    #[param(minimum = 1)]
     pub quantity: usize,
     /// Blocks per presentation (default 1).
     pub results_per_match: Option<usize>,

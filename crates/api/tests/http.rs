@@ -179,7 +179,7 @@ async fn bad_input_gets_a_coded_4xx_and_never_a_500(db: &TestDb) {
         ("/api/seats/seatplan?seatplanId=1", StatusCode::UNPROCESSABLE_ENTITY, "formValidation"),
         ("/api/seats/seatplan?seatplanId=1&venueId=2", StatusCode::NOT_FOUND, "notFound"),
         ("/api/seats/seats-statusV2?presentationId=99999999", StatusCode::NOT_FOUND, "noEvent"),
-        ("/api/seats/seats-statusV2?presentationId=1&sectionId=0", StatusCode::UNPROCESSABLE_ENTITY, "formValidation"),
+        ("/api/seats/seats-statusV2?presentationId=1&sectionId=0", StatusCode::NOT_FOUND, "notFound"),
         ("/api/seats/seats-status?presentationId=1000&recaptchaToken=wrong", StatusCode::BAD_REQUEST, "recaptcha"),
         ("/api/integration?TS=0&ret=&key=partner-demo", StatusCode::FORBIDDEN, "integrationError"),
         ("/api/integration?TS=0&key=nobody", StatusCode::FORBIDDEN, "integrationError"),

@@ -138,7 +138,7 @@ async fn a_hold_expiring_as_its_commit_lands_goes_to_exactly_one_buyer(db: &Test
     let p = list.iter().find(|p| p["venueId"] == 1 && p["isOnSale"] == true && app.starts_after_hours(p, 48)).unwrap().clone();
     let mut outcomes = (0, 0, 0);
     for round in 0..8u32 {
-        let (a, b) = (buyer(100 + round), buyer(200 + round));
+        let (a, b) = (app.new_buyer().await, app.new_buyer().await);
         let k = priced_cart_for(&app, &a, p.clone(), round as usize, None, "he").await;
         let id = start_payment_with(&app, &a, &k, "card", "he", 1, false).await;
         // The gateway's authorization is recorded; the buyer's commit is still on its way.
@@ -182,7 +182,8 @@ async fn a_hold_expiring_as_its_commit_lands_goes_to_exactly_one_buyer(db: &Test
             (OrderStatus::Pending, StatusCode::CONFLICT) => {
                 assert_eq!(code(&committed), "lastCommit", "{}", committed.text);
                 assert_eq!(payment.status, PaymentStatus::Refunded);
-                let r = lock(&app, &buyer(300 + round), &k, &k.seats[0]).await;
+                let late = app.new_buyer().await;
+                let r = lock(&app, &late, &k, &k.seats[0]).await;
                 assert_eq!(r.status, StatusCode::OK, "the seat is free again: {}", r.text);
                 outcomes.2 += 1;
             }
@@ -195,7 +196,7 @@ async fn a_hold_expiring_as_its_commit_lands_goes_to_exactly_one_buyer(db: &Test
 
 async fn a_buyer_paying_for_a_live_hold_keeps_it_while_another_tries_to_lock_it(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
-    let (a, b, c) = (buyer(1), buyer(2), buyer(3));
+    let (a, b, c) = (app.new_buyer().await, app.new_buyer().await, app.new_buyer().await);
     let k = priced_cart_at(&app, &a, 0, None, "he").await;
     let id = start_payment_with(&app, &a, &k, "card", "he", 1, false).await;
     let (paid, l1, l2, l3) = tokio::join!(
@@ -216,7 +217,7 @@ async fn a_buyer_paying_for_a_live_hold_keeps_it_while_another_tries_to_lock_it(
 async fn callbacks_duplicated_reordered_and_late_change_nothing_twice(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     // Duplicated: three identical callbacks at once make one reservation.
-    let a = buyer(1);
+    let a = app.new_buyer().await;
     let k = priced_cart_at(&app, &a, 0, None, "he").await;
     let id = start_payment_with(&app, &a, &k, "card", "he", 1, false).await;
     let (r1, r2, r3) = tokio::join!(callback(&app, &id, "authorized"), callback(&app, &id, "authorized"), callback(&app, &id, "authorized"));
@@ -232,7 +233,7 @@ async fn callbacks_duplicated_reordered_and_late_change_nothing_twice(db: &TestD
     assert_eq!(order.status, OrderStatus::Paid);
 
     // Late: the authorization arrives after the hold ran out and another buyer took a seat.
-    let (late, other) = (buyer(2), buyer(3));
+    let (late, other) = (app.new_buyer().await, app.new_buyer().await);
     // Days ahead, so moving the clock past the hold never ends the presentation's sale.
     let list = app.get("/api/presentations/").await.body["presentations"].as_array().unwrap().clone();
     let ahead = list.iter().find(|p| p["venueId"] == 1 && p["isOnSale"] == true && app.starts_after_hours(p, 48)).unwrap().clone();
@@ -265,7 +266,8 @@ async fn two_nodes_sweeping_at_once_release_each_expired_hold_once(db: &TestDb) 
     let mut held = 0;
     for (n, row) in [(1u32, 0usize), (2, 2), (3, 4), (4, 6)] {
         let node = if n % 2 == 0 { &node_a } else { &node_b };
-        held += priced_cart_at(node, &buyer(n), row, None, "he").await.seats.len();
+        let who = node.new_buyer().await;
+        held += priced_cart_at(node, &who, row, None, "he").await.seats.len();
     }
     while watch_a.try_recv().is_ok() {}
     while watch_b.try_recv().is_ok() {}

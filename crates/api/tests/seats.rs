@@ -185,7 +185,7 @@ async fn lock_and_unlock_refuse_a_wrong_captcha_with_400(db: &TestDb) {
     assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
     let nowhere = SeatAddress { x: 999, y: 999, ..seat };
     let r = app.lock(&buyer(1), &p, nowhere).await;
-    assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "no seat there");
+    assert_eq!(r.refused(), (StatusCode::NOT_FOUND, "notFound"), "no seat there: the request is well formed, the seat does not exist");
 }
 
 async fn best_available_finds_contiguous_seats_and_can_hold_them_at_once(db: &TestDb) {

@@ -100,7 +100,7 @@ async fn a_code_whose_ticket_is_not_of_the_group_asked_for_is_ticket_not_found(d
     let r = app.ticket_by_code(p, "ticketCode=KUPA10&ignoreTicketIds=1,x").await;
     assert_eq!(r.refused().1, "formValidation");
     let r = app.ticket_by_code(p, "ticketCode=KUPA10&sectionId=21").await;
-    assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "section 21 is another hall's");
+    assert_eq!(r.refused(), (StatusCode::NOT_FOUND, "notFound"), "section 21 is another hall's");
 
     // The VIP sofa hall sells only ticket group 2, where no code ticket is sold.
     let vip = app.on_sale_in(2).await.id;

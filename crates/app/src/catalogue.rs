@@ -470,7 +470,7 @@ impl CatalogueService {
             sections.retain(|s| s.id == sid);
             if sections.is_empty() {
                 return Err(AppError::rejected(
-                    ErrorCode::FormValidation,
+                    ErrorCode::NotFound,
                     format!("section {sid} is not in this presentation"),
                 ));
             }

@@ -92,7 +92,7 @@ impl TicketService {
             Some(sid) => {
                 let section = sections.iter().find(|s| s.id == sid).ok_or_else(|| {
                     AppError::rejected(
-                        ErrorCode::FormValidation,
+                        ErrorCode::NotFound,
                         format!("section {sid} is not in this presentation"),
                     )
                 })?;

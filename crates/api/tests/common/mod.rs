@@ -126,6 +126,12 @@ impl TestApp {
         }
     }
 
+    /// A new buyer as a browser becomes one: the session the server mints on a first call.
+    pub async fn new_buyer(&self) -> String {
+        let r = self.get("/api/health").await;
+        r.headers["uuid"].to_str().unwrap().to_owned()
+    }
+
     pub async fn send(&self, req: Request<Body>) -> Reply {
         let resp = self.router.clone().oneshot(req).await.unwrap();
         let status = resp.status();

@@ -363,7 +363,7 @@ impl BookingService {
         let p = &info.view.presentation;
         if p.venue_id != req.venue_id || p.seatplan_id != req.seatplan_id {
             return Err(AppError::rejected(
-                ErrorCode::FormValidation,
+                ErrorCode::NotFound,
                 "the venue or seat plan is not this presentation's",
             ));
         }
@@ -383,7 +383,7 @@ impl BookingService {
             .cloned()
             .ok_or_else(|| {
                 AppError::rejected(
-                    ErrorCode::FormValidation,
+                    ErrorCode::NotFound,
                     format!("section {section_id} is not in this seat plan"),
                 )
             })?;
@@ -468,7 +468,7 @@ impl BookingService {
                     .find(|s| s.section_id == req.section_id && s.x == req.x && s.y == req.y)
                     .ok_or_else(|| {
                         AppError::rejected(
-                            ErrorCode::FormValidation,
+                            ErrorCode::NotFound,
                             format!(
                                 "no seat at x {} y {} in section {}",
                                 req.x, req.y, req.section_id
@@ -600,7 +600,7 @@ impl BookingService {
             || info.view.presentation.venue_id != req.venue_id
         {
             return Err(AppError::rejected(
-                ErrorCode::FormValidation,
+                ErrorCode::NotFound,
                 "the venue or seat plan is not this presentation's",
             ));
         }
@@ -612,7 +612,7 @@ impl BookingService {
                 let seat = seats
                     .iter()
                     .find(|s| s.section_id == req.section_id && s.x == req.x && s.y == req.y)
-                    .ok_or_else(|| AppError::rejected(ErrorCode::FormValidation, "no such seat"))?;
+                    .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such seat"))?;
                 match seat.sofa_id {
                     Some(sofa) => seats
                         .iter()

@@ -34,7 +34,7 @@ impl OrderService {
             .await?
             .ok_or_else(|| {
                 invalid(
-                    ErrorCode::FormValidation,
+                    ErrorCode::NotFound,
                     "there is no priced cart to pay: send the cart first",
                 )
             })?;

@@ -783,6 +783,7 @@ export interface components {
     CartPresentation: {
       /** Format: int64 */
       presentationId: number;
+      /** @description The held seats, one ticket each (at least one). */
       seats: components['schemas']['CartSeatIn'][];
     };
     CartProduct: {
@@ -2370,6 +2371,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description formValidation: not a JSON body, or a token longer than the document allows */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getConfig: {
@@ -2686,6 +2696,15 @@ export interface operations {
           'application/json': components['schemas']['FeatureListResponse'];
         };
       };
+      /** @description notFound (unknown mini-site) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description formValidation */
       422: {
         headers: {
@@ -2718,6 +2737,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['FeatureListResponse'];
+        };
+      };
+      /** @description notFound (unknown mini-site) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description formValidation */
@@ -2754,6 +2782,15 @@ export interface operations {
       };
       /** @description notFound */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: the id is not a 64-bit number */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -2970,6 +3007,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description notFound: no priced cart of this buyer for the presentation (send the cart first) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description timeExpired */
       409: {
         headers: {
@@ -3098,6 +3144,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PresentationListResponse'];
+        };
+      };
+      /** @description notFound (unknown mini-site) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description formValidation */
@@ -3362,6 +3417,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description formValidation: the id is not a 64-bit number */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getReservation: {
@@ -3392,6 +3456,15 @@ export interface operations {
       };
       /** @description notFound: no such reservation, or not this reader's */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: an id or language longer than the document allows */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -3438,6 +3511,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description formValidation: an id or language longer than the document allows */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   ticketsPdf: {
@@ -3470,6 +3552,15 @@ export interface operations {
       };
       /** @description notFound: no such reservation, or not this reader's */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: an id or language longer than the document allows */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -3543,6 +3634,7 @@ export interface operations {
         ticketGroupId?: number;
         /** @description Only this section (a shortage there is section_not_enough_seats). */
         sectionId?: number;
+        /** @description Seats wanted together, 1 or more (the site's maximum per transaction applies). */
         quantity: number;
         /** @description Blocks per presentation (default 1). */
         resultsPerMatch?: number;
@@ -3624,13 +3716,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description text/event-stream of seat changes */
+      /** @description text/event-stream of seat changes: each event's data is a JSON object (above) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'text/event-stream': string;
+          'text/event-stream': unknown;
         };
       };
       /** @description noEvent */
@@ -3824,6 +3916,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PresentationsByDateResponse'];
+        };
+      };
+      /** @description notFound (unknown mini-site) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description formValidation */
