@@ -254,4 +254,25 @@ async fn a_sessions_holds_are_not_renewed_past_the_ceiling(db: &TestDb) {
     let until = again.expires_at.parse::<jiff::Timestamp>().unwrap().as_millisecond() - restarted.as_millisecond();
     assert!((until - 15 * minute).abs() < 2_000, "a restart is cut at the chain's ceiling, not given 10 more minutes: {until}");
 }
+
+async fn an_order_priced_by_a_logged_in_customer_is_theirs_on_another_device(db: &TestDb) {
+    use common::paying::{card_form, good_expiry, location, priced_cart_at, rows, start_payment_with};
+    let app = TestApp::new(db, test_settings()).await;
+    let phone = log_in(&app, &buyer(61), DANA).await;
+    let k = priced_cart_at(&app, &phone, 0, None, "he").await;
+    let pay = start_payment_with(&app, &phone, &k, "card", "he", 1, false).await;
+    let r = app.form_as(&phone, "POST", &format!("/pay/{pay}/card"), Some(&card_form(kupa_providers::test_gateway::cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
+    assert!(location(&r).contains("status=captured"), "{}", location(&r));
+    let id = app.commit(&phone, k.presentation["id"].as_i64().unwrap()).await.ok().reservation_identifier;
+    assert_eq!(rows(db, "SELECT CAST(customer_id AS TEXT) FROM orders WHERE status = 'paid'").await, vec!["1".to_owned()], "the order names its customer");
+    // The same customer on a laptop (a session of its own, logged in there) reads it; the
+    // laptop's session before the login, and another customer, do not.
+    let laptop = buyer(62);
+    let uri = format!("/api/reservations/{id}");
+    assert_eq!(app.call_as(&laptop, "GET", &uri, None).await.status, StatusCode::NOT_FOUND);
+    let laptop = log_in(&app, &laptop, DANA).await;
+    assert_eq!(app.call_as(&laptop, "GET", &uri, None).await.status, StatusCode::OK);
+    let other = log_in(&app, &buyer(63), "0507712345").await;
+    assert_eq!(app.call_as(&other, "GET", &uri, None).await.status, StatusCode::NOT_FOUND);
+}
 }

@@ -78,7 +78,13 @@ impl OrderService {
             channel: Channel::Web,
             referral_mini_site_id: None,
             is_hold: false,
-            customer_id: None,
+            // The customer logged in (login cookie) when the cart was priced: their order, read
+            // back on their other devices and, later, in their customer area.
+            customer_id: self
+                .customers
+                .customer_of_login(login)
+                .await?
+                .map(|a| a.customer.id),
             customer,
             locale: cart.locale.clone(),
             tickets_total: totals.tickets.minor(),

@@ -347,7 +347,6 @@ impl OrderStore for Db {
             .bind(&pay.order_id)
             .bind(&pay.id)
             .bind(pay.created_at_ms)
-            .bind(pay.customer_id)
             .execute(&mut *tx)
             .await
             .map_err(db_err)?;
