@@ -6,6 +6,8 @@
 mod api;
 mod check;
 mod events;
+mod expiry;
+mod halls;
 mod report;
 mod scenarios;
 mod server;

@@ -192,7 +192,6 @@ impl BookingService {
         }
     }
 
-
     /// Tells watchers of the presentation that these places changed.
     pub fn publish(
         &self,
