@@ -313,6 +313,62 @@ async fn pages_answer_404_for_unknown_routes_and_disabled_languages() {
 }
 
 #[tokio::test]
+async fn an_order_page_of_a_presentation_that_does_not_exist_is_a_404() {
+    let t = TestDb::sqlite().await;
+    let app = TestApp::new(&t, test_settings()).await;
+    for (uri, status) in [
+        ("/order/1000", StatusCode::OK),
+        ("/order/1000/", StatusCode::OK),
+        ("/order/999999", StatusCode::NOT_FOUND),
+        ("/order/999999?lang=en", StatusCode::NOT_FOUND),
+        ("/order/abc", StatusCode::NOT_FOUND),
+    ] {
+        let r = app.get(uri).await;
+        assert_eq!(r.status, status, "{uri}");
+    }
+    t.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_page_comes_in_the_language_and_direction_it_asks_for_even_a_404() {
+    let t = TestDb::sqlite().await;
+    let app = TestApp::new(&t, test_settings()).await;
+    for (uri, status, html) in [
+        (
+            "/https://evil.example/steal?lang=en",
+            StatusCode::NOT_FOUND,
+            r#"<html lang="en" dir="ltr">"#,
+        ),
+        (
+            "/http://evil.example?lang=en",
+            StatusCode::NOT_FOUND,
+            r#"<html lang="en" dir="ltr">"#,
+        ),
+        (
+            "/nope?lang=en",
+            StatusCode::NOT_FOUND,
+            r#"<html lang="en" dir="ltr">"#,
+        ),
+        ("/?lang=en", StatusCode::OK, r#"<html lang="en" dir="ltr">"#),
+        ("/", StatusCode::OK, r#"<html lang="he" dir="rtl">"#),
+        (
+            "/?lang=xx",
+            StatusCode::NOT_FOUND,
+            r#"<html lang="en" dir="ltr">"#,
+        ),
+    ] {
+        let r = app.get(uri).await;
+        assert_eq!(r.status, status, "{uri}");
+        assert!(
+            r.text.contains(html),
+            "{uri}: {}",
+            &r.text[..r.text.len().min(200)]
+        );
+    }
+    t.cleanup().await;
+}
+
+#[tokio::test]
 async fn test_mode_routes_do_not_exist_outside_test_mode() {
     let t = TestDb::sqlite().await;
     let app = TestApp::new(&t, ApiSettings::default()).await;
