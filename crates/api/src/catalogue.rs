@@ -168,6 +168,9 @@ pub struct DateQuery {
 pub struct PresentationsByDateResponse {
     pub date: String,
     pub presentations: Vec<dto::Presentation>,
+    /// The days (YYYY-MM-DD, from today on) with a screening whose sale has not ended: the days
+    /// a date strip offers. Not the same for every channel (a mini-site sees its own).
+    pub sale_dates: Vec<String>,
     pub server_time: String,
 }
 
@@ -189,9 +192,11 @@ async fn presentations_by_date(
     };
     let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
     let list = state.catalogue.presentations_on(day, &channel).await?;
+    let sale_dates = state.catalogue.sale_dates(&channel).await?;
     Ok(axum::Json(PresentationsByDateResponse {
         date: day.to_string(),
         presentations: list.iter().map(dto::Presentation::from_info).collect(),
+        sale_dates: sale_dates.iter().map(ToString::to_string).collect(),
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),
     }))
 }

@@ -200,6 +200,19 @@ async fn bad_input_gets_a_coded_4xx_and_never_a_500(db: &TestDb) {
     example(&app, "seatplanV2", "ErrorBody", &r);
 }
 
+async fn the_sale_dates_reach_the_last_day_with_a_screening_on_sale(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let r = app.get(&format!("/api/seats/presentations?date={}", app.today)).await;
+    let dates: Vec<String> = serde_json::from_value(r.body["saleDates"].clone()).unwrap();
+    assert_eq!(dates.first().map(String::as_str), Some(app.today.to_string().as_str()));
+    // The demo chain's schedule runs to today + 14: fifteen days, one more than a fortnight.
+    let last = app.today.checked_add(jiff::ToSpan::days(14)).unwrap().to_string();
+    assert_eq!(dates.last(), Some(&last), "{dates:?}");
+    let r = app.get(&format!("/api/seats/presentations?date={last}")).await;
+    let on_sale = r.body["presentations"].as_array().unwrap().iter().filter(|p| p["isOnSale"] == true).count();
+    assert!(on_sale > 10, "the last day has screenings on sale ({on_sale})");
+}
+
 async fn sale_windows_follow_the_server_clock(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     // The demo's premiere opens its sale days after the day of seeding.

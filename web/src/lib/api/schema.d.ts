@@ -1506,6 +1506,11 @@ export interface components {
     PresentationsByDateResponse: {
       date: string;
       presentations: components['schemas']['Presentation'][];
+      /**
+       * @description The days (YYYY-MM-DD, from today on) with a screening whose sale has not ended: the days
+       *     a date strip offers. Not the same for every channel (a mini-site sees its own).
+       */
+      saleDates: string[];
       serverTime: string;
     };
     /**
