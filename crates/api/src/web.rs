@@ -181,7 +181,13 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         };
         return match redirect_target(&full, &state.settings.redirect_allow_list) {
             Some(to) => (StatusCode::FOUND, [(LOCATION, to)], Body::empty()).into_response(),
-            None => index_html(StatusCode::NOT_FOUND, &page_lang(query.as_deref(), &state)),
+            // A ?lang the site does not offer may be the far address's own: the default then.
+            None => {
+                let lang = lang_param(query.as_deref())
+                    .filter(|l| state.settings.enabled_locales.contains(l))
+                    .unwrap_or_else(|| state.settings.default_locale.clone());
+                index_html(StatusCode::NOT_FOUND, &lang)
+            }
         };
     }
     let file = path.trim_start_matches('/');

@@ -92,6 +92,12 @@ describe('routing rules', () => {
     expect(await screen.findByRole('heading', { name: HE_404 })).toBeInTheDocument();
   });
 
+  it('says "not found" for a refused external address in the language it asks for', async () => {
+    await renderApp('/https://evil.example/steal?lang=en');
+    expect(await screen.findByRole('heading', { name: EN_404 })).toBeInTheDocument();
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('lang', 'en'));
+  });
+
   it('serves configured paths and not the default ones', async () => {
     const config = makeConfig({
       routes: {

@@ -44,7 +44,8 @@ export function RootLayout() {
   const config = useConfig();
   const page = usePageLanguage();
   const external = isExternalPath(pathname);
-  const lang = external ? config.locale.default : page.lang;
+  // On a "/http…" address a ?lang the site does not offer may be the far address's own.
+  const lang = external && !page.valid ? config.locale.default : page.lang;
   const ready = useLanguage(lang);
 
   if (!ready) return <Loading block />;

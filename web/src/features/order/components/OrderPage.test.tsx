@@ -42,7 +42,14 @@ describe('order page', () => {
     await renderApp('/order/78?lang=en', {
       api: () => ({ status: 404, body: { error: { code: 'noEvent', message: 'nope' } } }),
     });
-    expect(await screen.findByText('This screening was not found')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'This screening was not found' }),
+    ).toBeInTheDocument();
+    // A way onward, keeping the language.
+    expect(screen.getByRole('link', { name: "See what's on" })).toHaveAttribute(
+      'href',
+      '/?lang=en',
+    );
   });
 });
 
