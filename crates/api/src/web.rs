@@ -249,6 +249,10 @@ mod tests {
             "/system-vouchers",
             "/memberships",
             "/order/12/",
+            "/terms",
+            "/privacy",
+            "/contact",
+            "/accessibility",
         ] {
             assert!(is_known_route(p, &r), "{p}");
         }

@@ -10,6 +10,7 @@ import { ExternalRedirect } from '../ExternalRedirect';
 import { isExternalPath } from '../externalAddress';
 import { NotFoundPage } from '../errors/NotFoundPage';
 import { ConnectionLost } from '../../components/ui/ConnectionLost';
+import { Footer } from './Footer';
 import { Header } from './Header';
 import './layout.css';
 import '../errors/errors.css';
@@ -68,9 +69,7 @@ export function RootLayout() {
           </Suspense>
         )}
       </main>
-      <footer className="site-footer">
-        <p>{t('app.footer')}</p>
-      </footer>
+      <Footer />
     </>
   );
 }

@@ -2114,6 +2114,12 @@ export interface components {
        * @default 0
        */
       id: number;
+      /**
+       * @description This term is the buyer's consent to marketing mail and SMS: its box is the details form's
+       *     mailing opt-in (the customer's `mailingAllowed`), so the form asks only once.
+       * @default false
+       */
+      isMailingConsent: boolean;
       /** @default false */
       isRequired: boolean;
       /** @default  */
