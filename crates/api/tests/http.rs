@@ -121,6 +121,11 @@ async fn every_catalogue_call_answers_with_the_spec_fields(db: &TestDb) {
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.headers["content-type"].to_str().unwrap().starts_with("image/svg+xml"));
     assert!(r.text.contains("<svg"));
+    let hebrew_letter = |s: &str| s.chars().any(|c| ('\u{0590}'..='\u{05FF}').contains(&c));
+    assert!(hebrew_letter(&r.text), "a Hebrew page's poster is titled in Hebrew");
+    let r = app.get(&format!("/api/features/{feature_id}/placeholderImage?lang=en")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(!hebrew_letter(&r.text), "an English page's poster has no Hebrew: {}", r.text);
     let r = app.get("/api/products/1/image").await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.text.contains("<svg"));

@@ -94,6 +94,22 @@ describe("What's on", () => {
     expect(names).toEqual(['הסרט הגדול', 'ערב קסום']);
   });
 
+  it('keeps a rating left to right in Hebrew, and titles posters in the page language', async () => {
+    const first = await renderApp('/', { api });
+    const card = await screen.findByRole('article', { name: 'הסרט הגדול' });
+    const rating = within(card).getByText('12+');
+    expect(rating.tagName).toBe('BDI');
+    expect(rating).toHaveAttribute('dir', 'ltr');
+    first.unmount();
+
+    await renderApp('/?lang=en', { api });
+    const english = await screen.findByRole('article', { name: 'The Big Movie' });
+    expect(english.querySelector('img')).toHaveAttribute(
+      'src',
+      '/api/features/1/placeholderImage?lang=en',
+    );
+  });
+
   it('links buy buttons to the order page keeping the language', async () => {
     await renderApp('/?lang=en', { api });
     const card = await screen.findByRole('article', { name: 'The Big Movie' });

@@ -229,7 +229,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A generated poster: the feature's two colours and its Hebrew and English titles. */
+    /** A generated poster: the feature's two colours and its title in the page's language. */
     get: operations['featureImage'];
     put?: never;
     post?: never;
@@ -2744,7 +2744,13 @@ export interface operations {
   };
   featureImage: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description The page's language: `he` (the default) titles the poster in Hebrew with the English
+         *     title under it; any other language in English only.
+         */
+        lang?: string;
+      };
       header?: never;
       path: {
         /** @description Feature id */

@@ -175,8 +175,8 @@ describe('order page after a reload', () => {
       'aria-current',
       'step',
     );
-    expect(summary).toHaveTextContent('אולם, שורה 4, כיסא 7 · רגיל');
-    expect(summary).toHaveTextContent('אולם, שורה 4, כיסא 8 · רגיל');
+    expect(summary).toHaveTextContent('אולם, שורה 4, מושב 7 · רגיל');
+    expect(summary).toHaveTextContent('אולם, שורה 4, מושב 8 · רגיל');
     expect(summary).toHaveTextContent('94.00');
     // The details were sent before the reload: shown as saved, not asked again.
     expect(screen.getByText('הפרטים נשמרו: דנה לוי')).toBeInTheDocument();

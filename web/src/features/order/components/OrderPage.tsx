@@ -8,7 +8,7 @@ import { errorMessage } from '../../../lib/apiErrors';
 import { useDocumentTitle } from '../../../lib/documentTitle';
 import { ApiError } from '../../../lib/api/client';
 import { featurePosterUrl } from '../../../lib/api/client';
-import { localizedName } from '../../../lib/localized';
+import { localizedName, placeName } from '../../../lib/localized';
 import { usePresentation } from '../api/presentation';
 import { OrderFlow } from './OrderFlow';
 import './OrderPage.css';
@@ -68,7 +68,7 @@ export default function OrderPage() {
           <section className="order-summary" aria-labelledby="order-feature-name">
             <img
               className="order-summary__poster"
-              src={presentation.featureImageUrl || featurePosterUrl(presentation.featureId)}
+              src={featurePosterUrl(presentation, lang)}
               alt=""
               width={120}
               height={180}
@@ -80,9 +80,7 @@ export default function OrderPage() {
               <dl className="order-summary__facts">
                 <div>
                   <dt>{t('order.complex')}</dt>
-                  <dd>
-                    {localizedName(lang, presentation.locationName, presentation.locationNameEn)}
-                  </dd>
+                  <dd>{placeName(lang, presentation)}</dd>
                 </div>
                 <div>
                   <dt>{t('order.venue')}</dt>
