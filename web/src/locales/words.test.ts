@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import en from './en.json';
 import he from './he.json';
 
 /** Every string of a catalogue, with its key. */
@@ -17,5 +18,30 @@ describe('the Hebrew words', () => {
       /כיסא/.test(text.replace(/כיסא(?:ות)? גלגלים/g, '')),
     );
     expect(chairs).toEqual([]);
+  });
+});
+
+describe('a failed payment', () => {
+  const codes = [
+    'paymentError',
+    'errorNoResponse',
+    'errorResponse',
+    'payU_3DS_error',
+    'blikError',
+    'payUerror',
+  ] as const;
+
+  it('says what happened, that no money was taken, and what to do', () => {
+    for (const code of codes) {
+      expect(en.errors[code], code).toMatch(/no money was taken/i);
+      expect(en.errors[code], code).toMatch(/try again|another card|another way|check/i);
+      expect(he.errors[code], code).toMatch(/לא נגבה כסף/);
+    }
+  });
+
+  it("blames the card's issuer, not the buyer's internet, when the issuer does not answer", () => {
+    expect(en.errors.errorNoResponse).toMatch(/issuer did not answer/);
+    expect(en.errors.errorNoResponse).not.toMatch(/connection|internet/i);
+    expect(he.errors.errorNoResponse).not.toMatch(/אינטרנט|חיבור/);
   });
 });
