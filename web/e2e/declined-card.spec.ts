@@ -46,6 +46,6 @@ test('a declined card shows the payment error, and another card then pays the or
     timeout: 20_000,
   });
   const tickets = page.getByRole('region', { name: 'הכרטיסים' });
-  await expect(tickets.getByRole('listitem').first()).toContainText(/שורה .+, כיסא .+/);
+  await expect(tickets.getByRole('listitem').first()).toContainText(/שורה .+, מושב .+/);
   await shoot(page, 'declined-card-he-390.png');
 });

@@ -478,6 +478,8 @@ async fn feature_image(
         (name_en, String::new())
     };
     let direction = if hebrew { "rtl" } else { "ltr" };
+    // A long title gets smaller type so it fits the 400-wide poster (a bold letter is about 0.6 em).
+    let size = (520 / name.chars().count().max(1)).clamp(18, 40);
     let class = xml_escape(if hebrew || f.classification_en.is_empty() {
         &f.classification
     } else {
@@ -489,7 +491,7 @@ async fn feature_image(
 <rect width="400" height="600" fill="url(#g)"/>
 <circle cx="320" cy="120" r="150" fill="#ffffff" opacity="0.08"/>
 <circle cx="60" cy="520" r="110" fill="#000000" opacity="0.12"/>
-<text x="200" y="380" font-family="Noto Sans Hebrew, DejaVu Sans, sans-serif" font-size="40" font-weight="700" fill="#ffffff" text-anchor="middle" direction="{direction}">{name}</text>
+<text x="200" y="380" font-family="Noto Sans Hebrew, DejaVu Sans, sans-serif" font-size="{size}" font-weight="700" fill="#ffffff" text-anchor="middle" direction="{direction}">{name}</text>
 <text x="200" y="430" font-family="Noto Sans, DejaVu Sans, sans-serif" font-size="24" fill="#ffffff" opacity="0.85" text-anchor="middle">{name_en}</text>
 <text x="200" y="560" font-family="Noto Sans, DejaVu Sans, sans-serif" font-size="18" fill="#ffffff" opacity="0.7" text-anchor="middle">{class}</text>
 </svg>"##
