@@ -33,7 +33,9 @@ test('a declined card shows the payment error, and another card then pays the or
 
   await payByCard(page, 'טופס תשלום מאובטח', '4000 0000 0000 0002');
   // errors.paymentError, in Hebrew, with a way to try again.
-  await expect(dialog.getByRole('alert')).toHaveText('התשלום נכשל');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    /^התשלום לא אושר, ולכן לא נגבה כסף. .*בכרטיס או באמצעי אחר/,
+  );
   await expect(dialog.getByRole('status')).toHaveText('התשלום לא עבר.');
   await dialog.getByRole('button', { name: 'לנסות שוב' }).click();
 
@@ -44,6 +46,6 @@ test('a declined card shows the payment error, and another card then pays the or
     timeout: 20_000,
   });
   const tickets = page.getByRole('region', { name: 'הכרטיסים' });
-  await expect(tickets.getByRole('listitem').first()).toContainText(/שורה .+, כיסא .+/);
+  await expect(tickets.getByRole('listitem').first()).toContainText(/שורה .+, מושב .+/);
   await shoot(page, 'declined-card-he-390.png');
 });

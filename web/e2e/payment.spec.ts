@@ -64,7 +64,7 @@ test('the buyer pays with a 3-D Secure card in the dialog and gets the confirmat
     timeout: 20_000,
   });
   const tickets = page.getByRole('region', { name: 'הכרטיסים' });
-  await expect(tickets.getByRole('listitem').first()).toContainText(/שורה .+, כיסא .+/);
+  await expect(tickets.getByRole('listitem').first()).toContainText(/שורה .+, מושב .+/);
   const pdf = page.getByRole('link', { name: 'הורדת הכרטיסים (PDF)' });
   await expect(pdf).toHaveAttribute('href', /\/api\/reservations\/.+\/tickets\.pdf\?lang=he$/);
   const pdfAnswer = await page.request.get((await pdf.getAttribute('href'))!);

@@ -35,7 +35,7 @@ test('a reload at the payment step comes back to it with the same seats, total a
   const before = await summary.innerText();
   const payBefore = await pay.innerText();
   const timeBefore = seconds(await order.timer().innerText());
-  expect(before).toMatch(/שורה .+, כיסא .+[\s\S]*שורה .+, כיסא .+/);
+  expect(before).toMatch(/שורה .+, מושב .+[\s\S]*שורה .+, מושב .+/);
 
   await page.reload();
 

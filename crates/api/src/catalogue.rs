@@ -168,6 +168,9 @@ pub struct DateQuery {
 pub struct PresentationsByDateResponse {
     pub date: String,
     pub presentations: Vec<dto::Presentation>,
+    /// The days (YYYY-MM-DD, from today on) with a screening whose sale has not ended: the days
+    /// a date strip offers. Not the same for every channel (a mini-site sees its own).
+    pub sale_dates: Vec<String>,
     pub server_time: String,
 }
 
@@ -190,9 +193,11 @@ async fn presentations_by_date(
     };
     let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
     let list = state.catalogue.presentations_on(day, &channel).await?;
+    let sale_dates = state.catalogue.sale_dates(&channel).await?;
     Ok(axum::Json(PresentationsByDateResponse {
         date: day.to_string(),
         presentations: list.iter().map(dto::Presentation::from_info).collect(),
+        sale_dates: sale_dates.iter().map(ToString::to_string).collect(),
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),
     }))
 }
@@ -442,26 +447,56 @@ fn colour(c: &str, fallback: &str) -> String {
     }
 }
 
-/// A generated poster: the feature's two colours and its Hebrew and English titles.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PosterQuery {
+    /// The page's language: `he` (the default) titles the poster in Hebrew with the English
+    /// title under it; any other language in English only.
+    #[param(max_length = 8)]
+    pub lang: Option<String>,
+}
+
+/// A generated poster: the feature's two colours and its title in the page's language.
 #[utoipa::path(get, operation_id = "featureImage", path = "/features/{id}/placeholderImage", tag = "catalogue",
-    params(("id" = i64, Path, description = "Feature id")),
+    params(("id" = i64, Path, description = "Feature id"), PosterQuery),
     responses((status = 200, description = "An SVG poster", content_type = "image/svg+xml", body = String),
               (status = 404, description = "notFound", body = ErrorBody),
               (status = 422, description = "formValidation: the id is not a 64-bit number", body = ErrorBody)))]
-async fn feature_image(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
+async fn feature_image(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Query(q): Query<PosterQuery>,
+) -> ApiResult<Response> {
     let f = state.catalogue.feature(id).await?;
     let from = colour(&f.poster_from, "#1f2a44");
     let to = colour(&f.poster_to, "#b3395b");
-    let name = xml_escape(&f.name);
-    let name_en = xml_escape(&f.name_en);
-    let class = xml_escape(&f.classification);
+    let hebrew = q.lang.as_deref().is_none_or(|l| l == "he");
+    let name_en = xml_escape(if f.name_en.is_empty() {
+        &f.name
+    } else {
+        &f.name_en
+    });
+    // An English page shows no Hebrew: the English title takes the big line, none under it.
+    let (name, name_en) = if hebrew {
+        (xml_escape(&f.name), name_en)
+    } else {
+        (name_en, String::new())
+    };
+    let direction = if hebrew { "rtl" } else { "ltr" };
+    // A long title gets smaller type so it fits the 400-wide poster (a bold letter is about 0.6 em).
+    let size = (520 / name.chars().count().max(1)).clamp(18, 40);
+    let class = xml_escape(if hebrew || f.classification_en.is_empty() {
+        &f.classification
+    } else {
+        &f.classification_en
+    });
     Ok(svg(format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="400" height="600" viewBox="0 0 400 600" role="img" aria-label="{name_en}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="0.4" y2="1"><stop offset="0" stop-color="{from}"/><stop offset="1" stop-color="{to}"/></linearGradient></defs>
 <rect width="400" height="600" fill="url(#g)"/>
 <circle cx="320" cy="120" r="150" fill="#ffffff" opacity="0.08"/>
 <circle cx="60" cy="520" r="110" fill="#000000" opacity="0.12"/>
-<text x="200" y="380" font-family="Noto Sans Hebrew, DejaVu Sans, sans-serif" font-size="40" font-weight="700" fill="#ffffff" text-anchor="middle" direction="rtl">{name}</text>
+<text x="200" y="380" font-family="Noto Sans Hebrew, DejaVu Sans, sans-serif" font-size="{size}" font-weight="700" fill="#ffffff" text-anchor="middle" direction="{direction}">{name}</text>
 <text x="200" y="430" font-family="Noto Sans, DejaVu Sans, sans-serif" font-size="24" fill="#ffffff" opacity="0.85" text-anchor="middle">{name_en}</text>
 <text x="200" y="560" font-family="Noto Sans, DejaVu Sans, sans-serif" font-size="18" fill="#ffffff" opacity="0.7" text-anchor="middle">{class}</text>
 </svg>"##

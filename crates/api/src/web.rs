@@ -110,18 +110,59 @@ fn lang_param(query: Option<&str>) -> Option<String> {
     })
 }
 
-fn index_html(status: StatusCode) -> Response {
+/// The page's `<html lang dir>`: what the app will settle on, so the first paint (and a 404 that
+/// never runs the app's scripts) is already in the buyer's language and direction.
+fn html_lang_attrs(lang: &str) -> String {
+    let dir = if kupa_domain::locale::is_rtl(lang) {
+        "rtl"
+    } else {
+        "ltr"
+    };
+    format!("<html lang=\"{lang}\" dir=\"{dir}\">")
+}
+
+fn index_html(status: StatusCode, lang: &str) -> Response {
     match WebAssets::get("index.html") {
-        Some(file) => (status, [(CONTENT_TYPE, "text/html; charset=utf-8"), (CACHE_CONTROL, "no-cache")], file.data.into_owned()).into_response(),
+        Some(file) => {
+            let html = String::from_utf8_lossy(&file.data)
+                .replacen("<html lang=\"he\" dir=\"rtl\">", &html_lang_attrs(lang), 1);
+            (status, [(CONTENT_TYPE, "text/html; charset=utf-8"), (CACHE_CONTROL, "no-cache")], html).into_response()
+        }
         None => (
             status,
             [(CONTENT_TYPE, "text/html; charset=utf-8")],
-            "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><title>Kupa</title>\
-             <p>The Kupa API is running, but the web app is not built. Run <code>make build</code> (or <code>make run</code>).</p>\
-             <p>This page could not be found.</p></html>",
+            format!(
+                "<!doctype html>{}<meta charset=\"utf-8\"><title>Kupa</title>\
+                 <p>The Kupa API is running, but the web app is not built. Run <code>make build</code> (or <code>make run</code>).</p>\
+                 <p>This page could not be found.</p></html>",
+                html_lang_attrs(lang)
+            ),
         )
             .into_response(),
     }
+}
+
+/// `/order/{id}` of a presentation that does not exist (or an id that is no number): the order page
+/// would only say "not found", so the status says it too. A store that cannot answer leaves the
+/// page to the app, which says so and retries.
+async fn is_missing_order(state: &AppState, path: &str) -> bool {
+    let Some(raw) = path
+        .strip_prefix("/order/")
+        .map(|r| r.trim_end_matches('/'))
+    else {
+        return false;
+    };
+    if raw.is_empty() || raw.contains('/') {
+        return false;
+    }
+    let Ok(id) = raw.parse::<i64>() else {
+        return true;
+    };
+    let channel = kupa_app::catalogue::Channel::default();
+    matches!(
+        state.catalogue.presentation(id, &channel).await,
+        Err(kupa_app::AppError::Rejected { .. })
+    )
 }
 
 pub async fn serve(State(state): State<AppState>, request: Request) -> Response {
@@ -140,7 +181,13 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         };
         return match redirect_target(&full, &state.settings.redirect_allow_list) {
             Some(to) => (StatusCode::FOUND, [(LOCATION, to)], Body::empty()).into_response(),
-            None => index_html(StatusCode::NOT_FOUND),
+            // A ?lang the site does not offer may be the far address's own: the default then.
+            None => {
+                let lang = lang_param(query.as_deref())
+                    .filter(|l| state.settings.enabled_locales.contains(l))
+                    .unwrap_or_else(|| state.settings.default_locale.clone());
+                index_html(StatusCode::NOT_FOUND, &lang)
+            }
         };
     }
     let file = path.trim_start_matches('/');
@@ -162,12 +209,25 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
     }
     let lang_ok =
         lang_param(query.as_deref()).is_none_or(|l| state.settings.enabled_locales.contains(&l));
-    let status = if lang_ok && is_known_route(&path, &state.settings.routes) {
+    let status = if lang_ok
+        && is_known_route(&path, &state.settings.routes)
+        && !is_missing_order(&state, &path).await
+    {
         StatusCode::OK
     } else {
         StatusCode::NOT_FOUND
     };
-    index_html(status)
+    index_html(status, &page_lang(query.as_deref(), &state))
+}
+
+/// The language the app will show the page in: ?lang when the site offers it, the default
+/// without one, and English for a ?lang it does not offer (web/src/lib/lang.ts).
+fn page_lang(query: Option<&str>, state: &AppState) -> String {
+    match lang_param(query) {
+        None => state.settings.default_locale.clone(),
+        Some(l) if state.settings.enabled_locales.contains(&l) => l,
+        Some(_) => "en".to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +249,10 @@ mod tests {
             "/system-vouchers",
             "/memberships",
             "/order/12/",
+            "/terms",
+            "/privacy",
+            "/contact",
+            "/accessibility",
         ] {
             assert!(is_known_route(p, &r), "{p}");
         }

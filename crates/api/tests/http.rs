@@ -121,6 +121,11 @@ async fn every_catalogue_call_answers_with_the_spec_fields(db: &TestDb) {
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.headers["content-type"].to_str().unwrap().starts_with("image/svg+xml"));
     assert!(r.text.contains("<svg"));
+    let hebrew_letter = |s: &str| s.chars().any(|c| ('\u{0590}'..='\u{05FF}').contains(&c));
+    assert!(hebrew_letter(&r.text), "a Hebrew page's poster is titled in Hebrew");
+    let r = app.get(&format!("/api/features/{feature_id}/placeholderImage?lang=en")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(!hebrew_letter(&r.text), "an English page's poster has no Hebrew: {}", r.text);
     let r = app.get("/api/products/1/image").await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.text.contains("<svg"));
@@ -198,6 +203,19 @@ async fn bad_input_gets_a_coded_4xx_and_never_a_500(db: &TestDb) {
     let r = app.post("/api/seats/seatplanV2?venueId=1&seatplanId=1", r#"{"recaptchaToken":"guess"}"#).await;
     assert_eq!((r.status, code(&r)), (StatusCode::BAD_REQUEST, "recaptcha"), "test mode accepts only the test token");
     example(&app, "seatplanV2", "ErrorBody", &r);
+}
+
+async fn the_sale_dates_reach_the_last_day_with_a_screening_on_sale(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let r = app.get(&format!("/api/seats/presentations?date={}", app.today)).await;
+    let dates: Vec<String> = serde_json::from_value(r.body["saleDates"].clone()).unwrap();
+    assert_eq!(dates.first().map(String::as_str), Some(app.today.to_string().as_str()));
+    // The demo chain's schedule runs to today + 14: fifteen days, one more than a fortnight.
+    let last = app.today.checked_add(jiff::ToSpan::days(14)).unwrap().to_string();
+    assert_eq!(dates.last(), Some(&last), "{dates:?}");
+    let r = app.get(&format!("/api/seats/presentations?date={last}")).await;
+    let on_sale = r.body["presentations"].as_array().unwrap().iter().filter(|p| p["isOnSale"] == true).count();
+    assert!(on_sale > 10, "the last day has screenings on sale ({on_sale})");
 }
 
 async fn sale_windows_follow_the_server_clock(db: &TestDb) {
@@ -309,6 +327,62 @@ async fn pages_answer_404_for_unknown_routes_and_disabled_languages() {
     let r = app.get("/https://partner.example/back?x=1").await;
     assert_eq!(r.status, StatusCode::FOUND);
     assert_eq!(r.headers["location"], "https://partner.example/back?x=1");
+    t.cleanup().await;
+}
+
+#[tokio::test]
+async fn an_order_page_of_a_presentation_that_does_not_exist_is_a_404() {
+    let t = TestDb::sqlite().await;
+    let app = TestApp::new(&t, test_settings()).await;
+    for (uri, status) in [
+        ("/order/1000", StatusCode::OK),
+        ("/order/1000/", StatusCode::OK),
+        ("/order/999999", StatusCode::NOT_FOUND),
+        ("/order/999999?lang=en", StatusCode::NOT_FOUND),
+        ("/order/abc", StatusCode::NOT_FOUND),
+    ] {
+        let r = app.get(uri).await;
+        assert_eq!(r.status, status, "{uri}");
+    }
+    t.cleanup().await;
+}
+
+#[tokio::test]
+async fn a_page_comes_in_the_language_and_direction_it_asks_for_even_a_404() {
+    let t = TestDb::sqlite().await;
+    let app = TestApp::new(&t, test_settings()).await;
+    for (uri, status, html) in [
+        (
+            "/https://evil.example/steal?lang=en",
+            StatusCode::NOT_FOUND,
+            r#"<html lang="en" dir="ltr">"#,
+        ),
+        (
+            "/http://evil.example?lang=en",
+            StatusCode::NOT_FOUND,
+            r#"<html lang="en" dir="ltr">"#,
+        ),
+        (
+            "/nope?lang=en",
+            StatusCode::NOT_FOUND,
+            r#"<html lang="en" dir="ltr">"#,
+        ),
+        ("/?lang=en", StatusCode::OK, r#"<html lang="en" dir="ltr">"#),
+        ("/", StatusCode::OK, r#"<html lang="he" dir="rtl">"#),
+        (
+            "/?lang=xx",
+            StatusCode::NOT_FOUND,
+            r#"<html lang="en" dir="ltr">"#,
+        ),
+    ] {
+        let r = app.get(uri).await;
+        assert_eq!(r.status, status, "{uri}");
+        assert!(
+            r.text.contains(html),
+            "{uri}: {}",
+            &r.text[..r.text.len().min(200)]
+        );
+    }
     t.cleanup().await;
 }
 

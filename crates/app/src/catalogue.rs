@@ -299,6 +299,28 @@ impl CatalogueService {
             .collect())
     }
 
+    /// The local days, from today on, with a screening whose sale has not ended (on sale or
+    /// opening later): the days a buyer can choose. Video on demand has no day to choose.
+    pub async fn sale_dates(&self, channel: &Channel) -> AppResult<Vec<Date>> {
+        let now = self.now_ms();
+        let today = time::local_date(time::ms_to_timestamp(now));
+        let (from, _) = time::local_day_range_ms(today);
+        let views = self
+            .store
+            .presentations_between(from, now + UPCOMING_DAYS * 86_400_000)
+            .await?;
+        let days: std::collections::BTreeSet<Date> = views
+            .iter()
+            .filter(|v| {
+                v.presentation.sale_ends_at_ms > now
+                    && !is_vod_venue_type(v.venue.venue_type_id)
+                    && channel.admits(v)
+            })
+            .map(|v| time::local_date(time::ms_to_timestamp(v.presentation.starts_at_ms)))
+            .collect();
+        Ok(days.into_iter().collect())
+    }
+
     /// Presentations a buyer can still buy or wait for: sales not ended, up to 60 days ahead.
     pub async fn upcoming(
         &self,

@@ -336,6 +336,7 @@ mod tests {
                 text: "תקנון".into(),
                 text_en: "Terms".into(),
                 is_required: true,
+                is_mailing_consent: false,
             }],
             ..SiteConfig::default()
         }

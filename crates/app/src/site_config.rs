@@ -146,6 +146,9 @@ pub struct Term {
     pub text: String,
     pub text_en: String,
     pub is_required: bool,
+    /// This term is the buyer's consent to marketing mail and SMS: its box is the details form's
+    /// mailing opt-in (the customer's `mailingAllowed`), so the form asks only once.
+    pub is_mailing_consent: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -57,7 +57,7 @@ fn labels(lang: &str) -> TicketLabels {
             time: "שעה".into(),
             section: "אזור".into(),
             row: "שורה".into(),
-            seat: "כיסא".into(),
+            seat: "מושב".into(),
             general_admission: "ללא מקומות מסומנים".into(),
             ticket_type: "סוג כרטיס".into(),
             price: "מחיר".into(),
@@ -132,7 +132,7 @@ pub fn price_lines(order: &Order, lang: &str) -> Vec<(String, String)> {
         let seat = if t.row_name.is_empty() {
             t.seat_name.clone()
         } else if is_he(lang) {
-            format!("שורה {} כיסא {}", t.row_name, t.seat_name)
+            format!("שורה {} מושב {}", t.row_name, t.seat_name)
         } else {
             format!("Row {} seat {}", t.row_name, t.seat_name)
         };
@@ -247,7 +247,7 @@ pub fn calendar_event(
             if t.row_name.is_empty() {
                 t.seat_name.clone()
             } else if is_he(lang) {
-                format!("שורה {} כיסא {}", t.row_name, t.seat_name)
+                format!("שורה {} מושב {}", t.row_name, t.seat_name)
             } else {
                 format!("Row {} Seat {}", t.row_name, t.seat_name)
             }

@@ -21,5 +21,17 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   memberships: lazyPage(() => import('../features/memberships/MembershipsPage')),
   customerArea: lazyPage(() => import('../features/customer-area/CustomerAreaPage')),
   donations: lazyPage(() => import('../features/donations/DonationsPage')),
+  terms: lazyPage(() =>
+    import('../features/legal/LegalPage').then((m) => ({ default: m.TermsPage })),
+  ),
+  privacy: lazyPage(() =>
+    import('../features/legal/LegalPage').then((m) => ({ default: m.PrivacyPage })),
+  ),
+  contact: lazyPage(() =>
+    import('../features/legal/LegalPage').then((m) => ({ default: m.ContactPage })),
+  ),
+  accessibility: lazyPage(() =>
+    import('../features/legal/LegalPage').then((m) => ({ default: m.AccessibilityPage })),
+  ),
   error: ErrorRoutePage,
 };

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeConfig, makePresentation } from '../test/fixtures';
 import { renderApp } from '../test/renderApp';
@@ -90,6 +90,42 @@ describe('routing rules', () => {
   it('does not redirect to a host outside the allow list', async () => {
     await renderApp('/https://evil.example/steal');
     expect(await screen.findByRole('heading', { name: HE_404 })).toBeInTheDocument();
+  });
+
+  it('has a footer with the legal pages on every page, each a real page', async () => {
+    const first = await renderApp('/nope?lang=en');
+    const footer = await screen.findByRole('contentinfo');
+    const nav = within(footer).getByRole('navigation', { name: 'Site information' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([
+      ['Terms of use', '/terms?lang=en'],
+      ['Privacy policy', '/privacy?lang=en'],
+      ['Contact us', '/contact?lang=en'],
+      ['Accessibility statement', '/accessibility?lang=en'],
+    ]);
+    first.unmount();
+
+    await renderApp('/accessibility');
+    expect(
+      await screen.findByRole('heading', { name: 'הצהרת נגישות', level: 1 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'רכזת הנגישות' })).toBeInTheDocument();
+    expect(screen.getByText(/ת"י 5568/)).toBeInTheDocument();
+    expect(screen.getByText(/רשת הדגמה/)).toBeInTheDocument();
+  });
+
+  it("shows the chain's ticket terms from the site config on the terms page", async () => {
+    await renderApp('/terms?lang=en');
+    expect(await screen.findByRole('heading', { name: 'Ticket terms' })).toBeInTheDocument();
+  });
+
+  it('says "not found" for a refused external address in the language it asks for', async () => {
+    await renderApp('/https://evil.example/steal?lang=en');
+    expect(await screen.findByRole('heading', { name: EN_404 })).toBeInTheDocument();
+    await waitFor(() => expect(document.documentElement).toHaveAttribute('lang', 'en'));
   });
 
   it('serves configured paths and not the default ones', async () => {

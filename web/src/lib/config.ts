@@ -28,6 +28,9 @@ export interface AppConfig {
   };
   redirectAllowList: string[];
   testMode: boolean;
+  /** Areas a buyer may be sent to. Video on demand is not built yet (its page only says so), so
+   * nothing links to it: no "Watch now" until it is on. */
+  areas: { vod: boolean };
 }
 
 export const DEFAULT_ROUTES: AppConfig['routes'] = {
@@ -77,6 +80,7 @@ export function normalizeConfig(raw: Partial<SiteConfig> | null | undefined): Ap
     },
     redirectAllowList: (stringList(raw?.redirectAllowList) ?? []).map((h) => h.toLowerCase()),
     testMode: raw?.testMode === true,
+    areas: { vod: false },
   };
 }
 

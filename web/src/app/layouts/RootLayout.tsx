@@ -10,6 +10,7 @@ import { ExternalRedirect } from '../ExternalRedirect';
 import { isExternalPath } from '../externalAddress';
 import { NotFoundPage } from '../errors/NotFoundPage';
 import { ConnectionLost } from '../../components/ui/ConnectionLost';
+import { Footer } from './Footer';
 import { Header } from './Header';
 import './layout.css';
 import '../errors/errors.css';
@@ -44,7 +45,8 @@ export function RootLayout() {
   const config = useConfig();
   const page = usePageLanguage();
   const external = isExternalPath(pathname);
-  const lang = external ? config.locale.default : page.lang;
+  // On a "/http…" address a ?lang the site does not offer may be the far address's own.
+  const lang = external && !page.valid ? config.locale.default : page.lang;
   const ready = useLanguage(lang);
 
   if (!ready) return <Loading block />;
@@ -67,9 +69,7 @@ export function RootLayout() {
           </Suspense>
         )}
       </main>
-      <footer className="site-footer">
-        <p>{t('app.footer')}</p>
-      </footer>
+      <Footer />
     </>
   );
 }

@@ -33,7 +33,8 @@ describe('customer details form', () => {
     expect(screen.queryByLabelText(/^מיקוד/)).not.toBeInTheDocument();
     expect(screen.getByLabelText(/^טלפון נייד/)).toHaveAttribute('dir', 'ltr');
     expect(screen.getByLabelText(/^טלפון נייד/)).toHaveAttribute('type', 'tel');
-    expect(screen.getAllByRole('checkbox', { name: /./ })).toHaveLength(5); // 3 terms, invoice, mailing
+    // 3 terms (one of them the mailing consent) and the invoice: no second marketing box.
+    expect(screen.getAllByRole('checkbox', { name: /./ })).toHaveLength(4);
   });
 
   it('says in Hebrew which required fields are missing, tied to each field', async () => {
@@ -107,6 +108,32 @@ describe('customer details form', () => {
       expect(screen.getByLabelText(/^First name/)).toHaveAccessibleDescription(
         'The field First name is a required field!',
       ),
+    );
+  });
+
+  it('asks for marketing consent once, and that box is the mailing opt-in', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    render(<CustomerInfoForm config={config} onSubmit={onSubmit} />);
+    expect(screen.getAllByRole('checkbox', { name: /עדכונים|הטבות|דיוור|פרסומ/ })).toHaveLength(1);
+    await fillValid(user);
+    await user.click(screen.getByRole('checkbox', { name: /לקבל עדכונים/ }));
+    await user.click(submit());
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({
+      acceptedTerms: [1, 2],
+      mailingAllowed: true,
+    });
+  });
+
+  it('links the terms the buyer accepts, to read in a new tab', async () => {
+    await i18n.changeLanguage('en');
+    render(<CustomerInfoForm config={config} onSubmit={vi.fn()} />);
+    const terms = screen.getByRole('link', { name: /Read the terms of use/ });
+    expect(terms).toHaveAttribute('href', '/terms?lang=en');
+    expect(terms).toHaveAttribute('target', '_blank');
+    expect(screen.getByRole('link', { name: /privacy policy/ })).toHaveAttribute(
+      'href',
+      '/privacy?lang=en',
     );
   });
 

@@ -162,6 +162,7 @@ export function CustomerInfoForm({
   const message = (field: TextField | 'terms') => errors[field]?.message ?? null;
   const invoiceRequested = useWatch({ control, name: 'invoiceRequested' });
   const acceptedTerms = useWatch({ control, name: 'acceptedTerms' });
+  const mailingAllowed = useWatch({ control, name: 'mailingAllowed' });
 
   /** The details passed the schema: sent; a server formValidation comes back on the fields. */
   async function send(details: CustomerInfo) {
@@ -258,35 +259,56 @@ export function CustomerInfoForm({
           <legend>{t('checkout.form.termsLegend')}</legend>
           {config.terms.map((term) => {
             const required = isTermRequired(term, config);
+            // The marketing consent is one box: the term's, which is the mailing opt-in too.
+            const consent = term.isMailingConsent === true;
             return (
-              <label className="checkout-check" key={term.id}>
-                <input
-                  type="checkbox"
-                  name={`term-${term.id}`}
-                  checked={acceptedTerms.includes(term.id)}
-                  required={required}
-                  aria-invalid={required && termsError ? true : undefined}
-                  aria-describedby={required && termsError ? errorId('terms') : undefined}
-                  onChange={(e) => {
-                    setValue(
-                      'acceptedTerms',
-                      e.target.checked
-                        ? [...acceptedTerms, term.id]
-                        : acceptedTerms.filter((x) => x !== term.id),
-                      { shouldDirty: true },
-                    );
-                    recheck();
-                  }}
-                />
-                <span>
-                  {en ? term.textEn || term.text : term.text}
-                  {required && (
-                    <span className="checkout-field__required" aria-hidden="true">
-                      {' *'}
-                    </span>
-                  )}
-                </span>
-              </label>
+              <div className="checkout-term" key={term.id}>
+                <label className="checkout-check">
+                  <input
+                    type="checkbox"
+                    name={`term-${term.id}`}
+                    checked={consent ? mailingAllowed : acceptedTerms.includes(term.id)}
+                    required={required}
+                    aria-invalid={required && termsError ? true : undefined}
+                    aria-describedby={required && termsError ? errorId('terms') : undefined}
+                    onChange={(e) => {
+                      setValue(
+                        'acceptedTerms',
+                        e.target.checked
+                          ? [...acceptedTerms.filter((x) => x !== term.id), term.id]
+                          : acceptedTerms.filter((x) => x !== term.id),
+                        { shouldDirty: true },
+                      );
+                      if (consent) {
+                        setValue('mailingAllowed', e.target.checked, { shouldDirty: true });
+                      }
+                      recheck();
+                    }}
+                  />
+                  <span>
+                    {en ? term.textEn || term.text : term.text}
+                    {required && (
+                      <span className="checkout-field__required" aria-hidden="true">
+                        {' *'}
+                      </span>
+                    )}
+                  </span>
+                </label>
+                {required && (
+                  // The terms being accepted, to read in a new tab without leaving the order.
+                  <p className="checkout-term__links">
+                    <a href={`/terms?lang=${i18n.language}`} target="_blank" rel="noopener">
+                      {t('checkout.form.readTerms')}
+                      <span className="visually-hidden"> {t('checkout.form.newTab')}</span>
+                    </a>
+                    {' · '}
+                    <a href={`/privacy?lang=${i18n.language}`} target="_blank" rel="noopener">
+                      {t('checkout.form.readPrivacy')}
+                      <span className="visually-hidden"> {t('checkout.form.newTab')}</span>
+                    </a>
+                  </p>
+                )}
+              </div>
             );
           })}
           {termsError && (
@@ -297,7 +319,7 @@ export function CustomerInfoForm({
         </fieldset>
       )}
 
-      {showMailingOptIn && (
+      {showMailingOptIn && !config.terms.some((term) => term.isMailingConsent === true) && (
         <label className="checkout-check">
           <input type="checkbox" {...register('mailingAllowed', { onChange: recheck })} />
           <span>{t('checkout.fields.mailingAllowed')}</span>

@@ -35,7 +35,7 @@ describe('e-document page', () => {
     const { container } = await open(doc());
     expect(await screen.findByText('כרטיס בתוקף')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'הסרט הגדול', level: 2 })).toBeInTheDocument();
-    expect(screen.getByText('יציע, שורה 4, כיסא 7')).toBeInTheDocument();
+    expect(screen.getByText('יציע, שורה 4, מושב 7')).toBeInTheDocument();
     expect(screen.getByText('רגיל')).toBeInTheDocument();
     expect(screen.getByText('20:00')).toBeInTheDocument();
     expect(screen.getByText(/קולנוע הדר, אולם 3/)).toBeInTheDocument();

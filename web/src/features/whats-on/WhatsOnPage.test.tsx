@@ -43,12 +43,23 @@ const presentations = [
   }),
 ];
 
+const lastDay = addDays(today, 14);
+const lastDayShow = makePresentation({
+  id: 901,
+  featureId: 2,
+  featureName: 'ערב קסום',
+  featureNameEn: 'Magic Evening',
+  dateTime: `${lastDay}T17:00:00Z`,
+});
+
 const api: ApiHandler = (url) => {
   if (url.pathname === '/api/seats/presentations') {
     const date = url.searchParams.get('date');
     return {
       body: {
-        presentations: date === today ? presentations : [],
+        presentations: date === today ? presentations : date === lastDay ? [lastDayShow] : [],
+        // Screenings on sale today and on the fifteenth day, one past a fortnight.
+        saleDates: [today, lastDay],
         serverTime: `${today}T06:00:00Z`,
       },
     };
@@ -80,7 +91,23 @@ describe("What's on", () => {
     const names = screen
       .getAllByRole('article')
       .map((a) => within(a).getByRole('heading', { level: 2 }).textContent);
-    expect(names).toEqual(['סרט בבית', 'הסרט הגדול', 'ערב קסום']);
+    expect(names).toEqual(['הסרט הגדול', 'ערב קסום']);
+  });
+
+  it('keeps a rating left to right in Hebrew, and titles posters in the page language', async () => {
+    const first = await renderApp('/', { api });
+    const card = await screen.findByRole('article', { name: 'הסרט הגדול' });
+    const rating = within(card).getByText('12+');
+    expect(rating.tagName).toBe('BDI');
+    expect(rating).toHaveAttribute('dir', 'ltr');
+    first.unmount();
+
+    await renderApp('/?lang=en', { api });
+    const english = await screen.findByRole('article', { name: 'The Big Movie' });
+    expect(english.querySelector('img')).toHaveAttribute(
+      'src',
+      '/api/features/1/placeholderImage?lang=en',
+    );
   });
 
   it('links buy buttons to the order page keeping the language', async () => {
@@ -93,14 +120,11 @@ describe("What's on", () => {
     expect(buy).toHaveAttribute('href', '/order/201?lang=en');
   });
 
-  it('offers watch-now for video on demand and no buy button when not on sale', async () => {
+  it('links to no video on demand while it is not on, and no buy button when not on sale', async () => {
     await renderApp('/?lang=en', { api });
-    const vod = await screen.findByRole('article', { name: 'Film at Home' });
-    expect(within(vod).getByRole('link', { name: 'Watch now: Film at Home' })).toHaveAttribute(
-      'href',
-      '/vod?presentationId=401&lang=en',
-    );
-    const magic = screen.getByRole('article', { name: 'Magic Evening' });
+    const magic = await screen.findByRole('article', { name: 'Magic Evening' });
+    expect(screen.queryByRole('article', { name: 'Film at Home' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Watch now/ })).not.toBeInTheDocument();
     expect(within(magic).getAllByRole('link')).toHaveLength(1);
     expect(within(magic).getByText('Sales have ended')).toBeInTheDocument();
   });
@@ -116,25 +140,24 @@ describe("What's on", () => {
     );
     const rows = within(screen.getByRole('tabpanel')).getAllByRole('listitem');
     expect(rows.map((r) => within(r).getByRole('heading').textContent)).toEqual([
-      'Film at Home',
       'The Big Movie',
       'Magic Evening',
       'The Big Movie',
       'Magic Evening',
     ]);
-    expect(within(rows[1]).getByRole('link', { name: /Buy tickets/ })).toHaveAttribute(
+    expect(within(rows[0]).getByRole('link', { name: /Buy tickets/ })).toHaveAttribute(
       'href',
       '/order/202?lang=en',
     );
   });
 
-  it('offers today and the next 13 days, and loads the chosen one', async () => {
+  it('offers every day up to the last one on sale, and loads the chosen one', async () => {
     const user = userEvent.setup();
     const { fetchMock } = await renderApp('/?lang=en', { api });
     await screen.findByRole('article', { name: 'The Big Movie' });
     const strip = screen.getByRole('group', { name: 'Choose a date' });
     const days = within(strip).getAllByRole('button');
-    expect(days).toHaveLength(14);
+    expect(days).toHaveLength(15);
     expect(days[0]).toHaveAttribute('aria-pressed', 'true');
     expect(days[0]).toHaveTextContent('Today');
     expect(days[1]).toHaveTextContent('Tomorrow');
@@ -145,6 +168,26 @@ describe("What's on", () => {
     expect(fetchMock.mock.calls.map((c) => String(c[0]))).toContain(
       `/api/seats/presentations?date=${addDays(today, 1)}`,
     );
+  });
+
+  it('shows the last day on sale from its address', async () => {
+    await renderApp(`/?lang=en&date=${lastDay}`, { api });
+    expect(await screen.findByRole('article', { name: 'Magic Evening' })).toBeInTheDocument();
+    const days = within(screen.getByRole('group', { name: 'Choose a date' })).getAllByRole(
+      'button',
+    );
+    expect(days[14]).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('says a date outside the sale is not on sale instead of showing today', async () => {
+    const user = userEvent.setup();
+    await renderApp(`/?lang=en&date=${addDays(today, 30)}`, { api });
+    expect(
+      await screen.findByRole('heading', { name: 'Nothing is on sale on this date.' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('article', { name: 'The Big Movie' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: "See today's screenings" }));
+    expect(await screen.findByRole('article', { name: 'The Big Movie' })).toBeInTheDocument();
   });
 
   it('says so when the schedule cannot be loaded', async () => {

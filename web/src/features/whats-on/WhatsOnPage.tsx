@@ -5,32 +5,32 @@ import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { errorMessage } from '../../lib/apiErrors';
-import { addDays, formatLongDate, isCalendarDate, todayInCinema } from '../../lib/format';
+import { useConfig } from '../../lib/config';
+import { formatLongDate, isCalendarDate, todayInCinema } from '../../lib/format';
 import { useFeatures, usePresentationsByDate } from './api';
 import { DateStrip } from './components/DateStrip';
 import { FeatureCard } from './components/FeatureCard';
 import { PresentationList } from './components/PresentationList';
 import { ViewTabs } from './components/ViewTabs';
 import { VIEWS, panelId, tabId, type ScheduleView } from './views';
-import { SCHEDULE_DAYS, chronological, groupByFeature } from './schedule';
+import { chronological, groupByFeature, stripDays } from './schedule';
 import './WhatsOnPage.css';
 
-/** The index: what's on today and the next 13 days, by feature or by presentation. */
+/**
+ * The index: what's on from today to the last day with screenings on sale (at least a
+ * fortnight), by feature or by presentation.
+ */
 export default function WhatsOnPage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   useDocumentTitle(t('whatsOn.title'));
 
+  const { areas } = useConfig();
   const [params, setParams] = useSearchParams();
   // Fixed for the life of the page: the strip does not jump while someone is choosing.
   const [today] = useState(() => todayInCinema());
-  const days = useMemo(
-    () => Array.from({ length: SCHEDULE_DAYS }, (_, i) => addDays(today, i)),
-    [today],
-  );
   const requestedDate = params.get('date') ?? '';
-  const date =
-    isCalendarDate(requestedDate) && days.includes(requestedDate) ? requestedDate : today;
+  const date = isCalendarDate(requestedDate) ? requestedDate : today;
   const requestedView = params.get('view') as ScheduleView | null;
   const view: ScheduleView =
     requestedView && VIEWS.includes(requestedView) ? requestedView : 'feature';
@@ -48,7 +48,15 @@ export default function WhatsOnPage() {
   }
 
   const schedule = usePresentationsByDate(date);
-  const presentations = useMemo(() => schedule.data?.presentations ?? [], [schedule.data]);
+  const saleDates = schedule.data?.saleDates;
+  const days = useMemo(() => stripDays(today, saleDates ?? []), [today, saleDates]);
+  // A ?date= the strip does not offer (past, or after the last day on sale) is said to be so,
+  // never silently swapped for today; it is judged once the server has said what is on sale.
+  const offered = days.includes(date) || (!saleDates && date >= today);
+  const presentations = useMemo(
+    () => (schedule.data?.presentations ?? []).filter((p) => areas.vod || !p.isVod),
+    [schedule.data, areas.vod],
+  );
   const groups = useMemo(() => groupByFeature(presentations), [presentations]);
   const ordered = useMemo(() => chronological(presentations), [presentations]);
   const features = useFeatures(groups.map((g) => g.featureId));
@@ -87,6 +95,24 @@ export default function WhatsOnPage() {
                 onClick={() => void schedule.refetch()}
               >
                 {t('whatsOn.retry')}
+              </button>
+            </p>
+          </Notice>
+        ) : !offered ? (
+          <Notice title={t('whatsOn.notOffered')} headingLevel={2}>
+            <p>
+              {t('whatsOn.notOfferedDetail', {
+                first: formatLongDate(days[0], lang),
+                last: formatLongDate(days[days.length - 1], lang),
+              })}
+            </p>
+            <p>
+              <button
+                type="button"
+                className="button button--primary"
+                onClick={() => update('date', today)}
+              >
+                {t('whatsOn.showToday')}
               </button>
             </p>
           </Notice>

@@ -1,5 +1,6 @@
 // Shaping one day's presentations for the two views.
 import type { Presentation } from '../../lib/api/types';
+import { addDays } from '../../lib/format';
 
 export interface ComplexShowtimes {
   locationId: number;
@@ -41,4 +42,13 @@ export function groupByFeature(presentations: readonly Presentation[]): FeatureS
   return [...features.values()];
 }
 
+/** The date strip offers at least a fortnight, and more when screenings are on sale further on. */
 export const SCHEDULE_DAYS = 14;
+
+/** Today and every following day up to the last day with a screening on sale (`saleDates`). */
+export function stripDays(today: string, saleDates: readonly string[]): string[] {
+  const last = saleDates.reduce((max, d) => (d > max ? d : max), addDays(today, SCHEDULE_DAYS - 1));
+  const days: string[] = [];
+  for (let day = today; day <= last; day = addDays(day, 1)) days.push(day);
+  return days;
+}

@@ -272,8 +272,17 @@ export function fetchFeatures(
   return apiGet<FeaturesResponse>('/features/', filter, signal);
 }
 
-export function featurePosterUrl(featureId: number): string {
-  return `${API_BASE}/features/${encodeURIComponent(featureId)}/placeholderImage`;
+/**
+ * The feature's poster: its own image, or the generated one titled in `lang` (the Hebrew one
+ * carries the English title too, an English one no Hebrew).
+ */
+export function featurePosterUrl(
+  p: { featureId: number; featureImageUrl?: string | null },
+  lang = 'he',
+): string {
+  const generated = `${API_BASE}/features/${encodeURIComponent(p.featureId)}/placeholderImage`;
+  const url = p.featureImageUrl || generated;
+  return url === generated && lang !== 'he' ? `${url}?lang=${encodeURIComponent(lang)}` : url;
 }
 
 /** A call with a JSON body (POST, PUT, DELETE), with the same uuid header and error shape as apiGet. */

@@ -229,7 +229,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A generated poster: the feature's two colours and its Hebrew and English titles. */
+    /** A generated poster: the feature's two colours and its title in the page's language. */
     get: operations['featureImage'];
     put?: never;
     post?: never;
@@ -1507,6 +1507,11 @@ export interface components {
     PresentationsByDateResponse: {
       date: string;
       presentations: components['schemas']['Presentation'][];
+      /**
+       * @description The days (YYYY-MM-DD, from today on) with a screening whose sale has not ended: the days
+       *     a date strip offers. Not the same for every channel (a mini-site sees its own).
+       */
+      saleDates: string[];
       serverTime: string;
     };
     /**
@@ -2110,6 +2115,12 @@ export interface components {
        * @default 0
        */
       id: number;
+      /**
+       * @description This term is the buyer's consent to marketing mail and SMS: its box is the details form's
+       *     mailing opt-in (the customer's `mailingAllowed`), so the form asks only once.
+       * @default false
+       */
+      isMailingConsent: boolean;
       /** @default false */
       isRequired: boolean;
       /** @default  */
@@ -2761,7 +2772,13 @@ export interface operations {
   };
   featureImage: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description The page's language: `he` (the default) titles the poster in Hebrew with the English
+         *     title under it; any other language in English only.
+         */
+        lang?: string;
+      };
       header?: never;
       path: {
         /** @description Feature id */

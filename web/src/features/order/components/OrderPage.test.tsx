@@ -42,7 +42,14 @@ describe('order page', () => {
     await renderApp('/order/78?lang=en', {
       api: () => ({ status: 404, body: { error: { code: 'noEvent', message: 'nope' } } }),
     });
-    expect(await screen.findByText('This screening was not found')).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'This screening was not found' }),
+    ).toBeInTheDocument();
+    // A way onward, keeping the language.
+    expect(screen.getByRole('link', { name: "See what's on" })).toHaveAttribute(
+      'href',
+      '/?lang=en',
+    );
   });
 });
 
@@ -168,8 +175,8 @@ describe('order page after a reload', () => {
       'aria-current',
       'step',
     );
-    expect(summary).toHaveTextContent('אולם, שורה 4, כיסא 7 · רגיל');
-    expect(summary).toHaveTextContent('אולם, שורה 4, כיסא 8 · רגיל');
+    expect(summary).toHaveTextContent('אולם, שורה 4, מושב 7 · רגיל');
+    expect(summary).toHaveTextContent('אולם, שורה 4, מושב 8 · רגיל');
     expect(summary).toHaveTextContent('94.00');
     // The details were sent before the reload: shown as saved, not asked again.
     expect(screen.getByText('הפרטים נשמרו: דנה לוי')).toBeInTheDocument();

@@ -1,12 +1,14 @@
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../components/ui/DateTime';
+import { LangLink } from '../../../components/ui/LangLink';
 import { Loading } from '../../../components/ui/Loading';
 import { Notice } from '../../../components/ui/Notice';
 import { errorMessage } from '../../../lib/apiErrors';
 import { useDocumentTitle } from '../../../lib/documentTitle';
+import { ApiError } from '../../../lib/api/client';
 import { featurePosterUrl } from '../../../lib/api/client';
-import { localizedName } from '../../../lib/localized';
+import { localizedName, placeName } from '../../../lib/localized';
 import { usePresentation } from '../api/presentation';
 import { OrderFlow } from './OrderFlow';
 import './OrderPage.css';
@@ -33,20 +35,40 @@ export default function OrderPage() {
   return (
     <div className="order-page">
       <h1 className="page-title">{t('order.title')}</h1>
-      {id === null ? (
-        <Notice title={t('errors.noEvent')} headingLevel={2} tone="error" />
+      {id === null || (query.error instanceof ApiError && query.error.status === 404) ? (
+        // The server answered this address with a 404 too (crates/api/src/web.rs).
+        <Notice title={t('errors.noEvent')} headingLevel={2} tone="error" code={404}>
+          <p>{t('order.notFoundDetail')}</p>
+          <p>
+            <LangLink className="button button--primary" to="/">
+              {t('order.toWhatsOn')}
+            </LangLink>
+          </p>
+        </Notice>
       ) : query.isPending ? (
         <Loading />
       ) : query.isError || !presentation ? (
         <Notice title={t('order.loadError')} headingLevel={2} tone="error">
           <p>{errorMessage(t, query.error)}</p>
+          <p>
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => void query.refetch()}
+            >
+              {t('whatsOn.retry')}
+            </button>{' '}
+            <LangLink className="button" to="/">
+              {t('order.toWhatsOn')}
+            </LangLink>
+          </p>
         </Notice>
       ) : (
         <>
           <section className="order-summary" aria-labelledby="order-feature-name">
             <img
               className="order-summary__poster"
-              src={presentation.featureImageUrl || featurePosterUrl(presentation.featureId)}
+              src={featurePosterUrl(presentation, lang)}
               alt=""
               width={120}
               height={180}
@@ -58,9 +80,7 @@ export default function OrderPage() {
               <dl className="order-summary__facts">
                 <div>
                   <dt>{t('order.complex')}</dt>
-                  <dd>
-                    {localizedName(lang, presentation.locationName, presentation.locationNameEn)}
-                  </dd>
+                  <dd>{placeName(lang, presentation)}</dd>
                 </div>
                 <div>
                   <dt>{t('order.venue')}</dt>

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDayMonth, formatLongDate, formatWeekday } from '../../../lib/format';
 
@@ -15,8 +16,14 @@ export function DateStrip({
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const strip = useRef<HTMLDivElement>(null);
+  // A day far along the strip (from a link's ?date=) is scrolled into sight, not left cut off.
+  useEffect(() => {
+    const pressed = strip.current?.querySelector<HTMLElement>('[aria-pressed="true"]');
+    pressed?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [selected, days.length]);
   return (
-    <div className="date-strip" role="group" aria-label={t('whatsOn.dates')}>
+    <div ref={strip} className="date-strip" role="group" aria-label={t('whatsOn.dates')}>
       {days.map((day, index) => {
         const name =
           day === today

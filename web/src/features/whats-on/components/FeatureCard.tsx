@@ -1,6 +1,7 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Feature } from '../../../lib/api/types';
-import { localizedName } from '../../../lib/localized';
+import { localizedName, placeName } from '../../../lib/localized';
 import type { FeatureShowtimes } from '../schedule';
 import { Poster } from './Poster';
 import { ShowtimeAction } from './ShowtimeAction';
@@ -21,11 +22,13 @@ export function FeatureCard({ group, feature }: { group: FeatureShowtimes; featu
   );
   // Feature details come from a second call; the card shows without them.
   const synopsis = feature ? localizedName(lang, feature.synopsis, feature.synopsisEn) : '';
-  const facts = [
-    category,
-    runtime ? t('whatsOn.minutes', { count: runtime }) : null,
-    classification,
-  ].filter((f): f is string => !!f);
+  const facts: { key: string; node: ReactNode }[] = [];
+  if (category) facts.push({ key: 'category', node: category });
+  if (runtime) facts.push({ key: 'runtime', node: t('whatsOn.minutes', { count: runtime }) });
+  // "16+" is a left-to-right token: isolated, a Hebrew line does not turn it into "+16".
+  if (classification) {
+    facts.push({ key: 'classification', node: <bdi dir="ltr">{classification}</bdi> });
+  }
 
   return (
     <article className="feature-card" aria-labelledby={nameId}>
@@ -37,7 +40,7 @@ export function FeatureCard({ group, feature }: { group: FeatureShowtimes; featu
         {facts.length > 0 && (
           <ul className="feature-card__facts">
             {facts.map((fact) => (
-              <li key={fact}>{fact}</li>
+              <li key={fact.key}>{fact.node}</li>
             ))}
           </ul>
         )}
@@ -46,7 +49,7 @@ export function FeatureCard({ group, feature }: { group: FeatureShowtimes; featu
       <div className="feature-card__times">
         {group.complexes.map((complex) => {
           const first = complex.presentations[0];
-          const complexName = localizedName(lang, first.locationName, first.locationNameEn);
+          const complexName = placeName(lang, first);
           const headingId = `feature-${group.featureId}-complex-${complex.locationId}`;
           return (
             <section

@@ -1,7 +1,11 @@
+import { useTranslation } from 'react-i18next';
 import { featurePosterUrl } from '../../../lib/api/client';
 import type { Presentation } from '../../../lib/api/types';
 
-/** The feature's poster; decorative, since the name is always written beside it. */
+/**
+ * The feature's poster, its title in the page's language; decorative (alt=""), since the name
+ * is always written beside it.
+ */
 export function Poster({
   presentation,
   className,
@@ -9,10 +13,11 @@ export function Poster({
   presentation: Pick<Presentation, 'featureId' | 'featureImageUrl'>;
   className: string;
 }) {
+  const { i18n } = useTranslation();
   return (
     <img
       className={className}
-      src={presentation.featureImageUrl || featurePosterUrl(presentation.featureId)}
+      src={featurePosterUrl(presentation, i18n.language)}
       alt=""
       width={200}
       height={300}

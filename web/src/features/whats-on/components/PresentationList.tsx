@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Presentation } from '../../../lib/api/types';
 import { formatTime } from '../../../lib/format';
-import { localizedName } from '../../../lib/localized';
+import { localizedName, placeName } from '../../../lib/localized';
 import { Poster } from './Poster';
 import { ShowtimeAction } from './ShowtimeAction';
 
@@ -29,9 +29,15 @@ export function PresentationList({ presentations }: { presentations: readonly Pr
                 {localizedName(lang, p.featureName, p.featureNameEn)}
               </h2>
               <p className="schedule__place">
-                {localizedName(lang, p.locationName, p.locationNameEn)}
-                <span aria-hidden="true"> · </span>
-                {localizedName(lang, p.venueName, p.venueNameEn)}
+                {p.isVod ? (
+                  placeName(lang, p)
+                ) : (
+                  <>
+                    {placeName(lang, p)}
+                    <span aria-hidden="true"> · </span>
+                    {localizedName(lang, p.venueName, p.venueNameEn)}
+                  </>
+                )}
               </p>
             </div>
             <div className="schedule__action">

@@ -102,8 +102,8 @@ describe('confirmation step', () => {
     const tickets = screen.getByRole('region', { name: 'הכרטיסים' });
     const line = (label: string) => within(tickets).getByText(label).closest('li, div');
     // Each ticket at its full price (₪42 + ₪5), the service charge in it said beside.
-    expect(line('יציע, שורה 4, כיסא 7 · רגיל')).toHaveTextContent(/47\.00.*כולל דמי טיפול .*5\.00/);
-    expect(line('יציע, שורה 4, כיסא 8 · גמלאי')).toHaveTextContent(
+    expect(line('יציע, שורה 4, מושב 7 · רגיל')).toHaveTextContent(/47\.00.*כולל דמי טיפול .*5\.00/);
+    expect(line('יציע, שורה 4, מושב 8 · גמלאי')).toHaveTextContent(
       /41\.00.*כולל דמי טיפול .*5\.00/,
     );
     expect(line('פופקורן × 2')).toHaveTextContent(/30\.00/);

@@ -15,7 +15,10 @@ const login = {
   serverTime: '2026-07-14T09:00:00Z',
 };
 
-function setup(answers: Record<string, Array<{ status: number; body: unknown }>>) {
+function setup(
+  answers: Record<string, Array<{ status: number; body: unknown }>>,
+  initialMobile?: string,
+) {
   const fetchMock = mockApi(null, (url) => answers[url.pathname]?.shift());
   const queryClient = new QueryClient();
   const onLoggedIn = vi.fn();
@@ -25,6 +28,7 @@ function setup(answers: Record<string, Array<{ status: number; body: unknown }>>
         reason="member"
         captcha={async () => 'kupa-test-captcha'}
         onLoggedIn={onLoggedIn}
+        initialMobile={initialMobile}
       />
     </QueryClientProvider>,
   );
@@ -94,6 +98,11 @@ describe('checkout login by mobile number and SMS code', () => {
       smsCode: '654321',
     });
     expect(queryClient.getQueryData(customerKeys.me)).toEqual(login);
+  });
+
+  it('starts from the mobile number the buyer typed in the details', () => {
+    setup({}, '0524318876');
+    expect(screen.getByRole('textbox', { name: /נייד/ })).toHaveValue('0524318876');
   });
 
   it('refuses a number that is not an Israeli mobile before sending anything', async () => {

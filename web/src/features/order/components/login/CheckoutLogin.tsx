@@ -39,7 +39,10 @@ export function CheckoutLogin({
   captcha,
   onLoggedIn,
   onCancel,
+  initialMobile = '',
 }: {
+  /** The number the buyer already typed in the details, so they need not type it twice. */
+  initialMobile?: string;
   /** Why the checkout asks: a member ticket, or paying with a saved card. */
   reason: 'member' | 'savedCard';
   captcha: Captcha;
@@ -51,7 +54,7 @@ export function CheckoutLogin({
   const mobileId = useId();
   const codeId = useId();
   const hintId = useId();
-  const [mobile, setMobile] = useState('');
+  const [mobile, setMobile] = useState(initialMobile);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);

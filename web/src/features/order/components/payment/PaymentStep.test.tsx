@@ -138,7 +138,7 @@ describe('payment step', () => {
     renderStep();
     const summary = screen.getByRole('region', { name: 'סיכום ההזמנה' });
     // The ticket: ₪42 + ₪5 service charge, shown as ₪47 that includes it.
-    const ticket = summaryLine(summary, 'אולם, שורה 4, כיסא 7 · רגיל');
+    const ticket = summaryLine(summary, 'אולם, שורה 4, מושב 7 · רגיל');
     expect(ticket).toHaveTextContent(/47\.00/);
     expect(ticket).toHaveTextContent(/כולל דמי טיפול .*5\.00/);
     expect(summaryLine(summary, 'פופקורן × 2')).toHaveTextContent(/30\.00/);

@@ -238,7 +238,12 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
               />
             )}
             {cart.amountDue > 0 && method === 'savedCard' && !loggedIn && !me.isPending && (
-              <CheckoutLogin reason="savedCard" captcha={captcha} onLoggedIn={() => undefined} />
+              <CheckoutLogin
+                reason="savedCard"
+                captcha={captcha}
+                initialMobile={customerInfo?.mobileNumber}
+                onLoggedIn={() => undefined}
+              />
             )}
             {cart.amountDue > 0 && method === 'savedCard' && loggedIn && savedCards.isSuccess && (
               <SavedCardList cards={savedCards.data.savedCards} />
