@@ -130,6 +130,6 @@ test('the paid order has its own address: a reload keeps it, the mail opens it o
   await them.goto(`/reservation/${id}`);
   await expect(them.getByRole('heading', { name: 'לא מצאנו כאן הזמנה' })).toBeVisible();
   await expect(them.getByRole('heading', { name: 'ההזמנה הושלמה' })).toHaveCount(0);
-  await expect(them.getByRole('link', { name: 'למה מציגים' })).toHaveAttribute('href', '/');
+  await expect(them.getByRole('link', { name: 'לרשימת ההקרנות' })).toHaveAttribute('href', '/');
   await stranger.close();
 });

@@ -201,9 +201,11 @@ describe('the reservation page', () => {
 
   it('says plainly when the reservation is not there for this reader, with a way onward', async () => {
     await openPage('/reservation/r-1', { session: false });
-    expect(await screen.findByRole('heading', { name: 'לא מצאנו כאן הזמנה' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'לא מצאנו כאן הזמנה', level: 1 }),
+    ).toBeInTheDocument();
     expect(screen.getByText(/מהקישור שבמייל האישור/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'למה מציגים' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'לרשימת ההקרנות' })).toHaveAttribute('href', '/');
     expect(screen.queryByRole('heading', { name: 'ההזמנה הושלמה' })).not.toBeInTheDocument();
   });
 

@@ -29,9 +29,9 @@ export default function ReservationPage() {
 
   return (
     <div className="reservation-page">
-      <h1 className="page-title">{t('screens.reservation')}</h1>
+      {!notFound && <h1 className="page-title">{t('screens.reservation')}</h1>}
       {notFound ? (
-        <Notice title={t('confirmation.notFound.title')} headingLevel={2} tone="error">
+        <Notice title={t('confirmation.notFound.title')} tone="error">
           <p>{t(link ? 'confirmation.notFound.link' : 'confirmation.notFound.session')}</p>
           <p>
             <LangLink className="button button--primary" to="/">
