@@ -66,7 +66,10 @@ test('the buyer pays with a 3-D Secure card in the dialog and gets the confirmat
   const tickets = page.getByRole('region', { name: 'הכרטיסים' });
   await expect(tickets.getByRole('listitem').first()).toContainText(/שורה .+, מושב .+/);
   const pdf = page.getByRole('link', { name: 'הורדת הכרטיסים (PDF)' });
-  await expect(pdf).toHaveAttribute('href', /\/api\/reservations\/.+\/tickets\.pdf\?lang=he$/);
+  await expect(pdf).toHaveAttribute(
+    'href',
+    /\/api\/reservations\/.+\/tickets\.pdf\?exp=\d+&sig=[0-9a-f]+&lang=he$/,
+  );
   const pdfAnswer = await page.request.get((await pdf.getAttribute('href'))!);
   expect(pdfAnswer.headers()['content-type']).toContain('application/pdf');
 

@@ -45,7 +45,10 @@ test('in English, the buyer pays with a 3-D Secure card in the dialog and gets t
   const tickets = page.getByRole('region', { name: 'Your tickets' });
   await expect(tickets.getByRole('listitem').first()).toContainText(/row .+, seat .+/);
   const pdf = page.getByRole('link', { name: 'Download tickets (PDF)' });
-  await expect(pdf).toHaveAttribute('href', /\/api\/reservations\/.+\/tickets\.pdf\?lang=en$/);
+  await expect(pdf).toHaveAttribute(
+    'href',
+    /\/api\/reservations\/.+\/tickets\.pdf\?exp=\d+&sig=[0-9a-f]+&lang=en$/,
+  );
   const pdfAnswer = await page.request.get((await pdf.getAttribute('href'))!);
   expect(pdfAnswer.headers()['content-type']).toContain('application/pdf');
 

@@ -46,6 +46,10 @@ pub struct ReservedSeat {
     pub service_charge: i64,
     /// The e-document key (its QR code leads to /edocument/{documentKey}).
     pub document_key: String,
+    /// The ticket's e-document page on the site, `/edocument/{documentKey}`: what the door scans.
+    pub edocument_url: String,
+    /// The ticket's QR code (leading to its e-document) as SVG, when the site shows it (param 670).
+    pub qr_svg: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -84,6 +88,9 @@ pub struct Reservation {
     pub pdf_url: String,
     /// The calendar file, as a signed link like `pdfUrl`.
     pub calendar_url: String,
+    /// The confirmation page on the site, `/reservation/{id}?exp=…&sig=…`, signed like `pdfUrl`:
+    /// the address to share, that opens the tickets on any device.
+    pub confirmation_url: String,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -142,6 +149,7 @@ async fn get_reservation(
     let (order, info) = reservation_of(&state, &session, &id, &link).await?;
     let config = state.catalogue.site_config().await?;
     let starts = info.view.presentation.starts_at_ms;
+    let show_qr = config.param_on("670");
     Ok(axum::Json(ReservationResponse {
         reservation: Reservation {
             reservation_identifier: order.id.clone(),
@@ -160,6 +168,14 @@ async fn get_reservation(
                     price: t.price,
                     service_charge: t.service_charge,
                     document_key: t.document_key.clone(),
+                    edocument_url: tickets_out::edocument_path(t),
+                    qr_svg: show_qr.then(|| {
+                        kupa_documents::qr_svg(&format!(
+                            "{}{}",
+                            state.orders.public_url(),
+                            tickets_out::edocument_path(t)
+                        ))
+                    }),
                 })
                 .collect(),
             products: order
@@ -190,6 +206,11 @@ async fn get_reservation(
             calendar_url: state
                 .orders
                 .signed_path(&links::calendar_path(&order.id), &order, &info),
+            confirmation_url: state.orders.signed_path(
+                &links::confirmation_path(&order.id),
+                &order,
+                &info,
+            ),
         },
     }))
 }
@@ -265,8 +286,8 @@ async fn tickets_pdf(
 }
 
 /// The screening as a calendar entry (iCalendar), for "add to calendar": for the reservation's
-/// buyer or a signed link. Its `URL:` is the signed link to the tickets (PDF); it carries no bare
-/// reservation id.
+/// buyer or a signed link. Its `URL:` is the signed link to the confirmation page (the tickets
+/// with their QR codes); it carries no bare reservation id.
 #[utoipa::path(get, operation_id = "calendar", path = "/reservations/{id}/calendar.ics", tag = "order",
     params(("id" = String, Path, description = "The reservation identifier"), DocumentQuery),
     responses((status = 200, description = "The calendar file", content_type = "text/calendar", body = String),
@@ -284,7 +305,7 @@ async fn calendar(
         &order,
         &info,
         &lang,
-        &state.orders.signed_tickets_url(&order, &info, &lang),
+        &state.orders.signed_confirmation_url(&order, &info, &lang),
         state.orders.now_ms(),
     );
     Ok((

@@ -743,8 +743,8 @@ async fn a_reservation_opens_for_its_buyer_or_a_signed_link_only(db: &TestDb) {
         assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "{bad}");
     }
 
-    // The calendar file links to the signed tickets at the configured public address, whatever
-    // host the request named, and carries the reservation's id nowhere else.
+    // The calendar file links to the signed confirmation page at the configured public address,
+    // whatever host the request named, and carries the reservation's id nowhere else.
     let req = axum::http::Request::get(format!("/api/reservations/{id}/calendar.ics"))
         .header("uuid", &who).header("host", "evil.example").header("x-forwarded-host", "evil.example").header("x-forwarded-proto", "https")
         .body(axum::body::Body::empty()).unwrap();
@@ -753,13 +753,18 @@ async fn a_reservation_opens_for_its_buyer_or_a_signed_link_only(db: &TestDb) {
     let unfolded = ics.text.replace("\r\n ", "");
     assert!(!unfolded.contains("evil.example"), "{unfolded}");
     let url = unfolded.lines().find_map(|l| l.strip_prefix("URL:")).expect("a URL line").to_owned();
-    assert!(url.starts_with(&format!("{public}/api/reservations/{id}/tickets.pdf?exp={exp}&sig={sig}")), "{url}");
+    assert_eq!(url, format!("{public}/reservation/{id}?exp={exp}&sig={sig}&lang=en"), "the confirmation page, signed");
     assert_eq!(unfolded.matches(id.as_str()).count(), 1, "the id only inside the signed link: {unfolded}");
-    let pdf = read(&stranger, url.trim_start_matches(public).to_owned()).await;
-    assert_eq!((pdf.status, pdf.headers["content-type"].to_str().unwrap()), (StatusCode::OK, "application/pdf"), "the calendar's link opens the tickets");
+    // The page passes its own exp and sig to the read-back and the files.
+    let res_read = read(&stranger, format!("/api/reservations/{id}?exp={exp}&sig={sig}")).await;
+    assert_eq!(res_read.status, StatusCode::OK, "the calendar's link opens the reservation: {}", res_read.text);
+    assert_eq!(res.confirmation_url, format!("/reservation/{id}?exp={exp}&sig={sig}"));
+    let pdf = read(&stranger, format!("{}&lang=en", res.pdf_url)).await;
+    assert_eq!(pdf.status, StatusCode::OK);
+    let url = format!("/api/reservations/{id}/tickets.pdf?exp={exp}&sig={sig}");
 
-    // The confirmation mail and the text message carry the same signed link.
-    let signed = format!("{public}/api/reservations/{id}/tickets.pdf?exp={exp}&sig={sig}");
+    // The confirmation mail and the text message carry the same signed link to the page.
+    let signed = format!("{public}/reservation/{id}?exp={exp}&sig={sig}&lang=en");
     let mail = app.get("/api/test/outbox/mail?to=dana@example.com").await;
     assert!(mail.body["messages"][0]["text"].as_str().unwrap().contains(&signed), "{}", mail.text);
     let r = app.call_as(&who, "POST", &format!("/api/reservations/{id}/sendTickets"), Some(r#"{"mobileNumber": "052-765-4321"}"#)).await;
@@ -781,11 +786,78 @@ async fn a_reservation_opens_for_its_buyer_or_a_signed_link_only(db: &TestDb) {
     // the buyer's own session still reads the reservation.
     let now = app.clock.now_ms();
     app.advance_clock_ms(exp * 1000 - now - 1_000).await;
-    assert_eq!(read(&stranger, url.trim_start_matches(public).to_owned()).await.status, StatusCode::OK, "a second before its end");
+    assert_eq!(read(&stranger, url.clone()).await.status, StatusCode::OK, "a second before its end");
     app.advance_clock_ms(1_000).await;
-    let r = read(&stranger, url.trim_start_matches(public).to_owned()).await;
+    let r = read(&stranger, url.clone()).await;
     assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "expired");
     assert_eq!(read(&who, files[0].clone()).await.status, StatusCode::OK);
+}
+
+async fn the_confirmation_mail_shows_every_seat_and_signed_links_in_the_buyers_language(db: &TestDb) {
+    use common::paying::{card_form, good_expiry, location, priced_cart_at, start_payment_with};
+    let public = "https://tickets.example";
+    let app = TestApp::new(db, kupa_api::ApiSettings { public_url: public.into(), ..test_settings() }).await;
+    for (n, lang) in [(0usize, "he"), (1, "en")] {
+        let who = buyer(61 + n as u32);
+        let k = priced_cart_at(&app, &who, n, None, lang).await;
+        let pay = start_payment_with(&app, &who, &k, "card", lang, 1, false).await;
+        let r = app.form_as(&who, "POST", &format!("/pay/{pay}/card"), Some(&card_form(kupa_providers::test_gateway::cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
+        assert!(location(&r).contains("status=captured"), "{}", location(&r));
+        let id = app.commit(&who, k.presentation["id"].as_i64().unwrap()).await.ok().reservation_identifier;
+        let res = app.reservation(&who, &id).await.ok().reservation;
+
+        let outbox = app.get("/api/test/outbox/mail?to=dana@example.com").await;
+        let mail = &outbox.body["messages"][0];
+        assert_eq!((mail["kind"].as_str(), mail["reference"].as_str()), (Some("orderConfirmation"), Some(id.as_str())), "{}", outbox.text);
+        let (subject, text, html) = (mail["subject"].as_str().unwrap(), mail["text"].as_str().unwrap(), mail["html"].as_str().unwrap());
+        assert_eq!(mail["attachments"][0]["name"], format!("tickets-{}.pdf", res.reservation_number), "the PDF is attached");
+
+        // In the order's language, Hebrew right to left; inline styles only, as mail clients need.
+        let feature = if lang == "he" { &res.presentation.feature_name } else { &res.presentation.feature_name_en };
+        assert!(subject.contains(feature.as_str()) && subject.contains(&res.reservation_number), "{subject}");
+        if lang == "he" {
+            assert!(html.contains(r#"<html lang="he" dir="rtl">"#) && html.contains("text-align:right"), "{html}");
+            assert!(subject.starts_with("הכרטיסים שלך") && text.contains("לצפייה בכרטיסים"), "{subject}\n{text}");
+        } else {
+            assert!(html.contains(r#"<html lang="en" dir="ltr">"#) && !html.contains(r#"dir="rtl""#), "{html}");
+            assert!(subject.starts_with("Your tickets") && text.contains("View your tickets"), "{subject}\n{text}");
+            assert!(text.starts_with("Hello ") && text.contains("Doors open"), "{text}");
+        }
+        assert!(!html.contains("<style") && !html.contains("<script") && !html.contains(" class="), "inline styles only: {html}");
+
+        // Every seat with its row, seat, ticket and price; the total; each ticket's e-document.
+        assert_eq!(res.seats.len(), 2);
+        let (row, seat) = if lang == "he" { ("שורה", "כיסא") } else { ("Row", "Seat") };
+        for s in &res.seats {
+            let place = format!("{row} {} · {seat} {}", s.row, s.seat);
+            let price = kupa_domain::money::Money(s.price + s.service_charge).display_ils();
+            let edocument = format!("{public}/edocument/{}", s.document_key);
+            assert_eq!(s.edocument_url, format!("/edocument/{}", s.document_key));
+            assert!(s.qr_svg.as_deref().is_some_and(|q| q.contains("<svg")), "the read-back carries each ticket's QR");
+            for body in [text, html] {
+                assert!(body.contains(&place) && body.contains(&price) && body.contains(&edocument), "{place} {price} {edocument} in {body}");
+            }
+        }
+        let total = kupa_domain::money::Money(res.total).display_ils();
+        assert!(text.contains(&total) && html.contains(&total), "the total {total}");
+
+        // The links are the signed ones: the confirmation page (the buyer's language) and the PDF.
+        let query = res.confirmation_url.split_once('?').unwrap().1.to_owned();
+        let page = format!("{public}/reservation/{id}?{query}&lang={lang}");
+        let pdf = format!("{public}/api/reservations/{id}/tickets.pdf?{query}&lang={lang}");
+        for link in [&page, &pdf] {
+            assert!(text.contains(link.as_str()), "{link} in {text}");
+            assert!(html.contains(&format!("href=\"{}\"", link.replace('&', "&amp;"))), "{link} in {html}");
+        }
+        // On another device, without the buyer's session, the mail's link opens the reservation.
+        let r = app.call_as(&buyer(70), "GET", &format!("/api/reservations/{id}?{query}"), None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(app.get(&format!("/api/reservations/{id}")).await.status, StatusCode::NOT_FOUND);
+    }
+    // The test mode's outbox page shows the mail's text and HTML parts.
+    let page = app.get("/dev/outbox?to=dana@example.com").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.text.contains("<summary>Text</summary>") && page.text.contains("srcdoc=\"&lt;!doctype html&gt;"), "{}", page.text);
 }
 
 async fn racing_finalisations_of_a_lost_order_refund_exactly_once(db: &TestDb) {

@@ -94,6 +94,13 @@ pub fn link_expiry(event_starts_ms: i64) -> i64 {
     local_day_range_ms(day_after).1 / 1000
 }
 
+/// The reservation's confirmation page on the site (the web app's `/reservation/:reservationId`):
+/// its tickets with their QR codes, the PDF and the calendar file. Signed, it is the one link the
+/// mail, the text message and the calendar file give the buyer.
+pub fn confirmation_path(reservation_id: &str) -> String {
+    format!("/reservation/{reservation_id}")
+}
+
 /// The reservation's tickets (PDF), under the API's root.
 pub fn tickets_pdf_path(reservation_id: &str) -> String {
     format!("/api/reservations/{reservation_id}/tickets.pdf")

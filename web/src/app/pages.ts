@@ -14,6 +14,7 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   presLive: LivePage,
   presLiveAny: LivePage,
   edocument: lazyPage(() => import('../features/edocument/EDocumentPage')),
+  reservation: lazyPage(() => import('../features/order/components/confirmation/ReservationPage')),
   miniSiteIndex: MiniSitePage,
   miniSite: MiniSitePage,
   vod: lazyPage(() => import('../features/vod/VodPage')),

@@ -1,5 +1,6 @@
-//! How a paid order reaches the buyer: the confirmation mail (with the tickets PDF and a signed
-//! link to them) and, by text message, the e-document links and the signed link.
+//! How a paid order reaches the buyer: the confirmation mail (its words and layout in [`super::mail`],
+//! the tickets PDF attached, the signed link to the confirmation page) and, by text message, the
+//! e-document links and the same signed link.
 
 use crate::catalogue::PresentationInfo;
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -46,82 +47,25 @@ impl OrderService {
             terms,
         );
         let pdf = kupa_documents::render_tickets_pdf(&doc).map_err(AppError::internal)?;
-        let v = &info.view;
-        let when = Self::when(&info, lang);
-        // Signed: it opens the tickets from any device, until the day after the event.
-        let link = self.signed_tickets_url(order, &info, lang);
-        let prices = crate::tickets_out::price_lines(order, lang);
-        let prices_text: String = prices
-            .iter()
-            .map(|(what, amount)| format!("{what}: {amount}\n"))
-            .collect();
-        let (subject, text) = if lang == "he" {
-            (
-                format!(
-                    "הכרטיסים שלך ל{} – הזמנה {}",
-                    v.feature.name, order.reservation_number
-                ),
-                format!(
-                    "שלום {},\n\nההזמנה {} שולמה.\n{} · {} · {}\n{} כרטיסים. הכרטיסים מצורפים, וגם כאן: {}\n\n{}\n{}",
-                    order.customer.first_name,
-                    order.reservation_number,
-                    v.feature.name,
-                    v.location.name,
-                    when,
-                    order.tickets.len(),
-                    link,
-                    prices_text,
-                    terms
-                ),
-            )
-        } else {
-            (
-                format!(
-                    "Your tickets for {} – reservation {}",
-                    v.feature.name_en, order.reservation_number
-                ),
-                format!(
-                    "Hello {},\n\nReservation {} is paid.\n{} · {} · {}\n{} tickets. They are attached, and also here: {}\n\n{}\n{}",
-                    order.customer.first_name,
-                    order.reservation_number,
-                    v.feature.name_en,
-                    v.location.name_en,
-                    when,
-                    order.tickets.len(),
-                    link,
-                    prices_text,
-                    terms
-                ),
-            )
-        };
-        let dir = if lang == "he" { "rtl" } else { "ltr" };
-        let price_rows: String = prices
-            .iter()
-            .map(|(what, amount)| {
-                format!(
-                    "<tr><td style=\"padding:2px 0\">{}</td><td style=\"padding:2px 12px;white-space:nowrap\"><bdi>{}</bdi></td></tr>",
-                    html_escape(what),
-                    html_escape(amount)
-                )
-            })
-            .collect();
-        let greeting = text.split("\n\n").take(2).collect::<Vec<_>>().join("\n\n");
-        let html = format!(
-            "<!doctype html><html lang=\"{lang}\" dir=\"{dir}\"><body style=\"font-family:sans-serif\"><p>{}</p><table>{price_rows}</table><p>{}</p><p><a href=\"{}\">{}</a></p></body></html>",
-            html_escape(&greeting).replace('\n', "<br>"),
-            html_escape(terms).replace('\n', "<br>"),
-            html_escape(&link),
-            if lang == "he" {
-                "הכרטיסים"
-            } else {
-                "Your tickets"
-            }
+        // Signed: they open the tickets from any device, until the day after the event.
+        let confirmation = self.signed_confirmation_url(order, &info, lang);
+        let pdf_link = self.signed_tickets_url(order, &info, lang);
+        let content = super::mail::confirmation_mail(
+            order,
+            &info,
+            lang,
+            terms,
+            &super::mail::MailLinks {
+                confirmation: &confirmation,
+                pdf: &pdf_link,
+                base_url: &self.messages.public_url,
+            },
         );
         let mail = Mail {
             to: order.customer.email.clone(),
-            subject,
-            text,
-            html,
+            subject: content.subject,
+            text: content.text,
+            html: content.html,
             kind: message_kind::ORDER_CONFIRMATION.into(),
             reference: Some(order.id.clone()),
             attachments: vec![Attachment {
@@ -173,11 +117,12 @@ impl OrderService {
                 )
             })
             .collect();
-        // Each ticket's e-document (what the door scans), and the signed link to them all as a PDF.
-        let pdf = self.signed_tickets_url(&order, &info, lang);
+        // Each ticket's e-document (what the door scans), and the signed link to the confirmation
+        // page (all the tickets, the PDF and the calendar file).
+        let all = self.signed_confirmation_url(&order, &info, lang);
         let text = if lang == "he" {
             format!(
-                "קופה: הכרטיסים ל{} ({}), הזמנה {}:\n{}\nPDF: {pdf}",
+                "קופה: הכרטיסים ל{} ({}), הזמנה {}:\n{}\nכל הכרטיסים: {all}",
                 v.feature.name,
                 when,
                 order.reservation_number,
@@ -185,7 +130,7 @@ impl OrderService {
             )
         } else {
             format!(
-                "Kupa: your tickets for {} ({}), reservation {}:\n{}\nPDF: {pdf}",
+                "Kupa: your tickets for {} ({}), reservation {}:\n{}\nAll tickets: {all}",
                 v.feature.name_en,
                 when,
                 order.reservation_number,
@@ -202,11 +147,4 @@ impl OrderService {
             AppError::rejected(ErrorCode::SmsFailed, "the text message could not be sent")
         })
     }
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }

@@ -9,6 +9,7 @@
 
 mod cart;
 mod finalise;
+mod mail;
 mod messages;
 pub mod model;
 mod payment;
@@ -189,6 +190,22 @@ impl OrderService {
             "{}{}&lang={lang}",
             self.messages.public_url,
             self.signed_path(&crate::links::tickets_pdf_path(&order.id), order, info)
+        )
+    }
+
+    /// The signed link to the reservation's confirmation page at the site's public address: what
+    /// the mail, the text message and the calendar file give the buyer, good on any device, in
+    /// the page language `lang`.
+    pub fn signed_confirmation_url(
+        &self,
+        order: &Order,
+        info: &PresentationInfo,
+        lang: &str,
+    ) -> String {
+        format!(
+            "{}{}&lang={lang}",
+            self.messages.public_url,
+            self.signed_path(&crate::links::confirmation_path(&order.id), order, info)
         )
     }
 

@@ -487,8 +487,8 @@ export interface paths {
     };
     /**
      * The screening as a calendar entry (iCalendar), for "add to calendar": for the reservation's
-     *     buyer or a signed link. Its `URL:` is the signed link to the tickets (PDF); it carries no bare
-     *     reservation id.
+     *     buyer or a signed link. Its `URL:` is the signed link to the confirmation page (the tickets
+     *     with their QR codes); it carries no bare reservation id.
      */
     get: operations['calendar'];
     put?: never;
@@ -1638,6 +1638,11 @@ export interface components {
       ReservationIdentifier: string;
       /** @description The calendar file, as a signed link like `pdfUrl`. */
       calendarUrl: string;
+      /**
+       * @description The confirmation page on the site, `/reservation/{id}?exp=…&sig=…`, signed like `pdfUrl`:
+       *     the address to share, that opens the tickets on any device.
+       */
+      confirmationUrl: string;
       currency: string;
       customerEmail: string;
       customerFirstName: string;
@@ -1677,8 +1682,12 @@ export interface components {
     ReservedSeat: {
       /** @description The e-document key (its QR code leads to /edocument/{documentKey}). */
       documentKey: string;
+      /** @description The ticket's e-document page on the site, `/edocument/{documentKey}`: what the door scans. */
+      edocumentUrl: string;
       /** Format: int64 */
       price: number;
+      /** @description The ticket's QR code (leading to its e-document) as SVG, when the site shows it (param 670). */
+      qrSvg?: string | null;
       row: string;
       seat: string;
       section: string;

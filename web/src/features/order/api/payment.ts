@@ -3,7 +3,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { Captcha } from '../../../lib/captcha';
 import { fetchPaymentForm, type PaymentFormQuery } from '../../../lib/api/payment';
-import { API_BASE, apiGet, apiSend } from '../../../lib/api/client';
+import { apiGet, apiSend } from '../../../lib/api/client';
 import type { components } from '../../../lib/api/schema';
 import type { CartBody, PricedCart } from '../../../lib/api/types';
 import type { CustomerInfo } from '../../../components/checkout/customerInfo';
@@ -85,21 +85,49 @@ export function commitOrder(
   });
 }
 
-export function fetchReservation(id: string, signal?: AbortSignal): Promise<ReservationResponse> {
-  return apiGet<ReservationResponse>(`/reservations/${encodeURIComponent(id)}`, undefined, signal);
+/**
+ * A signed link's proof (`?exp=…&sig=…`), as the confirmation page's own address carries it from
+ * the mail, the text message or the calendar: it opens the reservation without the buyer's session.
+ */
+export interface LinkProof {
+  exp: string;
+  sig: string;
+}
+
+/** The proof in an address's query, when it carries both halves. */
+export function linkProofOf(params: URLSearchParams): LinkProof | null {
+  const exp = params.get('exp');
+  const sig = params.get('sig');
+  return exp && sig ? { exp, sig } : null;
+}
+
+export function fetchReservation(
+  id: string,
+  link: LinkProof | null,
+  signal?: AbortSignal,
+): Promise<ReservationResponse> {
+  return apiGet<ReservationResponse>(
+    `/reservations/${encodeURIComponent(id)}`,
+    link ? { exp: link.exp, sig: link.sig } : undefined,
+    signal,
+  );
 }
 
 export const reservationKeys = {
-  one: (id: string) => ['reservation', id] as const,
+  one: (id: string, link: LinkProof | null = null) =>
+    ['reservation', id, link?.exp ?? null, link?.sig ?? null] as const,
 };
 
-/** A paid reservation, as the confirmation shows it. */
-export function reservationQuery(id: string) {
+/** A paid reservation, as the confirmation shows it: for the buyer's session or a signed link. */
+export function reservationQuery(id: string, link: LinkProof | null = null) {
   return queryOptions({
-    queryKey: reservationKeys.one(id),
-    queryFn: ({ signal }) => fetchReservation(id, signal),
+    queryKey: reservationKeys.one(id, link),
+    queryFn: ({ signal }) => fetchReservation(id, link, signal),
   });
 }
+
+/** The confirmation page of a reservation on this site. */
+export const reservationPath = (id: string) => `/reservation/${encodeURIComponent(id)}`;
 
 export function sendTickets(id: string, mobileNumber: string): Promise<{ success: boolean }> {
   return apiSend<{ success: boolean }>(
@@ -109,11 +137,9 @@ export function sendTickets(id: string, mobileNumber: string): Promise<{ success
   );
 }
 
-export const reservationPdfUrl = (id: string, lang: string) =>
-  `${API_BASE}/reservations/${encodeURIComponent(id)}/tickets.pdf?lang=${lang === 'he' ? 'he' : 'en'}`;
-
-export const reservationCalendarUrl = (id: string) =>
-  `${API_BASE}/reservations/${encodeURIComponent(id)}/calendar.ics`;
+/** The read-back's signed PDF link in a language (the tickets come in Hebrew or English). */
+export const reservationPdfUrl = (pdfUrl: string, lang: string) =>
+  `${pdfUrl}${pdfUrl.includes('?') ? '&' : '?'}lang=${lang === 'he' ? 'he' : 'en'}`;
 
 // ---------------------------------------------------------------------------------------------
 // Mutations.

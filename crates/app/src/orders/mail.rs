@@ -1,0 +1,371 @@
+//! The confirmation mail's words and layout: the same content twice, as HTML that looks like the
+//! chain's site (the dark header band, the red button) and as plain text for clients that show no
+//! HTML. Mail clients drop `<style>` blocks and most CSS, so the HTML is tables with inline styles
+//! only; Hebrew is right to left on every block, as many clients ignore `dir` on `<html>`.
+
+use crate::catalogue::PresentationInfo;
+use crate::tickets_out::{self, ENTRANCE_BEFORE_MS};
+
+use super::{Order, OrderTicket};
+
+/// Where the mail's links lead; every one is absolute, at the site's public address.
+pub(super) struct MailLinks<'a> {
+    /// The signed confirmation page (`/reservation/{id}?exp=…&sig=…`).
+    pub confirmation: &'a str,
+    /// The signed tickets PDF, in the mail's language.
+    pub pdf: &'a str,
+    /// The site's public address, for each ticket's e-document.
+    pub base_url: &'a str,
+}
+
+pub(super) struct ConfirmationMail {
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+}
+
+struct Words {
+    chain: &'static str,
+    greeting: &'static str,
+    paid: &'static str,
+    view: &'static str,
+    venue: &'static str,
+    date: &'static str,
+    time: &'static str,
+    doors: &'static str,
+    reservation: &'static str,
+    tickets: &'static str,
+    section: &'static str,
+    row: &'static str,
+    seat: &'static str,
+    general_admission: &'static str,
+    digital_ticket: &'static str,
+    attached: &'static str,
+    pdf: &'static str,
+    qr_hint: &'static str,
+    terms: &'static str,
+    link_valid: &'static str,
+}
+
+const HE: Words = Words {
+    chain: "קולנוע קופה",
+    greeting: "שלום",
+    paid: "ההזמנה שולמה, והכרטיסים שלך מוכנים.",
+    view: "לצפייה בכרטיסים",
+    venue: "קולנוע ואולם",
+    date: "תאריך",
+    time: "שעה",
+    doors: "כניסה לאולם",
+    reservation: "מספר הזמנה",
+    tickets: "הכרטיסים",
+    section: "אזור",
+    row: "שורה",
+    seat: "כיסא",
+    general_admission: "ללא מקומות מסומנים",
+    digital_ticket: "כרטיס דיגיטלי (QR)",
+    attached: "הכרטיסים מצורפים למייל כקובץ PDF.",
+    pdf: "הורדת הכרטיסים (PDF)",
+    qr_hint: "בכניסה לאולם הציגו את קוד ה-QR של כל כרטיס, מהטלפון או מודפס.",
+    terms: "תנאי ההזמנה",
+    link_valid: "הקישורים במייל פועלים מכל מכשיר עד סוף היום שאחרי ההקרנה.",
+};
+
+const EN: Words = Words {
+    chain: "Kupa Cinemas",
+    greeting: "Hello",
+    paid: "Your order is paid and your tickets are ready.",
+    view: "View your tickets",
+    venue: "Cinema and hall",
+    date: "Date",
+    time: "Time",
+    doors: "Doors open",
+    reservation: "Reservation",
+    tickets: "Your tickets",
+    section: "Section",
+    row: "Row",
+    seat: "Seat",
+    general_admission: "General admission",
+    digital_ticket: "Digital ticket (QR)",
+    attached: "Your tickets are attached to this mail as a PDF.",
+    pdf: "Download tickets (PDF)",
+    qr_hint: "At the hall's entrance, show each ticket's QR code, on your phone or printed.",
+    terms: "Order terms",
+    link_valid: "The links in this mail work on any device until the end of the day after the screening.",
+};
+
+const ACCENT: &str = "#d6153f";
+const HEADER: &str = "#111318";
+const PAGE: &str = "#f3f4f6";
+const TEXT: &str = "#15171c";
+const MUTED: &str = "#5a5f6b";
+const BORDER: &str = "#dfe1e6";
+const FONT: &str = "Arial,'Noto Sans Hebrew','Segoe UI',Helvetica,sans-serif";
+
+fn pick<'a>(he: bool, name: &'a str, name_en: &'a str) -> &'a str {
+    if he || name_en.is_empty() {
+        name
+    } else {
+        name_en
+    }
+}
+
+/// "אזור יציע · שורה 4 · כיסא 7" / "Section Balcony · Row 4 · Seat 7"; general admission has no
+/// row or seat.
+fn seat_text(t: &OrderTicket, he: bool, w: &Words) -> String {
+    if t.row_name.is_empty() {
+        return w.general_admission.to_owned();
+    }
+    let section = pick(he, &t.section_name, &t.section_name_en);
+    let mut parts = Vec::new();
+    if !section.trim().is_empty() {
+        parts.push(format!("{} {section}", w.section));
+    }
+    parts.push(format!("{} {}", w.row, t.row_name));
+    parts.push(format!("{} {}", w.seat, t.seat_name));
+    parts.join(" · ")
+}
+
+struct TicketLine {
+    seat: String,
+    ticket: String,
+    /// The full price, as every screen writes it…
+    price: String,
+    /// …and the service charge it includes ("" for none).
+    note: String,
+    edocument: String,
+}
+
+pub(super) fn confirmation_mail(
+    order: &Order,
+    info: &PresentationInfo,
+    lang: &str,
+    terms: &str,
+    links: &MailLinks<'_>,
+) -> ConfirmationMail {
+    let he = lang == "he";
+    let w = if he { &HE } else { &EN };
+    let v = &info.view;
+    let starts = v.presentation.starts_at_ms;
+    let feature = pick(he, &v.feature.name, &v.feature.name_en);
+    let venue = format!(
+        "{} – {}",
+        pick(he, &v.location.name, &v.location.name_en),
+        pick(he, &v.venue.name, &v.venue.name_en)
+    );
+    let date = tickets_out::local_date(starts, lang);
+    let time = tickets_out::local_time(starts);
+    let doors = tickets_out::local_time(starts - ENTRANCE_BEFORE_MS);
+    let number = &order.reservation_number;
+    let name = order.customer.first_name.trim();
+    let greeting = if name.is_empty() {
+        format!("{},", w.greeting)
+    } else {
+        format!("{} {name},", w.greeting)
+    };
+    let tickets: Vec<TicketLine> = order
+        .tickets
+        .iter()
+        .map(|t| {
+            let (price, note) = tickets_out::ticket_price_text(t, &order.service_charge_name, lang);
+            TicketLine {
+                seat: seat_text(t, he, w),
+                ticket: pick(he, &t.ticket_name, &t.ticket_name_en).to_owned(),
+                price,
+                note,
+                edocument: format!("{}{}", links.base_url, tickets_out::edocument_path(t)),
+            }
+        })
+        .collect();
+    // Products, a per-order service charge and the total: the lines after the tickets'.
+    let rest: Vec<(String, String)> = tickets_out::price_lines(order, lang)
+        .into_iter()
+        .skip(order.tickets.len())
+        .collect();
+    let subject = if he {
+        format!("הכרטיסים שלך ל{feature} – הזמנה {number}")
+    } else {
+        format!("Your tickets for {feature} – reservation {number}")
+    };
+
+    let text = {
+        let mut s = format!("{greeting}\n\n{}\n\n{feature}\n", w.paid);
+        s += &format!("{}: {venue}\n", w.venue);
+        s += &format!(
+            "{}: {date}\n{}: {time}\n{}: {doors}\n",
+            w.date, w.time, w.doors
+        );
+        s += &format!("{}: {number}\n\n", w.reservation);
+        s += &format!("{}: {}\n\n", w.view, links.confirmation);
+        s += &format!("{}\n", w.tickets);
+        for t in &tickets {
+            let note = if t.note.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", t.note)
+            };
+            s += &format!(
+                "- {} · {}: {}{note}\n  {}: {}\n",
+                t.seat, t.ticket, t.price, w.digital_ticket, t.edocument
+            );
+        }
+        for (what, amount) in &rest {
+            s += &format!("{what}: {amount}\n");
+        }
+        s += &format!(
+            "\n{}\n{}: {}\n{}\n{}\n",
+            w.attached, w.pdf, links.pdf, w.qr_hint, w.link_valid
+        );
+        if !terms.trim().is_empty() {
+            s += &format!("\n{}\n{terms}\n", w.terms);
+        }
+        s += &format!("\n{}\n", w.chain);
+        s
+    };
+
+    let dir = if he { "rtl" } else { "ltr" };
+    let start = if he { "right" } else { "left" };
+    let end = if he { "left" } else { "right" };
+    let cell = format!(
+        "padding:10px 0;border-bottom:1px solid {BORDER};text-align:{start};vertical-align:top"
+    );
+    let amount_cell = format!(
+        "padding:10px 0;border-bottom:1px solid {BORDER};text-align:{end};vertical-align:top;white-space:nowrap"
+    );
+    let fact = |label: &str, value: &str| {
+        format!(
+            "<tr><td style=\"padding:4px 0;color:{MUTED};font-size:14px;text-align:{start};width:40%\">{}</td>\
+<td style=\"padding:4px 0;font-size:15px;font-weight:bold;text-align:{start}\">{}</td></tr>",
+            esc(label),
+            value
+        )
+    };
+    let ltr = |s: &str| format!("<span dir=\"ltr\">{}</span>", esc(s));
+    let ticket_rows: String = tickets
+        .iter()
+        .map(|t| {
+            format!(
+                "<tr><td style=\"{cell}\"><div style=\"font-size:15px;font-weight:bold\">{}</div>\
+<div style=\"font-size:14px;color:{MUTED}\">{}</div>\
+<div style=\"padding-top:4px;font-size:14px\"><a href=\"{}\" style=\"color:{ACCENT};text-decoration:underline\">{}</a></div></td>\
+<td style=\"{amount_cell}\"><div style=\"font-size:15px;font-weight:bold\">{}</div><div style=\"font-size:12px;color:{MUTED};white-space:normal\">{}</div></td></tr>",
+                esc(&t.seat),
+                esc(&t.ticket),
+                esc(&t.edocument),
+                esc(w.digital_ticket),
+                ltr(&t.price),
+                esc(&t.note)
+            )
+        })
+        .collect();
+    let rest_rows: String = rest
+        .iter()
+        .enumerate()
+        .map(|(i, (what, amount))| {
+            let total = i + 1 == rest.len();
+            let weight = if total {
+                "font-weight:bold;font-size:17px"
+            } else {
+                "font-size:15px"
+            };
+            format!(
+                "<tr><td style=\"{cell};{weight}\">{}</td><td style=\"{amount_cell};{weight}\">{}</td></tr>",
+                esc(what),
+                ltr(amount)
+            )
+        })
+        .collect();
+    let terms_block = if terms.trim().is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<tr><td style=\"padding:16px 24px 0;text-align:{start}\"><div style=\"font-size:13px;font-weight:bold;color:{MUTED}\">{}</div>\
+<div style=\"font-size:13px;color:{MUTED};line-height:1.5\">{}</div></td></tr>",
+            esc(w.terms),
+            esc(terms).replace('\n', "<br>")
+        )
+    };
+    let button = |href: &str, label: &str, primary: bool| {
+        let style = if primary {
+            format!("background:{ACCENT};color:#ffffff;border:2px solid {ACCENT}")
+        } else {
+            format!("background:#ffffff;color:{TEXT};border:2px solid {BORDER}")
+        };
+        format!(
+            "<a href=\"{}\" style=\"display:inline-block;{style};border-radius:8px;padding:12px 22px;font-size:16px;font-weight:bold;text-decoration:none;margin:4px\">{}</a>",
+            esc(href),
+            esc(label)
+        )
+    };
+    let html = format!(
+        "<!doctype html>\
+<html lang=\"{lang}\" dir=\"{dir}\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{subject}</title></head>\
+<body dir=\"{dir}\" style=\"margin:0;padding:0;background:{PAGE};font-family:{FONT};color:{TEXT}\">\
+<div style=\"display:none;max-height:0;overflow:hidden\">{preheader}</div>\
+<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\" style=\"background:{PAGE}\"><tr><td align=\"center\" style=\"padding:16px 8px\">\
+<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\" style=\"max-width:600px;background:#ffffff;border-radius:14px;overflow:hidden;border:1px solid {BORDER}\">\
+<tr><td style=\"background:{HEADER};padding:18px 24px;text-align:{start}\"><span style=\"color:#f5f5f7;font-size:20px;font-weight:bold\">{chain}</span></td></tr>\
+<tr><td style=\"padding:24px 24px 8px;text-align:{start}\">\
+<p style=\"margin:0 0 8px;font-size:16px\">{greeting}</p>\
+<p style=\"margin:0 0 16px;font-size:16px\">{paid}</p>\
+<h1 style=\"margin:0 0 12px;font-size:24px;line-height:1.3;color:{TEXT}\">{feature}</h1>\
+<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\">{facts}</table>\
+</td></tr>\
+<tr><td align=\"center\" style=\"padding:16px 24px\">{view}</td></tr>\
+<tr><td style=\"padding:8px 24px 0;text-align:{start}\">\
+<h2 style=\"margin:0 0 4px;font-size:18px\">{tickets_heading}</h2>\
+<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\">{ticket_rows}{rest_rows}</table>\
+</td></tr>\
+<tr><td style=\"padding:16px 24px 0;text-align:{start};font-size:14px;line-height:1.5\">\
+<p style=\"margin:0 0 8px\">{attached}</p><p style=\"margin:0 0 8px\">{qr_hint}</p></td></tr>\
+<tr><td align=\"center\" style=\"padding:8px 24px\">{pdf}</td></tr>\
+{terms_block}\
+<tr><td style=\"padding:16px 24px 24px;text-align:{start};font-size:12px;color:{MUTED}\">{link_valid}</td></tr>\
+<tr><td style=\"background:{HEADER};padding:14px 24px;text-align:{start};color:#a9adb8;font-size:12px\">{chain}</td></tr>\
+</table></td></tr></table></body></html>",
+        subject = esc(&subject),
+        preheader = esc(&format!(
+            "{feature} · {date} {time} · {} {number}",
+            w.reservation
+        )),
+        chain = esc(w.chain),
+        greeting = esc(&greeting),
+        paid = esc(w.paid),
+        feature = esc(feature),
+        facts = [
+            fact(w.venue, &esc(&venue)),
+            fact(w.date, &esc(&date)),
+            fact(w.time, &ltr(&time)),
+            fact(w.doors, &ltr(&doors)),
+            fact(w.reservation, &ltr(number)),
+        ]
+        .concat(),
+        view = button(links.confirmation, w.view, true),
+        tickets_heading = esc(w.tickets),
+        attached = esc(w.attached),
+        qr_hint = esc(w.qr_hint),
+        pdf = button(links.pdf, w.pdf, false),
+        link_valid = esc(w.link_valid),
+    );
+    ConfirmationMail {
+        subject,
+        text,
+        html,
+    }
+}
+
+/// Text for HTML, attribute values included.
+pub(super) fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

@@ -1,0 +1,327 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../../../lib/apiErrors';
+import { DateTime } from '../../../../components/ui/DateTime';
+import { formatMoney, formatTime } from '../../../../lib/format';
+import { withLang } from '../../../../lib/lang';
+import { localizedName } from '../../../../lib/localized';
+import { parseIsraeliMobile } from '../../../../components/checkout/customerInfo';
+import { breakdownLines, priceText } from '../../model/priceText';
+import {
+  reservationPdfUrl,
+  useSendTickets,
+  type LinkProof,
+  type Reservation,
+} from '../../api/payment';
+import './ConfirmationStep.css';
+
+/**
+ * The server's SVG shown as an image: an <img> never runs scripts or reaches the page, which
+ * injecting the markup into the document could.
+ */
+function qrImageSrc(svg: string): string {
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
+
+/**
+ * The paid order: its tickets with their QR codes (what the door scans), the screening, the
+ * prices, the PDF and calendar file (signed links, good on any device), sharing, and the tickets by
+ * SMS for the buyer's own session. `link` is the signed link the page was opened with, if any.
+ */
+export function ConfirmationView({
+  reservation,
+  link,
+}: {
+  reservation: Reservation;
+  link: LinkProof | null;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const langParam = useSearchParams()[0].get('lang');
+  const id = reservation.ReservationIdentifier;
+  const money = (agorot: number) => formatMoney(agorot, lang, reservation.currency);
+  const prices = { currency: reservation.currency, chargeName: reservation.serviceChargeName };
+  const terms =
+    lang === 'he' ? reservation.orderTerms : reservation.orderTermsEn || reservation.orderTerms;
+  const presentation = reservation.presentation;
+
+  return (
+    <div className="confirmation">
+      <section className="confirmation__section" aria-labelledby="confirmation-title">
+        <h2 id="confirmation-title" className="confirmation__title">
+          {t('confirmation.title')}
+        </h2>
+        <p>
+          {/* The order number never breaks at its hyphen, and reads left to right in Hebrew. */}
+          {t('confirmation.thanks', { name: reservation.customerFirstName, number: '\u0000' })
+            .split('\u0000')
+            .flatMap((part, i) =>
+              i === 0
+                ? [part]
+                : [
+                    <bdi key={i} dir="ltr" className="confirmation__number">
+                      {reservation.reservationNumber}
+                    </bdi>,
+                    part,
+                  ],
+            )}
+        </p>
+        {reservation.customerEmail && (
+          <p>{t('confirmation.emailSent', { email: reservation.customerEmail })}</p>
+        )}
+        <dl className="confirmation__facts">
+          <div>
+            <dt>{t('confirmation.feature')}</dt>
+            <dd>{localizedName(lang, presentation.featureName, presentation.featureNameEn)}</dd>
+          </div>
+          <div>
+            <dt>{t('confirmation.venue')}</dt>
+            <dd>
+              {localizedName(lang, presentation.locationName, presentation.locationNameEn)}
+              {', '}
+              {localizedName(lang, presentation.venueName, presentation.venueNameEn)}
+            </dd>
+          </div>
+          <div>
+            <dt>{t('confirmation.dateTime')}</dt>
+            <dd>
+              <DateTime iso={reservation.eventDateTime} lang={lang} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('confirmation.entranceTime')}</dt>
+            <dd>
+              <time dateTime={reservation.entranceTime}>
+                {formatTime(reservation.entranceTime, lang)}
+              </time>
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="confirmation__section" aria-labelledby="confirmation-digital">
+        <h2 id="confirmation-digital" className="confirmation__heading">
+          {t('confirmation.digital.title')}
+        </h2>
+        <p className="confirmation__hint">{t('confirmation.digital.hint')}</p>
+        <ul className="confirmation__passes">
+          {reservation.seats.map((seat, i) => {
+            const place = t('confirmation.seatLine', {
+              section: localizedName(lang, seat.section, seat.sectionEn),
+              row: seat.row,
+              seat: seat.seat,
+            });
+            return (
+              <li key={seat.documentKey} className="confirmation__pass">
+                <p className="confirmation__pass-count">
+                  {t('confirmation.digital.counter', {
+                    n: i + 1,
+                    total: reservation.seats.length,
+                  })}
+                </p>
+                {seat.qrSvg && (
+                  <img
+                    className="confirmation__qr"
+                    src={qrImageSrc(seat.qrSvg)}
+                    alt={t('confirmation.digital.qrAlt', { seat: place })}
+                    width={200}
+                    height={200}
+                  />
+                )}
+                <p className="confirmation__pass-seat">{place}</p>
+                <p className="confirmation__pass-type">
+                  {localizedName(lang, seat.ticketType, seat.ticketTypeEn)}
+                </p>
+                <a
+                  className="confirmation__pass-link"
+                  href={withLang(seat.edocumentUrl, langParam)}
+                >
+                  {t('confirmation.digital.open')}
+                  <span className="visually-hidden">{` (${place})`}</span>
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+
+      <section className="confirmation__section" aria-labelledby="confirmation-tickets">
+        <h2 id="confirmation-tickets" className="confirmation__heading">
+          {t('confirmation.tickets')}
+        </h2>
+        <ul className="confirmation__lines">
+          {reservation.seats.map((seat) => {
+            const price = priceText(t, lang, seat, prices);
+            return (
+              <li key={seat.documentKey} className="confirmation__line">
+                <span>
+                  {t('confirmation.seatLine', {
+                    section: localizedName(lang, seat.section, seat.sectionEn),
+                    row: seat.row,
+                    seat: seat.seat,
+                  })}
+                  {' · '}
+                  {localizedName(lang, seat.ticketType, seat.ticketTypeEn)}
+                </span>
+                <span className="confirmation__amount">
+                  {price.full}
+                  {price.included && <span className="confirmation__note">{price.included}</span>}
+                </span>
+              </li>
+            );
+          })}
+          {reservation.products.map((product, i) => (
+            <li key={`p-${i}`} className="confirmation__line">
+              <span>
+                {t('checkout.summary.productLine', {
+                  name: localizedName(lang, product.name, product.nameEn),
+                  quantity: product.quantity,
+                })}
+              </span>
+              <span className="confirmation__amount">{money(product.amount)}</span>
+            </li>
+          ))}
+        </ul>
+        <dl className="confirmation__breakdown">
+          {breakdownLines(t, lang, reservation.priceBreakdown, prices).map((line) => (
+            <div
+              key={line.id}
+              className={`confirmation__line${line.id === 'total' ? ' confirmation__total' : ''}`}
+            >
+              <dt>{line.label}</dt>
+              <dd className="confirmation__amount">
+                {line.amount}
+                {line.note && <span className="confirmation__note">{line.note}</span>}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <section className="confirmation__section confirmation__actions">
+        <a
+          className="button button--primary"
+          href={reservationPdfUrl(reservation.pdfUrl, lang)}
+          download
+        >
+          {t('confirmation.downloadPdf')}
+        </a>
+        <a className="button button--ghost" href={reservation.calendarUrl} download>
+          {t('confirmation.addToCalendar')}
+        </a>
+        <ShareButton
+          title={localizedName(lang, presentation.featureName, presentation.featureNameEn)}
+          url={new URL(
+            withLang(reservation.confirmationUrl, langParam),
+            window.location.origin,
+          ).toString()}
+        />
+      </section>
+
+      {/* Text messages go out for the buyer's own session; a signed link only reads. */}
+      {link === null && <SendTicketsForm reservationIdentifier={id} />}
+
+      {terms && (
+        <section className="confirmation__section" aria-labelledby="confirmation-terms">
+          <h2 id="confirmation-terms" className="confirmation__heading">
+            {t('confirmation.terms')}
+          </h2>
+          <p className="confirmation__terms">{terms}</p>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The Web Share sheet where there is one; otherwise the link is copied. The link shared is the
+ * signed confirmation address, so it opens the tickets on another device too.
+ */
+function ShareButton({ title, url }: { title: string; url: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+
+  async function share() {
+    if (typeof navigator.share === 'function') {
+      try {
+        await navigator.share({ title, url });
+        return;
+      } catch (error) {
+        if (error instanceof DOMException && error.name === 'AbortError') return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  }
+
+  return (
+    <>
+      <button type="button" className="button button--ghost" onClick={() => void share()}>
+        {t('confirmation.share')}
+      </button>
+      <span role="status" className="confirmation__copied">
+        {copied ? t('confirmation.linkCopied') : ''}
+      </span>
+    </>
+  );
+}
+
+function SendTicketsForm({ reservationIdentifier }: { reservationIdentifier: string }) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const [mobile, setMobile] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const send = useSendTickets(reservationIdentifier);
+  const error = invalid
+    ? t('errors.invalid_mobileNumber')
+    : send.isError
+      ? errorMessage(t, send.error)
+      : null;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const number = parseIsraeliMobile(mobile);
+    setInvalid(!number);
+    if (!number) {
+      send.reset();
+      return;
+    }
+    send.mutate(number);
+  }
+
+  return (
+    <section className="confirmation__section" aria-labelledby={`${inputId}-title`}>
+      <h2 id={`${inputId}-title`} className="confirmation__heading">
+        {t('confirmation.sms.title')}
+      </h2>
+      <form className="confirmation__sms" onSubmit={submit} noValidate>
+        <label htmlFor={inputId}>{t('checkout.fields.mobileNumber')}</label>
+        <div className="confirmation__sms-row">
+          <input
+            id={inputId}
+            className="checkout-field__input"
+            type="tel"
+            inputMode="tel"
+            dir="ltr"
+            autoComplete="tel"
+            value={mobile}
+            aria-invalid={error ? true : undefined}
+            onChange={(e) => setMobile(e.target.value)}
+          />
+          <button type="submit" className="button button--primary" disabled={send.isPending}>
+            {t('confirmation.sms.send')}
+          </button>
+        </div>
+      </form>
+      <p role="status" className="confirmation__sms-status">
+        {send.isSuccess && !invalid ? t('confirmation.sms.sent') : ''}
+        {error ?? ''}
+      </p>
+    </section>
+  );
+}

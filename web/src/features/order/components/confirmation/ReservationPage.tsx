@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { LangLink } from '../../../../components/ui/LangLink';
+import { Loading } from '../../../../components/ui/Loading';
+import { Notice } from '../../../../components/ui/Notice';
+import { ApiError } from '../../../../lib/api/client';
+import { errorMessage } from '../../../../lib/apiErrors';
+import { useDocumentTitle } from '../../../../lib/documentTitle';
+import { linkProofOf, reservationQuery } from '../../api/payment';
+import { ConfirmationView } from './ConfirmationView';
+
+/**
+ * A paid reservation's own address, /reservation/{id}: what the order moves to once paid, what a
+ * reload or a new tab of the buyer's session shows again, and where the signed links of the mail,
+ * the text message and the calendar file lead (their `exp` and `sig` go on to the read-back, so a
+ * buyer on another device sees the tickets too). Anyone else is told plainly that there is no
+ * reservation here for them, and where to go on.
+ */
+export default function ReservationPage() {
+  const { t } = useTranslation();
+  const id = useParams().reservationId ?? '';
+  const [params] = useSearchParams();
+  const link = linkProofOf(params);
+  useDocumentTitle(t('screens.reservation'));
+  const query = useQuery({ ...reservationQuery(id, link), enabled: id !== '' });
+  const notFound =
+    id === '' || (query.isError && query.error instanceof ApiError && query.error.status === 404);
+
+  return (
+    <div className="reservation-page">
+      {!notFound && <h1 className="page-title">{t('screens.reservation')}</h1>}
+      {notFound ? (
+        <Notice title={t('confirmation.notFound.title')} tone="error">
+          <p>{t(link ? 'confirmation.notFound.link' : 'confirmation.notFound.session')}</p>
+          <p>
+            <LangLink className="button button--primary" to="/">
+              {t('confirmation.notFound.whatsOn')}
+            </LangLink>
+          </p>
+        </Notice>
+      ) : query.isPending ? (
+        <Loading />
+      ) : query.isError ? (
+        <Notice title={t('confirmation.loadError')} headingLevel={2} tone="error">
+          <p>{errorMessage(t, query.error)}</p>
+        </Notice>
+      ) : (
+        <ConfirmationView reservation={query.data.reservation} link={link} />
+      )}
+    </div>
+  );
+}
