@@ -209,7 +209,8 @@ afterEach(() => {
   window.sessionStorage.clear();
 });
 
-describe('tickets step', () => {
+// The order page's code loads in the first test: slow on a busy machine.
+describe('tickets step', { timeout: 15_000 }, () => {
   it('offers each held seat its group’s tickets and posts the chosen ones', async () => {
     const { user, first, second, fetchMock } = await openTickets();
     // The regular ticket is chosen by default; the child ticket shows its old price struck out

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../../../components/ui/Loading';
@@ -69,7 +69,10 @@ export function TicketsStep() {
   const memberNumber = state.draft.memberNumber;
   const setMemberNumber = (next: string) =>
     dispatch({ type: 'memberNumberApplied', memberNumber: next });
-  const [memberInput, setMemberInput] = useState(memberNumber);
+  // The choices kept in this tab (a reload, a language switch) come back once the seats and the
+  // tickets are known; from then on every change is kept.
+  const [kept] = useState(() => loadTicketDraft(id));
+  const [memberInput, setMemberInput] = useState(memberNumber || (kept?.memberNumber ?? ''));
   const base = useQuery(ticketGroupsQuery(id));
   const member = useQuery({ ...ticketGroupsQuery(id, memberNumber), enabled: memberNumber !== '' });
   const listed = memberNumber !== '' && member.data ? member.data : base.data;
@@ -107,31 +110,27 @@ export function TicketsStep() {
     return syncLines(stored, held, groupOf, groups);
   }, [stored, held, seatplan, groups]);
 
-  // The choices kept in this tab (a reload, a language switch) come back once the seats and the
-  // tickets are known; from then on every change is kept.
-  const [kept] = useState(() => loadTicketDraft(id));
-  const [restored, setRestored] = useState(kept === null);
+  const restored = useRef(kept === null);
   const keptMember = kept?.memberNumber ?? '';
   const listedForKept =
     keptMember === '' || (memberNumber === keptMember && (member.isSuccess || member.isError));
   useEffect(() => {
-    if (restored || !kept) return;
+    if (restored.current || !kept) return;
     if (keptMember !== '' && memberNumber === '') {
       setMemberNumber(keptMember);
-      setMemberInput(keptMember);
       return;
     }
     if (!held || !seatplan || groups.length === 0 || !listedForKept) return;
-    setRestored(true);
+    restored.current = true;
     const next = restoreDraft(lines, kept, groups);
     if (next.some((l, i) => l !== lines[i])) setLines(next);
     // Once, when the data is in.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [restored, held, seatplan, groups, listedForKept]);
+  }, [held, seatplan, groups, listedForKept]);
   useEffect(() => {
-    if (restored && held && groups.length > 0)
+    if (restored.current && held && groups.length > 0)
       saveTicketDraft(id, draftOfLines(lines, memberNumber));
-  }, [restored, held, groups, id, lines, memberNumber]);
+  }, [held, groups, id, lines, memberNumber]);
 
   const holdsClock: Clock | null = holds.data?.expiresAt
     ? {
