@@ -29,10 +29,8 @@ test('a member ticket asks for the SMS login; the code from the outbox logs the 
   await page.getByLabel('מספר חבר (לכרטיסי חברים)').fill(MEMBER);
   await page.getByRole('button', { name: 'הצגת כרטיסי חברים' }).click();
   await expect(page.getByText(`מוצגים כרטיסי החברים של ${MEMBER}`)).toBeVisible();
-  await order
-    .seatTickets(0)
-    .getByRole('radio', { name: /^חבר מועדון(?! –)/ })
-    .check();
+  await order.moreTickets('חבר מועדון').click();
+  await expect(order.seatTicketChoice(0).locator('option:checked')).toHaveText(/^חבר מועדון(?! –)/);
   await order.continueButton().click();
 
   // The server wants the member logged in: the checkout asks for the mobile number.

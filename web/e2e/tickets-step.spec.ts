@@ -71,8 +71,12 @@ test('the buyer chooses a regular and a child ticket, adds a popcorn and reaches
   await expect(page.getByRole('heading', { name: 'בחירת כרטיסים' })).toBeVisible();
   await expect(order.seatTickets(1)).toBeVisible();
   // The first seat keeps the regular ticket chosen for it; the second gets a child ticket.
-  await expect(order.seatTickets(0).getByRole('radio').first()).toBeChecked();
-  await order.seatTickets(1).getByRole('radio', { name: /ילד/ }).check();
+  await expect(order.seatTicketChoice(0).locator('option:checked')).toHaveText(/^רגיל/);
+  await expect(order.seatTicketChoice(1).locator('option:checked')).toHaveText(/^רגיל/);
+  // "1 regular, 1 child": the child ticket goes to a seat by itself.
+  await order.moreTickets('ילד (עד גיל 12)').click();
+  await expect(order.seatTicketChoice(0).locator('option:checked')).toHaveText(/^רגיל/);
+  await expect(order.seatTicketChoice(1).locator('option:checked')).toHaveText(/^ילד/);
   await expect(order.timer()).toHaveText(/\d+:\d\d/);
   await page.getByRole('button', { name: 'יש לך שובר או קוד?' }).click();
   await noSidewaysScroll(page);

@@ -16,6 +16,8 @@ const CASES = [
     confirm: 'בחירת המושב',
     wheelchairTicket: /^כיסא גלגלים/,
     companionTicket: /^מלווה לכיסא גלגלים/,
+    wheelchairName: 'כיסא גלגלים',
+    companionName: 'מלווה לכיסא גלגלים',
     total: /44\.00/,
   },
   {
@@ -27,6 +29,8 @@ const CASES = [
     confirm: 'Choose this seat',
     wheelchairTicket: /^Wheelchair(?! companion)/,
     companionTicket: /^Wheelchair companion/,
+    wheelchairName: 'Wheelchair',
+    companionName: 'Wheelchair companion',
     total: /₪44\.00/,
   },
 ] as const;
@@ -59,18 +63,25 @@ for (const c of CASES) {
 
     await order.continueButton().click();
     const place = page.locator('.tickets-step__seat').filter({
-      has: page.getByRole('radio', { name: c.wheelchairTicket }),
+      has: page.getByRole('option', { name: c.wheelchairTicket }),
     });
     const beside = page.locator('.tickets-step__seat').filter({
-      has: page.getByRole('radio', { name: c.companionTicket }),
+      has: page.getByRole('option', { name: c.companionTicket }),
     });
     await expect(place).toHaveCount(1);
     await expect(beside).toHaveCount(1);
     // Each seat is offered only the tied ticket of its own kind.
-    await expect(beside.getByRole('radio', { name: c.wheelchairTicket })).toHaveCount(0);
-    await expect(place.getByRole('radio', { name: c.companionTicket })).toHaveCount(0);
-    await place.getByRole('radio', { name: c.wheelchairTicket }).check();
-    await beside.getByRole('radio', { name: c.companionTicket }).check();
+    await expect(beside.getByRole('option', { name: c.wheelchairTicket })).toHaveCount(0);
+    await expect(place.getByRole('option', { name: c.companionTicket })).toHaveCount(0);
+    // "1 wheelchair, 1 companion": each goes to the one seat of its kind by itself.
+    await order.moreTickets(c.wheelchairName).click();
+    await order.moreTickets(c.companionName).click();
+    await expect(place.getByRole('combobox').locator('option:checked')).toHaveText(
+      c.wheelchairTicket,
+    );
+    await expect(beside.getByRole('combobox').locator('option:checked')).toHaveText(
+      c.companionTicket,
+    );
     await expect(page.locator('.tickets-step__total')).toContainText(c.total);
     await shoot(page, `wheelchair-tickets-${c.lang}-${c.width}.png`);
 

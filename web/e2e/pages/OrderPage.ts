@@ -36,6 +36,19 @@ export class OrderPage {
     return this.page.locator('.tickets-step__seat').nth(index);
   }
 
+  /** The ticket chosen for one held seat in the tickets step (its own list, for a change). */
+  seatTicketChoice(index: number): Locator {
+    return this.seatTickets(index).getByRole('combobox');
+  }
+
+  /** The + of a kind of ticket in the tickets step's "how many of each" ("One more “Child” ticket"). */
+  moreTickets(ticket: string): Locator {
+    const name = ticket.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return this.page.getByRole('button', {
+      name: new RegExp(`^(One more “${name}” ticket|עוד כרטיס „${name}”)$`),
+    });
+  }
+
   continueButton(): Locator {
     return this.page.getByRole('button', { name: /^(המשך|Continue)$/ });
   }

@@ -1,5 +1,4 @@
 import {
-  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -13,10 +12,10 @@ import {
   defaultFocus,
   kindsOf,
   neighbour,
-  SEAT_MAP_ZOOM_STEPS,
-  startZoomIndex,
+  rowLabels,
   seatLabel,
   seatKey,
+  type BlockReason,
   type Direction,
   type SeatKind,
   type SeatState,
@@ -36,7 +35,8 @@ import './SeatMap.css';
 const CELL = 10;
 const SEAT = 8.4;
 const SCREEN_BAND = 22;
-const ZOOM_STEPS = SEAT_MAP_ZOOM_STEPS;
+/** The band at each side of the hall that names the rows. */
+const LABEL_BAND = 12;
 const KEY_DIRECTIONS: Record<string, Direction> = {
   ArrowLeft: 'left',
   ArrowRight: 'right',
@@ -51,6 +51,10 @@ export interface SeatMapProps {
   /** Seats with a lock or unlock on the way. */
   busy?: ReadonlySet<string>;
   onSeatActivate: (seat: SeatShort, state: SeatState) => void;
+  /** Why a free seat is not for sale now, by seatKey (the single-seat rule, the box office). */
+  reasons?: ReadonlyMap<string, BlockReason>;
+  /** The seat's price level in words ("Premium, from ₪70"), when known. */
+  priceLevelOf?: (seat: SeatShort) => string | null;
 }
 
 function isSelectable(state: SeatState): boolean {
@@ -58,12 +62,22 @@ function isSelectable(state: SeatState): boolean {
 }
 
 /** The hall drawn from the seat plan, one focusable button per seat. */
-export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
+export function SeatMap({
+  plan,
+  states,
+  busy,
+  onSeatActivate,
+  reasons,
+  priceLevelOf,
+}: SeatMapProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  // The whole hall first, fitted to the width, on a phone too; the buyer zooms from there.
+  const startZoom = MIN_ZOOM;
   const [zoom, setZoom] = useState<number>(MIN_ZOOM);
-  const [startZoom, setStartZoom] = useState<number>(MIN_ZOOM);
   const [focusKey, setFocusKey] = useState<string | null>(null);
+  // The seat whose details are shown: the last one tapped, hovered or focused.
+  const [inspectedKey, setInspectedKey] = useState<string | null>(null);
   const seatRefs = useRef(new Map<string, SVGGElement>());
   const viewport = useRef<HTMLDivElement>(null);
   const drawing = useRef<SVGSVGElement>(null);
@@ -103,21 +117,6 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
   const defaultFocusKey = useMemo(() => defaultFocus(plan, states), [plan, states]);
   const tabKey =
     focusKey && plan.seats.some((s) => seatKey(s) === focusKey) ? focusKey : defaultFocusKey;
-
-  // A hall too wide for the screen opens zoomed in, centred, to pan sideways; reset comes back here.
-  useLayoutEffect(() => {
-    const box = viewport.current;
-    if (!box) return;
-    const index = startZoomIndex(box.clientWidth, plan.width);
-    setStartZoom(ZOOM_STEPS[index]);
-    setZoom(ZOOM_STEPS[index]);
-    liveZoom.current = ZOOM_STEPS[index];
-    if (index > 0) {
-      requestAnimationFrame(() => {
-        box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
-      });
-    }
-  }, [plan.width]);
 
   /** Zooms to `next` keeping the drawing's point under `from` under `to` (box pixels). */
   const zoomTo = (next: number, from?: Point, to?: Point) => {
@@ -213,6 +212,9 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
 
   const width = plan.width * CELL;
   const height = plan.height * CELL + SCREEN_BAND;
+  const rows = rowLabels(plan.seats);
+  const inspected = inspectedKey ? plan.seats.find((seat) => seatKey(seat) === inspectedKey) : null;
+  const hasSingleSeatRule = [...(reasons?.values() ?? [])].some((r) => r === 'singleSeat');
   const sectionName = (id: number) => {
     const section = plan.sections.find((s) => s.id === id);
     return section ? localizedName(lang, section.name, section.nameEn) : String(id);
@@ -220,6 +222,122 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
 
   return (
     <div className="seat-map">
+      {/* The drawing is the hall as seen from above: it does not mirror in right-to-left pages. */}
+      {/* Drag with one finger (or the mouse), pinch with two; the buttons do the same. */}
+      <div
+        className={
+          zoom > MIN_ZOOM ? 'seat-map__viewport seat-map__viewport--zoomed' : 'seat-map__viewport'
+        }
+        ref={viewport}
+        dir="ltr"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerEnd}
+        onPointerCancel={onPointerEnd}
+        onClickCapture={(event) => {
+          if (!swallowClick.current) return;
+          swallowClick.current = false;
+          event.stopPropagation();
+          event.preventDefault();
+        }}
+      >
+        <svg
+          ref={drawing}
+          className={zoom <= MIN_ZOOM ? 'seat-map__svg seat-map__svg--fit' : 'seat-map__svg'}
+          viewBox={`${-LABEL_BAND} 0 ${width + 2 * LABEL_BAND} ${height}`}
+          style={{ inlineSize: `${zoom * 100}%` }}
+          role="group"
+          aria-label={t('seatMap.label', { name: plan.name })}
+        >
+          <g className="seat-map__screen" aria-hidden="true">
+            <path
+              d={`M ${width * 0.15} 12 Q ${width / 2} 4 ${width * 0.85} 12`}
+              className="seat-map__screen-line"
+            />
+            <text x={width / 2} y={19} textAnchor="middle" className="seat-map__screen-label">
+              {localizedName(lang, plan.screen.label, plan.screen.labelEn)}
+            </text>
+          </g>
+          <g transform={`translate(0 ${SCREEN_BAND})`}>
+            <g className="seat-map__rows" aria-hidden="true">
+              {rows.map((row) => (
+                <g key={row.y}>
+                  <text x={-LABEL_BAND / 2} y={row.y * CELL + CELL / 2} className="seat-map__row">
+                    {row.left}
+                  </text>
+                  <text
+                    x={width + LABEL_BAND / 2}
+                    y={row.y * CELL + CELL / 2}
+                    className="seat-map__row"
+                  >
+                    {row.right}
+                  </text>
+                </g>
+              ))}
+            </g>
+            {sofas.map(([id, span]) => (
+              <rect
+                key={id}
+                className="seat-map__sofa"
+                x={span.x1 * CELL + 0.3}
+                y={span.y * CELL + 0.3}
+                width={(span.x2 - span.x1 + 1) * CELL - 0.6}
+                height={CELL - 0.6}
+                rx={3}
+                aria-hidden="true"
+              />
+            ))}
+            {[...seatsBySection.entries()].map(([sectionId, seats]) => (
+              <g key={sectionId} role="group" aria-label={sectionName(sectionId)}>
+                {seats.map((seat) => {
+                  const key = seatKey(seat);
+                  const state = states.get(key) ?? 'blocked';
+                  const kinds = kindsOf(seat);
+                  const isBusy = busy?.has(key) ?? false;
+                  return (
+                    <g
+                      key={key}
+                      ref={(el) => {
+                        if (el) seatRefs.current.set(key, el);
+                        else seatRefs.current.delete(key);
+                      }}
+                      role="button"
+                      tabIndex={key === tabKey ? 0 : -1}
+                      aria-label={seatLabel(t, seat, state, reasons?.get(key))}
+                      aria-pressed={state === 'selected'}
+                      aria-disabled={!isSelectable(state) || undefined}
+                      aria-busy={isBusy || undefined}
+                      className={[
+                        'seat',
+                        `seat--${state}`,
+                        ...kinds.map((k) => `seat--${k}`),
+                        isBusy ? 'seat--busy' : '',
+                      ].join(' ')}
+                      transform={`translate(${seat.x * CELL + (CELL - SEAT) / 2} ${seat.y * CELL + (CELL - SEAT) / 2})`}
+                      onFocus={() => {
+                        setFocusKey(key);
+                        setInspectedKey(key);
+                      }}
+                      onPointerEnter={(event) => {
+                        if (event.pointerType === 'mouse') setInspectedKey(key);
+                      }}
+                      onClick={() => {
+                        setFocusKey(key);
+                        setInspectedKey(key);
+                        if (isSelectable(state)) onSeatActivate(seat, state);
+                      }}
+                      onKeyDown={(event) => onKeyDown(event, seat, state)}
+                    >
+                      <SeatShape kinds={kinds} state={state} />
+                    </g>
+                  );
+                })}
+              </g>
+            ))}
+          </g>
+        </svg>
+      </div>
+
       <div className="seat-map__toolbar" role="toolbar" aria-label={t('seatMap.zoomTools')}>
         <button
           type="button"
@@ -249,100 +367,58 @@ export function SeatMap({ plan, states, busy, onSeatActivate }: SeatMapProps) {
         </button>
       </div>
 
-      {/* The drawing is the hall as seen from above: it does not mirror in right-to-left pages. */}
-      {/* Drag with one finger (or the mouse), pinch with two; the buttons do the same. */}
-      <div
-        className={
-          zoom > MIN_ZOOM ? 'seat-map__viewport seat-map__viewport--zoomed' : 'seat-map__viewport'
-        }
-        ref={viewport}
-        dir="ltr"
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={onPointerEnd}
-        onPointerCancel={onPointerEnd}
-        onClickCapture={(event) => {
-          if (!swallowClick.current) return;
-          swallowClick.current = false;
-          event.stopPropagation();
-          event.preventDefault();
-        }}
-      >
-        <svg
-          ref={drawing}
-          className={zoom <= MIN_ZOOM ? 'seat-map__svg seat-map__svg--fit' : 'seat-map__svg'}
-          viewBox={`0 0 ${width} ${height}`}
-          style={{ inlineSize: `${zoom * 100}%` }}
-          role="group"
-          aria-label={t('seatMap.label', { name: plan.name })}
-        >
-          <g className="seat-map__screen" aria-hidden="true">
-            <path
-              d={`M ${width * 0.15} 12 Q ${width / 2} 4 ${width * 0.85} 12`}
-              className="seat-map__screen-line"
-            />
-            <text x={width / 2} y={19} textAnchor="middle" className="seat-map__screen-label">
-              {localizedName(lang, plan.screen.label, plan.screen.labelEn)}
-            </text>
-          </g>
-          <g transform={`translate(0 ${SCREEN_BAND})`}>
-            {sofas.map(([id, span]) => (
-              <rect
-                key={id}
-                className="seat-map__sofa"
-                x={span.x1 * CELL + 0.3}
-                y={span.y * CELL + 0.3}
-                width={(span.x2 - span.x1 + 1) * CELL - 0.6}
-                height={CELL - 0.6}
-                rx={3}
-                aria-hidden="true"
-              />
-            ))}
-            {[...seatsBySection.entries()].map(([sectionId, seats]) => (
-              <g key={sectionId} role="group" aria-label={sectionName(sectionId)}>
-                {seats.map((seat) => {
-                  const key = seatKey(seat);
-                  const state = states.get(key) ?? 'blocked';
-                  const kinds = kindsOf(seat);
-                  const isBusy = busy?.has(key) ?? false;
-                  return (
-                    <g
-                      key={key}
-                      ref={(el) => {
-                        if (el) seatRefs.current.set(key, el);
-                        else seatRefs.current.delete(key);
-                      }}
-                      role="button"
-                      tabIndex={key === tabKey ? 0 : -1}
-                      aria-label={seatLabel(t, seat, state)}
-                      aria-pressed={state === 'selected'}
-                      aria-disabled={!isSelectable(state) || undefined}
-                      aria-busy={isBusy || undefined}
-                      className={[
-                        'seat',
-                        `seat--${state}`,
-                        ...kinds.map((k) => `seat--${k}`),
-                        isBusy ? 'seat--busy' : '',
-                      ].join(' ')}
-                      transform={`translate(${seat.x * CELL + (CELL - SEAT) / 2} ${seat.y * CELL + (CELL - SEAT) / 2})`}
-                      onFocus={() => setFocusKey(key)}
-                      onClick={() => {
-                        setFocusKey(key);
-                        if (isSelectable(state)) onSeatActivate(seat, state);
-                      }}
-                      onKeyDown={(event) => onKeyDown(event, seat, state)}
-                    >
-                      <SeatShape kinds={kinds} state={state} />
-                    </g>
-                  );
-                })}
-              </g>
-            ))}
-          </g>
-        </svg>
-      </div>
+      <SeatDetails
+        seat={inspected ?? null}
+        state={inspected ? (states.get(seatKey(inspected)) ?? 'blocked') : null}
+        reason={inspected ? reasons?.get(seatKey(inspected)) : undefined}
+        section={inspected ? sectionName(inspected.si) : ''}
+        priceLevel={inspected ? (priceLevelOf?.(inspected) ?? null) : null}
+      />
 
       <SeatLegend />
+      {hasSingleSeatRule && <p className="seat-map__rule">{t('seatMap.why.singleSeatLegend')}</p>}
+    </div>
+  );
+}
+
+/** What a tapped, hovered or focused seat is: where, at what price level, of what kind, and why
+ * it cannot be chosen when it cannot. */
+function SeatDetails({
+  seat,
+  state,
+  reason,
+  section,
+  priceLevel,
+}: {
+  seat: SeatShort | null;
+  state: SeatState | null;
+  reason?: BlockReason;
+  section: string;
+  priceLevel: string | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="seat-map__details" aria-live="polite" data-testid="seat-details">
+      {seat && state ? (
+        <>
+          <p className="seat-map__details-name">
+            <strong>{t('seatMap.seatName', { row: seat.r, seat: seat.n })}</strong>
+            {section && <span> · {section}</span>}
+            {priceLevel && <span> · {priceLevel}</span>}
+          </p>
+          <p className="seat-map__details-more">
+            {[
+              ...kindsOf(seat).map((kind) => t(`seatMap.legendItem.${kind}`)),
+              t(`seatMap.legendItem.${state}`),
+            ].join(' · ')}
+          </p>
+          {state === 'blocked' && reason && (
+            <p className="seat-map__details-why">{t(`seatMap.why.${reason}`)}</p>
+          )}
+        </>
+      ) : (
+        <p className="seat-map__details-more">{t('seatMap.detailsHint')}</p>
+      )}
     </div>
   );
 }

@@ -26,15 +26,31 @@ describe('seat model', () => {
 });
 
 describe('the seat map on a phone', () => {
-  it('starts zoomed in far enough that a seat of a big hall can be hit with a finger', async () => {
-    const { startZoomIndex, MIN_CELL_PX } = await import('./seatModel');
-    // A 40-seat-wide hall in a 340 px box is 8.5 px a seat: 3x makes it 25.5 px.
-    expect(startZoomIndex(340, 40)).toBe(3);
-    expect((340 / 40) * 3).toBeGreaterThanOrEqual(MIN_CELL_PX);
-    // A small hall, or a laptop, sees the whole hall.
-    expect(startZoomIndex(340, 12)).toBe(0);
-    expect(startZoomIndex(1200, 40)).toBe(0);
-    // jsdom measures nothing: no zoom.
-    expect(startZoomIndex(0, 40)).toBe(0);
+  it('names each row at both sides, after its outermost seats', async () => {
+    const { rowLabels } = await import('./seatModel');
+    const seat = (x: number, y: number, r: string) => ({ x, y, r });
+    expect(
+      rowLabels([seat(3, 1, 'B'), seat(0, 0, 'A'), seat(9, 0, 'A2'), seat(5, 0, 'A')]),
+    ).toEqual([
+      { y: 0, left: 'A', right: 'A2' },
+      { y: 1, left: 'B', right: 'B' },
+    ]);
+  });
+
+  it('tells the single-seat rule from a section sold at the box office', async () => {
+    const { blockReasons } = await import('./seatModel');
+    const base = { y: 0, isSelected: false, s: 'available', isAvailable: true };
+    const statuses = [
+      { ...base, x: 0, si: 1, isBlocked: false },
+      { ...base, x: 1, si: 1, isBlocked: true },
+      { ...base, x: 0, si: 2, isBlocked: true },
+      { ...base, x: 1, si: 2, isBlocked: true },
+    ];
+    const reasons = blockReasons(statuses, 3);
+    expect(reasons.get('1:1:0')).toBe('singleSeat');
+    expect(reasons.get('2:0:0')).toBe('boxOffice');
+    expect(reasons.has('1:0:0')).toBe(false);
+    // Under another policy a blocked seat of an open section has no reason we can name.
+    expect(blockReasons(statuses, 1).has('1:1:0')).toBe(false);
   });
 });

@@ -70,12 +70,50 @@ export function neighbour(
   return best;
 }
 
+/**
+ * Why a free seat is not for sale to this buyer now: the single-seat rule (taking it would leave
+ * one empty seat alone beside it), or a section sold only at the box office.
+ */
+export type BlockReason = 'singleSeat' | 'boxOffice';
+
+/** The seating policy whose rule leaves no single empty seat (the server's policy 3). */
+export const SINGLE_SEAT_POLICY = 3;
+
+/**
+ * The reason of each free seat the server marks `isBlocked` (docs/api.md: the seating policy, or
+ * a section with no price online). A section whose every seat is blocked has no price online;
+ * otherwise, under the single-seat policy, the rule is the reason.
+ */
+export function blockReasons(
+  statuses: readonly SeatStatusShort[],
+  seatingPolicyId: number,
+): Map<string, BlockReason> {
+  const sectionOpen = new Map<number, boolean>();
+  for (const s of statuses) {
+    if (!s.isBlocked) sectionOpen.set(s.si, true);
+    else if (!sectionOpen.has(s.si)) sectionOpen.set(s.si, false);
+  }
+  const reasons = new Map<string, BlockReason>();
+  for (const s of statuses) {
+    if (!s.isBlocked || s.s !== 'available') continue;
+    if (!sectionOpen.get(s.si)) reasons.set(seatKey(s), 'boxOffice');
+    else if (seatingPolicyId === SINGLE_SEAT_POLICY) reasons.set(seatKey(s), 'singleSeat');
+  }
+  return reasons;
+}
+
 /** The accessible name of a seat: "Row 7, seat 12, wheelchair space, available". */
-export function seatLabel(t: TFunction, seat: SeatShort, state: SeatState): string {
+export function seatLabel(
+  t: TFunction,
+  seat: SeatShort,
+  state: SeatState,
+  reason?: BlockReason,
+): string {
   return [
     t('seatMap.seatName', { row: seat.r, seat: seat.n }),
     ...kindsOf(seat).map((kind) => t(`seatMap.kind.${kind}`)),
     t(`seatMap.state.${state}`),
+    ...(state === 'blocked' && reason ? [t(`seatMap.why.${reason}Short`)] : []),
   ].join(', ');
 }
 
@@ -103,16 +141,32 @@ export function defaultFocus(
   return first ? seatKey(first) : null;
 }
 
-/** The seat map's zoom factors, the whole hall first. */
+/**
+ * The seat map's zoom factors. It always opens at the first, the whole hall fitted to the width
+ * (a buyer who opens zoomed in sees neither side block nor a hint that they exist), and the
+ * buyer zooms from there.
+ */
 export const SEAT_MAP_ZOOM_STEPS = [1, 1.5, 2, 3, 4] as const;
 
-/** The smallest seat a finger can hit: a big hall on a phone starts zoomed in to this. */
-export const MIN_CELL_PX = 22;
-
-/** The first zoom step at which a seat is at least MIN_CELL_PX wide in a box `boxWidth` wide. */
-export function startZoomIndex(boxWidth: number, planWidth: number): number {
-  if (boxWidth <= 0 || planWidth <= 0) return 0;
-  const cell = boxWidth / planWidth;
-  const index = SEAT_MAP_ZOOM_STEPS.findIndex((z) => cell * z >= MIN_CELL_PX);
-  return index === -1 ? SEAT_MAP_ZOOM_STEPS.length - 1 : index;
+/**
+ * The row labels to draw at each side of the hall: for every row (y) the row name of its leftmost
+ * and of its rightmost seat (side blocks may name a row differently).
+ */
+export function rowLabels(
+  seats: readonly Pick<SeatShort, 'x' | 'y' | 'r'>[],
+): { y: number; left: string; right: string }[] {
+  const rows = new Map<number, { minX: number; maxX: number; left: string; right: string }>();
+  for (const seat of seats) {
+    if (!seat.r) continue;
+    const row = rows.get(seat.y);
+    if (!row) {
+      rows.set(seat.y, { minX: seat.x, maxX: seat.x, left: seat.r, right: seat.r });
+      continue;
+    }
+    if (seat.x < row.minX) Object.assign(row, { minX: seat.x, left: seat.r });
+    if (seat.x > row.maxX) Object.assign(row, { maxX: seat.x, right: seat.r });
+  }
+  return [...rows.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([y, row]) => ({ y, left: row.left, right: row.right }));
 }

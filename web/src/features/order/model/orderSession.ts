@@ -6,6 +6,7 @@
 import type { CustomerInfo } from '../../../components/checkout/customerInfo';
 import type { MyHoldsResponse } from '../../../lib/api/types';
 import type { Step } from './steps';
+import { clearTicketDraft } from './ticketDraft';
 import { lineKey, type TicketsChoice } from './ticketLines';
 
 export interface SavedOrder {
@@ -58,6 +59,7 @@ export function saveOrder(presentationId: number, order: SavedOrder): void {
 }
 
 export function clearOrder(presentationId: number): void {
+  clearTicketDraft(presentationId);
   try {
     storage()?.removeItem(storageKey(presentationId));
   } catch {
@@ -89,7 +91,10 @@ export function resumePlan(
 ): ResumePlan {
   if (holds.seats.length === 0 || !holds.step || !holds.expiresAt) return FRESH;
   if (!saved?.choice || saved.choice.lines.length === 0) {
-    return { step: 'seats', repost: null, keep: saved !== null };
+    // A buyer on the tickets step before its first post (their choices are kept as a draft,
+    // ticketDraft.ts) comes back to it.
+    const step = saved?.step === 'tickets' && holds.step === 'seats' ? 'tickets' : 'seats';
+    return { step, repost: null, keep: saved !== null };
   }
   const held = new Set(holds.seats.map(lineKey));
   const chosen = new Set(saved.choice.lines.map((l) => l.key));

@@ -121,7 +121,8 @@ function lockCalls(fetchMock: ReturnType<typeof vi.fn>) {
 
 async function openMap() {
   const rendered = await renderApp('/order/77?lang=en', { api, config: makeConfig() });
-  const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' });
+  // The first test of a file loads the order page's code: slow on a busy machine.
+  const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' }, { timeout: 5000 });
   return { ...rendered, map };
 }
 
@@ -238,12 +239,126 @@ describe('seat step', () => {
         ? { status: 409, body: { error: { code: 'lock_seat_error', message: 'taken' } } }
         : api(url);
     await renderApp('/order/77?lang=en', { api: failing });
-    const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' });
+    // The first test of a file loads the order page's code: slow on a busy machine.
+    const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' }, { timeout: 5000 });
     await user.click(within(map).getByRole('button', { name: 'Row 1, seat 2, available' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('This seat is no longer available');
     expect(within(map).getByRole('button', { name: 'Row 1, seat 2, available' })).toHaveAttribute(
       'aria-pressed',
       'false',
+    );
+  });
+
+  it('shows a seat’s row, price level and kind, and says why a grey seat is not for sale', async () => {
+    const user = userEvent.setup();
+    // The single-seat rule (seating policy 3): the blocked free seat of row 2 is its doing.
+    const ruled: ApiHandler = (url) => {
+      if (url.pathname === '/api/presentations/77') {
+        const withRule = { ...presentation, seatingPolicyId: 3 };
+        return { body: { presentation: withRule, serverTime: SERVER_TIME, error: null } };
+      }
+      if (url.pathname === '/api/presentations/77/ticketGroups') {
+        const regular = { id: 101, ticketGroupId: 1, name: 'רגיל', nameEn: 'Regular' };
+        const price = { price: 4200, serviceCharge: 500, currency: 'ILS', multiplyFactor: 1 };
+        const plain = {
+          ...{ memberOnly: false, needsSeniorId: false, refPrompt: '', refPromptEn: '' },
+          ...{ requiresTicketId: null, seatKind: null },
+        };
+        return {
+          body: {
+            serviceCharge: null,
+            ticketGroups: [
+              {
+                ...{ id: 1, name: 'רגיל', nameEn: 'Standard', isByCodeEnabled: false },
+                ...{ tickets: [{ ...regular, ...price, ...plain }], voucherTickets: [] },
+              },
+            ],
+          },
+        };
+      }
+      return api(url);
+    };
+    const { fetchMock } = await renderApp('/order/77?lang=en', {
+      api: ruled,
+      config: makeConfig(),
+    });
+    const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' }, { timeout: 5000 });
+    const details = screen.getByTestId('seat-details');
+    expect(details).toHaveTextContent('Tap or point at a seat');
+
+    // A grey seat says why, to the eye and in its spoken name; the legend says it once for all.
+    const grey = within(map).getByRole('button', {
+      name: 'Row 2, seat 2, not available, it would leave a single empty seat',
+    });
+    await user.click(grey);
+    expect(details).toHaveTextContent('Row 2, seat 2');
+    expect(details).toHaveTextContent(
+      'Not available now: choosing it would leave a single empty seat beside it',
+    );
+    expect(
+      screen.getByText(/Grey seats in a free row would leave a single empty seat/),
+    ).toBeVisible();
+    expect(lockCalls(fetchMock)).toEqual([]);
+
+    // Pointing at a seat shows its row, section, price level and kind.
+    await user.hover(
+      within(map).getByRole('button', { name: 'Row 1, seat 1, wheelchair space, available' }),
+    );
+    await waitFor(() => expect(details).toHaveTextContent('Row 1, seat 1'));
+    expect(details).toHaveTextContent('Stalls · Standard, from ₪47.00');
+    expect(details).toHaveTextContent('Wheelchair · Free');
+  });
+
+  it('draws the whole hall first, with each row named at both sides', async () => {
+    const { map } = await openMap();
+    // The whole hall: no zoom to undo, the drawing at the box's width.
+    expect(screen.getByRole('button', { name: 'Zoom out' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Reset' })).toBeDisabled();
+    expect(map.getAttribute('style')).toContain('inline-size: 100%');
+    const labels = [...map.querySelectorAll('.seat-map__row')].map((el) => el.textContent);
+    expect(labels).toEqual(['1', '1', '2', '2']);
+  });
+
+  it('shows Continue as disabled until a seat is held, and says why beside it', async () => {
+    await openMap();
+    const next = screen.getByRole('button', { name: 'Continue' });
+    expect(next).toBeDisabled();
+    expect(next).toHaveAccessibleDescription('Choose at least one seat to continue.');
+  });
+
+  it('asks a general-admission screening for a number of places, not for a tap on a map', async () => {
+    const ga: ApiHandler = (url) => {
+      if (url.pathname === '/api/seats/seatplanV2') {
+        const section = {
+          ...{ id: 12, name: 'רחבה', nameEn: 'Floor', kind: 'ga', capacity: 100 },
+          ...{ ticketGroupId: 1, priceLevel: 1 },
+        };
+        const plan = { id: 7, venueId: 11, name: 'Hall 3', width: 0, height: 0, bestX: 0 };
+        const screen = { label: 'במה', labelEn: 'Stage' };
+        return {
+          body: { seatplan: { ...plan, bestY: 0, screen, sections: [section], seats: [] } },
+        };
+      }
+      if (url.pathname === '/api/seats/seats-statusV2') {
+        return {
+          body: {
+            presentationId: 77,
+            sections: [{ id: 12, kind: 'ga', capacity: 100, remaining: 40, soldOut: false }],
+            seats: [],
+            serverTime: SERVER_TIME,
+          },
+        };
+      }
+      return api(url);
+    };
+    await renderApp('/order/77?lang=en', { api: ga, config: makeConfig() });
+    expect(
+      await screen.findByRole('heading', { name: 'How many places?' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/map/i)).toBeNull();
+    expect(screen.getByRole('button', { name: 'One more place in Floor' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Continue' })).toHaveAccessibleDescription(
+      'Choose at least one place to continue.',
     );
   });
 });

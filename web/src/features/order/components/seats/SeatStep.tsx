@@ -17,11 +17,13 @@ import { useConfig } from '../../../../lib/config';
 import { localizedName } from '../../../../lib/localized';
 import { SeatMap } from '../../../../components/seat-map/SeatMap';
 import {
+  blockReasons,
   seatKey,
   seatLabel,
   stateOf,
   type SeatState,
 } from '../../../../components/seat-map/seatModel';
+import { formatMoney } from '../../../../lib/format';
 import { Countdown } from '../Countdown';
 import { useRemaining } from '../../hooks/useRemaining';
 import {
@@ -38,7 +40,9 @@ import {
   useUnlockSeat,
 } from '../../api/seats';
 import { useSeatEvents } from '../../api/seatEvents';
-import { lineKey } from '../../model/ticketLines';
+import { ticketGroupsQuery } from '../../api/tickets';
+import { fullPrice } from '../../model/priceText';
+import { isPlainTicket, lineKey } from '../../model/ticketLines';
 import './SeatStep.css';
 
 interface Confirmation {
@@ -74,6 +78,8 @@ export function SeatStep({
     seatsStatusQuery(id, pollOff ? false : live === 'live' ? STATUS_POLL_LIVE_MS : STATUS_POLL_MS),
   );
   const holds = useQuery(myHoldsQuery(id));
+  // Only for the seat details' price level: the map works without it.
+  const ticketGroups = useQuery(ticketGroupsQuery(id));
 
   const lockSeat = useLockSeat(id, captcha);
   const unlockSeat = useUnlockSeat(id, captcha);
@@ -97,6 +103,21 @@ export function SeatStep({
     }
     return map;
   }, [status.data, lineKeys, holdsData]);
+
+  const reasons = useMemo(
+    () => blockReasons(status.data?.seats ?? [], presentation.seatingPolicyId),
+    [status.data, presentation.seatingPolicyId],
+  );
+
+  const priceLevelOf = (seat: SeatShort): string | null => {
+    const group = ticketGroups.data?.ticketGroups.find((g) => g.id === seat.tg);
+    if (!group) return null;
+    const name = localizedName(lang, group.name, group.nameEn);
+    const prices = group.tickets.filter(isPlainTicket).map(fullPrice);
+    if (prices.length === 0) return name;
+    const from = formatMoney(Math.min(...prices), lang, group.tickets[0].currency);
+    return t('seatMap.priceLevel', { level: name, price: from });
+  };
 
   const remaining = useRemaining(
     holdsData?.seats.length ? holdsData.expiresAt : null,
@@ -206,17 +227,33 @@ export function SeatStep({
   const seatFor = (h: LockedSeat) =>
     seatplan.seats.find((s) => s.si === h.sectionId && s.x === h.x && s.y === h.y);
   const expired = remaining !== null && remaining <= 0;
+  const gaOnly = seatplan.seats.length === 0 && gaSections.length > 0;
+  const continueWhy =
+    busy.size > 0
+      ? null
+      : expired
+        ? t('order.why.expired')
+        : held.length === 0
+          ? t(gaOnly ? 'order.why.noPlaces' : 'order.why.noSeats')
+          : null;
 
   return (
     <section className="seat-step" aria-labelledby="seat-step-title" data-live={live}>
       <h2 id="seat-step-title" className="seat-step__title">
-        {t('order.seats.title')}
+        {t(gaOnly ? 'order.seats.titleGa' : 'order.seats.title')}
       </h2>
 
       <div className="seat-step__layout">
         <div className="seat-step__map">
           {seatplan.seats.length > 0 && (
-            <SeatMap plan={seatplan} states={states} busy={busy} onSeatActivate={onSeatActivate} />
+            <SeatMap
+              plan={seatplan}
+              states={states}
+              busy={busy}
+              onSeatActivate={onSeatActivate}
+              reasons={reasons}
+              priceLevelOf={priceLevelOf}
+            />
           )}
           {soldOut.length > 0 && (
             <p className="seat-step__sold-out">
@@ -264,7 +301,9 @@ export function SeatStep({
             <h3 className="seat-step__panel-title">{t('order.seats.selection')}</h3>
             {remaining !== null && remaining > 0 && <Countdown ms={remaining} />}
             {held.length === 0 ? (
-              <p className="seat-step__muted">{t('order.seats.noneSelected')}</p>
+              <p className="seat-step__muted">
+                {t(gaOnly ? 'order.seats.noneSelectedGa' : 'order.seats.noneSelected')}
+              </p>
             ) : (
               <ul className="seat-step__held">
                 {held.map((h) => {
@@ -304,10 +343,16 @@ export function SeatStep({
                   type="button"
                   className="button button--primary"
                   disabled={held.length === 0 || expired || busy.size > 0}
+                  aria-describedby={continueWhy ? 'seat-continue-why' : undefined}
                   onClick={onContinue}
                 >
                   {t('order.continue')}
                 </button>
+              </p>
+            )}
+            {onContinue && continueWhy && (
+              <p id="seat-continue-why" className="continue-why">
+                {continueWhy}
               </p>
             )}
           </div>

@@ -182,10 +182,21 @@ function cartBodies(fetchMock: ReturnType<typeof vi.fn>): CartBody[] {
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as CartBody);
 }
 
+/** The ticket chosen for a seat (its own list, the per-seat change). */
+const choiceOf = (seatGroup: HTMLElement) => within(seatGroup).getByRole('combobox');
+const chooser = () => screen.getByRole('group', { name: 'How many tickets of each kind?' });
+const typeRow = (name: string) =>
+  within(chooser())
+    .getAllByRole('listitem')
+    .find(
+      (li) => li.querySelector('.tickets-step__ticket-name')?.textContent === name,
+    ) as HTMLElement;
+
 async function openTickets(api: ApiHandler = makeApi()) {
   const rendered = await renderApp('/order/77?lang=en', { api, config: makeConfig() });
   const user = userEvent.setup();
-  await screen.findByRole('group', { name: 'Seat map: Hall 3' });
+  // The first test of a file loads the order page's code: slow on a busy machine.
+  await screen.findByRole('group', { name: 'Seat map: Hall 3' }, { timeout: 5000 });
   await user.click(screen.getByRole('button', { name: 'Continue' }));
   await screen.findByRole('heading', { name: 'Choose your tickets' });
   const first = await screen.findByRole('group', { name: 'Stalls row 1, seat 2' });
@@ -195,17 +206,23 @@ async function openTickets(api: ApiHandler = makeApi()) {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  window.sessionStorage.clear();
 });
 
-describe('tickets step', () => {
+// The order page's code loads in the first test: slow on a busy machine.
+describe('tickets step', { timeout: 15_000 }, () => {
   it('offers each held seat its group’s tickets and posts the chosen ones', async () => {
     const { user, first, second, fetchMock } = await openTickets();
     // The regular ticket is chosen by default; the child ticket shows its old price struck out
     // (both with the service charge, like for like).
-    expect(within(first).getByRole('radio', { name: /Regular/ })).toBeChecked();
-    const child = within(second).getByRole('radio', { name: /Child.*Instead of.*47\.00.*39\.00/ });
-    expect(child).not.toBeChecked();
-    await user.click(within(second).getByRole('radio', { name: /Child/ }));
+    expect(choiceOf(first)).toHaveValue('101');
+    expect(choiceOf(second)).toHaveValue('101');
+    expect(typeRow('Child')).toHaveTextContent(/Child.*Instead of.*47\.00.*39\.00/);
+    // "1 regular, 1 child": the child ticket goes to a seat by itself.
+    await user.click(screen.getByRole('button', { name: 'One more “Child” ticket' }));
+    expect(choiceOf(first)).toHaveValue('101');
+    expect(choiceOf(second)).toHaveValue('102');
+    expect(screen.getByText('1 × Regular, 1 × Child')).toBeInTheDocument();
     expect(screen.getByText('₪86.00')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -231,7 +248,8 @@ describe('tickets step', () => {
 
   it('asks a senior ticket for an ID before posting', async () => {
     const { user, first, fetchMock } = await openTickets();
-    await user.click(within(first).getByRole('radio', { name: /Senior/ }));
+    // A seat's own change: the first seat becomes a senior's.
+    await user.selectOptions(choiceOf(first), '103');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Please complete the marked seats')).toBeInTheDocument();
     expect(cartBodies(fetchMock)).toHaveLength(0);
@@ -245,7 +263,7 @@ describe('tickets step', () => {
 
   it('fills the seats without a code with a code’s ticket, and restores them on removal', async () => {
     const { user, first, second, fetchMock } = await openTickets();
-    await user.click(within(second).getByRole('radio', { name: /Child/ }));
+    await user.selectOptions(choiceOf(second), '102');
 
     await user.click(screen.getByRole('button', { name: 'Have a voucher or a code?' }));
     await user.click(screen.getByRole('button', { name: 'Discount code' }));
@@ -256,7 +274,7 @@ describe('tickets step', () => {
       expect(within(first).getByText('Code KUPA10: Discount code – ₪35 a ticket')).toBeVisible(),
     );
     expect(within(second).getByText('Code KUPA10: Discount code – ₪35 a ticket')).toBeVisible();
-    expect(within(first).queryByRole('radio')).toBeNull();
+    expect(within(first).queryByRole('combobox')).toBeNull();
     const lookup = fetchMock.mock.calls
       .map(([input]) => new URL(String(input), 'http://localhost'))
       .find((u) => u.pathname === '/api/presentations/77/ticket');
@@ -265,8 +283,8 @@ describe('tickets step', () => {
     expect(lookup?.searchParams.get('sectionId')).toBe('11');
 
     await user.click(screen.getByRole('button', { name: 'Remove code KUPA10' }));
-    expect(within(first).getByRole('radio', { name: /Regular/ })).toBeChecked();
-    expect(within(second).getByRole('radio', { name: /Child/ })).toBeChecked();
+    expect(choiceOf(first)).toHaveValue('101');
+    expect(choiceOf(second)).toHaveValue('102');
   });
 
   it('explains a code the server does not know', async () => {
@@ -312,9 +330,10 @@ describe('tickets step', () => {
   it('shows each ticket at its full price, the service charge in it said beside', async () => {
     const { first } = await openTickets();
     // Regular: ₪42 and a ₪5 service charge.
-    expect(within(first).getByRole('radio', { name: /Regular/ })).toHaveAccessibleName(
+    expect(typeRow('Regular').querySelector('.tickets-step__ticket')).toHaveTextContent(
       /^Regular\s*₪47\.00\s*incl\. ₪5\.00 service charge$/,
     );
+    expect(within(first).getByRole('option', { name: 'Regular · ₪47.00' })).toBeInTheDocument();
     // The running subtotal of two regular tickets, at full prices, says what it includes.
     const footer = screen.getByText('Tickets:').closest('div') as HTMLElement;
     expect(within(footer).getByText('₪94.00')).toBeInTheDocument();
@@ -344,9 +363,10 @@ describe('tickets step', () => {
           : undefined,
       ),
     );
-    expect(within(first).getByRole('radio', { name: /Regular/ })).toHaveAccessibleName(
+    expect(typeRow('Regular').querySelector('.tickets-step__ticket')).toHaveTextContent(
       /^Regular\s*₪42\.00$/,
     );
+    expect(within(first).getByRole('option', { name: 'Regular · ₪42.00' })).toBeInTheDocument();
     expect(screen.getByText('₪84.00')).toBeInTheDocument();
     expect(screen.getByText('+ service charge per order: ₪10.00')).toBeInTheDocument();
   });
@@ -367,12 +387,16 @@ describe('tickets step', () => {
       ),
     );
     const wheelchair = { name: /^Wheelchair(?! companion)/ };
-    expect(within(first).getByRole('radio', wheelchair)).not.toBeChecked();
-    expect(within(second).queryByRole('radio', wheelchair)).toBeNull();
+    expect(within(first).getByRole('option', wheelchair)).toBeInTheDocument();
+    expect(within(second).queryByRole('option', wheelchair)).toBeNull();
     // Seat 3 is not beside a held wheelchair place here: no companion ticket either.
-    expect(screen.queryByRole('radio', { name: /^Wheelchair companion/ })).toBeNull();
+    expect(screen.queryByRole('option', { name: /^Wheelchair companion/ })).toBeNull();
+    expect(
+      screen.queryByRole('button', { name: 'One more “Wheelchair companion” ticket' }),
+    ).toBeNull();
     // The default stays the regular ticket, on the wheelchair place too.
-    expect(within(first).getByRole('radio', { name: /Regular/ })).toBeChecked();
+    expect(choiceOf(first)).toHaveValue('101');
+    expect(choiceOf(second)).toHaveValue('101');
   });
 
   it('offers a companion ticket beside a held wheelchair place, and asks again once it is released', async () => {
@@ -392,14 +416,17 @@ describe('tickets step', () => {
       }),
     );
     const companion = { name: /^Wheelchair companion/ };
-    expect(within(first).queryByRole('radio', companion)).toBeNull();
-    expect(within(second).queryByRole('radio', { name: /^Wheelchair(?! companion)/ })).toBeNull();
-    await user.click(within(second).getByRole('radio', companion));
-    expect(within(second).getByRole('radio', companion)).toBeChecked();
+    expect(within(first).queryByRole('option', companion)).toBeNull();
+    expect(within(second).queryByRole('option', { name: /^Wheelchair(?! companion)/ })).toBeNull();
+    await user.click(
+      screen.getByRole('button', { name: 'One more “Wheelchair companion” ticket' }),
+    );
+    expect(choiceOf(second)).toHaveValue('109');
+    expect(choiceOf(first)).toHaveValue('101');
 
     await user.click(screen.getByRole('button', { name: 'Release Stalls row 1, seat 2' }));
-    await waitFor(() => expect(within(second).queryByRole('radio', companion)).toBeNull());
-    expect(within(second).queryByRole('radio', { checked: true })).toBeNull();
+    await waitFor(() => expect(within(second).queryByRole('option', companion)).toBeNull());
+    expect(choiceOf(second)).toHaveValue('');
 
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Please complete the marked seats')).toBeInTheDocument();
@@ -421,12 +448,131 @@ describe('tickets step', () => {
         return undefined;
       }),
     );
-    await user.click(within(first).getByRole('radio', { name: /^Wheelchair(?! companion)/ }));
+    await user.click(screen.getByRole('button', { name: 'One more “Wheelchair” ticket' }));
+    expect(choiceOf(first)).toHaveValue('108');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(
       await screen.findByText(
         '“Wheelchair” is sold only for a wheelchair place. Please choose another ticket instead',
       ),
     ).toBeInTheDocument();
+  });
+
+  it('puts “2 regular, 1 child” on three seats and posts one ticket per seat', async () => {
+    const three: LockedSeat[] = [
+      ...held,
+      { x: 3, y: 0, sectionId: 11, rowName: '1', seatName: '4', seatKinds: [] },
+    ];
+    const { user, fetchMock } = await openTickets(
+      makeApi((url) =>
+        url.pathname === '/api/seats/my-holds'
+          ? {
+              body: {
+                ...{ seats: three, step: 'seats', expiresAt: '2026-07-14T09:10:00Z' },
+                serverTime: SERVER_TIME,
+              },
+            }
+          : undefined,
+      ),
+    );
+    const count = (name: string) => within(chooser()).getByLabelText(`Number of “${name}” tickets`);
+    expect(count('Regular')).toHaveTextContent('3');
+    await user.click(screen.getByRole('button', { name: 'One more “Child” ticket' }));
+    expect(count('Regular')).toHaveTextContent('2');
+    expect(count('Child')).toHaveTextContent('1');
+    expect(screen.getByText('2 × Regular, 1 × Child')).toBeInTheDocument();
+    // Every seat has a ticket; taking the child off gives its seat back to the regular ticket.
+    expect(screen.getByText(/All 3 seats have a ticket/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'One “Child” ticket less' }));
+    expect(count('Regular')).toHaveTextContent('3');
+    await user.click(screen.getByRole('button', { name: 'One more “Child” ticket' }));
+
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(cartBodies(fetchMock)).toHaveLength(1));
+    const seats = cartBodies(fetchMock)[0].cart.presentations[0].seats;
+    expect(seats.map((s) => [s.XCoordinate, s.ticket.ticketId])).toEqual([
+      [1, 101],
+      [2, 101],
+      [3, 102],
+    ]);
+  });
+
+  it('puts a wheelchair ticket on the wheelchair place and a sofa ticket on both sofa seats', async () => {
+    const sofaTicket = ticket(202, 'Couple on a sofa', 12000, {
+      ...{ seatKind: 'sofa', multiplyFactor: 2, serviceCharge: 1000 },
+    });
+    const mixed: LockedSeat[] = [
+      { x: 0, y: 0, sectionId: 11, rowName: '1', seatName: '1', seatKinds: ['wheelchair'] },
+      { x: 1, y: 0, sectionId: 11, rowName: '1', seatName: '2', seatKinds: [] },
+      { x: 2, y: 0, sectionId: 11, rowName: '1', seatName: '3', seatKinds: ['sofa'] },
+      { x: 3, y: 0, sectionId: 11, rowName: '1', seatName: '4', seatKinds: ['sofa'] },
+    ];
+    const { user, fetchMock } = await openTickets(
+      makeApi((url) => {
+        if (url.pathname === '/api/seats/my-holds') {
+          const body = { seats: mixed, step: 'seats', expiresAt: '2026-07-14T09:10:00Z' };
+          return { body: { ...body, serverTime: SERVER_TIME } };
+        }
+        if (url.pathname === '/api/presentations/77/ticketGroups') {
+          const group = { id: 1, name: 'רגיל', nameEn: 'Standard', isByCodeEnabled: true };
+          const all = [...tickets, sofaTicket];
+          return {
+            body: {
+              serviceCharge: null,
+              ticketGroups: [{ ...group, tickets: all, voucherTickets: [] }],
+            },
+          };
+        }
+        return undefined;
+      }),
+    );
+    const seat = (n: number) => screen.getByRole('group', { name: `Stalls row 1, seat ${n}` });
+    const count = (name: string) => within(chooser()).getByLabelText(`Number of “${name}” tickets`);
+
+    await user.click(screen.getByRole('button', { name: 'One more “Wheelchair” ticket' }));
+    expect(choiceOf(seat(1))).toHaveValue('108');
+    // The ordinary seat is not offered the wheelchair ticket, nor the sofa one.
+    expect(within(seat(2)).queryByRole('option', { name: /^Wheelchair/ })).toBeNull();
+    expect(within(seat(2)).queryByRole('option', { name: /^Couple on a sofa/ })).toBeNull();
+    expect(screen.getByRole('button', { name: 'One more “Wheelchair” ticket' })).toBeDisabled();
+
+    // One sofa ticket covers both sofa seats; there is no room for a second.
+    await user.click(screen.getByRole('button', { name: 'One more “Couple on a sofa” ticket' }));
+    expect(choiceOf(seat(3))).toHaveValue('202');
+    expect(choiceOf(seat(4))).toHaveValue('202');
+    expect(choiceOf(seat(2))).toHaveValue('101');
+    expect(count('Couple on a sofa')).toHaveTextContent('1');
+    expect(count('Regular')).toHaveTextContent('1');
+    expect(
+      screen.getByRole('button', { name: 'One more “Couple on a sofa” ticket' }),
+    ).toBeDisabled();
+
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(cartBodies(fetchMock)).toHaveLength(1));
+    const posted = cartBodies(fetchMock)[0].cart.presentations[0].seats;
+    expect(posted.map((s) => s.ticket.ticketId)).toEqual([108, 101, 202, 202]);
+  });
+
+  it('keeps the buyer’s tickets through a reload, but never a senior’s ID number', async () => {
+    const first = await openTickets();
+    await first.user.click(screen.getByRole('button', { name: 'One more “Child” ticket' }));
+    await first.user.selectOptions(choiceOf(first.first), '103');
+    await first.user.type(
+      within(first.first).getByLabelText('ID number (senior citizen)'),
+      '123456782',
+    );
+    const kept = JSON.stringify({ ...window.sessionStorage });
+    expect(kept).toContain('kupa.tickets.77');
+    expect(kept).not.toContain('123456782');
+    first.unmount();
+
+    // The reload: the same tab, the order page again, straight back on the tickets step.
+    await renderApp('/order/77?lang=en', { api: makeApi(), config: makeConfig() });
+    await screen.findByRole('heading', { name: 'Choose your tickets' }, { timeout: 5000 });
+    const again = await screen.findByRole('group', { name: 'Stalls row 1, seat 2' });
+    const other = screen.getByRole('group', { name: 'Stalls row 1, seat 3' });
+    await waitFor(() => expect(choiceOf(other)).toHaveValue('102'));
+    expect(choiceOf(again)).toHaveValue('103');
+    expect(within(again).getByLabelText('ID number (senior citizen)')).toHaveValue('');
   });
 });

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../../../components/ui/Loading';
@@ -8,7 +8,7 @@ import { ApiError } from '../../../../lib/api/client';
 import { customerKeys, meQuery } from '../../../../lib/api/customer';
 import { useLogout } from '../../api/customer';
 import { useCaptcha } from '../../../../lib/captcha';
-import type { LockedSeat, Ticket } from '../../../../lib/api/types';
+import type { LockedSeat, Ticket, TicketGroup } from '../../../../lib/api/types';
 import { localizedName } from '../../../../lib/localized';
 import { orderErrorMessage } from '../../model/cartErrors';
 import { perOrderChargeText, priceText } from '../../model/priceText';
@@ -37,6 +37,20 @@ import {
 } from '../../model/ticketLines';
 import type { Clock } from '../../model/countdownClock';
 import { useOrder } from '../../hooks/orderContext';
+import {
+  draftOfLines,
+  loadTicketDraft,
+  restoreDraft,
+  saveTicketDraft,
+} from '../../model/ticketDraft';
+import {
+  addTicket,
+  canAdd,
+  choosableTickets,
+  quantityOf,
+  removeTicket,
+  unassignedCount,
+} from '../../model/ticketQuantities';
 import { CodeMenu } from './CodeMenu';
 import { MemberLookup } from './MemberLookup';
 import './TicketsStep.css';
@@ -55,7 +69,10 @@ export function TicketsStep() {
   const memberNumber = state.draft.memberNumber;
   const setMemberNumber = (next: string) =>
     dispatch({ type: 'memberNumberApplied', memberNumber: next });
-  const [memberInput, setMemberInput] = useState(memberNumber);
+  // The choices kept in this tab (a reload, a language switch) come back once the seats and the
+  // tickets are known; from then on every change is kept.
+  const [kept] = useState(() => loadTicketDraft(id));
+  const [memberInput, setMemberInput] = useState(memberNumber || (kept?.memberNumber ?? ''));
   const base = useQuery(ticketGroupsQuery(id));
   const member = useQuery({ ...ticketGroupsQuery(id, memberNumber), enabled: memberNumber !== '' });
   const listed = memberNumber !== '' && member.data ? member.data : base.data;
@@ -92,6 +109,28 @@ export function TicketsStep() {
     };
     return syncLines(stored, held, groupOf, groups);
   }, [stored, held, seatplan, groups]);
+
+  const restored = useRef(kept === null);
+  const keptMember = kept?.memberNumber ?? '';
+  const listedForKept =
+    keptMember === '' || (memberNumber === keptMember && (member.isSuccess || member.isError));
+  useEffect(() => {
+    if (restored.current || !kept) return;
+    if (keptMember !== '' && memberNumber === '') {
+      setMemberNumber(keptMember);
+      return;
+    }
+    if (!held || !seatplan || groups.length === 0 || !listedForKept) return;
+    restored.current = true;
+    const next = restoreDraft(lines, kept, groups);
+    if (next.some((l, i) => l !== lines[i])) setLines(next);
+    // Once, when the data is in.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [held, seatplan, groups, listedForKept]);
+  useEffect(() => {
+    if (restored.current && held && groups.length > 0)
+      saveTicketDraft(id, draftOfLines(lines, memberNumber));
+  }, [held, groups, id, lines, memberNumber]);
 
   const holdsClock: Clock | null = holds.data?.expiresAt
     ? {
@@ -217,6 +256,21 @@ export function TicketsStep() {
     chargeName: charge?.name,
   });
   const perOrder = perOrderChargeText(t, lang, charge);
+  const lineGroups = [...new Set(lines.map((l) => l.ticketGroupId))];
+  const ticketOptionText = (tk: Ticket) =>
+    `${localizedName(lang, tk.name, tk.nameEn)} · ${priceText(t, lang, tk, { currency: tk.currency, chargeName: charge?.name }).full}`;
+  // What the buyer has chosen, "2 × Regular, 1 × Child", in the order of the group's tickets.
+  const chosen = [...allTickets.values()].flatMap((ticket) => {
+    const count = lines.filter((l) => lineTicket(l, groups)?.id === ticket.id).length;
+    return count > 0 ? [{ ticket, count }] : [];
+  });
+  const continueWhy = busy
+    ? null
+    : expired
+      ? t('order.why.expired')
+      : lines.length === 0
+        ? t('order.why.noSeats')
+        : null;
 
   return (
     <section className="tickets-step" aria-labelledby="tickets-step-title">
@@ -224,144 +278,192 @@ export function TicketsStep() {
 
       {expired && <TimeExpired onRestart={restart} />}
 
-      <ol className="tickets-step__lines">
-        {lines.map((line) => {
-          const ticket = lineTicket(line, groups);
-          const where = `${sectionName(line.seat.sectionId)} ${seatWhere(line.seat)}`;
-          const problem = problems.get(line.key);
-          return (
-            <li key={line.key} className="tickets-step__line">
-              <div
-                role="group"
-                className="tickets-step__seat"
-                aria-labelledby={`seat-${line.key}`}
-                aria-invalid={problem === 'noTicket' || undefined}
-              >
-                <div className="tickets-step__seat-head">
-                  <h3 id={`seat-${line.key}`} className="tickets-step__seat-name">
-                    {where}
-                  </h3>
-                  <button
-                    type="button"
-                    className="tickets-step__remove"
-                    disabled={removing.has(line.key) || busy}
-                    aria-label={t('order.seats.release', { seat: where })}
-                    onClick={() => removeSeat(line)}
-                  >
-                    ×
-                  </button>
-                </div>
-                {line.code ? (
-                  <div className="tickets-step__code-ticket">
-                    <TicketLabel ticket={line.code.ticket} chargeName={charge?.name} />
-                    <p className="tickets-step__muted">
-                      {t('order.tickets.byCode', {
-                        code: line.code.code,
-                        label: localizedName(lang, line.code.label, line.code.labelEn),
-                      })}
-                    </p>
-                  </div>
-                ) : (
-                  <div className="tickets-step__options">
-                    {ticketsForLine(line, groups).map((tk) => (
-                      <label key={tk.id} className="tickets-step__option">
-                        <input
-                          type="radio"
-                          name={`ticket-${line.key}`}
-                          value={tk.id}
-                          checked={line.ticketId === tk.id}
-                          onChange={() => update(line.key, { ticketId: tk.id })}
-                        />
-                        <TicketLabel ticket={tk} chargeName={charge?.name} />
-                      </label>
-                    ))}
-                  </div>
-                )}
-                {ticket?.needsSeniorId && (
-                  <LineField
-                    label={t('order.tickets.seniorId')}
-                    hint={t('order.tickets.seniorIdHint')}
-                    value={line.seniorId}
-                    inputMode="numeric"
-                    maxLength={9}
-                    error={problem === 'seniorId' ? t('validation.seniorIdRequired') : null}
-                    onChange={(value) => update(line.key, { seniorId: value })}
-                  />
-                )}
-                {ticket && hasRefPrompt(ticket) && (
-                  <LineField
-                    label={localizedName(lang, ticket.refPrompt, ticket.refPromptEn)}
-                    value={line.ref1}
-                    maxLength={40}
-                    error={problem === 'reference' ? t('validation.mandatoryField') : null}
-                    onChange={(value) => update(line.key, { ref1: value })}
-                  />
-                )}
-                {problem === 'noTicket' && (
-                  <p className="tickets-step__field-error">{t('order.tickets.chooseTicket')}</p>
-                )}
-              </div>
-            </li>
-          );
-        })}
-      </ol>
-
-      <CodeMenu
-        presentationId={id}
-        lines={lines}
-        captcha={captcha}
-        onApplied={setLines}
-        disabled={busy}
-      />
-
-      <MemberLookup
-        value={memberInput}
-        onChange={setMemberInput}
-        active={memberNumber}
-        pending={member.isFetching}
-        error={memberNumber !== '' && member.isError ? orderErrorMessage(t, member.error) : null}
-        onApply={() => setMemberNumber(memberInput.trim())}
-        onClear={() => {
-          setMemberNumber('');
-          setMemberInput('');
-        }}
-      />
-
-      {me.data && !needLogin && (
-        <p className="tickets-step__muted tickets-step__login" role="status">
-          {t('login.loggedIn', {
-            name:
-              `${me.data.customerInfo?.FirstName ?? ''} ${me.data.customerInfo?.LastName ?? ''}`.trim() ||
-              me.data.mobileNumber,
-          })}{' '}
-          <button
-            type="button"
-            className="button button--ghost"
+      <div className="tickets-step__main">
+        {lineGroups.map((groupId) => (
+          <QuantityChooser
+            key={groupId}
+            groupId={groupId}
+            title={
+              lineGroups.length > 1
+                ? localizedName(
+                    lang,
+                    groups.find((g) => g.id === groupId)?.name ?? '',
+                    groups.find((g) => g.id === groupId)?.nameEn,
+                  )
+                : null
+            }
+            lines={lines}
+            groups={groups}
+            chargeName={charge?.name}
             disabled={busy}
-            onClick={() => logout.mutate()}
-          >
-            {t('login.logout')}
-          </button>
-        </p>
-      )}
+            onChange={setLines}
+          />
+        ))}
 
-      {needLogin && (
-        <CheckoutLogin
-          reason="member"
+        <h3 className="tickets-step__subtitle">{t('order.tickets.seatsTitle')}</h3>
+        <ol className="tickets-step__lines">
+          {lines.map((line) => {
+            const ticket = lineTicket(line, groups);
+            const where = `${sectionName(line.seat.sectionId)} ${seatWhere(line.seat)}`;
+            const problem = problems.get(line.key);
+            const selectId = `ticket-${line.key}`;
+            return (
+              <li key={line.key} className="tickets-step__line">
+                <div
+                  role="group"
+                  className="tickets-step__seat"
+                  aria-labelledby={`seat-${line.key}`}
+                  aria-invalid={problem === 'noTicket' || undefined}
+                >
+                  <div className="tickets-step__seat-head">
+                    <h4 id={`seat-${line.key}`} className="tickets-step__seat-name">
+                      {where}
+                    </h4>
+                    {line.code ? (
+                      <div className="tickets-step__code-ticket">
+                        <TicketLabel ticket={line.code.ticket} chargeName={charge?.name} />
+                        <p className="tickets-step__muted">
+                          {t('order.tickets.byCode', {
+                            code: line.code.code,
+                            label: localizedName(lang, line.code.label, line.code.labelEn),
+                          })}
+                        </p>
+                      </div>
+                    ) : (
+                      <span className="tickets-step__seat-ticket">
+                        <label htmlFor={selectId} className="visually-hidden">
+                          {t('order.tickets.ticketFor', { seat: where })}
+                        </label>
+                        <select
+                          id={selectId}
+                          className="tickets-step__select"
+                          value={line.ticketId ?? ''}
+                          aria-invalid={problem === 'noTicket' || undefined}
+                          disabled={busy}
+                          onChange={(e) =>
+                            update(line.key, {
+                              ticketId: e.target.value === '' ? null : Number(e.target.value),
+                            })
+                          }
+                        >
+                          {line.ticketId === null && (
+                            <option value="">{t('order.tickets.noTicketYet')}</option>
+                          )}
+                          {ticketsForLine(line, groups).map((tk) => (
+                            <option key={tk.id} value={tk.id}>
+                              {ticketOptionText(tk)}
+                            </option>
+                          ))}
+                        </select>
+                      </span>
+                    )}
+                    <button
+                      type="button"
+                      className="tickets-step__remove"
+                      disabled={removing.has(line.key) || busy}
+                      aria-label={t('order.seats.release', { seat: where })}
+                      onClick={() => removeSeat(line)}
+                    >
+                      ×
+                    </button>
+                  </div>
+                  {ticket?.needsSeniorId && (
+                    <LineField
+                      label={t('order.tickets.seniorId')}
+                      hint={t('order.tickets.seniorIdHint')}
+                      value={line.seniorId}
+                      inputMode="numeric"
+                      maxLength={9}
+                      error={problem === 'seniorId' ? t('validation.seniorIdRequired') : null}
+                      onChange={(value) => update(line.key, { seniorId: value })}
+                    />
+                  )}
+                  {ticket && hasRefPrompt(ticket) && (
+                    <LineField
+                      label={localizedName(lang, ticket.refPrompt, ticket.refPromptEn)}
+                      value={line.ref1}
+                      maxLength={40}
+                      error={problem === 'reference' ? t('validation.mandatoryField') : null}
+                      onChange={(value) => update(line.key, { ref1: value })}
+                    />
+                  )}
+                  {problem === 'noTicket' && (
+                    <p className="tickets-step__field-error">{t('order.tickets.chooseTicket')}</p>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+        <CodeMenu
+          presentationId={id}
+          lines={lines}
           captcha={captcha}
-          onCancel={() => setNeedLogin(false)}
-          onLoggedIn={() => {
-            setNeedLogin(false);
-            submit();
+          onApplied={setLines}
+          disabled={busy}
+        />
+
+        <MemberLookup
+          value={memberInput}
+          onChange={setMemberInput}
+          active={memberNumber}
+          pending={member.isFetching}
+          error={memberNumber !== '' && member.isError ? orderErrorMessage(t, member.error) : null}
+          onApply={() => setMemberNumber(memberInput.trim())}
+          onClear={() => {
+            setMemberNumber('');
+            setMemberInput('');
           }}
         />
-      )}
 
-      <div role="alert" className="tickets-step__alert" hidden={!message}>
-        {message && <p className="tickets-step__alert-text">{message}</p>}
+        {me.data && !needLogin && (
+          <p className="tickets-step__muted tickets-step__login" role="status">
+            {t('login.loggedIn', {
+              name:
+                `${me.data.customerInfo?.FirstName ?? ''} ${me.data.customerInfo?.LastName ?? ''}`.trim() ||
+                me.data.mobileNumber,
+            })}{' '}
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={busy}
+              onClick={() => logout.mutate()}
+            >
+              {t('login.logout')}
+            </button>
+          </p>
+        )}
+
+        {needLogin && (
+          <CheckoutLogin
+            reason="member"
+            captcha={captcha}
+            onCancel={() => setNeedLogin(false)}
+            onLoggedIn={() => {
+              setNeedLogin(false);
+              submit();
+            }}
+          />
+        )}
+
+        <div role="alert" className="tickets-step__alert" hidden={!message}>
+          {message && <p className="tickets-step__alert-text">{message}</p>}
+        </div>
       </div>
 
       <div className="tickets-step__footer">
+        {chosen.length > 0 && (
+          <p className="tickets-step__chosen">
+            {chosen
+              .map(({ ticket, count }) =>
+                t('order.tickets.chosenLine', {
+                  count,
+                  ticket: localizedName(lang, ticket.name, ticket.nameEn),
+                }),
+              )
+              .join(', ')}
+          </p>
+        )}
         <div className="tickets-step__total">
           <p className="tickets-step__total-line">
             <span>{t('order.tickets.total')}</span> <strong>{subtotal.full}</strong>
@@ -378,12 +480,107 @@ export function TicketsStep() {
             className="button button--primary"
             onClick={submit}
             disabled={busy || expired || lines.length === 0}
+            aria-describedby={continueWhy ? 'tickets-continue-why' : undefined}
           >
             {t('order.continue')}
           </button>
         </div>
+        {continueWhy && (
+          <p id="tickets-continue-why" className="continue-why">
+            {continueWhy}
+          </p>
+        )}
       </div>
     </section>
+  );
+}
+
+/**
+ * How many of each ticket, as cinema sites ask: each + puts one more on a seat (taken from the
+ * default ticket, or a seat with none), each − gives its seat back to the default. Tickets for a
+ * kind of seat are offered only while a held seat serves that kind.
+ */
+function QuantityChooser({
+  groupId,
+  title,
+  lines,
+  groups,
+  chargeName,
+  disabled,
+  onChange,
+}: {
+  groupId: number;
+  title: string | null;
+  lines: TicketLine[];
+  groups: TicketGroup[];
+  chargeName?: string | null;
+  disabled: boolean;
+  onChange: (lines: TicketLine[]) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const headingId = `quantities-${groupId}`;
+  const seats = lines.filter((l) => l.ticketGroupId === groupId && !l.code).length;
+  const left = unassignedCount(lines, groupId);
+  if (seats === 0) return null;
+  return (
+    <div
+      className="tickets-step__panel tickets-step__quantities"
+      role="group"
+      aria-labelledby={headingId}
+    >
+      <h3 id={headingId} className="tickets-step__panel-title">
+        {title ? t('order.tickets.quantitiesOf', { group: title }) : t('order.tickets.quantities')}
+      </h3>
+      <p className="tickets-step__muted" aria-live="polite">
+        {left > 0
+          ? t('order.tickets.seatsLeft', { count: left })
+          : t('order.tickets.seatsCovered', { count: seats })}
+      </p>
+      <ul className="tickets-step__types">
+        {choosableTickets(lines, groups, groupId).map((ticket) => {
+          const name = localizedName(lang, ticket.name, ticket.nameEn);
+          const count = quantityOf(lines, ticket);
+          return (
+            <li key={ticket.id} className="tickets-step__type">
+              <TicketLabel ticket={ticket} chargeName={chargeName} />
+              <span className="products-step__stepper">
+                <button
+                  type="button"
+                  className="products-step__tool"
+                  aria-label={t('order.tickets.less', { ticket: name })}
+                  disabled={disabled || count === 0}
+                  onClick={() => {
+                    const next = removeTicket(lines, groups, ticket);
+                    if (next) onChange(next);
+                  }}
+                >
+                  −
+                </button>
+                <output
+                  className="products-step__quantity"
+                  aria-label={t('order.tickets.howMany', { ticket: name })}
+                >
+                  {count}
+                </output>
+                <button
+                  type="button"
+                  className="products-step__tool"
+                  aria-label={t('order.tickets.more', { ticket: name })}
+                  disabled={disabled || !canAdd(lines, groups, ticket)}
+                  onClick={() => {
+                    const next = addTicket(lines, groups, ticket);
+                    if (next) onChange(next);
+                  }}
+                >
+                  +
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
 
