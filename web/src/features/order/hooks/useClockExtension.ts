@@ -3,12 +3,13 @@
 // the time is out. Before zero the server extends the checkout (POST /seats/extend); at zero the
 // checkout is over, so the extension locks again the seats still free (the normal lock call,
 // which starts a new checkout) and names those another buyer took meanwhile.
-import { useCallback, useState } from 'react';
+import { useCallback, useContext, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api/client';
 import { errorMessage } from '../../../lib/apiErrors';
-import { useCaptcha } from '../../../lib/captcha';
+import { captchaTokenFor } from '../../../lib/captcha';
+import { ConfigContext } from '../../../lib/config';
 import type { LockedSeat, SeatRef, SeatplanV2Response } from '../../../lib/api/types';
 import { seatKeys, useExtendHold, useLockSeat } from '../api/seats';
 import { stamp } from '../model/countdownClock';
@@ -88,7 +89,9 @@ export function useReclaim() {
   const { presentation, state, dispatch } = useOrder();
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const captcha = useCaptcha();
+  // The site's captcha; a step shown on its own (its tests) has no configuration around it.
+  const config = useContext(ConfigContext)?.raw;
+  const captcha = useCallback((action: string) => captchaTokenFor(config, action), [config]);
   const id = presentation.id;
   const lockSeat = useLockSeat(id, captcha);
   // Taken when the time ran out: a later look at the holds finds none.
