@@ -22,7 +22,7 @@ export function Countdown({ ms }: { ms: number }) {
         <span role="timer">{t('order.timeLeft', { time: formatClock(ms) })}</span>
       </p>
       {/* Its words change once a minute, and once for the warning: never every second. */}
-      <span className="visually-hidden" aria-live="polite">
+      <span className="visually-hidden countdown__live" aria-live="polite">
         {warning
           ? `${t('order.clock.warning')} ${offer ? t('order.clock.warningCanExtend') : ''}`.trim()
           : t('order.minutesLeft', { count: Math.ceil(ms / 60_000) })}

@@ -151,7 +151,7 @@ const pass = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
 /** The countdown's live region: what a screen reader hears. */
 const liveRegion = () => {
-  const region = screen.getByRole('timer').closest('.countdown')?.querySelector('[aria-live]');
+  const region = screen.getByRole('timer').closest('.countdown')?.querySelector('.countdown__live');
   if (!region) throw new Error('no live region beside the timer');
   return region;
 };
