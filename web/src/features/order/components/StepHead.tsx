@@ -1,4 +1,4 @@
-import { useContext, useLayoutEffect } from 'react';
+import { useContext, useEffect, useLayoutEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useReclaim } from '../hooks/useClockExtension';
@@ -38,10 +38,16 @@ export function TimeExpired({ onRestart }: { onRestart: () => void }) {
     frame?.lock();
     return () => frame?.unlock();
   }, [frame]);
+  // A buyer deep in a long step (the details form on a phone) sees why it stopped.
+  const ref = useRef<HTMLDivElement>(null);
+  const placed = Boolean(!frame || frame.slot);
+  useEffect(() => {
+    if (placed) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [placed]);
   // Inside a frame, the box waits for its place above the locked step.
   if (frame && !frame.slot) return null;
   const box = (
-    <div role="alert" className="tickets-step__alert time-expired">
+    <div ref={ref} role="alert" className="tickets-step__alert time-expired">
       <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
       <p className="tickets-step__muted">
         {available ? t('order.clock.expiredCanExtend') : t('order.clock.expiredNoExtension')}
