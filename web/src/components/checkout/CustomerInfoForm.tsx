@@ -35,6 +35,8 @@ export interface CustomerInfoFormProps {
   submitLabel?: string;
   /** The separate mailing opt-in; hide it where a term already asks the same. */
   showMailingOptIn?: boolean;
+  /** Every change the buyer makes, e.g. to keep a draft through a reload. */
+  onValuesChange?: (values: Partial<CustomerInfo>) => void;
 }
 
 const INPUT_TYPES: Partial<Record<TextField, string>> = {
@@ -78,6 +80,7 @@ export function CustomerInfoForm({
   serverError,
   submitLabel,
   showMailingOptIn = true,
+  onValuesChange,
 }: CustomerInfoFormProps) {
   const { t, i18n } = useTranslation();
   const idPrefix = useId();
@@ -89,6 +92,7 @@ export function CustomerInfoForm({
     handleSubmit,
     getValues,
     setValue,
+    subscribe,
     setError,
     trigger,
     control,
@@ -129,6 +133,14 @@ export function CustomerInfoForm({
     },
     [t, setError, getValues],
   );
+
+  useEffect(() => {
+    if (!onValuesChange) return;
+    return subscribe({
+      formState: { values: true },
+      callback: ({ values }) => onValuesChange(values),
+    });
+  }, [subscribe, onValuesChange]);
 
   // A server answer handed in by the parent goes on the fields once.
   useEffect(() => {

@@ -4,7 +4,9 @@ import { useConfig } from '../../../lib/config';
 import { OrderContext } from '../hooks/orderContext';
 import { useOrderFlow } from '../hooks/useOrderFlow';
 import { ConfirmationStep } from './confirmation/ConfirmationStep';
+import { LostSeats } from './LostSeats';
 import { OrderSteps } from './OrderSteps';
+import { StepFrame } from './StepFrame';
 import { PaymentStep } from './payment/PaymentStep';
 import { ReturnedPayment } from './payment/ReturnedPayment';
 import { ProductsStep } from './products/ProductsStep';
@@ -22,28 +24,31 @@ export function OrderFlow({ presentation }: { presentation: Presentation }) {
   return (
     <OrderContext value={order}>
       <OrderSteps current={state.step} skip={state.hasProducts ? [] : ['products']} />
-      {state.step === 'seats' && (
-        <SeatStep
-          presentation={presentation}
-          onContinue={() => dispatch({ type: 'wentTo', step: 'tickets' })}
-        />
-      )}
-      {state.step === 'tickets' && <TicketsStep />}
-      {state.step === 'products' && state.choice && state.cart && <ProductsStep />}
-      {state.step === 'payment' && state.cart && config.raw && (
-        <PaymentStep config={config.raw as SiteConfig} />
-      )}
-      {state.step === 'payment' && state.returnedPayment !== null && (
-        <ReturnedPayment
-          presentationId={presentation.id}
-          paymentId={state.returnedPayment}
-          onPaid={(reservation) => dispatch({ type: 'paid', reservation })}
-          onRestart={restart}
-        />
-      )}
-      {state.step === 'confirmation' && state.reservation && (
-        <ConfirmationStep reservationIdentifier={state.reservation} />
-      )}
+      {state.lostSeats && <LostSeats seats={state.lostSeats} />}
+      <StepFrame>
+        {state.step === 'seats' && (
+          <SeatStep
+            presentation={presentation}
+            onContinue={() => dispatch({ type: 'wentTo', step: 'tickets' })}
+          />
+        )}
+        {state.step === 'tickets' && <TicketsStep />}
+        {state.step === 'products' && state.choice && state.cart && <ProductsStep />}
+        {state.step === 'payment' && state.cart && config.raw && (
+          <PaymentStep config={config.raw as SiteConfig} />
+        )}
+        {state.step === 'payment' && state.returnedPayment !== null && (
+          <ReturnedPayment
+            presentationId={presentation.id}
+            paymentId={state.returnedPayment}
+            onPaid={(reservation) => dispatch({ type: 'paid', reservation })}
+            onRestart={restart}
+          />
+        )}
+        {state.step === 'confirmation' && state.reservation && (
+          <ConfirmationStep reservationIdentifier={state.reservation} />
+        )}
+      </StepFrame>
     </OrderContext>
   );
 }

@@ -1,5 +1,9 @@
+import { useContext, useEffect, useLayoutEffect, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { useReclaim } from '../hooks/useClockExtension';
 import { Countdown } from './Countdown';
+import { StepFrameContext } from '../hooks/stepFrame';
 
 /** A step's heading with the time its holds have left. */
 export function StepHead({
@@ -21,15 +25,55 @@ export function StepHead({
   );
 }
 
-/** The step's time ran out: say so and offer a fresh start. */
+/**
+ * The step's time ran out: say so, offer the step's one extension (the seats still free are
+ * locked again) when it was not spent, and a fresh start. While it is up the step is locked
+ * (StepFrame): the tickets, products and details can no longer be changed.
+ */
 export function TimeExpired({ onRestart }: { onRestart: () => void }) {
   const { t } = useTranslation();
-  return (
-    <div role="alert" className="tickets-step__alert">
+  const frame = useContext(StepFrameContext);
+  const { available, reclaim, busy, message } = useReclaim();
+  useLayoutEffect(() => {
+    frame?.lock();
+    return () => frame?.unlock();
+  }, [frame]);
+  // A buyer deep in a long step (the details form on a phone) sees why it stopped.
+  const ref = useRef<HTMLDivElement>(null);
+  const placed = Boolean(!frame || frame.slot);
+  useEffect(() => {
+    if (placed) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [placed]);
+  // Inside a frame, the box waits for its place above the locked step.
+  if (frame && !frame.slot) return null;
+  const box = (
+    <div ref={ref} role="alert" className="tickets-step__alert time-expired">
       <p className="tickets-step__alert-text">{t('errors.timeExpired')}</p>
-      <button type="button" className="button button--primary" onClick={onRestart}>
-        {t('order.tickets.startOver')}
-      </button>
+      <p className="tickets-step__muted">
+        {available ? t('order.clock.expiredCanExtend') : t('order.clock.expiredNoExtension')}
+      </p>
+      <p className="time-expired__actions">
+        {available && (
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={busy}
+            onClick={() => void reclaim()}
+          >
+            {t('order.clock.extend')}
+          </button>
+        )}
+        <button
+          type="button"
+          className={available ? 'button button--ghost' : 'button button--primary'}
+          disabled={busy}
+          onClick={onRestart}
+        >
+          {t('order.tickets.startOver')}
+        </button>
+      </p>
+      {message && <p className="tickets-step__alert-text">{message}</p>}
     </div>
   );
+  return frame?.slot ? createPortal(box, frame.slot) : box;
 }

@@ -6,7 +6,7 @@ import type { Presentation } from '../../../lib/api/types';
 import { myHoldsQuery, seatKeys } from '../api/seats';
 import { usePostCart } from '../api/tickets';
 import { stamp } from '../model/countdownClock';
-import { clearOrder, loadOrder, resumePlan, saveOrder } from '../model/orderSession';
+import { clearDetails, clearOrder, loadOrder, resumePlan, saveOrder } from '../model/orderSession';
 import { initialOrderState, orderReducer, type OrderEvent } from '../model/orderState';
 import { takeReturnedPayment } from '../model/returnedPayment';
 import { cartBody } from '../model/ticketLines';
@@ -89,8 +89,11 @@ export function useOrderFlow(presentation: Presentation): OrderContextValue {
   const { resuming, step, choice, products, customerInfo } = state;
   useEffect(() => {
     if (resuming) return;
-    if (step === 'confirmation') clearOrder(id);
-    else saveOrder(id, { step, choice, products, customerInfo });
+    if (step === 'confirmation') {
+      // A paid order keeps nothing of the buyer's in this tab.
+      clearOrder(id);
+      clearDetails(id);
+    } else saveOrder(id, { step, choice, products, customerInfo });
   }, [resuming, id, step, choice, products, customerInfo]);
 
   // Each new step starts at the top of the page (not the one a reload resumes at).

@@ -2,7 +2,9 @@
 // /order/{id} resumes where the server says the checkout is. The server keeps the holds, the
 // step and its timer (GET /seats/my-holds), not the ticket choices: those are kept here and the
 // cart is posted again. Nothing secret is kept: no card data, no SMS code, no voucher reference
-// (a voucher is money to whoever holds its number; the buyer applies it again).
+// (a voucher is money to whoever holds its number; the buyer applies it again), and of the
+// buyer's details no ID number and no date of birth (personal data, spec section 3): the buyer
+// types those again.
 import type { CustomerInfo } from '../../../components/checkout/customerInfo';
 import type { MyHoldsResponse } from '../../../lib/api/types';
 import type { Step } from './steps';
@@ -14,13 +16,28 @@ export interface SavedOrder {
   step: Step;
   choice: TicketsChoice | null;
   products: Record<number, number>;
+  /** The details the server accepted; null when they held personal data that is not kept. */
   customerInfo: CustomerInfo | null;
 }
+
+/** The details' fields that are personal data and never stored in the browser. */
+export const UNKEPT_FIELDS = ['ssn', 'invoiceSSN', 'dateOfBirth'] as const;
+
+/** The details without their personal data (ID numbers, date of birth). */
+export function keepableDetails<T extends Partial<CustomerInfo>>(info: T): T {
+  const kept = { ...info };
+  for (const field of UNKEPT_FIELDS) delete kept[field];
+  return kept;
+}
+
+const holdsPersonalData = (info: Partial<CustomerInfo>) =>
+  UNKEPT_FIELDS.some((field) => Boolean(info[field]));
 
 // 2: held seats carry the kinds of seat they serve (`seatKinds`); a choice saved without them
 // is not resumed.
 const VERSION = 2;
 const storageKey = (presentationId: number) => `kupa.order.${presentationId}`;
+const detailsKey = (presentationId: number) => `kupa.details.${presentationId}`;
 
 function storage(): Storage | null {
   try {
@@ -51,8 +68,12 @@ export function loadOrder(presentationId: number): SavedOrder | null {
 }
 
 export function saveOrder(presentationId: number, order: SavedOrder): void {
+  // Accepted details with an ID number or a birth date are not kept whole: after a reload the
+  // form comes back filled from the draft (loadDetails) and asks for those again.
+  const info = order.customerInfo;
+  const kept = { ...order, customerInfo: info && !holdsPersonalData(info) ? info : null };
   try {
-    storage()?.setItem(storageKey(presentationId), JSON.stringify({ v: VERSION, order }));
+    storage()?.setItem(storageKey(presentationId), JSON.stringify({ v: VERSION, order: kept }));
   } catch {
     // Full or switched off: nothing to resume from, nothing breaks.
   }
@@ -62,6 +83,39 @@ export function clearOrder(presentationId: number): void {
   clearTicketDraft(presentationId);
   try {
     storage()?.removeItem(storageKey(presentationId));
+  } catch {
+    // As above.
+  }
+}
+
+/**
+ * The details form as the buyer is filling it in, kept through a reload or a language switch
+ * (its own key: it outlives a restart of the order, and goes once the order is paid).
+ */
+export function saveDetails(presentationId: number, info: Partial<CustomerInfo>): void {
+  try {
+    storage()?.setItem(detailsKey(presentationId), JSON.stringify(keepableDetails(info)));
+  } catch {
+    // As above.
+  }
+}
+
+export function loadDetails(presentationId: number): Partial<CustomerInfo> | null {
+  const raw = storage()?.getItem(detailsKey(presentationId));
+  if (!raw) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return parsed && typeof parsed === 'object'
+      ? keepableDetails(parsed as Partial<CustomerInfo>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+export function clearDetails(presentationId: number): void {
+  try {
+    storage()?.removeItem(detailsKey(presentationId));
   } catch {
     // As above.
   }

@@ -6,7 +6,7 @@
 // what the cart was last posted with: entering a step starts it from what was handed on, so a
 // buyer who goes back without continuing finds the choices the cart has.
 import type { CustomerInfo } from '../../../components/checkout/customerInfo';
-import type { CartResponse, PricedCart } from '../../../lib/api/types';
+import type { CartResponse, CheckoutResponse, PricedCart } from '../../../lib/api/types';
 import { clockOf, type Clock, type Timed } from './countdownClock';
 import type { Step } from './steps';
 import type { TicketLine, TicketsChoice } from './ticketLines';
@@ -43,6 +43,14 @@ export interface OrderState {
   reservation: string | null;
   /** A payment a whole-window gateway sent the buyer back with: settled before anything else. */
   returnedPayment: string | null;
+  /**
+   * The server's step whose one extension (POST /seats/extend) is spent, or a payment's window
+   * (never extended); null while the current step may still be extended. A cart answer at
+   * another step gives the new step its own extension.
+   */
+  extendedStep: string | null;
+  /** The seats the last re-claim after the time ran out could not get back (their names). */
+  lostSeats: string[] | null;
 }
 
 export type OrderEvent =
@@ -72,7 +80,16 @@ export type OrderEvent =
   | { type: 'paymentStarted'; clock: Clock | null }
   | { type: 'paid'; reservation: string }
   /** Back to the seat map with nothing chosen (the time ran out, the payment was lost). */
-  | { type: 'restarted' };
+  | { type: 'restarted' }
+  /** The step's one extension was given: the clock runs to its new end. */
+  | { type: 'extended'; answer: Timed<CheckoutResponse> }
+  /** The server refused an extension (already spent, or past the hold's ceiling). */
+  | { type: 'extensionRefused' }
+  /**
+   * After the time ran out, the seats still free were locked again (a new checkout on the
+   * server): on at the tickets step with what was chosen, or, when none came back, at the seats.
+   */
+  | { type: 'reclaimed'; kept: number; lost: string[] };
 
 const NO_TICKETS: TicketsDraft = { lines: [], memberNumber: '' };
 
@@ -99,12 +116,19 @@ export function initialOrderState({
     customerInfo: null,
     reservation: null,
     returnedPayment,
+    extendedStep: null,
+    lostSeats: null,
   };
 }
 
 /** The state with a new priced cart; an answer without a timer keeps the one running. */
 function priced(state: OrderState, answer: Timed<CartResponse>): OrderState {
-  return { ...state, cart: answer.cart, clock: clockOf(answer) ?? state.clock };
+  return {
+    ...state,
+    cart: answer.cart,
+    clock: clockOf(answer) ?? state.clock,
+    extendedStep: answer.step === state.extendedStep ? state.extendedStep : null,
+  };
 }
 
 export function orderReducer(state: OrderState, event: OrderEvent): OrderState {
@@ -126,7 +150,7 @@ export function orderReducer(state: OrderState, event: OrderEvent): OrderState {
     }
     case 'wentTo':
       if (event.step === 'tickets') {
-        return { ...state, step: 'tickets', draft: draftOf(state.choice) };
+        return { ...state, step: 'tickets', draft: draftOf(state.choice), lostSeats: null };
       }
       if (event.step === 'products') {
         return { ...state, step: 'products', productsDraft: state.products };
@@ -144,6 +168,7 @@ export function orderReducer(state: OrderState, event: OrderEvent): OrderState {
         draft: draftOf(event.choice),
         step,
         productsDraft: state.products,
+        lostSeats: null,
       };
     }
     case 'productQuantitySet': {
@@ -162,7 +187,8 @@ export function orderReducer(state: OrderState, event: OrderEvent): OrderState {
     case 'cartRepriced':
       return priced(state, event.answer);
     case 'paymentStarted':
-      return event.clock ? { ...state, clock: event.clock } : state;
+      // A payment's window is its own and is never extended.
+      return event.clock ? { ...state, clock: event.clock, extendedStep: 'payment' } : state;
     case 'paid':
       return {
         ...state,
@@ -175,6 +201,34 @@ export function orderReducer(state: OrderState, event: OrderEvent): OrderState {
         ...initialOrderState({ hasProducts: state.hasProducts }),
         resuming: false,
         reservation: state.reservation,
+      };
+    case 'extended':
+      return {
+        ...state,
+        // Before the first cart the seat holds carry the clock (and get the new end there).
+        clock: state.clock ? (clockOf(event.answer) ?? state.clock) : null,
+        extendedStep: event.answer.step,
+      };
+    case 'extensionRefused':
+      return { ...state, extendedStep: state.extendedStep ?? 'refused' };
+    case 'reclaimed':
+      if (event.kept === 0) {
+        return {
+          ...initialOrderState({ hasProducts: state.hasProducts }),
+          resuming: false,
+          reservation: state.reservation,
+          lostSeats: event.lost,
+        };
+      }
+      // The server's checkout started again at the seats: the tickets are confirmed again (the
+      // lost seats' lines drop out there), on the new holds' clock.
+      return {
+        ...state,
+        step: 'tickets',
+        draft: draftOf(state.choice),
+        clock: null,
+        extendedStep: null,
+        lostSeats: event.lost.length > 0 ? event.lost : null,
       };
   }
 }

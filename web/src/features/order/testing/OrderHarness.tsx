@@ -2,6 +2,7 @@
 // every event the step reports and every restart it asks for seen by the test.
 import { useMemo, useReducer, type ReactNode } from 'react';
 import type { Presentation } from '../../../lib/api/types';
+import { StepFrame } from '../components/StepFrame';
 import { OrderContext } from '../hooks/orderContext';
 import { orderReducer, type OrderEvent, type OrderState } from '../model/orderState';
 
@@ -34,5 +35,9 @@ export function OrderHarness({
     }),
     [presentation, state, onEvent, onRestart],
   );
-  return <OrderContext value={value}>{children}</OrderContext>;
+  return (
+    <OrderContext value={value}>
+      <StepFrame>{children}</StepFrame>
+    </OrderContext>
+  );
 }

@@ -24,6 +24,7 @@ import {
 } from '../../api/payment';
 import { Countdown } from '../Countdown';
 import { TimeExpired } from '../StepHead';
+import { loadDetails, saveDetails } from '../../model/orderSession';
 import { breakdownLines, priceText } from '../../model/priceText';
 import { usePostCart } from '../../api/tickets';
 import { useRemaining } from '../../hooks/useRemaining';
@@ -58,6 +59,12 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
     [choice],
   );
   const [editingAgain, setEditingAgain] = useState(false);
+  // What the buyer typed before a reload or a language switch (never an ID number or birth date).
+  const [keptDetails] = useState(() => loadDetails(presentation.id));
+  const keepDetails = useCallback(
+    (values: Partial<CustomerInfo>) => saveDetails(presentation.id, values),
+    [presentation.id],
+  );
   const editing = customerInfo === null || editingAgain;
   const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
   const [method, setMethod] = useState<OfferedMethod>('card');
@@ -190,8 +197,9 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
           </h2>
           <CustomerInfoForm
             config={config}
-            initialValues={customerInfo ?? undefined}
+            initialValues={customerInfo ?? keptDetails ?? undefined}
             onSubmit={submitDetails}
+            onValuesChange={keepDetails}
           />
         </section>
       ) : (
