@@ -95,8 +95,8 @@ describe('the reservation page', () => {
     const tickets = screen.getByRole('region', { name: 'הכרטיסים' });
     const line = (label: string) => within(tickets).getByText(label).closest('li, div');
     // Each ticket at its full price (₪42 + ₪5), the service charge in it said beside.
-    expect(line('יציע, שורה 4, כיסא 7 · רגיל')).toHaveTextContent(/47\.00.*כולל דמי טיפול .*5\.00/);
-    expect(line('יציע, שורה 4, כיסא 8 · גמלאי')).toHaveTextContent(
+    expect(line('יציע, שורה 4, מושב 7 · רגיל')).toHaveTextContent(/47\.00.*כולל דמי טיפול .*5\.00/);
+    expect(line('יציע, שורה 4, מושב 8 · גמלאי')).toHaveTextContent(
       /41\.00.*כולל דמי טיפול .*5\.00/,
     );
     expect(line('פופקורן × 2')).toHaveTextContent(/30\.00/);
@@ -124,13 +124,13 @@ describe('the reservation page', () => {
     const digital = await screen.findByRole('region', { name: 'כרטיסים דיגיטליים' });
     const passes = within(digital).getAllByRole('listitem');
     expect(passes).toHaveLength(2);
-    const qr = within(passes[0]).getByRole('img', { name: 'קוד QR לכניסה, יציע, שורה 4, כיסא 7' });
+    const qr = within(passes[0]).getByRole('img', { name: 'קוד QR לכניסה, יציע, שורה 4, מושב 7' });
     expect(qr.getAttribute('src')).toBe(
       `data:image/svg+xml;charset=utf-8,${encodeURIComponent(QR)}`,
     );
     expect(within(passes[0]).getByText('כרטיס 1 מתוך 2')).toBeInTheDocument();
     expect(
-      within(passes[1]).getByRole('link', { name: /פתיחת הכרטיס הדיגיטלי.*כיסא 8/ }),
+      within(passes[1]).getByRole('link', { name: /פתיחת הכרטיס הדיגיטלי.*מושב 8/ }),
     ).toHaveAttribute('href', '/edocument/k2');
     // The server's markup never becomes part of the page.
     expect(container.querySelector('#qr-marker')).toBeNull();
