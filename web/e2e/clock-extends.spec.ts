@@ -52,11 +52,8 @@ test('the last minute warns and extends once; at zero the seats still free are t
   };
   expect(seconds(await order.timer().innerText())).toBeGreaterThan(seconds(before) + 20);
 
-  // On to the next step (its own short clock): the first ticket for every seat.
-  for (const seat of [order.seatTickets(0), order.seatTickets(1)]) {
-    const radio = seat.getByRole('radio').first();
-    if (!(await radio.isChecked())) await radio.check();
-  }
+  // On to the next step (its own short clock): every seat keeps the regular ticket it starts with.
+  for (const index of [0, 1]) await expect(order.seatTicketChoice(index)).not.toHaveValue('');
   await order.continueButton().click();
   const details = page.getByRole('heading', { name: 'פרטי המזמין' });
   const products = page.getByRole('heading', { name: 'הוספת תוספות' });
