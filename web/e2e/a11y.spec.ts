@@ -52,3 +52,37 @@ test('the seat, tickets and details steps have no serious or critical axe violat
   await checkA11y(page, 'details');
   await shoot(page, 'a11y-details-he-390.png');
 });
+
+// Every page of the storefront a buyer reaches before the order: what's on (both views, both
+// languages, phone and desktop), the legal pages, and the 404s.
+for (const lang of ['he', 'en'] as const) {
+  for (const width of [390, 1280]) {
+    test(`what's on has no serious or critical axe violations (${lang}, ${width}px)`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`/?lang=${lang}`);
+      await expect(page.locator('.feature-card, .schedule__row').first()).toBeVisible();
+      await checkA11y(page, `index-${lang}-${width}`);
+      await page.getByRole('tab').nth(1).click();
+      await expect(page.locator('.schedule__row').first()).toBeVisible();
+      await checkA11y(page, `index-by-time-${lang}-${width}`);
+    });
+  }
+}
+
+for (const path of [
+  '/terms',
+  '/privacy',
+  '/contact',
+  '/accessibility',
+  '/order/999999',
+  '/nowhere',
+]) {
+  test(`${path} has no serious or critical axe violations`, async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await checkA11y(page, path.replace(/\//g, '_'));
+  });
+}

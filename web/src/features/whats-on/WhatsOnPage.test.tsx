@@ -161,6 +161,13 @@ describe("What's on", () => {
     expect(days[0]).toHaveAttribute('aria-pressed', 'true');
     expect(days[0]).toHaveTextContent('Today');
     expect(days[1]).toHaveTextContent('Tomorrow');
+    // The spoken name begins with what is seen on the button (WCAG 2.5.3, label in name).
+    for (const day of days) {
+      const seen =
+        (day.querySelector('.date-strip__name')?.textContent ?? '') +
+        (day.querySelector('.date-strip__date')?.textContent ?? '');
+      expect(day).toHaveAccessibleName(expect.stringMatching(new RegExp(`^${seen}`)));
+    }
     await user.click(days[1]);
     expect(
       await screen.findByRole('heading', { name: 'No screenings on this date.' }),

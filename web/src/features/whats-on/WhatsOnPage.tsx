@@ -120,11 +120,12 @@ export default function WhatsOnPage() {
           <Notice title={t('whatsOn.empty')} headingLevel={2} />
         ) : view === 'feature' ? (
           <div className="feature-grid">
-            {groups.map((group) => (
+            {groups.map((group, index) => (
               <FeatureCard
                 key={group.featureId}
                 group={group}
                 feature={featureById.get(group.featureId)}
+                eager={index < 2}
               />
             ))}
           </div>

@@ -37,11 +37,12 @@ export function DateStrip({
             type="button"
             className="date-strip__day"
             aria-pressed={day === selected}
-            aria-label={`${name}, ${formatLongDate(day, lang)}`}
             onClick={() => onSelect(day)}
           >
+            {/* The spoken name starts with what is seen ("Today 25/11"), then the whole date. */}
             <span className="date-strip__name">{name}</span>
             <span className="date-strip__date">{formatDayMonth(day, lang)}</span>
+            <span className="visually-hidden">, {formatLongDate(day, lang)}</span>
           </button>
         );
       })}

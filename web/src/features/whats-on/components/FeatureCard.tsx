@@ -7,7 +7,16 @@ import { Poster } from './Poster';
 import { ShowtimeAction } from './ShowtimeAction';
 
 /** One feature of the day: poster, name, facts, and its showtimes grouped by complex. */
-export function FeatureCard({ group, feature }: { group: FeatureShowtimes; feature?: Feature }) {
+export function FeatureCard({
+  group,
+  feature,
+  eager = false,
+}: {
+  group: FeatureShowtimes;
+  feature?: Feature;
+  /** Among the first cards of the page: its poster loads at once. */
+  eager?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const p = group.sample;
@@ -32,7 +41,7 @@ export function FeatureCard({ group, feature }: { group: FeatureShowtimes; featu
 
   return (
     <article className="feature-card" aria-labelledby={nameId}>
-      <Poster presentation={p} className="feature-card__poster" />
+      <Poster presentation={p} className="feature-card__poster" eager={eager} />
       <div className="feature-card__head">
         <h2 id={nameId} className="feature-card__name">
           {name}

@@ -4,14 +4,17 @@ import type { Presentation } from '../../../lib/api/types';
 
 /**
  * The feature's poster, its title in the page's language; decorative (alt=""), since the name
- * is always written beside it.
+ * is always written beside it. The first posters of a page are its largest paint: `eager` loads
+ * them at once and first (the rest wait until they scroll near).
  */
 export function Poster({
   presentation,
   className,
+  eager = false,
 }: {
   presentation: Pick<Presentation, 'featureId' | 'featureImageUrl'>;
   className: string;
+  eager?: boolean;
 }) {
   const { i18n } = useTranslation();
   return (
@@ -21,8 +24,9 @@ export function Poster({
       alt=""
       width={200}
       height={300}
-      loading="lazy"
-      decoding="async"
+      loading={eager ? 'eager' : 'lazy'}
+      fetchPriority={eager ? 'high' : 'auto'}
+      decoding={eager ? 'sync' : 'async'}
     />
   );
 }

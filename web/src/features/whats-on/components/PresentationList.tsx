@@ -11,7 +11,7 @@ export function PresentationList({ presentations }: { presentations: readonly Pr
   const lang = i18n.language;
   return (
     <ol className="schedule">
-      {presentations.map((p) => {
+      {presentations.map((p, index) => {
         const nameId = `presentation-${p.id}-name`;
         return (
           <li key={p.id} className="schedule__row" aria-labelledby={nameId}>
@@ -23,7 +23,7 @@ export function PresentationList({ presentations }: { presentations: readonly Pr
                 {formatTime(p.dateTime, lang)}
               </time>
             )}
-            <Poster presentation={p} className="schedule__poster" />
+            <Poster presentation={p} className="schedule__poster" eager={index < 2} />
             <div className="schedule__info">
               <h2 id={nameId} className="schedule__name">
                 {localizedName(lang, p.featureName, p.featureNameEn)}
