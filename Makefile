@@ -6,7 +6,7 @@ NPM ?= npm
 E2E_PORT ?= 18080
 export KUPA_TEST_POSTGRES_URL
 
-.PHONY: run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e fault schemathesis bench bench-load bench-quick dev clean
+.PHONY: lighthouse run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e fault schemathesis bench bench-load bench-quick dev clean
 
 ## run: build what is needed and serve http://127.0.0.1:8080 with the demo cinema chain (SQLite)
 run: build
@@ -92,6 +92,11 @@ fault:
 schemathesis:
 	$(CARGO) build -p kupa
 	scripts/schemathesis.sh
+
+## lighthouse: Lighthouse (npm, under target/) in Debian's Chromium, mobile, median of 3, on the
+## index and an order page of the release build (figures, not a test; outside make test)
+lighthouse: build
+	scripts/lighthouse.sh
 
 ## bench: benchmarks (figures, not tests): the JavaScript the order page loads, gzipped, then the
 ## on-sale load benchmark (docs/benchmark.md): kupa on SQLite and on two PostgreSQL nodes
