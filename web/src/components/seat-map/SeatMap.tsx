@@ -55,6 +55,9 @@ export interface SeatMapProps {
   reasons?: ReadonlyMap<string, BlockReason>;
   /** The seat's price level in words ("Premium, from ₪70"), when known. */
   priceLevelOf?: (seat: SeatShort) => string | null;
+  /** The hall's name in the page's language, for the map's spoken name (the seat plan's own
+   * name is the back office's, in Hebrew). */
+  name?: string;
 }
 
 function isSelectable(state: SeatState): boolean {
@@ -69,6 +72,7 @@ export function SeatMap({
   onSeatActivate,
   reasons,
   priceLevelOf,
+  name,
 }: SeatMapProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -247,7 +251,7 @@ export function SeatMap({
           viewBox={`${-LABEL_BAND} 0 ${width + 2 * LABEL_BAND} ${height}`}
           style={{ inlineSize: `${zoom * 100}%` }}
           role="group"
-          aria-label={t('seatMap.label', { name: plan.name })}
+          aria-label={t('seatMap.label', { name: name ?? plan.name })}
         >
           <g className="seat-map__screen" aria-hidden="true">
             <path

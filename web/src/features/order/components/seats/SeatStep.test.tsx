@@ -66,7 +66,7 @@ const api: ApiHandler = (url) => {
           seatplan: {
             id: 7,
             venueId: 11,
-            name: 'Hall 3',
+            name: 'אולם 3', // the back office's name, in Hebrew: the map is named by the venue's English name
             width: 4,
             height: 2,
             bestX: 2,

@@ -253,6 +253,7 @@ export function SeatStep({
               onSeatActivate={onSeatActivate}
               reasons={reasons}
               priceLevelOf={priceLevelOf}
+              name={localizedName(lang, presentation.venueName, presentation.venueNameEn)}
             />
           )}
           {soldOut.length > 0 && (
