@@ -4,6 +4,7 @@ pub mod catalogue;
 pub mod checkout;
 pub mod codes;
 pub mod customer;
+pub mod html;
 pub mod ids;
 pub mod locale;
 pub mod money;

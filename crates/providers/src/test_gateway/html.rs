@@ -108,18 +108,7 @@ legend{padding:0;font-weight:600}
 
 /// Escapes text for HTML content and attribute values.
 pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    kupa_domain::html::escape(s)
 }
 
 /// An amount in its currency: `₪42.50` for shekels, `42.50 EUR` otherwise; isolated for bidi.
