@@ -53,8 +53,11 @@ export class IndexPage {
     await this.page.evaluate(() => {
       for (const img of Array.from(document.images)) img.loading = 'eager';
     });
-    await this.page.waitForFunction(() =>
-      Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0),
+    // Polled on a timer: a still page draws no animation frames to poll on.
+    await this.page.waitForFunction(
+      () => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0),
+      undefined,
+      { polling: 100 },
     );
   }
 }
