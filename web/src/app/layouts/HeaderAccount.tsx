@@ -23,7 +23,8 @@ export function HeaderAccount() {
           t('account.hello', { name: firstName })
         ) : (
           <>
-            {t('account.number')} <bdi dir="ltr">{maskedMobile(login.mobileNumber)}</bdi>
+            <span className="site-account__label">{t('account.number')} </span>
+            <bdi dir="ltr">{maskedMobile(login.mobileNumber)}</bdi>
           </>
         )}
       </p>
