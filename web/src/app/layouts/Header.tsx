@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { LangLink } from '../../components/ui/LangLink';
+import { HeaderAccount } from './HeaderAccount';
 import { LanguageSwitcher } from './LanguageSwitcher';
 
 export function Header({ lang }: { lang: string }) {
@@ -24,6 +25,7 @@ export function Header({ lang }: { lang: string }) {
             {t('nav.whatsOn')}
           </LangLink>
         </nav>
+        <HeaderAccount />
         <LanguageSwitcher current={lang} />
       </div>
     </header>

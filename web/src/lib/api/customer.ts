@@ -1,6 +1,6 @@
 // Login by mobile number and SMS code (spec 7 "Customer"), and what a logged-in customer has.
 // The login is bound to the buyer's session on the server, so a reload keeps it.
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiGet, apiSend } from './client';
 import type { components } from './schema';
 
@@ -58,4 +58,17 @@ export function validateLoginCode(mobileNumber: string, smsCode: string): Promis
 
 export function logout(): Promise<{ success: boolean }> {
   return apiSend<{ success: boolean }>('POST', '/customer/logout', {});
+}
+
+/** Logs out (the server rotates the session id); nobody is logged in afterwards, whatever it said. */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['logout'] as const,
+    mutationFn: logout,
+    onSettled: () => {
+      queryClient.setQueryData(customerKeys.me, null);
+      void queryClient.invalidateQueries({ queryKey: customerKeys.savedCards });
+    },
+  });
 }

@@ -1,11 +1,6 @@
 // The checkout's login and logout as mutations; who is logged in is lib/api/customer's query.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  customerKeys,
-  logout,
-  requestLoginCode,
-  validateLoginCode,
-} from '../../../lib/api/customer';
+import { customerKeys, requestLoginCode, validateLoginCode } from '../../../lib/api/customer';
 import type { Captcha } from '../../../lib/captcha';
 
 /** Sends a 6-digit code by SMS to a proven (local-form) mobile number. */
@@ -26,20 +21,11 @@ export function useValidateLoginCode() {
       validateLoginCode(mobileNumber, code),
     onSuccess: (login) => {
       queryClient.setQueryData(customerKeys.me, login);
+      // Everyone showing the login (the site header too) asks the server again.
+      void queryClient.invalidateQueries({ queryKey: customerKeys.me });
       void queryClient.invalidateQueries({ queryKey: customerKeys.savedCards });
     },
   });
 }
 
-/** Logs out; nobody is logged in afterwards, whatever the server answered. */
-export function useLogout() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['logout'] as const,
-    mutationFn: logout,
-    onSettled: () => {
-      queryClient.setQueryData(customerKeys.me, null);
-      void queryClient.invalidateQueries({ queryKey: customerKeys.savedCards });
-    },
-  });
-}
+export { useLogout } from '../../../lib/api/customer';

@@ -51,12 +51,17 @@ const cart: PricedCart = {
   voucherPayments: [],
 };
 
-const login = {
+// A proven number with no customer account behind it: the server knows the number, nothing more.
+const provenNumber = {
   customerInfo: null,
   mobileNumber: '0524318876',
   loggedInAt: '2026-07-14T16:50:00Z',
   expiresAt: '2026-07-14T18:50:00Z',
   serverTime: '2026-07-14T16:50:00Z',
+};
+const customerLogin = {
+  ...provenNumber,
+  customerInfo: { CustomerId: 7, FirstName: 'דנה', LastName: 'לוי', Members: [] },
 };
 
 const visa: SavedCard = {
@@ -80,7 +85,8 @@ const oldCard: SavedCard = {
 
 type Call = { method: string; url: URL; body: unknown };
 
-function server(state: { loggedIn: boolean; cards: SavedCard[] }) {
+function server(state: { loggedIn: boolean; cards: SavedCard[]; customer?: boolean }) {
+  const login = state.customer === false ? provenNumber : customerLogin;
   const calls: Call[] = [];
   vi.stubGlobal(
     'fetch',
@@ -113,7 +119,8 @@ function server(state: { loggedIn: boolean; cards: SavedCard[] }) {
           state.loggedIn = true;
           return reply(login);
         case '/api/customer/saved-cards':
-          return state.loggedIn
+          // As the server: a proven number without a customer is not a customer's login.
+          return state.loggedIn && state.customer !== false
             ? reply({ savedCards: state.cards })
             : reply({ error: { code: 'loginError', message: 'no login' } }, 401);
         case '/api/payment/form/he':
@@ -134,13 +141,13 @@ function server(state: { loggedIn: boolean; cards: SavedCard[] }) {
   return calls;
 }
 
-function renderStep() {
+function renderStep(config = makeConfig()) {
   render(
     <QueryClientProvider
       client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
     >
       <OrderHarness presentation={makePresentation()} initial={orderAtPayment(cart)}>
-        <PaymentStep config={makeConfig()} />
+        <PaymentStep config={config} />
       </OrderHarness>
     </QueryClientProvider>,
   );
@@ -218,5 +225,86 @@ describe('payment step with a saved card', () => {
     // Back to a plain card: paying is possible again.
     await user.click(screen.getByRole('button', { name: 'כרטיס אשראי' }));
     expect(pay).toBeEnabled();
+  });
+
+  it('lets a proven number with no customer account pay with a new card', async () => {
+    const user = userEvent.setup();
+    const calls = server({ loggedIn: false, cards: [], customer: false });
+    renderStep();
+    await fillDetails(user);
+    const pay = await screen.findByRole('button', { name: /^לתשלום/ });
+    await user.click(screen.getByRole('button', { name: 'כרטיס שמור' }));
+    // Pay is off, and the buyer is told why.
+    expect(pay).toBeDisabled();
+    expect(pay).toHaveAccessibleDescription('כדי לשלם בכרטיס שמור יש להיכנס עם מספר הנייד.');
+
+    const loginBox = await screen.findByRole('region', { name: 'כניסה עם מספר נייד' });
+    await user.click(within(loginBox).getByRole('button', { name: 'שליחת קוד' }));
+    await user.type(await within(loginBox).findByLabelText('קוד מה-SMS'), '654321');
+    await user.click(within(loginBox).getByRole('button', { name: 'כניסה' }));
+
+    // No account, so no cards: the step goes to a new card and says so; Pay is on.
+    expect(await screen.findByText(/אין לו חשבון לקוח/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'כרטיס אשראי' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await waitFor(() => expect(pay).toBeEnabled());
+    expect(calls.some((c) => c.url.pathname === '/api/customer/saved-cards')).toBe(false);
+    // No saving offered to a number that is nobody's account.
+    expect(screen.queryByRole('checkbox', { name: 'לשמור את הכרטיס לפעם הבאה' })).toBeNull();
+
+    // Back to "saved card": Pay is off again, with the reason and a way out.
+    await user.click(screen.getByRole('button', { name: 'כרטיס שמור' }));
+    expect(pay).toBeDisabled();
+    expect(pay).toHaveAccessibleDescription(/למספר הזה אין חשבון לקוח/);
+    await user.click(screen.getByRole('button', { name: 'תשלום בכרטיס חדש' }));
+    expect(pay).toBeEnabled();
+
+    await user.click(pay);
+    await screen.findByTitle('טופס תשלום מאובטח');
+    const form = calls.find((c) => c.url.pathname === '/api/payment/form/he');
+    expect(form?.url.searchParams.get('method')).toBe('card');
+    expect(form?.url.searchParams.has('saveCard')).toBe(false);
+  });
+});
+
+describe('saving a new card', () => {
+  it('offers a logged-in customer to save the card, unchecked, and sends saveCard=true', async () => {
+    const user = userEvent.setup();
+    const calls = server({ loggedIn: true, cards: [] });
+    renderStep(makeConfig({ allowSaveMemberCard: true }));
+    await fillDetails(user);
+    const save = await screen.findByRole('checkbox', { name: 'לשמור את הכרטיס לפעם הבאה' });
+    expect(save).not.toBeChecked();
+    // Only for a new card.
+    await user.click(screen.getByRole('button', { name: 'כרטיס שמור' }));
+    expect(screen.queryByRole('checkbox', { name: 'לשמור את הכרטיס לפעם הבאה' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'כרטיס אשראי' }));
+
+    await user.click(screen.getByRole('checkbox', { name: 'לשמור את הכרטיס לפעם הבאה' }));
+    await user.click(screen.getByRole('button', { name: /^לתשלום/ }));
+    await screen.findByTitle('טופס תשלום מאובטח');
+    const form = calls.find((c) => c.url.pathname === '/api/payment/form/he');
+    expect(form?.url.searchParams.get('method')).toBe('card');
+    expect(form?.url.searchParams.get('saveCard')).toBe('true');
+  });
+
+  it('is not offered when the site does not allow it', async () => {
+    const user = userEvent.setup();
+    server({ loggedIn: true, cards: [] });
+    renderStep(makeConfig({ allowSaveMemberCard: false }));
+    await fillDetails(user);
+    await screen.findByRole('button', { name: /^לתשלום/ });
+    expect(screen.queryByRole('checkbox', { name: 'לשמור את הכרטיס לפעם הבאה' })).toBeNull();
+  });
+
+  it('is not offered to a buyer who is not logged in', async () => {
+    const user = userEvent.setup();
+    server({ loggedIn: false, cards: [] });
+    renderStep(makeConfig({ allowSaveMemberCard: true }));
+    await fillDetails(user);
+    await screen.findByRole('button', { name: /^לתשלום/ });
+    expect(screen.queryByRole('checkbox', { name: 'לשמור את הכרטיס לפעם הבאה' })).toBeNull();
   });
 });

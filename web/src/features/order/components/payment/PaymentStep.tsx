@@ -80,10 +80,30 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
   const committingRef = useRef(false);
   const me = useQuery(meQuery);
   const loggedIn = Boolean(me.data);
-  const savedCards = useQuery({ ...savedCardsQuery, enabled: method === 'savedCard' && loggedIn });
+  // A proven number with no customer behind it is a login too, but it has no cards to list (the
+  // server answers its saved-cards call with 401 loginError): only a customer's login asks.
+  const isCustomer = Boolean(me.data?.customerInfo);
+  const savedCards = useQuery({
+    ...savedCardsQuery,
+    enabled: method === 'savedCard' && isCustomer,
+  });
   const usableCards = (savedCards.data?.savedCards ?? []).filter((c) => !c.isExpired);
-  const savedCardBlocked =
-    method === 'savedCard' && (!loggedIn || !savedCards.isSuccess || usableCards.length === 0);
+  // Why Pay is off while a saved card is chosen, said next to the button (null: it is not off).
+  const savedCardBlock = method === 'savedCard' ? savedCardBlockReason() : null;
+  function savedCardBlockReason(): string | null {
+    if (me.isPending) return t('checkout.savedCards.checking');
+    if (me.isError) return errorMessage(t, me.error);
+    if (!loggedIn) return t('checkout.savedCards.logInFirst');
+    if (!isCustomer) return t('checkout.savedCards.noAccount');
+    if (savedCards.isPending) return t('checkout.savedCards.loading');
+    if (savedCards.isError) return errorMessage(t, savedCards.error);
+    return usableCards.length === 0 ? t('checkout.savedCards.none') : null;
+  }
+  const [noAccountNotice, setNoAccountNotice] = useState(false);
+  // Saving the new card is the customer's choice each time, and only where the site allows it.
+  const offerSaveCard = method === 'card' && isCustomer && config.allowSaveMemberCard;
+  const [saveCard, setSaveCard] = useState(false);
+  const blockId = useId();
 
   // The priced cart names sections in Hebrew only; the seat plan has their English names.
   const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
@@ -136,7 +156,14 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
     async (signal: AbortSignal) => {
       const form = await startPaymentAsync({
         lang,
-        query: { presentationId, total, method, numberOfPayments, returnPath },
+        query: {
+          presentationId,
+          total,
+          method,
+          numberOfPayments,
+          returnPath,
+          ...(offerSaveCard && saveCard ? { saveCard: true } : {}),
+        },
         signal,
       });
       // A started payment keeps the seats for its own window.
@@ -150,6 +177,8 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
       method,
       numberOfPayments,
       returnPath,
+      offerSaveCard,
+      saveCard,
       startPaymentAsync,
       dispatch,
     ],
@@ -179,6 +208,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
 
   const paying = dialogOpen || committing;
   const expired = remaining !== null && remaining <= 0 && !paying;
+  const payBlock = cart.amountDue > 0 ? savedCardBlock : null;
 
   return (
     <div className="payment-step">
@@ -239,6 +269,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
                 onChange={(m) => {
                   setMethod(m);
                   setNumberOfPayments(1);
+                  setNoAccountNotice(false);
                 }}
                 numberOfPayments={numberOfPayments}
                 onNumberOfPaymentsChange={setNumberOfPayments}
@@ -250,11 +281,48 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
                 reason="savedCard"
                 captcha={captcha}
                 initialMobile={customerInfo?.mobileNumber}
-                onLoggedIn={() => undefined}
+                onLoggedIn={(login) => {
+                  // No customer account for the number, so no saved cards: a new card it is.
+                  if (!login.customerInfo) {
+                    setMethod('card');
+                    setNoAccountNotice(true);
+                  }
+                }}
               />
             )}
-            {cart.amountDue > 0 && method === 'savedCard' && loggedIn && savedCards.isSuccess && (
-              <SavedCardList cards={savedCards.data.savedCards} />
+            {cart.amountDue > 0 && method === 'card' && noAccountNotice && (
+              <p className="payment-step__notice" role="status">
+                {t('checkout.savedCards.noAccountNewCard')}
+              </p>
+            )}
+            {cart.amountDue > 0 &&
+              method === 'savedCard' &&
+              isCustomer &&
+              savedCards.isSuccess &&
+              usableCards.length > 0 && <SavedCardList cards={savedCards.data.savedCards} />}
+            {cart.amountDue > 0 && offerSaveCard && (
+              <label className="checkout-check payment-step__save-card">
+                <input
+                  type="checkbox"
+                  checked={saveCard}
+                  onChange={(e) => setSaveCard(e.target.checked)}
+                />
+                <span>{t('checkout.saveCard.label')}</span>
+              </label>
+            )}
+            {payBlock && (
+              <div className="payment-step__blocked" id={blockId}>
+                <p>{payBlock}</p>
+                {method === 'savedCard' && loggedIn && !isCustomer && (
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    onClick={() => setMethod('card')}
+                  >
+                    {t('checkout.savedCards.useNewCard')}
+                  </button>
+                )}
+              </div>
             )}
             <p className="payment-step__error" role="alert">
               {payError}
@@ -262,9 +330,8 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
             <button
               type="button"
               className="button button--primary payment-step__pay"
-              disabled={
-                committing || dialogOpen || expired || (cart.amountDue > 0 && savedCardBlocked)
-              }
+              disabled={committing || dialogOpen || expired || payBlock !== null}
+              aria-describedby={payBlock ? blockId : undefined}
               onClick={() => void pay()}
             >
               {cart.amountDue > 0
@@ -317,10 +384,6 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
 /** The logged-in customer's saved cards; the gateway's form asks which one and its code. */
 function SavedCardList({ cards }: { cards: readonly SavedCard[] }) {
   const { t } = useTranslation();
-  const usable = cards.filter((c) => !c.isExpired);
-  if (usable.length === 0) {
-    return <p className="payment-step__error">{t('checkout.savedCards.none')}</p>;
-  }
   return (
     <div className="payment-step__saved-cards">
       <p className="payment-step__saved-title">{t('checkout.savedCards.title')}</p>
