@@ -14,7 +14,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{ClientAddress, Query};
+use crate::extract::Query;
+use crate::session::BuyerSession;
 use kupa_app::ErrorCode;
 
 /// How long a client refused for too many streams is told to wait.
@@ -45,7 +46,7 @@ pub struct EventsQuery {
               (status = 429, description = "tooManyRequests: this address has its cap of open streams (Retry-After)", body = ErrorBody)))]
 async fn seat_events(
     State(state): State<AppState>,
-    address: ClientAddress,
+    session: BuyerSession,
     Query(q): Query<EventsQuery>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     // Refuses unknown presentations (noEvent) before anything is subscribed.
@@ -55,11 +56,11 @@ async fn seat_events(
         .await?;
     // One address may not hold a node's streams (each is an open connection for as long as a
     // seat map is open): past the cap, 429 until one of its streams ends.
-    let Some(permit) = state
-        .seat_events
-        .open_stream(&address.0, state.settings.max_event_streams_per_address)
-    else {
-        tracing::warn!(address = %address.0, "seat event streams per address reached");
+    let Some(permit) = state.seat_events.open_stream(
+        session.address(),
+        state.settings.max_event_streams_per_address,
+    ) else {
+        tracing::warn!(address = %session.address(), "seat event streams per address reached");
         return Err(ApiError::retry_later(
             ErrorCode::TooManyRequests,
             "too many seat event streams from this address; close one or try again later",

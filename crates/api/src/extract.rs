@@ -30,23 +30,6 @@ impl<T: DeserializeOwned + IntoParams + 'static, S: Send + Sync> FromRequestPart
     }
 }
 
-/// The client's address as the limits see it (`rate_limit::client_address`).
-pub struct ClientAddress(pub String);
-
-impl FromRequestParts<crate::state::AppState> for ClientAddress {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &crate::state::AppState,
-    ) -> Result<Self, Self::Rejection> {
-        Ok(ClientAddress(crate::rate_limit::address_of(
-            parts,
-            state.settings.trust_forwarded_for,
-        )))
-    }
-}
-
 pub struct Path<T>(pub T);
 
 impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T> {

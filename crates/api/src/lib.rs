@@ -171,7 +171,6 @@ pub fn with_site_layers(site: Router, state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             rate_limit::Gate {
                 limiter: state.rate_limiter.clone(),
-                trust_forwarded_for: state.settings.trust_forwarded_for,
             },
             rate_limit::middleware,
         ))

@@ -315,26 +315,21 @@ fn address_from(
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// What the limits layer works with: the node's buckets, and whether to believe X-Forwarded-For.
+/// What the limits layer works with: the node's buckets (the client's address comes with the
+/// buyer session, which the session layer found as the trust in X-Forwarded-For says).
 #[derive(Clone)]
 pub struct Gate {
     pub limiter: Arc<RateLimiter>,
-    pub trust_forwarded_for: bool,
 }
 
 pub async fn middleware(State(gate): State<Gate>, req: Request, next: Next) -> Response {
     let Some(class) = class_of(req.method(), req.uri().path()) else {
         return next.run(req).await;
     };
-    let session = req
+    let (session, address) = req
         .extensions()
         .get::<BuyerSession>()
-        .map(|s| s.id().to_owned())
-        .unwrap_or_default();
-    let address = req
-        .extensions()
-        .get::<BuyerSession>()
-        .map(|s| s.address().to_owned())
+        .map(|s| (s.id().to_owned(), s.address().to_owned()))
         .unwrap_or_default();
     match gate
         .limiter

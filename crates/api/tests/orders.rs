@@ -827,7 +827,7 @@ async fn the_confirmation_mail_shows_every_seat_and_signed_links_in_the_buyers_l
 
         // Every seat with its row, seat, ticket and price; the total; each ticket's e-document.
         assert_eq!(res.seats.len(), 2);
-        let (row, seat) = if lang == "he" { ("שורה", "כיסא") } else { ("Row", "Seat") };
+        let (row, seat) = if lang == "he" { ("שורה", "מושב") } else { ("Row", "Seat") };
         for s in &res.seats {
             let place = format!("{row} {} · {seat} {}", s.row, s.seat);
             let price = kupa_domain::money::Money(s.price + s.service_charge).display_ils();

@@ -89,7 +89,9 @@ fn labels(lang: &str) -> TicketLabels {
     }
 }
 
-fn pick<'a>(lang: &str, he: &'a str, en: &'a str) -> &'a str {
+/// The Hebrew or the English of a name, in the language asked for (the Hebrew when there is no
+/// English).
+pub(crate) fn pick<'a>(lang: &str, he: &'a str, en: &'a str) -> &'a str {
     if is_he(lang) || en.is_empty() { he } else { en }
 }
 

@@ -282,12 +282,11 @@ async fn serve(
     } else if demo {
         tracing::info!("the database already has a catalogue; the demo was not loaded");
     }
+    // Without test mode the captcha's state was logged when the settings were read.
     if settings.test_mode {
         tracing::warn!(
             "TEST MODE IS ON: the captcha accepts only the test token, and tests may move the clock and shorten timers. Never run a real box office like this."
         );
-    } else {
-        tracing::warn!("no captcha provider is configured: captcha checks are off");
     }
     let settings = kupa_api::ApiSettings {
         session_key: kupa_wiring::session_key(&db, clock.now_ms()).await?,

@@ -4,7 +4,7 @@
 //! only; Hebrew is right to left on every block, as many clients ignore `dir` on `<html>`.
 
 use crate::catalogue::PresentationInfo;
-use crate::tickets_out::{self, ENTRANCE_BEFORE_MS};
+use crate::tickets_out::{self, ENTRANCE_BEFORE_MS, pick};
 
 use super::{Order, OrderTicket};
 
@@ -60,7 +60,7 @@ const HE: Words = Words {
     tickets: "הכרטיסים",
     section: "אזור",
     row: "שורה",
-    seat: "כיסא",
+    seat: "מושב",
     general_admission: "ללא מקומות מסומנים",
     digital_ticket: "כרטיס דיגיטלי (QR)",
     attached: "הכרטיסים מצורפים למייל כקובץ PDF.",
@@ -101,21 +101,13 @@ const MUTED: &str = "#5a5f6b";
 const BORDER: &str = "#dfe1e6";
 const FONT: &str = "Arial,'Noto Sans Hebrew','Segoe UI',Helvetica,sans-serif";
 
-fn pick<'a>(he: bool, name: &'a str, name_en: &'a str) -> &'a str {
-    if he || name_en.is_empty() {
-        name
-    } else {
-        name_en
-    }
-}
-
-/// "אזור יציע · שורה 4 · כיסא 7" / "Section Balcony · Row 4 · Seat 7"; general admission has no
+/// "אזור יציע · שורה 4 · מושב 7" / "Section Balcony · Row 4 · Seat 7"; general admission has no
 /// row or seat.
-fn seat_text(t: &OrderTicket, he: bool, w: &Words) -> String {
+fn seat_text(t: &OrderTicket, lang: &str, w: &Words) -> String {
     if t.row_name.is_empty() {
         return w.general_admission.to_owned();
     }
-    let section = pick(he, &t.section_name, &t.section_name_en);
+    let section = pick(lang, &t.section_name, &t.section_name_en);
     let mut parts = Vec::new();
     if !section.trim().is_empty() {
         parts.push(format!("{} {section}", w.section));
@@ -146,11 +138,11 @@ pub(super) fn confirmation_mail(
     let w = if he { &HE } else { &EN };
     let v = &info.view;
     let starts = v.presentation.starts_at_ms;
-    let feature = pick(he, &v.feature.name, &v.feature.name_en);
+    let feature = pick(lang, &v.feature.name, &v.feature.name_en);
     let venue = format!(
         "{} – {}",
-        pick(he, &v.location.name, &v.location.name_en),
-        pick(he, &v.venue.name, &v.venue.name_en)
+        pick(lang, &v.location.name, &v.location.name_en),
+        pick(lang, &v.venue.name, &v.venue.name_en)
     );
     let date = tickets_out::local_date(starts, lang);
     let time = tickets_out::local_time(starts);
@@ -168,8 +160,8 @@ pub(super) fn confirmation_mail(
         .map(|t| {
             let (price, note) = tickets_out::ticket_price_text(t, &order.service_charge_name, lang);
             TicketLine {
-                seat: seat_text(t, he, w),
-                ticket: pick(he, &t.ticket_name, &t.ticket_name_en).to_owned(),
+                seat: seat_text(t, lang, w),
+                ticket: pick(lang, &t.ticket_name, &t.ticket_name_en).to_owned(),
                 price,
                 note,
                 edocument: format!("{}{}", links.base_url, tickets_out::edocument_path(t)),
