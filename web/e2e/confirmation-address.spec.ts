@@ -97,8 +97,8 @@ test('the paid order has its own address: a reload keeps it, the mail opens it o
   expect(mail!.attachments.map((a) => a.contentType)).toEqual(['application/pdf']);
   expect(mail!.html).toContain('<html lang="he" dir="rtl">');
   for (const { row, seat } of seats) {
-    expect(mail!.html).toContain(`שורה ${row} · כיסא ${seat}`);
-    expect(mail!.text).toContain(`שורה ${row} · כיסא ${seat}`);
+    expect(mail!.html).toContain(`שורה ${row} · מושב ${seat}`);
+    expect(mail!.text).toContain(`שורה ${row} · מושב ${seat}`);
   }
   expect(mail!.text.match(/\/edocument\/[0-9a-f]+/g)).toHaveLength(2);
   const link = mail!.text.match(
