@@ -220,6 +220,10 @@ export function orderReducer(state: OrderState, event: OrderEvent): OrderState {
           lostSeats: event.lost,
         };
       }
+      // Time ran out on the seat step itself: the seats kept are held again, on the seat map.
+      if (state.step === 'seats') {
+        return { ...state, lostSeats: event.lost.length > 0 ? event.lost : null };
+      }
       // The server's checkout started again at the seats: the tickets are confirmed again (the
       // lost seats' lines drop out there), on the new holds' clock.
       return {

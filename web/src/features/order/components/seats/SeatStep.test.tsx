@@ -146,7 +146,8 @@ describe('seat step', () => {
     expect(within(map).getAllByRole('button')).toHaveLength(8);
     expect(screen.getByRole('button', { name: 'Zoom in' })).toBeEnabled();
     expect(screen.getByRole('list', { name: 'Legend' })).toBeInTheDocument();
-  });
+    // The first test of the file waits for the order page's code (openMap).
+  }, 15_000);
 
   it('keeps one seat in the tab order and moves it with the arrow keys', async () => {
     const user = userEvent.setup();
@@ -360,5 +361,34 @@ describe('seat step', () => {
     expect(screen.getByRole('button', { name: 'Continue' })).toHaveAccessibleDescription(
       'Choose at least one place to continue.',
     );
+  });
+
+  it('when the time runs out on the map, "more time" locks the held seat again (the checkout is over, so no extension)', async () => {
+    const user = userEvent.setup();
+    const held = { x: 3, y: 0, sectionId: 11, rowName: '1', seatName: '4', seatKinds: [] };
+    // The hold ran out at the server's time: the map opens on the expired box.
+    let expiresAt = SERVER_TIME;
+    const expiring: ApiHandler = (url) => {
+      if (url.pathname === '/api/seats/my-holds') {
+        return { body: { seats: [held], step: 'seats', expiresAt, serverTime: SERVER_TIME } };
+      }
+      if (url.pathname === '/api/seats/lock-seat') expiresAt = '2026-07-14T09:10:00Z';
+      return api(url);
+    };
+    const { fetchMock } = await renderApp('/order/77?lang=en', {
+      api: expiring,
+      config: makeConfig(),
+    });
+    const alert = await screen.findByText('Time expired', {}, { timeout: 5000 });
+    const box = alert.closest('[role="alert"]') as HTMLElement;
+    await user.click(within(box).getByRole('button', { name: 'More time' }));
+
+    await waitFor(() => expect(screen.getByRole('timer')).toHaveTextContent(/9:\d\d|10:00/));
+    expect(lockCalls(fetchMock).map((b) => b.seat)).toEqual([
+      expect.objectContaining({ VenueSectionId: 11, XCoordinate: 3, YCoordinate: 0 }),
+    ]);
+    const paths = fetchMock.mock.calls.map(([input]) => String(input));
+    expect(paths.some((p) => p.startsWith('/api/seats/extend'))).toBe(false);
+    expect(screen.queryByText('Time expired')).toBeNull();
   });
 });

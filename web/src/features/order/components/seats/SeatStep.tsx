@@ -25,6 +25,7 @@ import {
 } from '../../../../components/seat-map/seatModel';
 import { formatMoney } from '../../../../lib/format';
 import { Countdown } from '../Countdown';
+import { SeatsExpired } from './SeatsExpired';
 import { useRemaining } from '../../hooks/useRemaining';
 import {
   myHoldsQuery,
@@ -34,7 +35,6 @@ import {
   STATUS_POLL_LIVE_MS,
   STATUS_POLL_MS,
   useBestAvailable,
-  useExtendHold,
   useLockSeat,
   useSeatsOnTheirWay,
   useUnlockSeat,
@@ -84,7 +84,6 @@ export function SeatStep({
   const lockSeat = useLockSeat(id, captcha);
   const unlockSeat = useUnlockSeat(id, captcha);
   const best = useBestAvailable(id, captcha);
-  const extendHold = useExtendHold(id);
   const busy = useSeatsOnTheirWay(id);
   const [confirm, setConfirm] = useState<Confirmation | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -197,11 +196,6 @@ export function SeatStep({
     });
   };
 
-  const extend = () => {
-    setMessage(null);
-    extendHold.mutate(undefined, { onError: explain });
-  };
-
   const startOver = () => {
     setMessage(null);
     void queryClient.invalidateQueries({ queryKey: seatKeys.holds(id) });
@@ -281,18 +275,7 @@ export function SeatStep({
 
           <div role="alert" className="seat-step__alert" hidden={!message && !expired}>
             {expired ? (
-              <>
-                <p className="seat-step__alert-text">{t('errors.timeExpired')}</p>
-                <p className="seat-step__actions">
-                  <button type="button" className="button button--primary" onClick={extend}>
-                    {t('order.seats.extend')}
-                  </button>
-                  <button type="button" className="button button--ghost" onClick={startOver}>
-                    {t('order.seats.refresh')}
-                  </button>
-                </p>
-                {message && <p className="seat-step__alert-text">{message}</p>}
-              </>
+              <SeatsExpired onRefresh={startOver} />
             ) : (
               message && <p className="seat-step__alert-text">{message}</p>
             )}
