@@ -11,14 +11,15 @@ chromium="${KUPA_CHROMIUM:-/usr/bin/chromium}"
 version=12.8.2
 dir=target/lighthouse
 [ -x "$chromium" ] || { echo "lighthouse: $chromium not found (apt-get install -y chromium)"; exit 1; }
-[ -x target/release/kupa ] || { echo "lighthouse: target/release/kupa not built (make build)"; exit 1; }
+bin="${KUPA_BIN:-target/release/kupa}"
+[ -x "$bin" ] || { echo "lighthouse: $bin not built (make build)"; exit 1; }
 if ! [ -x "$dir/node_modules/.bin/lighthouse" ] || ! grep -q "\"version\": \"$version\"" "$dir/node_modules/lighthouse/package.json"; then
   mkdir -p "$dir"
   npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "lighthouse@$version"
 fi
 work="$(mktemp -d)"
 KUPA_DATABASE_URL="sqlite:$work/kupa.db" KUPA_LOG=warn \
-  ./target/release/kupa serve --demo --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
+  "$bin" serve --demo --addr "127.0.0.1:$port" >"$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 150); do
@@ -34,7 +35,7 @@ order_id=$(curl -sf "$base/api/presentations/" | node -e '
 out="$dir/results"
 mkdir -p "$out"
 flags="--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run"
-for page in "/" "/order/$order_id"; do
+for page in ${LIGHTHOUSE_PAGES:-"/" "/order/$order_id"}; do
   name=$([ "$page" = "/" ] && echo index || echo order)
   for i in $(seq 1 "$runs"); do
     CHROME_PATH="$chromium" "$dir/node_modules/.bin/lighthouse" "$base$page" \

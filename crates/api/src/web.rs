@@ -2,6 +2,7 @@
 //! debug builds), with real HTTP statuses. One route list (web/src/app/routes.json) feeds both
 //! react-router and this fallback, so a path the app would call "not found" is a real 404.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use axum::body::Body;
@@ -32,6 +33,10 @@ pub struct RouteDef {
     pub path: String,
     #[serde(default)]
     pub config_key: Option<String>,
+    /// The page's module (a key of Vite's manifest), for the pages a visitor lands on: the
+    /// server names its chunks in the HTML so they load beside the app's entry, not after it.
+    #[serde(default)]
+    pub page: Option<String>,
 }
 
 pub fn route_defs() -> &'static [RouteDef] {
@@ -121,11 +126,75 @@ fn html_lang_attrs(lang: &str) -> String {
     format!("<html lang=\"{lang}\" dir=\"{dir}\">")
 }
 
-fn index_html(status: StatusCode, lang: &str) -> Response {
+#[derive(Debug, Deserialize)]
+struct ManifestChunk {
+    file: String,
+    #[serde(default)]
+    imports: Vec<String>,
+    #[serde(default)]
+    css: Vec<String>,
+}
+
+/// The `<link>`s that fetch a page's own chunks (its script, the shared chunks it imports that
+/// the entry does not, and its styles) while the entry loads: without them the browser learns of
+/// them only once the entry has run and the router has matched, a round trip later.
+fn page_preloads(manifest: &str, page: &str) -> String {
+    let Ok(chunks) = serde_json::from_str::<HashMap<String, ManifestChunk>>(manifest) else {
+        return String::new();
+    };
+    // What index.html already names (the entry and its static imports).
+    let mut named: HashSet<&str> = HashSet::new();
+    let mut stack = vec!["index.html"];
+    while let Some(key) = stack.pop() {
+        if let Some(chunk) = chunks.get(key).filter(|_| named.insert(key)) {
+            stack.extend(chunk.imports.iter().map(String::as_str));
+        }
+    }
+    let mut links = String::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut stack = vec![page];
+    while let Some(key) = stack.pop() {
+        if named.contains(key) || !seen.insert(key) {
+            continue;
+        }
+        let Some(chunk) = chunks.get(key) else {
+            continue;
+        };
+        links.push_str(&format!(
+            "<link rel=\"modulepreload\" crossorigin href=\"/{}\">",
+            chunk.file
+        ));
+        for css in &chunk.css {
+            links.push_str(&format!(
+                "<link rel=\"preload\" as=\"style\" crossorigin href=\"/{css}\">"
+            ));
+        }
+        stack.extend(chunk.imports.iter().map(String::as_str));
+    }
+    links
+}
+
+/// The preloads of the page at `path` (none for a page without a `page` in routes.json).
+fn preloads_for(path: &str, configured: &RoutePaths) -> String {
+    let Some(page) = route_defs()
+        .iter()
+        .find(|d| segment_match(&effective_path(d, configured), path))
+        .and_then(|d| d.page.as_deref())
+    else {
+        return String::new();
+    };
+    match WebAssets::get(".vite/manifest.json") {
+        Some(manifest) => page_preloads(&String::from_utf8_lossy(&manifest.data), page),
+        None => String::new(),
+    }
+}
+
+fn index_html(status: StatusCode, lang: &str, preloads: &str) -> Response {
     match WebAssets::get("index.html") {
         Some(file) => {
             let html = String::from_utf8_lossy(&file.data)
-                .replacen("<html lang=\"he\" dir=\"rtl\">", &html_lang_attrs(lang), 1);
+                .replacen("<html lang=\"he\" dir=\"rtl\">", &html_lang_attrs(lang), 1)
+                .replacen("</head>", &format!("{preloads}</head>"), 1);
             (status, [(CONTENT_TYPE, "text/html; charset=utf-8"), (CACHE_CONTROL, "no-cache")], html).into_response()
         }
         None => (
@@ -186,7 +255,7 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
                 let lang = lang_param(query.as_deref())
                     .filter(|l| state.settings.enabled_locales.contains(l))
                     .unwrap_or_else(|| state.settings.default_locale.clone());
-                index_html(StatusCode::NOT_FOUND, &lang)
+                index_html(StatusCode::NOT_FOUND, &lang, "")
             }
         };
     }
@@ -217,7 +286,12 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
     } else {
         StatusCode::NOT_FOUND
     };
-    index_html(status, &page_lang(query.as_deref(), &state))
+    let preloads = if status == StatusCode::OK {
+        preloads_for(&path, &state.settings.routes)
+    } else {
+        String::new()
+    };
+    index_html(status, &page_lang(query.as_deref(), &state), &preloads)
 }
 
 /// The language the app will show the page in: ?lang when the site offers it, the default
@@ -272,6 +346,42 @@ mod tests {
         assert!(!is_known_route("/vod", &r));
         assert!(is_known_route("/sites/festival", &r));
         assert!(!is_known_route("/mini-site/festival", &r));
+    }
+
+    #[test]
+    fn a_page_preloads_its_own_chunks_and_styles_but_not_the_entrys() {
+        let manifest = r#"{
+          "index.html": {"file": "assets/index-1.js", "imports": ["_react-2.js"], "css": ["assets/index-3.css"]},
+          "_react-2.js": {"file": "assets/react-2.js"},
+          "_shared-4.js": {"file": "assets/shared-4.js", "imports": ["_react-2.js"]},
+          "src/Page.tsx": {"file": "assets/Page-5.js", "imports": ["_react-2.js", "_shared-4.js", "index.html"], "css": ["assets/Page-6.css"]}
+        }"#;
+        assert_eq!(
+            page_preloads(manifest, "src/Page.tsx"),
+            "<link rel=\"modulepreload\" crossorigin href=\"/assets/Page-5.js\">\
+             <link rel=\"preload\" as=\"style\" crossorigin href=\"/assets/Page-6.css\">\
+             <link rel=\"modulepreload\" crossorigin href=\"/assets/shared-4.js\">"
+        );
+        assert_eq!(page_preloads(manifest, "src/Missing.tsx"), "");
+        assert_eq!(page_preloads("not json", "src/Page.tsx"), "");
+    }
+
+    #[test]
+    fn the_landing_pages_name_modules_the_build_has() {
+        // Only where the web app is built (dist/ embedded): a page renamed in the app but not in
+        // routes.json would silently lose its preloads.
+        let Some(manifest) = WebAssets::get(".vite/manifest.json") else {
+            return;
+        };
+        let manifest = String::from_utf8_lossy(&manifest.data);
+        let pages: Vec<&str> = route_defs()
+            .iter()
+            .filter_map(|d| d.page.as_deref())
+            .collect();
+        assert!(!pages.is_empty());
+        for page in pages {
+            assert!(!page_preloads(&manifest, page).is_empty(), "{page}");
+        }
     }
 
     #[test]

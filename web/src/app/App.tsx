@@ -2,10 +2,11 @@ import { useMemo, useState } from 'react';
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
-import { Loading } from '../components/ui/Loading';
 import { ConfigContext, configQuery, normalizeConfig, type AppConfig } from '../lib/config';
 import i18n from '../lib/i18n';
 import { createQueryClient } from '../lib/queryClient';
+import { ShellHeader } from './layouts/ShellHeader';
+import { prefetchLanding } from './landingPrefetch';
 import { buildRoutes } from './router';
 
 export type RouterFactory = (routes: RouteObject[]) => ReturnType<typeof createBrowserRouter>;
@@ -27,7 +28,7 @@ function ConfigGate({ createRouter }: { createRouter: RouterFactory }) {
     () => (query.isPending ? null : normalizeConfig(query.isError ? null : query.data)),
     [query.isPending, query.isError, query.data],
   );
-  if (!config) return <Loading block />;
+  if (!config) return <ShellHeader />;
   return <AppRouter config={config} createRouter={createRouter} />;
 }
 
@@ -40,7 +41,12 @@ export function App({
   createRouter?: RouterFactory;
   queryClient?: QueryClient;
 }) {
-  const [client] = useState(() => queryClient ?? createQueryClient());
+  const [client] = useState(() => {
+    if (queryClient) return queryClient;
+    const created = createQueryClient();
+    prefetchLanding(created, window.location);
+    return created;
+  });
   return (
     <QueryClientProvider client={client}>
       <I18nextProvider i18n={i18n}>

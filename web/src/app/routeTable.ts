@@ -13,6 +13,8 @@ interface RouteFileEntry {
   id: string;
   path: string;
   configKey?: string;
+  /** The page's module, for the server to preload with the HTML (crates/api/src/web.rs). */
+  page?: string;
 }
 
 export const ROUTE_FILE_ENTRIES: readonly RouteFileEntry[] = routesFile.routes;

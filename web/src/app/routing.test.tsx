@@ -5,6 +5,7 @@ import { renderApp } from '../test/renderApp';
 import { normalizeConfig } from '../lib/config';
 import { externalTarget } from './externalAddress';
 import { ROUTE_PAGES } from './pages';
+import pagesSource from './pages.ts?raw';
 import { ROUTE_FILE_ENTRIES, replaceFirstSegment, resolveRoutes } from './routeTable';
 
 const EN_404 = 'This page could not be found.';
@@ -13,6 +14,15 @@ const HE_404 = 'הדף לא נמצא.';
 describe('route list', () => {
   it('maps every route of routes.json to a page', () => {
     for (const entry of ROUTE_FILE_ENTRIES) expect(ROUTE_PAGES[entry.id], entry.id).toBeDefined();
+  });
+
+  it("names, for the server's preloads, the module the route really loads", () => {
+    const withPage = ROUTE_FILE_ENTRIES.filter((e) => e.page);
+    expect(withPage.map((e) => e.id)).toEqual(['index', 'order']);
+    for (const { id, page } of withPage) {
+      const module = `../${page!.replace(/^src\//, '').replace(/\.tsx$/, '')}`;
+      expect(pagesSource, id).toContain(`${id}: lazyPage(() => import('${module}'))`);
+    }
   });
 
   it('takes the first segment of configured routes from the configuration', () => {
@@ -185,7 +195,10 @@ describe('routing rules', () => {
           ? { body: { presentation, serverTime: '2026-07-14T09:00:00Z', error: null } }
           : undefined,
     });
-    expect(await screen.findByRole('heading', { name: 'הסרט הגדול' })).toBeInTheDocument();
+    // The order page's code loads first: slow on a busy machine.
+    expect(
+      await screen.findByRole('heading', { name: 'הסרט הגדול' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
     const english = screen.getByRole('link', { name: 'English' });
     expect(english).toHaveAttribute('href', '/order/101?lang=en');
     english.click();
