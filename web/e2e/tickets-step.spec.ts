@@ -77,6 +77,17 @@ test('the buyer chooses a regular and a child ticket, adds a popcorn and reaches
   await order.moreTickets('ילד (עד גיל 12)').click();
   await expect(order.seatTicketChoice(0).locator('option:checked')).toHaveText(/^רגיל/);
   await expect(order.seatTicketChoice(1).locator('option:checked')).toHaveText(/^ילד/);
+  // A reload and a language switch keep the choice: the child ticket stays a child's.
+  await page.reload();
+  await expect(order.seatTicketChoice(1).locator('option:checked')).toHaveText(/^ילד/);
+  await page.getByRole('link', { name: 'English' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(order.seatTicketChoice(0).locator('option:checked')).toHaveText(/^Regular/);
+  await expect(order.seatTicketChoice(1).locator('option:checked')).toHaveText(/^Child/);
+  await page.getByRole('link', { name: 'עברית' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'he');
+  await expect(order.seatTicketChoice(0).locator('option:checked')).toHaveText(/^רגיל/);
+  await expect(order.seatTicketChoice(1).locator('option:checked')).toHaveText(/^ילד/);
   await expect(order.timer()).toHaveText(/\d+:\d\d/);
   await page.getByRole('button', { name: 'יש לך שובר או קוד?' }).click();
   await noSidewaysScroll(page);
