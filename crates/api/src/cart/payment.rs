@@ -1,0 +1,249 @@
+//! Paying the priced cart: GET /payment/form/{locale} (where the buyer pays),
+//! POST /payment/commit (the reservation, once paid) and GET /payment/voucher (a voucher's
+//! balance before it pays).
+
+use super::*;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentFormQuery {
+    /// The presentation whose priced cart is paid.
+    pub presentation_id: i64,
+    /// The total the buyer sees (agorot); refused with `priceMismatch` when it differs.
+    pub total: Option<i64>,
+    /// card (default), savedCard, paypal, blik, payu.
+    #[param(max_length = 32, pattern = "^(card|savedCard|paypal|blik|payu)$")]
+    pub method: Option<String>,
+    /// Installments, 1 to 12 (default 1).
+    #[param(minimum = 1, maximum = 12)]
+    pub number_of_payments: Option<i64>,
+    #[serde(default)]
+    pub save_card: bool,
+    #[param(max_length = 2000)]
+    pub recaptcha_token: Option<String>,
+    /// Where the payment page sends the buyer back (a path of this site; default the order page).
+    #[param(max_length = 500)]
+    pub return_path: Option<String>,
+    /// Accepted for the spec's client.
+    #[allow(dead_code)] // part of the spec's call
+    #[param(max_length = 20)]
+    pub ssn: Option<String>,
+    #[allow(dead_code)] // part of the spec's call
+    pub location_id: Option<i64>,
+    #[allow(dead_code)] // part of the spec's call
+    pub auth_profile_id: Option<i64>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentFormResponse {
+    /// The gateway's page for this payment (open it in the payment dialog).
+    #[serde(rename = "paymentFormURL")]
+    pub payment_form_url: String,
+    pub payment_identifier: String,
+    /// True when vouchers paid the whole order: nothing to pay at the gateway; commit next.
+    pub paid: bool,
+    pub amount: i64,
+    pub currency: String,
+    /// The holds now last until this time: the payment window.
+    pub expires_at: String,
+    pub server_time: String,
+}
+
+/// Starts paying the buyer's priced cart: the holds get the payment window, and the gateway a payment.
+#[utoipa::path(get, operation_id = "paymentForm", path = "/payment/form/{locale}", tag = "order",
+    params(("locale" = String, Path, pattern = r"^(he|en|ru|ar|pl|sk|ro|bg|cs|hu)$", description = "An enabled locale: he, en, ru, ar, pl, sk, ro, bg, cs or hu"), PaymentFormQuery),
+    responses((status = 200, description = "Where to pay", body = PaymentFormResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 404, description = "notFound: no priced cart of this buyer for the presentation (send the cart first)", body = ErrorBody),
+              (status = 409, description = "timeExpired", body = ErrorBody),
+              (status = 422, description = "formValidation, priceMismatch", body = ErrorBody)))]
+pub(super) async fn payment_form(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Path(locale): Path<String>,
+    Query(q): Query<PaymentFormQuery>,
+) -> ApiResult<axum::Json<PaymentFormResponse>> {
+    if !kupa_domain::locale::is_supported(&locale) {
+        return Err(AppError::rejected(ErrorCode::FormValidation, "unknown locale").into());
+    }
+    let method = match q.method.as_deref() {
+        None => PaymentMethod::Card,
+        Some(m) => PaymentMethod::parse(m)
+            .filter(|m| *m != PaymentMethod::Voucher)
+            .ok_or_else(|| {
+                AppError::rejected(ErrorCode::FormValidation, "unknown payment method")
+            })?,
+    };
+    let return_path = q
+        .return_path
+        .filter(|p| p.starts_with('/') && !p.starts_with("//"))
+        .unwrap_or_else(|| format!("/order/{}", q.presentation_id));
+    let (payment, url, expires) = state
+        .orders
+        .start_payment(
+            session.id(),
+            session.login(),
+            q.presentation_id,
+            StartPayment {
+                method,
+                installments: q.number_of_payments.unwrap_or(1),
+                save_card: q.save_card,
+                total: q.total,
+                locale,
+                return_url: return_path,
+                captcha_token: q.recaptcha_token.unwrap_or_default(),
+            },
+        )
+        .await?;
+    Ok(axum::Json(PaymentFormResponse {
+        payment_form_url: url,
+        paid: payment.status == kupa_app::orders::PaymentStatus::Captured,
+        payment_identifier: payment.id,
+        amount: payment.amount,
+        currency: payment.currency,
+        expires_at: ms_to_rfc3339(expires),
+        server_time: ms_to_rfc3339(state.orders.now_ms()),
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitBody {
+    pub cart: CommitCart,
+    #[serde(default)]
+    #[schema(max_length = 2000)]
+    pub recaptcha_token: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)] // part of the spec's call
+    #[schema(max_length = 200)]
+    pub mini_site_url: Option<String>,
+}
+
+/// The cart as the commit repeats it; the server trusts only its own priced order.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitCart {
+    #[schema(min_items = 1, max_items = 1)]
+    pub presentations: Vec<CommitPresentation>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitPresentation {
+    pub presentation_id: i64,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CommitResponse {
+    pub reservation_identifier: String,
+    /// The tickets' e-document keys, line order.
+    pub ticket_identifiers: Vec<String>,
+    pub reservation_number: String,
+    /// Always null on success.
+    pub error: Option<String>,
+}
+
+/// The buyer's commit after paying: the reservation, once. The same finalisation the gateway's
+/// callback runs, so a reservation exists even if this call never comes.
+#[utoipa::path(post, operation_id = "commit", path = "/payment/commit", tag = "order", request_body = CommitBody,
+    responses((status = 200, description = "The reservation", body = CommitResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 402, description = "paymentError (declined or not paid)", body = ErrorBody),
+              (status = 409, description = "ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded)", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+pub(super) async fn commit(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Json(body): Json<CommitBody>,
+) -> ApiResult<axum::Json<CommitResponse>> {
+    let presentation_id = match body.cart.presentations.as_slice() {
+        [one] => one.presentation_id,
+        _ => {
+            return Err(AppError::rejected(
+                ErrorCode::FormValidation,
+                "one presentation per order",
+            )
+            .into());
+        }
+    };
+    let order = state
+        .orders
+        .commit(
+            session.id(),
+            presentation_id,
+            body.recaptcha_token.as_deref().unwrap_or_default(),
+        )
+        .await?;
+    Ok(axum::Json(CommitResponse {
+        reservation_identifier: order.id.clone(),
+        ticket_identifiers: order
+            .tickets
+            .iter()
+            .map(|t| t.document_key.clone())
+            .collect(),
+        reservation_number: order.reservation_number.clone(),
+        error: None,
+    }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct VoucherQuery {
+    /// The voucher's code.
+    #[param(max_length = 64)]
+    pub reference: String,
+    #[param(max_length = 2000)]
+    pub recaptcha_token: Option<String>,
+    /// With a priced cart on this presentation, the amount the voucher would pay is given too.
+    pub presentation_id: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VoucherPaymentDto {
+    pub reference: String,
+    /// Agorot left on the voucher.
+    pub balance: i64,
+    /// The smaller of the cart's total and the balance (agorot); null without a priced cart.
+    pub amount: Option<i64>,
+    pub currency: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VoucherResponse {
+    pub payment: VoucherPaymentDto,
+}
+
+/// A voucher's balance, and what it would pay of the buyer's priced cart.
+#[utoipa::path(get, operation_id = "paymentVoucher", path = "/payment/voucher", tag = "order", params(VoucherQuery),
+    responses((status = 200, description = "The voucher", body = VoucherResponse),
+              (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 409, description = "voucherBalance (no balance left), voucherExpired, codeUsageLimitExceeded", body = ErrorBody),
+              (status = 422, description = "codeNotFound", body = ErrorBody)))]
+pub(super) async fn payment_voucher(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Query(q): Query<VoucherQuery>,
+) -> ApiResult<axum::Json<VoucherResponse>> {
+    let v = state
+        .orders
+        .voucher_payment(
+            session.id(),
+            q.presentation_id,
+            &q.reference,
+            q.recaptcha_token.as_deref().unwrap_or_default(),
+        )
+        .await?;
+    Ok(axum::Json(VoucherResponse {
+        payment: VoucherPaymentDto {
+            reference: v.reference,
+            balance: v.balance,
+            amount: v.amount,
+            currency: "ILS".into(),
+        },
+    }))
+}
