@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../../../components/ui/Loading';
@@ -8,7 +8,7 @@ import { ApiError } from '../../../../lib/api/client';
 import { customerKeys, meQuery } from '../../../../lib/api/customer';
 import { useLogout } from '../../api/customer';
 import { useCaptcha } from '../../../../lib/captcha';
-import type { LockedSeat, Ticket, TicketGroup } from '../../../../lib/api/types';
+import type { LockedSeat, Ticket } from '../../../../lib/api/types';
 import { localizedName } from '../../../../lib/localized';
 import { orderErrorMessage } from '../../model/cartErrors';
 import { perOrderChargeText, priceText } from '../../model/priceText';
@@ -43,16 +43,10 @@ import {
   restoreDraft,
   saveTicketDraft,
 } from '../../model/ticketDraft';
-import {
-  addTicket,
-  canAdd,
-  choosableTickets,
-  quantityOf,
-  removeTicket,
-  unassignedCount,
-} from '../../model/ticketQuantities';
 import { CodeMenu } from './CodeMenu';
+import { LineField } from './LineField';
 import { MemberLookup } from './MemberLookup';
+import { QuantityChooser, TicketLabel } from './QuantityChooser';
 import './TicketsStep.css';
 
 export function TicketsStep() {
@@ -492,168 +486,5 @@ export function TicketsStep() {
         )}
       </div>
     </section>
-  );
-}
-
-/**
- * How many of each ticket, as cinema sites ask: each + puts one more on a seat (taken from the
- * default ticket, or a seat with none), each − gives its seat back to the default. Tickets for a
- * kind of seat are offered only while a held seat serves that kind.
- */
-function QuantityChooser({
-  groupId,
-  title,
-  lines,
-  groups,
-  chargeName,
-  disabled,
-  onChange,
-}: {
-  groupId: number;
-  title: string | null;
-  lines: TicketLine[];
-  groups: TicketGroup[];
-  chargeName?: string | null;
-  disabled: boolean;
-  onChange: (lines: TicketLine[]) => void;
-}) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language;
-  const headingId = `quantities-${groupId}`;
-  const seats = lines.filter((l) => l.ticketGroupId === groupId && !l.code).length;
-  const left = unassignedCount(lines, groupId);
-  if (seats === 0) return null;
-  return (
-    <div
-      className="tickets-step__panel tickets-step__quantities"
-      role="group"
-      aria-labelledby={headingId}
-    >
-      <h3 id={headingId} className="tickets-step__panel-title">
-        {title ? t('order.tickets.quantitiesOf', { group: title }) : t('order.tickets.quantities')}
-      </h3>
-      <p className="tickets-step__muted" aria-live="polite">
-        {left > 0
-          ? t('order.tickets.seatsLeft', { count: left })
-          : t('order.tickets.seatsCovered', { count: seats })}
-      </p>
-      <ul className="tickets-step__types">
-        {choosableTickets(lines, groups, groupId).map((ticket) => {
-          const name = localizedName(lang, ticket.name, ticket.nameEn);
-          const count = quantityOf(lines, ticket);
-          return (
-            <li key={ticket.id} className="tickets-step__type">
-              <TicketLabel ticket={ticket} chargeName={chargeName} />
-              <span className="products-step__stepper">
-                <button
-                  type="button"
-                  className="products-step__tool"
-                  aria-label={t('order.tickets.less', { ticket: name })}
-                  disabled={disabled || count === 0}
-                  onClick={() => {
-                    const next = removeTicket(lines, groups, ticket);
-                    if (next) onChange(next);
-                  }}
-                >
-                  −
-                </button>
-                <output
-                  className="products-step__quantity"
-                  aria-label={t('order.tickets.howMany', { ticket: name })}
-                >
-                  {count}
-                </output>
-                <button
-                  type="button"
-                  className="products-step__tool"
-                  aria-label={t('order.tickets.more', { ticket: name })}
-                  disabled={disabled || !canAdd(lines, groups, ticket)}
-                  onClick={() => {
-                    const next = addTicket(lines, groups, ticket);
-                    if (next) onChange(next);
-                  }}
-                >
-                  +
-                </button>
-              </span>
-            </li>
-          );
-        })}
-      </ul>
-    </div>
-  );
-}
-
-/** A ticket's name and full price, the service charge in it said beside. */
-function TicketLabel({ ticket, chargeName }: { ticket: Ticket; chargeName?: string | null }) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language;
-  const options = { currency: ticket.currency, chargeName };
-  const price = priceText(t, lang, ticket, options);
-  // The old price is compared like for like: with the same service charge.
-  const old =
-    ticket.oldPrice != null && ticket.oldPrice > ticket.price
-      ? priceText(t, lang, { price: ticket.oldPrice, serviceCharge: ticket.serviceCharge }, options)
-      : null;
-  return (
-    <span className="tickets-step__ticket">
-      <span className="tickets-step__ticket-name">
-        {localizedName(lang, ticket.name, ticket.nameEn)}
-      </span>
-      <span className="tickets-step__price">
-        <span className="tickets-step__amounts">
-          {old && (
-            <s className="tickets-step__old-price">
-              <span className="visually-hidden">{t('order.tickets.oldPrice')} </span>
-              {old.full}
-            </s>
-          )}
-          <span>{price.full}</span>
-        </span>
-        {price.included && <span className="tickets-step__included">{price.included}</span>}
-      </span>
-    </span>
-  );
-}
-
-function LineField({
-  label,
-  hint,
-  value,
-  error,
-  inputMode,
-  maxLength,
-  onChange,
-}: {
-  label: string;
-  hint?: string;
-  value: string;
-  error: string | null;
-  inputMode?: 'numeric';
-  maxLength?: number;
-  onChange: (value: string) => void;
-}) {
-  const inputId = useId();
-  const hintId = useId();
-  return (
-    <div className="tickets-step__field">
-      <label htmlFor={inputId}>{label}</label>
-      <input
-        id={inputId}
-        type="text"
-        dir="ltr"
-        value={value}
-        inputMode={inputMode}
-        maxLength={maxLength}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={hint || error ? hintId : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {(hint || error) && (
-        <p id={hintId} className={error ? 'tickets-step__field-error' : 'tickets-step__muted'}>
-          {error ?? hint}
-        </p>
-      )}
-    </div>
   );
 }
