@@ -16,6 +16,10 @@ use crate::model::*;
 use crate::ports::{Captcha, CatalogueStore, ClaimStore, Clock};
 use crate::site_config::SiteConfig;
 
+mod seat_map;
+use seat_map::CachedClaims;
+pub use seat_map::{CLAIMS_TTL_MS, SeatStatus, SeatplanFull, SectionStatus};
+
 /// How far ahead "upcoming" lists reach.
 const UPCOMING_DAYS: i64 = 60;
 /// Integration links are valid this long either side of their time stamp.
@@ -107,32 +111,6 @@ impl PresentationFilter {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct SeatplanFull {
-    pub venue_id: i64,
-    pub seatplan: Seatplan,
-    pub sections: Vec<Section>,
-    pub seats: Vec<Seat>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct SectionStatus {
-    pub section: Section,
-    /// Places not held or sold; for reserved sections, available seats.
-    pub remaining: i64,
-    pub sold_out: bool,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct SeatStatus {
-    pub presentation_id: i64,
-    pub sections: Vec<SectionStatus>,
-    pub seats: Vec<(Seat, SeatState)>,
-    /// Free seats this buyer may not take next: under seating policy 3 they would leave a new
-    /// single empty seat beside the buyer's selection.
-    pub blocked: std::collections::BTreeSet<kupa_domain::seating::SeatAddress>,
-}
-
 pub struct CatalogueService {
     store: Arc<dyn CatalogueStore>,
     claims: Arc<dyn ClaimStore>,
@@ -143,23 +121,6 @@ pub struct CatalogueService {
     /// The claims of recently asked presentations, for the seat status (see `claims_for_status`).
     claims_cache: std::sync::Mutex<HashMap<i64, CachedClaims>>,
 }
-
-/// Claims read for the seat status, reused until a seat event of the presentation, a hold's
-/// deadline passing, or `CLAIMS_TTL_MS`.
-struct CachedClaims {
-    read_at: std::time::Instant,
-    /// Bumped by every change: a read that began before a change is not kept after it.
-    generation: u64,
-    claims: Option<Arc<Vec<Claim>>>,
-    /// The earliest deadline of a live hold when read: past it, a hold may have expired or been
-    /// extended (extensions publish no event), so the claims are read again.
-    next_deadline_ms: i64,
-}
-
-/// How long the seat status may be served from memory without any event saying it changed (the
-/// safety net for a missed cross-node event). The status is advisory: a lock always asks the
-/// database.
-pub const CLAIMS_TTL_MS: u64 = 1_000;
 
 fn no_event(id: i64) -> AppError {
     AppError::rejected(ErrorCode::NoEvent, format!("presentation {id} not found"))
@@ -180,72 +141,6 @@ impl CatalogueService {
             timer_override: std::sync::RwLock::new(None),
             claims_cache: std::sync::Mutex::new(HashMap::new()),
         }
-    }
-
-    /// A seat of the presentation changed (on this node or, relayed, another; None: any may have):
-    /// the next seat status reads the claims again.
-    pub fn forget_claims(&self, presentation_id: Option<i64>) {
-        let mut cache = self.claims_cache.lock().expect("claims cache poisoned");
-        let Some(presentation_id) = presentation_id else {
-            for c in cache.values_mut() {
-                c.generation += 1;
-                c.claims = None;
-            }
-            return;
-        };
-        let entry = cache.entry(presentation_id).or_insert(CachedClaims {
-            read_at: std::time::Instant::now(),
-            generation: 0,
-            claims: None,
-            next_deadline_ms: 0,
-        });
-        entry.generation += 1;
-        entry.claims = None;
-    }
-
-    /// The claims for the seat status: from memory when nothing says they changed, so a hall's
-    /// watchers reloading the status during a rush cost the database one read, not one each.
-    async fn claims_for_status(&self, presentation_id: i64) -> AppResult<Arc<Vec<Claim>>> {
-        let now = self.now_ms();
-        let generation = {
-            let cache = self.claims_cache.lock().expect("claims cache poisoned");
-            match cache.get(&presentation_id) {
-                Some(c) => {
-                    if let Some(claims) = &c.claims
-                        && c.read_at.elapsed().as_millis() < u128::from(CLAIMS_TTL_MS)
-                        && now < c.next_deadline_ms
-                    {
-                        return Ok(claims.clone());
-                    }
-                    c.generation
-                }
-                None => 0,
-            }
-        };
-        let claims = Arc::new(self.claims.claims(presentation_id).await?);
-        let next_deadline_ms = claims
-            .iter()
-            .filter(|c| c.view().is_live_hold(now))
-            .map(|c| c.expires_at_ms)
-            .min()
-            .unwrap_or(i64::MAX);
-        let mut cache = self.claims_cache.lock().expect("claims cache poisoned");
-        if cache.len() > 10_000 {
-            cache.retain(|_, c| c.read_at.elapsed().as_millis() < u128::from(CLAIMS_TTL_MS));
-        }
-        let entry = cache.entry(presentation_id).or_insert(CachedClaims {
-            read_at: std::time::Instant::now(),
-            generation,
-            claims: None,
-            next_deadline_ms,
-        });
-        // Keep what was read only if no change came in while reading.
-        if entry.generation == generation {
-            entry.read_at = std::time::Instant::now();
-            entry.claims = Some(claims.clone());
-            entry.next_deadline_ms = next_deadline_ms;
-        }
-        Ok(claims)
     }
 
     /// Test mode: shorter (or longer) step timers for every checkout from now on; None restores
@@ -429,156 +324,6 @@ impl CatalogueService {
             })
             .collect();
         Ok((groups, detail.service_charge))
-    }
-
-    /// The seat plan as a buyer asks for it (spec: POST /seats/seatplanV2 carries a captcha).
-    pub async fn buyer_seatplan(
-        &self,
-        captcha_token: &str,
-        venue_id: i64,
-        seatplan_id: i64,
-    ) -> AppResult<SeatplanFull> {
-        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
-        self.seatplan(venue_id, seatplan_id).await
-    }
-
-    /// The older seat status call (GET /seats/seats-status), which carries a captcha.
-    pub async fn buyer_seat_status(
-        &self,
-        captcha_token: &str,
-        presentation_id: i64,
-        viewer: &str,
-        channel: &Channel,
-    ) -> AppResult<SeatStatus> {
-        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
-        self.seat_status(presentation_id, None, Some(viewer), channel)
-            .await
-    }
-
-    pub async fn seatplan(&self, venue_id: i64, seatplan_id: i64) -> AppResult<SeatplanFull> {
-        let seatplan = self
-            .store
-            .seatplan(seatplan_id)
-            .await?
-            .filter(|s| s.venue_id == venue_id)
-            .ok_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::NotFound,
-                    format!("seat plan {seatplan_id} of venue {venue_id} not found"),
-                )
-            })?;
-        let sections = self.store.sections(seatplan_id).await?;
-        let seats = self.store.seats(seatplan_id).await?;
-        Ok(SeatplanFull {
-            venue_id,
-            seatplan,
-            sections,
-            seats,
-        })
-    }
-
-    /// Each seat as `viewer` sees it, and each section's remaining places.
-    pub async fn seat_status(
-        &self,
-        presentation_id: i64,
-        section_id: Option<i64>,
-        viewer: Option<&str>,
-        channel: &Channel,
-    ) -> AppResult<SeatStatus> {
-        let detail = self.presentation(presentation_id, channel).await?;
-        let seatplan_id = detail.info.view.presentation.seatplan_id;
-        let mut sections = self.store.sections(seatplan_id).await?;
-        if let Some(sid) = section_id {
-            sections.retain(|s| s.id == sid);
-            if sections.is_empty() {
-                return Err(AppError::rejected(
-                    ErrorCode::NotFound,
-                    format!("section {sid} is not in this presentation"),
-                ));
-            }
-        }
-        let seats = self.store.seats(seatplan_id).await?;
-        let claims = self.claims_for_status(presentation_id).await?;
-        let now = self.now_ms();
-        let by_place: HashMap<SeatAddress, &Claim> =
-            claims.iter().map(|c| (c.address(), c)).collect();
-        let state_of = |section_id: i64, x: i64, y: i64| {
-            let claim = by_place
-                .get(&SeatAddress::new(section_id, x, y))
-                .map(|c| c.view());
-            SeatState::from_claim(claim, viewer, now)
-        };
-        let seats: Vec<(Seat, SeatState)> = seats
-            .into_iter()
-            .filter(|s| sections.iter().any(|sec| sec.id == s.section_id))
-            .map(|s| {
-                let st = state_of(s.section_id, s.x, s.y);
-                (s, st)
-            })
-            .collect();
-        let blocked = {
-            let statuses = crate::seat_plan::rule_statuses(&seats, &sections);
-            let mut blocked = kupa_domain::seating::blocked_seats(
-                detail.info.view.presentation.seating_policy_id,
-                &statuses,
-            );
-            // Seats of a section with no price online (press seats) are sold at the box office
-            // only: not selectable here, whatever their state.
-            let group_ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
-            let priced: Vec<i64> = self
-                .store
-                .ticket_groups(&group_ids)
-                .await?
-                .into_iter()
-                .filter(|(_, tickets)| !tickets.is_empty())
-                .map(|(g, _)| g.id)
-                .collect();
-            for (seat, _) in &seats {
-                let unpriced = sections
-                    .iter()
-                    .any(|s| s.id == seat.section_id && !priced.contains(&s.ticket_group_id));
-                if unpriced {
-                    blocked.insert(kupa_domain::seating::SeatAddress {
-                        section_id: seat.section_id,
-                        x: seat.x,
-                        y: seat.y,
-                    });
-                }
-            }
-            blocked
-        };
-        let sections = sections
-            .into_iter()
-            .map(|section| {
-                let remaining = match section.kind {
-                    SectionKind::Reserved => seats
-                        .iter()
-                        .filter(|(s, st)| s.section_id == section.id && st.is_available())
-                        .count() as i64,
-                    SectionKind::Ga => {
-                        let taken = claims
-                            .iter()
-                            .filter(|c| {
-                                c.section_id == section.id
-                                    && !state_of(c.section_id, c.x, c.y).is_available()
-                            })
-                            .count() as i64;
-                        (section.capacity - taken).max(0)
-                    }
-                };
-                SectionStatus {
-                    sold_out: remaining == 0,
-                    remaining,
-                    section,
-                }
-            })
-            .collect();
-        Ok(SeatStatus {
-            presentation_id,
-            sections,
-            seats,
-            blocked,
-        })
     }
 
     /// An integration link from a partner site: its key, a time stamp close to now, and a return address it may use.
