@@ -72,7 +72,9 @@ async function buyOneSeat(
     }),
   ).toBeVisible({ timeout: 20_000 });
   // "Row 5, seat 7, available" → row and seat, as the area writes them.
-  const m = seat.match(lang === 'en' ? /^Row ([^,]+), seat ([^,]+)/ : /^שורה ([^,]+), מושב ([^,]+)/)!;
+  const m = seat.match(
+    lang === 'en' ? /^Row ([^,]+), seat ([^,]+)/ : /^שורה ([^,]+), מושב ([^,]+)/,
+  )!;
   return { row: m[1], seat: m[2] };
 }
 
@@ -104,7 +106,10 @@ test('a logged-in buyer finds the order in the customer area, sends it by SMS, e
   await expect(page.getByRole('heading', { name: 'אזור אישי', level: 1 })).toBeVisible();
   await expect(page.getByText('שלום, דנה')).toBeVisible();
   const tickets = page.getByRole('region', { name: 'הכרטיסים שלי' });
-  const card = tickets.getByRole('listitem').filter({ hasText: `שורה ${row}, מושב ${seat}` }).first();
+  const card = tickets
+    .getByRole('listitem')
+    .filter({ hasText: `שורה ${row}, מושב ${seat}` })
+    .first();
   await expect(card).toBeVisible();
   await expect(card.getByRole('link', { name: /כרטיסים \(PDF\)/ })).toHaveAttribute(
     'href',
@@ -140,8 +145,12 @@ test('a logged-in buyer finds the order in the customer area, sends it by SMS, e
   await profile.getByRole('button', { name: 'שמירת הפרטים' }).click();
   await expect(profile.getByText('הפרטים נשמרו.')).toBeVisible();
   await page.reload();
-  await expect(page.getByRole('region', { name: 'פרטים אישיים' }).getByLabel('מספר רכב')).toHaveValue('1234567');
-  await expect(page.getByRole('region', { name: 'פרטים אישיים' }).getByLabel('מיקוד')).toHaveValue('6311713');
+  await expect(
+    page.getByRole('region', { name: 'פרטים אישיים' }).getByLabel('מספר רכב'),
+  ).toHaveValue('1234567');
+  await expect(page.getByRole('region', { name: 'פרטים אישיים' }).getByLabel('מיקוד')).toHaveValue(
+    '6311713',
+  );
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await shoot(page, 'customer-area-he-1280.png');
@@ -166,13 +175,18 @@ test('in English, the customer area shows the order with its seats, sends it by 
   await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
   await expect(page.getByRole('heading', { name: 'Customer area', level: 1 })).toBeVisible();
   const tickets = page.getByRole('region', { name: 'My tickets' });
-  const card = tickets.getByRole('listitem').filter({ hasText: `row ${row}, seat ${seat}` }).first();
+  const card = tickets
+    .getByRole('listitem')
+    .filter({ hasText: `row ${row}, seat ${seat}` })
+    .first();
   await expect(card).toBeVisible();
   await expect(card.getByRole('link', { name: /Add to calendar/ })).toHaveAttribute(
     'href',
     /calendar\.ics\?exp=\d+&sig=/,
   );
-  await expect(page.getByText('System vouchers bought online will be listed here. You have none yet.')).toBeVisible();
+  await expect(
+    page.getByText('System vouchers bought online will be listed here. You have none yet.'),
+  ).toBeVisible();
   const members = page.getByRole('region', { name: 'Memberships and vouchers' });
   await expect(members.getByText('100001')).toBeVisible();
   await noSeriousAxeViolations(page);

@@ -91,7 +91,9 @@ describe('the customer area', { timeout: 30_000 }, () => {
         return undefined;
       },
     });
-    expect(await screen.findByRole('heading', { name: 'Customer area', level: 1 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Customer area', level: 1 }),
+    ).toBeInTheDocument();
     const tickets = screen.getByRole('region', { name: 'My tickets' });
     expect(within(tickets).getByText('Stalls, row 5, seat 7 · Regular')).toBeInTheDocument();
     expect(within(tickets).getByRole('link', { name: /Tickets \(PDF\)/ })).toHaveAttribute(
@@ -102,7 +104,9 @@ describe('the customer area', { timeout: 30_000 }, () => {
       'href',
       '/reservation/R1?lang=en',
     );
-    expect(screen.getByText('System vouchers bought online will be listed here. You have none yet.')).toBeInTheDocument();
+    expect(
+      screen.getByText('System vouchers bought online will be listed here. You have none yet.'),
+    ).toBeInTheDocument();
 
     const user = userEvent.setup();
     await user.click(within(tickets).getByRole('button', { name: /Send the tickets by SMS/ }));
@@ -113,8 +117,12 @@ describe('the customer area', { timeout: 30_000 }, () => {
     await user.type(within(tickets).getByLabelText('Mobile number to send to'), '052-123-4567');
     await user.click(within(tickets).getByRole('button', { name: 'Send' }));
     expect(await within(tickets).findByText('The tickets were sent by SMS.')).toBeInTheDocument();
-    for (const [input, init] of fetchMock.mock.calls) {
-      if (String(input).includes('sendTickets')) sent.push(JSON.parse(String((init as RequestInit).body)));
+    for (const call of fetchMock.mock.calls as unknown as [
+      RequestInfo,
+      RequestInit | undefined,
+    ][]) {
+      const [input, init] = call;
+      if (String(input).includes('sendTickets')) sent.push(JSON.parse(String(init?.body)));
     }
     expect(sent).toEqual([{ mobileNumber: '0521234567' }]);
   });
@@ -125,11 +133,19 @@ describe('the customer area', { timeout: 30_000 }, () => {
       api: (url) => {
         if (url.pathname === '/api/customer-area/customerAreaData') return { body: area() };
         if (url.pathname === '/api/customer/locations')
-          return { body: { locations: [{ id: 2, name: 'הדר', nameEn: 'Hadar', city: '', cityEn: '' }] } };
+          return {
+            body: { locations: [{ id: 2, name: 'הדר', nameEn: 'Hadar', city: '', cityEn: '' }] },
+          };
         if (url.pathname === '/api/customer-area/profile')
           return {
             status: 422,
-            body: { error: { code: 'formValidation', message: 'x', params: { fields: { city: 'alpha' } } } },
+            body: {
+              error: {
+                code: 'formValidation',
+                message: 'x',
+                params: { fields: { city: 'alpha' } },
+              },
+            },
           };
         return undefined;
       },
@@ -146,8 +162,12 @@ describe('the customer area', { timeout: 30_000 }, () => {
     expect(born).toHaveValue('1986-04-17');
     await user.click(within(profile).getByRole('button', { name: 'Save profile' }));
     expect(await within(profile).findByText('City must contain letters only')).toBeInTheDocument();
-    for (const [input, init] of fetchMock.mock.calls) {
-      if (String(input).includes('/profile')) bodies.push(JSON.parse(String((init as RequestInit).body)));
+    for (const call of fetchMock.mock.calls as unknown as [
+      RequestInfo,
+      RequestInit | undefined,
+    ][]) {
+      const [input, init] = call;
+      if (String(input).includes('/profile')) bodies.push(JSON.parse(String(init?.body)));
     }
     expect(bodies[0]).toMatchObject({ lastName: 'Levi', location: null, isEmailAllowed: false });
   });

@@ -43,8 +43,7 @@ export default function CustomerAreaPage() {
   }
   if (query.isPending) return <Loading />;
   if (query.isError) {
-    const noAccount =
-      query.error instanceof ApiError && query.error.code === 'CUSTOMER_NOT_FOUND';
+    const noAccount = query.error instanceof ApiError && query.error.code === 'CUSTOMER_NOT_FOUND';
     return (
       <Notice
         title={noAccount ? t('customerArea.noAccount.title') : t('customerArea.loadError')}

@@ -31,6 +31,13 @@ function Section({
   );
 }
 
+const VOD_STATUSES = ['available', 'future', 'expired'] as const;
+type VodStatus = (typeof VOD_STATUSES)[number];
+
+function vodStatus(s: string): VodStatus {
+  return (VOD_STATUSES as readonly string[]).includes(s) ? (s as VodStatus) : 'expired';
+}
+
 function memberStatus(m: MemberCard): 'active' | 'expired' | 'notStarted' {
   if (m.isExpired) return 'expired';
   if (m.isNotStarted) return 'notStarted';
@@ -97,9 +104,7 @@ export function MembershipsSection({
         </ul>
       )}
       <h3 className="area__subheading">{t('customerArea.vouchers.title')}</h3>
-      <p className="area__empty">
-        {vouchers.length === 0 ? t('customerArea.vouchers.empty') : ''}
-      </p>
+      <p className="area__empty">{vouchers.length === 0 ? t('customerArea.vouchers.empty') : ''}</p>
     </Section>
   );
 }
@@ -119,8 +124,8 @@ export function VodSection({ items }: { items: VodItem[] }) {
                 <h3 className="area__card-title">
                   {localizedName(lang, v.presentation.featureName, v.presentation.featureNameEn)}
                 </h3>
-                <span className={`area__badge area__badge--vod-${v.status}`}>
-                  {t(`customerArea.vod.status.${v.status}`)}
+                <span className={`area__badge area__badge--vod-${vodStatus(v.status)}`}>
+                  {t(`customerArea.vod.status.${vodStatus(v.status)}`)}
                 </span>
               </div>
               <dl className="area__facts">
@@ -215,7 +220,11 @@ export function DeleteAccountSection({ onDeleted }: { onDeleted: () => void }) {
     <Section id="area-account" title={t('customerArea.account.title')}>
       <p>{t('customerArea.account.text')}</p>
       {!confirming ? (
-        <button type="button" className="button button--ghost area__danger" onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="button button--ghost area__danger"
+          onClick={() => setConfirming(true)}
+        >
           {t('customerArea.account.delete')}
         </button>
       ) : (
@@ -238,7 +247,11 @@ export function DeleteAccountSection({ onDeleted }: { onDeleted: () => void }) {
             >
               {t('customerArea.account.confirm')}
             </button>
-            <button type="button" className="button button--ghost" onClick={() => setConfirming(false)}>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => setConfirming(false)}
+            >
               {t('customerArea.account.cancel')}
             </button>
           </div>

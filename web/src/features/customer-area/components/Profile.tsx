@@ -153,7 +153,8 @@ export function ProfileSection({ customer }: { customer: AreaCustomer }) {
         </div>
         <p role="status" className="area__status">
           {update.isSuccess && !formState.isDirty ? t('customerArea.profile.saved') : ''}
-          {update.isError && !(update.error instanceof ApiError && update.error.code === 'formValidation')
+          {update.isError &&
+          !(update.error instanceof ApiError && update.error.code === 'formValidation')
             ? errorMessage(t, update.error)
             : ''}
         </p>

@@ -94,7 +94,8 @@ function ReservationCard({ r, upcoming }: { r: AreaReservation; upcoming: boolea
                 {place}
                 {' · '}
                 {localizedName(lang, s.ticketType, s.ticketTypeEn)}
-                {s.state !== 'valid' && ` · ${t(`customerArea.seatState.${s.state}`)}`}
+                {s.state !== 'valid' &&
+                  ` · ${t(s.state === 'scanned' ? 'customerArea.seatState.scanned' : 'customerArea.seatState.cancelled')}`}
               </span>
               {upcoming && s.state === 'valid' && (
                 <a className="area__link" href={withLang(s.edocumentUrl, langParam)}>

@@ -72,7 +72,15 @@ describe('the profile form', () => {
   });
 
   it('lets the optional fields stay empty', () => {
-    const bare = { ...good, address1: '', city: '', postalCode: '', dateOfBirth: '', licensePlateNumber: '', location: '' };
+    const bare = {
+      ...good,
+      address1: '',
+      city: '',
+      postalCode: '',
+      dateOfBirth: '',
+      licensePlateNumber: '',
+      location: '',
+    };
     expect(profileProblems(bare, NOW)).toEqual({});
   });
 

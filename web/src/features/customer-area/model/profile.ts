@@ -5,14 +5,7 @@ import { z } from 'zod';
 import type { AreaCustomer, ProfileBody } from '../api/customerArea';
 
 export type ProfileRule =
-  | 'required'
-  | 'alpha'
-  | 'max'
-  | 'numeric'
-  | 'min'
-  | 'date'
-  | 'plate'
-  | 'location';
+  'required' | 'alpha' | 'max' | 'numeric' | 'min' | 'date' | 'plate' | 'location';
 
 export interface ProfileValues {
   firstName: string;
