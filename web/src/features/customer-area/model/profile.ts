@@ -2,7 +2,10 @@
 // rules (the server's, mirrored: crates/app/src/customer_area.rs `profile_problems`), the body of
 // PUT /customer-area/profile, and the server's field errors. The rule names are the server's.
 import { z } from 'zod';
-import type { AreaCustomer, ProfileBody } from '../api/customerArea';
+import type { components } from '../../../lib/api/schema';
+
+type AreaCustomer = components['schemas']['AreaCustomer'];
+type ProfileBody = components['schemas']['ProfileBody'];
 
 export type ProfileRule =
   'required' | 'alpha' | 'max' | 'numeric' | 'min' | 'date' | 'plate' | 'location';
