@@ -231,7 +231,9 @@ impl CustomerAreaService {
         for order in self.store.orders_of_customer(id, MAX_ORDERS).await? {
             // The store answers only this customer's; checked again, as a guard for the future.
             if order.customer_id != Some(id) {
-                return Err(AppError::internal("an order of another customer was listed"));
+                return Err(AppError::internal(
+                    "an order of another customer was listed",
+                ));
             }
             let info = self
                 .catalogue
@@ -294,7 +296,10 @@ impl CustomerAreaService {
             .update_profile(id, &update, self.clock.now_ms())
             .await?
         {
-            return Err(AppError::rejected(CUSTOMER_NOT_FOUND, "the account is gone"));
+            return Err(AppError::rejected(
+                CUSTOMER_NOT_FOUND,
+                "the account is gone",
+            ));
         }
         tracing::info!(customer_id = id, "customer profile updated");
         self.profile_of(id).await
@@ -305,7 +310,8 @@ impl CustomerAreaService {
     pub async fn delete_account(&self, login: Option<&str>) -> AppResult<AccountDeletion> {
         let account = self.customer(login).await?;
         let id = account.customer.id;
-        let scrubbed = serde_json::to_string(&CustomerInfo::default()).map_err(AppError::internal)?;
+        let scrubbed =
+            serde_json::to_string(&CustomerInfo::default()).map_err(AppError::internal)?;
         let deleted = self
             .store
             .delete_account(id, &scrubbed, self.clock.now_ms())
@@ -336,7 +342,10 @@ pub fn normalised(mut u: ProfileUpdate) -> ProfileUpdate {
     u.address1 = clean_address(&u.address1);
     u.address2 = clean_address(&u.address2);
     let plate = u.license_plate_number.trim();
-    if plate.chars().all(|c| c.is_ascii_digit() || c == '-' || c == ' ') {
+    if plate
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == '-' || c == ' ')
+    {
         u.license_plate_number = plate.chars().filter(char::is_ascii_digit).collect();
     } else {
         u.license_plate_number = plate.to_owned();
@@ -393,8 +402,7 @@ pub fn profile_problems(
     }
     if !u.date_of_birth.is_empty() {
         let ok = u.date_of_birth.len() == 10
-            && u
-                .date_of_birth
+            && u.date_of_birth
                 .parse::<jiff::civil::Date>()
                 .is_ok_and(|d| d.year() >= 1900 && d <= today);
         if !ok {

@@ -113,7 +113,9 @@ impl CustomerAreaStore for Db {
     }
 
     async fn orders_of_customer(&self, customer_id: i64, limit: i64) -> StoreResult<Vec<Order>> {
-        let ids: Vec<String> = crate::on_pool!(self, |p| sqlx::query_scalar(
+        let ids: Vec<String> =
+            crate::on_pool!(self, |p| {
+                sqlx::query_scalar(
             "SELECT id FROM orders WHERE customer_id = $1 AND status NOT IN ('pending', 'failed') \
              ORDER BY created_at DESC, id LIMIT $2"
         )
@@ -121,7 +123,8 @@ impl CustomerAreaStore for Db {
         .bind(limit)
         .fetch_all(p)
         .await
-        .map_err(db_err))?;
+        .map_err(db_err)
+            })?;
         let mut orders = Vec::with_capacity(ids.len());
         for id in ids {
             if let Some(o) = self.order(&id).await? {
