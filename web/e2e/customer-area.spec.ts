@@ -104,7 +104,7 @@ test('a logged-in buyer finds the order in the customer area, sends it by SMS, e
 
   await page.goto('/customer-area');
   await expect(page.getByRole('heading', { name: 'אזור אישי', level: 1 })).toBeVisible();
-  await expect(page.getByText('שלום, דנה')).toBeVisible();
+  await expect(page.getByRole('main').getByText('שלום, דנה')).toBeVisible();
   const tickets = page.getByRole('region', { name: 'הכרטיסים שלי' });
   const card = tickets
     .getByRole('listitem')
