@@ -71,6 +71,9 @@ async fn the_area_shows_only_the_logged_in_customers_orders_masked(db: &TestDb) 
     // Dana's.
     let dana = log_in(&app, &buyer(4), DANA).await;
     let hers = buy(&app, &dana, 2).await;
+    // A cart of hers priced and given up (pending, then superseded: cancelled) was never paid.
+    priced_cart_at(&app, &dana, 3, None, "he").await;
+    execute(db, "UPDATE orders SET status = 'cancelled' WHERE status = 'pending'").await;
 
     let r = app.call_as(&dana, "GET", AREA, None).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);

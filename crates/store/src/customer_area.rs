@@ -1,4 +1,5 @@
-//! The customer area (migration 0015): the profile, the customer's orders, and the deletion of
+//! The customer area (migration 0015): the profile, the customer's orders (those that were paid:
+//! a priced cart that was given up is `cancelled` too, but never had money), and the deletion of
 //! an account in one transaction (decision 0024).
 
 use async_trait::async_trait;
@@ -116,8 +117,8 @@ impl CustomerAreaStore for Db {
         let ids: Vec<String> =
             crate::on_pool!(self, |p| {
                 sqlx::query_scalar(
-            "SELECT id FROM orders WHERE customer_id = $1 AND status NOT IN ('pending', 'failed') \
-             ORDER BY created_at DESC, id LIMIT $2"
+            "SELECT id FROM orders WHERE customer_id = $1 AND paid_at IS NOT NULL \
+             AND status NOT IN ('pending', 'failed') ORDER BY created_at DESC, id LIMIT $2"
         )
         .bind(customer_id)
         .bind(limit)
