@@ -462,3 +462,33 @@ async fn delete_account(
     state.customer_area.delete_account(session.login()).await?;
     end_login(&state, &session).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_plus_972_number_is_shown_with_a_leading_zero_and_the_id_number_masked() {
+        let p = Profile {
+            customer_id: 7,
+            ssn: "034528711".into(),
+            mobile: "+972524318876".into(),
+            address1: "דיזנגוף 210 #4".into(),
+            ..Profile::default()
+        };
+        let c = profile_fields(&p);
+        assert_eq!(c.mobile_number1, "0524318876");
+        assert_eq!(c.ssn, "*****8711");
+        assert_eq!(c.address1, "דיזנגוף 210 4");
+        assert_eq!(
+            local_mobile("02-6234567"),
+            "02-6234567",
+            "not a mobile: as stored"
+        );
+        let json = serde_json::to_string(&c).unwrap();
+        assert!(
+            !json.contains("034528711") && json.contains("\"IsSMSAllowed\""),
+            "{json}"
+        );
+    }
+}

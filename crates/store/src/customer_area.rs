@@ -114,18 +114,17 @@ impl CustomerAreaStore for Db {
     }
 
     async fn orders_of_customer(&self, customer_id: i64, limit: i64) -> StoreResult<Vec<Order>> {
-        let ids: Vec<String> =
-            crate::on_pool!(self, |p| {
-                sqlx::query_scalar(
-            "SELECT id FROM orders WHERE customer_id = $1 AND paid_at IS NOT NULL \
-             AND status NOT IN ('pending', 'failed') ORDER BY created_at DESC, id LIMIT $2"
-        )
-        .bind(customer_id)
-        .bind(limit)
-        .fetch_all(p)
-        .await
-        .map_err(db_err)
-            })?;
+        let ids: Vec<String> = crate::on_pool!(self, |p| {
+            sqlx::query_scalar(
+                "SELECT id FROM orders WHERE customer_id = $1 AND paid_at IS NOT NULL \
+             AND status NOT IN ('pending', 'failed') ORDER BY created_at DESC, id LIMIT $2",
+            )
+            .bind(customer_id)
+            .bind(limit)
+            .fetch_all(p)
+            .await
+            .map_err(db_err)
+        })?;
         let mut orders = Vec::with_capacity(ids.len());
         for id in ids {
             if let Some(o) = self.order(&id).await? {

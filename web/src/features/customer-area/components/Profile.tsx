@@ -101,7 +101,7 @@ export function ProfileSection({ customer }: { customer: AreaCustomer }) {
                   id={id}
                   className="area__input"
                   type={type ?? 'text'}
-                  dir={ltr ? 'ltr' : undefined}
+                  dir={ltr ? 'ltr' : 'auto'}
                   autoComplete={autoComplete}
                   aria-invalid={error ? true : undefined}
                   aria-describedby={error ? `${id}-error` : undefined}
