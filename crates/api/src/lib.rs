@@ -7,6 +7,7 @@ mod bounds;
 mod cart;
 mod catalogue;
 mod customer;
+mod customer_area;
 mod dev_outbox;
 mod dto;
 pub mod edge;
@@ -72,6 +73,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(cart::router())
         .merge(reservations::router())
         .merge(customer::router())
+        .merge(customer_area::router())
         .merge(saved_cards::router())
         .merge(tickets::router())
         .merge(payment::router())

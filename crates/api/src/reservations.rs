@@ -408,13 +408,16 @@ pub struct SendTicketsResponse {
     pub success: bool,
 }
 
-/// Sends the links to the reservation's tickets by text message (the buyer's own reservation).
+/// Sends the links to the reservation's tickets by text message: for the session that made it or
+/// its logged-in customer only (not for a signed link); limited with the other text messages
+/// (429 tooManyRequests).
 #[utoipa::path(post, operation_id = "sendTickets", path = "/reservations/{resId}/sendTickets", tag = "order",
     params(("resId" = String, Path, description = "The reservation identifier")), request_body = SendTicketsBody,
     responses((status = 200, description = "Sent", body = SendTicketsResponse),
               (status = 404, description = "notFound (not your reservation)", body = ErrorBody),
               (status = 409, description = "SMS_FAILED", body = ErrorBody),
-              (status = 422, description = "invalid_mobileNumber, formValidation", body = ErrorBody)))]
+              (status = 422, description = "invalid_mobileNumber, formValidation", body = ErrorBody),
+              (status = 429, description = "tooManyRequests: text messages are limited per session and per address", body = ErrorBody)))]
 async fn send_tickets(
     State(state): State<AppState>,
     session: crate::session::BuyerSession,
@@ -423,7 +426,7 @@ async fn send_tickets(
 ) -> ApiResult<axum::Json<SendTicketsResponse>> {
     state
         .orders
-        .send_tickets(session.id(), &id, &body.mobile_number)
+        .send_tickets(session.id(), session.login(), &id, &body.mobile_number)
         .await?;
     Ok(axum::Json(SendTicketsResponse { success: true }))
 }

@@ -43,7 +43,7 @@ pub struct SavedCardDto {
 }
 
 impl SavedCardDto {
-    fn new(c: &SavedCard, now_ms: i64) -> SavedCardDto {
+    pub(crate) fn new(c: &SavedCard, now_ms: i64) -> SavedCardDto {
         SavedCardDto {
             token: c.token.clone(),
             brand: c.brand.clone(),

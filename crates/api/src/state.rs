@@ -133,6 +133,8 @@ pub struct AppState {
     pub mobile_login: Arc<MobileLoginService>,
     /// The logged-in customer's saved cards, and the credit-card-benefit check at payment.
     pub saved_cards: Arc<SavedCardService>,
+    /// The logged-in customer's area: its data, profile, account deletion, locations.
+    pub customer_area: Arc<kupa_app::customer_area::CustomerAreaService>,
     pub sms: Arc<dyn SmsSender>,
     pub mailer: Arc<dyn Mailer>,
     /// What the default SMS and mail adapters wrote (read by the test mode's outbox routes).

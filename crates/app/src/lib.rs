@@ -6,6 +6,7 @@ pub mod booking;
 pub mod catalogue;
 pub mod catalogue_cache;
 pub mod catalogue_file;
+pub mod customer_area;
 pub mod customer_info;
 pub mod error;
 pub mod links;

@@ -145,6 +145,14 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         customers.clone(),
         clock_port.clone(),
     ));
+    let customer_area = Arc::new(kupa_app::customer_area::CustomerAreaService::new(
+        customers.clone(),
+        catalogue.clone(),
+        cat.clone(),
+        store.clone(),
+        store.clone(),
+        clock_port.clone(),
+    ));
     let orders = Arc::new(OrderService::new(
         catalogue.clone(),
         booking.clone(),
@@ -171,6 +179,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         customers,
         mobile_login,
         saved_cards,
+        customer_area,
         sms,
         mailer,
         outbox,

@@ -164,7 +164,6 @@ describe('routing rules', () => {
     ['/mini-site/summer', 'Mini-site'],
     ['/system-vouchers', 'Vouchers'],
     ['/memberships', 'Memberships'],
-    ['/customer-area', 'Customer area'],
     ['/donations', 'Donations'],
   ])('says plainly that %s is not available yet', async (path, title) => {
     await renderApp(`${path}?lang=en`);

@@ -77,10 +77,13 @@ impl OrderService {
         self.messages.mailer.send_mail(&mail).await
     }
 
-    /// Sends the links to a paid reservation's tickets by text message (the buyer's own order only).
+    /// Sends the links to a paid reservation's tickets by text message: for its owner only, the
+    /// session that made it or the customer it belongs to, logged in on the asking session (a
+    /// signed link opens the tickets but does not send them anywhere).
     pub async fn send_tickets(
         &self,
         session: &str,
+        login: Option<&str>,
         reservation_id: &str,
         mobile: &str,
     ) -> AppResult<()> {
@@ -90,14 +93,22 @@ impl OrderService {
                 "not an Israeli mobile number",
             )
         })?;
+        let not_yours = || AppError::rejected(ErrorCode::NotFound, "no such reservation of yours");
         let order = self
             .orders
             .order(reservation_id)
             .await?
-            .filter(|o| o.status == OrderStatus::Paid && o.session_id == session)
-            .ok_or_else(|| {
-                AppError::rejected(ErrorCode::NotFound, "no such reservation of yours")
-            })?;
+            .filter(|o| o.status == OrderStatus::Paid)
+            .ok_or_else(not_yours)?;
+        let owner = ReservationReader {
+            session,
+            login,
+            link: None,
+        };
+        if !self.may_read(&order, owner).await? {
+            tracing::info!(reservation = %order.id, "tickets by SMS refused: not the owner");
+            return Err(not_yours());
+        }
         let info = self
             .catalogue
             .presentation(order.presentation_id, &Default::default())

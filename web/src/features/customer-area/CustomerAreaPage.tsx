@@ -1,7 +1,72 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NotAvailable } from '../../components/ui/NotAvailable';
+import { Navigate, useSearchParams } from 'react-router';
+import { LangLink } from '../../components/ui/LangLink';
+import { Loading } from '../../components/ui/Loading';
+import { Notice } from '../../components/ui/Notice';
+import { ApiError } from '../../lib/api/client';
+import { errorMessage } from '../../lib/apiErrors';
+import { useDocumentTitle } from '../../lib/documentTitle';
+import { withLang } from '../../lib/lang';
+import { customerAreaQuery, useAreaFollowsLogin, useAreaLogout } from './api/customerArea';
+import { CustomerArea } from './components/CustomerArea';
+import './components/CustomerArea.css';
 
+/** Where a visitor who is not logged in goes: the login, coming back here after it. */
+export const LOGIN_PATH = '/customer-area/login?returnTo=/customer-area';
+
+/**
+ * The customer area, /customer-area: the logged-in customer's tickets, reservations, member
+ * cards, video on demand, profile and saved cards. Nobody logged in: on to the login page.
+ */
 export default function CustomerAreaPage() {
   const { t } = useTranslation();
-  return <NotAvailable screenTitle={t('screens.customerArea')} />;
+  const [params] = useSearchParams();
+  useDocumentTitle(t('screens.customerArea'));
+  const query = useQuery(customerAreaQuery);
+  const logout = useAreaLogout();
+  const [deleted, setDeleted] = useState(false);
+  useAreaFollowsLogin();
+
+  if (deleted) {
+    return (
+      <Notice title={t('customerArea.account.deletedTitle')}>
+        <p>{t('customerArea.account.deletedText')}</p>
+        <p>
+          <LangLink className="button button--primary" to="/">
+            {t('customerArea.whatsOn')}
+          </LangLink>
+        </p>
+      </Notice>
+    );
+  }
+  if (query.isPending) return <Loading />;
+  if (query.isError) {
+    const noAccount = query.error instanceof ApiError && query.error.code === 'CUSTOMER_NOT_FOUND';
+    return (
+      <Notice
+        title={noAccount ? t('customerArea.noAccount.title') : t('customerArea.loadError')}
+        tone={noAccount ? 'neutral' : 'error'}
+      >
+        <p>{noAccount ? t('customerArea.noAccount.text') : errorMessage(t, query.error)}</p>
+        {noAccount && (
+          <p>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => logout.mutate()}
+              disabled={logout.isPending}
+            >
+              {t('customerArea.logout')}
+            </button>
+          </p>
+        )}
+      </Notice>
+    );
+  }
+  if (query.data === null) {
+    return <Navigate to={withLang(LOGIN_PATH, params.get('lang'))} replace />;
+  }
+  return <CustomerArea data={query.data} onDeleted={() => setDeleted(true)} />;
 }

@@ -58,6 +58,111 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/customer-area/account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Deletes the logged-in customer's account (not shown in the spec; decision 0024): personal data,
+     *     saved cards, every login and login code; orders stay as anonymised financial records and their
+     *     tickets stay valid; member cards stay with their balances, no longer tied to a person. Logs out
+     *     as POST /customer-area/logout does.
+     */
+    delete: operations['deleteCustomerAccount'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer-area/customerAreaData': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The logged-in customer's area in one answer: the profile (ID number masked, mobile in local
+     *     form), member cards, saved cards, upcoming tickets, past and cancelled reservations and
+     *     video-on-demand purchases. Only this customer's paid orders: never a guest's or another
+     *     customer's. System vouchers are an empty list until the vouchers issue.
+     */
+    get: operations['customerAreaData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer-area/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ends the login, as POST /customer/logout does: the login cookie is cleared and the buyer
+     *     session id rotated.
+     */
+    post: operations['customerAreaLogout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer-area/profile': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Changes the logged-in customer's profile (not shown in the spec; decision 0024). Every field is
+     *     checked; a broken one answers formValidation with `params.fields` (field → rule: required,
+     *     alpha, max, numeric, min, date, plate, location) and nothing is written.
+     */
+    put: operations['updateCustomerProfile'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/locations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The chain's locations, for the profile's location (branch) choice. Public: the same list the
+     *     site shows anyway.
+     */
+    get: operations['customerLocations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customer/logout': {
     parameters: {
       query?: never;
@@ -528,7 +633,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sends the links to the reservation's tickets by text message (the buyer's own reservation). */
+    /**
+     * Sends the links to the reservation's tickets by text message: for the session that made it or
+     *     its logged-in customer only (not for a signed link); limited with the other text messages
+     *     (429 tooManyRequests).
+     */
     post: operations['sendTickets'];
     delete?: never;
     options?: never;
@@ -737,6 +846,95 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /**
+     * @description The logged-in customer in the spec's spelling (section 3 "Customer" with the customer-area
+     *     additions), with everything the area lists.
+     */
+    AreaCustomer: {
+      Address1: string;
+      Address2: string;
+      City: string;
+      /** Format: int64 */
+      CustomerId: number;
+      /** @description YYYY-MM-DD, or empty. */
+      DateOfBirth: string;
+      EmailAddress1: string;
+      FirstName: string;
+      IsEmailAllowed: boolean;
+      IsMailingAllowed: boolean;
+      IsSMSAllowed: boolean;
+      LastName: string;
+      LicensePlateNumber: string;
+      /**
+       * Format: int64
+       * @description The customer's location (branch) id, or null.
+       */
+      Location?: number | null;
+      /** @description Saved cards (none deleted). */
+      MagCards: components['schemas']['SavedCardDto'][];
+      /** @description Member cards. */
+      Members: components['schemas']['MemberCard'][];
+      /** @description Local form: a stored +972 number is shown with a leading 0. */
+      MobileNumber1: string;
+      /** @description Screenings that began, and cancelled reservations, newest first. */
+      PastReservations: components['schemas']['AreaReservation'][];
+      PostalCode: string;
+      /** @description Israeli ID number, all but the last 4 digits masked: "*****8711". */
+      SSN: string;
+      /** @description System vouchers: always empty until the vouchers issue sells them. */
+      SystemVouchers: unknown[];
+      /** @description Paid reservations whose screening is still ahead, soonest first. */
+      Tickets: components['schemas']['AreaReservation'][];
+      VODTickets: components['schemas']['VodItem'][];
+    };
+    /**
+     * @description A reservation of the customer: an upcoming one (`Tickets`) or a past or cancelled one
+     *     (`PastReservations`).
+     */
+    AreaReservation: {
+      ReservationIdentifier: string;
+      /** @description The calendar file, signed like `pdfUrl`. */
+      calendarUrl: string;
+      currency: string;
+      eventDateTime: string;
+      paidAt?: string | null;
+      /** @description The tickets (PDF), signed like the confirmation's `pdfUrl` (add `&lang=he|en`). */
+      pdfUrl: string;
+      presentation: components['schemas']['Presentation'];
+      reservationNumber: string;
+      /** @description The reservation's page on the site, `/reservation/{id}` (manage, cancel). */
+      reservationUrl: string;
+      seats: components['schemas']['AreaSeat'][];
+      /** @description paid or cancelled. */
+      status: string;
+      /**
+       * Format: int64
+       * @description Agorot.
+       */
+      total: number;
+    };
+    /** @description A ticket of a reservation in the customer area. */
+    AreaSeat: {
+      /** @description The e-document key (its QR code leads to /edocument/{documentKey}). */
+      documentKey: string;
+      /** @description `/edocument/{documentKey}` on the site. */
+      edocumentUrl: string;
+      /**
+       * Format: int64
+       * @description Agorot.
+       */
+      price: number;
+      row: string;
+      seat: string;
+      section: string;
+      sectionEn: string;
+      /** Format: int64 */
+      serviceCharge: number;
+      /** @description valid, scanned or cancelled (as its e-document says). */
+      state: string;
+      ticketType: string;
+      ticketTypeEn: string;
+    };
     BestAvailableResponse: {
       matches: components['schemas']['BestMatchDto'][];
       serverTime: string;
@@ -920,6 +1118,10 @@ export interface components {
       /** @description Israeli ID number, all but the last 4 digits masked: "*****8711". */
       SSN: string;
     };
+    CustomerAreaDataResponse: {
+      customer: components['schemas']['AreaCustomer'];
+      serverTime: string;
+    };
     CustomerInfo: {
       /**
        * @description Ids of the terms the buyer accepted.
@@ -1089,6 +1291,10 @@ export interface components {
       mobileNumber: string;
       serverTime: string;
     };
+    DeleteAccountBody: {
+      /** @description Must be true: the customer confirmed in the dialog. */
+      confirm: boolean;
+    };
     EDocument: {
       entranceTime: string;
       presentation: components['schemas']['Presentation'];
@@ -1247,6 +1453,18 @@ export interface components {
       /** @description Every locale the interface has catalogues for. */
       supported: string[];
       timeZone: string;
+    };
+    /** @description A location (branch) of the chain. */
+    LocationDto: {
+      city: string;
+      cityEn: string;
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+    };
+    LocationsResponse: {
+      locations: components['schemas']['LocationDto'][];
     };
     LockBody: {
       /** @description The buyer confirmed taking a limited-view seat. */
@@ -1633,6 +1851,35 @@ export interface components {
        * @description Always 0 from the server; the cart keeps the buyer's choice.
        */
       selectedQuantity: number;
+    };
+    /**
+     * @description The profile fields the customer edits. Email and mobile number are not among them (decision
+     *     0024): they change only once the new one is proven.
+     */
+    ProfileBody: {
+      /** @description '#' is replaced by a space. */
+      address1?: string;
+      address2?: string;
+      city?: string;
+      /** @description YYYY-MM-DD, not in the future, or empty. */
+      dateOfBirth?: string;
+      firstName: string;
+      isEmailAllowed?: boolean;
+      isMailingAllowed?: boolean;
+      isSMSAllowed?: boolean;
+      lastName: string;
+      /** @description An Israeli plate, 7 or 8 digits (dashes and spaces dropped), or empty. */
+      licensePlateNumber?: string;
+      /**
+       * Format: int64
+       * @description A location id of GET /customer/locations, or null.
+       */
+      location?: number | null;
+      /** @description 7 digits, or empty. */
+      postalCode?: string;
+    };
+    ProfileResponse: {
+      customer: components['schemas']['AreaCustomer'];
     };
     Reservation: {
       ReservationIdentifier: string;
@@ -2283,6 +2530,30 @@ export interface components {
       serverTime: string;
       unlockedSeats: components['schemas']['LockedSeat'][];
     };
+    /** @description A video-on-demand purchase (spec section 3 "Video on demand item"). */
+    VodItem: {
+      ReservationIdentifier: string;
+      /** @description Null: no end. */
+      availabilityEnd?: string | null;
+      availabilityStart: string;
+      /** @description When the last viewing was marked; null before the first. */
+      lastPlayback?: string | null;
+      /**
+       * Format: int64
+       * @description Viewings left: the purchase's tickets neither played nor cancelled.
+       */
+      playbackBalance: number;
+      /**
+       * Format: int64
+       * @description Viewings used: tickets marked played (scanned).
+       */
+      playbackCount: number;
+      presentation: components['schemas']['Presentation'];
+      purchaseDate?: string | null;
+      reservationNumber: string;
+      /** @description expired, future or available. */
+      status: string;
+    };
     VoucherPaymentDto: {
       /**
        * Format: int64
@@ -2418,6 +2689,186 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConfigResponse'];
+        };
+      };
+    };
+  };
+  deleteCustomerAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DeleteAccountBody'];
+      };
+    };
+    responses: {
+      /** @description Deleted and logged out */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+      /** @description loginError: nobody is logged in on this session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_NOT_FOUND: no customer account for the login */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: confirm is not true */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerAreaData: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The customer area */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerAreaDataResponse'];
+        };
+      };
+      /** @description loginError: nobody is logged in on this session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_NOT_FOUND: the login proved a mobile number that no customer account has */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerAreaLogout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Logged out */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+    };
+  };
+  updateCustomerProfile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProfileBody'];
+      };
+    };
+    responses: {
+      /** @description The profile as saved (lists empty: read them with customerAreaData) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProfileResponse'];
+        };
+      };
+      /** @description loginError: nobody is logged in on this session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_NOT_FOUND: no customer account for the login */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.fields) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerLocations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The locations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LocationsResponse'];
         };
       };
     };
@@ -3641,6 +4092,15 @@ export interface operations {
       };
       /** @description invalid_mobileNumber, formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests: text messages are limited per session and per address */
+      429: {
         headers: {
           [name: string]: unknown;
         };

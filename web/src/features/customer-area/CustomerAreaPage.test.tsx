@@ -1,0 +1,174 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makePresentation } from '../../test/fixtures';
+import { renderApp } from '../../test/renderApp';
+import type { CustomerAreaData } from './api/customerArea';
+
+function area(): CustomerAreaData {
+  const presentation = makePresentation();
+  return {
+    serverTime: '2026-07-10T09:00:00Z',
+    customer: {
+      CustomerId: 1,
+      FirstName: 'Dana',
+      LastName: 'Levi',
+      SSN: '*****8711',
+      EmailAddress1: 'dana.levi@example.com',
+      MobileNumber1: '0524318876',
+      Address1: 'Dizengoff 210',
+      Address2: '',
+      City: 'Tel Aviv',
+      PostalCode: '6311712',
+      DateOfBirth: '1986-04-17',
+      LicensePlateNumber: '',
+      IsSMSAllowed: true,
+      IsMailingAllowed: true,
+      IsEmailAllowed: false,
+      Location: null,
+      Members: [],
+      MagCards: [],
+      SystemVouchers: [],
+      VODTickets: [],
+      PastReservations: [],
+      Tickets: [
+        {
+          ReservationIdentifier: 'R1',
+          reservationNumber: '1234-5678',
+          status: 'paid',
+          presentation,
+          eventDateTime: presentation.dateTime,
+          seats: [
+            {
+              section: 'אולם',
+              sectionEn: 'Stalls',
+              row: '5',
+              seat: '7',
+              ticketType: 'רגיל',
+              ticketTypeEn: 'Regular',
+              price: 4200,
+              serviceCharge: 500,
+              state: 'valid',
+              documentKey: 'K1',
+              edocumentUrl: '/edocument/K1',
+            },
+          ],
+          total: 4700,
+          currency: 'ILS',
+          paidAt: '2026-07-01T10:00:00Z',
+          pdfUrl: '/api/reservations/R1/tickets.pdf?exp=1&sig=ab',
+          calendarUrl: '/api/reservations/R1/calendar.ics?exp=1&sig=ab',
+          reservationUrl: '/reservation/R1',
+        },
+      ],
+    },
+  };
+}
+
+describe('the customer area', { timeout: 30_000 }, () => {
+  it('sends a visitor who is not logged in to the login, coming back after it', async () => {
+    const { getRouter } = await renderApp('/customer-area?lang=en', {
+      api: (url) =>
+        url.pathname === '/api/customer-area/customerAreaData'
+          ? { status: 401, body: { error: { code: 'loginError', message: 'log in first' } } }
+          : undefined,
+    });
+    await waitFor(() => expect(getRouter()?.state.location.pathname).toBe('/customer-area/login'), {
+      timeout: 4000,
+    });
+    const search = new URLSearchParams(getRouter()?.state.location.search);
+    expect(search.get('returnTo')).toBe('/customer-area');
+    expect(search.get('lang')).toBe('en');
+  });
+
+  it('shows the tickets with their seats and links, and sends them by SMS', async () => {
+    const sent: unknown[] = [];
+    const { fetchMock } = await renderApp('/customer-area?lang=en', {
+      api: (url) => {
+        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area() };
+        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+        if (url.pathname === '/api/reservations/R1/sendTickets') return { body: { success: true } };
+        return undefined;
+      },
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Customer area', level: 1 }),
+    ).toBeInTheDocument();
+    const tickets = screen.getByRole('region', { name: 'My tickets' });
+    expect(within(tickets).getByText('Stalls, row 5, seat 7 · Regular')).toBeInTheDocument();
+    expect(within(tickets).getByRole('link', { name: /Tickets \(PDF\)/ })).toHaveAttribute(
+      'href',
+      '/api/reservations/R1/tickets.pdf?exp=1&sig=ab&lang=en',
+    );
+    expect(within(tickets).getByRole('link', { name: /Manage \/ cancel/ })).toHaveAttribute(
+      'href',
+      '/reservation/R1?lang=en',
+    );
+    expect(
+      screen.getByText('System vouchers bought online will be listed here. You have none yet.'),
+    ).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(within(tickets).getByRole('button', { name: /Send the tickets by SMS/ }));
+    await user.type(within(tickets).getByLabelText('Mobile number to send to'), '123');
+    await user.click(within(tickets).getByRole('button', { name: 'Send' }));
+    expect(await within(tickets).findByText('The mobile number is not valid')).toBeInTheDocument();
+    await user.clear(within(tickets).getByLabelText('Mobile number to send to'));
+    await user.type(within(tickets).getByLabelText('Mobile number to send to'), '052-123-4567');
+    await user.click(within(tickets).getByRole('button', { name: 'Send' }));
+    expect(await within(tickets).findByText('The tickets were sent by SMS.')).toBeInTheDocument();
+    for (const call of fetchMock.mock.calls as unknown as [
+      RequestInfo,
+      RequestInit | undefined,
+    ][]) {
+      const [input, init] = call;
+      if (String(input).includes('sendTickets')) sent.push(JSON.parse(String(init?.body)));
+    }
+    expect(sent).toEqual([{ mobileNumber: '0521234567' }]);
+  });
+
+  it('checks the profile before sending it and shows the server’s field errors', async () => {
+    const bodies: unknown[] = [];
+    const { fetchMock } = await renderApp('/customer-area?lang=en', {
+      api: (url) => {
+        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area() };
+        if (url.pathname === '/api/customer/locations')
+          return {
+            body: { locations: [{ id: 2, name: 'הדר', nameEn: 'Hadar', city: '', cityEn: '' }] },
+          };
+        if (url.pathname === '/api/customer-area/profile')
+          return {
+            status: 422,
+            body: {
+              error: {
+                code: 'formValidation',
+                message: 'x',
+                params: { fields: { city: 'alpha' } },
+              },
+            },
+          };
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    const profile = await screen.findByRole('region', { name: 'Profile' });
+    const born = within(profile).getByLabelText('Date of birth');
+    await user.clear(within(profile).getByLabelText('Last name'));
+    await user.click(within(profile).getByRole('button', { name: 'Save profile' }));
+    expect(await within(profile).findByText('Last name is required')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('/profile'))).toBe(false);
+
+    await user.type(within(profile).getByLabelText('Last name'), 'Levi');
+    expect(born).toHaveValue('1986-04-17');
+    await user.click(within(profile).getByRole('button', { name: 'Save profile' }));
+    expect(await within(profile).findByText('City must contain letters only')).toBeInTheDocument();
+    for (const call of fetchMock.mock.calls as unknown as [
+      RequestInfo,
+      RequestInit | undefined,
+    ][]) {
+      const [input, init] = call;
+      if (String(input).includes('/profile')) bodies.push(JSON.parse(String(init?.body)));
+    }
+    expect(bodies[0]).toMatchObject({ lastName: 'Levi', location: null, isEmailAllowed: false });
+  });
+});

@@ -1,0 +1,265 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from '../../../components/ui/DateTime';
+import { errorMessage } from '../../../lib/apiErrors';
+import { formatLongDate, formatMoney } from '../../../lib/format';
+import { localizedName } from '../../../lib/localized';
+import {
+  useDeleteAccount,
+  useDeleteSavedCard,
+  type MemberCard,
+  type SavedCard,
+  type VodItem,
+} from '../api/customerArea';
+
+function Section({
+  id,
+  title,
+  children,
+}: {
+  id: string;
+  title: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section className="area__section" id={id} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="area__heading">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+const VOD_STATUSES = ['available', 'future', 'expired'] as const;
+type VodStatus = (typeof VOD_STATUSES)[number];
+
+function vodStatus(s: string): VodStatus {
+  return (VOD_STATUSES as readonly string[]).includes(s) ? (s as VodStatus) : 'expired';
+}
+
+function memberStatus(m: MemberCard): 'active' | 'expired' | 'notStarted' {
+  if (m.isExpired) return 'expired';
+  if (m.isNotStarted) return 'notStarted';
+  return 'active';
+}
+
+export function MembershipsSection({
+  members,
+  vouchers,
+}: {
+  members: MemberCard[];
+  vouchers: unknown[];
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  return (
+    <Section id="area-memberships" title={t('customerArea.memberships.title')}>
+      {members.length === 0 ? (
+        <p className="area__empty">{t('customerArea.memberships.empty')}</p>
+      ) : (
+        <ul className="area__cards">
+          {members.map((m) => {
+            const status = memberStatus(m);
+            return (
+              <li key={m.memberNumber} className="area__card">
+                <div className="area__card-head">
+                  <h3 className="area__card-title">{localizedName(lang, m.name, m.nameEn)}</h3>
+                  <span className={`area__badge area__badge--${status}`}>
+                    {t(`customerArea.memberships.status.${status}`)}
+                  </span>
+                </div>
+                <dl className="area__facts">
+                  <div>
+                    <dt>{t('customerArea.memberships.number')}</dt>
+                    <dd>
+                      <bdi dir="ltr">{m.memberNumber}</bdi>
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t('customerArea.memberships.valid')}</dt>
+                    <dd>
+                      {t('customerArea.memberships.range', {
+                        from: formatLongDate(m.startDate, lang),
+                        to: formatLongDate(m.endDate, lang),
+                      })}
+                    </dd>
+                  </div>
+                  {m.balance > 0 && (
+                    <div>
+                      <dt>{t('customerArea.memberships.balance')}</dt>
+                      <dd>{formatMoney(m.balance, lang, m.currency)}</dd>
+                    </div>
+                  )}
+                  {m.pointsBalance > 0 && (
+                    <div>
+                      <dt>{t('customerArea.memberships.points')}</dt>
+                      <dd>{m.pointsBalance}</dd>
+                    </div>
+                  )}
+                </dl>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <h3 className="area__subheading">{t('customerArea.vouchers.title')}</h3>
+      <p className="area__empty">{vouchers.length === 0 ? t('customerArea.vouchers.empty') : ''}</p>
+    </Section>
+  );
+}
+
+export function VodSection({ items }: { items: VodItem[] }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  return (
+    <Section id="area-vod" title={t('customerArea.vod.title')}>
+      {items.length === 0 ? (
+        <p className="area__empty">{t('customerArea.vod.empty')}</p>
+      ) : (
+        <ul className="area__cards">
+          {items.map((v) => (
+            <li key={v.ReservationIdentifier} className="area__card">
+              <div className="area__card-head">
+                <h3 className="area__card-title">
+                  {localizedName(lang, v.presentation.featureName, v.presentation.featureNameEn)}
+                </h3>
+                <span className={`area__badge area__badge--vod-${vodStatus(v.status)}`}>
+                  {t(`customerArea.vod.status.${vodStatus(v.status)}`)}
+                </span>
+              </div>
+              <dl className="area__facts">
+                <div>
+                  <dt>{t('customerArea.vod.from')}</dt>
+                  <dd>
+                    <DateTime iso={v.availabilityStart} lang={lang} />
+                  </dd>
+                </div>
+                {v.availabilityEnd && (
+                  <div>
+                    <dt>{t('customerArea.vod.until')}</dt>
+                    <dd>
+                      <DateTime iso={v.availabilityEnd} lang={lang} />
+                    </dd>
+                  </div>
+                )}
+                <div>
+                  <dt>{t('customerArea.vod.balance')}</dt>
+                  <dd>
+                    {t('customerArea.vod.balanceValue', {
+                      left: v.playbackBalance,
+                      used: v.playbackCount,
+                    })}
+                  </dd>
+                </div>
+                {v.purchaseDate && (
+                  <div>
+                    <dt>{t('customerArea.vod.purchased')}</dt>
+                    <dd>
+                      <DateTime iso={v.purchaseDate} lang={lang} />
+                    </dd>
+                  </div>
+                )}
+              </dl>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+export function SavedCardsSection({ cards }: { cards: SavedCard[] }) {
+  const { t } = useTranslation();
+  const remove = useDeleteSavedCard();
+  return (
+    <Section id="area-cards" title={t('customerArea.cards.title')}>
+      {cards.length === 0 ? (
+        <p className="area__empty">{t('customerArea.cards.empty')}</p>
+      ) : (
+        <ul className="area__list">
+          {cards.map((c) => {
+            const label = t('customerArea.cards.card', {
+              brand: c.brand.toUpperCase(),
+              last4: c.last4,
+              month: String(c.expiryMonth).padStart(2, '0'),
+              year: String(c.expiryYear % 100).padStart(2, '0'),
+            });
+            return (
+              <li key={c.token} className="area__list-item">
+                <span>
+                  <bdi dir="ltr">{label}</bdi>
+                  {c.isExpired && ` · ${t('customerArea.cards.expired')}`}
+                </span>
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(c.token)}
+                >
+                  {t('customerArea.cards.delete')}
+                  <span className="visually-hidden">{` (${label})`}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p role="status" className="area__status">
+        {remove.isError ? errorMessage(t, remove.error) : ''}
+      </p>
+    </Section>
+  );
+}
+
+export function DeleteAccountSection({ onDeleted }: { onDeleted: () => void }) {
+  const { t } = useTranslation();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useDeleteAccount();
+  return (
+    <Section id="area-account" title={t('customerArea.account.title')}>
+      <p>{t('customerArea.account.text')}</p>
+      {!confirming ? (
+        <button
+          type="button"
+          className="button button--ghost area__danger"
+          onClick={() => setConfirming(true)}
+        >
+          {t('customerArea.account.delete')}
+        </button>
+      ) : (
+        <div
+          className="area__confirm"
+          role="alertdialog"
+          aria-labelledby="area-confirm-title"
+          aria-describedby="area-confirm-text"
+        >
+          <h3 id="area-confirm-title" className="area__subheading">
+            {t('customerArea.account.confirmTitle')}
+          </h3>
+          <p id="area-confirm-text">{t('customerArea.account.confirmText')}</p>
+          <div className="area__actions">
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={remove.isPending}
+              onClick={() => remove.mutate(undefined, { onSuccess: onDeleted })}
+            >
+              {t('customerArea.account.confirm')}
+            </button>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => setConfirming(false)}
+            >
+              {t('customerArea.account.cancel')}
+            </button>
+          </div>
+          <p role="status" className="area__status">
+            {remove.isError ? errorMessage(t, remove.error) : ''}
+          </p>
+        </div>
+      )}
+    </Section>
+  );
+}
