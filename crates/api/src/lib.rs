@@ -16,6 +16,7 @@ mod extract;
 mod payment;
 pub mod rate_limit;
 mod request_id;
+mod reservation_cancel;
 mod reservations;
 mod saved_cards;
 pub mod seat_event_hub;
@@ -71,6 +72,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(events::router())
         .merge(cart::router())
         .merge(reservations::router())
+        .merge(reservation_cancel::router())
         .merge(customer::router())
         .merge(saved_cards::router())
         .merge(tickets::router())
