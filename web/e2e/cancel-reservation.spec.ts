@@ -55,8 +55,8 @@ const HE: Words = {
   dialog: 'ביטול הזמנה',
   choose: 'אילו כרטיסים לבטל?',
   next: 'המשך',
-  warning: /דמי השירות בסך .+ אינם מוחזרים/,
-  fee: 'דמי שירות (אינם מוחזרים)',
+  warning: /דמי הטיפול בסך .+ אינם מוחזרים/,
+  fee: 'דמי טיפול בביטול (אינם מוחזרים)',
   refund: 'זיכוי',
   confirm: 'אישור הביטול',
   done: /^הביטול בוצע\. זיכוי בסך .+ הוחזר לאמצעי התשלום\.$/,
@@ -85,8 +85,8 @@ const EN: Words = {
   dialog: 'Cancel reservation',
   choose: 'Which tickets do you want to cancel?',
   next: 'Continue',
-  warning: /the service fee of .+ is non-refundable/,
-  fee: 'Service fee (non-refundable)',
+  warning: /the service charge of .+ is non-refundable/,
+  fee: 'Cancellation service charge (non-refundable)',
   refund: 'Refund',
   confirm: 'Confirm cancellation',
   done: /^Cancelled\. A refund of .+ was made to your payment method\.$/,
@@ -110,7 +110,9 @@ async function watcher(browser: Browser, presentationId: number, lang: string) {
 }
 
 async function buyTwoSeats(page: Page, presentationId: number, w: Words) {
-  await page.goto(w.lang === 'he' ? `/order/${presentationId}` : `/order/${presentationId}?lang=en`);
+  await page.goto(
+    w.lang === 'he' ? `/order/${presentationId}` : `/order/${presentationId}?lang=en`,
+  );
   const order = new OrderPage(page);
   await expect(order.seatMap()).toBeVisible();
   const held = await holdSeatsInOneRow(order, 2, w.plainFree);
@@ -147,7 +149,9 @@ async function cancelOneTicket(page: Page, browser: Browser, presentationId: num
   await expect(choices.nth(0)).toBeChecked();
   await expect(choices.nth(1)).toBeChecked();
   // Keep the second ticket: only the first is cancelled.
-  await dialog.getByRole('checkbox', { name: new RegExp(w.seatName(second.row, second.seat)) }).uncheck();
+  await dialog
+    .getByRole('checkbox', { name: new RegExp(w.seatName(second.row, second.seat)) })
+    .uncheck();
   await dialog.getByRole('button', { name: w.next }).click();
 
   // The fee and the refund, with the spec's warning, before confirming.

@@ -93,11 +93,7 @@ function CancellationSummary({
       <p className="reservation-cancel__when">
         {t('cancel.cancelledOn')} <DateTime iso={cancellation.cancelledAt} lang={lang} />
       </p>
-      <p>
-        {seats
-          .map((s) => t('cancel.seatLine', { row: s.row, seat: s.seat }))
-          .join(', ')}
-      </p>
+      <p>{seats.map((s) => t('cancel.seatLine', { row: s.row, seat: s.seat })).join(', ')}</p>
       <dl className="reservation-cancel__figures">
         <div>
           <dt>{t('cancel.fee')}</dt>

@@ -44,7 +44,10 @@ export function CancelReservationDialog({
 
   useEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
+    if (!dialog || dialog.open) return;
+    // A modal dialog (focus kept inside, Escape closes); where a browser lacks it, an open one.
+    if (typeof dialog.showModal === 'function') dialog.showModal();
+    else dialog.setAttribute('open', '');
   }, []);
 
   function toggle(line: number, on: boolean) {
@@ -106,7 +109,9 @@ export function CancelReservationDialog({
             );
           })}
           <p className="cancel-dialog__hint">
-            {lines === null ? t('cancel.wholeOrder') : t('cancel.someTickets', { count: lines.length })}
+            {lines === null
+              ? t('cancel.wholeOrder')
+              : t('cancel.someTickets', { count: lines.length })}
           </p>
         </fieldset>
       )}
