@@ -119,9 +119,10 @@ describe('the cancel reservation dialog', () => {
     expect(await within(dialog).findByRole('status')).toHaveTextContent(
       /הביטול בוצע\. זיכוי בסך .*40\.00.* ממתין לאישור/,
     );
-    const bodies = fetchMock.mock.calls
+    const calls = fetchMock.mock.calls as unknown as [RequestInfo | URL, RequestInit?][];
+    const bodies = calls
       .filter(([input]) => String(input).includes('/cancel'))
-      .map(([, init]) => JSON.parse(String((init as RequestInit).body)));
+      .map(([, init]) => JSON.parse(String(init?.body)) as unknown);
     expect(bodies).toEqual([
       { itemsToCancel: [1], refundToTransactionCredit: false, dryRun: true },
       { itemsToCancel: [1], refundToTransactionCredit: false, dryRun: false },
