@@ -27,6 +27,7 @@ interface Words {
   section: string;
   open: string;
   dialog: string;
+  doneDialog: string;
   choose: string;
   next: string;
   warning: RegExp;
@@ -53,6 +54,7 @@ const HE: Words = {
   section: 'ביטול כרטיסים',
   open: 'ביטול כרטיסים',
   dialog: 'ביטול הזמנה',
+  doneDialog: 'ההזמנה בוטלה',
   choose: 'אילו כרטיסים לבטל?',
   next: 'המשך',
   warning: /דמי הטיפול בסך .+ אינם מוחזרים/,
@@ -83,6 +85,7 @@ const EN: Words = {
   section: 'Cancel tickets',
   open: 'Cancel tickets',
   dialog: 'Cancel reservation',
+  doneDialog: 'Reservation cancelled',
   choose: 'Which tickets do you want to cancel?',
   next: 'Continue',
   warning: /the service charge of .+ is non-refundable/,
@@ -163,11 +166,12 @@ async function cancelOneTicket(page: Page, browser: Browser, presentationId: num
   const refundText = (await refund.textContent())!;
   await shoot(page, w.shots.review);
   await dialog.getByRole('button', { name: w.confirm }).click();
-  await expect(dialog.getByRole('status')).toHaveText(w.done);
-  expect((await dialog.getByRole('status').textContent())!).toContain(refundText.trim());
+  const result = page.getByRole('dialog', { name: w.doneDialog });
+  await expect(result.getByRole('status')).toHaveText(w.done);
+  expect((await result.getByRole('status').textContent())!).toContain(refundText.trim());
   await shoot(page, w.shots.result);
-  await dialog.getByRole('button', { name: w.close }).click();
-  await expect(dialog).toBeHidden();
+  await result.getByRole('button', { name: w.close }).click();
+  await expect(result).toBeHidden();
 
   // The page shows what was cancelled, the fee and the refund; the seat is free on the other
   // browser's map without a reload (the seat event stream), and the kept ticket is not.

@@ -256,6 +256,22 @@ api_tests! {
         assert_eq!(r.status, StatusCode::OK, "the other ticket may go: {}", r.text);
     }
 
+    async fn a_code_use_spent_by_a_cancelled_ticket_comes_back(db: &TestDb) {
+        let app = TestApp::new(db, with_policy("none", 60, vec![])).await;
+        let who = buyer(11);
+        let k = priced_cart_at(&app, &who, 0, Some("GIFT-2026"), "he").await;
+        let b = pay_by_card(&app, &who, k).await;
+        let used = || rows(db, "SELECT CAST(used_count AS TEXT) FROM ticket_codes WHERE code_key = 'gift-2026'");
+        assert_eq!(used().await, vec!["1"]);
+        // The other ticket first: the code stays spent.
+        let r = cancel(&app, &who, &b.reservation, json!({ "itemsToCancel": [2] })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(used().await, vec!["1"]);
+        let r = cancel(&app, &who, &b.reservation, json!({ "itemsToCancel": [1] })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(used().await, vec!["0"], "the single-use code may be used again");
+    }
+
     async fn a_voucher_and_a_card_each_get_their_own_part_back(db: &TestDb) {
         let app = TestApp::new(db, with_policy("none", 60, vec![])).await;
         let who = buyer(7);

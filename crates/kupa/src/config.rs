@@ -187,7 +187,7 @@ pub struct CancellationArgs {
     #[arg(long, env = "KUPA_CANCELLATION_FEE")]
     pub cancellation_fee: Option<String>,
     /// Cancellations close this many minutes before an event starts, unless its presentation says
-    /// otherwise in the catalogue (default 60).
+    /// otherwise in the catalogue (default 120).
     #[arg(long, env = "KUPA_CANCELLATION_WINDOW_MINUTES")]
     pub cancellation_window_minutes: Option<i64>,
     /// Payment methods that cannot be refunded online, comma separated (card, savedCard, paypal,

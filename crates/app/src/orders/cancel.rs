@@ -110,7 +110,7 @@ impl Default for CancellationPolicy {
                 amount: FeeAmount::Fixed(500),
                 scope: FeeScope::PerTicket,
             }),
-            window_minutes: 60,
+            window_minutes: 120,
             not_refundable_online: Vec::new(),
         }
     }

@@ -112,8 +112,8 @@ impl OrderService {
         }
     }
 
-    /// The cancellation rules from configuration (the default charges ₪5 a ticket and closes an
-    /// hour before the event).
+    /// The cancellation rules from configuration (the default charges ₪5 a ticket and closes two
+    /// hours before the event).
     pub fn with_cancellation_policy(mut self, policy: CancellationPolicy) -> OrderService {
         self.cancellation = policy;
         self
