@@ -277,13 +277,12 @@ pub fn plan(
         };
     }
     let groups = ticket_groups(&order.tickets);
-    if let Some(lines) = &request.lines {
-        if let Some(bad) = lines
+    if let Some(lines) = &request.lines
+        && let Some(bad) = lines
             .iter()
             .find(|l| !order.tickets.iter().any(|t| t.line == **l))
-        {
-            return Err(CancelRefusal::UnknownLine(*bad));
-        }
+    {
+        return Err(CancelRefusal::UnknownLine(*bad));
     }
     let live = |g: &&Vec<&OrderTicket>| g.iter().all(|t| t.cancelled_at_ms.is_none());
     // A group is taken when any of its lines is named: a ticket with a multiply factor is never split.
@@ -434,10 +433,10 @@ fn split_refund(facts: &CancelFacts<'_>, refund: i64, id: &str, now_ms: i64) -> 
         let more = rest.min(payment_left - to_payment);
         to_payment += more;
     }
-    if to_payment > 0 {
-        if let Some(t) = payment_target {
-            out.insert(0, make(t, to_payment, "payment".into()));
-        }
+    if to_payment > 0
+        && let Some(t) = payment_target
+    {
+        out.insert(0, make(t, to_payment, "payment".into()));
     }
     out
 }
@@ -497,16 +496,18 @@ impl OrderService {
                 serde_json::json!({ "until": kupa_domain::time::ms_to_rfc3339(until) }),
             ));
         }
-        if let Some(payment_id) = &order.payment_id {
-            if let Some(p) = self.orders.payment(payment_id).await? {
-                if self.cancellation.not_refundable_online.contains(&p.method) {
-                    return Err(AppError::rejected_with(
-                        ErrorCode::BalanceIsDue,
-                        "this payment method cannot be refunded online; please contact the box office",
-                        serde_json::json!({ "method": p.method.as_str() }),
-                    ));
-                }
-            }
+        let payment = match &order.payment_id {
+            Some(payment_id) => self.orders.payment(payment_id).await?,
+            None => None,
+        };
+        if let Some(p) = payment
+            && self.cancellation.not_refundable_online.contains(&p.method)
+        {
+            return Err(AppError::rejected_with(
+                ErrorCode::BalanceIsDue,
+                "this payment method cannot be refunded online; please contact the box office",
+                serde_json::json!({ "method": p.method.as_str() }),
+            ));
         }
         let cancellation_id = token();
         let done = self
@@ -534,10 +535,8 @@ impl OrderService {
         );
         let mut done = done;
         for r in done.refunds.iter_mut() {
-            if r.status == RefundStatus::Pending {
-                if self.try_refund(r).await? {
-                    r.status = RefundStatus::Done;
-                }
+            if r.status == RefundStatus::Pending && self.try_refund(r).await? {
+                r.status = RefundStatus::Done;
             }
         }
         Ok(done)
