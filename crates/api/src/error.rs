@@ -93,6 +93,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | PaymentPending
         | LastCommit
         | OrderAlreadyPaid
+        | NothingToCancel
+        | BalanceIsDue
+        | TicketCancellationsAreNoLongerPossible
         | SmsFailed => StatusCode::CONFLICT,
         // Input that breaks a rule.
         FormValidation
@@ -124,6 +127,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | OnePresentationPerOrder
         | IncompatibleAuthProfile
         | IncompatibleBusiness
+        | RefundToCreditUnavailable
         | InvalidMobileNumber => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }

@@ -17,6 +17,7 @@ mod extract;
 mod payment;
 pub mod rate_limit;
 mod request_id;
+mod reservation_cancel;
 mod reservations;
 mod saved_cards;
 pub mod seat_event_hub;
@@ -72,6 +73,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(events::router())
         .merge(cart::router())
         .merge(reservations::router())
+        .merge(reservation_cancel::router())
         .merge(customer::router())
         .merge(customer_area::router())
         .merge(saved_cards::router())

@@ -36,6 +36,12 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReservedSeat {
+    /// The ticket's line in the order: what POST /reservations/{id}/cancel names in `itemsToCancel`.
+    pub line: i64,
+    /// A sub ticket of the line before it (a ticket with a multiply factor): cancelled with it.
+    pub is_sub_ticket: bool,
+    /// When the ticket was cancelled; its e-document then shows "cancelled".
+    pub cancelled_at: Option<String>,
     pub section: String,
     pub section_en: String,
     pub row: String,
@@ -91,11 +97,68 @@ pub struct Reservation {
     /// The confirmation page on the site, `/reservation/{id}?exp=…&sig=…`, signed like `pdfUrl`:
     /// the address to share, that opens the tickets on any device.
     pub confirmation_url: String,
+    /// `paid`, or `cancelled` once every ticket was cancelled.
+    pub status: String,
+    /// What has been cancelled, oldest first, with each refund and whether it is still pending.
+    pub cancellations: Vec<crate::reservation_cancel::CancellationDto>,
+    /// The sum of every refund so far (agorot).
+    pub refunded_total: i64,
+    /// Whether and until when this reader may cancel, and the charge kept.
+    pub cancellation_terms: CancellationTerms,
+}
+
+/// What the cancel dialog says before anything is chosen.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CancellationTerms {
+    /// The reader may cancel (the buyer's session or its logged-in customer), the window is open
+    /// and a ticket is left. A signed link reads but does not cancel.
+    pub cancellable: bool,
+    /// When cancellations of this event close.
+    pub until: String,
+    /// `none`, `fixed` (agorot) or `percent` (basis points, 1 % = 100).
+    pub fee_kind: String,
+    pub fee_amount: i64,
+    /// `perTicket` or `perOrder`.
+    pub fee_scope: String,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ReservationResponse {
     pub reservation: Reservation,
+}
+
+async fn cancellation_terms(
+    state: &AppState,
+    session: &BuyerSession,
+    order: &Order,
+    info: &PresentationInfo,
+) -> ApiResult<CancellationTerms> {
+    use kupa_app::orders::{FeeAmount, FeeScope};
+    let until = state.orders.cancellable_until(info);
+    let who = kupa_app::orders::Canceller {
+        session: session.id(),
+        login: session.login(),
+    };
+    let cancellable = state.orders.now_ms() < until
+        && order.tickets.iter().any(|t| t.cancelled_at_ms.is_none())
+        && state.orders.may_cancel_order(order, who).await?;
+    let fee = state.orders.cancellation_policy().fee;
+    let (fee_kind, fee_amount) = match fee.map(|f| f.amount) {
+        None => ("none", 0),
+        Some(FeeAmount::Fixed(a)) => ("fixed", a),
+        Some(FeeAmount::PercentBp(bp)) => ("percent", bp),
+    };
+    Ok(CancellationTerms {
+        cancellable,
+        until: ms_to_rfc3339(until),
+        fee_kind: fee_kind.into(),
+        fee_amount,
+        fee_scope: match fee.map(|f| f.scope) {
+            Some(FeeScope::PerOrder) => "perOrder".into(),
+            _ => "perTicket".into(),
+        },
+    })
 }
 
 /// A signed link's proof, as the link carries it in its query.
@@ -149,6 +212,8 @@ async fn get_reservation(
     let (order, info) = reservation_of(&state, &session, &id, &link).await?;
     let config = state.catalogue.site_config().await?;
     let starts = info.view.presentation.starts_at_ms;
+    let cancellations = state.orders.cancellations(&order.id).await?;
+    let terms = cancellation_terms(&state, &session, &order, &info).await?;
     let show_qr = config.param_on("670");
     Ok(axum::Json(ReservationResponse {
         reservation: Reservation {
@@ -159,6 +224,9 @@ async fn get_reservation(
                 .tickets
                 .iter()
                 .map(|t| ReservedSeat {
+                    line: t.line,
+                    is_sub_ticket: t.is_sub_ticket,
+                    cancelled_at: t.cancelled_at_ms.map(ms_to_rfc3339),
                     section: t.section_name.clone(),
                     section_en: t.section_name_en.clone(),
                     row: t.row_name.clone(),
@@ -211,6 +279,13 @@ async fn get_reservation(
                 &order,
                 &info,
             ),
+            status: order.status.as_str().into(),
+            refunded_total: cancellations.iter().map(|c| c.refund).sum(),
+            cancellations: cancellations
+                .iter()
+                .map(crate::reservation_cancel::CancellationDto::from)
+                .collect(),
+            cancellation_terms: terms,
         },
     }))
 }

@@ -79,6 +79,9 @@ pub struct ApiSettings {
     /// Seat event streams one client address may hold open at once; more answer 429
     /// `tooManyRequests` (KUPA_MAX_EVENT_STREAMS_PER_ADDRESS; 0 means no cap).
     pub max_event_streams_per_address: usize,
+    /// The cancellation window, service charge and the payment methods not refunded online
+    /// (KUPA_CANCELLATION_FEE, KUPA_CANCELLATION_WINDOW_MINUTES, KUPA_NOT_REFUNDABLE_ONLINE).
+    pub cancellation: kupa_app::orders::CancellationPolicy,
 }
 
 /// The defaults of the limits above, for a single node that faces browsers.
@@ -114,6 +117,7 @@ impl Default for ApiSettings {
             hold_limits: kupa_app::booking::HoldLimits::default(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_event_streams_per_address: DEFAULT_MAX_EVENT_STREAMS_PER_ADDRESS,
+            cancellation: kupa_app::orders::CancellationPolicy::default(),
         }
     }
 }

@@ -205,6 +205,8 @@ pub struct Presentation {
     pub business_id: i64,
     pub seating_policy_id: i64,
     pub new_booking_url: String,
+    /// Cancellations close this many minutes before the start; None: the configured default.
+    pub cancellation_window_minutes: Option<i64>,
 }
 
 /// A presentation with the names a list needs, as one join returns it.

@@ -6,6 +6,9 @@ use async_trait::async_trait;
 use crate::error::{AppResult, StoreResult};
 use crate::model::*;
 use crate::orders::model::{Finalised, Order, Payment, PaymentUpdate};
+use crate::orders::{
+    CancelRefusal, CancelRequest, Cancellation, CancellationFee, GatewayRefund, Refund,
+};
 
 /// The catalogue: written whole by the seed command, read by every buyer.
 #[async_trait]
@@ -380,6 +383,26 @@ pub trait OrderStore: Send + Sync {
     async fn mark_committed(&self, order_id: &str, now_ms: i64) -> StoreResult<bool>;
     /// Authorized payments older than `before_ms` that no finalisation reached (a closed tab).
     async fn stranded_payments(&self, before_ms: i64) -> StoreResult<Vec<Payment>>;
+    /// In one transaction under the order's lock: reads the order, its payment and its earlier
+    /// refunds, runs [`crate::orders::plan`], and (unless a dry run) writes the cancellation, the
+    /// tickets' `cancelled_at`, the refund rows (a voucher's balance back at once, the payment's
+    /// part pending), the seats released, the code uses given back and the order's totals. Checks
+    /// in the same transaction that no payment or voucher gets back more than it paid.
+    async fn cancel(
+        &self,
+        order_id: &str,
+        request: &CancelRequest,
+        fee: Option<CancellationFee>,
+        cancellation_id: &str,
+        now_ms: i64,
+    ) -> StoreResult<Result<Cancellation, CancelRefusal>>;
+    /// The order's cancellations with their refunds, oldest first.
+    async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>>;
+    /// Pending refunds last tried before `before_ms`.
+    async fn pending_refunds(&self, before_ms: i64) -> StoreResult<Vec<Refund>>;
+    /// Marks a pending refund done (`confirmed`), or counts a failed attempt.
+    async fn settle_refund(&self, refund_id: &str, confirmed: bool, now_ms: i64)
+    -> StoreResult<()>;
 }
 
 /// A payment provider. The built-in test gateway implements it with its own hosted pages.
@@ -387,8 +410,10 @@ pub trait OrderStore: Send + Sync {
 pub trait PaymentGateway: Send + Sync {
     /// Where the buyer pays this payment (the spec's paymentFormURL).
     fn form_url(&self, payment: &Payment) -> String;
-    /// Gives the money back (a finalisation that failed after the money was taken).
-    async fn refund(&self, payment: &Payment) -> AppResult<()>;
+    /// Gives `refund.amount` of a paid payment back (all of it for a finalisation that failed
+    /// after the money was taken, part of it for a cancellation). Asking twice with the same
+    /// `refund.key` gives the money back once; an error means the provider did not confirm.
+    async fn refund(&self, payment: &Payment, refund: &GatewayRefund) -> AppResult<()>;
     /// The provider's word for an open payment that has outlived its window at `now_ms`, if it
     /// has (the built-in test gateway times payments out itself; others call back).
     fn timed_out(&self, _payment: &Payment, _now_ms: i64) -> Option<PaymentUpdate> {

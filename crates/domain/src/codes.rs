@@ -157,6 +157,15 @@ error_codes! {
     OrderAlreadyPaid = "ORDER_ALREADY_PAID",
     /// A payment provider's callback whose signature does not check out.
     InvalidSignature = "invalidSignature",
+    // --- Cancellation (POST /reservations/{id}/cancel)
+    /// Nothing of the reservation is left to cancel.
+    NothingToCancel = "NOTHING_TO_CANCEL",
+    /// The payment method cannot be refunded online: contact the box office.
+    BalanceIsDue = "BALANCE_IS_DUE",
+    /// The event's cancellation window has closed (or a ticket was admitted at the door).
+    TicketCancellationsAreNoLongerPossible = "TICKET_CANCELLATIONS_ARE_NO_LONGER_POSSIBLE",
+    /// Kupa's own: a refund as voucher credit (refundToTransactionCredit) is not offered yet.
+    RefundToCreditUnavailable = "refundToCreditUnavailable",
     // --- Customers
     /// A member or customer lookup found no one.
     CustomerNotFound = "CUSTOMER_NOT_FOUND",

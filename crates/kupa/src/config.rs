@@ -179,6 +179,51 @@ pub fn callback_window(file: &FileConfig) -> anyhow::Result<i64> {
     Ok(seconds)
 }
 
+/// The cancellation rules (docs/configuration.md, decision 0022).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct CancellationArgs {
+    /// The cancellation service charge, kept and never refunded: `none`, `fixed:<agorot>:<scope>`
+    /// or `percent:<percent>:<scope>`, scope `perTicket` or `perOrder` (default fixed:500:perTicket).
+    #[arg(long, env = "KUPA_CANCELLATION_FEE")]
+    pub cancellation_fee: Option<String>,
+    /// Cancellations close this many minutes before an event starts, unless its presentation says
+    /// otherwise in the catalogue (default 120).
+    #[arg(long, env = "KUPA_CANCELLATION_WINDOW_MINUTES")]
+    pub cancellation_window_minutes: Option<i64>,
+    /// Payment methods that cannot be refunded online, comma separated (card, savedCard, paypal,
+    /// blik, payu, voucher): cancelling such an order answers BALANCE_IS_DUE (default none).
+    #[arg(long, env = "KUPA_NOT_REFUNDABLE_ONLINE", value_delimiter = ',')]
+    pub not_refundable_online: Option<Vec<String>>,
+}
+
+pub fn cancellation(
+    args: &CancellationArgs,
+) -> anyhow::Result<kupa_app::orders::CancellationPolicy> {
+    use kupa_app::orders::{CancellationFee, CancellationPolicy, PaymentMethod};
+    let mut policy = CancellationPolicy::default();
+    if let Some(fee) = &args.cancellation_fee {
+        policy.fee = CancellationFee::parse(fee)
+            .map_err(|e| anyhow::anyhow!("KUPA_CANCELLATION_FEE: {e}"))?;
+    }
+    if let Some(m) = args.cancellation_window_minutes {
+        anyhow::ensure!(m >= 0, "KUPA_CANCELLATION_WINDOW_MINUTES must be 0 or more");
+        policy.window_minutes = m;
+    }
+    if let Some(methods) = &args.not_refundable_online {
+        policy.not_refundable_online = methods
+            .iter()
+            .map(|m| m.trim())
+            .filter(|m| !m.is_empty())
+            .map(|m| {
+                PaymentMethod::parse(m).ok_or_else(|| {
+                    anyhow::anyhow!("KUPA_NOT_REFUNDABLE_ONLINE: unknown method {m:?}")
+                })
+            })
+            .collect::<anyhow::Result<_>>()?;
+    }
+    Ok(policy)
+}
+
 /// `off`, or `class.scope=N/period` rules over the defaults (docs/configuration.md).
 pub fn hold_limits(text: Option<&str>) -> anyhow::Result<kupa_app::booking::HoldLimits> {
     use kupa_app::booking::HoldLimits;

@@ -75,6 +75,8 @@ enum Command {
         trust_forwarded_for: bool,
         #[command(flatten)]
         http: Box<config::HttpArgs>,
+        #[command(flatten)]
+        cancellation: config::CancellationArgs,
         /// `off`: run without a captcha, knowingly. Without it (or --demo, --test-mode) serve
         /// refuses to start, as no captcha provider is configured (decision 0017).
         #[arg(long, env = "KUPA_CAPTCHA", value_enum)]
@@ -210,6 +212,7 @@ async fn main() -> anyhow::Result<()> {
             hold_limits,
             trust_forwarded_for,
             http,
+            cancellation,
             captcha,
         } => {
             init_logs(json_logs);
@@ -226,6 +229,7 @@ async fn main() -> anyhow::Result<()> {
                 callback_window_s: config::callback_window(&file)?,
                 rate_limits: config::rate_limits(rate_limits.as_deref())?,
                 hold_limits: config::hold_limits(hold_limits.as_deref())?,
+                cancellation: config::cancellation(&cancellation)?,
                 trust_forwarded_for,
                 max_body_bytes: http
                     .max_body_bytes
@@ -327,12 +331,19 @@ async fn serve(
 /// statement takes them over); this keeps the table small and, later, tells watchers.
 /// Several nodes may sweep at once: each expired row is deleted, and reported, by one of them.
 /// Payments that were authorized but never finalised (the buyer closed the tab and the callback
-/// was lost) are finalised, or refunded when their seats are gone, every ten seconds.
+/// was lost) are finalised, or refunded when their seats are gone, every ten seconds; refunds of
+/// cancellations the provider did not confirm are retried on the same beat.
 fn spawn_payment_sweeper(orders: Arc<kupa_app::orders::OrderService>) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(10));
         loop {
             tick.tick().await;
+            // Refunds a provider did not confirm are asked for again (each at most every 30 s).
+            match orders.sweep_pending_refunds().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(refunds = n, "pending refunds confirmed"),
+                Err(e) => tracing::warn!(error = %e, "retrying pending refunds failed; will retry"),
+            }
             match orders.sweep_stranded_payments().await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(payments = n, "stranded payments finalised or refunded"),

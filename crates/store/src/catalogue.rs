@@ -11,7 +11,7 @@ macro_rules! presentation_select {
     () => {
         "SELECT p.id, p.feature_id, p.venue_id, p.seatplan_id, p.starts_at, p.available_until, \
          p.sale_starts_at, p.sale_ends_at, p.auth_profile_id, p.business_id, p.seating_policy_id, \
-         p.new_booking_url, \
+         p.new_booking_url, p.cancellation_window_minutes, \
          f.id AS f_id, f.name AS f_name, f.name_en AS f_name_en, f.category_id AS f_category_id, \
          f.original_language AS f_original_language, f.dubbing AS f_dubbing, f.subtitles AS f_subtitles, \
          f.release_date AS f_release_date, f.runtime AS f_runtime, f.classification AS f_classification, f.classification_en AS f_classification_en, \
@@ -142,12 +142,12 @@ macro_rules! insert_catalogue {
         for p in &d.presentations {
             sqlx::query(
                 "INSERT INTO presentations (id, feature_id, venue_id, seatplan_id, starts_at, available_until, \
-                 sale_starts_at, sale_ends_at, auth_profile_id, business_id, seating_policy_id, new_booking_url) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                 sale_starts_at, sale_ends_at, auth_profile_id, business_id, seating_policy_id, new_booking_url, \
+                 cancellation_window_minutes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
             )
             .bind(p.id).bind(p.feature_id).bind(p.venue_id).bind(p.seatplan_id).bind(p.starts_at_ms)
             .bind(p.available_until_ms).bind(p.sale_starts_at_ms).bind(p.sale_ends_at_ms).bind(p.auth_profile_id)
-            .bind(p.business_id).bind(p.seating_policy_id).bind(&p.new_booking_url)
+            .bind(p.business_id).bind(p.seating_policy_id).bind(&p.new_booking_url).bind(p.cancellation_window_minutes)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for c in &d.customers {

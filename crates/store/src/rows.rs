@@ -103,6 +103,7 @@ pub(crate) fn presentation_view(r: &impl Get) -> R<PresentationView> {
             business_id: r.i("business_id")?,
             seating_policy_id: r.i("seating_policy_id")?,
             new_booking_url: r.s("new_booking_url")?,
+            cancellation_window_minutes: r.oi("cancellation_window_minutes")?,
         },
         feature: feature(r)?,
         category: category(r)?,

@@ -50,7 +50,7 @@ impl Providers {
         };
         Providers {
             captcha: Arc::new(ConfiguredCaptcha::new(mode)),
-            gateway: Arc::new(TestGateway),
+            gateway: Arc::new(TestGateway::default()),
             sms: Arc::new(OutboxSmsSender::new(db.clone(), clock.clone())),
             mailer: Arc::new(OutboxMailer::new(db.clone(), clock.clone())),
             clock,
@@ -153,24 +153,27 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         store.clone(),
         clock_port.clone(),
     ));
-    let orders = Arc::new(OrderService::new(
-        catalogue.clone(),
-        booking.clone(),
-        cat,
-        store.clone(),
-        store,
-        tickets.clone(),
-        customers.clone(),
-        gateway,
-        captcha,
-        clock_port,
-        Messages {
-            sms: sms.clone(),
-            mailer: mailer.clone(),
-            public_url: settings.public_url.clone(),
-            link_key: settings.link_key.clone(),
-        },
-    ));
+    let orders = Arc::new(
+        OrderService::new(
+            catalogue.clone(),
+            booking.clone(),
+            cat,
+            store.clone(),
+            store,
+            tickets.clone(),
+            customers.clone(),
+            gateway,
+            captcha,
+            clock_port,
+            Messages {
+                sms: sms.clone(),
+                mailer: mailer.clone(),
+                public_url: settings.public_url.clone(),
+                link_key: settings.link_key.clone(),
+            },
+        )
+        .with_cancellation_policy(settings.cancellation.clone()),
+    );
     AppState {
         catalogue,
         booking,

@@ -14,7 +14,7 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   presLive: LivePage,
   presLiveAny: LivePage,
   edocument: lazyPage(() => import('../features/edocument/EDocumentPage')),
-  reservation: lazyPage(() => import('../features/order/components/confirmation/ReservationPage')),
+  reservation: lazyPage(() => import('./ReservationRoute')),
   miniSiteIndex: MiniSitePage,
   miniSite: MiniSitePage,
   vod: lazyPage(() => import('../features/vod/VodPage')),

@@ -55,6 +55,8 @@ pub struct TestApp {
     pub writes_examples: bool,
     pub clock: Arc<ServerClock>,
     pub today: jiff::civil::Date,
+    /// The test payment gateway behind this app: its books of refunds, and its failure switch.
+    pub gateway: Arc<kupa_providers::test_gateway::TestGateway>,
 }
 
 pub struct Reply {
@@ -111,6 +113,8 @@ impl TestApp {
         if let Some(sms) = sms {
             providers.sms = sms;
         }
+        let gateway = Arc::new(kupa_providers::test_gateway::TestGateway::default());
+        providers.gateway = gateway.clone();
         // Every test app signs sessions with the one test key, so `buyer(n)` is known to all.
         let settings = ApiSettings {
             session_key: kupa_api::session::SessionKey::for_tests(),
@@ -123,6 +127,7 @@ impl TestApp {
             writes_examples: db.name == "sqlite",
             clock,
             today,
+            gateway,
         }
     }
 

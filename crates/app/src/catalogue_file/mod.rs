@@ -108,6 +108,9 @@ pub struct PresentationFile {
     pub business_id: Option<i64>,
     pub seating_policy_id: Option<i64>,
     pub new_booking_url: String,
+    /// Cancellations close this many minutes before the start (default: the configured window,
+    /// KUPA_CANCELLATION_WINDOW_MINUTES).
+    pub cancellation_window_minutes: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -128,6 +131,8 @@ pub struct ScheduleFile {
     pub seating_policy_id: Option<i64>,
     /// Video on demand: days each item stays available.
     pub available_days: Option<i64>,
+    /// As a presentation's `cancellationWindowMinutes`, for each scheduled one.
+    pub cancellation_window_minutes: Option<i64>,
 }
 
 /// Sales close this long after a screening starts (latecomers still buy at the box office).
@@ -141,6 +146,16 @@ pub struct CatalogueFileError(pub String);
 
 fn err(msg: impl Into<String>) -> CatalogueFileError {
     CatalogueFileError(msg.into())
+}
+
+/// A cancellation window is whole minutes, zero (until the start) or more.
+fn window(minutes: Option<i64>, id: i64) -> Result<Option<i64>, CatalogueFileError> {
+    match minutes {
+        Some(m) if m < 0 => Err(err(format!(
+            "presentation {id}: cancellationWindowMinutes must be 0 or more"
+        ))),
+        m => Ok(m),
+    }
 }
 
 pub fn parse(json: &str) -> Result<CatalogueFile, CatalogueFileError> {
@@ -306,6 +321,7 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
             business_id: p.business_id.or(venue_business(p.venue_id)).unwrap_or(0),
             seating_policy_id: p.seating_policy_id.unwrap_or(1),
             new_booking_url: p.new_booking_url.clone(),
+            cancellation_window_minutes: window(p.cancellation_window_minutes, p.id)?,
         });
     }
     let mut next_id =
@@ -351,6 +367,7 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
                     business_id: s.business_id.or(venue_business(s.venue_id)).unwrap_or(0),
                     seating_policy_id: s.seating_policy_id.unwrap_or(1),
                     new_booking_url: String::new(),
+                    cancellation_window_minutes: window(s.cancellation_window_minutes, next_id)?,
                 });
                 next_id += 1;
             }

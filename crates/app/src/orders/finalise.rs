@@ -45,7 +45,11 @@ impl OrderService {
                     .claim_refund(&payment.id, reason, self.clock.now_ms())
                     .await?
                 {
-                    if let Err(e) = self.gateway.refund(payment).await {
+                    if let Err(e) = self
+                        .gateway
+                        .refund(payment, &GatewayRefund::whole(payment))
+                        .await
+                    {
                         tracing::error!(payment = %payment.id, error = %e, "REFUND FAILED: the payment is marked refunded but the gateway did not confirm; refund it by hand");
                         return Err(e);
                     }

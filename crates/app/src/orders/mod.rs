@@ -7,6 +7,7 @@
 //! [`finalise`] (the one finalisation path, the commit, the sweeper) and [`messages`] (the
 //! confirmation mail and the tickets by text message). The ports are in [`crate::ports`].
 
+mod cancel;
 mod cart;
 mod finalise;
 mod mail;
@@ -27,6 +28,7 @@ use crate::ports::{Captcha, CatalogueStore, ClaimStore, Clock, Mailer, SmsSender
 use crate::tickets::TicketService;
 
 pub use crate::ports::{OrderStore, PaymentGateway};
+pub use cancel::*;
 pub use finalise::STRANDED_AFTER_MS;
 pub use model::*;
 
@@ -55,6 +57,7 @@ pub struct OrderService {
     captcha: Arc<dyn Captcha>,
     clock: Arc<dyn Clock>,
     messages: Messages,
+    cancellation: CancellationPolicy,
 }
 
 /// How the order reaches the buyer: mail, text messages, the site's public address for links,
@@ -105,7 +108,15 @@ impl OrderService {
             captcha,
             clock,
             messages,
+            cancellation: CancellationPolicy::default(),
         }
+    }
+
+    /// The cancellation rules from configuration (the default charges ₪5 a ticket and closes two
+    /// hours before the event).
+    pub fn with_cancellation_policy(mut self, policy: CancellationPolicy) -> OrderService {
+        self.cancellation = policy;
+        self
     }
 
     pub fn now_ms(&self) -> i64 {
@@ -214,12 +225,17 @@ impl OrderService {
         &self.messages.public_url
     }
 
-    /// A paid order with its presentation; None for no order or one not paid.
+    /// A paid order (or one cancelled after payment) with its presentation; None for no order or
+    /// one never paid.
     async fn paid_with_presentation(
         &self,
         order: Option<Order>,
     ) -> AppResult<Option<(Order, PresentationInfo)>> {
-        let Some(order) = order.filter(|o| o.status == OrderStatus::Paid) else {
+        // A reservation cancelled after payment stays readable: its page shows what was cancelled.
+        let Some(order) = order.filter(|o| {
+            o.status == OrderStatus::Paid
+                || (o.status == OrderStatus::Cancelled && o.paid_at_ms.is_some())
+        }) else {
             return Ok(None);
         };
         let info = self

@@ -150,7 +150,11 @@ impl OrderService {
         if step == PaymentMove::VoidLate {
             // Only the word that made this move gets here (the store moved the payment once,
             // under its lock), so the money goes back exactly once.
-            if let Err(e) = self.gateway.refund(&payment).await {
+            if let Err(e) = self
+                .gateway
+                .refund(&payment, &GatewayRefund::whole(&payment))
+                .await
+            {
                 tracing::error!(payment = %payment.id, error = %e, "REFUND FAILED: a late authorization is marked refunded but the gateway did not confirm; refund it by hand");
                 return Err(e);
             }

@@ -6,12 +6,60 @@
 mod html;
 pub mod pages;
 
-use async_trait::async_trait;
-use kupa_app::error::AppResult;
-use kupa_app::orders::{Payment, PaymentGateway};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use async_trait::async_trait;
+use kupa_app::AppError;
+use kupa_app::error::AppResult;
+use kupa_app::orders::{GatewayRefund, Payment, PaymentGateway};
+
+/// The test gateway, with its own books of what it has given back: each payment's refunds by
+/// key, never more than the payment's amount, and a key asked twice gives the money once. The
+/// books live in the process (a real provider keeps its own, elsewhere); tests read them, and
+/// may make the next refunds fail to see a refund stay pending and be retried.
 #[derive(Debug, Default)]
-pub struct TestGateway;
+pub struct TestGateway {
+    books: Mutex<HashMap<String, RefundBook>>,
+    refunds_fail: AtomicBool,
+}
+
+#[derive(Debug, Default, Clone)]
+struct RefundBook {
+    by_key: HashMap<String, i64>,
+}
+
+impl RefundBook {
+    fn total(&self) -> i64 {
+        self.by_key.values().sum()
+    }
+}
+
+impl TestGateway {
+    /// While on, every refund fails as a provider that does not answer would.
+    pub fn fail_refunds(&self, on: bool) {
+        self.refunds_fail.store(on, Ordering::SeqCst);
+    }
+
+    /// What the gateway has given back of a payment.
+    pub fn refunded(&self, payment_id: &str) -> i64 {
+        self.books
+            .lock()
+            .expect("the books' lock")
+            .get(payment_id)
+            .map_or(0, RefundBook::total)
+    }
+
+    /// How many distinct refunds the gateway made of a payment.
+    pub fn refund_count(&self, payment_id: &str) -> usize {
+        self.books
+            .lock()
+            .expect("the books' lock")
+            .get(payment_id)
+            .map_or(0, |b| b.by_key.len())
+    }
+}
 
 #[async_trait]
 impl PaymentGateway for TestGateway {
@@ -19,9 +67,29 @@ impl PaymentGateway for TestGateway {
         format!("/pay/{}?locale={}", payment.id, payment.locale)
     }
 
-    async fn refund(&self, payment: &Payment) -> AppResult<()> {
-        // The test gateway holds no money: a refund is the record the caller writes, and this line.
-        tracing::info!(payment = %payment.id, amount = payment.amount, "test gateway: refund issued");
+    async fn refund(&self, payment: &Payment, refund: &GatewayRefund) -> AppResult<()> {
+        if self.refunds_fail.load(Ordering::SeqCst) {
+            tracing::warn!(payment = %payment.id, refund = %refund.key, "test gateway: refund failed (told to fail)");
+            return Err(AppError::Unavailable(
+                "the test gateway did not answer the refund".into(),
+            ));
+        }
+        let mut books = self.books.lock().expect("the books' lock");
+        let book = books.entry(payment.id.clone()).or_default();
+        if book.by_key.contains_key(&refund.key) {
+            return Ok(());
+        }
+        if refund.amount <= 0 || book.total() + refund.amount > payment.amount {
+            return Err(AppError::internal(format!(
+                "test gateway: refund {} of {} would exceed the {} paid ({} back already)",
+                refund.key,
+                refund.amount,
+                payment.amount,
+                book.total()
+            )));
+        }
+        book.by_key.insert(refund.key.clone(), refund.amount);
+        tracing::info!(payment = %payment.id, refund = %refund.key, amount = refund.amount, "test gateway: refund issued");
         Ok(())
     }
 

@@ -170,12 +170,15 @@ macro_rules! save_pending {
 
 #[macro_use]
 mod finalise;
+#[macro_use]
+mod cancel;
 
 /// Runs `$body` in a write transaction (IMMEDIATE on SQLite) and commits; `$tx` names it.
 /// Row locks a PostgreSQL transaction takes first (SQLite's `BEGIN IMMEDIATE` already
 /// serialises writers): duplicate callbacks and finalisations of one payment take turns, and a new
 /// cart (which cancels the pending order) waits for a finalisation of that order.
 const LOCK_PAYMENT: &str = "SELECT id FROM payments WHERE id = $1 FOR UPDATE";
+const LOCK_ORDER: &str = "SELECT id FROM orders WHERE id = $1 FOR UPDATE";
 const LOCK_ORDER_OF_PAYMENT: &str =
     "SELECT id FROM orders WHERE id = (SELECT order_id FROM payments WHERE id = $1) FOR UPDATE";
 
@@ -442,6 +445,86 @@ impl OrderStore for Db {
                 .map(payment_row)
                 .collect::<R<Vec<_>>>()
                 .map_err(db_err)
+        })
+    }
+
+    async fn cancel(
+        &self,
+        order_id: &str,
+        request: &CancelRequest,
+        fee: Option<CancellationFee>,
+        cancellation_id: &str,
+        now_ms: i64,
+    ) -> StoreResult<Result<Cancellation, CancelRefusal>> {
+        write_tx!(self, durable, locks [LOCK_ORDER] on order_id, |tx| cancel_in!(tx, order_id, request, fee, cancellation_id, now_ms))
+    }
+
+    async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>> {
+        crate::on_pool!(self, |p| {
+            let mut out = sqlx::query(
+                "SELECT * FROM cancellations WHERE order_id = $1 ORDER BY created_at, id",
+            )
+            .bind(order_id)
+            .fetch_all(p)
+            .await
+            .map_err(db_err)?
+            .iter()
+            .map(cancellation_row)
+            .collect::<R<Vec<_>>>()
+            .map_err(db_err)?;
+            let refunds =
+                sqlx::query("SELECT * FROM refunds WHERE order_id = $1 ORDER BY created_at, id")
+                    .bind(order_id)
+                    .fetch_all(p)
+                    .await
+                    .map_err(db_err)?
+                    .iter()
+                    .map(refund_row)
+                    .collect::<R<Vec<_>>>()
+                    .map_err(db_err)?;
+            for c in out.iter_mut() {
+                c.refunds = refunds
+                    .iter()
+                    .filter(|r| r.cancellation_id == c.id)
+                    .cloned()
+                    .collect();
+            }
+            Ok(out)
+        })
+    }
+
+    async fn pending_refunds(&self, before_ms: i64) -> StoreResult<Vec<Refund>> {
+        crate::on_pool!(self, |p| {
+            sqlx::query("SELECT * FROM refunds WHERE status = 'pending' AND updated_at < $1 ORDER BY updated_at, id")
+                .bind(before_ms)
+                .fetch_all(p)
+                .await
+                .map_err(db_err)?
+                .iter()
+                .map(refund_row)
+                .collect::<R<Vec<_>>>()
+                .map_err(db_err)
+        })
+    }
+
+    async fn settle_refund(
+        &self,
+        refund_id: &str,
+        confirmed: bool,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        crate::on_pool!(self, |p| {
+            sqlx::query(
+            "UPDATE refunds SET status = CASE WHEN $2 THEN 'done' ELSE status END, attempts = attempts + 1, updated_at = $3 \
+             WHERE id = $1 AND status = 'pending'"
+        )
+        .bind(refund_id)
+        .bind(confirmed)
+        .bind(now_ms)
+        .execute(p)
+        .await
+        .map(|_| ())
+        .map_err(db_err)
         })
     }
 }

@@ -113,3 +113,47 @@ pub(super) fn payment_row(r: &impl Get) -> R<Payment> {
         updated_at_ms: r.i("updated_at")?,
     })
 }
+
+pub(super) fn refund_row(r: &impl Get) -> R<Refund> {
+    let target = r.s("target")?;
+    let status = r.s("status")?;
+    Ok(Refund {
+        id: r.s("id")?,
+        cancellation_id: r.s("cancellation_id")?,
+        order_id: r.s("order_id")?,
+        target: match target.as_str() {
+            "payment" => RefundTarget::Payment {
+                payment_id: r
+                    .os("payment_id")?
+                    .ok_or_else(|| decode_err("refund payment", "NULL"))?,
+            },
+            "voucher" => RefundTarget::Voucher {
+                code: r
+                    .os("code_key")?
+                    .ok_or_else(|| decode_err("refund voucher", "NULL"))?,
+            },
+            other => return Err(decode_err("refund target", other)),
+        },
+        amount: r.i("amount")?,
+        status: RefundStatus::parse(&status).ok_or_else(|| decode_err("refund status", &status))?,
+        attempts: r.i("attempts")?,
+        created_at_ms: r.i("created_at")?,
+        updated_at_ms: r.i("updated_at")?,
+    })
+}
+
+pub(super) fn cancellation_row(r: &impl Get) -> R<Cancellation> {
+    let lines = r.s("lines")?;
+    Ok(Cancellation {
+        id: r.s("id")?,
+        order_id: r.s("order_id")?,
+        lines: serde_json::from_str(&lines).map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
+        whole: r.b("whole")?,
+        value: r.i("value")?,
+        fee: r.i("fee")?,
+        refund: r.i("refund")?,
+        refunds: Vec::new(),
+        created_at_ms: r.i("created_at")?,
+        dry_run: false,
+    })
+}

@@ -604,6 +604,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/reservations/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancels the whole reservation or some of its tickets, for its buyer only (the session that made
+     *     it, or the customer it belongs to, logged in); with `dryRun` it only answers the figures. The
+     *     seats are on sale again at once; the refund (value less the cancellation service charge) goes
+     *     back to where it was paid from.
+     */
+    post: operations['cancelReservation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/reservations/{id}/tickets.pdf': {
     parameters: {
       query?: never;
@@ -946,6 +968,65 @@ export interface components {
       /** Format: int64 */
       presentationId: number;
       seats: components['schemas']['LockedSeat'][];
+    };
+    /** @description What to cancel. `{}` cancels the whole reservation. */
+    CancelReservationBody: {
+      /** @description Compute the charge and the refund and write nothing (the dialog's preview). */
+      dryRun?: boolean;
+      /**
+       * @description Ticket lines to cancel (`seats[].line` of GET /reservations/{id}); absent or null: the
+       *     whole reservation. A line of a ticket with a multiply factor takes its sub tickets with it.
+       */
+      itemsToCancel?: number[] | null;
+      /** @description Refund as voucher credit: not offered yet (answers `refundToCreditUnavailable`). */
+      refundToTransactionCredit?: boolean;
+    };
+    CancelReservationResponse: {
+      cancellation: components['schemas']['CancellationDto'];
+    };
+    /** @description A cancellation: the lines taken back, the charge kept and the refund owed. */
+    CancellationDto: {
+      cancelledAt: string;
+      dryRun: boolean;
+      /**
+       * Format: int64
+       * @description The cancellation service charge kept; not refundable.
+       */
+      fee: number;
+      /** @description Empty for a dry run. */
+      id: string;
+      lines: number[];
+      /**
+       * Format: int64
+       * @description `value - fee`, the sum of `refunds`.
+       */
+      refund: number;
+      /** @description True while any part of the refund waits for the provider. */
+      refundPending: boolean;
+      refunds: components['schemas']['RefundDto'][];
+      /**
+       * Format: int64
+       * @description What the cancelled items cost (agorot).
+       */
+      value: number;
+      /** @description Nothing of the reservation is left after it. */
+      whole: boolean;
+    };
+    /** @description What the cancel dialog says before anything is chosen. */
+    CancellationTerms: {
+      /**
+       * @description The reader may cancel (the buyer's session or its logged-in customer), the window is open
+       *     and a ticket is left. A signed link reads but does not cancel.
+       */
+      cancellable: boolean;
+      /** Format: int64 */
+      feeAmount: number;
+      /** @description `none`, `fixed` (agorot) or `percent` (basis points, 1 % = 100). */
+      feeKind: string;
+      /** @description `perTicket` or `perOrder`. */
+      feeScope: string;
+      /** @description When cancellations of this event close. */
+      until: string;
     };
     CaptchaBody: {
       /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
@@ -1383,6 +1464,10 @@ export interface components {
       | 'lastCommit'
       | 'ORDER_ALREADY_PAID'
       | 'invalidSignature'
+      | 'NOTHING_TO_CANCEL'
+      | 'BALANCE_IS_DUE'
+      | 'TICKET_CANCELLATIONS_ARE_NO_LONGER_POSSIBLE'
+      | 'refundToCreditUnavailable'
       | 'CUSTOMER_NOT_FOUND'
       | 'INVALID_SMS_CODE'
       | 'SMS_FAILED'
@@ -1881,10 +1966,23 @@ export interface components {
     ProfileResponse: {
       customer: components['schemas']['AreaCustomer'];
     };
+    /** @description One part of a refund: back to the payment (its provider) or to a voucher's balance. */
+    RefundDto: {
+      /** Format: int64 */
+      amount: number;
+      /** @description `pending` until the provider confirms (retried), then `done`. A voucher's part is done at once. */
+      status: string;
+      /** @description `payment` (the card or the provider paid with) or `voucher`. */
+      to: string;
+    };
     Reservation: {
       ReservationIdentifier: string;
       /** @description The calendar file, as a signed link like `pdfUrl`. */
       calendarUrl: string;
+      /** @description Whether and until when this reader may cancel, and the charge kept. */
+      cancellationTerms: components['schemas']['CancellationTerms'];
+      /** @description What has been cancelled, oldest first, with each refund and whether it is still pending. */
+      cancellations: components['schemas']['CancellationDto'][];
       /**
        * @description The confirmation page on the site, `/reservation/{id}?exp=…&sig=…`, signed like `pdfUrl`:
        *     the address to share, that opens the tickets on any device.
@@ -1907,11 +2005,18 @@ export interface components {
       /** @description The lines every screen shows, adding up to `total`. */
       priceBreakdown: components['schemas']['PriceBreakdown'];
       products: components['schemas']['ReservedProduct'][];
+      /**
+       * Format: int64
+       * @description The sum of every refund so far (agorot).
+       */
+      refundedTotal: number;
       reservationNumber: string;
       seats: components['schemas']['ReservedSeat'][];
       /** Format: int64 */
       serviceCharge: number;
       serviceChargeName: string;
+      /** @description `paid`, or `cancelled` once every ticket was cancelled. */
+      status: string;
       /** Format: int64 */
       total: number;
     };
@@ -1927,10 +2032,19 @@ export interface components {
       quantity: number;
     };
     ReservedSeat: {
+      /** @description When the ticket was cancelled; its e-document then shows "cancelled". */
+      cancelledAt?: string | null;
       /** @description The e-document key (its QR code leads to /edocument/{documentKey}). */
       documentKey: string;
       /** @description The ticket's e-document page on the site, `/edocument/{documentKey}`: what the door scans. */
       edocumentUrl: string;
+      /** @description A sub ticket of the line before it (a ticket with a multiply factor): cancelled with it. */
+      isSubTicket: boolean;
+      /**
+       * Format: int64
+       * @description The ticket's line in the order: what POST /reservations/{id}/cancel names in `itemsToCancel`.
+       */
+      line: number;
       /** Format: int64 */
       price: number;
       /** @description The ticket's QR code (leading to its e-document) as SVG, when the site shows it (param 670). */
@@ -3989,6 +4103,60 @@ export interface operations {
         };
       };
       /** @description formValidation: an id or language longer than the document allows */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  cancelReservation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CancelReservationBody'];
+      };
+    };
+    responses: {
+      /** @description Cancelled (or, with dryRun, what would be) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CancelReservationResponse'];
+        };
+      };
+      /** @description notFound: no such reservation, or not this buyer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description NOTHING_TO_CANCEL, TICKET_CANCELLATIONS_ARE_NO_LONGER_POSSIBLE (closed window, or a ticket admitted at the door), BALANCE_IS_DUE (a payment method not refunded online) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description refundToCreditUnavailable, formValidation (a line not of this reservation) */
       422: {
         headers: {
           [name: string]: unknown;

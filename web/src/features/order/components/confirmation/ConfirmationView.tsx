@@ -113,12 +113,18 @@ export function ConfirmationView({
               seat: seat.seat,
             });
             return (
-              <li key={seat.documentKey} className="confirmation__pass">
+              <li
+                key={seat.documentKey}
+                className={`confirmation__pass${seat.cancelledAt ? ' confirmation__pass--cancelled' : ''}`}
+              >
                 <p className="confirmation__pass-count">
                   {t('confirmation.digital.counter', {
                     n: i + 1,
                     total: reservation.seats.length,
                   })}
+                  {seat.cancelledAt && (
+                    <span className="confirmation__cancelled">{` · ${t('cancel.seatCancelled')}`}</span>
+                  )}
                 </p>
                 {seat.qrSvg && (
                   <img
@@ -156,6 +162,9 @@ export function ConfirmationView({
             return (
               <li key={seat.documentKey} className="confirmation__line">
                 <span>
+                  {seat.cancelledAt && (
+                    <span className="confirmation__cancelled">{`${t('cancel.seatCancelled')}: `}</span>
+                  )}
                   {t('confirmation.seatLine', {
                     section: localizedName(lang, seat.section, seat.sectionEn),
                     row: seat.row,

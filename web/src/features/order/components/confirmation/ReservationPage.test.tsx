@@ -27,6 +27,8 @@ const reservation: Reservation = {
   products: [{ name: 'פופקורן', nameEn: 'Popcorn', quantity: 2, amount: 3000 }],
   seats: [
     {
+      line: 1,
+      isSubTicket: false,
       documentKey: 'k1',
       edocumentUrl: '/edocument/k1',
       qrSvg: QR,
@@ -40,6 +42,8 @@ const reservation: Reservation = {
       ticketTypeEn: 'Regular',
     },
     {
+      line: 2,
+      isSubTicket: false,
       documentKey: 'k2',
       edocumentUrl: '/edocument/k2',
       qrSvg: QR,
@@ -62,6 +66,16 @@ const reservation: Reservation = {
     orderServiceCharge: 0,
     products: 3000,
     total: 11800,
+  },
+  status: 'paid',
+  cancellations: [],
+  refundedTotal: 0,
+  cancellationTerms: {
+    cancellable: false,
+    until: '2026-07-14T16:30:00Z',
+    feeKind: 'fixed',
+    feeAmount: 500,
+    feeScope: 'perTicket',
   },
 };
 
@@ -90,7 +104,10 @@ beforeEach(async () => {
 describe('the reservation page', () => {
   it('lists the tickets at full prices, products and the breakdown, in Israel time', async () => {
     await openPage();
-    expect(await screen.findByRole('heading', { name: 'ההזמנה הושלמה' })).toBeInTheDocument();
+    // The first test loads the page's code (the reservation and its cancel dialog) cold.
+    expect(
+      await screen.findByRole('heading', { name: 'ההזמנה הושלמה' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'ההזמנה שלך', level: 1 })).toBeInTheDocument();
     const tickets = screen.getByRole('region', { name: 'הכרטיסים' });
     const line = (label: string) => within(tickets).getByText(label).closest('li, div');

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +8,7 @@ import { Notice } from '../../../../components/ui/Notice';
 import { ApiError } from '../../../../lib/api/client';
 import { errorMessage } from '../../../../lib/apiErrors';
 import { useDocumentTitle } from '../../../../lib/documentTitle';
-import { linkProofOf, reservationQuery } from '../../api/payment';
+import { linkProofOf, reservationQuery, type Reservation } from '../../api/payment';
 import { ConfirmationView } from './ConfirmationView';
 
 /**
@@ -15,9 +16,15 @@ import { ConfirmationView } from './ConfirmationView';
  * reload or a new tab of the buyer's session shows again, and where the signed links of the mail,
  * the text message and the calendar file lead (their `exp` and `sig` go on to the read-back, so a
  * buyer on another device sees the tickets too). Anyone else is told plainly that there is no
- * reservation here for them, and where to go on.
+ * reservation here for them, and where to go on. `extra` is what the app puts under the
+ * reservation (its cancellations and the cancel dialog, another feature's); `refresh` reads the
+ * reservation again.
  */
-export default function ReservationPage() {
+export default function ReservationPage({
+  extra,
+}: {
+  extra?: (reservation: Reservation, refresh: () => void) => ReactNode;
+} = {}) {
   const { t } = useTranslation();
   const id = useParams().reservationId ?? '';
   const [params] = useSearchParams();
@@ -46,7 +53,10 @@ export default function ReservationPage() {
           <p>{errorMessage(t, query.error)}</p>
         </Notice>
       ) : (
-        <ConfirmationView reservation={query.data.reservation} link={link} />
+        <>
+          <ConfirmationView reservation={query.data.reservation} link={link} />
+          {extra?.(query.data.reservation, () => void query.refetch())}
+        </>
       )}
     </div>
   );
