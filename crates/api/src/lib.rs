@@ -13,6 +13,7 @@ pub mod edge;
 pub mod error;
 mod events;
 mod extract;
+mod logins;
 mod payment;
 pub mod rate_limit;
 mod request_id;
@@ -72,6 +73,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(cart::router())
         .merge(reservations::router())
         .merge(customer::router())
+        .merge(logins::router())
         .merge(saved_cards::router())
         .merge(tickets::router())
         .merge(payment::router())

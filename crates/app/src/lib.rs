@@ -9,6 +9,7 @@ pub mod catalogue_file;
 pub mod customer_info;
 pub mod error;
 pub mod links;
+pub mod logins;
 pub mod model;
 pub mod orders;
 pub mod ports;

@@ -35,6 +35,7 @@ macro_rules! fetch_optional {
 mod catalogue;
 mod checkout;
 mod claims;
+mod credentials;
 mod holders;
 mod login;
 mod orders;
