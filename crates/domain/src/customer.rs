@@ -322,7 +322,7 @@ pub fn is_email_address(s: &str) -> bool {
 
 #[cfg(test)]
 mod email_tests {
-    use super::is_email_address;
+    use super::*;
 
     #[test]
     fn addresses_of_the_dot_atom_form_pass() {
