@@ -46,9 +46,8 @@ describe('the customer-area login page', () => {
     const validation = fetchMock.mock.calls.find(([u]) =>
       String(u).endsWith('/customer-area/mobile-login-validation'),
     );
-    expect(JSON.parse(String((validation?.[1] as RequestInit).body))).toEqual({
-      smsCode: '123456',
-    });
+    const init = (validation as unknown[] | undefined)?.[1] as RequestInit | undefined;
+    expect(JSON.parse(String(init?.body))).toEqual({ smsCode: '123456' });
     expect(calls).toContain('/api/customer-area/mobile-login');
   });
 
