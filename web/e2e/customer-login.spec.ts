@@ -75,7 +75,7 @@ test('a new customer registers, confirms by the mailed link, and logs in by pass
   await page.getByLabel('שם פרטי').fill('נועה');
   await page.getByLabel('שם משפחה').fill('ברק');
   await page.getByLabel('כתובת מייל').fill(email);
-  await page.getByLabel('סיסמה').fill('סיסמה ארוכה 7');
+  await page.getByLabel('סיסמה', { exact: true }).fill('סיסמה ארוכה 7');
   await shoot(page, 'customer-register-he-1280.png');
   await page.getByRole('form', { name: 'הרשמה' }).getByRole('button', { name: 'הרשמה' }).click();
   await expect(page.getByRole('status')).toContainText(email);
@@ -89,10 +89,10 @@ test('a new customer registers, confirms by the mailed link, and logs in by pass
   expect(await loggedInAs(page)).toBeNull();
   await page.goto('/customer-area/login?method=email');
   await page.getByLabel('כתובת מייל').fill(email);
-  await page.getByLabel('סיסמה').fill('wrong password 1');
+  await page.getByLabel('סיסמה', { exact: true }).fill('wrong password 1');
   await page.getByRole('button', { name: 'כניסה' }).click();
   await expect(page.getByRole('alert')).toHaveText('ההתחברות נכשלה');
-  await page.getByLabel('סיסמה').fill('סיסמה ארוכה 7');
+  await page.getByLabel('סיסמה', { exact: true }).fill('סיסמה ארוכה 7');
   await page.getByRole('button', { name: 'כניסה' }).click();
   await expect(page).toHaveURL(/\/customer-area$/);
   expect(await loggedInAs(page)).toBe(id);
