@@ -8,6 +8,8 @@
 
 mod common;
 
+use std::sync::{Arc, Mutex};
+
 use axum::http::StatusCode;
 use common::paying::*;
 use common::*;
@@ -120,6 +122,51 @@ async fn paid_guest_order(app: &TestApp, db: &TestDb, who: &str) -> (String, Str
     .await;
     let (number, id) = row[0].split_once('|').unwrap();
     (number.to_owned(), id.to_owned())
+}
+
+thread_local! {
+    static CAPTURE: std::cell::RefCell<Option<Arc<Mutex<Vec<u8>>>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Everything the server logs on this test's thread from `capture()` on (as in login.rs: one
+/// global subscriber writing each line to the buffer of the thread that logged it).
+struct Logs(Arc<Mutex<Vec<u8>>>);
+
+struct ThreadWriter;
+
+impl std::io::Write for ThreadWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        CAPTURE.with(|c| {
+            if let Some(b) = &*c.borrow() {
+                b.lock().unwrap().extend_from_slice(buf);
+            }
+        });
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Logs {
+    fn capture() -> Logs {
+        static INIT: std::sync::Once = std::sync::Once::new();
+        INIT.call_once(|| {
+            tracing_subscriber::fmt()
+                .with_writer(|| ThreadWriter)
+                .with_ansi(false)
+                .with_max_level(tracing::Level::TRACE)
+                .try_init()
+                .expect("no other global subscriber in this test binary");
+        });
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        CAPTURE.with(|c| *c.borrow_mut() = Some(buf.clone()));
+        Logs(buf)
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
 }
 
 api_tests! {
@@ -453,6 +500,27 @@ async fn a_guest_order_joins_an_account_only_when_its_checkout_proved_the_number
     execute(db, "UPDATE customers SET mobile = '0524318876' WHERE id = 1").await;
     log_in(&app, &app.new_buyer().await, DANA).await;
     assert_eq!(owners().await, vec!["-|-".to_owned(), format!("1|{DANA}")], "only the proven order joined");
+}
+
+async fn no_password_code_token_or_id_number_reaches_the_log(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let logs = Logs::capture();
+    register(&app, "quiet@example.com", "secret words 42", "").await;
+    let verify = mailed_token(&app, "quiet@example.com").await;
+    let who = app.new_buyer().await;
+    post(&app, &who, "/api/customer/verify-email", json!({ "token": verify })).await;
+    post(&app, &who, "/api/customer/login", password_body("quiet@example.com", "secret words 42")).await;
+    post(&app, &who, "/api/customer/login", password_body("quiet@example.com", "wrong words 43")).await;
+    post(&app, &who, "/api/customer/mail-login", json!({ "email": DANA_EMAIL, "kind": "code", "recaptchaToken": CAPTCHA_TEST_TOKEN })).await;
+    let code6 = six_digits(newest_mail(&app, DANA_EMAIL).await["text"].as_str().unwrap()).unwrap();
+    post(&app, &who, "/api/customer/mail-code-login", json!({ "email": DANA_EMAIL, "code": code6 })).await;
+    let r = post(&app, &who, "/api/customer/member-login", json!({ "memberNumber": "100001", "ssn": DANA_SSN, "recaptchaToken": CAPTCHA_TEST_TOKEN })).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let text = logs.text();
+    assert!(text.contains("customer logged in"), "{text}");
+    for secret in ["secret words 42", "wrong words 43", verify.as_str(), code6.as_str(), DANA_SSN, "34528711"] {
+        assert!(!text.contains(secret), "{secret:?} in the log: {text}");
+    }
 }
 
 }
