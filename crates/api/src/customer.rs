@@ -199,7 +199,7 @@ pub struct CustomerLoginResponse {
 }
 
 impl CustomerLoginResponse {
-    fn new(l: &LoggedIn, now_ms: i64) -> CustomerLoginResponse {
+    pub(crate) fn new(l: &LoggedIn, now_ms: i64) -> CustomerLoginResponse {
         CustomerLoginResponse {
             customer_info: l.account.as_ref().map(CustomerAccount::from),
             mobile_number: l.login.mobile.clone(),
@@ -230,6 +230,8 @@ async fn mobile_login_validation(
         .mobile_login
         .validate_code(&login_id, &number, &body.sms_code)
         .await?;
+    // Guest orders whose checkout proved this number join the customer's account.
+    state.logins.join_verified_orders(&logged_in).await?;
     if let Some(earlier) = session.login() {
         state.customers.logout(earlier).await?;
     }

@@ -67,8 +67,13 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-        TooManyRequests | LoginValidation | SmsResendTooSoon => StatusCode::TOO_MANY_REQUESTS,
-        LoginError | InvalidSmsCode | InvalidSignature => StatusCode::UNAUTHORIZED,
+        TooManyRequests | LoginValidation | SmsResendTooSoon | TooManyLoginAttempts => {
+            StatusCode::TOO_MANY_REQUESTS
+        }
+        LoginError | InvalidSmsCode | InvalidSignature | LoginFailed => StatusCode::UNAUTHORIZED,
+        // A mailed link that cannot log in any more: gone (410) whatever the reason, so a client
+        // tells it from a wrong password.
+        CustomerTokenError | CustomerTokenExpired | CustomerTokenRedeemed => StatusCode::GONE,
         PaymentError => StatusCode::PAYMENT_REQUIRED,
         // States that refuse the request.
         LockSeatError
@@ -96,7 +101,10 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | NothingToCancel
         | BalanceIsDue
         | TicketCancellationsAreNoLongerPossible
-        | SmsFailed => StatusCode::CONFLICT,
+        | SmsFailed
+        | EmailNotVerified
+        | MobileNumberTaken
+        | OrderAlreadyClaimed => StatusCode::CONFLICT,
         // Input that breaks a rule.
         FormValidation
         | SingleSeatGap
@@ -128,7 +136,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | IncompatibleAuthProfile
         | IncompatibleBusiness
         | RefundToCreditUnavailable
-        | InvalidMobileNumber => StatusCode::UNPROCESSABLE_ENTITY,
+        | InvalidMobileNumber
+        | InvalidSsnLogin => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }
 

@@ -14,6 +14,7 @@ pub mod edge;
 pub mod error;
 mod events;
 mod extract;
+mod logins;
 mod payment;
 pub mod rate_limit;
 mod request_id;
@@ -76,6 +77,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(reservation_cancel::router())
         .merge(customer::router())
         .merge(customer_area::router())
+        .merge(logins::router())
         .merge(saved_cards::router())
         .merge(tickets::router())
         .merge(payment::router())

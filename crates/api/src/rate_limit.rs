@@ -164,13 +164,33 @@ pub fn class_of(method: &Method, path: &str) -> Option<Class> {
         (&Method::PUT, "/api/seats/lock-seat") | (&Method::GET, "/api/seats/best-available") => {
             Some(Class::Lock)
         }
-        (&Method::POST, "/api/customer/mobile-login") => Some(Class::Sms),
+        // Calls that send a text message or a mail.
+        (
+            &Method::POST,
+            "/api/customer/mobile-login"
+            | "/api/customer-area/mobile-login"
+            | "/api/customer/register"
+            | "/api/customer/password-reset"
+            | "/api/customer/mail-login",
+        ) => Some(Class::Sms),
         (&Method::POST, p)
             if p.starts_with("/api/reservations/") && p.ends_with("/sendTickets") =>
         {
             Some(Class::Sms)
         }
-        (&Method::POST, "/api/customer/mobile-login-validation-area") => Some(Class::Login),
+        // Calls that check a secret (a code, a password, a token, a reservation's contact).
+        (
+            &Method::POST,
+            "/api/customer/mobile-login-validation-area"
+            | "/api/customer-area/mobile-login-validation"
+            | "/api/customer/login"
+            | "/api/customer/member-login"
+            | "/api/customer/reservation-login"
+            | "/api/customer/token-login"
+            | "/api/customer/mail-code-login"
+            | "/api/customer/verify-email"
+            | "/api/customer/password-reset/confirm",
+        ) => Some(Class::Login),
         (&Method::GET, "/api/payment/voucher") => Some(Class::Code),
         (&Method::GET, p) if p.starts_with("/api/presentations/") && p.ends_with("/ticket") => {
             Some(Class::Code)

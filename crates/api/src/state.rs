@@ -135,6 +135,9 @@ pub struct AppState {
     pub customers: Arc<CustomerService>,
     /// Login by mobile number and SMS code.
     pub mobile_login: Arc<MobileLoginService>,
+    /// Every other login: email and password, member number, reservation number, mailed link and
+    /// code, the customer area's mobile login (decision 0023).
+    pub logins: Arc<kupa_app::logins::CustomerLoginService>,
     /// The logged-in customer's saved cards, and the credit-card-benefit check at payment.
     pub saved_cards: Arc<SavedCardService>,
     /// The logged-in customer's area: its data, profile, account deletion, locations.

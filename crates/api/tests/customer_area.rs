@@ -178,6 +178,11 @@ async fn deleting_the_account_removes_personal_data_and_logs_out(db: &TestDb) {
         last4: "4242".into(), expiry_year: 2040, expiry_month: 1, created_at_ms: 0, deleted_at_ms: None,
     }).await.unwrap();
     assert_eq!(area(&app, &dana).await["MagCards"].as_array().unwrap().len(), 1);
+    // A password-reset link of hers waits in the mail (decision 0023's tokens).
+    let ask = json!({ "email": "dana.levi@example.com", "recaptchaToken": kupa_app::ports::CAPTCHA_TEST_TOKEN }).to_string();
+    let r = app.call_as(&buyer(4), "POST", "/api/customer/password-reset", Some(&ask)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(rows(db, "SELECT purpose FROM customer_tokens WHERE customer_id = 1").await, vec!["resetPassword"]);
 
     let r = app.call_as(&dana, "DELETE", "/api/customer-area/account", Some(r#"{"confirm": false}"#)).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
@@ -216,6 +221,9 @@ async fn deleting_the_account_removes_personal_data_and_logs_out(db: &TestDb) {
     for personal in ["דנה", "לוי", "dana", DANA, "524318876", "034528711", &"ab".repeat(16)] {
         assert!(!everything.contains(personal), "{personal} in {everything}");
     }
+    // Her login secrets are gone with her.
+    assert!(rows(db, "SELECT token_hash FROM customer_tokens WHERE customer_id = 1").await.is_empty());
+    assert!(rows(db, "SELECT password_hash FROM customer_passwords WHERE customer_id = 1").await.is_empty());
     // Her member cards stay, with their balances, tied to no one's personal data.
     assert_eq!(rows(db, "SELECT member_number FROM members WHERE customer_id = 1 ORDER BY id").await, vec!["100001", "200001"]);
     // The tickets she paid for still open by their signed link.

@@ -15,8 +15,8 @@ use sha2::{Digest, Sha256};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::{Customer, Member, Membership};
 use crate::ports::{
-    Captcha, CatalogueStore, Clock, CodeLimits, HolderStore, LoginCode, LoginStore, SessionLogin,
-    Sms, SmsSender, message_kind,
+    Captcha, CatalogueStore, Clock, CodeLimits, CredentialStore, HolderStore, LoginCode,
+    LoginStore, SessionLogin, Sms, SmsSender, message_kind,
 };
 
 pub const CODE_DIGITS: usize = 6;
@@ -74,6 +74,8 @@ pub struct CustomerService {
     logins: Arc<dyn LoginStore>,
     holders: Arc<dyn HolderStore>,
     clock: Arc<dyn Clock>,
+    /// Guests' reservation logins and guest orders' proven numbers (decision 0023).
+    credentials: Option<Arc<dyn CredentialStore>>,
 }
 
 impl CustomerService {
@@ -88,7 +90,45 @@ impl CustomerService {
             logins,
             holders,
             clock,
+            credentials: None,
         }
+    }
+
+    /// With the store of the other logins: guests logged in to one reservation may read it, and
+    /// guest orders remember the number their checkout proved.
+    pub fn with_credentials(mut self, credentials: Arc<dyn CredentialStore>) -> CustomerService {
+        self.credentials = Some(credentials);
+        self
+    }
+
+    /// The reservation a guest's login (reservation number + contact) may read.
+    pub async fn reservation_of_login(&self, login_id: Option<&str>) -> AppResult<Option<String>> {
+        match (login_id, &self.credentials) {
+            (Some(id), Some(c)) => Ok(c.reservation_of_login(id, self.clock.now_ms()).await?),
+            _ => Ok(None),
+        }
+    }
+
+    /// A guest order (no customer) priced on a session whose SMS login proved the order's own
+    /// mobile number: noted, so the order joins the account of whoever proves that number later.
+    pub async fn note_verified_mobile(
+        &self,
+        order_id: &str,
+        login_id: Option<&str>,
+        order_mobile: &str,
+    ) -> AppResult<()> {
+        let (Some(login_id), Some(c)) = (login_id, &self.credentials) else {
+            return Ok(());
+        };
+        let Some(l) = self.login_of(login_id).await? else {
+            return Ok(());
+        };
+        let proven = MobileNumber::parse(&l.login.mobile);
+        if l.account.is_none() && proven.is_some() && proven == MobileNumber::parse(order_mobile) {
+            c.mark_order_mobile_verified(order_id, &l.login.mobile)
+                .await?;
+        }
+        Ok(())
     }
 
     /// The customer of the login, with their member cards; None without a login (the request

@@ -10,6 +10,7 @@ pub mod customer_area;
 pub mod customer_info;
 pub mod error;
 pub mod links;
+pub mod logins;
 pub mod model;
 pub mod orders;
 pub mod ports;

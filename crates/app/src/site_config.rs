@@ -24,7 +24,24 @@ pub struct SiteConfig {
     pub terms: Vec<Term>,
     pub presentation_info: PresentationInfoOptions,
     pub confirmation: ConfirmationOptions,
+    /// The customer area's first login method (spec: customerAreaLoginMethod): byPhone (mobile
+    /// number and SMS code), byEmailAndPassword, byMemberNumberAndSsn, byReservationNumber or
+    /// byMailedLink.
+    pub customer_area_login_method: String,
+    /// How a member logs in (spec: memberLoginMethod): byMemberNumberAndSsn.
+    pub member_login_method: String,
+    /// Every login method the login page offers (decision 0023), the first one first.
+    pub customer_login_methods: Vec<String>,
 }
+
+/// The login methods of the customer area's login page, in their usual order.
+pub const LOGIN_METHODS: &[&str] = &[
+    "byPhone",
+    "byEmailAndPassword",
+    "byMemberNumberAndSsn",
+    "byReservationNumber",
+    "byMailedLink",
+];
 
 /// Seconds each checkout step may take (spec: timerMode; param 665 holds the same as JSON).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -194,6 +211,9 @@ impl Default for SiteConfig {
                 CurrencySymbol: "₪".into(),
             }],
             custom_seat_attributes: Vec::new(),
+            customer_area_login_method: "byPhone".into(),
+            member_login_method: "byMemberNumberAndSsn".into(),
+            customer_login_methods: LOGIN_METHODS.iter().map(|m| m.to_string()).collect(),
             max_seats_per_transaction: 10,
             customer_info: CustomerInfoOptions::default(),
             default_mailing_allowed: false,

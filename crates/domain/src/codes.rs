@@ -181,6 +181,26 @@ error_codes! {
     SmsResendTooSoon = "smsResendTooSoon",
     /// Not an Israeli mobile number.
     InvalidMobileNumber = "invalid_mobileNumber",
+    /// The login's secret does not match (email and password, member number and ID number,
+    /// reservation number and contact, a mailed code): one answer, so nothing tells which half
+    /// was wrong or whether the account exists.
+    LoginFailed = "LOGIN_FAILED",
+    /// An ID number whose check digit fails (member number + ID number login).
+    InvalidSsnLogin = "invalid_ssn",
+    /// A mailed link's token is unknown or malformed: ask for a new link.
+    CustomerTokenError = "CUSTOMER_TOKEN_ERROR",
+    /// A mailed link's or code's token has expired (params.expiredAt).
+    CustomerTokenExpired = "CUSTOMER_TOKEN_EXPIRED",
+    /// A mailed link's or code's token was used already (params.redeemedAt).
+    CustomerTokenRedeemed = "CUSTOMER_TOKEN_REDEEMED",
+    /// Too many failed logins for this account or from this address (params.retryAfterSeconds).
+    TooManyLoginAttempts = "tooManyLoginAttempts",
+    /// The password is right but the address was never confirmed: the mailed link first.
+    EmailNotVerified = "emailNotVerified",
+    /// The customer logged in already has a mobile number, or another customer has this one.
+    MobileNumberTaken = "mobileNumberTaken",
+    /// The order is already in a customer's account (a claim by another customer).
+    OrderAlreadyClaimed = "orderAlreadyClaimed",
 }
 
 impl ErrorCode {

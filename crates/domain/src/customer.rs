@@ -100,6 +100,55 @@ pub fn masked_id_number(ssn: &str) -> String {
     format!("{}{tail}", "*".repeat(n - 4))
 }
 
+/// An email address as logins compare it: trimmed and lower-cased. Refuses what cannot be an
+/// address (no '@', an empty side, no dot in the domain, white space, over 254 characters).
+pub fn normalise_email(raw: &str) -> Option<String> {
+    let e = raw.trim().to_lowercase();
+    let (local, domain) = e.split_once('@')?;
+    let ok = e.len() <= 254
+        && !local.is_empty()
+        && !domain.contains('@')
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !e.chars().any(|c| c.is_whitespace() || c.is_control());
+    ok.then_some(e)
+}
+
+/// A reservation number as the box office reads it out, "1234-5678": exactly eight digits, with
+/// or without the dash or spaces. Anything else is refused (never matched loosely).
+pub fn normalise_reservation_number(raw: &str) -> Option<String> {
+    let digits: String = raw
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' ') && !is_invisible_mark(*c))
+        .collect();
+    (digits.len() == 8 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("{}-{}", &digits[..4], &digits[4..]))
+}
+
+/// The shortest and longest password taken (characters). Long passphrases are welcome; the cap
+/// only bounds the hashing work one request can ask for.
+pub const PASSWORD_MIN_CHARS: usize = 8;
+pub const PASSWORD_MAX_CHARS: usize = 128;
+
+/// Whether a new password is acceptable: its length, and not only digits nor one repeated
+/// character. Says which rule failed.
+pub fn password_problem(pw: &str) -> Option<&'static str> {
+    let n = pw.chars().count();
+    if n < PASSWORD_MIN_CHARS {
+        return Some("tooShort");
+    }
+    if n > PASSWORD_MAX_CHARS {
+        return Some("tooLong");
+    }
+    let first = pw.chars().next();
+    if pw.chars().all(|c| Some(c) == first) || pw.chars().all(|c| c.is_ascii_digit()) {
+        return Some("tooSimple");
+    }
+    None
+}
+
 /// Where a member stands on a day: before its period, in it, or after it (both ends inclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MemberStanding {
@@ -273,7 +322,7 @@ pub fn is_email_address(s: &str) -> bool {
 
 #[cfg(test)]
 mod email_tests {
-    use super::is_email_address;
+    use super::*;
 
     #[test]
     fn addresses_of_the_dot_atom_form_pass() {
@@ -321,5 +370,50 @@ mod email_tests {
         ] {
             assert!(!is_email_address(bad), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn emails_are_compared_trimmed_and_lower_cased() {
+        assert_eq!(
+            normalise_email(" Dana.Levi@Example.COM "),
+            Some("dana.levi@example.com".into())
+        );
+        for bad in [
+            "",
+            "dana",
+            "@example.com",
+            "dana@",
+            "dana@example",
+            "da na@example.com",
+            "a@b@c.com",
+            "dana@.com",
+            "dana@example.com.",
+        ] {
+            assert_eq!(normalise_email(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn reservation_numbers_take_eight_digits_exactly() {
+        for ok in ["1234-5678", "12345678", " 1234 5678 ", "\u{200e}1234-5678"] {
+            assert_eq!(
+                normalise_reservation_number(ok).as_deref(),
+                Some("1234-5678"),
+                "{ok:?}"
+            );
+        }
+        for bad in ["1234-567", "123456789", "1234-567a", "", "1234_5678"] {
+            assert_eq!(normalise_reservation_number(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn passwords_need_length_and_some_variety() {
+        assert_eq!(password_problem("short1"), Some("tooShort"));
+        assert_eq!(password_problem("12345678"), Some("tooSimple"));
+        assert_eq!(password_problem("aaaaaaaaaa"), Some("tooSimple"));
+        assert_eq!(password_problem(&"ab".repeat(65)), Some("tooLong"));
+        assert_eq!(password_problem("סיסמה ארוכה"), None);
+        assert_eq!(password_problem("correct horse"), None);
     }
 }

@@ -169,6 +169,28 @@ impl CustomerAreaStore for Db {
                             "DELETE FROM sms_outbox WHERE reference IN (SELECT id FROM orders WHERE customer_id = $1)",
                             [customer_id]
                         );
+                        // The logins of the account (decision 0023): its password, its mailed
+                        // tokens, guests' logins to its orders, and the number its checkout proved.
+                        exec!(
+                            tx,
+                            "DELETE FROM customer_passwords WHERE customer_id = $1",
+                            [customer_id]
+                        );
+                        exec!(
+                            tx,
+                            "DELETE FROM customer_tokens WHERE customer_id = $1",
+                            [customer_id]
+                        );
+                        exec!(
+                            tx,
+                            "DELETE FROM reservation_logins WHERE order_id IN (SELECT id FROM orders WHERE customer_id = $1)",
+                            [customer_id]
+                        );
+                        exec!(
+                            tx,
+                            "UPDATE orders SET verified_mobile = NULL WHERE customer_id = $1",
+                            [customer_id]
+                        );
                         let orders_anonymised = exec!(
                             tx,
                             "UPDATE orders SET customer_id = NULL, customer = $2, updated_at = $3 WHERE customer_id = $1",
@@ -201,6 +223,11 @@ impl CustomerAreaStore for Db {
                                 [&mobile]
                             );
                             exec!(tx, "DELETE FROM login_codes WHERE mobile = $1", [&mobile]);
+                            exec!(
+                                tx,
+                                "DELETE FROM area_login_numbers WHERE mobile = $1",
+                                [&mobile]
+                            );
                             exec!(tx, "DELETE FROM sms_outbox WHERE recipient = $1", [&mobile]);
                         }
                         if !email.is_empty() {

@@ -35,6 +35,7 @@ macro_rules! fetch_optional {
 mod catalogue;
 mod checkout;
 mod claims;
+mod credentials;
 mod customer_area;
 mod holders;
 mod login;

@@ -19,6 +19,7 @@ use kupa_app::accounts::{CustomerService, MobileLoginService};
 use kupa_app::booking::BookingService;
 use kupa_app::catalogue::CatalogueService;
 use kupa_app::catalogue_cache::CachedCatalogue;
+use kupa_app::logins::CustomerLoginService;
 use kupa_app::orders::{Messages, OrderService, PaymentGateway};
 use kupa_app::ports::SmsSender;
 use kupa_app::ports::{AdjustableClock, Captcha, CatalogueStore, Clock, Mailer, OutboxStore};
@@ -115,12 +116,15 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         )
         .with_hold_limits(store.clone(), settings.hold_limits),
     );
-    let customers = Arc::new(CustomerService::new(
-        cat.clone(),
-        store.clone(),
-        store.clone(),
-        clock_port.clone(),
-    ));
+    let customers = Arc::new(
+        CustomerService::new(
+            cat.clone(),
+            store.clone(),
+            store.clone(),
+            clock_port.clone(),
+        )
+        .with_credentials(store.clone()),
+    );
     let mobile_login = Arc::new(MobileLoginService::new(
         customers.clone(),
         cat.clone(),
@@ -128,6 +132,17 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         sms.clone(),
         captcha.clone(),
         clock_port.clone(),
+    ));
+    let logins = Arc::new(CustomerLoginService::new(
+        customers.clone(),
+        cat.clone(),
+        store.clone(),
+        store.clone(),
+        mobile_login.clone(),
+        mailer.clone(),
+        captcha.clone(),
+        clock_port.clone(),
+        settings.public_url.clone(),
     ));
     let tickets = Arc::new(TicketService::new(
         catalogue.clone(),
@@ -181,6 +196,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         orders,
         customers,
         mobile_login,
+        logins,
         saved_cards,
         customer_area,
         sms,

@@ -21,6 +21,14 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   systemVouchers: lazyPage(() => import('../features/vouchers/SystemVouchersPage')),
   memberships: lazyPage(() => import('../features/memberships/MembershipsPage')),
   customerArea: lazyPage(() => import('../features/customer-area/CustomerAreaPage')),
+  customerLogin: lazyPage(() => import('../features/customer-login/LoginPage')),
+  customerTokenLogin: lazyPage(() => import('../features/customer-login/TokenPages')),
+  customerVerifyEmail: lazyPage(() =>
+    import('../features/customer-login/TokenPages').then((m) => ({ default: m.VerifyEmailPage })),
+  ),
+  customerResetPassword: lazyPage(() =>
+    import('../features/customer-login/TokenPages').then((m) => ({ default: m.ResetPasswordPage })),
+  ),
   donations: lazyPage(() => import('../features/donations/DonationsPage')),
   terms: lazyPage(() =>
     import('../features/legal/LegalPage').then((m) => ({ default: m.TermsPage })),

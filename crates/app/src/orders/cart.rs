@@ -110,6 +110,11 @@ impl OrderService {
         let step = cart.step.unwrap_or(Step::Tickets);
         let checkout = self.booking.advance(session, p.id, step).await?;
         self.save_pending(&mut order, now).await?;
+        if order.customer_id.is_none() {
+            self.customers
+                .note_verified_mobile(&order.id, login, &order.customer.mobile_number)
+                .await?;
+        }
         Ok(PricedCart {
             order,
             expires_at_ms: checkout.deadline_ms,

@@ -173,6 +173,15 @@ impl OrderService {
         }) {
             return Ok(true);
         }
+        // A guest logged in by the reservation number and the order's contact reads that one.
+        if self
+            .customers
+            .reservation_of_login(reader.login)
+            .await?
+            .is_some_and(|id| id == order.id)
+        {
+            return Ok(true);
+        }
         let Some(owner) = order.customer_id else {
             return Ok(false);
         };

@@ -122,6 +122,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/customer-area/mobile-login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends an SMS code for the customer area and remembers the number for this buyer session (the
+     *     validation carries only the code). A logged-in customer with no mobile number on file is in
+     *     the update branch: the proven number becomes theirs.
+     */
+    post: operations['customerAreaMobileLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer-area/mobile-login-validation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Checks the SMS code against the number the first call remembered for this session. */
+    post: operations['customerAreaMobileLoginValidation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customer-area/profile': {
     parameters: {
       query?: never;
@@ -163,6 +201,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/customer/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Logs in by email and password (spec: POST /customer/login). The address must have been
+     *     confirmed by the registration mail's link (or a reset link) first.
+     */
+    post: operations['customerLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customer/logout': {
     parameters: {
       query?: never;
@@ -183,6 +241,43 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/customer/mail-code-login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The mailed one-time code, with the address it went to. */
+    post: operations['customerMailCodeLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/mail-login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mails a one-time login link (20 minutes) or 6-digit code (10 minutes) to a customer with this
+     *     address; answers the same when none has it (path not shown in the spec).
+     */
+    post: operations['customerMailLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customer/me': {
     parameters: {
       query?: never;
@@ -194,6 +289,26 @@ export interface paths {
     get: operations['customerMe'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/member-login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Logs a member in by the number on their card and their ID number (site config
+     *     memberLoginMethod byMemberNumberAndSsn). Answers the member cards always.
+     */
+    post: operations['customerMemberLogin'];
     delete?: never;
     options?: never;
     head?: never;
@@ -238,6 +353,85 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/customer/password-reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * "Forgot password": mails a link to choose a new one (valid one hour). Answers the same whether
+     *     or not a customer has the address.
+     */
+    post: operations['customerPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/password-reset/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The reset link: sets the new password, ends the customer's other logins, logs them in here. */
+    post: operations['customerPasswordResetConfirm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/register': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Registers a customer (path not shown in the spec). Mails a link that confirms the address;
+     *     the password logs in only after it. Answers the same when the address has an account already
+     *     (that address gets a mail saying so instead), so nobody learns who is registered.
+     */
+    post: operations['customerRegister'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/reservation-login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reservation number plus the mobile number or email on the order (path not shown in the spec).
+     *     A guest is logged in to that reservation only; a logged-in customer claims the order into
+     *     their account. Both halves must match exactly.
+     */
+    post: operations['customerReservationLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customer/saved-cards': {
     parameters: {
       query?: never;
@@ -267,6 +461,40 @@ export interface paths {
     post?: never;
     /** Deletes one of the logged-in customer's saved cards; it is never offered again. */
     delete: operations['deleteSavedCard'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/token-login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The mailed login link (link token login). */
+    post: operations['customerTokenLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer/verify-email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The registration mail's link: confirms the address and logs the customer in. */
+    post: operations['customerVerifyEmail'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -909,6 +1137,24 @@ export interface components {
       Tickets: components['schemas']['AreaReservation'][];
       VODTickets: components['schemas']['VodItem'][];
     };
+    AreaLoginResponse: {
+      customerAreaInfo: components['schemas']['CustomerAccount'] | null;
+      expiresAt: string;
+      loggedInAt: string;
+      /** @description The proven number, local form. */
+      mobileNumber: string;
+      /** @description The update branch added the number to the logged-in customer's account. */
+      mobileNumberUpdated: boolean;
+      serverTime: string;
+    };
+    AreaMobileLoginBody: {
+      mobileNumber: string;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+    };
+    AreaMobileLoginValidationBody: {
+      smsCode: string;
+    };
     /**
      * @description A reservation of the customer: an upcoming one (`Tickets`) or a past or cancelled one
      *     (`PastReservations`).
@@ -1393,6 +1639,11 @@ export interface components {
       ticketType: string;
       ticketTypeEn: string;
     };
+    EmailBody: {
+      email: string;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+    };
     ErrorBody: {
       error: components['schemas']['ErrorDetail'];
     };
@@ -1474,7 +1725,16 @@ export interface components {
       | 'loginError'
       | 'loginValidation'
       | 'smsResendTooSoon'
-      | 'invalid_mobileNumber';
+      | 'invalid_mobileNumber'
+      | 'LOGIN_FAILED'
+      | 'invalid_ssn'
+      | 'CUSTOMER_TOKEN_ERROR'
+      | 'CUSTOMER_TOKEN_EXPIRED'
+      | 'CUSTOMER_TOKEN_REDEEMED'
+      | 'tooManyLoginAttempts'
+      | 'emailNotVerified'
+      | 'mobileNumberTaken'
+      | 'orderAlreadyClaimed';
     ErrorDetail: {
       /** @description A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3). */
       code: components['schemas']['ErrorCode'];
@@ -1588,6 +1848,18 @@ export interface components {
       /** Format: int64 */
       y: number;
     };
+    MailCodeLoginBody: {
+      /** @description The 6 digits the mail carried. */
+      code: string;
+      email: string;
+    };
+    MailLoginBody: {
+      email: string;
+      /** @description "link" (a login link, the default) or "code" (a 6-digit code). */
+      kind?: string | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+    };
     /** @description A member card of the customer (spec section 3 "Member"). */
     MemberCard: {
       /**
@@ -1623,6 +1895,13 @@ export interface components {
       /** @description YYYY-MM-DD, inclusive. */
       startDate: string;
     };
+    MemberLoginBody: {
+      memberNumber: string;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+      /** @description Israeli ID number, up to 9 digits with its check digit. */
+      ssn: string;
+    };
     MobileLoginBody: {
       /** @description An Israeli mobile number: 0521234567, 052-123-4567, +972521234567, ... */
       mobileNumber: string;
@@ -1642,6 +1921,18 @@ export interface components {
       serverTime: string;
       /** @description The live checkout's step, or null when none is live. */
       step?: string | null;
+    };
+    PasswordLoginBody: {
+      email: string;
+      /** @description Answer the customer's member cards too. */
+      includeMemberships?: boolean;
+      password: string;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+    };
+    PasswordResetConfirmBody: {
+      password: string;
+      token: string;
     };
     /** @description What a gateway reports about a payment. */
     PaymentCallbackBody: {
@@ -1975,6 +2266,18 @@ export interface components {
       /** @description `payment` (the card or the provider paid with) or `voucher`. */
       to: string;
     };
+    RegisterBody: {
+      email: string;
+      firstName: string;
+      lastName: string;
+      mailingAllowed?: boolean;
+      /** @description Optional; proven later by an SMS code (a number another customer has is not taken). */
+      mobileNumber?: string;
+      /** @description 8 to 128 characters, not only digits. */
+      password: string;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+    };
     Reservation: {
       ReservationIdentifier: string;
       /** @description The calendar file, as a signed link like `pdfUrl`. */
@@ -2019,6 +2322,23 @@ export interface components {
       status: string;
       /** Format: int64 */
       total: number;
+    };
+    ReservationLoginBody: {
+      /** @description The mobile number or the email written on the order. */
+      contact: string;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+      /** @description "1234-5678" (the dash optional). */
+      reservationNumber: string;
+    };
+    ReservationLoginResponse: {
+      /**
+       * @description True: a logged-in customer's claim, the order is now in their account. False: a guest,
+       *     logged in to this reservation only (new kupa_login cookie, rotated session).
+       */
+      claimed: boolean;
+      /** @description Open it at /reservations/{reservationIdentifier}. */
+      reservationIdentifier: string;
     };
     ReservationResponse: {
       reservation: components['schemas']['Reservation'];
@@ -2371,6 +2691,13 @@ export interface components {
       /** @default [] */
       customSeatAttributes: components['schemas']['CustomSeatAttribute'][];
       /**
+       * @description The customer area's first login method (spec: customerAreaLoginMethod): byPhone (mobile
+       *     number and SMS code), byEmailAndPassword, byMemberNumberAndSsn, byReservationNumber or
+       *     byMailedLink.
+       * @default byPhone
+       */
+      customerAreaLoginMethod: string;
+      /**
        * @default {
        *       "address1": {
        *         "isIncluded": false,
@@ -2431,6 +2758,17 @@ export interface components {
        *     }
        */
       customerInfo: components['schemas']['CustomerInfoOptions'];
+      /**
+       * @description Every login method the login page offers (decision 0023), the first one first.
+       * @default [
+       *       "byPhone",
+       *       "byEmailAndPassword",
+       *       "byMemberNumberAndSsn",
+       *       "byReservationNumber",
+       *       "byMailedLink"
+       *     ]
+       */
+      customerLoginMethods: string[];
       /** @default false */
       defaultMailingAllowed: boolean;
       /**
@@ -2438,6 +2776,11 @@ export interface components {
        * @default 10
        */
       maxSeatsPerTransaction: number;
+      /**
+       * @description How a member logs in (spec: memberLoginMethod): byMemberNumberAndSsn.
+       * @default byMemberNumberAndSsn
+       */
+      memberLoginMethod: string;
       /**
        * @description Numbered params as strings: 665 timer mode (JSON), 64 loyalty login, 66 invoice option, 670 show QR.
        * @default {
@@ -2634,6 +2977,10 @@ export interface components {
        * @default 600
        */
       customerInfoInSeconds: number;
+    };
+    TokenBody: {
+      /** @description The token of the mailed link (its `token` query parameter). */
+      token: string;
     };
     UnlockBody: {
       /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
@@ -2916,6 +3263,123 @@ export interface operations {
       };
     };
   };
+  customerAreaMobileLogin: {
+    parameters: {
+      query?: {
+        /**
+         * @description Present (any value, or none: `?checkout`) at checkout: a number no customer has gets a
+         *     code too, since a proven number suffices there.
+         */
+        checkout?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AreaMobileLoginBody'];
+      };
+    };
+    responses: {
+      /** @description The code was sent */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_NOT_FOUND: no customer has the number (not at checkout) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SMS_FAILED; mobileNumberTaken (update branch: another customer has the number) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description invalid_mobileNumber */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description smsResendTooSoon (params.retryAfterSeconds), tooManyRequests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerAreaMobileLoginValidation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AreaMobileLoginValidationBody'];
+      };
+    };
+    responses: {
+      /** @description Logged in (new kupa_login cookie, rotated session) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AreaLoginResponse'];
+        };
+      };
+      /** @description INVALID_SMS_CODE: wrong, expired, or no code sent on this session (params.reason, params.attemptsLeft) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginValidation: 5 attempts used, ask for a new code; tooManyRequests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   updateCustomerProfile: {
     parameters: {
       query?: never;
@@ -2987,6 +3451,75 @@ export interface operations {
       };
     };
   };
+  customerLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasswordLoginBody'];
+      };
+    };
+    responses: {
+      /** @description Logged in (new kupa_login cookie, rotated session) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerLoginResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description LOGIN_FAILED: the details match no account (one answer whichever half was wrong) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description emailNotVerified: the right password, but the address was never confirmed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.field email) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts: 5 failed logins of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   customerLogout: {
     parameters: {
       query?: never;
@@ -3003,6 +3536,108 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+    };
+  };
+  customerMailCodeLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MailCodeLoginBody'];
+      };
+    };
+    responses: {
+      /** @description Logged in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerLoginResponse'];
+        };
+      };
+      /** @description LOGIN_FAILED: wrong code (or no code for the address) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_TOKEN_EXPIRED (params.expiredAt), CUSTOMER_TOKEN_REDEEMED (params.redeemedAt) */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts: 5 failed logins of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerMailLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MailLoginBody'];
+      };
+    };
+    responses: {
+      /** @description If the address has an account, the mail is on its way */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (email, or kind not link or code) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };
@@ -3027,6 +3662,66 @@ export interface operations {
       };
       /** @description loginError: nobody is logged in on this session */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerMemberLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MemberLoginBody'];
+      };
+    };
+    responses: {
+      /** @description Logged in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerLoginResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description LOGIN_FAILED: the details match no account (one answer whichever half was wrong) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description invalid_ssn: the ID number's check digit fails; formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts: 5 failed logins of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -3156,6 +3851,210 @@ export interface operations {
       };
     };
   };
+  customerPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EmailBody'];
+      };
+    };
+    responses: {
+      /** @description If the address has an account, a link is on its way */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerPasswordResetConfirm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasswordResetConfirmBody'];
+      };
+    };
+    responses: {
+      /** @description Password set, logged in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerLoginResponse'];
+        };
+      };
+      /** @description CUSTOMER_TOKEN_ERROR: not a link of ours (ask for a new one); CUSTOMER_TOKEN_EXPIRED (params.expiredAt); CUSTOMER_TOKEN_REDEEMED: used already (params.redeemedAt) */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.field password) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts: 5 failed logins of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerRegister: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RegisterBody'];
+      };
+    };
+    responses: {
+      /** @description A confirmation mail is on its way */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.field firstName, lastName, email or password; params.reason tooShort, tooLong, tooSimple, required, invalid), invalid_mobileNumber */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerReservationLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReservationLoginBody'];
+      };
+    };
+    responses: {
+      /** @description Logged in to the reservation, or claimed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReservationLoginResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description LOGIN_FAILED: the details match no account (one answer whichever half was wrong) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description orderAlreadyClaimed: the order is in another customer's account */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (reservationNumber: eight digits), invalid_mobileNumber */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts: 5 failed logins of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   customerSavedCards: {
     parameters: {
       query?: never;
@@ -3217,6 +4116,90 @@ export interface operations {
       };
       /** @description notFound: the customer has no such card */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerTokenLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TokenBody'];
+      };
+    };
+    responses: {
+      /** @description Logged in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerLoginResponse'];
+        };
+      };
+      /** @description CUSTOMER_TOKEN_ERROR: not a link of ours (ask for a new one); CUSTOMER_TOKEN_EXPIRED (params.expiredAt); CUSTOMER_TOKEN_REDEEMED: used already (params.redeemedAt) */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts: 5 failed logins of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerVerifyEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TokenBody'];
+      };
+    };
+    responses: {
+      /** @description Confirmed and logged in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CustomerLoginResponse'];
+        };
+      };
+      /** @description CUSTOMER_TOKEN_ERROR: not a link of ours (ask for a new one); CUSTOMER_TOKEN_EXPIRED (params.expiredAt); CUSTOMER_TOKEN_REDEEMED: used already (params.redeemedAt) */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts: 5 failed logins of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit */
+      429: {
         headers: {
           [name: string]: unknown;
         };
