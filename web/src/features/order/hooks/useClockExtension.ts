@@ -3,6 +3,7 @@
 // the time is out. Before zero the server extends the checkout (POST /seats/extend); at zero the
 // checkout is over, so the extension locks again the seats still free (the normal lock call,
 // which starts a new checkout) and names those another buyer took meanwhile.
+import type { TFunction } from 'i18next';
 import { useCallback, useContext, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -63,7 +64,7 @@ export function useClockExtension() {
   };
 }
 
-function extensionError(t: ReturnType<typeof useTranslation>['t'], error: unknown): string {
+function extensionError(t: TFunction, error: unknown): string {
   // From the extension, holdLimitReached is the hold's ceiling, not the number of seats.
   if (error instanceof ApiError && error.code === 'holdLimitReached') {
     return t('order.clock.ceilingReached');
@@ -161,7 +162,7 @@ export function useReclaim() {
   };
 }
 
-function seatName(t: ReturnType<typeof useTranslation>['t'], seat: LockedSeat): string {
+function seatName(t: TFunction, seat: LockedSeat): string {
   return seat.rowName
     ? t('order.seats.heldSeat', { row: seat.rowName, seat: seat.seatName })
     : t('order.seats.heldPlace', { place: seat.seatName });

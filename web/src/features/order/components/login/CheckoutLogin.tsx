@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../../lib/api/client';
 import type { CustomerLogin } from '../../../../lib/api/customer';
@@ -11,7 +12,7 @@ import './CheckoutLogin.css';
 const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** The buyer's words for a failed login call (spec 8's customer codes, with their params). */
-function loginErrorMessage(t: ReturnType<typeof useTranslation>['t'], error: unknown) {
+function loginErrorMessage(t: TFunction, error: unknown) {
   if (error instanceof ApiError) {
     const p = error.params ?? {};
     switch (error.code) {

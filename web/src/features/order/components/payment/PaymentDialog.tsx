@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useEffect, useId, useReducer, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../../lib/api/client';
@@ -200,7 +201,7 @@ export function PaymentDialog({
   );
 }
 
-function statusText(phase: PaymentPhase, t: ReturnType<typeof useTranslation>['t']): string {
+function statusText(phase: PaymentPhase, t: TFunction): string {
   switch (phase.kind) {
     case 'loadingForm':
       return t('checkout.payment.loadingForm');

@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useCallback, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
@@ -413,7 +414,7 @@ function orderReturnPath(presentationId: number): string {
   return `/order/${presentationId}${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`;
 }
 
-function commitFailureOf(error: unknown, t: ReturnType<typeof useTranslation>['t']): CommitFailure {
+function commitFailureOf(error: unknown, t: TFunction): CommitFailure {
   if (error instanceof ApiError) {
     if (error.code === 'ORDER_ALREADY_PAID') return { kind: 'alreadyPaid' };
     if (error.code === 'lastCommit' && error.params?.refunded === true) return { kind: 'refunded' };
