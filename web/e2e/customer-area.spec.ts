@@ -155,6 +155,43 @@ test('a logged-in buyer finds the order in the customer area, sends it by SMS, e
   await page.setViewportSize({ width: 1280, height: 900 });
   await shoot(page, 'customer-area-he-1280.png');
 
+  // Manage / cancel: the reservation's page cancels the ticket with the fee and the refund said
+  // before confirming; back in the area the order is among the past ones, cancelled.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page
+    .getByRole('region', { name: 'הכרטיסים שלי' })
+    .getByRole('listitem')
+    .filter({ hasText: `שורה ${row}, מושב ${seat}` })
+    .first()
+    .getByRole('link', { name: /ניהול \/ ביטול/ })
+    .click();
+  await expect(page).toHaveURL(/\/reservation\/[0-9a-f]{32}$/);
+  const cancelSection = page.getByRole('region', { name: 'ביטול כרטיסים' });
+  await cancelSection.getByRole('button', { name: 'ביטול כרטיסים' }).click();
+  const dialog = page.getByRole('dialog', { name: 'ביטול הזמנה' });
+  await expect(
+    dialog.getByRole('group', { name: 'אילו כרטיסים לבטל?' }).getByRole('checkbox'),
+  ).toBeChecked();
+  await dialog.getByRole('button', { name: 'המשך' }).click();
+  await expect(dialog.getByRole('note')).toHaveText(/דמי הטיפול בסך .+ אינם מוחזרים/);
+  await expect(dialog.getByRole('term').nth(1)).toHaveText('דמי טיפול בביטול (אינם מוחזרים)');
+  await dialog.getByRole('button', { name: 'אישור הביטול' }).click();
+  const done = page.getByRole('dialog', { name: 'ההזמנה בוטלה' });
+  await expect(done.getByRole('status')).toHaveText(
+    /^הביטול בוצע\. זיכוי בסך .+ הוחזר לאמצעי התשלום\.$/,
+  );
+  await done.getByRole('button', { name: 'סגירה' }).click();
+  await page.goto('/customer-area');
+  const past = page.getByRole('region', { name: 'הזמנות קודמות' });
+  const cancelled = past.getByRole('listitem').filter({ hasText: `שורה ${row}, מושב ${seat}` });
+  await expect(cancelled.first()).toContainText('בוטלה');
+  await expect(
+    page
+      .getByRole('region', { name: 'הכרטיסים שלי' })
+      .getByRole('listitem')
+      .filter({ hasText: `שורה ${row}, מושב ${seat}` }),
+  ).toHaveCount(0);
+
   // Log out: the area sends the visitor to the login again.
   await page.getByRole('main').getByRole('button', { name: 'התנתקות' }).click();
   await expect(page).toHaveURL(/\/customer-area\/login/);

@@ -253,6 +253,12 @@ async fn mobile_login_validation(
 #[utoipa::path(post, operation_id = "customerLogout", path = "/customer/logout", tag = "customer",
     responses((status = 200, description = "Logged out", body = SuccessResponse)))]
 async fn logout(State(state): State<AppState>, session: BuyerSession) -> ApiResult<Response> {
+    end_login(&state, &session).await
+}
+
+/// The one logout (POST /customer/logout, POST /customer-area/logout, an account deleted): the
+/// login ends, its cookie is cleared and the buyer session id rotated.
+pub(crate) async fn end_login(state: &AppState, session: &BuyerSession) -> ApiResult<Response> {
     if let Some(login) = session.login() {
         state.customers.logout(login).await?;
     }

@@ -17,12 +17,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::customer::{MemberCard, SuccessResponse};
+use crate::customer::{MemberCard, SuccessResponse, end_login};
 use crate::dto;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Json;
 use crate::saved_cards::SavedCardDto;
-use crate::session::{BuyerSession, SessionChange};
+use crate::session::BuyerSession;
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -327,22 +327,6 @@ async fn locations(State(state): State<AppState>) -> ApiResult<axum::Json<Locati
     responses((status = 200, description = "Logged out", body = SuccessResponse)))]
 async fn logout(State(state): State<AppState>, session: BuyerSession) -> ApiResult<Response> {
     end_login(&state, &session).await
-}
-
-async fn end_login(state: &AppState, session: &BuyerSession) -> ApiResult<Response> {
-    if let Some(login) = session.login() {
-        state.customers.logout(login).await?;
-    }
-    let rotated_to = state.settings.session_key.mint();
-    state
-        .customers
-        .rotate_session(session.id(), &rotated_to)
-        .await?;
-    Ok(SessionChange {
-        rotated_to,
-        login: None,
-    }
-    .apply(axum::Json(SuccessResponse { success: true })))
 }
 
 /// The profile fields the customer edits. Email and mobile number are not among them (decision

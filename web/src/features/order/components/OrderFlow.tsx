@@ -1,3 +1,4 @@
+import { settleReturnedPayment } from '../model/returnedPayment';
 import { Loading } from '../../../components/ui/Loading';
 import type { Presentation, SiteConfig } from '../../../lib/api/types';
 import { useConfig } from '../../../lib/config';
@@ -41,8 +42,14 @@ export function OrderFlow({ presentation }: { presentation: Presentation }) {
           <ReturnedPayment
             presentationId={presentation.id}
             paymentId={state.returnedPayment}
-            onPaid={(reservation) => dispatch({ type: 'paid', reservation })}
-            onRestart={restart}
+            onPaid={(reservation) => {
+              settleReturnedPayment();
+              dispatch({ type: 'paid', reservation });
+            }}
+            onRestart={() => {
+              settleReturnedPayment();
+              restart();
+            }}
           />
         )}
         {state.step === 'confirmation' && state.reservation && (

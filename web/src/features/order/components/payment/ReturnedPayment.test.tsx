@@ -5,7 +5,7 @@ import i18n from '../../../../lib/i18n';
 import { ConfigContext, normalizeConfig } from '../../../../lib/config';
 import { makeConfig } from '../../../../test/fixtures';
 import { ReturnedPayment } from './ReturnedPayment';
-import { takeReturnedPayment } from '../../model/returnedPayment';
+import { settleReturnedPayment, takeReturnedPayment } from '../../model/returnedPayment';
 
 // Back from a gateway that took the whole window: the dialog says it is checking, asks the
 // payment's status, and on capture commits the order.
@@ -93,6 +93,9 @@ describe('takeReturnedPayment', () => {
     window.history.replaceState(null, '', '/order/101?lang=en&paymentId=p-back&status=captured');
     expect(takeReturnedPayment()).toBe('p-back');
     expect(window.location.pathname + window.location.search).toBe('/order/101?lang=en');
+    // A first render thrown away asks again on the same page: the same payment.
+    expect(takeReturnedPayment()).toBe('p-back');
+    settleReturnedPayment();
     expect(takeReturnedPayment()).toBeUndefined();
   });
 });
