@@ -97,7 +97,7 @@ const EN: Words = {
   done: /^Cancelled\. A refund of .+ was made to your payment method\.$/,
   close: 'Close',
   cancelled: 'Cancelled',
-  ticketsList: 'Tickets',
+  ticketsList: 'Your tickets',
   shots: {
     review: 'cancel-review-en-390.png',
     result: 'cancel-result-en-390.png',
