@@ -1343,7 +1343,15 @@ fn postgres_restarted_during_a_rush() {
             u.call,
             u.text
         );
-        assert!(u.took < Duration::from_secs(8), "a 503 took {:?}", u.took);
+        // One acquire timeout (5 s) before the 503, or two for a call that takes its connections
+        // in turn (the gateway's card page: the payment, then its finalisation) and meets the
+        // outage at the second: never a hang.
+        assert!(
+            u.took < Duration::from_secs(12),
+            "{} answered 503 after {:?}",
+            u.call,
+            u.took
+        );
     }
     assert!(
         recovered < Duration::from_secs(10),
