@@ -18,7 +18,7 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Json;
 use crate::session::{BuyerSession, SessionChange, new_login_id};
 use crate::state::AppState;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -232,20 +232,8 @@ async fn mobile_login_validation(
         .await?;
     // Guest orders whose checkout proved this number join the customer's account.
     state.logins.join_verified_orders(&logged_in).await?;
-    if let Some(earlier) = session.login() {
-        state.customers.logout(earlier).await?;
-    }
-    let rotated_to = state.settings.session_key.mint();
-    state
-        .customers
-        .rotate_session(session.id(), &rotated_to)
-        .await?;
     let body = axum::Json(CustomerLoginResponse::new(&logged_in, state.clock.now_ms()));
-    Ok(SessionChange {
-        rotated_to,
-        login: Some(login_id),
-    }
-    .apply(body))
+    logged_in_as(&state, &session, login_id, body).await
 }
 
 /// Ends the login (a request without one is fine too): the login cookie is cleared and the buyer
@@ -254,6 +242,29 @@ async fn mobile_login_validation(
     responses((status = 200, description = "Logged out", body = SuccessResponse)))]
 async fn logout(State(state): State<AppState>, session: BuyerSession) -> ApiResult<Response> {
     end_login(&state, &session).await
+}
+
+/// Starts a login as every login starts: the earlier login of the request (if any) is ended, the buyer
+/// session id rotated (its holds and order move along), and the new login id set in the cookie.
+pub(crate) async fn logged_in_as(
+    state: &AppState,
+    session: &BuyerSession,
+    login_id: String,
+    body: impl IntoResponse,
+) -> ApiResult<Response> {
+    if let Some(earlier) = session.login() {
+        state.customers.logout(earlier).await?;
+    }
+    let rotated_to = state.settings.session_key.mint();
+    state
+        .customers
+        .rotate_session(session.id(), &rotated_to)
+        .await?;
+    Ok(SessionChange {
+        rotated_to,
+        login: Some(login_id),
+    }
+    .apply(body))
 }
 
 /// The one logout (POST /customer/logout, POST /customer-area/logout, an account deleted): the

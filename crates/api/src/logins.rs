@@ -17,10 +17,12 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::customer::{CustomerAccount, CustomerLoginResponse, SuccessResponse, mobile};
+use crate::customer::{
+    CustomerAccount, CustomerLoginResponse, SuccessResponse, logged_in_as, mobile,
+};
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Json, Query};
-use crate::session::{BuyerSession, SessionChange, new_login_id};
+use crate::session::{BuyerSession, new_login_id};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -37,29 +39,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(mail_code_login))
         .routes(routes!(area_mobile_login))
         .routes(routes!(area_mobile_login_validation))
-}
-
-/// Ends a login as every login ends: the earlier login of the request (if any) is ended, the buyer
-/// session id rotated (its holds and order move along), and the new login id set in the cookie.
-async fn logged_in_as(
-    state: &AppState,
-    session: &BuyerSession,
-    login_id: String,
-    body: impl IntoResponse,
-) -> ApiResult<Response> {
-    if let Some(earlier) = session.login() {
-        state.customers.logout(earlier).await?;
-    }
-    let rotated_to = state.settings.session_key.mint();
-    state
-        .customers
-        .rotate_session(session.id(), &rotated_to)
-        .await?;
-    Ok(SessionChange {
-        rotated_to,
-        login: Some(login_id),
-    }
-    .apply(body))
 }
 
 fn answer(state: &AppState, l: &LoggedIn) -> axum::Json<CustomerLoginResponse> {
