@@ -9,6 +9,7 @@
 
 mod cancel;
 mod cart;
+mod decline;
 mod finalise;
 mod mail;
 mod messages;
@@ -29,6 +30,7 @@ use crate::tickets::TicketService;
 
 pub use crate::ports::{OrderStore, PaymentGateway};
 pub use cancel::*;
+pub use decline::DeclineReason;
 pub use finalise::STRANDED_AFTER_MS;
 pub use model::*;
 

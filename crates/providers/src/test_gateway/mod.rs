@@ -106,7 +106,7 @@ impl PaymentGateway for TestGateway {
 
 use std::fmt;
 
-use kupa_app::orders::{PaymentStatus, PaymentUpdate};
+use kupa_app::orders::{DeclineReason, PaymentStatus, PaymentUpdate};
 use kupa_domain::checkout::PAYMENT_WINDOW_SECONDS;
 use kupa_domain::ids::IsraeliId;
 
@@ -126,6 +126,10 @@ pub mod cards {
     pub const DECLINED: &str = "4000000000000002";
     /// Declined for insufficient funds: `paymentError`, reason `insufficientFunds`.
     pub const INSUFFICIENT_FUNDS: &str = "4000000000009995";
+    /// Declined as expired by the issuer: `paymentError`, reason `expiredCard`.
+    pub const EXPIRED_CARD: &str = "4000000000000069";
+    /// Declined as lost (blocked) by the issuer: `paymentError`, reason `cardBlocked`.
+    pub const CARD_BLOCKED: &str = "4000000000009987";
     /// Asks for 3-D Secure: the code [`super::THREE_DS_CODE`] passes, anything else declines.
     pub const THREE_D_SECURE: &str = "4000000000003220";
     /// The issuer never answers: failed, `errorNoResponse`.
@@ -329,6 +333,7 @@ impl CardFacts {
             card_last4: Some(self.last4.clone()),
             card_bin: self.bin.clone(),
             failure_code: failure.map(str::to_owned),
+            decline_reason: None,
             note,
         }
     }
@@ -386,12 +391,28 @@ pub fn check_card(input: &CardInput, now_ms: i64) -> Result<PaymentUpdate, Inval
             PaymentStatus::Declined,
             Some(codes::PAYMENT_ERROR),
             format!("card declined: declined ({card})"),
-        ),
+        )
+        .because(DeclineReason::Declined),
         cards::INSUFFICIENT_FUNDS => facts.update(
             PaymentStatus::Declined,
             Some(codes::PAYMENT_ERROR),
             format!("card declined: insufficientFunds ({card})"),
-        ),
+        )
+        .because(DeclineReason::InsufficientFunds),
+        cards::EXPIRED_CARD => facts
+            .update(
+                PaymentStatus::Declined,
+                Some(codes::PAYMENT_ERROR),
+                format!("card declined: expiredCard ({card})"),
+            )
+            .because(DeclineReason::ExpiredCard),
+        cards::CARD_BLOCKED => facts
+            .update(
+                PaymentStatus::Declined,
+                Some(codes::PAYMENT_ERROR),
+                format!("card declined: cardBlocked ({card})"),
+            )
+            .because(DeclineReason::CardBlocked),
         cards::NO_RESPONSE => facts.update(
             PaymentStatus::Failed,
             Some(codes::ERROR_NO_RESPONSE),
@@ -421,6 +442,7 @@ fn word(
         card_last4: None,
         card_bin: None,
         failure_code: failure.map(str::to_owned),
+        decline_reason: None,
         note: note.into(),
     }
 }
@@ -444,6 +466,7 @@ pub fn check_three_ds(code: &str) -> Result<PaymentUpdate, InvalidFields> {
             Some(codes::PAYMENT_ERROR),
             "card declined: threeDSecureFailed",
         )
+        .because(DeclineReason::ThreeDSecureFailed)
     })
 }
 
@@ -460,6 +483,7 @@ pub fn check_blik_code(code: &str) -> Result<PaymentUpdate, InvalidFields> {
             Some(codes::BLIK_ERROR),
             "blik refused by the bank: refusedByBank",
         )
+        .because(DeclineReason::Declined)
     } else {
         word(
             PaymentStatus::AwaitingBank,
@@ -483,6 +507,7 @@ pub fn bank_app_answer(approve: bool) -> PaymentUpdate {
             Some(codes::BLIK_ERROR),
             "blik declined: rejectedInBankApp",
         )
+        .because(DeclineReason::RejectedInBankApp)
     }
 }
 
@@ -532,7 +557,8 @@ pub fn payu_answer(choice: PayuChoice) -> PaymentUpdate {
             PaymentStatus::Declined,
             Some(codes::PAYU_3DS_ERROR),
             "payu declined: threeDSecureFailed",
-        ),
+        )
+        .because(DeclineReason::ThreeDSecureFailed),
         PayuChoice::Error => word(
             PaymentStatus::Failed,
             Some(codes::PAYU_ERROR),
@@ -551,6 +577,7 @@ pub fn paypal_answer(approve: bool) -> PaymentUpdate {
             Some(codes::PAYMENT_ERROR),
             "paypal declined: cancelledByBuyer",
         )
+        .because(DeclineReason::CancelledByBuyer)
     }
 }
 
@@ -587,6 +614,7 @@ pub fn not_eligible_answer(card: &PaymentUpdate) -> PaymentUpdate {
         card_last4: card.card_last4.clone(),
         card_bin: card.card_bin.clone(),
         failure_code: Some(codes::PAYMENT_ERROR.to_owned()),
+        decline_reason: Some(DeclineReason::CardNotEligible),
         note: format!(
             "card declined: {CARD_NOT_ELIGIBLE} ({} last4 {})",
             card.card_brand.as_deref().unwrap_or("card"),
@@ -631,6 +659,7 @@ pub fn check_saved_card(
         card_last4: Some(card.last4.to_owned()),
         card_bin: card.bin.map(str::to_owned),
         failure_code: failure.map(str::to_owned),
+        decline_reason: None,
         note,
     };
     let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(now_ms));
@@ -640,7 +669,8 @@ pub fn check_saved_card(
             PaymentStatus::Declined,
             Some(codes::PAYMENT_ERROR),
             format!("card declined: expiredCard ({described})"),
-        ));
+        )
+        .because(DeclineReason::ExpiredCard));
     }
     Ok(update(
         PaymentStatus::Authorized,

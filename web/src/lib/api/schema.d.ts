@@ -1618,6 +1618,17 @@ export interface components {
       mobileNumber: string;
       serverTime: string;
     };
+    /** @enum {string} */
+    DeclineReason:
+      | 'declined'
+      | 'insufficientFunds'
+      | 'expiredCard'
+      | 'cardBlocked'
+      | 'callIssuer'
+      | 'threeDSecureFailed'
+      | 'cardNotEligible'
+      | 'rejectedInBankApp'
+      | 'cancelledByBuyer';
     DeleteAccountBody: {
       /** @description Must be true: the customer confirmed in the dialog. */
       confirm: boolean;
@@ -1941,6 +1952,12 @@ export interface components {
       /** @description Exactly four digits. The card number itself is never sent or kept. */
       cardLast4?: string | null;
       /**
+       * @description For declined or failed, when the provider knows why: declined, insufficientFunds,
+       *     expiredCard, cardBlocked, callIssuer, threeDSecureFailed, cardNotEligible,
+       *     rejectedInBankApp or cancelledByBuyer (the provider's own codes mapped to these).
+       */
+      declineReason?: string | null;
+      /**
        * @description For declined, failed or expired: paymentError (the default), blikError, payUerror,
        *     payU_3DS_error, errorNoResponse or errorResponse.
        */
@@ -1987,6 +2004,7 @@ export interface components {
       cardBrand?: string | null;
       cardLast4?: string | null;
       currency: string;
+      declineReason?: components['schemas']['DeclineReason'] | null;
       /**
        * @description Why a payment did not go through (null once paid): `paymentError`, `blikError`,
        *     `payUerror`, `payU_3DS_error`, `errorNoResponse` (timed out), `errorResponse`; for a
