@@ -387,18 +387,20 @@ pub fn check_card(input: &CardInput, now_ms: i64) -> Result<PaymentUpdate, Inval
     };
     let card = facts.describe();
     Ok(match number.as_str() {
-        cards::DECLINED => facts.update(
-            PaymentStatus::Declined,
-            Some(codes::PAYMENT_ERROR),
-            format!("card declined: declined ({card})"),
-        )
-        .because(DeclineReason::Declined),
-        cards::INSUFFICIENT_FUNDS => facts.update(
-            PaymentStatus::Declined,
-            Some(codes::PAYMENT_ERROR),
-            format!("card declined: insufficientFunds ({card})"),
-        )
-        .because(DeclineReason::InsufficientFunds),
+        cards::DECLINED => facts
+            .update(
+                PaymentStatus::Declined,
+                Some(codes::PAYMENT_ERROR),
+                format!("card declined: declined ({card})"),
+            )
+            .because(DeclineReason::Declined),
+        cards::INSUFFICIENT_FUNDS => facts
+            .update(
+                PaymentStatus::Declined,
+                Some(codes::PAYMENT_ERROR),
+                format!("card declined: insufficientFunds ({card})"),
+            )
+            .because(DeclineReason::InsufficientFunds),
         cards::EXPIRED_CARD => facts
             .update(
                 PaymentStatus::Declined,

@@ -127,9 +127,7 @@ export function isPolling(phase: PaymentPhase): boolean {
 }
 
 /** The gateway's `kupa-payment` message, or null when the data is anything else. */
-export function parseGatewayMessage(
-  data: unknown,
-): {
+export function parseGatewayMessage(data: unknown): {
   paymentId: string;
   status: PaymentStatus;
   failureCode: string | null;
