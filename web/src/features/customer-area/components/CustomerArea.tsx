@@ -49,6 +49,7 @@ export function CustomerArea({
         empty={t('customerArea.tickets.empty')}
         reservations={c.Tickets}
         upcoming
+        addByNumber
       />
       <ReservationsSection
         id="area-past"
