@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { shoot } from './order-flow';
 
@@ -31,6 +32,17 @@ async function mailedLink(request: APIRequestContext, to: string, kind: string):
   return `${u.pathname}${u.search}`;
 }
 
+/** axe finds no serious or critical violation on the page as it stands. */
+async function noSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical',
+  );
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
 /** Who the browser is logged in as (the page's own cookies). */
 async function loggedInAs(page: Page): Promise<number | null> {
   const r = await page.request.get('/api/customer/me');
@@ -50,6 +62,7 @@ test('a customer logs in by mobile number and the SMS code from the outbox (he, 
     'aria-selected',
     'true',
   );
+  await noSeriousAxeViolations(page);
   await shoot(page, 'customer-login-he-360.png');
   await page.getByLabel('מספר טלפון נייד').fill('052-4318876');
   await page.getByRole('button', { name: 'שליחת קוד' }).click();
@@ -57,6 +70,8 @@ test('a customer logs in by mobile number and the SMS code from the outbox (he, 
   await page.getByLabel('קוד מה-SMS').fill('000000');
   await page.getByRole('button', { name: 'כניסה' }).click();
   await expect(page.getByRole('alert')).toBeVisible();
+  // The code form with its error, too.
+  await noSeriousAxeViolations(page);
   await page.getByLabel('קוד מה-SMS').fill(await smsCode(request, DANA_MOBILE));
   await page.getByRole('button', { name: 'כניסה' }).click();
   await expect(page).toHaveURL(/\/customer-area$/);
@@ -120,6 +135,7 @@ test('the same mobile login in English (390 px)', async ({ page, request }) => {
   await expect(
     page.getByRole('heading', { name: 'Log in to your account', level: 1 }),
   ).toBeVisible();
+  await noSeriousAxeViolations(page);
   await shoot(page, 'customer-login-en-390.png');
   await page.getByLabel('Mobile number').fill('0507712345');
   await page.getByRole('button', { name: 'Send code' }).click();
