@@ -50,8 +50,8 @@ pub mod wire {
         TicketGroupsResponse,
     };
     pub use crate::dto::{
-        Presentation, PriceBreakdown, Product, SeatShort, SeatStatusShort, SeatplanV2, Section,
-        SectionStatus, ServiceCharge, Ticket, TicketGroup,
+        Presentation, PriceBreakdown, Product, SeatBlockReason, SeatShort, SeatStatusShort,
+        SeatplanV2, Section, SectionStatus, ServiceCharge, Ticket, TicketGroup,
     };
     pub use crate::error::{ErrorBody, ErrorDetail};
     pub use crate::payment::PaymentStatusResponse;

@@ -2436,6 +2436,11 @@ export interface components {
       label: string;
       labelEn: string;
     };
+    /**
+     * @description Why a seat is not selectable by this buyer now.
+     * @enum {string}
+     */
+    SeatBlockReason: 'singleSeat' | 'boxOffice';
     /** @description A seat in the long form of the older calls. */
     SeatLong: {
       /** Format: int64 */
@@ -2549,6 +2554,7 @@ export interface components {
       y: number;
     };
     SeatStatusLong: {
+      BlockReason?: components['schemas']['SeatBlockReason'] | null;
       IsAvailable: boolean;
       IsBlocked: boolean;
       IsSelected: boolean;
@@ -2562,6 +2568,7 @@ export interface components {
     };
     /** @description One seat's state, short form. */
     SeatStatusShort: {
+      blockReason?: components['schemas']['SeatBlockReason'] | null;
       /** @description Free to claim now. */
       isAvailable: boolean;
       /** @description Not selectable by this buyer now: the seating policy (it would leave a new single seat), or a section with no price online; see docs/api.md. */
