@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { noSeriousAxeViolations } from './axe';
 import { shoot } from './order-flow';
 
 // Demo data (docs/catalogue.md): Dana Levi, customer 1, mobile 0524318876, dana.levi@example.com.
@@ -30,17 +30,6 @@ async function mailedLink(request: APIRequestContext, to: string, kind: string):
   if (!url) throw new Error(`no ${kind} link to ${to}`);
   const u = new URL(url);
   return `${u.pathname}${u.search}`;
-}
-
-/** axe finds no serious or critical violation on the page as it stands. */
-async function noSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter(
-    (v) => v.impact === 'serious' || v.impact === 'critical',
-  );
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
 }
 
 /** Who the browser is logged in as (the page's own cookies). */
