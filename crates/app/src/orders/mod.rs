@@ -10,6 +10,7 @@
 mod cancel;
 mod cart;
 mod finalise;
+mod hold;
 mod mail;
 mod messages;
 pub mod model;
@@ -30,6 +31,7 @@ use crate::tickets::TicketService;
 pub use crate::ports::{OrderStore, PaymentGateway};
 pub use cancel::*;
 pub use finalise::STRANDED_AFTER_MS;
+pub use hold::*;
 pub use model::*;
 
 fn token() -> String {
@@ -58,6 +60,8 @@ pub struct OrderService {
     clock: Arc<dyn Clock>,
     messages: Messages,
     cancellation: CancellationPolicy,
+    /// Unpaid hold orders (decision 0028); None refuses them.
+    holds: Option<Arc<dyn HoldStore>>,
 }
 
 /// How the order reaches the buyer: mail, text messages, the site's public address for links,
@@ -109,6 +113,7 @@ impl OrderService {
             clock,
             messages,
             cancellation: CancellationPolicy::default(),
+            holds: None,
         }
     }
 
