@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
 import { DateTime } from '../../../../components/ui/DateTime';
 import { ApiError } from '../../../../lib/api/client';
 import { meQuery } from '../../../../lib/api/customer';
 import { commitHold, holdKeys } from '../../../../lib/api/holds';
 import { errorMessage } from '../../../../lib/apiErrors';
 import type { Captcha } from '../../../../lib/captcha';
-import { withLang } from '../../../../lib/lang';
 import { useOrder } from '../../hooks/orderContext';
 import { clearDetails, clearOrder } from '../../model/orderSession';
+import { goToHold } from './goToHold';
 import './HoldChoice.css';
 
 /** A hold is paid and collected at least this long before the event (spec section 9). */
@@ -35,8 +34,6 @@ export function HoldChoice({
   const { t, i18n } = useTranslation();
   const { presentation } = useOrder();
   const me = useQuery(meQuery);
-  const navigate = useNavigate();
-  const langParam = useSearchParams()[0].get('lang');
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   // When the step was shown: the offer is not made when the time to pay has gone already (the
@@ -57,9 +54,7 @@ export function HoldChoice({
       clearOrder(presentationId);
       clearDetails(presentationId);
       void queryClient.invalidateQueries({ queryKey: holdKeys.all });
-      void navigate(
-        withLang(`/hold/${encodeURIComponent(answer.reservationIdentifier)}`, langParam),
-      );
+      goToHold(answer.reservationIdentifier);
     } catch (e) {
       const offer = e instanceof ApiError && e.params?.offer === 'regularOrder';
       setRefusal({ message: errorMessage(t, e), offer });
