@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { OrderPage } from './pages/OrderPage';
 import {
@@ -26,6 +27,16 @@ async function smsCode(request: APIRequestContext, to: string): Promise<string> 
   const code = box.messages[0]?.body?.match(/\d{6}/)?.[0];
   if (!code) throw new Error(`no code to ${to}`);
   return code;
+}
+
+async function noSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical',
+  );
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 /** Logs in on the login page with the mobile number and the SMS code, as a person does. */
@@ -63,6 +74,7 @@ test('a member reserves seats to pay later, finds the hold in the customer area 
   const offer = page.getByRole('region', { name: 'לשריין עכשיו, לשלם אחר כך' });
   await expect(offer).toBeVisible();
   await expect(offer).toContainText('יש לשלם ולאסוף עד');
+  await noSeriousAxeViolations(page);
   await shoot(page, 'hold-choice-he-360.png');
   await offer.getByRole('button', { name: 'לשריין ולשלם אחר כך', exact: true }).click();
 
@@ -74,6 +86,7 @@ test('a member reserves seats to pay later, finds the hold in the customer area 
   const card = page.getByRole('article');
   await expect(card).toContainText('שמור – טרם שולם');
   await expect(card).toContainText('לשלם ולאסוף עד:');
+  await noSeriousAxeViolations(page);
   await shoot(page, 'hold-page-he-360.png');
 
   // Nobody else reads it.
@@ -87,6 +100,7 @@ test('a member reserves seats to pay later, finds the hold in the customer area 
   const listed = holds.getByRole('article');
   await expect(listed).toHaveCount(1);
   await expect(listed).toContainText('שמור – טרם שולם');
+  await noSeriousAxeViolations(page);
   await shoot(page, 'hold-area-he-360.png');
   await page.setViewportSize({ width: 1280, height: 900 });
   await shoot(page, 'hold-area-he-1280.png');

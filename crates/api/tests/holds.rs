@@ -254,6 +254,26 @@ async fn too_close_to_the_event_a_hold_is_refused(db: &TestDb) {
     assert_eq!(r.body["error"]["params"]["offer"], "regularOrder");
 }
 
+async fn a_system_voucher_spread_over_seats_is_not_held(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let dana = log_in(&app, &buyer(1), DANA).await;
+    // The value voucher on the first seat only: a hold may have it.
+    let k = priced_cart_at(&app, &dana, 0, Some("VALUE-5000"), "he").await;
+    // The same voucher on both seats, as an auto-assignment would put it.
+    let t = app.ticket_by_code(pid(&k), &format!("sectionId={}&ticketGroupId={}&ticketCode=VALUE-5000", k.seats[0]["si"], k.seats[0]["tg"])).await.ok().ticket;
+    let lines: Vec<Value> = k.seats.iter().map(|s| json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"],
+        "ticket": { "ticketId": t.ticket_id, "code": "VALUE-5000" } })).collect();
+    let cart = json!({ "cart": { "presentations": [{ "presentationId": pid(&k), "seats": lines }],
+        "customerInfo": { "firstName": "דנה", "lastName": "לוי", "email": "dana@example.com", "verifyEmailAddress": "dana@example.com",
+                          "mobileNumber": "+972524318876", "acceptedTerms": [1, 2, 3] } },
+        "step": "customerInfo", "locale": "he" });
+    let priced = app.call_as(&dana, "POST", "/api/cart", Some(&cart.to_string())).await;
+    assert_eq!(priced.status, StatusCode::OK, "{}", priced.text);
+    let r = commit_hold(&app, &dana, pid(&k)).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "holdSystemVoucher"), "{}", r.text);
+    assert_eq!(r.body["error"]["params"]["offer"], "regularOrder");
+}
+
 async fn a_hold_is_switched_to_paid_through_the_one_finalisation(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let dana = log_in(&app, &buyer(1), DANA).await;
