@@ -95,7 +95,7 @@ test('a member reserves seats to pay later, finds the hold in the customer area 
 
   // In the customer area: listed first, with "Pay now".
   await page.goto('/customer-area');
-  const holds = page.getByRole('region', { name: 'שריונים ללא תשלום' });
+  const holds = page.getByRole('region', { name: 'שריונים לתשלום מאוחר' });
   await expect(holds).toBeVisible();
   const listed = holds.getByRole('article');
   await expect(listed).toHaveCount(1);
@@ -114,7 +114,7 @@ test('a member reserves seats to pay later, finds the hold in the customer area 
   await page.locator('input[name="cvv"]').fill('123');
   await page.locator('button[type="submit"], input[type="submit"]').first().click();
   await expect(page).toHaveURL(/\/customer-area\?.*status=captured/, { timeout: 20_000 });
-  const paid = page.getByRole('region', { name: 'שריונים ללא תשלום' }).getByRole('article');
+  const paid = page.getByRole('region', { name: 'שריונים לתשלום מאוחר' }).getByRole('article');
   await expect(paid).toContainText('שולם');
   await paid.getByRole('link', { name: /לכרטיסים/ }).click();
   await expect(page).toHaveURL(new RegExp(`/reservation/${id}$`));
@@ -154,6 +154,6 @@ test('in English, the hold is offered, made, and shown on its page (390 px)', as
   expect(overflow, 'the page scrolls sideways').toBeLessThanOrEqual(0);
   await shoot(page, 'hold-page-en-390.png');
   await page.goto('/customer-area?lang=en');
-  await expect(page.getByRole('region', { name: 'Unpaid reservations' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Reserved to pay later' })).toBeVisible();
   await shoot(page, 'hold-area-en-390.png');
 });

@@ -70,7 +70,7 @@ describe('unpaid holds in the customer area', { timeout: 30_000 }, () => {
         return undefined;
       },
     });
-    const holds = await screen.findByRole('region', { name: 'Unpaid reservations' });
+    const holds = await screen.findByRole('region', { name: 'Reserved to pay later' });
     const card = within(holds).getByRole('article');
     expect(card).toHaveTextContent('Reserved – not paid');
     expect(card).toHaveTextContent('Stalls, row 5, seat 7 · Regular');
@@ -98,7 +98,7 @@ describe('unpaid holds in the customer area', { timeout: 30_000 }, () => {
         return undefined;
       },
     });
-    const holds = await screen.findByRole('region', { name: 'Unpaid reservations' });
+    const holds = await screen.findByRole('region', { name: 'Reserved to pay later' });
     await waitFor(() =>
       expect(within(holds).getByRole('link', { name: /Your tickets/ })).toHaveAttribute(
         'href',

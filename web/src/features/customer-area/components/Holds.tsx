@@ -11,7 +11,7 @@ export function HoldsSection() {
   const { t } = useTranslation();
   const query = useQuery(holdsQuery);
   const holds = (query.data?.holds ?? []).filter(
-    // A released hold stays listed until its event, so the customer learns what became of it.
+    // A paid or released hold stays listed until its event, so the customer sees what became of it.
     (h) => h.state === 'open' || Date.parse(h.eventDateTime) > Date.parse(h.serverTime),
   );
   if (holds.length === 0) return null;
