@@ -14,6 +14,7 @@ pub mod edge;
 pub mod error;
 mod events;
 mod extract;
+mod holds;
 mod logins;
 mod payment;
 pub mod rate_limit;
@@ -75,6 +76,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(cart::router())
         .merge(reservations::router())
         .merge(reservation_cancel::router())
+        .merge(holds::router())
         .merge(customer::router())
         .merge(customer_area::router())
         .merge(logins::router())

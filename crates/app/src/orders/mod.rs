@@ -11,6 +11,7 @@ mod cancel;
 mod cart;
 mod decline;
 mod finalise;
+mod hold;
 mod mail;
 mod messages;
 pub mod model;
@@ -32,6 +33,7 @@ pub use crate::ports::{OrderStore, PaymentGateway};
 pub use cancel::*;
 pub use decline::DeclineReason;
 pub use finalise::STRANDED_AFTER_MS;
+pub use hold::*;
 pub use model::*;
 
 fn token() -> String {
@@ -60,6 +62,8 @@ pub struct OrderService {
     clock: Arc<dyn Clock>,
     messages: Messages,
     cancellation: CancellationPolicy,
+    /// Unpaid hold orders (decision 0028); None refuses them.
+    holds: Option<Arc<dyn HoldStore>>,
 }
 
 /// How the order reaches the buyer: mail, text messages, the site's public address for links,
@@ -111,6 +115,7 @@ impl OrderService {
             clock,
             messages,
             cancellation: CancellationPolicy::default(),
+            holds: None,
         }
     }
 

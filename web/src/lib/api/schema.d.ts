@@ -102,6 +102,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/customer-area/holds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The logged-in customer's holds. */
+    get: operations['customerHolds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customer-area/logout': {
     parameters: {
       query?: never;
@@ -854,6 +871,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/reservations/{id}/hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A hold of the logged-in customer. */
+    get: operations['getHold'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{id}/pay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Switches a hold to paid: a payment of the hold's order, through the same payment page and the
+     *     same finalisation as any order. Open the answer's `paymentFormURL`; once the gateway confirms,
+     *     the hold is an ordinary paid reservation.
+     */
+    post: operations['payHold'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/reservations/{id}/tickets.pdf': {
     parameters: {
       query?: never;
@@ -1379,6 +1434,11 @@ export interface components {
     };
     /** @description The cart as the commit repeats it; the server trusts only its own priced order. */
     CommitCart: {
+      /**
+       * @description An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
+       *     see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
+       */
+      isHold?: boolean;
       presentations: components['schemas']['CommitPresentation'][];
     };
     CommitPresentation: {
@@ -1745,7 +1805,11 @@ export interface components {
       | 'tooManyLoginAttempts'
       | 'emailNotVerified'
       | 'mobileNumberTaken'
-      | 'orderAlreadyClaimed';
+      | 'orderAlreadyClaimed'
+      | 'holdPremiumSeat'
+      | 'holdSystemVoucher'
+      | 'holdTooLate'
+      | 'holdReleased';
     ErrorDetail: {
       /** @description A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3). */
       code: components['schemas']['ErrorCode'];
@@ -1789,6 +1853,50 @@ export interface components {
     FieldOption: {
       isIncluded: boolean;
       isRequired: boolean;
+    };
+    HeldSeat: {
+      /** Format: int64 */
+      price: number;
+      row: string;
+      seat: string;
+      section: string;
+      sectionEn: string;
+      ticketType: string;
+      ticketTypeEn: string;
+    };
+    /** @description An unpaid hold, as the customer area and the confirmation show it. */
+    Hold: {
+      /**
+       * Format: int64
+       * @description What is left to pay after vouchers (agorot).
+       */
+      amountDue: number;
+      currency: string;
+      eventDateTime: string;
+      /** @description Pay and collect by then: 30 minutes before the event. Then the hold is released. */
+      holdUntil: string;
+      presentation: components['schemas']['Presentation'];
+      reservationIdentifier: string;
+      reservationNumber: string;
+      seats: components['schemas']['HeldSeat'][];
+      serverTime: string;
+      /**
+       * @description `open` (to pay until `holdUntil`), `paid` (an ordinary reservation now: GET
+       *     /reservations/{id}) or `released` (not paid in time; the seats went back to sale).
+       */
+      state: string;
+      /**
+       * Format: int64
+       * @description What the hold costs (agorot), service charge included.
+       */
+      total: number;
+    };
+    HoldResponse: {
+      hold: components['schemas']['Hold'];
+    };
+    HoldsResponse: {
+      /** @description Newest first: open holds, and recent paid or released ones. */
+      holds: components['schemas']['Hold'][];
     };
     IntegrationInfo: {
       /** Format: int64 */
@@ -1944,6 +2052,28 @@ export interface components {
     PasswordResetConfirmBody: {
       password: string;
       token: string;
+    };
+    /** @description Switching a hold to paid: which way to pay and where the payment page sends the buyer back. */
+    PayHoldBody: {
+      /** @description The page language of the payment form: he (default) or en. */
+      locale?: string | null;
+      /** @description card (default), savedCard, paypal, blik, payu. */
+      method?: string | null;
+      /**
+       * Format: int64
+       * @description Installments, 1 to 12 (default 1).
+       */
+      numberOfPayments?: number | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+      /** @description Where the payment page sends the buyer back (a path of this site; default the customer area). */
+      returnPath?: string | null;
+      saveCard?: boolean;
+      /**
+       * Format: int64
+       * @description The total the customer sees (agorot); refused with `priceMismatch` when it differs.
+       */
+      total?: number | null;
     };
     /** @description What a gateway reports about a payment. */
     PaymentCallbackBody: {
@@ -3268,6 +3398,35 @@ export interface operations {
       };
     };
   };
+  customerHolds: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The holds */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HoldsResponse'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   customerAreaLogout: {
     parameters: {
       query?: never;
@@ -4529,6 +4688,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description loginError (a hold needs a logged-in customer) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description paymentError (declined or not paid) */
       402: {
         headers: {
@@ -4538,7 +4706,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded) */
+      /** @description ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded); with isHold: holdTooLate, lock_seat_error */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4547,7 +4715,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation */
+      /** @description formValidation; with isHold: noValidMember, holdPremiumSeat, holdSystemVoucher */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5165,6 +5333,119 @@ export interface operations {
         };
       };
       /** @description refundToCreditUnavailable, formValidation (a line not of this reservation) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The hold */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HoldResponse'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hold, or not this customer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  payHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayHoldBody'];
+      };
+    };
+    responses: {
+      /** @description Where to pay */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentFormResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hold, or not this customer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description holdReleased (not paid in time), ORDER_ALREADY_PAID */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation, priceMismatch */
       422: {
         headers: {
           [name: string]: unknown;

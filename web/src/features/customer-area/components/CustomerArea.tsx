@@ -3,6 +3,7 @@ import { useAreaLogout, type CustomerAreaData } from '../api/customerArea';
 import { ReservationsSection } from './Reservations';
 import { MembershipsSection, VodSection, SavedCardsSection, DeleteAccountSection } from './Account';
 import { ProfileSection } from './Profile';
+import { HoldsSection } from './Holds';
 
 const SECTIONS = ['tickets', 'past', 'memberships', 'vod', 'profile', 'cards', 'account'] as const;
 
@@ -43,6 +44,7 @@ export function CustomerArea({
           ))}
         </ul>
       </nav>
+      <HoldsSection />
       <ReservationsSection
         id="area-tickets"
         title={t('customerArea.tickets.title')}
