@@ -376,6 +376,7 @@ impl OrderService {
             card_bin: None,
             save_card: request.save_card,
             failure_code: None,
+            decline_reason: None,
             locale: request.locale,
             return_url: request.return_url,
             created_at_ms: now,
@@ -389,6 +390,7 @@ impl OrderService {
                 card_last4: None,
                 card_bin: None,
                 failure_code: None,
+                decline_reason: None,
                 note: "hold paid in full by vouchers".into(),
             };
             self.payment_callback(&payment.id, authorized).await?;
