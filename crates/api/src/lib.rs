@@ -19,6 +19,7 @@ mod payment;
 pub mod rate_limit;
 mod request_id;
 mod reservation_cancel;
+mod reservation_modify;
 mod reservations;
 mod saved_cards;
 pub mod seat_event_hub;
@@ -55,6 +56,7 @@ pub mod wire {
     };
     pub use crate::error::{ErrorBody, ErrorDetail};
     pub use crate::payment::PaymentStatusResponse;
+    pub use crate::reservation_modify::{ModifiedTicket, ModifyResponse};
     pub use crate::reservations::{
         Reservation, ReservationResponse, ReservedProduct, ReservedSeat,
     };
@@ -75,6 +77,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(cart::router())
         .merge(reservations::router())
         .merge(reservation_cancel::router())
+        .merge(reservation_modify::router())
         .merge(customer::router())
         .merge(customer_area::router())
         .merge(logins::router())
