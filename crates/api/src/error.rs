@@ -99,6 +99,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | LastCommit
         | OrderAlreadyPaid
         | NothingToCancel
+        | ReservationChanged
         | BalanceIsDue
         | TicketCancellationsAreNoLongerPossible
         | SmsFailed

@@ -20,6 +20,7 @@ mod payment;
 pub mod rate_limit;
 mod request_id;
 mod reservation_cancel;
+mod reservation_modify;
 mod reservations;
 mod saved_cards;
 pub mod seat_event_hub;
@@ -56,6 +57,7 @@ pub mod wire {
     };
     pub use crate::error::{ErrorBody, ErrorDetail};
     pub use crate::payment::PaymentStatusResponse;
+    pub use crate::reservation_modify::{ModifiedTicket, ModifyResponse};
     pub use crate::reservations::{
         Reservation, ReservationResponse, ReservedProduct, ReservedSeat,
     };
@@ -77,6 +79,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(reservations::router())
         .merge(reservation_cancel::router())
         .merge(holds::router())
+        .merge(reservation_modify::router())
         .merge(customer::router())
         .merge(customer_area::router())
         .merge(logins::router())

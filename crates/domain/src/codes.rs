@@ -164,6 +164,9 @@ error_codes! {
     BalanceIsDue = "BALANCE_IS_DUE",
     /// The event's cancellation window has closed (or a ticket was admitted at the door).
     TicketCancellationsAreNoLongerPossible = "TICKET_CANCELLATIONS_ARE_NO_LONGER_POSSIBLE",
+    /// Kupa's own: a seat change named a reservation as it no longer is (its lastTransactionId is
+    /// not the reservation's last payment, or a ticket was moved or cancelled meanwhile).
+    ReservationChanged = "reservationChanged",
     /// Kupa's own: a refund as voucher credit (refundToTransactionCredit) is not offered yet.
     RefundToCreditUnavailable = "refundToCreditUnavailable",
     // --- Customers

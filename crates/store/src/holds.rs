@@ -38,8 +38,9 @@ macro_rules! make_hold_in {
         .rows_affected();
         let mut ok = n == 1;
         // In the claims' key order, as holds, releases and the finalisation take them.
-        let mut places: Vec<SeatAddress> = o.tickets.iter().map(|t| t.address()).collect();
-        places.sort_by_key(|p| (p.section_id, p.y, p.x));
+        let mut places: Vec<(i64, SeatAddress)> =
+            o.tickets.iter().map(|t| (t.presentation_id, t.address())).collect();
+        places.sort_by_key(|(pid, p)| (*pid, p.section_id, p.y, p.x));
         places.dedup();
         for p in &places {
             if !ok {
@@ -50,10 +51,10 @@ macro_rules! make_hold_in {
                  WHERE presentation_id = $1 AND section_id = $2 AND x = $3 AND y = $4 AND session_id = $8 \
                  AND state = 'held' AND expires_at > $7",
             )
-            .bind(o.presentation_id)
-            .bind(p.section_id)
-            .bind(p.x)
-            .bind(p.y)
+            .bind(p.0)
+            .bind(p.1.section_id)
+            .bind(p.1.x)
+            .bind(p.1.y)
             .bind(&owner)
             .bind($until)
             .bind($now)
@@ -72,19 +73,21 @@ macro_rules! make_hold_in {
                 .await
                 .map_err(db_err)?;
             // The checkout is over for the session: its next seat starts a checkout of its own.
-            sqlx::query("DELETE FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2")
-                .bind(&o.session_id)
-                .bind(o.presentation_id)
-                .execute(&mut *$tx)
-                .await
-                .map_err(db_err)?;
+            for presentation_id in &o.presentations {
+                sqlx::query("DELETE FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2")
+                    .bind(&o.session_id)
+                    .bind(presentation_id)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+            }
         }
         ok
     }};
 }
 
 macro_rules! release_in {
-    ($tx:expr, $id:expr, $presentation_id:expr, $now:expr) => {{
+    ($tx:expr, $id:expr, $now:expr) => {{
         let cancelled = sqlx::query(
             "UPDATE orders SET status = 'cancelled', updated_at = $2 WHERE id = $1 AND status = 'pending' AND hold_until IS NOT NULL",
         )
@@ -107,22 +110,47 @@ macro_rules! release_in {
                 .map_err(db_err)?;
             let rows = sqlx::query(
                 "DELETE FROM seat_claims WHERE session_id = $1 AND state = 'held' \
-                 RETURNING section_id, x, y",
+                 RETURNING presentation_id, section_id, x, y",
             )
             .bind(hold_owner($id))
             .fetch_all(&mut *$tx)
             .await
             .map_err(db_err)?;
-            let freed = rows
-                .iter()
-                .map(|r| Ok(SeatAddress::new(r.i("section_id")?, r.i("x")?, r.i("y")?)))
-                .collect::<Result<Vec<_>, sqlx::Error>>()
+            // The freed seats, by presentation (an order may be of several).
+            let mut released: Vec<ReleasedHold> = Vec::new();
+            for r in &rows {
+                let presentation_id = r.i("presentation_id").map_err(db_err)?;
+                let seat = SeatAddress::new(
+                    r.i("section_id").map_err(db_err)?,
+                    r.i("x").map_err(db_err)?,
+                    r.i("y").map_err(db_err)?,
+                );
+                match released.iter_mut().find(|h| h.presentation_id == presentation_id) {
+                    Some(h) => h.freed.push(seat),
+                    None => released.push(ReleasedHold {
+                        order_id: $id.to_owned(),
+                        presentation_id,
+                        freed: vec![seat],
+                    }),
+                }
+            }
+            if released.is_empty() {
+                // Nothing left to free (the seat-claim sweeper came first): the hold is still
+                // reported, once, under its first presentation.
+                let first: Option<i64> = sqlx::query_scalar(
+                    "SELECT presentation_id FROM order_presentations WHERE order_id = $1 ORDER BY position LIMIT 1",
+                )
+                .bind($id)
+                .fetch_optional(&mut *$tx)
+                .await
                 .map_err(db_err)?;
-            Some(ReleasedHold {
-                order_id: $id.to_owned(),
-                presentation_id: $presentation_id,
-                freed,
-            })
+                released.push(ReleasedHold {
+                    order_id: $id.to_owned(),
+                    presentation_id: first.unwrap_or_default(),
+                    freed: Vec::new(),
+                });
+            }
+            Some(released)
         }
     }};
 }
@@ -189,8 +217,8 @@ impl HoldStore for Db {
     }
 
     async fn release_due_holds(&self, now_ms: i64) -> StoreResult<Vec<ReleasedHold>> {
-        let due: Vec<(String, i64)> = crate::on_pool!(self, |p| sqlx::query_as(
-            "SELECT id, presentation_id FROM orders \
+        let due: Vec<String> = crate::on_pool!(self, |p| sqlx::query_scalar(
+            "SELECT id FROM orders \
              WHERE hold_until IS NOT NULL AND hold_until <= $1 AND status = 'pending' \
              ORDER BY hold_until LIMIT 200"
         )
@@ -199,11 +227,11 @@ impl HoldStore for Db {
         .await
         .map_err(db_err))?;
         let mut released = Vec::new();
-        for (id, presentation_id) in &due {
+        for id in &due {
             let one = match &self.pool {
                 Pool::Sqlite(p) => {
                     let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
-                    let r = release_in!(tx, id.as_str(), *presentation_id, now_ms);
+                    let r = release_in!(tx, id.as_str(), now_ms);
                     tx.commit().await.map_err(db_err)?;
                     r
                 }
@@ -214,12 +242,12 @@ impl HoldStore for Db {
                         .execute(&mut *tx)
                         .await
                         .map_err(db_err)?;
-                    let r = release_in!(tx, id.as_str(), *presentation_id, now_ms);
+                    let r = release_in!(tx, id.as_str(), now_ms);
                     tx.commit().await.map_err(db_err)?;
                     r
                 }
             };
-            released.extend(one);
+            released.extend(one.into_iter().flatten());
         }
         Ok(released)
     }

@@ -125,7 +125,8 @@ pub struct CommitBody {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CommitCart {
-    #[schema(min_items = 1, max_items = 1)]
+    /// The cart's presentations; the first finds the session's order (which holds them all).
+    #[schema(min_items = 1, max_items = 10)]
     pub presentations: Vec<CommitPresentation>,
     /// An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
     /// see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
@@ -164,12 +165,12 @@ pub(super) async fn commit(
     session: BuyerSession,
     Json(body): Json<CommitBody>,
 ) -> ApiResult<axum::Json<CommitResponse>> {
-    let presentation_id = match body.cart.presentations.as_slice() {
-        [one] => one.presentation_id,
-        _ => {
+    let presentation_id = match body.cart.presentations.first() {
+        Some(first) => first.presentation_id,
+        None => {
             return Err(AppError::rejected(
                 ErrorCode::FormValidation,
-                "one presentation per order",
+                "the cart has no presentation",
             )
             .into());
         }

@@ -63,8 +63,9 @@ pub struct HoldView {
     pub presentation: crate::catalogue::PresentationInfo,
 }
 
-/// A hold the sweeper released: its order and the places it freed (those the seat-claim sweeper
-/// had not freed already).
+/// A hold the sweeper released: its order and, for one of its presentations, the places it freed
+/// there (those the seat-claim sweeper had not freed already). A hold of several presentations is
+/// reported once per presentation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReleasedHold {
     pub order_id: String,
@@ -162,6 +163,15 @@ impl OrderService {
             return Err(invalid(
                 ErrorCode::FormValidation,
                 "the customer details are missing: send them with the cart",
+            ));
+        }
+        if order.presentations.len() > 1 {
+            // A hold's time, premium seats and release are a screening's: an order of several
+            // is paid now.
+            return Err(AppError::rejected_with(
+                ErrorCode::FormValidation,
+                "an unpaid hold is for one screening; pay now for an order of several",
+                serde_json::json!({ "offer": "regularOrder" }),
             ));
         }
         let info = self.sellable(presentation_id).await?;
@@ -277,9 +287,12 @@ impl OrderService {
             OrderStatus::Cancelled if order.paid_at_ms.is_some() => HoldState::Paid,
             _ => HoldState::Released,
         };
+        let first = order
+            .first_presentation()
+            .ok_or_else(|| AppError::internal("a hold without a presentation"))?;
         let presentation = self
             .catalogue
-            .presentation(order.presentation_id, &Default::default())
+            .presentation(first, &Default::default())
             .await?
             .info;
         Ok(HoldView {
@@ -419,6 +432,8 @@ impl OrderService {
                 r.freed.iter().copied(),
             );
         }
-        Ok(released.len())
+        let mut orders: Vec<&str> = released.iter().map(|r| r.order_id.as_str()).collect();
+        orders.dedup();
+        Ok(orders.len())
     }
 }

@@ -58,10 +58,12 @@ impl OrderService {
                 format!("number of payments must be 1 to {MAX_INSTALLMENTS}"),
             ));
         }
-        let checkout = self
-            .booking
-            .advance(session, presentation_id, Step::Payment)
-            .await?;
+        // Every presentation of the order enters its payment window; the order's is the earliest.
+        let mut deadline_ms = i64::MAX;
+        for id in &order.presentations {
+            let checkout = self.booking.advance(session, *id, Step::Payment).await?;
+            deadline_ms = deadline_ms.min(checkout.deadline_ms);
+        }
         // Vouchers pay first; the gateway is asked only for what is left.
         let due = order.amount_due();
         let payment = Payment {
@@ -108,10 +110,10 @@ impl OrderService {
             self.payment_callback(&payment.id, authorized).await?;
             let paid = self.payment(&payment.id).await?;
             let back = paid.return_url.clone();
-            return Ok((paid, back, checkout.deadline_ms));
+            return Ok((paid, back, deadline_ms));
         }
         let url = self.gateway.form_url(&payment);
-        Ok((payment, url, checkout.deadline_ms))
+        Ok((payment, url, deadline_ms))
     }
 
     /// An open payment past its provider's window times out (expired, `errorNoResponse`) the

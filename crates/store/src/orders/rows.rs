@@ -23,7 +23,8 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
         id: r.s("id")?,
         reservation_number: r.s("reservation_number")?,
         session_id: r.s("session_id")?,
-        presentation_id: r.i("presentation_id")?,
+        // Read by the loader from order_presentations.
+        presentations: Vec::new(),
         status: OrderStatus::parse(&status).ok_or_else(|| decode_err("order status", &status))?,
         channel: {
             let c = r.s("channel")?;

@@ -16,6 +16,9 @@ export interface paths {
     /**
      * Validates the whole cart (every seat held by this buyer, one ticket per seat, the seating and
      *     ticket rules) and prices it on the server. The priced cart becomes the buyer's pending order.
+     *     A cart may hold several presentations of one auth profile and one business (one order, one
+     *     payment, one reservation); a video-on-demand presentation of venue type 101 or 102 is bought
+     *     on its own.
      */
     post: operations['postCart'];
     delete?: never;
@@ -888,6 +891,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/reservations/{id}/modify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Moves tickets of a paid reservation to other seats of the same presentation, all or none, for
+     *     its buyer (the session that made it or its logged-in customer). A new seat must be free or held
+     *     by the asking session, of the same tickets and price level; the price is unchanged. The new
+     *     seat is claimed before the old one is released: a taken seat leaves the reservation as it was.
+     */
+    post: operations['modifyReservation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/reservations/{id}/pay': {
     parameters: {
       query?: never;
@@ -1439,6 +1464,7 @@ export interface components {
        *     see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
        */
       isHold?: boolean;
+      /** @description The cart's presentations; the first finds the session's order (which holds them all). */
       presentations: components['schemas']['CommitPresentation'][];
     };
     CommitPresentation: {
@@ -1789,6 +1815,7 @@ export interface components {
       | 'NOTHING_TO_CANCEL'
       | 'BALANCE_IS_DUE'
       | 'TICKET_CANCELLATIONS_ARE_NO_LONGER_POSSIBLE'
+      | 'reservationChanged'
       | 'refundToCreditUnavailable'
       | 'CUSTOMER_NOT_FOUND'
       | 'INVALID_SMS_CODE'
@@ -2034,12 +2061,65 @@ export interface components {
       /** @description The 6 digits the SMS carried. */
       smsCode: string;
     };
+    /** @description A moved ticket: its seat now and its new e-document key (the old one no longer admits). */
+    ModifiedTicket: {
+      documentKey: string;
+      /** Format: int64 */
+      line: number;
+      /** Format: int64 */
+      presentationId: number;
+      row: string;
+      seat: string;
+      section: string;
+      /** Format: int64 */
+      sectionId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
+    ModifyBody: {
+      /**
+       * @description The reservation's last transaction as read (`lastTransactionId` of GET /reservations/{id}):
+       *     a change made from an older read is refused with `reservationChanged`.
+       */
+      lastTransactionId: string;
+      /** @description The reservation identifier; when sent, the same as the path's. */
+      resId?: string | null;
+      tickets: components['schemas']['ModifyTicket'][];
+    };
+    ModifyResponse: {
+      reservationIdentifier: string;
+      /** @description Every ticket of the reservation after the change, line order. */
+      tickets: components['schemas']['ModifiedTicket'][];
+    };
+    /** @description A ticket of the reservation (by its seat) and its new seat. */
+    ModifyTicket: {
+      newSeat: components['schemas']['NewSeat'];
+      /** Format: int64 */
+      presentationId: number;
+      /** Format: int64 */
+      sectionId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
     MyHoldsResponse: {
       expiresAt?: string | null;
       seats: components['schemas']['LockedSeat'][];
       serverTime: string;
       /** @description The live checkout's step, or null when none is live. */
       step?: string | null;
+    };
+    /** @description Where a ticket moves to. */
+    NewSeat: {
+      /** Format: int64 */
+      sectionId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
     };
     PasswordLoginBody: {
       email: string;
@@ -2289,8 +2369,16 @@ export interface components {
        */
       amountDue: number;
       currency: string;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description The cart's first presentation.
+       */
       presentationId: number;
+      /**
+       * @description Every presentation of the cart, in the order chosen (one order, one payment, one
+       *     reservation).
+       */
+      presentationIds: number[];
       /** @description The lines every screen shows, adding up to `total`. */
       priceBreakdown: components['schemas']['PriceBreakdown'];
       products: components['schemas']['PricedProduct'][];
@@ -2325,6 +2413,11 @@ export interface components {
       isMultiplyFactorSubTicket: boolean;
       /** @description The line's member number and references, as sent: a later cart post repeats them. */
       memberNumber?: string | null;
+      /**
+       * Format: int64
+       * @description The presentation this ticket is for (a cart may hold several).
+       */
+      presentationId: number;
       /**
        * Format: int64
        * @description Agorot.
@@ -2444,6 +2537,11 @@ export interface components {
       customerFirstName: string;
       entranceTime: string;
       eventDateTime: string;
+      /**
+       * @description The reservation's last transaction (its payment): what a seat change
+       *     (POST /reservations/{id}/modify) repeats as `lastTransactionId`.
+       */
+      lastTransactionId?: string | null;
       orderTerms: string;
       orderTermsEn: string;
       paidAt?: string | null;
@@ -2452,7 +2550,10 @@ export interface components {
        *     the day after the event; add `&lang=he|en`.
        */
       pdfUrl: string;
+      /** @description The reservation's first presentation: the event its page headlines. */
       presentation: components['schemas']['Presentation'];
+      /** @description Every presentation of the reservation, in the order bought (the first is `presentation`). */
+      presentations: components['schemas']['Presentation'][];
       /** @description The lines every screen shows, adding up to `total`. */
       priceBreakdown: components['schemas']['PriceBreakdown'];
       products: components['schemas']['ReservedProduct'][];
@@ -2513,6 +2614,11 @@ export interface components {
        * @description The ticket's line in the order: what POST /reservations/{id}/cancel names in `itemsToCancel`.
        */
       line: number;
+      /**
+       * Format: int64
+       * @description The presentation of this ticket (one of `presentations`).
+       */
+      presentationId: number;
       /** Format: int64 */
       price: number;
       /** @description The ticket's QR code (leading to its e-document) as SVG, when the site shows it (param 670). */
@@ -2521,10 +2627,19 @@ export interface components {
       seat: string;
       section: string;
       sectionEn: string;
+      /**
+       * Format: int64
+       * @description The seat's address: what POST /reservations/{id}/modify names.
+       */
+      sectionId: number;
       /** Format: int64 */
       serviceCharge: number;
       ticketType: string;
       ticketTypeEn: string;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
     };
     /** @description The configurable route paths of spec section 2. */
     RoutePaths: {
@@ -3236,7 +3351,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule */
+      /** @description formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5375,6 +5490,60 @@ export interface operations {
       };
       /** @description notFound: no such hold, or not this customer's */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  modifyReservation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reservation identifier (resId) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ModifyBody'];
+      };
+    };
+    responses: {
+      /** @description The seats changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ModifyResponse'];
+        };
+      };
+      /** @description notFound: no such paid reservation, or not this buyer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description lock_seat_error (the new seat is sold or held by another buyer; nothing changed), reservationChanged (lastTransactionId is not the reservation's last, or a ticket changed meanwhile), ticketing_ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (a ticket not of this reservation, a seat of other tickets), priceMismatch (another price level), a seat-kind rule */
+      422: {
         headers: {
           [name: string]: unknown;
         };
