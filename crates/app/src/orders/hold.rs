@@ -361,57 +361,20 @@ impl OrderService {
                 serde_json::json!({ "total": order.total }),
             ));
         }
-        if !(1..=12).contains(&request.installments) {
-            return Err(invalid(
-                ErrorCode::FormValidation,
-                "number of payments must be 1 to 12",
-            ));
-        }
+        Self::check_installments(request.installments)?;
         self.check_tickets_fit(&order).await?;
-        let now = self.clock.now_ms();
-        let due = order.amount_due();
-        let payment = Payment {
-            id: token(),
-            order_id: order.id.clone(),
-            session_id: session.to_owned(),
-            customer_id: order.customer_id,
-            method: if due == 0 {
-                PaymentMethod::Voucher
-            } else {
-                request.method
-            },
-            amount: due,
-            currency: order.currency.clone(),
-            installments: request.installments,
-            status: PaymentStatus::Created,
-            card_brand: None,
-            card_last4: None,
-            card_bin: None,
-            save_card: request.save_card,
-            failure_code: None,
-            decline_reason: None,
-            locale: request.locale,
-            return_url: request.return_url,
-            created_at_ms: now,
-            updated_at_ms: now,
-        };
-        self.orders.create_payment(&payment).await?;
-        if due == 0 {
-            let authorized = PaymentUpdate {
-                status: PaymentStatus::Authorized,
-                card_brand: None,
-                card_last4: None,
-                card_bin: None,
-                failure_code: None,
-                decline_reason: None,
-                note: "hold paid in full by vouchers".into(),
-            };
-            self.payment_callback(&payment.id, authorized).await?;
-            let paid = self.payment(&payment.id).await?;
-            let back = paid.return_url.clone();
-            return Ok((paid, back, until));
+        let (payment, url) = self
+            .open_payment(
+                &order,
+                session,
+                order.customer_id,
+                request,
+                "hold paid in full by vouchers",
+            )
+            .await?;
+        if payment.status.is_paid() {
+            return Ok((payment, url, until));
         }
-        let url = self.gateway.form_url(&payment);
         tracing::info!(order = %order.id, payment = %payment.id, "hold payment started");
         Ok((payment, url, until))
     }
