@@ -206,6 +206,7 @@ async fn a_paid_ticket_moves_to_a_free_seat_and_the_old_one_is_on_sale_again(db:
     let old: ReservedSeat = serde_json::from_value(serde_json::to_value(&r.seats[0]).unwrap()).unwrap();
     let reply = modify(&app, &who, &r, &modify_body(&r, &old, to)).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    example(&app, "modifyReservation", "ModifyResponse", &reply);
     let after = app.reservation(&who, &r.reservation_identifier).await.ok().reservation;
     assert_eq!(at(&after.seats[0]), to);
     assert_ne!(after.seats[0].document_key, old.document_key, "the old ticket no longer admits");
