@@ -174,6 +174,12 @@ async fn a_cart_of_two_presentations_is_one_order_one_payment_one_reservation(db
             assert_eq!(app.seat_state(&buyer(2), p.id, *s).await.s, "sold", "{s} of {} is sold", p.id);
         }
     }
+    // Each ticket's e-document (what the door scans) shows its own presentation.
+    for seat in &r.seats {
+        let doc = app.get(&format!("/api/edocument/{}", seat.document_key)).await;
+        assert_eq!(doc.status, StatusCode::OK, "{}", doc.text);
+        assert_eq!(doc.body["presentation"]["id"].as_i64(), Some(seat.presentation_id));
+    }
     // The store carried both presentations over: the order reads back with them.
     let order = db.db.order(&r.reservation_identifier).await.unwrap().unwrap();
     assert_eq!(order.presentations, vec![p1.id, p2.id]);
