@@ -105,7 +105,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | SmsFailed
         | EmailNotVerified
         | MobileNumberTaken
-        | OrderAlreadyClaimed => StatusCode::CONFLICT,
+        | OrderAlreadyClaimed
+        | HoldTooLate
+        | HoldReleased => StatusCode::CONFLICT,
         // Input that breaks a rule.
         FormValidation
         | SingleSeatGap
@@ -138,7 +140,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | IncompatibleBusiness
         | RefundToCreditUnavailable
         | InvalidMobileNumber
-        | InvalidSsnLogin => StatusCode::UNPROCESSABLE_ENTITY,
+        | InvalidSsnLogin
+        | HoldPremiumSeat
+        | HoldSystemVoucher => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }
 

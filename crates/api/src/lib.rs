@@ -14,6 +14,7 @@ pub mod edge;
 pub mod error;
 mod events;
 mod extract;
+mod holds;
 mod logins;
 mod payment;
 pub mod rate_limit;
@@ -51,8 +52,8 @@ pub mod wire {
         TicketGroupsResponse,
     };
     pub use crate::dto::{
-        Presentation, PriceBreakdown, Product, SeatShort, SeatStatusShort, SeatplanV2, Section,
-        SectionStatus, ServiceCharge, Ticket, TicketGroup,
+        Presentation, PriceBreakdown, Product, SeatBlockReason, SeatShort, SeatStatusShort,
+        SeatplanV2, Section, SectionStatus, ServiceCharge, Ticket, TicketGroup,
     };
     pub use crate::error::{ErrorBody, ErrorDetail};
     pub use crate::payment::PaymentStatusResponse;
@@ -77,6 +78,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(cart::router())
         .merge(reservations::router())
         .merge(reservation_cancel::router())
+        .merge(holds::router())
         .merge(reservation_modify::router())
         .merge(customer::router())
         .merge(customer_area::router())

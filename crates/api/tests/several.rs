@@ -82,6 +82,7 @@ async fn authorize(app: &TestApp, db: &TestDb, payment_id: &str) {
         card_last4: Some("4242".into()),
         card_bin: Some("424242".into()),
         failure_code: None,
+        decline_reason: None,
         note: "test".into(),
     };
     db.db

@@ -4,7 +4,7 @@
 
 mod payment;
 
-pub use payment::{CommitResponse, PaymentFormResponse};
+pub use payment::{CommitBody, CommitResponse, PaymentFormResponse};
 
 use axum::extract::State;
 use kupa_app::customer_info::CustomerInfo;

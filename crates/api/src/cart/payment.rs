@@ -128,6 +128,10 @@ pub struct CommitCart {
     /// The cart's presentations; the first finds the session's order (which holds them all).
     #[schema(min_items = 1, max_items = 10)]
     pub presentations: Vec<CommitPresentation>,
+    /// An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
+    /// see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
+    #[serde(default)]
+    pub is_hold: bool,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -153,8 +157,9 @@ pub struct CommitResponse {
     responses((status = 200, description = "The reservation", body = CommitResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 402, description = "paymentError (declined or not paid)", body = ErrorBody),
-              (status = 409, description = "ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded)", body = ErrorBody),
-              (status = 422, description = "formValidation", body = ErrorBody)))]
+              (status = 401, description = "loginError (a hold needs a logged-in customer)", body = ErrorBody),
+              (status = 409, description = "ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded); with isHold: holdTooLate, lock_seat_error", body = ErrorBody),
+              (status = 422, description = "formValidation; with isHold: noValidMember, holdPremiumSeat, holdSystemVoucher", body = ErrorBody)))]
 pub(super) async fn commit(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -170,6 +175,9 @@ pub(super) async fn commit(
             .into());
         }
     };
+    if body.cart.is_hold {
+        return crate::holds::commit_hold(&state, &session, presentation_id, &body).await;
+    }
     let order = state
         .orders
         .commit(

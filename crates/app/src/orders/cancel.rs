@@ -816,6 +816,7 @@ mod tests {
             card_bin: None,
             save_card: false,
             failure_code: None,
+            decline_reason: None,
             locale: "he".into(),
             return_url: String::new(),
             created_at_ms: 0,

@@ -9,7 +9,9 @@
 
 mod cancel;
 mod cart;
+mod decline;
 mod finalise;
+mod hold;
 mod mail;
 mod messages;
 pub mod model;
@@ -30,7 +32,9 @@ use crate::tickets::TicketService;
 
 pub use crate::ports::{OrderStore, PaymentGateway};
 pub use cancel::*;
+pub use decline::DeclineReason;
 pub use finalise::STRANDED_AFTER_MS;
+pub use hold::*;
 pub use model::*;
 pub use modify::*;
 
@@ -68,6 +72,8 @@ pub struct OrderService {
     clock: Arc<dyn Clock>,
     messages: Messages,
     cancellation: CancellationPolicy,
+    /// Unpaid hold orders (decision 0028); None refuses them.
+    holds: Option<Arc<dyn HoldStore>>,
 }
 
 /// How the order reaches the buyer: mail, text messages, the site's public address for links,
@@ -119,6 +125,7 @@ impl OrderService {
             clock,
             messages,
             cancellation: CancellationPolicy::default(),
+            holds: None,
         }
     }
 

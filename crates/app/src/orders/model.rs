@@ -457,6 +457,8 @@ pub struct Payment {
     pub card_bin: Option<String>,
     pub save_card: bool,
     pub failure_code: Option<String>,
+    /// Why it was declined, when the provider said (see [`DeclineReason`]).
+    pub decline_reason: Option<super::DeclineReason>,
     pub locale: String,
     pub return_url: String,
     pub created_at_ms: i64,
@@ -472,6 +474,15 @@ impl Payment {
             self.failure_code.clone()
         }
     }
+
+    /// The decline reason to tell the buyer: none once paid.
+    pub fn decline_reason_for_buyer(&self) -> Option<super::DeclineReason> {
+        if self.status.is_paid() {
+            None
+        } else {
+            self.decline_reason
+        }
+    }
 }
 
 /// What a payment provider reports back about a payment (the callback's content).
@@ -482,8 +493,18 @@ pub struct PaymentUpdate {
     pub card_last4: Option<String>,
     pub card_bin: Option<String>,
     pub failure_code: Option<String>,
+    /// Why it was declined, when the provider said; only with declined or failed.
+    pub decline_reason: Option<super::DeclineReason>,
     /// For the payment's event log; never card data.
     pub note: String,
+}
+
+impl PaymentUpdate {
+    /// The same word, with the provider's reason for a decline.
+    pub fn because(mut self, reason: super::DeclineReason) -> PaymentUpdate {
+        self.decline_reason = Some(reason);
+        self
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

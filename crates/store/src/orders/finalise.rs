@@ -156,14 +156,15 @@ macro_rules! update_payment_in {
                 // authorization is voided); the store carries it out under the payment's lock.
                 let step = kupa_app::orders::payment_move(before.status, u.status);
                 let moved = match step {
-                    PaymentMove::To(status) => Some((status, u.failure_code.clone())),
-                    PaymentMove::VoidLate => Some((PaymentStatus::Refunded, Some(payment_codes::LATE_AUTHORIZATION.to_owned()))),
+                    PaymentMove::To(status) => Some((status, u.failure_code.clone(), u.decline_reason)),
+                    PaymentMove::VoidLate => Some((PaymentStatus::Refunded, Some(payment_codes::LATE_AUTHORIZATION.to_owned()), None)),
                     PaymentMove::Stay => None,
                 };
-                if let Some((status, failure_code)) = moved {
+                if let Some((status, failure_code, decline_reason)) = moved {
                     sqlx::query(
                         "UPDATE payments SET status = $2, card_brand = COALESCE($3, card_brand), card_last4 = COALESCE($4, card_last4), \
-                         card_bin = COALESCE($5, card_bin), failure_code = COALESCE($6, failure_code), updated_at = $7 WHERE id = $1",
+                         card_bin = COALESCE($5, card_bin), failure_code = COALESCE($6, failure_code), \
+                         decline_reason = COALESCE($8, decline_reason), updated_at = $7 WHERE id = $1",
                     )
                     .bind($id)
                     .bind(status.as_str())
@@ -172,6 +173,7 @@ macro_rules! update_payment_in {
                     .bind(&u.card_bin)
                     .bind(failure_code)
                     .bind($now)
+                    .bind(decline_reason.map(|r| r.as_str()))
                     .execute(&mut *$tx)
                     .await
                     .map_err(db_err)?;

@@ -108,6 +108,9 @@ pub(super) fn payment_row(r: &impl Get) -> R<Payment> {
         card_bin: os(r, "card_bin")?,
         save_card: r.b("save_card")?,
         failure_code: os(r, "failure_code")?,
+        decline_reason: os(r, "decline_reason")?
+            .map(|d| DeclineReason::parse(&d).ok_or_else(|| decode_err("decline reason", &d)))
+            .transpose()?,
         locale: r.s("locale")?,
         return_url: r.s("return_url")?,
         created_at_ms: r.i("created_at")?,

@@ -105,6 +105,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/customer-area/holds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The logged-in customer's holds. */
+    get: operations['customerHolds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customer-area/logout': {
     parameters: {
       query?: never;
@@ -857,6 +874,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/reservations/{id}/hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A hold of the logged-in customer. */
+    get: operations['getHold'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/reservations/{id}/modify': {
     parameters: {
       query?: never;
@@ -873,6 +907,27 @@ export interface paths {
      *     seat is claimed before the old one is released: a taken seat leaves the reservation as it was.
      */
     post: operations['modifyReservation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{id}/pay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Switches a hold to paid: a payment of the hold's order, through the same payment page and the
+     *     same finalisation as any order. Open the answer's `paymentFormURL`; once the gateway confirms,
+     *     the hold is an ordinary paid reservation.
+     */
+    post: operations['payHold'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1404,6 +1459,11 @@ export interface components {
     };
     /** @description The cart as the commit repeats it; the server trusts only its own priced order. */
     CommitCart: {
+      /**
+       * @description An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
+       *     see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
+       */
+      isHold?: boolean;
       /** @description The cart's presentations; the first finds the session's order (which holds them all). */
       presentations: components['schemas']['CommitPresentation'][];
     };
@@ -1644,6 +1704,17 @@ export interface components {
       mobileNumber: string;
       serverTime: string;
     };
+    /** @enum {string} */
+    DeclineReason:
+      | 'declined'
+      | 'insufficientFunds'
+      | 'expiredCard'
+      | 'cardBlocked'
+      | 'callIssuer'
+      | 'threeDSecureFailed'
+      | 'cardNotEligible'
+      | 'rejectedInBankApp'
+      | 'cancelledByBuyer';
     DeleteAccountBody: {
       /** @description Must be true: the customer confirmed in the dialog. */
       confirm: boolean;
@@ -1761,7 +1832,11 @@ export interface components {
       | 'tooManyLoginAttempts'
       | 'emailNotVerified'
       | 'mobileNumberTaken'
-      | 'orderAlreadyClaimed';
+      | 'orderAlreadyClaimed'
+      | 'holdPremiumSeat'
+      | 'holdSystemVoucher'
+      | 'holdTooLate'
+      | 'holdReleased';
     ErrorDetail: {
       /** @description A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3). */
       code: components['schemas']['ErrorCode'];
@@ -1805,6 +1880,50 @@ export interface components {
     FieldOption: {
       isIncluded: boolean;
       isRequired: boolean;
+    };
+    HeldSeat: {
+      /** Format: int64 */
+      price: number;
+      row: string;
+      seat: string;
+      section: string;
+      sectionEn: string;
+      ticketType: string;
+      ticketTypeEn: string;
+    };
+    /** @description An unpaid hold, as the customer area and the confirmation show it. */
+    Hold: {
+      /**
+       * Format: int64
+       * @description What is left to pay after vouchers (agorot).
+       */
+      amountDue: number;
+      currency: string;
+      eventDateTime: string;
+      /** @description Pay and collect by then: 30 minutes before the event. Then the hold is released. */
+      holdUntil: string;
+      presentation: components['schemas']['Presentation'];
+      reservationIdentifier: string;
+      reservationNumber: string;
+      seats: components['schemas']['HeldSeat'][];
+      serverTime: string;
+      /**
+       * @description `open` (to pay until `holdUntil`), `paid` (an ordinary reservation now: GET
+       *     /reservations/{id}) or `released` (not paid in time; the seats went back to sale).
+       */
+      state: string;
+      /**
+       * Format: int64
+       * @description What the hold costs (agorot), service charge included.
+       */
+      total: number;
+    };
+    HoldResponse: {
+      hold: components['schemas']['Hold'];
+    };
+    HoldsResponse: {
+      /** @description Newest first: open holds, and recent paid or released ones. */
+      holds: components['schemas']['Hold'][];
     };
     IntegrationInfo: {
       /** Format: int64 */
@@ -2014,12 +2133,40 @@ export interface components {
       password: string;
       token: string;
     };
+    /** @description Switching a hold to paid: which way to pay and where the payment page sends the buyer back. */
+    PayHoldBody: {
+      /** @description The page language of the payment form: he (default) or en. */
+      locale?: string | null;
+      /** @description card (default), savedCard, paypal, blik, payu. */
+      method?: string | null;
+      /**
+       * Format: int64
+       * @description Installments, 1 to 12 (default 1).
+       */
+      numberOfPayments?: number | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+      /** @description Where the payment page sends the buyer back (a path of this site; default the customer area). */
+      returnPath?: string | null;
+      saveCard?: boolean;
+      /**
+       * Format: int64
+       * @description The total the customer sees (agorot); refused with `priceMismatch` when it differs.
+       */
+      total?: number | null;
+    };
     /** @description What a gateway reports about a payment. */
     PaymentCallbackBody: {
       /** @description visa, mastercard, amex, ... (letters and digits, at most 20). */
       cardBrand?: string | null;
       /** @description Exactly four digits. The card number itself is never sent or kept. */
       cardLast4?: string | null;
+      /**
+       * @description For declined or failed, when the provider knows why: declined, insufficientFunds,
+       *     expiredCard, cardBlocked, callIssuer, threeDSecureFailed, cardNotEligible,
+       *     rejectedInBankApp or cancelledByBuyer (the provider's own codes mapped to these).
+       */
+      declineReason?: string | null;
       /**
        * @description For declined, failed or expired: paymentError (the default), blikError, payUerror,
        *     payU_3DS_error, errorNoResponse or errorResponse.
@@ -2067,6 +2214,7 @@ export interface components {
       cardBrand?: string | null;
       cardLast4?: string | null;
       currency: string;
+      declineReason?: components['schemas']['DeclineReason'] | null;
       /**
        * @description Why a payment did not go through (null once paid): `paymentError`, `blikError`,
        *     `payUerror`, `payU_3DS_error`, `errorNoResponse` (timed out), `errorResponse`; for a
@@ -2533,6 +2681,11 @@ export interface components {
       label: string;
       labelEn: string;
     };
+    /**
+     * @description Why a seat is not selectable by this buyer now.
+     * @enum {string}
+     */
+    SeatBlockReason: 'singleSeat' | 'boxOffice';
     /** @description A seat in the long form of the older calls. */
     SeatLong: {
       /** Format: int64 */
@@ -2646,6 +2799,7 @@ export interface components {
       y: number;
     };
     SeatStatusLong: {
+      BlockReason?: components['schemas']['SeatBlockReason'] | null;
       IsAvailable: boolean;
       IsBlocked: boolean;
       IsSelected: boolean;
@@ -2659,6 +2813,7 @@ export interface components {
     };
     /** @description One seat's state, short form. */
     SeatStatusShort: {
+      blockReason?: components['schemas']['SeatBlockReason'] | null;
       /** @description Free to claim now. */
       isAvailable: boolean;
       /** @description Not selectable by this buyer now: the seating policy (it would leave a new single seat), or a section with no price online; see docs/api.md. */
@@ -3349,6 +3504,35 @@ export interface operations {
       };
       /** @description CUSTOMER_NOT_FOUND: the login proved a mobile number that no customer account has */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerHolds: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The holds */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HoldsResponse'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -4619,6 +4803,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description loginError (a hold needs a logged-in customer) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description paymentError (declined or not paid) */
       402: {
         headers: {
@@ -4628,7 +4821,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded) */
+      /** @description ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded); with isHold: holdTooLate, lock_seat_error */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4637,7 +4830,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation */
+      /** @description formValidation; with isHold: noValidMember, holdPremiumSeat, holdSystemVoucher */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5265,6 +5458,47 @@ export interface operations {
       };
     };
   };
+  getHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The hold */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HoldResponse'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hold, or not this customer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   modifyReservation: {
     parameters: {
       query?: never;
@@ -5309,6 +5543,78 @@ export interface operations {
         };
       };
       /** @description formValidation (a ticket not of this reservation, a seat of other tickets), priceMismatch (another price level), a seat-kind rule */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  payHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayHoldBody'];
+      };
+    };
+    responses: {
+      /** @description Where to pay */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentFormResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hold, or not this customer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description holdReleased (not paid in time), ORDER_ALREADY_PAID */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation, priceMismatch */
       422: {
         headers: {
           [name: string]: unknown;

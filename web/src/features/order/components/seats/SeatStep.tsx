@@ -104,8 +104,8 @@ export function SeatStep({
   }, [status.data, lineKeys, holdsData]);
 
   const reasons = useMemo(
-    () => blockReasons(status.data?.seats ?? [], presentation.seatingPolicyId),
-    [status.data, presentation.seatingPolicyId],
+    () => blockReasons(status.data?.seats ?? []),
+    [status.data],
   );
 
   const priceLevelOf = (seat: SeatShort): string | null => {
