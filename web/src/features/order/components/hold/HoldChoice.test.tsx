@@ -16,9 +16,11 @@ vi.mock('./goToHold', () => ({ goToHold: vi.fn() }));
 
 const cart: PricedCart = {
   presentationId: 101,
+  presentationIds: [101],
   currency: 'ILS',
   tickets: [
     {
+      presentationId: 101,
       sectionId: 5,
       sectionName: 'אולם',
       rowName: '4',
