@@ -368,7 +368,14 @@ async fn tickets_pdf(
     } else {
         &config.confirmation.order_terms_en
     };
-    let doc = tickets_out::tickets_document(&order, &info, &lang, state.orders.public_url(), terms);
+    // Each ticket with its own presentation (an order may hold several; the first is `info`).
+    let infos = state.orders.presentations_of(&order).await?;
+    debug_assert_eq!(
+        infos.first().map(|i| i.view.presentation.id),
+        Some(info.view.presentation.id)
+    );
+    let doc =
+        tickets_out::tickets_document(&order, &infos, &lang, state.orders.public_url(), terms);
     let pdf = kupa_documents::render_tickets_pdf(&doc).map_err(AppError::internal)?;
     Ok((
         [

@@ -175,6 +175,12 @@ async fn a_cart_of_two_presentations_is_one_order_one_payment_one_reservation(db
             assert_eq!(app.seat_state(&buyer(2), p.id, *s).await.s, "sold", "{s} of {} is sold", p.id);
         }
     }
+    // Each ticket's e-document (what the door scans) shows its own presentation.
+    for seat in &r.seats {
+        let doc = app.get(&format!("/api/edocument/{}", seat.document_key)).await;
+        assert_eq!(doc.status, StatusCode::OK, "{}", doc.text);
+        assert_eq!(doc.body["presentation"]["id"].as_i64(), Some(seat.presentation_id));
+    }
     // The store carried both presentations over: the order reads back with them.
     let order = db.db.order(&r.reservation_identifier).await.unwrap().unwrap();
     assert_eq!(order.presentations, vec![p1.id, p2.id]);
@@ -207,6 +213,7 @@ async fn a_paid_ticket_moves_to_a_free_seat_and_the_old_one_is_on_sale_again(db:
     let old: ReservedSeat = serde_json::from_value(serde_json::to_value(&r.seats[0]).unwrap()).unwrap();
     let reply = modify(&app, &who, &r, &modify_body(&r, &old, to)).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    example(&app, "modifyReservation", "ModifyResponse", &reply);
     let after = app.reservation(&who, &r.reservation_identifier).await.ok().reservation;
     assert_eq!(at(&after.seats[0]), to);
     assert_ne!(after.seats[0].document_key, old.document_key, "the old ticket no longer admits");

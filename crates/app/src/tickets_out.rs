@@ -174,19 +174,45 @@ pub fn edocument_path(t: &OrderTicket) -> String {
     format!("/edocument/{}", t.document_key)
 }
 
+/// The tickets of an order as a document: each ticket with its own presentation's event, from
+/// `infos` (the order's presentations; the first, which titles the document, stands in for any
+/// not given).
 pub fn tickets_document(
     order: &Order,
-    info: &PresentationInfo,
+    infos: &[PresentationInfo],
     lang: &str,
     base_url: &str,
     terms: &str,
 ) -> TicketsDocument {
-    let v = &info.view;
-    let starts = v.presentation.starts_at_ms;
+    let Some(headline) = infos.first() else {
+        return TicketsDocument {
+            lang: lang.to_owned(),
+            rtl: is_he(lang),
+            title: String::new(),
+            chain_name: if is_he(lang) {
+                CHAIN_NAME_HE
+            } else {
+                CHAIN_NAME_EN
+            }
+            .to_owned(),
+            labels: labels(lang),
+            terms: terms.to_owned(),
+            tickets: Vec::new(),
+        };
+    };
+    let info_of = |t: &OrderTicket| {
+        infos
+            .iter()
+            .find(|i| i.view.presentation.id == t.presentation_id)
+            .unwrap_or(headline)
+    };
+    let v = &headline.view;
     let tickets = order
         .tickets
         .iter()
-        .map(|t| DocTicket {
+        .map(|t| (t, &info_of(t).view))
+        .map(|(t, v)| (t, v, v.presentation.starts_at_ms))
+        .map(|(t, v, starts)| DocTicket {
             feature_name: pick(lang, &v.feature.name, &v.feature.name_en).to_owned(),
             feature_name_secondary: if is_he(lang) {
                 v.feature.name_en.clone()

@@ -751,6 +751,55 @@ mod tests {
         }
     }
 
+    #[test]
+    fn an_order_reads_as_typed_lines_over_its_presentations() {
+        let mut second = ticket(3, 3000, 0, false);
+        second.presentation_id = 2;
+        let mut o = order(
+            vec![
+                ticket(1, 4200, 500, false),
+                ticket(2, 4200, 500, false),
+                second,
+            ],
+            Vec::new(),
+            0,
+        );
+        o.presentations = Order::presentations_of(&o.tickets);
+        o.products.push(OrderProduct {
+            product_id: 9,
+            name: String::new(),
+            name_en: String::new(),
+            quantity: 2,
+            unit_price: 1500,
+        });
+        assert_eq!(o.presentations, vec![1, 2]);
+        assert_eq!(o.first_presentation(), Some(1));
+        assert_eq!(o.tickets_of(2).map(|t| t.line).collect::<Vec<_>>(), vec![3]);
+        let kinds: Vec<LineKind> = o.lines().map(|l| l.kind()).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                LineKind::Ticket,
+                LineKind::Ticket,
+                LineKind::Ticket,
+                LineKind::Product
+            ]
+        );
+        assert_eq!(
+            o.lines().map(|l| l.amount()).collect::<Vec<_>>(),
+            vec![4700, 4700, 3000, 3000]
+        );
+        assert_eq!(
+            o.lines().map(|l| l.presentation_id()).collect::<Vec<_>>(),
+            vec![Some(1), Some(1), Some(2), None]
+        );
+        let no_tickets = order(Vec::new(), Vec::new(), 0);
+        assert_eq!(
+            Order::presentations_of(&no_tickets.tickets),
+            Vec::<i64>::new()
+        );
+    }
+
     fn card(amount: i64) -> Payment {
         Payment {
             id: "p".into(),

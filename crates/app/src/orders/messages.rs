@@ -35,9 +35,10 @@ impl OrderService {
         } else {
             &config.confirmation.order_terms_en
         };
+        let infos = self.presentations_of(order).await?;
         let doc = crate::tickets_out::tickets_document(
             order,
-            &info,
+            &infos,
             lang,
             &self.messages.public_url,
             terms,

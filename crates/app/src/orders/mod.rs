@@ -277,8 +277,41 @@ impl OrderService {
         Ok(Some((order, info)))
     }
 
+    /// The paid order a ticket's e-document key belongs to, with that ticket's presentation (an
+    /// order may hold several).
     pub async fn by_document_key(&self, key: &str) -> AppResult<Option<(Order, PresentationInfo)>> {
         let order = self.orders.order_by_document_key(key).await?;
-        self.paid_with_presentation(order).await
+        let Some((order, headline)) = self.paid_with_presentation(order).await? else {
+            return Ok(None);
+        };
+        let own = order
+            .tickets
+            .iter()
+            .find(|t| t.document_key == key)
+            .map(|t| t.presentation_id);
+        let info = match own {
+            Some(id) if id != headline.view.presentation.id => {
+                self.catalogue
+                    .presentation(id, &Default::default())
+                    .await?
+                    .info
+            }
+            _ => headline,
+        };
+        Ok(Some((order, info)))
+    }
+
+    /// Every presentation of an order, in its order (the first is the one it headlines).
+    pub async fn presentations_of(&self, order: &Order) -> AppResult<Vec<PresentationInfo>> {
+        let mut out = Vec::with_capacity(order.presentations.len());
+        for id in &order.presentations {
+            out.push(
+                self.catalogue
+                    .presentation(*id, &Default::default())
+                    .await?
+                    .info,
+            );
+        }
+        Ok(out)
     }
 }

@@ -20,7 +20,7 @@ const cart: PricedCart = {
   currency: 'ILS',
   tickets: [
     {
-      presentationId: 1,
+      presentationId: 101,
       sectionId: 5,
       sectionName: 'אולם',
       rowName: '4',

@@ -18,7 +18,7 @@ const cart: PricedCart = {
   currency: 'ILS',
   tickets: [
     {
-      presentationId: 1,
+      presentationId: 101,
       sectionId: 5,
       sectionName: 'אולם',
       rowName: '4',
@@ -223,7 +223,6 @@ describe('payment step', () => {
         presentations: [
           {
             presentationId: 101,
-            presentationIds: [101],
             seats: [
               { VenueSectionId: 5, XCoordinate: 7, YCoordinate: 4, ticket: { ticketId: 31 } },
             ],
