@@ -44,6 +44,7 @@ mod outbox;
 mod rows;
 mod saved_cards;
 pub mod seat_events;
+mod staff;
 pub mod testing;
 mod tickets;
 
