@@ -432,4 +432,35 @@ async fn reference_options_are_edited_by_same_site_posts_only(db: &TestDb) {
     assert_eq!(code(&r), "formValidation");
 }
 
+async fn the_demo_history_reads_as_fourteen_days_of_sales(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    add(&app, "m@chain.example", Role::Manager, &[1, 2], false).await;
+    let m = staff_login(&app, "m@chain.example").await;
+    let started = std::time::Instant::now();
+    let report = kupa_store::seed_demo_history(&db.db, app.state.clock.now_ms()).await.unwrap();
+    eprintln!("history: {report:?} in {:?}", started.elapsed());
+    assert!(report.presentations > 100 && report.tickets > 5_000, "{report:?}");
+    let first = app.today.checked_sub(jiff::Span::new().days(14)).unwrap();
+    let r = get(&app, &m, &format!("/api/PRES-live/attendanceByDate/{first}/{}", app.today)).await;
+    let days = ok(&r)["days"].as_array().unwrap().clone();
+    assert_eq!(days.len(), 15);
+    let sold: i64 = days.iter().map(|d| d["SoldQuantity"].as_i64().unwrap()).sum();
+    assert_eq!(sold as usize, report.tickets, "every seeded ticket is a sold seat of a cinema");
+    for d in &days[..14] {
+        let (s, c) = (d["SoldQuantity"].as_i64().unwrap(), d["Capacity"].as_i64().unwrap());
+        assert!(s > 0 && s < c, "{d}");
+    }
+    // The money: the last month's presentation sales equal the orders' ticket totals.
+    let r = get(&app, &m, "/api/PRES-live/monitors/PresentationSales/data").await;
+    let s = ok(&r);
+    let orders = rows(db, "SELECT CAST(SUM(tickets_total) AS TEXT) FROM orders WHERE status = 'paid'").await;
+    assert_eq!(s["totalRevenue"].as_i64().unwrap().to_string(), orders[0]);
+    let by_day: i64 = s["salesByDay"].as_array().unwrap().iter().map(|d| d["Tickets"].as_i64().unwrap()).sum();
+    assert_eq!(by_day as usize, report.tickets);
+    // A seeded reservation reads back like any other.
+    let id = rows(db, "SELECT id FROM orders LIMIT 1").await;
+    let order = kupa_app::orders::OrderStore::order(&db.db, &id[0]).await.unwrap().unwrap();
+    assert!(!order.tickets.is_empty());
+}
+
 }

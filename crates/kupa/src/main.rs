@@ -317,6 +317,15 @@ async fn serve(
     let db = Arc::new(db);
     if demo_loaded {
         staff_cmd::add_demo_staff(&db, clock.clone(), settings.test_mode).await?;
+        let started = std::time::Instant::now();
+        let history = kupa_store::seed_demo_history(&db, clock.now_ms()).await?;
+        tracing::info!(
+            presentations = history.presentations,
+            orders = history.orders,
+            tickets = history.tickets,
+            ms = started.elapsed().as_millis() as u64,
+            "demo sales of the past 14 days written"
+        );
     }
     let providers = kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode);
     let state = kupa_wiring::app_state(db.clone(), providers, settings);

@@ -45,6 +45,7 @@ mod rows;
 mod saved_cards;
 pub mod seat_events;
 mod staff;
+pub use staff::{HistoryReport, seed_demo_history};
 pub mod testing;
 mod tickets;
 

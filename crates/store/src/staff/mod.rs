@@ -2,6 +2,8 @@
 //! monitoring. The figures are read, never kept: sold and held seats from the seat claims (a held
 //! seat is an unexpired hold), money from the paid, not cancelled ticket lines.
 
+mod history;
+
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::staff::live::{LiveRow, SoldLine};
@@ -10,6 +12,8 @@ use kupa_app::staff::{NewStaffUser, Role, StaffAccount, StaffStore, StaffUser};
 
 use crate::rows::Get;
 use crate::{Db, db_err};
+
+pub use history::{HistoryReport, seed_demo_history};
 
 macro_rules! user_columns {
     () => {
