@@ -119,3 +119,33 @@ for (const width of [820, 1280]) {
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   });
 }
+
+test('a manager reads a feature’s sales and sets a reference option’s quantity', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.goto('/PRES-live?lang=en');
+  await page.getByLabel('Email', { exact: true }).fill('manager@kupa.example');
+  await page.getByLabel('Password', { exact: true }).fill('demo-manager-pass');
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+
+  await page.getByRole('button', { name: 'Sales', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Sales by feature', exact: true })).toBeVisible();
+  // The demo's past week has paid tickets: the chart and the presentations with money.
+  await expect(page.locator('.staff-chart__bars li').first()).toBeVisible();
+  await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('₪');
+  await noSeriousAxe(page, 'the sales view');
+
+  await page.getByRole('button', { name: 'Reference prompts', exact: true }).click();
+  const quantity = page.getByLabel('Quantity left for 101', { exact: true });
+  await expect(quantity).toHaveValue('2');
+  await quantity.fill('5');
+  await page
+    .getByRole('row')
+    .filter({ has: quantity })
+    .getByRole('button', { name: 'Save' })
+    .click();
+  await expect(page.getByLabel('Quantity left for 101', { exact: true })).toHaveValue('5');
+  await noSeriousAxe(page, 'the reference-prompt admin');
+});

@@ -20,7 +20,11 @@ import {
 } from './api';
 import { FigureCells, FigureHeads, Meter } from './figures';
 import { PresentationBox } from './PresentationBox';
+import { RefAdmin } from './RefAdmin';
+import { SalesView } from './SalesView';
 import { formatDay, weekday } from './model';
+
+type View = 'attendance' | 'sales' | 'refs';
 
 export function LiveMonitor({ me }: { me: StaffMe }) {
   const { t, i18n } = useTranslation();
@@ -49,7 +53,14 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
     if (!found) return String(l);
     return i18n.language === 'he' ? found.name : found.nameEn;
   };
-  const canSeeAttendance = me.role !== 'ticketReferenceAgent';
+  const views: View[] =
+    me.role === 'manager'
+      ? ['attendance', 'sales', 'refs']
+      : me.role === 'usher'
+        ? ['attendance']
+        : ['refs'];
+  const asked = params.get('view') as View | null;
+  const view: View = asked && views.includes(asked) ? asked : views[0];
 
   return (
     <main className="staff">
@@ -66,9 +77,24 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
           {t('staff.logout')}
         </button>
       </header>
-      {!canSeeAttendance ? (
-        <Notice title={t('staff.agentOnly')} headingLevel={2} />
-      ) : (
+      {views.length > 1 && (
+        <nav className="staff-views" aria-label={t('staff.views')}>
+          {views.map((v) => (
+            <button
+              key={v}
+              type="button"
+              className="staff-button staff-button--toggle"
+              aria-pressed={view === v}
+              onClick={() => go({ view: v })}
+            >
+              {t(`staff.view.${v}`)}
+            </button>
+          ))}
+        </nav>
+      )}
+      {view === 'refs' && <RefAdmin />}
+      {view === 'sales' && filter.data && <SalesView filter={filter.data} />}
+      {view === 'attendance' && (
         <>
           <nav className="staff__crumbs" aria-label={t('staff.crumbs')}>
             <ol>

@@ -99,8 +99,14 @@ describe('the live monitoring page', () => {
     expect(today).toHaveTextContent('10 of 100 sold');
     expect(screen.getAllByRole('listitem').length).toBeGreaterThanOrEqual(3);
     const body = fetchMock.mock.calls
-      .filter(([u]) => String(u).endsWith('/api/staff/login'))
-      .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>);
+      .filter((call) => String((call as unknown[])[0]).endsWith('/api/staff/login'))
+      .map(
+        (call) =>
+          JSON.parse(String(((call as unknown[])[1] as RequestInit).body)) as Record<
+            string,
+            unknown
+          >,
+      );
     expect(body[1]).toMatchObject({ email: 'manager@kupa.example', totpCode: '123456' });
 
     fireEvent.click(today);

@@ -113,3 +113,68 @@ export function fetchBox(
 export function rowId(row: AttendanceRow): number {
   return row.LocationId ?? row.VenueId ?? row.FeatureId ?? -1;
 }
+
+export type PresentationsSalesResponse = Schemas['PresentationsSalesResponse'];
+export type AvailableFeaturesResponse = Schemas['AvailableFeaturesResponse'];
+export type RefOptionsResponse = Schemas['RefOptionsResponse'];
+export type RefOptionRow = Schemas['RefOptionRow'];
+export type RefSalesResponse = Schemas['RefSalesResponse'];
+
+export function availableFeaturesQuery(startDate: string, endDate: string) {
+  return queryOptions({
+    queryKey: ['staff', 'v2', 'features', startDate, endDate] as const,
+    queryFn: ({ signal }) =>
+      apiGet<AvailableFeaturesResponse>(
+        '/PRES-live/v2/availableFeatures',
+        { startDate, endDate },
+        signal,
+      ),
+    ...CACHED,
+  });
+}
+
+export function fetchFeatureData(
+  q: { featureId: number; locationId?: number; startDate: string; endDate: string },
+  signal?: AbortSignal,
+): Promise<PresentationsSalesResponse> {
+  return apiGet<PresentationsSalesResponse>('/PRES-live/v2/featureData', q, signal);
+}
+
+export const refKeys = {
+  options: ['staff', 'refs', 'options'] as const,
+  sales: ['staff', 'refs', 'sales'] as const,
+};
+
+export function refOptionsQuery() {
+  return queryOptions({
+    queryKey: refKeys.options,
+    queryFn: ({ signal }) =>
+      apiGet<RefOptionsResponse>(
+        '/pres-live/monitors/TicketReferencePromptAdmin/data',
+        undefined,
+        signal,
+      ),
+    retry: false,
+  });
+}
+
+export function refSalesQuery() {
+  return queryOptions({
+    queryKey: refKeys.sales,
+    queryFn: ({ signal }) =>
+      apiGet<RefSalesResponse>(
+        '/pres-live/monitors/TicketReferencePromptAdminTicketSales/data',
+        { detailLevel: 1, dateType: 2 },
+        signal,
+      ),
+    retry: false,
+  });
+}
+
+export function editRefQuantity(o: RefOptionRow, quantity: number) {
+  return apiSend<{ success: boolean }>(
+    'POST',
+    `/pres-live/editReferencePromptOptionQuantity/1/${o.PriceType}/${o.PriceId}/${o.PriceRowId}`,
+    { reference: o.Reference1, reference2: o.Reference2, quantity },
+  );
+}
