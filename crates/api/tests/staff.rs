@@ -298,6 +298,14 @@ async fn live_figures_match_real_orders_and_holds(db: &TestDb) {
     let r = get(&app, &m, &format!("/api/PRES-live/attendanceByDatePresentationBox/{date}/2/venue/{venue}")).await;
     let row = ok(&r)["presentations"].as_array().unwrap().iter().find(|x| x["PresentationId"] == pid).unwrap().clone();
     assert_eq!((row["SoldQuantity"].as_i64(), row["HeldQuantity"].as_i64()), (Some(2), Some(0)));
+    // A hold that ran out is not held, even before the sweeper removes its claim.
+    app.lock(&buyer(3), &typed, held.key()).await.ok();
+    let held_now = |r: &Reply| r.body["presentations"].as_array().unwrap().iter().find(|x| x["PresentationId"] == pid).unwrap()["HeldQuantity"].as_i64();
+    let r = get(&app, &m, &format!("/api/PRES-live/attendanceByDatePresentationBox/{date}/2/venue/{venue}")).await;
+    assert_eq!(held_now(&r), Some(1));
+    app.advance_clock_ms(3 * 3_600_000).await;
+    let r = get(&app, &m, &format!("/api/PRES-live/attendanceByDatePresentationBox/{date}/2/venue/{venue}")).await;
+    assert_eq!(held_now(&r), Some(0));
 }
 
 async fn every_call_is_scoped_to_the_users_businesses(db: &TestDb) {
