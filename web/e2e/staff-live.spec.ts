@@ -2,8 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 
 // A new manager of the demo chain (its test-mode password, docs/api.md §13) logs in on
-// /PRES-live, drills from the calendar to a presentation box, and watches the held count and
-// the seat map change without reload while another browser holds a seat.
+// /PRES-live, drills from the calendar to a presentation box, and watches the held and sold
+// counts and the seat map change without reload while another browser holds and buys a seat.
 
 async function noSeriousAxe(page: Page, step: string) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -52,6 +52,69 @@ async function holdOneSeat(request: APIRequestContext, presentationId: number) {
     },
   });
   expect(lock.status(), await lock.text()).toBe(200);
+  return free!;
+}
+
+/** The same buyer pays the held seat by card and commits: the order path, end to end. */
+async function buyHeldSeat(request: APIRequestContext, presentationId: number, seat: Seat) {
+  const groups = (
+    await (await request.get(`/api/presentations/${presentationId}/ticketGroups`)).json()
+  ).ticketGroups as Array<{
+    id: number;
+    tickets: Array<{ id: number; price: number; nameEn: string }>;
+  }>;
+  const regular = groups
+    .find((g) => g.id === seat.tg)!
+    .tickets.find((t) => t.nameEn.toLowerCase().includes('regular'))!;
+  const cart = await request.post('/api/cart', {
+    data: {
+      cart: {
+        presentations: [
+          {
+            presentationId,
+            seats: [
+              {
+                XCoordinate: seat.x,
+                YCoordinate: seat.y,
+                VenueSectionId: seat.si,
+                ticket: { ticketId: regular.id, amount: regular.price },
+              },
+            ],
+          },
+        ],
+        customerInfo: {
+          firstName: 'דנה',
+          lastName: 'לוי',
+          email: 'dana@example.com',
+          verifyEmailAddress: 'dana@example.com',
+          mobileNumber: '+972524318876',
+          acceptedTerms: [1, 2, 3],
+        },
+      },
+      step: 'customerInfo',
+      locale: 'he',
+    },
+  });
+  expect(cart.status(), await cart.text()).toBe(200);
+  const total = (await cart.json()).cart.total as number;
+  const form = await request.get(
+    `/api/payment/form/he?presentationId=${presentationId}&total=${total}&recaptchaToken=kupa-test-captcha&method=card&numberOfPayments=1&saveCard=false`,
+  );
+  expect(form.status(), await form.text()).toBe(200);
+  const paymentId = (await form.json()).paymentIdentifier as string;
+  const year = (new Date().getFullYear() + 2) % 100;
+  const paid = await request.post(`/pay/${paymentId}/card`, {
+    form: { cardNumber: '4242 4242 4242 4242', expiry: `12/${year}`, cvv: '987', holderId: '' },
+    maxRedirects: 0,
+  });
+  expect(paid.status(), await paid.text()).toBe(303);
+  const commit = await request.post('/api/payment/commit', {
+    data: {
+      cart: { presentations: [{ presentationId }] },
+      recaptchaToken: 'kupa-test-captcha',
+    },
+  });
+  expect(commit.status(), await commit.text()).toBe(200);
 }
 
 for (const width of [820, 1280]) {
@@ -106,9 +169,18 @@ for (const width of [820, 1280]) {
 
     // Another browser holds a seat: within 2 s the count and the map show it, without reload.
     const other = await playwright.request.newContext({ baseURL });
-    await holdOneSeat(other, presentationId);
+    const seat = await holdOneSeat(other, presentationId);
     await expect(held).toHaveText(String(heldBefore + 1), { timeout: 2000 });
     await expect(map).toHaveAttribute('data-held', String(mapHeldBefore + 1), { timeout: 2000 });
+
+    // It buys the seat: the sold count and the map follow, the hold becomes a sale.
+    const sold = page.locator('dd[data-figure="sold"]');
+    const soldBefore = Number(await sold.textContent());
+    const mapSoldBefore = Number(await map.getAttribute('data-sold'));
+    await buyHeldSeat(other, presentationId, seat);
+    await expect(sold).toHaveText(String(soldBefore + 1), { timeout: 2000 });
+    await expect(map).toHaveAttribute('data-sold', String(mapSoldBefore + 1), { timeout: 2000 });
+    await expect(held).toHaveText(String(heldBefore), { timeout: 2000 });
     await other.dispose();
 
     // Hebrew: the same box, right to left.
