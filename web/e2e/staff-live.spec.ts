@@ -118,7 +118,7 @@ async function buyHeldSeat(request: APIRequestContext, presentationId: number, s
 }
 
 for (const width of [820, 1280]) {
-  test(`a manager drills to a presentation box and sees a hold live (${width} px)`, async ({
+  test(`a manager drills to a presentation box and sees a hold and a sale live (${width} px)`, async ({
     page,
     playwright,
     baseURL,
