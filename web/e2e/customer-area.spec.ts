@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { noSeriousAxeViolations } from './axe';
 import { OrderPage } from './pages/OrderPage';
 import {
   DETAILS_EN,
@@ -76,16 +76,6 @@ async function buyOneSeat(
     lang === 'en' ? /^Row ([^,]+), seat ([^,]+)/ : /^שורה ([^,]+), מושב ([^,]+)/,
   )!;
   return { row: m[1], seat: m[2] };
-}
-
-async function noSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter(
-    (v) => v.impact === 'serious' || v.impact === 'critical',
-  );
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
 }
 
 test('a logged-in buyer finds the order in the customer area, sends it by SMS, edits the profile and logs out', async ({

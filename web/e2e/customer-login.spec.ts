@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { noSeriousAxeViolations } from './axe';
 import { shoot } from './order-flow';
 
 // Demo data (docs/catalogue.md): Dana Levi, customer 1, mobile 0524318876, dana.levi@example.com.
@@ -50,6 +51,7 @@ test('a customer logs in by mobile number and the SMS code from the outbox (he, 
     'aria-selected',
     'true',
   );
+  await noSeriousAxeViolations(page);
   await shoot(page, 'customer-login-he-360.png');
   await page.getByLabel('מספר טלפון נייד').fill('052-4318876');
   await page.getByRole('button', { name: 'שליחת קוד' }).click();
@@ -57,6 +59,8 @@ test('a customer logs in by mobile number and the SMS code from the outbox (he, 
   await page.getByLabel('קוד מה-SMS').fill('000000');
   await page.getByRole('button', { name: 'כניסה' }).click();
   await expect(page.getByRole('alert')).toBeVisible();
+  // The code form with its error, too.
+  await noSeriousAxeViolations(page);
   await page.getByLabel('קוד מה-SMS').fill(await smsCode(request, DANA_MOBILE));
   await page.getByRole('button', { name: 'כניסה' }).click();
   await expect(page).toHaveURL(/\/customer-area$/);
@@ -120,6 +124,7 @@ test('the same mobile login in English (390 px)', async ({ page, request }) => {
   await expect(
     page.getByRole('heading', { name: 'Log in to your account', level: 1 }),
   ).toBeVisible();
+  await noSeriousAxeViolations(page);
   await shoot(page, 'customer-login-en-390.png');
   await page.getByLabel('Mobile number').fill('0507712345');
   await page.getByRole('button', { name: 'Send code' }).click();

@@ -11,7 +11,7 @@ import {
   throughTicketsAndExtras,
 } from './order-flow';
 
-test('a declined card shows the payment error, and another card then pays the order', async ({
+test('a declined card says why and what to do, and another card then pays the order', async ({
   page,
   request,
 }) => {
@@ -31,10 +31,11 @@ test('a declined card shows the payment error, and another card then pays the or
   const dialog = page.getByRole('dialog', { name: 'תשלום' });
   await expect(dialog).toBeVisible();
 
-  await payByCard(page, 'טופס תשלום מאובטח', '4000 0000 0000 0002');
-  // errors.paymentError, in Hebrew, with a way to try again.
+  // Declined for insufficient funds: the dialog says why and what to do (the issuer's reason,
+  // checkout.payment.declined.insufficientFunds), in Hebrew, with a way to try again.
+  await payByCard(page, 'טופס תשלום מאובטח', '4000 0000 0000 9995');
   await expect(dialog.getByRole('alert')).toHaveText(
-    /^התשלום לא אושר, ולכן לא נגבה כסף. .*בכרטיס או באמצעי אחר/,
+    /^הכרטיס סורב: אין בו די יתרה או מסגרת אשראי. לא נגבה כסף. שלמו בכרטיס אחר/,
   );
   await expect(dialog.getByRole('status')).toHaveText('התשלום לא עבר.');
   await dialog.getByRole('button', { name: 'לנסות שוב' }).click();

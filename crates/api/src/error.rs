@@ -99,12 +99,15 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | LastCommit
         | OrderAlreadyPaid
         | NothingToCancel
+        | ReservationChanged
         | BalanceIsDue
         | TicketCancellationsAreNoLongerPossible
         | SmsFailed
         | EmailNotVerified
         | MobileNumberTaken
-        | OrderAlreadyClaimed => StatusCode::CONFLICT,
+        | OrderAlreadyClaimed
+        | HoldTooLate
+        | HoldReleased => StatusCode::CONFLICT,
         // Input that breaks a rule.
         FormValidation
         | SingleSeatGap
@@ -137,7 +140,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | IncompatibleBusiness
         | RefundToCreditUnavailable
         | InvalidMobileNumber
-        | InvalidSsnLogin => StatusCode::UNPROCESSABLE_ENTITY,
+        | InvalidSsnLogin
+        | HoldPremiumSeat
+        | HoldSystemVoucher => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }
 

@@ -14,11 +14,13 @@ pub mod edge;
 pub mod error;
 mod events;
 mod extract;
+mod holds;
 mod logins;
 mod payment;
 pub mod rate_limit;
 mod request_id;
 mod reservation_cancel;
+mod reservation_modify;
 mod reservations;
 mod saved_cards;
 pub mod seat_event_hub;
@@ -51,11 +53,12 @@ pub mod wire {
         TicketGroupsResponse,
     };
     pub use crate::dto::{
-        Presentation, PriceBreakdown, Product, SeatShort, SeatStatusShort, SeatplanV2, Section,
-        SectionStatus, ServiceCharge, Ticket, TicketGroup,
+        Presentation, PriceBreakdown, Product, SeatBlockReason, SeatShort, SeatStatusShort,
+        SeatplanV2, Section, SectionStatus, ServiceCharge, Ticket, TicketGroup,
     };
     pub use crate::error::{ErrorBody, ErrorDetail};
     pub use crate::payment::PaymentStatusResponse;
+    pub use crate::reservation_modify::{ModifiedTicket, ModifyResponse};
     pub use crate::reservations::{
         Reservation, ReservationResponse, ReservedProduct, ReservedSeat,
     };
@@ -76,6 +79,8 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(cart::router())
         .merge(reservations::router())
         .merge(reservation_cancel::router())
+        .merge(holds::router())
+        .merge(reservation_modify::router())
         .merge(customer::router())
         .merge(customer_area::router())
         .merge(logins::router())

@@ -8,7 +8,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use hmac::{Hmac, KeyInit, Mac};
 use kupa_app::orders::payment_codes as codes;
-use kupa_app::orders::{Payment, PaymentMethod, PaymentStatus, PaymentUpdate};
+use kupa_app::orders::{DeclineReason, Payment, PaymentMethod, PaymentStatus, PaymentUpdate};
 use kupa_app::{AppError, ErrorCode};
 use kupa_domain::ids::Token;
 use serde::{Deserialize, Serialize};
@@ -43,6 +43,9 @@ pub struct PaymentStatusResponse {
     /// `payUerror`, `payU_3DS_error`, `errorNoResponse` (timed out), `errorResponse`; for a
     /// refund after the seats were lost, `holdsLost`.
     pub failure_code: Option<String>,
+    /// Why the payment was declined, when the provider said (null otherwise, and once paid):
+    /// what the payment dialog tells the buyer happened and what to do.
+    pub decline_reason: Option<DeclineReason>,
     pub method: PaymentMethod,
     /// Agorot.
     pub amount: i64,
@@ -58,6 +61,7 @@ impl PaymentStatusResponse {
             payment_id: p.id.clone(),
             status: p.status,
             failure_code: p.failure_code_for_buyer(),
+            decline_reason: p.decline_reason_for_buyer(),
             method: p.method,
             amount: p.amount,
             currency: p.currency.clone(),
@@ -114,6 +118,11 @@ pub struct PaymentCallbackBody {
     /// payU_3DS_error, errorNoResponse or errorResponse.
     #[serde(default)]
     pub failure_code: Option<String>,
+    /// For declined or failed, when the provider knows why: declined, insufficientFunds,
+    /// expiredCard, cardBlocked, callIssuer, threeDSecureFailed, cardNotEligible,
+    /// rejectedInBankApp or cancelledByBuyer (the provider's own codes mapped to these).
+    #[serde(default)]
+    pub decline_reason: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -213,12 +222,23 @@ fn update_of(cb: &PaymentCallbackBody) -> ApiResult<PaymentUpdate> {
         (None, true) => Some(codes::PAYMENT_ERROR.to_owned()),
         (None, false) => None,
     };
+    let decline_reason = match cb.decline_reason.as_deref() {
+        None => None,
+        Some(_) if !matches!(status, PaymentStatus::Declined | PaymentStatus::Failed) => {
+            return Err(invalid("declineReason belongs to declined or failed"));
+        }
+        Some(name) => Some(DeclineReason::parse(name).ok_or_else(|| {
+            let names: Vec<&str> = DeclineReason::ALL.iter().map(|r| r.as_str()).collect();
+            invalid(format!("declineReason must be one of {}", names.join(", ")))
+        })?),
+    };
     Ok(PaymentUpdate {
         status,
         card_brand: cb.card_brand.as_ref().map(|b| b.to_ascii_lowercase()),
         card_last4: cb.card_last4.clone(),
         card_bin: None,
         failure_code,
+        decline_reason,
         note: format!("callback: {}", status.as_str()),
     })
 }
@@ -321,6 +341,7 @@ mod tests {
             card_brand: Some("VISA".into()),
             card_last4: Some("4242".into()),
             failure_code: failure.map(str::to_owned),
+            decline_reason: None,
         }
     }
 
@@ -361,6 +382,24 @@ mod tests {
         ] {
             assert!(update_of(&bad).is_err(), "{bad:?}");
         }
+        let reasoned = |status: &str, reason: &str| {
+            let mut b = body(status, None);
+            b.decline_reason = Some(reason.into());
+            update_of(&b)
+        };
+        assert_eq!(
+            reasoned("declined", "insufficientFunds")
+                .unwrap()
+                .decline_reason,
+            Some(DeclineReason::InsufficientFunds)
+        );
+        assert_eq!(
+            reasoned("failed", "callIssuer").unwrap().decline_reason,
+            Some(DeclineReason::CallIssuer)
+        );
+        assert!(reasoned("declined", "stolenProbably").is_err());
+        assert!(reasoned("authorized", "declined").is_err());
+        assert!(reasoned("expired", "declined").is_err());
         let mut b = body("authorized", None);
         b.card_last4 = Some("4242424242424242".into());
         assert!(

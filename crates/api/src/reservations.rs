@@ -40,6 +40,12 @@ pub struct ReservedSeat {
     pub line: i64,
     /// A sub ticket of the line before it (a ticket with a multiply factor): cancelled with it.
     pub is_sub_ticket: bool,
+    /// The presentation of this ticket (one of `presentations`).
+    pub presentation_id: i64,
+    /// The seat's address: what POST /reservations/{id}/modify names.
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
     /// When the ticket was cancelled; its e-document then shows "cancelled".
     pub cancelled_at: Option<String>,
     pub section: String,
@@ -73,7 +79,13 @@ pub struct Reservation {
     #[serde(rename = "ReservationIdentifier")]
     pub reservation_identifier: String,
     pub reservation_number: String,
+    /// The reservation's first presentation: the event its page headlines.
     pub presentation: dto::Presentation,
+    /// Every presentation of the reservation, in the order bought (the first is `presentation`).
+    pub presentations: Vec<dto::Presentation>,
+    /// The reservation's last transaction (its payment): what a seat change
+    /// (POST /reservations/{id}/modify) repeats as `lastTransactionId`.
+    pub last_transaction_id: Option<String>,
     pub seats: Vec<ReservedSeat>,
     pub products: Vec<ReservedProduct>,
     pub service_charge_name: String,
@@ -215,17 +227,32 @@ async fn get_reservation(
     let cancellations = state.orders.cancellations(&order.id).await?;
     let terms = cancellation_terms(&state, &session, &order, &info).await?;
     let show_qr = config.param_on("670");
+    let mut presentations = vec![dto::Presentation::from_info(&info)];
+    for id in order.presentations.iter().skip(1) {
+        let other = state
+            .catalogue
+            .presentation(*id, &Default::default())
+            .await?
+            .info;
+        presentations.push(dto::Presentation::from_info(&other));
+    }
     Ok(axum::Json(ReservationResponse {
         reservation: Reservation {
             reservation_identifier: order.id.clone(),
             reservation_number: order.reservation_number.clone(),
             presentation: dto::Presentation::from_info(&info),
+            presentations,
+            last_transaction_id: order.payment_id.clone(),
             seats: order
                 .tickets
                 .iter()
                 .map(|t| ReservedSeat {
                     line: t.line,
                     is_sub_ticket: t.is_sub_ticket,
+                    presentation_id: t.presentation_id,
+                    section_id: t.section_id,
+                    x: t.x,
+                    y: t.y,
                     cancelled_at: t.cancelled_at_ms.map(ms_to_rfc3339),
                     section: t.section_name.clone(),
                     section_en: t.section_name_en.clone(),

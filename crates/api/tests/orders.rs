@@ -194,6 +194,7 @@ async fn authorize(app: &TestApp, db: &TestDb, payment_id: &str, status: Payment
         card_last4: Some("4242".into()),
         card_bin: Some("424242".into()),
         failure_code: None,
+        decline_reason: None,
         note: "test".into(),
     };
     db.db
@@ -606,7 +607,7 @@ async fn a_buyer_who_closes_the_tab_after_paying_still_gets_the_reservation(db: 
     let app = TestApp::new(db, test_settings()).await;
     // Two buyers pay and never come back to commit, and no callback finalises: their payments are
     // only marked authorized, stamped with the server's (test-moved) clock.
-    let authorized = PaymentUpdate { status: PaymentStatus::Authorized, card_brand: None, card_last4: None, card_bin: None, failure_code: None, note: "test".into() };
+    let authorized = PaymentUpdate { status: PaymentStatus::Authorized, card_brand: None, card_last4: None, card_bin: None, failure_code: None, decline_reason: None, note: "test".into() };
     let (keeps, loses) = (buyer(60), buyer(61));
     // The second buyer's holds lapse (the 15-minute payment window passes) and another buyer takes a seat.
     let kl = two_seats_held(&app, &loses).await;
@@ -871,7 +872,7 @@ async fn racing_finalisations_of_a_lost_order_refund_exactly_once(db: &TestDb) {
     let r = app.call_as(&buyer(81), "PUT", "/api/seats/lock-seat", Some(&lock_body(&k.presentation, &k.seats[0]))).await;
     assert_eq!(r.status, StatusCode::OK);
     // The gateway's callback, the buyer's commit and a sweeper all reach finalisation at once.
-    let authorized = || PaymentUpdate { status: PaymentStatus::Authorized, card_brand: None, card_last4: None, card_bin: None, failure_code: None, note: "test".into() };
+    let authorized = || PaymentUpdate { status: PaymentStatus::Authorized, card_brand: None, card_last4: None, card_bin: None, failure_code: None, decline_reason: None, note: "test".into() };
     let orders = &app.state.orders;
     let (a, b, c) = tokio::join!(orders.payment_callback(&payment, authorized()), orders.payment_callback(&payment, authorized()), orders.payment_callback(&payment, authorized()));
     for outcome in [a, b, c] {

@@ -200,6 +200,7 @@ async fn declined_and_malformed_cards(db: &TestDb) {
     assert!(location(&r).ends_with(&format!("?paymentId={id}&status=declined&failureCode=paymentError")), "{}", location(&r));
     let r = status(&app, &who, &id).await;
     assert_eq!((r.body["status"].as_str(), r.body["failureCode"].as_str()), (Some("declined"), Some("paymentError")));
+    assert_eq!(r.body["declineReason"], "declined", "the issuer's reason is told: {}", r.text);
     assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
     assert_eq!(seat_state(&app, &k, &k.seats[0]).await, "heldByOther", "the seats stay held for another try");
     let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
@@ -210,10 +211,19 @@ async fn declined_and_malformed_cards(db: &TestDb) {
     assert!(location(&r).contains("status=declined&failureCode=paymentError"));
     let events = rows(db, EVENT_TEXT).await.join("\n");
     assert!(events.contains("insufficientFunds") && events.contains("declined"), "{events}");
+    assert_eq!(status(&app, &who, &id).await.body["declineReason"], "insufficientFunds");
+    for (card, reason) in [(cards::EXPIRED_CARD, "expiredCard"), (cards::CARD_BLOCKED, "cardBlocked")] {
+        let id = start_payment(&app, &who, &k, "card", "en", 1).await;
+        let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(card, &good_expiry(&app), "123"))).await;
+        assert!(location(&r).contains("status=declined&failureCode=paymentError"), "{}", location(&r));
+        let r = status(&app, &who, &id).await;
+        assert_eq!((r.body["status"].as_str(), r.body["declineReason"].as_str()), (Some("declined"), Some(reason)));
+    }
 
     let id = start_payment(&app, &who, &k, "card", "en", 1).await;
     let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::NO_RESPONSE, &good_expiry(&app), "123"))).await;
     assert!(location(&r).contains("status=failed&failureCode=errorNoResponse"), "{}", location(&r));
+    assert_eq!(status(&app, &who, &id).await.body["declineReason"], Value::Null, "no answer is not a decline");
 
     let id = start_payment(&app, &who, &k, "card", "en", 1).await;
     let r = browse(&app, &who, "POST", &format!("/pay/{id}/card"), Some(&card_form(cards::APPROVED_ISRACARD, &good_expiry(&app), "123"))).await;
@@ -498,8 +508,34 @@ async fn a_replayed_callback_never_moves_a_payment_back(db: &TestDb) {
     assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "declined" })), "{}", r.text);
     let r = status(&app, &who, &id).await;
     assert_eq!((r.body["status"].as_str(), r.body["failureCode"].as_str()), (Some("declined"), Some("paymentError")));
+    assert_eq!(r.body["declineReason"], Value::Null, "the gateway gave no reason");
     assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
     assert!(rows(db, SOLD_SEATS).await.is_empty());
+}
+
+async fn a_callback_may_say_why_a_payment_was_declined(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(17);
+    let k = priced_cart(&app, &who).await;
+    let now = now_s(&app);
+    let id = start_payment(&app, &who, &k, "card", "he", 1).await;
+    let said = |status: &str, reason: &str, at: i64| {
+        json!({ "paymentId": id, "status": status, "timestamp": at, "failureCode": "paymentError", "declineReason": reason }).to_string()
+    };
+    let wrong = said("declined", "stolenProbably", now);
+    let r = callback(&app, &wrong, Some(&sign(TEST_SECRET, &wrong))).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.text.contains("declineReason must be one of"), "{}", r.text);
+    assert_eq!(status(&app, &who, &id).await.body["status"], "created", "a refused word changes nothing");
+    let body = said("declined", "callIssuer", now);
+    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
+    assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "declined" })), "{}", r.text);
+    let r = status(&app, &who, &id).await;
+    assert_eq!((r.body["failureCode"].as_str(), r.body["declineReason"].as_str()), (Some("paymentError"), Some("callIssuer")));
+    // A later word with another reason does not rewrite a declined payment's story.
+    let again = said("declined", "insufficientFunds", now + 1);
+    callback(&app, &again, Some(&sign(TEST_SECRET, &again))).await;
+    assert_eq!(status(&app, &who, &id).await.body["declineReason"], "callIssuer");
 }
 
 async fn a_late_authorization_of_an_expired_payment_is_refunded_never_captured(db: &TestDb) {

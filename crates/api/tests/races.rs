@@ -142,7 +142,7 @@ async fn a_hold_expiring_as_its_commit_lands_goes_to_exactly_one_buyer(db: &Test
         let k = priced_cart_for(&app, &a, p.clone(), round as usize, None, "he").await;
         let id = start_payment_with(&app, &a, &k, "card", "he", 1, false).await;
         // The gateway's authorization is recorded; the buyer's commit is still on its way.
-        let authorized = PaymentUpdate { status: PaymentStatus::Authorized, card_brand: Some("visa".into()), card_last4: Some("4242".into()), card_bin: Some("424242".into()), failure_code: None, note: "test".into() };
+        let authorized = PaymentUpdate { status: PaymentStatus::Authorized, card_brand: Some("visa".into()), card_last4: Some("4242".into()), card_bin: Some("424242".into()), failure_code: None, decline_reason: None, note: "test".into() };
         db.db.update_payment(&id, &authorized, app.clock.now_ms()).await.unwrap();
         // Bring the server's clock to a few milliseconds before the hold's deadline: the deadline
         // passes while the commit and the other buyer's lock are under way.

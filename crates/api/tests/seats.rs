@@ -168,8 +168,12 @@ async fn policy_three_blocks_the_seat_that_would_leave_a_single_gap(db: &TestDb)
     let exists = |at: SeatAddress| plan.seats.iter().any(|s| s.key() == at);
     let start = plan.seats.iter().map(Placed::key).find(|&at| (1..=3).all(|d| exists(along(at, d))) && exists(along(at, -1))).unwrap();
     app.lock(&buyer(1), &p, start).await.ok();
-    assert!(app.seat_state(&buyer(1), p.id, along(start, 2)).await.is_blocked, "would strand x+1");
-    assert!(!app.seat_state(&buyer(1), p.id, along(start, 1)).await.is_blocked);
+    let stranding = app.seat_state(&buyer(1), p.id, along(start, 2)).await;
+    assert!(stranding.is_blocked, "would strand x+1");
+    assert_eq!(stranding.block_reason, Some(SeatBlockReason::SingleSeat), "the map can say why");
+    let beside = app.seat_state(&buyer(1), p.id, along(start, 1)).await;
+    assert!(!beside.is_blocked);
+    assert_eq!(beside.block_reason, None);
     // Another buyer taking x+2 would strand x+1 just the same; x+3 strands nothing.
     assert!(!app.seat_state(&buyer(2), p.id, along(start, 3)).await.is_blocked);
 }
@@ -239,6 +243,8 @@ async fn seats_without_an_online_price_are_refused_with_no_price_policy(db: &Tes
     let press = plan.seats.iter().find(|s| s.tg == 9).expect("the big hall has press seats").key();
     let r = app.lock(&buyer(1), &p, press).await;
     assert_eq!(r.refused(), (StatusCode::CONFLICT, "no_price_policy"));
-    assert!(app.seat_state(&buyer(1), p.id, press).await.is_blocked, "the seat map shows it as not selectable");
+    let shown = app.seat_state(&buyer(1), p.id, press).await;
+    assert!(shown.is_blocked, "the seat map shows it as not selectable");
+    assert_eq!(shown.block_reason, Some(SeatBlockReason::BoxOffice), "sold at the box office only");
 }
 }

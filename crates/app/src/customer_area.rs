@@ -237,7 +237,7 @@ impl CustomerAreaService {
             }
             let info = self
                 .catalogue
-                .presentation(order.presentation_id, &Default::default())
+                .presentation(crate::orders::headline(&order)?, &Default::default())
                 .await?
                 .info;
             let o = AreaOrder { order, info };

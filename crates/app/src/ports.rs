@@ -7,7 +7,8 @@ use crate::error::{AppResult, StoreResult};
 use crate::model::*;
 use crate::orders::model::{Finalised, Order, Payment, PaymentUpdate};
 use crate::orders::{
-    CancelRefusal, CancelRequest, Cancellation, CancellationFee, GatewayRefund, Refund,
+    CancelRefusal, CancelRequest, Cancellation, CancellationFee, GatewayRefund, MoveRefusal,
+    Refund, SeatMove,
 };
 
 /// The catalogue: written whole by the seed command, read by every buyer.
@@ -396,6 +397,17 @@ pub trait OrderStore: Send + Sync {
         cancellation_id: &str,
         now_ms: i64,
     ) -> StoreResult<Result<Cancellation, CancelRefusal>>;
+    /// Moves tickets of a paid order to new seats, all or none, if the order is still paid by
+    /// `last_payment_id`: each new seat is claimed sold for the order (free, expired, or held by
+    /// `session_id`) before its old seat is released, and the moved lines get new e-document keys.
+    async fn move_seats(
+        &self,
+        order_id: &str,
+        last_payment_id: &str,
+        session_id: &str,
+        moves: &[SeatMove],
+        now_ms: i64,
+    ) -> StoreResult<Result<Order, MoveRefusal>>;
     /// The order's cancellations with their refunds, oldest first.
     async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>>;
     /// Pending refunds last tried before `before_ms`.

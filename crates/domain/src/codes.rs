@@ -164,6 +164,9 @@ error_codes! {
     BalanceIsDue = "BALANCE_IS_DUE",
     /// The event's cancellation window has closed (or a ticket was admitted at the door).
     TicketCancellationsAreNoLongerPossible = "TICKET_CANCELLATIONS_ARE_NO_LONGER_POSSIBLE",
+    /// Kupa's own: a seat change named a reservation as it no longer is (its lastTransactionId is
+    /// not the reservation's last payment, or a ticket was moved or cancelled meanwhile).
+    ReservationChanged = "reservationChanged",
     /// Kupa's own: a refund as voucher credit (refundToTransactionCredit) is not offered yet.
     RefundToCreditUnavailable = "refundToCreditUnavailable",
     // --- Customers
@@ -201,6 +204,17 @@ error_codes! {
     MobileNumberTaken = "mobileNumberTaken",
     /// The order is already in a customer's account (a claim by another customer).
     OrderAlreadyClaimed = "orderAlreadyClaimed",
+    // --- Unpaid hold orders (the cart's isHold; Kupa's own codes, decision 0028)
+    /// A premium seat cannot be held unpaid (params.seats; params.offer "regularOrder": pay now).
+    HoldPremiumSeat = "holdPremiumSeat",
+    /// In a hold a system voucher pays for one seat only (params.code; params.offer).
+    HoldSystemVoucher = "holdSystemVoucher",
+    /// Too close to the event to hold: a hold is paid and collected at least 30 minutes before
+    /// it (params.payBy; params.offer "regularOrder").
+    HoldTooLate = "holdTooLate",
+    /// The hold was not paid in time (30 minutes before the event) and its seats went back to
+    /// sale (params.holdUntil).
+    HoldReleased = "holdReleased",
 }
 
 impl ErrorCode {

@@ -373,6 +373,13 @@ fn spawn_payment_sweeper(orders: Arc<kupa_app::orders::OrderService>) {
                 Ok(n) => tracing::info!(refunds = n, "pending refunds confirmed"),
                 Err(e) => tracing::warn!(error = %e, "retrying pending refunds failed; will retry"),
             }
+            // Unpaid holds past their time (30 minutes before the event): the seat-claim sweeper
+            // frees their seats on the second; here the orders are cancelled (decision 0028).
+            match orders.sweep_released_holds().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(holds = n, "unpaid holds released"),
+                Err(e) => tracing::warn!(error = %e, "releasing unpaid holds failed; will retry"),
+            }
             match orders.sweep_stranded_payments().await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(payments = n, "stranded payments finalised or refunded"),

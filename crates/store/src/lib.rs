@@ -38,6 +38,7 @@ mod claims;
 mod credentials;
 mod customer_area;
 mod holders;
+mod holds;
 mod login;
 mod orders;
 mod outbox;

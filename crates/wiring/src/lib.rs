@@ -177,6 +177,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         store.clone(),
         clock_port.clone(),
     ));
+    let holds: Arc<dyn kupa_app::orders::HoldStore> = store.clone();
     let orders = Arc::new(
         OrderService::new(
             catalogue.clone(),
@@ -196,7 +197,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
                 link_key: settings.link_key.clone(),
             },
         )
-        .with_cancellation_policy(settings.cancellation.clone()),
+        .with_cancellation_policy(settings.cancellation.clone())
+        .with_holds(holds),
     );
     AppState {
         catalogue,

@@ -15,6 +15,7 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   presLiveAny: LivePage,
   edocument: lazyPage(() => import('../features/edocument/EDocumentPage')),
   reservation: lazyPage(() => import('./ReservationRoute')),
+  hold: lazyPage(() => import('../features/holds/HoldPage')),
   miniSiteIndex: MiniSitePage,
   miniSite: MiniSitePage,
   vod: lazyPage(() => import('../features/vod/VodPage')),

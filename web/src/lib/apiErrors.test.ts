@@ -60,3 +60,15 @@ describe('the rate limit answer (429 tooManyRequests)', () => {
     );
   });
 });
+
+describe('a code asked again too soon (429 smsResendTooSoon)', () => {
+  it('says how many seconds to wait, never a raw placeholder', async () => {
+    await i18n.changeLanguage('en');
+    const soon = new ApiError(429, 'smsResendTooSoon', 'x', { retryAfterSeconds: 27.2 });
+    expect(errorMessage(i18n.t, soon)).toBe('You can ask for a new code in 28 seconds');
+    const unknown = errorMessage(i18n.t, new ApiError(429, 'smsResendTooSoon', 'x'));
+    expect(unknown).not.toContain('{{');
+    await i18n.changeLanguage('he');
+    expect(errorMessage(i18n.t, soon)).toBe('אפשר לבקש קוד חדש בעוד 28 שניות');
+  });
+});

@@ -21,6 +21,12 @@ export function errorMessage(t: TFunction, error: unknown): string {
         ? t('errors.tooManyRequestsWait', { count: Math.ceil(seconds) })
         : t('errors.tooManyRequests');
     }
+    if (error.code === 'smsResendTooSoon') {
+      const seconds = error.params?.retryAfterSeconds;
+      return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
+        ? t('errors.smsResendTooSoon', { seconds: Math.ceil(seconds) })
+        : t('errors.smsResendLater');
+    }
     if (isKnownErrorCode(error.code)) return t(`errors.${error.code}`);
     if (error.message) return error.message;
   }

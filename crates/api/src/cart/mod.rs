@@ -4,11 +4,14 @@
 
 mod payment;
 
-pub use payment::{CommitResponse, PaymentFormResponse};
+pub use payment::{CommitBody, CommitResponse, PaymentFormResponse};
 
 use axum::extract::State;
 use kupa_app::customer_info::CustomerInfo;
-use kupa_app::orders::{CartInput, CartSeat, Order, PaymentMethod, StartPayment};
+use kupa_app::orders::{
+    CartInput, CartPresentation as AppCartPresentation, CartSeat, Order, PaymentMethod,
+    StartPayment,
+};
 use kupa_app::{AppError, ErrorCode};
 use kupa_domain::checkout::Step;
 use kupa_domain::time::ms_to_rfc3339;
@@ -130,6 +133,8 @@ pub struct CartBody {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PricedTicket {
+    /// The presentation this ticket is for (a cart may hold several).
+    pub presentation_id: i64,
     pub section_id: i64,
     pub x: i64,
     pub y: i64,
@@ -165,7 +170,11 @@ pub struct PricedProduct {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PricedCartDto {
+    /// The cart's first presentation.
     pub presentation_id: i64,
+    /// Every presentation of the cart, in the order chosen (one order, one payment, one
+    /// reservation).
+    pub presentation_ids: Vec<i64>,
     pub tickets: Vec<PricedTicket>,
     pub products: Vec<PricedProduct>,
     pub tickets_total: i64,
@@ -193,11 +202,13 @@ pub struct PricedVoucher {
 impl PricedCartDto {
     pub fn new(o: &Order) -> PricedCartDto {
         PricedCartDto {
-            presentation_id: o.presentation_id,
+            presentation_id: o.first_presentation().unwrap_or_default(),
+            presentation_ids: o.presentations.clone(),
             tickets: o
                 .tickets
                 .iter()
                 .map(|t| PricedTicket {
+                    presentation_id: t.presentation_id,
                     section_id: t.section_id,
                     x: t.x,
                     y: t.y,
@@ -258,29 +269,38 @@ pub struct CartResponse {
     pub server_time: String,
 }
 
-async fn one_presentation<'a>(state: &AppState, cart: &'a Cart) -> ApiResult<&'a CartPresentation> {
-    let ids: Vec<i64> = cart
-        .presentations
-        .iter()
-        .map(|p| p.presentation_id)
-        .collect();
-    state.orders.the_order_presentation(&ids).await?;
-    Ok(&cart.presentations[0])
+impl CartSeatIn {
+    fn to_app(&self) -> CartSeat {
+        CartSeat {
+            section_id: self.VenueSectionId,
+            x: self.XCoordinate,
+            y: self.YCoordinate,
+            ticket_id: self.ticket.ticket_id,
+            amount: self.ticket.amount,
+            code: self.ticket.code.clone(),
+            ref1: self.ticket.ref1.clone(),
+            ref2: self.ticket.ref2.clone(),
+            member_number: self.ticket.member_number.clone(),
+            senior_id: self.ticket.senior_id.clone(),
+        }
+    }
 }
 
 /// Validates the whole cart (every seat held by this buyer, one ticket per seat, the seating and
 /// ticket rules) and prices it on the server. The priced cart becomes the buyer's pending order.
+/// A cart may hold several presentations of one auth profile and one business (one order, one
+/// payment, one reservation); a video-on-demand presentation of venue type 101 or 102 is bought
+/// on its own.
 #[utoipa::path(post, operation_id = "postCart", path = "/cart", tag = "order", request_body = CartBody,
     responses((status = 200, description = "The priced cart", body = CartResponse),
               (status = 404, description = "noEvent", body = ErrorBody),
               (status = 409, description = "lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired", body = ErrorBody),
-              (status = 422, description = "formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule", body = ErrorBody)))]
+              (status = 422, description = "formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others)", body = ErrorBody)))]
 async fn post_cart(
     State(state): State<AppState>,
     session: BuyerSession,
     Json(body): Json<CartBody>,
 ) -> ApiResult<axum::Json<CartResponse>> {
-    let p = one_presentation(&state, &body.cart).await?;
     let step = match body.step.as_deref() {
         None => None,
         Some(s) => Some(
@@ -295,21 +315,13 @@ async fn post_cart(
         ),
     };
     let input = CartInput {
-        presentation_id: p.presentation_id,
-        seats: p
-            .seats
+        presentations: body
+            .cart
+            .presentations
             .iter()
-            .map(|s| CartSeat {
-                section_id: s.VenueSectionId,
-                x: s.XCoordinate,
-                y: s.YCoordinate,
-                ticket_id: s.ticket.ticket_id,
-                amount: s.ticket.amount,
-                code: s.ticket.code.clone(),
-                ref1: s.ticket.ref1.clone(),
-                ref2: s.ticket.ref2.clone(),
-                member_number: s.ticket.member_number.clone(),
-                senior_id: s.ticket.senior_id.clone(),
+            .map(|p| AppCartPresentation {
+                presentation_id: p.presentation_id,
+                seats: p.seats.iter().map(CartSeatIn::to_app).collect(),
             })
             .collect(),
         products: body

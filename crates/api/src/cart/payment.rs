@@ -125,8 +125,13 @@ pub struct CommitBody {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CommitCart {
-    #[schema(min_items = 1, max_items = 1)]
+    /// The cart's presentations; the first finds the session's order (which holds them all).
+    #[schema(min_items = 1, max_items = 10)]
     pub presentations: Vec<CommitPresentation>,
+    /// An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
+    /// see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
+    #[serde(default)]
+    pub is_hold: bool,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -152,23 +157,27 @@ pub struct CommitResponse {
     responses((status = 200, description = "The reservation", body = CommitResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 402, description = "paymentError (declined or not paid)", body = ErrorBody),
-              (status = 409, description = "ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded)", body = ErrorBody),
-              (status = 422, description = "formValidation", body = ErrorBody)))]
+              (status = 401, description = "loginError (a hold needs a logged-in customer)", body = ErrorBody),
+              (status = 409, description = "ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded); with isHold: holdTooLate, lock_seat_error", body = ErrorBody),
+              (status = 422, description = "formValidation; with isHold: noValidMember, holdPremiumSeat, holdSystemVoucher", body = ErrorBody)))]
 pub(super) async fn commit(
     State(state): State<AppState>,
     session: BuyerSession,
     Json(body): Json<CommitBody>,
 ) -> ApiResult<axum::Json<CommitResponse>> {
-    let presentation_id = match body.cart.presentations.as_slice() {
-        [one] => one.presentation_id,
-        _ => {
+    let presentation_id = match body.cart.presentations.first() {
+        Some(first) => first.presentation_id,
+        None => {
             return Err(AppError::rejected(
                 ErrorCode::FormValidation,
-                "one presentation per order",
+                "the cart has no presentation",
             )
             .into());
         }
     };
+    if body.cart.is_hold {
+        return crate::holds::commit_hold(&state, &session, presentation_id, &body).await;
+    }
     let order = state
         .orders
         .commit(

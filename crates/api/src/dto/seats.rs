@@ -271,6 +271,26 @@ pub struct SeatStatusShort {
     pub is_blocked: bool,
     /// Held by the asking session.
     pub is_selected: bool,
+    /// Why a blocked seat is blocked (absent when it is not): `singleSeat` or `boxOffice`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_reason: Option<SeatBlockReason>,
+}
+
+/// Why a seat is not selectable by this buyer now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum SeatBlockReason {
+    /// Taking it would leave a new single empty seat beside the buyer's (seating policy 3).
+    SingleSeat,
+    /// Its section has no price online: sold at the box office only.
+    BoxOffice,
+}
+
+fn block_reason(status: &SeatStatus, seat: &Seat) -> Option<SeatBlockReason> {
+    status.block_reason(&key(seat)).map(|r| match r {
+        kupa_app::catalogue::BlockReason::SingleSeat => SeatBlockReason::SingleSeat,
+        kupa_app::catalogue::BlockReason::BoxOffice => SeatBlockReason::BoxOffice,
+    })
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -283,6 +303,9 @@ pub struct SeatStatusLong {
     pub IsAvailable: bool,
     pub IsBlocked: bool,
     pub IsSelected: bool,
+    /// Why a blocked seat is blocked (absent when it is not): `singleSeat` or `boxOffice`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub BlockReason: Option<SeatBlockReason>,
 }
 
 fn key(seat: &Seat) -> kupa_domain::seating::SeatAddress {
@@ -329,6 +352,7 @@ pub fn seat_statuses_short(status: &SeatStatus) -> Vec<SeatStatusShort> {
                 is_available,
                 is_blocked: status.blocked.contains(&key(seat)),
                 is_selected,
+                block_reason: block_reason(status, seat),
             }
         })
         .collect()
@@ -348,6 +372,7 @@ pub fn seat_statuses_long(status: &SeatStatus) -> Vec<SeatStatusLong> {
                 IsAvailable: is_available,
                 IsBlocked: status.blocked.contains(&key(seat)),
                 IsSelected: is_selected,
+                BlockReason: block_reason(status, seat),
             }
         })
         .collect()

@@ -18,7 +18,7 @@ use crate::site_config::SiteConfig;
 
 mod seat_map;
 use seat_map::CachedClaims;
-pub use seat_map::{CLAIMS_TTL_MS, SeatStatus, SeatplanFull, SectionStatus};
+pub use seat_map::{BlockReason, CLAIMS_TTL_MS, SeatStatus, SeatplanFull, SectionStatus};
 
 /// How far ahead "upcoming" lists reach.
 const UPCOMING_DAYS: i64 = 60;

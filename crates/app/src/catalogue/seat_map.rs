@@ -26,8 +26,34 @@ pub struct SeatStatus {
     pub sections: Vec<SectionStatus>,
     pub seats: Vec<(Seat, SeatState)>,
     /// Free seats this buyer may not take next: under seating policy 3 they would leave a new
-    /// single empty seat beside the buyer's selection.
+    /// single empty seat beside the buyer's selection; and the seats of a section with no price
+    /// online (also in `box_office`).
     pub blocked: std::collections::BTreeSet<kupa_domain::seating::SeatAddress>,
+    /// The blocked seats that are sold at the box office only (their section has no price
+    /// online); every other blocked seat is blocked by the single-seat rule.
+    pub box_office: std::collections::BTreeSet<kupa_domain::seating::SeatAddress>,
+}
+
+/// Why a seat is blocked for this buyer, as the seat map says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockReason {
+    /// Taking it would leave a new single empty seat (seating policy 3).
+    SingleSeat,
+    /// Its section has no price online: sold at the box office only.
+    BoxOffice,
+}
+
+impl SeatStatus {
+    /// Why `seat` is blocked, or None when it is not.
+    pub fn block_reason(&self, seat: &kupa_domain::seating::SeatAddress) -> Option<BlockReason> {
+        if self.box_office.contains(seat) {
+            Some(BlockReason::BoxOffice)
+        } else if self.blocked.contains(seat) {
+            Some(BlockReason::SingleSeat)
+        } else {
+            None
+        }
+    }
 }
 
 /// Claims read for the seat status, reused until a seat event of the presentation, a hold's
@@ -199,6 +225,7 @@ impl CatalogueService {
                 (s, st)
             })
             .collect();
+        let mut box_office = std::collections::BTreeSet::new();
         let blocked = {
             let statuses = crate::seat_plan::rule_statuses(&seats, &sections);
             let mut blocked = kupa_domain::seating::blocked_seats(
@@ -221,11 +248,13 @@ impl CatalogueService {
                     .iter()
                     .any(|s| s.id == seat.section_id && !priced.contains(&s.ticket_group_id));
                 if unpriced {
-                    blocked.insert(kupa_domain::seating::SeatAddress {
+                    let address = kupa_domain::seating::SeatAddress {
                         section_id: seat.section_id,
                         x: seat.x,
                         y: seat.y,
-                    });
+                    };
+                    blocked.insert(address);
+                    box_office.insert(address);
                 }
             }
             blocked
@@ -261,6 +290,7 @@ impl CatalogueService {
             sections,
             seats,
             blocked,
+            box_office,
         })
     }
 }

@@ -482,13 +482,17 @@ impl OrderService {
                 "a refund as voucher credit is not offered yet; cancel without it to be refunded to the way you paid",
             ));
         }
-        let info = self
-            .catalogue
-            .presentation(order.presentation_id, &Default::default())
-            .await?
-            .info;
         let now = self.clock.now_ms();
-        let until = self.cancellable_until(&info);
+        // An order of several presentations closes with the earliest of them.
+        let mut until = i64::MAX;
+        for id in &order.presentations {
+            let info = self
+                .catalogue
+                .presentation(*id, &Default::default())
+                .await?
+                .info;
+            until = until.min(self.cancellable_until(&info));
+        }
         if now >= until {
             return Err(AppError::rejected_with(
                 ErrorCode::TicketCancellationsAreNoLongerPossible,
@@ -524,15 +528,16 @@ impl OrderService {
             return Ok(done);
         }
         tracing::info!(reservation = %order.id, cancellation = %done.id, lines = done.lines.len(), refund = done.refund, fee = done.fee, "reservation cancelled");
-        self.booking.publish(
-            order.presentation_id,
-            crate::seat_events::SeatChangeKind::Released,
-            order
-                .tickets
-                .iter()
-                .filter(|t| done.lines.contains(&t.line))
-                .map(OrderTicket::address),
-        );
+        for id in &order.presentations {
+            self.booking.publish(
+                *id,
+                crate::seat_events::SeatChangeKind::Released,
+                order
+                    .tickets_of(*id)
+                    .filter(|t| done.lines.contains(&t.line))
+                    .map(OrderTicket::address),
+            );
+        }
         let mut done = done;
         for r in done.refunds.iter_mut() {
             if r.status == RefundStatus::Pending && self.try_refund(r).await? {
@@ -722,7 +727,7 @@ mod tests {
             id: "o".into(),
             reservation_number: "0000-0001".into(),
             session_id: "s".into(),
-            presentation_id: 1,
+            presentations: vec![1],
             status: OrderStatus::Paid,
             channel: Channel::Web,
             referral_mini_site_id: None,
@@ -762,6 +767,7 @@ mod tests {
             card_bin: None,
             save_card: false,
             failure_code: None,
+            decline_reason: None,
             locale: "he".into(),
             return_url: String::new(),
             created_at_ms: 0,

@@ -35,23 +35,46 @@ impl OrderService {
         cart: CartInput,
     ) -> AppResult<PricedCart> {
         let now = self.clock.now_ms();
-        let info = self.sellable(cart.presentation_id).await?;
-        let p = &info.view.presentation;
         let config = self.catalogue.site_config().await?;
-        if cart.seats.is_empty() {
-            return Err(invalid(ErrorCode::FormValidation, "the cart has no seats"));
+        let ids: Vec<i64> = cart
+            .presentations
+            .iter()
+            .map(|p| p.presentation_id)
+            .collect();
+        self.check_cart_presentations(&ids).await?;
+        let mut parts = Vec::new();
+        for part in &cart.presentations {
+            let info = self.sellable(part.presentation_id).await?;
+            if part.seats.is_empty() {
+                return Err(invalid(ErrorCode::FormValidation, "the cart has no seats"));
+            }
+            let p = &info.view.presentation;
+            self.check_holds(session, p.id, &part.seats, now).await?;
+            let plan = Plan {
+                sections: self.store.sections(p.seatplan_id).await?,
+                seats: self.store.seats(p.seatplan_id).await?,
+            };
+            self.check_seating(session, &info, &part.seats, &plan)
+                .await?;
+            parts.push((info, plan));
         }
-        self.check_holds(session, p.id, &cart.seats, now).await?;
-        let plan = Plan {
-            sections: self.store.sections(p.seatplan_id).await?,
-            seats: self.store.seats(p.seatplan_id).await?,
-        };
-        self.check_seating(session, &info, &cart.seats, &plan, &config)
+        let all_seats: Vec<CartSeat> = cart.seats().cloned().collect();
+        seating::check_max_seats(
+            all_seats.len(),
+            config.max_seats_per_transaction.max(1) as usize,
+        )
+        .map_err(|v| AppError::rejected(v.code(), v.to_string()))?;
+        let mut priced = Vec::new();
+        for (part, (_, plan)) in cart.presentations.iter().zip(&parts) {
+            priced.extend(self.price_tickets(login, &part.seats, plan).await?);
+        }
+        // The first presentation's complex sells the products; one business charges the service.
+        let (first, _) = &parts[0];
+        let (product_lines, products) = self.products(first, &cart.products).await?;
+        let charge = self
+            .store
+            .service_charge(first.view.presentation.business_id)
             .await?;
-        let priced = self.price_tickets(login, &cart.seats, &plan).await?;
-        let (product_lines, products) = self.products(&info, &cart.products).await?;
-
-        let charge = self.store.service_charge(p.business_id).await?;
         let lines: Vec<TicketLine> = priced
             .iter()
             .map(|(pl, _)| TicketLine {
@@ -65,14 +88,30 @@ impl OrderService {
             &product_lines,
             charge.as_ref().map(crate::tickets::charge_rule).as_ref(),
         );
-        check_client_amounts(&cart, &totals)?;
+        check_client_amounts(&all_seats, cart.total, &totals)?;
         let customer = customer_details(cart.customer.clone(), &config)?;
+        let mut tickets = Vec::new();
+        let mut priced_rest = priced.as_slice();
+        let mut totals_rest = totals.lines.as_slice();
+        for (part, (_, plan)) in cart.presentations.iter().zip(&parts) {
+            let n = part.seats.len();
+            tickets.extend(order_tickets(
+                part.presentation_id,
+                tickets.len(),
+                &part.seats,
+                &priced_rest[..n],
+                &totals_rest[..n],
+                plan,
+            ));
+            priced_rest = &priced_rest[n..];
+            totals_rest = &totals_rest[n..];
+        }
 
         let mut order = Order {
             id: token(),
             reservation_number: reservation_number(),
             session_id: session.to_owned(),
-            presentation_id: p.id,
+            presentations: ids.clone(),
             status: OrderStatus::Pending,
             // Every sale today is the web shop's; mini-sites and partners set theirs.
             channel: Channel::Web,
@@ -100,15 +139,23 @@ impl OrderService {
             created_at_ms: now,
             paid_at_ms: None,
             committed_at_ms: None,
-            tickets: order_tickets(p.id, &cart.seats, &priced, &totals, &plan),
+            tickets,
             products,
             vouchers: self
                 .voucher_lines(&cart.vouchers, totals.total.minor())
                 .await?,
         };
-        // Moving on (ticket choice, products, details) restarts the step timer; the holds follow.
+        // Moving on (ticket choice, products, details) restarts the step timer of every
+        // presentation of the cart; the holds follow. The cart's clock is the earliest of them.
         let step = cart.step.unwrap_or(Step::Tickets);
-        let checkout = self.booking.advance(session, p.id, step).await?;
+        let mut clock: Option<(i64, Step)> = None;
+        for id in &ids {
+            let checkout = self.booking.advance(session, *id, step).await?;
+            if clock.is_none_or(|(deadline, _)| checkout.deadline_ms < deadline) {
+                clock = Some((checkout.deadline_ms, checkout.step));
+            }
+        }
+        let (expires_at_ms, step) = clock.unwrap_or((now, step));
         self.save_pending(&mut order, now).await?;
         if order.customer_id.is_none() {
             self.customers
@@ -117,8 +164,8 @@ impl OrderService {
         }
         Ok(PricedCart {
             order,
-            expires_at_ms: checkout.deadline_ms,
-            step: checkout.step,
+            expires_at_ms,
+            step,
         })
     }
 
@@ -159,15 +206,14 @@ impl OrderService {
         Ok(())
     }
 
-    /// The seating rules on the whole selection: no single empty seat, sofas whole, one price
-    /// level, at most the configured number of seats.
+    /// The seating rules on one presentation's selection: no single empty seat, sofas whole, one
+    /// price level (the configured most seats is checked on the whole cart).
     async fn check_seating(
         &self,
         session: &str,
         info: &PresentationInfo,
         cart_seats: &[CartSeat],
         plan: &Plan,
-        config: &crate::site_config::SiteConfig,
     ) -> AppResult<()> {
         let p = &info.view.presentation;
         let status = self
@@ -183,12 +229,7 @@ impl OrderService {
             .filter_map(|c| plan.seat(c.section_id, c.x, c.y))
             .map(|s| plan_seat(s, &plan.sections))
             .collect();
-        seating::check_price_level(&chosen).map_err(rule)?;
-        seating::check_max_seats(
-            cart_seats.len(),
-            config.max_seats_per_transaction.max(1) as usize,
-        )
-        .map_err(rule)
+        seating::check_price_level(&chosen).map_err(rule)
     }
 
     /// Tickets: each from its seat's section's ticket group, under the spec's ticket rules (the
@@ -382,9 +423,22 @@ impl OrderService {
     /// place, ...): checked again before the payment starts and when it is finalised, so an order
     /// priced under other rules (an older server, a catalogue changed since) never sells below price.
     pub(super) async fn check_tickets_fit(&self, order: &Order) -> AppResult<()> {
+        for presentation_id in &order.presentations {
+            let tickets: Vec<&OrderTicket> = order.tickets_of(*presentation_id).collect();
+            self.check_presentation_tickets_fit(*presentation_id, &tickets)
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn check_presentation_tickets_fit(
+        &self,
+        presentation_id: i64,
+        tickets: &[&OrderTicket],
+    ) -> AppResult<()> {
         let info = self
             .catalogue
-            .presentation(order.presentation_id, &Default::default())
+            .presentation(presentation_id, &Default::default())
             .await?
             .info;
         let plan_id = info.view.presentation.seatplan_id;
@@ -396,10 +450,9 @@ impl OrderService {
             .iter()
             .flat_map(|(_, ts)| ts.iter().map(crate::tickets::ticket_type))
             .collect();
-        let places: Vec<SeatAddress> = order.tickets.iter().map(OrderTicket::address).collect();
+        let places: Vec<SeatAddress> = tickets.iter().map(|t| t.address()).collect();
         let kinds = crate::seat_plan::seat_kinds_of(&places, &seats);
-        let lines: Vec<OrderLine> = order
-            .tickets
+        let lines: Vec<OrderLine> = tickets
             .iter()
             .zip(kinds)
             .map(|(t, seat_kinds)| OrderLine {
@@ -440,6 +493,43 @@ impl OrderService {
                 ))
             }
         }
+    }
+
+    /// The presentations of a cart: at least one, each once, and together under the spec's cart
+    /// rule (one auth profile, one business).
+    async fn check_cart_presentations(&self, ids: &[i64]) -> AppResult<()> {
+        if ids.is_empty() {
+            return Err(invalid(
+                ErrorCode::FormValidation,
+                "the cart has no presentation",
+            ));
+        }
+        if ids.iter().enumerate().any(|(i, id)| ids[..i].contains(id)) {
+            return Err(invalid(
+                ErrorCode::FormValidation,
+                "a presentation appears twice in the cart",
+            ));
+        }
+        self.check_compatible(ids).await?;
+        // Choosing a video-on-demand presentation of venue type 101 or 102 empties the cart of
+        // the others (spec section 4); a cart that still mixes them is refused.
+        if ids.len() > 1 {
+            for id in ids {
+                let info = self
+                    .catalogue
+                    .presentation(*id, &Default::default())
+                    .await?
+                    .info;
+                if kupa_domain::catalogue::vod_clears_cart(info.view.venue.venue_type_id) {
+                    return Err(AppError::rejected_with(
+                        ErrorCode::OnePresentationPerOrder,
+                        "a video-on-demand presentation is bought on its own",
+                        serde_json::json!({ "presentationId": id }),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The spec's cart rule: presentations of one cart must share their auth profile and business.
@@ -491,8 +581,12 @@ impl Plan {
 }
 
 /// The client's amounts, if sent, must be the server's.
-fn check_client_amounts(cart: &CartInput, totals: &pricing::Totals) -> AppResult<()> {
-    for (c, (price, _)) in cart.seats.iter().zip(&totals.lines) {
+fn check_client_amounts(
+    seats: &[CartSeat],
+    total: Option<i64>,
+    totals: &pricing::Totals,
+) -> AppResult<()> {
+    for (c, (price, _)) in seats.iter().zip(&totals.lines) {
         if c.amount.is_some_and(|a| a != price.minor()) {
             return Err(AppError::rejected_with(
                 ErrorCode::PriceMismatch,
@@ -501,7 +595,7 @@ fn check_client_amounts(cart: &CartInput, totals: &pricing::Totals) -> AppResult
             ));
         }
     }
-    if cart.total.is_some_and(|t| t != totals.total.minor()) {
+    if total.is_some_and(|t| t != totals.total.minor()) {
         return Err(AppError::rejected_with(
             ErrorCode::PriceMismatch,
             "the total is not what you were shown",
@@ -535,21 +629,22 @@ fn customer_details(
 /// e-document key.
 fn order_tickets(
     presentation_id: i64,
+    lines_before: usize,
     cart_seats: &[CartSeat],
     priced: &[(PricedLine, Ticket)],
-    totals: &pricing::Totals,
+    prices: &[(Money, Money)],
     plan: &Plan,
 ) -> Vec<OrderTicket> {
     cart_seats
         .iter()
         .zip(priced)
-        .zip(&totals.lines)
+        .zip(prices)
         .enumerate()
         .map(|(i, ((c, (pl, t)), (price, charge)))| {
             let seat = plan.seat(c.section_id, c.x, c.y);
             let section = plan.section(c.section_id);
             OrderTicket {
-                line: i as i64 + 1,
+                line: (lines_before + i) as i64 + 1,
                 presentation_id,
                 section_id: c.section_id,
                 x: c.x,

@@ -58,11 +58,13 @@ impl OrderService {
             }
             Finalised::Paid(order) => {
                 tracing::info!(order = %order.id, payment = %payment.id, "order paid");
-                self.booking.publish(
-                    order.presentation_id,
-                    crate::seat_events::SeatChangeKind::Sold,
-                    order.tickets.iter().map(OrderTicket::address),
-                );
+                for id in &order.presentations {
+                    self.booking.publish(
+                        *id,
+                        crate::seat_events::SeatChangeKind::Sold,
+                        order.tickets_of(*id).map(OrderTicket::address),
+                    );
+                }
                 // The order is paid whatever happens to the mail; a failure is logged, not thrown.
                 if let Err(e) = self.send_confirmation(order).await {
                     tracing::warn!(order = %order.id, error = %e, "confirmation mail not sent");

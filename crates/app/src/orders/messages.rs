@@ -27,11 +27,7 @@ impl OrderService {
         if order.customer.email.is_empty() {
             return Ok(());
         }
-        let info = self
-            .catalogue
-            .presentation(order.presentation_id, &Default::default())
-            .await?
-            .info;
+        let info = self.headline_presentation(order).await?;
         let config = self.catalogue.site_config().await?;
         let lang = Self::lang(order);
         let terms = if lang == "he" {
@@ -109,11 +105,7 @@ impl OrderService {
             tracing::info!(reservation = %order.id, "tickets by SMS refused: not the owner");
             return Err(not_yours());
         }
-        let info = self
-            .catalogue
-            .presentation(order.presentation_id, &Default::default())
-            .await?
-            .info;
+        let info = self.headline_presentation(&order).await?;
         let v = &info.view;
         let lang = Self::lang(&order);
         let when = Self::when(&info, lang);

@@ -9,10 +9,13 @@
 
 mod cancel;
 mod cart;
+mod decline;
 mod finalise;
+mod hold;
 mod mail;
 mod messages;
 pub mod model;
+mod modify;
 mod payment;
 
 use std::sync::Arc;
@@ -29,8 +32,11 @@ use crate::tickets::TicketService;
 
 pub use crate::ports::{OrderStore, PaymentGateway};
 pub use cancel::*;
+pub use decline::DeclineReason;
 pub use finalise::STRANDED_AFTER_MS;
+pub use hold::*;
 pub use model::*;
+pub use modify::*;
 
 fn token() -> String {
     Token::from_bytes(rand::rng().random()).to_string()
@@ -39,6 +45,14 @@ fn token() -> String {
 fn reservation_number() -> String {
     let n: u32 = rand::rng().random_range(0..100_000_000);
     format!("{:04}-{:04}", n / 10_000, n % 10_000)
+}
+
+/// The presentation an order's pages, mail and messages headline: its first. Every order read
+/// back there has tickets; one without is a fault.
+pub fn headline(order: &Order) -> AppResult<i64> {
+    order.first_presentation().ok_or_else(|| {
+        AppError::internal("an order without a presentation was read as a ticket order")
+    })
 }
 
 fn invalid(code: ErrorCode, message: impl std::fmt::Display) -> AppError {
@@ -58,6 +72,8 @@ pub struct OrderService {
     clock: Arc<dyn Clock>,
     messages: Messages,
     cancellation: CancellationPolicy,
+    /// Unpaid hold orders (decision 0028); None refuses them.
+    holds: Option<Arc<dyn HoldStore>>,
 }
 
 /// How the order reaches the buyer: mail, text messages, the site's public address for links,
@@ -109,6 +125,7 @@ impl OrderService {
             clock,
             messages,
             cancellation: CancellationPolicy::default(),
+            holds: None,
         }
     }
 
@@ -131,6 +148,15 @@ impl OrderService {
             .info;
         info.require_on_sale()?;
         Ok(info)
+    }
+
+    /// The presentation an order's pages, mail and messages headline ([`headline`]).
+    async fn headline_presentation(&self, order: &Order) -> AppResult<PresentationInfo> {
+        Ok(self
+            .catalogue
+            .presentation(headline(order)?, &Default::default())
+            .await?
+            .info)
     }
 
     pub async fn payment(&self, id: &str) -> AppResult<Payment> {
@@ -247,11 +273,7 @@ impl OrderService {
         }) else {
             return Ok(None);
         };
-        let info = self
-            .catalogue
-            .presentation(order.presentation_id, &Default::default())
-            .await?
-            .info;
+        let info = self.headline_presentation(&order).await?;
         Ok(Some((order, info)))
     }
 

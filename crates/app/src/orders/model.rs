@@ -116,7 +116,10 @@ pub struct Order {
     pub id: String,
     pub reservation_number: String,
     pub session_id: String,
-    pub presentation_id: i64,
+    /// The presentations the order's ticket lines are for, in the order the buyer chose them:
+    /// none (an order of products, vouchers, memberships or donations alone), one, or several.
+    /// Each ticket line names its own ([`OrderTicket::presentation_id`]).
+    pub presentations: Vec<i64>,
     pub status: OrderStatus,
     /// Where it was sold (and, from a mini-site, which one referred it).
     pub channel: Channel,
@@ -135,13 +138,100 @@ pub struct Order {
     pub created_at_ms: i64,
     pub paid_at_ms: Option<i64>,
     pub committed_at_ms: Option<i64>,
+    /// The ticket lines, over [`Order::presentations`].
     pub tickets: Vec<OrderTicket>,
+    /// The product lines.
     pub products: Vec<OrderProduct>,
     /// Vouchers paying part (or all) of the total, in the order they were applied.
     pub vouchers: Vec<OrderVoucher>,
 }
 
+/// What a line of an order sells (decision 0027). Each kind is its own typed list on [`Order`]
+/// and its own table (`order_tickets`, `order_products`, ...): tickets and products today; the
+/// round-two areas add theirs as new kinds, never by bending a ticket line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LineKind {
+    /// A seat (or a general-admission place) of one presentation.
+    Ticket,
+    /// A product of the complex's menu (popcorn, a drink).
+    Product,
+    /// A system voucher sold (issue 14).
+    SystemVoucher,
+    /// A membership sold (issue 15).
+    Membership,
+    /// A donation (issue 14).
+    Donation,
+    /// A video-on-demand item (a presentation of venue type 101-104).
+    VideoOnDemand,
+}
+
+/// One line of an order, whatever its kind: what code that walks every line (totals, receipts,
+/// cancellation) reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Line<'a> {
+    Ticket(&'a OrderTicket),
+    Product(&'a OrderProduct),
+}
+
+impl Line<'_> {
+    pub fn kind(&self) -> LineKind {
+        match self {
+            Line::Ticket(_) => LineKind::Ticket,
+            Line::Product(_) => LineKind::Product,
+        }
+    }
+
+    /// What the line costs, service charge included (agorot).
+    pub fn amount(&self) -> i64 {
+        match self {
+            Line::Ticket(t) => t.price + t.service_charge,
+            Line::Product(p) => p.unit_price * p.quantity,
+        }
+    }
+
+    /// The presentation the line is for, if it is for one.
+    pub fn presentation_id(&self) -> Option<i64> {
+        match self {
+            Line::Ticket(t) => Some(t.presentation_id),
+            Line::Product(_) => None,
+        }
+    }
+}
+
 impl Order {
+    /// Every line of the order: its tickets (in line order), then its products.
+    pub fn lines(&self) -> impl Iterator<Item = Line<'_>> {
+        self.tickets
+            .iter()
+            .map(Line::Ticket)
+            .chain(self.products.iter().map(Line::Product))
+    }
+
+    /// The first presentation the order is for: the one its pages, mail and messages headline.
+    /// None for an order without tickets.
+    pub fn first_presentation(&self) -> Option<i64> {
+        self.presentations.first().copied()
+    }
+
+    /// The ticket lines of one of the order's presentations.
+    pub fn tickets_of(&self, presentation_id: i64) -> impl Iterator<Item = &OrderTicket> {
+        self.tickets
+            .iter()
+            .filter(move |t| t.presentation_id == presentation_id)
+    }
+
+    /// The presentations of a set of ticket lines, each once, in the lines' order.
+    pub fn presentations_of(tickets: &[OrderTicket]) -> Vec<i64> {
+        let mut out: Vec<i64> = Vec::new();
+        for t in tickets {
+            if !out.contains(&t.presentation_id) {
+                out.push(t.presentation_id);
+            }
+        }
+        out
+    }
+
     /// How this order's price is shown everywhere ([`pricing::PriceBreakdown`]).
     pub fn price_breakdown(&self) -> pricing::PriceBreakdown {
         let lines: Vec<(Money, Money)> = self
@@ -367,6 +457,8 @@ pub struct Payment {
     pub card_bin: Option<String>,
     pub save_card: bool,
     pub failure_code: Option<String>,
+    /// Why it was declined, when the provider said (see [`DeclineReason`]).
+    pub decline_reason: Option<super::DeclineReason>,
     pub locale: String,
     pub return_url: String,
     pub created_at_ms: i64,
@@ -382,6 +474,15 @@ impl Payment {
             self.failure_code.clone()
         }
     }
+
+    /// The decline reason to tell the buyer: none once paid.
+    pub fn decline_reason_for_buyer(&self) -> Option<super::DeclineReason> {
+        if self.status.is_paid() {
+            None
+        } else {
+            self.decline_reason
+        }
+    }
 }
 
 /// What a payment provider reports back about a payment (the callback's content).
@@ -392,8 +493,18 @@ pub struct PaymentUpdate {
     pub card_last4: Option<String>,
     pub card_bin: Option<String>,
     pub failure_code: Option<String>,
+    /// Why it was declined, when the provider said; only with declined or failed.
+    pub decline_reason: Option<super::DeclineReason>,
     /// For the payment's event log; never card data.
     pub note: String,
+}
+
+impl PaymentUpdate {
+    /// The same word, with the provider's reason for a decline.
+    pub fn because(mut self, reason: super::DeclineReason) -> PaymentUpdate {
+        self.decline_reason = Some(reason);
+        self
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -441,10 +552,24 @@ impl CartSeat {
     }
 }
 
+/// One presentation of a cart and the seats the buyer holds there, one ticket each.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CartInput {
+pub struct CartPresentation {
     pub presentation_id: i64,
     pub seats: Vec<CartSeat>,
+}
+
+impl CartInput {
+    /// Every seat of the cart, presentation after presentation: the order of its ticket lines.
+    pub fn seats(&self) -> impl Iterator<Item = &CartSeat> {
+        self.presentations.iter().flat_map(|p| p.seats.iter())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CartInput {
+    /// The presentations of the cart, each with its held seats, in the order the buyer chose them.
+    pub presentations: Vec<CartPresentation>,
     pub products: Vec<(i64, i64)>,
     /// Voucher references paying part of the order (spec: the cart's voucherPayments).
     pub vouchers: Vec<String>,

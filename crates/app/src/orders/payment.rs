@@ -27,7 +27,6 @@ impl OrderService {
         request: StartPayment,
     ) -> AppResult<(Payment, String, i64)> {
         crate::ports::require_captcha(self.captcha.as_ref(), &request.captcha_token).await?;
-        let now = self.clock.now_ms();
         let order = self
             .orders
             .pending_order(session, presentation_id)
@@ -52,27 +51,60 @@ impl OrderService {
             ));
         }
         self.check_tickets_fit(&order).await?;
-        if !(1..=MAX_INSTALLMENTS).contains(&request.installments) {
-            return Err(invalid(
+        Self::check_installments(request.installments)?;
+        // Every presentation of the order enters its payment window; the order's is the earliest.
+        let mut deadline_ms = i64::MAX;
+        for id in &order.presentations {
+            let checkout = self.booking.advance(session, *id, Step::Payment).await?;
+            deadline_ms = deadline_ms.min(checkout.deadline_ms);
+        }
+        let customer_id = self
+            .customers
+            .customer_of_login(login)
+            .await?
+            .map(|a| a.customer.id);
+        let (payment, url) = self
+            .open_payment(
+                &order,
+                session,
+                customer_id,
+                request,
+                "paid in full by vouchers",
+            )
+            .await?;
+        Ok((payment, url, deadline_ms))
+    }
+
+    /// The number of payments a card may be split into, checked.
+    pub(super) fn check_installments(installments: i64) -> AppResult<()> {
+        if (1..=MAX_INSTALLMENTS).contains(&installments) {
+            Ok(())
+        } else {
+            Err(invalid(
                 ErrorCode::FormValidation,
                 format!("number of payments must be 1 to {MAX_INSTALLMENTS}"),
-            ));
+            ))
         }
-        let checkout = self
-            .booking
-            .advance(session, presentation_id, Step::Payment)
-            .await?;
-        // Vouchers pay first; the gateway is asked only for what is left.
+    }
+
+    /// Opens one payment of `order` (a priced cart, or a hold): vouchers pay first, and the
+    /// gateway is asked only for what is left; when vouchers cover it all it is finalised at
+    /// once. Returns the payment and where the buyer goes: the gateway's form, or back.
+    pub(super) async fn open_payment(
+        &self,
+        order: &Order,
+        session: &str,
+        customer_id: Option<i64>,
+        request: StartPayment,
+        paid_by_vouchers_note: &str,
+    ) -> AppResult<(Payment, String)> {
+        let now = self.clock.now_ms();
         let due = order.amount_due();
         let payment = Payment {
             id: token(),
             order_id: order.id.clone(),
             session_id: session.to_owned(),
-            customer_id: self
-                .customers
-                .customer_of_login(login)
-                .await?
-                .map(|a| a.customer.id),
+            customer_id,
             method: if due == 0 {
                 PaymentMethod::Voucher
             } else {
@@ -87,6 +119,7 @@ impl OrderService {
             card_bin: None,
             save_card: request.save_card,
             failure_code: None,
+            decline_reason: None,
             locale: request.locale,
             return_url: request.return_url,
             created_at_ms: now,
@@ -101,15 +134,16 @@ impl OrderService {
                 card_last4: None,
                 card_bin: None,
                 failure_code: None,
-                note: "paid in full by vouchers".into(),
+                decline_reason: None,
+                note: paid_by_vouchers_note.into(),
             };
             self.payment_callback(&payment.id, authorized).await?;
             let paid = self.payment(&payment.id).await?;
             let back = paid.return_url.clone();
-            return Ok((paid, back, checkout.deadline_ms));
+            return Ok((paid, back));
         }
         let url = self.gateway.form_url(&payment);
-        Ok((payment, url, checkout.deadline_ms))
+        Ok((payment, url))
     }
 
     /// An open payment past its provider's window times out (expired, `errorNoResponse`) the

@@ -333,6 +333,7 @@ pub fn done_in_frame(lang: Lang, p: &Payment, return_url: &str) -> String {
         "paymentId": p.id,
         "status": p.status.as_str(),
         "failureCode": if paid { None } else { p.failure_code.clone() },
+        "declineReason": p.decline_reason_for_buyer(),
     });
     // JSON inside a script: `<` is escaped so no value can close the script element.
     let script = format!(
@@ -362,6 +363,7 @@ mod tests {
             card_bin: None,
             save_card: false,
             failure_code: None,
+            decline_reason: None,
             locale: "he".into(),
             return_url: "/order/1".into(),
             created_at_ms: 0,

@@ -345,6 +345,7 @@ mod tests {
             card_bin: None,
             save_card: false,
             failure_code: failure.map(str::to_owned),
+            decline_reason: None,
             locale: "he".into(),
             return_url: return_url.into(),
             created_at_ms: 0,

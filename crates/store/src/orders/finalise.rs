@@ -17,7 +17,7 @@ macro_rules! finalise_in {
             let mut all_held = true;
             // In the claims' key order, as holds and releases take them: no deadlock with an unlock.
             let mut in_key_order: Vec<&OrderTicket> = order.tickets.iter().collect();
-            in_key_order.sort_by_key(|t| (t.section_id, t.y, t.x));
+            in_key_order.sort_by_key(|t| (t.presentation_id, t.section_id, t.y, t.x));
             for t in in_key_order {
                 let n = sqlx::query(
                     "UPDATE seat_claims SET state = 'sold', order_id = $6, updated_at = $7 \
@@ -128,12 +128,14 @@ macro_rules! finalise_in {
                         .map_err(db_err)?;
                     // The checkout this order paid for is over: the session's next seat starts
                     // a checkout of its own, with fresh timers, not the spent payment window.
-                    sqlx::query("DELETE FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2")
-                        .bind(&order.session_id)
-                        .bind(order.presentation_id)
-                        .execute(&mut *$tx)
-                        .await
-                        .map_err(db_err)?;
+                    for presentation_id in &order.presentations {
+                        sqlx::query("DELETE FROM checkout_steps WHERE session_id = $1 AND presentation_id = $2")
+                            .bind(&order.session_id)
+                            .bind(presentation_id)
+                            .execute(&mut *$tx)
+                            .await
+                            .map_err(db_err)?;
+                    }
                     let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
                     (true, Finalised::Paid(paid))
                 }
@@ -154,14 +156,15 @@ macro_rules! update_payment_in {
                 // authorization is voided); the store carries it out under the payment's lock.
                 let step = kupa_app::orders::payment_move(before.status, u.status);
                 let moved = match step {
-                    PaymentMove::To(status) => Some((status, u.failure_code.clone())),
-                    PaymentMove::VoidLate => Some((PaymentStatus::Refunded, Some(payment_codes::LATE_AUTHORIZATION.to_owned()))),
+                    PaymentMove::To(status) => Some((status, u.failure_code.clone(), u.decline_reason)),
+                    PaymentMove::VoidLate => Some((PaymentStatus::Refunded, Some(payment_codes::LATE_AUTHORIZATION.to_owned()), None)),
                     PaymentMove::Stay => None,
                 };
-                if let Some((status, failure_code)) = moved {
+                if let Some((status, failure_code, decline_reason)) = moved {
                     sqlx::query(
                         "UPDATE payments SET status = $2, card_brand = COALESCE($3, card_brand), card_last4 = COALESCE($4, card_last4), \
-                         card_bin = COALESCE($5, card_bin), failure_code = COALESCE($6, failure_code), updated_at = $7 WHERE id = $1",
+                         card_bin = COALESCE($5, card_bin), failure_code = COALESCE($6, failure_code), \
+                         decline_reason = COALESCE($8, decline_reason), updated_at = $7 WHERE id = $1",
                     )
                     .bind($id)
                     .bind(status.as_str())
@@ -170,6 +173,7 @@ macro_rules! update_payment_in {
                     .bind(&u.card_bin)
                     .bind(failure_code)
                     .bind($now)
+                    .bind(decline_reason.map(|r| r.as_str()))
                     .execute(&mut *$tx)
                     .await
                     .map_err(db_err)?;

@@ -23,6 +23,13 @@ macro_rules! load_order {
             None => None,
             Some(row) => {
                 let mut order = order_row(&row).map_err(db_err)?;
+                order.presentations = sqlx::query_scalar(
+                    "SELECT presentation_id FROM order_presentations WHERE order_id = $1 ORDER BY position",
+                )
+                .bind(&order.id)
+                .fetch_all(&mut *$ex)
+                .await
+                .map_err(db_err)?;
                 let tickets =
                     sqlx::query("SELECT * FROM order_tickets WHERE order_id = $1 ORDER BY line")
                         .bind(&order.id)
@@ -65,36 +72,42 @@ macro_rules! load_order {
 macro_rules! save_pending {
     ($tx:expr, $o:expr, $now:expr) => {{
         let o = $o;
-        // The session's earlier unpaid order on this presentation gives way, with its open payments.
-        sqlx::query(
-            "UPDATE payments SET status = 'expired', updated_at = $3 \
-             WHERE status IN ('created', 'challenge', 'awaitingBank', 'redirected') AND order_id IN \
-             (SELECT id FROM orders WHERE session_id = $1 AND presentation_id = $2 AND status = 'pending')",
-        )
-        .bind(&o.session_id)
-        .bind(o.presentation_id)
-        .bind($now)
-        .execute(&mut *$tx)
-        .await
-        .map_err(db_err)?;
-        sqlx::query("UPDATE orders SET status = 'cancelled', updated_at = $3 WHERE session_id = $1 AND presentation_id = $2 AND status = 'pending'")
+        // The session's earlier unpaid orders on any of these presentations give way, with their
+        // open payments.
+        for presentation_id in &o.presentations {
+            sqlx::query(
+                "UPDATE payments SET status = 'expired', updated_at = $3 \
+                 WHERE status IN ('created', 'challenge', 'awaitingBank', 'redirected') AND order_id IN \
+                 (SELECT o.id FROM orders o JOIN order_presentations op ON op.order_id = o.id \
+                  WHERE o.session_id = $1 AND op.presentation_id = $2 AND o.status = 'pending')",
+            )
             .bind(&o.session_id)
-            .bind(o.presentation_id)
+            .bind(presentation_id)
             .bind($now)
             .execute(&mut *$tx)
             .await
             .map_err(db_err)?;
+            sqlx::query(
+                "UPDATE orders SET status = 'cancelled', updated_at = $3 WHERE session_id = $1 AND status = 'pending' \
+                 AND id IN (SELECT order_id FROM order_presentations WHERE presentation_id = $2)",
+            )
+            .bind(&o.session_id)
+            .bind(presentation_id)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        }
         let customer = serde_json::to_string(&o.customer).map_err(StoreError::other)?;
         sqlx::query(
-            "INSERT INTO orders (id, reservation_number, session_id, presentation_id, status, is_hold, customer_id, customer, \
+            "INSERT INTO orders (id, reservation_number, session_id, status, is_hold, customer_id, customer, \
              locale, tickets_total, products_total, service_charge_total, service_charge_name, total, currency, payment_id, \
              created_at, updated_at, paid_at, committed_at, channel, referral_mini_site_id) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, NULL, $16, $16, NULL, NULL, $17, $18)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $15, NULL, NULL, $16, $17)",
         )
         .bind(&o.id)
         .bind(&o.reservation_number)
         .bind(&o.session_id)
-        .bind(o.presentation_id)
         .bind(o.status.as_str())
         .bind(o.is_hold)
         .bind(o.customer_id)
@@ -112,6 +125,15 @@ macro_rules! save_pending {
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;
+        for (position, presentation_id) in o.presentations.iter().enumerate() {
+            sqlx::query("INSERT INTO order_presentations (order_id, presentation_id, position) VALUES ($1, $2, $3)")
+                .bind(&o.id)
+                .bind(presentation_id)
+                .bind(position as i64)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+        }
         for t in &o.tickets {
             sqlx::query(
                 "INSERT INTO order_tickets (order_id, line, presentation_id, section_id, x, y, section_name, row_name, seat_name, \
@@ -172,6 +194,9 @@ macro_rules! save_pending {
 mod finalise;
 #[macro_use]
 mod cancel;
+#[macro_use]
+mod modify;
+use modify::{CLAIM_SOLD, RELEASE_SOLD};
 
 /// Runs `$body` in a write transaction (IMMEDIATE on SQLite) and commits; `$tx` names it.
 /// Row locks a PostgreSQL transaction takes first (SQLite's `BEGIN IMMEDIATE` already
@@ -256,7 +281,8 @@ impl OrderStore for Db {
     ) -> StoreResult<Option<Order>> {
         let id: Option<String> = crate::on_pool!(self, |p| {
             sqlx::query_scalar(
-            "SELECT id FROM orders WHERE session_id = $1 AND presentation_id = $2 AND status = 'pending' ORDER BY created_at DESC LIMIT 1"
+            "SELECT id FROM orders WHERE session_id = $1 AND status = 'pending' \
+             AND id IN (SELECT order_id FROM order_presentations WHERE presentation_id = $2) ORDER BY created_at DESC LIMIT 1"
         )
         .bind(session_id)
         .bind(presentation_id)
@@ -277,14 +303,15 @@ impl OrderStore for Db {
     ) -> StoreResult<Option<Order>> {
         let id: Option<String> = crate::on_pool!(self, |p| {
             sqlx::query_scalar(
-            "SELECT id FROM orders WHERE session_id = $1 AND presentation_id = $2 AND status IN ('pending', 'paid') \
-             ORDER BY created_at DESC LIMIT 1"
-        )
-        .bind(session_id)
-        .bind(presentation_id)
-        .fetch_optional(p)
-        .await
-        .map_err(db_err)
+                "SELECT id FROM orders WHERE session_id = $1 AND status IN ('pending', 'paid') \
+             AND id IN (SELECT order_id FROM order_presentations WHERE presentation_id = $2) \
+             ORDER BY created_at DESC LIMIT 1",
+            )
+            .bind(session_id)
+            .bind(presentation_id)
+            .fetch_optional(p)
+            .await
+            .map_err(db_err)
         })?;
         match id {
             Some(id) => self.order(&id).await,
@@ -457,6 +484,17 @@ impl OrderStore for Db {
         now_ms: i64,
     ) -> StoreResult<Result<Cancellation, CancelRefusal>> {
         write_tx!(self, durable, locks [LOCK_ORDER] on order_id, |tx| cancel_in!(tx, order_id, request, fee, cancellation_id, now_ms))
+    }
+
+    async fn move_seats(
+        &self,
+        order_id: &str,
+        last_payment_id: &str,
+        session_id: &str,
+        moves: &[SeatMove],
+        now_ms: i64,
+    ) -> StoreResult<Result<Order, MoveRefusal>> {
+        write_tx!(self, durable, locks [LOCK_ORDER] on order_id, |tx| move_seats_in!(tx, order_id, last_payment_id, session_id, moves, now_ms))
     }
 
     async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>> {

@@ -23,7 +23,8 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
         id: r.s("id")?,
         reservation_number: r.s("reservation_number")?,
         session_id: r.s("session_id")?,
-        presentation_id: r.i("presentation_id")?,
+        // Read by the loader from order_presentations.
+        presentations: Vec::new(),
         status: OrderStatus::parse(&status).ok_or_else(|| decode_err("order status", &status))?,
         channel: {
             let c = r.s("channel")?;
@@ -107,6 +108,9 @@ pub(super) fn payment_row(r: &impl Get) -> R<Payment> {
         card_bin: os(r, "card_bin")?,
         save_card: r.b("save_card")?,
         failure_code: os(r, "failure_code")?,
+        decline_reason: os(r, "decline_reason")?
+            .map(|d| DeclineReason::parse(&d).ok_or_else(|| decode_err("decline reason", &d)))
+            .transpose()?,
         locale: r.s("locale")?,
         return_url: r.s("return_url")?,
         created_at_ms: r.i("created_at")?,

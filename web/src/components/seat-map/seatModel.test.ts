@@ -37,20 +37,23 @@ describe('the seat map on a phone', () => {
     ]);
   });
 
-  it('tells the single-seat rule from a section sold at the box office', async () => {
+  it("takes each blocked seat's reason from the server", async () => {
     const { blockReasons } = await import('./seatModel');
     const base = { y: 0, isSelected: false, s: 'available', isAvailable: true };
     const statuses = [
       { ...base, x: 0, si: 1, isBlocked: false },
-      { ...base, x: 1, si: 1, isBlocked: true },
-      { ...base, x: 0, si: 2, isBlocked: true },
+      { ...base, x: 1, si: 1, isBlocked: true, blockReason: 'singleSeat' as const },
+      { ...base, x: 0, si: 2, isBlocked: true, blockReason: 'boxOffice' as const },
+      // A blocked seat the server gave no reason for has none on the map.
       { ...base, x: 1, si: 2, isBlocked: true },
+      // A sold seat is sold, whatever else.
+      { ...base, x: 2, si: 2, s: 'sold', isBlocked: true, blockReason: 'boxOffice' as const },
     ];
-    const reasons = blockReasons(statuses, 3);
+    const reasons = blockReasons(statuses);
     expect(reasons.get('1:1:0')).toBe('singleSeat');
     expect(reasons.get('2:0:0')).toBe('boxOffice');
     expect(reasons.has('1:0:0')).toBe(false);
-    // Under another policy a blocked seat of an open section has no reason we can name.
-    expect(blockReasons(statuses, 1).has('1:1:0')).toBe(false);
+    expect(reasons.has('2:1:0')).toBe(false);
+    expect(reasons.has('2:2:0')).toBe(false);
   });
 });

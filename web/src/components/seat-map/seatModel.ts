@@ -72,32 +72,16 @@ export function neighbour(
 
 /**
  * Why a free seat is not for sale to this buyer now: the single-seat rule (taking it would leave
- * one empty seat alone beside it), or a section sold only at the box office.
+ * one empty seat alone beside it), or a section sold only at the box office. The server says it
+ * with each blocked seat (`blockReason` of the seat status).
  */
-export type BlockReason = 'singleSeat' | 'boxOffice';
+export type BlockReason = NonNullable<SeatStatusShort['blockReason']>;
 
-/** The seating policy whose rule leaves no single empty seat (the server's policy 3). */
-export const SINGLE_SEAT_POLICY = 3;
-
-/**
- * The reason of each free seat the server marks `isBlocked` (docs/api.md: the seating policy, or
- * a section with no price online). A section whose every seat is blocked has no price online;
- * otherwise, under the single-seat policy, the rule is the reason.
- */
-export function blockReasons(
-  statuses: readonly SeatStatusShort[],
-  seatingPolicyId: number,
-): Map<string, BlockReason> {
-  const sectionOpen = new Map<number, boolean>();
-  for (const s of statuses) {
-    if (!s.isBlocked) sectionOpen.set(s.si, true);
-    else if (!sectionOpen.has(s.si)) sectionOpen.set(s.si, false);
-  }
+/** The reason of each free seat the server marks `isBlocked`, as the server gives it. */
+export function blockReasons(statuses: readonly SeatStatusShort[]): Map<string, BlockReason> {
   const reasons = new Map<string, BlockReason>();
   for (const s of statuses) {
-    if (!s.isBlocked || s.s !== 'available') continue;
-    if (!sectionOpen.get(s.si)) reasons.set(seatKey(s), 'boxOffice');
-    else if (seatingPolicyId === SINGLE_SEAT_POLICY) reasons.set(seatKey(s), 'singleSeat');
+    if (s.isBlocked && s.s === 'available' && s.blockReason) reasons.set(seatKey(s), s.blockReason);
   }
   return reasons;
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makePresentation } from '../../test/fixtures';
@@ -79,6 +79,29 @@ describe('the customer area', { timeout: 30_000 }, () => {
     const search = new URLSearchParams(getRouter()?.state.location.search);
     expect(search.get('returnTo')).toBe('/customer-area');
     expect(search.get('lang')).toBe('en');
+  });
+
+  it('after logging in on the login page, coming back shows the area, not the login again', async () => {
+    let loggedIn = false;
+    const { getRouter } = await renderApp('/customer-area?lang=en', {
+      api: (url) =>
+        url.pathname === '/api/customer-area/customerAreaData'
+          ? loggedIn
+            ? { status: 200, body: area() }
+            : { status: 401, body: { error: { code: 'loginError', message: 'log in first' } } }
+          : undefined,
+    });
+    await waitFor(() => expect(getRouter()?.state.location.pathname).toBe('/customer-area/login'), {
+      timeout: 4000,
+    });
+    await screen.findByRole('heading', { name: 'Log in to your account' }, { timeout: 15_000 });
+    // The login succeeded (the cookie is the browser's): the login page goes back.
+    loggedIn = true;
+    await act(() => getRouter()!.navigate('/customer-area?lang=en'));
+    expect(
+      await screen.findByRole('heading', { name: 'Customer area', level: 1 }, { timeout: 15_000 }),
+    ).toBeVisible();
+    expect(getRouter()?.state.location.pathname).toBe('/customer-area');
   });
 
   it('shows the tickets with their seats and links, and sends them by SMS', async () => {

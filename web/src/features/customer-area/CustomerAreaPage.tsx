@@ -66,6 +66,9 @@ export default function CustomerAreaPage() {
     );
   }
   if (query.data === null) {
+    // "Nobody logged in" may be an answer from before a login (the visitor was sent to the
+    // login page and came back): while it is asked again, wait for the fresh answer.
+    if (query.isFetching) return <Loading />;
     return <Navigate to={withLang(LOGIN_PATH, params.get('lang'))} replace />;
   }
   return <CustomerArea data={query.data} onDeleted={() => setDeleted(true)} />;

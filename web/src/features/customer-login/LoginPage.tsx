@@ -370,6 +370,7 @@ export function MemberLogin() {
 
 export function ReservationLogin() {
   const { t } = useTranslation();
+  const returnTo = useSearchParams()[0].get('returnTo');
   const captcha = useCaptcha();
   const flow = useLoginFlow();
   const [number, setNumber] = useState('');
@@ -383,7 +384,12 @@ export function ReservationLogin() {
       onSubmit={() =>
         void flow.run(
           async () => loginApi.reservation(number, contact, await captcha('reservation_login')),
-          (r) => `/reservation/${encodeURIComponent(r.reservationIdentifier)}`,
+          // A logged-in customer's claim adds the order to their account: back to where they
+          // came from (the customer area); a guest goes on to the reservation itself.
+          (r) =>
+            r.claimed && returnTo
+              ? safeReturnTo(returnTo)
+              : `/reservation/${encodeURIComponent(r.reservationIdentifier)}`,
         )
       }
     >
@@ -481,7 +487,12 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const methods = enabledMethods(raw as Record<string, unknown> | null);
   const asked = params.get('method');
-  const initial = asked === 'email' ? 'byEmailAndPassword' : methods[0];
+  const initial =
+    asked === 'email'
+      ? 'byEmailAndPassword'
+      : asked === 'reservation'
+        ? 'byReservationNumber'
+        : methods[0];
   const [method, setMethod] = useState<LoginMethod>(
     methods.includes(initial) ? initial : methods[0],
   );

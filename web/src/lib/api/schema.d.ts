@@ -277,6 +277,9 @@ export interface paths {
     /**
      * Validates the whole cart (every seat held by this buyer, one ticket per seat, the seating and
      *     ticket rules) and prices it on the server. The priced cart becomes the buyer's pending order.
+     *     A cart may hold several presentations of one auth profile and one business (one order, one
+     *     payment, one reservation); a video-on-demand presentation of venue type 101 or 102 is bought
+     *     on its own.
      */
     post: operations['postCart'];
     delete?: never;
@@ -355,6 +358,23 @@ export interface paths {
      *     customer's. System vouchers are an empty list until the vouchers issue.
      */
     get: operations['customerAreaData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer-area/holds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The logged-in customer's holds. */
+    get: operations['customerHolds'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1203,6 +1223,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/reservations/{id}/hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A hold of the logged-in customer. */
+    get: operations['getHold'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{id}/modify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Moves tickets of a paid reservation to other seats of the same presentation, all or none, for
+     *     its buyer (the session that made it or its logged-in customer). A new seat must be free or held
+     *     by the asking session, of the same tickets and price level; the price is unchanged. The new
+     *     seat is claimed before the old one is released: a taken seat leaves the reservation as it was.
+     */
+    post: operations['modifyReservation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{id}/pay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Switches a hold to paid: a payment of the hold's order, through the same payment page and the
+     *     same finalisation as any order. Open the answer's `paymentFormURL`; once the gateway confirms,
+     *     the hold is an ordinary paid reservation.
+     */
+    post: operations['payHold'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/reservations/{id}/tickets.pdf': {
     parameters: {
       query?: never;
@@ -1822,6 +1902,12 @@ export interface components {
     };
     /** @description The cart as the commit repeats it; the server trusts only its own priced order. */
     CommitCart: {
+      /**
+       * @description An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
+       *     see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
+       */
+      isHold?: boolean;
+      /** @description The cart's presentations; the first finds the session's order (which holds them all). */
       presentations: components['schemas']['CommitPresentation'][];
     };
     CommitPresentation: {
@@ -2066,6 +2152,17 @@ export interface components {
       /** @description YYYY-MM-DD; a business day runs 05:00 to 05:00, Jerusalem time. */
       BusinessDate: string;
     };
+    /** @enum {string} */
+    DeclineReason:
+      | 'declined'
+      | 'insufficientFunds'
+      | 'expiredCard'
+      | 'cardBlocked'
+      | 'callIssuer'
+      | 'threeDSecureFailed'
+      | 'cardNotEligible'
+      | 'rejectedInBankApp'
+      | 'cancelledByBuyer';
     DeleteAccountBody: {
       /** @description Must be true: the customer confirmed in the dialog. */
       confirm: boolean;
@@ -2172,6 +2269,7 @@ export interface components {
       | 'NOTHING_TO_CANCEL'
       | 'BALANCE_IS_DUE'
       | 'TICKET_CANCELLATIONS_ARE_NO_LONGER_POSSIBLE'
+      | 'reservationChanged'
       | 'refundToCreditUnavailable'
       | 'CUSTOMER_NOT_FOUND'
       | 'INVALID_SMS_CODE'
@@ -2188,7 +2286,11 @@ export interface components {
       | 'tooManyLoginAttempts'
       | 'emailNotVerified'
       | 'mobileNumberTaken'
-      | 'orderAlreadyClaimed';
+      | 'orderAlreadyClaimed'
+      | 'holdPremiumSeat'
+      | 'holdSystemVoucher'
+      | 'holdTooLate'
+      | 'holdReleased';
     ErrorDetail: {
       /** @description A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3). */
       code: components['schemas']['ErrorCode'];
@@ -2247,6 +2349,50 @@ export interface components {
       isCinema: boolean;
       name: string;
       nameEn: string;
+    };
+    HeldSeat: {
+      /** Format: int64 */
+      price: number;
+      row: string;
+      seat: string;
+      section: string;
+      sectionEn: string;
+      ticketType: string;
+      ticketTypeEn: string;
+    };
+    /** @description An unpaid hold, as the customer area and the confirmation show it. */
+    Hold: {
+      /**
+       * Format: int64
+       * @description What is left to pay after vouchers (agorot).
+       */
+      amountDue: number;
+      currency: string;
+      eventDateTime: string;
+      /** @description Pay and collect by then: 30 minutes before the event. Then the hold is released. */
+      holdUntil: string;
+      presentation: components['schemas']['Presentation'];
+      reservationIdentifier: string;
+      reservationNumber: string;
+      seats: components['schemas']['HeldSeat'][];
+      serverTime: string;
+      /**
+       * @description `open` (to pay until `holdUntil`), `paid` (an ordinary reservation now: GET
+       *     /reservations/{id}) or `released` (not paid in time; the seats went back to sale).
+       */
+      state: string;
+      /**
+       * Format: int64
+       * @description What the hold costs (agorot), service charge included.
+       */
+      total: number;
+    };
+    HoldResponse: {
+      hold: components['schemas']['Hold'];
+    };
+    HoldsResponse: {
+      /** @description Newest first: open holds, and recent paid or released ones. */
+      holds: components['schemas']['Hold'][];
     };
     IntegrationInfo: {
       /** Format: int64 */
@@ -2427,12 +2573,65 @@ export interface components {
       /** @description The 6 digits the SMS carried. */
       smsCode: string;
     };
+    /** @description A moved ticket: its seat now and its new e-document key (the old one no longer admits). */
+    ModifiedTicket: {
+      documentKey: string;
+      /** Format: int64 */
+      line: number;
+      /** Format: int64 */
+      presentationId: number;
+      row: string;
+      seat: string;
+      section: string;
+      /** Format: int64 */
+      sectionId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
+    ModifyBody: {
+      /**
+       * @description The reservation's last transaction as read (`lastTransactionId` of GET /reservations/{id}):
+       *     a change made from an older read is refused with `reservationChanged`.
+       */
+      lastTransactionId: string;
+      /** @description The reservation identifier; when sent, the same as the path's. */
+      resId?: string | null;
+      tickets: components['schemas']['ModifyTicket'][];
+    };
+    ModifyResponse: {
+      reservationIdentifier: string;
+      /** @description Every ticket of the reservation after the change, line order. */
+      tickets: components['schemas']['ModifiedTicket'][];
+    };
+    /** @description A ticket of the reservation (by its seat) and its new seat. */
+    ModifyTicket: {
+      newSeat: components['schemas']['NewSeat'];
+      /** Format: int64 */
+      presentationId: number;
+      /** Format: int64 */
+      sectionId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
     MyHoldsResponse: {
       expiresAt?: string | null;
       seats: components['schemas']['LockedSeat'][];
       serverTime: string;
       /** @description The live checkout's step, or null when none is live. */
       step?: string | null;
+    };
+    /** @description Where a ticket moves to. */
+    NewSeat: {
+      /** Format: int64 */
+      sectionId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
     };
     PasswordLoginBody: {
       email: string;
@@ -2446,12 +2645,40 @@ export interface components {
       password: string;
       token: string;
     };
+    /** @description Switching a hold to paid: which way to pay and where the payment page sends the buyer back. */
+    PayHoldBody: {
+      /** @description The page language of the payment form: he (default) or en. */
+      locale?: string | null;
+      /** @description card (default), savedCard, paypal, blik, payu. */
+      method?: string | null;
+      /**
+       * Format: int64
+       * @description Installments, 1 to 12 (default 1).
+       */
+      numberOfPayments?: number | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+      /** @description Where the payment page sends the buyer back (a path of this site; default the customer area). */
+      returnPath?: string | null;
+      saveCard?: boolean;
+      /**
+       * Format: int64
+       * @description The total the customer sees (agorot); refused with `priceMismatch` when it differs.
+       */
+      total?: number | null;
+    };
     /** @description What a gateway reports about a payment. */
     PaymentCallbackBody: {
       /** @description visa, mastercard, amex, ... (letters and digits, at most 20). */
       cardBrand?: string | null;
       /** @description Exactly four digits. The card number itself is never sent or kept. */
       cardLast4?: string | null;
+      /**
+       * @description For declined or failed, when the provider knows why: declined, insufficientFunds,
+       *     expiredCard, cardBlocked, callIssuer, threeDSecureFailed, cardNotEligible,
+       *     rejectedInBankApp or cancelledByBuyer (the provider's own codes mapped to these).
+       */
+      declineReason?: string | null;
       /**
        * @description For declined, failed or expired: paymentError (the default), blikError, payUerror,
        *     payU_3DS_error, errorNoResponse or errorResponse.
@@ -2499,6 +2726,7 @@ export interface components {
       cardBrand?: string | null;
       cardLast4?: string | null;
       currency: string;
+      declineReason?: components['schemas']['DeclineReason'] | null;
       /**
        * @description Why a payment did not go through (null once paid): `paymentError`, `blikError`,
        *     `payUerror`, `payU_3DS_error`, `errorNoResponse` (timed out), `errorResponse`; for a
@@ -2704,8 +2932,16 @@ export interface components {
        */
       amountDue: number;
       currency: string;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description The cart's first presentation.
+       */
       presentationId: number;
+      /**
+       * @description Every presentation of the cart, in the order chosen (one order, one payment, one
+       *     reservation).
+       */
+      presentationIds: number[];
       /** @description The lines every screen shows, adding up to `total`. */
       priceBreakdown: components['schemas']['PriceBreakdown'];
       products: components['schemas']['PricedProduct'][];
@@ -2740,6 +2976,11 @@ export interface components {
       isMultiplyFactorSubTicket: boolean;
       /** @description The line's member number and references, as sent: a later cart post repeats them. */
       memberNumber?: string | null;
+      /**
+       * Format: int64
+       * @description The presentation this ticket is for (a cart may hold several).
+       */
+      presentationId: number;
       /**
        * Format: int64
        * @description Agorot.
@@ -2919,6 +3160,11 @@ export interface components {
       customerFirstName: string;
       entranceTime: string;
       eventDateTime: string;
+      /**
+       * @description The reservation's last transaction (its payment): what a seat change
+       *     (POST /reservations/{id}/modify) repeats as `lastTransactionId`.
+       */
+      lastTransactionId?: string | null;
       orderTerms: string;
       orderTermsEn: string;
       paidAt?: string | null;
@@ -2927,7 +3173,10 @@ export interface components {
        *     the day after the event; add `&lang=he|en`.
        */
       pdfUrl: string;
+      /** @description The reservation's first presentation: the event its page headlines. */
       presentation: components['schemas']['Presentation'];
+      /** @description Every presentation of the reservation, in the order bought (the first is `presentation`). */
+      presentations: components['schemas']['Presentation'][];
       /** @description The lines every screen shows, adding up to `total`. */
       priceBreakdown: components['schemas']['PriceBreakdown'];
       products: components['schemas']['ReservedProduct'][];
@@ -2988,6 +3237,11 @@ export interface components {
        * @description The ticket's line in the order: what POST /reservations/{id}/cancel names in `itemsToCancel`.
        */
       line: number;
+      /**
+       * Format: int64
+       * @description The presentation of this ticket (one of `presentations`).
+       */
+      presentationId: number;
       /** Format: int64 */
       price: number;
       /** @description The ticket's QR code (leading to its e-document) as SVG, when the site shows it (param 670). */
@@ -2996,10 +3250,19 @@ export interface components {
       seat: string;
       section: string;
       sectionEn: string;
+      /**
+       * Format: int64
+       * @description The seat's address: what POST /reservations/{id}/modify names.
+       */
+      sectionId: number;
       /** Format: int64 */
       serviceCharge: number;
       ticketType: string;
       ticketTypeEn: string;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
     };
     /** @enum {string} */
     Role: 'manager' | 'ticketReferenceAgent' | 'usher';
@@ -3087,6 +3350,11 @@ export interface components {
       label: string;
       labelEn: string;
     };
+    /**
+     * @description Why a seat is not selectable by this buyer now.
+     * @enum {string}
+     */
+    SeatBlockReason: 'singleSeat' | 'boxOffice';
     /** @description A seat in the long form of the older calls. */
     SeatLong: {
       /** Format: int64 */
@@ -3200,6 +3468,7 @@ export interface components {
       y: number;
     };
     SeatStatusLong: {
+      BlockReason?: components['schemas']['SeatBlockReason'] | null;
       IsAvailable: boolean;
       IsBlocked: boolean;
       IsSelected: boolean;
@@ -3213,6 +3482,7 @@ export interface components {
     };
     /** @description One seat's state, short form. */
     SeatStatusShort: {
+      blockReason?: components['schemas']['SeatBlockReason'] | null;
       /** @description Free to claim now. */
       isAvailable: boolean;
       /** @description Not selectable by this buyer now: the seating policy (it would leave a new single seat), or a section with no price online; see docs/api.md. */
@@ -4526,7 +4796,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule */
+      /** @description formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4679,6 +4949,35 @@ export interface operations {
       };
       /** @description CUSTOMER_NOT_FOUND: the login proved a mobile number that no customer account has */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  customerHolds: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The holds */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HoldsResponse'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -5949,6 +6248,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description loginError (a hold needs a logged-in customer) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description paymentError (declined or not paid) */
       402: {
         headers: {
@@ -5958,7 +6266,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded) */
+      /** @description ORDER_ALREADY_PAID (a second commit), lastCommit (nothing to commit, or seats lost and refunded), paymentPending, couponAlreadyUsed (refunded); with isHold: holdTooLate, lock_seat_error */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5967,7 +6275,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation */
+      /** @description formValidation; with isHold: noValidMember, holdPremiumSeat, holdSystemVoucher */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6869,6 +7177,173 @@ export interface operations {
         };
       };
       /** @description refundToCreditUnavailable, formValidation (a line not of this reservation) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The hold */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HoldResponse'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hold, or not this customer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  modifyReservation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reservation identifier (resId) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ModifyBody'];
+      };
+    };
+    responses: {
+      /** @description The seats changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ModifyResponse'];
+        };
+      };
+      /** @description notFound: no such paid reservation, or not this buyer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description lock_seat_error (the new seat is sold or held by another buyer; nothing changed), reservationChanged (lastTransactionId is not the reservation's last, or a ticket changed meanwhile), ticketing_ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (a ticket not of this reservation, a seat of other tickets), priceMismatch (another price level), a seat-kind rule */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  payHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PayHoldBody'];
+      };
+    };
+    responses: {
+      /** @description Where to pay */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PaymentFormResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hold, or not this customer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description holdReleased (not paid in time), ORDER_ALREADY_PAID */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation, priceMismatch */
       422: {
         headers: {
           [name: string]: unknown;

@@ -38,6 +38,10 @@ export const customerAreaQuery = queryOptions({
     }
   },
   retry: false,
+  // Asked again on every visit: a login or logout elsewhere (the login page, another tab)
+  // changes whose area it is, and a remembered "nobody" would send a customer who just logged
+  // in back to the login.
+  staleTime: 0,
 });
 
 export const locationsQuery = queryOptions({

@@ -3,6 +3,7 @@ import { useAreaLogout, type CustomerAreaData } from '../api/customerArea';
 import { ReservationsSection } from './Reservations';
 import { MembershipsSection, VodSection, SavedCardsSection, DeleteAccountSection } from './Account';
 import { ProfileSection } from './Profile';
+import { HoldsSection } from './Holds';
 
 const SECTIONS = ['tickets', 'past', 'memberships', 'vod', 'profile', 'cards', 'account'] as const;
 
@@ -43,12 +44,14 @@ export function CustomerArea({
           ))}
         </ul>
       </nav>
+      <HoldsSection />
       <ReservationsSection
         id="area-tickets"
         title={t('customerArea.tickets.title')}
         empty={t('customerArea.tickets.empty')}
         reservations={c.Tickets}
         upcoming
+        addByNumber
       />
       <ReservationsSection
         id="area-past"

@@ -21,13 +21,17 @@ export function ReservationsSection({
   empty,
   reservations,
   upcoming,
+  addByNumber = false,
 }: {
   id: string;
   title: string;
   empty: string;
   reservations: AreaReservation[];
   upcoming: boolean;
+  /** Offer to add an order bought without logging in, by its reservation number. */
+  addByNumber?: boolean;
 }) {
+  const { t } = useTranslation();
   return (
     <section className="area__section" id={id} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="area__heading">
@@ -42,9 +46,18 @@ export function ReservationsSection({
           ))}
         </ul>
       )}
+      {addByNumber && (
+        <p className="area__add-order">
+          {t('customerArea.tickets.missing')}{' '}
+          <LangLink to={ADD_BY_NUMBER}>{t('customerArea.tickets.addByNumber')}</LangLink>
+        </p>
+      )}
     </section>
   );
 }
+
+/** The reservation-number login, which adds a guest order to a logged-in customer's account. */
+export const ADD_BY_NUMBER = '/customer-area/login?method=reservation&returnTo=/customer-area';
 
 function ReservationCard({ r, upcoming }: { r: AreaReservation; upcoming: boolean }) {
   const { t, i18n } = useTranslation();

@@ -38,10 +38,15 @@ export function cartBodyFrom(
 ): CartBody {
   return {
     cart: {
-      presentations: [
-        {
-          presentationId: cart.presentationId,
-          seats: cart.tickets.map((t) => ({
+      // Every presentation of the priced cart, in its order, each with its own tickets.
+      presentations: (cart.presentationIds.length > 0
+        ? cart.presentationIds
+        : [cart.presentationId]
+      ).map((presentationId) => ({
+        presentationId,
+        seats: cart.tickets
+          .filter((t) => (t.presentationId ?? cart.presentationId) === presentationId)
+          .map((t) => ({
             VenueSectionId: t.sectionId,
             XCoordinate: t.x,
             YCoordinate: t.y,
@@ -56,8 +61,7 @@ export function cartBodyFrom(
               seniorId: extra.seniorIds?.[lineKey(t)] || null,
             },
           })),
-        },
-      ],
+      })),
       products: cart.products.map((p) => ({ id: p.id, quantity: p.quantity })),
       customerInfo: extra.customerInfo ?? null,
       voucherPayments: (extra.voucherReferences ?? []).map((reference) => ({ reference })),

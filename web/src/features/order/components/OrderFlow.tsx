@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { forgetScreenings } from '../model/earlierScreenings';
 import { settleReturnedPayment } from '../model/returnedPayment';
 import { Loading } from '../../../components/ui/Loading';
 import type { Presentation, SiteConfig } from '../../../lib/api/types';
@@ -19,6 +21,11 @@ export function OrderFlow({ presentation }: { presentation: Presentation }) {
   const config = useConfig();
   const order = useOrderFlow(presentation);
   const { state, dispatch, restart } = order;
+  const paid = state.step === 'confirmation';
+  useEffect(() => {
+    // One reservation holds the whole cart: its earlier screenings are bought with it.
+    if (paid) forgetScreenings();
+  }, [paid]);
 
   if (state.resuming) return <Loading />;
 

@@ -95,8 +95,10 @@ describe('order page after a reload', () => {
   ];
   const priced: PricedCart = {
     presentationId: 77,
+    presentationIds: [77],
     currency: 'ILS',
     tickets: held.map((h) => ({
+      presentationId: 1,
       sectionId: 5,
       sectionName: 'אולם',
       rowName: h.rowName,
@@ -192,6 +194,7 @@ describe('order page after a reload', () => {
         presentations: [
           {
             presentationId: 77,
+            presentationIds: [77],
             seats: [
               { VenueSectionId: 5, XCoordinate: 7, YCoordinate: 4, ticket: { ticketId: 31 } },
               { VenueSectionId: 5, XCoordinate: 8, YCoordinate: 4, ticket: { ticketId: 31 } },

@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { useParams } from 'react-router';
+import { clearsCart, forgetScreenings } from '../model/earlierScreenings';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../components/ui/DateTime';
 import { LangLink } from '../../../components/ui/LangLink';
@@ -31,6 +33,12 @@ export default function OrderPage() {
 
   const presentation = query.data?.presentation;
   useDocumentTitle(t('screens.order'));
+  const clears = presentation ? clearsCart(presentation.venueTypeId) : false;
+  useEffect(() => {
+    // Choosing a video-on-demand screening of venue type 101 or 102 empties the cart of the
+    // others (spec section 4).
+    if (clears) forgetScreenings();
+  }, [clears]);
 
   return (
     <div className="order-page">

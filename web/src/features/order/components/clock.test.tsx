@@ -44,6 +44,7 @@ const presentation: Presentation = makePresentation({
 
 const cart: PricedCart = {
   presentationId: 101,
+  presentationIds: [101],
   currency: 'ILS',
   tickets: [],
   products: [],

@@ -111,6 +111,27 @@ describe('payment dialog state machine', () => {
     });
   });
 
+  it("keeps the provider's decline reason, from the gateway's message or the status call", () => {
+    expect(
+      run(form, message('declined', { failureCode: 'paymentError', declineReason: 'expiredCard' })),
+    ).toEqual({ kind: 'failed', paymentId: ID, code: 'paymentError', reason: 'expiredCard' });
+    expect(
+      run(form, {
+        type: 'polled',
+        status: {
+          paymentId: ID,
+          status: 'declined',
+          failureCode: 'paymentError',
+          declineReason: 'insufficientFunds',
+        },
+      }),
+    ).toEqual({ kind: 'failed', paymentId: ID, code: 'paymentError', reason: 'insufficientFunds' });
+    // A reason the dialog has no words for is dropped: the code's words are said instead.
+    expect(
+      run(form, message('declined', { failureCode: 'paymentError', declineReason: 'gremlins' })),
+    ).toEqual({ kind: 'failed', paymentId: ID, code: 'paymentError' });
+  });
+
   it('fails with the gateway code, or paymentError for an unknown one, and lets the buyer retry', () => {
     expect(run(form, polled('failed', 'payUerror'))).toMatchObject({ code: 'payUerror' });
     expect(run(form, polled('declined', 'payU_3DS_error'))).toMatchObject({

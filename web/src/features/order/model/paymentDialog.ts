@@ -7,6 +7,24 @@ import type { components } from '../../../lib/api/schema';
 export type PaymentStatus = components['schemas']['PaymentStatusValue'];
 export type PaymentFormResponse = components['schemas']['PaymentFormResponse'];
 export type PaymentStatusResponse = components['schemas']['PaymentStatusResponse'];
+/** Why a provider declined a payment, when it said (the server's `declineReason`). */
+export type DeclineReason = components['schemas']['DeclineReason'];
+
+const DECLINE_REASONS: readonly DeclineReason[] = [
+  'declined',
+  'insufficientFunds',
+  'expiredCard',
+  'cardBlocked',
+  'callIssuer',
+  'threeDSecureFailed',
+  'cardNotEligible',
+  'rejectedInBankApp',
+  'cancelledByBuyer',
+] satisfies readonly DeclineReason[];
+
+function declineReasonOf(value: unknown): DeclineReason | undefined {
+  return DECLINE_REASONS.find((r) => r === value);
+}
 
 /** Failure codes the dialog has words for (spec section 8's payment codes). */
 export const PAYMENT_FAILURE_CODES = [
@@ -32,7 +50,8 @@ export type PaymentPhase =
   /** Back from a whole-window redirect: the URL says how it went, the status call confirms. */
   | { kind: 'redirectReturned'; paymentId: string }
   | { kind: 'done'; paymentId: string; status: 'captured' }
-  | { kind: 'failed'; paymentId: string | null; code: PaymentFailureCode }
+  /** `reason`: the provider's reason for a decline, when it gave one. */
+  | { kind: 'failed'; paymentId: string | null; code: PaymentFailureCode; reason?: DeclineReason }
   | { kind: 'restarting'; paymentId: string | null; reason: RestartReason };
 
 export interface PaymentDialogState {
@@ -54,7 +73,10 @@ export type PaymentDialogEvent =
   /** A `message` event on window: its origin and data, unchecked. */
   | { type: 'gatewayMessage'; origin: string; data: unknown }
   /** GET /payment/status answered. */
-  | { type: 'polled'; status: Pick<PaymentStatusResponse, 'paymentId' | 'status' | 'failureCode'> }
+  | {
+      type: 'polled';
+      status: Pick<PaymentStatusResponse, 'paymentId' | 'status' | 'failureCode' | 'declineReason'>;
+    }
   /** The page came back from a redirect with `?paymentId=…` in its address. */
   | { type: 'redirectReturned'; paymentId: string }
   /** The order went away (its timer ran out, or it was cancelled) while the dialog was open. */
@@ -105,15 +127,19 @@ export function isPolling(phase: PaymentPhase): boolean {
 }
 
 /** The gateway's `kupa-payment` message, or null when the data is anything else. */
-export function parseGatewayMessage(
-  data: unknown,
-): { paymentId: string; status: PaymentStatus; failureCode: string | null } | null {
+export function parseGatewayMessage(data: unknown): {
+  paymentId: string;
+  status: PaymentStatus;
+  failureCode: string | null;
+  declineReason?: DeclineReason;
+} | null {
   if (!data || typeof data !== 'object') return null;
   const m = data as {
     type?: unknown;
     paymentId?: unknown;
     status?: unknown;
     failureCode?: unknown;
+    declineReason?: unknown;
   };
   if (m.type !== 'kupa-payment' || typeof m.paymentId !== 'string') return null;
   if (!STATUSES.includes(m.status as PaymentStatus)) return null;
@@ -121,6 +147,7 @@ export function parseGatewayMessage(
     paymentId: m.paymentId,
     status: m.status as PaymentStatus,
     failureCode: typeof m.failureCode === 'string' ? m.failureCode : null,
+    declineReason: declineReasonOf(m.declineReason),
   };
 }
 
@@ -129,6 +156,7 @@ function onStatus(
   paymentId: string,
   status: PaymentStatus,
   failureCode: string | null | undefined,
+  declineReason?: unknown,
 ): PaymentPhase {
   // Only the payment this dialog is showing counts; a stale one (replaced after "try again",
   // or another tab's) says nothing about it.
@@ -145,12 +173,13 @@ function onStatus(
     case 'captured':
       return { kind: 'done', paymentId, status };
     case 'declined':
-    case 'failed':
-      return {
-        kind: 'failed',
-        paymentId,
-        code: isPaymentFailureCode(failureCode) ? failureCode : 'paymentError',
-      };
+    case 'failed': {
+      const code = isPaymentFailureCode(failureCode) ? failureCode : 'paymentError';
+      const reason = declineReasonOf(declineReason);
+      return reason
+        ? { kind: 'failed', paymentId, code, reason }
+        : { kind: 'failed', paymentId, code };
+    }
     case 'expired':
       return { kind: 'restarting', paymentId, reason: 'expired' };
     case 'refunded':
@@ -210,10 +239,22 @@ function next(state: PaymentDialogState, event: PaymentDialogEvent): PaymentPhas
       if (event.origin !== state.origin) return phase;
       const message = parseGatewayMessage(event.data);
       if (!message) return phase;
-      return onStatus(phase, message.paymentId, message.status, message.failureCode);
+      return onStatus(
+        phase,
+        message.paymentId,
+        message.status,
+        message.failureCode,
+        message.declineReason,
+      );
     }
     case 'polled':
-      return onStatus(phase, event.status.paymentId, event.status.status, event.status.failureCode);
+      return onStatus(
+        phase,
+        event.status.paymentId,
+        event.status.status,
+        event.status.failureCode,
+        event.status.declineReason,
+      );
     case 'redirectReturned':
       return phase.kind === 'done' || phase.kind === 'restarting'
         ? phase

@@ -44,6 +44,7 @@ const seat = (x: number) => ({
   seatKinds: [],
 });
 const priced = (x: number, ticketId: number) => ({
+  presentationId: 7,
   sectionId: 11,
   x,
   y: 2,
@@ -59,6 +60,7 @@ const priced = (x: number, ticketId: number) => ({
 });
 const cart: PricedCart = {
   presentationId: 7,
+  presentationIds: [7],
   tickets: [priced(4, 101), priced(5, 104)],
   products: [],
   ticketsTotal: 2000,

@@ -2,6 +2,7 @@
 // Pure functions, so the rules of spec section 4 ("Voucher or code ticket application") are
 // tested without a screen.
 import type { CartBody, LockedSeat, Ticket, TicketGroup } from '../../../lib/api/types';
+import { screeningsBesides } from './earlierScreenings';
 
 /** A voucher or code the buyer applied, with the ticket it unlocked. */
 export interface AppliedCode {
@@ -233,6 +234,8 @@ export function cartBody(
     locale: options.locale,
     cart: {
       presentations: [
+        // The screenings added to the cart before this one ("add a screening").
+        ...screeningsBesides(presentationId).map((s) => s.part),
         {
           presentationId,
           seats: lines.map((l) => {

@@ -10,6 +10,10 @@ function seat(line: number, seatName: string, cancelledAt: string | null = null)
   return {
     line,
     isSubTicket: false,
+    presentationId: 1,
+    sectionId: 1,
+    x: line,
+    y: 1,
     cancelledAt,
     documentKey: `k${line}`,
     edocumentUrl: `/edocument/k${line}`,
@@ -41,6 +45,7 @@ function reservationWith(cancellations: CancellationResult[]): Reservation {
     orderTermsEn: '',
     paidAt: '2026-07-01T10:00:00Z',
     presentation: makePresentation(),
+    presentations: [makePresentation()],
     products: [],
     seats: [seat(1, '7', cancelled ? '2026-07-02T10:00:00Z' : null), seat(2, '8')],
     serviceCharge: 600,

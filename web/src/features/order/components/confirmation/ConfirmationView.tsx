@@ -98,6 +98,23 @@ export function ConfirmationView({
             </dd>
           </div>
         </dl>
+        {(reservation.presentations ?? []).length > 1 && (
+          <>
+            <h3>{t('orderLines.otherScreenings')}</h3>
+            <ul className="confirmation__more-screenings">
+              {(reservation.presentations ?? []).slice(1).map((p) => (
+                <li key={p.id}>
+                  {localizedName(lang, p.featureName, p.featureNameEn)} ·{' '}
+                  {localizedName(lang, p.venueName, p.venueNameEn)} ·{' '}
+                  <DateTime iso={p.dateTime} lang={lang} /> ·{' '}
+                  {t('orderLines.seats', {
+                    count: reservation.seats.filter((s) => s.presentationId === p.id).length,
+                  })}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
       </section>
 
       <section className="confirmation__section" aria-labelledby="confirmation-digital">

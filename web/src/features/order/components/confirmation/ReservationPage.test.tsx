@@ -24,11 +24,16 @@ const reservation: Reservation = {
   orderTermsEn: 'No refunds after the screening starts.',
   paidAt: '2026-07-01T10:00:00Z',
   presentation: makePresentation(),
+  presentations: [makePresentation()],
   products: [{ name: 'פופקורן', nameEn: 'Popcorn', quantity: 2, amount: 3000 }],
   seats: [
     {
       line: 1,
       isSubTicket: false,
+      presentationId: 1,
+      sectionId: 1,
+      x: 7,
+      y: 4,
       documentKey: 'k1',
       edocumentUrl: '/edocument/k1',
       qrSvg: QR,
@@ -44,6 +49,10 @@ const reservation: Reservation = {
     {
       line: 2,
       isSubTicket: false,
+      presentationId: 1,
+      sectionId: 1,
+      x: 8,
+      y: 4,
       documentKey: 'k2',
       edocumentUrl: '/edocument/k2',
       qrSvg: QR,

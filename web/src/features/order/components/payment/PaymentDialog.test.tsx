@@ -87,6 +87,32 @@ describe('payment dialog', () => {
     expect(loadForm).toHaveBeenCalledTimes(2);
   });
 
+  it("says why the card was declined and what to do, in the buyer's language", async () => {
+    render(
+      <PaymentDialog
+        loadForm={() => Promise.resolve(form('p1'))}
+        fetchStatus={() => new Promise(() => {})}
+        onCaptured={vi.fn()}
+        onRestart={vi.fn()}
+      />,
+    );
+    await screen.findByTitle('טופס תשלום מאובטח');
+    post({
+      type: 'kupa-payment',
+      paymentId: 'p1',
+      status: 'declined',
+      failureCode: 'paymentError',
+      declineReason: 'insufficientFunds',
+    });
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('אין בו די יתרה');
+    expect(alert).toHaveTextContent('שלמו בכרטיס אחר');
+    await act(() => i18n.changeLanguage('en'));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'The card was declined: not enough funds or credit left on it.',
+    );
+  });
+
   it('offers to start the order again when the payment expired', async () => {
     const user = userEvent.setup();
     const onRestart = vi.fn();

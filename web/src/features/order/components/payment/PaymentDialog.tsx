@@ -170,7 +170,9 @@ export function PaymentDialog({
         {phase.kind === 'failed' && (
           <div className="payment-dialog__outcome">
             <p className="payment-dialog__error" role="alert">
-              {t(`errors.${phase.code}`)}
+              {phase.reason
+                ? t(`checkout.payment.declined.${phase.reason}`)
+                : t(`errors.${phase.code}`)}
             </p>
             <button
               type="button"

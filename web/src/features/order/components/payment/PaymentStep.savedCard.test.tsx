@@ -16,9 +16,11 @@ import type { PricedCart } from '../../api/payment';
 
 const cart: PricedCart = {
   presentationId: 101,
+  presentationIds: [101],
   currency: 'ILS',
   tickets: [
     {
+      presentationId: 1,
       sectionId: 5,
       sectionName: 'אולם',
       rowName: '4',

@@ -14,9 +14,11 @@ import type { PricedCart } from '../../api/payment';
 
 const cart: PricedCart = {
   presentationId: 101,
+  presentationIds: [101],
   currency: 'ILS',
   tickets: [
     {
+      presentationId: 1,
       sectionId: 5,
       sectionName: 'אולם',
       rowName: '4',
@@ -221,6 +223,7 @@ describe('payment step', () => {
         presentations: [
           {
             presentationId: 101,
+            presentationIds: [101],
             seats: [
               { VenueSectionId: 5, XCoordinate: 7, YCoordinate: 4, ticket: { ticketId: 31 } },
             ],

@@ -24,6 +24,7 @@ import {
   type VoucherResponse,
 } from '../../api/payment';
 import { Countdown } from '../Countdown';
+import { HoldChoice } from '../hold/HoldChoice';
 import { TimeExpired } from '../StepHead';
 import { loadDetails, saveDetails } from '../../model/orderSession';
 import { breakdownLines, priceText } from '../../model/priceText';
@@ -340,6 +341,13 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
                 : t('checkout.step.complete')}
             </button>
           </section>
+          {!paying && !expired && (
+            <HoldChoice
+              presentationId={presentationId}
+              captcha={captcha}
+              payButtonClass="payment-step__pay"
+            />
+          )}
         </>
       )}
 

@@ -16,6 +16,7 @@ import { PaymentStep } from './PaymentStep';
 
 const cart: PricedCart = {
   presentationId: 101,
+  presentationIds: [101],
   currency: 'ILS',
   tickets: [],
   products: [],

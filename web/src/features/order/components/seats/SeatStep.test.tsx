@@ -258,6 +258,19 @@ describe('seat step', () => {
         const withRule = { ...presentation, seatingPolicyId: 3 };
         return { body: { presentation: withRule, serverTime: SERVER_TIME, error: null } };
       }
+      if (url.pathname === '/api/seats/seats-statusV2') {
+        // The server says why the blocked seat is blocked.
+        const said = (s: SeatShort): SeatStatusShort =>
+          status(s).isBlocked ? { ...status(s), blockReason: 'singleSeat' } : status(s);
+        return {
+          body: {
+            presentationId: 77,
+            sections: [{ id: 11, kind: 'reserved', capacity: 8, remaining: 5, soldOut: false }],
+            seats: seats.map(said),
+            serverTime: SERVER_TIME,
+          },
+        };
+      }
       if (url.pathname === '/api/presentations/77/ticketGroups') {
         const regular = { id: 101, ticketGroupId: 1, name: 'רגיל', nameEn: 'Regular' };
         const price = { price: 4200, serviceCharge: 500, currency: 'ILS', multiplyFactor: 1 };

@@ -103,10 +103,7 @@ export function SeatStep({
     return map;
   }, [status.data, lineKeys, holdsData]);
 
-  const reasons = useMemo(
-    () => blockReasons(status.data?.seats ?? [], presentation.seatingPolicyId),
-    [status.data, presentation.seatingPolicyId],
-  );
+  const reasons = useMemo(() => blockReasons(status.data?.seats ?? []), [status.data]);
 
   const priceLevelOf = (seat: SeatShort): string | null => {
     const group = ticketGroups.data?.ticketGroups.find((g) => g.id === seat.tg);

@@ -1,5 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useLangHref } from '../../../../lib/lang';
+import { keepScreening } from '../../model/earlierScreenings';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../../../components/ui/Loading';
 import { Notice } from '../../../../components/ui/Notice';
@@ -47,6 +50,7 @@ import { CodeMenu } from './CodeMenu';
 import { LineField } from './LineField';
 import { MemberLookup } from './MemberLookup';
 import { QuantityChooser, TicketLabel } from './QuantityChooser';
+import { EarlierScreenings } from './EarlierScreenings';
 import './TicketsStep.css';
 
 export function TicketsStep() {
@@ -197,6 +201,47 @@ export function TicketsStep() {
         onError: (error) => setMessage(orderErrorMessage(t, error)),
       },
     );
+  };
+
+  const addScreeningHref = useLangHref('/');
+  const navigate = useNavigate();
+
+  /** The lines are whole (each seat has its ticket): marks the ones that are not. */
+  const linesAreWhole = () => {
+    setMessage(null);
+    const found = new Map<string, LineProblem>();
+    for (const l of lines) {
+      const problem = lineProblem(l, groups);
+      if (problem) found.set(l.key, problem);
+    }
+    setProblems(found);
+    if (found.size > 0) setMessage(t('order.tickets.fixLines'));
+    return found.size === 0;
+  };
+
+  /**
+   * The ticket list's add-presentation button: this screening's seats and tickets are priced with
+   * the cart so far and kept, and the buyer chooses another screening; its cart is posted with
+   * them (one order, one payment).
+   */
+  const addScreening = () => {
+    if (!linesAreWhole()) return;
+    const body = cartBody(id, lines, groups, { step: 'tickets', locale: lang, memberNumber });
+    const part = body.cart.presentations.find((p) => p.presentationId === id);
+    if (!part) return;
+    postCart.mutate(body, {
+      onSuccess: () => {
+        keepScreening({
+          presentationId: id,
+          featureName: presentation.featureName,
+          featureNameEn: presentation.featureNameEn ?? '',
+          dateTime: presentation.dateTime,
+          part,
+        });
+        void navigate(addScreeningHref);
+      },
+      onError: (error) => setMessage(orderErrorMessage(t, error, ticketName, ticketSeatKind)),
+    });
   };
 
   const submit = () => {
@@ -440,6 +485,8 @@ export function TicketsStep() {
           />
         )}
 
+        <EarlierScreenings currentId={id} disabled={busy} />
+
         <div role="alert" className="tickets-step__alert" hidden={!message}>
           {message && <p className="tickets-step__alert-text">{message}</p>}
         </div>
@@ -468,6 +515,14 @@ export function TicketsStep() {
         <div className="tickets-step__actions">
           <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
             {t('order.back')}
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={addScreening}
+            disabled={busy || expired || lines.length === 0}
+          >
+            {t('orderLines.addScreening')}
           </button>
           <button
             type="button"

@@ -1,0 +1,280 @@
+//! Orders of several presentations (one cart, one payment, one reservation) and changing the
+//! seats of a paid order (POST /reservations/{id}/modify), on SQLite and (when
+//! KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::client::*;
+use common::paying::row_end_pair;
+use common::*;
+use kupa_app::orders::{OrderStore, PaymentStatus, PaymentUpdate};
+use kupa_app::ports::Clock;
+use kupa_store::testing::TestDb;
+use serde_json::{Value, json};
+
+fn customer() -> Value {
+    json!({ "firstName": "דנה", "lastName": "כהן", "email": "dana@example.com", "verifyEmailAddress": "dana@example.com",
+            "mobileNumber": "+972521234567", "acceptedTerms": [1, 2, 3] })
+}
+
+/// Two presentations on sale in the big hall, of one auth profile and one business.
+async fn two_compatible(app: &TestApp) -> (Presentation, Presentation) {
+    let list = app.presentations().await;
+    let copy = |p: &Presentation| -> Presentation {
+        serde_json::from_value(serde_json::to_value(p).unwrap()).unwrap()
+    };
+    let on_sale: Vec<&Presentation> = list
+        .iter()
+        .filter(|p| p.venue_id == 1 && p.is_on_sale && !p.is_vod && app.starts_after(p, 24))
+        .collect();
+    let first = on_sale[0];
+    let second = on_sale
+        .iter()
+        .find(|p| {
+            p.id != first.id
+                && p.auth_profile_id == first.auth_profile_id
+                && p.business_id == first.business_id
+        })
+        .expect("two compatible presentations");
+    (copy(first), copy(second))
+}
+
+/// `who` holds the `row`th row-end pair of `p`; the cart part for them, with regular tickets, and
+/// the regular ticket's price.
+async fn hold_pair(
+    app: &TestApp,
+    who: &str,
+    p: &Presentation,
+    row: usize,
+) -> (Value, i64, Vec<SeatAddress>) {
+    let plan = app.seat_plan(p).await;
+    let (a, b) = row_end_pair(&plan, row);
+    for s in [a, b] {
+        app.lock(who, p, s.key()).await.expect("the seat is free");
+    }
+    let groups = app.ticket_groups(p.id, None).await.ok();
+    let regular = groups
+        .ticket_groups
+        .iter()
+        .filter(|g| g.id == a.tg)
+        .flat_map(|g| &g.tickets)
+        .find(|t| t.name_en.to_lowercase().contains("regular"))
+        .expect("a regular ticket");
+    let seats: Vec<Value> = [a, b]
+        .iter()
+        .map(|s| {
+            json!({ "XCoordinate": s.x, "YCoordinate": s.y, "VenueSectionId": s.si,
+                         "ticket": { "ticketId": regular.id, "amount": regular.price } })
+        })
+        .collect();
+    (
+        json!({ "presentationId": p.id, "seats": seats }),
+        regular.price,
+        vec![a.key(), b.key()],
+    )
+}
+
+async fn authorize(app: &TestApp, db: &TestDb, payment_id: &str) {
+    let update = PaymentUpdate {
+        status: PaymentStatus::Authorized,
+        card_brand: Some("visa".into()),
+        card_last4: Some("4242".into()),
+        card_bin: Some("424242".into()),
+        failure_code: None,
+        decline_reason: None,
+        note: "test".into(),
+    };
+    db.db
+        .update_payment(payment_id, &update, app.clock.now_ms())
+        .await
+        .unwrap();
+}
+
+/// A paid reservation of `who`: the `row`th pair of `p`, through cart, payment and commit.
+async fn bought(
+    app: &TestApp,
+    db: &TestDb,
+    who: &str,
+    p: &Presentation,
+    row: usize,
+) -> Reservation {
+    let (part, _, _) = hold_pair(app, who, p, row).await;
+    let cart = json!({ "cart": { "presentations": [part], "customerInfo": customer() }, "step": "customerInfo", "locale": "he" });
+    let priced = app.post_cart(who, &cart).await.ok();
+    let form = app
+        .payment_form(who, "he", p.id, priced.cart.total, "")
+        .await
+        .ok();
+    authorize(app, db, &form.payment_identifier).await;
+    let done = app.commit(who, p.id).await.ok();
+    app.reservation(who, &done.reservation_identifier)
+        .await
+        .ok()
+        .reservation
+}
+
+/// A plain free seat of `p`'s regular tickets' group, far from the row ends the tests buy.
+async fn free_seat(app: &TestApp, p: &Presentation, nth: usize) -> SeatAddress {
+    let plan = app.seat_plan(p).await;
+    let (a, _) = row_end_pair(&plan, 8 + nth);
+    a.key()
+}
+
+fn modify_body(r: &Reservation, from: &ReservedSeat, to: SeatAddress) -> Value {
+    json!({ "resId": r.reservation_identifier, "lastTransactionId": r.last_transaction_id,
+            "tickets": [{ "presentationId": from.presentation_id, "sectionId": from.section_id, "x": from.x, "y": from.y,
+                          "newSeat": { "sectionId": to.section_id, "x": to.x, "y": to.y } }] })
+}
+
+async fn modify(app: &TestApp, who: &str, r: &Reservation, body: &Value) -> Reply {
+    app.call_as(
+        who,
+        "POST",
+        &format!("/api/reservations/{}/modify", r.reservation_identifier),
+        Some(&body.to_string()),
+    )
+    .await
+}
+
+fn at(s: &ReservedSeat) -> SeatAddress {
+    SeatAddress::new(s.section_id, s.x, s.y)
+}
+
+api_tests! {
+async fn a_cart_of_two_presentations_is_one_order_one_payment_one_reservation(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(1);
+    let (p1, p2) = two_compatible(&app).await;
+    let (part1, price1, seats1) = hold_pair(&app, &who, &p1, 0).await;
+    let (part2, price2, seats2) = hold_pair(&app, &who, &p2, 1).await;
+    let cart = json!({ "cart": { "presentations": [part1, part2], "customerInfo": customer() }, "step": "customerInfo", "locale": "he" });
+    let priced = app.post_cart(&who, &cart).await.expect("two presentations in one cart");
+    assert_eq!(priced.cart.presentation_ids, vec![p1.id, p2.id]);
+    assert_eq!(priced.cart.tickets.len(), 4);
+    assert_eq!(priced.cart.tickets.iter().map(|t| t.presentation_id).collect::<Vec<_>>(), vec![p1.id, p1.id, p2.id, p2.id]);
+    assert_eq!(priced.cart.tickets_total, 2 * price1 + 2 * price2);
+    assert_eq!(priced.cart.total, priced.cart.tickets_total + priced.cart.service_charge, "one total, one service charge");
+    assert!(priced.cart.service_charge > 0);
+
+    // One payment for the whole cart, found by either presentation.
+    let form = app.payment_form(&who, "he", p2.id, priced.cart.total, "").await.expect("the payment of the whole cart");
+    assert_eq!(form.amount, priced.cart.total);
+    authorize(&app, db, &form.payment_identifier).await;
+    let done = app.commit(&who, p1.id).await.expect("one commit");
+    assert_eq!(done.ticket_identifiers.len(), 4);
+    assert_eq!(app.commit(&who, p2.id).await.refused(), (StatusCode::CONFLICT, "ORDER_ALREADY_PAID"), "one reservation, committed once");
+
+    let r = app.reservation(&who, &done.reservation_identifier).await.ok().reservation;
+    assert_eq!(r.presentations.iter().map(|p| p.id).collect::<Vec<_>>(), vec![p1.id, p2.id]);
+    assert_eq!(r.presentation.id, p1.id);
+    assert_eq!(r.seats.len(), 4);
+    assert_eq!(r.total, priced.cart.total);
+    for (p, seats) in [(&p1, &seats1), (&p2, &seats2)] {
+        for s in seats.iter() {
+            assert_eq!(app.seat_state(&buyer(2), p.id, *s).await.s, "sold", "{s} of {} is sold", p.id);
+        }
+    }
+    // The store carried both presentations over: the order reads back with them.
+    let order = db.db.order(&r.reservation_identifier).await.unwrap().unwrap();
+    assert_eq!(order.presentations, vec![p1.id, p2.id]);
+}
+
+async fn a_cart_refuses_a_presentation_twice_and_video_on_demand_with_others(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(3);
+    let (p1, _) = two_compatible(&app).await;
+    let (part, _, _) = hold_pair(&app, &who, &p1, 2).await;
+    let body = json!({ "cart": { "presentations": [part.clone(), part] } });
+    let r = app.post_cart(&who, &body).await;
+    assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{}", r.text);
+    let list = app.presentations().await;
+    if let Some(vod) = list.iter().find(|p| p.is_vod && p.is_on_sale && (p.venue_type_id == 101 || p.venue_type_id == 102)
+        && p.auth_profile_id == p1.auth_profile_id && p.business_id == p1.business_id)
+    {
+        let body = json!({ "cart": { "presentations": [{ "presentationId": p1.id, "seats": [] }, { "presentationId": vod.id, "seats": [] }] } });
+        let r = app.post_cart(&who, &body).await;
+        assert_eq!(r.refused(), (StatusCode::UNPROCESSABLE_ENTITY, "onePresentationPerOrder"), "{}", r.text);
+    }
+}
+
+async fn a_paid_ticket_moves_to_a_free_seat_and_the_old_one_is_on_sale_again(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(4);
+    let (p, _) = two_compatible(&app).await;
+    let r = bought(&app, db, &who, &p, 3).await;
+    let to = free_seat(&app, &p, 0).await;
+    let old: ReservedSeat = serde_json::from_value(serde_json::to_value(&r.seats[0]).unwrap()).unwrap();
+    let reply = modify(&app, &who, &r, &modify_body(&r, &old, to)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    let after = app.reservation(&who, &r.reservation_identifier).await.ok().reservation;
+    assert_eq!(at(&after.seats[0]), to);
+    assert_ne!(after.seats[0].document_key, old.document_key, "the old ticket no longer admits");
+    assert_eq!(at(&after.seats[1]), at(&r.seats[1]), "the other ticket stays");
+    assert_eq!(after.total, r.total, "the price does not change");
+    assert_eq!(app.seat_state(&buyer(5), p.id, to).await.s, "sold");
+    assert!(app.seat_state(&buyer(5), p.id, at(&old)).await.is_available, "the old seat is on sale again");
+    // The read it was made from is now stale for anything but the new state.
+    let again = modify(&app, &who, &r, &modify_body(&r, &old, free_seat(&app, &p, 1).await)).await;
+    assert_eq!((again.status, code(&again)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "the old seat is no longer a ticket: {}", again.text);
+    // Someone else cannot move it.
+    let stranger = modify(&app, &buyer(6), &after, &modify_body(&after, &after.seats[0], free_seat(&app, &p, 1).await)).await;
+    assert_eq!(stranger.status, StatusCode::NOT_FOUND);
+    // A wrong last transaction changes nothing.
+    let mut stale = modify_body(&after, &after.seats[0], free_seat(&app, &p, 1).await);
+    stale["lastTransactionId"] = json!("not-the-last-one");
+    let reply = modify(&app, &who, &after, &stale).await;
+    assert_eq!((reply.status, code(&reply)), (StatusCode::CONFLICT, "reservationChanged"), "{}", reply.text);
+    assert_eq!(app.seat_state(&buyer(5), p.id, to).await.s, "sold");
+}
+
+async fn a_taken_seat_leaves_the_reservation_as_it_was(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(7);
+    let (p, _) = two_compatible(&app).await;
+    let r = bought(&app, db, &who, &p, 4).await;
+    // Another buyer holds the seat; a third bought one.
+    let held = free_seat(&app, &p, 2).await;
+    app.lock(&buyer(8), &p, held).await.expect("free");
+    let other = bought(&app, db, &buyer(9), &p, 5).await;
+    for taken in [held, at(&other.seats[0])] {
+        let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], taken)).await;
+        assert_eq!((reply.status, code(&reply)), (StatusCode::CONFLICT, "lock_seat_error"), "{}", reply.text);
+        let after = app.reservation(&who, &r.reservation_identifier).await.ok().reservation;
+        assert_eq!(at(&after.seats[0]), at(&r.seats[0]), "the ticket keeps its seat");
+        assert_eq!(after.seats[0].document_key, r.seats[0].document_key);
+        assert_eq!(app.seat_state(&buyer(10), p.id, at(&r.seats[0])).await.s, "sold", "the old seat is still sold");
+    }
+    assert_eq!(app.seat_state(&buyer(10), p.id, held).await.s, "heldByOther", "the other buyer's hold stands");
+    // The buyer's own hold is a seat they may move into.
+    let mine = free_seat(&app, &p, 3).await;
+    app.lock(&who, &p, mine).await.expect("free");
+    let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[1], mine)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(app.seat_state(&buyer(10), p.id, mine).await.s, "sold");
+}
+
+async fn two_reservations_racing_for_one_seat_one_wins_and_neither_loses_its_own(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let (a, b) = (buyer(11), buyer(12));
+    let (p, _) = two_compatible(&app).await;
+    let ra = bought(&app, db, &a, &p, 6).await;
+    let rb = bought(&app, db, &b, &p, 7).await;
+    let to = free_seat(&app, &p, 4).await;
+    let (body_a, body_b) = (modify_body(&ra, &ra.seats[0], to), modify_body(&rb, &rb.seats[0], to));
+    let (x, y) = tokio::join!(modify(&app, &a, &ra, &body_a), modify(&app, &b, &rb, &body_b));
+    let wins = [&x, &y].iter().filter(|r| r.status == StatusCode::OK).count();
+    assert_eq!(wins, 1, "exactly one gets the seat: {} / {}", x.text, y.text);
+    let loser = if x.status == StatusCode::OK { (&b, &rb, &y) } else { (&a, &ra, &x) };
+    assert_eq!(code(loser.2), "lock_seat_error");
+    let after = app.reservation(loser.0, &loser.1.reservation_identifier).await.ok().reservation;
+    assert_eq!(at(&after.seats[0]), at(&loser.1.seats[0]), "the loser keeps its seat");
+    assert_eq!(app.seat_state(&buyer(13), p.id, at(&loser.1.seats[0])).await.s, "sold");
+    assert_eq!(app.seat_state(&buyer(13), p.id, to).await.s, "sold");
+    // The seat is sold once: one order's claim.
+    let owners = common::paying::rows(db, "SELECT order_id FROM seat_claims WHERE state = 'sold'").await;
+    let orders: std::collections::HashSet<&String> = owners.iter().collect();
+    assert_eq!(owners.len(), 4, "four tickets, four sold seats");
+    assert_eq!(orders.len(), 2);
+}
+}

@@ -1,0 +1,223 @@
+//! Changing seats of a paid order (spec section 3 "Modify": resId, lastTransactionId, tickets
+//! with presentationId, sectionId, x, y, newSeat). The new seat is claimed before the old one is
+//! released, in one transaction: a buyer never ends with both seats lost, nor with two.
+
+use kupa_domain::seating::{self, SeatAddress};
+
+use super::*;
+use crate::seat_plan::plan_seat;
+
+/// One ticket to move: the order's line, its presentation, its seat now and the seat it moves to,
+/// with the new seat's names and the line's new e-document key (the old ticket stops admitting).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatMove {
+    pub line: i64,
+    pub presentation_id: i64,
+    pub from: SeatAddress,
+    pub to: SeatAddress,
+    pub section_name: String,
+    pub section_name_en: String,
+    pub row_name: String,
+    pub seat_name: String,
+    pub document_key: String,
+}
+
+/// Why the store moved nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveRefusal {
+    /// The order is not (or no longer) paid.
+    NotPaid,
+    /// The order changed since the buyer read it: another payment, or a moved or cancelled ticket.
+    Stale,
+    /// The new seat is sold, or held by another buyer.
+    SeatTaken {
+        presentation_id: i64,
+        seat: SeatAddress,
+    },
+}
+
+/// A ticket of the request: which seat of the order, and where to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeatChange {
+    pub presentation_id: i64,
+    pub from: SeatAddress,
+    pub to: SeatAddress,
+}
+
+/// Who asks to change seats, and what they read last.
+#[derive(Debug, Clone, Copy)]
+pub struct SeatChangeRequest<'a> {
+    pub reservation_id: &'a str,
+    /// The order's last transaction as the buyer read it (the payment id of the reservation).
+    pub last_transaction_id: &'a str,
+    pub session: &'a str,
+    pub login: Option<&'a str>,
+}
+
+impl OrderService {
+    /// Moves tickets of a paid reservation to other seats of the same presentation, all or none.
+    /// A new seat must be free (or held by the asking session), of the same ticket group and price
+    /// level as the old one, and fit the ticket (a wheelchair ticket on a wheelchair place); the
+    /// presentation must still be on sale. The price does not change.
+    pub async fn change_seats(
+        &self,
+        request: SeatChangeRequest<'_>,
+        changes: &[SeatChange],
+    ) -> AppResult<Order> {
+        let no_such = || AppError::rejected(ErrorCode::NotFound, "no such reservation");
+        let order = self
+            .orders
+            .order(request.reservation_id)
+            .await?
+            .ok_or_else(no_such)?;
+        let who = Canceller {
+            session: request.session,
+            login: request.login,
+        };
+        if !self.may_cancel_order(&order, who).await? {
+            tracing::info!(reservation = %order.id, "seat change refused: not its buyer");
+            return Err(no_such());
+        }
+        if order.status != OrderStatus::Paid {
+            return Err(no_such());
+        }
+        if changes.is_empty() || changes.len() > order.tickets.len() {
+            return Err(invalid(
+                ErrorCode::FormValidation,
+                "name one to all of the reservation's tickets, each with its new seat",
+            ));
+        }
+        let mut moves = Vec::new();
+        let mut plans: Vec<(i64, Vec<crate::model::Section>, Vec<crate::model::Seat>)> = Vec::new();
+        for c in changes {
+            let ticket = order
+                .tickets_of(c.presentation_id)
+                .find(|t| t.address() == c.from && t.cancelled_at_ms.is_none())
+                .ok_or_else(|| {
+                    AppError::rejected_with(
+                        ErrorCode::FormValidation,
+                        "a ticket to move is not a live ticket of this reservation",
+                        serde_json::json!({ "presentationId": c.presentation_id, "sectionId": c.from.section_id, "x": c.from.x, "y": c.from.y }),
+                    )
+                })?;
+            if moves.iter().any(|m: &SeatMove| m.line == ticket.line)
+                || changes
+                    .iter()
+                    .filter(|o| o.presentation_id == c.presentation_id && o.to == c.to)
+                    .count()
+                    > 1
+                || order
+                    .tickets_of(c.presentation_id)
+                    .any(|t| t.address() == c.to)
+            {
+                return Err(invalid(
+                    ErrorCode::FormValidation,
+                    "each ticket moves once, to a seat that is not already the reservation's",
+                ));
+            }
+            if !plans.iter().any(|(id, _, _)| *id == c.presentation_id) {
+                let info = self.sellable(c.presentation_id).await?;
+                let plan_id = info.view.presentation.seatplan_id;
+                plans.push((
+                    c.presentation_id,
+                    self.store.sections(plan_id).await?,
+                    self.store.seats(plan_id).await?,
+                ));
+            }
+            let (_, sections, seats) = plans
+                .iter()
+                .find(|(id, _, _)| *id == c.presentation_id)
+                .ok_or_else(|| AppError::internal("a plan vanished"))?;
+            let find = |a: SeatAddress| seats.iter().find(|s| s.address() == a);
+            let section = |id: i64| sections.iter().find(|s| s.id == id);
+            let (Some(old), Some(new)) = (find(c.from), find(c.to)) else {
+                return Err(AppError::rejected_with(
+                    ErrorCode::LockSeatError,
+                    "there is no such seat",
+                    serde_json::json!({ "sectionId": c.to.section_id, "x": c.to.x, "y": c.to.y }),
+                ));
+            };
+            let (Some(old_section), Some(new_section)) =
+                (section(old.section_id), section(new.section_id))
+            else {
+                return Err(AppError::internal("a seat without its section"));
+            };
+            if old_section.ticket_group_id != new_section.ticket_group_id {
+                return Err(invalid(
+                    ErrorCode::FormValidation,
+                    "the new seat sells other tickets: choose one in an area of the same tickets",
+                ));
+            }
+            seating::check_price_level(&[plan_seat(old, sections), plan_seat(new, sections)])
+                .map_err(|v| AppError::rejected(v.code(), v.to_string()))?;
+            moves.push(SeatMove {
+                line: ticket.line,
+                presentation_id: c.presentation_id,
+                from: c.from,
+                to: c.to,
+                section_name: new_section.name.clone(),
+                section_name_en: new_section.name_en.clone(),
+                row_name: new.row_name.clone(),
+                seat_name: new.seat_name.clone(),
+                document_key: token(),
+            });
+        }
+        // The tickets must fit their new seats (the seat-kind rule), as at the sale.
+        let mut moved = order.clone();
+        for m in &moves {
+            if let Some(t) = moved.tickets.iter_mut().find(|t| t.line == m.line) {
+                (t.section_id, t.x, t.y) = (m.to.section_id, m.to.x, m.to.y);
+            }
+        }
+        self.check_tickets_fit(&moved).await?;
+        let now = self.clock.now_ms();
+        let done = self
+            .orders
+            .move_seats(
+                &order.id,
+                request.last_transaction_id,
+                request.session,
+                &moves,
+                now,
+            )
+            .await?;
+        let order = match done {
+            Ok(order) => order,
+            Err(MoveRefusal::NotPaid) => return Err(no_such()),
+            Err(MoveRefusal::Stale) => {
+                return Err(invalid(
+                    ErrorCode::ReservationChanged,
+                    "the reservation changed since you read it; read it again",
+                ));
+            }
+            Err(MoveRefusal::SeatTaken {
+                presentation_id,
+                seat,
+            }) => {
+                return Err(AppError::rejected_with(
+                    ErrorCode::LockSeatError,
+                    "the new seat is no longer available; your seats are unchanged",
+                    serde_json::json!({ "presentationId": presentation_id, "sectionId": seat.section_id, "x": seat.x, "y": seat.y }),
+                ));
+            }
+        };
+        tracing::info!(reservation = %order.id, tickets = moves.len(), "seats changed");
+        for (id, _, _) in &plans {
+            let of = |f: fn(&SeatMove) -> SeatAddress| {
+                moves
+                    .iter()
+                    .filter(|m| m.presentation_id == *id)
+                    .map(f)
+                    .collect::<Vec<_>>()
+            };
+            self.booking
+                .publish(*id, crate::seat_events::SeatChangeKind::Sold, of(|m| m.to));
+            self.booking.publish(
+                *id,
+                crate::seat_events::SeatChangeKind::Released,
+                of(|m| m.from),
+            );
+        }
+        Ok(order)
+    }
+}

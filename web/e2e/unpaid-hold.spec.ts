@@ -1,0 +1,159 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { OrderPage } from './pages/OrderPage';
+import {
+  DETAILS_EN,
+  DETAILS_HE,
+  PLAIN_FREE_EN,
+  PLAIN_FREE_HE,
+  fillDetails,
+  holdSeatsInOneRow,
+  reservedScreening,
+  shoot,
+  throughTicketsAndExtras,
+} from './order-flow';
+
+// Demo data (docs/catalogue.md): Dana Levi, customer 1, and Avi Mizrahi, customer 4, each with an
+// active member card: they may reserve and pay later (decision 0028). One customer a test, so no
+// test waits out another's 30 seconds between login codes.
+const DANA = '0524318876';
+const AVI = '0586634120';
+
+/** The newest SMS code to the number, as the phone got it (the test-mode outbox). */
+async function smsCode(request: APIRequestContext, to: string): Promise<string> {
+  const box = (await (await request.get(`/api/test/outbox/sms?to=${to}&limit=1`)).json()) as {
+    messages: { body?: string }[];
+  };
+  const code = box.messages[0]?.body?.match(/\d{6}/)?.[0];
+  if (!code) throw new Error(`no code to ${to}`);
+  return code;
+}
+
+async function noSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter(
+    (v) => v.impact === 'serious' || v.impact === 'critical',
+  );
+  expect(
+    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
+/** Logs in on the login page with the mobile number and the SMS code, as a person does. */
+async function logInOnThePage(page: Page, lang: 'he' | 'en', mobile: string) {
+  await page.goto(`/customer-area/login${lang === 'en' ? '?lang=en' : ''}`);
+  const he = lang === 'he';
+  await page.getByLabel(he ? 'מספר טלפון נייד' : 'Mobile number').fill(mobile);
+  await page.getByRole('button', { name: he ? 'שליחת קוד' : 'Send code', exact: true }).click();
+  await expect(
+    page.getByText(he ? /שלחנו קוד בן 6 ספרות/ : /We sent a 6-digit code/),
+  ).toBeVisible();
+  await page
+    .getByLabel(he ? 'קוד מה-SMS' : 'Code from the SMS')
+    .fill(await smsCode(page.request, mobile));
+  await page.getByRole('button', { name: he ? 'כניסה' : 'Log in', exact: true }).click();
+  await expect(page).toHaveURL(/\/customer-area(\?lang=en)?$/);
+}
+
+test('a member reserves seats to pay later, finds the hold in the customer area and pays it (he, 360 px)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const presentationId = await reservedScreening(page.request, 8, 0);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await logInOnThePage(page, 'he', DANA);
+
+  // The order as usual up to the payment step, where the member is offered the hold.
+  await page.goto(`/order/${presentationId}`);
+  const order = new OrderPage(page);
+  await expect(order.seatMap()).toBeVisible();
+  await holdSeatsInOneRow(order, 2, PLAIN_FREE_HE);
+  await throughTicketsAndExtras(page, order, 'פרטי המזמין');
+  await fillDetails(page, DETAILS_HE);
+  const offer = page.getByRole('region', { name: 'לשריין עכשיו, לשלם אחר כך' });
+  await expect(offer).toBeVisible();
+  await expect(offer).toContainText('יש לשלם ולאסוף עד');
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'hold-choice-he-360.png');
+  await offer.getByRole('button', { name: 'לשריין ולשלם אחר כך', exact: true }).click();
+
+  // The hold's own page: reserved, not paid, with the deadline and "Pay now".
+  await expect(page).toHaveURL(/\/hold\/[0-9a-f]{32}$/);
+  const holdUrl = new URL(page.url()).pathname;
+  const id = holdUrl.split('/').pop()!;
+  await expect(page.getByRole('heading', { name: 'המושבים שמורים לך', level: 1 })).toBeVisible();
+  const card = page.getByRole('article');
+  await expect(card).toContainText('שמור – טרם שולם');
+  await expect(card).toContainText('לשלם ולאסוף עד:');
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'hold-page-he-360.png');
+
+  // Nobody else reads it.
+  const stranger = await request.get(`/api/reservations/${id}/hold`);
+  expect(stranger.status()).toBe(401);
+
+  // In the customer area: listed first, with "Pay now".
+  await page.goto('/customer-area');
+  const holds = page.getByRole('region', { name: 'שריונים לתשלום מאוחר' });
+  await expect(holds).toBeVisible();
+  const listed = holds.getByRole('article');
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toContainText('שמור – טרם שולם');
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'hold-area-he-360.png');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await shoot(page, 'hold-area-he-1280.png');
+  await page.setViewportSize({ width: 360, height: 800 });
+
+  // Pay now: the payment page in the whole window, then back to the area, paid.
+  await listed.getByRole('button', { name: /^לשלם עכשיו/ }).click();
+  await expect(page).toHaveURL(/\/pay\/[0-9a-f]+/);
+  await page.locator('input[name="cardNumber"]').fill('4242 4242 4242 4242');
+  await page.locator('input[name="expiry"]').fill('12/30');
+  await page.locator('input[name="cvv"]').fill('123');
+  await page.locator('button[type="submit"], input[type="submit"]').first().click();
+  await expect(page).toHaveURL(/\/customer-area\?.*status=captured/, { timeout: 20_000 });
+  const paid = page.getByRole('region', { name: 'שריונים לתשלום מאוחר' }).getByRole('article');
+  await expect(paid).toContainText('שולם');
+  await paid.getByRole('link', { name: /לכרטיסים/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/reservation/${id}$`));
+  await expect(page.getByRole('heading', { name: 'ההזמנה הושלמה' })).toBeVisible({
+    timeout: 20_000,
+  });
+  const back = await page.request.get(`/api/reservations/${id}`);
+  expect(back.status()).toBe(200);
+  expect(
+    ((await back.json()) as { reservation: { seats: unknown[] } }).reservation.seats,
+  ).toHaveLength(2);
+});
+
+test('in English, the hold is offered, made, and shown on its page (390 px)', async ({ page }) => {
+  test.setTimeout(120_000);
+  const presentationId = await reservedScreening(page.request, 8, 1);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logInOnThePage(page, 'en', AVI);
+  await page.goto(`/order/${presentationId}?lang=en`);
+  const order = new OrderPage(page);
+  await expect(order.seatMap()).toBeVisible();
+  await holdSeatsInOneRow(order, 1, PLAIN_FREE_EN);
+  await throughTicketsAndExtras(page, order, 'Your details');
+  await fillDetails(page, DETAILS_EN);
+  const offer = page.getByRole('region', { name: 'Reserve now, pay later' });
+  await expect(offer).toContainText('Pay and collect by');
+  await shoot(page, 'hold-choice-en-390.png');
+  await offer.getByRole('button', { name: 'Reserve and pay later', exact: true }).click();
+  await expect(page).toHaveURL(/\/hold\/[0-9a-f]{32}\?lang=en$/);
+  await expect(
+    page.getByRole('heading', { name: 'Your seats are reserved', level: 1 }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Pay now/ })).toBeVisible();
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow, 'the page scrolls sideways').toBeLessThanOrEqual(0);
+  await shoot(page, 'hold-page-en-390.png');
+  await page.goto('/customer-area?lang=en');
+  await expect(page.getByRole('region', { name: 'Reserved to pay later' })).toBeVisible();
+  await shoot(page, 'hold-area-en-390.png');
+});

@@ -1,0 +1,109 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { makePresentation } from '../../../test/fixtures';
+import { renderApp } from '../../../test/renderApp';
+
+const presentation = makePresentation({ dateTime: '2099-07-14T17:30:00Z' });
+
+const area = {
+  serverTime: '2026-07-10T09:00:00Z',
+  customer: {
+    CustomerId: 1,
+    FirstName: 'Dana',
+    LastName: 'Levi',
+    SSN: '*****8711',
+    EmailAddress1: 'dana.levi@example.com',
+    MobileNumber1: '0524318876',
+    Address1: '',
+    Address2: '',
+    City: '',
+    PostalCode: '',
+    DateOfBirth: '',
+    LicensePlateNumber: '',
+    IsSMSAllowed: true,
+    IsMailingAllowed: true,
+    IsEmailAllowed: false,
+    Location: null,
+    Members: [],
+    MagCards: [],
+    SystemVouchers: [],
+    VODTickets: [],
+    PastReservations: [],
+    Tickets: [],
+  },
+};
+
+const hold = (state: string) => ({
+  reservationIdentifier: 'H1',
+  reservationNumber: '4321-8765',
+  state,
+  holdUntil: '2099-07-14T17:00:00Z',
+  presentation,
+  eventDateTime: presentation.dateTime,
+  seats: [
+    {
+      section: 'אולם',
+      sectionEn: 'Stalls',
+      row: '5',
+      seat: '7',
+      ticketType: 'רגיל',
+      ticketTypeEn: 'Regular',
+      price: 4200,
+    },
+  ],
+  total: 4700,
+  amountDue: 4700,
+  currency: 'ILS',
+  serverTime: '2026-07-10T09:00:00Z',
+});
+
+describe('unpaid holds in the customer area', { timeout: 30_000 }, () => {
+  it('lists an open hold first, with its deadline and Pay now', async () => {
+    const { fetchMock } = await renderApp('/customer-area?lang=en', {
+      api: (url) => {
+        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area };
+        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+        if (url.pathname === '/api/customer-area/holds') return { body: { holds: [hold('open')] } };
+        if (url.pathname === '/api/reservations/H1/pay')
+          return { status: 409, body: { error: { code: 'holdReleased', message: 'x' } } };
+        return undefined;
+      },
+    });
+    const holds = await screen.findByRole('region', { name: 'Reserved to pay later' });
+    const card = within(holds).getByRole('article');
+    expect(card).toHaveTextContent('Reserved – not paid');
+    expect(card).toHaveTextContent('Stalls, row 5, seat 7 · Regular');
+    expect(card).toHaveTextContent('Pay and collect by:');
+    await userEvent.setup().click(within(card).getByRole('button', { name: /^Pay now/ }));
+    expect(await within(card).findByRole('alert')).toHaveTextContent(
+      'The reservation was not paid in time',
+    );
+    const pay = (fetchMock.mock.calls as unknown as [RequestInfo, RequestInit | undefined][]).find(
+      ([u]) => String(u).includes('/api/reservations/H1/pay'),
+    );
+    expect(JSON.parse(String(pay?.[1]?.body))).toMatchObject({
+      returnPath: '/customer-area?lang=en',
+      total: 4700,
+      locale: 'en',
+    });
+  });
+
+  it('leads a paid hold to its tickets', async () => {
+    await renderApp('/customer-area?lang=en', {
+      api: (url) => {
+        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area };
+        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+        if (url.pathname === '/api/customer-area/holds') return { body: { holds: [hold('paid')] } };
+        return undefined;
+      },
+    });
+    const holds = await screen.findByRole('region', { name: 'Reserved to pay later' });
+    await waitFor(() =>
+      expect(within(holds).getByRole('link', { name: /Your tickets/ })).toHaveAttribute(
+        'href',
+        '/reservation/H1?lang=en',
+      ),
+    );
+  });
+});
