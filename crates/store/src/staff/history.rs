@@ -285,7 +285,7 @@ pub async fn seed_demo_history(db: &Db, now_ms: i64) -> StoreResult<HistoryRepor
         let mut tx = p.begin().await.map_err(db_err)?;
         for chunk in orders.chunks(BATCH) {
             let mut q = sqlx::QueryBuilder::new(
-                "INSERT INTO orders (id, reservation_number, session_id, presentation_id, status, is_hold, customer_id, customer, \
+                "INSERT INTO orders (id, reservation_number, session_id, status, is_hold, customer_id, customer, \
                  locale, tickets_total, products_total, service_charge_total, service_charge_name, total, currency, payment_id, \
                  created_at, updated_at, paid_at, committed_at, channel) ",
             );
@@ -293,7 +293,6 @@ pub async fn seed_demo_history(db: &Db, now_ms: i64) -> StoreResult<HistoryRepor
                 b.push_bind(o.id.clone())
                     .push_bind(o.number.clone())
                     .push_bind(o.session.clone())
-                    .push_bind(o.presentation_id)
                     .push_bind("paid")
                     .push_bind(false)
                     .push_bind(None::<i64>)
@@ -311,6 +310,15 @@ pub async fn seed_demo_history(db: &Db, now_ms: i64) -> StoreResult<HistoryRepor
                     .push_bind(o.paid_at)
                     .push_bind(o.paid_at)
                     .push_bind("web");
+            });
+            q.build().execute(&mut *tx).await.map_err(db_err)?;
+            let mut q = sqlx::QueryBuilder::new(
+                "INSERT INTO order_presentations (order_id, presentation_id, position) ",
+            );
+            q.push_values(chunk, |mut b, o| {
+                b.push_bind(o.id.clone())
+                    .push_bind(o.presentation_id)
+                    .push_bind(0i64);
             });
             q.build().execute(&mut *tx).await.map_err(db_err)?;
             let mut q = sqlx::QueryBuilder::new(
