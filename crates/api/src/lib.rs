@@ -26,6 +26,7 @@ mod saved_cards;
 pub mod seat_event_hub;
 mod seats;
 pub mod session;
+pub mod staff;
 pub mod state;
 mod test_mode;
 mod tickets;
@@ -86,6 +87,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(saved_cards::router())
         .merge(tickets::router())
         .merge(payment::router())
+        .merge(staff::router())
 }
 
 /// The OpenAPI document of the public API (paths relative to /api).

@@ -151,4 +151,8 @@ pub struct AppState {
     /// This node's fan-out of live seat events (and its hand-off to the cross-node relay).
     pub seat_events: Arc<crate::seat_event_hub::SeatEventHub>,
     pub rate_limiter: Arc<crate::rate_limit::RateLimiter>,
+    /// Staff users, their logins and roles (decision 0026).
+    pub staff: Arc<kupa_app::staff::StaffService>,
+    /// The figures of live monitoring (PRES-live), scoped to the staff caller.
+    pub live: Arc<kupa_app::staff::live::LiveService>,
 }

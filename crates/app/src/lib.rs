@@ -22,3 +22,4 @@ pub mod tickets;
 pub mod tickets_out;
 
 pub use error::{AppError, ErrorCode, StoreError, StoreResult};
+pub mod staff;

@@ -2,6 +2,7 @@
 //! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa openapi`.
 
 mod config;
+mod staff_cmd;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -100,6 +101,13 @@ enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// Staff users (`kupa staff add`).
+    Staff {
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(subcommand)]
+        command: staff_cmd::StaffCommand,
+    },
 }
 
 fn init_logs(json: bool) {
@@ -171,6 +179,13 @@ async fn main() -> anyhow::Result<()> {
         Command::Openapi => {
             println!("{}", kupa_api::openapi().to_pretty_json()?);
             Ok(())
+        }
+        Command::Staff { db, command } => {
+            init_logs(json_logs);
+            let db = open_db(&db, &file).await?;
+            match command {
+                staff_cmd::StaffCommand::Add(a) => staff_cmd::add(db, a).await,
+            }
         }
         Command::Migrate { db } => {
             init_logs(json_logs);
@@ -274,10 +289,12 @@ async fn serve(
 ) -> anyhow::Result<()> {
     let clock = Arc::new(ServerClock::new());
     let db = open_db(&db_args, file).await?;
+    let mut demo_loaded = false;
     if db.is_catalogue_empty().await? {
         if demo {
             let n = load_catalogue(&db, DEMO_CHAIN, clock.as_ref()).await?;
             tracing::info!(presentations = n, "demo cinema chain loaded");
+            demo_loaded = true;
         } else {
             tracing::warn!(
                 "the database has no catalogue: load one with `kupa seed --catalogue <file>` (or `--demo`)"
@@ -298,6 +315,18 @@ async fn serve(
         ..settings
     };
     let db = Arc::new(db);
+    if demo_loaded {
+        staff_cmd::add_demo_staff(&db, clock.clone(), settings.test_mode).await?;
+        let started = std::time::Instant::now();
+        let history = kupa_store::seed_demo_history(&db, clock.now_ms()).await?;
+        tracing::info!(
+            presentations = history.presentations,
+            orders = history.orders,
+            tickets = history.tickets,
+            ms = started.elapsed().as_millis() as u64,
+            "demo sales of the past 14 days written"
+        );
+    }
     let providers = kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode);
     let state = kupa_wiring::app_state(db.clone(), providers, settings);
     spawn_sweeper(db.clone(), state.booking.clone(), clock.clone());

@@ -45,6 +45,8 @@ mod outbox;
 mod rows;
 mod saved_cards;
 pub mod seat_events;
+mod staff;
+pub use staff::{HistoryReport, seed_demo_history};
 pub mod testing;
 mod tickets;
 

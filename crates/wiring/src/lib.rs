@@ -168,6 +168,15 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         store.clone(),
         clock_port.clone(),
     ));
+    let staff = Arc::new(kupa_app::staff::StaffService::new(
+        store.clone(),
+        store.clone(),
+        clock_port.clone(),
+    ));
+    let live = Arc::new(kupa_app::staff::live::LiveService::new(
+        store.clone(),
+        clock_port.clone(),
+    ));
     let holds: Arc<dyn kupa_app::orders::HoldStore> = store.clone();
     let orders = Arc::new(
         OrderService::new(
@@ -208,6 +217,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         rate_limiter: Arc::new(RateLimiter::new(settings.rate_limits.clone())),
         settings: Arc::new(settings),
         seat_events,
+        staff,
+        live,
     }
 }
 

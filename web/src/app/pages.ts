@@ -4,7 +4,7 @@ import type { ComponentType } from 'react';
 import { lazyPage } from './lazyPage';
 import ErrorRoutePage from './errors/ErrorRoutePage';
 
-const LivePage = lazyPage(() => import('../features/live/LivePage'));
+const LivePage = lazyPage(() => import('../features/staff/StaffPage'));
 const MiniSitePage = lazyPage(() => import('../features/mini-site/MiniSitePage'));
 
 export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {

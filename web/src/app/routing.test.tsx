@@ -156,10 +156,23 @@ describe('routing rules', () => {
     expect(await screen.findByRole('heading', { name: EN_404 })).toBeInTheDocument();
   });
 
+  it.each(['/PRES-live', '/PRES-live/attendance'])(
+    'opens live monitoring at %s with the staff login',
+    async (path) => {
+      await renderApp(`${path}?lang=en`, {
+        api: (url) =>
+          url.pathname === '/api/staff/me'
+            ? { status: 401, body: { error: { code: 'loginError', message: '' } } }
+            : undefined,
+      });
+      expect(
+        await screen.findByRole('heading', { name: 'Staff login', level: 1 }),
+      ).toBeInTheDocument();
+    },
+  );
+
   it.each([
     ['/order', 'Order tickets'],
-    ['/PRES-live', 'Live monitoring'],
-    ['/PRES-live/attendance', 'Live monitoring'],
     ['/mini-site', 'Mini-site'],
     ['/mini-site/summer', 'Mini-site'],
     ['/system-vouchers', 'Vouchers'],

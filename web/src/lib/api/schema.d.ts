@@ -4,6 +4,267 @@
  */
 
 export interface paths {
+  '/PRES-live/attendanceByDate/{from}/{to}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Each business day's cinema totals, `from` to `to` (YYYY-MM-DD, within the live calendar: 14
+     *     days before and after today).
+     */
+    get: operations['attendanceByDate'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/attendanceByDateByLocation/{date}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The day's figures by location, with the total row. */
+    get: operations['attendanceByDateByLocation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/attendanceByDateByLocationByFeature/{date}/{locationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A location's day by feature, with the total row. */
+    get: operations['attendanceByDateByLocationByFeature'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/attendanceByDateByLocationByVenue/{date}/{locationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A location's day by venue (hall), with the total row. */
+    get: operations['attendanceByDateByLocationByVenue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/attendanceByDatePresentationBox/{date}/{locationId}/{drillBy}/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The presentation box: the presentations of a venue (`drillBy` venue) or a feature (`drillBy`
+     *     feature) at a location on a day, each with its Live data.
+     */
+    get: operations['attendanceByDatePresentationBox'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/featureTicketSales': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The feature ticket sales screen's data: the calendar's bounds and the features on. */
+    get: operations['featureTicketSales'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/featureTicketSales/data/{date}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Tickets paid on a business day, by feature (or feature and location). */
+    get: operations['featureTicketSalesData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/getCinemaFilterData': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The filter's data: locations, product classes, weekend days (and the live calendar's bounds). */
+    get: operations['getCinemaFilterData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/locationTicketSales/': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The location ticket sales screen's data: the calendar's bounds. */
+    get: operations['locationTicketSales'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/locationTicketSales/data/{date}/{locationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Tickets paid on a business day, by location (`locationId` 0: every location of the user). */
+    get: operations['locationTicketSalesData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/monitors/PresentationSales/data': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Presentations of a range of business days (default the last month) with figures and money. */
+    get: operations['presentationSales'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/v2/availableFeatures': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The features with presentations in the range (default the live calendar). */
+    get: operations['v2AvailableFeatures'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/v2/availablePresentations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A feature's presentations in the live calendar (optionally at one location). */
+    get: operations['v2AvailablePresentations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/v2/featureData': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A feature's presentations in the range (default the live calendar), total and sales by day. */
+    get: operations['v2FeatureData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/PRES-live/v2/presentationData': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One presentation: its figures, sales by ticket type and by day. */
+    get: operations['v2PresentationData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/cart': {
     parameters: {
       query?: never;
@@ -709,6 +970,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/pres-live/editReferencePromptOptionQuantity/1/{priceType}/{priceId}/{priceRowId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sets how many more tickets may name a reference option. 200 means done. */
+    post: operations['editReferencePromptOptionQuantity'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pres-live/getTicketRefAgents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The reference options the user administers, in the agent entity's shape. */
+    get: operations['getTicketRefAgents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pres-live/monitors/TicketReferencePromptAdmin/data': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The options with their quantity left and what the businesses' tickets used. */
+    get: operations['ticketReferencePromptAdminData'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pres-live/monitors/TicketReferencePromptAdminDetail/data': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tickets of the businesses that named a reference, by presentation (all dates). */
+    get: operations['ticketReferencePromptAdminDetail'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pres-live/monitors/TicketReferencePromptAdminTicketSales/data': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tickets that named a reference in a range (default the last month, by the presentation's
+     *     date): `detailLevel` 1 per presentation and reference, 2 per ticket.
+     */
+    get: operations['ticketReferencePromptAdminTicketSales'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/presentations': {
     parameters: {
       query?: never;
@@ -1172,6 +1521,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Logs a staff user in by email and password (and the authenticator code when the account has
+     *     a second factor). Sets the HttpOnly, SameSite=Strict `kupa_staff` cookie.
+     */
+    post: operations['staffLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ends the staff login of this browser (and clears its cookie). */
+    post: operations['staffLogout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The logged-in staff user. */
+    get: operations['staffMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1282,6 +1685,34 @@ export interface components {
       state: string;
       ticketType: string;
       ticketTypeEn: string;
+    };
+    AttendanceByDateResponse: {
+      days: components['schemas']['DayRow'][];
+    };
+    AttendanceResponse: {
+      /** @description YYYY-MM-DD. */
+      date: string;
+      rows: components['schemas']['AttendanceRow'][];
+    };
+    /**
+     * @description A location's, venue's or feature's row; the last row is the total, 'כל בתי הקולנוע' with id
+     *     -1 (location 1 left out of it).
+     */
+    AttendanceRow: components['schemas']['LiveFigures'] & {
+      /** Format: int64 */
+      FeatureId?: number | null;
+      /** Format: int64 */
+      LocationId?: number | null;
+      Name: string;
+      NameEn: string;
+      /** Format: int64 */
+      VenueId?: number | null;
+    };
+    AvailableFeaturesResponse: {
+      features: components['schemas']['FeatureRef'][];
+    };
+    AvailablePresentationsResponse: {
+      presentations: components['schemas']['PresentationLive'][];
     };
     BestAvailableResponse: {
       matches: components['schemas']['BestMatchDto'][];
@@ -1450,6 +1881,18 @@ export interface components {
       extended: boolean;
       serverTime: string;
       step: string;
+    };
+    CinemaFilterData: {
+      /** @description The live calendar's first and last day and today (YYYY-MM-DD). */
+      calendarFrom: string;
+      calendarTo: string;
+      /** @description The locations of the user's businesses. */
+      locations: components['schemas']['FilterLocation'][];
+      /** @description The product categories of the catalogue. */
+      productClasses: string[];
+      today: string;
+      /** @description The weekend's days as JavaScript numbers them (0 Sunday … 6 Saturday): Friday and Saturday. */
+      weekendDays: number[];
     };
     CommitBody: {
       cart: components['schemas']['CommitCart'];
@@ -1704,6 +2147,11 @@ export interface components {
       mobileNumber: string;
       serverTime: string;
     };
+    /** @description A business day's cinema totals (location 1 left out). */
+    DayRow: components['schemas']['LiveFigures'] & {
+      /** @description YYYY-MM-DD; a business day runs 05:00 to 05:00, Jerusalem time. */
+      BusinessDate: string;
+    };
     /** @enum {string} */
     DeclineReason:
       | 'declined'
@@ -1735,6 +2183,12 @@ export interface components {
       state: string;
       ticketType: string;
       ticketTypeEn: string;
+    };
+    EditQuantityBody: {
+      /** Format: int64 */
+      quantity: number;
+      reference: string;
+      reference2?: string;
     };
     EmailBody: {
       email: string;
@@ -1877,9 +2331,24 @@ export interface components {
     FeatureListResponse: {
       features: components['schemas']['Feature'][];
     };
+    FeatureRef: {
+      /** Format: int64 */
+      FeatureId: number;
+      FeatureName: string;
+      FeatureNameEn: string;
+    };
     FieldOption: {
       isIncluded: boolean;
       isRequired: boolean;
+    };
+    FilterLocation: {
+      /** Format: int64 */
+      businessId: number;
+      /** Format: int64 */
+      id: number;
+      isCinema: boolean;
+      name: string;
+      nameEn: string;
     };
     HeldSeat: {
       /** Format: int64 */
@@ -1935,6 +2404,49 @@ export interface components {
     IntegrationResponse: {
       integration: components['schemas']['IntegrationInfo'];
       serverTime: string;
+    };
+    /** @description The Live data figures (spec section 3) of a row. */
+    LiveFigures: {
+      /**
+       * Format: int64
+       * @description Seats neither sold nor held.
+       */
+      Availability: number;
+      /**
+       * Format: int64
+       * @description Seats and general-admission places of the hall(s).
+       */
+      Capacity: number;
+      /**
+       * Format: int64
+       * @description Percent of capacity held, rounded half up.
+       */
+      Held: number;
+      /**
+       * Format: int64
+       * @description Seats held now (a buyer's live hold, read from the seat claims).
+       */
+      HeldQuantity: number;
+      /**
+       * Format: int64
+       * @description Presentations summed in the row.
+       */
+      Presentations: number;
+      /**
+       * Format: double
+       * @description (sold + held) / capacity, to 3 decimals.
+       */
+      SeatTakenRatio: number;
+      /**
+       * Format: int64
+       * @description Percent of capacity sold, rounded half up.
+       */
+      Sold: number;
+      /**
+       * Format: int64
+       * @description Seats sold (paid orders).
+       */
+      SoldQuantity: number;
     };
     LocaleInfo: {
       default: string;
@@ -2310,6 +2822,16 @@ export interface components {
       venueTypeId: number;
       viewAreaFilename?: string | null;
     };
+    PresentationBoxResponse: {
+      date: string;
+      presentations: components['schemas']['PresentationLive'][];
+      total: components['schemas']['LiveFigures'];
+    };
+    PresentationDataResponse: {
+      presentation: components['schemas']['PresentationLive'];
+      salesByDay: components['schemas']['SalesDayRow'][];
+      ticketTypes: components['schemas']['TicketTypeRow'][];
+    };
     PresentationInfoOptions: {
       /** @default MMM D */
       dateFormat: string;
@@ -2319,6 +2841,35 @@ export interface components {
       hasReserved: boolean;
       presentations: components['schemas']['Presentation'][];
       serverTime: string;
+    };
+    /** @description One presentation's Live data. */
+    PresentationLive: components['schemas']['LiveFigures'] & {
+      BusinessDate: string;
+      /** Format: int64 */
+      FeatureCategoryId: number;
+      /** Format: int64 */
+      FeatureId: number;
+      FeatureName: string;
+      FeatureNameEn: string;
+      /** Format: int64 */
+      LocationId: number;
+      LocationName: string;
+      LocationNameEn: string;
+      /** @description RFC 3339, UTC. */
+      PresentationDateTime: string;
+      /** Format: int64 */
+      PresentationId: number;
+      /**
+       * Format: int64
+       * @description Agorot (sales calls only).
+       */
+      Revenue?: number | null;
+      /** Format: int64 */
+      SeatplanId: number;
+      /** Format: int64 */
+      VenueId: number;
+      VenueName: string;
+      VenueNameEn: string;
     };
     PresentationResponse: {
       /** @description Always null on success (errors come as an error body with a 4xx status). */
@@ -2335,6 +2886,18 @@ export interface components {
        */
       saleDates: string[];
       serverTime: string;
+    };
+    PresentationsSalesResponse: {
+      presentations: components['schemas']['PresentationLive'][];
+      /** @description Tickets of these presentations by the business day they were paid. */
+      salesByDay: components['schemas']['SalesDayRow'][];
+      /** @description The cinemas' total (location 1 left out). */
+      total: components['schemas']['LiveFigures'];
+      /**
+       * Format: int64
+       * @description Agorot, the total's.
+       */
+      totalRevenue: number;
     };
     /**
      * @description How an order's price is shown, on every screen and document: each ticket at its full price
@@ -2498,6 +3061,66 @@ export interface components {
     ProfileResponse: {
       customer: components['schemas']['AreaCustomer'];
     };
+    RefOptionRow: {
+      /** Format: int64 */
+      PriceId: number;
+      /** Format: int64 */
+      PricePolicyId: number;
+      /** Format: int64 */
+      PriceRowId: number;
+      /** Format: int64 */
+      PriceType: number;
+      /**
+       * Format: int64
+       * @description How many more tickets may name this reference.
+       */
+      Quantity: number;
+      Reference1: string;
+      Reference2: string;
+      /** Format: int64 */
+      TicketId: number;
+      TicketName: string;
+      TicketNameEn: string;
+      /**
+       * Format: int64
+       * @description Paid, not cancelled tickets of the businesses that named it.
+       */
+      UsedQuantity: number;
+    };
+    RefOptionsResponse: {
+      options: components['schemas']['RefOptionRow'][];
+    };
+    RefSalesResponse: {
+      rows: components['schemas']['RefSalesRow'][];
+    };
+    /** @description Tickets that carried a reference: one row per presentation and reference, or per ticket. */
+    RefSalesRow: {
+      /** Format: int64 */
+      FeatureId: number;
+      FeatureName: string;
+      FeatureNameEn: string;
+      /** Format: int64 */
+      LocationId: number;
+      LocationName: string;
+      PaidAt?: string | null;
+      PresentationDateTime: string;
+      /** Format: int64 */
+      PresentationId: number;
+      /** Format: int64 */
+      Quantity: number;
+      Reference1: string;
+      Reference2: string;
+      /** @description Per ticket only. */
+      ReservationNumber?: string | null;
+      /**
+       * Format: int64
+       * @description Agorot.
+       */
+      Revenue: number;
+      /** Format: int64 */
+      TicketId: number;
+      TicketName: string;
+    };
     /** @description One part of a refund: back to the payment (its provider) or to a voucher's balance. */
     RefundDto: {
       /** Format: int64 */
@@ -2641,6 +3264,8 @@ export interface components {
       /** Format: int64 */
       y: number;
     };
+    /** @enum {string} */
+    Role: 'manager' | 'ticketReferenceAgent' | 'usher';
     /** @description The configurable route paths of spec section 2. */
     RoutePaths: {
       /** @default /memberships */
@@ -2651,6 +3276,50 @@ export interface components {
       systemVouchers: string;
       /** @default /vod */
       vod: string;
+    };
+    SalesDayRow: {
+      BusinessDate: string;
+      /** Format: int64 */
+      Revenue: number;
+      /** Format: int64 */
+      Tickets: number;
+    };
+    SalesResponse: {
+      date: string;
+      rows: components['schemas']['SalesRow'][];
+    };
+    /**
+     * @description Tickets sold under a location or feature; the last row is the total (id -1, location 1 left
+     *     out of it).
+     */
+    SalesRow: {
+      /** Format: int64 */
+      FeatureId?: number | null;
+      /** Format: int64 */
+      LocationId?: number | null;
+      /** @description With `isByLocation`: the feature's location. */
+      LocationName?: string | null;
+      Name: string;
+      NameEn: string;
+      /** Format: int64 */
+      Orders: number;
+      /**
+       * Format: int64
+       * @description Ticket prices, agorot.
+       */
+      Revenue: number;
+      /** Format: int64 */
+      ServiceCharges: number;
+      /** Format: int64 */
+      Tickets: number;
+    };
+    SalesScreen: {
+      /** @description The live calendar's bounds and today, YYYY-MM-DD. */
+      calendarFrom: string;
+      calendarTo: string;
+      /** @description The features on in the live calendar (featureTicketSales only). */
+      features?: components['schemas']['FeatureRef'][] | null;
+      today: string;
     };
     /** @description A saved card, as the customer may see it. */
     SavedCardDto: {
@@ -3089,6 +3758,30 @@ export interface components {
       /** @default false */
       verifyMobileNumber: boolean;
     };
+    StaffLoginBody: {
+      email: string;
+      password: string;
+      /** @description The six digits of the authenticator app, for an account with a second factor. */
+      totpCode?: string | null;
+    };
+    /** @description The spec's Staff user (FirstName, LastName, userId, businessIds) with the role. */
+    StaffMe: {
+      FirstName: string;
+      LastName: string;
+      businessIds: number[];
+      email: string;
+      /** @description The account asks for an authenticator code at login. */
+      hasTotp: boolean;
+      role: components['schemas']['Role'];
+      /** Format: int64 */
+      userId: number;
+    };
+    StaffMeResponse: {
+      user: components['schemas']['StaffMe'];
+    };
+    StaffSuccess: {
+      success: boolean;
+    };
     SuccessResponse: {
       success: boolean;
     };
@@ -3225,6 +3918,48 @@ export interface components {
       serviceCharge?: components['schemas']['ServiceCharge'] | null;
       ticketGroups: components['schemas']['TicketGroup'][];
     };
+    /** @description The spec's Ticket-reference agent entity: one reference option as an agent administers it. */
+    TicketRefAgent: {
+      /**
+       * Format: int64
+       * @description The agent's user id (agents are staff users, not customers).
+       */
+      CustomerId?: number | null;
+      /** Format: int64 */
+      FeatureCategoryId?: number | null;
+      /**
+       * Format: int64
+       * @description Null: any feature (the options belong to the ticket).
+       */
+      FeatureId?: number | null;
+      /** Format: int64 */
+      PresentationId?: number | null;
+      /** Format: int64 */
+      PriceId: number;
+      /** Format: int64 */
+      PricePolicyId: number;
+      /** Format: int64 */
+      PriceRowId: number;
+      /** Format: int64 */
+      PriceType: number;
+      Reference1: string;
+      Reference2: string;
+      /** Format: int64 */
+      TicketId: number;
+    };
+    TicketRefAgentsResponse: {
+      agents: components['schemas']['TicketRefAgent'][];
+    };
+    TicketTypeRow: {
+      Name: string;
+      NameEn: string;
+      /** Format: int64 */
+      Revenue: number;
+      /** Format: int64 */
+      TicketId: number;
+      /** Format: int64 */
+      Tickets: number;
+    };
     /** @description Seconds each checkout step may take (spec: timerMode; param 665 holds the same as JSON). */
     TimerMode: {
       /**
@@ -3311,6 +4046,716 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  attendanceByDate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description YYYY-MM-DD */
+        from: string;
+        /** @description YYYY-MM-DD */
+        to: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The days */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AttendanceByDateResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role may not */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: a date outside the live calendar */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  attendanceByDateByLocation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description YYYY-MM-DD */
+        date: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description By location */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AttendanceResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  attendanceByDateByLocationByFeature: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description YYYY-MM-DD */
+        date: string;
+        locationId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description By feature */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AttendanceResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  attendanceByDateByLocationByVenue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description YYYY-MM-DD */
+        date: string;
+        locationId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description By venue */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AttendanceResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  attendanceByDatePresentationBox: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description YYYY-MM-DD */
+        date: string;
+        locationId: number;
+        /** @description venue or feature */
+        drillBy: string;
+        /** @description The venue's or feature's id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The presentations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PresentationBoxResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  featureTicketSales: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The screen */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SalesScreen'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  featureTicketSalesData: {
+    parameters: {
+      query?: {
+        locationId?: number;
+        featureId?: number;
+        /** @description Rows per feature and location instead of per feature. */
+        isByLocation?: boolean;
+      };
+      header?: never;
+      path: {
+        /** @description YYYY-MM-DD */
+        date: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description By feature */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SalesResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getCinemaFilterData: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The filter's data */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CinemaFilterData'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  locationTicketSales: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The screen */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SalesScreen'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  locationTicketSalesData: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description YYYY-MM-DD */
+        date: string;
+        /** @description 0: all */
+        locationId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description By location */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SalesResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  presentationSales: {
+    parameters: {
+      query?: {
+        /** @description YYYY-MM-DD; default a month before today. */
+        startDate?: string;
+        /** @description YYYY-MM-DD; default today. */
+        endDate?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The presentations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PresentationsSalesResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  v2AvailableFeatures: {
+    parameters: {
+      query?: {
+        /** @description YYYY-MM-DD; default a month before today. */
+        startDate?: string;
+        /** @description YYYY-MM-DD; default today. */
+        endDate?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The features */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AvailableFeaturesResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  v2AvailablePresentations: {
+    parameters: {
+      query: {
+        featureId: number;
+        locationId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The presentations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AvailablePresentationsResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  v2FeatureData: {
+    parameters: {
+      query: {
+        featureId: number;
+        locationId?: number;
+        /** @description Comma-separated; none: every presentation of the feature in the range. */
+        presentationIds?: string;
+        startDate?: string;
+        endDate?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The feature's data */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PresentationsSalesResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  v2PresentationData: {
+    parameters: {
+      query: {
+        presentationId: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The presentation's data */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PresentationDataResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound (or another business's) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   postCart: {
     parameters: {
       query?: never;
@@ -5004,6 +6449,290 @@ export interface operations {
       };
     };
   };
+  editReferencePromptOptionQuantity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 1: a ticket's price */
+        priceType: number;
+        /** @description The ticket */
+        priceId: number;
+        /** @description The option's row */
+        priceRowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EditQuantityBody'];
+      };
+    };
+    responses: {
+      /** @description Done */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StaffSuccess'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role, or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such price type */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description refPromptOptNotFound: no option has this key */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: quantity 0 to 100000 */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getTicketRefAgents: {
+    parameters: {
+      query?: {
+        /** @description Whose view; another user's only for a manager. Default: the caller. */
+        userId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The options */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TicketRefAgentsResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ticketReferencePromptAdminData: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated; default the user's. A business not the user's is refused. */
+        businessIds?: string;
+        /** @description The same as `userId` (agents are staff users). */
+        customerId?: number;
+        userId?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The options */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefOptionsResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role, or a business not the user's */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ticketReferencePromptAdminDetail: {
+    parameters: {
+      query?: {
+        /** @description A reference (Reference1) to narrow to. */
+        data?: string;
+        /** @description One row per ticket instead of per presentation and reference. */
+        isDetail?: boolean;
+        featureId?: number;
+        ticketId?: number;
+        pricePolicyId?: number;
+        presentationId?: number;
+        featureCategoryId?: number;
+        businessIds?: string;
+        /** @description TicketSales only: 1 per reference (default), 2 per ticket. */
+        detailLevel?: number;
+        /** @description TicketSales only: YYYY-MM-DD, default a month before today. */
+        startDate?: string;
+        /** @description TicketSales only: YYYY-MM-DD, default today. */
+        endDate?: string;
+        /** @description TicketSales only: 1 by the date of sale, 2 (default) by the presentation's date. */
+        dateType?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The detail */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefSalesResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  ticketReferencePromptAdminTicketSales: {
+    parameters: {
+      query?: {
+        /** @description A reference (Reference1) to narrow to. */
+        data?: string;
+        /** @description One row per ticket instead of per presentation and reference. */
+        isDetail?: boolean;
+        featureId?: number;
+        ticketId?: number;
+        pricePolicyId?: number;
+        presentationId?: number;
+        featureCategoryId?: number;
+        businessIds?: string;
+        /** @description TicketSales only: 1 per reference (default), 2 per ticket. */
+        detailLevel?: number;
+        /** @description TicketSales only: YYYY-MM-DD, default a month before today. */
+        startDate?: string;
+        /** @description TicketSales only: YYYY-MM-DD, default today. */
+        endDate?: string;
+        /** @description TicketSales only: 1 by the date of sale, 2 (default) by the presentation's date. */
+        dateType?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sales */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RefSalesResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   presentationListNoSlash: {
     parameters: {
       query?: {
@@ -6297,6 +8026,115 @@ export interface operations {
       };
       /** @description formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StaffLoginBody'];
+      };
+    };
+    responses: {
+      /** @description Logged in */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StaffMeResponse'];
+        };
+      };
+      /** @description LOGIN_FAILED (params.totpRequired when the account needs its authenticator code) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts (params.retryAfterSeconds) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffLogout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Logged out */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StaffSuccess'];
+        };
+      };
+      /** @description forbidden: from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The staff user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StaffMeResponse'];
+        };
+      };
+      /** @description loginError: no staff login */
+      401: {
         headers: {
           [name: string]: unknown;
         };

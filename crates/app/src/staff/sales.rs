@@ -1,0 +1,485 @@
+//! Sales of live monitoring (managers only): tickets sold on a day by location and by feature,
+//! presentation sales over a range, the v2 view (features, presentations, their data), and the
+//! ticket-reference prompt admin. Money is agorot; a ticket's `Revenue` is its price without the
+//! service charge, which is summed apart.
+
+use std::collections::BTreeMap;
+
+use jiff::ToSpan;
+use jiff::civil::Date;
+
+use super::live::{
+    CALENDAR_DAYS, EXCLUDED_LOCATION, Figures, LiveRow, LiveService, SoldLine, TOTAL_ROW_ID,
+    TOTAL_ROW_NAME, TOTAL_ROW_NAME_EN, business_date, business_range_ms, parse_date,
+};
+use super::refs::{PRICE_TYPE_TICKET, RefOption, line_uses};
+use super::{Access, Caller};
+use crate::error::{AppError, AppResult, ErrorCode};
+
+/// An option as the quantity edit addresses it.
+#[derive(Debug, Clone, Copy)]
+pub struct RefOptionKey<'a> {
+    pub price_type: i64,
+    pub price_id: i64,
+    pub price_row_id: i64,
+    pub reference: &'a str,
+    pub reference2: &'a str,
+}
+
+/// Tickets sold, summed under a name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SalesGroup {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    /// The location, when the group is a feature at one location.
+    pub location: Option<(i64, String, String)>,
+    pub tickets: i64,
+    pub revenue: i64,
+    pub service_charges: i64,
+    pub orders: i64,
+}
+
+/// One business day of sales.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SalesDay {
+    pub date: Date,
+    pub tickets: i64,
+    pub revenue: i64,
+}
+
+/// A ticket type's sales.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TicketTypeSales {
+    pub ticket_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub tickets: i64,
+    pub revenue: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PresentationsData {
+    pub presentations: Vec<LiveRow>,
+    pub total: Figures,
+    pub sales_by_day: Vec<SalesDay>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PresentationData {
+    pub presentation: LiveRow,
+    pub ticket_types: Vec<TicketTypeSales>,
+    pub sales_by_day: Vec<SalesDay>,
+}
+
+fn not_found(what: &str) -> AppError {
+    AppError::rejected(ErrorCode::NotFound, format!("no such {what}"))
+}
+
+/// Sums lines by a key; the total row (id -1, location 1 left out) last.
+fn sum_lines(
+    lines: &[SoldLine],
+    key: impl Fn(&SoldLine) -> (i64, i64, String, String, Option<(i64, String, String)>),
+) -> Vec<SalesGroup> {
+    let mut groups: BTreeMap<(i64, i64), (SalesGroup, Vec<String>)> = BTreeMap::new();
+    let mut total = (
+        SalesGroup {
+            id: TOTAL_ROW_ID,
+            name: TOTAL_ROW_NAME.into(),
+            name_en: TOTAL_ROW_NAME_EN.into(),
+            ..SalesGroup::default()
+        },
+        Vec::new(),
+    );
+    for l in lines {
+        let (id, sub, name, name_en, location) = key(l);
+        let g = groups.entry((id, sub)).or_insert_with(|| {
+            (
+                SalesGroup {
+                    id,
+                    name,
+                    name_en,
+                    location,
+                    ..SalesGroup::default()
+                },
+                Vec::new(),
+            )
+        });
+        g.0.tickets += 1;
+        g.0.revenue += l.price;
+        g.0.service_charges += l.service_charge;
+        if !g.1.contains(&l.order_id) {
+            g.1.push(l.order_id.clone());
+        }
+        if l.location_id != EXCLUDED_LOCATION {
+            total.0.tickets += 1;
+            total.0.revenue += l.price;
+            total.0.service_charges += l.service_charge;
+            if !total.1.contains(&l.order_id) {
+                total.1.push(l.order_id.clone());
+            }
+        }
+    }
+    let mut out: Vec<SalesGroup> = groups
+        .into_values()
+        .map(|(mut g, orders)| {
+            g.orders = orders.len() as i64;
+            g
+        })
+        .collect();
+    total.0.orders = total.1.len() as i64;
+    out.push(total.0);
+    out
+}
+
+fn by_day(lines: &[&SoldLine]) -> Vec<SalesDay> {
+    let mut days: BTreeMap<Date, SalesDay> = BTreeMap::new();
+    for l in lines {
+        let date = business_date(l.paid_at_ms);
+        let d = days.entry(date).or_insert(SalesDay {
+            date,
+            tickets: 0,
+            revenue: 0,
+        });
+        d.tickets += 1;
+        d.revenue += l.price;
+    }
+    days.into_values().collect()
+}
+
+impl LiveService {
+    async fn lines(
+        &self,
+        caller: &Caller,
+        first: Date,
+        last: Date,
+        by_sale: bool,
+    ) -> AppResult<Vec<SoldLine>> {
+        let (from, to) = business_range_ms(first, last);
+        Ok(self
+            .store
+            .sold_lines(from, to, by_sale)
+            .await?
+            .into_iter()
+            .filter(|l| caller.sees(l.business_id))
+            .collect())
+    }
+
+    fn calendar(&self) -> (Date, Date) {
+        let today = self.today();
+        (
+            today.checked_sub(CALENDAR_DAYS.days()).unwrap_or(today),
+            today.checked_add(CALENDAR_DAYS.days()).unwrap_or(today),
+        )
+    }
+
+    /// GET /PRES-live/locationTicketSales/data/{date}/{locationId}: tickets paid on that business
+    /// day, by location (0: every location), the total row last.
+    pub async fn location_ticket_sales(
+        &self,
+        caller: &Caller,
+        date: &str,
+        location_id: i64,
+    ) -> AppResult<Vec<SalesGroup>> {
+        caller.require(Access::Sales)?;
+        let d = parse_date("date", date)?;
+        let lines: Vec<SoldLine> = self
+            .lines(caller, d, d, true)
+            .await?
+            .into_iter()
+            .filter(|l| location_id == 0 || l.location_id == location_id)
+            .collect();
+        Ok(sum_lines(&lines, |l| {
+            (
+                l.location_id,
+                0,
+                l.location_name.clone(),
+                l.location_name_en.clone(),
+                None,
+            )
+        }))
+    }
+
+    /// GET /PRES-live/featureTicketSales/data/{date}: tickets paid that day by feature (or by
+    /// feature and location), optionally of one location and one feature.
+    pub async fn feature_ticket_sales(
+        &self,
+        caller: &Caller,
+        date: &str,
+        location_id: Option<i64>,
+        feature_id: Option<i64>,
+        by_location: bool,
+    ) -> AppResult<Vec<SalesGroup>> {
+        caller.require(Access::Sales)?;
+        let d = parse_date("date", date)?;
+        let lines: Vec<SoldLine> = self
+            .lines(caller, d, d, true)
+            .await?
+            .into_iter()
+            .filter(|l| location_id.is_none_or(|x| l.location_id == x))
+            .filter(|l| feature_id.is_none_or(|x| l.feature_id == x))
+            .collect();
+        Ok(sum_lines(&lines, |l| {
+            let location = by_location.then(|| {
+                (
+                    l.location_id,
+                    l.location_name.clone(),
+                    l.location_name_en.clone(),
+                )
+            });
+            (
+                l.feature_id,
+                if by_location { l.location_id } else { 0 },
+                l.feature_name.clone(),
+                l.feature_name_en.clone(),
+                location,
+            )
+        }))
+    }
+
+    /// GET /PRES-live/monitors/PresentationSales/data: every presentation of the range (by its
+    /// business date; default the last month) with its figures and money.
+    pub async fn presentation_sales(
+        &self,
+        caller: &Caller,
+        start: Option<&str>,
+        end: Option<&str>,
+    ) -> AppResult<PresentationsData> {
+        caller.require(Access::Sales)?;
+        let (first, last) = self.history_range(start, end)?;
+        self.presentations_data(caller, first, last, |_| true).await
+    }
+
+    async fn presentations_data(
+        &self,
+        caller: &Caller,
+        first: Date,
+        last: Date,
+        keep: impl Fn(&LiveRow) -> bool,
+    ) -> AppResult<PresentationsData> {
+        let rows: Vec<LiveRow> = self
+            .rows(caller, first, last)
+            .await?
+            .into_iter()
+            .filter(|r| keep(r))
+            .collect();
+        let mut total = Figures::default();
+        for r in rows.iter().filter(|r| r.location_id != EXCLUDED_LOCATION) {
+            total.add(Figures::of(r));
+        }
+        let lines = self.lines(caller, first, last, false).await?;
+        let ids: Vec<i64> = rows.iter().map(|r| r.presentation_id).collect();
+        let ours: Vec<&SoldLine> = lines
+            .iter()
+            .filter(|l| ids.contains(&l.presentation_id))
+            .collect();
+        Ok(PresentationsData {
+            presentations: rows,
+            total,
+            sales_by_day: by_day(&ours),
+        })
+    }
+
+    /// GET /PRES-live/v2/availableFeatures: the features with presentations in the range
+    /// (default: the live calendar).
+    pub async fn available_features(
+        &self,
+        caller: &Caller,
+        start: Option<&str>,
+        end: Option<&str>,
+    ) -> AppResult<Vec<(i64, String, String)>> {
+        caller.require(Access::Sales)?;
+        let (first, last) = self.range_or_calendar(start, end)?;
+        let mut out: BTreeMap<i64, (i64, String, String)> = BTreeMap::new();
+        for r in self.rows(caller, first, last).await? {
+            out.entry(r.feature_id)
+                .or_insert((r.feature_id, r.feature_name, r.feature_name_en));
+        }
+        Ok(out.into_values().collect())
+    }
+
+    fn range_or_calendar(&self, start: Option<&str>, end: Option<&str>) -> AppResult<(Date, Date)> {
+        let (cal_first, cal_last) = self.calendar();
+        let start = start.filter(|s| !s.trim().is_empty());
+        let end = end.filter(|s| !s.trim().is_empty());
+        let first = start.map(|s| parse_date("startDate", s)).transpose()?;
+        let last = end.map(|s| parse_date("endDate", s)).transpose()?;
+        let (first, last) = (first.unwrap_or(cal_first), last.unwrap_or(cal_last));
+        self.history_range(Some(&first.to_string()), Some(&last.to_string()))
+    }
+
+    /// GET /PRES-live/v2/availablePresentations: a feature's presentations in the live calendar,
+    /// optionally at one location.
+    pub async fn available_presentations(
+        &self,
+        caller: &Caller,
+        feature_id: i64,
+        location_id: Option<i64>,
+    ) -> AppResult<Vec<LiveRow>> {
+        caller.require(Access::Sales)?;
+        let (first, last) = self.calendar();
+        Ok(self
+            .rows(caller, first, last)
+            .await?
+            .into_iter()
+            .filter(|r| r.feature_id == feature_id)
+            .filter(|r| location_id.is_none_or(|l| r.location_id == l))
+            .collect())
+    }
+
+    /// GET /PRES-live/v2/featureData: a feature's presentations (optionally some of them, at one
+    /// location) in the range (default: the live calendar), their total and sales by day.
+    pub async fn feature_data(
+        &self,
+        caller: &Caller,
+        feature_id: i64,
+        location_id: Option<i64>,
+        presentation_ids: &[i64],
+        start: Option<&str>,
+        end: Option<&str>,
+    ) -> AppResult<PresentationsData> {
+        caller.require(Access::Sales)?;
+        let (first, last) = self.range_or_calendar(start, end)?;
+        self.presentations_data(caller, first, last, |r| {
+            r.feature_id == feature_id
+                && location_id.is_none_or(|l| r.location_id == l)
+                && (presentation_ids.is_empty() || presentation_ids.contains(&r.presentation_id))
+        })
+        .await
+    }
+
+    /// GET /PRES-live/v2/presentationData: one presentation's figures, sales by ticket type and
+    /// by day. Another business's presentation is answered as not found.
+    pub async fn presentation_data(
+        &self,
+        caller: &Caller,
+        presentation_id: i64,
+    ) -> AppResult<PresentationData> {
+        caller.require(Access::Sales)?;
+        let row = self
+            .store
+            .live_row(presentation_id, self.now_ms())
+            .await?
+            .filter(|r| caller.sees(r.business_id))
+            .ok_or_else(|| not_found("presentation"))?;
+        let d = business_date(row.starts_at_ms);
+        let lines = self.lines(caller, d, d, false).await?;
+        let ours: Vec<&SoldLine> = lines
+            .iter()
+            .filter(|l| l.presentation_id == presentation_id)
+            .collect();
+        let mut types: BTreeMap<i64, TicketTypeSales> = BTreeMap::new();
+        for l in &ours {
+            let t = types.entry(l.ticket_id).or_insert(TicketTypeSales {
+                ticket_id: l.ticket_id,
+                name: l.ticket_name.clone(),
+                name_en: l.ticket_name_en.clone(),
+                tickets: 0,
+                revenue: 0,
+            });
+            t.tickets += 1;
+            t.revenue += l.price;
+        }
+        Ok(PresentationData {
+            presentation: row,
+            ticket_types: types.into_values().collect(),
+            sales_by_day: by_day(&ours),
+        })
+    }
+
+    // --- The ticket-reference prompt admin
+
+    /// The options with how many tickets of the caller's businesses used each (all time).
+    pub async fn ref_options_used(
+        &self,
+        caller: &Caller,
+        businesses: &[i64],
+    ) -> AppResult<Vec<(RefOption, i64)>> {
+        caller.require(Access::ReferencePrompts)?;
+        let options = self.store.ref_options().await?;
+        let (first, last) = (
+            Date::constant(2000, 1, 1),
+            self.today()
+                .checked_add(3650.days())
+                .unwrap_or(self.today()),
+        );
+        let lines = self
+            .ref_lines(caller, businesses, first, last, false)
+            .await?;
+        Ok(options
+            .into_iter()
+            .map(|o| {
+                let used = lines
+                    .iter()
+                    .filter(|l| line_uses(&o, l.ticket_id, l.ref1.as_deref(), l.ref2.as_deref()))
+                    .count() as i64;
+                (o, used)
+            })
+            .collect())
+    }
+
+    /// Sold lines that carry a reference, of these businesses.
+    pub async fn ref_lines(
+        &self,
+        caller: &Caller,
+        businesses: &[i64],
+        first: Date,
+        last: Date,
+        by_sale: bool,
+    ) -> AppResult<Vec<SoldLine>> {
+        caller.require(Access::ReferencePrompts)?;
+        let (from, to) = business_range_ms(first, last);
+        Ok(self
+            .store
+            .sold_lines(from, to, by_sale)
+            .await?
+            .into_iter()
+            .filter(|l| businesses.contains(&l.business_id) && l.ref1.is_some())
+            .collect())
+    }
+
+    /// POST /pres-live/editReferencePromptOptionQuantity/1/{priceType}/{priceId}/{priceRowId}.
+    pub async fn edit_ref_option_quantity(
+        &self,
+        caller: &Caller,
+        key: &RefOptionKey<'_>,
+        quantity: i64,
+    ) -> AppResult<()> {
+        let RefOptionKey {
+            price_type,
+            price_id,
+            price_row_id,
+            reference,
+            reference2,
+        } = *key;
+        caller.require(Access::ReferencePrompts)?;
+        if price_type != PRICE_TYPE_TICKET {
+            return Err(not_found("price type"));
+        }
+        if !(0..=100_000).contains(&quantity) {
+            return Err(AppError::rejected_with(
+                ErrorCode::FormValidation,
+                "quantity: 0 to 100000",
+                serde_json::json!({ "field": "quantity", "reason": "range" }),
+            ));
+        }
+        let done = self
+            .store
+            .set_ref_option_quantity(price_id, price_row_id, reference, reference2, quantity)
+            .await?;
+        if !done {
+            return Err(AppError::rejected(
+                ErrorCode::RefPromptOptNotFound,
+                "no reference option has this key",
+            ));
+        }
+        tracing::info!(
+            user_id = caller.user.id,
+            ticket_id = price_id,
+            row = price_row_id,
+            quantity,
+            "reference option quantity set"
+        );
+        Ok(())
+    }
+}

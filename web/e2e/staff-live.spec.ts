@@ -1,0 +1,223 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+// A new manager of the demo chain (its test-mode password, docs/api.md §13) logs in on
+// /PRES-live, drills from the calendar to a presentation box, and watches the held and sold
+// counts and the seat map change without reload while another browser holds and buys a seat.
+
+async function noSeriousAxe(page: Page, step: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect.soft(bad, `serious or critical axe violations on ${step}`).toEqual([]);
+}
+
+interface Seat {
+  x: number;
+  y: number;
+  si: number;
+  tg: number;
+}
+
+/** Another buyer, in its own request context, holds one seat the server says is selectable. */
+async function holdOneSeat(request: APIRequestContext, presentationId: number) {
+  const p = (await (await request.get(`/api/presentations/${presentationId}`)).json())
+    .presentation as { venueId: number; seatplanId: number };
+  const plan = await request.post(
+    `/api/seats/seatplanV2?venueId=${p.venueId}&seatplanId=${p.seatplanId}`,
+    { data: { recaptchaToken: 'kupa-test-captcha' } },
+  );
+  const seats = (await plan.json()).seatplan.seats as Seat[];
+  const status = await request.get(`/api/seats/seats-statusV2?presentationId=${presentationId}`);
+  const free = (
+    (await status.json()).seats as Array<Seat & { isAvailable: boolean; isBlocked: boolean }>
+  )
+    .filter((s) => s.isAvailable && !s.isBlocked)
+    .map((s) => seats.find((x) => x.x === s.x && x.y === s.y && x.si === s.si))
+    .find((s) => s !== undefined);
+  expect(free, 'a selectable seat').toBeDefined();
+  const lock = await request.put('/api/seats/lock-seat', {
+    data: {
+      recaptchaToken: 'kupa-test-captcha',
+      seat: {
+        PresentationId: presentationId,
+        VenueId: p.venueId,
+        VenueSeatplanId: p.seatplanId,
+        VenueSectionId: free!.si,
+        TicketGroupId: free!.tg,
+        XCoordinate: free!.x,
+        YCoordinate: free!.y,
+      },
+    },
+  });
+  expect(lock.status(), await lock.text()).toBe(200);
+  return free!;
+}
+
+/** The same buyer pays the held seat by card and commits: the order path, end to end. */
+async function buyHeldSeat(request: APIRequestContext, presentationId: number, seat: Seat) {
+  const groups = (
+    await (await request.get(`/api/presentations/${presentationId}/ticketGroups`)).json()
+  ).ticketGroups as Array<{
+    id: number;
+    tickets: Array<{ id: number; price: number; nameEn: string }>;
+  }>;
+  const regular = groups
+    .find((g) => g.id === seat.tg)!
+    .tickets.find((t) => t.nameEn.toLowerCase().includes('regular'))!;
+  const cart = await request.post('/api/cart', {
+    data: {
+      cart: {
+        presentations: [
+          {
+            presentationId,
+            seats: [
+              {
+                XCoordinate: seat.x,
+                YCoordinate: seat.y,
+                VenueSectionId: seat.si,
+                ticket: { ticketId: regular.id, amount: regular.price },
+              },
+            ],
+          },
+        ],
+        customerInfo: {
+          firstName: 'דנה',
+          lastName: 'לוי',
+          email: 'dana@example.com',
+          verifyEmailAddress: 'dana@example.com',
+          mobileNumber: '+972524318876',
+          acceptedTerms: [1, 2, 3],
+        },
+      },
+      step: 'customerInfo',
+      locale: 'he',
+    },
+  });
+  expect(cart.status(), await cart.text()).toBe(200);
+  const total = (await cart.json()).cart.total as number;
+  const form = await request.get(
+    `/api/payment/form/he?presentationId=${presentationId}&total=${total}&recaptchaToken=kupa-test-captcha&method=card&numberOfPayments=1&saveCard=false`,
+  );
+  expect(form.status(), await form.text()).toBe(200);
+  const paymentId = (await form.json()).paymentIdentifier as string;
+  const year = (new Date().getFullYear() + 2) % 100;
+  const paid = await request.post(`/pay/${paymentId}/card`, {
+    form: { cardNumber: '4242 4242 4242 4242', expiry: `12/${year}`, cvv: '987', holderId: '' },
+    maxRedirects: 0,
+  });
+  expect(paid.status(), await paid.text()).toBe(303);
+  const commit = await request.post('/api/payment/commit', {
+    data: {
+      cart: { presentations: [{ presentationId }] },
+      recaptchaToken: 'kupa-test-captcha',
+    },
+  });
+  expect(commit.status(), await commit.text()).toBe(200);
+}
+
+for (const width of [820, 1280]) {
+  test(`a manager drills to a presentation box and sees a hold and a sale live (${width} px)`, async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    test.setTimeout(60_000);
+    await page.setViewportSize({ width, height: 1000 });
+    await page.goto('/PRES-live?lang=en');
+    await expect(page.getByRole('heading', { name: 'Staff login', exact: true })).toBeVisible();
+    await noSeriousAxe(page, 'the staff login');
+    await page.getByLabel('Email', { exact: true }).fill('manager@kupa.example');
+    await page.getByLabel('Password', { exact: true }).fill('wrong password!');
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('The email or password is wrong.');
+    await page.getByLabel('Password', { exact: true }).fill('demo-manager-pass');
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+
+    // The calendar: 29 days, today marked; tomorrow's screenings are all still on sale.
+    const days = page.locator('.staff-calendar button');
+    await expect(days).toHaveCount(29);
+    await noSeriousAxe(page, 'the calendar');
+    const today = page.locator('.staff-calendar button[aria-current="date"]');
+    await expect(today).toHaveCount(1);
+    await page.locator('.staff-calendar li:has(button[aria-current="date"]) + li button').click();
+
+    // Locations, with the total row last; then the Tel Aviv Port's halls.
+    const table = page.getByRole('table');
+    await expect(table.getByRole('row').last()).toContainText('All cinemas');
+    await table.getByRole('button', { name: 'Kupa Tel Aviv Port', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Hall', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await page.getByRole('button', { name: 'Hall 1 – Grand Hall', exact: true }).click();
+
+    // The box: the first presentation's figures and its seat map, live.
+    await expect(page.getByRole('heading', { name: 'Presentations', exact: true })).toBeVisible();
+    const first = page.locator('.staff-box__item').first();
+    await first.click();
+    await expect(page.getByRole('status').filter({ hasText: 'Live:' })).toBeVisible();
+    const held = page.locator('dd[data-figure="held"]');
+    const map = page.locator('.staff-map svg');
+    await expect(map).toBeVisible();
+    await noSeriousAxe(page, 'the presentation box');
+    const heldBefore = Number(await held.textContent());
+    const mapHeldBefore = Number(await map.getAttribute('data-held'));
+    const presentationId = Number(new URL(page.url()).searchParams.get('p'));
+    expect(presentationId).toBeGreaterThan(0);
+
+    // Another browser holds a seat: within 2 s the count and the map show it, without reload.
+    const other = await playwright.request.newContext({ baseURL });
+    const seat = await holdOneSeat(other, presentationId);
+    await expect(held).toHaveText(String(heldBefore + 1), { timeout: 2000 });
+    await expect(map).toHaveAttribute('data-held', String(mapHeldBefore + 1), { timeout: 2000 });
+
+    // It buys the seat: the sold count and the map follow, the hold becomes a sale.
+    const sold = page.locator('dd[data-figure="sold"]');
+    const soldBefore = Number(await sold.textContent());
+    const mapSoldBefore = Number(await map.getAttribute('data-sold'));
+    await buyHeldSeat(other, presentationId, seat);
+    await expect(sold).toHaveText(String(soldBefore + 1), { timeout: 2000 });
+    await expect(map).toHaveAttribute('data-sold', String(mapSoldBefore + 1), { timeout: 2000 });
+    await expect(held).toHaveText(String(heldBefore), { timeout: 2000 });
+    await other.dispose();
+
+    // Hebrew: the same box, right to left.
+    const url = new URL(page.url());
+    url.searchParams.set('lang', 'he');
+    await page.goto(url.toString());
+    await expect(page.getByRole('heading', { name: 'הקרנות', exact: true })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  });
+}
+
+test('a manager reads a feature’s sales and sets a reference option’s quantity', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.goto('/PRES-live?lang=en');
+  await page.getByLabel('Email', { exact: true }).fill('manager@kupa.example');
+  await page.getByLabel('Password', { exact: true }).fill('demo-manager-pass');
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+
+  await page.getByRole('button', { name: 'Sales', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Sales by feature', exact: true })).toBeVisible();
+  // The demo's past week has paid tickets: the chart and the presentations with money.
+  await expect(page.locator('.staff-chart__bars li').first()).toBeVisible();
+  await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('₪');
+  await noSeriousAxe(page, 'the sales view');
+
+  await page.getByRole('button', { name: 'Reference prompts', exact: true }).click();
+  const quantity = page.getByLabel('Quantity left for 101', { exact: true });
+  await expect(quantity).toHaveValue('2');
+  await quantity.fill('5');
+  await page
+    .getByRole('row')
+    .filter({ has: quantity })
+    .getByRole('button', { name: 'Save' })
+    .click();
+  await expect(page.getByLabel('Quantity left for 101', { exact: true })).toHaveValue('5');
+  await noSeriousAxe(page, 'the reference-prompt admin');
+});

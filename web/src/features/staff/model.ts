@@ -1,0 +1,34 @@
+// Pure helpers of the staff screens.
+import type { components } from '../../lib/api/schema';
+
+export type SeatsStatus = components['schemas']['SeatsStatusV2Response'];
+export type SeatChange = { sectionId: number; x: number; y: number; state: string };
+
+/** A YYYY-MM-DD day as the user reads it: weekday and day/month. */
+export function formatDay(date: string, lang: string): string {
+  return new Intl.DateTimeFormat(lang === 'he' ? 'he-IL' : 'en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${date}T00:00:00Z`));
+}
+
+export function weekday(date: string): number {
+  return new Date(`${date}T00:00:00Z`).getUTCDay();
+}
+
+/** The status with an event's changes applied (held, released, sold, expired). */
+export function applyChanges(status: SeatsStatus, changes: readonly SeatChange[]): SeatsStatus {
+  const byKey = new Map(changes.map((c) => [`${c.sectionId}:${c.x}:${c.y}`, c.state]));
+  return {
+    ...status,
+    seats: status.seats.map((s) => {
+      const state = byKey.get(`${s.si}:${s.x}:${s.y}`);
+      if (state === undefined) return s;
+      if (state === 'sold') return { ...s, s: 'sold', isAvailable: false };
+      if (state === 'held') return { ...s, s: 'heldByOther', isAvailable: false };
+      return s.s === 'sold' ? s : { ...s, s: 'available', isAvailable: true };
+    }),
+  };
+}
