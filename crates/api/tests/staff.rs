@@ -265,8 +265,14 @@ async fn live_figures_match_real_orders_and_holds(db: &TestDb) {
 
     // By venue: the hall's row.
     let r = get(&app, &m, &format!("/api/PRES-live/attendanceByDateByLocationByVenue/{date}/2")).await;
-    let hall = ok(&r)["rows"].as_array().unwrap().iter().find(|x| x["VenueId"] == venue).unwrap().clone();
+    let halls = ok(&r)["rows"].as_array().unwrap().clone();
+    let hall = halls.iter().find(|x| x["VenueId"] == venue).unwrap().clone();
     assert!(hall["SoldQuantity"].as_i64().unwrap() >= 2);
+    // Inside one cinema the total row is that cinema's: 'סה״כ', the sum of its halls.
+    let total = halls.last().unwrap();
+    assert_eq!((total["Name"].as_str(), total["NameEn"].as_str()), (Some("סה״כ"), Some("Total")));
+    let capacity: i64 = halls.iter().filter(|x| x["VenueId"] != -1).map(|x| x["Capacity"].as_i64().unwrap()).sum();
+    assert_eq!(total["Capacity"].as_i64().unwrap(), capacity);
 
     // Money: the presentation's data and the day's sales by presentation.
     let r = get(&app, &m, &format!("/api/PRES-live/v2/presentationData?presentationId={pid}")).await;

@@ -249,7 +249,7 @@ async fn attendance_by_venue(
     let groups = grouped(
         &day,
         |r| (r.venue_id, r.venue_name.clone(), r.venue_name_en.clone()),
-        true,
+        false,
     );
     Ok(axum::Json(AttendanceResponse {
         date,
@@ -282,7 +282,7 @@ async fn attendance_by_feature(
                 r.feature_name_en.clone(),
             )
         },
-        true,
+        false,
     );
     Ok(axum::Json(AttendanceResponse {
         date,

@@ -19,6 +19,9 @@ pub const EXCLUDED_LOCATION: i64 = 1;
 pub const TOTAL_ROW_ID: i64 = -1;
 pub const TOTAL_ROW_NAME: &str = "כל בתי הקולנוע";
 pub const TOTAL_ROW_NAME_EN: &str = "All cinemas";
+/// The total row inside one cinema (its halls, its features): the same id, named for what it sums.
+pub const LOCAL_TOTAL_ROW_NAME: &str = "סה״כ";
+pub const LOCAL_TOTAL_ROW_NAME_EN: &str = "Total";
 /// The live calendar reaches this many days before and after today.
 pub const CALENDAR_DAYS: i64 = 14;
 /// A business day runs from 05:00 to 05:00 (Jerusalem): a screening at 00:30 belongs to the
@@ -188,8 +191,8 @@ pub struct Group {
     pub figures: Figures,
 }
 
-/// Sums rows by a key, in the key's order, then adds the total row (location 1 left out of it
-/// when `cinema_total`).
+/// Sums rows by a key, in the key's order, then adds the total row: with `cinema_total`, the
+/// cinemas' ('כל בתי הקולנוע', location 1 left out of it); otherwise one cinema's ('סה״כ').
 pub fn grouped(
     rows: &[LiveRow],
     key: impl Fn(&LiveRow) -> (i64, String, String),
@@ -214,10 +217,15 @@ pub fn grouped(
         }
     }
     let mut out: Vec<Group> = groups.into_values().collect();
+    let (name, name_en) = if cinema_total {
+        (TOTAL_ROW_NAME, TOTAL_ROW_NAME_EN)
+    } else {
+        (LOCAL_TOTAL_ROW_NAME, LOCAL_TOTAL_ROW_NAME_EN)
+    };
     out.push(Group {
         id: TOTAL_ROW_ID,
-        name: TOTAL_ROW_NAME.into(),
-        name_en: TOTAL_ROW_NAME_EN.into(),
+        name: name.into(),
+        name_en: name_en.into(),
         figures: total,
     });
     out
@@ -433,6 +441,21 @@ mod tests {
         assert_eq!(
             g[0].figures.sold_quantity, 10,
             "location 1 keeps its own row"
+        );
+        // Inside one cinema (its halls), the total is that cinema's, named as such.
+        let halls = grouped(
+            &rows,
+            |r| (r.location_id, String::new(), String::new()),
+            false,
+        );
+        let total = halls.last().unwrap();
+        assert_eq!(
+            (total.id, total.name.as_str(), total.name_en.as_str()),
+            (TOTAL_ROW_ID, LOCAL_TOTAL_ROW_NAME, LOCAL_TOTAL_ROW_NAME_EN)
+        );
+        assert_eq!(
+            total.figures.capacity, 210,
+            "nothing is left out of one cinema's total"
         );
     }
 
