@@ -3,8 +3,8 @@
 //! no money (an usher reads these; the sales calls are the manager's).
 
 use axum::extract::State;
-use kupa_app::staff::Access;
 use kupa_app::staff::live::{DrillBy, Figures, Group, LiveRow, business_date, grouped};
+use kupa_app::staff::{Access, Caller};
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -242,18 +242,42 @@ async fn attendance_by_venue(
     Staff(caller): Staff,
     Path((date, location_id)): Path<(String, i64)>,
 ) -> ApiResult<axum::Json<AttendanceResponse>> {
+    within_location(&state, &caller, date, location_id, DrillBy::Venue).await
+}
+
+/// One cinema's day grouped by its halls or its features, with that cinema's total row.
+async fn within_location(
+    state: &AppState,
+    caller: &Caller,
+    date: String,
+    location_id: i64,
+    by: DrillBy,
+) -> ApiResult<axum::Json<AttendanceResponse>> {
     let day = state
         .live
-        .day_rows(&caller, &date, Some(location_id))
+        .day_rows(caller, &date, Some(location_id))
         .await?;
     let groups = grouped(
         &day,
-        |r| (r.venue_id, r.venue_name.clone(), r.venue_name_en.clone()),
+        |r| match by {
+            DrillBy::Venue => (r.venue_id, r.venue_name.clone(), r.venue_name_en.clone()),
+            DrillBy::Feature => (
+                r.feature_id,
+                r.feature_name.clone(),
+                r.feature_name_en.clone(),
+            ),
+        },
         false,
     );
     Ok(axum::Json(AttendanceResponse {
         date,
-        rows: rows(groups, |id| [None, Some(id), None]),
+        rows: rows(
+            groups,
+            match by {
+                DrillBy::Venue => |id| [None, Some(id), None],
+                DrillBy::Feature => |id| [None, None, Some(id)],
+            },
+        ),
     }))
 }
 
@@ -269,25 +293,7 @@ async fn attendance_by_feature(
     Staff(caller): Staff,
     Path((date, location_id)): Path<(String, i64)>,
 ) -> ApiResult<axum::Json<AttendanceResponse>> {
-    let day = state
-        .live
-        .day_rows(&caller, &date, Some(location_id))
-        .await?;
-    let groups = grouped(
-        &day,
-        |r| {
-            (
-                r.feature_id,
-                r.feature_name.clone(),
-                r.feature_name_en.clone(),
-            )
-        },
-        false,
-    );
-    Ok(axum::Json(AttendanceResponse {
-        date,
-        rows: rows(groups, |id| [None, None, Some(id)]),
-    }))
+    within_location(&state, &caller, date, location_id, DrillBy::Feature).await
 }
 
 /// The presentation box: the presentations of a venue (`drillBy` venue) or a feature (`drillBy`

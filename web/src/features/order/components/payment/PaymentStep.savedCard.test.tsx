@@ -9,49 +9,13 @@ import { makeConfig, makePresentation } from '../../../../test/fixtures';
 import { PaymentStep } from './PaymentStep';
 import { OrderHarness } from '../../testing/OrderHarness';
 import { orderAtPayment } from '../../testing/orderAt';
+import { onePricedSeat } from '../../testing/pricedCart';
 import type { PricedCart } from '../../api/payment';
 
 // The saved-card path of the payment step: "Saved card" asks for the SMS login, then lists the
 // customer's cards, and the payment form is asked for with method=savedCard.
 
-const cart: PricedCart = {
-  presentationId: 101,
-  presentationIds: [101],
-  currency: 'ILS',
-  tickets: [
-    {
-      presentationId: 101,
-      sectionId: 5,
-      sectionName: 'אולם',
-      rowName: '4',
-      seatName: '7',
-      x: 7,
-      y: 4,
-      ticketId: 31,
-      ticketName: 'רגיל',
-      ticketNameEn: 'Regular',
-      code: null,
-      price: 4200,
-      serviceCharge: 500,
-      isMultiplyFactorSubTicket: false,
-    },
-  ],
-  products: [],
-  ticketsTotal: 4200,
-  productsTotal: 0,
-  serviceCharge: 500,
-  serviceChargeName: 'דמי טיפול',
-  total: 4700,
-  priceBreakdown: {
-    tickets: 4700,
-    ticketsServiceCharge: 500,
-    orderServiceCharge: 0,
-    products: 0,
-    total: 4700,
-  },
-  amountDue: 4700,
-  voucherPayments: [],
-};
+const cart: PricedCart = onePricedSeat;
 
 // A proven number with no customer account behind it: the server knows the number, nothing more.
 const provenNumber = {
