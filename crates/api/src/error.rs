@@ -59,7 +59,7 @@ impl ApiError {
 pub fn status_of(code: ErrorCode) -> StatusCode {
     use ErrorCode::*;
     match code {
-        NoEvent | NotFound | CustomerNotFound => StatusCode::NOT_FOUND,
+        NoEvent | NotFound | CustomerNotFound | SystemVoucherNotFound => StatusCode::NOT_FOUND,
         IntegrationError | Forbidden => StatusCode::FORBIDDEN,
         // The spec reserves 400 for captcha failures: the client turns it into "recaptcha required".
         Recaptcha => StatusCode::BAD_REQUEST,
@@ -107,7 +107,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | MobileNumberTaken
         | OrderAlreadyClaimed
         | HoldTooLate
-        | HoldReleased => StatusCode::CONFLICT,
+        | HoldReleased
+        | SystemVoucherNotActive
+        | SystemVoucherAlreadyForReplacement => StatusCode::CONFLICT,
         // Input that breaks a rule.
         FormValidation
         | SingleSeatGap
@@ -139,6 +141,11 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | IncompatibleAuthProfile
         | IncompatibleBusiness
         | RefundToCreditUnavailable
+        | MustSelectVouchers
+        | NoVouchers
+        | MustSelectDonations
+        | NoDonations
+        | SystemVoucherNotSoldInOutlet
         | InvalidMobileNumber
         | InvalidSsnLogin
         | HoldPremiumSeat

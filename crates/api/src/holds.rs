@@ -247,6 +247,7 @@ pub(crate) async fn commit_hold(
         reservation_identifier: order.id,
         ticket_identifiers: Vec::new(),
         reservation_number: order.reservation_number,
+        system_vouchers: Vec::new(),
         error: None,
     }))
 }

@@ -30,6 +30,7 @@ pub mod staff;
 pub mod state;
 mod test_mode;
 mod tickets;
+mod vouchers;
 mod web;
 
 use axum::Router;
@@ -88,6 +89,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(tickets::router())
         .merge(payment::router())
         .merge(staff::router())
+        .merge(vouchers::router())
 }
 
 /// The OpenAPI document of the public API (paths relative to /api).

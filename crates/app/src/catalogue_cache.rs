@@ -216,6 +216,17 @@ impl CatalogueStore for CachedCatalogue {
         self.inner.customer_by_mobile(mobile).await
     }
 
+    // Read on the voucher and donation pages only: not worth the memory.
+    async fn system_voucher_classes(
+        &self,
+    ) -> StoreResult<Vec<crate::vouchers::SystemVoucherClass>> {
+        self.inner.system_voucher_classes().await
+    }
+
+    async fn donations(&self) -> StoreResult<Vec<crate::vouchers::Donation>> {
+        self.inner.donations().await
+    }
+
     async fn members_of_customer(
         &self,
         customer_id: i64,
@@ -296,6 +307,14 @@ mod tests {
             Ok(None)
         }
         async fn locations(&self) -> StoreResult<Vec<Location>> {
+            Ok(vec![])
+        }
+        async fn system_voucher_classes(
+            &self,
+        ) -> StoreResult<Vec<crate::vouchers::SystemVoucherClass>> {
+            Ok(vec![])
+        }
+        async fn donations(&self) -> StoreResult<Vec<crate::vouchers::Donation>> {
             Ok(vec![])
         }
         async fn customer_by_mobile(&self, _: &str) -> StoreResult<Option<Customer>> {

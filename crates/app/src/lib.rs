@@ -20,6 +20,7 @@ pub mod seat_plan;
 pub mod site_config;
 pub mod tickets;
 pub mod tickets_out;
+pub mod vouchers;
 
 pub use error::{AppError, ErrorCode, StoreError, StoreResult};
 pub mod staff;

@@ -379,4 +379,6 @@ pub struct CatalogueData {
     pub integrations: Vec<Integration>,
     pub ticket_codes: Vec<TicketCode>,
     pub ref_prompt_options: Vec<RefPromptOption>,
+    pub system_voucher_classes: Vec<crate::vouchers::SystemVoucherClass>,
+    pub donations: Vec<crate::vouchers::Donation>,
 }

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 
 use crate::error::{AppResult, StoreResult};
 use crate::model::*;
-use crate::orders::model::{Finalised, Order, Payment, PaymentUpdate};
+use crate::orders::model::{CartKey, Finalised, Order, Payment, PaymentUpdate};
 use crate::orders::{
     CancelRefusal, CancelRequest, Cancellation, CancellationFee, GatewayRefund, MoveRefusal,
     Refund, SeatMove,
@@ -42,6 +42,11 @@ pub trait CatalogueStore: Send + Sync {
     async fn customer_by_mobile(&self, mobile: &str) -> StoreResult<Option<Customer>>;
     async fn members_of_customer(&self, customer_id: i64)
     -> StoreResult<Vec<(Member, Membership)>>;
+    /// The system voucher classes, in their order (issue 14).
+    async fn system_voucher_classes(&self)
+    -> StoreResult<Vec<crate::vouchers::SystemVoucherClass>>;
+    /// The donations, in their order (issue 14).
+    async fn donations(&self) -> StoreResult<Vec<crate::vouchers::Donation>>;
 }
 
 pub use kupa_domain::seating::SeatAddress;
@@ -344,16 +349,10 @@ pub trait OrderStore: Send + Sync {
     /// Writes a pending order, replacing the session's earlier pending (unpaid) order on the same
     /// presentation and any of its open payments.
     async fn save_pending_order(&self, order: &Order, now_ms: i64) -> StoreResult<()>;
-    async fn pending_order(
-        &self,
-        session_id: &str,
-        presentation_id: i64,
-    ) -> StoreResult<Option<Order>>;
-    async fn latest_order(
-        &self,
-        session_id: &str,
-        presentation_id: i64,
-    ) -> StoreResult<Option<Order>>;
+    /// The session's pending cart: a ticket order by one of its presentations, the others by kind.
+    async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>>;
+    /// The session's newest pending or paid order of a cart.
+    async fn latest_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>>;
     async fn order(&self, id: &str) -> StoreResult<Option<Order>>;
     async fn order_by_document_key(&self, key: &str) -> StoreResult<Option<Order>>;
     async fn create_payment(&self, payment: &Payment) -> StoreResult<()>;

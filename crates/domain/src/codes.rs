@@ -169,6 +169,23 @@ error_codes! {
     ReservationChanged = "reservationChanged",
     /// Kupa's own: a refund as voucher credit (refundToTransactionCredit) is not offered yet.
     RefundToCreditUnavailable = "refundToCreditUnavailable",
+    // --- System vouchers and donations (issue 14)
+    /// A voucher order with no voucher chosen.
+    MustSelectVouchers = "mustSelectVouchers",
+    /// No voucher is sold online (none on sale now).
+    NoVouchers = "noVouchers",
+    /// A donation order with no donation chosen.
+    MustSelectDonations = "mustSelectDonations",
+    /// No donation is offered now.
+    NoDonations = "noDonations",
+    /// No system voucher has this reference (or it is not the asker's).
+    SystemVoucherNotFound = "SYSTEM_VOUCHER_NOT_FOUND",
+    /// The system voucher is not active (cancelled, turned into a replacement, expired or used).
+    SystemVoucherNotActive = "SYSTEM_VOUCHER_NOT_ACTIVE",
+    /// The system voucher is sold (and handled) at the box office only.
+    SystemVoucherNotSoldInOutlet = "SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET",
+    /// The system voucher is already a replacement voucher.
+    SystemVoucherAlreadyForReplacement = "SYSTEM_VOUCHER_ALREADY_FOR_REPLACEMENT",
     // --- Customers
     /// A member or customer lookup found no one.
     CustomerNotFound = "CUSTOMER_NOT_FOUND",

@@ -193,6 +193,18 @@ macro_rules! insert_catalogue {
                 .execute(&mut *tx).await.map_err(db_err)?;
         }
         crate::tickets::insert_ticket_codes!(tx, d);
+        for c in &d.system_voucher_classes {
+            let doc = serde_json::to_string(c).map_err(StoreError::other)?;
+            sqlx::query("INSERT INTO system_voucher_classes (id, sort, doc) VALUES ($1, $2, $3)")
+                .bind(c.id).bind(c.sort).bind(doc)
+                .execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for g in &d.donations {
+            let doc = serde_json::to_string(g).map_err(StoreError::other)?;
+            sqlx::query("INSERT INTO donations (id, sort, doc) VALUES ($1, $2, $3)")
+                .bind(g.id).bind(g.sort).bind(doc)
+                .execute(&mut *tx).await.map_err(db_err)?;
+        }
     }};
 }
 
@@ -383,6 +395,20 @@ impl CatalogueStore for Db {
         )
     }
 
+    async fn system_voucher_classes(
+        &self,
+    ) -> StoreResult<Vec<kupa_app::vouchers::SystemVoucherClass>> {
+        json_docs(
+            self,
+            "SELECT doc FROM system_voucher_classes ORDER BY sort, id",
+        )
+        .await
+    }
+
+    async fn donations(&self) -> StoreResult<Vec<kupa_app::vouchers::Donation>> {
+        json_docs(self, "SELECT doc FROM donations ORDER BY sort, id").await
+    }
+
     async fn locations(&self) -> StoreResult<Vec<Location>> {
         fetch_all!(
             self,
@@ -419,4 +445,18 @@ impl CatalogueStore for Db {
 
 fn feature_and_category(r: &impl rows::Get) -> Result<(Feature, FeatureCategory), sqlx::Error> {
     Ok((rows::feature(r)?, rows::category(r)?))
+}
+
+/// Rows of one JSON document each (`doc`), decoded.
+async fn json_docs<T: serde::de::DeserializeOwned>(
+    db: &Db,
+    sql: &'static str,
+) -> StoreResult<Vec<T>> {
+    let docs: Vec<String> = crate::on_pool!(db, |p| sqlx::query_scalar(sql)
+        .fetch_all(p)
+        .await
+        .map_err(db_err))?;
+    docs.iter()
+        .map(|d| serde_json::from_str(d).map_err(StoreError::other))
+        .collect()
 }

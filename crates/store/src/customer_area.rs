@@ -116,7 +116,7 @@ impl CustomerAreaStore for Db {
     async fn orders_of_customer(&self, customer_id: i64, limit: i64) -> StoreResult<Vec<Order>> {
         let ids: Vec<String> = crate::on_pool!(self, |p| {
             sqlx::query_scalar(
-                "SELECT id FROM orders WHERE customer_id = $1 AND paid_at IS NOT NULL \
+                "SELECT id FROM orders WHERE customer_id = $1 AND paid_at IS NOT NULL AND kind = 'tickets' \
              AND status NOT IN ('pending', 'failed') ORDER BY created_at DESC, id LIMIT $2",
             )
             .bind(customer_id)
@@ -204,6 +204,12 @@ impl CustomerAreaStore for Db {
                         exec!(
                             tx,
                             "UPDATE hold_owners SET customer_id = NULL WHERE customer_id = $1",
+                            [customer_id]
+                        );
+                        // A voucher is a bearer code: it stays good, no longer anyone's.
+                        exec!(
+                            tx,
+                            "UPDATE system_vouchers SET customer_id = NULL WHERE customer_id = $1",
                             [customer_id]
                         );
                         let saved_cards_deleted = exec!(

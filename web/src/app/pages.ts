@@ -19,7 +19,7 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   miniSiteIndex: MiniSitePage,
   miniSite: MiniSitePage,
   vod: lazyPage(() => import('../features/vod/VodPage')),
-  systemVouchers: lazyPage(() => import('../features/vouchers/SystemVouchersPage')),
+  systemVouchers: lazyPage(() => import('../features/gifts/SystemVouchersPage')),
   memberships: lazyPage(() => import('../features/memberships/MembershipsPage')),
   customerArea: lazyPage(() => import('../features/customer-area/CustomerAreaPage')),
   customerLogin: lazyPage(() => import('../features/customer-login/LoginPage')),
@@ -30,7 +30,7 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   customerResetPassword: lazyPage(() =>
     import('../features/customer-login/TokenPages').then((m) => ({ default: m.ResetPasswordPage })),
   ),
-  donations: lazyPage(() => import('../features/donations/DonationsPage')),
+  donations: lazyPage(() => import('../features/gifts/DonationsPage')),
   terms: lazyPage(() =>
     import('../features/legal/LegalPage').then((m) => ({ default: m.TermsPage })),
   ),

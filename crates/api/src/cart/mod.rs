@@ -9,8 +9,8 @@ pub use payment::{CommitBody, CommitResponse, PaymentFormResponse};
 use axum::extract::State;
 use kupa_app::customer_info::CustomerInfo;
 use kupa_app::orders::{
-    CartInput, CartPresentation as AppCartPresentation, CartSeat, Order, PaymentMethod,
-    StartPayment,
+    CartInput, CartPresentation as AppCartPresentation, CartSeat, GiftCartInput, GiftCartLines,
+    Order, PaymentMethod, StartPayment,
 };
 use kupa_app::{AppError, ErrorCode};
 use kupa_domain::checkout::Step;
@@ -87,8 +87,20 @@ pub struct CartProduct {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Cart {
-    #[schema(min_items = 1, max_items = 10)]
+    /// A ticket order's presentations (empty for a voucher or donation order; the server also
+    /// takes it left out).
+    #[serde(default)]
+    #[schema(max_items = 10, required = true)]
     pub presentations: Vec<CartPresentation>,
+    /// A voucher order's vouchers (spec section 3, System voucher). One order type per cart:
+    /// tickets, vouchers or donations.
+    #[serde(default)]
+    #[schema(max_items = 10)]
+    pub vouchers: Option<Vec<crate::vouchers::CartVoucherIn>>,
+    /// A donation order's donations (spec section 3, Donation).
+    #[serde(default)]
+    #[schema(max_items = 10)]
+    pub donations: Option<Vec<crate::vouchers::CartDonationIn>>,
     #[serde(default)]
     #[schema(max_items = 50)]
     pub products: Vec<CartProduct>,
@@ -190,6 +202,12 @@ pub struct PricedCartDto {
     /// What is left to pay after the vouchers (agorot).
     pub amount_due: i64,
     pub currency: String,
+    /// tickets, vouchers or donations.
+    pub order_type: String,
+    /// A voucher order's vouchers.
+    pub system_vouchers: Vec<crate::vouchers::PricedSystemVoucher>,
+    /// A donation order's donations.
+    pub donations: Vec<crate::vouchers::PricedDonation>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -255,6 +273,9 @@ impl PricedCartDto {
                 .collect(),
             amount_due: o.amount_due(),
             currency: o.currency.clone(),
+            order_type: o.kind.as_str().to_owned(),
+            system_vouchers: crate::vouchers::PricedSystemVoucher::of(o),
+            donations: crate::vouchers::PricedDonation::of(o),
         }
     }
 }
@@ -314,6 +335,33 @@ async fn post_cart(
                 })?,
         ),
     };
+    let locale = body
+        .locale
+        .clone()
+        .filter(|l| kupa_domain::locale::is_supported(l))
+        .unwrap_or_else(|| state.settings.default_locale.clone());
+    if let Some(lines) = gift_lines(&body.cart)? {
+        let priced = state
+            .orders
+            .price_gift_cart(
+                session.id(),
+                session.login(),
+                GiftCartInput {
+                    lines,
+                    customer: body.cart.customer_info,
+                    step,
+                    locale,
+                    total: body.cart.total,
+                },
+            )
+            .await?;
+        return Ok(axum::Json(CartResponse {
+            cart: PricedCartDto::new(&priced.order),
+            expires_at: ms_to_rfc3339(priced.expires_at_ms),
+            step: priced.step.as_str().to_owned(),
+            server_time: ms_to_rfc3339(state.orders.now_ms()),
+        }));
+    }
     let input = CartInput {
         presentations: body
             .cart
@@ -338,10 +386,7 @@ async fn post_cart(
             .map(|v| v.reference.clone())
             .collect(),
         step,
-        locale: body
-            .locale
-            .filter(|l| kupa_domain::locale::is_supported(l))
-            .unwrap_or_else(|| state.settings.default_locale.clone()),
+        locale,
         total: body.cart.total,
     };
     let priced = state
@@ -354,6 +399,40 @@ async fn post_cart(
         step: priced.step.as_str().to_owned(),
         server_time: ms_to_rfc3339(state.orders.now_ms()),
     }))
+}
+
+/// The order type of a cart: tickets (None here), vouchers or donations; one type per cart (spec
+/// section 4: switching order types clears the other carts).
+fn gift_lines(cart: &Cart) -> ApiResult<Option<GiftCartLines>> {
+    let one_type = |what: &str| {
+        AppError::rejected_with(
+            ErrorCode::FormValidation,
+            format!("one order type per cart: {what}"),
+            serde_json::json!({ "fields": ["cart"] }),
+        )
+    };
+    match (&cart.vouchers, &cart.donations) {
+        (None, None) if cart.presentations.is_empty() => Err(AppError::rejected(
+            ErrorCode::FormValidation,
+            "the cart is empty: send presentations, vouchers or donations",
+        )
+        .into()),
+        (None, None) => Ok(None),
+        (Some(_), Some(_)) => Err(one_type("vouchers or donations, not both").into()),
+        _ if !cart.presentations.is_empty() => {
+            Err(one_type("tickets, vouchers or donations").into())
+        }
+        _ if !cart.products.is_empty() || !cart.voucher_payments.is_empty() => Err(one_type(
+            "a voucher or donation order has no products and is not paid by vouchers",
+        )
+        .into()),
+        (Some(v), None) => Ok(Some(GiftCartLines::Vouchers(
+            crate::vouchers::voucher_choices(v),
+        ))),
+        (None, Some(d)) => Ok(Some(GiftCartLines::Donations(
+            crate::vouchers::donation_choices(d),
+        ))),
+    }
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -3,13 +3,17 @@
 //! balance before it pays).
 
 use super::*;
+use kupa_app::orders::{CartKey, OrderKind};
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentFormQuery {
-    /// The presentation whose priced cart is paid.
-    pub presentation_id: i64,
+    /// The presentation whose priced cart is paid (a ticket order).
+    pub presentation_id: Option<i64>,
+    /// Kupa's own: which cart is paid when it has no presentation: vouchers or donations.
+    #[param(max_length = 16, pattern = "^(tickets|vouchers|donations)$")]
+    pub order_type: Option<String>,
     /// The total the buyer sees (agorot); refused with `priceMismatch` when it differs.
     pub total: Option<i64>,
     /// card (default), savedCard, paypal, blik, payu.
@@ -76,16 +80,22 @@ pub(super) async fn payment_form(
                 AppError::rejected(ErrorCode::FormValidation, "unknown payment method")
             })?,
     };
+    let cart = cart_key(q.presentation_id, q.order_type.as_deref())?;
+    let default_return = match cart {
+        CartKey::Presentation(id) => format!("/order/{id}"),
+        CartKey::Kind(OrderKind::Donations) => "/donations".to_owned(),
+        CartKey::Kind(_) => "/system-vouchers".to_owned(),
+    };
     let return_path = q
         .return_path
         .filter(|p| p.starts_with('/') && !p.starts_with("//"))
-        .unwrap_or_else(|| format!("/order/{}", q.presentation_id));
+        .unwrap_or(default_return);
     let (payment, url, expires) = state
         .orders
         .start_payment(
             session.id(),
             session.login(),
-            q.presentation_id,
+            cart,
             StartPayment {
                 method,
                 installments: q.number_of_payments.unwrap_or(1),
@@ -121,13 +131,38 @@ pub struct CommitBody {
     pub mini_site_url: Option<String>,
 }
 
+/// Which of the session's carts a call means: a ticket order by its presentation, the others by
+/// their order type.
+fn cart_key(presentation_id: Option<i64>, order_type: Option<&str>) -> ApiResult<CartKey> {
+    match (presentation_id, order_type.and_then(OrderKind::parse)) {
+        (Some(id), None | Some(OrderKind::Tickets)) => Ok(CartKey::Presentation(id)),
+        (None, Some(kind)) if kind != OrderKind::Tickets => Ok(CartKey::Kind(kind)),
+        _ => Err(AppError::rejected(
+            ErrorCode::FormValidation,
+            "name the cart: presentationId for tickets, or orderType vouchers or donations",
+        )
+        .into()),
+    }
+}
+
 /// The cart as the commit repeats it; the server trusts only its own priced order.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CommitCart {
     /// The cart's presentations; the first finds the session's order (which holds them all).
-    #[schema(min_items = 1, max_items = 10)]
+    /// Empty for a voucher or donation order.
+    #[serde(default)]
+    #[schema(max_items = 10)]
     pub presentations: Vec<CommitPresentation>,
+    /// A voucher order's vouchers, as sent to POST /cart (only their presence counts: the server
+    /// commits its own priced order).
+    #[serde(default)]
+    #[schema(max_items = 10)]
+    pub vouchers: Option<Vec<serde_json::Value>>,
+    /// A donation order's donations, as sent to POST /cart.
+    #[serde(default)]
+    #[schema(max_items = 10)]
+    pub donations: Option<Vec<serde_json::Value>>,
     /// An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
     /// see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
     #[serde(default)]
@@ -147,6 +182,8 @@ pub struct CommitResponse {
     /// The tickets' e-document keys, line order.
     pub ticket_identifiers: Vec<String>,
     pub reservation_number: String,
+    /// A voucher order's vouchers, with their references (empty for other orders).
+    pub system_vouchers: Vec<crate::vouchers::IssuedVoucher>,
     /// Always null on success.
     pub error: Option<String>,
 }
@@ -165,24 +202,37 @@ pub(super) async fn commit(
     session: BuyerSession,
     Json(body): Json<CommitBody>,
 ) -> ApiResult<axum::Json<CommitResponse>> {
-    let presentation_id = match body.cart.presentations.first() {
-        Some(first) => first.presentation_id,
-        None => {
+    let cart = match (
+        body.cart.presentations.first(),
+        &body.cart.vouchers,
+        &body.cart.donations,
+    ) {
+        (Some(first), None, None) => CartKey::Presentation(first.presentation_id),
+        (None, Some(_), None) => CartKey::Kind(OrderKind::Vouchers),
+        (None, None, Some(_)) => CartKey::Kind(OrderKind::Donations),
+        _ => {
             return Err(AppError::rejected(
                 ErrorCode::FormValidation,
-                "the cart has no presentation",
+                "the cart names no order: its presentations, or its vouchers or donations",
             )
             .into());
         }
     };
     if body.cart.is_hold {
+        let CartKey::Presentation(presentation_id) = cart else {
+            return Err(AppError::rejected(
+                ErrorCode::FormValidation,
+                "only tickets are held unpaid",
+            )
+            .into());
+        };
         return crate::holds::commit_hold(&state, &session, presentation_id, &body).await;
     }
     let order = state
         .orders
         .commit(
             session.id(),
-            presentation_id,
+            cart,
             body.recaptcha_token.as_deref().unwrap_or_default(),
         )
         .await?;
@@ -194,6 +244,7 @@ pub(super) async fn commit(
             .map(|t| t.document_key.clone())
             .collect(),
         reservation_number: order.reservation_number.clone(),
+        system_vouchers: crate::vouchers::IssuedVoucher::of(&order),
         error: None,
     }))
 }

@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::model::*;
 
 mod checks;
+mod gifts;
 
 use checks::check_references;
 
@@ -39,6 +40,9 @@ pub struct CatalogueFile {
     pub ticket_codes: Vec<TicketCode>,
     /// References (hotel rooms) a ticket with a reference prompt accepts.
     pub ref_prompt_options: Vec<RefPromptOption>,
+    /// System voucher classes; `saleFrom` and `saleTo` are days, relative allowed.
+    pub system_voucher_classes: Vec<crate::vouchers::SystemVoucherClass>,
+    pub donations: Vec<crate::vouchers::Donation>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -261,6 +265,12 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
             ..c
         });
     }
+    gifts::expand_gifts(
+        file.system_voucher_classes,
+        file.donations,
+        today,
+        &mut data,
+    )?;
     for m in file.members {
         let start_date = parse_day(&m.start_date, today)?.to_string();
         let end_date = parse_day(&m.end_date, today)?.to_string();

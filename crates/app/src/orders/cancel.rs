@@ -748,6 +748,9 @@ mod tests {
             tickets,
             products: Vec::new(),
             vouchers,
+            kind: OrderKind::Tickets,
+            system_vouchers: Vec::new(),
+            donations: Vec::new(),
         }
     }
 

@@ -144,6 +144,9 @@ impl OrderService {
             vouchers: self
                 .voucher_lines(&cart.vouchers, totals.total.minor())
                 .await?,
+            kind: OrderKind::Tickets,
+            system_vouchers: Vec::new(),
+            donations: Vec::new(),
         };
         // Moving on (ticket choice, products, details) restarts the step timer of every
         // presentation of the cart; the holds follow. The cart's clock is the earliest of them.
@@ -404,7 +407,7 @@ impl OrderService {
 
     /// Writes the pending order. Reservation numbers are short and random: on the rare
     /// collision, draw another.
-    async fn save_pending(&self, order: &mut Order, now: i64) -> AppResult<()> {
+    pub(super) async fn save_pending(&self, order: &mut Order, now: i64) -> AppResult<()> {
         let mut attempts = 0;
         loop {
             match self.orders.save_pending_order(order, now).await {
@@ -606,7 +609,7 @@ fn check_client_amounts(
 }
 
 /// The customer's details, when sent, are the configured checkout fields, valid.
-fn customer_details(
+pub(super) fn customer_details(
     customer: Option<CustomerInfo>,
     config: &crate::site_config::SiteConfig,
 ) -> AppResult<CustomerInfo> {

@@ -66,7 +66,12 @@ impl OrderService {
                     );
                 }
                 // The order is paid whatever happens to the mail; a failure is logged, not thrown.
-                if let Err(e) = self.send_confirmation(order).await {
+                let sent = if order.kind == OrderKind::Tickets {
+                    self.send_confirmation(order).await
+                } else {
+                    self.send_gift_confirmation(order).await
+                };
+                if let Err(e) = sent {
                     tracing::warn!(order = %order.id, error = %e, "confirmation mail not sent");
                 }
             }
@@ -80,14 +85,14 @@ impl OrderService {
     pub async fn commit(
         &self,
         session: &str,
-        presentation_id: i64,
+        cart: CartKey,
         captcha_token: &str,
     ) -> AppResult<Order> {
         crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
         let now = self.clock.now_ms();
         let order = self
             .orders
-            .latest_order(session, presentation_id)
+            .latest_order(session, cart)
             .await?
             .ok_or_else(|| {
                 AppError::rejected(ErrorCode::LastCommit, "there is no order to commit")

@@ -151,7 +151,7 @@ impl OrderService {
         let now = self.clock.now_ms();
         let order = self
             .orders
-            .pending_order(session, presentation_id)
+            .pending_order(session, CartKey::Presentation(presentation_id))
             .await?
             .ok_or_else(|| {
                 invalid(

@@ -9,7 +9,7 @@ use crate::ports::{Attachment, Mail, Sms, message_kind};
 use super::*;
 
 impl OrderService {
-    fn lang(order: &Order) -> &'static str {
+    pub(super) fn lang(order: &Order) -> &'static str {
         if order.locale == "he" { "he" } else { "en" }
     }
 

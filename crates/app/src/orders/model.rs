@@ -144,7 +144,53 @@ pub struct Order {
     pub products: Vec<OrderProduct>,
     /// Vouchers paying part (or all) of the total, in the order they were applied.
     pub vouchers: Vec<OrderVoucher>,
+    /// What the order sells: tickets (and products), system vouchers, or donations.
+    pub kind: OrderKind,
+    /// The system vouchers sold, one line each.
+    pub system_vouchers: Vec<OrderSystemVoucher>,
+    /// The donations given, one line each.
+    pub donations: Vec<OrderDonation>,
 }
+
+/// What an order sells (spec section 4: the order types a buyer switches between). A ticket
+/// order is found by its presentations; the others by their kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OrderKind {
+    Tickets,
+    Vouchers,
+    Donations,
+}
+
+impl OrderKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderKind::Tickets => "tickets",
+            OrderKind::Vouchers => "vouchers",
+            OrderKind::Donations => "donations",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<OrderKind> {
+        [
+            OrderKind::Tickets,
+            OrderKind::Vouchers,
+            OrderKind::Donations,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s)
+    }
+}
+
+/// How the session's cart is found: a ticket order by one of its presentations, the others by
+/// their kind (a session has one cart of each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CartKey {
+    Presentation(i64),
+    Kind(OrderKind),
+}
+
+pub use crate::vouchers::{OrderDonation, OrderSystemVoucher};
 
 /// What a line of an order sells (decision 0027). Each kind is its own typed list on [`Order`]
 /// and its own table (`order_tickets`, `order_products`, ...): tickets and products today; the
@@ -172,6 +218,8 @@ pub enum LineKind {
 pub enum Line<'a> {
     Ticket(&'a OrderTicket),
     Product(&'a OrderProduct),
+    SystemVoucher(&'a OrderSystemVoucher),
+    Donation(&'a OrderDonation),
 }
 
 impl Line<'_> {
@@ -179,6 +227,8 @@ impl Line<'_> {
         match self {
             Line::Ticket(_) => LineKind::Ticket,
             Line::Product(_) => LineKind::Product,
+            Line::SystemVoucher(_) => LineKind::SystemVoucher,
+            Line::Donation(_) => LineKind::Donation,
         }
     }
 
@@ -187,6 +237,8 @@ impl Line<'_> {
         match self {
             Line::Ticket(t) => t.price + t.service_charge,
             Line::Product(p) => p.unit_price * p.quantity,
+            Line::SystemVoucher(v) => v.price,
+            Line::Donation(d) => d.amount,
         }
     }
 
@@ -194,18 +246,21 @@ impl Line<'_> {
     pub fn presentation_id(&self) -> Option<i64> {
         match self {
             Line::Ticket(t) => Some(t.presentation_id),
-            Line::Product(_) => None,
+            Line::Product(_) | Line::SystemVoucher(_) | Line::Donation(_) => None,
         }
     }
 }
 
 impl Order {
-    /// Every line of the order: its tickets (in line order), then its products.
+    /// Every line of the order: its tickets (in line order), its products, its system vouchers,
+    /// then its donations.
     pub fn lines(&self) -> impl Iterator<Item = Line<'_>> {
         self.tickets
             .iter()
             .map(Line::Ticket)
             .chain(self.products.iter().map(Line::Product))
+            .chain(self.system_vouchers.iter().map(Line::SystemVoucher))
+            .chain(self.donations.iter().map(Line::Donation))
     }
 
     /// The first presentation the order is for: the one its pages, mail and messages headline.

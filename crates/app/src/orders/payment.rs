@@ -10,6 +10,23 @@ use crate::error::{AppError, AppResult, ErrorCode};
 use super::*;
 
 const MAX_INSTALLMENTS: i64 = 12;
+/// How long the payment page of an order without seats (vouchers, donations) stays open.
+const GIFT_PAYMENT_WINDOW_MS: i64 = 20 * 60 * 1000;
+
+/// A donation's receipt names its donor: an order of donations needs a valid Israeli ID number
+/// (spec section 5: membership and donation orders require ssn).
+fn check_donor(order: &Order) -> AppResult<()> {
+    if order.kind == OrderKind::Donations
+        && kupa_domain::ids::IsraeliId::parse(&order.customer.ssn).is_none()
+    {
+        return Err(AppError::rejected_with(
+            ErrorCode::FormValidation,
+            "a donation needs the donor's ID number",
+            serde_json::json!({ "fields": { "ssn": "idNumber" } }),
+        ));
+    }
+    Ok(())
+}
 
 impl OrderService {
     /// POST /cart/token: the captcha, before a cart is built.
@@ -23,13 +40,13 @@ impl OrderService {
         &self,
         session: &str,
         login: Option<&str>,
-        presentation_id: i64,
+        cart: CartKey,
         request: StartPayment,
     ) -> AppResult<(Payment, String, i64)> {
         crate::ports::require_captcha(self.captcha.as_ref(), &request.captcha_token).await?;
         let order = self
             .orders
-            .pending_order(session, presentation_id)
+            .pending_order(session, cart)
             .await?
             .ok_or_else(|| {
                 invalid(
@@ -51,9 +68,15 @@ impl OrderService {
             ));
         }
         self.check_tickets_fit(&order).await?;
+        check_donor(&order)?;
         Self::check_installments(request.installments)?;
         // Every presentation of the order enters its payment window; the order's is the earliest.
-        let mut deadline_ms = i64::MAX;
+        // An order without seats (vouchers, donations) holds nothing: its page waits as long.
+        let mut deadline_ms = if order.presentations.is_empty() {
+            self.clock.now_ms() + GIFT_PAYMENT_WINDOW_MS
+        } else {
+            i64::MAX
+        };
         for id in &order.presentations {
             let checkout = self.booking.advance(session, *id, Step::Payment).await?;
             deadline_ms = deadline_ms.min(checkout.deadline_ms);
@@ -272,7 +295,11 @@ impl OrderService {
             .map_err(AppError::from)?;
         let balance = rule.balance.unwrap_or(0);
         let amount = match presentation_id {
-            Some(pid) => match self.orders.pending_order(session, pid).await? {
+            Some(pid) => match self
+                .orders
+                .pending_order(session, CartKey::Presentation(pid))
+                .await?
+            {
                 Some(order) => Some(
                     pricing::voucher_payment(Money(order.total), Money(balance))
                         .ok_or_else(|| {

@@ -136,6 +136,8 @@ macro_rules! finalise_in {
                             .await
                             .map_err(db_err)?;
                     }
+                    // What a voucher order sold is issued with the sale, or not at all.
+                    issue_vouchers!($tx, &order, $now);
                     let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
                     (true, Finalised::Paid(paid))
                 }

@@ -7,6 +7,8 @@ use kupa_app::orders::*;
 use crate::{Db, Pool, db_err};
 
 mod rows;
+#[macro_use]
+mod gifts;
 
 use crate::rows::Get;
 use rows::*;
@@ -63,6 +65,7 @@ macro_rules! load_order {
                     .map(|r| Ok(OrderVoucher { code: r.s("code_key")?, amount: r.i("amount")? }))
                     .collect::<R<Vec<_>>>()
                     .map_err(db_err)?;
+                load_gift_lines!($ex, &mut order);
                 Some(order)
             }
         }
@@ -98,12 +101,13 @@ macro_rules! save_pending {
             .await
             .map_err(db_err)?;
         }
+        supersede_kind!($tx, o, $now);
         let customer = serde_json::to_string(&o.customer).map_err(StoreError::other)?;
         sqlx::query(
             "INSERT INTO orders (id, reservation_number, session_id, status, is_hold, customer_id, customer, \
              locale, tickets_total, products_total, service_charge_total, service_charge_name, total, currency, payment_id, \
-             created_at, updated_at, paid_at, committed_at, channel, referral_mini_site_id) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $15, NULL, NULL, $16, $17)",
+             created_at, updated_at, paid_at, committed_at, channel, referral_mini_site_id, kind) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $15, NULL, NULL, $16, $17, $18)",
         )
         .bind(&o.id)
         .bind(&o.reservation_number)
@@ -122,6 +126,7 @@ macro_rules! save_pending {
         .bind($now)
         .bind(o.channel.as_str())
         .bind(o.referral_mini_site_id)
+        .bind(o.kind.as_str())
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;
@@ -187,6 +192,7 @@ macro_rules! save_pending {
                 .await
                 .map_err(db_err)?;
         }
+        save_gift_lines!($tx, o, $now);
     }};
 }
 
@@ -268,55 +274,59 @@ macro_rules! write_tx {
     };
 }
 
+impl Db {
+    /// The session's newest order of a cart (`key`) in one of `statuses` (an SQL list).
+    async fn session_order(
+        &self,
+        session_id: &str,
+        key: CartKey,
+        statuses: &'static str,
+    ) -> StoreResult<Option<Order>> {
+        let id: Option<String> = match key {
+            CartKey::Presentation(presentation_id) => crate::on_pool!(self, |p| {
+                sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                    "SELECT id FROM orders WHERE session_id = $1 AND status IN {statuses} \
+                     AND id IN (SELECT order_id FROM order_presentations WHERE presentation_id = $2) \
+                     ORDER BY created_at DESC LIMIT 1"
+                )))
+                .bind(session_id)
+                .bind(presentation_id)
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)
+            })?,
+            CartKey::Kind(kind) => crate::on_pool!(self, |p| {
+                sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                    "SELECT id FROM orders WHERE session_id = $1 AND status IN {statuses} AND kind = $2 \
+                     ORDER BY created_at DESC LIMIT 1"
+                )))
+                .bind(session_id)
+                .bind(kind.as_str())
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)
+            })?,
+        };
+        match id {
+            Some(id) => self.order(&id).await,
+            None => Ok(None),
+        }
+    }
+}
+
 #[async_trait]
 impl OrderStore for Db {
     async fn save_pending_order(&self, order: &Order, now_ms: i64) -> StoreResult<()> {
         write_tx!(self, |tx| save_pending!(tx, order, now_ms))
     }
 
-    async fn pending_order(
-        &self,
-        session_id: &str,
-        presentation_id: i64,
-    ) -> StoreResult<Option<Order>> {
-        let id: Option<String> = crate::on_pool!(self, |p| {
-            sqlx::query_scalar(
-            "SELECT id FROM orders WHERE session_id = $1 AND status = 'pending' \
-             AND id IN (SELECT order_id FROM order_presentations WHERE presentation_id = $2) ORDER BY created_at DESC LIMIT 1"
-        )
-        .bind(session_id)
-        .bind(presentation_id)
-        .fetch_optional(p)
-        .await
-        .map_err(db_err)
-        })?;
-        match id {
-            Some(id) => self.order(&id).await,
-            None => Ok(None),
-        }
+    async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>> {
+        self.session_order(session_id, key, "('pending')").await
     }
 
-    async fn latest_order(
-        &self,
-        session_id: &str,
-        presentation_id: i64,
-    ) -> StoreResult<Option<Order>> {
-        let id: Option<String> = crate::on_pool!(self, |p| {
-            sqlx::query_scalar(
-                "SELECT id FROM orders WHERE session_id = $1 AND status IN ('pending', 'paid') \
-             AND id IN (SELECT order_id FROM order_presentations WHERE presentation_id = $2) \
-             ORDER BY created_at DESC LIMIT 1",
-            )
-            .bind(session_id)
-            .bind(presentation_id)
-            .fetch_optional(p)
+    async fn latest_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>> {
+        self.session_order(session_id, key, "('pending', 'paid')")
             .await
-            .map_err(db_err)
-        })?;
-        match id {
-            Some(id) => self.order(&id).await,
-            None => Ok(None),
-        }
     }
 
     async fn order(&self, id: &str) -> StoreResult<Option<Order>> {

@@ -48,6 +48,13 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
         tickets: Vec::new(),
         products: Vec::new(),
         vouchers: Vec::new(),
+        kind: {
+            let k = r.s("kind")?;
+            OrderKind::parse(&k).ok_or_else(|| decode_err("order kind", &k))?
+        },
+        // Read by the loader from order_system_vouchers and order_donations.
+        system_vouchers: Vec::new(),
+        donations: Vec::new(),
     })
 }
 

@@ -781,6 +781,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/donations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The donations offered (spec section 2, "choose donations"), in their order. */
+    get: operations['donations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/edocument/{documentKey}': {
     parameters: {
       query?: never;
@@ -845,6 +862,26 @@ export interface paths {
     };
     /** A generated poster: the feature's two colours and its title in the page's language. */
     get: operations['featureImage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/gift-orders/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A paid voucher or donation order, for its buyer (the session that paid it, or the customer
+     *     logged in whose order it is): the confirmation, with the vouchers' references.
+     */
+    get: operations['giftOrder'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1575,6 +1612,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/system-vouchers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The system vouchers on sale (spec section 2, "choose vouchers"), in their order. Classes sold
+     *     at the box office only are listed with `boxOfficeOnly`, never sold online.
+     */
+    get: operations['systemVoucherClasses'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1797,6 +1854,12 @@ export interface components {
     };
     Cart: {
       customerInfo?: components['schemas']['CustomerInfo'] | null;
+      /** @description A donation order's donations (spec section 3, Donation). */
+      donations?: components['schemas']['CartDonationIn'][] | null;
+      /**
+       * @description A ticket order's presentations (empty for a voucher or donation order; the server also
+       *     takes it left out).
+       */
       presentations: components['schemas']['CartPresentation'][];
       products?: components['schemas']['CartProduct'][];
       /**
@@ -1806,6 +1869,11 @@ export interface components {
       total?: number | null;
       /** @description Vouchers paying part (or all) of the order, applied in this order. */
       voucherPayments?: components['schemas']['CartVoucher'][];
+      /**
+       * @description A voucher order's vouchers (spec section 3, System voucher). One order type per cart:
+       *     tickets, vouchers or donations.
+       */
+      vouchers?: components['schemas']['CartVoucherIn'][] | null;
     };
     CartBody: {
       cart: components['schemas']['Cart'];
@@ -1815,6 +1883,26 @@ export interface components {
       step?: string | null;
       /** @description The spec's client repeats its session id here; the session comes from the cookie or header. */
       uuid?: string | null;
+    };
+    CartDonationDetailIn: {
+      /**
+       * Format: int64
+       * @description The custom amount (agorot, whole shekels); ignored for a fixed amount.
+       */
+      amount?: number | null;
+      /** @description Accepted as the spec's entity has it; the detail decides. */
+      customAmount?: boolean | null;
+      /** Format: int64 */
+      id: number;
+      /** Format: int64 */
+      selectedQuantity: number;
+    };
+    /** @description A donation of the cart: the donation and, per amount, how many times. */
+    CartDonationIn: {
+      Code?: string | null;
+      donationDetails: components['schemas']['CartDonationDetailIn'][];
+      /** Format: int64 */
+      id: number;
     };
     CartPresentation: {
       /** Format: int64 */
@@ -1875,6 +1963,29 @@ export interface components {
       /** @description The voucher's code. */
       reference: string;
     };
+    /** @description A voucher of the cart: its class and, per price, how many. */
+    CartVoucherIn: {
+      Prices: components['schemas']['CartVoucherPriceIn'][];
+      /**
+       * Format: int64
+       * @description The class (spec: SystemVoucherId).
+       */
+      SystemVoucherId: number;
+    };
+    CartVoucherPriceIn: {
+      /**
+       * Format: int64
+       * @description The open price's amount (agorot, whole shekels between the class's min and max).
+       */
+      Price?: number | null;
+      /**
+       * Format: int64
+       * @description One of the class's prices; absent for its open price.
+       */
+      SystemVoucherPriceId?: number | null;
+      /** Format: int64 */
+      selectedQuantity: number;
+    };
     CheckoutResponse: {
       expiresAt: string;
       /** @description This step was already extended (once per step). */
@@ -1902,13 +2013,23 @@ export interface components {
     };
     /** @description The cart as the commit repeats it; the server trusts only its own priced order. */
     CommitCart: {
+      /** @description A donation order's donations, as sent to POST /cart. */
+      donations?: unknown[] | null;
       /**
        * @description An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
        *     see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
        */
       isHold?: boolean;
-      /** @description The cart's presentations; the first finds the session's order (which holds them all). */
-      presentations: components['schemas']['CommitPresentation'][];
+      /**
+       * @description The cart's presentations; the first finds the session's order (which holds them all).
+       *     Empty for a voucher or donation order.
+       */
+      presentations?: components['schemas']['CommitPresentation'][];
+      /**
+       * @description A voucher order's vouchers, as sent to POST /cart (only their presence counts: the server
+       *     commits its own priced order).
+       */
+      vouchers?: unknown[] | null;
     };
     CommitPresentation: {
       /** Format: int64 */
@@ -1919,6 +2040,8 @@ export interface components {
       error?: string | null;
       reservationIdentifier: string;
       reservationNumber: string;
+      /** @description A voucher order's vouchers, with their references (empty for other orders). */
+      systemVouchers: components['schemas']['IssuedVoucher'][];
       /** @description The tickets' e-document keys, line order. */
       ticketIdentifiers: string[];
     };
@@ -2167,6 +2290,72 @@ export interface components {
       /** @description Must be true: the customer confirmed in the dialog. */
       confirm: boolean;
     };
+    /** @description A cause the chain collects for (spec: Donation id, Code, donationDetails). */
+    Donation: {
+      /**
+       * Format: int64
+       * @default 0
+       */
+      businessId: number;
+      /** @default  */
+      code: string;
+      /** @default  */
+      description: string;
+      /** @default  */
+      descriptionEn: string;
+      /**
+       * @description The amounts offered; one of them may be the custom amount.
+       * @default []
+       */
+      details: components['schemas']['DonationDetail'][];
+      /**
+       * Format: int64
+       * @default 0
+       */
+      id: number;
+      /** @default  */
+      name: string;
+      /** @default  */
+      nameEn: string;
+      /**
+       * Format: int64
+       * @default 0
+       */
+      sort: number;
+    };
+    /**
+     * @description One amount of a donation: fixed, or the donor's own (customAmount) between a minimum and a
+     *     maximum.
+     */
+    DonationDetail: {
+      /**
+       * Format: int64
+       * @description Agorot; 0 for the custom amount.
+       * @default 0
+       */
+      amount: number;
+      /** @default false */
+      customAmount: boolean;
+      /**
+       * Format: int64
+       * @default 0
+       */
+      id: number;
+      /**
+       * Format: int64
+       * @default 0
+       */
+      max: number;
+      /**
+       * Format: int64
+       * @description Bounds of the custom amount (agorot).
+       * @default 0
+       */
+      min: number;
+    };
+    DonationsResponse: {
+      donations: components['schemas']['Donation'][];
+    };
     EDocument: {
       entranceTime: string;
       presentation: components['schemas']['Presentation'];
@@ -2271,6 +2460,14 @@ export interface components {
       | 'TICKET_CANCELLATIONS_ARE_NO_LONGER_POSSIBLE'
       | 'reservationChanged'
       | 'refundToCreditUnavailable'
+      | 'mustSelectVouchers'
+      | 'noVouchers'
+      | 'mustSelectDonations'
+      | 'noDonations'
+      | 'SYSTEM_VOUCHER_NOT_FOUND'
+      | 'SYSTEM_VOUCHER_NOT_ACTIVE'
+      | 'SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET'
+      | 'SYSTEM_VOUCHER_ALREADY_FOR_REPLACEMENT'
       | 'CUSTOMER_NOT_FOUND'
       | 'INVALID_SMS_CODE'
       | 'SMS_FAILED'
@@ -2350,6 +2547,19 @@ export interface components {
       name: string;
       nameEn: string;
     };
+    GiftOrderResponse: {
+      currency: string;
+      donations: components['schemas']['PricedDonation'][];
+      /** @description vouchers or donations. */
+      orderType: string;
+      /** @description When it was paid (UTC). */
+      paidAt?: string | null;
+      reservationIdentifier: string;
+      reservationNumber: string;
+      systemVouchers: components['schemas']['IssuedVoucher'][];
+      /** Format: int64 */
+      total: number;
+    };
     HeldSeat: {
       /** Format: int64 */
       price: number;
@@ -2404,6 +2614,23 @@ export interface components {
     IntegrationResponse: {
       integration: components['schemas']['IntegrationInfo'];
       serverTime: string;
+    };
+    /** @description A voucher sold: what its buyer types (or scans) to redeem it. */
+    IssuedVoucher: {
+      /** Format: int64 */
+      benefitTickets?: number | null;
+      name: string;
+      nameEn: string;
+      /** Format: int64 */
+      price: number;
+      /** @description The voucher's reference (spec: Reference). */
+      reference: string;
+      /** Format: int64 */
+      systemVoucherId: number;
+      validFrom: string;
+      validTo: string;
+      /** Format: int64 */
+      value?: number | null;
     };
     /** @description The Live data figures (spec section 3) of a row. */
     LiveFigures: {
@@ -2632,6 +2859,19 @@ export interface components {
       x: number;
       /** Format: int64 */
       y: number;
+    };
+    /** @description An open price: the buyer chooses the amount (whole shekels), between these (agorot). */
+    OpenPrice: {
+      /**
+       * Format: int64
+       * @default 0
+       */
+      max: number;
+      /**
+       * Format: int64
+       * @default 0
+       */
+      min: number;
     };
     PasswordLoginBody: {
       email: string;
@@ -2932,6 +3172,10 @@ export interface components {
        */
       amountDue: number;
       currency: string;
+      /** @description A donation order's donations. */
+      donations: components['schemas']['PricedDonation'][];
+      /** @description tickets, vouchers or donations. */
+      orderType: string;
       /**
        * Format: int64
        * @description The cart's first presentation.
@@ -2951,6 +3195,8 @@ export interface components {
       serviceCharge: number;
       /** @description The service charge's name (default "דמי טיפול") and total, in agorot. */
       serviceChargeName: string;
+      /** @description A voucher order's vouchers. */
+      systemVouchers: components['schemas']['PricedSystemVoucher'][];
       tickets: components['schemas']['PricedTicket'][];
       /** Format: int64 */
       ticketsTotal: number;
@@ -2958,6 +3204,16 @@ export interface components {
       total: number;
       /** @description What the vouchers pay (agorot), in the order applied. */
       voucherPayments: components['schemas']['PricedVoucher'][];
+    };
+    PricedDonation: {
+      /** Format: int64 */
+      amount: number;
+      /** Format: int64 */
+      detailId: number;
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
     };
     PricedProduct: {
       /** Format: int64 */
@@ -2970,6 +3226,32 @@ export interface components {
       quantity: number;
       /** Format: int64 */
       unitPrice: number;
+    };
+    /** @description A voucher of a priced cart (its reference comes with the payment). */
+    PricedSystemVoucher: {
+      /**
+       * Format: int64
+       * @description Tickets a benefit voucher unlocks; null for a value voucher.
+       */
+      benefitTickets?: number | null;
+      name: string;
+      nameEn: string;
+      /**
+       * Format: int64
+       * @description Agorot paid.
+       */
+      price: number;
+      /** Format: int64 */
+      systemVoucherId: number;
+      /** Format: int64 */
+      systemVoucherPriceId?: number | null;
+      /** @description Its last day (Asia/Jerusalem, YYYY-MM-DD). */
+      validTo: string;
+      /**
+       * Format: int64
+       * @description Agorot it is worth (a value voucher); null for a benefit voucher.
+       */
+      value?: number | null;
     };
     PricedTicket: {
       code?: string | null;
@@ -3785,6 +4067,107 @@ export interface components {
     SuccessResponse: {
       success: boolean;
     };
+    /**
+     * @description A class of system voucher the chain sells: a gift card of a value, or a bundle of benefits
+     *     ("2 tickets + popcorn"), at fixed prices or an open price between a minimum and a maximum.
+     */
+    SystemVoucherClass: {
+      /**
+       * @description What a benefit voucher gives; empty for a value voucher.
+       * @default []
+       */
+      benefits: components['schemas']['VoucherBenefit'][];
+      /**
+       * @description Sold at the box office only: listed, never sold online (SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET).
+       * @default false
+       */
+      boxOfficeOnly: boolean;
+      /**
+       * Format: int64
+       * @default 0
+       */
+      businessId: number;
+      /** @default  */
+      description: string;
+      /** @default  */
+      descriptionEn: string;
+      /**
+       * Format: int64
+       * @description The spec's SystemVoucherId (one class, one id) and SystemVoucherClassId.
+       * @default 0
+       */
+      id: number;
+      /** @default  */
+      name: string;
+      /** @default  */
+      nameEn: string;
+      /** @default null */
+      openPrice: components['schemas']['OpenPrice'] | null;
+      /**
+       * @description Fixed prices; empty when the class has only an open price.
+       * @default []
+       */
+      prices: components['schemas']['SystemVoucherPrice'][];
+      /**
+       * @description Sold from this local day, until this one (inclusive, YYYY-MM-DD); None: open. Relative days
+       *     ("today+30") in the catalogue file.
+       * @default null
+       */
+      saleFrom: string | null;
+      /** @default null */
+      saleTo: string | null;
+      /**
+       * Format: int64
+       * @default 0
+       */
+      sort: number;
+      /**
+       * Format: int64
+       * @description The spec's SystemVoucherSuperClassId: the family the class belongs to (gift cards, benefits).
+       * @default 0
+       */
+      superClassId: number;
+      /** @default  */
+      terms: string;
+      /** @default  */
+      termsEn: string;
+      /**
+       * Format: int64
+       * @description The ticket a voucher of this class unlocks when it is redeemed (a "by code" ticket of the
+       *     catalogue): a value voucher pays with its balance, a benefit voucher takes this ticket
+       *     once per benefit.
+       * @default 0
+       */
+      ticketId: number;
+      /**
+       * Format: int64
+       * @description A voucher is good for this many days from its purchase.
+       * @default 0
+       */
+      validDays: number;
+    };
+    /** @description One fixed price of a class: what the buyer pays, and the value the voucher carries. */
+    SystemVoucherPrice: {
+      /**
+       * Format: int64
+       * @description The spec's SystemVoucherPriceId.
+       * @default 0
+       */
+      id: number;
+      /**
+       * Format: int64
+       * @description Agorot paid.
+       * @default 0
+       */
+      price: number;
+      /**
+       * Format: int64
+       * @description Agorot the voucher is worth when redeemed; None: the price (a gift card of its price).
+       *     A benefit voucher carries its benefits, not a value.
+       * @default null
+       */
+      value: number | null;
+    };
     Term: {
       /**
        * Format: int64
@@ -4019,6 +4402,32 @@ export interface components {
       reservationNumber: string;
       /** @description expired, future or available. */
       status: string;
+    };
+    /** @description One benefit of a benefit voucher: its name and how many times it can be redeemed. */
+    VoucherBenefit: {
+      /** @default  */
+      name: string;
+      /** @default  */
+      nameEn: string;
+      /**
+       * @description A product collected at the counter with the voucher (popcorn), not a ticket: shown on
+       *     the voucher, never redeemed online.
+       * @default false
+       */
+      product: boolean;
+      /**
+       * Format: int64
+       * @default 0
+       */
+      quantity: number;
+    };
+    VoucherClassesResponse: {
+      /**
+       * Format: int64
+       * @description At most this many vouchers in one order (spec: maxQuantityForVouchers).
+       */
+      maxQuantityForVouchers: number;
+      systemVouchers: components['schemas']['SystemVoucherClass'][];
     };
     VoucherPaymentDto: {
       /**
@@ -5953,6 +6362,26 @@ export interface operations {
       };
     };
   };
+  donations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The donations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DonationsResponse'];
+        };
+      };
+    };
+  };
   edocument: {
     parameters: {
       query?: never;
@@ -6109,6 +6538,38 @@ export interface operations {
       };
       /** @description formValidation: the id is not a 64-bit number */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  giftOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The order's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GiftOrderResponse'];
+        };
+      };
+      /** @description notFound: no such paid order of yours */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -6289,8 +6750,10 @@ export interface operations {
   paymentForm: {
     parameters: {
       query: {
-        /** @description The presentation whose priced cart is paid. */
-        presentationId: number;
+        /** @description The presentation whose priced cart is paid (a ticket order). */
+        presentationId?: number;
+        /** @description Kupa's own: which cart is paid when it has no presentation: vouchers or donations. */
+        orderType?: string;
         /** @description The total the buyer sees (agorot); refused with `priceMismatch` when it differs. */
         total?: number;
         /** @description card (default), savedCard, paypal, blik, payu. */
@@ -8140,6 +8603,26 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  systemVoucherClasses: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The voucher classes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VoucherClassesResponse'];
         };
       };
     };

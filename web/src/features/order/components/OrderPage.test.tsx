@@ -128,6 +128,9 @@ describe('order page after a reload', () => {
     },
     amountDue: 9400,
     voucherPayments: [],
+    orderType: 'tickets',
+    systemVouchers: [],
+    donations: [],
   };
   const details = {
     firstName: 'דנה',

@@ -62,6 +62,9 @@ const cart: PricedCart = {
   },
   amountDue: 8400,
   voucherPayments: [],
+  orderType: 'tickets',
+  systemVouchers: [],
+  donations: [],
 };
 
 /** At the products step, the server's clock running out `leftMs` from now. */

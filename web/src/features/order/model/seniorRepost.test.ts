@@ -76,6 +76,9 @@ const cart: PricedCart = {
     total: 2000,
   },
   voucherPayments: [],
+  orderType: 'tickets',
+  systemVouchers: [],
+  donations: [],
   amountDue: 2000,
   currency: 'ILS',
 };

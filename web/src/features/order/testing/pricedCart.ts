@@ -38,4 +38,7 @@ export const onePricedSeat: PricedCart = {
   },
   amountDue: 4700,
   voucherPayments: [],
+  orderType: 'tickets',
+  systemVouchers: [],
+  donations: [],
 };

@@ -51,6 +51,9 @@ const cart: PricedCart = {
   },
   amountDue: 7700,
   voucherPayments: [],
+  orderType: 'tickets',
+  systemVouchers: [],
+  donations: [],
 };
 
 type Call = { method: string; url: URL; body: unknown };

@@ -34,6 +34,9 @@ const cart: PricedCart = {
   },
   amountDue: 4200,
   voucherPayments: [],
+  orderType: 'tickets',
+  systemVouchers: [],
+  donations: [],
 };
 
 // A site that also asks for the ID number and the date of birth.

@@ -90,6 +90,9 @@ const pricedCart = {
   amountDue: 8600,
   currency: 'ILS',
   voucherPayments: [],
+  orderType: 'tickets',
+  systemVouchers: [],
+  donations: [],
 };
 
 function makeApi(overrides: ApiHandler = () => undefined): ApiHandler {

@@ -1,0 +1,299 @@
+//! System vouchers and donations (issue 14): what is offered (GET /system-vouchers,
+//! GET /donations: Kupa's own, the spec does not show how its client reads them), the lines of a
+//! voucher or donation cart as POST /cart takes them (spec section 3: SystemVoucherId, Prices,
+//! SystemVoucherPriceId, Price, selectedQuantity; donation id, Code, donationDetails), and a paid
+//! voucher or donation order read back (GET /gift-orders/{id}: Kupa's own).
+
+use axum::extract::State;
+use kupa_app::orders::{Order, OrderKind, ReservationReader};
+use kupa_app::vouchers::{self, DonationChoice, VoucherChoice};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::Path;
+use crate::session::BuyerSession;
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(voucher_classes))
+        .routes(routes!(donation_list))
+        .routes(routes!(gift_order))
+}
+
+// ---- What the cart takes
+
+/// A voucher of the cart: its class and, per price, how many.
+#[derive(Debug, Deserialize, ToSchema)]
+#[allow(non_snake_case)]
+pub struct CartVoucherIn {
+    /// The class (spec: SystemVoucherId).
+    pub SystemVoucherId: i64,
+    #[schema(min_items = 1, max_items = 10)]
+    pub Prices: Vec<CartVoucherPriceIn>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[allow(non_snake_case)]
+pub struct CartVoucherPriceIn {
+    /// One of the class's prices; absent for its open price.
+    #[serde(default)]
+    pub SystemVoucherPriceId: Option<i64>,
+    /// The open price's amount (agorot, whole shekels between the class's min and max).
+    #[serde(default)]
+    pub Price: Option<i64>,
+    #[schema(minimum = 0, maximum = 10)]
+    pub selectedQuantity: i64,
+}
+
+/// A donation of the cart: the donation and, per amount, how many times.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartDonationIn {
+    pub id: i64,
+    #[serde(default, rename = "Code")]
+    #[allow(dead_code)] // part of the spec's entity: the id decides
+    #[schema(max_length = 32)]
+    pub code: Option<String>,
+    #[schema(min_items = 1, max_items = 10)]
+    pub donation_details: Vec<CartDonationDetailIn>,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartDonationDetailIn {
+    pub id: i64,
+    /// The custom amount (agorot, whole shekels); ignored for a fixed amount.
+    #[serde(default)]
+    pub amount: Option<i64>,
+    /// Accepted as the spec's entity has it; the detail decides.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub custom_amount: Option<bool>,
+    #[schema(minimum = 0, maximum = 10)]
+    pub selected_quantity: i64,
+}
+
+pub fn voucher_choices(lines: &[CartVoucherIn]) -> Vec<VoucherChoice> {
+    lines
+        .iter()
+        .flat_map(|v| {
+            v.Prices.iter().map(|p| VoucherChoice {
+                class_id: v.SystemVoucherId,
+                price_id: p.SystemVoucherPriceId,
+                amount: p.Price,
+                quantity: p.selectedQuantity,
+            })
+        })
+        .collect()
+}
+
+pub fn donation_choices(lines: &[CartDonationIn]) -> Vec<DonationChoice> {
+    lines
+        .iter()
+        .flat_map(|d| {
+            d.donation_details.iter().map(|x| DonationChoice {
+                donation_id: d.id,
+                detail_id: x.id,
+                amount: x.amount,
+                quantity: x.selected_quantity,
+            })
+        })
+        .collect()
+}
+
+// ---- What the cart answers
+
+/// A voucher of a priced cart (its reference comes with the payment).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PricedSystemVoucher {
+    pub system_voucher_id: i64,
+    pub system_voucher_price_id: Option<i64>,
+    pub name: String,
+    pub name_en: String,
+    /// Agorot paid.
+    pub price: i64,
+    /// Agorot it is worth (a value voucher); null for a benefit voucher.
+    pub value: Option<i64>,
+    /// Tickets a benefit voucher unlocks; null for a value voucher.
+    pub benefit_tickets: Option<i64>,
+    /// Its last day (Asia/Jerusalem, YYYY-MM-DD).
+    pub valid_to: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PricedDonation {
+    pub id: i64,
+    pub detail_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub amount: i64,
+}
+
+impl PricedSystemVoucher {
+    pub fn of(o: &Order) -> Vec<PricedSystemVoucher> {
+        o.system_vouchers
+            .iter()
+            .map(|v| PricedSystemVoucher {
+                system_voucher_id: v.class_id,
+                system_voucher_price_id: v.price_id,
+                name: v.name.clone(),
+                name_en: v.name_en.clone(),
+                price: v.price,
+                value: v.value,
+                benefit_tickets: v.benefit_tickets,
+                valid_to: v.valid_to.clone(),
+            })
+            .collect()
+    }
+}
+
+impl PricedDonation {
+    pub fn of(o: &Order) -> Vec<PricedDonation> {
+        o.donations
+            .iter()
+            .map(|d| PricedDonation {
+                id: d.donation_id,
+                detail_id: d.detail_id,
+                name: d.name.clone(),
+                name_en: d.name_en.clone(),
+                amount: d.amount,
+            })
+            .collect()
+    }
+}
+
+/// A voucher sold: what its buyer types (or scans) to redeem it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct IssuedVoucher {
+    /// The voucher's reference (spec: Reference).
+    pub reference: String,
+    pub system_voucher_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub price: i64,
+    pub value: Option<i64>,
+    pub benefit_tickets: Option<i64>,
+    pub valid_from: String,
+    pub valid_to: String,
+}
+
+impl IssuedVoucher {
+    pub fn of(o: &Order) -> Vec<IssuedVoucher> {
+        if o.status != kupa_app::orders::OrderStatus::Paid {
+            return Vec::new();
+        }
+        o.system_vouchers
+            .iter()
+            .map(|v| IssuedVoucher {
+                reference: v.reference.clone(),
+                system_voucher_id: v.class_id,
+                name: v.name.clone(),
+                name_en: v.name_en.clone(),
+                price: v.price,
+                value: v.value,
+                benefit_tickets: v.benefit_tickets,
+                valid_from: v.valid_from.clone(),
+                valid_to: v.valid_to.clone(),
+            })
+            .collect()
+    }
+}
+
+// ---- The calls
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VoucherClassesResponse {
+    pub system_vouchers: Vec<vouchers::SystemVoucherClass>,
+    /// At most this many vouchers in one order (spec: maxQuantityForVouchers).
+    pub max_quantity_for_vouchers: i64,
+}
+
+/// The system vouchers on sale (spec section 2, "choose vouchers"), in their order. Classes sold
+/// at the box office only are listed with `boxOfficeOnly`, never sold online.
+#[utoipa::path(get, operation_id = "systemVoucherClasses", path = "/system-vouchers", tag = "vouchers",
+    responses((status = 200, description = "The voucher classes", body = VoucherClassesResponse)))]
+async fn voucher_classes(
+    State(state): State<AppState>,
+) -> ApiResult<axum::Json<VoucherClassesResponse>> {
+    Ok(axum::Json(VoucherClassesResponse {
+        system_vouchers: state.orders.voucher_classes().await?,
+        max_quantity_for_vouchers: vouchers::MAX_QUANTITY_FOR_VOUCHERS,
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DonationsResponse {
+    pub donations: Vec<vouchers::Donation>,
+}
+
+/// The donations offered (spec section 2, "choose donations"), in their order.
+#[utoipa::path(get, operation_id = "donations", path = "/donations", tag = "vouchers",
+    responses((status = 200, description = "The donations", body = DonationsResponse)))]
+async fn donation_list(State(state): State<AppState>) -> ApiResult<axum::Json<DonationsResponse>> {
+    Ok(axum::Json(DonationsResponse {
+        donations: state.orders.donation_list().await?,
+    }))
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GiftOrderResponse {
+    pub reservation_identifier: String,
+    pub reservation_number: String,
+    /// vouchers or donations.
+    pub order_type: String,
+    pub total: i64,
+    pub currency: String,
+    /// When it was paid (UTC).
+    pub paid_at: Option<String>,
+    pub system_vouchers: Vec<IssuedVoucher>,
+    pub donations: Vec<PricedDonation>,
+}
+
+/// A paid voucher or donation order, for its buyer (the session that paid it, or the customer
+/// logged in whose order it is): the confirmation, with the vouchers' references.
+#[utoipa::path(get, operation_id = "giftOrder", path = "/gift-orders/{id}", tag = "vouchers",
+    params(("id" = String, Path, max_length = 64, description = "The order's reservation identifier")),
+    responses((status = 200, description = "The order", body = GiftOrderResponse),
+              (status = 404, description = "notFound: no such paid order of yours", body = ErrorBody)))]
+async fn gift_order(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<GiftOrderResponse>> {
+    let reader = ReservationReader {
+        session: session.id(),
+        login: session.login(),
+        link: None,
+    };
+    let order = state.orders.gift_order(&id, reader).await?;
+    Ok(axum::Json(GiftOrderResponse::of(&order)))
+}
+
+impl GiftOrderResponse {
+    pub fn of(o: &Order) -> GiftOrderResponse {
+        GiftOrderResponse {
+            reservation_identifier: o.id.clone(),
+            reservation_number: o.reservation_number.clone(),
+            order_type: o.kind.as_str().to_owned(),
+            total: o.total,
+            currency: o.currency.clone(),
+            paid_at: o.paid_at_ms.map(kupa_domain::time::ms_to_rfc3339),
+            system_vouchers: IssuedVoucher::of(o),
+            donations: if o.kind == OrderKind::Donations {
+                PricedDonation::of(o)
+            } else {
+                Vec::new()
+            },
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! System vouchers and donations sold (issue 14): the lists, the voucher and donation carts and
+//! their codes, the payment through the test gateway's pages, the vouchers issued by the one
+//! finalisation and redeemed on a ticket order, on SQLite and (when KUPA_TEST_POSTGRES_URL is
+//! set) PostgreSQL.
+
+mod common;
+
+use axum::http::StatusCode;
+use common::paying::*;
+use common::*;
+use kupa_app::ports::CAPTCHA_TEST_TOKEN;
+use kupa_store::testing::TestDb;
+use serde_json::{Value, json};
+
+const EMAIL: &str = "gift.buyer@example.com";
+
+fn customer(ssn: Option<&str>) -> Value {
+    let mut c = json!({ "firstName": "נועה", "lastName": "ברק", "email": EMAIL, "verifyEmailAddress": EMAIL,
+                        "mobileNumber": "+972524318876", "acceptedTerms": [1, 2, 3] });
+    if let Some(ssn) = ssn {
+        c["ssn"] = json!(ssn);
+    }
+    c
+}
+
+async fn cart(app: &TestApp, who: &str, cart: Value) -> Reply {
+    let body = json!({ "cart": cart, "step": "customerInfo", "locale": "he" });
+    app.call_as(who, "POST", "/api/cart", Some(&body.to_string()))
+        .await
+}
+
+/// Starts paying `who`'s cart of `order_type`; the payment's id.
+async fn pay_form(app: &TestApp, who: &str, order_type: &str, total: i64) -> Reply {
+    app.call_as(
+        who,
+        "GET",
+        &format!("/api/payment/form/he?orderType={order_type}&total={total}&recaptchaToken={CAPTCHA_TEST_TOKEN}"),
+        None,
+    )
+    .await
+}
+
+/// Pays the payment on the test gateway's card page with `card`.
+async fn pay_card(app: &TestApp, who: &str, payment: &str, card: &str) -> Reply {
+    app.form_as(
+        who,
+        "POST",
+        &format!("/pay/{payment}/card"),
+        Some(&card_form(card, &good_expiry(app), "123")),
+    )
+    .await
+}
+
+async fn commit(app: &TestApp, who: &str, what: &str) -> Reply {
+    let body = json!({ "cart": { what: [{}] }, "recaptchaToken": CAPTCHA_TEST_TOKEN });
+    app.call_as(who, "POST", "/api/payment/commit", Some(&body.to_string()))
+        .await
+}
+
+/// Two ₪100 gift cards and one of ₪150 at the open price: the cart, paid by card, committed.
+async fn bought_gift_cards(app: &TestApp, who: &str) -> Reply {
+    let r = cart(
+        app,
+        who,
+        json!({ "vouchers": [
+            { "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 22, "selectedQuantity": 2 }] },
+            { "SystemVoucherId": 3, "Prices": [{ "Price": 15000, "selectedQuantity": 1 }] }
+        ], "customerInfo": customer(None) }),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["cart"]["orderType"], "vouchers");
+    assert_eq!(r.body["cart"]["total"], 35000);
+    assert_eq!(
+        r.body["cart"]["serviceCharge"], 0,
+        "no service charge on vouchers"
+    );
+    assert_eq!(
+        r.body["cart"]["systemVouchers"].as_array().unwrap().len(),
+        3
+    );
+    assert_eq!(r.body["cart"]["systemVouchers"][2]["value"], 15000);
+    assert!(
+        r.body["cart"]["systemVouchers"][0]
+            .get("reference")
+            .is_none(),
+        "no reference before the payment"
+    );
+    let form = pay_form(app, who, "vouchers", 35000).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.text);
+    assert_eq!(form.body["amount"], 35000);
+    let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    let r = pay_card(app, who, &id, "4242+4242+4242+4242").await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+    assert!(
+        location(&r).starts_with("/system-vouchers?paymentId="),
+        "{}",
+        location(&r)
+    );
+    let r = commit(app, who, "vouchers").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r
+}
+
+async fn ticket_codes(db: &TestDb) -> usize {
+    rows(db, "SELECT code FROM ticket_codes").await.len()
+}
+
+api_tests! {
+    async fn the_vouchers_and_donations_on_offer_are_listed(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        let r = app.get("/api/system-vouchers").await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["maxQuantityForVouchers"], 10);
+        let ids: Vec<i64> = r.body["systemVouchers"].as_array().unwrap().iter().map(|c| c["id"].as_i64().unwrap()).collect();
+        assert_eq!(ids, vec![1, 2, 3, 4]);
+        assert_eq!(r.body["systemVouchers"][3]["boxOfficeOnly"], true);
+        assert_eq!(r.body["systemVouchers"][2]["openPrice"], json!({ "min": 3000, "max": 50000 }));
+        example(&app, "systemVoucherClasses", "VoucherClassesResponse", &r);
+        let r = app.get("/api/donations").await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["donations"][0]["details"].as_array().unwrap().len(), 4);
+        example(&app, "donations", "DonationsResponse", &r);
+    }
+
+    async fn gift_cards_are_sold_paid_issued_and_redeemed_on_a_ticket_order(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        let who = buyer(1);
+        let before = ticket_codes(db).await;
+        let r = bought_gift_cards(&app, &who).await;
+        let vouchers = r.body["systemVouchers"].as_array().unwrap().clone();
+        assert_eq!(vouchers.len(), 3);
+        assert_eq!(ticket_codes(db).await, before + 3, "one code per voucher, written by the finalisation");
+        let refs: Vec<String> = vouchers.iter().map(|v| v["reference"].as_str().unwrap().to_owned()).collect();
+        assert!(refs.iter().all(|r| r.len() == 22 && r.starts_with("KV-")), "{refs:?}");
+        assert_ne!(refs[0], refs[1]);
+        assert_eq!(r.body["ticketIdentifiers"], json!([]));
+        // The confirmation reads back for its buyer, and for no one else.
+        let order = r.body["reservationIdentifier"].as_str().unwrap().to_owned();
+        let back = app.call_as(&who, "GET", &format!("/api/gift-orders/{order}"), None).await;
+        assert_eq!(back.status, StatusCode::OK, "{}", back.text);
+        assert_eq!(back.body["systemVouchers"][1]["reference"], refs[1].as_str());
+        assert_eq!(back.body["orderType"], "vouchers");
+        let other = app.call_as(&buyer(2), "GET", &format!("/api/gift-orders/{order}"), None).await;
+        assert_eq!((other.status, code(&other)), (StatusCode::NOT_FOUND, "notFound"));
+        // The mail carries every reference.
+        let mail = app.get(&format!("/api/test/outbox/mail?to={EMAIL}")).await;
+        let text = mail.body["messages"][0]["text"].as_str().unwrap().to_owned();
+        for reference in &refs {
+            assert!(text.contains(reference.as_str()), "{text}");
+        }
+        // A second commit is refused.
+        let again = commit(&app, &who, "vouchers").await;
+        assert_eq!((again.status, code(&again)), (StatusCode::CONFLICT, "ORDER_ALREADY_PAID"), "{}", again.text);
+        // The ₪150 card pays a ticket order: its balance is the smaller of the total and 150.
+        let r = app.call_as(&who, "GET", &format!("/api/payment/voucher?reference={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", refs[2].to_lowercase()), None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["payment"]["balance"], 15000);
+        let buyer3 = buyer(3);
+        let k = priced_cart_at(&app, &buyer3, 0, None, "he").await;
+        let p = &k.presentation;
+        let seats: Vec<Value> = k.seats.iter().map(|s| json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"], "ticket": { "ticketId": 101 } })).collect();
+        let body = json!({ "cart": { "presentations": [{ "presentationId": p["id"], "seats": seats }],
+                                     "voucherPayments": [{ "reference": refs[0] }],
+                                     "customerInfo": customer(None) }, "step": "customerInfo", "locale": "he" });
+        let r = app.call_as(&buyer3, "POST", "/api/cart", Some(&body.to_string())).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let total = r.body["cart"]["total"].as_i64().unwrap();
+        assert_eq!(r.body["cart"]["voucherPayments"][0]["amount"].as_i64(), Some(total.min(10000)));
+        let r = app.call_as(&buyer3, "GET", &format!("/api/payment/form/he?presentationId={}&total={total}&recaptchaToken={CAPTCHA_TEST_TOKEN}", p["id"]), None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["amount"].as_i64(), Some(total - total.min(10000)), "the card pays the rest");
+        let id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+        if r.body["paid"] != true {
+            let r = pay_card(&app, &buyer3, &id, "4242+4242+4242+4242").await;
+            assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+        }
+        let r = app.call_as(&buyer3, "GET", &format!("/api/payment/voucher?reference={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", refs[0]), None).await;
+        let left = 10000 - total.min(10000);
+        if left == 0 {
+            assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "voucherBalance"), "{}", r.text);
+        } else {
+            assert_eq!(r.body["payment"]["balance"].as_i64(), Some(left), "{}", r.text);
+        }
+    }
+
+    async fn a_declined_payment_issues_no_voucher(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        let who = buyer(1);
+        let before = ticket_codes(db).await;
+        let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 1, "Prices": [{ "SystemVoucherPriceId": 11, "selectedQuantity": 1 }] }], "customerInfo": customer(None) })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["cart"]["systemVouchers"][0]["benefitTickets"], 2, "the popcorn is not a ticket");
+        let form = pay_form(&app, &who, "vouchers", 7900).await;
+        let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
+        let r = pay_card(&app, &who, &id, kupa_providers::test_gateway::cards::DECLINED).await;
+        assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
+        let r = commit(&app, &who, "vouchers").await;
+        assert_eq!((r.status, code(&r)), (StatusCode::PAYMENT_REQUIRED, "paymentError"), "{}", r.text);
+        assert_eq!(ticket_codes(db).await, before, "nothing issued");
+        // Paid on a second try, the benefit voucher unlocks its two tickets.
+        let form = pay_form(&app, &who, "vouchers", 7900).await;
+        let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
+        pay_card(&app, &who, &id, "4242+4242+4242+4242").await;
+        let r = commit(&app, &who, "vouchers").await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let reference = r.body["systemVouchers"][0]["reference"].as_str().unwrap().to_owned();
+        let limits = rows(db, "SELECT CAST(usage_limit AS TEXT) || ':' || CAST(ticket_id AS TEXT) FROM ticket_codes WHERE code LIKE 'KV-%'").await;
+        assert_eq!(limits, vec!["2:113".to_owned()], "{reference}");
+    }
+
+    async fn voucher_carts_refuse_what_cannot_be_sold(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        let who = buyer(1);
+        let refused = |r: &Reply| (r.status, code(r).to_owned());
+        let r = cart(&app, &who, json!({ "vouchers": [] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "mustSelectVouchers".into()), "{}", r.text);
+        let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 0 }] }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "mustSelectVouchers".into()));
+        let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 6 }, { "SystemVoucherPriceId": 22, "selectedQuantity": 5 }] }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "11 > maxQuantityForVouchers");
+        assert_eq!(r.body["error"]["params"]["max"], 10);
+        let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 4, "Prices": [{ "SystemVoucherPriceId": 41, "selectedQuantity": 1 }] }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET".into()));
+        for amount in [2900, 50100, 4550] {
+            let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 3, "Prices": [{ "Price": amount, "selectedQuantity": 1 }] }] })).await;
+            assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "{amount}");
+            assert_eq!((r.body["error"]["params"]["min"].as_i64(), r.body["error"]["params"]["max"].as_i64()), (Some(3000), Some(50000)));
+        }
+        let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 99, "selectedQuantity": 1 }] }] })).await;
+        assert_eq!(refused(&r), (StatusCode::NOT_FOUND, "notFound".into()));
+        let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 1 }] }], "total": 4000 })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "priceMismatch".into()));
+        // One order type per cart.
+        let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 1 }] }],
+                                         "donations": [{ "id": 1, "donationDetails": [{ "id": 11, "selectedQuantity": 1 }] }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()));
+        let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 1 }] }],
+                                         "voucherPayments": [{ "reference": "VALUE-5000" }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "vouchers are not bought with vouchers");
+        let r = cart(&app, &who, json!({})).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()));
+        // Nothing to pay without a cart of that type.
+        let r = pay_form(&app, &buyer(2), "vouchers", 5000).await;
+        assert_eq!(refused(&r), (StatusCode::NOT_FOUND, "notFound".into()));
+        let r = app.call_as(&who, "GET", &format!("/api/payment/form/he?total=5000&recaptchaToken={CAPTCHA_TEST_TOKEN}"), None).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "no cart named");
+    }
+
+    async fn a_donation_of_a_custom_amount_needs_the_donors_id_number(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        let who = buyer(1);
+        let r = cart(&app, &who, json!({ "donations": [] })).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "mustSelectDonations"));
+        let r = cart(&app, &who, json!({ "donations": [{ "id": 1, "donationDetails": [{ "id": 14, "amount": 500, "customAmount": true, "selectedQuantity": 1 }] }] })).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "below the minimum");
+        assert_eq!(r.body["error"]["params"]["min"], 1000);
+        let r = cart(&app, &who, json!({ "donations": [{ "id": 1, "donationDetails": [{ "id": 14, "amount": 7200, "customAmount": true, "selectedQuantity": 1 }] }],
+                                         "customerInfo": customer(None) })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!((r.body["cart"]["orderType"].as_str(), r.body["cart"]["total"].as_i64()), (Some("donations"), Some(7200)));
+        assert_eq!(r.body["cart"]["donations"][0]["amount"], 7200);
+        let r = pay_form(&app, &who, "donations", 7200).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{}", r.text);
+        assert_eq!(r.body["error"]["params"]["fields"]["ssn"], "idNumber");
+        // With a valid ID number (check digit 2).
+        let r = cart(&app, &who, json!({ "donations": [{ "id": 1, "donationDetails": [{ "id": 14, "amount": 7200, "customAmount": true, "selectedQuantity": 1 }] }],
+                                         "customerInfo": customer(Some("123456782")) })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let form = pay_form(&app, &who, "donations", 7200).await;
+        assert_eq!(form.status, StatusCode::OK, "{}", form.text);
+        let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
+        let r = pay_card(&app, &who, &id, "4242+4242+4242+4242").await;
+        assert!(location(&r).starts_with("/donations?paymentId="), "{}", location(&r));
+        let r = commit(&app, &who, "donations").await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let order = r.body["reservationIdentifier"].as_str().unwrap().to_owned();
+        let back = app.call_as(&who, "GET", &format!("/api/gift-orders/{order}"), None).await;
+        assert_eq!((back.body["orderType"].as_str(), back.body["total"].as_i64()), (Some("donations"), Some(7200)), "{}", back.text);
+        let mail = app.get(&format!("/api/test/outbox/mail?to={EMAIL}")).await;
+        let text = mail.body["messages"][0]["text"].as_str().unwrap();
+        assert!(text.contains("72.00") || text.contains("72"), "{text}");
+        assert!(!text.contains("123456782"), "no ID number in the mail");
+    }
+
+    async fn a_logged_in_buyers_vouchers_are_theirs(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        let dana = log_in(&app, &buyer(1), "0524318876").await;
+        bought_gift_cards(&app, &dana).await;
+        let owners = rows(db, "SELECT CAST(customer_id AS TEXT) FROM system_vouchers").await;
+        assert_eq!(owners.len(), 3);
+        assert!(owners.iter().all(|o| !o.is_empty()), "{owners:?}");
+        // The customer area still reads (a voucher order is not a ticket order).
+        let r = app.call_as(&dana, "GET", "/api/customer-area/customerAreaData", None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+}

@@ -1,0 +1,148 @@
+//! Carts of system vouchers and of donations (spec section 2, the vouchers and donations flows;
+//! issue 14): priced by the vouchers room's rules into the session's pending order of that kind,
+//! then paid through the same payment and the one finalisation as tickets.
+
+use kupa_domain::checkout::Step;
+use kupa_domain::money::DEFAULT_CURRENCY;
+
+use crate::customer_info::CustomerInfo;
+use crate::error::{AppError, AppResult, ErrorCode};
+use crate::vouchers::{self, DonationChoice, VoucherChoice};
+
+use super::*;
+
+/// A cart of vouchers or of donations, as the client sends it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GiftCartLines {
+    Vouchers(Vec<VoucherChoice>),
+    Donations(Vec<DonationChoice>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GiftCartInput {
+    pub lines: GiftCartLines,
+    pub customer: Option<CustomerInfo>,
+    pub step: Option<Step>,
+    pub locale: String,
+    /// What the client believes the order costs; refused when it differs.
+    pub total: Option<i64>,
+}
+
+impl OrderService {
+    /// The system voucher classes on sale online today, in their order; box-office-only classes
+    /// are listed too (the spec's "some sold at the box office only"), marked so.
+    pub async fn voucher_classes(&self) -> AppResult<Vec<vouchers::SystemVoucherClass>> {
+        let today = self.tickets.today();
+        Ok(self
+            .store
+            .system_voucher_classes()
+            .await?
+            .into_iter()
+            .filter(|c| c.box_office_only || vouchers::on_sale_online(c, today))
+            .collect())
+    }
+
+    /// The donations offered, in their order.
+    pub async fn donation_list(&self) -> AppResult<Vec<vouchers::Donation>> {
+        Ok(self.store.donations().await?)
+    }
+
+    /// Prices a cart of vouchers or donations and keeps it as the session's pending order of that
+    /// kind (replacing the session's earlier one of the kind). No seats are held, so no timer
+    /// runs until the payment page opens.
+    pub async fn price_gift_cart(
+        &self,
+        session: &str,
+        login: Option<&str>,
+        cart: GiftCartInput,
+    ) -> AppResult<PricedCart> {
+        let now = self.clock.now_ms();
+        let config = self.catalogue.site_config().await?;
+        let today = self.tickets.today();
+        let (kind, system_vouchers, donations) = match &cart.lines {
+            GiftCartLines::Vouchers(choices) => {
+                let classes = self.store.system_voucher_classes().await?;
+                let lines = vouchers::voucher_lines(&classes, choices, today)?;
+                (OrderKind::Vouchers, lines, Vec::new())
+            }
+            GiftCartLines::Donations(choices) => {
+                let offered = self.store.donations().await?;
+                let lines = vouchers::donation_lines(&offered, choices)?;
+                (OrderKind::Donations, Vec::new(), lines)
+            }
+        };
+        let total: i64 = system_vouchers.iter().map(|v| v.price).sum::<i64>()
+            + donations.iter().map(|d| d.amount).sum::<i64>();
+        if cart.total.is_some_and(|t| t != total) {
+            return Err(AppError::rejected_with(
+                ErrorCode::PriceMismatch,
+                "the total is not what you were shown",
+                serde_json::json!({ "total": total }),
+            ));
+        }
+        let customer = super::cart::customer_details(cart.customer, &config)?;
+        let mut order = Order {
+            id: token(),
+            reservation_number: reservation_number(),
+            session_id: session.to_owned(),
+            presentations: Vec::new(),
+            status: OrderStatus::Pending,
+            channel: Channel::Web,
+            referral_mini_site_id: None,
+            is_hold: false,
+            customer_id: self
+                .customers
+                .customer_of_login(login)
+                .await?
+                .map(|a| a.customer.id),
+            customer,
+            locale: cart.locale.clone(),
+            tickets_total: 0,
+            products_total: 0,
+            service_charge_total: 0,
+            service_charge_name: String::new(),
+            total,
+            currency: DEFAULT_CURRENCY.into(),
+            payment_id: None,
+            created_at_ms: now,
+            paid_at_ms: None,
+            committed_at_ms: None,
+            tickets: Vec::new(),
+            products: Vec::new(),
+            // Vouchers are not bought with vouchers.
+            vouchers: Vec::new(),
+            kind,
+            system_vouchers,
+            donations,
+        };
+        self.save_pending(&mut order, now).await?;
+        Ok(PricedCart {
+            order,
+            expires_at_ms: now + GIFT_CART_KEPT_MS,
+            step: cart.step.unwrap_or(Step::CustomerInfo),
+        })
+    }
+
+    /// The vouchers a paid order of this session (or of the customer logged in) issued, with the
+    /// order: what the confirmation shows. None: no such paid voucher order of theirs.
+    pub async fn gift_order(&self, id: &str, reader: ReservationReader<'_>) -> AppResult<Order> {
+        let no_such = || AppError::rejected(ErrorCode::NotFound, "no such order");
+        let order = self
+            .orders
+            .order(id)
+            .await?
+            .filter(|o| o.kind != OrderKind::Tickets && o.status == OrderStatus::Paid)
+            .ok_or_else(no_such)?;
+        if order.session_id == reader.session {
+            return Ok(order);
+        }
+        let owner = self.customers.customer_of_login(reader.login).await?;
+        match (order.customer_id, owner) {
+            (Some(id), Some(a)) if a.customer.id == id => Ok(order),
+            _ => Err(no_such()),
+        }
+    }
+}
+
+/// How long a priced voucher or donation cart waits for its payment to start.
+const GIFT_CART_KEPT_MS: i64 = 30 * 60 * 1000;

@@ -1,0 +1,192 @@
+//! The confirmation mail of a voucher or donation order: the vouchers with their references (the
+//! mail is how a gift reaches its buyer), or the donation's receipt details, in the order's
+//! language. Plain text and simple inline-styled HTML, as the ticket mail.
+
+use crate::error::AppResult;
+use crate::ports::{Mail, message_kind};
+
+use super::*;
+
+struct Words {
+    chain: &'static str,
+    greeting: &'static str,
+    vouchers_paid: &'static str,
+    donation_paid: &'static str,
+    reservation: &'static str,
+    reference: &'static str,
+    value: &'static str,
+    benefits: &'static str,
+    valid_until: &'static str,
+    amount: &'static str,
+    total: &'static str,
+    redeem: &'static str,
+    subject_vouchers: &'static str,
+    subject_donation: &'static str,
+}
+
+const HE: Words = Words {
+    chain: "קולנוע קופה",
+    greeting: "שלום",
+    vouchers_paid: "ההזמנה שולמה. אלה השוברים שלך:",
+    donation_paid: "תודה על תרומתך! התרומה התקבלה.",
+    reservation: "מספר הזמנה",
+    reference: "מספר שובר",
+    value: "שווי",
+    benefits: "כרטיסים",
+    valid_until: "בתוקף עד",
+    amount: "סכום",
+    total: "סה״כ",
+    redeem: "למימוש: הקלידו את מספר השובר בתשלום על הזמנת כרטיסים.",
+    subject_vouchers: "השוברים שלך",
+    subject_donation: "אישור תרומה",
+};
+
+const EN: Words = Words {
+    chain: "Kupa Cinemas",
+    greeting: "Hello",
+    vouchers_paid: "Your order is paid. Here are your vouchers:",
+    donation_paid: "Thank you for your donation! It has been received.",
+    reservation: "Order number",
+    reference: "Voucher number",
+    value: "Value",
+    benefits: "Tickets",
+    valid_until: "Valid until",
+    amount: "Amount",
+    total: "Total",
+    redeem: "To redeem: type the voucher number when paying for a ticket order.",
+    subject_vouchers: "Your vouchers",
+    subject_donation: "Donation receipt",
+};
+
+fn shekels(agorot: i64) -> String {
+    kupa_domain::money::Money(agorot).display_ils()
+}
+
+fn escape(s: &str) -> String {
+    kupa_domain::html::escape(s)
+}
+
+/// The mail's subject, text and HTML for a paid voucher or donation order.
+pub(super) fn gift_mail(order: &Order, lang: &str) -> (String, String, String) {
+    let w = if lang == "he" { &HE } else { &EN };
+    let he = lang == "he";
+    let name = |n: &str, n_en: &str| if he { n.to_owned() } else { n_en.to_owned() };
+    let first = &order.customer.first_name;
+    let mut rows: Vec<Vec<(String, String)>> = Vec::new();
+    let (intro, subject) = if order.kind == OrderKind::Vouchers {
+        for v in &order.system_vouchers {
+            let mut row = vec![
+                (String::new(), name(&v.name, &v.name_en)),
+                (w.reference.into(), v.reference.clone()),
+            ];
+            if let Some(value) = v.value {
+                row.push((w.value.into(), shekels(value)));
+            }
+            if let Some(n) = v.benefit_tickets {
+                row.push((w.benefits.into(), n.to_string()));
+            }
+            row.push((w.valid_until.into(), v.valid_to.clone()));
+            rows.push(row);
+        }
+        (w.vouchers_paid, w.subject_vouchers)
+    } else {
+        for d in &order.donations {
+            rows.push(vec![
+                (String::new(), name(&d.name, &d.name_en)),
+                (w.amount.into(), shekels(d.amount)),
+            ]);
+        }
+        (w.donation_paid, w.subject_donation)
+    };
+    let subject = format!(
+        "{} – {subject} ({} {})",
+        w.chain, w.reservation, order.reservation_number
+    );
+    let mut text = format!("{} {first},\n\n{intro}\n\n", w.greeting);
+    for row in &rows {
+        for (label, value) in row {
+            if label.is_empty() {
+                text.push_str(&format!("{value}\n"));
+            } else {
+                text.push_str(&format!("  {label}: {value}\n"));
+            }
+        }
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "{}: {}\n{}: {}\n",
+        w.total,
+        shekels(order.total),
+        w.reservation,
+        order.reservation_number
+    ));
+    if order.kind == OrderKind::Vouchers {
+        text.push_str(&format!("\n{}\n", w.redeem));
+    }
+    let dir = if he { "rtl" } else { "ltr" };
+    let align = if he { "right" } else { "left" };
+    let mut html = format!(
+        "<div dir=\"{dir}\" style=\"font-family:Arial,sans-serif;text-align:{align};max-width:600px\">\
+         <div style=\"background:#16161d;color:#fff;padding:16px;font-size:20px;font-weight:bold\">{}</div>\
+         <p>{} {},</p><p>{}</p>",
+        escape(w.chain),
+        escape(w.greeting),
+        escape(first),
+        escape(intro)
+    );
+    for row in &rows {
+        html.push_str("<table dir=\"");
+        html.push_str(dir);
+        html.push_str("\" style=\"border:1px solid #ddd;margin:8px 0;padding:8px;width:100%\">");
+        for (label, value) in row {
+            if label.is_empty() {
+                html.push_str(&format!(
+                    "<tr><td colspan=\"2\" style=\"font-weight:bold;font-size:16px\">{}</td></tr>",
+                    escape(value)
+                ));
+            } else {
+                html.push_str(&format!(
+                    "<tr><td style=\"color:#555\">{}</td><td style=\"font-weight:bold\" dir=\"ltr\">{}</td></tr>",
+                    escape(label),
+                    escape(value)
+                ));
+            }
+        }
+        html.push_str("</table>");
+    }
+    html.push_str(&format!(
+        "<p>{}: <b>{}</b><br>{}: <b>{}</b></p>",
+        escape(w.total),
+        escape(&shekels(order.total)),
+        escape(w.reservation),
+        escape(&order.reservation_number)
+    ));
+    if order.kind == OrderKind::Vouchers {
+        html.push_str(&format!("<p>{}</p>", escape(w.redeem)));
+    }
+    html.push_str("</div>");
+    (subject, text, html)
+}
+
+impl OrderService {
+    /// Mails a paid voucher or donation order's confirmation, when the buyer gave an address.
+    pub(super) async fn send_gift_confirmation(&self, order: &Order) -> AppResult<()> {
+        if order.customer.email.is_empty() {
+            return Ok(());
+        }
+        let lang = Self::lang(order);
+        let (subject, text, html) = gift_mail(order, lang);
+        self.messages
+            .mailer
+            .send_mail(&Mail {
+                to: order.customer.email.clone(),
+                subject,
+                text,
+                html,
+                kind: message_kind::ORDER_CONFIRMATION.into(),
+                reference: Some(order.id.clone()),
+                attachments: Vec::new(),
+            })
+            .await
+    }
+}

@@ -1,0 +1,149 @@
+//! The lines of voucher and donation orders (issue 14, decision 0033): written with the pending
+//! order, read back with it, and the vouchers issued by the one finalisation. The macros run on
+//! an executor or inside the caller's transaction, on either database.
+
+use kupa_app::orders::{OrderDonation, OrderSystemVoucher};
+
+use crate::rows::Get;
+
+type R<T> = Result<T, sqlx::Error>;
+
+pub(super) fn system_voucher_row(r: &impl Get) -> R<OrderSystemVoucher> {
+    Ok(OrderSystemVoucher {
+        line: r.i("line")?,
+        class_id: r.i("class_id")?,
+        price_id: r.oi("price_id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        price: r.i("price")?,
+        value: r.oi("value")?,
+        benefit_tickets: r.oi("benefit_tickets")?,
+        ticket_id: r.i("ticket_id")?,
+        reference: r.s("reference")?,
+        code_id: r.i("code_id")?,
+        valid_from: r.s("valid_from")?,
+        valid_to: r.s("valid_to")?,
+    })
+}
+
+pub(super) fn donation_row(r: &impl Get) -> R<OrderDonation> {
+    Ok(OrderDonation {
+        line: r.i("line")?,
+        donation_id: r.i("donation_id")?,
+        detail_id: r.i("detail_id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        amount: r.i("amount")?,
+    })
+}
+
+/// Reads an order's voucher and donation lines into `$order` (`$ex` is an executor).
+macro_rules! load_gift_lines {
+    ($ex:expr, $order:expr) => {{
+        let order: &mut Order = $order;
+        if order.kind == OrderKind::Vouchers {
+            let rows = sqlx::query(
+                "SELECT * FROM order_system_vouchers WHERE order_id = $1 ORDER BY line",
+            )
+            .bind(&order.id)
+            .fetch_all(&mut *$ex)
+            .await
+            .map_err(db_err)?;
+            order.system_vouchers = rows
+                .iter()
+                .map(gifts::system_voucher_row)
+                .collect::<R<Vec<_>>>()
+                .map_err(db_err)?;
+        }
+        if order.kind == OrderKind::Donations {
+            let rows =
+                sqlx::query("SELECT * FROM order_donations WHERE order_id = $1 ORDER BY line")
+                    .bind(&order.id)
+                    .fetch_all(&mut *$ex)
+                    .await
+                    .map_err(db_err)?;
+            order.donations = rows
+                .iter()
+                .map(gifts::donation_row)
+                .collect::<R<Vec<_>>>()
+                .map_err(db_err)?;
+        }
+    }};
+}
+
+/// Writes a pending order's voucher and donation lines, inside the caller's transaction. The
+/// session's earlier pending order of the same kind gives way first (one cart of each kind),
+/// with its open payments.
+macro_rules! save_gift_lines {
+    ($tx:expr, $o:expr, $now:expr) => {{
+        let o: &Order = $o;
+        for v in &o.system_vouchers {
+            sqlx::query(
+                "INSERT INTO order_system_vouchers (order_id, line, class_id, price_id, name, name_en, price, value, \
+                 benefit_tickets, ticket_id, reference, code_id, valid_from, valid_to) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+            )
+            .bind(&o.id).bind(v.line).bind(v.class_id).bind(v.price_id).bind(&v.name).bind(&v.name_en)
+            .bind(v.price).bind(v.value).bind(v.benefit_tickets).bind(v.ticket_id).bind(&v.reference)
+            .bind(v.code_id).bind(&v.valid_from).bind(&v.valid_to)
+            .execute(&mut *$tx).await.map_err(db_err)?;
+        }
+        for d in &o.donations {
+            sqlx::query(
+                "INSERT INTO order_donations (order_id, line, donation_id, detail_id, name, name_en, amount) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(&o.id).bind(d.line).bind(d.donation_id).bind(d.detail_id).bind(&d.name).bind(&d.name_en).bind(d.amount)
+            .execute(&mut *$tx).await.map_err(db_err)?;
+        }
+    }};
+}
+
+/// The session's earlier pending orders of a kind without presentations give way to a new one,
+/// with their open payments (a ticket order's give way per presentation, in `save_pending`).
+macro_rules! supersede_kind {
+    ($tx:expr, $o:expr, $now:expr) => {{
+        let o: &Order = $o;
+        if o.kind != OrderKind::Tickets {
+            sqlx::query(
+                "UPDATE payments SET status = 'expired', updated_at = $3 \
+                 WHERE status IN ('created', 'challenge', 'awaitingBank', 'redirected') AND order_id IN \
+                 (SELECT id FROM orders WHERE session_id = $1 AND kind = $2 AND status = 'pending')",
+            )
+            .bind(&o.session_id).bind(o.kind.as_str()).bind($now)
+            .execute(&mut *$tx).await.map_err(db_err)?;
+            sqlx::query(
+                "UPDATE orders SET status = 'cancelled', updated_at = $3 \
+                 WHERE session_id = $1 AND kind = $2 AND status = 'pending'",
+            )
+            .bind(&o.session_id).bind(o.kind.as_str()).bind($now)
+            .execute(&mut *$tx).await.map_err(db_err)?;
+        }
+    }};
+}
+
+/// Issues the vouchers a paid order sold, inside the finalisation's transaction: each becomes a
+/// code (its balance or its uses, redeemed like any voucher code) and a system voucher row of
+/// its owner.
+macro_rules! issue_vouchers {
+    ($tx:expr, $o:expr, $now:expr) => {{
+        let o: &Order = $o;
+        for v in &o.system_vouchers {
+            let key = kupa_domain::tickets::normalise_code(&v.reference);
+            sqlx::query(
+                "INSERT INTO ticket_codes (id, code, code_key, kind, ticket_id, valid_from, valid_to, usage_limit, \
+                 used_count, balance, min_tickets, card_prefix, label, label_en) \
+                 VALUES ($1, $2, $3, 'voucher', $4, $5, $6, $7, 0, $8, 0, '', $9, $10)",
+            )
+            .bind(v.code_id).bind(&v.reference).bind(&key).bind(v.ticket_id).bind(&v.valid_from).bind(&v.valid_to)
+            .bind(v.benefit_tickets).bind(v.value).bind(&v.name).bind(&v.name_en)
+            .execute(&mut *$tx).await.map_err(db_err)?;
+            sqlx::query(
+                "INSERT INTO system_vouchers (reference, code_key, order_id, line, class_id, customer_id, status, \
+                 is_for_replacement, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 'active', FALSE, $7, $7)",
+            )
+            .bind(&v.reference).bind(&key).bind(&o.id).bind(v.line).bind(v.class_id).bind(o.customer_id).bind($now)
+            .execute(&mut *$tx).await.map_err(db_err)?;
+        }
+    }};
+}

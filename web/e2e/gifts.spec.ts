@@ -1,0 +1,113 @@
+import { expect, test, type Page } from '@playwright/test';
+import { noSeriousAxeViolations } from './axe';
+import { OrderPage } from './pages/OrderPage';
+import {
+  DETAILS_EN,
+  DETAILS_HE,
+  PLAIN_FREE_HE,
+  fillDetails,
+  holdSeatsInOneRow,
+  payByCard,
+  reservedScreening,
+  shoot,
+  throughTicketsAndExtras,
+} from './order-flow';
+
+/** Pays on the test gateway's own page, which the whole window went to. */
+async function payOnGatewayPage(page: Page, cardNumber: string) {
+  await page.waitForURL(/\/pay\//);
+  await page.locator('input[name="cardNumber"]').fill(cardNumber);
+  await page.locator('input[name="expiry"]').fill('12/30');
+  await page.locator('input[name="cvv"]').fill('123');
+  await page.locator('button[type="submit"], input[type="submit"]').first().click();
+}
+
+test('a new buyer gives a gift card, then pays a ticket order with it partly and the rest by card', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto('/system-vouchers');
+  await expect(page.getByRole('heading', { name: 'שוברי מתנה', level: 1 })).toBeVisible();
+  // The box-office voucher is listed, not sold.
+  await expect(page.getByText('נמכר בקופות הקולנוע בלבד')).toBeVisible();
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'gifts-vouchers-he-390.png');
+
+  // One ₪50 gift card.
+  await page.getByRole('button', { name: /^עוד: כרטיס מתנה [^–]*50/ }).click();
+  await page.getByRole('button', { name: 'המשך', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'ההזמנה שלך' })).toBeVisible();
+  await fillDetails(page, DETAILS_HE);
+  await page.getByRole('button', { name: /^לתשלום / }).click();
+  await payOnGatewayPage(page, '4242 4242 4242 4242');
+
+  await expect(page.getByRole('heading', { name: 'השוברים שלך מוכנים' })).toBeVisible({
+    timeout: 20_000,
+  });
+  expect(page.url()).toMatch(/\/system-vouchers\?order=/);
+  const reference = (await page.locator('.gift-voucher__reference bdi').first().innerText()).trim();
+  expect(reference).toMatch(/^KV-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'gifts-voucher-issued-he-390.png');
+  // The confirmation has its own address: a reload keeps it.
+  await page.reload();
+  await expect(page.getByText(reference)).toBeVisible();
+
+  // A ticket order: the gift card pays ₪50 of it, the card the rest.
+  const presentationId = await reservedScreening(request, 3, 2);
+  await page.goto(`/order/${presentationId}`);
+  const order = new OrderPage(page);
+  await expect(order.seatMap()).toBeVisible();
+  await holdSeatsInOneRow(order, 2, PLAIN_FREE_HE);
+  await throughTicketsAndExtras(page, order, 'פרטי המזמין');
+  await fillDetails(page, DETAILS_HE);
+  const voucher = page.getByRole('region', { name: 'תשלום בשובר' });
+  await voucher.getByLabel('קוד השובר').fill(reference);
+  await voucher.getByRole('button', { name: 'בדיקת יתרה' }).click();
+  await expect(voucher.getByText(/יתרה: .*50/)).toBeVisible();
+  await voucher.getByRole('button', { name: 'מימוש השובר' }).click();
+  await expect(voucher.getByText(reference)).toBeVisible();
+  await page.getByRole('button', { name: /^לתשלום / }).click();
+  await expect(page.getByRole('dialog', { name: 'תשלום' })).toBeVisible();
+  await payByCard(page, 'טופס תשלום מאובטח', '4242 4242 4242 4242');
+  await expect(page.getByRole('heading', { name: 'ההזמנה הושלמה' })).toBeVisible({
+    timeout: 20_000,
+  });
+
+  // The gift card is spent: nothing left on it.
+  const left = await request.get(
+    `/api/payment/voucher?reference=${reference}&recaptchaToken=kupa-test-captcha`,
+  );
+  expect(left.status()).toBe(409);
+  expect((await left.json()).error.code).toBe('voucherBalance');
+});
+
+test('a donor gives an amount of their own, with their ID number, in English', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto('/donations?lang=en');
+  await expect(page.getByRole('heading', { name: 'Donate', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Another amount' }).click();
+  await page.getByLabel(/^Amount in shekels/).fill('5');
+  await expect(page.getByRole('status')).toContainText('whole shekels between');
+  await expect(page.getByRole('button', { name: 'Continue', exact: true })).toBeDisabled();
+  await page.getByLabel(/^Amount in shekels/).fill('72');
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'gifts-donation-en-390.png');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+
+  await expect(page.getByText('The donation receipt needs your ID number.')).toBeVisible();
+  await page.getByLabel(/^ID number/).fill('123456782');
+  await fillDetails(page, DETAILS_EN);
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await payOnGatewayPage(page, '4242 4242 4242 4242');
+
+  await expect(page.getByRole('heading', { name: 'Thank you for your donation!' })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(page.getByText(/72/).first()).toBeVisible();
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'gifts-donation-done-en-390.png');
+});

@@ -1,7 +1,0 @@
-import { useTranslation } from 'react-i18next';
-import { NotAvailable } from '../../components/ui/NotAvailable';
-
-export default function DonationsPage() {
-  const { t } = useTranslation();
-  return <NotAvailable screenTitle={t('screens.donations')} />;
-}

@@ -1,0 +1,229 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { CustomerInfoForm } from '../../components/checkout/CustomerInfoForm';
+import { PaymentMethods } from '../../components/checkout/PaymentMethods';
+import { ALL_METHODS, type OfferedMethod } from '../../components/checkout/methods';
+import type { CheckoutConfig, CustomerInfo } from '../../components/checkout/customerInfo';
+import { Loading } from '../../components/ui/Loading';
+import { Notice } from '../../components/ui/Notice';
+import { LangLink } from '../../components/ui/LangLink';
+import { errorMessage } from '../../lib/apiErrors';
+import { captchaTokenFor } from '../../lib/captcha';
+import { useConfig } from '../../lib/config';
+import { formatMoney } from '../../lib/format';
+import { withLang } from '../../lib/lang';
+import { localizedName } from '../../lib/localized';
+import { fetchPaymentForm } from '../../lib/api/payment';
+import { giftOrderQuery, postGiftCart, type GiftLines } from '../../lib/api/gifts';
+import type { SiteConfig } from '../../lib/api/types';
+import './GiftCheckout.css';
+
+// A voucher or donation order leaves for the gateway's page in the whole window (no seats wait
+// on this page) and comes back to its page: a saved card needs a login this flow does not ask for.
+const METHODS: readonly OfferedMethod[] = ALL_METHODS.filter((m) => m !== 'savedCard');
+
+/**
+ * The buyer's details and the payment of a voucher or donation order (spec section 2: "customer
+ * info", then the payment step): POST /cart with the chosen lines and the details, then the
+ * gateway's page, which comes back to `returnPath` with the payment's id.
+ */
+export function GiftCheckout({
+  lines,
+  total,
+  summary,
+  onBack,
+  returnPath,
+}: {
+  lines: GiftLines;
+  total: number;
+  summary: ReactNode;
+  onBack: () => void;
+  returnPath: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const langParam = useSearchParams()[0].get('lang');
+  const appConfig = useConfig();
+  const site = appConfig.raw as SiteConfig | null;
+  const [details, setDetails] = useState<CustomerInfo | null>(null);
+  const [serverError, setServerError] = useState<unknown>(null);
+  const [method, setMethod] = useState<OfferedMethod>('card');
+  const [numberOfPayments, setNumberOfPayments] = useState(1);
+  const [paying, setPaying] = useState(false);
+  const [payError, setPayError] = useState<string | null>(null);
+  // A donation's receipt names its donor: the ID number is required (spec section 5).
+  const config = useMemo<CheckoutConfig | null>(() => {
+    if (!site) return null;
+    if (lines.orderType !== 'donations') return site;
+    return {
+      ...site,
+      customerInfo: { ...site.customerInfo, ssn: { isRequired: true, isIncluded: true } },
+    };
+  }, [site, lines.orderType]);
+  if (!config || !site) return <Loading />;
+
+  async function submitDetails(info: CustomerInfo) {
+    setServerError(null);
+    try {
+      await postGiftCart(lines, info, total, lang === 'he' ? 'he' : 'en');
+      setDetails(info);
+    } catch (e) {
+      setServerError(e);
+      throw e;
+    }
+  }
+
+  async function pay() {
+    if (!site) return;
+    setPaying(true);
+    setPayError(null);
+    try {
+      const form = await fetchPaymentForm(lang === 'he' ? 'he' : 'en', {
+        orderType: lines.orderType,
+        total,
+        method,
+        numberOfPayments,
+        recaptchaToken: await captchaTokenFor(site, 'payment'),
+        returnPath: withLang(returnPath, langParam),
+      });
+      window.location.assign(form.paymentFormURL);
+    } catch (e) {
+      setPayError(errorMessage(t, e));
+      setPaying(false);
+    }
+  }
+
+  return (
+    <div className="gift-checkout">
+      <section className="gift-checkout__summary" aria-labelledby="gift-summary">
+        <h2 id="gift-summary" className="gift-checkout__heading">
+          {t('gifts.summary')}
+        </h2>
+        {summary}
+        <p className="gift-checkout__total">
+          {t('gifts.total')} <strong>{formatMoney(total, lang)}</strong>
+        </p>
+        <button type="button" className="button button--ghost" onClick={onBack}>
+          {t('gifts.change')}
+        </button>
+      </section>
+      {details === null ? (
+        <section aria-labelledby="gift-details">
+          <h2 id="gift-details" className="gift-checkout__heading">
+            {t('checkout.step.detailsTitle')}
+          </h2>
+          {lines.orderType === 'donations' && (
+            <p className="gift-checkout__hint">{t('gifts.donation.idNeeded')}</p>
+          )}
+          <CustomerInfoForm
+            config={config}
+            onSubmit={submitDetails}
+            serverError={serverError}
+            submitLabel={t('gifts.toPayment')}
+          />
+        </section>
+      ) : (
+        <section aria-labelledby="gift-pay">
+          <p>
+            {t('checkout.step.detailsSaved', {
+              name: `${details.firstName} ${details.lastName}`.trim(),
+            })}{' '}
+            <button type="button" className="button button--ghost" onClick={() => setDetails(null)}>
+              {t('checkout.step.editDetails')}
+            </button>
+          </p>
+          <h2 id="gift-pay" className="gift-checkout__heading">
+            {t('checkout.step.paymentTitle')}
+          </h2>
+          <PaymentMethods
+            value={method}
+            onChange={(m) => {
+              setMethod(m);
+              setNumberOfPayments(1);
+            }}
+            numberOfPayments={numberOfPayments}
+            onNumberOfPaymentsChange={setNumberOfPayments}
+            methods={METHODS}
+          />
+          {payError && (
+            <p className="gift-checkout__error" role="alert">
+              {payError}
+            </p>
+          )}
+          <button
+            type="button"
+            className="button button--primary gift-checkout__pay"
+            disabled={paying}
+            onClick={() => void pay()}
+          >
+            {t('gifts.pay', { amount: formatMoney(total, lang) })}
+          </button>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** A paid voucher or donation order: its vouchers with their references, or the donation. */
+export function GiftConfirmation({ id }: { id: string }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const query = useQuery(giftOrderQuery(id));
+  if (query.isPending) return <Loading />;
+  if (query.isError) {
+    return (
+      <Notice title={t('gifts.orderNotFound')} tone="error">
+        <p>{errorMessage(t, query.error)}</p>
+      </Notice>
+    );
+  }
+  const order = query.data;
+  const money = (agorot: number) => formatMoney(agorot, lang, order.currency);
+  const vouchers = order.orderType === 'vouchers';
+  return (
+    <div className="gift-confirmation">
+      <h1 className="page-title">
+        {vouchers ? t('gifts.vouchers.thanks') : t('gifts.donation.thanks')}
+      </h1>
+      <p>
+        {t('gifts.orderNumber')}{' '}
+        <bdi dir="ltr" className="gift-confirmation__number">
+          {order.reservationNumber}
+        </bdi>
+        {' · '}
+        {t('gifts.total')} {money(order.total)}
+      </p>
+      {vouchers && <p>{t('gifts.vouchers.mailed')}</p>}
+      <ul className="gift-confirmation__list">
+        {order.systemVouchers.map((v) => (
+          <li key={v.reference} className="gift-voucher">
+            <h2 className="gift-voucher__name">{localizedName(lang, v.name, v.nameEn)}</h2>
+            <p className="gift-voucher__reference">
+              <span>{t('gifts.vouchers.reference')}</span> <bdi dir="ltr">{v.reference}</bdi>
+            </p>
+            <p className="gift-voucher__meta">
+              {v.value != null && t('gifts.vouchers.worth', { amount: money(v.value) })}
+              {v.benefitTickets != null && t('gifts.vouchers.tickets', { count: v.benefitTickets })}
+              {' · '}
+              {t('gifts.vouchers.validUntil', { date: v.validTo })}
+            </p>
+          </li>
+        ))}
+        {order.donations.map((d, i) => (
+          <li key={`${d.id}-${d.detailId}-${i}`} className="gift-voucher">
+            <h2 className="gift-voucher__name">{localizedName(lang, d.name, d.nameEn)}</h2>
+            <p className="gift-voucher__meta">{money(d.amount)}</p>
+          </li>
+        ))}
+      </ul>
+      {vouchers && <p className="gift-checkout__hint">{t('gifts.vouchers.howToRedeem')}</p>}
+      <p>
+        <LangLink className="button button--primary" to="/">
+          {t('gifts.toWhatsOn')}
+        </LangLink>
+      </p>
+    </div>
+  );
+}

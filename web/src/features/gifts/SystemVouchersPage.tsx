@@ -1,0 +1,214 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { GiftCheckout, GiftConfirmation } from './GiftCheckout';
+import { useGiftReturn } from './useGiftReturn';
+import './GiftCheckout.css';
+import { Loading } from '../../components/ui/Loading';
+import { Notice } from '../../components/ui/Notice';
+import { errorMessage } from '../../lib/apiErrors';
+import { useConfig } from '../../lib/config';
+import { useDocumentTitle } from '../../lib/documentTitle';
+import { formatMoney } from '../../lib/format';
+import { localizedName } from '../../lib/localized';
+import { voucherClassesQuery, type GiftLines, type VoucherClass } from '../../lib/api/gifts';
+import { chosenVouchers, type VoucherChoice } from './choice';
+
+/**
+ * Gift vouchers (spec section 2: choose vouchers, customer info, payment, confirmation). The
+ * gateway's page comes back here; a paid order then has its own address (`?order=…`).
+ */
+export default function SystemVouchersPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('screens.systemVouchers'));
+  const path = useConfig().routes.systemVouchers;
+  const order = useSearchParams()[0].get('order');
+  const back = useGiftReturn('vouchers', path);
+  if (order) return <GiftConfirmation id={order} />;
+  if (back) return back;
+  return <ChooseVouchers path={path} />;
+}
+
+function ChooseVouchers({ path }: { path: string }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const query = useQuery(voucherClassesQuery);
+  const [choice, setChoice] = useState<VoucherChoice>({ quantities: {}, amounts: {} });
+  const [checkout, setCheckout] = useState<GiftLines | null>(null);
+  if (query.isPending) return <Loading />;
+  if (query.isError) {
+    return (
+      <Notice title={t('gifts.loadError')} tone="error">
+        <p>{errorMessage(t, query.error)}</p>
+      </Notice>
+    );
+  }
+  const { systemVouchers: classes, maxQuantityForVouchers: max } = query.data;
+  const chosen = chosenVouchers(classes, choice, max);
+  const money = (agorot: number) => formatMoney(agorot, lang);
+
+  if (checkout && chosen.ok) {
+    return (
+      <div className="gift-page">
+        <h1 className="page-title">{t('gifts.vouchers.title')}</h1>
+        <GiftCheckout
+          lines={checkout}
+          total={chosen.total}
+          returnPath={path}
+          onBack={() => setCheckout(null)}
+          summary={
+            <ul>
+              {chosen.summary.map((s) => (
+                <li key={s.key}>
+                  {s.quantity} × {localizedName(lang, s.name, s.nameEn)} ({money(s.price)})
+                </li>
+              ))}
+            </ul>
+          }
+        />
+      </div>
+    );
+  }
+
+  const setQuantity = (key: string, n: number) =>
+    setChoice((c) => ({ ...c, quantities: { ...c.quantities, [key]: Math.max(0, n) } }));
+  return (
+    <div className="gift-page">
+      <h1 className="page-title">{t('gifts.vouchers.title')}</h1>
+      <p className="gift-page__lead">{t('gifts.vouchers.lead', { max })}</p>
+      {classes.length === 0 && <p>{t('errors.noVouchers')}</p>}
+      {classes.map((c) => (
+        <VoucherCard
+          key={c.id}
+          c={c}
+          lang={lang}
+          quantities={choice.quantities}
+          amount={choice.amounts[c.id] ?? ''}
+          full={chosen.count >= max}
+          onQuantity={setQuantity}
+          onAmount={(v) => setChoice((s) => ({ ...s, amounts: { ...s.amounts, [c.id]: v } }))}
+        />
+      ))}
+      <div className="gift-page__bar">
+        <p>
+          {t('gifts.total')} <strong>{money(chosen.total)}</strong>
+        </p>
+        {chosen.problem && (
+          <p role="status" className="gift-checkout__hint">
+            {t(`gifts.problem.${chosen.problem}`, { max })}
+          </p>
+        )}
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={!chosen.ok}
+          onClick={() =>
+            chosen.ok && setCheckout({ orderType: 'vouchers', vouchers: chosen.lines })
+          }
+        >
+          {t('gifts.continue')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function VoucherCard({
+  c,
+  lang,
+  quantities,
+  amount,
+  full,
+  onQuantity,
+  onAmount,
+}: {
+  c: VoucherClass;
+  lang: string;
+  quantities: Record<string, number>;
+  amount: string;
+  full: boolean;
+  onQuantity: (key: string, n: number) => void;
+  onAmount: (shekels: string) => void;
+}) {
+  const { t } = useTranslation();
+  const money = (agorot: number) => formatMoney(agorot, lang);
+  const titleId = `voucher-${c.id}`;
+  const name = localizedName(lang, c.name, c.nameEn);
+  const rows: { key: string; label: string }[] = c.prices.map((p) => ({
+    key: `${c.id}:${p.id}`,
+    label: money(p.price),
+  }));
+  if (c.openPrice) rows.push({ key: `${c.id}:open`, label: t('gifts.vouchers.yourAmount') });
+  return (
+    <section
+      className={`gift-choice${c.boxOfficeOnly ? ' gift-choice--disabled' : ''}`}
+      aria-labelledby={titleId}
+    >
+      <h2 id={titleId} className="gift-choice__title">
+        {name}
+      </h2>
+      <p className="gift-voucher__meta">{localizedName(lang, c.description, c.descriptionEn)}</p>
+      {c.benefits.length > 0 && (
+        <ul className="gift-voucher__meta">
+          {c.benefits.map((b) => (
+            <li key={b.name}>
+              {b.quantity} × {localizedName(lang, b.name, b.nameEn)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {c.boxOfficeOnly ? (
+        <p>
+          <strong>{t('gifts.vouchers.boxOfficeOnly')}</strong>
+        </p>
+      ) : (
+        rows.map((r) => {
+          const n = quantities[r.key] ?? 0;
+          return (
+            <div key={r.key} className="gift-choice__row">
+              <span>{r.label}</span>
+              {r.key.endsWith(':open') && c.openPrice && (
+                <label>
+                  <span className="visually-hidden">
+                    {t('gifts.vouchers.amountLabel', { name })}
+                  </span>
+                  <input
+                    className="gift-choice__input"
+                    inputMode="numeric"
+                    dir="ltr"
+                    value={amount}
+                    placeholder={`${c.openPrice.min / 100}–${c.openPrice.max / 100} ₪`}
+                    onChange={(e) => onAmount(e.target.value.replace(/[^0-9]/g, ''))}
+                  />
+                </label>
+              )}
+              <span className="gift-choice__stepper">
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  aria-label={t('gifts.less', { name: `${name} ${r.label}` })}
+                  disabled={n === 0}
+                  onClick={() => onQuantity(r.key, n - 1)}
+                >
+                  −
+                </button>
+                <output aria-live="polite">{n}</output>
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  aria-label={t('gifts.more', { name: `${name} ${r.label}` })}
+                  disabled={full}
+                  onClick={() => onQuantity(r.key, n + 1)}
+                >
+                  +
+                </button>
+              </span>
+            </div>
+          );
+        })
+      )}
+      <p className="gift-choice__terms">{localizedName(lang, c.terms, c.termsEn)}</p>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+// Vouchers and donations (issue 14, decision 0033): what is offered, the cart of either order
+// type, its commit, and a paid order read back. Shared by the vouchers page and the donations
+// page (features never import each other).
+import { queryOptions } from '@tanstack/react-query';
+import { apiGet, apiSend } from './client';
+import type { components } from './schema';
+
+type Schemas = components['schemas'];
+export type VoucherClass = Schemas['SystemVoucherClass'];
+export type Donation = Schemas['Donation'];
+export type GiftOrder = Schemas['GiftOrderResponse'];
+export type IssuedVoucher = Schemas['IssuedVoucher'];
+export type GiftCartResponse = Schemas['CartResponse'];
+export type CustomerInfo = Schemas['CustomerInfo'];
+export type GiftOrderType = 'vouchers' | 'donations';
+
+/** What the buyer chose: the cart's `vouchers` or `donations`, as the spec spells them. */
+export type GiftLines =
+  | { orderType: 'vouchers'; vouchers: Schemas['CartVoucherIn'][] }
+  | { orderType: 'donations'; donations: Schemas['CartDonationIn'][] };
+
+export const voucherClassesQuery = queryOptions({
+  queryKey: ['gifts', 'voucherClasses'] as const,
+  queryFn: ({ signal }) =>
+    apiGet<Schemas['VoucherClassesResponse']>('/system-vouchers', undefined, signal),
+});
+
+export const donationsQuery = queryOptions({
+  queryKey: ['gifts', 'donations'] as const,
+  queryFn: ({ signal }) => apiGet<Schemas['DonationsResponse']>('/donations', undefined, signal),
+});
+
+export const giftOrderQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['gifts', 'order', id] as const,
+    queryFn: ({ signal }) =>
+      apiGet<GiftOrder>(`/gift-orders/${encodeURIComponent(id)}`, undefined, signal),
+    retry: false,
+  });
+
+/** POST /cart with the chosen vouchers or donations and the buyer's details. */
+export function postGiftCart(
+  lines: GiftLines,
+  customerInfo: CustomerInfo,
+  total: number,
+  locale: string,
+): Promise<GiftCartResponse> {
+  const cart =
+    lines.orderType === 'vouchers'
+      ? { presentations: [], vouchers: lines.vouchers, customerInfo, total }
+      : { presentations: [], donations: lines.donations, customerInfo, total };
+  return apiSend<GiftCartResponse>('POST', '/cart', { cart, step: 'customerInfo', locale });
+}
+
+/** POST /payment/commit of the session's paid voucher or donation order. */
+export function commitGift(
+  orderType: GiftOrderType,
+  recaptchaToken: string,
+): Promise<Schemas['CommitResponse']> {
+  return apiSend<Schemas['CommitResponse']>('POST', '/payment/commit', {
+    cart: { [orderType]: [{}] },
+    recaptchaToken,
+  });
+}
