@@ -133,8 +133,8 @@ pub struct AreaCustomer {
     pub members: Vec<MemberCard>,
     /// Saved cards (none deleted).
     pub mag_cards: Vec<SavedCardDto>,
-    /// System vouchers: always empty until the vouchers issue sells them.
-    pub system_vouchers: Vec<serde_json::Value>,
+    /// The customer's system vouchers, newest first (as GET /customer-area/system-vouchers).
+    pub system_vouchers: Vec<crate::vouchers::OwnedVoucher>,
     #[serde(rename = "VODTickets")]
     pub vod_tickets: Vec<VodItem>,
     /// Paid reservations whose screening is still ahead, soonest first.
@@ -276,6 +276,7 @@ async fn customer_area_data(
         .collect();
     customer.past_reservations = area.past.iter().map(|o| reservation(&state, o)).collect();
     customer.vod_tickets = area.vod.iter().map(|o| vod_item(o, area.now_ms)).collect();
+    customer.system_vouchers = crate::vouchers::owned_vouchers(&state, session.login()).await?;
     Ok(axum::Json(CustomerAreaDataResponse {
         customer,
         server_time: ms_to_rfc3339(area.now_ms),

@@ -82,11 +82,14 @@ pub struct ApiSettings {
     /// The cancellation window, service charge and the payment methods not refunded online
     /// (KUPA_CANCELLATION_FEE, KUPA_CANCELLATION_WINDOW_MINUTES, KUPA_NOT_REFUNDABLE_ONLINE).
     pub cancellation: kupa_app::orders::CancellationPolicy,
+    /// A replacement voucher is good for this many days (KUPA_VOUCHER_REPLACEMENT_DAYS).
+    pub voucher_replacement_days: i64,
 }
 
 /// The defaults of the limits above, for a single node that faces browsers.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024;
 pub const DEFAULT_MAX_EVENT_STREAMS_PER_ADDRESS: usize = 32;
+pub const DEFAULT_VOUCHER_REPLACEMENT_DAYS: i64 = 90;
 
 /// A secret that never shows in `Debug` output or logs.
 #[derive(Clone, PartialEq, Eq, serde::Deserialize)]
@@ -118,6 +121,7 @@ impl Default for ApiSettings {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_event_streams_per_address: DEFAULT_MAX_EVENT_STREAMS_PER_ADDRESS,
             cancellation: kupa_app::orders::CancellationPolicy::default(),
+            voucher_replacement_days: DEFAULT_VOUCHER_REPLACEMENT_DAYS,
         }
     }
 }
@@ -155,4 +159,6 @@ pub struct AppState {
     pub staff: Arc<kupa_app::staff::StaffService>,
     /// The figures of live monitoring (PRES-live), scoped to the staff caller.
     pub live: Arc<kupa_app::staff::live::LiveService>,
+    /// The vouchers sold: their owners' list, history and replacement (issue 14).
+    pub vouchers: Arc<kupa_app::vouchers::VoucherService>,
 }

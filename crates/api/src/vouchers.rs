@@ -13,7 +13,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::Path;
+use crate::extract::{Json, Path};
 use crate::session::BuyerSession;
 use crate::state::AppState;
 
@@ -22,6 +22,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(voucher_classes))
         .routes(routes!(donation_list))
         .routes(routes!(gift_order))
+        .routes(routes!(my_vouchers))
+        .routes(routes!(voucher_history))
+        .routes(routes!(voucher_replacement))
 }
 
 // ---- What the cart takes
@@ -296,4 +299,159 @@ impl GiftOrderResponse {
             },
         }
     }
+}
+
+// ---- The vouchers a buyer owns
+
+/// A voucher sold, as its owner sees it (spec section 3: on a customer, Reference,
+/// IsForReplacement, StartDate, EndDate, DateTimeCreated, balance, benefits, status).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnedVoucher {
+    pub reference: String,
+    /// The order that bought it (what cancel and replacement name).
+    pub reservation_identifier: String,
+    pub reservation_number: String,
+    pub system_voucher_id: i64,
+    pub name: String,
+    pub name_en: String,
+    /// active, partiallyRedeemed, redeemed, expired, cancelled or replacement.
+    pub status: kupa_app::vouchers::VoucherStatus,
+    pub price: i64,
+    /// A value voucher: what it was worth and what is left (agorot).
+    pub value: Option<i64>,
+    pub balance: Option<i64>,
+    /// A benefit voucher: the tickets it gives and how many were taken.
+    pub benefit_tickets: Option<i64>,
+    pub redeemed_tickets: i64,
+    pub is_for_replacement: bool,
+    /// First and last day (Asia/Jerusalem, YYYY-MM-DD).
+    pub start_date: String,
+    pub end_date: String,
+    /// When it was bought (UTC).
+    pub date_time_created: String,
+}
+
+impl OwnedVoucher {
+    fn of(v: &vouchers::SoldVoucher, today: jiff::civil::Date) -> OwnedVoucher {
+        OwnedVoucher {
+            reference: v.reference.clone(),
+            reservation_identifier: v.order_id.clone(),
+            reservation_number: v.reservation_number.clone(),
+            system_voucher_id: v.class_id,
+            name: v.name.clone(),
+            name_en: v.name_en.clone(),
+            status: v.status(today),
+            price: v.price,
+            value: v.value,
+            balance: v.balance,
+            benefit_tickets: v.benefit_tickets,
+            redeemed_tickets: if v.benefit_tickets.is_some() {
+                v.used_count
+            } else {
+                0
+            },
+            is_for_replacement: v.is_for_replacement,
+            start_date: v.valid_from.clone(),
+            end_date: v.valid_to.clone(),
+            date_time_created: kupa_domain::time::ms_to_rfc3339(v.created_at_ms),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MyVouchersResponse {
+    pub system_vouchers: Vec<OwnedVoucher>,
+}
+
+/// The logged-in customer's vouchers, as the area shows them.
+pub async fn owned_vouchers(state: &AppState, login: Option<&str>) -> ApiResult<Vec<OwnedVoucher>> {
+    let today = state.vouchers.today();
+    let list = state.vouchers.customer_vouchers(login).await?;
+    Ok(list.iter().map(|v| OwnedVoucher::of(v, today)).collect())
+}
+
+fn reader(session: &BuyerSession) -> vouchers::VoucherReader<'_> {
+    vouchers::VoucherReader {
+        session: session.id(),
+        login: session.login(),
+    }
+}
+
+/// The logged-in customer's system vouchers, newest first (the customer area's list; Kupa's own
+/// call: the spec's customer carries SystemVouchers).
+#[utoipa::path(get, operation_id = "myVouchers", path = "/customer-area/system-vouchers", tag = "vouchers",
+    responses((status = 200, description = "The customer's vouchers", body = MyVouchersResponse),
+              (status = 401, description = "loginError", body = ErrorBody)))]
+async fn my_vouchers(
+    State(state): State<AppState>,
+    session: BuyerSession,
+) -> ApiResult<axum::Json<MyVouchersResponse>> {
+    Ok(axum::Json(MyVouchersResponse {
+        system_vouchers: owned_vouchers(&state, session.login()).await?,
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VoucherHistoryResponse {
+    pub system_voucher: OwnedVoucher,
+    /// Oldest first: purchased, each redemption, replacement.
+    pub history: Vec<vouchers::VoucherEvent>,
+}
+
+/// A voucher's history (spec: GET /system-vouchers/{ref}/history), for its owner only.
+#[utoipa::path(get, operation_id = "systemVoucherHistory", path = "/system-vouchers/{ref}/history", tag = "vouchers",
+    params(("ref" = String, Path, max_length = 64, description = "The voucher's reference")),
+    responses((status = 200, description = "The voucher and its history", body = VoucherHistoryResponse),
+              (status = 404, description = "SYSTEM_VOUCHER_NOT_FOUND (none, or not yours)", body = ErrorBody)))]
+async fn voucher_history(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Path(reference): Path<String>,
+) -> ApiResult<axum::Json<VoucherHistoryResponse>> {
+    let (v, history) = state.vouchers.history(&reference, reader(&session)).await?;
+    Ok(axum::Json(VoucherHistoryResponse {
+        system_voucher: OwnedVoucher::of(&v, state.vouchers.today()),
+        history,
+    }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VoucherActionBody {
+    /// The order that bought the voucher.
+    #[schema(max_length = 64)]
+    pub reservation_identifier: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VoucherActionResponse {
+    pub system_voucher: OwnedVoucher,
+}
+
+/// Turns a voucher into a replacement voucher, good for KUPA_VOUCHER_REPLACEMENT_DAYS from today
+/// (spec: POST /system-vouchers/{ref}/replacement); a partly redeemed voucher, which cannot be
+/// refunded, can be replaced. For its owner only.
+#[utoipa::path(post, operation_id = "systemVoucherReplacement", path = "/system-vouchers/{ref}/replacement", tag = "vouchers",
+    params(("ref" = String, Path, max_length = 64, description = "The voucher's reference")),
+    request_body = VoucherActionBody,
+    responses((status = 200, description = "The voucher, now a replacement voucher", body = VoucherActionResponse),
+              (status = 404, description = "SYSTEM_VOUCHER_NOT_FOUND (none, not yours, or not of this reservation)", body = ErrorBody),
+              (status = 409, description = "SYSTEM_VOUCHER_ALREADY_FOR_REPLACEMENT, SYSTEM_VOUCHER_NOT_ACTIVE (cancelled, used up or expired)", body = ErrorBody)))]
+async fn voucher_replacement(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Path(reference): Path<String>,
+    Json(body): Json<VoucherActionBody>,
+) -> ApiResult<axum::Json<VoucherActionResponse>> {
+    let v = state
+        .vouchers
+        .replace(&reference, &body.reservation_identifier, reader(&session))
+        .await?;
+    Ok(axum::Json(VoucherActionResponse {
+        system_voucher: OwnedVoucher::of(&v, state.vouchers.today()),
+    }))
 }

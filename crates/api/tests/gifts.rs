@@ -293,5 +293,73 @@ api_tests! {
         // The customer area still reads (a voucher order is not a ticket order).
         let r = app.call_as(&dana, "GET", "/api/customer-area/customerAreaData", None).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let listed = r.body["customer"]["SystemVouchers"].as_array().unwrap();
+        assert_eq!(listed.len(), 3, "{}", r.text);
+        assert_eq!(listed[0]["status"], "active");
+    }
+
+    async fn the_owner_lists_traces_and_replaces_a_voucher_and_no_one_else_can(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        let r = app.call_as(&buyer(5), "GET", "/api/customer-area/system-vouchers", None).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "loginError"));
+        let dana = log_in(&app, &buyer(1), "0524318876").await;
+        let bought = bought_gift_cards(&app, &dana).await;
+        let order = bought.body["reservationIdentifier"].as_str().unwrap().to_owned();
+        let r = app.call_as(&dana, "GET", "/api/customer-area/system-vouchers", None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let list = r.body["systemVouchers"].as_array().unwrap().clone();
+        assert_eq!(list.len(), 3);
+        assert!(list.iter().all(|v| v["status"] == "active" && v["reservationIdentifier"] == order.as_str()), "{list:?}");
+        example(&app, "myVouchers", "MyVouchersResponse", &r);
+        // Another buyer redeems ₪30 of the ₪150 card at the box office... here, online.
+        let card = list.iter().find(|v| v["value"] == 15000).unwrap()["reference"].as_str().unwrap().to_owned();
+        let other = buyer(3);
+        let k = priced_cart_at(&app, &other, 0, None, "he").await;
+        let p = &k.presentation;
+        let seats: Vec<Value> = k.seats.iter().map(|s| json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"], "ticket": { "ticketId": 101 } })).collect();
+        let body = json!({ "cart": { "presentations": [{ "presentationId": p["id"], "seats": seats }], "voucherPayments": [{ "reference": card }],
+                                     "customerInfo": customer(None) }, "step": "customerInfo", "locale": "he" });
+        let r = app.call_as(&other, "POST", "/api/cart", Some(&body.to_string())).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let total = r.body["cart"]["total"].as_i64().unwrap();
+        let paid_by_card = total.min(15000);
+        let r = app.call_as(&other, "GET", &format!("/api/payment/form/he?presentationId={}&total={total}&recaptchaToken={CAPTCHA_TEST_TOKEN}", p["id"]), None).await;
+        let id = r.body["paymentIdentifier"].as_str().unwrap().to_owned();
+        if r.body["paid"] != true {
+            pay_card(&app, &other, &id, "4242+4242+4242+4242").await;
+        }
+        // The owner sees it partly redeemed, and where.
+        let r = app.call_as(&dana, "GET", &format!("/api/system-vouchers/{card}/history"), None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let history = r.body["history"].as_array().unwrap().clone();
+        assert_eq!(history.len(), 2, "{history:?}");
+        assert_eq!((history[0]["kind"].as_str(), history[0]["amount"].as_i64()), (Some("purchased"), Some(15000)));
+        assert_eq!((history[1]["kind"].as_str(), history[1]["amount"].as_i64()), (Some("redeemed"), Some(paid_by_card)));
+        assert_eq!(r.body["systemVoucher"]["balance"].as_i64(), Some(15000 - paid_by_card));
+        let expected = if paid_by_card == 15000 { "redeemed" } else { "partiallyRedeemed" };
+        assert_eq!(r.body["systemVoucher"]["status"], expected);
+        example(&app, "systemVoucherHistory", "VoucherHistoryResponse", &r);
+        // Strangers learn nothing: not the other buyer who used the code, not a guess.
+        for (who, reference) in [(other.as_str(), card.as_str()), (dana.as_str(), "KV-0000-0000-0000-0000")] {
+            let r = app.call_as(who, "GET", &format!("/api/system-vouchers/{reference}/history"), None).await;
+            assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "SYSTEM_VOUCHER_NOT_FOUND"), "{}", r.text);
+        }
+        // A replacement: named with its own reservation, once.
+        let active = list.iter().find(|v| v["value"] == 10000).unwrap()["reference"].as_str().unwrap().to_owned();
+        let replace = |reservation: &str| json!({ "reservationIdentifier": reservation }).to_string();
+        let r = app.call_as(&dana, "POST", &format!("/api/system-vouchers/{active}/replacement"), Some(&replace("nope"))).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "SYSTEM_VOUCHER_NOT_FOUND"));
+        let r = app.call_as(&other, "POST", &format!("/api/system-vouchers/{active}/replacement"), Some(&replace(&order))).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "SYSTEM_VOUCHER_NOT_FOUND"), "not the owner");
+        let r = app.call_as(&dana, "POST", &format!("/api/system-vouchers/{}/replacement", active.to_lowercase()), Some(&replace(&order))).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let until = app.today.checked_add(jiff::ToSpan::days(90)).unwrap().to_string();
+        assert_eq!((r.body["systemVoucher"]["status"].as_str(), r.body["systemVoucher"]["endDate"].as_str()), (Some("replacement"), Some(until.as_str())));
+        example(&app, "systemVoucherReplacement", "VoucherActionResponse", &r);
+        let r = app.call_as(&dana, "POST", &format!("/api/system-vouchers/{active}/replacement"), Some(&replace(&order))).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "SYSTEM_VOUCHER_ALREADY_FOR_REPLACEMENT"));
+        // The replacement still pays, until its new last day.
+        let r = app.call_as(&dana, "GET", &format!("/api/payment/voucher?reference={active}&recaptchaToken={CAPTCHA_TEST_TOKEN}"), None).await;
+        assert_eq!(r.body["payment"]["balance"], 10000, "{}", r.text);
     }
 }

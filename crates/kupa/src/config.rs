@@ -194,6 +194,21 @@ pub struct CancellationArgs {
     /// blik, payu, voucher): cancelling such an order answers BALANCE_IS_DUE (default none).
     #[arg(long, env = "KUPA_NOT_REFUNDABLE_ONLINE", value_delimiter = ',')]
     pub not_refundable_online: Option<Vec<String>>,
+    /// A system voucher turned into a replacement voucher is good for this many days (default 90).
+    #[arg(long, env = "KUPA_VOUCHER_REPLACEMENT_DAYS")]
+    pub voucher_replacement_days: Option<i64>,
+}
+
+/// KUPA_VOUCHER_REPLACEMENT_DAYS, checked.
+pub fn voucher_replacement_days(args: &CancellationArgs) -> anyhow::Result<i64> {
+    let days = args
+        .voucher_replacement_days
+        .unwrap_or(kupa_api::state::DEFAULT_VOUCHER_REPLACEMENT_DAYS);
+    anyhow::ensure!(
+        (1..=3650).contains(&days),
+        "KUPA_VOUCHER_REPLACEMENT_DAYS must be 1 to 3650"
+    );
+    Ok(days)
 }
 
 pub fn cancellation(

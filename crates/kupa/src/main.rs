@@ -245,6 +245,7 @@ async fn main() -> anyhow::Result<()> {
                 rate_limits: config::rate_limits(rate_limits.as_deref())?,
                 hold_limits: config::hold_limits(hold_limits.as_deref())?,
                 cancellation: config::cancellation(&cancellation)?,
+                voucher_replacement_days: config::voucher_replacement_days(&cancellation)?,
                 trust_forwarded_for,
                 max_body_bytes: http
                     .max_body_bytes

@@ -49,6 +49,7 @@ mod staff;
 pub use staff::{HistoryReport, seed_demo_history};
 pub mod testing;
 mod tickets;
+mod vouchers;
 
 use std::str::FromStr;
 use std::time::Duration;

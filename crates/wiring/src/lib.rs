@@ -178,6 +178,12 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         clock_port.clone(),
     ));
     let holds: Arc<dyn kupa_app::orders::HoldStore> = store.clone();
+    let vouchers = Arc::new(kupa_app::vouchers::VoucherService::new(
+        store.clone(),
+        customers.clone(),
+        clock_port.clone(),
+        settings.voucher_replacement_days,
+    ));
     let orders = Arc::new(
         OrderService::new(
             catalogue.clone(),
@@ -219,6 +225,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         seat_events,
         staff,
         live,
+        vouchers,
     }
 }
 

@@ -4,6 +4,7 @@
 //! says what may be bought and what it costs, and nothing here writes.
 
 pub mod model;
+mod service;
 
 use jiff::ToSpan;
 use jiff::civil::Date;
@@ -11,6 +12,7 @@ use rand::Rng;
 
 use crate::error::{AppError, AppResult, ErrorCode};
 pub use model::*;
+pub use service::*;
 
 /// At most this many vouchers in one order (spec section 9: maxQuantityForVouchers 10).
 pub const MAX_QUANTITY_FOR_VOUCHERS: i64 = 10;

@@ -193,7 +193,7 @@ export function GiftConfirmation({ id }: { id: string }) {
           {order.reservationNumber}
         </bdi>
         {' · '}
-        {t('gifts.total')} {money(order.total)}
+        {t('gifts.paid')} {money(order.total)}
       </p>
       {vouchers && <p>{t('gifts.vouchers.mailed')}</p>}
       <ul className="gift-confirmation__list">

@@ -62,3 +62,25 @@ export function commitGift(
     recaptchaToken,
   });
 }
+
+export type OwnedVoucher = Schemas['OwnedVoucher'];
+export type VoucherEvent = Schemas['VoucherEvent'];
+
+/** GET /system-vouchers/{ref}/history: the voucher's life, for its owner. */
+export function voucherHistory(reference: string): Promise<Schemas['VoucherHistoryResponse']> {
+  return apiGet<Schemas['VoucherHistoryResponse']>(
+    `/system-vouchers/${encodeURIComponent(reference)}/history`,
+  );
+}
+
+/** POST /system-vouchers/{ref}/replacement: the voucher becomes a replacement voucher. */
+export function replaceVoucher(
+  reference: string,
+  reservationIdentifier: string,
+): Promise<Schemas['VoucherActionResponse']> {
+  return apiSend<Schemas['VoucherActionResponse']>(
+    'POST',
+    `/system-vouchers/${encodeURIComponent(reference)}/replacement`,
+    { reservationIdentifier },
+  );
+}

@@ -462,6 +462,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/customer-area/system-vouchers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The logged-in customer's system vouchers, newest first (the customer area's list; Kupa's own
+     *     call: the spec's customer carries SystemVouchers).
+     */
+    get: operations['myVouchers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customer/locations': {
     parameters: {
       query?: never;
@@ -1632,6 +1652,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/system-vouchers/{ref}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A voucher's history (spec: GET /system-vouchers/{ref}/history), for its owner only. */
+    get: operations['systemVoucherHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/system-vouchers/{ref}/replacement': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turns a voucher into a replacement voucher, good for KUPA_VOUCHER_REPLACEMENT_DAYS from today
+     *     (spec: POST /system-vouchers/{ref}/replacement); a partly redeemed voucher, which cannot be
+     *     refunded, can be replaced. For its owner only.
+     */
+    post: operations['systemVoucherReplacement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1671,8 +1729,8 @@ export interface components {
       PostalCode: string;
       /** @description Israeli ID number, all but the last 4 digits masked: "*****8711". */
       SSN: string;
-      /** @description System vouchers: always empty until the vouchers issue sells them. */
-      SystemVouchers: unknown[];
+      /** @description The customer's system vouchers, newest first (as GET /customer-area/system-vouchers). */
+      SystemVouchers: components['schemas']['OwnedVoucher'][];
       /** @description Paid reservations whose screening is still ahead, soonest first. */
       Tickets: components['schemas']['AreaReservation'][];
       VODTickets: components['schemas']['VodItem'][];
@@ -2851,6 +2909,9 @@ export interface components {
       /** @description The live checkout's step, or null when none is live. */
       step?: string | null;
     };
+    MyVouchersResponse: {
+      systemVouchers: components['schemas']['OwnedVoucher'][];
+    };
     /** @description Where a ticket moves to. */
     NewSeat: {
       /** Format: int64 */
@@ -2872,6 +2933,44 @@ export interface components {
        * @default 0
        */
       min: number;
+    };
+    /**
+     * @description A voucher sold, as its owner sees it (spec section 3: on a customer, Reference,
+     *     IsForReplacement, StartDate, EndDate, DateTimeCreated, balance, benefits, status).
+     */
+    OwnedVoucher: {
+      /** Format: int64 */
+      balance?: number | null;
+      /**
+       * Format: int64
+       * @description A benefit voucher: the tickets it gives and how many were taken.
+       */
+      benefitTickets?: number | null;
+      /** @description When it was bought (UTC). */
+      dateTimeCreated: string;
+      endDate: string;
+      isForReplacement: boolean;
+      name: string;
+      nameEn: string;
+      /** Format: int64 */
+      price: number;
+      /** Format: int64 */
+      redeemedTickets: number;
+      reference: string;
+      /** @description The order that bought it (what cancel and replacement name). */
+      reservationIdentifier: string;
+      reservationNumber: string;
+      /** @description First and last day (Asia/Jerusalem, YYYY-MM-DD). */
+      startDate: string;
+      /** @description active, partiallyRedeemed, redeemed, expired, cancelled or replacement. */
+      status: components['schemas']['VoucherStatus'];
+      /** Format: int64 */
+      systemVoucherId: number;
+      /**
+       * Format: int64
+       * @description A value voucher: what it was worth and what is left (agorot).
+       */
+      value?: number | null;
     };
     PasswordLoginBody: {
       email: string;
@@ -4403,6 +4502,13 @@ export interface components {
       /** @description expired, future or available. */
       status: string;
     };
+    VoucherActionBody: {
+      /** @description The order that bought the voucher. */
+      reservationIdentifier: string;
+    };
+    VoucherActionResponse: {
+      systemVoucher: components['schemas']['OwnedVoucher'];
+    };
     /** @description One benefit of a benefit voucher: its name and how many times it can be redeemed. */
     VoucherBenefit: {
       /** @default  */
@@ -4429,6 +4535,30 @@ export interface components {
       maxQuantityForVouchers: number;
       systemVouchers: components['schemas']['SystemVoucherClass'][];
     };
+    /** @description One event in a voucher's life, for its history. */
+    VoucherEvent: {
+      /**
+       * Format: int64
+       * @description Agorot paid (purchased), taken off the balance (redeemed), or given back.
+       */
+      amount?: number | null;
+      /** @description When (UTC, RFC 3339). */
+      at: string;
+      /** @description purchased, redeemed, cancelled or replacement. */
+      kind: string;
+      /** @description The order it happened in. */
+      reservationNumber?: string | null;
+      /**
+       * Format: int64
+       * @description Tickets of a benefit voucher taken (redeemed).
+       */
+      tickets?: number | null;
+    };
+    VoucherHistoryResponse: {
+      /** @description Oldest first: purchased, each redemption, replacement. */
+      history: components['schemas']['VoucherEvent'][];
+      systemVoucher: components['schemas']['OwnedVoucher'];
+    };
     VoucherPaymentDto: {
       /**
        * Format: int64
@@ -4446,6 +4576,13 @@ export interface components {
     VoucherResponse: {
       payment: components['schemas']['VoucherPaymentDto'];
     };
+    /**
+     * @description Where a voucher stands (spec section 3: active, partially redeemed, redeemed, expired,
+     *     cancelled, replacement).
+     * @enum {string}
+     */
+    VoucherStatus:
+      'active' | 'partiallyRedeemed' | 'redeemed' | 'expired' | 'cancelled' | 'replacement';
   };
   responses: never;
   parameters: never;
@@ -5575,6 +5712,35 @@ export interface operations {
       };
       /** @description formValidation (params.fields) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  myVouchers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The customer's vouchers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MyVouchersResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -8623,6 +8789,83 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['VoucherClassesResponse'];
+        };
+      };
+    };
+  };
+  systemVoucherHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The voucher's reference */
+        ref: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The voucher and its history */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VoucherHistoryResponse'];
+        };
+      };
+      /** @description SYSTEM_VOUCHER_NOT_FOUND (none, or not yours) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  systemVoucherReplacement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The voucher's reference */
+        ref: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['VoucherActionBody'];
+      };
+    };
+    responses: {
+      /** @description The voucher, now a replacement voucher */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VoucherActionResponse'];
+        };
+      };
+      /** @description SYSTEM_VOUCHER_NOT_FOUND (none, not yours, or not of this reservation) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SYSTEM_VOUCHER_ALREADY_FOR_REPLACEMENT, SYSTEM_VOUCHER_NOT_ACTIVE (cancelled, used up or expired) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };

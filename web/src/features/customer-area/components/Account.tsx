@@ -4,6 +4,8 @@ import { DateTime } from '../../../components/ui/DateTime';
 import { errorMessage } from '../../../lib/apiErrors';
 import { formatLongDate, formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
+import type { OwnedVoucher } from '../../../lib/api/gifts';
+import { VouchersList } from './Vouchers';
 import {
   useDeleteAccount,
   useDeleteSavedCard,
@@ -49,7 +51,7 @@ export function MembershipsSection({
   vouchers,
 }: {
   members: MemberCard[];
-  vouchers: unknown[];
+  vouchers: OwnedVoucher[];
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -104,7 +106,7 @@ export function MembershipsSection({
         </ul>
       )}
       <h3 className="area__subheading">{t('customerArea.vouchers.title')}</h3>
-      <p className="area__empty">{vouchers.length === 0 ? t('customerArea.vouchers.empty') : ''}</p>
+      <VouchersList vouchers={vouchers} />
     </Section>
   );
 }

@@ -17,7 +17,10 @@ const api = (url: URL) =>
 describe('order page', () => {
   it('shows which screening the buyer chose, the steps, and the seat step first', async () => {
     await renderApp('/order/77?lang=en', { api });
-    expect(await screen.findByRole('heading', { name: 'The Big Movie' })).toBeInTheDocument();
+    // The order page's code loads first: slow on a busy machine.
+    expect(
+      await screen.findByRole('heading', { name: 'The Big Movie' }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
     expect(screen.getByText('Hadar Cinema')).toBeInTheDocument();
     expect(screen.getByText('Hall 3')).toBeInTheDocument();
     expect(
@@ -34,7 +37,9 @@ describe('order page', () => {
 
   it('shows Hebrew names in Hebrew', async () => {
     await renderApp('/order/77', { api });
-    expect(await screen.findByRole('heading', { name: 'הסרט הגדול' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'הסרט הגדול' }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
     expect(screen.getByText('אולם 3')).toBeInTheDocument();
   });
 
