@@ -541,7 +541,8 @@ function SeatLegend({ marks }: { marks?: SeatMapProps['markLegend'] }) {
   return (
     <div className="seat-legend">
       <ul className="seat-legend__list" aria-label={t('seatMap.legend')}>
-        {LEGEND.map((entry) => (
+        {/* With marks, the buyer's own seats are the marks': "selected" would say it twice. */}
+        {LEGEND.filter((entry) => !marks || entry.state !== 'selected').map((entry) => (
           <li key={entry.label} className="seat-legend__item">
             <svg className="seat-legend__swatch" viewBox="-1 -1 10.4 10.4" aria-hidden="true">
               {entry.kinds.includes('sofa') && (

@@ -128,136 +128,139 @@ export function SeatChanger({
 
   return (
     <div className="seat-change" data-live={live}>
-      <p className="seat-change__intro">
-        {t(tickets.length === 1 ? 'seatChange.introOne' : 'seatChange.intro')}
-      </p>
-      <SeatMap
-        plan={plan.data.seatplan}
-        states={states}
-        reasons={reasons}
-        marks={marks}
-        markLegend={legend}
-        name={localizedName(lang, presentation.venueName, presentation.venueNameEn)}
-        onSeatActivate={(seat) =>
-          dispatch({
-            type: 'tapSeat',
-            seat: {
-              sectionId: seat.si,
-              x: seat.x,
-              y: seat.y,
-              row: seat.r,
-              seat: seat.n,
-              ticketGroupId: seat.tg,
-            },
-          })
-        }
-      />
-      <p className="seat-change__hint" role="status">
-        {state.hint ? t(`seatChange.hint.${state.hint}`) : ''}
-      </p>
-
-      <section className="seat-change__tickets" aria-labelledby="seat-change-tickets">
-        <h2 id="seat-change-tickets" className="seat-change__heading">
-          {t('seatChange.tickets')}
-        </h2>
-        <ul className="seat-change__list">
-          {state.tickets.map((ticket) => {
-            const to = state.moves.get(ticket.line);
-            const picked = state.picked === ticket.line;
-            return (
-              <li
-                key={ticket.line}
-                className={`seat-change__ticket${picked ? ' seat-change__ticket--picked' : ''}`}
-              >
-                <span className="seat-change__tag" aria-hidden="true">
-                  {ticket.tag}
-                </span>
-                <span className="seat-change__what">
-                  <strong>{t('seatChange.ticket', { tag: ticket.tag })}</strong>{' '}
-                  {t('seatChange.ticketSeat', { row: ticket.row, seat: ticket.seat })}
-                  {to && (
-                    <span className="seat-change__to">
-                      {' '}
-                      {t('seatChange.moves', { row: to.row, seat: to.seat })}
-                    </span>
-                  )}
-                  {picked && !to && (
-                    <span className="seat-change__picked"> · {t('seatChange.picked')}</span>
-                  )}
-                </span>
-                {to ? (
-                  <button
-                    type="button"
-                    className="button button--ghost seat-change__action"
-                    onClick={() => dispatch({ type: 'undo', line: ticket.line })}
-                  >
-                    {t('seatChange.undo')}
-                    <span className="visually-hidden">
-                      {` (${t('seatChange.ticket', { tag: ticket.tag })})`}
-                    </span>
-                  </button>
-                ) : (
-                  state.tickets.length > 1 && (
+      <div className="seat-change__map">
+        <p className="seat-change__intro">
+          {t(tickets.length === 1 ? 'seatChange.introOne' : 'seatChange.intro')}
+        </p>
+        <SeatMap
+          plan={plan.data.seatplan}
+          states={states}
+          reasons={reasons}
+          marks={marks}
+          markLegend={legend}
+          name={localizedName(lang, presentation.venueName, presentation.venueNameEn)}
+          onSeatActivate={(seat) =>
+            dispatch({
+              type: 'tapSeat',
+              seat: {
+                sectionId: seat.si,
+                x: seat.x,
+                y: seat.y,
+                row: seat.r,
+                seat: seat.n,
+                ticketGroupId: seat.tg,
+              },
+            })
+          }
+        />
+        <p className="seat-change__hint" role="status">
+          {state.hint ? t(`seatChange.hint.${state.hint}`) : ''}
+        </p>
+      </div>
+      <div className="seat-change__side">
+        <section className="seat-change__tickets" aria-labelledby="seat-change-tickets">
+          <h2 id="seat-change-tickets" className="seat-change__heading">
+            {t('seatChange.tickets')}
+          </h2>
+          <ul className="seat-change__list">
+            {state.tickets.map((ticket) => {
+              const to = state.moves.get(ticket.line);
+              const picked = state.picked === ticket.line;
+              return (
+                <li
+                  key={ticket.line}
+                  className={`seat-change__ticket${picked ? ' seat-change__ticket--picked' : ''}`}
+                >
+                  <span className="seat-change__tag" aria-hidden="true">
+                    {ticket.tag}
+                  </span>
+                  <span className="seat-change__what">
+                    <strong>{t('seatChange.ticket', { tag: ticket.tag })}</strong>{' '}
+                    {t('seatChange.ticketSeat', { row: ticket.row, seat: ticket.seat })}
+                    {to && (
+                      <span className="seat-change__to">
+                        {' '}
+                        {t('seatChange.moves', { row: to.row, seat: to.seat })}
+                      </span>
+                    )}
+                    {picked && !to && (
+                      <span className="seat-change__picked"> · {t('seatChange.picked')}</span>
+                    )}
+                  </span>
+                  {to ? (
                     <button
                       type="button"
                       className="button button--ghost seat-change__action"
-                      aria-pressed={picked}
-                      onClick={() => dispatch({ type: 'pickTicket', line: ticket.line })}
+                      onClick={() => dispatch({ type: 'undo', line: ticket.line })}
                     >
-                      {t('seatChange.pick')}
+                      {t('seatChange.undo')}
                       <span className="visually-hidden">
                         {` (${t('seatChange.ticket', { tag: ticket.tag })})`}
                       </span>
                     </button>
-                  )
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      </section>
-
-      <section className="seat-change__summary" aria-labelledby="seat-change-summary">
-        <h2 id="seat-change-summary" className="seat-change__heading">
-          {t('seatChange.summary')}
-        </h2>
-        {summary.length === 0 ? (
-          <p>{t('seatChange.nothingYet')}</p>
-        ) : (
-          <ul className="seat-change__moves">
-            {summary.map(({ ticket, to }) => (
-              <li key={ticket.line}>
-                {t('seatChange.summaryLine', {
-                  tag: ticket.tag,
-                  fromRow: ticket.row,
-                  fromSeat: ticket.seat,
-                  toRow: to.row,
-                  toSeat: to.seat,
-                })}
-              </li>
-            ))}
+                  ) : (
+                    state.tickets.length > 1 && (
+                      <button
+                        type="button"
+                        className="button button--ghost seat-change__action"
+                        aria-pressed={picked}
+                        onClick={() => dispatch({ type: 'pickTicket', line: ticket.line })}
+                      >
+                        {t('seatChange.pick')}
+                        <span className="visually-hidden">
+                          {` (${t('seatChange.ticket', { tag: ticket.tag })})`}
+                        </span>
+                      </button>
+                    )
+                  )}
+                </li>
+              );
+            })}
           </ul>
-        )}
-        <p className="seat-change__notice">{t('seatChange.notice')}</p>
-        {errorWords && (
-          <p className="seat-change__error" role="alert">
-            {errorWords}
-          </p>
-        )}
-        <div className="seat-change__buttons">
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={summary.length === 0 || modify.isPending}
-            onClick={confirm}
-          >
-            {modify.isPending ? t('seatChange.confirming') : t('seatChange.confirm')}
-          </button>
-          <LangLink className="button button--ghost" to={reservationPath(id)}>
-            {t('seatChange.cancel')}
-          </LangLink>
-        </div>
-      </section>
+        </section>
+
+        <section className="seat-change__summary" aria-labelledby="seat-change-summary">
+          <h2 id="seat-change-summary" className="seat-change__heading">
+            {t('seatChange.summary')}
+          </h2>
+          {summary.length === 0 ? (
+            <p>{t('seatChange.nothingYet')}</p>
+          ) : (
+            <ul className="seat-change__moves">
+              {summary.map(({ ticket, to }) => (
+                <li key={ticket.line}>
+                  {t('seatChange.summaryLine', {
+                    tag: ticket.tag,
+                    fromRow: ticket.row,
+                    fromSeat: ticket.seat,
+                    toRow: to.row,
+                    toSeat: to.seat,
+                  })}
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="seat-change__notice">{t('seatChange.notice')}</p>
+          {errorWords && (
+            <p className="seat-change__error" role="alert">
+              {errorWords}
+            </p>
+          )}
+          <div className="seat-change__buttons">
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={summary.length === 0 || modify.isPending}
+              onClick={confirm}
+            >
+              {modify.isPending ? t('seatChange.confirming') : t('seatChange.confirm')}
+            </button>
+            <LangLink className="button button--ghost" to={reservationPath(id)}>
+              {t('seatChange.cancel')}
+            </LangLink>
+          </div>
+        </section>
+      </div>
     </div>
   );
 }
