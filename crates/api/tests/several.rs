@@ -100,6 +100,11 @@ async fn bought(
     row: usize,
 ) -> Reservation {
     let (part, _, _) = hold_pair(app, who, p, row).await;
+    paid(app, db, who, p, part).await
+}
+
+/// The held seats of `part` paid for: cart, payment and commit; the reservation read back.
+async fn paid(app: &TestApp, db: &TestDb, who: &str, p: &Presentation, part: Value) -> Reservation {
     let cart = json!({ "cart": { "presentations": [part], "customerInfo": customer() }, "step": "customerInfo", "locale": "he" });
     let priced = app.post_cart(who, &cart).await.ok();
     let form = app
@@ -344,6 +349,44 @@ async fn a_seat_change_keeps_the_halls_rules_and_mails_the_new_tickets(db: &Test
     let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], end.key())).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     assert_eq!(mails_of(&app, &r.reservation_identifier).await, 2, "the tickets with the new seat");
+}
+
+async fn a_seat_change_never_splits_a_sofa(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(18);
+    let p = app.presentations().await.into_iter()
+        .find(|p| p.venue_id == 2 && p.is_on_sale && !p.is_vod && app.starts_after(p, 24))
+        .expect("a screening of the sofa hall on sale");
+    let plan = app.seat_plan(&p).await;
+    let partner = |s: &SeatShort| plan.seats.iter().find(|o| o.sf == s.sf && o.key() != s.key());
+    let beside = |s: &SeatShort, dx: i64| plan.seats.iter().any(|o| o.si == s.si && o.y == s.y && o.x == s.x + dx);
+    // Sofas (a seat and its partner) whose partner has another seat beside it, so that taking
+    // one seat of it leaves no single empty seat: only the sofa rule speaks.
+    let sofas: Vec<(&SeatShort, &SeatShort)> = plan.seats.iter()
+        .filter(|s| s.sf.is_some())
+        .filter_map(|s| {
+            let other = partner(s)?;
+            let dx = other.x - s.x;
+            (dx.abs() == 1 && beside(other, dx)).then_some((s, other))
+        })
+        .collect();
+    let (a, b) = sofas[0];
+    for s in [a, b] {
+        app.lock(&who, &p, s.key()).await.expect("the sofa is free");
+    }
+    let groups = app.ticket_groups(p.id, None).await.ok();
+    let premium = groups.ticket_groups.iter()
+        .filter(|g| g.id == a.tg).flat_map(|g| &g.tickets)
+        .find(|t| t.name_en == "Premium").expect("the premium ticket");
+    let seats: Vec<Value> = [a, b].iter()
+        .map(|s| json!({ "XCoordinate": s.x, "YCoordinate": s.y, "VenueSectionId": s.si, "ticket": { "ticketId": premium.id, "amount": premium.price } }))
+        .collect();
+    let r = paid(&app, db, &who, &p, json!({ "presentationId": p.id, "seats": seats })).await;
+    // One seat of another sofa, in another row: the old sofa and the new one would be split.
+    let (c, _) = sofas.iter().find(|(c, _)| c.y != a.y).expect("a sofa in another row");
+    let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], c.key())).await;
+    assert_eq!((reply.status, code(&reply)), (StatusCode::UNPROCESSABLE_ENTITY, "sofaSplit"), "{}", reply.text);
+    assert!(app.seat_state(&buyer(19), p.id, c.key()).await.is_available, "nothing claimed");
 }
 }
 
