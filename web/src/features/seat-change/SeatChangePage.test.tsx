@@ -107,11 +107,37 @@ function reservationWith(changeable: boolean): Reservation {
   };
 }
 
-function api(changeable: boolean, modify: { status: number; body: unknown }, sent: unknown[]) {
+/** The reservation with a third ticket, of a second screening (seat 1 of row 1 there). */
+function twoScreenings(): Reservation {
+  const r = reservationWith(true);
+  const second = makePresentation({ id: 102, venueId: 11, seatplanId: 7, featureNameEn: 'Second' });
+  return {
+    ...r,
+    presentations: [presentation, second],
+    seats: [
+      ...r.seats,
+      { ...r.seats[0], line: 3, presentationId: 102, x: 0, seat: '1', documentKey: 'k3' },
+    ],
+    seatChange: {
+      changeable: true,
+      presentations: [
+        { presentationId: 101, until: presentation.dateTime },
+        { presentationId: 102, until: second.dateTime },
+      ],
+    },
+  };
+}
+
+function api(
+  changeable: boolean,
+  modify: { status: number; body: unknown },
+  sent: unknown[],
+  reservation: Reservation = reservationWith(changeable),
+) {
   const handler: ApiHandler = (url) => {
     switch (url.pathname) {
       case '/api/reservations/r-1':
-        return { body: { reservation: reservationWith(changeable) } };
+        return { body: { reservation } };
       case '/api/seats/seatplanV2':
         return {
           body: {
@@ -223,6 +249,24 @@ describe('the seat-change screen', { timeout: 30_000 }, () => {
       ),
     ).toBeInTheDocument();
     expect(getRouter()?.state.location.pathname).toBe('/reservation/r-1');
+  });
+
+  it('changes the seats of one screening of a two-screening order at a time', async () => {
+    await renderApp('/reservation/r-1/seats', {
+      api: api(true, { status: 500, body: {} }, [], twoScreenings()),
+    });
+    const screenings = await screen.findByRole('group', { name: 'הקרנה' }, { timeout: 5000 });
+    const radios = within(screenings).getAllByRole('radio');
+    expect(radios).toHaveLength(2);
+    expect(radios[0]).toBeChecked();
+    const tickets = await screen.findByRole('region', { name: 'הכרטיסים שלך' });
+    expect(within(tickets).getAllByRole('listitem')).toHaveLength(2);
+    await userEvent.setup().click(radios[1]);
+    // The second screening's one ticket, already picked: a tap on a free seat moves it.
+    await screen.findByText('יש להקיש על מקום פנוי לכרטיס. המחיר לא משתנה.');
+    const now = screen.getByRole('region', { name: 'הכרטיסים שלך' });
+    expect(within(now).getAllByRole('listitem')).toHaveLength(1);
+    expect(now).toHaveTextContent('כרטיס 1 שורה 1, מושב 1');
   });
 
   it('says plainly when the seats can no longer change', async () => {
