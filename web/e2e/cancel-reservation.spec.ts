@@ -5,12 +5,9 @@ import {
   DETAILS_HE,
   PLAIN_FREE_EN,
   PLAIN_FREE_HE,
-  fillDetails,
-  holdSeatsInOneRow,
-  payByCard,
+  buyTwoSeats,
   reservedScreening,
   shoot,
-  throughTicketsAndExtras,
 } from './order-flow';
 
 interface Words {
@@ -113,27 +110,6 @@ async function watcher(browser: Browser, presentationId: number, lang: string) {
   const map = new OrderPage(page);
   await expect(map.seatMap()).toBeVisible();
   return { context, map };
-}
-
-async function buyTwoSeats(page: Page, presentationId: number, w: Words) {
-  await page.goto(
-    w.lang === 'he' ? `/order/${presentationId}` : `/order/${presentationId}?lang=en`,
-  );
-  const order = new OrderPage(page);
-  await expect(order.seatMap()).toBeVisible();
-  const held = await holdSeatsInOneRow(order, 2, w.plainFree);
-  const seats = held.map((name) => {
-    const [, row, seat] = /^\S+ ([^,]+), \S+ ([^,]+),/.exec(name)!;
-    return { row, seat };
-  });
-  await throughTicketsAndExtras(page, order, w.detailsHeading);
-  await fillDetails(page, w.details);
-  await page.getByRole('button', { name: w.pay }).click();
-  await expect(page.getByRole('dialog', { name: w.payDialog })).toBeVisible();
-  await payByCard(page, w.gatewayFrame, '4242 4242 4242 4242');
-  await expect(page.getByRole('heading', { name: w.paid })).toBeVisible({ timeout: 20_000 });
-  await expect(page).toHaveURL(/\/reservation\/[0-9a-f]{32}/);
-  return seats;
 }
 
 async function cancelOneTicket(page: Page, browser: Browser, presentationId: number, w: Words) {

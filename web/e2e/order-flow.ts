@@ -124,6 +124,43 @@ export async function payByCard(page: Page, frameTitle: string, cardNumber: stri
   await gateway.locator('button[type="submit"], input[type="submit"]').first().click();
 }
 
+/** What a buyer reads on the way from the seat map to the paid reservation, in one language. */
+export interface BuyWords {
+  lang: 'he' | 'en';
+  plainFree: RegExp;
+  details: DetailsLabels;
+  detailsHeading: string;
+  pay: RegExp;
+  payDialog: string;
+  gatewayFrame: string;
+  paid: string;
+}
+
+/**
+ * Buys two plain seats of one row of the screening as a new guest, paying by card; ends on the
+ * reservation's page. The seats bought, by row and seat name.
+ */
+export async function buyTwoSeats(page: Page, presentationId: number, w: BuyWords) {
+  await page.goto(
+    w.lang === 'he' ? `/order/${presentationId}` : `/order/${presentationId}?lang=en`,
+  );
+  const order = new OrderPage(page);
+  await expect(order.seatMap()).toBeVisible();
+  const held = await holdSeatsInOneRow(order, 2, w.plainFree);
+  const seats = held.map((name) => {
+    const [, row, seat] = /^\S+ ([^,]+), \S+ ([^,]+),/.exec(name)!;
+    return { row, seat };
+  });
+  await throughTicketsAndExtras(page, order, w.detailsHeading);
+  await fillDetails(page, w.details);
+  await page.getByRole('button', { name: w.pay }).click();
+  await expect(page.getByRole('dialog', { name: w.payDialog })).toBeVisible();
+  await payByCard(page, w.gatewayFrame, '4242 4242 4242 4242');
+  await expect(page.getByRole('heading', { name: w.paid })).toBeVisible({ timeout: 20_000 });
+  await expect(page).toHaveURL(/\/reservation\/[0-9a-f]{32}/);
+  return seats;
+}
+
 /** A full-page picture of the final state, into web/e2e-artifacts/. */
 export async function shoot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -78,6 +78,9 @@ pub struct AreaReservation {
     pub calendar_url: String,
     /// The reservation's page on the site, `/reservation/{id}` (manage, cancel).
     pub reservation_url: String,
+    /// The seat-change screen, `/reservation/{id}/seats`, while the seats may change (decision
+    /// 0030); null otherwise.
+    pub seat_change_url: Option<String>,
 }
 
 /// A video-on-demand purchase (spec section 3 "Video on demand item").
@@ -225,6 +228,8 @@ fn reservation(state: &AppState, o: &AreaOrder) -> AreaReservation {
             .orders
             .signed_path(&links::calendar_path(&order.id), order, info),
         reservation_url: format!("/reservation/{}", order.id),
+        seat_change_url: kupa_app::orders::seat_change_open(order, info, state.orders.now_ms())
+            .map(|_| format!("/reservation/{}/seats", order.id)),
     }
 }
 

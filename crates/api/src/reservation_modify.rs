@@ -15,6 +15,48 @@ use crate::extract::{Json, Path};
 use crate::session::BuyerSession;
 use crate::state::AppState;
 
+/// A presentation of the reservation whose seats the reader may change now.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatChangeWindowDto {
+    pub presentation_id: i64,
+    /// When seat changes of this presentation close (its start, or its sale's end if earlier).
+    pub until: String,
+}
+
+/// Whether the reader may change seats (POST /reservations/{id}/modify), and of which
+/// presentations: the buyer's session or its logged-in customer, a paid order, reserved seats, on
+/// sale and not started, a ticket not yet admitted. A signed link reads but does not change.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatChangeTerms {
+    pub changeable: bool,
+    pub presentations: Vec<SeatChangeWindowDto>,
+}
+
+/// The reservation page's seat-change terms for this reader.
+pub(crate) async fn seat_change_terms(
+    state: &AppState,
+    session: &BuyerSession,
+    order: &kupa_app::orders::Order,
+) -> ApiResult<SeatChangeTerms> {
+    let who = kupa_app::orders::Canceller {
+        session: session.id(),
+        login: session.login(),
+    };
+    let windows = state.orders.seat_change_windows(order, who).await?;
+    Ok(SeatChangeTerms {
+        changeable: !windows.is_empty(),
+        presentations: windows
+            .iter()
+            .map(|w| SeatChangeWindowDto {
+                presentation_id: w.presentation_id,
+                until: kupa_domain::time::ms_to_rfc3339(w.until_ms),
+            })
+            .collect(),
+    })
+}
+
 /// Where a ticket moves to.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -82,8 +124,8 @@ pub struct ModifyResponse {
     request_body = ModifyBody,
     responses((status = 200, description = "The seats changed", body = ModifyResponse),
               (status = 404, description = "notFound: no such paid reservation, or not this buyer's", body = ErrorBody),
-              (status = 409, description = "lock_seat_error (the new seat is sold or held by another buyer; nothing changed), reservationChanged (lastTransactionId is not the reservation's last, or a ticket changed meanwhile), ticketing_ended", body = ErrorBody),
-              (status = 422, description = "formValidation (a ticket not of this reservation, a seat of other tickets), priceMismatch (another price level), a seat-kind rule", body = ErrorBody)))]
+              (status = 409, description = "lock_seat_error (the new seat is sold or held by another buyer; nothing changed), reservationChanged (lastTransactionId is not the reservation's last, or a ticket changed meanwhile), ticketing_ended (the presentation started or its sale ended: `params.reason` `started`; a ticket already admitted: `admitted`)", body = ErrorBody),
+              (status = 422, description = "formValidation (a ticket not of this reservation, a seat of other tickets, general admission), mixedPriceLevels (another price level), singleSeatGap (a new seat would leave a single empty seat beside it), sofaSplit (a sofa would be split), a seat-kind rule", body = ErrorBody)))]
 async fn modify_reservation(
     State(state): State<AppState>,
     session: BuyerSession,

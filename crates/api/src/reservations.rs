@@ -117,6 +117,8 @@ pub struct Reservation {
     pub refunded_total: i64,
     /// Whether and until when this reader may cancel, and the charge kept.
     pub cancellation_terms: CancellationTerms,
+    /// Whether this reader may change seats now, and of which presentations.
+    pub seat_change: crate::reservation_modify::SeatChangeTerms,
 }
 
 /// What the cancel dialog says before anything is chosen.
@@ -226,6 +228,8 @@ async fn get_reservation(
     let starts = info.view.presentation.starts_at_ms;
     let cancellations = state.orders.cancellations(&order.id).await?;
     let terms = cancellation_terms(&state, &session, &order, &info).await?;
+    let seat_change =
+        crate::reservation_modify::seat_change_terms(&state, &session, &order).await?;
     let show_qr = config.param_on("670");
     let mut presentations = vec![dto::Presentation::from_info(&info)];
     for id in order.presentations.iter().skip(1) {
@@ -313,6 +317,7 @@ async fn get_reservation(
                 .map(crate::reservation_cancel::CancellationDto::from)
                 .collect(),
             cancellation_terms: terms,
+            seat_change,
         },
     }))
 }

@@ -100,6 +100,11 @@ async fn bought(
     row: usize,
 ) -> Reservation {
     let (part, _, _) = hold_pair(app, who, p, row).await;
+    paid(app, db, who, p, part).await
+}
+
+/// The held seats of `part` paid for: cart, payment and commit; the reservation read back.
+async fn paid(app: &TestApp, db: &TestDb, who: &str, p: &Presentation, part: Value) -> Reservation {
     let cart = json!({ "cart": { "presentations": [part], "customerInfo": customer() }, "step": "customerInfo", "locale": "he" });
     let priced = app.post_cart(who, &cart).await.ok();
     let form = app
@@ -139,6 +144,14 @@ async fn modify(app: &TestApp, who: &str, r: &Reservation, body: &Value) -> Repl
 
 fn at(s: &ReservedSeat) -> SeatAddress {
     SeatAddress::new(s.section_id, s.x, s.y)
+}
+
+/// The mails of the outbox that carry `reservation`'s tickets.
+async fn mails_of(app: &TestApp, reservation: &str) -> usize {
+    let r = app.get("/api/test/outbox/mail?to=dana@example.com").await;
+    r.body["messages"].as_array().map_or(0, |m| {
+        m.iter().filter(|m| m["reference"] == reservation).count()
+    })
 }
 
 api_tests! {
@@ -284,4 +297,118 @@ async fn two_reservations_racing_for_one_seat_one_wins_and_neither_loses_its_own
     assert_eq!(owners.len(), 4, "four tickets, four sold seats");
     assert_eq!(orders.len(), 2);
 }
+
+async fn seat_changes_are_offered_to_the_buyer_until_the_presentation_starts(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(14);
+    let (p, _) = two_compatible(&app).await;
+    let r = bought(&app, db, &who, &p, 8).await;
+    assert!(r.seat_change.changeable, "a paid order of reserved seats, before the start");
+    assert_eq!(r.seat_change.presentations.len(), 1);
+    assert_eq!(r.seat_change.presentations[0].presentation_id, p.id);
+    assert_eq!(r.seat_change.presentations[0].until, p.date_time, "until the presentation starts");
+    // A signed link reads the reservation but changes nothing.
+    let (exp, sig) = signed_query(&r.confirmation_url);
+    let by_link = app.call_as(&buyer(15), "GET", &format!("/api/reservations/{}?exp={exp}&sig={sig}", r.reservation_identifier), None).await;
+    assert_eq!(by_link.status, StatusCode::OK, "{}", by_link.text);
+    assert_eq!(by_link.body["reservation"]["seatChange"]["changeable"], false);
+    // Once it started: neither offered nor done.
+    let starts = p.date_time.parse::<jiff::Timestamp>().expect("a time").as_millisecond();
+    app.clock.advance_ms(starts - app.clock.now_ms() + 1);
+    let later = app.reservation(&who, &r.reservation_identifier).await.ok().reservation;
+    assert!(!later.seat_change.changeable);
+    let to = free_seat(&app, &p, 5).await;
+    let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], to)).await;
+    assert_eq!(code(&reply), "ticketing_ended", "{}", reply.text);
+    assert_eq!(at(&app.reservation(&who, &r.reservation_identifier).await.ok().reservation.seats[0]), at(&r.seats[0]));
+}
+
+async fn a_seat_change_keeps_the_halls_rules_and_mails_the_new_tickets(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(16);
+    let (p, _) = two_compatible(&app).await;
+    let r = bought(&app, db, &who, &p, 9).await;
+    assert_eq!(mails_of(&app, &r.reservation_identifier).await, 1, "the confirmation");
+    let plan = app.seat_plan(&p).await;
+    // The second seat of a free row end would leave the row's end seat alone (policy 3).
+    let (end, second) = row_end_pair(&plan, 15);
+    let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], second.key())).await;
+    assert_eq!((reply.status, code(&reply)), (StatusCode::UNPROCESSABLE_ENTITY, "singleSeatGap"), "{}", reply.text);
+    assert!(app.seat_state(&buyer(17), p.id, second.key()).await.is_available, "nothing claimed");
+    // A seat of other tickets (another ticket group) is not this ticket's.
+    let other_group = plan.seats.iter().find(|s| s.tg != r_group(&plan, &r)).expect("a seat of other tickets");
+    let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], other_group.key())).await;
+    assert_eq!((reply.status, code(&reply)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{}", reply.text);
+    // A ticket already admitted at the door changes seats at the box office only.
+    common::paying::execute(db, "UPDATE order_tickets SET scanned_at = 1 WHERE line = 2").await;
+    let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[1], end.key())).await;
+    assert_eq!((reply.status, code(&reply)), (StatusCode::CONFLICT, "ticketing_ended"), "{}", reply.text);
+    assert_eq!(reply.body["error"]["params"]["reason"], "admitted");
+    assert_eq!(mails_of(&app, &r.reservation_identifier).await, 1, "no change, no mail");
+    // The row's end seat itself is fine; the buyer gets the tickets again.
+    let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], end.key())).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(mails_of(&app, &r.reservation_identifier).await, 2, "the tickets with the new seat");
+}
+
+async fn a_seat_change_never_splits_a_sofa(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(18);
+    let p = app.presentations().await.into_iter()
+        .find(|p| p.venue_id == 2 && p.is_on_sale && !p.is_vod && app.starts_after(p, 24))
+        .expect("a screening of the sofa hall on sale");
+    let plan = app.seat_plan(&p).await;
+    let partner = |s: &SeatShort| plan.seats.iter().find(|o| o.sf == s.sf && o.key() != s.key());
+    let beside = |s: &SeatShort, dx: i64| plan.seats.iter().any(|o| o.si == s.si && o.y == s.y && o.x == s.x + dx);
+    // Sofas (a seat and its partner) whose partner has another seat beside it, so that taking
+    // one seat of it leaves no single empty seat: only the sofa rule speaks.
+    let sofas: Vec<(&SeatShort, &SeatShort)> = plan.seats.iter()
+        .filter(|s| s.sf.is_some())
+        .filter_map(|s| {
+            let other = partner(s)?;
+            let dx = other.x - s.x;
+            (dx.abs() == 1 && beside(other, dx)).then_some((s, other))
+        })
+        .collect();
+    let (a, b) = sofas[0];
+    for s in [a, b] {
+        app.lock(&who, &p, s.key()).await.expect("the sofa is free");
+    }
+    let groups = app.ticket_groups(p.id, None).await.ok();
+    let premium = groups.ticket_groups.iter()
+        .filter(|g| g.id == a.tg).flat_map(|g| &g.tickets)
+        .find(|t| t.name_en == "Premium").expect("the premium ticket");
+    let seats: Vec<Value> = [a, b].iter()
+        .map(|s| json!({ "XCoordinate": s.x, "YCoordinate": s.y, "VenueSectionId": s.si, "ticket": { "ticketId": premium.id, "amount": premium.price } }))
+        .collect();
+    let r = paid(&app, db, &who, &p, json!({ "presentationId": p.id, "seats": seats })).await;
+    // One seat of another sofa, in another row: the old sofa and the new one would be split.
+    let (c, _) = sofas.iter().find(|(c, _)| c.y != a.y).expect("a sofa in another row");
+    let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], c.key())).await;
+    assert_eq!((reply.status, code(&reply)), (StatusCode::UNPROCESSABLE_ENTITY, "sofaSplit"), "{}", reply.text);
+    assert!(app.seat_state(&buyer(19), p.id, c.key()).await.is_available, "nothing claimed");
+}
+}
+
+/// The ticket group of the reservation's first seat.
+fn r_group(plan: &SeatplanV2, r: &Reservation) -> i64 {
+    let s = &r.seats[0];
+    plan.seats
+        .iter()
+        .find(|p| p.key() == at(s))
+        .expect("the seat is the plan's")
+        .tg
+}
+
+/// The `exp` and `sig` of a signed path.
+fn signed_query(path: &str) -> (String, String) {
+    let query = path.split_once('?').expect("a signed path").1;
+    let get = |k: &str| {
+        query
+            .split('&')
+            .find_map(|p| p.strip_prefix(&format!("{k}=")))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    (get("exp"), get("sig"))
 }

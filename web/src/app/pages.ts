@@ -15,6 +15,7 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   presLiveAny: LivePage,
   edocument: lazyPage(() => import('../features/edocument/EDocumentPage')),
   reservation: lazyPage(() => import('./ReservationRoute')),
+  reservationSeats: lazyPage(() => import('../features/seat-change/SeatChangePage')),
   hold: lazyPage(() => import('../features/holds/HoldPage')),
   miniSiteIndex: MiniSitePage,
   miniSite: MiniSitePage,

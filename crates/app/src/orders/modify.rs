@@ -2,10 +2,51 @@
 //! with presentationId, sectionId, x, y, newSeat). The new seat is claimed before the old one is
 //! released, in one transaction: a buyer never ends with both seats lost, nor with two.
 
-use kupa_domain::seating::{self, SeatAddress};
+use std::collections::BTreeSet;
+
+use kupa_domain::catalogue::{SaleState, SeatingMode, SectionKind};
+use kupa_domain::seating::{self, Occupancy, SeatAddress};
 
 use super::*;
-use crate::seat_plan::plan_seat;
+use crate::seat_plan::{plan_seat, rule_statuses};
+
+/// Until when the tickets of a presentation may change seats online: its start, or the end of its
+/// sale when that comes first (decision 0030). `None`: never, as there are no seats to change
+/// (video on demand, general admission only).
+pub fn seat_change_closes_at(info: &PresentationInfo) -> Option<i64> {
+    if info.is_vod
+        || matches!(
+            info.seating_mode,
+            SeatingMode::SingleGa | SeatingMode::MultiGa
+        )
+    {
+        return None;
+    }
+    let p = &info.view.presentation;
+    Some(p.starts_at_ms.min(p.sale_ends_at_ms))
+}
+
+/// Until when the order's seats of `info`'s presentation may change, if they may now: a paid
+/// order, a presentation with reserved seats, on sale and not started, with a live ticket not yet
+/// admitted at the door. Who asks is the caller's to check.
+pub fn seat_change_open(order: &Order, info: &PresentationInfo, now_ms: i64) -> Option<i64> {
+    let movable = order
+        .tickets_of(info.id())
+        .any(|t| t.cancelled_at_ms.is_none() && t.scanned_at_ms.is_none());
+    let until = seat_change_closes_at(info)?;
+    (order.status == OrderStatus::Paid
+        && movable
+        && info.sale_state == SaleState::OnSale
+        && now_ms < until)
+        .then_some(until)
+}
+
+/// A presentation of a reservation whose seats its reader may change now, and until when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeatChangeWindow {
+    pub presentation_id: i64,
+    pub until_ms: i64,
+}
 
 /// One ticket to move: the order's line, its presentation, its seat now and the seat it moves to,
 /// with the new seat's names and the line's new e-document key (the old ticket stops admitting).
@@ -55,6 +96,35 @@ pub struct SeatChangeRequest<'a> {
 }
 
 impl OrderService {
+    /// The presentations of a reservation whose seats `who` may change now (the reservation page
+    /// offers "Change seats" for these): a paid order of theirs, a presentation with reserved
+    /// seats, on sale and not started, with a live ticket not yet admitted at the door.
+    pub async fn seat_change_windows(
+        &self,
+        order: &Order,
+        who: Canceller<'_>,
+    ) -> AppResult<Vec<SeatChangeWindow>> {
+        if order.status != OrderStatus::Paid || !self.may_cancel_order(order, who).await? {
+            return Ok(Vec::new());
+        }
+        let now = self.clock.now_ms();
+        let mut open = Vec::new();
+        for id in &order.presentations {
+            let info = self
+                .catalogue
+                .presentation(*id, &Default::default())
+                .await?
+                .info;
+            if let Some(until_ms) = seat_change_open(order, &info, now) {
+                open.push(SeatChangeWindow {
+                    presentation_id: *id,
+                    until_ms,
+                });
+            }
+        }
+        Ok(open)
+    }
+
     /// Moves tickets of a paid reservation to other seats of the same presentation, all or none.
     /// A new seat must be free (or held by the asking session), of the same ticket group and price
     /// level as the old one, and fit the ticket (a wheelchair ticket on a wheelchair place); the
@@ -100,6 +170,13 @@ impl OrderService {
                         serde_json::json!({ "presentationId": c.presentation_id, "sectionId": c.from.section_id, "x": c.from.x, "y": c.from.y }),
                     )
                 })?;
+            if ticket.scanned_at_ms.is_some() {
+                return Err(AppError::rejected_with(
+                    ErrorCode::TicketingEnded,
+                    "a ticket already admitted at the door changes seats only at the box office",
+                    serde_json::json!({ "reason": "admitted", "line": ticket.line }),
+                ));
+            }
             if moves.iter().any(|m: &SeatMove| m.line == ticket.line)
                 || changes
                     .iter()
@@ -117,6 +194,22 @@ impl OrderService {
             }
             if !plans.iter().any(|(id, _, _)| *id == c.presentation_id) {
                 let info = self.sellable(c.presentation_id).await?;
+                match seat_change_closes_at(&info) {
+                    None => {
+                        return Err(invalid(
+                            ErrorCode::FormValidation,
+                            "this presentation has no reserved seats to change",
+                        ));
+                    }
+                    Some(until) if self.clock.now_ms() >= until => {
+                        return Err(AppError::rejected_with(
+                            ErrorCode::TicketingEnded,
+                            "seat changes close when the presentation starts",
+                            serde_json::json!({ "reason": "started" }),
+                        ));
+                    }
+                    Some(_) => {}
+                }
                 let plan_id = info.view.presentation.seatplan_id;
                 plans.push((
                     c.presentation_id,
@@ -142,6 +235,12 @@ impl OrderService {
             else {
                 return Err(AppError::internal("a seat without its section"));
             };
+            if old_section.kind == SectionKind::Ga || new_section.kind == SectionKind::Ga {
+                return Err(invalid(
+                    ErrorCode::FormValidation,
+                    "general-admission places have no seat to change",
+                ));
+            }
             if old_section.ticket_group_id != new_section.ticket_group_id {
                 return Err(invalid(
                     ErrorCode::FormValidation,
@@ -170,6 +269,10 @@ impl OrderService {
             }
         }
         self.check_tickets_fit(&moved).await?;
+        for (id, sections, _) in &plans {
+            self.check_moved_seating(request.session, *id, sections, &order, &moves)
+                .await?;
+        }
         let now = self.clock.now_ms();
         let done = self
             .orders
@@ -218,6 +321,77 @@ impl OrderService {
                 of(|m| m.from),
             );
         }
+        // The buyer gets the tickets again, with the new seats and QR codes; the change stands
+        // whatever happens to the mail.
+        if let Err(e) = self.send_confirmation(&order).await {
+            tracing::warn!(reservation = %order.id, error = %e, "seat change mail not sent");
+        }
         Ok(order)
+    }
+
+    /// The hall's seating rules on the seats after the move, as at a sale: sofas stay whole (the
+    /// order's seats after the move), and under the single-seat rule no new seat leaves a free
+    /// seat alone beside it. The seats given back count as free, the order's other seats as
+    /// anyone's: a seat left alone where a moved ticket was is the hall's, as after a
+    /// cancellation, and is not held against the buyer.
+    async fn check_moved_seating(
+        &self,
+        session: &str,
+        presentation_id: i64,
+        sections: &[crate::model::Section],
+        order: &Order,
+        moves: &[SeatMove],
+    ) -> AppResult<()> {
+        let of_this = || {
+            moves
+                .iter()
+                .filter(|m| m.presentation_id == presentation_id)
+        };
+        let to: BTreeSet<SeatAddress> = of_this().map(|m| m.to).collect();
+        let from: BTreeSet<SeatAddress> = of_this().map(|m| m.from).collect();
+        let kept: BTreeSet<SeatAddress> = order
+            .tickets_of(presentation_id)
+            .filter(|t| t.cancelled_at_ms.is_none())
+            .map(OrderTicket::address)
+            .filter(|a| !from.contains(a))
+            .collect();
+        let status = self
+            .catalogue
+            .seat_status(presentation_id, None, Some(session), &Default::default())
+            .await?;
+        let policy = self
+            .catalogue
+            .presentation(presentation_id, &Default::default())
+            .await?
+            .info
+            .view
+            .presentation
+            .seating_policy_id;
+        let hall = rule_statuses(&status.seats, sections);
+        let seen_as = |mine: &BTreeSet<SeatAddress>| {
+            hall.iter()
+                .map(|s| {
+                    let key = s.seat.key();
+                    let occupancy = if mine.contains(&key) {
+                        Occupancy::Mine
+                    } else if from.contains(&key) {
+                        Occupancy::Free
+                    } else if s.occupancy == Occupancy::Mine {
+                        // The session's holds for another order: not part of this change.
+                        Occupancy::Taken
+                    } else {
+                        s.occupancy
+                    };
+                    seating::SeatStatus {
+                        seat: s.seat,
+                        occupancy,
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let rule = |v: seating::SeatingViolation| AppError::rejected(v.code(), v.to_string());
+        seating::check_single_seat_gap(policy, &seen_as(&to)).map_err(rule)?;
+        let after: BTreeSet<SeatAddress> = to.union(&kept).copied().collect();
+        seating::check_sofas(&seen_as(&after)).map_err(rule)
     }
 }

@@ -44,6 +44,17 @@ const KEY_DIRECTIONS: Record<string, Direction> = {
   ArrowDown: 'down',
 };
 
+/**
+ * A seat the screen marks for the buyer, over its state: a seat of their reservation that stays
+ * (`yours`), one they are leaving, or the one a ticket moves to (`new`). A marked seat can be
+ * activated whatever its state; `tag` names the ticket on the seat, `label` says it in words.
+ */
+export interface SeatMark {
+  tone: 'yours' | 'leaving' | 'new';
+  tag: string;
+  label: string;
+}
+
 export interface SeatMapProps {
   plan: SeatplanV2;
   /** Each seat's state by seatKey; a seat missing here is drawn as not selectable. */
@@ -58,6 +69,10 @@ export interface SeatMapProps {
   /** The hall's name in the page's language, for the map's spoken name (the seat plan's own
    * name is the back office's, in Hebrew). */
   name?: string;
+  /** Seats marked for this buyer, by seatKey (the seat-change screen's tickets). */
+  marks?: ReadonlyMap<string, SeatMark>;
+  /** The legend's words for the marks in use. */
+  markLegend?: readonly { tone: SeatMark['tone']; label: string }[];
 }
 
 function isSelectable(state: SeatState): boolean {
@@ -73,6 +88,8 @@ export function SeatMap({
   reasons,
   priceLevelOf,
   name,
+  marks,
+  markLegend,
 }: SeatMapProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -196,6 +213,9 @@ export function SeatMap({
     gesture.current.up(event.pointerId);
   };
 
+  const activatable = (seat: SeatShort, state: SeatState) =>
+    isSelectable(state) || Boolean(marks?.has(seatKey(seat)));
+
   const onKeyDown = (event: KeyboardEvent<SVGGElement>, seat: SeatShort, state: SeatState) => {
     const direction = KEY_DIRECTIONS[event.key];
     if (direction) {
@@ -210,7 +230,7 @@ export function SeatMap({
     }
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      if (isSelectable(state)) onSeatActivate(seat, state);
+      if (activatable(seat, state)) onSeatActivate(seat, state);
     }
   };
 
@@ -298,6 +318,8 @@ export function SeatMap({
                   const state = states.get(key) ?? 'blocked';
                   const kinds = kindsOf(seat);
                   const isBusy = busy?.has(key) ?? false;
+                  const mark = marks?.get(key);
+                  const canActivate = activatable(seat, state);
                   return (
                     <g
                       key={key}
@@ -307,15 +329,20 @@ export function SeatMap({
                       }}
                       role="button"
                       tabIndex={key === tabKey ? 0 : -1}
-                      aria-label={seatLabel(t, seat, state, reasons?.get(key))}
-                      aria-pressed={state === 'selected'}
-                      aria-disabled={!isSelectable(state) || undefined}
+                      aria-label={
+                        mark
+                          ? `${t('seatMap.seatName', { row: seat.r, seat: seat.n })}, ${mark.label}`
+                          : seatLabel(t, seat, state, reasons?.get(key))
+                      }
+                      aria-pressed={mark ? mark.tone !== 'yours' : state === 'selected'}
+                      aria-disabled={!canActivate || undefined}
                       aria-busy={isBusy || undefined}
                       className={[
                         'seat',
                         `seat--${state}`,
                         ...kinds.map((k) => `seat--${k}`),
                         isBusy ? 'seat--busy' : '',
+                        mark ? `seat--mark seat--mark-${mark.tone}` : '',
                       ].join(' ')}
                       transform={`translate(${seat.x * CELL + (CELL - SEAT) / 2} ${seat.y * CELL + (CELL - SEAT) / 2})`}
                       onFocus={() => {
@@ -328,11 +355,11 @@ export function SeatMap({
                       onClick={() => {
                         setFocusKey(key);
                         setInspectedKey(key);
-                        if (isSelectable(state)) onSeatActivate(seat, state);
+                        if (canActivate) onSeatActivate(seat, state);
                       }}
                       onKeyDown={(event) => onKeyDown(event, seat, state)}
                     >
-                      <SeatShape kinds={kinds} state={state} />
+                      <SeatShape kinds={kinds} state={state} tag={mark?.tag} />
                     </g>
                   );
                 })}
@@ -377,9 +404,10 @@ export function SeatMap({
         reason={inspected ? reasons?.get(seatKey(inspected)) : undefined}
         section={inspected ? sectionName(inspected.si) : ''}
         priceLevel={inspected ? (priceLevelOf?.(inspected) ?? null) : null}
+        mark={inspected ? marks?.get(seatKey(inspected)) : undefined}
       />
 
-      <SeatLegend />
+      <SeatLegend marks={markLegend} />
       {hasSingleSeatRule && <p className="seat-map__rule">{t('seatMap.why.singleSeatLegend')}</p>}
     </div>
   );
@@ -393,12 +421,14 @@ function SeatDetails({
   reason,
   section,
   priceLevel,
+  mark,
 }: {
   seat: SeatShort | null;
   state: SeatState | null;
   reason?: BlockReason;
   section: string;
   priceLevel: string | null;
+  mark?: SeatMark;
 }) {
   const { t } = useTranslation();
   return (
@@ -413,7 +443,7 @@ function SeatDetails({
           <p className="seat-map__details-more">
             {[
               ...kindsOf(seat).map((kind) => t(`seatMap.legendItem.${kind}`)),
-              t(`seatMap.legendItem.${state}`),
+              mark ? mark.label : t(`seatMap.legendItem.${state}`),
             ].join(' · ')}
           </p>
           {state === 'blocked' && reason && (
@@ -427,7 +457,25 @@ function SeatDetails({
   );
 }
 
-function SeatShape({ kinds, state }: { kinds: readonly SeatKind[]; state: SeatState }) {
+function SeatShape({
+  kinds,
+  state,
+  tag,
+}: {
+  kinds: readonly SeatKind[];
+  state: SeatState;
+  tag?: string;
+}) {
+  if (tag !== undefined) {
+    return (
+      <>
+        <rect className="seat__body" width={SEAT} height={SEAT} rx={2} />
+        <text className="seat__glyph seat__tag" x={SEAT / 2} y={SEAT / 2} aria-hidden="true">
+          {tag}
+        </text>
+      </>
+    );
+  }
   return (
     <>
       <rect className="seat__body" width={SEAT} height={SEAT} rx={2} />
@@ -488,12 +536,13 @@ const LEGEND: { className: string; label: string; kinds: SeatKind[]; state: Seat
   },
 ];
 
-function SeatLegend() {
+function SeatLegend({ marks }: { marks?: SeatMapProps['markLegend'] }) {
   const { t } = useTranslation();
   return (
     <div className="seat-legend">
       <ul className="seat-legend__list" aria-label={t('seatMap.legend')}>
-        {LEGEND.map((entry) => (
+        {/* With marks, the buyer's own seats are the marks': "selected" would say it twice. */}
+        {LEGEND.filter((entry) => !marks || entry.state !== 'selected').map((entry) => (
           <li key={entry.label} className="seat-legend__item">
             <svg className="seat-legend__swatch" viewBox="-1 -1 10.4 10.4" aria-hidden="true">
               {entry.kinds.includes('sofa') && (
@@ -504,6 +553,16 @@ function SeatLegend() {
               </g>
             </svg>
             <span>{t(`seatMap.legendItem.${entry.label}` as 'seatMap.legendItem.available')}</span>
+          </li>
+        ))}
+        {marks?.map((entry) => (
+          <li key={entry.tone} className="seat-legend__item">
+            <svg className="seat-legend__swatch" viewBox="-1 -1 10.4 10.4" aria-hidden="true">
+              <g className={`seat seat--mark seat--mark-${entry.tone}`}>
+                <SeatShape kinds={[]} state="available" tag="1" />
+              </g>
+            </svg>
+            <span>{entry.label}</span>
           </li>
         ))}
       </ul>

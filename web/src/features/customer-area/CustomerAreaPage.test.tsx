@@ -59,6 +59,7 @@ function area(): CustomerAreaData {
           pdfUrl: '/api/reservations/R1/tickets.pdf?exp=1&sig=ab',
           calendarUrl: '/api/reservations/R1/calendar.ics?exp=1&sig=ab',
           reservationUrl: '/reservation/R1',
+          seatChangeUrl: '/reservation/R1/seats',
         },
       ],
     },
@@ -126,6 +127,10 @@ describe('the customer area', { timeout: 30_000 }, () => {
     expect(within(tickets).getByRole('link', { name: /Manage \/ cancel/ })).toHaveAttribute(
       'href',
       '/reservation/R1?lang=en',
+    );
+    expect(within(tickets).getByRole('link', { name: /^Change seats/ })).toHaveAttribute(
+      'href',
+      '/reservation/R1/seats?lang=en',
     );
     expect(
       screen.getByText('System vouchers bought online will be listed here. You have none yet.'),

@@ -1770,6 +1770,11 @@ export interface components {
       reservationNumber: string;
       /** @description The reservation's page on the site, `/reservation/{id}` (manage, cancel). */
       reservationUrl: string;
+      /**
+       * @description The seat-change screen, `/reservation/{id}/seats`, while the seats may change (decision
+       *     0030); null otherwise.
+       */
+      seatChangeUrl?: string | null;
       seats: components['schemas']['AreaSeat'][];
       /** @description paid or cancelled. */
       status: string;
@@ -3567,6 +3572,8 @@ export interface components {
        */
       refundedTotal: number;
       reservationNumber: string;
+      /** @description Whether this reader may change seats now, and of which presentations. */
+      seatChange: components['schemas']['SeatChangeTerms'];
       seats: components['schemas']['ReservedSeat'][];
       /** Format: int64 */
       serviceCharge: number;
@@ -3736,6 +3743,22 @@ export interface components {
      * @enum {string}
      */
     SeatBlockReason: 'singleSeat' | 'boxOffice';
+    /**
+     * @description Whether the reader may change seats (POST /reservations/{id}/modify), and of which
+     *     presentations: the buyer's session or its logged-in customer, a paid order, reserved seats, on
+     *     sale and not started, a ticket not yet admitted. A signed link reads but does not change.
+     */
+    SeatChangeTerms: {
+      changeable: boolean;
+      presentations: components['schemas']['SeatChangeWindowDto'][];
+    };
+    /** @description A presentation of the reservation whose seats the reader may change now. */
+    SeatChangeWindowDto: {
+      /** Format: int64 */
+      presentationId: number;
+      /** @description When seat changes of this presentation close (its start, or its sale's end if earlier). */
+      until: string;
+    };
     /** @description A seat in the long form of the older calls. */
     SeatLong: {
       /** Format: int64 */
@@ -7891,7 +7914,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description lock_seat_error (the new seat is sold or held by another buyer; nothing changed), reservationChanged (lastTransactionId is not the reservation's last, or a ticket changed meanwhile), ticketing_ended */
+      /** @description lock_seat_error (the new seat is sold or held by another buyer; nothing changed), reservationChanged (lastTransactionId is not the reservation's last, or a ticket changed meanwhile), ticketing_ended (the presentation started or its sale ended: `params.reason` `started`; a ticket already admitted: `admitted`) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -7900,7 +7923,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation (a ticket not of this reservation, a seat of other tickets), priceMismatch (another price level), a seat-kind rule */
+      /** @description formValidation (a ticket not of this reservation, a seat of other tickets, general admission), mixedPriceLevels (another price level), singleSeatGap (a new seat would leave a single empty seat beside it), sofaSplit (a sofa would be split), a seat-kind rule */
       422: {
         headers: {
           [name: string]: unknown;

@@ -133,6 +133,12 @@ function ReservationCard({ r, upcoming }: { r: AreaReservation; upcoming: boolea
             </a>
           </>
         )}
+        {upcoming && r.seatChangeUrl && (
+          <LangLink className="button button--ghost" to={r.seatChangeUrl}>
+            {t('seatChange.offer.open')}
+            <span className="visually-hidden">{` (${feature})`}</span>
+          </LangLink>
+        )}
         <LangLink className="button button--ghost" to={r.reservationUrl}>
           {upcoming ? t('customerArea.tickets.manage') : t('customerArea.past.open')}
           <span className="visually-hidden">{` (${feature})`}</span>

@@ -1,6 +1,6 @@
 // The calls of the payment and confirmation steps: the cart re-posted with the buyer's details or
 // vouchers, a voucher's balance, the commit, and the paid reservation.
-import { queryOptions, useMutation } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { Captcha } from '../../../lib/captcha';
 import { fetchPaymentForm, type PaymentFormQuery } from '../../../lib/api/payment';
 import { apiGet, apiSend } from '../../../lib/api/client';
@@ -14,8 +14,7 @@ type Schemas = components['schemas'];
 export type { PricedCart };
 export type VoucherResponse = Schemas['VoucherResponse'];
 export type CommitResponse = Schemas['CommitResponse'];
-export type Reservation = Schemas['Reservation'];
-export type ReservationResponse = Schemas['ReservationResponse'];
+export type { Reservation, ReservationResponse } from '../../../lib/api/reservations';
 
 /**
  * POST /cart's body for the same seats, tickets and products as a priced cart, with the buyer's
@@ -89,49 +88,15 @@ export function commitOrder(
   });
 }
 
-/**
- * A signed link's proof (`?exp=…&sig=…`), as the confirmation page's own address carries it from
- * the mail, the text message or the calendar: it opens the reservation without the buyer's session.
- */
-export interface LinkProof {
-  exp: string;
-  sig: string;
-}
-
-/** The proof in an address's query, when it carries both halves. */
-export function linkProofOf(params: URLSearchParams): LinkProof | null {
-  const exp = params.get('exp');
-  const sig = params.get('sig');
-  return exp && sig ? { exp, sig } : null;
-}
-
-export function fetchReservation(
-  id: string,
-  link: LinkProof | null,
-  signal?: AbortSignal,
-): Promise<ReservationResponse> {
-  return apiGet<ReservationResponse>(
-    `/reservations/${encodeURIComponent(id)}`,
-    link ? { exp: link.exp, sig: link.sig } : undefined,
-    signal,
-  );
-}
-
-export const reservationKeys = {
-  one: (id: string, link: LinkProof | null = null) =>
-    ['reservation', id, link?.exp ?? null, link?.sig ?? null] as const,
-};
-
-/** A paid reservation, as the confirmation shows it: for the buyer's session or a signed link. */
-export function reservationQuery(id: string, link: LinkProof | null = null) {
-  return queryOptions({
-    queryKey: reservationKeys.one(id, link),
-    queryFn: ({ signal }) => fetchReservation(id, link, signal),
-  });
-}
-
-/** The confirmation page of a reservation on this site. */
-export const reservationPath = (id: string) => `/reservation/${encodeURIComponent(id)}`;
+// The reservation read back (its query key included) is shared with the seat-change screen.
+export {
+  fetchReservation,
+  linkProofOf,
+  reservationKeys,
+  reservationPath,
+  reservationQuery,
+  type LinkProof,
+} from '../../../lib/api/reservations';
 
 export function sendTickets(id: string, mobileNumber: string): Promise<{ success: boolean }> {
   return apiSend<{ success: boolean }>(

@@ -2,6 +2,7 @@
 // their query and mutation keys.
 import { useMemo } from 'react';
 import { queryOptions, useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
+import { seatMapKeys } from '../../../lib/api/seats';
 import { apiGet, apiSend } from '../../../lib/api/client';
 import type { Captcha } from '../../../lib/captcha';
 import { stamp } from '../model/countdownClock';
@@ -13,48 +14,17 @@ import type {
   LockResponse,
   MyHoldsResponse,
   SeatRef,
-  SeatplanV2Response,
-  SeatsStatusV2Response,
   UnlockResponse,
 } from '../../../lib/api/types';
 
-/** How often the map asks again while the live event stream is down. */
-export const STATUS_POLL_MS = 5000;
-/** How often it asks while events arrive: a safety net only. */
-export const STATUS_POLL_LIVE_MS = 30_000;
-
 export { stamp, type Timed } from '../model/countdownClock';
+export { seatplanQuery } from '../../../lib/api/seats';
 
+/** The seat map's keys (owned by the shared seat map), and this order's holds. */
 export const seatKeys = {
-  plan: (venueId: number, seatplanId: number) => ['seatplan', venueId, seatplanId] as const,
-  status: (presentationId: number) => ['seatsStatus', presentationId] as const,
+  ...seatMapKeys,
   holds: (presentationId: number) => ['myHolds', presentationId] as const,
 };
-
-export function seatplanQuery(venueId: number, seatplanId: number, captcha: Captcha) {
-  return queryOptions({
-    queryKey: seatKeys.plan(venueId, seatplanId),
-    queryFn: async ({ signal }) =>
-      apiSend<SeatplanV2Response>(
-        'POST',
-        '/seats/seatplanV2',
-        { recaptchaToken: await captcha('seatplan') },
-        { venueId, seatplanId },
-        signal,
-      ),
-    staleTime: Infinity,
-  });
-}
-
-export function seatsStatusQuery(presentationId: number, pollMs: number | false = STATUS_POLL_MS) {
-  return queryOptions({
-    queryKey: seatKeys.status(presentationId),
-    queryFn: ({ signal }) =>
-      apiGet<SeatsStatusV2Response>('/seats/seats-statusV2', { presentationId }, signal),
-    refetchInterval: pollMs,
-    staleTime: 0,
-  });
-}
 
 export function myHoldsQuery(presentationId: number) {
   return queryOptions({

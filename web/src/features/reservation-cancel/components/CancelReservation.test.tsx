@@ -61,6 +61,7 @@ function reservationWith(cancellations: CancellationResult[]): Reservation {
     status: 'paid',
     cancellations,
     refundedTotal: cancellations.reduce((sum, c) => sum + c.refund, 0),
+    seatChange: { changeable: false, presentations: [] },
     cancellationTerms: {
       cancellable: true,
       until: '2026-07-14T16:30:00Z',

@@ -79,6 +79,7 @@ const reservation: Reservation = {
   status: 'paid',
   cancellations: [],
   refundedTotal: 0,
+  seatChange: { changeable: false, presentations: [] },
   cancellationTerms: {
     cancellable: false,
     until: '2026-07-14T16:30:00Z',

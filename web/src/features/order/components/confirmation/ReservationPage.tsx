@@ -18,12 +18,14 @@ import { ConfirmationView } from './ConfirmationView';
  * buyer on another device sees the tickets too). Anyone else is told plainly that there is no
  * reservation here for them, and where to go on. `extra` is what the app puts under the
  * reservation (its cancellations and the cancel dialog, another feature's); `refresh` reads the
- * reservation again.
+ * reservation again. `before` is what the app puts above it (a seat change's "done").
  */
 export default function ReservationPage({
   extra,
+  before,
 }: {
   extra?: (reservation: Reservation, refresh: () => void) => ReactNode;
+  before?: ReactNode;
 } = {}) {
   const { t } = useTranslation();
   const id = useParams().reservationId ?? '';
@@ -54,6 +56,7 @@ export default function ReservationPage({
         </Notice>
       ) : (
         <>
+          {before}
           <ConfirmationView reservation={query.data.reservation} link={link} />
           {extra?.(query.data.reservation, () => void query.refetch())}
         </>

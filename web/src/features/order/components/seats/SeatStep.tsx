@@ -31,15 +31,12 @@ import {
   myHoldsQuery,
   seatKeys,
   seatplanQuery,
-  seatsStatusQuery,
-  STATUS_POLL_LIVE_MS,
-  STATUS_POLL_MS,
   useBestAvailable,
   useLockSeat,
   useSeatsOnTheirWay,
   useUnlockSeat,
 } from '../../api/seats';
-import { useSeatEvents } from '../../api/seatEvents';
+import { useLiveSeatStatus } from '../../../../lib/api/seats';
 import { ticketGroupsQuery } from '../../api/tickets';
 import { fullPrice } from '../../model/priceText';
 import { isPlainTicket, lineKey } from '../../model/ticketLines';
@@ -68,15 +65,7 @@ export function SeatStep({
   const id = presentation.id;
 
   const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
-  const live = useSeatEvents(id);
-  // `?seatPoll=off` leaves the live stream alone to update the map (the two-node test proves the
-  // stream carries changes); otherwise polling is the safety net, faster while the stream is down.
-  const pollOff =
-    typeof window !== 'undefined' &&
-    new URLSearchParams(window.location.search).get('seatPoll') === 'off';
-  const status = useQuery(
-    seatsStatusQuery(id, pollOff ? false : live === 'live' ? STATUS_POLL_LIVE_MS : STATUS_POLL_MS),
-  );
+  const { status, live } = useLiveSeatStatus(id);
   const holds = useQuery(myHoldsQuery(id));
   // Only for the seat details' price level: the map works without it.
   const ticketGroups = useQuery(ticketGroupsQuery(id));

@@ -2,8 +2,8 @@ import { act, renderHook } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SeatStatusShort, SeatsStatusV2Response } from '../../../lib/api/types';
-import { seatKeys } from './seats';
+import type { SeatStatusShort, SeatsStatusV2Response } from './types';
+import { seatMapKeys as seatKeys } from './seats';
 import { applySeatChanges, RELOAD_AFTER_EVENTS_MS, useSeatEvents } from './seatEvents';
 
 function seat(x: number, s: string, extra: Partial<SeatStatusShort> = {}): SeatStatusShort {

@@ -5,9 +5,9 @@
 // while the stream is down.
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { API_BASE } from '../../../lib/api/client';
-import type { SeatsStatusV2Response } from '../../../lib/api/types';
-import { seatKeys } from './seats';
+import { API_BASE } from './client';
+import type { SeatsStatusV2Response } from './types';
+import { seatMapKeys } from './seats';
 
 export type SeatChangeState = 'held' | 'released' | 'sold' | 'expired';
 
@@ -69,7 +69,7 @@ export function useSeatEvents(presentationId: number): LiveState {
   );
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
-    const key = seatKeys.status(presentationId);
+    const key = seatMapKeys.status(presentationId);
     const source = new EventSource(
       `${API_BASE}/seats/events?presentationId=${encodeURIComponent(presentationId)}`,
     );
