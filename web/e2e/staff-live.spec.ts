@@ -205,7 +205,7 @@ test('a manager reads a feature’s sales and sets a reference option’s quanti
   await page.getByRole('button', { name: 'Sales', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Sales by feature', exact: true })).toBeVisible();
   // The demo's past week has paid tickets: the chart and the presentations with money.
-  await expect(page.locator('.staff-chart__bars li').first()).toBeVisible();
+  await expect(page.locator('.staff-figure canvas').first()).toBeVisible();
   await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('₪');
   await noSeriousAxe(page, 'the sales view');
 

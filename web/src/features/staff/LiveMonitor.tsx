@@ -18,6 +18,7 @@ import {
   type DrillBy,
   type StaffMe,
 } from './api';
+import { CalendarChart, OccupancyChart } from './charts';
 import { FigureCells, FigureHeads, Meter } from './figures';
 import { PresentationBox } from './PresentationBox';
 import { RefAdmin } from './RefAdmin';
@@ -164,6 +165,7 @@ function Calendar(props: {
   return (
     <section aria-labelledby="staff-calendar">
       <h2 id="staff-calendar">{t('staff.calendar')}</h2>
+      <CalendarChart days={days.data.days} />
       <ul className="staff-calendar">
         {days.data.days.map((d) => {
           const classes = ['staff-day'];
@@ -193,40 +195,44 @@ function Calendar(props: {
 
 function RowsTable(props: {
   caption: string;
+  chartTitle: string;
   rows: AttendanceRow[];
   onPick: (id: number) => void;
 }) {
   const { t, i18n } = useTranslation();
   return (
-    <table className="staff-table">
-      <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('staff.figures.name')}</th>
-          <FigureHeads />
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((r) => {
-          const id = rowId(r);
-          const name = i18n.language === 'he' ? r.Name : r.NameEn;
-          return (
-            <tr key={id} className={id === -1 ? 'staff-table__total' : undefined}>
-              <th scope="row">
-                {id === -1 ? (
-                  name
-                ) : (
-                  <button type="button" className="staff-link" onClick={() => props.onPick(id)}>
-                    {name}
-                  </button>
-                )}
-              </th>
-              <FigureCells f={r} />
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <>
+      <OccupancyChart title={props.chartTitle} rows={props.rows} />
+      <table className="staff-table">
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('staff.figures.name')}</th>
+            <FigureHeads />
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((r) => {
+            const id = rowId(r);
+            const name = i18n.language === 'he' ? r.Name : r.NameEn;
+            return (
+              <tr key={id} className={id === -1 ? 'staff-table__total' : undefined}>
+                <th scope="row">
+                  {id === -1 ? (
+                    name
+                  ) : (
+                    <button type="button" className="staff-link" onClick={() => props.onPick(id)}>
+                      {name}
+                    </button>
+                  )}
+                </th>
+                <FigureCells f={r} />
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -238,6 +244,7 @@ function Locations({ date, onPick }: { date: string; onPick: (l: number) => void
   return (
     <RowsTable
       caption={t('staff.locationsOf', { date: formatDay(date, i18n.language) })}
+      chartTitle={t('staffCharts.occupancyLocations')}
       rows={q.data.rows}
       onPick={onPick}
     />
@@ -273,6 +280,9 @@ function Drill(props: {
       {q.data && (
         <RowsTable
           caption={t(props.by === 'venue' ? 'staff.venues' : 'staff.features')}
+          chartTitle={t(
+            props.by === 'venue' ? 'staffCharts.occupancyVenues' : 'staffCharts.occupancyFeatures',
+          )}
           rows={q.data.rows}
           onPick={props.onPick}
         />

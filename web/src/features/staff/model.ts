@@ -14,6 +14,11 @@ export function formatDay(date: string, lang: string): string {
   }).format(new Date(`${date}T00:00:00Z`));
 }
 
+/** A YYYY-MM-DD day as a short axis label: day/month. */
+export function dayLabel(date: string): string {
+  return `${Number(date.slice(8, 10))}/${Number(date.slice(5, 7))}`;
+}
+
 export function weekday(date: string): number {
   return new Date(`${date}T00:00:00Z`).getUTCDay();
 }
