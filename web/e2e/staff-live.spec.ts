@@ -115,6 +115,7 @@ async function buyHeldSeat(request: APIRequestContext, presentationId: number, s
     },
   });
   expect(commit.status(), await commit.text()).toBe(200);
+  return (await commit.json()).reservationNumber as string;
 }
 
 for (const width of [820, 1280]) {
@@ -192,8 +193,10 @@ for (const width of [820, 1280]) {
   });
 }
 
-test('a manager reads a feature’s sales and sets a reference option’s quantity', async ({
+test('a manager reads a feature’s sales, sets a reference option’s quantity and resends tickets', async ({
   page,
+  playwright,
+  baseURL,
 }) => {
   test.setTimeout(60_000);
   await page.setViewportSize({ width: 1280, height: 1000 });
@@ -219,5 +222,29 @@ test('a manager reads a feature’s sales and sets a reference option’s quanti
     .getByRole('button', { name: 'Save' })
     .click();
   await expect(page.getByLabel('Quantity left for 101', { exact: true })).toHaveValue('5');
+
+  // A customer on the phone: the tickets never came. An unknown number is told; a real one is
+  // sent again to the order's own mobile number (the test mode's outbox).
+  const number = page.getByLabel('Reservation number', { exact: true });
+  await number.fill('NO-SUCH-ONE');
+  await page.getByRole('button', { name: 'Send again', exact: true }).click();
+  await expect(page.getByRole('alert')).not.toBeEmpty();
+  const buyer = await playwright.request.newContext({ baseURL });
+  // Tomorrow's screenings in the big hall are all on sale.
+  const tomorrow = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jerusalem' }).format(
+    new Date(Date.now() + 86_400_000),
+  );
+  const listed = await buyer.get(`/api/seats/presentations?date=${tomorrow}`);
+  const presentationId = (
+    (await listed.json()).presentations as Array<{ id: number; venueId: number; isOnSale: boolean }>
+  ).find((p) => p.venueId === 1 && p.isOnSale)!.id;
+  const seat = await holdOneSeat(buyer, presentationId);
+  const reservation = await buyHeldSeat(buyer, presentationId, seat);
+  await buyer.dispose();
+  await number.fill(reservation);
+  await page.getByRole('button', { name: 'Send again', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: reservation })).toHaveText(
+    `The tickets of reservation ${reservation} were sent again.`,
+  );
   await noSeriousAxe(page, 'the reference-prompt admin');
 });

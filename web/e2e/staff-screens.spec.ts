@@ -42,6 +42,12 @@ for (const lang of ['he', 'en'] as const) {
       await expect(page.locator('#staff-sales-title')).toBeVisible();
       await page.locator('.staff-figure summary').click();
       await shoot(page, `sales-${lang}-${width}`);
+
+      await page.goto(`/PRES-live?lang=${lang}&view=refs`);
+      await page.locator('#staff-resend-number').fill('NO-SUCH-ONE');
+      await page.locator('.staff-resend button').click();
+      await expect(page.locator('.staff-resend__error')).not.toBeEmpty();
+      await shoot(page, `refs-${lang}-${width}`, false);
     });
   }
 }

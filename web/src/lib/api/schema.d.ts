@@ -1058,6 +1058,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/pres-live/reservations/{resId}/sendTickets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a paid reservation's ticket links again by text message, to the mobile number the order
+     *     was made with (never another): the reference-prompt admin's "SMS resend". `resId` is the
+     *     reservation identifier or the reservation number. At most 3 per reservation an hour.
+     */
+    post: operations['staffSendTickets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/presentations': {
     parameters: {
       query?: never;
@@ -2272,6 +2293,7 @@ export interface components {
       | 'reservationChanged'
       | 'refundToCreditUnavailable'
       | 'CUSTOMER_NOT_FOUND'
+      | 'CUSTOMER_NO_MOBILE'
       | 'INVALID_SMS_CODE'
       | 'SMS_FAILED'
       | 'loginError'
@@ -6724,6 +6746,74 @@ export interface operations {
       };
       /** @description formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffSendTickets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reservation identifier or its reservation number */
+        resId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Sent */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StaffSuccess'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role (managers and ticket-reference agents), or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no paid reservation of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_NO_MOBILE: the order has no mobile number; SMS_FAILED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests: this reservation's resends for the hour are used (Retry-After) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
