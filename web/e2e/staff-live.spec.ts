@@ -144,9 +144,38 @@ for (const width of [820, 1280]) {
     await expect(today).toHaveCount(1);
     await page.locator('.staff-calendar li:has(button[aria-current="date"]) + li button').click();
 
-    // Locations, with the total row last; then the Tel Aviv Port's halls.
+    // Locations, with the total row last.
     const table = page.getByRole('table');
     await expect(table.getByRole('row').last()).toContainText('All cinemas');
+
+    // The location view follows a hold and a sale in another browser within 2 s, no reload.
+    const port = table.getByRole('row').filter({
+      has: page.getByRole('button', { name: 'Kupa Tel Aviv Port', exact: true }),
+    });
+    const [portSold, portHeld] = [port.locator('td').nth(1), port.locator('td').nth(2)];
+    const portSoldBefore = Number(await portSold.textContent());
+    const portHeldBefore = Number(await portHeld.textContent());
+    const filter = await (await page.request.get('/api/PRES-live/getCinemaFilterData')).json();
+    const day = new Date(`${filter.today as string}T00:00:00Z`);
+    day.setUTCDate(day.getUTCDate() + 1);
+    const tomorrow = day.toISOString().slice(0, 10);
+    const shopper = await playwright.request.newContext({ baseURL });
+    const listed = await shopper.get(`/api/seats/presentations?date=${tomorrow}`);
+    const bigHall = (
+      (await listed.json()).presentations as Array<{
+        id: number;
+        venueId: number;
+        isOnSale: boolean;
+      }>
+    ).find((p) => p.venueId === 1 && p.isOnSale)!.id;
+    const shopperSeat = await holdOneSeat(shopper, bigHall);
+    await expect(portHeld).toHaveText(String(portHeldBefore + 1), { timeout: 2000 });
+    await buyHeldSeat(shopper, bigHall, shopperSeat);
+    await expect(portSold).toHaveText(String(portSoldBefore + 1), { timeout: 2000 });
+    await expect(portHeld).toHaveText(String(portHeldBefore), { timeout: 2000 });
+    await shopper.dispose();
+
+    // Then the Tel Aviv Port's halls.
     await table.getByRole('button', { name: 'Kupa Tel Aviv Port', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Hall', exact: true })).toHaveAttribute(
       'aria-pressed',

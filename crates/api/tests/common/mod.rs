@@ -7,6 +7,7 @@
 
 pub mod client;
 pub mod paying;
+pub mod sse;
 pub mod staff;
 
 #[allow(unused_imports)] // each test file uses a different part

@@ -23,6 +23,7 @@ import { FigureCells, FigureHeads, Meter } from './figures';
 import { PresentationBox } from './PresentationBox';
 import { RefAdmin } from './RefAdmin';
 import { SalesView } from './SalesView';
+import { useFigureEvents } from './useFigureEvents';
 import { formatDay, weekday } from './model';
 
 type View = 'attendance' | 'sales' | 'refs';
@@ -62,6 +63,8 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
         : ['refs'];
   const asked = params.get('view') as View | null;
   const view: View = asked && views.includes(asked) ? asked : views[0];
+  // The calendar, locations and halls follow sales live (the box has its own seat stream).
+  useFigureEvents(view === 'attendance' && Number.isNaN(id));
 
   return (
     <main className="staff">

@@ -37,3 +37,27 @@ export function applyChanges(status: SeatsStatus, changes: readonly SeatChange[]
     }),
   };
 }
+
+/** What one `figures` event of GET /PRES-live/events says changed. */
+export interface FiguresChanged {
+  dates: string[];
+  locations: number[];
+  presentationIds: number[];
+  all: boolean;
+}
+
+/**
+ * Whether a staff query shows figures the change touches: the calendar (any day), a day's
+ * locations (that day), a location's halls or features (that day and location). The
+ * presentation box follows its own seat stream.
+ */
+export function touches(key: readonly unknown[], change: FiguresChanged): boolean {
+  if (key[0] !== 'staff') return false;
+  const [, kind, date, location] = key;
+  const views = ['days', 'locations', 'drill'];
+  if (typeof kind !== 'string' || !views.includes(kind)) return false;
+  if (change.all) return true;
+  if (kind === 'days') return change.dates.length > 0;
+  if (typeof date !== 'string' || !change.dates.includes(date)) return false;
+  return kind === 'locations' || change.locations.includes(Number(location));
+}

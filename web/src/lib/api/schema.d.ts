@@ -95,6 +95,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/PRES-live/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Tells the live monitoring screens, as server-sent events, when the figures of a business day
+     *     and location of the user's businesses change. `event: ready` first (data `{}`), then
+     *     `event: figures` with data `{"dates":["YYYY-MM-DD"],"locations":[id],"presentationIds":[id],"all":false}`
+     *     at most every 250 ms while seats change (`all: true`: events were missed, re-read everything
+     *     shown). Managers and ushers. The stream ends when the login does.
+     */
+    get: operations['staffFigureEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/PRES-live/featureTicketSales': {
     parameters: {
       query?: never;
@@ -2363,6 +2386,17 @@ export interface components {
       isIncluded: boolean;
       isRequired: boolean;
     };
+    /** @description What changed, as one `figures` event tells it. */
+    FiguresChanged: {
+      /** @description Anything may have changed (events were missed): re-read everything shown. */
+      all: boolean;
+      /** @description The business days (`YYYY-MM-DD`) whose figures changed. */
+      dates: string[];
+      /** @description The locations whose figures changed. */
+      locations: number[];
+      /** @description The presentations whose seats changed. */
+      presentationIds: number[];
+    };
     FilterLocation: {
       /** Format: int64 */
       businessId: number;
@@ -4318,6 +4352,53 @@ export interface operations {
       };
       /** @description formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffFigureEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/event-stream; each `figures` event's data is a FiguresChanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': components['schemas']['FiguresChanged'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests: this address has its cap of open streams (Retry-After) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
