@@ -103,6 +103,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | BalanceIsDue
         | TicketCancellationsAreNoLongerPossible
         | SmsFailed
+        | CustomerNoMobile
         | EmailNotVerified
         | MobileNumberTaken
         | OrderAlreadyClaimed

@@ -38,6 +38,9 @@ pub struct SeatEventHub {
     closed: std::sync::atomic::AtomicBool,
     /// Open streams per client address, for the per-address cap.
     streams_by_address: Arc<Mutex<HashMap<String, usize>>>,
+    /// Every change of any presentation, for the staff figures stream: `Some(presentation)`, or
+    /// `None` for "anything may have changed". Taken (so its watchers end) when the node closes.
+    all: Mutex<Option<broadcast::Sender<Option<i64>>>>,
 }
 
 /// One open stream of a client address; the count goes down when the stream ends.
@@ -67,6 +70,7 @@ impl Default for SeatEventHub {
             on_change: OnceLock::new(),
             closed: Default::default(),
             streams_by_address: Default::default(),
+            all: Mutex::new(Some(broadcast::channel(BACKLOG).0)),
         }
     }
 }
@@ -98,6 +102,23 @@ impl SeatEventHub {
             .lock()
             .expect("seat event hub poisoned")
             .clear();
+        self.all.lock().expect("seat event hub poisoned").take();
+    }
+
+    /// A watcher of every presentation's changes (which presentation, not what changed): the
+    /// staff figures stream, which re-reads the figures of the days and places it touches.
+    pub fn subscribe_all(&self) -> broadcast::Receiver<Option<i64>> {
+        match self.all.lock().expect("seat event hub poisoned").as_ref() {
+            Some(all) => all.subscribe(),
+            None => broadcast::channel(1).1,
+        }
+    }
+
+    fn tell_all(&self, presentation: Option<i64>) {
+        if let Some(all) = self.all.lock().expect("seat event hub poisoned").as_ref() {
+            // No watcher is not an error.
+            let _ = all.send(presentation);
+        }
     }
 
     /// Counts a new stream of `address` unless it already has `cap` open (0: no cap); the
@@ -140,6 +161,7 @@ impl SeatEventHub {
         if let Some(hook) = self.on_change.get() {
             hook(Some(event.presentation_id));
         }
+        self.tell_all(Some(event.presentation_id));
         let sender = {
             let mut channels = self.channels.lock().expect("seat event hub poisoned");
             match channels.get(&event.presentation_id) {
@@ -167,6 +189,7 @@ impl SeatEventHub {
         if let Some(hook) = self.on_change.get() {
             hook(None);
         }
+        self.tell_all(None);
         let senders: Vec<_> = {
             let channels = self.channels.lock().expect("seat event hub poisoned");
             channels.values().cloned().collect()
@@ -273,6 +296,23 @@ mod tests {
         drop(a1);
         assert!(hub.open_stream("10.0.0.1", 2).is_some());
         assert!(hub.open_stream("10.0.0.1", 0).is_some(), "0 is no cap");
+    }
+
+    #[tokio::test]
+    async fn the_all_watcher_hears_every_presentation_and_resyncs() {
+        let hub = SeatEventHub::new();
+        let mut all = hub.subscribe_all();
+        hub.publish(event(1));
+        hub.deliver_remote(&event(2));
+        hub.resync_all();
+        assert_eq!(all.recv().await.unwrap(), Some(1));
+        assert_eq!(all.recv().await.unwrap(), Some(2));
+        assert_eq!(all.recv().await.unwrap(), None);
+        hub.close_all();
+        assert!(matches!(
+            all.recv().await,
+            Err(broadcast::error::RecvError::Closed)
+        ));
     }
 
     #[tokio::test]

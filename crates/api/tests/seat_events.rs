@@ -9,37 +9,25 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use common::paying::*;
+use common::sse::EventStream;
 use common::*;
-use http_body_util::BodyExt;
 use kupa_store::testing::TestDb;
 use serde_json::Value;
-use tower::ServiceExt;
 
-/// A server-sent event stream read frame by frame.
+/// A watcher of one presentation's seat events.
 struct Watcher {
-    body: Body,
-    buffer: String,
+    stream: EventStream,
 }
 
 impl Watcher {
     async fn open(app: &TestApp, presentation_id: &Value) -> Watcher {
-        let res = app
-            .router
-            .clone()
-            .oneshot(
-                Request::get(format!(
-                    "/api/seats/events?presentationId={presentation_id}"
-                ))
-                .body(Body::empty())
-                .unwrap(),
-            )
-            .await
-            .unwrap();
-        assert_eq!(res.status(), StatusCode::OK);
-        assert_eq!(res.headers()["content-type"], "text/event-stream");
+        let req = Request::get(format!(
+            "/api/seats/events?presentationId={presentation_id}"
+        ))
+        .body(Body::empty())
+        .unwrap();
         let mut w = Watcher {
-            body: res.into_body(),
-            buffer: String::new(),
+            stream: EventStream::open(app, req).await,
         };
         let (name, data) = w.next().await;
         assert_eq!(name, "ready");
@@ -49,32 +37,7 @@ impl Watcher {
 
     /// The next event's name and data; fails after two seconds of silence.
     async fn next(&mut self) -> (String, Value) {
-        loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let block: String = self.buffer.drain(..end + 2).collect();
-                let mut name = String::new();
-                let mut data = String::new();
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event: ") {
-                        name = v.to_owned();
-                    } else if let Some(v) = line.strip_prefix("data: ") {
-                        data.push_str(v);
-                    }
-                }
-                if name.is_empty() {
-                    continue; // a comment (keep-alive)
-                }
-                return (name, serde_json::from_str(&data).unwrap());
-            }
-            let frame = tokio::time::timeout(Duration::from_secs(2), self.body.frame())
-                .await
-                .expect("no seat event within 2 s")
-                .expect("the event stream ended")
-                .unwrap();
-            if let Ok(bytes) = frame.into_data() {
-                self.buffer.push_str(std::str::from_utf8(&bytes).unwrap());
-            }
-        }
+        self.stream.next().await
     }
 
     /// The next `seats` event's changes as (sectionId, x, y, state).

@@ -189,6 +189,8 @@ error_codes! {
     // --- Customers
     /// A member or customer lookup found no one.
     CustomerNotFound = "CUSTOMER_NOT_FOUND",
+    /// The customer or order has no mobile number to send a text message to.
+    CustomerNoMobile = "CUSTOMER_NO_MOBILE",
     /// The SMS code is wrong or expired.
     InvalidSmsCode = "INVALID_SMS_CODE",
     /// The text message could not be sent.

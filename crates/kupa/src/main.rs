@@ -101,7 +101,7 @@ enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
-    /// Staff users (`kupa staff add`).
+    /// Staff users (`kupa staff add`, `disable`, `password`).
     Staff {
         #[command(flatten)]
         db: DbArgs,
@@ -185,6 +185,10 @@ async fn main() -> anyhow::Result<()> {
             let db = open_db(&db, &file).await?;
             match command {
                 staff_cmd::StaffCommand::Add(a) => staff_cmd::add(db, a).await,
+                staff_cmd::StaffCommand::Disable { email } => staff_cmd::disable(db, &email).await,
+                staff_cmd::StaffCommand::Password { email } => {
+                    staff_cmd::set_password(db, &email).await
+                }
             }
         }
         Command::Migrate { db } => {

@@ -1,6 +1,7 @@
 //! `kupa staff add`: a staff user of the live monitoring and the other staff screens (decision
-//! 0026). The password comes from KUPA_STAFF_PASSWORD or the first line of standard input, never
-//! from a flag (flags show in `ps` and shell history).
+//! 0026); `kupa staff disable EMAIL` (their logins end at once) and `kupa staff password EMAIL`
+//! (a new password; their logins end). A password comes from KUPA_STAFF_PASSWORD or the first
+//! line of standard input, never from a flag (flags show in `ps` and shell history).
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -15,6 +16,17 @@ use kupa_store::Db;
 pub enum StaffCommand {
     /// Add a staff user.
     Add(AddArgs),
+    /// Disable a staff user: no more logins, and every login they have ends now.
+    Disable {
+        /// The user's email.
+        email: String,
+    },
+    /// Set a staff user's password (from KUPA_STAFF_PASSWORD or standard input); their logins
+    /// end.
+    Password {
+        /// The user's email.
+        email: String,
+    },
 }
 
 #[derive(Args)]
@@ -59,8 +71,7 @@ pub async fn add(db: Db, a: AddArgs) -> anyhow::Result<()> {
         )
     })?;
     let db = Arc::new(db);
-    let staff = StaffService::new(db.clone(), db.clone(), Arc::new(ServerClock::new()));
-    let created = staff
+    let created = service(&db)
         .add_user(&StaffSignup {
             email: a.email.clone(),
             first_name: a.first_name,
@@ -81,6 +92,28 @@ pub async fn add(db: Db, a: AddArgs) -> anyhow::Result<()> {
         );
     }
     db.close().await;
+    Ok(())
+}
+
+fn service(db: &Arc<Db>) -> StaffService {
+    StaffService::new(db.clone(), db.clone(), Arc::new(ServerClock::new()))
+}
+
+pub async fn disable(db: Db, email: &str) -> anyhow::Result<()> {
+    let db = Arc::new(db);
+    let done = service(&db).disable_user(email).await;
+    db.close().await;
+    done.map_err(|e| anyhow::anyhow!("{e}"))?;
+    println!("staff user {email} disabled; their logins have ended");
+    Ok(())
+}
+
+pub async fn set_password(db: Db, email: &str) -> anyhow::Result<()> {
+    let db = Arc::new(db);
+    let done = service(&db).set_password(email, &password()?).await;
+    db.close().await;
+    done.map_err(|e| anyhow::anyhow!("{e}"))?;
+    println!("staff user {email}: password set; their logins have ended");
     Ok(())
 }
 

@@ -12,3 +12,8 @@ afterEach(() => {
   // The order page keeps the buyer's choices per tab; each test is a new tab.
   if (typeof sessionStorage !== 'undefined') sessionStorage.clear();
 });
+
+// jsdom has no canvas (and says so on the console): the staff charts see no 2-D context and
+// leave their numbers to the tables beside them.
+if (typeof HTMLCanvasElement !== 'undefined')
+  HTMLCanvasElement.prototype.getContext = (() => null) as HTMLCanvasElement['getContext'];

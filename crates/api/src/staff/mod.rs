@@ -8,6 +8,7 @@
 //! `Origin` check (decision 0019), as every other call's are. Every call here reads its caller
 //! with [`Staff`]: no live login is 401 `loginError`, a role that may not is 403 `forbidden`.
 
+mod events;
 mod live;
 mod refs;
 mod sales;
@@ -35,6 +36,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(login))
         .routes(routes!(logout))
         .routes(routes!(me))
+        .merge(events::router())
         .merge(live::router())
         .merge(sales::router())
         .merge(refs::router())
@@ -43,7 +45,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The logged-in staff user of a request (the `kupa_staff` cookie).
 pub struct Staff(pub Caller);
 
-fn staff_cookie(headers: &HeaderMap) -> Option<String> {
+pub(super) fn staff_cookie(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(COOKIE)
         .iter()

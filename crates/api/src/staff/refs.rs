@@ -28,6 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(admin_detail))
         .routes(routes!(admin_ticket_sales))
         .routes(routes!(edit_quantity))
+        .routes(routes!(resend_tickets))
 }
 
 /// The spec's Ticket-reference agent entity: one reference option as an agent administers it.
@@ -443,6 +444,29 @@ async fn edit_quantity(
             },
             body.quantity,
         )
+        .await?;
+    Ok(axum::Json(StaffSuccess { success: true }))
+}
+
+/// Sends a paid reservation's ticket links again by text message, to the mobile number the order
+/// was made with (never another): the reference-prompt admin's "SMS resend". `resId` is the
+/// reservation identifier or the reservation number. At most 3 per reservation an hour.
+#[utoipa::path(post, operation_id = "staffSendTickets", path = "/pres-live/reservations/{resId}/sendTickets", tag = "pres-live",
+    params(("resId" = String, Path, description = "The reservation identifier or its reservation number")),
+    responses((status = 200, description = "Sent", body = StaffSuccess),
+              (status = 401, description = "loginError", body = ErrorBody),
+              (status = 403, description = "forbidden: the role (managers and ticket-reference agents), or from another site's page", body = ErrorBody),
+              (status = 404, description = "notFound: no paid reservation of the user's businesses", body = ErrorBody),
+              (status = 409, description = "CUSTOMER_NO_MOBILE: the order has no mobile number; SMS_FAILED", body = ErrorBody),
+              (status = 429, description = "tooManyRequests: this reservation's resends for the hour are used (Retry-After)", body = ErrorBody)))]
+async fn resend_tickets(
+    State(state): State<AppState>,
+    Staff(caller): Staff,
+    Path(reservation): Path<String>,
+) -> ApiResult<axum::Json<StaffSuccess>> {
+    state
+        .staff
+        .resend_tickets(&caller, &state.orders, &reservation)
         .await?;
     Ok(axum::Json(StaffSuccess { success: true }))
 }

@@ -7,6 +7,8 @@
 
 pub mod client;
 pub mod paying;
+pub mod sse;
+pub mod staff;
 
 #[allow(unused_imports)] // each test file uses a different part
 pub use client::*;

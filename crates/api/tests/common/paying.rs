@@ -39,7 +39,24 @@ pub async fn priced_cart_at(
         .into_iter()
         .find(|p| p.venue_id == 1 && p.is_on_sale)
         .expect("a presentation on sale in the big hall");
-    priced_cart_of(app, who, p, row, code, locale).await
+    priced_cart_of(app, who, p, row, code, locale, [None, None]).await
+}
+
+/// As `priced_cart_at`, each seat whose `refs` entry is given on a hotel guest ticket naming that
+/// room (the ticket-reference prompt's Reference1), the others on regular tickets.
+pub async fn priced_cart_with_refs(
+    app: &TestApp,
+    who: &str,
+    row: usize,
+    refs: [Option<&str>; 2],
+) -> Paying {
+    let p = app
+        .presentations()
+        .await
+        .into_iter()
+        .find(|p| p.venue_id == 1 && p.is_on_sale)
+        .expect("a presentation on sale in the big hall");
+    priced_cart_of(app, who, p, row, None, "he", refs).await
 }
 
 /// As `priced_cart_at`, on the given presentation of venue 1 (as the API answered it).
@@ -52,7 +69,7 @@ pub async fn priced_cart_for(
     locale: &str,
 ) -> Paying {
     let p: Presentation = serde_json::from_value(p).expect("a presentation");
-    priced_cart_of(app, who, p, row, code, locale).await
+    priced_cart_of(app, who, p, row, code, locale, [None, None]).await
 }
 
 async fn priced_cart_of(
@@ -62,6 +79,7 @@ async fn priced_cart_of(
     row: usize,
     code: Option<&str>,
     locale: &str,
+    refs: [Option<&str>; 2],
 ) -> Paying {
     let plan = app.seat_plan(&p).await;
     let (first, second) = row_end_pair(&plan, row);
@@ -76,10 +94,19 @@ async fn priced_cart_of(
         .flat_map(|g| &g.tickets)
         .find(|t| t.name_en.to_lowercase().contains("regular"))
         .expect("a regular ticket");
-    let mut tickets = [
-        json!({ "ticketId": regular.id, "amount": regular.price }),
-        json!({ "ticketId": regular.id, "amount": regular.price }),
-    ];
+    let mut tickets = refs.map(|r| match r {
+        None => json!({ "ticketId": regular.id, "amount": regular.price }),
+        Some(room) => {
+            let guest = groups
+                .ticket_groups
+                .iter()
+                .filter(|g| g.id == first.tg)
+                .flat_map(|g| &g.tickets)
+                .find(|t| t.name_en == "Hotel guest")
+                .expect("a hotel guest ticket");
+            json!({ "ticketId": guest.id, "amount": guest.price, "ref1": room })
+        }
+    });
     if let Some(code) = code {
         let query = format!(
             "sectionId={}&ticketGroupId={}&ticketCode={code}",

@@ -106,9 +106,38 @@ impl OrderService {
             tracing::info!(reservation = %order.id, "tickets by SMS refused: not the owner");
             return Err(not_yours());
         }
-        let info = self.headline_presentation(&order).await?;
+        self.send_ticket_links(&order, to).await
+    }
+
+    /// A paid order by its reservation identifier.
+    pub async fn paid_order(&self, reservation_id: &str) -> AppResult<Option<Order>> {
+        Ok(self
+            .orders
+            .order(reservation_id)
+            .await?
+            .filter(|o| o.status == OrderStatus::Paid))
+    }
+
+    /// The businesses of the order's presentations (what staff are scoped by).
+    pub async fn businesses_of(&self, order: &Order) -> AppResult<Vec<i64>> {
+        Ok(self
+            .presentations_of(order)
+            .await?
+            .iter()
+            .map(|i| i.view.presentation.business_id)
+            .collect())
+    }
+
+    /// The e-document links of each ticket and the signed link to the confirmation page, by
+    /// text message to `to`, in the order's language (the outbox keeps the kind, not the text).
+    pub async fn send_ticket_links(
+        &self,
+        order: &Order,
+        to: kupa_domain::customer::MobileNumber,
+    ) -> AppResult<()> {
+        let info = self.headline_presentation(order).await?;
         let v = &info.view;
-        let lang = Self::lang(&order);
+        let lang = Self::lang(order);
         let when = Self::when(&info, lang);
         let links: Vec<String> = order
             .tickets
@@ -123,7 +152,7 @@ impl OrderService {
             .collect();
         // Each ticket's e-document (what the door scans), and the signed link to the confirmation
         // page (all the tickets, the PDF and the calendar file).
-        let all = self.signed_confirmation_url(&order, &info, lang);
+        let all = self.signed_confirmation_url(order, &info, lang);
         let text = if lang == "he" {
             format!(
                 "קופה: הכרטיסים ל{} ({}), הזמנה {}:\n{}\nכל הכרטיסים: {all}",

@@ -7,6 +7,7 @@
 
 pub mod live;
 pub mod refs;
+pub mod resend;
 pub mod sales;
 pub mod totp;
 
@@ -132,6 +133,12 @@ pub trait StaffStore: Send + Sync {
     async fn staff_of_login(&self, login_hash: &str, now_ms: i64)
     -> StoreResult<Option<StaffUser>>;
     async fn end_staff_login(&self, login_hash: &str) -> StoreResult<()>;
+    /// Marks the user disabled (their logins stop working at once) and deletes their logins;
+    /// false when no user has this email.
+    async fn disable_staff_user(&self, email: &str, now_ms: i64) -> StoreResult<bool>;
+    /// Replaces the user's password hash and deletes their logins; false when no user has this
+    /// email.
+    async fn set_staff_password(&self, email: &str, password_hash: &str) -> StoreResult<bool>;
     /// The presentations starting in [from, to) with their live figures (see [`live::LiveRow`]).
     async fn live_rows(
         &self,
@@ -270,6 +277,10 @@ fn login_hash(login_id: &str) -> String {
 fn dummy_hash() -> &'static str {
     static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     DUMMY.get_or_init(|| hash_password("not any staff user's password").unwrap_or_default())
+}
+
+fn no_such_user() -> AppError {
+    AppError::rejected(ErrorCode::NotFound, "no staff user has this email")
 }
 
 fn failed() -> AppError {
@@ -503,6 +514,42 @@ impl StaffService {
         user.map(|user| Caller { user }).ok_or_else(|| {
             AppError::rejected(ErrorCode::LoginError, "log in as a staff user first")
         })
+    }
+
+    /// `kupa staff disable`: the user can no longer log in, and every login they have ends now
+    /// (the next call of each is 401, an open figures stream closes at its next event).
+    pub async fn disable_user(&self, email: &str) -> AppResult<()> {
+        let email = normalise_email(email).ok_or_else(no_such_user)?;
+        if !self
+            .store
+            .disable_staff_user(&email, self.clock.now_ms())
+            .await?
+        {
+            return Err(no_such_user());
+        }
+        tracing::info!("staff user disabled");
+        Ok(())
+    }
+
+    /// `kupa staff password`: a new password (at least [`MIN_PASSWORD_CHARS`]); the user's
+    /// logins end (whoever knew the old one is out) and the failed-login lock is lifted.
+    pub async fn set_password(&self, email: &str, password: &str) -> AppResult<()> {
+        let email = normalise_email(email).ok_or_else(no_such_user)?;
+        if password.chars().count() < MIN_PASSWORD_CHARS {
+            return Err(AppError::rejected(
+                ErrorCode::FormValidation,
+                format!("password: at least {MIN_PASSWORD_CHARS} characters"),
+            ));
+        }
+        let hash = hash_password(password)?;
+        if !self.store.set_staff_password(&email, &hash).await? {
+            return Err(no_such_user());
+        }
+        self.creds
+            .clear_failures(&sha256_hex(&["staff account", &email]))
+            .await?;
+        tracing::info!("staff user's password replaced");
+        Ok(())
     }
 
     pub async fn logout(&self, login_id: Option<&str>) -> AppResult<()> {

@@ -271,6 +271,52 @@ impl StaffStore for Db {
         .map_err(db_err))
     }
 
+    async fn disable_staff_user(&self, email: &str, now_ms: i64) -> StoreResult<bool> {
+        crate::on_pool!(self, |p| {
+            // Disabled first: from this statement on no login of the user reads as live
+            // (staff_of_login checks disabled_at), whatever happens to the delete below.
+            let found = sqlx::query(
+                "UPDATE staff_users SET disabled_at = COALESCE(disabled_at, $2) WHERE email = $1",
+            )
+            .bind(email)
+            .bind(now_ms)
+            .execute(p)
+            .await
+            .map_err(db_err)?
+            .rows_affected()
+                == 1;
+            sqlx::query(
+                "DELETE FROM staff_logins WHERE user_id IN (SELECT id FROM staff_users WHERE email = $1)",
+            )
+            .bind(email)
+            .execute(p)
+            .await
+            .map_err(db_err)?;
+            Ok(found)
+        })
+    }
+
+    async fn set_staff_password(&self, email: &str, password_hash: &str) -> StoreResult<bool> {
+        crate::on_pool!(self, |p| {
+            let found = sqlx::query("UPDATE staff_users SET password_hash = $2 WHERE email = $1")
+                .bind(email)
+                .bind(password_hash)
+                .execute(p)
+                .await
+                .map_err(db_err)?
+                .rows_affected()
+                == 1;
+            sqlx::query(
+                "DELETE FROM staff_logins WHERE user_id IN (SELECT id FROM staff_users WHERE email = $1)",
+            )
+            .bind(email)
+            .execute(p)
+            .await
+            .map_err(db_err)?;
+            Ok(found)
+        })
+    }
+
     async fn live_rows(&self, from_ms: i64, to_ms: i64, now_ms: i64) -> StoreResult<Vec<LiveRow>> {
         fetch_all!(
             self,

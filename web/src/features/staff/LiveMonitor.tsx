@@ -18,10 +18,12 @@ import {
   type DrillBy,
   type StaffMe,
 } from './api';
+import { CalendarChart, OccupancyChart } from './charts';
 import { FigureCells, FigureHeads, Meter } from './figures';
 import { PresentationBox } from './PresentationBox';
 import { RefAdmin } from './RefAdmin';
 import { SalesView } from './SalesView';
+import { useFigureEvents } from './useFigureEvents';
 import { formatDay, weekday } from './model';
 
 type View = 'attendance' | 'sales' | 'refs';
@@ -61,6 +63,8 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
         : ['refs'];
   const asked = params.get('view') as View | null;
   const view: View = asked && views.includes(asked) ? asked : views[0];
+  // The calendar, locations and halls follow sales live (the box has its own seat stream).
+  useFigureEvents(view === 'attendance' && Number.isNaN(id));
 
   return (
     <main className="staff">
@@ -164,6 +168,7 @@ function Calendar(props: {
   return (
     <section aria-labelledby="staff-calendar">
       <h2 id="staff-calendar">{t('staff.calendar')}</h2>
+      <CalendarChart days={days.data.days} />
       <ul className="staff-calendar">
         {days.data.days.map((d) => {
           const classes = ['staff-day'];
@@ -193,40 +198,44 @@ function Calendar(props: {
 
 function RowsTable(props: {
   caption: string;
+  chartTitle: string;
   rows: AttendanceRow[];
   onPick: (id: number) => void;
 }) {
   const { t, i18n } = useTranslation();
   return (
-    <table className="staff-table">
-      <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('staff.figures.name')}</th>
-          <FigureHeads />
-        </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((r) => {
-          const id = rowId(r);
-          const name = i18n.language === 'he' ? r.Name : r.NameEn;
-          return (
-            <tr key={id} className={id === -1 ? 'staff-table__total' : undefined}>
-              <th scope="row">
-                {id === -1 ? (
-                  name
-                ) : (
-                  <button type="button" className="staff-link" onClick={() => props.onPick(id)}>
-                    {name}
-                  </button>
-                )}
-              </th>
-              <FigureCells f={r} />
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <>
+      <OccupancyChart title={props.chartTitle} rows={props.rows} />
+      <table className="staff-table">
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('staff.figures.name')}</th>
+            <FigureHeads />
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((r) => {
+            const id = rowId(r);
+            const name = i18n.language === 'he' ? r.Name : r.NameEn;
+            return (
+              <tr key={id} className={id === -1 ? 'staff-table__total' : undefined}>
+                <th scope="row">
+                  {id === -1 ? (
+                    name
+                  ) : (
+                    <button type="button" className="staff-link" onClick={() => props.onPick(id)}>
+                      {name}
+                    </button>
+                  )}
+                </th>
+                <FigureCells f={r} />
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
   );
 }
 
@@ -238,6 +247,7 @@ function Locations({ date, onPick }: { date: string; onPick: (l: number) => void
   return (
     <RowsTable
       caption={t('staff.locationsOf', { date: formatDay(date, i18n.language) })}
+      chartTitle={t('staffCharts.occupancyLocations')}
       rows={q.data.rows}
       onPick={onPick}
     />
@@ -273,6 +283,9 @@ function Drill(props: {
       {q.data && (
         <RowsTable
           caption={t(props.by === 'venue' ? 'staff.venues' : 'staff.features')}
+          chartTitle={t(
+            props.by === 'venue' ? 'staffCharts.occupancyVenues' : 'staffCharts.occupancyFeatures',
+          )}
           rows={q.data.rows}
           onPick={props.onPick}
         />

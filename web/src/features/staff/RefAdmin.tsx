@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
+import { ResendTickets } from './ResendTickets';
 import { editRefQuantity, refKeys, refOptionsQuery, refSalesQuery, type RefOptionRow } from './api';
 
 function OptionRow({ o }: { o: RefOptionRow }) {
@@ -72,6 +73,7 @@ export function RefAdmin() {
   return (
     <section aria-labelledby="staff-refs-title">
       <h2 id="staff-refs-title">{t('staff.refs.title')}</h2>
+      <ResendTickets />
       <table className="staff-table">
         <caption>{t('staff.refs.options')}</caption>
         <thead>

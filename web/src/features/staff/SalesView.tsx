@@ -14,6 +14,7 @@ import {
   type CinemaFilterData,
   type PresentationsSalesResponse,
 } from './api';
+import { PaidByDayChart } from './charts';
 import { Meter } from './figures';
 import { createLatestGuard, latestOnly } from './latest';
 
@@ -52,7 +53,6 @@ export function SalesView({ filter }: { filter: CinemaFilterData }) {
     ).catch(() => setFailed(true));
   }, [run, chosen, locationId, startDate, endDate]);
   const money = (agorot: number) => formatMoney(agorot, i18n.language);
-  const maxTickets = Math.max(1, ...(data?.salesByDay ?? []).map((d) => d.Tickets));
 
   return (
     <section className="staff-sales" aria-labelledby="staff-sales-title">
@@ -116,28 +116,7 @@ export function SalesView({ filter }: { filter: CinemaFilterData }) {
               <dd>{money(data.totalRevenue)}</dd>
             </div>
           </dl>
-          {data.salesByDay.length > 0 && (
-            <figure className="staff-chart">
-              <figcaption>{t('staff.sales.byDay')}</figcaption>
-              <ol className="staff-chart__bars">
-                {data.salesByDay.map((d) => (
-                  <li key={d.BusinessDate}>
-                    <span
-                      className="staff-chart__bar"
-                      style={{ blockSize: `${Math.round((100 * d.Tickets) / maxTickets)}%` }}
-                      aria-hidden="true"
-                    />
-                    <span className="staff-chart__label">
-                      {d.BusinessDate.slice(8, 10)}/{d.BusinessDate.slice(5, 7)}
-                    </span>
-                    <span className="visually-hidden">
-                      {t('staff.sales.dayTickets', { count: d.Tickets })}
-                    </span>
-                  </li>
-                ))}
-              </ol>
-            </figure>
-          )}
+          {data.salesByDay.length > 0 && <PaidByDayChart days={data.salesByDay} money={money} />}
           <table className="staff-table">
             <caption>{t('staff.box')}</caption>
             <thead>

@@ -178,3 +178,12 @@ export function editRefQuantity(o: RefOptionRow, quantity: number) {
     { reference: o.Reference1, reference2: o.Reference2, quantity },
   );
 }
+
+/** The reference-prompt admin's SMS resend: the reservation's tickets again, to its own number. */
+export function resendTickets(reservation: string) {
+  return apiSend<{ success: boolean }>(
+    'POST',
+    `/pres-live/reservations/${encodeURIComponent(reservation)}/sendTickets`,
+    {},
+  );
+}

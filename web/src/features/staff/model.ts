@@ -14,6 +14,11 @@ export function formatDay(date: string, lang: string): string {
   }).format(new Date(`${date}T00:00:00Z`));
 }
 
+/** A YYYY-MM-DD day as a short axis label: day/month. */
+export function dayLabel(date: string): string {
+  return `${Number(date.slice(8, 10))}/${Number(date.slice(5, 7))}`;
+}
+
 export function weekday(date: string): number {
   return new Date(`${date}T00:00:00Z`).getUTCDay();
 }
@@ -31,4 +36,28 @@ export function applyChanges(status: SeatsStatus, changes: readonly SeatChange[]
       return s.s === 'sold' ? s : { ...s, s: 'available', isAvailable: true };
     }),
   };
+}
+
+/** What one `figures` event of GET /PRES-live/events says changed. */
+export interface FiguresChanged {
+  dates: string[];
+  locations: number[];
+  presentationIds: number[];
+  all: boolean;
+}
+
+/**
+ * Whether a staff query shows figures the change touches: the calendar (any day), a day's
+ * locations (that day), a location's halls or features (that day and location). The
+ * presentation box follows its own seat stream.
+ */
+export function touches(key: readonly unknown[], change: FiguresChanged): boolean {
+  if (key[0] !== 'staff') return false;
+  const [, kind, date, location] = key;
+  const views = ['days', 'locations', 'drill'];
+  if (typeof kind !== 'string' || !views.includes(kind)) return false;
+  if (change.all) return true;
+  if (kind === 'days') return change.dates.length > 0;
+  if (typeof date !== 'string' || !change.dates.includes(date)) return false;
+  return kind === 'locations' || change.locations.includes(Number(location));
 }

@@ -95,6 +95,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/PRES-live/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Tells the live monitoring screens, as server-sent events, when the figures of a business day
+     *     and location of the user's businesses change. `event: ready` first (data `{}`), then
+     *     `event: figures` with data `{"dates":["YYYY-MM-DD"],"locations":[id],"presentationIds":[id],"all":false}`
+     *     at most every 250 ms while seats change (`all: true`: events were missed, re-read everything
+     *     shown). Managers and ushers. The stream ends when the login does.
+     */
+    get: operations['staffFigureEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/PRES-live/featureTicketSales': {
     parameters: {
       query?: never;
@@ -1109,6 +1132,27 @@ export interface paths {
     get: operations['ticketReferencePromptAdminTicketSales'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/pres-live/reservations/{resId}/sendTickets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a paid reservation's ticket links again by text message, to the mobile number the order
+     *     was made with (never another): the reference-prompt admin's "SMS resend". `resId` is the
+     *     reservation identifier or the reservation number. At most 3 per reservation an hour.
+     */
+    post: operations['staffSendTickets'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2532,6 +2576,7 @@ export interface components {
       | 'SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET'
       | 'SYSTEM_VOUCHER_ALREADY_FOR_REPLACEMENT'
       | 'CUSTOMER_NOT_FOUND'
+      | 'CUSTOMER_NO_MOBILE'
       | 'INVALID_SMS_CODE'
       | 'SMS_FAILED'
       | 'loginError'
@@ -2600,6 +2645,17 @@ export interface components {
     FieldOption: {
       isIncluded: boolean;
       isRequired: boolean;
+    };
+    /** @description What changed, as one `figures` event tells it. */
+    FiguresChanged: {
+      /** @description Anything may have changed (events were missed): re-read everything shown. */
+      all: boolean;
+      /** @description The business days (`YYYY-MM-DD`) whose figures changed. */
+      dates: string[];
+      /** @description The locations whose figures changed. */
+      locations: number[];
+      /** @description The presentations whose seats changed. */
+      presentationIds: number[];
     };
     FilterLocation: {
       /** Format: int64 */
@@ -4865,6 +4921,53 @@ export interface operations {
       };
       /** @description formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffFigureEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description text/event-stream; each `figures` event's data is a FiguresChanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': components['schemas']['FiguresChanged'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests: this address has its cap of open streams (Retry-After) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -7376,6 +7479,74 @@ export interface operations {
       };
       /** @description formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffSendTickets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reservation identifier or its reservation number */
+        resId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Sent */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StaffSuccess'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role (managers and ticket-reference agents), or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no paid reservation of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_NO_MOBILE: the order has no mobile number; SMS_FAILED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests: this reservation's resends for the hour are used (Retry-After) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
