@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
 import { OrderPage } from './pages/OrderPage';
 import {
@@ -8,19 +8,11 @@ import {
   fillDetails,
   holdSeatsInOneRow,
   payByCard,
+  payOnGatewayPage,
   reservedScreening,
   shoot,
   throughTicketsAndExtras,
 } from './order-flow';
-
-/** Pays on the test gateway's own page, which the whole window went to. */
-async function payOnGatewayPage(page: Page, cardNumber: string) {
-  await page.waitForURL(/\/pay\//);
-  await page.locator('input[name="cardNumber"]').fill(cardNumber);
-  await page.locator('input[name="expiry"]').fill('12/30');
-  await page.locator('input[name="cvv"]').fill('123');
-  await page.locator('button[type="submit"], input[type="submit"]').first().click();
-}
 
 test('a new buyer gives a gift card, then pays a ticket order with it partly and the rest by card', async ({
   page,

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type FrameLocator, type Page } from '@playwright/test';
 import { scheduleFor } from './api';
 import { OrderPage } from './pages/OrderPage';
 import { addDays, todayInCinema } from '../src/lib/format';
@@ -115,13 +115,23 @@ export async function fillDetails(page: Page, labels: DetailsLabels) {
   await page.getByRole('button', { name: labels.submit }).click();
 }
 
-/** Types a card into the gateway's form in the payment dialog and sends it. */
-export async function payByCard(page: Page, frameTitle: string, cardNumber: string) {
-  const gateway = page.frameLocator(`iframe[title="${frameTitle}"]`);
+/** Types a card into the test gateway's form (a page, or the dialog's frame) and sends it. */
+async function sendCardForm(gateway: Page | FrameLocator, cardNumber: string) {
   await gateway.locator('input[name="cardNumber"]').fill(cardNumber);
   await gateway.locator('input[name="expiry"]').fill('12/30');
   await gateway.locator('input[name="cvv"]').fill('123');
   await gateway.locator('button[type="submit"], input[type="submit"]').first().click();
+}
+
+/** Types a card into the gateway's form in the payment dialog and sends it. */
+export async function payByCard(page: Page, frameTitle: string, cardNumber: string) {
+  await sendCardForm(page.frameLocator(`iframe[title="${frameTitle}"]`), cardNumber);
+}
+
+/** Pays on the test gateway's own page, which the whole window went to. */
+export async function payOnGatewayPage(page: Page, cardNumber: string) {
+  await page.waitForURL(/\/pay\//);
+  await sendCardForm(page, cardNumber);
 }
 
 /** What a buyer reads on the way from the seat map to the paid reservation, in one language. */
