@@ -1188,8 +1188,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The screening as a calendar entry (iCalendar), for "add to calendar": for the reservation's
-     *     buyer or a signed link. Its `URL:` is the signed link to the confirmation page (the tickets
+     * The order's screenings as calendar entries (iCalendar, one event each), for "add to calendar":
+     *     for the reservation's buyer or a signed link. Its `URL:` is the signed link to the confirmation page (the tickets
      *     with their QR codes); it carries no bare reservation id.
      */
     get: operations['calendar'];
@@ -1277,6 +1277,28 @@ export interface paths {
      *     the hold is an ordinary paid reservation.
      */
     post: operations['payHold'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{id}/release': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Gives an open hold up before its time: the hold is released (nothing was paid, so nothing is
+     *     refunded) and its seats go back to sale at once, announced on the seat event stream. Racing a
+     *     payment of the same hold, one wins: paid (`ORDER_ALREADY_PAID` here), or released with a
+     *     payment that authorizes anyway refunded once. The answer is the hold, `released`.
+     */
+    post: operations['releaseHold'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2369,7 +2391,15 @@ export interface components {
       amountDue: number;
       currency: string;
       eventDateTime: string;
-      /** @description Pay and collect by then: 30 minutes before the event. Then the hold is released. */
+      /**
+       * @description `released` because the customer gave it up (POST /reservations/{id}/release), not because
+       *     its time ran out.
+       */
+      givenUp: boolean;
+      /**
+       * @description Pay and collect by then: 30 minutes before the event. Then the hold is released. For a
+       *     hold its customer gave up (`givenUp`), when they did.
+       */
       holdUntil: string;
       presentation: components['schemas']['Presentation'];
       reservationIdentifier: string;
@@ -7345,6 +7375,56 @@ export interface operations {
       };
       /** @description formValidation, priceMismatch */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  releaseHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The hold, released */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HoldResponse'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hold, or not this customer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description holdReleased (released already), ORDER_ALREADY_PAID (paid: cancel it as a reservation) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
