@@ -105,6 +105,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | SmsFailed
         | EmailNotVerified
         | MobileNumberTaken
+        | EmailTaken
         | OrderAlreadyClaimed
         | HoldTooLate
         | HoldReleased => StatusCode::CONFLICT,
