@@ -392,4 +392,42 @@ async fn the_mail_the_text_and_the_calendar_show_each_screening_with_its_own_sea
     }
     assert!(sms.contains(&format!("exp={exp}&")), "{sms}");
 }
+async fn in_english_the_mail_names_each_screening_with_its_own_hall_date_and_seats(db: &TestDb) {
+    use kupa_app::tickets_out::{local_date, local_time};
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(15);
+    let (p1, p2) = two_on_different_days(&app).await;
+    let (part1, _, _) = hold_pair(&app, &who, &p1, 12).await;
+    let (part2, _, _) = hold_pair(&app, &who, &p2, 13).await;
+    let cart = json!({ "cart": { "presentations": [part1, part2], "customerInfo": customer() }, "step": "customerInfo", "locale": "en" });
+    let priced = app.post_cart(&who, &cart).await.ok();
+    let form = app.payment_form(&who, "en", p1.id, priced.cart.total, "").await.ok();
+    authorize(&app, db, &form.payment_identifier).await;
+    let id = app.commit(&who, p1.id).await.ok().reservation_identifier;
+    let r = app.reservation(&who, &id).await.ok().reservation;
+    let mail = app.get("/api/test/outbox/mail?to=dana@example.com").await;
+    let m = &mail.body["messages"][0];
+    let (text, html) = (m["text"].as_str().unwrap(), m["html"].as_str().unwrap());
+    assert!(text.contains("This order has 2 screenings, each with its own tickets:"), "{text}");
+    assert!(html.contains("<html lang=\"en\" dir=\"ltr\">"));
+    let head = |p: &Presentation| {
+        format!(
+            "{}\nCinema and hall: {} – {}\nDate: {}\nTime: {}\n",
+            p.feature_name_en,
+            p.location_name_en,
+            p.venue_name_en,
+            local_date(starts_ms(p), "en"),
+            local_time(starts_ms(p))
+        )
+    };
+    let at1 = text.find(&head(&p1)).unwrap_or_else(|| panic!("the first screening in English: {text}"));
+    let at2 = text.find(&head(&p2)).unwrap_or_else(|| panic!("the second screening in English: {text}"));
+    assert!(at1 < at2);
+    for (p, from, to) in [(&p1, at1, at2), (&p2, at2, text.len())] {
+        for s in r.seats.iter().filter(|s| s.presentation_id == p.id) {
+            let line = format!("Row {} · Seat {}", s.row, s.seat);
+            assert!(text[from..to].contains(&line), "{line} under its screening: {text}");
+        }
+    }
+}
 }
