@@ -18,6 +18,8 @@ import {
 // test waits out another's 30 seconds between login codes.
 const DANA = '0524318876';
 const AVI = '0586634120';
+// Noa Peretz, customer 5, an active member too: she gives her hold up.
+const NOA = '0533398761';
 
 /** The newest SMS code to the number, as the phone got it (the test-mode outbox). */
 async function smsCode(request: APIRequestContext, to: string): Promise<string> {
@@ -102,7 +104,16 @@ test('a member reserves seats to pay later, finds the hold in the customer area 
   await expect(listed).toContainText('שמור – טרם שולם');
   await noSeriousAxeViolations(page);
   await shoot(page, 'hold-area-he-360.png');
+  // "Give up" asks first; keeping it changes nothing.
+  await listed.getByRole('button', { name: /^ויתור על השמירה/ }).click();
+  const confirm = listed.getByRole('group', { name: /לוותר על שמירת המקומות/ });
+  await expect(confirm).toContainText('לא שולם דבר');
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'hold-give-up-he-360.png');
   await page.setViewportSize({ width: 1280, height: 900 });
+  await shoot(page, 'hold-give-up-he-1280.png');
+  await confirm.getByRole('button', { name: 'להשאיר את השמירה' }).click();
+  await expect(confirm).toBeHidden();
   await shoot(page, 'hold-area-he-1280.png');
   await page.setViewportSize({ width: 360, height: 800 });
 
@@ -156,4 +167,72 @@ test('in English, the hold is offered, made, and shown on its page (390 px)', as
   await page.goto('/customer-area?lang=en');
   await expect(page.getByRole('region', { name: 'Reserved to pay later' })).toBeVisible();
   await shoot(page, 'hold-area-en-390.png');
+});
+
+test('a member gives a hold up before its time and its seat is on sale again at once (en, 390 px)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const presentationId = await reservedScreening(page.request, 8, 2);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logInOnThePage(page, 'en', NOA);
+  await page.goto(`/order/${presentationId}?lang=en`);
+  const order = new OrderPage(page);
+  await expect(order.seatMap()).toBeVisible();
+  await holdSeatsInOneRow(order, 1, PLAIN_FREE_EN);
+  await throughTicketsAndExtras(page, order, 'Your details');
+  await fillDetails(page, DETAILS_EN);
+  await page
+    .getByRole('region', { name: 'Reserve now, pay later' })
+    .getByRole('button', { name: 'Reserve and pay later', exact: true })
+    .click();
+  await expect(page).toHaveURL(/\/hold\/[0-9a-f]{32}\?lang=en$/);
+  const id = new URL(page.url()).pathname.split('/').pop()!;
+  const held = (
+    (await (await page.request.get(`/api/reservations/${id}/hold`)).json()) as {
+      hold: { seats: { row: string; seat: string }[] };
+    }
+  ).hold.seats[0];
+  // What another browser (no session, no login) sees of that seat, found on the hall's plan.
+  const p = (
+    (await (await request.get(`/api/presentations/${presentationId}`)).json()) as {
+      presentation: { venueId: number; seatplanId: number };
+    }
+  ).presentation;
+  const plan = await request.post(
+    `/api/seats/seatplanV2?venueId=${p.venueId}&seatplanId=${p.seatplanId}`,
+    { data: { recaptchaToken: 'kupa-test-captcha' } },
+  );
+  type Place = { x: number; y: number; si: number; r: string; n: string; s?: string };
+  const place = ((await plan.json()) as { seatplan: { seats: Place[] } }).seatplan.seats.find(
+    (x) => x.r === held.row && x.n === held.seat,
+  )!;
+  const seenByOthers = async () => {
+    const r = await request.get(`/api/seats/seats-statusV2?presentationId=${presentationId}`);
+    const seats = ((await r.json()) as { seats: Place[] }).seats;
+    return seats.find((x) => x.x === place.x && x.y === place.y && x.si === place.si)?.s;
+  };
+  expect(await seenByOthers()).toBe('heldByOther');
+
+  const card = page.getByRole('article');
+  await card.getByRole('button', { name: /^Give up this reservation/ }).click();
+  const confirm = card.getByRole('group', { name: /Give up the reservation\?/ });
+  await expect(confirm).toContainText('Nothing was paid, so there is nothing to refund.');
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'hold-give-up-en-390.png');
+  await confirm.getByRole('button', { name: 'Yes, release the seats' }).click();
+  await expect(page.getByRole('heading', { name: 'Reservation released', level: 1 })).toBeVisible();
+  await expect(card).toContainText('You gave up this reservation and its seats went back on sale.');
+  await expect(card.getByRole('button', { name: /^Pay now/ })).toHaveCount(0);
+  await expect.poll(seenByOthers).toBe('available');
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'hold-given-up-en-390.png');
+  // The area lists it released; paying it now is refused.
+  await page.goto('/customer-area?lang=en');
+  await expect(
+    page.getByRole('region', { name: 'Reserved to pay later' }).getByRole('article'),
+  ).toContainText('Released');
+  const again = await page.request.post(`/api/reservations/${id}/release`);
+  expect(again.status()).toBe(409);
 });

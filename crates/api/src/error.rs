@@ -106,6 +106,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | CustomerNoMobile
         | EmailNotVerified
         | MobileNumberTaken
+        | EmailTaken
         | OrderAlreadyClaimed
         | HoldTooLate
         | HoldReleased

@@ -1,7 +1,8 @@
 //! Unpaid hold orders ("reserve and pay later", decision 0028). The hold itself is made by the
 //! spec's commit with `cart.isHold` (POST /payment/commit, in `cart::payment`); here are the calls
 //! the spec does not name: a hold read back (GET /reservations/{id}/hold), switching it to paid
-//! (POST /reservations/{id}/pay) and the customer's holds (GET /customer-area/holds).
+//! (POST /reservations/{id}/pay), giving it up before its time (POST /reservations/{id}/release)
+//! and the customer's holds (GET /customer-area/holds).
 
 use axum::extract::State;
 use kupa_app::orders::{HoldState, HoldView, PaymentMethod, StartPayment};
@@ -22,6 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(get_hold))
         .routes(routes!(pay_hold))
+        .routes(routes!(release_hold))
         .routes(routes!(customer_holds))
 }
 
@@ -47,8 +49,12 @@ pub struct Hold {
     /// /reservations/{id}) or `released` (not paid in time; the seats went back to sale).
     #[schema(pattern = "^(open|paid|released)$")]
     pub state: String,
-    /// Pay and collect by then: 30 minutes before the event. Then the hold is released.
+    /// Pay and collect by then: 30 minutes before the event. Then the hold is released. For a
+    /// hold its customer gave up (`givenUp`), when they did.
     pub hold_until: String,
+    /// `released` because the customer gave it up (POST /reservations/{id}/release), not because
+    /// its time ran out.
+    pub given_up: bool,
     pub presentation: dto::Presentation,
     pub event_date_time: String,
     pub seats: Vec<HeldSeat>,
@@ -83,6 +89,7 @@ fn hold_dto(v: &HoldView, now_ms: i64) -> Hold {
         }
         .into(),
         hold_until: ms_to_rfc3339(v.hold_until_ms),
+        given_up: v.given_up,
         presentation: dto::Presentation::from_info(&v.presentation),
         event_date_time: ms_to_rfc3339(v.presentation.view.presentation.starts_at_ms),
         seats: o
@@ -222,6 +229,27 @@ async fn pay_hold(
         currency: payment.currency,
         expires_at: ms_to_rfc3339(until),
         server_time: ms_to_rfc3339(now),
+    }))
+}
+
+/// Gives an open hold up before its time: the hold is released (nothing was paid, so nothing is
+/// refunded) and its seats go back to sale at once, announced on the seat event stream. Racing a
+/// payment of the same hold, one wins: paid (`ORDER_ALREADY_PAID` here), or released with a
+/// payment that authorizes anyway refunded once. The answer is the hold, `released`.
+#[utoipa::path(post, operation_id = "releaseHold", path = "/reservations/{id}/release", tag = "customer",
+    params(("id" = String, Path, description = "The hold's reservation identifier")),
+    responses((status = 200, description = "The hold, released", body = HoldResponse),
+              (status = 401, description = "loginError: not logged in", body = ErrorBody),
+              (status = 404, description = "notFound: no such hold, or not this customer's", body = ErrorBody),
+              (status = 409, description = "holdReleased (released already), ORDER_ALREADY_PAID (paid: cancel it as a reservation)", body = ErrorBody)))]
+async fn release_hold(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Path(id): Path<String>,
+) -> ApiResult<axum::Json<HoldResponse>> {
+    let v = state.orders.release_hold(session.login(), &id).await?;
+    Ok(axum::Json(HoldResponse {
+        hold: hold_dto(&v, state.orders.now_ms()),
     }))
 }
 

@@ -6,6 +6,7 @@
 mod bounds;
 mod cart;
 mod catalogue;
+mod contact_change;
 mod customer;
 mod customer_area;
 mod dev_outbox;
@@ -84,6 +85,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(reservation_modify::router())
         .merge(customer::router())
         .merge(customer_area::router())
+        .merge(contact_change::router())
         .merge(logins::router())
         .merge(saved_cards::router())
         .merge(tickets::router())

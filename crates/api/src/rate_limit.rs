@@ -171,7 +171,9 @@ pub fn class_of(method: &Method, path: &str) -> Option<Class> {
             | "/api/customer-area/mobile-login"
             | "/api/customer/register"
             | "/api/customer/password-reset"
-            | "/api/customer/mail-login",
+            | "/api/customer/mail-login"
+            | "/api/customer-area/email-change"
+            | "/api/customer-area/mobile-change",
         ) => Some(Class::Sms),
         (&Method::POST, p)
             if p.starts_with("/api/reservations/") && p.ends_with("/sendTickets") =>
@@ -189,7 +191,9 @@ pub fn class_of(method: &Method, path: &str) -> Option<Class> {
             | "/api/customer/token-login"
             | "/api/customer/mail-code-login"
             | "/api/customer/verify-email"
-            | "/api/customer/password-reset/confirm",
+            | "/api/customer/password-reset/confirm"
+            | "/api/customer-area/email-change/confirm"
+            | "/api/customer-area/mobile-change/confirm",
         ) => Some(Class::Login),
         (&Method::GET, "/api/payment/voucher") => Some(Class::Code),
         (&Method::GET, p) if p.starts_with("/api/presentations/") && p.ends_with("/ticket") => {

@@ -231,15 +231,10 @@ async fn get_reservation(
     let seat_change =
         crate::reservation_modify::seat_change_terms(&state, &session, &order).await?;
     let show_qr = config.param_on("670");
-    let mut presentations = vec![dto::Presentation::from_info(&info)];
-    for id in order.presentations.iter().skip(1) {
-        let other = state
-            .catalogue
-            .presentation(*id, &Default::default())
-            .await?
-            .info;
-        presentations.push(dto::Presentation::from_info(&other));
-    }
+    let infos = state.orders.presentations_of(&order).await?;
+    let presentations = infos.iter().map(dto::Presentation::from_info).collect();
+    // Signed links last until the day after the order's last screening.
+    let last = tickets_out::latest(&infos).unwrap_or(&info);
     Ok(axum::Json(ReservationResponse {
         reservation: Reservation {
             reservation_identifier: order.id.clone(),
@@ -301,14 +296,14 @@ async fn get_reservation(
             order_terms_en: config.confirmation.order_terms_en.clone(),
             pdf_url: state
                 .orders
-                .signed_path(&links::tickets_pdf_path(&order.id), &order, &info),
+                .signed_path(&links::tickets_pdf_path(&order.id), &order, last),
             calendar_url: state
                 .orders
-                .signed_path(&links::calendar_path(&order.id), &order, &info),
+                .signed_path(&links::calendar_path(&order.id), &order, last),
             confirmation_url: state.orders.signed_path(
                 &links::confirmation_path(&order.id),
                 &order,
-                &info,
+                last,
             ),
             status: order.status.as_str().into(),
             refunded_total: cancellations.iter().map(|c| c.refund).sum(),
@@ -399,8 +394,8 @@ async fn tickets_pdf(
         .into_response())
 }
 
-/// The screening as a calendar entry (iCalendar), for "add to calendar": for the reservation's
-/// buyer or a signed link. Its `URL:` is the signed link to the confirmation page (the tickets
+/// The order's screenings as calendar entries (iCalendar, one event each), for "add to calendar":
+/// for the reservation's buyer or a signed link. Its `URL:` is the signed link to the confirmation page (the tickets
 /// with their QR codes); it carries no bare reservation id.
 #[utoipa::path(get, operation_id = "calendar", path = "/reservations/{id}/calendar.ics", tag = "order",
     params(("id" = String, Path, description = "The reservation identifier"), DocumentQuery),
@@ -415,11 +410,13 @@ async fn calendar(
 ) -> ApiResult<Response> {
     let (order, info) = reservation_of(&state, &session, &id, &q.link()).await?;
     let lang = doc_lang(&q, &order);
-    let event = tickets_out::calendar_event(
+    let infos = state.orders.presentations_of(&order).await?;
+    let last = tickets_out::latest(&infos).unwrap_or(&info);
+    let events = tickets_out::calendar_events(
         &order,
-        &info,
+        &infos,
         &lang,
-        &state.orders.signed_confirmation_url(&order, &info, &lang),
+        &state.orders.signed_confirmation_url(&order, last, &lang),
         state.orders.now_ms(),
     );
     Ok((
@@ -433,7 +430,7 @@ async fn calendar(
                 ),
             ),
         ],
-        kupa_documents::render_ics(&event),
+        kupa_documents::render_calendar(&events),
     )
         .into_response())
 }

@@ -57,6 +57,16 @@ async fn pay(app: &TestApp, who: &str, id: &str) -> Reply {
     .await
 }
 
+async fn release(app: &TestApp, who: &str, id: &str) -> Reply {
+    app.call_as(
+        who,
+        "POST",
+        &format!("/api/reservations/{id}/release"),
+        None,
+    )
+    .await
+}
+
 /// Submits the test gateway's card form for a started payment.
 async fn card_form_sent(app: &TestApp, who: &str, payment: &str) -> Reply {
     app.form_as(
@@ -332,6 +342,7 @@ async fn an_unpaid_hold_is_released_30_minutes_before_the_event_and_announced(db
     assert_eq!(seen(&app, &k, 1).await, "free");
     let r = hold_of(&app, &dana, &id).await;
     assert_eq!(r.body["hold"]["state"], "released");
+    assert_eq!(r.body["hold"]["givenUp"], false, "released by time, not given up");
     // Paying now is refused; the payment started before the end can no longer take money: its
     // authorization is given straight back, and nothing is sold.
     let r = pay(&app, &dana, &id).await;
@@ -389,6 +400,91 @@ async fn a_hold_paid_racing_its_release_is_sold_or_refunded_never_both(db: &Test
         }
         other => panic!("a hold left {other} after its payment raced its release"),
     }
+}
+async fn a_customer_gives_up_an_open_hold_and_its_seats_are_on_sale_at_once(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let dana = log_in(&app, &buyer(1), DANA).await;
+    let (id, k) = dana_holds(&app, &dana, 0).await;
+    // Only its customer, logged in, may give it up; anyone else is told there is no such hold.
+    let r = release(&app, &buyer(2), &id).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "loginError"), "{}", r.text);
+    let yossi = log_in(&app, &buyer(3), YOSSI).await;
+    let r = release(&app, &yossi, &id).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "{}", r.text);
+    assert_eq!(hold_of(&app, &dana, &id).await.body["hold"]["state"], "open");
+    assert_ne!(seen(&app, &k, 0).await, "free");
+
+    let mut watcher = Watcher::open(&app, pid(&k)).await;
+    let r = release(&app, &dana, &id).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    example(&app, "releaseHold", "HoldResponse", &r);
+    assert_eq!(r.body["hold"]["state"], "released");
+    assert_eq!(r.body["hold"]["givenUp"], true);
+    assert!(hold_until_ms(&r) <= app.clock.now_ms(), "it ended now: {}", r.text);
+    // Free at once (no sweeper needed), and announced.
+    let (name, data) = watcher.next().await;
+    assert_eq!(name, "seats");
+    let states: Vec<&str> = data["changes"].as_array().unwrap().iter().map(|c| c["state"].as_str().unwrap()).collect();
+    assert_eq!(states, ["released", "released"], "{data}");
+    assert_eq!(seen(&app, &k, 0).await, "free");
+    assert_eq!(seen(&app, &k, 1).await, "free");
+    assert_eq!(execute_count(db, &format!("SELECT COUNT(*) FROM seat_claims WHERE session_id = 'hold:{id}'")).await, 0);
+    assert_eq!(execute_count(db, &format!("SELECT COUNT(*) FROM orders WHERE id = '{id}' AND status = 'cancelled'")).await, 1);
+    assert_eq!(execute_count(db, &format!("SELECT COUNT(*) FROM payments WHERE order_id = '{id}'")).await, 0, "nothing was paid, nothing to refund");
+    // Once: a second give-up, a payment and the sweeper find it released.
+    let r = release(&app, &dana, &id).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "holdReleased"), "{}", r.text);
+    example(&app, "releaseHold", "ErrorBody", &r);
+    let r = pay(&app, &dana, &id).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "holdReleased"), "{}", r.text);
+    assert_eq!(app.state.orders.sweep_released_holds().await.unwrap(), 0);
+    // Another buyer takes the seat.
+    let p: Presentation = serde_json::from_value(k.presentation.clone()).unwrap();
+    let s = &k.seats[0];
+    app.lock(&buyer(9), &p, SeatAddress { section_id: s["si"].as_i64().unwrap(), x: s["x"].as_i64().unwrap(), y: s["y"].as_i64().unwrap() }).await.ok();
+    // A paid hold is a reservation: it is cancelled as one, not given up.
+    let (paid, _) = dana_holds(&app, &dana, 1).await;
+    let payment = pay(&app, &dana, &paid).await.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    card(&app, &dana, &payment).await;
+    let r = release(&app, &dana, &paid).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "ORDER_ALREADY_PAID"), "{}", r.text);
+    assert_eq!(hold_of(&app, &dana, &paid).await.body["hold"]["state"], "paid");
+}
+
+async fn giving_up_a_hold_racing_its_payment_sells_it_or_refunds_it_once(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let dana = log_in(&app, &buyer(1), DANA).await;
+    let (id, k) = dana_holds(&app, &dana, 0).await;
+    let payment = pay(&app, &dana, &id).await.body["paymentIdentifier"].as_str().unwrap().to_owned();
+    let (answer, given_up) = tokio::join!(card_form_sent(&app, &dana, &payment), release(&app, &dana, &id));
+    let back = if answer.status == StatusCode::SEE_OTHER { location(&answer) } else { answer.status.to_string() };
+    // Settle whatever the callback left (the stranded-payment sweeper's turn).
+    app.clock.advance_ms(120_000);
+    app.state.orders.sweep_stranded_payments().await.unwrap();
+    let state = hold_of(&app, &dana, &id).await.body["hold"]["state"].as_str().unwrap().to_owned();
+    let refunds = app.gateway.refund_count(&payment);
+    let sold = execute_count(db, &format!("SELECT COUNT(*) FROM seat_claims WHERE order_id = '{id}' AND state = 'sold'")).await;
+    let left = execute_count(db, &format!("SELECT COUNT(*) FROM seat_claims WHERE session_id = 'hold:{id}' AND state = 'held'")).await;
+    eprintln!("race: hold {state}, gateway answer {back}, release {} {}, refunds {refunds}", given_up.status, given_up.body["error"]["code"]);
+    match state.as_str() {
+        "paid" => {
+            assert_eq!((given_up.status, code(&given_up)), (StatusCode::CONFLICT, "ORDER_ALREADY_PAID"), "{}", given_up.text);
+            assert!(back.contains("status=captured"), "{back}");
+            assert_eq!((refunds, sold, left), (0, 2, 0), "sold and kept");
+        }
+        "released" => {
+            assert_eq!(given_up.status, StatusCode::OK, "{}", given_up.text);
+            let charged = back.contains("status=captured") || back.contains("status=authorized") || back.contains("status=refunded");
+            assert_eq!((sold, left), (0, 0), "seats free: {back}");
+            assert!(refunds <= 1 && (!charged || refunds == 1), "charged {charged}, refunded {refunds}: {back}");
+            assert_eq!(seen(&app, &k, 0).await, "free");
+        }
+        other => panic!("a hold left {other} after its payment raced its release"),
+    }
+    // Whatever won, a second give-up changes nothing.
+    let again = release(&app, &dana, &id).await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
+    assert_eq!(app.gateway.refund_count(&payment), refunds);
 }
 }
 

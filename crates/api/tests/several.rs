@@ -154,6 +154,42 @@ async fn mails_of(app: &TestApp, reservation: &str) -> usize {
     })
 }
 
+/// Two compatible presentations on different days in Jerusalem, the later second (each screening's
+/// date is then its own in every message, and a link must outlive the later one).
+async fn two_on_different_days(app: &TestApp) -> (Presentation, Presentation) {
+    let list = app.presentations().await;
+    let copy = |p: &Presentation| -> Presentation {
+        serde_json::from_value(serde_json::to_value(p).unwrap()).unwrap()
+    };
+    let on_sale: Vec<&Presentation> = list
+        .iter()
+        .filter(|p| p.venue_id == 1 && p.is_on_sale && !p.is_vod && app.starts_after(p, 24))
+        .collect();
+    let first = on_sale[0];
+    let second = on_sale
+        .iter()
+        .filter(|p| {
+            p.auth_profile_id == first.auth_profile_id
+                && p.business_id == first.business_id
+                && starts_ms(p) > starts_ms(first)
+                && local_day(p) != local_day(first)
+        })
+        .min_by_key(|p| starts_ms(p))
+        .expect("a compatible presentation on another day");
+    (copy(first), copy(second))
+}
+
+fn starts_ms(p: &Presentation) -> i64 {
+    p.date_time
+        .parse::<jiff::Timestamp>()
+        .unwrap()
+        .as_millisecond()
+}
+
+fn local_day(p: &Presentation) -> String {
+    kupa_app::tickets_out::local_date(starts_ms(p), "he")
+}
+
 api_tests! {
 async fn a_cart_of_two_presentations_is_one_order_one_payment_one_reservation(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
@@ -387,6 +423,118 @@ async fn a_seat_change_never_splits_a_sofa(db: &TestDb) {
     let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], c.key())).await;
     assert_eq!((reply.status, code(&reply)), (StatusCode::UNPROCESSABLE_ENTITY, "sofaSplit"), "{}", reply.text);
     assert!(app.seat_state(&buyer(19), p.id, c.key()).await.is_available, "nothing claimed");
+}
+
+async fn the_mail_the_text_and_the_calendar_show_each_screening_with_its_own_seats(db: &TestDb) {
+    use kupa_app::tickets_out::{local_date, local_time};
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(14);
+    let (p1, p2) = two_on_different_days(&app).await;
+    let (part1, _, _) = hold_pair(&app, &who, &p1, 10).await;
+    let (part2, _, _) = hold_pair(&app, &who, &p2, 11).await;
+    let cart = json!({ "cart": { "presentations": [part1, part2], "customerInfo": customer() }, "step": "customerInfo", "locale": "he" });
+    let priced = app.post_cart(&who, &cart).await.ok();
+    let form = app.payment_form(&who, "he", p1.id, priced.cart.total, "").await.ok();
+    authorize(&app, db, &form.payment_identifier).await;
+    let id = app.commit(&who, p1.id).await.ok().reservation_identifier;
+    let r = app.reservation(&who, &id).await.ok().reservation;
+    let seats_of = |p: &Presentation| -> Vec<&ReservedSeat> { r.seats.iter().filter(|s| s.presentation_id == p.id).collect() };
+    let when = |p: &Presentation| format!("תאריך: {}\nשעה: {}", local_date(starts_ms(p), "he"), local_time(starts_ms(p)));
+
+    // The mail: each screening's film, hall, date and time, then its own seats and e-documents.
+    let mail = app.get("/api/test/outbox/mail?to=dana@example.com").await;
+    let m = &mail.body["messages"][0];
+    let (text, html, subject) = (m["text"].as_str().unwrap(), m["html"].as_str().unwrap(), m["subject"].as_str().unwrap());
+    assert!(text.contains("בהזמנה 2 הקרנות"), "{text}");
+    let at1 = text.find(&when(&p1)).unwrap_or_else(|| panic!("the first screening's date and time: {text}"));
+    let at2 = text.find(&when(&p2)).unwrap_or_else(|| panic!("the second screening's date and time: {text}"));
+    assert!(at1 < at2, "in the order bought");
+    for (p, from, to) in [(&p1, at1, at2), (&p2, at2, text.len())] {
+        let part = &text[from..to];
+        assert!(text[..from].ends_with(&format!("{}\nקולנוע ואולם: {} – {}\n", p.feature_name, p.location_name, p.venue_name)), "{} headed by its film and hall: {text}", p.id);
+        for s in seats_of(p) {
+            assert!(part.contains(&format!("שורה {} · מושב {}", s.row, s.seat)) && part.contains(&s.edocument_url), "seat {} {} under its screening: {part}", s.row, s.seat);
+        }
+        assert_eq!(part.matches("/edocument/").count(), 2, "only its own tickets: {part}");
+        assert!(html.contains(&local_date(starts_ms(p), "he")) && html.contains(&p.venue_name), "the HTML part shows {} too", p.id);
+    }
+    assert!(subject.contains(&p1.feature_name) && (p1.feature_name == p2.feature_name || subject.contains(&p2.feature_name)), "{subject}");
+    // The links outlive the later screening (the end of the day after it).
+    let exp = kupa_app::links::link_expiry(starts_ms(&p2));
+    assert!(text.contains(&format!("exp={exp}&")), "the links last until the day after the second screening: {text}");
+
+    // The calendar file: one event per screening, each with its own seats.
+    let ics = app.call_as(&who, "GET", &format!("/api/reservations/{id}/calendar.ics"), None).await;
+    assert_eq!(ics.status, StatusCode::OK, "{}", ics.text);
+    let unfolded = ics.text.replace("\r\n ", "");
+    let events: Vec<&str> = unfolded.split("BEGIN:VEVENT").skip(1).collect();
+    assert_eq!(events.len(), 2, "{unfolded}");
+    let uids: std::collections::HashSet<&str> = events.iter().filter_map(|e| e.lines().find(|l| l.starts_with("UID:"))).collect();
+    assert_eq!(uids.len(), 2, "each event its own UID");
+    for (event, p) in events.iter().zip([&p1, &p2]) {
+        let start = jiff::Timestamp::from_millisecond(starts_ms(p)).unwrap().strftime("%Y%m%dT%H%M%SZ").to_string();
+        assert!(event.contains(&format!("DTSTART:{start}")), "{event}");
+        for s in seats_of(p) {
+            assert!(event.contains(&format!("שורה {} מושב {}", s.row, s.seat)), "{event}");
+        }
+        assert_eq!(event.matches("מושב").count(), 2, "only its own two seats: {event}");
+    }
+
+    // The text message: each screening by its film and time with its own e-documents.
+    let body = json!({ "mobileNumber": "052-765-4321" }).to_string();
+    let sent = app.call_as(&who, "POST", &format!("/api/reservations/{id}/sendTickets"), Some(&body)).await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.text);
+    let sms = app.get("/api/test/outbox/sms?to=0527654321").await;
+    let sms = sms.body["messages"][0]["body"].as_str().unwrap().to_owned();
+    let (s1, s2) = (sms.find(&local_date(starts_ms(&p1), "he")).expect("the first date"), sms.find(&local_date(starts_ms(&p2), "he")).expect("the second date"));
+    assert!(s1 < s2, "{sms}");
+    for s in seats_of(&p1) {
+        let at = sms.find(&s.edocument_url).unwrap();
+        assert!(s1 < at && at < s2, "{sms}");
+    }
+    for s in seats_of(&p2) {
+        assert!(sms.find(&s.edocument_url).unwrap() > s2, "{sms}");
+    }
+    assert!(sms.contains(&format!("exp={exp}&")), "{sms}");
+}
+
+async fn in_english_the_mail_names_each_screening_with_its_own_hall_date_and_seats(db: &TestDb) {
+    use kupa_app::tickets_out::{local_date, local_time};
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(15);
+    let (p1, p2) = two_on_different_days(&app).await;
+    let (part1, _, _) = hold_pair(&app, &who, &p1, 12).await;
+    let (part2, _, _) = hold_pair(&app, &who, &p2, 13).await;
+    let cart = json!({ "cart": { "presentations": [part1, part2], "customerInfo": customer() }, "step": "customerInfo", "locale": "en" });
+    let priced = app.post_cart(&who, &cart).await.ok();
+    let form = app.payment_form(&who, "en", p1.id, priced.cart.total, "").await.ok();
+    authorize(&app, db, &form.payment_identifier).await;
+    let id = app.commit(&who, p1.id).await.ok().reservation_identifier;
+    let r = app.reservation(&who, &id).await.ok().reservation;
+    let mail = app.get("/api/test/outbox/mail?to=dana@example.com").await;
+    let m = &mail.body["messages"][0];
+    let (text, html) = (m["text"].as_str().unwrap(), m["html"].as_str().unwrap());
+    assert!(text.contains("This order has 2 screenings, each with its own tickets:"), "{text}");
+    assert!(html.contains("<html lang=\"en\" dir=\"ltr\">"));
+    let head = |p: &Presentation| {
+        format!(
+            "{}\nCinema and hall: {} – {}\nDate: {}\nTime: {}\n",
+            p.feature_name_en,
+            p.location_name_en,
+            p.venue_name_en,
+            local_date(starts_ms(p), "en"),
+            local_time(starts_ms(p))
+        )
+    };
+    let at1 = text.find(&head(&p1)).unwrap_or_else(|| panic!("the first screening in English: {text}"));
+    let at2 = text.find(&head(&p2)).unwrap_or_else(|| panic!("the second screening in English: {text}"));
+    assert!(at1 < at2);
+    for (p, from, to) in [(&p1, at1, at2), (&p2, at2, text.len())] {
+        for s in r.seats.iter().filter(|s| s.presentation_id == p.id) {
+            let line = format!("Row {} · Seat {}", s.row, s.seat);
+            assert!(text[from..to].contains(&line), "{line} under its screening: {text}");
+        }
+    }
 }
 }
 

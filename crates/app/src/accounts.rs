@@ -248,6 +248,14 @@ pub fn login_code_text(code: &str) -> String {
     )
 }
 
+/// The SMS text of a code that proves a new number for the account (1 SMS segment).
+pub fn change_code_text(code: &str) -> String {
+    format!(
+        "קוד לאימות המספר החדש בקופה: {code}\nהקוד בתוקף {} דקות.",
+        CODE_TTL_MS / 60_000
+    )
+}
+
 fn retry_after_seconds(code: &LoginCode, now: i64, limits: &CodeLimits) -> i64 {
     let resend_at = code.created_at_ms + limits.resend_after_ms;
     let window_at = if code.sends_in_window >= limits.max_per_window {
@@ -293,6 +301,27 @@ impl MobileLoginService {
                 "no customer has this mobile number",
             ));
         }
+        self.send_code(mobile, login_code_text, customer.is_some())
+            .await
+    }
+
+    /// A code that proves a new number of a logged-in customer (the profile's change of mobile
+    /// number): the same codes, limits and storage as the login's, another text.
+    pub async fn request_change_code(
+        &self,
+        mobile: &MobileNumber,
+        captcha_token: &str,
+    ) -> AppResult<()> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
+        self.send_code(mobile, change_code_text, false).await
+    }
+
+    async fn send_code(
+        &self,
+        mobile: &MobileNumber,
+        text: fn(&str) -> String,
+        known_customer: bool,
+    ) -> AppResult<()> {
         let now = self.clock.now_ms();
         let code = format!("{:06}", rand::rng().random_range(0..1_000_000u32));
         let salt = hex(&rand::rng().random::<[u8; 16]>());
@@ -318,7 +347,7 @@ impl MobileLoginService {
             to: mobile.clone(),
             kind: message_kind::LOGIN_CODE.to_owned(),
             reference: None,
-            text: login_code_text(&code),
+            text: text(&code),
         };
         if let Err(e) = self.sms.send_sms(&sms).await {
             // Nobody received this code: drop it, so the buyer may ask again at once.
@@ -328,11 +357,7 @@ impl MobileLoginService {
             tracing::warn!(to = %mobile.masked(), error = %e, "login code SMS failed");
             return Err(AppError::rejected(SMS_FAILED, "the SMS could not be sent"));
         }
-        tracing::info!(
-            to = %mobile.masked(),
-            known_customer = customer.is_some(),
-            "login code sent"
-        );
+        tracing::info!(to = %mobile.masked(), known_customer, "login code sent");
         Ok(())
     }
 
@@ -344,6 +369,28 @@ impl MobileLoginService {
         mobile: &MobileNumber,
         code: &str,
     ) -> AppResult<LoggedIn> {
+        self.check_code(mobile, code).await?;
+        let now = self.clock.now_ms();
+        let customer = self.catalogue.customer_by_mobile(mobile.as_str()).await?;
+        let login = SessionLogin {
+            session_id: session_id.to_owned(),
+            customer_id: customer.as_ref().map(|c| c.id),
+            mobile: mobile.as_str().to_owned(),
+            logged_in_at_ms: now,
+            expires_at_ms: now + LOGIN_TTL_MS,
+        };
+        self.logins.bind_session(&login).await?;
+        tracing::info!(customer_id = ?login.customer_id, "customer logged in by SMS code");
+        let account = match customer {
+            Some(c) => Some(self.customers.account(c).await?),
+            None => None,
+        };
+        Ok(LoggedIn { login, account })
+    }
+
+    /// Checks the number's code and uses it up (its attempts, expiry and single use), without
+    /// logging anyone in: the login's validation and the profile's change of number share it.
+    pub async fn check_code(&self, mobile: &MobileNumber, code: &str) -> AppResult<()> {
         let code = code.trim();
         let refuse = |reason: &str, params: serde_json::Value| {
             tracing::info!(to = %mobile.masked(), reason, "login code refused");
@@ -388,21 +435,7 @@ impl MobileLoginService {
             // Another request used this code a moment ago.
             return Err(refuse("used", serde_json::json!({ "reason": "none" })));
         }
-        let customer = self.catalogue.customer_by_mobile(mobile.as_str()).await?;
-        let login = SessionLogin {
-            session_id: session_id.to_owned(),
-            customer_id: customer.as_ref().map(|c| c.id),
-            mobile: mobile.as_str().to_owned(),
-            logged_in_at_ms: now,
-            expires_at_ms: now + LOGIN_TTL_MS,
-        };
-        self.logins.bind_session(&login).await?;
-        tracing::info!(customer_id = ?login.customer_id, "customer logged in by SMS code");
-        let account = match customer {
-            Some(c) => Some(self.customers.account(c).await?),
-            None => None,
-        };
-        Ok(LoggedIn { login, account })
+        Ok(())
     }
 }
 

@@ -466,6 +466,8 @@ pub enum TokenPurpose {
     LoginLink,
     /// A mailed 6-digit login code (customers without a mobile number).
     LoginCode,
+    /// A mailed 6-digit code proving a new email address before the profile takes it.
+    ChangeEmail,
 }
 
 impl TokenPurpose {
@@ -475,6 +477,7 @@ impl TokenPurpose {
             TokenPurpose::ResetPassword => "resetPassword",
             TokenPurpose::LoginLink => "loginLink",
             TokenPurpose::LoginCode => "loginCode",
+            TokenPurpose::ChangeEmail => "changeEmail",
         }
     }
 }
@@ -598,4 +601,16 @@ pub trait CredentialStore: Send + Sync {
     async fn set_customer_mobile(&self, customer_id: i64, mobile: &str) -> StoreResult<bool>;
     /// Ends every login of the customer (after a password reset).
     async fn end_logins_of_customer(&self, customer_id: i64) -> StoreResult<u64>;
+    /// Replaces a customer's email with one a mailed code proved, and marks it confirmed, in one
+    /// statement each of one transaction; false, with nothing written, when another customer has
+    /// the address (compared lower-cased).
+    async fn change_customer_email(
+        &self,
+        customer_id: i64,
+        email: &str,
+        now_ms: i64,
+    ) -> StoreResult<bool>;
+    /// Replaces a customer's mobile number with one an SMS code proved; false when another
+    /// customer has it.
+    async fn change_customer_mobile(&self, customer_id: i64, mobile: &str) -> StoreResult<bool>;
 }

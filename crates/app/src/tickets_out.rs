@@ -257,55 +257,106 @@ pub fn tickets_document(
     }
 }
 
-/// The screening as a calendar entry. `url` is the entry's link (the signed tickets link): the
-/// file carries no bare reservation id, its UID being a one-way hash of it.
-pub fn calendar_event(
+/// The order's screenings, each with its tickets, in the order's presentation order: how the
+/// mail, the text message and the calendar file show an order of several presentations. A ticket
+/// of a presentation missing from `infos` goes with the first (the headline).
+pub fn screenings<'a>(
+    order: &'a Order,
+    infos: &'a [PresentationInfo],
+) -> Vec<(&'a PresentationInfo, Vec<&'a OrderTicket>)> {
+    let mut out: Vec<(&PresentationInfo, Vec<&OrderTicket>)> =
+        infos.iter().map(|i| (i, Vec::new())).collect();
+    for t in &order.tickets {
+        let at = out
+            .iter()
+            .position(|(i, _)| i.view.presentation.id == t.presentation_id)
+            .unwrap_or(0);
+        if let Some((_, tickets)) = out.get_mut(at) {
+            tickets.push(t);
+        }
+    }
+    out.retain(|(_, tickets)| !tickets.is_empty());
+    out
+}
+
+/// The presentation a signed link of the order must outlive: the latest to start (a link is good
+/// until the end of the day after it, so it still opens on the day of the last screening).
+pub fn latest(infos: &[PresentationInfo]) -> Option<&PresentationInfo> {
+    infos
+        .iter()
+        .max_by_key(|i| i.view.presentation.starts_at_ms)
+}
+
+/// "שורה 4 מושב 7" / "Row 4 Seat 7"; a general-admission place by its name.
+fn seat_words(t: &OrderTicket, lang: &str) -> String {
+    if t.row_name.is_empty() {
+        t.seat_name.clone()
+    } else if is_he(lang) {
+        format!("שורה {} מושב {}", t.row_name, t.seat_name)
+    } else {
+        format!("Row {} Seat {}", t.row_name, t.seat_name)
+    }
+}
+
+/// The order's screenings as calendar entries, one each, with that screening's own seats (not
+/// the cancelled ones; a screening whose every ticket is cancelled is written cancelled). `url` is
+/// each entry's link (the signed confirmation page): the file carries no bare reservation id, each
+/// UID being a one-way hash of it. The first screening keeps the UID an order of one had, so a
+/// file imported before stays one event.
+pub fn calendar_events(
     order: &Order,
-    info: &PresentationInfo,
+    infos: &[PresentationInfo],
     lang: &str,
     url: &str,
     now_ms: i64,
-) -> CalendarEvent {
-    let v = &info.view;
-    let starts = v.presentation.starts_at_ms;
-    let seats = order
-        .tickets
-        .iter()
-        .map(|t| {
-            if t.row_name.is_empty() {
-                t.seat_name.clone()
-            } else if is_he(lang) {
-                format!("שורה {} מושב {}", t.row_name, t.seat_name)
+) -> Vec<CalendarEvent> {
+    screenings(order, infos)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (info, tickets))| {
+            let v = &info.view;
+            let starts = v.presentation.starts_at_ms;
+            let live: Vec<&&OrderTicket> = tickets
+                .iter()
+                .filter(|t| t.cancelled_at_ms.is_none())
+                .collect();
+            let seats = live
+                .iter()
+                .map(|t| seat_words(t, lang))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let uid = if i == 0 {
+                crate::links::calendar_uid(&order.id)
             } else {
-                format!("Row {} Seat {}", t.row_name, t.seat_name)
+                crate::links::calendar_uid(&format!("{}\n{}", order.id, v.presentation.id))
+            };
+            CalendarEvent {
+                uid,
+                stamp: ms_to_timestamp(now_ms),
+                start: ms_to_timestamp(starts),
+                end: ms_to_timestamp(starts + v.feature.runtime.max(60) * 60_000),
+                summary: pick(lang, &v.feature.name, &v.feature.name_en).to_owned(),
+                location: format!(
+                    "{} – {}",
+                    pick(lang, &v.location.name, &v.location.name_en),
+                    pick(lang, &v.venue.name, &v.venue.name_en)
+                ),
+                description: format!(
+                    "{} {} · {}",
+                    if is_he(lang) {
+                        "הזמנה"
+                    } else {
+                        "Reservation"
+                    },
+                    order.reservation_number,
+                    seats
+                ),
+                url: url.to_owned(),
+                language: lang.to_owned(),
+                cancelled: live.is_empty(),
             }
         })
-        .collect::<Vec<_>>()
-        .join(", ");
-    CalendarEvent {
-        uid: crate::links::calendar_uid(&order.id),
-        stamp: ms_to_timestamp(now_ms),
-        start: ms_to_timestamp(starts),
-        end: ms_to_timestamp(starts + v.feature.runtime.max(60) * 60_000),
-        summary: pick(lang, &v.feature.name, &v.feature.name_en).to_owned(),
-        location: format!(
-            "{} – {}",
-            pick(lang, &v.location.name, &v.location.name_en),
-            pick(lang, &v.venue.name, &v.venue.name_en)
-        ),
-        description: format!(
-            "{} {} · {}",
-            if is_he(lang) {
-                "הזמנה"
-            } else {
-                "Reservation"
-            },
-            order.reservation_number,
-            seats
-        ),
-        url: url.to_owned(),
-        language: lang.to_owned(),
-    }
+        .collect()
 }
 
 #[cfg(test)]

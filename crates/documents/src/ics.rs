@@ -30,23 +30,40 @@ pub struct CalendarEvent {
     /// BCP 47 language of the text (`"he"`), written as the `LANGUAGE` parameter of
     /// `SUMMARY`, `LOCATION` and `DESCRIPTION`. Empty to leave out.
     pub language: String,
+    /// Every ticket of this screening was cancelled: the event is written `STATUS:CANCELLED`, so
+    /// a calendar that imported it earlier (same `uid`) marks it cancelled.
+    pub cancelled: bool,
 }
 
 /// The event as an iCalendar file (`text/calendar`): one `VCALENDAR` with one `VEVENT`,
 /// CRLF line endings, lines folded at 75 octets without splitting a UTF-8 character.
 pub fn render_ics(event: &CalendarEvent) -> String {
+    render_calendar(std::slice::from_ref(event))
+}
+
+/// Several events (the screenings of one order) as one iCalendar file: one `VCALENDAR` with a
+/// `VEVENT` each, in the order given.
+pub fn render_calendar(events: &[CalendarEvent]) -> String {
     let mut out = String::new();
+    push_folded(&mut out, "BEGIN:VCALENDAR");
+    push_folded(&mut out, "VERSION:2.0");
+    push_folded(&mut out, &format!("PRODID:{PRODID}"));
+    push_folded(&mut out, "CALSCALE:GREGORIAN");
+    push_folded(&mut out, "METHOD:PUBLISH");
+    for event in events {
+        push_event(&mut out, event);
+    }
+    push_folded(&mut out, "END:VCALENDAR");
+    out
+}
+
+fn push_event(out: &mut String, event: &CalendarEvent) {
     let lang = if event.language.is_empty() {
         String::new()
     } else {
         format!(";LANGUAGE={}", param_value(&event.language))
     };
-    let mut line = |l: String| push_folded(&mut out, &l);
-    line("BEGIN:VCALENDAR".into());
-    line("VERSION:2.0".into());
-    line(format!("PRODID:{PRODID}"));
-    line("CALSCALE:GREGORIAN".into());
-    line("METHOD:PUBLISH".into());
+    let mut line = |l: String| push_folded(out, &l);
     line("BEGIN:VEVENT".into());
     line(format!("UID:{}", escape_text(&event.uid)));
     line(format!("DTSTAMP:{}", utc(event.stamp)));
@@ -66,11 +83,13 @@ pub fn render_ics(event: &CalendarEvent) -> String {
         // URL is a URI value, not TEXT: no backslash escapes, but no control characters.
         line(format!("URL:{}", strip_controls(&event.url)));
     }
-    line("STATUS:CONFIRMED".into());
+    line(if event.cancelled {
+        "STATUS:CANCELLED".into()
+    } else {
+        "STATUS:CONFIRMED".into()
+    });
     line("TRANSP:OPAQUE".into());
     line("END:VEVENT".into());
-    line("END:VCALENDAR".into());
-    out
 }
 
 /// `20260514T173000Z`.

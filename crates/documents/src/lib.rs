@@ -3,7 +3,8 @@
 //! - [`render_tickets_pdf`]: the tickets as a PDF, one A4 page per ticket, in Hebrew (right to
 //!   left) or English, with the fonts embedded and subset.
 //! - [`qr_svg`]: the QR code of a ticket's e-document address, as SVG for the web page.
-//! - [`render_ics`]: an RFC 5545 calendar file for the screening.
+//! - [`render_ics`], [`render_calendar`]: an RFC 5545 calendar file for a screening, or for
+//!   every screening of an order.
 //!
 //! Everything here is a pure function of its input: the caller supplies already-translated
 //! labels and already-formatted dates, times and prices (Asia/Jerusalem, `₪ 45.00`), so this
@@ -20,7 +21,7 @@ mod pdf;
 mod qr;
 mod text;
 
-pub use ics::{CalendarEvent, render_ics};
+pub use ics::{CalendarEvent, render_calendar, render_ics};
 pub use model::{Seat, Ticket, TicketLabels, TicketsDocument};
 pub use pdf::render_tickets_pdf;
 pub use qr::{qr_svg, try_qr_svg};

@@ -1,7 +1,7 @@
 //! The calendar file: structure, UTC times, escaping, folding, CRLF.
 
 use jiff::{Timestamp, Zoned};
-use kupa_documents::{CalendarEvent, render_ics};
+use kupa_documents::{CalendarEvent, render_calendar, render_ics};
 
 fn at(jerusalem: &str) -> Timestamp {
     format!("{jerusalem}[Asia/Jerusalem]")
@@ -21,6 +21,7 @@ fn event() -> CalendarEvent {
         description: "שורה 7, כיסאות 12; 13\nמספר הזמנה: 4821-7731\\הזמנה".into(),
         url: "https://kupa.example/e/4821-7731?lang=he,x;y".into(),
         language: "he".into(),
+        cancelled: false,
     }
 }
 
@@ -185,4 +186,31 @@ fn empty_optional_properties_are_left_out() {
         assert_eq!(value(&ics, name), None, "{name} in:\n{ics}");
     }
     assert!(unfolded(&ics).iter().any(|l| l.starts_with("SUMMARY:")));
+}
+
+#[test]
+fn several_screenings_are_one_calendar_of_one_event_each() {
+    let second = CalendarEvent {
+        uid: "second@kupa.example".into(),
+        start: at("2026-05-15T18:00"),
+        end: at("2026-05-15T20:00"),
+        summary: "Second".into(),
+        cancelled: true,
+        ..event()
+    };
+    let ics = render_calendar(&[event(), second]);
+    let lines = unfolded(&ics);
+    assert_eq!(lines.iter().filter(|l| *l == "BEGIN:VCALENDAR").count(), 1);
+    assert_eq!(lines.iter().filter(|l| *l == "BEGIN:VEVENT").count(), 2);
+    assert_eq!(lines.iter().filter(|l| *l == "END:VEVENT").count(), 2);
+    assert_eq!(lines.last().unwrap(), "END:VCALENDAR");
+    let uids: Vec<&String> = lines.iter().filter(|l| l.starts_with("UID:")).collect();
+    assert_eq!(
+        uids,
+        ["UID:4821-7731@kupa.example", "UID:second@kupa.example"]
+    );
+    let statuses: Vec<&String> = lines.iter().filter(|l| l.starts_with("STATUS:")).collect();
+    assert_eq!(statuses, ["STATUS:CONFIRMED", "STATUS:CANCELLED"]);
+    assert!(lines.contains(&"DTSTART:20260515T150000Z".to_owned()));
+    assert_eq!(render_ics(&event()), render_calendar(&[event()]));
 }

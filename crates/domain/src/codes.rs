@@ -221,6 +221,8 @@ error_codes! {
     EmailNotVerified = "emailNotVerified",
     /// The customer logged in already has a mobile number, or another customer has this one.
     MobileNumberTaken = "mobileNumberTaken",
+    /// Another customer's account has this email address (the profile's change of address).
+    EmailTaken = "emailTaken",
     /// The order is already in a customer's account (a claim by another customer).
     OrderAlreadyClaimed = "orderAlreadyClaimed",
     // --- Unpaid hold orders (the cart's isHold; Kupa's own codes, decision 0028)

@@ -155,6 +155,18 @@ macro_rules! release_in {
     }};
 }
 
+/// A hold given up before its time ends now: `hold_until` records when.
+macro_rules! ended_early {
+    ($tx:expr, $id:expr, $now:expr) => {{
+        sqlx::query("UPDATE orders SET hold_until = $2 WHERE id = $1 AND hold_until > $2")
+            .bind($id)
+            .bind($now)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+    }};
+}
+
 #[async_trait]
 impl HoldStore for Db {
     async fn make_hold(
@@ -228,27 +240,60 @@ impl HoldStore for Db {
         .map_err(db_err))?;
         let mut released = Vec::new();
         for id in &due {
-            let one = match &self.pool {
-                Pool::Sqlite(p) => {
-                    let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
-                    let r = release_in!(tx, id.as_str(), now_ms);
-                    tx.commit().await.map_err(db_err)?;
-                    r
-                }
-                Pool::Postgres(p) => {
-                    let mut tx = p.begin().await.map_err(db_err)?;
-                    sqlx::query(LOCK_ORDER)
-                        .bind(id)
-                        .execute(&mut *tx)
-                        .await
-                        .map_err(db_err)?;
-                    let r = release_in!(tx, id.as_str(), now_ms);
-                    tx.commit().await.map_err(db_err)?;
-                    r
-                }
-            };
-            released.extend(one.into_iter().flatten());
+            released.extend(
+                self.release_one(id, now_ms, false)
+                    .await?
+                    .into_iter()
+                    .flatten(),
+            );
         }
         Ok(released)
+    }
+
+    async fn release_hold(
+        &self,
+        order_id: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<Vec<ReleasedHold>>> {
+        self.release_one(order_id, now_ms, true).await
+    }
+}
+
+impl Db {
+    /// One hold released in its own transaction, under the order's lock (as the finalisation
+    /// takes it): None when it is no pending hold any more (paid, or released by someone else
+    /// first), so each release is reported exactly once. Given up `early`, its `hold_until`
+    /// becomes the moment it ended.
+    async fn release_one(
+        &self,
+        id: &str,
+        now_ms: i64,
+        early: bool,
+    ) -> StoreResult<Option<Vec<ReleasedHold>>> {
+        Ok(match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                let r = release_in!(tx, id, now_ms);
+                if early && r.is_some() {
+                    ended_early!(tx, id, now_ms);
+                }
+                tx.commit().await.map_err(db_err)?;
+                r
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(db_err)?;
+                sqlx::query(LOCK_ORDER)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                let r = release_in!(tx, id, now_ms);
+                if early && r.is_some() {
+                    ended_early!(tx, id, now_ms);
+                }
+                tx.commit().await.map_err(db_err)?;
+                r
+            }
+        })
     }
 }

@@ -8,21 +8,25 @@ import { resetUuid } from '../lib/api/client';
 import i18n from '../lib/i18n';
 import { makeConfig } from './fixtures';
 
-export type ApiHandler = (url: URL) => { status?: number; body: unknown } | undefined;
+/** A canned answer for a call, or undefined for none; `init` is the request's (method, body). */
+export type ApiHandler = (
+  url: URL,
+  init?: RequestInit,
+) => { status?: number; body: unknown } | undefined;
 
 /** Replaces fetch with canned API answers; unknown paths answer 404 in the server's error shape. */
 export function mockApi(
   config: SiteConfig | null = makeConfig(),
   handler: ApiHandler = () => undefined,
 ) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const answer =
       url.pathname === '/api/config'
         ? config
           ? { status: 200, body: config }
           : { status: 500, body: { error: { code: 'internal', message: 'down' } } }
-        : handler(url);
+        : handler(url, init);
     const status = answer?.status ?? (answer ? 200 : 404);
     const body = answer?.body ?? {
       error: { code: 'notFound', message: `No mock for ${url.pathname}` },

@@ -12,9 +12,11 @@
 //! the limit every attempt answers `tooManyLoginAttempts` with `retryAfterSeconds`, right or wrong.
 //!
 //! Here: the service, its attempt limits, the one way a login ends, and the mailed tokens; a room
-//! per way in beside it (`password`, `member`, `reservation`, `mailed`, `area_mobile`).
+//! per way in beside it (`password`, `member`, `reservation`, `mailed`, `area_mobile`), and the
+//! profile's proven change of email or mobile number (`contact`).
 
 mod area_mobile;
+mod contact;
 mod mailed;
 mod member;
 mod password;
@@ -64,6 +66,8 @@ pub mod mail_kind {
     pub const LOGIN_LINK: &str = "loginLink";
     pub const LOGIN_CODE: &str = "loginCode";
     pub const ACCOUNT_EXISTS: &str = "accountExists";
+    pub const CHANGE_EMAIL_CODE: &str = "changeEmailCode";
+    pub const CONTACT_CHANGED: &str = "contactChanged";
 }
 
 /// Paths of the web app the mailed links open (the token in the query).

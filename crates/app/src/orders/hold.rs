@@ -58,8 +58,11 @@ pub enum HoldState {
 #[derive(Debug, Clone, PartialEq)]
 pub struct HoldView {
     pub order: Order,
+    /// Until when it may be paid; for a hold its customer gave up, when they did.
     pub hold_until_ms: i64,
     pub state: HoldState,
+    /// Released because its customer gave it up, before its time ran out.
+    pub given_up: bool,
     pub presentation: crate::catalogue::PresentationInfo,
 }
 
@@ -99,6 +102,15 @@ pub trait HoldStore: Send + Sync {
     /// has, each hold in its own transaction (the order's row lock first, as the finalisation
     /// takes it). Each is reported by exactly one caller, however many sweep at once.
     async fn release_due_holds(&self, now_ms: i64) -> StoreResult<Vec<ReleasedHold>>;
+    /// Releases one hold now, whatever its `hold_until` (the customer gives it up): the same
+    /// transaction as the sweeper's for one hold, which also sets `hold_until` to `now_ms` (when
+    /// it ended). None, with nothing written, when it is no pending hold any more (paid, or
+    /// released first by someone else).
+    async fn release_hold(
+        &self,
+        order_id: &str,
+        now_ms: i64,
+    ) -> StoreResult<Option<Vec<ReleasedHold>>>;
 }
 
 fn hold_store(s: &OrderService) -> AppResult<&Arc<dyn HoldStore>> {
@@ -295,10 +307,13 @@ impl OrderService {
             .presentation(first, &Default::default())
             .await?
             .info;
+        let given_up = state == HoldState::Released
+            && hold_until_ms < hold_deadline(presentation.view.presentation.starts_at_ms);
         Ok(HoldView {
             order,
             hold_until_ms,
             state,
+            given_up,
             presentation,
         })
     }
@@ -377,6 +392,50 @@ impl OrderService {
         }
         tracing::info!(order = %order.id, payment = %payment.id, "hold payment started");
         Ok((payment, url, until))
+    }
+
+    /// The customer gives an open hold up before its time: the order is cancelled (nothing was
+    /// paid, so nothing is refunded) and its seats go back to sale at once, announced on the seat
+    /// event stream. A payment of the hold racing this is decided by the order's lock: if the
+    /// finalisation came first the hold is paid (`ORDER_ALREADY_PAID`); if the release came first
+    /// a payment that still authorizes is refunded once by the finalisation (`holdsLost`), as at
+    /// the release by time. A hold released already answers `holdReleased`.
+    pub async fn release_hold(&self, login: Option<&str>, id: &str) -> AppResult<HoldView> {
+        let view = self.hold(login, id).await?;
+        let settled = |view: &HoldView| match view.state {
+            HoldState::Open => None,
+            HoldState::Paid => Some(AppError::rejected(
+                ErrorCode::OrderAlreadyPaid,
+                "this hold is paid: it is a reservation now, cancelled as one",
+            )),
+            HoldState::Released => Some(AppError::rejected_with(
+                ErrorCode::HoldReleased,
+                "this hold was released already and its seats went back to sale",
+                serde_json::json!({ "holdUntil": kupa_domain::time::ms_to_rfc3339(view.hold_until_ms) }),
+            )),
+        };
+        if let Some(refused) = settled(&view) {
+            return Err(refused);
+        }
+        let released = hold_store(self)?
+            .release_hold(id, self.clock.now_ms())
+            .await?;
+        let Some(released) = released else {
+            // Someone came first under the order's lock: a payment's finalisation, or another
+            // release. Say which.
+            let now = self.hold(login, id).await?;
+            return Err(settled(&now)
+                .unwrap_or_else(|| AppError::internal("a hold neither released nor settled")));
+        };
+        tracing::info!(order = %id, "unpaid hold given up by its customer");
+        for r in &released {
+            self.booking.publish(
+                r.presentation_id,
+                crate::seat_events::SeatChangeKind::Released,
+                r.freed.iter().copied(),
+            );
+        }
+        self.hold(login, id).await
     }
 
     /// Releases the holds whose time ran out (30 minutes before their event): the order is

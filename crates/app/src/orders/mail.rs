@@ -45,6 +45,8 @@ struct Words {
     qr_hint: &'static str,
     terms: &'static str,
     link_valid: &'static str,
+    /// An order of several screenings, before them: `{n}` is how many.
+    several: &'static str,
 }
 
 const HE: Words = Words {
@@ -68,6 +70,7 @@ const HE: Words = Words {
     qr_hint: "בכניסה לאולם הציגו את קוד ה-QR של כל כרטיס, מהטלפון או מודפס.",
     terms: "תנאי ההזמנה",
     link_valid: "הקישורים במייל פועלים מכל מכשיר עד סוף היום שאחרי ההקרנה.",
+    several: "בהזמנה {n} הקרנות, כל אחת עם הכרטיסים שלה:",
 };
 
 const EN: Words = Words {
@@ -91,6 +94,7 @@ const EN: Words = Words {
     qr_hint: "At the hall's entrance, show each ticket's QR code, on your phone or printed.",
     terms: "Order terms",
     link_valid: "The links in this mail work on any device until the end of the day after the screening.",
+    several: "This order has {n} screenings, each with its own tickets:",
 };
 
 const ACCENT: &str = "#d6153f";
@@ -127,26 +131,95 @@ struct TicketLine {
     edocument: String,
 }
 
-pub(super) fn confirmation_mail(
+/// One screening of the order as the mail shows it: the event and its own tickets.
+struct Screening {
+    feature: String,
+    venue: String,
+    date: String,
+    time: String,
+    doors: String,
+    tickets: Vec<TicketLine>,
+}
+
+fn screening(
     order: &Order,
     info: &PresentationInfo,
+    tickets: &[&OrderTicket],
+    lang: &str,
+    w: &Words,
+    base_url: &str,
+) -> Screening {
+    let v = &info.view;
+    let starts = v.presentation.starts_at_ms;
+    Screening {
+        feature: pick(lang, &v.feature.name, &v.feature.name_en).to_owned(),
+        venue: format!(
+            "{} – {}",
+            pick(lang, &v.location.name, &v.location.name_en),
+            pick(lang, &v.venue.name, &v.venue.name_en)
+        ),
+        date: tickets_out::local_date(starts, lang),
+        time: tickets_out::local_time(starts),
+        doors: tickets_out::local_time(starts - ENTRANCE_BEFORE_MS),
+        tickets: tickets
+            .iter()
+            .map(|t| {
+                let (price, note) =
+                    tickets_out::ticket_price_text(t, &order.service_charge_name, lang);
+                TicketLine {
+                    seat: seat_text(t, lang, w),
+                    ticket: pick(lang, &t.ticket_name, &t.ticket_name_en).to_owned(),
+                    price,
+                    note,
+                    edocument: format!("{base_url}{}", tickets_out::edocument_path(t)),
+                }
+            })
+            .collect(),
+    }
+}
+
+/// "הכרטיסים שלך לא' – הזמנה N", naming up to two films ("לא' ולב'"), then "ועוד k".
+fn subject(screenings: &[Screening], number: &str, he: bool) -> String {
+    let mut films: Vec<&str> = Vec::new();
+    for s in screenings {
+        if !films.contains(&s.feature.as_str()) {
+            films.push(&s.feature);
+        }
+    }
+    let named = match films.as_slice() {
+        [] => String::new(),
+        [one] if he => format!("ל{one}"),
+        [one] => format!("for {one}"),
+        [a, b] if he => format!("ל{a} ול{b}"),
+        [a, b] => format!("for {a} and {b}"),
+        [a, rest @ ..] if he => format!("ל{a} ועוד {}", rest.len()),
+        [a, rest @ ..] => format!("for {a} and {} more", rest.len()),
+    };
+    if he {
+        format!("הכרטיסים שלך {named} – הזמנה {number}")
+    } else {
+        format!("Your tickets {named} – reservation {number}")
+    }
+}
+
+/// The confirmation mail of a paid order: each of its screenings (`infos`, the order's
+/// presentations in its order) with its own hall, date, time and tickets, then the order's
+/// products and total.
+pub(super) fn confirmation_mail(
+    order: &Order,
+    infos: &[PresentationInfo],
     lang: &str,
     terms: &str,
     links: &MailLinks<'_>,
 ) -> ConfirmationMail {
     let he = lang == "he";
     let w = if he { &HE } else { &EN };
-    let v = &info.view;
-    let starts = v.presentation.starts_at_ms;
-    let feature = pick(lang, &v.feature.name, &v.feature.name_en);
-    let venue = format!(
-        "{} – {}",
-        pick(lang, &v.location.name, &v.location.name_en),
-        pick(lang, &v.venue.name, &v.venue.name_en)
-    );
-    let date = tickets_out::local_date(starts, lang);
-    let time = tickets_out::local_time(starts);
-    let doors = tickets_out::local_time(starts - ENTRANCE_BEFORE_MS);
+    let screenings: Vec<Screening> = tickets_out::screenings(order, infos)
+        .into_iter()
+        .map(|(info, tickets)| screening(order, info, &tickets, lang, w, links.base_url))
+        .collect();
+    let several =
+        (screenings.len() > 1).then(|| w.several.replace("{n}", &screenings.len().to_string()));
     let number = &order.reservation_number;
     let name = order.customer.first_name.trim();
     let greeting = if name.is_empty() {
@@ -154,52 +227,41 @@ pub(super) fn confirmation_mail(
     } else {
         format!("{} {name},", w.greeting)
     };
-    let tickets: Vec<TicketLine> = order
-        .tickets
-        .iter()
-        .map(|t| {
-            let (price, note) = tickets_out::ticket_price_text(t, &order.service_charge_name, lang);
-            TicketLine {
-                seat: seat_text(t, lang, w),
-                ticket: pick(lang, &t.ticket_name, &t.ticket_name_en).to_owned(),
-                price,
-                note,
-                edocument: format!("{}{}", links.base_url, tickets_out::edocument_path(t)),
-            }
-        })
-        .collect();
     // Products, a per-order service charge and the total: the lines after the tickets'.
     let rest: Vec<(String, String)> = tickets_out::price_lines(order, lang)
         .into_iter()
         .skip(order.tickets.len())
         .collect();
-    let subject = if he {
-        format!("הכרטיסים שלך ל{feature} – הזמנה {number}")
-    } else {
-        format!("Your tickets for {feature} – reservation {number}")
-    };
+    let subject = subject(&screenings, number, he);
 
     let text = {
-        let mut s = format!("{greeting}\n\n{}\n\n{feature}\n", w.paid);
-        s += &format!("{}: {venue}\n", w.venue);
-        s += &format!(
-            "{}: {date}\n{}: {time}\n{}: {doors}\n",
-            w.date, w.time, w.doors
-        );
-        s += &format!("{}: {number}\n\n", w.reservation);
-        s += &format!("{}: {}\n\n", w.view, links.confirmation);
-        s += &format!("{}\n", w.tickets);
-        for t in &tickets {
-            let note = if t.note.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", t.note)
-            };
-            s += &format!(
-                "- {} · {}: {}{note}\n  {}: {}\n",
-                t.seat, t.ticket, t.price, w.digital_ticket, t.edocument
-            );
+        let mut s = format!("{greeting}\n\n{}\n\n", w.paid);
+        s += &format!("{}: {number}\n", w.reservation);
+        s += &format!("{}: {}\n", w.view, links.confirmation);
+        if let Some(several) = &several {
+            s += &format!("\n{several}\n");
         }
+        for sc in &screenings {
+            s += &format!("\n{}\n", sc.feature);
+            s += &format!("{}: {}\n", w.venue, sc.venue);
+            s += &format!(
+                "{}: {}\n{}: {}\n{}: {}\n",
+                w.date, sc.date, w.time, sc.time, w.doors, sc.doors
+            );
+            s += &format!("{}\n", w.tickets);
+            for t in &sc.tickets {
+                let note = if t.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", t.note)
+                };
+                s += &format!(
+                    "- {} · {}: {}{note}\n  {}: {}\n",
+                    t.seat, t.ticket, t.price, w.digital_ticket, t.edocument
+                );
+            }
+        }
+        s += "\n";
         for (what, amount) in &rest {
             s += &format!("{what}: {amount}\n");
         }
@@ -232,20 +294,46 @@ pub(super) fn confirmation_mail(
         )
     };
     let ltr = |s: &str| format!("<span dir=\"ltr\">{}</span>", esc(s));
-    let ticket_rows: String = tickets
-        .iter()
-        .map(|t| {
-            format!(
-                "<tr><td style=\"{cell}\"><div style=\"font-size:15px;font-weight:bold\">{}</div>\
+    let ticket_rows = |tickets: &[TicketLine]| -> String {
+        tickets
+            .iter()
+            .map(|t| {
+                format!(
+                    "<tr><td style=\"{cell}\"><div style=\"font-size:15px;font-weight:bold\">{}</div>\
 <div style=\"font-size:14px;color:{MUTED}\">{}</div>\
 <div style=\"padding-top:4px;font-size:14px\"><a href=\"{}\" style=\"color:{ACCENT};text-decoration:underline\">{}</a></div></td>\
 <td style=\"{amount_cell}\"><div style=\"font-size:15px;font-weight:bold\">{}</div><div style=\"font-size:12px;color:{MUTED};white-space:normal\">{}</div></td></tr>",
-                esc(&t.seat),
-                esc(&t.ticket),
-                esc(&t.edocument),
-                esc(w.digital_ticket),
-                ltr(&t.price),
-                esc(&t.note)
+                    esc(&t.seat),
+                    esc(&t.ticket),
+                    esc(&t.edocument),
+                    esc(w.digital_ticket),
+                    ltr(&t.price),
+                    esc(&t.note)
+                )
+            })
+            .collect()
+    };
+    // Each screening: its film as the heading, its hall, date and doors, then its own tickets.
+    let screening_blocks: String = screenings
+        .iter()
+        .map(|sc| {
+            let facts = [
+                fact(w.venue, &esc(&sc.venue)),
+                fact(w.date, &esc(&sc.date)),
+                fact(w.time, &ltr(&sc.time)),
+                fact(w.doors, &ltr(&sc.doors)),
+            ]
+            .concat();
+            format!(
+                "<tr><td style=\"padding:16px 24px 0;text-align:{start}\">\
+<h2 style=\"margin:0 0 8px;font-size:22px;line-height:1.3;color:{TEXT}\">{}</h2>\
+<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\">{facts}</table>\
+<h3 style=\"margin:12px 0 4px;font-size:16px\">{}</h3>\
+<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\">{}</table>\
+</td></tr>",
+                esc(&sc.feature),
+                esc(w.tickets),
+                ticket_rows(&sc.tickets)
             )
         })
         .collect();
@@ -266,6 +354,15 @@ pub(super) fn confirmation_mail(
             )
         })
         .collect();
+    let several_block = several
+        .as_deref()
+        .map(|t| {
+            format!(
+                "<p style=\"margin:12px 0 0;font-size:16px;font-weight:bold\">{}</p>",
+                esc(t)
+            )
+        })
+        .unwrap_or_default();
     let terms_block = if terms.trim().is_empty() {
         String::new()
     } else {
@@ -288,6 +385,12 @@ pub(super) fn confirmation_mail(
             esc(label)
         )
     };
+    let preheader = screenings
+        .iter()
+        .map(|sc| format!("{} · {} {}", sc.feature, sc.date, sc.time))
+        .chain([format!("{} {number}", w.reservation)])
+        .collect::<Vec<_>>()
+        .join(" · ");
     let html = format!(
         "<!doctype html>\
 <html lang=\"{lang}\" dir=\"{dir}\"><head><meta charset=\"utf-8\">\
@@ -299,14 +402,13 @@ pub(super) fn confirmation_mail(
 <tr><td style=\"background:{HEADER};padding:18px 24px;text-align:{start}\"><span style=\"color:#f5f5f7;font-size:20px;font-weight:bold\">{chain}</span></td></tr>\
 <tr><td style=\"padding:24px 24px 8px;text-align:{start}\">\
 <p style=\"margin:0 0 8px;font-size:16px\">{greeting}</p>\
-<p style=\"margin:0 0 16px;font-size:16px\">{paid}</p>\
-<h1 style=\"margin:0 0 12px;font-size:24px;line-height:1.3;color:{TEXT}\">{feature}</h1>\
-<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\">{facts}</table>\
-</td></tr>\
-<tr><td align=\"center\" style=\"padding:16px 24px\">{view}</td></tr>\
+<p style=\"margin:0 0 12px;font-size:16px\">{paid}</p>\
+<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\">{reservation}</table>\
+{several_block}</td></tr>\
+<tr><td align=\"center\" style=\"padding:12px 24px 0\">{view}</td></tr>\
+{screening_blocks}\
 <tr><td style=\"padding:8px 24px 0;text-align:{start}\">\
-<h2 style=\"margin:0 0 4px;font-size:18px\">{tickets_heading}</h2>\
-<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\">{ticket_rows}{rest_rows}</table>\
+<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\">{rest_rows}</table>\
 </td></tr>\
 <tr><td style=\"padding:16px 24px 0;text-align:{start};font-size:14px;line-height:1.5\">\
 <p style=\"margin:0 0 8px\">{attached}</p><p style=\"margin:0 0 8px\">{qr_hint}</p></td></tr>\
@@ -316,24 +418,12 @@ pub(super) fn confirmation_mail(
 <tr><td style=\"background:{HEADER};padding:14px 24px;text-align:{start};color:#a9adb8;font-size:12px\">{chain}</td></tr>\
 </table></td></tr></table></body></html>",
         subject = esc(&subject),
-        preheader = esc(&format!(
-            "{feature} · {date} {time} · {} {number}",
-            w.reservation
-        )),
+        preheader = esc(&preheader),
         chain = esc(w.chain),
         greeting = esc(&greeting),
         paid = esc(w.paid),
-        feature = esc(feature),
-        facts = [
-            fact(w.venue, &esc(&venue)),
-            fact(w.date, &esc(&date)),
-            fact(w.time, &ltr(&time)),
-            fact(w.doors, &ltr(&doors)),
-            fact(w.reservation, &ltr(number)),
-        ]
-        .concat(),
+        reservation = fact(w.reservation, &ltr(number)),
         view = button(links.confirmation, w.view, true),
-        tickets_heading = esc(w.tickets),
         attached = esc(w.attached),
         qr_hint = esc(w.qr_hint),
         pdf = button(links.pdf, w.pdf, false),

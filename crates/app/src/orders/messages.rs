@@ -22,12 +22,16 @@ impl OrderService {
         )
     }
 
-    /// The confirmation mail of a paid order, in its language, with the tickets PDF attached.
+    /// The confirmation mail of a paid order, in its language, with the tickets PDF attached:
+    /// each of its screenings with its own tickets.
     pub(super) async fn send_confirmation(&self, order: &Order) -> AppResult<()> {
         if order.customer.email.is_empty() {
             return Ok(());
         }
-        let info = self.headline_presentation(order).await?;
+        let infos = self.presentations_of(order).await?;
+        let Some(last) = crate::tickets_out::latest(&infos) else {
+            return Err(AppError::internal("a paid order without a presentation"));
+        };
         let config = self.catalogue.site_config().await?;
         let lang = Self::lang(order);
         let terms = if lang == "he" {
@@ -35,7 +39,6 @@ impl OrderService {
         } else {
             &config.confirmation.order_terms_en
         };
-        let infos = self.presentations_of(order).await?;
         let doc = crate::tickets_out::tickets_document(
             order,
             &infos,
@@ -44,12 +47,12 @@ impl OrderService {
             terms,
         );
         let pdf = kupa_documents::render_tickets_pdf(&doc).map_err(AppError::internal)?;
-        // Signed: they open the tickets from any device, until the day after the event.
-        let confirmation = self.signed_confirmation_url(order, &info, lang);
-        let pdf_link = self.signed_tickets_url(order, &info, lang);
+        // Signed: they open the tickets from any device, until the day after the last screening.
+        let confirmation = self.signed_confirmation_url(order, last, lang);
+        let pdf_link = self.signed_tickets_url(order, last, lang);
         let content = super::mail::confirmation_mail(
             order,
-            &info,
+            &infos,
             lang,
             terms,
             &super::mail::MailLinks {
@@ -135,39 +138,45 @@ impl OrderService {
         order: &Order,
         to: kupa_domain::customer::MobileNumber,
     ) -> AppResult<()> {
-        let info = self.headline_presentation(order).await?;
-        let v = &info.view;
+        let infos = self.presentations_of(order).await?;
+        let Some(last) = crate::tickets_out::latest(&infos) else {
+            return Err(AppError::internal("a paid order without a presentation"));
+        };
         let lang = Self::lang(order);
-        let when = Self::when(&info, lang);
-        let links: Vec<String> = order
-            .tickets
-            .iter()
-            .map(|t| {
-                format!(
-                    "{}{}",
-                    self.messages.public_url,
-                    crate::tickets_out::edocument_path(t)
-                )
+        // Each screening by its film and time, then its tickets' e-documents (what the door
+        // scans; cancelled tickets left out), and the signed link to the confirmation page (all
+        // the tickets, the PDF and the calendar file).
+        let screenings: Vec<String> = crate::tickets_out::screenings(order, &infos)
+            .into_iter()
+            .filter_map(|(info, tickets)| {
+                let links: Vec<String> = tickets
+                    .iter()
+                    .filter(|t| t.cancelled_at_ms.is_none())
+                    .map(|t| {
+                        format!(
+                            "{}{}",
+                            self.messages.public_url,
+                            crate::tickets_out::edocument_path(t)
+                        )
+                    })
+                    .collect();
+                let v = &info.view;
+                let film = crate::tickets_out::pick(lang, &v.feature.name, &v.feature.name_en);
+                (!links.is_empty())
+                    .then(|| format!("{film} ({}):\n{}", Self::when(info, lang), links.join("\n")))
             })
             .collect();
-        // Each ticket's e-document (what the door scans), and the signed link to the confirmation
-        // page (all the tickets, the PDF and the calendar file).
-        let all = self.signed_confirmation_url(order, &info, lang);
+        let all = self.signed_confirmation_url(order, last, lang);
+        let number = &order.reservation_number;
         let text = if lang == "he" {
             format!(
-                "קופה: הכרטיסים ל{} ({}), הזמנה {}:\n{}\nכל הכרטיסים: {all}",
-                v.feature.name,
-                when,
-                order.reservation_number,
-                links.join("\n")
+                "קופה: הכרטיסים שלך, הזמנה {number}:\n{}\nכל הכרטיסים: {all}",
+                screenings.join("\n")
             )
         } else {
             format!(
-                "Kupa: your tickets for {} ({}), reservation {}:\n{}\nAll tickets: {all}",
-                v.feature.name_en,
-                when,
-                order.reservation_number,
-                links.join("\n")
+                "Kupa: your tickets, reservation {number}:\n{}\nAll tickets: {all}",
+                screenings.join("\n")
             )
         };
         let sms = Sms {

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { DateTime } from '../ui/DateTime';
 import { LangLink } from '../ui/LangLink';
 import { errorMessage } from '../../lib/apiErrors';
-import { payHold, type Hold, type HoldState } from '../../lib/api/holds';
+import { holdKeys, payHold, releaseHold, type Hold, type HoldState } from '../../lib/api/holds';
 import { useCaptcha } from '../../lib/captcha';
 import { formatMoney } from '../../lib/format';
 import { withLang } from '../../lib/lang';
@@ -14,7 +15,8 @@ import './HoldCard.css';
 /**
  * An unpaid hold ("reserve and pay later"): what is held, until when, and "Pay now" while it is
  * open. Paying goes to the payment page in the whole window, which comes back to `returnTo` (this
- * page) once paid; the hold then reads as paid, with its tickets.
+ * page) once paid; the hold then reads as paid, with its tickets. "Give up" (after a confirm step)
+ * releases it at once; the hold's queries then read it released.
  */
 export function HoldCard({
   hold,
@@ -32,6 +34,13 @@ export function HoldCard({
   const captcha = useCaptcha();
   const [paying, setPaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [releasing, setReleasing] = useState(false);
+  const confirmRef = useRef<HTMLParagraphElement>(null);
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
   const p = hold.presentation;
   const feature = localizedName(lang, p.featureName, p.featureNameEn);
   const state = hold.state as HoldState;
@@ -53,6 +62,22 @@ export function HoldCard({
     } catch (e) {
       setError(errorMessage(t, e));
       setPaying(false);
+    }
+  }
+
+  async function giveUp() {
+    setReleasing(true);
+    setError(null);
+    try {
+      const answer = await releaseHold(hold.reservationIdentifier);
+      queryClient.setQueryData(holdKeys.one(hold.reservationIdentifier), answer);
+      setConfirming(false);
+    } catch (e) {
+      setError(errorMessage(t, e));
+    } finally {
+      setReleasing(false);
+      // Released here, or paid or released meanwhile: the lists read it again.
+      void queryClient.invalidateQueries({ queryKey: holdKeys.all });
     }
   }
 
@@ -109,7 +134,43 @@ export function HoldCard({
               {t('holds.payNow', { amount: money(hold.amountDue) })}
               <span className="visually-hidden">{` (${feature})`}</span>
             </button>
+            {!confirming && (
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={paying}
+                onClick={() => setConfirming(true)}
+              >
+                {t('holdRelease.giveUp')}
+                <span className="visually-hidden">{` (${feature})`}</span>
+              </button>
+            )}
           </div>
+          {confirming && (
+            <div className="hold-card__confirm" role="group" aria-labelledby={`${titleId}-confirm`}>
+              <p id={`${titleId}-confirm`} ref={confirmRef} tabIndex={-1}>
+                <strong>{t('holdRelease.confirmTitle')}</strong> {t('holdRelease.confirmText')}
+              </p>
+              <div className="hold-card__actions">
+                <button
+                  type="button"
+                  className="button button--primary"
+                  disabled={releasing}
+                  onClick={() => void giveUp()}
+                >
+                  {t('holdRelease.confirm')}
+                </button>
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={releasing}
+                  onClick={() => setConfirming(false)}
+                >
+                  {t('holdRelease.keep')}
+                </button>
+              </div>
+            </div>
+          )}
         </>
       )}
       {state === 'paid' && (
@@ -123,7 +184,11 @@ export function HoldCard({
           </LangLink>
         </div>
       )}
-      {state === 'released' && <p className="hold-card__hint">{t('holds.releasedText')}</p>}
+      {state === 'released' && (
+        <p className="hold-card__hint" role="status">
+          {hold.givenUp ? t('holdRelease.givenUpText') : t('holds.releasedText')}
+        </p>
+      )}
       <p className="hold-card__error" role="alert">
         {error}
       </p>

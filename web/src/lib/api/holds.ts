@@ -1,5 +1,5 @@
 // Unpaid hold orders ("reserve and pay later", decision 0028): the commit with `isHold`, a hold
-// read back, the customer's holds, and switching a hold to paid. Shared by the order (the choice
+// read back, the customer's holds, switching a hold to paid and giving it up. Shared by the order (the choice
 // at checkout) and the customer area (the list with "pay now").
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet, apiSend } from './client';
@@ -54,4 +54,13 @@ export function payHold(
     method: 'card',
     ...body,
   });
+}
+
+/** Gives an open hold up before its time: its seats go back on sale at once. */
+export function releaseHold(id: string): Promise<Schemas['HoldResponse']> {
+  return apiSend<Schemas['HoldResponse']>(
+    'POST',
+    `/reservations/${encodeURIComponent(id)}/release`,
+    {},
+  );
 }

@@ -389,6 +389,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/customer-area/email-change': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mails a 6-digit code to a new email address (30 minutes, once); the address changes only
+     *     when the code comes back (POST /customer-area/email-change/confirm).
+     */
+    post: operations['requestEmailChange'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer-area/email-change/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The mailed code with the new address: the address becomes the account's (and confirmed), and
+     *     the old address is told by mail.
+     */
+    post: operations['confirmEmailChange'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/customer-area/holds': {
     parameters: {
       query?: never;
@@ -420,6 +460,46 @@ export interface paths {
      *     session id rotated.
      */
     post: operations['customerAreaLogout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer-area/mobile-change': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends an SMS code to a new mobile number (the login code's rules: 5 minutes, 5 attempts, not
+     *     again within 30 s, 5 an hour); the number changes only when the code comes back.
+     */
+    post: operations['requestMobileChange'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/customer-area/mobile-change/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The SMS code with the new number: the number becomes the account's, and the old address is
+     *     told by mail.
+     */
+    post: operations['confirmMobileChange'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1289,8 +1369,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The screening as a calendar entry (iCalendar), for "add to calendar": for the reservation's
-     *     buyer or a signed link. Its `URL:` is the signed link to the confirmation page (the tickets
+     * The order's screenings as calendar entries (iCalendar, one event each), for "add to calendar":
+     *     for the reservation's buyer or a signed link. Its `URL:` is the signed link to the confirmation page (the tickets
      *     with their QR codes); it carries no bare reservation id.
      */
     get: operations['calendar'];
@@ -1378,6 +1458,28 @@ export interface paths {
      *     the hold is an ordinary paid reservation.
      */
     post: operations['payHold'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/reservations/{id}/release': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Gives an open hold up before its time: the hold is released (nothing was paid, so nothing is
+     *     refunded) and its seats go back to sale at once, announced on the seat event stream. Racing a
+     *     payment of the same hold, one wins: paid (`ORDER_ALREADY_PAID` here), or released with a
+     *     payment that authorizes anyway refunded once. The answer is the hold, `released`.
+     */
+    post: operations['releaseHold'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2166,6 +2268,12 @@ export interface components {
       /** @default  */
       orderTermsEn: string;
     };
+    /** @description The account's contact details after a change. */
+    ContactResponse: {
+      EmailAddress1: string;
+      /** @description Local form (a stored `+972…` with a leading 0). */
+      MobileNumber1: string;
+    };
     Currency: {
       CurrencyCode: string;
       /** Format: int64 */
@@ -2491,6 +2599,18 @@ export interface components {
       /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
       recaptchaToken: string;
     };
+    EmailChangeBody: {
+      /** @description The new address. */
+      email: string;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+    };
+    EmailChangeConfirmBody: {
+      /** @description The 6 digits from the mail. */
+      code: string;
+      /** @description The new address the code was mailed to. */
+      email: string;
+    };
     ErrorBody: {
       error: components['schemas']['ErrorDetail'];
     };
@@ -2591,6 +2711,7 @@ export interface components {
       | 'tooManyLoginAttempts'
       | 'emailNotVerified'
       | 'mobileNumberTaken'
+      | 'emailTaken'
       | 'orderAlreadyClaimed'
       | 'holdPremiumSeat'
       | 'holdSystemVoucher'
@@ -2698,7 +2819,15 @@ export interface components {
       amountDue: number;
       currency: string;
       eventDateTime: string;
-      /** @description Pay and collect by then: 30 minutes before the event. Then the hold is released. */
+      /**
+       * @description `released` because the customer gave it up (POST /reservations/{id}/release), not because
+       *     its time ran out.
+       */
+      givenUp: boolean;
+      /**
+       * @description Pay and collect by then: 30 minutes before the event. Then the hold is released. For a
+       *     hold its customer gave up (`givenUp`), when they did.
+       */
       holdUntil: string;
       presentation: components['schemas']['Presentation'];
       reservationIdentifier: string;
@@ -2905,6 +3034,18 @@ export interface components {
       recaptchaToken: string;
       /** @description Israeli ID number, up to 9 digits with its check digit. */
       ssn: string;
+    };
+    MobileChangeBody: {
+      /** @description The new Israeli mobile number: 0521234567, 052-123-4567, +972521234567, ... */
+      mobileNumber: string;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+    };
+    MobileChangeConfirmBody: {
+      /** @description The new number the code was sent to. */
+      mobileNumber: string;
+      /** @description The 6 digits from the SMS. */
+      smsCode: string;
     };
     MobileLoginBody: {
       /** @description An Israeli mobile number: 0521234567, 052-123-4567, +972521234567, ... */
@@ -5630,6 +5771,144 @@ export interface operations {
       };
     };
   };
+  requestEmailChange: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EmailChangeBody'];
+      };
+    };
+    responses: {
+      /** @description The code is on its way to the new address */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginError: nobody is logged in on this session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description emailTaken: another account has this address */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.field email, params.reason invalid or unchanged) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts: 5 wrong codes of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  confirmEmailChange: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EmailChangeConfirmBody'];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContactResponse'];
+        };
+      };
+      /** @description loginError: nobody is logged in on this session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description emailTaken: another account took the address meanwhile */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_TOKEN_ERROR: the code is not right for this address (params.reason wrong); CUSTOMER_TOKEN_EXPIRED (params.expiredAt); CUSTOMER_TOKEN_REDEEMED: used already (params.redeemedAt) */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.field email) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyLoginAttempts: 5 wrong codes of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   customerHolds: {
     parameters: {
       query?: never;
@@ -5675,6 +5954,135 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+    };
+  };
+  requestMobileChange: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MobileChangeBody'];
+      };
+    };
+    responses: {
+      /** @description The code is on its way to the new number */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuccessResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginError: nobody is logged in on this session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description mobileNumberTaken: another account has this number; SMS_FAILED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description invalid_mobileNumber; formValidation (params.field mobileNumber, params.reason unchanged) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description smsResendTooSoon (params.retryAfterSeconds); tooManyRequests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  confirmMobileChange: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MobileChangeConfirmBody'];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ContactResponse'];
+        };
+      };
+      /** @description loginError: nobody is logged in; INVALID_SMS_CODE (params.reason wrong with attemptsLeft, expired, none) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description mobileNumberTaken: another account took the number meanwhile */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description invalid_mobileNumber */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginValidation: 5 wrong attempts, the code is dead */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };
@@ -8168,6 +8576,56 @@ export interface operations {
       };
       /** @description formValidation, priceMismatch */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  releaseHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The hold, released */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HoldResponse'];
+        };
+      };
+      /** @description loginError: not logged in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hold, or not this customer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description holdReleased (released already), ORDER_ALREADY_PAID (paid: cancel it as a reservation) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

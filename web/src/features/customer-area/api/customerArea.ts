@@ -65,6 +65,41 @@ export function useUpdateProfile() {
   });
 }
 
+/** Which contact detail a change is of. */
+export type ContactKind = 'email' | 'mobile';
+
+/**
+ * A proven change of the email address or the mobile number (decision 0031): `request` sends a
+ * code to the new one, `confirm` brings it back and makes the change; the area is read again.
+ */
+export function useContactChange(kind: ContactKind) {
+  const queryClient = useQueryClient();
+  const base = kind === 'email' ? '/customer-area/email-change' : '/customer-area/mobile-change';
+  const request = useMutation({
+    mutationFn: ({ value, recaptchaToken }: { value: string; recaptchaToken: string }) =>
+      apiSend<Schemas['SuccessResponse']>(
+        'POST',
+        base,
+        kind === 'email'
+          ? { email: value, recaptchaToken }
+          : { mobileNumber: value, recaptchaToken },
+      ),
+  });
+  const confirm = useMutation({
+    mutationFn: ({ value, code }: { value: string; code: string }) =>
+      apiSend<Schemas['ContactResponse']>(
+        'POST',
+        `${base}/confirm`,
+        kind === 'email' ? { email: value, code } : { mobileNumber: value, smsCode: code },
+      ),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: areaKeys.data });
+      void queryClient.invalidateQueries({ queryKey: customerKeys.me });
+    },
+  });
+  return { request, confirm };
+}
+
 /** Sends a reservation's tickets by SMS (the owner's own reservation only). */
 export function useSendTicketsBySms(reservationId: string) {
   return useMutation({

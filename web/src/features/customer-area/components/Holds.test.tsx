@@ -39,6 +39,7 @@ const hold = (state: string) => ({
   reservationNumber: '4321-8765',
   state,
   holdUntil: '2099-07-14T17:00:00Z',
+  givenUp: state === 'released',
   presentation,
   eventDateTime: presentation.dateTime,
   seats: [
@@ -105,5 +106,49 @@ describe('unpaid holds in the customer area', { timeout: 30_000 }, () => {
         '/reservation/H1?lang=en',
       ),
     );
+  });
+  it('gives an open hold up after a confirm step, and shows it released', async () => {
+    let released = false;
+    const { fetchMock } = await renderApp('/customer-area?lang=en', {
+      api: (url) => {
+        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area };
+        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+        if (url.pathname === '/api/customer-area/holds')
+          return { body: { holds: [hold(released ? 'released' : 'open')] } };
+        if (url.pathname === '/api/reservations/H1/release') {
+          released = true;
+          return { body: { hold: hold('released') } };
+        }
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    const holds = await screen.findByRole('region', { name: 'Reserved to pay later' });
+    const card = within(holds).getByRole('article');
+    await user.click(within(card).getByRole('button', { name: /^Give up this reservation/ }));
+    const confirm = within(card).getByRole('group', { name: /Give up the reservation\?/ });
+    expect(confirm).toHaveTextContent('Nothing was paid, so there is nothing to refund.');
+    // Keeping it changes nothing and sends nothing.
+    await user.click(within(confirm).getByRole('button', { name: 'Keep the reservation' }));
+    expect(within(card).queryByRole('group')).toBeNull();
+    const releases = () =>
+      (fetchMock.mock.calls as unknown as [RequestInfo, RequestInit | undefined][]).filter(([u]) =>
+        String(u).includes('/api/reservations/H1/release'),
+      );
+    expect(releases()).toHaveLength(0);
+    await user.click(within(card).getByRole('button', { name: /^Give up this reservation/ }));
+    await user.click(
+      within(within(card).getByRole('group')).getByRole('button', {
+        name: 'Yes, release the seats',
+      }),
+    );
+    expect(releases()).toHaveLength(1);
+    expect(releases()[0][1]?.method).toBe('POST');
+    await waitFor(() =>
+      expect(within(holds).getByRole('article')).toHaveTextContent(
+        'You gave up this reservation and its seats went back on sale.',
+      ),
+    );
+    expect(within(holds).queryByRole('button', { name: /^Pay now/ })).toBeNull();
   });
 });

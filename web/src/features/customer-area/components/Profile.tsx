@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/api/client';
 import { errorMessage } from '../../../lib/apiErrors';
 import { localizedName } from '../../../lib/localized';
 import { locationsQuery, useUpdateProfile, type AreaCustomer } from '../api/customerArea';
+import { ContactChange } from './ContactChange';
 import {
   localMobile,
   profileBody,
@@ -30,7 +31,7 @@ const TEXT_FIELDS: { name: ProfileField; type?: string; autoComplete?: string; l
 
 const CONSENTS: ProfileField[] = ['isMailingAllowed', 'isSMSAllowed', 'isEmailAllowed'];
 
-/** The profile: what the customer may change, and what they may only see (email, mobile, ID). */
+/** The profile: what the customer may change (email and mobile once proven by a code), and the ID. */
 export function ProfileSection({ customer }: { customer: AreaCustomer }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -88,7 +89,9 @@ export function ProfileSection({ customer }: { customer: AreaCustomer }) {
           </dd>
         </div>
       </dl>
-      <p className="area__hint">{t('customerArea.profile.contactHint')}</p>
+      <p className="area__hint">{t('contactChange.hint')}</p>
+      <ContactChange kind="email" />
+      <ContactChange kind="mobile" />
       <form className="area__form" onSubmit={(e) => void onSubmit(e)} noValidate>
         <div className="area__grid">
           {TEXT_FIELDS.map(({ name, type, autoComplete, ltr }) => {

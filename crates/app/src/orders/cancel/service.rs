@@ -1,0 +1,145 @@
+//! The use case: who may cancel, the window and payment rules, then the cancellation in one store
+//! transaction under the order's lock, the seats announced free and the refunds asked for.
+
+use crate::error::{AppError, AppResult, ErrorCode};
+
+use super::super::*;
+
+/// Who asks to cancel: only the reservation's own buyer session, or the customer it belongs to,
+/// logged in. A signed link (a forwarded mail) may read the reservation but not cancel it.
+#[derive(Debug, Clone, Copy)]
+pub struct Canceller<'a> {
+    pub session: &'a str,
+    pub login: Option<&'a str>,
+}
+
+impl OrderService {
+    /// The window and payment rules, then the cancellation in one store transaction, then the
+    /// seats announced free and the provider asked for the money back. A dry run answers the
+    /// same figures and writes nothing.
+    pub async fn cancel(
+        &self,
+        id: &str,
+        who: Canceller<'_>,
+        request: CancelRequest,
+        refund_to_credit: bool,
+    ) -> AppResult<Cancellation> {
+        let no_such = || AppError::rejected(ErrorCode::NotFound, "no such reservation");
+        let order = self.orders.order(id).await?.ok_or_else(no_such)?;
+        if !self.may_cancel(&order, who).await? {
+            tracing::info!(reservation = %order.id, "cancel refused: not its buyer");
+            return Err(no_such());
+        }
+        if order.paid_at_ms.is_none() {
+            return Err(no_such());
+        }
+        if refund_to_credit {
+            return Err(AppError::rejected(
+                ErrorCode::RefundToCreditUnavailable,
+                "a refund as voucher credit is not offered yet; cancel without it to be refunded to the way you paid",
+            ));
+        }
+        let now = self.clock.now_ms();
+        // An order of several presentations closes with the earliest of them.
+        let mut until = i64::MAX;
+        for id in &order.presentations {
+            let info = self
+                .catalogue
+                .presentation(*id, &Default::default())
+                .await?
+                .info;
+            until = until.min(self.cancellable_until(&info));
+        }
+        if now >= until {
+            return Err(AppError::rejected_with(
+                ErrorCode::TicketCancellationsAreNoLongerPossible,
+                "cancellations of this event are closed",
+                serde_json::json!({ "until": kupa_domain::time::ms_to_rfc3339(until) }),
+            ));
+        }
+        let payment = match &order.payment_id {
+            Some(payment_id) => self.orders.payment(payment_id).await?,
+            None => None,
+        };
+        if let Some(p) = payment
+            && self.cancellation.not_refundable_online.contains(&p.method)
+        {
+            return Err(AppError::rejected_with(
+                ErrorCode::BalanceIsDue,
+                "this payment method cannot be refunded online; please contact the box office",
+                serde_json::json!({ "method": p.method.as_str() }),
+            ));
+        }
+        let cancellation_id = token();
+        let done = self
+            .orders
+            .cancel(
+                &order.id,
+                &request,
+                self.cancellation.fee,
+                &cancellation_id,
+                now,
+            )
+            .await??;
+        if done.dry_run {
+            return Ok(done);
+        }
+        tracing::info!(reservation = %order.id, cancellation = %done.id, lines = done.lines.len(), refund = done.refund, fee = done.fee, "reservation cancelled");
+        for id in &order.presentations {
+            self.booking.publish(
+                *id,
+                crate::seat_events::SeatChangeKind::Released,
+                order
+                    .tickets_of(*id)
+                    .filter(|t| done.lines.contains(&t.line))
+                    .map(OrderTicket::address),
+            );
+        }
+        let mut done = done;
+        for r in done.refunds.iter_mut() {
+            if r.status == RefundStatus::Pending && self.try_refund(r).await? {
+                r.status = RefundStatus::Done;
+            }
+        }
+        Ok(done)
+    }
+
+    /// Whether `who` may cancel the order: its buyer session, or the customer it belongs to.
+    pub async fn may_cancel_order(&self, order: &Order, who: Canceller<'_>) -> AppResult<bool> {
+        self.may_cancel(order, who).await
+    }
+
+    async fn may_cancel(&self, order: &Order, who: Canceller<'_>) -> AppResult<bool> {
+        if order.session_id == who.session {
+            return Ok(true);
+        }
+        let Some(owner) = order.customer_id else {
+            return Ok(false);
+        };
+        Ok(self
+            .customers
+            .customer_of_login(who.login)
+            .await?
+            .is_some_and(|c| c.customer.id == owner))
+    }
+
+    /// When cancellations of the presentation close: its own window, or the configured one,
+    /// before the start.
+    pub fn cancellable_until(&self, info: &PresentationInfo) -> i64 {
+        let p = &info.view.presentation;
+        let minutes = p
+            .cancellation_window_minutes
+            .unwrap_or(self.cancellation.window_minutes);
+        p.starts_at_ms - minutes * 60_000
+    }
+
+    /// The cancellation rules in force (the reservation page shows the fee before confirming).
+    pub fn cancellation_policy(&self) -> &CancellationPolicy {
+        &self.cancellation
+    }
+
+    /// The order's cancellations with their refunds, oldest first.
+    pub async fn cancellations(&self, order_id: &str) -> AppResult<Vec<Cancellation>> {
+        Ok(self.orders.cancellations(order_id).await?)
+    }
+}
