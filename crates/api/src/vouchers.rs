@@ -22,6 +22,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(voucher_classes))
         .routes(routes!(donation_list))
         .routes(routes!(gift_order))
+        .routes(routes!(vouchers_pdf))
         .routes(routes!(my_vouchers))
         .routes(routes!(voucher_history))
         .routes(routes!(voucher_replacement))
@@ -280,6 +281,60 @@ async fn gift_order(
     };
     let order = state.orders.gift_order(&id, reader).await?;
     Ok(axum::Json(GiftOrderResponse::of(&order)))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct PdfQuery {
+    /// he (default: the order's language) or en.
+    #[param(max_length = 5)]
+    pub lang: Option<String>,
+}
+
+/// A paid voucher order's vouchers as a PDF, one page each with the QR of its reference: for the
+/// session that paid it or its logged-in customer (also attached to the confirmation mail).
+#[utoipa::path(get, operation_id = "vouchersPdf", path = "/gift-orders/{id}/vouchers.pdf", tag = "vouchers",
+    params(("id" = String, Path, max_length = 64, description = "The order's reservation identifier"), PdfQuery),
+    responses((status = 200, description = "The vouchers", content_type = "application/pdf", body = Vec<u8>),
+              (status = 404, description = "notFound: no such paid voucher order of yours", body = ErrorBody)))]
+async fn vouchers_pdf(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Path(id): Path<String>,
+    crate::extract::Query(q): crate::extract::Query<PdfQuery>,
+) -> ApiResult<axum::response::Response> {
+    use axum::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION, CONTENT_TYPE};
+    use axum::response::IntoResponse;
+    let reader = ReservationReader {
+        session: session.id(),
+        login: session.login(),
+        link: None,
+    };
+    let order = state.orders.gift_order(&id, reader).await?;
+    if order.kind != OrderKind::Vouchers {
+        return Err(kupa_app::AppError::rejected(
+            kupa_app::ErrorCode::NotFound,
+            "no such voucher order",
+        )
+        .into());
+    }
+    let lang = q.lang.unwrap_or_else(|| order.locale.clone());
+    let pdf = state.orders.vouchers_pdf(&order, &lang).await?;
+    Ok((
+        [
+            (CONTENT_TYPE, "application/pdf".to_owned()),
+            (
+                CONTENT_DISPOSITION,
+                format!(
+                    "inline; filename=\"vouchers-{}.pdf\"",
+                    order.reservation_number
+                ),
+            ),
+            (CACHE_CONTROL, "private, no-store".to_owned()),
+        ],
+        pdf,
+    )
+        .into_response())
 }
 
 impl GiftOrderResponse {

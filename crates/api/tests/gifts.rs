@@ -149,6 +149,22 @@ api_tests! {
         for reference in &refs {
             assert!(text.contains(reference.as_str()), "{text}");
         }
+        // The vouchers come as a PDF, one page each with its QR: attached to the mail, and from
+        // the confirmation for its buyer only.
+        let pdf_name = format!("vouchers-{}.pdf", r.body["reservationNumber"].as_str().unwrap());
+        assert_eq!(mail.body["messages"][0]["attachments"][0]["name"], pdf_name.as_str(), "{}", mail.text);
+        let pdf = body_bytes(&app, &who, &format!("/api/gift-orders/{order}/vouchers.pdf?lang=he")).await;
+        assert!(pdf.starts_with(b"%PDF"), "a PDF");
+        // Without the bidirectional marks poppler writes around right-to-left runs.
+        let text: String = pdf_text(&pdf).chars().filter(|c| !matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')).collect();
+        for reference in &refs {
+            assert!(text.contains(reference.as_str()), "{reference} in {text}");
+        }
+        assert!(text.contains("מתוך 3") && text.contains("כרטיס מתנה"), "{text}");
+        let english = pdf_text(&body_bytes(&app, &who, &format!("/api/gift-orders/{order}/vouchers.pdf?lang=en")).await);
+        assert!(english.contains("Voucher 3 of 3") && english.contains("Gift card"), "{english}");
+        let stranger = app.call_as(&buyer(2), "GET", &format!("/api/gift-orders/{order}/vouchers.pdf"), None).await;
+        assert_eq!(stranger.status, StatusCode::NOT_FOUND);
         // A second commit is refused.
         let again = commit(&app, &who, "vouchers").await;
         assert_eq!((again.status, code(&again)), (StatusCode::CONFLICT, "ORDER_ALREADY_PAID"), "{}", again.text);

@@ -2,8 +2,8 @@
 //! mail is how a gift reaches its buyer), or the donation's receipt details, in the order's
 //! language. Plain text and simple inline-styled HTML, as the ticket mail.
 
-use crate::error::AppResult;
-use crate::ports::{Mail, message_kind};
+use crate::error::{AppError, AppResult};
+use crate::ports::{Attachment, Mail, message_kind};
 
 use super::*;
 
@@ -176,6 +176,16 @@ impl OrderService {
         }
         let lang = Self::lang(order);
         let (subject, text, html) = gift_mail(order, lang);
+        // The vouchers themselves, one page each with its QR: what a buyer prints or forwards.
+        let attachments = if order.kind == OrderKind::Vouchers {
+            vec![Attachment {
+                name: format!("vouchers-{}.pdf", order.reservation_number),
+                content_type: "application/pdf".into(),
+                bytes: self.vouchers_pdf(order, lang).await?,
+            }]
+        } else {
+            Vec::new()
+        };
         self.messages
             .mailer
             .send_mail(&Mail {
@@ -185,8 +195,31 @@ impl OrderService {
                 html,
                 kind: message_kind::ORDER_CONFIRMATION.into(),
                 reference: Some(order.id.clone()),
-                attachments: Vec::new(),
+                attachments,
             })
             .await
+    }
+
+    /// A paid voucher order's vouchers as a PDF in `lang`, one page each.
+    pub async fn vouchers_pdf(&self, order: &Order, lang: &str) -> AppResult<Vec<u8>> {
+        let classes = self.store.system_voucher_classes().await?;
+        let paid_on = order
+            .paid_at_ms
+            .map(|ms| {
+                kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(ms)).to_string()
+            })
+            .unwrap_or_default();
+        let lang = if lang == "he" { "he" } else { "en" };
+        let doc = crate::vouchers::vouchers_document(
+            &order.system_vouchers,
+            &crate::vouchers::VoucherOrder {
+                reservation_number: &order.reservation_number,
+                paid_on: &paid_on,
+                chain_name: if lang == "he" { HE.chain } else { EN.chain },
+            },
+            &classes,
+            lang,
+        );
+        kupa_documents::render_tickets_pdf(&doc).map_err(AppError::internal)
     }
 }

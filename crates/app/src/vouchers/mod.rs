@@ -3,6 +3,7 @@
 //! The orders room keeps the session's cart, the payment and the one finalisation; this room
 //! says what may be bought and what it costs, and nothing here writes.
 
+mod document;
 pub mod model;
 mod service;
 
@@ -11,6 +12,7 @@ use jiff::civil::Date;
 use rand::Rng;
 
 use crate::error::{AppError, AppResult, ErrorCode};
+pub use document::{VoucherOrder, vouchers_document};
 pub use model::*;
 pub use service::*;
 

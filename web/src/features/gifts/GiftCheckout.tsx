@@ -218,6 +218,17 @@ export function GiftConfirmation({ id }: { id: string }) {
           </li>
         ))}
       </ul>
+      {vouchers && (
+        <p>
+          <a
+            className="button button--ghost"
+            href={`/api/gift-orders/${encodeURIComponent(order.reservationIdentifier)}/vouchers.pdf?lang=${lang === 'he' ? 'he' : 'en'}`}
+            download
+          >
+            {t('gifts.vouchers.pdf')}
+          </a>
+        </p>
+      )}
       {vouchers && <p className="gift-checkout__hint">{t('gifts.vouchers.howToRedeem')}</p>}
       <p>
         <LangLink className="button button--primary" to="/">

@@ -1013,6 +1013,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/gift-orders/{id}/vouchers.pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A paid voucher order's vouchers as a PDF, one page each with the QR of its reference: for the
+     *     session that paid it or its logged-in customer (also attached to the confirmation mail).
+     */
+    get: operations['vouchersPdf'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/integration': {
     parameters: {
       query?: never;
@@ -7269,6 +7289,41 @@ export interface operations {
         };
       };
       /** @description notFound: no such paid order of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  vouchersPdf: {
+    parameters: {
+      query?: {
+        /** @description he (default: the order's language) or en. */
+        lang?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The order's reservation identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The vouchers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/pdf': number[];
+        };
+      };
+      /** @description notFound: no such paid voucher order of yours */
       404: {
         headers: {
           [name: string]: unknown;

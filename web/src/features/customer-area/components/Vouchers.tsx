@@ -116,6 +116,13 @@ function VoucherCard({ v }: { v: OwnedVoucher }) {
         >
           {t('customerArea.vouchers.history')}
         </button>
+        <a
+          className="button button--ghost"
+          href={`/api/gift-orders/${encodeURIComponent(v.reservationIdentifier)}/vouchers.pdf?lang=${lang === 'he' ? 'he' : 'en'}`}
+          download
+        >
+          {t('customerArea.vouchers.pdf')}
+        </a>
         {replaceable && !confirming && (
           <button
             type="button"
