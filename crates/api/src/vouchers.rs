@@ -26,6 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(my_vouchers))
         .routes(routes!(voucher_history))
         .routes(routes!(voucher_replacement))
+        .routes(routes!(voucher_cancel))
 }
 
 // ---- What the cart takes
@@ -508,5 +509,50 @@ async fn voucher_replacement(
         .await?;
     Ok(axum::Json(VoucherActionResponse {
         system_voucher: OwnedVoucher::of(&v, state.vouchers.today()),
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VoucherCancelResponse {
+    pub system_voucher: OwnedVoucher,
+    /// Agorot given back to the payment it was bought with.
+    pub refund: i64,
+    /// False while the payment provider has not confirmed the refund (it is retried).
+    pub refund_pending: bool,
+}
+
+/// Cancels a voucher nothing of which was used, refunding its price to the payment it was bought
+/// with (spec: POST /system-vouchers/{ref}/cancel); a partly used one answers
+/// `SYSTEM_VOUCHER_NOT_ACTIVE` with `params.offer: "replacement"`. For its owner only; once.
+#[utoipa::path(post, operation_id = "systemVoucherCancel", path = "/system-vouchers/{ref}/cancel", tag = "vouchers",
+    params(("ref" = String, Path, max_length = 64, description = "The voucher's reference")),
+    request_body = VoucherActionBody,
+    responses((status = 200, description = "The voucher, cancelled, and its refund", body = VoucherCancelResponse),
+              (status = 404, description = "SYSTEM_VOUCHER_NOT_FOUND (none, not yours, or not of this reservation)", body = ErrorBody),
+              (status = 409, description = "SYSTEM_VOUCHER_NOT_ACTIVE (used, partly used, replaced, cancelled or expired), BALANCE_IS_DUE (a payment not refunded online)", body = ErrorBody),
+              (status = 422, description = "SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET", body = ErrorBody)))]
+async fn voucher_cancel(
+    State(state): State<AppState>,
+    session: BuyerSession,
+    Path(reference): Path<String>,
+    Json(body): Json<VoucherActionBody>,
+) -> ApiResult<axum::Json<VoucherCancelResponse>> {
+    let v = state
+        .vouchers
+        .owned_in(&reference, &body.reservation_identifier, reader(&session))
+        .await?;
+    let done = state
+        .orders
+        .cancel_voucher(state.vouchers.store(), &v, state.vouchers.today())
+        .await?;
+    let after = state
+        .vouchers
+        .owned_in(&reference, &body.reservation_identifier, reader(&session))
+        .await?;
+    Ok(axum::Json(VoucherCancelResponse {
+        system_voucher: OwnedVoucher::of(&after, state.vouchers.today()),
+        refund: done.refund,
+        refund_pending: !done.refund_done,
     }))
 }

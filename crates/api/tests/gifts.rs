@@ -141,6 +141,12 @@ api_tests! {
         assert_eq!(back.status, StatusCode::OK, "{}", back.text);
         assert_eq!(back.body["systemVouchers"][1]["reference"], refs[1].as_str());
         assert_eq!(back.body["orderType"], "vouchers");
+        // It is no ticket reservation: not read, nor cancelled, as one.
+        let as_ticket = app.call_as(&who, "GET", &format!("/api/reservations/{order}"), None).await;
+        assert_eq!((as_ticket.status, code(&as_ticket)), (StatusCode::NOT_FOUND, "notFound"), "{}", as_ticket.text);
+        // Its vouchers are cancelled one by one (POST /system-vouchers/{ref}/cancel).
+        let as_ticket = app.call_as(&who, "POST", &format!("/api/reservations/{order}/cancel"), Some("{}")).await;
+        assert_eq!((as_ticket.status, code(&as_ticket)), (StatusCode::CONFLICT, "NOTHING_TO_CANCEL"), "{}", as_ticket.text);
         let other = app.call_as(&buyer(2), "GET", &format!("/api/gift-orders/{order}"), None).await;
         assert_eq!((other.status, code(&other)), (StatusCode::NOT_FOUND, "notFound"));
         // The mail carries every reference.
@@ -377,5 +383,58 @@ api_tests! {
         // The replacement still pays, until its new last day.
         let r = app.call_as(&dana, "GET", &format!("/api/payment/voucher?reference={active}&recaptchaToken={CAPTCHA_TEST_TOKEN}"), None).await;
         assert_eq!(r.body["payment"]["balance"], 10000, "{}", r.text);
+    }
+
+    async fn an_untouched_voucher_is_cancelled_and_refunded_once_a_used_one_only_replaced(db: &TestDb) {
+        use kupa_app::orders::OrderStore;
+        let app = TestApp::new(db, test_settings()).await;
+        let who = buyer(1);
+        let bought = bought_gift_cards(&app, &who).await;
+        let order = bought.body["reservationIdentifier"].as_str().unwrap().to_owned();
+        let payment = db.db.order(&order).await.unwrap().unwrap().payment_id.unwrap();
+        let refs: Vec<String> = bought.body["systemVouchers"].as_array().unwrap().iter().map(|v| v["reference"].as_str().unwrap().to_owned()).collect();
+        let body = json!({ "reservationIdentifier": order }).to_string();
+        let cancel = |reference: String, who: String| {
+            let (app, body) = (&app, body.clone());
+            async move { app.call_as(&who, "POST", &format!("/api/system-vouchers/{reference}/cancel"), Some(&body)).await }
+        };
+        // Not the owner's to cancel.
+        let r = cancel(refs[0].clone(), buyer(2)).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "SYSTEM_VOUCHER_NOT_FOUND"));
+        // Two cancels at once: one refund.
+        let (a, b) = tokio::join!(cancel(refs[0].clone(), who.clone()), cancel(refs[0].clone(), who.clone()));
+        let ok = [&a, &b].iter().filter(|r| r.status == StatusCode::OK).count();
+        assert_eq!(ok, 1, "{} / {}", a.text, b.text);
+        let done = if a.status == StatusCode::OK { &a } else { &b };
+        let lost = if a.status == StatusCode::OK { &b } else { &a };
+        assert_eq!((lost.status, code(lost)), (StatusCode::CONFLICT, "SYSTEM_VOUCHER_NOT_ACTIVE"));
+        assert_eq!((done.body["refund"].as_i64(), done.body["refundPending"].as_bool()), (Some(10000), Some(false)), "{}", done.text);
+        assert_eq!(done.body["systemVoucher"]["status"], "cancelled");
+        assert_eq!((app.gateway.refund_count(&payment), app.gateway.refunded(&payment)), (1, 10000));
+        example(&app, "systemVoucherCancel", "VoucherCancelResponse", done);
+        // A cancelled voucher pays for nothing.
+        let r = app.call_as(&buyer(3), "GET", &format!("/api/payment/voucher?reference={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", refs[0]), None).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "voucherBalance"), "{}", r.text);
+        // A partly used one is replaced, not refunded.
+        let other = buyer(3);
+        let k = priced_cart_at(&app, &other, 0, None, "he").await;
+        let p = &k.presentation;
+        let seats: Vec<Value> = k.seats.iter().map(|s| json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"], "ticket": { "ticketId": 101 } })).collect();
+        let cart_body = json!({ "cart": { "presentations": [{ "presentationId": p["id"], "seats": seats }], "voucherPayments": [{ "reference": refs[2] }],
+                                          "customerInfo": customer(None) }, "step": "customerInfo", "locale": "he" });
+        let r = app.call_as(&other, "POST", "/api/cart", Some(&cart_body.to_string())).await;
+        let total = r.body["cart"]["total"].as_i64().unwrap();
+        let r = app.call_as(&other, "GET", &format!("/api/payment/form/he?presentationId={}&total={total}&recaptchaToken={CAPTCHA_TEST_TOKEN}", p["id"]), None).await;
+        if r.body["paid"] != true {
+            pay_card(&app, &other, r.body["paymentIdentifier"].as_str().unwrap(), "4242+4242+4242+4242").await;
+        }
+        let r = cancel(refs[2].clone(), who.clone()).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "SYSTEM_VOUCHER_NOT_ACTIVE"), "{}", r.text);
+        assert_eq!(r.body["error"]["params"]["offer"], "replacement");
+        assert_eq!(app.gateway.refund_count(&payment), 1, "nothing more given back");
+        // The second untouched card is cancelled too; the payment never gets back more than it paid.
+        let r = cancel(refs[1].clone(), who.clone()).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(app.gateway.refunded(&payment), 20000);
     }
 }

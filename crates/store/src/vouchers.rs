@@ -3,7 +3,7 @@
 
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
-use kupa_app::vouchers::{SoldVoucher, VoucherEvent, VoucherStore};
+use kupa_app::vouchers::{SoldVoucher, VoucherCancel, VoucherEvent, VoucherStore};
 
 use crate::rows::Get;
 use crate::{Db, db_err};
@@ -53,6 +53,76 @@ fn redemption(r: &impl Get, by_tickets: bool) -> Result<(i64, VoucherEvent), sql
             reservation_number: Some(r.s("reservation_number")?),
         },
     ))
+}
+
+/// The voucher's cancellation, inside the caller's transaction `$tx`; yields whether it was done.
+macro_rules! cancel_voucher_in {
+    ($tx:expr, $c:expr) => {{
+        let c: &VoucherCancel<'_> = $c;
+        let v = c.voucher;
+        // Nothing of it used: its code is emptied (no balance, no uses left) only if untouched.
+        let emptied = sqlx::query(
+            "UPDATE ticket_codes SET balance = CASE WHEN balance IS NULL THEN NULL ELSE 0 END, \
+             usage_limit = CASE WHEN usage_limit IS NULL THEN NULL ELSE used_count END \
+             WHERE code_key = $1 AND used_count = 0 AND (balance IS NULL OR balance = $2)",
+        )
+        .bind(&v.code_key)
+        .bind(v.value.unwrap_or(0))
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?
+        .rows_affected()
+            == 1;
+        let cancelled = emptied
+            && sqlx::query(
+                "UPDATE system_vouchers SET status = 'cancelled', updated_at = $2 \
+                 WHERE reference = $1 AND status = 'active' AND is_for_replacement = FALSE",
+            )
+            .bind(&v.reference)
+            .bind(c.now_ms)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?
+            .rows_affected()
+                == 1;
+        let refunded_before: i64 = sqlx::query_scalar(
+            "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM refunds WHERE payment_id = $1",
+        )
+        .bind(c.payment_id)
+        .fetch_one(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        if cancelled && refunded_before + v.price <= c.payment_amount {
+            sqlx::query(
+                "INSERT INTO cancellations (id, order_id, lines, whole, value, fee, refund, created_at) \
+                 VALUES ($1, $2, '[]', $5, $3, 0, $3, $4)",
+            )
+            .bind(c.cancellation_id)
+            .bind(&v.order_id)
+            .bind(v.price)
+            .bind(c.now_ms)
+            .bind(false)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+            sqlx::query(
+                "INSERT INTO refunds (id, cancellation_id, order_id, target, payment_id, code_key, amount, status, \
+                 attempts, created_at, updated_at) VALUES ($1, $2, $3, 'payment', $4, NULL, $5, 'pending', 0, $6, $6)",
+            )
+            .bind(format!("{}:payment", c.cancellation_id))
+            .bind(c.cancellation_id)
+            .bind(&v.order_id)
+            .bind(c.payment_id)
+            .bind(v.price)
+            .bind(c.now_ms)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+            true
+        } else {
+            false
+        }
+    }};
 }
 
 #[async_trait]
@@ -112,6 +182,19 @@ impl VoucherStore for Db {
         });
         events.sort_by_key(|(at, _)| *at);
         Ok(events.into_iter().map(|(_, e)| e).collect())
+    }
+
+    async fn cancel_voucher(&self, cancel: &VoucherCancel<'_>) -> StoreResult<bool> {
+        crate::on_pool!(self, |p| {
+            let mut tx = p.begin().await.map_err(db_err)?;
+            let done = cancel_voucher_in!(tx, cancel);
+            if done {
+                tx.commit().await.map_err(db_err)?;
+            } else {
+                tx.rollback().await.map_err(db_err)?;
+            }
+            Ok(done)
+        })
     }
 
     async fn mark_for_replacement(

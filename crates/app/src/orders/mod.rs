@@ -11,6 +11,7 @@ mod cancel;
 mod cart;
 mod decline;
 mod finalise;
+mod gift_cancel;
 mod gift_cart;
 mod gift_mail;
 mod hold;
@@ -36,6 +37,7 @@ pub use crate::ports::{OrderStore, PaymentGateway};
 pub use cancel::*;
 pub use decline::DeclineReason;
 pub use finalise::STRANDED_AFTER_MS;
+pub use gift_cancel::VoucherCancelled;
 pub use gift_cart::{GiftCartInput, GiftCartLines};
 pub use hold::*;
 pub use model::*;
@@ -270,9 +272,11 @@ impl OrderService {
         order: Option<Order>,
     ) -> AppResult<Option<(Order, PresentationInfo)>> {
         // A reservation cancelled after payment stays readable: its page shows what was cancelled.
+        // A voucher or donation order is read as one (GET /gift-orders/{id}), not as a reservation.
         let Some(order) = order.filter(|o| {
-            o.status == OrderStatus::Paid
-                || (o.status == OrderStatus::Cancelled && o.paid_at_ms.is_some())
+            o.kind == OrderKind::Tickets
+                && (o.status == OrderStatus::Paid
+                    || (o.status == OrderStatus::Cancelled && o.paid_at_ms.is_some()))
         }) else {
             return Ok(None);
         };

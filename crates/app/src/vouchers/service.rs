@@ -115,6 +115,11 @@ pub trait VoucherStore: Send + Sync {
     async fn sold_voucher(&self, reference: &str) -> StoreResult<Option<SoldVoucher>>;
     /// What the voucher paid or took in paid orders other than its own purchase, oldest first.
     async fn redemptions(&self, code_key: &str) -> StoreResult<Vec<VoucherEvent>>;
+    /// Cancels an untouched voucher and writes its refund to the ledger, in one transaction: its
+    /// code is emptied only if nothing of it was used, it turns `cancelled` only if it was active,
+    /// and the payment never gets back more than it paid (a pending refund row keyed
+    /// `{cancellation_id}:payment`). False, with nothing changed, when any of that fails.
+    async fn cancel_voucher(&self, cancel: &VoucherCancel<'_>) -> StoreResult<bool>;
     /// Marks it for replacement, good until `valid_to`; false when it was already (or is no
     /// longer active), with nothing changed.
     async fn mark_for_replacement(
@@ -123,6 +128,17 @@ pub trait VoucherStore: Send + Sync {
         valid_to: &str,
         now_ms: i64,
     ) -> StoreResult<bool>;
+}
+
+/// A voucher's cancellation as the store writes it.
+#[derive(Debug, Clone)]
+pub struct VoucherCancel<'a> {
+    pub voucher: &'a SoldVoucher,
+    pub cancellation_id: &'a str,
+    pub payment_id: &'a str,
+    /// What the payment paid at the provider: the most it may ever get back.
+    pub payment_amount: i64,
+    pub now_ms: i64,
 }
 
 pub struct VoucherService {
@@ -155,6 +171,11 @@ impl VoucherService {
         }
     }
 
+    /// The store, for the orders room's cancellation (which owns the payment and its refunds).
+    pub fn store(&self) -> &dyn VoucherStore {
+        self.store.as_ref()
+    }
+
     pub fn today(&self) -> Date {
         kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(self.clock.now_ms()))
     }
@@ -167,6 +188,23 @@ impl VoucherService {
             .await?
             .ok_or_else(|| AppError::rejected(ErrorCode::LoginError, "log in first"))?;
         Ok(self.store.customer_vouchers(account.customer.id).await?)
+    }
+
+    /// The voucher of `reservation` (the order that bought it), for its owner only.
+    pub async fn owned_in(
+        &self,
+        reference: &str,
+        reservation: &str,
+        reader: VoucherReader<'_>,
+    ) -> AppResult<SoldVoucher> {
+        let v = self.owned(reference, reader).await?;
+        if v.order_id != reservation {
+            return Err(AppError::rejected(
+                ErrorCode::SystemVoucherNotFound,
+                "no system voucher of yours has this reference in this reservation",
+            ));
+        }
+        Ok(v)
     }
 
     /// The voucher, for its owner only; anyone else is told there is no such voucher.
@@ -228,13 +266,7 @@ impl VoucherService {
         reservation: &str,
         reader: VoucherReader<'_>,
     ) -> AppResult<SoldVoucher> {
-        let v = self.owned(reference, reader).await?;
-        if v.order_id != reservation {
-            return Err(AppError::rejected(
-                ErrorCode::SystemVoucherNotFound,
-                "no system voucher of yours has this reference in this reservation",
-            ));
-        }
+        let v = self.owned_in(reference, reservation, reader).await?;
         let today = self.today();
         match v.status(today) {
             VoucherStatus::Replacement => {

@@ -84,3 +84,15 @@ export function replaceVoucher(
     { reservationIdentifier },
   );
 }
+
+/** POST /system-vouchers/{ref}/cancel: an untouched voucher cancelled and refunded. */
+export function cancelVoucher(
+  reference: string,
+  reservationIdentifier: string,
+): Promise<Schemas['VoucherCancelResponse']> {
+  return apiSend<Schemas['VoucherCancelResponse']>(
+    'POST',
+    `/system-vouchers/${encodeURIComponent(reference)}/cancel`,
+    { reservationIdentifier },
+  );
+}

@@ -1818,6 +1818,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/system-vouchers/{ref}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancels a voucher nothing of which was used, refunding its price to the payment it was bought
+     *     with (spec: POST /system-vouchers/{ref}/cancel); a partly used one answers
+     *     `SYSTEM_VOUCHER_NOT_ACTIVE` with `params.offer: "replacement"`. For its owner only; once.
+     */
+    post: operations['systemVoucherCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/system-vouchers/{ref}/history': {
     parameters: {
       query?: never;
@@ -4766,6 +4787,16 @@ export interface components {
        * @default 0
        */
       quantity: number;
+    };
+    VoucherCancelResponse: {
+      /**
+       * Format: int64
+       * @description Agorot given back to the payment it was bought with.
+       */
+      refund: number;
+      /** @description False while the payment provider has not confirmed the refund (it is retried). */
+      refundPending: boolean;
+      systemVoucher: components['schemas']['OwnedVoucher'];
     };
     VoucherClassesResponse: {
       /**
@@ -9496,6 +9527,60 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['VoucherClassesResponse'];
+        };
+      };
+    };
+  };
+  systemVoucherCancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The voucher's reference */
+        ref: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['VoucherActionBody'];
+      };
+    };
+    responses: {
+      /** @description The voucher, cancelled, and its refund */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VoucherCancelResponse'];
+        };
+      };
+      /** @description SYSTEM_VOUCHER_NOT_FOUND (none, not yours, or not of this reservation) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SYSTEM_VOUCHER_NOT_ACTIVE (used, partly used, replaced, cancelled or expired), BALANCE_IS_DUE (a payment not refunded online) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };

@@ -12,7 +12,7 @@ pub const REFUND_RETRY_AFTER_MS: i64 = 30_000;
 impl OrderService {
     /// Asks the provider for one pending refund; true when it confirmed (and the row is done).
     /// A failure is recorded on the row and left for the sweeper.
-    pub(super) async fn try_refund(&self, r: &Refund) -> AppResult<bool> {
+    pub(in crate::orders) async fn try_refund(&self, r: &Refund) -> AppResult<bool> {
         let now = self.clock.now_ms();
         let RefundTarget::Payment { payment_id } = &r.target else {
             return Ok(false);

@@ -5,6 +5,7 @@ import { errorMessage } from '../../../lib/apiErrors';
 import { formatLongDate, formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
 import {
+  cancelVoucher,
   replaceVoucher,
   voucherHistory,
   type OwnedVoucher,
@@ -42,9 +43,11 @@ function VoucherCard({ v }: { v: OwnedVoucher }) {
   const [history, setHistory] = useState<VoucherEvent[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const [confirming, setConfirming] = useState<'replace' | 'cancel' | null>(null);
   const money = (agorot: number) => formatMoney(agorot, lang);
   const replaceable = v.status === 'active' || v.status === 'partiallyRedeemed';
+  // Only a voucher nothing of which was used is refunded (a partly used one is replaced).
+  const cancellable = v.status === 'active';
 
   async function run(action: () => Promise<void>) {
     setBusy(true);
@@ -128,34 +131,56 @@ function VoucherCard({ v }: { v: OwnedVoucher }) {
             type="button"
             className="button button--ghost"
             disabled={busy}
-            onClick={() => setConfirming(true)}
+            onClick={() => setConfirming('replace')}
           >
             {t('customerArea.vouchers.replace')}
           </button>
         )}
+        {cancellable && !confirming && (
+          <button
+            type="button"
+            className="button button--ghost"
+            disabled={busy}
+            onClick={() => setConfirming('cancel')}
+          >
+            {t('customerArea.vouchers.cancel')}
+          </button>
+        )}
       </div>
       {confirming && (
-        <div className="area__confirm" role="group" aria-label={t('customerArea.vouchers.replace')}>
-          <p>{t('customerArea.vouchers.replaceWarning')}</p>
+        <div
+          className="area__confirm"
+          role="group"
+          aria-label={t(`customerArea.vouchers.${confirming}`)}
+        >
+          <p>
+            {confirming === 'replace'
+              ? t('customerArea.vouchers.replaceWarning')
+              : t('customerArea.vouchers.cancelWarning', { amount: money(v.price) })}
+          </p>
           <button
             type="button"
             className="button button--primary"
             disabled={busy}
             onClick={() =>
               void run(async () => {
-                await replaceVoucher(v.reference, v.reservationIdentifier);
-                setConfirming(false);
+                if (confirming === 'replace') {
+                  await replaceVoucher(v.reference, v.reservationIdentifier);
+                } else {
+                  await cancelVoucher(v.reference, v.reservationIdentifier);
+                }
+                setConfirming(null);
                 await queryClient.invalidateQueries();
               })
             }
           >
-            {t('customerArea.vouchers.replaceConfirm')}
+            {t(`customerArea.vouchers.${confirming}Confirm`)}
           </button>
           <button
             type="button"
             className="button button--ghost"
             disabled={busy}
-            onClick={() => setConfirming(false)}
+            onClick={() => setConfirming(null)}
           >
             {t('customerArea.vouchers.keep')}
           </button>
