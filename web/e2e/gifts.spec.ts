@@ -26,6 +26,9 @@ test('a new buyer gives a gift card, then pays a ticket order with it partly and
   await expect(page.getByText('נמכר בקופות הקולנוע בלבד')).toBeVisible();
   await noSeriousAxeViolations(page);
   await shoot(page, 'gifts-vouchers-he-390.png');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await shoot(page, 'gifts-vouchers-he-1280.png');
+  await page.setViewportSize({ width: 390, height: 900 });
 
   // One ₪50 gift card.
   await page.getByRole('button', { name: /^עוד: כרטיס מתנה [^–]*50/ }).click();
@@ -79,6 +82,16 @@ test('a new buyer gives a gift card, then pays a ticket order with it partly and
 test('a donor gives an amount of their own, with their ID number, in English', async ({ page }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto('/donations?lang=en');
+  await page.goto('/system-vouchers?lang=en');
+  await expect(page.getByRole('heading', { name: 'Gift vouchers', level: 1 })).toBeVisible();
+  await expect(
+    page
+      .getByText('Sold at the cinemas’ box offices only')
+      .or(page.getByText("Sold at the cinemas' box offices only")),
+  ).toBeVisible();
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'gifts-vouchers-en-390.png');
   await page.goto('/donations?lang=en');
   await expect(page.getByRole('heading', { name: 'Donate', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Another amount' }).click();

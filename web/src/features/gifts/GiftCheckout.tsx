@@ -12,7 +12,7 @@ import { LangLink } from '../../components/ui/LangLink';
 import { errorMessage } from '../../lib/apiErrors';
 import { captchaTokenFor } from '../../lib/captcha';
 import { useConfig } from '../../lib/config';
-import { formatMoney } from '../../lib/format';
+import { formatLongDate, formatMoney } from '../../lib/format';
 import { withLang } from '../../lib/lang';
 import { localizedName } from '../../lib/localized';
 import { fetchPaymentForm } from '../../lib/api/payment';
@@ -207,7 +207,7 @@ export function GiftConfirmation({ id }: { id: string }) {
               {v.value != null && t('gifts.vouchers.worth', { amount: money(v.value) })}
               {v.benefitTickets != null && t('gifts.vouchers.tickets', { count: v.benefitTickets })}
               {' · '}
-              {t('gifts.vouchers.validUntil', { date: v.validTo })}
+              {t('gifts.vouchers.validUntil', { date: formatLongDate(v.validTo, lang) })}
             </p>
           </li>
         ))}
