@@ -311,16 +311,10 @@ async fn vouchers_pdf(
         login: session.login(),
         link: None,
     };
-    let order = state.orders.gift_order(&id, reader).await?;
-    if order.kind != OrderKind::Vouchers {
-        return Err(kupa_app::AppError::rejected(
-            kupa_app::ErrorCode::NotFound,
-            "no such voucher order",
-        )
-        .into());
-    }
-    let lang = q.lang.unwrap_or_else(|| order.locale.clone());
-    let pdf = state.orders.vouchers_pdf(&order, &lang).await?;
+    let (order, pdf) = state
+        .orders
+        .voucher_order_pdf(&id, reader, q.lang.as_deref())
+        .await?;
     Ok((
         [
             (CONTENT_TYPE, "application/pdf".to_owned()),

@@ -412,6 +412,10 @@ api_tests! {
         assert_eq!(done.body["systemVoucher"]["status"], "cancelled");
         assert_eq!((app.gateway.refund_count(&payment), app.gateway.refunded(&payment)), (1, 10000));
         example(&app, "systemVoucherCancel", "VoucherCancelResponse", done);
+        // Its history says so.
+        let h = app.call_as(&who, "GET", &format!("/api/system-vouchers/{}/history", refs[0]), None).await;
+        let kinds: Vec<&str> = h.body["history"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+        assert_eq!(kinds, vec!["purchased", "cancelled"], "{}", h.text);
         // A cancelled voucher pays for nothing.
         let r = app.call_as(&buyer(3), "GET", &format!("/api/payment/voucher?reference={}&recaptchaToken={CAPTCHA_TEST_TOKEN}", refs[0]), None).await;
         assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "voucherBalance"), "{}", r.text);

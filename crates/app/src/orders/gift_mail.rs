@@ -200,6 +200,27 @@ impl OrderService {
             .await
     }
 
+    /// The PDF of a paid voucher order of this reader's (as [`OrderService::gift_order`]); a
+    /// donation order has none (notFound).
+    pub async fn voucher_order_pdf(
+        &self,
+        id: &str,
+        reader: ReservationReader<'_>,
+        lang: Option<&str>,
+    ) -> AppResult<(Order, Vec<u8>)> {
+        let order = self.gift_order(id, reader).await?;
+        if order.kind != OrderKind::Vouchers {
+            return Err(AppError::rejected(
+                crate::error::ErrorCode::NotFound,
+                "no such voucher order",
+            ));
+        }
+        let pdf = self
+            .vouchers_pdf(&order, lang.unwrap_or(&order.locale))
+            .await?;
+        Ok((order, pdf))
+    }
+
     /// A paid voucher order's vouchers as a PDF in `lang`, one page each.
     pub async fn vouchers_pdf(&self, order: &Order, lang: &str) -> AppResult<Vec<u8>> {
         let classes = self.store.system_voucher_classes().await?;

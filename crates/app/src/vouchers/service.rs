@@ -246,6 +246,15 @@ impl VoucherService {
             reservation_number: Some(v.reservation_number.clone()),
         }];
         events.extend(self.store.redemptions(&v.code_key).await?);
+        if v.stored_status == "cancelled" {
+            events.push(VoucherEvent {
+                kind: "cancelled".into(),
+                at: kupa_domain::time::ms_to_rfc3339(v.updated_at_ms),
+                amount: Some(v.price),
+                tickets: None,
+                reservation_number: Some(v.reservation_number.clone()),
+            });
+        }
         if v.is_for_replacement {
             events.push(VoucherEvent {
                 kind: "replacement".into(),
