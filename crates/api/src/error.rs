@@ -92,6 +92,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | VoucherBalance
         | CodeUsageLimitExceeded
         | CouponAlreadyUsed
+        | CodeAlreadyEntered
         | MemberExpired
         | MemberNotStarted
         | MemberNoneAvailable
@@ -147,6 +148,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | NoVouchers
         | MustSelectDonations
         | NoDonations
+        | PriceNotFound
+        | GetPrice
         | SystemVoucherNotSoldInOutlet
         | InvalidMobileNumber
         | InvalidSsnLogin

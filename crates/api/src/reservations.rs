@@ -115,6 +115,10 @@ pub struct Reservation {
     pub cancellations: Vec<crate::reservation_cancel::CancellationDto>,
     /// The sum of every refund so far (agorot).
     pub refunded_total: i64,
+    /// Loyalty points the reservation's live tickets were paid with (decision 0036).
+    pub loyalty_points_spent: i64,
+    /// Loyalty points the reservation earned its member and still holds (0 before it is paid).
+    pub loyalty_points_earned: i64,
     /// Whether and until when this reader may cancel, and the charge kept.
     pub cancellation_terms: CancellationTerms,
     /// Whether this reader may change seats now, and of which presentations.
@@ -307,6 +311,15 @@ async fn get_reservation(
             ),
             status: order.status.as_str().into(),
             refunded_total: cancellations.iter().map(|c| c.refund).sum(),
+            loyalty_points_spent: kupa_app::orders::points_spent(&order.tickets)
+                .iter()
+                .map(|(_, p)| p)
+                .sum(),
+            loyalty_points_earned: if order.paid_at_ms.is_some() {
+                order.points_earned
+            } else {
+                0
+            },
             cancellations: cancellations
                 .iter()
                 .map(crate::reservation_cancel::CancellationDto::from)

@@ -84,6 +84,8 @@ pub struct ApiSettings {
     pub cancellation: kupa_app::orders::CancellationPolicy,
     /// A replacement voucher is good for this many days (KUPA_VOUCHER_REPLACEMENT_DAYS).
     pub voucher_replacement_days: i64,
+    /// How paid orders earn loyalty points (KUPA_LOYALTY_AGOROT_PER_POINT).
+    pub loyalty: kupa_app::orders::LoyaltyRule,
 }
 
 /// The defaults of the limits above, for a single node that faces browsers.
@@ -122,6 +124,7 @@ impl Default for ApiSettings {
             max_event_streams_per_address: DEFAULT_MAX_EVENT_STREAMS_PER_ADDRESS,
             cancellation: kupa_app::orders::CancellationPolicy::default(),
             voucher_replacement_days: DEFAULT_VOUCHER_REPLACEMENT_DAYS,
+            loyalty: kupa_app::orders::LoyaltyRule::default(),
         }
     }
 }

@@ -250,7 +250,9 @@ api_tests! {
             assert_eq!((r.body["error"]["params"]["min"].as_i64(), r.body["error"]["params"]["max"].as_i64()), (Some(3000), Some(50000)));
         }
         let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 99, "selectedQuantity": 1 }] }] })).await;
-        assert_eq!(refused(&r), (StatusCode::NOT_FOUND, "notFound".into()));
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "priceNotFound".into()));
+        let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 3, "Prices": [{ "selectedQuantity": 1 }] }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "getPrice".into()), "an open price without its amount");
         let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 1 }] }], "total": 4000 })).await;
         assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "priceMismatch".into()));
         // One order type per cart.

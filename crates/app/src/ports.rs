@@ -348,7 +348,21 @@ pub trait TicketStore: Send + Sync {
 pub trait OrderStore: Send + Sync {
     /// Writes a pending order, replacing the session's earlier pending (unpaid) order on the same
     /// presentation and any of its open payments.
-    async fn save_pending_order(&self, order: &Order, now_ms: i64) -> StoreResult<()>;
+    /// Saves a priced cart as the session's pending order (replacing its pending order of that
+    /// cart), if every voucher balance and member's points it spends are still free of the other
+    /// live pending orders (decision 0036); else writes nothing and says which one fell short.
+    async fn save_pending_order(
+        &self,
+        order: &Order,
+        now_ms: i64,
+    ) -> StoreResult<Result<(), crate::orders::Shortfall>>;
+    /// Agorot of a voucher's balance held by live pending orders of other sessions (decision 0036).
+    async fn voucher_held_by_others(
+        &self,
+        code: &str,
+        session_id: &str,
+        now_ms: i64,
+    ) -> StoreResult<i64>;
     /// The session's pending cart: a ticket order by one of its presentations, the others by kind.
     async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>>;
     /// The session's newest pending or paid order of a cart.

@@ -178,6 +178,13 @@ error_codes! {
     MustSelectDonations = "mustSelectDonations",
     /// No donation is offered now.
     NoDonations = "noDonations",
+    /// A voucher's or donation's price that is not one of its prices.
+    PriceNotFound = "priceNotFound",
+    /// No price to be got for a voucher chosen: an open-price voucher without its amount, or a
+    /// fixed-price one without the price chosen.
+    GetPrice = "getPrice",
+    /// The same code entered twice in one order (a voucher asked to pay twice).
+    CodeAlreadyEntered = "codeAlreadyEntered",
     /// No system voucher has this reference (or it is not the asker's).
     SystemVoucherNotFound = "SYSTEM_VOUCHER_NOT_FOUND",
     /// The system voucher is not active (cancelled, turned into a replacement, expired or used).

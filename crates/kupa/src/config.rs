@@ -197,6 +197,20 @@ pub struct CancellationArgs {
     /// A system voucher turned into a replacement voucher is good for this many days (default 90).
     #[arg(long, env = "KUPA_VOUCHER_REPLACEMENT_DAYS")]
     pub voucher_replacement_days: Option<i64>,
+    /// Agorot of money paid per loyalty point its member earns (default 1000, a point for every
+    /// ₪10; 0 earns none).
+    #[arg(long, env = "KUPA_LOYALTY_AGOROT_PER_POINT")]
+    pub loyalty_agorot_per_point: Option<i64>,
+}
+
+/// KUPA_LOYALTY_AGOROT_PER_POINT, checked.
+pub fn loyalty(args: &CancellationArgs) -> anyhow::Result<kupa_app::orders::LoyaltyRule> {
+    let mut rule = kupa_app::orders::LoyaltyRule::default();
+    if let Some(n) = args.loyalty_agorot_per_point {
+        anyhow::ensure!(n >= 0, "KUPA_LOYALTY_AGOROT_PER_POINT must be 0 or more");
+        rule.agorot_per_point = n;
+    }
+    Ok(rule)
 }
 
 /// KUPA_VOUCHER_REPLACEMENT_DAYS, checked.

@@ -204,6 +204,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
             },
         )
         .with_cancellation_policy(settings.cancellation.clone())
+        .with_loyalty(settings.loyalty)
         .with_holds(holds),
     );
     AppState {

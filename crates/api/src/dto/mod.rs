@@ -322,7 +322,7 @@ impl From<&kupa_app::model::Ticket> for Ticket {
             ref_prompt: t.ref_prompt.clone(),
             ref_prompt_en: t.ref_prompt_en.clone(),
             loyalty_points_price: t.loyalty_points_price,
-            is_loyalty_points_redemption: false,
+            is_loyalty_points_redemption: t.loyalty_points_price.is_some(),
             multiply_factor: t.multiply_factor,
             seat_kind: t.seat_kind.as_ref().map(|k| k.as_string()),
             currency: DEFAULT_CURRENCY.into(),

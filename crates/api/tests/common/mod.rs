@@ -7,6 +7,7 @@
 
 pub mod client;
 pub mod paying;
+pub mod picked;
 pub mod sse;
 pub mod staff;
 

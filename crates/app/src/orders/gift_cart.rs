@@ -114,6 +114,8 @@ impl OrderService {
             kind,
             system_vouchers,
             donations,
+            points_member: None,
+            points_earned: 0,
         };
         self.save_pending(&mut order, now).await?;
         Ok(PricedCart {

@@ -15,6 +15,7 @@ mod gift_cancel;
 mod gift_cart;
 mod gift_mail;
 mod hold;
+mod loyalty;
 mod mail;
 mod messages;
 pub mod model;
@@ -40,6 +41,7 @@ pub use finalise::STRANDED_AFTER_MS;
 pub use gift_cancel::VoucherCancelled;
 pub use gift_cart::{GiftCartInput, GiftCartLines};
 pub use hold::*;
+pub use loyalty::*;
 pub use model::*;
 pub use modify::*;
 
@@ -79,6 +81,8 @@ pub struct OrderService {
     cancellation: CancellationPolicy,
     /// Unpaid hold orders (decision 0028); None refuses them.
     holds: Option<Arc<dyn HoldStore>>,
+    /// How paid orders earn loyalty points (decision 0036).
+    loyalty: LoyaltyRule,
 }
 
 /// How the order reaches the buyer: mail, text messages, the site's public address for links,
@@ -131,7 +135,14 @@ impl OrderService {
             messages,
             cancellation: CancellationPolicy::default(),
             holds: None,
+            loyalty: LoyaltyRule::default(),
         }
+    }
+
+    /// How paid orders earn loyalty points (the default: a point for every ₪10 of money).
+    pub fn with_loyalty(mut self, rule: LoyaltyRule) -> OrderService {
+        self.loyalty = rule;
+        self
     }
 
     /// The cancellation rules from configuration (the default charges ₪5 a ticket and closes two

@@ -64,6 +64,8 @@ pub struct OrderTicket {
     pub ref1: Option<String>,
     pub ref2: Option<String>,
     pub member_number: Option<String>,
+    /// Loyalty points this line is paid with (a points ticket); 0 for money.
+    pub points: i64,
     pub document_key: String,
     pub scanned_at_ms: Option<i64>,
     pub cancelled_at_ms: Option<i64>,
@@ -150,6 +152,10 @@ pub struct Order {
     pub system_vouchers: Vec<OrderSystemVoucher>,
     /// The donations given, one line each.
     pub donations: Vec<OrderDonation>,
+    /// The member whose points this order spends and earns (decision 0036).
+    pub points_member: Option<String>,
+    /// Points the order earns when paid, and after that what it still holds of them.
+    pub points_earned: i64,
 }
 
 /// What an order sells (spec section 4: the order types a buyer switches between). A ticket

@@ -232,6 +232,7 @@ impl OrderService {
     /// (voucherBalance) and is not added.
     pub(super) async fn voucher_lines(
         &self,
+        session: &str,
         references: &[String],
         total: i64,
     ) -> AppResult<Vec<OrderVoucher>> {
@@ -251,13 +252,14 @@ impl OrderService {
             };
             if lines.iter().any(|l| l.code == rule.code) {
                 return Err(AppError::rejected(
-                    ErrorCode::CouponAlreadyUsed,
+                    ErrorCode::CodeAlreadyEntered,
                     "this voucher is already paying for the order",
                 ));
             }
             rule.check_redeemable(self.tickets.today())
                 .map_err(AppError::from)?;
-            let amount = pricing::voucher_payment(Money(due), Money(rule.balance.unwrap_or(0)))
+            let free = self.free_balance(&rule, session).await?;
+            let amount = pricing::voucher_payment(Money(due), Money(free))
                 .ok_or_else(|| {
                     AppError::rejected(ErrorCode::VoucherBalance, "לא נותרה יתרה למימוש הטבה")
                 })?
@@ -273,6 +275,19 @@ impl OrderService {
 }
 
 impl OrderService {
+    /// A voucher's balance less what live pending orders of other sessions hold of it.
+    async fn free_balance(
+        &self,
+        rule: &kupa_domain::tickets::TicketCodeRule,
+        session: &str,
+    ) -> AppResult<i64> {
+        let held = self
+            .orders
+            .voucher_held_by_others(&rule.code, session, self.clock.now_ms())
+            .await?;
+        Ok((rule.balance.unwrap_or(0) - held).max(0))
+    }
+
     /// GET /payment/voucher: a voucher's balance, and (with a priced cart) the amount it would pay,
     /// the smaller of the total and the balance. No balance left answers the spec's
     /// "לא נותרה יתרה למימוש הטבה" (voucherBalance) and nothing is added.
@@ -293,7 +308,14 @@ impl OrderService {
         };
         rule.check_redeemable(self.tickets.today())
             .map_err(AppError::from)?;
-        let balance = rule.balance.unwrap_or(0);
+        // What other buyers' live orders hold of it is not there to spend (decision 0036).
+        let balance = self.free_balance(&rule, session).await?;
+        if balance == 0 {
+            return Err(AppError::rejected(
+                ErrorCode::VoucherBalance,
+                "לא נותרה יתרה למימוש הטבה",
+            ));
+        }
         let amount = match presentation_id {
             Some(pid) => match self
                 .orders

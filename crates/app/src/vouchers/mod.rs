@@ -179,18 +179,24 @@ pub fn voucher_lines(
                     .prices
                     .iter()
                     .find(|p| p.id == price_id)
-                    .ok_or_else(|| refused(ErrorCode::NotFound, "no such price of this voucher"))?;
+                    .ok_or_else(|| {
+                        refused(ErrorCode::PriceNotFound, "no such price of this voucher")
+                    })?;
                 (p.price, p.value.unwrap_or(p.price))
             }
             None => {
                 let open = class.open_price.ok_or_else(|| {
-                    field(
+                    refused(
+                        ErrorCode::GetPrice,
                         "this voucher has no open price: choose one of its prices",
-                        "priceId",
-                        serde_json::json!({}),
                     )
                 })?;
-                let amount = choice.amount.unwrap_or(0);
+                let amount = choice.amount.ok_or_else(|| {
+                    refused(
+                        ErrorCode::GetPrice,
+                        "give the amount of this open-price voucher",
+                    )
+                })?;
                 if amount < open.min || amount > open.max || amount % 100 != 0 {
                     return Err(field(
                         "the amount must be whole shekels between the voucher's minimum and maximum",
@@ -259,7 +265,7 @@ pub fn donation_lines(
             .details
             .iter()
             .find(|d| d.id == choice.detail_id)
-            .ok_or_else(|| refused(ErrorCode::NotFound, "no such amount of this donation"))?;
+            .ok_or_else(|| refused(ErrorCode::PriceNotFound, "no such amount of this donation"))?;
         let amount = if detail.custom_amount {
             let amount = choice.amount.unwrap_or(0);
             if amount < detail.min.max(100) || amount > detail.max || amount % 100 != 0 {

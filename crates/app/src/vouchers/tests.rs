@@ -65,7 +65,24 @@ fn each_voucher_is_a_line_with_its_own_reference_and_a_year_of_validity() {
 fn an_open_price_is_whole_shekels_between_its_bounds() {
     let ok = voucher_lines(&[gift_card()], &[choice(None, Some(15000), 1)], today()).unwrap();
     assert_eq!((ok[0].price, ok[0].value), (15000, Some(15000)));
-    for amount in [None, Some(2900), Some(50100), Some(4550)] {
+    assert_eq!(
+        code(voucher_lines(
+            &[gift_card()],
+            &[choice(None, None, 1)],
+            today()
+        )),
+        ErrorCode::GetPrice,
+        "an open price needs its amount"
+    );
+    assert_eq!(
+        code(voucher_lines(
+            &[gift_card()],
+            &[choice(Some(999), None, 1)],
+            today()
+        )),
+        ErrorCode::PriceNotFound
+    );
+    for amount in [Some(2900), Some(50100), Some(4550)] {
         assert_eq!(
             code(voucher_lines(
                 &[gift_card()],

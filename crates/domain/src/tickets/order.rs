@@ -231,7 +231,8 @@ fn check_members(
     let mut taken: Vec<(&MemberInfo, i64, i64)> = Vec::new();
     for &i in mains {
         let t = chosen[i];
-        if !t.member_only {
+        // A points ticket is paid with a member's points: it needs its member like a member ticket.
+        if !t.member_only && t.loyalty_points_price.is_none() {
             continue;
         }
         let number = filled(&lines[i].member_number)

@@ -103,6 +103,10 @@ macro_rules! finalise_in {
                     .rows_affected();
                 spent = done == 1;
             }
+            // Each member's points tickets come off their points.
+            if spent {
+                spent = spend_points!($tx, &order);
+            }
             if !all_held {
                 (false, Finalised::HoldsLost)
             } else if !spent {
@@ -138,6 +142,7 @@ macro_rules! finalise_in {
                     }
                     // What a voucher order sold is issued with the sale, or not at all.
                     issue_vouchers!($tx, &order, $now);
+                    earn_points!($tx, &order);
                     let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
                     (true, Finalised::Paid(paid))
                 }

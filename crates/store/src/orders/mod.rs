@@ -9,6 +9,9 @@ use crate::{Db, Pool, db_err};
 mod rows;
 #[macro_use]
 mod gifts;
+#[macro_use]
+mod loyalty;
+use loyalty::{LIVE_OTHER_PENDING, LIVE_OTHER_SESSIONS};
 
 use crate::rows::Get;
 use rows::*;
@@ -106,8 +109,8 @@ macro_rules! save_pending {
         sqlx::query(
             "INSERT INTO orders (id, reservation_number, session_id, status, is_hold, customer_id, customer, \
              locale, tickets_total, products_total, service_charge_total, service_charge_name, total, currency, payment_id, \
-             created_at, updated_at, paid_at, committed_at, channel, referral_mini_site_id, kind) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $15, NULL, NULL, $16, $17, $18)",
+             created_at, updated_at, paid_at, committed_at, channel, referral_mini_site_id, kind, points_member, points_earned) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, NULL, $15, $15, NULL, NULL, $16, $17, $18, $19, $20)",
         )
         .bind(&o.id)
         .bind(&o.reservation_number)
@@ -127,6 +130,8 @@ macro_rules! save_pending {
         .bind(o.channel.as_str())
         .bind(o.referral_mini_site_id)
         .bind(o.kind.as_str())
+        .bind(&o.points_member)
+        .bind(o.points_earned)
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;
@@ -143,8 +148,8 @@ macro_rules! save_pending {
             sqlx::query(
                 "INSERT INTO order_tickets (order_id, line, presentation_id, section_id, x, y, section_name, row_name, seat_name, \
                  ticket_id, ticket_name, ticket_name_en, price, service_charge, is_sub_ticket, code, ref1, ref2, member_number, \
-                 document_key, scanned_at, cancelled_at, section_name_en) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, NULL, $21)",
+                 document_key, scanned_at, cancelled_at, section_name_en, points) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, NULL, $21, $22)",
             )
             .bind(&o.id)
             .bind(t.line)
@@ -167,6 +172,7 @@ macro_rules! save_pending {
             .bind(&t.member_number)
             .bind(&t.document_key)
             .bind(&t.section_name_en)
+            .bind(t.points)
             .execute(&mut *$tx)
             .await
             .map_err(db_err)?;
@@ -316,8 +322,40 @@ impl Db {
 
 #[async_trait]
 impl OrderStore for Db {
-    async fn save_pending_order(&self, order: &Order, now_ms: i64) -> StoreResult<()> {
-        write_tx!(self, |tx| save_pending!(tx, order, now_ms))
+    async fn save_pending_order(
+        &self,
+        order: &Order,
+        now_ms: i64,
+    ) -> StoreResult<Result<(), Shortfall>> {
+        // Written whole, or (a balance or points held by another order) not at all.
+        write_tx!(self, locks [] on &order.id, |tx| {
+            save_pending!(tx, order, now_ms);
+            match reserve_spendings!(tx, order, now_ms) {
+                None => (true, Ok(())),
+                Some(short) => (false, Err(short)),
+            }
+        })
+    }
+
+    async fn voucher_held_by_others(
+        &self,
+        code: &str,
+        session_id: &str,
+        now_ms: i64,
+    ) -> StoreResult<i64> {
+        let sql = format!(
+            "SELECT CAST(COALESCE(SUM(v.amount), 0) AS BIGINT) FROM order_vouchers v JOIN orders o ON o.id = v.order_id \
+             WHERE v.code_key = $1 AND {LIVE_OTHER_SESSIONS}"
+        );
+        crate::on_pool!(self, |p| {
+            sqlx::query_scalar(sqlx::AssertSqlSafe(sql.clone()))
+                .bind(code)
+                .bind(session_id)
+                .bind(now_ms)
+                .fetch_one(p)
+                .await
+                .map_err(db_err)
+        })
     }
 
     async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>> {

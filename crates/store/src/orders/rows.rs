@@ -55,6 +55,8 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
         // Read by the loader from order_system_vouchers and order_donations.
         system_vouchers: Vec::new(),
         donations: Vec::new(),
+        points_member: os(r, "points_member")?,
+        points_earned: r.i("points_earned")?,
     })
 }
 
@@ -79,6 +81,7 @@ pub(super) fn ticket_row(r: &impl Get) -> R<OrderTicket> {
         ref1: os(r, "ref1")?,
         ref2: os(r, "ref2")?,
         member_number: os(r, "member_number")?,
+        points: r.i("points")?,
         document_key: r.s("document_key")?,
         scanned_at_ms: r.oi("scanned_at")?,
         cancelled_at_ms: r.oi("cancelled_at")?,

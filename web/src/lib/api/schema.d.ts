@@ -2732,6 +2732,9 @@ export interface components {
       | 'noVouchers'
       | 'mustSelectDonations'
       | 'noDonations'
+      | 'priceNotFound'
+      | 'getPrice'
+      | 'codeAlreadyEntered'
       | 'SYSTEM_VOUCHER_NOT_FOUND'
       | 'SYSTEM_VOUCHER_NOT_ACTIVE'
       | 'SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET'
@@ -3789,6 +3792,16 @@ export interface components {
        *     (POST /reservations/{id}/modify) repeats as `lastTransactionId`.
        */
       lastTransactionId?: string | null;
+      /**
+       * Format: int64
+       * @description Loyalty points the reservation earned its member and still holds (0 before it is paid).
+       */
+      loyaltyPointsEarned: number;
+      /**
+       * Format: int64
+       * @description Loyalty points the reservation's live tickets were paid with (decision 0036).
+       */
+      loyaltyPointsSpent: number;
       orderTerms: string;
       orderTermsEn: string;
       paidAt?: string | null;

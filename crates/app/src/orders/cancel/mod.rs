@@ -15,7 +15,7 @@ mod refund_retry;
 mod service;
 mod terms;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use ledger::*;
 pub use refund_retry::*;

@@ -31,7 +31,7 @@ fn fees_parse_from_configuration() {
     }
 }
 
-fn ticket(line: i64, price: i64, charge: i64, sub: bool) -> OrderTicket {
+pub(crate) fn ticket(line: i64, price: i64, charge: i64, sub: bool) -> OrderTicket {
     OrderTicket {
         line,
         presentation_id: 1,
@@ -52,13 +52,18 @@ fn ticket(line: i64, price: i64, charge: i64, sub: bool) -> OrderTicket {
         ref1: None,
         ref2: None,
         member_number: None,
+        points: 0,
         document_key: format!("doc{line}"),
         scanned_at_ms: None,
         cancelled_at_ms: None,
     }
 }
 
-fn order(tickets: Vec<OrderTicket>, vouchers: Vec<OrderVoucher>, per_order_charge: i64) -> Order {
+pub(crate) fn order(
+    tickets: Vec<OrderTicket>,
+    vouchers: Vec<OrderVoucher>,
+    per_order_charge: i64,
+) -> Order {
     let tickets_total: i64 = tickets.iter().map(|t| t.price).sum();
     let charges: i64 = tickets.iter().map(|t| t.service_charge).sum::<i64>() + per_order_charge;
     Order {
@@ -89,6 +94,8 @@ fn order(tickets: Vec<OrderTicket>, vouchers: Vec<OrderVoucher>, per_order_charg
         kind: OrderKind::Tickets,
         system_vouchers: Vec::new(),
         donations: Vec::new(),
+        points_member: None,
+        points_earned: 0,
     }
 }
 

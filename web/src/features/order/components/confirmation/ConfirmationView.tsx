@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../../../lib/apiErrors';
 import { DateTime } from '../../../../components/ui/DateTime';
-import { formatMoney, formatTime } from '../../../../lib/format';
+import { formatMoney, formatTime, intlLocale } from '../../../../lib/format';
 import { withLang } from '../../../../lib/lang';
 import { localizedName } from '../../../../lib/localized';
 import { parseIsraeliMobile } from '../../../../components/checkout/customerInfo';
@@ -223,6 +223,28 @@ export function ConfirmationView({
             </div>
           ))}
         </dl>
+        {(reservation.loyaltyPointsSpent > 0 || reservation.loyaltyPointsEarned > 0) && (
+          <ul className="confirmation__points">
+            {reservation.loyaltyPointsSpent > 0 && (
+              <li>
+                {t('loyalty.spent', {
+                  points: new Intl.NumberFormat(intlLocale(lang)).format(
+                    reservation.loyaltyPointsSpent,
+                  ),
+                })}
+              </li>
+            )}
+            {reservation.loyaltyPointsEarned > 0 && (
+              <li>
+                {t('loyalty.earned', {
+                  points: new Intl.NumberFormat(intlLocale(lang)).format(
+                    reservation.loyaltyPointsEarned,
+                  ),
+                })}
+              </li>
+            )}
+          </ul>
+        )}
       </section>
 
       <section className="confirmation__section confirmation__actions">

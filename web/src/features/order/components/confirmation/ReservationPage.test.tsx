@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../../../lib/i18n';
@@ -79,6 +79,8 @@ const reservation: Reservation = {
   status: 'paid',
   cancellations: [],
   refundedTotal: 0,
+  loyaltyPointsSpent: 0,
+  loyaltyPointsEarned: 0,
   seatChange: { changeable: false, presentations: [] },
   cancellationTerms: {
     cancellable: false,
@@ -116,7 +118,7 @@ describe('the reservation page', () => {
     await openPage();
     // The first test loads the page's code (the reservation and its cancel dialog) cold.
     expect(
-      await screen.findByRole('heading', { name: 'ההזמנה הושלמה' }, { timeout: 5000 }),
+      await screen.findByRole('heading', { name: 'ההזמנה הושלמה' }, { timeout: 15000 }),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'ההזמנה שלך', level: 1 })).toBeInTheDocument();
     const tickets = screen.getByRole('region', { name: 'הכרטיסים' });
@@ -144,6 +146,23 @@ describe('the reservation page', () => {
     expect(number.tagName).toBe('BDI');
     expect(number).toHaveClass('confirmation__number');
     expect(number.closest('p')).toHaveTextContent(/^תודה .*100234/);
+  }, 20_000);
+
+  it('says the club points the order was paid with and earned, and none when there are none', async () => {
+    await openPage();
+    await screen.findByRole('heading', { name: 'ההזמנה הושלמה' }, { timeout: 15000 });
+    expect(screen.queryByText(/נקודות מועדון/)).toBeNull();
+    cleanup();
+    Object.assign(reservation, { loyaltyPointsSpent: 640, loyaltyPointsEarned: 12 });
+    try {
+      await openPage();
+      expect(
+        await screen.findByText('שולם ב־640 נקודות מועדון', {}, { timeout: 15000 }),
+      ).toBeInTheDocument();
+      expect(screen.getByText('צברת 12 נקודות מועדון בהזמנה הזו')).toBeInTheDocument();
+    } finally {
+      Object.assign(reservation, { loyaltyPointsSpent: 0, loyaltyPointsEarned: 0 });
+    }
   });
 
   it("shows each ticket's QR code as an image and links its e-document", async () => {

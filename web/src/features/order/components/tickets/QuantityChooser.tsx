@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Ticket, TicketGroup } from '../../../../lib/api/types';
+import { intlLocale } from '../../../../lib/format';
 import { localizedName } from '../../../../lib/localized';
 import { priceText } from '../../model/priceText';
 import type { TicketLine } from '../../model/ticketLines';
@@ -133,6 +134,13 @@ export function TicketLabel({
           )}
           <span>{price.full}</span>
         </span>
+        {ticket.isLoyaltyPointsRedemption && ticket.loyaltyPointsPrice != null && (
+          <span className="tickets-step__points">
+            {t('loyalty.pointsPrice', {
+              points: new Intl.NumberFormat(intlLocale(lang)).format(ticket.loyaltyPointsPrice),
+            })}
+          </span>
+        )}
         {price.included && <span className="tickets-step__included">{price.included}</span>}
       </span>
     </span>

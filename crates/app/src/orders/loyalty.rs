@@ -1,0 +1,121 @@
+//! Loyalty points and reserved balances (decision 0036), pure: what an order earns, what its
+//! points tickets spend, what a cancellation keeps, and why a cart could not be kept.
+//!
+//! The store carries these out in its transactions: a cart is saved only if every voucher balance
+//! and member's points it uses are still free of the other live orders ([`Shortfall`]), the
+//! finalisation spends them and adds what the order earned, a cancellation gives them back.
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{Order, OrderKind, OrderTicket};
+
+/// One point for every ₪10 paid with money, unless configured otherwise.
+pub const DEFAULT_AGOROT_PER_POINT: i64 = 1000;
+
+/// How a paid order earns points (KUPA_LOYALTY_AGOROT_PER_POINT).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoyaltyRule {
+    /// Agorot of money paid per point earned; 0 earns nothing.
+    pub agorot_per_point: i64,
+}
+
+impl Default for LoyaltyRule {
+    fn default() -> Self {
+        LoyaltyRule {
+            agorot_per_point: DEFAULT_AGOROT_PER_POINT,
+        }
+    }
+}
+
+impl LoyaltyRule {
+    /// Points an order earns for the money it pays (not what vouchers or points pay): whole
+    /// points, rounded down. Only ticket orders earn: a gift voucher earns when it is spent.
+    pub fn earned(&self, order: &Order) -> i64 {
+        if self.agorot_per_point <= 0 || order.kind != OrderKind::Tickets {
+            return 0;
+        }
+        let by_vouchers: i64 = order.vouchers.iter().map(|v| v.amount).sum();
+        let money = (order.total - by_vouchers).max(0);
+        money / self.agorot_per_point
+    }
+}
+
+/// The member an order's points go to: the member named on its tickets (a member ticket, a
+/// points ticket), else the logged-in buyer's first card valid today; None earns nothing.
+pub fn earning_member(tickets: &[OrderTicket], buyers_valid_card: Option<&str>) -> Option<String> {
+    tickets
+        .iter()
+        .find_map(|t| t.member_number.clone())
+        .or_else(|| buyers_valid_card.map(str::to_owned))
+}
+
+/// The points the order's live lines spend, per member, in member-number order (the order the
+/// store locks them in).
+pub fn points_spent<'a>(tickets: impl IntoIterator<Item = &'a OrderTicket>) -> Vec<(String, i64)> {
+    let mut per: std::collections::BTreeMap<String, i64> = Default::default();
+    for t in tickets {
+        if t.points > 0
+            && t.cancelled_at_ms.is_none()
+            && let Some(m) = &t.member_number
+        {
+            *per.entry(m.clone()).or_default() += t.points;
+        }
+    }
+    per.into_iter().collect()
+}
+
+/// What an order still holds of the points it earned after a cancellation refunded more of it:
+/// the earned points shrink with the money kept, rounded down (never below zero).
+pub fn points_kept(earned: i64, total: i64, refunded_before: i64, refunded_after: i64) -> i64 {
+    let kept_before = total - refunded_before;
+    let kept_after = (total - refunded_after).max(0);
+    if earned <= 0 || kept_before <= 0 {
+        return 0;
+    }
+    // i128: points × agorot stays exact for any order.
+    ((earned as i128 * kept_after as i128) / kept_before as i128) as i64
+}
+
+/// Why a cart could not be kept: what it would spend is already promised to other live orders
+/// (or spent). The first one found, in lock order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shortfall {
+    /// A voucher's balance, less what live pending orders reserved, is below what this cart
+    /// wants of it (normalised code).
+    VoucherBalance { code: String },
+    /// A member's points, less what live pending orders reserved, are below the points tickets'.
+    Points { member_number: String },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_point_per_ten_shekels_of_money_rounded_down() {
+        let rule = LoyaltyRule::default();
+        use crate::orders::cancel::tests::{order, ticket};
+        let mut order = order(vec![ticket(1, 12_990, 0, false)], Vec::new(), 0);
+        assert_eq!(rule.earned(&order), 12);
+        order.vouchers.push(crate::orders::OrderVoucher {
+            code: "V".into(),
+            amount: 5_000,
+        });
+        assert_eq!(rule.earned(&order), 7, "what a voucher pays earns nothing");
+        order.kind = OrderKind::Vouchers;
+        assert_eq!(rule.earned(&order), 0, "a voucher earns when it is spent");
+        let off = LoyaltyRule {
+            agorot_per_point: 0,
+        };
+        order.kind = OrderKind::Tickets;
+        assert_eq!(off.earned(&order), 0);
+    }
+
+    #[test]
+    fn a_cancellation_keeps_the_points_of_the_money_kept() {
+        assert_eq!(points_kept(12, 12_000, 0, 6_000), 6);
+        assert_eq!(points_kept(6, 12_000, 6_000, 12_000), 0);
+        assert_eq!(points_kept(12, 12_000, 0, 500), 11);
+        assert_eq!(points_kept(0, 12_000, 0, 500), 0);
+    }
+}

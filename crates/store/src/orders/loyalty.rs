@@ -1,0 +1,185 @@
+//! What an order spends beyond its seats, kept right in its own transactions (decision 0036):
+//! a voucher's balance and a member's points are reserved by the live pending orders that use
+//! them, spent by the finalisation, given back by a cancellation. The macros run inside a write
+//! transaction the caller opened, on either database.
+
+/// A pending order still counts while its seats are held for it (or, for an unpaid hold order,
+/// until its hold ends): an order whose holds expired can never be paid, so what it reserved is
+/// free again without anyone writing a thing. `$2` the order asking, `$3` now.
+pub(super) const LIVE_OTHER_PENDING: &str = "o.status = 'pending' AND o.id <> $2 AND (\
+     (o.hold_until IS NOT NULL AND o.hold_until > $3) OR EXISTS (\
+     SELECT 1 FROM order_tickets lt JOIN seat_claims c ON c.presentation_id = lt.presentation_id \
+     AND c.section_id = lt.section_id AND c.x = lt.x AND c.y = lt.y \
+     WHERE lt.order_id = o.id AND c.state = 'held' AND c.expires_at > $3 \
+     AND (c.session_id = o.session_id OR c.session_id = 'hold:' || o.id)))";
+
+/// The same for a session asking (`$2` its session): orders of other sessions only, as its own
+/// pending cart is replaced by the cart it prices.
+pub(super) const LIVE_OTHER_SESSIONS: &str = "o.status = 'pending' AND o.session_id <> $2 AND (\
+     (o.hold_until IS NOT NULL AND o.hold_until > $3) OR EXISTS (\
+     SELECT 1 FROM order_tickets lt JOIN seat_claims c ON c.presentation_id = lt.presentation_id \
+     AND c.section_id = lt.section_id AND c.x = lt.x AND c.y = lt.y \
+     WHERE lt.order_id = o.id AND c.state = 'held' AND c.expires_at > $3 \
+     AND (c.session_id = o.session_id OR c.session_id = 'hold:' || o.id)))";
+
+/// After a cart's order was written: every voucher balance and member's points it spends must
+/// still be free of the other live pending orders. Each is locked first (a no-op update takes
+/// PostgreSQL's row lock; SQLite's write transaction is serial already), in code then member
+/// order, so two carts racing for the last of a balance take turns and the second sees the
+/// first. Yields None when all is free, else the first [`Shortfall`].
+macro_rules! reserve_spendings {
+    ($tx:expr, $order:expr, $now:expr) => {{
+        let order: &Order = $order;
+        let mut short: Option<Shortfall> = None;
+        let mut vouchers: Vec<&OrderVoucher> = order.vouchers.iter().collect();
+        vouchers.sort_by(|a, b| a.code.cmp(&b.code));
+        for v in vouchers {
+            sqlx::query("UPDATE ticket_codes SET balance = balance WHERE code_key = $1")
+                .bind(&v.code)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+            let balance: Option<i64> = sqlx::query_scalar("SELECT balance FROM ticket_codes WHERE code_key = $1")
+                .bind(&v.code)
+                .fetch_optional(&mut *$tx)
+                .await
+                .map_err(db_err)?
+                .flatten();
+            let reserved: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                "SELECT CAST(COALESCE(SUM(v.amount), 0) AS BIGINT) FROM order_vouchers v JOIN orders o ON o.id = v.order_id \
+                 WHERE v.code_key = $1 AND {}",
+                LIVE_OTHER_PENDING
+            )))
+            .bind(&v.code)
+            .bind(&order.id)
+            .bind($now)
+            .fetch_one(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+            if balance.unwrap_or(0) - reserved < v.amount {
+                short = Some(Shortfall::VoucherBalance { code: v.code.clone() });
+                break;
+            }
+        }
+        if short.is_none() {
+            for (member, points) in points_spent(&order.tickets) {
+                sqlx::query("UPDATE members SET points_balance = points_balance WHERE member_number = $1")
+                    .bind(&member)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+                let balance: Option<i64> = sqlx::query_scalar("SELECT points_balance FROM members WHERE member_number = $1")
+                    .bind(&member)
+                    .fetch_optional(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+                let reserved: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                    "SELECT CAST(COALESCE(SUM(t.points), 0) AS BIGINT) FROM order_tickets t JOIN orders o ON o.id = t.order_id \
+                     WHERE t.member_number = $1 AND t.points > 0 AND {}",
+                    LIVE_OTHER_PENDING
+                )))
+                .bind(&member)
+                .bind(&order.id)
+                .bind($now)
+                .fetch_one(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+                if balance.unwrap_or(0) - reserved < points {
+                    short = Some(Shortfall::Points { member_number: member });
+                    break;
+                }
+            }
+        }
+        short
+    }};
+}
+
+/// In the finalisation, after the vouchers: each member's points tickets come off their points,
+/// never below zero. Yields false when a member's points ran out (nothing may be written then).
+macro_rules! spend_points {
+    ($tx:expr, $order:expr) => {{
+        let order: &Order = $order;
+        let mut spent = true;
+        for (member, points) in points_spent(&order.tickets) {
+            let done = sqlx::query("UPDATE members SET points_balance = points_balance - $2 WHERE member_number = $1 AND points_balance >= $2")
+                .bind(&member)
+                .bind(points)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?
+                .rows_affected();
+            if done != 1 {
+                spent = false;
+                break;
+            }
+        }
+        spent
+    }};
+}
+
+/// In the finalisation, once the order is paid: its member earns what it earns.
+macro_rules! earn_points {
+    ($tx:expr, $order:expr) => {{
+        let order: &Order = $order;
+        if let Some(member) = order.points_member.as_deref()
+            && order.points_earned > 0
+        {
+            sqlx::query(
+                "UPDATE members SET points_balance = points_balance + $2 WHERE member_number = $1",
+            )
+            .bind(member)
+            .bind(order.points_earned)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        }
+    }};
+}
+
+/// In a cancellation, once its refunds are written: the points the cancelled lines were paid with
+/// go back to their members, and the order keeps of what it earned only the share of the money
+/// it still keeps (taken back from the member, never below zero).
+macro_rules! points_on_cancel {
+    ($tx:expr, $order:expr, $taken:expr, $refund:expr, $now:expr) => {{
+        let order: &Order = $order;
+        for (member, points) in points_spent($taken.iter().copied()) {
+            sqlx::query("UPDATE members SET points_balance = points_balance + $2 WHERE member_number = $1")
+                .bind(&member)
+                .bind(points)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+        }
+        if let Some(member) = order.points_member.as_deref()
+            && order.points_earned > 0
+        {
+            let (earned, refunded_before): (i64, i64) = {
+                let row = sqlx::query("SELECT points_earned, refunded_total FROM orders WHERE id = $1")
+                    .bind(&order.id)
+                    .fetch_one(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+                (row.i("points_earned").map_err(db_err)?, row.i("refunded_total").map_err(db_err)?)
+            };
+            let kept = points_kept(earned, order.total, refunded_before, refunded_before + $refund);
+            if kept < earned {
+                sqlx::query(
+                    "UPDATE members SET points_balance = CASE WHEN points_balance > $2 THEN points_balance - $2 ELSE 0 END \
+                     WHERE member_number = $1",
+                )
+                .bind(member)
+                .bind(earned - kept)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+                sqlx::query("UPDATE orders SET points_earned = $2, updated_at = $3 WHERE id = $1")
+                    .bind(&order.id)
+                    .bind(kept)
+                    .bind($now)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+            }
+        }
+    }};
+}

@@ -1,0 +1,51 @@
+import { render, screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Ticket } from '../../../../lib/api/types';
+import i18n from '../../../../lib/i18n';
+import { TicketLabel } from './QuantityChooser';
+
+const base: Ticket = {
+  id: 106,
+  ticketId: 106,
+  ticketGroupId: 1,
+  name: 'חבר מועדון – מימוש נקודות',
+  nameEn: 'Club member – redeem points',
+  price: 0,
+  oldPrice: 3200,
+  serviceCharge: 500,
+  currency: 'ILS',
+  pricePolicyId: 9106,
+  minQuantity: 0,
+  maxQuantity: 10,
+  requiresTicketId: null,
+  memberOnly: true,
+  needsSeniorId: false,
+  refPrompt: '',
+  refPromptEn: '',
+  loyaltyPointsPrice: 1320,
+  isLoyaltyPointsRedemption: true,
+  multiplyFactor: 1,
+  seatKind: null,
+};
+
+describe('a points ticket', () => {
+  beforeEach(async () => {
+    await i18n.changeLanguage('he');
+  });
+
+  it('says the points it costs beside its money', async () => {
+    render(<TicketLabel ticket={base} />);
+    expect(screen.getByText('ועוד 1,320 נקודות')).toBeInTheDocument();
+    await i18n.changeLanguage('en');
+    expect(await screen.findByText('plus 1,320 points')).toBeInTheDocument();
+  });
+
+  it('says no points on a money ticket', () => {
+    render(
+      <TicketLabel
+        ticket={{ ...base, loyaltyPointsPrice: null, isLoyaltyPointsRedemption: false }}
+      />,
+    );
+    expect(screen.queryByText(/^ועוד .* נקודות$/)).not.toBeInTheDocument();
+  });
+});
