@@ -197,6 +197,10 @@ pub struct CancellationArgs {
     /// A system voucher turned into a replacement voucher is good for this many days (default 90).
     #[arg(long, env = "KUPA_VOUCHER_REPLACEMENT_DAYS")]
     pub voucher_replacement_days: Option<i64>,
+    /// A refund taken as voucher credit (refundToTransactionCredit) is good for this many days
+    /// (default 365).
+    #[arg(long, env = "KUPA_CREDIT_VALIDITY_DAYS")]
+    pub credit_validity_days: Option<i64>,
 }
 
 /// KUPA_VOUCHER_REPLACEMENT_DAYS, checked.
@@ -235,6 +239,13 @@ pub fn cancellation(
                 })
             })
             .collect::<anyhow::Result<_>>()?;
+    }
+    if let Some(days) = args.credit_validity_days {
+        anyhow::ensure!(
+            (1..=3650).contains(&days),
+            "KUPA_CREDIT_VALIDITY_DAYS must be 1 to 3650"
+        );
+        policy.credit_validity_days = days;
     }
     Ok(policy)
 }

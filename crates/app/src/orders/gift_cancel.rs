@@ -36,6 +36,15 @@ impl OrderService {
         v: &SoldVoucher,
         today: jiff::civil::Date,
     ) -> AppResult<VoucherCancelled> {
+        if v.is_credit {
+            // Credit stands in for a refund already made: paying it out to the card as well
+            // would refund the cancelled order twice (decision 0034).
+            return Err(AppError::rejected_with(
+                ErrorCode::SystemVoucherNotActive,
+                "voucher credit from a cancellation is not refunded: use it for an order",
+                serde_json::json!({ "reason": "credit" }),
+            ));
+        }
         match v.status(today) {
             VoucherStatus::Active => {}
             VoucherStatus::PartiallyRedeemed => {

@@ -8,6 +8,7 @@
 //! confirmation mail and the tickets by text message). The ports are in [`crate::ports`].
 
 mod cancel;
+mod credit_mail;
 mod cart;
 mod decline;
 mod finalise;

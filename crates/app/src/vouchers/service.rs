@@ -39,6 +39,9 @@ pub struct SoldVoucher {
     /// active, cancelled or replacement, as stored.
     pub stored_status: String,
     pub is_for_replacement: bool,
+    /// Given as a cancellation's refund (decision 0034), not sold: `order_id` is the cancelled
+    /// order, `price` is 0 and `value` the credit.
+    pub is_credit: bool,
     pub created_at_ms: i64,
     /// When its row last changed (the replacement, the cancellation).
     pub updated_at_ms: i64,
@@ -49,7 +52,8 @@ pub struct SoldVoucher {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct VoucherEvent {
-    /// purchased, redeemed, cancelled or replacement.
+    /// purchased, credited (a cancellation's refund given as this voucher), redeemed, cancelled
+    /// or replacement.
     pub kind: String,
     /// When (UTC, RFC 3339).
     pub at: String,
@@ -239,9 +243,13 @@ impl VoucherService {
     ) -> AppResult<(SoldVoucher, Vec<VoucherEvent>)> {
         let v = self.owned(reference, reader).await?;
         let mut events = vec![VoucherEvent {
-            kind: "purchased".into(),
+            kind: if v.is_credit { "credited" } else { "purchased" }.into(),
             at: kupa_domain::time::ms_to_rfc3339(v.created_at_ms),
-            amount: Some(v.price),
+            amount: Some(if v.is_credit {
+                v.value.unwrap_or(0)
+            } else {
+                v.price
+            }),
             tickets: None,
             reservation_number: Some(v.reservation_number.clone()),
         }];

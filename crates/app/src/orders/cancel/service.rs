@@ -33,13 +33,11 @@ impl OrderService {
         if order.paid_at_ms.is_none() {
             return Err(no_such());
         }
-        if refund_to_credit {
-            return Err(AppError::rejected(
-                ErrorCode::RefundToCreditUnavailable,
-                "a refund as voucher credit is not offered yet; cancel without it to be refunded to the way you paid",
-            ));
-        }
         let now = self.clock.now_ms();
+        let mut request = request;
+        if refund_to_credit {
+            request.credit = Some(self.credit_voucher(&order, now).await?);
+        }
         // An order of several presentations closes with the earliest of them.
         let mut until = i64::MAX;
         for id in &order.presentations {
@@ -84,7 +82,16 @@ impl OrderService {
         if done.dry_run {
             return Ok(done);
         }
-        tracing::info!(reservation = %order.id, cancellation = %done.id, lines = done.lines.len(), refund = done.refund, fee = done.fee, "reservation cancelled");
+        tracing::info!(reservation = %order.id, cancellation = %done.id, lines = done.lines.len(), refund = done.refund, fee = done.fee, credit = done.credit().is_some(), "reservation cancelled");
+        if let (Some((reference, amount)), Some(credit)) = (done.credit(), &request.credit) {
+            // The cancellation stands whatever the mail does; the customer area lists the voucher.
+            if let Err(e) = self
+                .send_credit_mail(&order, reference, amount, &credit.valid_to)
+                .await
+            {
+                tracing::error!(reservation = %order.id, error = %e, "the credit mail was not sent");
+            }
+        }
         for id in &order.presentations {
             self.booking.publish(
                 *id,
@@ -102,6 +109,47 @@ impl OrderService {
             }
         }
         Ok(done)
+    }
+
+    /// The voucher a refund as credit would become (decision 0034): only a reservation with a
+    /// customer (who has a customer area to hold it), on the catalogue's first value voucher
+    /// class, good for the configured days from today. Drawn here, outside the store's
+    /// transaction; issued there only if the cancellation's payment part is more than nothing.
+    async fn credit_voucher(&self, order: &Order, now_ms: i64) -> AppResult<CreditVoucher> {
+        let unavailable = |message: &str| {
+            AppError::rejected(ErrorCode::RefundToCreditUnavailable, message.to_owned())
+        };
+        let Some(customer_id) = order.customer_id else {
+            return Err(unavailable(
+                "only a reservation made logged in can be refunded as voucher credit; cancel without it to be refunded to the way you paid",
+            ));
+        };
+        if order.kind != OrderKind::Tickets {
+            return Err(unavailable("only a ticket reservation can be refunded as voucher credit"));
+        }
+        let classes = self.store.system_voucher_classes().await?;
+        let Some(class) = classes
+            .iter()
+            .filter(|c| c.is_value())
+            .min_by_key(|c| (c.sort, c.id))
+        else {
+            return Err(unavailable("voucher credit is not offered here; cancel without it to be refunded to the way you paid"));
+        };
+        let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(now_ms));
+        let valid_to = today
+            .checked_add(jiff::ToSpan::days(self.cancellation.credit_validity_days.max(1)))
+            .map_err(|e| AppError::internal(format!("credit validity: {e}")))?;
+        Ok(CreditVoucher {
+            reference: crate::vouchers::new_reference(),
+            code_id: crate::vouchers::new_code_id(),
+            class_id: class.id,
+            ticket_id: class.ticket_id,
+            customer_id,
+            valid_from: today.to_string(),
+            valid_to: valid_to.to_string(),
+            label: format!("זיכוי מביטול הזמנה {}", order.reservation_number),
+            label_en: format!("Credit from cancelled reservation {}", order.reservation_number),
+        })
     }
 
     /// Whether `who` may cancel the order: its buyer session, or the customer it belongs to.
