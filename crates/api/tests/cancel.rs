@@ -121,6 +121,7 @@ api_tests! {
         assert_eq!(owner.len(), 1);
         assert!(!owner[0].is_empty(), "a logged-in buyer's order has its customer");
         let credit = b.k.total - 1000;
+        assert_eq!(reservation(&app, &dana, &b.reservation).await["cancellationTerms"]["creditOffered"], true);
 
         // The dry run answers the same figures as credit, and issues nothing.
         let r = cancel(&app, &dana, &b.reservation, json!({ "refundToTransactionCredit": true, "dryRun": true })).await;
@@ -244,6 +245,7 @@ api_tests! {
         let app = TestApp::new(db, with_policy("none", 60, vec![])).await;
         let who = buyer(25);
         let b = bought(&app, &who, 0).await;
+        assert_eq!(reservation(&app, &who, &b.reservation).await["cancellationTerms"]["creditOffered"], false, "not offered to a guest");
         for body in [json!({ "refundToTransactionCredit": true, "dryRun": true }), json!({ "refundToTransactionCredit": true })] {
             let r = cancel(&app, &who, &b.reservation, body).await;
             assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "refundToCreditUnavailable"), "{}", r.text);

@@ -2090,6 +2090,12 @@ export interface components {
        *     and a ticket is left. A signed link reads but does not cancel.
        */
       cancellable: boolean;
+      /**
+       * @description The reader may cancel and may ask for the refund as voucher credit
+       *     (`refundToTransactionCredit`): the reservation has a customer (made logged in) and the
+       *     chain sells value vouchers (decision 0034).
+       */
+      creditOffered: boolean;
       /** Format: int64 */
       feeAmount: number;
       /** @description `none`, `fixed` (agorot) or `percent` (basis points, 1 % = 100). */

@@ -111,33 +111,50 @@ impl OrderService {
         Ok(done)
     }
 
-    /// The voucher a refund as credit would become (decision 0034): only a reservation with a
-    /// customer (who has a customer area to hold it), on the catalogue's first value voucher
-    /// class, good for the configured days from today. Drawn here, outside the store's
-    /// transaction; issued there only if the cancellation's payment part is more than nothing.
-    async fn credit_voucher(&self, order: &Order, now_ms: i64) -> AppResult<CreditVoucher> {
-        let unavailable = |message: &str| {
-            AppError::rejected(ErrorCode::RefundToCreditUnavailable, message.to_owned())
-        };
+    /// Whether the order can take its refund as voucher credit (decision 0034): it has a customer
+    /// (who has a customer area to hold the voucher), sells tickets, and the catalogue has a value
+    /// voucher class to issue credit on (the first by sort). The class and the customer, or why not.
+    async fn credit_terms(
+        &self,
+        order: &Order,
+    ) -> AppResult<Result<(i64, crate::vouchers::SystemVoucherClass), &'static str>> {
         let Some(customer_id) = order.customer_id else {
-            return Err(unavailable(
+            return Ok(Err(
                 "only a reservation made logged in can be refunded as voucher credit; cancel without it to be refunded to the way you paid",
             ));
         };
         if order.kind != OrderKind::Tickets {
-            return Err(unavailable("only a ticket reservation can be refunded as voucher credit"));
+            return Ok(Err(
+                "only a ticket reservation can be refunded as voucher credit",
+            ));
         }
         let classes = self.store.system_voucher_classes().await?;
-        let Some(class) = classes
-            .iter()
+        Ok(classes
+            .into_iter()
             .filter(|c| c.is_value())
             .min_by_key(|c| (c.sort, c.id))
-        else {
-            return Err(unavailable("voucher credit is not offered here; cancel without it to be refunded to the way you paid"));
-        };
+            .map(|class| (customer_id, class))
+            .ok_or("voucher credit is not offered here; cancel without it to be refunded to the way you paid"))
+    }
+
+    /// Whether a cancel of the order may ask for voucher credit (the dialog offers the choice).
+    pub async fn credit_offered(&self, order: &Order) -> AppResult<bool> {
+        Ok(self.credit_terms(order).await?.is_ok())
+    }
+
+    /// The voucher a refund as credit would become, good for the configured days from today.
+    /// Drawn here, outside the store's transaction; issued there only if the cancellation's
+    /// payment part is more than nothing.
+    async fn credit_voucher(&self, order: &Order, now_ms: i64) -> AppResult<CreditVoucher> {
+        let (customer_id, class) = self
+            .credit_terms(order)
+            .await?
+            .map_err(|why| AppError::rejected(ErrorCode::RefundToCreditUnavailable, why))?;
         let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(now_ms));
         let valid_to = today
-            .checked_add(jiff::ToSpan::days(self.cancellation.credit_validity_days.max(1)))
+            .checked_add(jiff::ToSpan::days(
+                self.cancellation.credit_validity_days.max(1),
+            ))
             .map_err(|e| AppError::internal(format!("credit validity: {e}")))?;
         Ok(CreditVoucher {
             reference: crate::vouchers::new_reference(),
@@ -148,7 +165,10 @@ impl OrderService {
             valid_from: today.to_string(),
             valid_to: valid_to.to_string(),
             label: format!("זיכוי מביטול הזמנה {}", order.reservation_number),
-            label_en: format!("Credit from cancelled reservation {}", order.reservation_number),
+            label_en: format!(
+                "Credit from cancelled reservation {}",
+                order.reservation_number
+            ),
         })
     }
 

@@ -86,6 +86,7 @@ const reservation: Reservation = {
     feeKind: 'fixed',
     feeAmount: 500,
     feeScope: 'perTicket',
+    creditOffered: false,
   },
 };
 
