@@ -119,7 +119,8 @@ impl OrderService {
         if order.customer.email.is_empty() {
             return Ok(());
         }
-        let (subject, text, html) = credit_mail(order, reference, amount, valid_to, Self::lang(order));
+        let (subject, text, html) =
+            credit_mail(order, reference, amount, valid_to, Self::lang(order));
         self.messages
             .mailer
             .send_mail(&Mail {

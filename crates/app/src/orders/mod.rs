@@ -8,8 +8,8 @@
 //! confirmation mail and the tickets by text message). The ports are in [`crate::ports`].
 
 mod cancel;
-mod credit_mail;
 mod cart;
+mod credit_mail;
 mod decline;
 mod finalise;
 mod gift_cancel;

@@ -339,7 +339,14 @@ fn split_refund(
                 r.status = RefundStatus::Done;
                 out.insert(0, r);
             }
-            None => out.insert(0, make(RefundTarget::Payment { payment_id }, to_payment, "payment".into())),
+            None => out.insert(
+                0,
+                make(
+                    RefundTarget::Payment { payment_id },
+                    to_payment,
+                    "payment".into(),
+                ),
+            ),
         }
     }
     out

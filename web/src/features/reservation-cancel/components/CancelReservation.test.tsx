@@ -209,9 +209,9 @@ describe('the cancel reservation dialog', () => {
     expect(toCredit).toBeChecked();
     await user.click(within(dialog).getByRole('checkbox', { name: /מושב 8/ }));
     await user.click(within(dialog).getByRole('button', { name: 'המשך' }));
-    expect(
-      (await within(dialog).findByText('כזיכוי בשובר')).nextElementSibling,
-    ).toHaveTextContent(/40\.00/);
+    expect((await within(dialog).findByText('כזיכוי בשובר')).nextElementSibling).toHaveTextContent(
+      /40\.00/,
+    );
     await user.click(within(dialog).getByRole('button', { name: 'אישור הביטול' }));
     const status = await within(dialog).findByRole('status');
     expect(status).toHaveTextContent(/ניתן כזיכוי בשובר/);
