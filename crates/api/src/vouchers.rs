@@ -537,17 +537,9 @@ async fn voucher_cancel(
     Path(reference): Path<String>,
     Json(body): Json<VoucherActionBody>,
 ) -> ApiResult<axum::Json<VoucherCancelResponse>> {
-    let v = state
-        .vouchers
-        .owned_in(&reference, &body.reservation_identifier, reader(&session))
-        .await?;
-    let done = state
+    let (after, done) = state
         .orders
-        .cancel_voucher(state.vouchers.store(), &v, state.vouchers.today())
-        .await?;
-    let after = state
-        .vouchers
-        .owned_in(&reference, &body.reservation_identifier, reader(&session))
+        .cancel_system_voucher(&reference, &body.reservation_identifier, reader(&session))
         .await?;
     Ok(axum::Json(VoucherCancelResponse {
         system_voucher: OwnedVoucher::of(&after, state.vouchers.today()),

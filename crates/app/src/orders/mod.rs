@@ -80,6 +80,8 @@ pub struct OrderService {
     cancellation: CancellationPolicy,
     /// Unpaid hold orders (decision 0028); None refuses them.
     holds: Option<Arc<dyn HoldStore>>,
+    /// The vouchers sold, for their cancellation (`gift_cancel`); None refuses it.
+    vouchers: Option<Arc<dyn crate::vouchers::VoucherStore>>,
 }
 
 /// How the order reaches the buyer: mail, text messages, the site's public address for links,
@@ -132,6 +134,7 @@ impl OrderService {
             messages,
             cancellation: CancellationPolicy::default(),
             holds: None,
+            vouchers: None,
         }
     }
 

@@ -175,11 +175,6 @@ impl VoucherService {
         }
     }
 
-    /// The store, for the orders room's cancellation (which owns the payment and its refunds).
-    pub fn store(&self) -> &dyn VoucherStore {
-        self.store.as_ref()
-    }
-
     pub fn today(&self) -> Date {
         kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(self.clock.now_ms()))
     }
@@ -201,38 +196,26 @@ impl VoucherService {
         reservation: &str,
         reader: VoucherReader<'_>,
     ) -> AppResult<SoldVoucher> {
-        let v = self.owned(reference, reader).await?;
-        if v.order_id != reservation {
-            return Err(AppError::rejected(
-                ErrorCode::SystemVoucherNotFound,
-                "no system voucher of yours has this reference in this reservation",
-            ));
-        }
-        Ok(v)
+        owned_voucher(
+            self.store.as_ref(),
+            &self.customers,
+            reference,
+            Some(reservation),
+            reader,
+        )
+        .await
     }
 
     /// The voucher, for its owner only; anyone else is told there is no such voucher.
     async fn owned(&self, reference: &str, reader: VoucherReader<'_>) -> AppResult<SoldVoucher> {
-        let not_found = || {
-            AppError::rejected(
-                ErrorCode::SystemVoucherNotFound,
-                "no system voucher of yours has this reference",
-            )
-        };
-        let reference = reference.trim().to_uppercase();
-        let v = self
-            .store
-            .sold_voucher(&reference)
-            .await?
-            .ok_or_else(not_found)?;
-        if v.session_id == reader.session {
-            return Ok(v);
-        }
-        let customer = self.customers.customer_of_login(reader.login).await?;
-        match (v.customer_id, customer) {
-            (Some(owner), Some(a)) if a.customer.id == owner => Ok(v),
-            _ => Err(not_found()),
-        }
+        owned_voucher(
+            self.store.as_ref(),
+            &self.customers,
+            reference,
+            None,
+            reader,
+        )
+        .await
     }
 
     /// GET /system-vouchers/{ref}/history: the purchase, each redemption, and what became of it.
@@ -319,4 +302,40 @@ impl VoucherService {
             .await?
             .ok_or_else(|| AppError::internal("a voucher vanished while it was replaced"))
     }
+}
+
+/// The voucher with this reference (of `reservation`, the order that bought it, when named), for
+/// its owner only: the buyer session that bought it, or its customer logged in. Anyone else is
+/// told there is no such voucher. Shared by the vouchers room and the orders room's cancellation.
+pub async fn owned_voucher(
+    store: &dyn VoucherStore,
+    customers: &CustomerService,
+    reference: &str,
+    reservation: Option<&str>,
+    reader: VoucherReader<'_>,
+) -> AppResult<SoldVoucher> {
+    let not_found = || {
+        AppError::rejected(
+            ErrorCode::SystemVoucherNotFound,
+            match reservation {
+                Some(_) => "no system voucher of yours has this reference in this reservation",
+                None => "no system voucher of yours has this reference",
+            },
+        )
+    };
+    let reference = reference.trim().to_uppercase();
+    let v = store
+        .sold_voucher(&reference)
+        .await?
+        .ok_or_else(not_found)?;
+    let owner = if v.session_id == reader.session {
+        true
+    } else {
+        let customer = customers.customer_of_login(reader.login).await?;
+        matches!((v.customer_id, customer), (Some(owner), Some(a)) if a.customer.id == owner)
+    };
+    if !owner || reservation.is_some_and(|r| r != v.order_id) {
+        return Err(not_found());
+    }
+    Ok(v)
 }
