@@ -21,7 +21,10 @@ pub struct CancelReservationBody {
     /// whole reservation. A line of a ticket with a multiply factor takes its sub tickets with it.
     #[schema(max_items = 200)]
     pub items_to_cancel: Option<Vec<i64>>,
-    /// Refund as voucher credit: not offered yet (answers `refundToCreditUnavailable`).
+    /// Refund the card's (the provider's) part as voucher credit instead: a new value voucher of
+    /// the reservation's customer, issued at once, listed in the customer area and redeemed like a
+    /// gift card. The part vouchers paid still goes back to them. A reservation without a
+    /// customer (a guest's) answers `refundToCreditUnavailable`.
     #[serde(default)]
     pub refund_to_transaction_credit: bool,
     /// Compute the charge and the refund and write nothing (the dialog's preview).
@@ -29,15 +32,32 @@ pub struct CancelReservationBody {
     pub dry_run: bool,
 }
 
-/// One part of a refund: back to the payment (its provider) or to a voucher's balance.
+/// One part of a refund: back to the payment (its provider), to a voucher's balance, or as
+/// voucher credit.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RefundDto {
-    /// `payment` (the card or the provider paid with) or `voucher`.
+    /// `payment` (the card or the provider paid with), `voucher`, or `credit` (the payment's part
+    /// given as a new voucher instead).
     pub to: String,
     pub amount: i64,
-    /// `pending` until the provider confirms (retried), then `done`. A voucher's part is done at once.
+    /// `pending` until the provider confirms (retried), then `done`. A voucher's part and credit
+    /// are done at once.
     pub status: String,
+    /// The credit voucher's reference (`to` = `credit`; absent on a dry run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+}
+
+/// The voucher credit a cancellation gave.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreditDto {
+    /// What to type to redeem it (GET /payment/voucher, the cart's voucherPayments); empty on a
+    /// dry run.
+    pub reference: String,
+    /// Its balance (agorot).
+    pub amount: i64,
 }
 
 /// A cancellation: the lines taken back, the charge kept and the refund owed.
@@ -60,6 +80,9 @@ pub struct CancellationDto {
     pub refund_pending: bool,
     pub cancelled_at: String,
     pub dry_run: bool,
+    /// The voucher credit given (refundToTransactionCredit), or what a dry run would give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub credit: Option<CreditDto>,
 }
 
 impl From<&Refund> for RefundDto {
@@ -68,9 +91,14 @@ impl From<&Refund> for RefundDto {
             to: match r.target {
                 RefundTarget::Payment { .. } => "payment".into(),
                 RefundTarget::Voucher { .. } => "voucher".into(),
+                RefundTarget::Credit { .. } => "credit".into(),
             },
             amount: r.amount,
             status: r.status.as_str().into(),
+            reference: match &r.target {
+                RefundTarget::Credit { reference, .. } => Some(reference.clone()),
+                _ => None,
+            },
         }
     }
 }
@@ -88,13 +116,32 @@ impl From<&Cancellation> for CancellationDto {
             value: c.value,
             fee: c.fee,
             refund: c.refund,
-            refunds: c.refunds.iter().map(RefundDto::from).collect(),
+            refunds: c
+                .refunds
+                .iter()
+                .map(RefundDto::from)
+                .map(|mut r| {
+                    // A dry run's reference was drawn, never issued.
+                    if c.dry_run {
+                        r.reference = None;
+                    }
+                    r
+                })
+                .collect(),
             refund_pending: c
                 .refunds
                 .iter()
                 .any(|r| r.status == kupa_app::orders::RefundStatus::Pending),
             cancelled_at: ms_to_rfc3339(c.created_at_ms),
             dry_run: c.dry_run,
+            credit: c.credit().map(|(reference, amount)| CreditDto {
+                reference: if c.dry_run {
+                    String::new()
+                } else {
+                    reference.to_owned()
+                },
+                amount,
+            }),
         }
     }
 }
@@ -107,14 +154,15 @@ pub struct CancelReservationResponse {
 /// Cancels the whole reservation or some of its tickets, for its buyer only (the session that made
 /// it, or the customer it belongs to, logged in); with `dryRun` it only answers the figures. The
 /// seats are on sale again at once; the refund (value less the cancellation service charge) goes
-/// back to where it was paid from.
+/// back to where it was paid from, or, with `refundToTransactionCredit`, the card's part as a new
+/// voucher of the reservation's customer (`credit`).
 #[utoipa::path(post, operation_id = "cancelReservation", path = "/reservations/{id}/cancel", tag = "order",
     params(("id" = String, Path, description = "The reservation identifier")),
     request_body = CancelReservationBody,
     responses((status = 200, description = "Cancelled (or, with dryRun, what would be)", body = CancelReservationResponse),
               (status = 404, description = "notFound: no such reservation, or not this buyer's", body = ErrorBody),
               (status = 409, description = "NOTHING_TO_CANCEL, TICKET_CANCELLATIONS_ARE_NO_LONGER_POSSIBLE (closed window, or a ticket admitted at the door), BALANCE_IS_DUE (a payment method not refunded online)", body = ErrorBody),
-              (status = 422, description = "refundToCreditUnavailable, formValidation (a line not of this reservation)", body = ErrorBody)))]
+              (status = 422, description = "refundToCreditUnavailable (a reservation without a customer cannot take credit), formValidation (a line not of this reservation)", body = ErrorBody)))]
 async fn cancel_reservation(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -128,6 +176,7 @@ async fn cancel_reservation(
     let request = CancelRequest {
         lines: body.items_to_cancel,
         dry_run: body.dry_run,
+        credit: None,
     };
     let done = state
         .orders

@@ -139,6 +139,10 @@ pub struct CancellationTerms {
     pub fee_amount: i64,
     /// `perTicket` or `perOrder`.
     pub fee_scope: String,
+    /// The reader may cancel and may ask for the refund as voucher credit
+    /// (`refundToTransactionCredit`): the reservation has a customer (made logged in) and the
+    /// chain sells value vouchers (decision 0034).
+    pub credit_offered: bool,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -161,6 +165,7 @@ async fn cancellation_terms(
     let cancellable = state.orders.now_ms() < until
         && order.tickets.iter().any(|t| t.cancelled_at_ms.is_none())
         && state.orders.may_cancel_order(order, who).await?;
+    let credit_offered = cancellable && state.orders.credit_offered(order).await?;
     let fee = state.orders.cancellation_policy().fee;
     let (fee_kind, fee_amount) = match fee.map(|f| f.amount) {
         None => ("none", 0),
@@ -176,6 +181,7 @@ async fn cancellation_terms(
             Some(FeeScope::PerOrder) => "perOrder".into(),
             _ => "perTicket".into(),
         },
+        credit_offered,
     })
 }
 

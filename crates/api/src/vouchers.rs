@@ -375,6 +375,10 @@ pub struct OwnedVoucher {
     pub benefit_tickets: Option<i64>,
     pub redeemed_tickets: i64,
     pub is_for_replacement: bool,
+    /// `sale` (bought), or `credit`: given as the refund of a cancelled reservation
+    /// (refundToTransactionCredit; `reservationIdentifier` is that reservation, `price` 0, `value`
+    /// the credit). Credit is spent, never refunded.
+    pub source: String,
     /// First and last day (Asia/Jerusalem, YYYY-MM-DD).
     pub start_date: String,
     pub end_date: String,
@@ -402,6 +406,7 @@ impl OwnedVoucher {
                 0
             },
             is_for_replacement: v.is_for_replacement,
+            source: if v.is_credit { "credit" } else { "sale" }.into(),
             start_date: v.valid_from.clone(),
             end_date: v.valid_to.clone(),
             date_time_created: kupa_domain::time::ms_to_rfc3339(v.created_at_ms),
@@ -532,17 +537,9 @@ async fn voucher_cancel(
     Path(reference): Path<String>,
     Json(body): Json<VoucherActionBody>,
 ) -> ApiResult<axum::Json<VoucherCancelResponse>> {
-    let v = state
-        .vouchers
-        .owned_in(&reference, &body.reservation_identifier, reader(&session))
-        .await?;
-    let done = state
+    let (after, done) = state
         .orders
-        .cancel_voucher(state.vouchers.store(), &v, state.vouchers.today())
-        .await?;
-    let after = state
-        .vouchers
-        .owned_in(&reference, &body.reservation_identifier, reader(&session))
+        .cancel_system_voucher(&reference, &body.reservation_identifier, reader(&session))
         .await?;
     Ok(axum::Json(VoucherCancelResponse {
         system_voucher: OwnedVoucher::of(&after, state.vouchers.today()),

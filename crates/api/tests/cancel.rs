@@ -13,6 +13,7 @@ use common::paying::*;
 use common::*;
 use kupa_api::ApiSettings;
 use kupa_app::orders::{CancellationFee, CancellationPolicy, OrderStore, PaymentMethod};
+use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
@@ -22,6 +23,7 @@ fn with_policy(fee: &str, window_minutes: i64, not_online: Vec<PaymentMethod>) -
             fee: CancellationFee::parse(fee).unwrap(),
             window_minutes,
             not_refundable_online: not_online,
+            ..CancellationPolicy::default()
         },
         ..test_settings()
     }
@@ -111,6 +113,147 @@ async fn refund_rows(db: &TestDb) -> Vec<String> {
 }
 
 api_tests! {
+    async fn a_logged_in_buyer_takes_the_refund_as_voucher_credit_once_and_redeems_it_like_a_gift_card(db: &TestDb) {
+        let app = TestApp::new(db, with_policy("fixed:500:perTicket", 60, vec![])).await;
+        let dana = log_in(&app, &buyer(21), "0524318876").await;
+        let b = bought(&app, &dana, 0).await;
+        let owner = rows(db, "SELECT CAST(customer_id AS TEXT) FROM orders WHERE status = 'paid'").await;
+        assert_eq!(owner.len(), 1);
+        assert!(!owner[0].is_empty(), "a logged-in buyer's order has its customer");
+        let credit = b.k.total - 1000;
+        assert_eq!(reservation(&app, &dana, &b.reservation).await["cancellationTerms"]["creditOffered"], true);
+
+        // The dry run answers the same figures as credit, and issues nothing.
+        let r = cancel(&app, &dana, &b.reservation, json!({ "refundToTransactionCredit": true, "dryRun": true })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["cancellation"]["credit"], json!({ "reference": "", "amount": credit }));
+        assert_eq!(r.body["cancellation"]["refunds"], json!([{ "to": "credit", "amount": credit, "status": "done" }]));
+        assert!(rows(db, "SELECT reference FROM system_vouchers").await.is_empty());
+
+        let r = cancel(&app, &dana, &b.reservation, json!({ "refundToTransactionCredit": true })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let c = r.body["cancellation"].clone();
+        let reference = c["credit"]["reference"].as_str().unwrap().to_owned();
+        assert!(reference.starts_with("KV-") && reference.len() == 22, "{reference}");
+        assert_eq!((c["refund"].as_i64(), c["credit"]["amount"].as_i64(), c["refundPending"].as_bool()), (Some(credit), Some(credit), Some(false)));
+        assert_eq!(c["refunds"], json!([{ "to": "credit", "amount": credit, "status": "done", "reference": reference }]));
+
+        // Nothing asked of the provider, now or by the sweeper; the ledger has the credit, done.
+        assert_eq!((app.gateway.refunded(&b.payment), app.gateway.refund_count(&b.payment)), (0, 0));
+        app.advance_clock_ms(31_000).await;
+        assert_eq!(app.state.orders.sweep_pending_refunds().await.unwrap(), 0);
+        assert_eq!(app.gateway.refund_count(&b.payment), 0);
+        assert_eq!(refund_rows(db).await, vec![format!("credit|{credit}|done")]);
+        assert_eq!(rows(db, "SELECT reference || '|' || CAST(customer_id AS TEXT) || '|' || source FROM system_vouchers").await,
+                   vec![format!("{reference}|{}|credit", owner[0])], "one voucher, the order's customer's");
+
+        // Retried: nothing left to cancel, and still one voucher.
+        let r = cancel(&app, &dana, &b.reservation, json!({ "refundToTransactionCredit": true })).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "NOTHING_TO_CANCEL"), "{}", r.text);
+        assert_eq!(rows(db, "SELECT reference FROM system_vouchers").await, vec![reference.clone()]);
+
+        // The customer area lists it; the reservation shows where its refund went.
+        let r = app.call_as(&dana, "GET", "/api/customer-area/system-vouchers", None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let v = r.body["systemVouchers"].as_array().unwrap().iter().find(|v| v["reference"] == reference.as_str()).cloned().expect("the credit voucher listed");
+        assert_eq!((v["source"].as_str(), v["status"].as_str(), v["value"].as_i64(), v["balance"].as_i64(), v["price"].as_i64()),
+                   (Some("credit"), Some("active"), Some(credit), Some(credit), Some(0)), "{v}");
+        assert_eq!(v["reservationIdentifier"], b.reservation.as_str());
+        let res = reservation(&app, &dana, &b.reservation).await;
+        assert_eq!(res["cancellations"][0]["credit"]["reference"], reference.as_str(), "{res}");
+
+        // The mail says the refund went to credit, with the reference.
+        let mail = app.get("/api/test/outbox/mail?to=dana@example.com").await;
+        let texts: Vec<&str> = mail.body["messages"].as_array().unwrap().iter().filter_map(|m| m["text"].as_str()).collect();
+        assert!(texts.iter().any(|t| t.contains(&reference) && t.contains("זיכוי")), "{texts:?}");
+
+        // Anyone may redeem it, as a gift card: its balance on GET /payment/voucher.
+        let r = app.call_as(&buyer(22), "GET", &format!("/api/payment/voucher?reference={reference}&recaptchaToken={CAPTCHA_TEST_TOKEN}"), None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["payment"]["balance"].as_i64(), Some(credit));
+
+        // Credit is spent, never paid out to the card as well.
+        let r = app.call_as(&dana, "POST", &format!("/api/system-vouchers/{reference}/cancel"),
+                            Some(&json!({ "reservationIdentifier": b.reservation }).to_string())).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "SYSTEM_VOUCHER_NOT_ACTIVE"), "{}", r.text);
+        assert_eq!(app.gateway.refund_count(&b.payment), 0);
+    }
+
+    async fn a_partial_cancel_as_credit_credits_only_those_lines_and_the_rest_may_go_to_the_card(db: &TestDb) {
+        let app = TestApp::new(db, with_policy("fixed:500:perTicket", 60, vec![])).await;
+        let dana = log_in(&app, &buyer(23), "0524318876").await;
+        let b = bought(&app, &dana, 0).await;
+        let res = reservation(&app, &dana, &b.reservation).await;
+        let line1 = res["seats"].as_array().unwrap().iter().find(|s| s["line"] == 1).map(line_value).unwrap();
+        let r = cancel(&app, &dana, &b.reservation, json!({ "itemsToCancel": [1], "refundToTransactionCredit": true })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(r.body["cancellation"]["lines"], json!([1]));
+        assert_eq!(r.body["cancellation"]["credit"]["amount"].as_i64(), Some(line1 - 500), "{}", r.text);
+        let reference = r.body["cancellation"]["credit"]["reference"].as_str().unwrap().to_owned();
+        assert_eq!(rows(db, "SELECT code || '|' || CAST(balance AS TEXT) FROM ticket_codes WHERE code LIKE 'KV-%'").await,
+                   vec![format!("{reference}|{}", line1 - 500)]);
+        assert_eq!(app.gateway.refund_count(&b.payment), 0);
+
+        // The other ticket back to the card: the card gets the rest, never what became credit.
+        let r = cancel(&app, &dana, &b.reservation, json!({})).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert!(r.body["cancellation"].get("credit").is_none(), "{}", r.text);
+        assert_eq!(app.gateway.refunded(&b.payment), b.k.total - line1 - 500);
+        assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM system_vouchers").await, vec!["1"]);
+        let ledger: i64 = rows(db, "SELECT CAST(amount AS TEXT) FROM refunds").await.iter().map(|a| a.parse::<i64>().unwrap()).sum();
+        assert_eq!(ledger, b.k.total - 1000, "credit and card together: all but the charge, once");
+    }
+
+    async fn racing_cancels_as_credit_issue_one_voucher(db: &TestDb) {
+        let app = Arc::new(TestApp::new(db, with_policy("fixed:500:perTicket", 60, vec![])).await);
+        let dana = log_in(&app, &buyer(24), "0524318876").await;
+        let b = bought(&app, &dana, 0).await;
+        let mut tasks = Vec::new();
+        for n in 0..4 {
+            let (app, who, id) = (app.clone(), dana.clone(), b.reservation.clone());
+            // Two whole cancels as credit, one to the card, and one of line 1 as credit.
+            let body = match n {
+                0 | 1 => json!({ "refundToTransactionCredit": true }),
+                2 => json!({}),
+                _ => json!({ "itemsToCancel": [1], "refundToTransactionCredit": true }),
+            };
+            tasks.push(tokio::spawn(async move { cancel(&app, &who, &id, body).await }));
+        }
+        let mut credited = 0;
+        let mut refunded = 0;
+        for t in tasks {
+            let r = t.await.unwrap();
+            match r.status {
+                StatusCode::OK => {
+                    refunded += r.body["cancellation"]["refund"].as_i64().unwrap();
+                    credited += r.body["cancellation"]["credit"]["amount"].as_i64().unwrap_or(0);
+                }
+                _ => assert_eq!(code(&r), "NOTHING_TO_CANCEL", "{}", r.text),
+            }
+        }
+        assert_eq!(refunded, b.k.total - 1000, "each ticket refunded once");
+        assert_eq!(app.gateway.refunded(&b.payment) + credited, b.k.total - 1000, "card and credit never both");
+        let balances: i64 = rows(db, "SELECT CAST(c.balance AS TEXT) FROM system_vouchers v JOIN ticket_codes c ON c.code_key = v.code_key").await
+            .iter().map(|a| a.parse::<i64>().unwrap()).sum();
+        assert_eq!(balances, credited, "one voucher per credit cancellation, with what it credited");
+        let credits = rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM refunds WHERE target = 'credit'").await;
+        let vouchers = rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM system_vouchers").await;
+        assert_eq!(credits, vouchers);
+    }
+
+    async fn a_guests_reservation_cannot_take_credit_and_nothing_moves(db: &TestDb) {
+        let app = TestApp::new(db, with_policy("none", 60, vec![])).await;
+        let who = buyer(25);
+        let b = bought(&app, &who, 0).await;
+        assert_eq!(reservation(&app, &who, &b.reservation).await["cancellationTerms"]["creditOffered"], false, "not offered to a guest");
+        for body in [json!({ "refundToTransactionCredit": true, "dryRun": true }), json!({ "refundToTransactionCredit": true })] {
+            let r = cancel(&app, &who, &b.reservation, body).await;
+            assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "refundToCreditUnavailable"), "{}", r.text);
+        }
+        assert!(refund_rows(db).await.is_empty());
+        assert!(rows(db, "SELECT reference FROM system_vouchers").await.is_empty());
+        assert_eq!(reservation(&app, &who, &b.reservation).await["status"], "paid");
+    }
     async fn a_whole_cancel_frees_the_seats_voids_the_tickets_and_refunds_all_but_the_charge(db: &TestDb) {
         let app = TestApp::new(db, with_policy("fixed:500:perTicket", 60, vec![])).await;
         let who = buyer(1);
@@ -234,7 +377,7 @@ api_tests! {
         let app = app.another_node(db, with_policy("none", 60, vec![PaymentMethod::Card])).await;
         let r = cancel(&app, &who, &b.reservation, json!({})).await;
         assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "BALANCE_IS_DUE"), "{}", r.text);
-        // Refund as credit waits for the vouchers.
+        // A guest's reservation has no customer area to hold credit.
         let app = app.another_node(db, with_policy("none", 60, vec![])).await;
         let r = cancel(&app, &who, &b.reservation, json!({ "refundToTransactionCredit": true })).await;
         assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "refundToCreditUnavailable"), "{}", r.text);

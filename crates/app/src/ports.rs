@@ -153,6 +153,8 @@ pub mod message_kind {
     pub const TICKETS: &str = "tickets";
     /// The confirmation mail of a paid order, with the tickets PDF.
     pub const ORDER_CONFIRMATION: &str = "orderConfirmation";
+    /// A cancellation refunded as voucher credit: the new voucher's reference and value.
+    pub const CANCELLATION_CREDIT: &str = "cancellationCredit";
 }
 
 /// One text message to a mobile number.

@@ -167,7 +167,9 @@ error_codes! {
     /// Kupa's own: a seat change named a reservation as it no longer is (its lastTransactionId is
     /// not the reservation's last payment, or a ticket was moved or cancelled meanwhile).
     ReservationChanged = "reservationChanged",
-    /// Kupa's own: a refund as voucher credit (refundToTransactionCredit) is not offered yet.
+    /// Kupa's own: this reservation cannot take its refund as voucher credit
+    /// (refundToTransactionCredit): it has no customer (a guest's), or the chain offers no value
+    /// voucher to hold credit (decision 0034).
     RefundToCreditUnavailable = "refundToCreditUnavailable",
     // --- System vouchers and donations (issue 14)
     /// A voucher order with no voucher chosen.

@@ -201,6 +201,10 @@ pub struct CancellationArgs {
     /// ₪10; 0 earns none).
     #[arg(long, env = "KUPA_LOYALTY_AGOROT_PER_POINT")]
     pub loyalty_agorot_per_point: Option<i64>,
+    /// A refund taken as voucher credit (refundToTransactionCredit) is good for this many days
+    /// (default 365).
+    #[arg(long, env = "KUPA_CREDIT_VALIDITY_DAYS")]
+    pub credit_validity_days: Option<i64>,
 }
 
 /// KUPA_LOYALTY_AGOROT_PER_POINT, checked.
@@ -249,6 +253,13 @@ pub fn cancellation(
                 })
             })
             .collect::<anyhow::Result<_>>()?;
+    }
+    if let Some(days) = args.credit_validity_days {
+        anyhow::ensure!(
+            (1..=3650).contains(&days),
+            "KUPA_CREDIT_VALIDITY_DAYS must be 1 to 3650"
+        );
+        policy.credit_validity_days = days;
     }
     Ok(policy)
 }

@@ -8,11 +8,15 @@ use kupa_app::vouchers::{SoldVoucher, VoucherCancel, VoucherEvent, VoucherStore}
 use crate::rows::Get;
 use crate::{Db, db_err};
 
+/// A sold voucher has its order line; a credit voucher (decision 0034) has none: its name is its
+/// code's label, its value the credit, and nothing was paid for it.
 const SOLD: &str = "SELECT sv.reference, sv.code_key, sv.order_id, o.reservation_number, o.session_id, sv.customer_id, \
-     sv.class_id, l.name, l.name_en, l.price, l.value, l.benefit_tickets, c.balance, c.used_count, c.valid_from, \
-     c.valid_to, sv.status, sv.is_for_replacement, sv.created_at, sv.updated_at \
+     sv.class_id, COALESCE(l.name, c.label) AS name, COALESCE(l.name_en, c.label_en) AS name_en, \
+     CAST(COALESCE(l.price, 0) AS BIGINT) AS price, COALESCE(l.value, sv.credit) AS value, l.benefit_tickets, \
+     c.balance, c.used_count, c.valid_from, c.valid_to, sv.status, sv.is_for_replacement, sv.source, \
+     sv.created_at, sv.updated_at \
      FROM system_vouchers sv JOIN orders o ON o.id = sv.order_id \
-     JOIN order_system_vouchers l ON l.order_id = sv.order_id AND l.line = sv.line \
+     LEFT JOIN order_system_vouchers l ON sv.source = 'sale' AND l.order_id = sv.order_id AND l.line = sv.line \
      JOIN ticket_codes c ON c.code_key = sv.code_key";
 
 fn sold(r: &impl Get) -> Result<SoldVoucher, sqlx::Error> {
@@ -35,6 +39,7 @@ fn sold(r: &impl Get) -> Result<SoldVoucher, sqlx::Error> {
         valid_to: r.os("valid_to")?.unwrap_or_default(),
         stored_status: r.s("status")?,
         is_for_replacement: r.b("is_for_replacement")?,
+        is_credit: r.s("source")? == "credit",
         created_at_ms: r.i("created_at")?,
         updated_at_ms: r.i("updated_at")?,
     })

@@ -178,8 +178,9 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         clock_port.clone(),
     ));
     let holds: Arc<dyn kupa_app::orders::HoldStore> = store.clone();
+    let voucher_store: Arc<dyn kupa_app::vouchers::VoucherStore> = store.clone();
     let vouchers = Arc::new(kupa_app::vouchers::VoucherService::new(
-        store.clone(),
+        voucher_store.clone(),
         customers.clone(),
         clock_port.clone(),
         settings.voucher_replacement_days,
@@ -205,7 +206,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         )
         .with_cancellation_policy(settings.cancellation.clone())
         .with_loyalty(settings.loyalty)
-        .with_holds(holds),
+        .with_holds(holds)
+        .with_vouchers(voucher_store),
     );
     AppState {
         catalogue,

@@ -3,8 +3,12 @@
 //! (decision 0022) keyed by its own cancellation; a partly used one can only be replaced. Once,
 //! however many cancels and redemptions race for it.
 
+use std::sync::Arc;
+
 use crate::error::{AppError, AppResult, ErrorCode};
-use crate::vouchers::{SoldVoucher, VoucherCancel, VoucherStatus, VoucherStore};
+use crate::vouchers::{
+    SoldVoucher, VoucherCancel, VoucherReader, VoucherStatus, VoucherStore, owned_voucher,
+};
 
 use super::*;
 
@@ -29,13 +33,58 @@ fn not_active(message: &str, offer: Option<&str>) -> AppError {
 }
 
 impl OrderService {
-    /// Cancels the owner's voucher `v` (found and checked by the vouchers room) and refunds it.
-    pub async fn cancel_voucher(
+    /// The vouchers sold, for their cancellation (the wiring gives the store).
+    pub fn with_vouchers(mut self, vouchers: Arc<dyn VoucherStore>) -> OrderService {
+        self.vouchers = Some(vouchers);
+        self
+    }
+
+    /// POST /system-vouchers/{ref}/cancel: the reader's voucher of `reservation` (the order that
+    /// bought it) cancelled and refunded; the voucher as it stands after, and the refund.
+    pub async fn cancel_system_voucher(
+        &self,
+        reference: &str,
+        reservation: &str,
+        reader: VoucherReader<'_>,
+    ) -> AppResult<(SoldVoucher, VoucherCancelled)> {
+        let vouchers = self
+            .vouchers
+            .as_deref()
+            .ok_or_else(|| AppError::internal("no voucher store: OrderService::with_vouchers"))?;
+        let v = owned_voucher(
+            vouchers,
+            &self.customers,
+            reference,
+            Some(reservation),
+            reader,
+        )
+        .await?;
+        let today =
+            kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(self.clock.now_ms()));
+        let done = self.cancel_voucher(vouchers, &v, today).await?;
+        let after = vouchers
+            .sold_voucher(&v.reference)
+            .await?
+            .ok_or_else(|| AppError::internal("a voucher vanished while it was cancelled"))?;
+        Ok((after, done))
+    }
+
+    /// Cancels the owner's voucher `v` and refunds it.
+    async fn cancel_voucher(
         &self,
         vouchers: &dyn VoucherStore,
         v: &SoldVoucher,
         today: jiff::civil::Date,
     ) -> AppResult<VoucherCancelled> {
+        if v.is_credit {
+            // Credit stands in for a refund already made: paying it out to the card as well
+            // would refund the cancelled order twice (decision 0034).
+            return Err(AppError::rejected_with(
+                ErrorCode::SystemVoucherNotActive,
+                "voucher credit from a cancellation is not refunded: use it for an order",
+                serde_json::json!({ "reason": "credit" }),
+            ));
+        }
         match v.status(today) {
             VoucherStatus::Active => {}
             VoucherStatus::PartiallyRedeemed => {

@@ -9,6 +9,7 @@
 
 mod cancel;
 mod cart;
+mod credit_mail;
 mod decline;
 mod finalise;
 mod gift_cancel;
@@ -83,6 +84,8 @@ pub struct OrderService {
     holds: Option<Arc<dyn HoldStore>>,
     /// How paid orders earn loyalty points (decision 0036).
     loyalty: LoyaltyRule,
+    /// The vouchers sold, for their cancellation (`gift_cancel`); None refuses it.
+    vouchers: Option<Arc<dyn crate::vouchers::VoucherStore>>,
 }
 
 /// How the order reaches the buyer: mail, text messages, the site's public address for links,
@@ -136,6 +139,7 @@ impl OrderService {
             cancellation: CancellationPolicy::default(),
             holds: None,
             loyalty: LoyaltyRule::default(),
+            vouchers: None,
         }
     }
 

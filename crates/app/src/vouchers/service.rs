@@ -39,6 +39,9 @@ pub struct SoldVoucher {
     /// active, cancelled or replacement, as stored.
     pub stored_status: String,
     pub is_for_replacement: bool,
+    /// Given as a cancellation's refund (decision 0034), not sold: `order_id` is the cancelled
+    /// order, `price` is 0 and `value` the credit.
+    pub is_credit: bool,
     pub created_at_ms: i64,
     /// When its row last changed (the replacement, the cancellation).
     pub updated_at_ms: i64,
@@ -49,7 +52,8 @@ pub struct SoldVoucher {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct VoucherEvent {
-    /// purchased, redeemed, cancelled or replacement.
+    /// purchased, credited (a cancellation's refund given as this voucher), redeemed, cancelled
+    /// or replacement.
     pub kind: String,
     /// When (UTC, RFC 3339).
     pub at: String,
@@ -171,11 +175,6 @@ impl VoucherService {
         }
     }
 
-    /// The store, for the orders room's cancellation (which owns the payment and its refunds).
-    pub fn store(&self) -> &dyn VoucherStore {
-        self.store.as_ref()
-    }
-
     pub fn today(&self) -> Date {
         kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(self.clock.now_ms()))
     }
@@ -197,38 +196,26 @@ impl VoucherService {
         reservation: &str,
         reader: VoucherReader<'_>,
     ) -> AppResult<SoldVoucher> {
-        let v = self.owned(reference, reader).await?;
-        if v.order_id != reservation {
-            return Err(AppError::rejected(
-                ErrorCode::SystemVoucherNotFound,
-                "no system voucher of yours has this reference in this reservation",
-            ));
-        }
-        Ok(v)
+        owned_voucher(
+            self.store.as_ref(),
+            &self.customers,
+            reference,
+            Some(reservation),
+            reader,
+        )
+        .await
     }
 
     /// The voucher, for its owner only; anyone else is told there is no such voucher.
     async fn owned(&self, reference: &str, reader: VoucherReader<'_>) -> AppResult<SoldVoucher> {
-        let not_found = || {
-            AppError::rejected(
-                ErrorCode::SystemVoucherNotFound,
-                "no system voucher of yours has this reference",
-            )
-        };
-        let reference = reference.trim().to_uppercase();
-        let v = self
-            .store
-            .sold_voucher(&reference)
-            .await?
-            .ok_or_else(not_found)?;
-        if v.session_id == reader.session {
-            return Ok(v);
-        }
-        let customer = self.customers.customer_of_login(reader.login).await?;
-        match (v.customer_id, customer) {
-            (Some(owner), Some(a)) if a.customer.id == owner => Ok(v),
-            _ => Err(not_found()),
-        }
+        owned_voucher(
+            self.store.as_ref(),
+            &self.customers,
+            reference,
+            None,
+            reader,
+        )
+        .await
     }
 
     /// GET /system-vouchers/{ref}/history: the purchase, each redemption, and what became of it.
@@ -239,9 +226,13 @@ impl VoucherService {
     ) -> AppResult<(SoldVoucher, Vec<VoucherEvent>)> {
         let v = self.owned(reference, reader).await?;
         let mut events = vec![VoucherEvent {
-            kind: "purchased".into(),
+            kind: if v.is_credit { "credited" } else { "purchased" }.into(),
             at: kupa_domain::time::ms_to_rfc3339(v.created_at_ms),
-            amount: Some(v.price),
+            amount: Some(if v.is_credit {
+                v.value.unwrap_or(0)
+            } else {
+                v.price
+            }),
             tickets: None,
             reservation_number: Some(v.reservation_number.clone()),
         }];
@@ -311,4 +302,40 @@ impl VoucherService {
             .await?
             .ok_or_else(|| AppError::internal("a voucher vanished while it was replaced"))
     }
+}
+
+/// The voucher with this reference (of `reservation`, the order that bought it, when named), for
+/// its owner only: the buyer session that bought it, or its customer logged in. Anyone else is
+/// told there is no such voucher. Shared by the vouchers room and the orders room's cancellation.
+pub async fn owned_voucher(
+    store: &dyn VoucherStore,
+    customers: &CustomerService,
+    reference: &str,
+    reservation: Option<&str>,
+    reader: VoucherReader<'_>,
+) -> AppResult<SoldVoucher> {
+    let not_found = || {
+        AppError::rejected(
+            ErrorCode::SystemVoucherNotFound,
+            match reservation {
+                Some(_) => "no system voucher of yours has this reference in this reservation",
+                None => "no system voucher of yours has this reference",
+            },
+        )
+    };
+    let reference = reference.trim().to_uppercase();
+    let v = store
+        .sold_voucher(&reference)
+        .await?
+        .ok_or_else(not_found)?;
+    let owner = if v.session_id == reader.session {
+        true
+    } else {
+        let customer = customers.customer_of_login(reader.login).await?;
+        matches!((v.customer_id, customer), (Some(owner), Some(a)) if a.customer.id == owner)
+    };
+    if !owner || reservation.is_some_and(|r| r != v.order_id) {
+        return Err(not_found());
+    }
+    Ok(v)
 }

@@ -119,8 +119,29 @@ macro_rules! cancel_in {
                             let (target, payment_id, code_key) = match &r.target {
                                 RefundTarget::Payment { payment_id } => ("payment", Some(payment_id.clone()), None),
                                 RefundTarget::Voucher { code } => ("voucher", None, Some(code.clone())),
+                                RefundTarget::Credit { payment_id, code, .. } => ("credit", Some(payment_id.clone()), Some(code.clone())),
                             };
-                            if let Some(code) = &code_key {
+                            if let (RefundTarget::Credit { reference, code, .. }, Some(v)) = (&r.target, &request.credit) {
+                                // The payment's part becomes a new value voucher of the customer, issued
+                                // here as a sold one is (decision 0033), so it is redeemed like any other.
+                                sqlx::query(
+                                    "INSERT INTO ticket_codes (id, code, code_key, kind, ticket_id, valid_from, valid_to, usage_limit, \
+                                     used_count, balance, min_tickets, card_prefix, label, label_en) \
+                                     VALUES ($1, $2, $3, 'voucher', $4, $5, $6, NULL, 0, $7, 0, '', $8, $9)",
+                                )
+                                .bind(v.code_id).bind(reference).bind(code).bind(v.ticket_id).bind(&v.valid_from).bind(&v.valid_to)
+                                .bind(r.amount).bind(&v.label).bind(&v.label_en)
+                                .execute(&mut *$tx).await.map_err(db_err)?;
+                                sqlx::query(
+                                    "INSERT INTO system_vouchers (reference, code_key, order_id, line, class_id, customer_id, status, \
+                                     is_for_replacement, created_at, updated_at, source, cancellation_id, credit) \
+                                     VALUES ($1, $2, $3, 0, $4, $5, 'active', FALSE, $6, $6, 'credit', $7, $8)",
+                                )
+                                .bind(reference).bind(code).bind(order_id).bind(v.class_id).bind(v.customer_id).bind(now)
+                                .bind(&c.id).bind(r.amount)
+                                .execute(&mut *$tx).await.map_err(db_err)?;
+                            }
+                            if let (RefundTarget::Voucher { .. }, Some(code)) = (&r.target, &code_key) {
                                 // A voucher's part goes back to its balance in this transaction.
                                 let n = sqlx::query("UPDATE ticket_codes SET balance = balance + $2 WHERE code_key = $1 AND balance IS NOT NULL")
                                     .bind(code)
@@ -152,6 +173,7 @@ macro_rules! cancel_in {
                             .map_err(db_err)?;
                             // Never more back than was paid, checked on the ledger as it now stands.
                             let (back, paid): (i64, i64) = match (&payment_id, &code_key) {
+                                // Credit counts against the payment it stands in for.
                                 (Some(pid), _) => (
                                     sqlx::query_scalar("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM refunds WHERE payment_id = $1")
                                         .bind(pid).fetch_one(&mut *$tx).await.map_err(db_err)?,

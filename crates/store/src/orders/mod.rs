@@ -559,7 +559,9 @@ impl OrderStore for Db {
             .collect::<R<Vec<_>>>()
             .map_err(db_err)?;
             let refunds =
-                sqlx::query("SELECT * FROM refunds WHERE order_id = $1 ORDER BY created_at, id")
+                sqlx::query("SELECT r.*, sv.reference AS credit_reference FROM refunds r \
+                     LEFT JOIN system_vouchers sv ON r.target = 'credit' AND sv.code_key = r.code_key \
+                     WHERE r.order_id = $1 ORDER BY r.created_at, r.id")
                     .bind(order_id)
                     .fetch_all(p)
                     .await

@@ -146,6 +146,24 @@ pub(super) fn refund_row(r: &impl Get) -> R<Refund> {
                     .os("code_key")?
                     .ok_or_else(|| decode_err("refund voucher", "NULL"))?,
             },
+            "credit" => {
+                let code = r
+                    .os("code_key")?
+                    .ok_or_else(|| decode_err("refund credit", "NULL"))?;
+                RefundTarget::Credit {
+                    payment_id: r
+                        .os("payment_id")?
+                        .ok_or_else(|| decode_err("refund credit payment", "NULL"))?,
+                    // The voucher's reference as shown, where the query joined it (the
+                    // cancellations' read); else its code key.
+                    reference: r
+                        .os("credit_reference")
+                        .ok()
+                        .flatten()
+                        .unwrap_or_else(|| code.clone()),
+                    code,
+                }
+            }
             other => return Err(decode_err("refund target", other)),
         },
         amount: r.i("amount")?,

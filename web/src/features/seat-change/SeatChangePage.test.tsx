@@ -103,6 +103,7 @@ function reservationWith(changeable: boolean): Reservation {
       feeKind: 'none',
       feeAmount: 0,
       feeScope: 'perTicket',
+      creditOffered: false,
     },
   };
 }

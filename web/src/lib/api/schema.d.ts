@@ -1415,7 +1415,8 @@ export interface paths {
      * Cancels the whole reservation or some of its tickets, for its buyer only (the session that made
      *     it, or the customer it belongs to, logged in); with `dryRun` it only answers the figures. The
      *     seats are on sale again at once; the refund (value less the cancellation service charge) goes
-     *     back to where it was paid from.
+     *     back to where it was paid from, or, with `refundToTransactionCredit`, the card's part as a new
+     *     voucher of the reservation's customer (`credit`).
      */
     post: operations['cancelReservation'];
     delete?: never;
@@ -2042,7 +2043,12 @@ export interface components {
        *     whole reservation. A line of a ticket with a multiply factor takes its sub tickets with it.
        */
       itemsToCancel?: number[] | null;
-      /** @description Refund as voucher credit: not offered yet (answers `refundToCreditUnavailable`). */
+      /**
+       * @description Refund the card's (the provider's) part as voucher credit instead: a new value voucher of
+       *     the reservation's customer, issued at once, listed in the customer area and redeemed like a
+       *     gift card. The part vouchers paid still goes back to them. A reservation without a
+       *     customer (a guest's) answers `refundToCreditUnavailable`.
+       */
       refundToTransactionCredit?: boolean;
     };
     CancelReservationResponse: {
@@ -2051,6 +2057,7 @@ export interface components {
     /** @description A cancellation: the lines taken back, the charge kept and the refund owed. */
     CancellationDto: {
       cancelledAt: string;
+      credit?: components['schemas']['CreditDto'] | null;
       dryRun: boolean;
       /**
        * Format: int64
@@ -2083,6 +2090,12 @@ export interface components {
        *     and a ticket is left. A signed link reads but does not cancel.
        */
       cancellable: boolean;
+      /**
+       * @description The reader may cancel and may ask for the refund as voucher credit
+       *     (`refundToTransactionCredit`): the reservation has a customer (made logged in) and the
+       *     chain sells value vouchers (decision 0034).
+       */
+      creditOffered: boolean;
       /** Format: int64 */
       feeAmount: number;
       /** @description `none`, `fixed` (agorot) or `percent` (basis points, 1 % = 100). */
@@ -2314,6 +2327,19 @@ export interface components {
       EmailAddress1: string;
       /** @description Local form (a stored `+972…` with a leading 0). */
       MobileNumber1: string;
+    };
+    /** @description The voucher credit a cancellation gave. */
+    CreditDto: {
+      /**
+       * Format: int64
+       * @description Its balance (agorot).
+       */
+      amount: number;
+      /**
+       * @description What to type to redeem it (GET /payment/voucher, the cart's voucherPayments); empty on a
+       *     dry run.
+       */
+      reference: string;
     };
     Currency: {
       CurrencyCode: string;
@@ -3206,6 +3232,12 @@ export interface components {
       /** @description The order that bought it (what cancel and replacement name). */
       reservationIdentifier: string;
       reservationNumber: string;
+      /**
+       * @description `sale` (bought), or `credit`: given as the refund of a cancelled reservation
+       *     (refundToTransactionCredit; `reservationIdentifier` is that reservation, `price` 0, `value`
+       *     the credit). Credit is spent, never refunded.
+       */
+      source: string;
       /** @description First and last day (Asia/Jerusalem, YYYY-MM-DD). */
       startDate: string;
       /** @description active, partiallyRedeemed, redeemed, expired, cancelled or replacement. */
@@ -3748,13 +3780,24 @@ export interface components {
       TicketId: number;
       TicketName: string;
     };
-    /** @description One part of a refund: back to the payment (its provider) or to a voucher's balance. */
+    /**
+     * @description One part of a refund: back to the payment (its provider), to a voucher's balance, or as
+     *     voucher credit.
+     */
     RefundDto: {
       /** Format: int64 */
       amount: number;
-      /** @description `pending` until the provider confirms (retried), then `done`. A voucher's part is done at once. */
+      /** @description The credit voucher's reference (`to` = `credit`; absent on a dry run). */
+      reference?: string | null;
+      /**
+       * @description `pending` until the provider confirms (retried), then `done`. A voucher's part and credit
+       *     are done at once.
+       */
       status: string;
-      /** @description `payment` (the card or the provider paid with) or `voucher`. */
+      /**
+       * @description `payment` (the card or the provider paid with), `voucher`, or `credit` (the payment's part
+       *     given as a new voucher instead).
+       */
       to: string;
     };
     RegisterBody: {
@@ -4828,7 +4871,10 @@ export interface components {
       amount?: number | null;
       /** @description When (UTC, RFC 3339). */
       at: string;
-      /** @description purchased, redeemed, cancelled or replacement. */
+      /**
+       * @description purchased, credited (a cancellation's refund given as this voucher), redeemed, cancelled
+       *     or replacement.
+       */
       kind: string;
       /** @description The order it happened in. */
       reservationNumber?: string | null;
@@ -8506,7 +8552,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description refundToCreditUnavailable, formValidation (a line not of this reservation) */
+      /** @description refundToCreditUnavailable (a reservation without a customer cannot take credit), formValidation (a line not of this reservation) */
       422: {
         headers: {
           [name: string]: unknown;

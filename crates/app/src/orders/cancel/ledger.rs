@@ -15,6 +15,26 @@ pub enum RefundTarget {
     Payment { payment_id: String },
     /// A voucher's balance (order_vouchers), by its normalised code.
     Voucher { code: String },
+    /// The payment's part given as a new value voucher of the order's customer instead
+    /// (`refundToTransactionCredit`, decision 0034): issued in the cancellation's transaction,
+    /// done at once, never sent to the provider. It counts against the payment it replaces.
+    Credit {
+        payment_id: String,
+        reference: String,
+        code: String,
+    },
+}
+
+impl RefundTarget {
+    /// The payment whose money this part is: the payment itself, or credit given in its stead.
+    pub fn paid_from(&self) -> Option<&str> {
+        match self {
+            RefundTarget::Payment { payment_id } | RefundTarget::Credit { payment_id, .. } => {
+                Some(payment_id)
+            }
+            RefundTarget::Voucher { .. } => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,8 +64,8 @@ impl RefundStatus {
 /// One row of the refund ledger, keyed by its cancellation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refund {
-    /// `{cancellation id}:payment` or `{cancellation id}:voucher:{code}`; the provider's
-    /// idempotency key too.
+    /// `{cancellation id}:payment`, `{cancellation id}:voucher:{code}` or
+    /// `{cancellation id}:credit`; the provider's idempotency key too.
     pub id: String,
     pub cancellation_id: String,
     pub order_id: String,
@@ -76,6 +96,16 @@ pub struct Cancellation {
     pub refunds: Vec<Refund>,
     pub created_at_ms: i64,
     pub dry_run: bool,
+}
+
+impl Cancellation {
+    /// The voucher credit it gave (reference, amount), if the refund was taken as credit.
+    pub fn credit(&self) -> Option<(&str, i64)> {
+        self.refunds.iter().find_map(|r| match &r.target {
+            RefundTarget::Credit { reference, .. } => Some((reference.as_str(), r.amount)),
+            _ => None,
+        })
+    }
 }
 
 /// Everything [`plan`] reads, as the store read it under the order's lock.
@@ -188,7 +218,7 @@ pub fn plan(
     }
     .min(value);
     let refund = value - fee;
-    let refunds = split_refund(facts, refund, id, now_ms);
+    let refunds = split_refund(facts, refund, request.credit.as_ref(), id, now_ms);
     let mut lines: Vec<i64> = chosen
         .iter()
         .flat_map(|g| g.iter().map(|t| t.line))
@@ -211,8 +241,15 @@ pub fn plan(
 /// Each part of a refund goes back where it came from, in proportion: the payment's share of all
 /// refunded so far (this refund included) is `refunded × paid by payment / order total`, rounded
 /// half up, less what the payment got back before; vouchers take the rest, the last applied
-/// first. Neither ever gets back more than it paid.
-fn split_refund(facts: &CancelFacts<'_>, refund: i64, id: &str, now_ms: i64) -> Vec<Refund> {
+/// first. Neither ever gets back more than it paid. With `credit`, the payment's part becomes
+/// that voucher's balance instead (done at once); the vouchers' parts go back to them as ever.
+fn split_refund(
+    facts: &CancelFacts<'_>,
+    refund: i64,
+    credit: Option<&CreditVoucher>,
+    id: &str,
+    now_ms: i64,
+) -> Vec<Refund> {
     if refund <= 0 {
         return Vec::new();
     }
@@ -246,8 +283,19 @@ fn split_refund(facts: &CancelFacts<'_>, refund: i64, id: &str, now_ms: i64) -> 
     let payment_target = facts.payment.map(|p| RefundTarget::Payment {
         payment_id: p.id.clone(),
     });
+    // What went back to the payment before, as money or as credit in its stead.
+    let payment_back = |pid: &str| -> i64 {
+        facts
+            .previous
+            .iter()
+            .filter(|r| r.target.paid_from() == Some(pid))
+            .map(|r| r.amount)
+            .sum()
+    };
     let payment_left = match &payment_target {
-        Some(t) if paid_by_payment > 0 => paid_by_payment - back_to(t),
+        Some(RefundTarget::Payment { payment_id }) if paid_by_payment > 0 => {
+            paid_by_payment - payment_back(payment_id)
+        }
         _ => 0,
     };
     if payment_left > 0 && order.total > 0 {
@@ -278,9 +326,28 @@ fn split_refund(facts: &CancelFacts<'_>, refund: i64, id: &str, now_ms: i64) -> 
         to_payment += more;
     }
     if to_payment > 0
-        && let Some(t) = payment_target
+        && let Some(RefundTarget::Payment { payment_id }) = payment_target
     {
-        out.insert(0, make(t, to_payment, "payment".into()));
+        match credit {
+            Some(c) => {
+                let target = RefundTarget::Credit {
+                    payment_id,
+                    reference: c.reference.clone(),
+                    code: c.code_key(),
+                };
+                let mut r = make(target, to_payment, "credit".into());
+                r.status = RefundStatus::Done;
+                out.insert(0, r);
+            }
+            None => out.insert(
+                0,
+                make(
+                    RefundTarget::Payment { payment_id },
+                    to_payment,
+                    "payment".into(),
+                ),
+            ),
+        }
     }
     out
 }

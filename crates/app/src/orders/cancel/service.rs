@@ -33,13 +33,11 @@ impl OrderService {
         if order.paid_at_ms.is_none() {
             return Err(no_such());
         }
-        if refund_to_credit {
-            return Err(AppError::rejected(
-                ErrorCode::RefundToCreditUnavailable,
-                "a refund as voucher credit is not offered yet; cancel without it to be refunded to the way you paid",
-            ));
-        }
         let now = self.clock.now_ms();
+        let mut request = request;
+        if refund_to_credit {
+            request.credit = Some(self.credit_voucher(&order, now).await?);
+        }
         // An order of several presentations closes with the earliest of them.
         let mut until = i64::MAX;
         for id in &order.presentations {
@@ -84,7 +82,16 @@ impl OrderService {
         if done.dry_run {
             return Ok(done);
         }
-        tracing::info!(reservation = %order.id, cancellation = %done.id, lines = done.lines.len(), refund = done.refund, fee = done.fee, "reservation cancelled");
+        tracing::info!(reservation = %order.id, cancellation = %done.id, lines = done.lines.len(), refund = done.refund, fee = done.fee, credit = done.credit().is_some(), "reservation cancelled");
+        if let (Some((reference, amount)), Some(credit)) = (done.credit(), &request.credit) {
+            // The cancellation stands whatever the mail does; the customer area lists the voucher.
+            if let Err(e) = self
+                .send_credit_mail(&order, reference, amount, &credit.valid_to)
+                .await
+            {
+                tracing::error!(reservation = %order.id, error = %e, "the credit mail was not sent");
+            }
+        }
         for id in &order.presentations {
             self.booking.publish(
                 *id,
@@ -102,6 +109,67 @@ impl OrderService {
             }
         }
         Ok(done)
+    }
+
+    /// Whether the order can take its refund as voucher credit (decision 0034): it has a customer
+    /// (who has a customer area to hold the voucher), sells tickets, and the catalogue has a value
+    /// voucher class to issue credit on (the first by sort). The class and the customer, or why not.
+    async fn credit_terms(
+        &self,
+        order: &Order,
+    ) -> AppResult<Result<(i64, crate::vouchers::SystemVoucherClass), &'static str>> {
+        let Some(customer_id) = order.customer_id else {
+            return Ok(Err(
+                "only a reservation made logged in can be refunded as voucher credit; cancel without it to be refunded to the way you paid",
+            ));
+        };
+        if order.kind != OrderKind::Tickets {
+            return Ok(Err(
+                "only a ticket reservation can be refunded as voucher credit",
+            ));
+        }
+        let classes = self.store.system_voucher_classes().await?;
+        Ok(classes
+            .into_iter()
+            .filter(|c| c.is_value())
+            .min_by_key(|c| (c.sort, c.id))
+            .map(|class| (customer_id, class))
+            .ok_or("voucher credit is not offered here; cancel without it to be refunded to the way you paid"))
+    }
+
+    /// Whether a cancel of the order may ask for voucher credit (the dialog offers the choice).
+    pub async fn credit_offered(&self, order: &Order) -> AppResult<bool> {
+        Ok(self.credit_terms(order).await?.is_ok())
+    }
+
+    /// The voucher a refund as credit would become, good for the configured days from today.
+    /// Drawn here, outside the store's transaction; issued there only if the cancellation's
+    /// payment part is more than nothing.
+    async fn credit_voucher(&self, order: &Order, now_ms: i64) -> AppResult<CreditVoucher> {
+        let (customer_id, class) = self
+            .credit_terms(order)
+            .await?
+            .map_err(|why| AppError::rejected(ErrorCode::RefundToCreditUnavailable, why))?;
+        let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(now_ms));
+        let valid_to = today
+            .checked_add(jiff::ToSpan::days(
+                self.cancellation.credit_validity_days.max(1),
+            ))
+            .map_err(|e| AppError::internal(format!("credit validity: {e}")))?;
+        Ok(CreditVoucher {
+            reference: crate::vouchers::new_reference(),
+            code_id: crate::vouchers::new_code_id(),
+            class_id: class.id,
+            ticket_id: class.ticket_id,
+            customer_id,
+            valid_from: today.to_string(),
+            valid_to: valid_to.to_string(),
+            label: format!("זיכוי מביטול הזמנה {}", order.reservation_number),
+            label_en: format!(
+                "Credit from cancelled reservation {}",
+                order.reservation_number
+            ),
+        })
     }
 
     /// Whether `who` may cancel the order: its buyer session, or the customer it belongs to.

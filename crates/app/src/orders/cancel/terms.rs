@@ -95,7 +95,13 @@ pub struct CancellationPolicy {
     pub window_minutes: i64,
     /// Payments made with these cannot be refunded online (BALANCE_IS_DUE).
     pub not_refundable_online: Vec<PaymentMethod>,
+    /// A refund taken as voucher credit is good for this many days (KUPA_CREDIT_VALIDITY_DAYS;
+    /// decision 0034).
+    pub credit_validity_days: i64,
 }
+
+/// The default validity of a refund taken as voucher credit: a year, as a gift card.
+pub const DEFAULT_CREDIT_VALIDITY_DAYS: i64 = 365;
 
 impl Default for CancellationPolicy {
     fn default() -> CancellationPolicy {
@@ -106,6 +112,7 @@ impl Default for CancellationPolicy {
             }),
             window_minutes: 120,
             not_refundable_online: Vec::new(),
+            credit_validity_days: DEFAULT_CREDIT_VALIDITY_DAYS,
         }
     }
 }
@@ -117,6 +124,36 @@ pub struct CancelRequest {
     pub lines: Option<Vec<i64>>,
     /// Compute and answer, write nothing (the dialog's preview).
     pub dry_run: bool,
+    /// Refund the payment's part as this new voucher instead of back to the payment
+    /// (`refundToTransactionCredit`, decision 0034); drawn by the use case, issued by the store
+    /// in the cancellation's transaction.
+    pub credit: Option<CreditVoucher>,
+}
+
+/// The value voucher a refund as credit becomes: its reference and code id drawn as a sold
+/// voucher's are (decision 0033), owned by the order's customer. Its balance is the refund's
+/// payment part, known only under the order's lock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreditVoucher {
+    pub reference: String,
+    pub code_id: i64,
+    /// The catalogue's value voucher class it is issued on (its "by code" ticket).
+    pub class_id: i64,
+    pub ticket_id: i64,
+    pub customer_id: i64,
+    /// Local days, inclusive (YYYY-MM-DD).
+    pub valid_from: String,
+    pub valid_to: String,
+    /// Its name in the customer area's list and on the code.
+    pub label: String,
+    pub label_en: String,
+}
+
+impl CreditVoucher {
+    /// The code key it is redeemed by.
+    pub fn code_key(&self) -> String {
+        kupa_domain::tickets::normalise_code(&self.reference)
+    }
 }
 
 /// Why the arithmetic refused.

@@ -195,6 +195,7 @@ fn run(
         &CancelRequest {
             lines,
             dry_run: false,
+            ..Default::default()
         },
         fee(f),
         "c1",
@@ -388,7 +389,8 @@ fn nothing_left_or_an_unknown_line_is_refused() {
             &facts,
             &CancelRequest {
                 lines: Some(vec![7]),
-                dry_run: false
+                dry_run: false,
+                ..Default::default()
             },
             None,
             "c",
@@ -437,4 +439,109 @@ fn the_worked_example_of_the_api_document() {
     let c1 = run(&o, &p, &[], 0, Some(vec![1]), "fixed:700:perOrder");
     let c2 = run(&o2, &p, &c1.refunds, c1.fee, None, "fixed:700:perOrder");
     assert_eq!((c1.fee, c2.fee), (700, 0));
+}
+
+fn credit_voucher() -> CreditVoucher {
+    CreditVoucher {
+        reference: "KV-AAAA-BBBB-CCCC-DDDD".into(),
+        code_id: 1 << 41,
+        class_id: 2,
+        ticket_id: 115,
+        customer_id: 7,
+        valid_from: "2026-11-25".into(),
+        valid_to: "2027-11-25".into(),
+        label: "זיכוי".into(),
+        label_en: "Credit".into(),
+    }
+}
+
+#[test]
+fn credit_takes_the_cards_part_at_once_and_counts_against_the_card_afterwards() {
+    // 10000 paid: 3000 by voucher, 7000 by card.
+    let o = order(
+        vec![ticket(1, 5000, 0, false), ticket(2, 5000, 0, false)],
+        vec![OrderVoucher {
+            code: "v".into(),
+            amount: 3000,
+        }],
+        0,
+    );
+    let p = card(7000);
+    let facts = CancelFacts {
+        order: &o,
+        payment: Some(&p),
+        previous: &[],
+        fee_charged: 0,
+    };
+    let request = CancelRequest {
+        lines: Some(vec![1]),
+        dry_run: false,
+        credit: Some(credit_voucher()),
+    };
+    let c = plan(&facts, &request, fee("fixed:333:perTicket"), "c1", 5).unwrap();
+    let parts: Vec<(RefundTarget, i64, RefundStatus)> = c
+        .refunds
+        .iter()
+        .map(|r| (r.target.clone(), r.amount, r.status))
+        .collect();
+    assert_eq!(
+        parts,
+        vec![
+            (
+                RefundTarget::Credit {
+                    payment_id: "p".into(),
+                    reference: "KV-AAAA-BBBB-CCCC-DDDD".into(),
+                    code: kupa_domain::tickets::normalise_code("KV-AAAA-BBBB-CCCC-DDDD"),
+                },
+                3267,
+                RefundStatus::Done
+            ),
+            (
+                RefundTarget::Voucher { code: "v".into() },
+                1400,
+                RefundStatus::Pending
+            ),
+        ],
+        "the card's part as credit, the voucher's back to the voucher"
+    );
+    assert_eq!(c.credit(), Some(("KV-AAAA-BBBB-CCCC-DDDD", 3267)));
+    assert_eq!(c.refunds[0].id, "c1:credit");
+    // The rest to the card: what the credit took counts as the card's.
+    let mut o2 = o.clone();
+    o2.tickets[0].cancelled_at_ms = Some(5);
+    let c2 = run(&o2, &p, &c.refunds, 333, None, "fixed:333:perTicket");
+    let card_and_credit: i64 = c
+        .refunds
+        .iter()
+        .chain(&c2.refunds)
+        .filter(|r| r.target.paid_from() == Some("p"))
+        .map(|r| r.amount)
+        .sum();
+    assert_eq!(card_and_credit, (9334 * 7 + 5) / 10);
+    assert!(c2.credit().is_none());
+}
+
+#[test]
+fn an_order_paid_all_by_vouchers_gives_no_credit() {
+    let o = order(
+        vec![ticket(1, 5000, 0, false)],
+        vec![OrderVoucher {
+            code: "v".into(),
+            amount: 5000,
+        }],
+        0,
+    );
+    let facts = CancelFacts {
+        order: &o,
+        payment: None,
+        previous: &[],
+        fee_charged: 0,
+    };
+    let request = CancelRequest {
+        credit: Some(credit_voucher()),
+        ..Default::default()
+    };
+    let c = plan(&facts, &request, None, "c1", 5).unwrap();
+    assert!(c.credit().is_none());
+    assert_eq!(c.refunds.len(), 1);
 }

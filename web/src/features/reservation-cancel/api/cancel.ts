@@ -10,16 +10,22 @@ export type Reservation = Schemas['Reservation'];
 export type CancellationResult = Schemas['CancellationDto'];
 export type CancelResponse = Schemas['CancelReservationResponse'];
 
-export interface CancelAsk {
+/** What the buyer chose: the tickets and where the refund goes. */
+export interface CancelChoice {
   /** Ticket lines; null: the whole reservation. */
   lines: number[] | null;
+  /** The card's part as voucher credit for a next order instead of back to the card. */
+  credit: boolean;
+}
+
+export interface CancelAsk extends CancelChoice {
   dryRun: boolean;
 }
 
 export function cancelReservation(id: string, ask: CancelAsk): Promise<CancelResponse> {
   return apiSend<CancelResponse>('POST', `/reservations/${encodeURIComponent(id)}/cancel`, {
     itemsToCancel: ask.lines,
-    refundToTransactionCredit: false,
+    refundToTransactionCredit: ask.credit,
     dryRun: ask.dryRun,
   });
 }
@@ -27,13 +33,13 @@ export function cancelReservation(id: string, ask: CancelAsk): Promise<CancelRes
 /** The preview (a dry run): the charge and the refund the buyer would get. */
 export function useCancelPreview(id: string) {
   return useMutation({
-    mutationFn: (lines: number[] | null) => cancelReservation(id, { lines, dryRun: true }),
+    mutationFn: (choice: CancelChoice) => cancelReservation(id, { ...choice, dryRun: true }),
   });
 }
 
 /** The cancellation itself. */
 export function useCancel(id: string) {
   return useMutation({
-    mutationFn: (lines: number[] | null) => cancelReservation(id, { lines, dryRun: false }),
+    mutationFn: (choice: CancelChoice) => cancelReservation(id, { ...choice, dryRun: false }),
   });
 }

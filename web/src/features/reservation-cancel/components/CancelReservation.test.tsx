@@ -28,7 +28,7 @@ function seat(line: number, seatName: string, cancelledAt: string | null = null)
   };
 }
 
-function reservationWith(cancellations: CancellationResult[]): Reservation {
+function reservationWith(cancellations: CancellationResult[], creditOffered = false): Reservation {
   const cancelled = cancellations.length > 0;
   return {
     ReservationIdentifier: 'r-1',
@@ -68,6 +68,7 @@ function reservationWith(cancellations: CancellationResult[]): Reservation {
       feeKind: 'fixed',
       feeAmount: 500,
       feeScope: 'perTicket',
+      creditOffered,
     },
   };
 }
@@ -166,5 +167,78 @@ describe('the cancel reservation dialog', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       'לא ניתן עוד לבטל כרטיסים לאירוע זה',
     );
+  });
+
+  it('offers a logged-in owner the refund as voucher credit and shows the voucher after', async () => {
+    let cancels = 0;
+    const credited = (dryRun: boolean): CancellationResult => ({
+      ...figures(dryRun, false),
+      refunds: [
+        {
+          to: 'credit',
+          amount: 4000,
+          status: 'done',
+          ...(dryRun ? {} : { reference: 'KV-7Q2M-XT4D-9HRA-C3WN' }),
+        },
+      ],
+      credit: { reference: dryRun ? '' : 'KV-7Q2M-XT4D-9HRA-C3WN', amount: 4000 },
+    });
+    const { fetchMock } = await renderApp('/reservation/r-1', {
+      api: (u) => {
+        if (u.pathname === '/api/reservations/r-1')
+          return {
+            body: { reservation: reservationWith(cancels === 2 ? [credited(false)] : [], true) },
+          };
+        if (u.pathname === '/api/reservations/r-1/cancel') {
+          cancels += 1;
+          return { body: { cancellation: credited(cancels === 1) } };
+        }
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: 'ביטול כרטיסים' }, { timeout: 5000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'ביטול הזמנה' });
+    const group = within(dialog).getByRole('group', { name: 'לאן יועבר ההחזר?' });
+    const toCard = within(group).getByRole('radio', { name: /החזר לכרטיס האשראי/ });
+    const toCredit = within(group).getByRole('radio', { name: 'זיכוי בשובר להזמנה הבאה שלי' });
+    expect(toCard).toBeChecked();
+    await user.click(toCredit);
+    expect(toCredit).toBeChecked();
+    await user.click(within(dialog).getByRole('checkbox', { name: /מושב 8/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'המשך' }));
+    expect((await within(dialog).findByText('כזיכוי בשובר')).nextElementSibling).toHaveTextContent(
+      /40\.00/,
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'אישור הביטול' }));
+    const status = await within(dialog).findByRole('status');
+    expect(status).toHaveTextContent(/ניתן כזיכוי בשובר/);
+    expect(status).toHaveTextContent('KV-7Q2M-XT4D-9HRA-C3WN');
+    const calls = fetchMock.mock.calls as unknown as [RequestInfo | URL, RequestInit?][];
+    const bodies = calls
+      .filter(([input]) => String(input).includes('/cancel'))
+      .map(([, init]) => JSON.parse(String(init?.body)) as unknown);
+    expect(bodies).toEqual([
+      { itemsToCancel: [1], refundToTransactionCredit: true, dryRun: true },
+      { itemsToCancel: [1], refundToTransactionCredit: true, dryRun: false },
+    ]);
+  });
+
+  it('does not offer credit when the reservation cannot take it (a guest)', async () => {
+    await renderApp('/reservation/r-1', {
+      api: (u) => {
+        if (u.pathname === '/api/reservations/r-1')
+          return { body: { reservation: reservationWith([]) } };
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(
+      await screen.findByRole('button', { name: 'ביטול כרטיסים' }, { timeout: 5000 }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'ביטול הזמנה' });
+    expect(within(dialog).queryByRole('radio')).not.toBeInTheDocument();
   });
 });

@@ -114,6 +114,15 @@ function CancellationSummary({
             </span>
           </dd>
         </div>
+        {cancellation.credit && (
+          <div>
+            <dt>{t('cancelCredit.voucher')}</dt>
+            <dd>
+              <span dir="ltr">{cancellation.credit.reference}</span> (
+              {money(cancellation.credit.amount)})
+            </dd>
+          </div>
+        )}
       </dl>
     </>
   );

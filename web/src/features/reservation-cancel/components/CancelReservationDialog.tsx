@@ -35,6 +35,10 @@ export function CancelReservationDialog({
     () => new Set(choices.map((c) => c.line)),
   );
   const [step, setStep] = useState<Step>('choose');
+  // Where the refund goes: back to the card, or as voucher credit (offered to a logged-in owner).
+  const creditOffered = reservation.cancellationTerms.creditOffered;
+  const [credit, setCredit] = useState(false);
+  const refundToId = useId();
   const preview = useCancelPreview(id);
   const cancel = useCancel(id);
   const money = (agorot: number) => formatMoney(agorot, lang, reservation.currency);
@@ -58,11 +62,11 @@ export function CancelReservationDialog({
   }
 
   function review() {
-    preview.mutate(lines, { onSuccess: () => setStep('review') });
+    preview.mutate({ lines, credit }, { onSuccess: () => setStep('review') });
   }
 
   function confirm() {
-    cancel.mutate(lines, { onSuccess: () => setStep('done') });
+    cancel.mutate({ lines, credit }, { onSuccess: () => setStep('done') });
   }
 
   const error = preview.isError
@@ -116,6 +120,31 @@ export function CancelReservationDialog({
         </fieldset>
       )}
 
+      {step === 'choose' && creditOffered && (
+        <fieldset className="cancel-dialog__refund-to">
+          <legend id={refundToId}>{t('cancelCredit.refundTo')}</legend>
+          <label className="cancel-dialog__choice">
+            <input
+              type="radio"
+              name={refundToId}
+              checked={!credit}
+              onChange={() => setCredit(false)}
+            />
+            <span>{t('cancelCredit.toCard')}</span>
+          </label>
+          <label className="cancel-dialog__choice">
+            <input
+              type="radio"
+              name={refundToId}
+              checked={credit}
+              onChange={() => setCredit(true)}
+            />
+            <span>{t('cancelCredit.toCredit')}</span>
+          </label>
+          {credit && <p className="cancel-dialog__hint">{t('cancelCredit.creditHint')}</p>}
+        </fieldset>
+      )}
+
       {(step === 'review' || step === 'done') && figures && (
         <dl className="cancel-dialog__figures">
           <div>
@@ -130,6 +159,12 @@ export function CancelReservationDialog({
             <dt>{t('cancel.refund')}</dt>
             <dd>{money(figures.refund)}</dd>
           </div>
+          {figures.credit && (
+            <div>
+              <dt>{t('cancelCredit.asCredit')}</dt>
+              <dd>{money(figures.credit.amount)}</dd>
+            </div>
+          )}
         </dl>
       )}
 
@@ -140,13 +175,28 @@ export function CancelReservationDialog({
       )}
 
       {step === 'done' && done && (
-        <p className="cancel-dialog__result" role="status">
-          {done.refund === 0
-            ? t('cancel.doneNoRefund')
-            : t(done.refundPending ? 'cancel.donePending' : 'cancel.doneRefunded', {
-                refund: money(done.refund),
-              })}
-        </p>
+        <div className="cancel-dialog__result" role="status">
+          {done.credit ? (
+            <>
+              <p>{t('cancelCredit.done', { credit: money(done.credit.amount) })}</p>
+              <p>
+                {t('cancelCredit.reference')}{' '}
+                <strong className="cancel-dialog__reference" dir="ltr">
+                  {done.credit.reference}
+                </strong>
+              </p>
+              <p className="cancel-dialog__hint">{t('cancelCredit.howToUse')}</p>
+            </>
+          ) : (
+            <p>
+              {done.refund === 0
+                ? t('cancel.doneNoRefund')
+                : t(done.refundPending ? 'cancel.donePending' : 'cancel.doneRefunded', {
+                    refund: money(done.refund),
+                  })}
+            </p>
+          )}
+        </div>
       )}
 
       {error && (

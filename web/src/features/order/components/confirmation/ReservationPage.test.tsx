@@ -88,6 +88,7 @@ const reservation: Reservation = {
     feeKind: 'fixed',
     feeAmount: 500,
     feeScope: 'perTicket',
+    creditOffered: false,
   },
 };
 
