@@ -102,6 +102,29 @@ async fn bought_gift_cards(app: &TestApp, who: &str) -> Reply {
     r
 }
 
+/// A login by SMS code that proves a mobile number no customer account has (the checkout's login).
+async fn log_in_without_account(app: &TestApp, who: &str, mobile: &str) -> String {
+    let body = json!({ "mobileNumber": mobile, "recaptchaToken": CAPTCHA_TEST_TOKEN, "sendSmsRegardlessOfCustomerExistence": true }).to_string();
+    let r = app
+        .call_as(who, "POST", "/api/customer/mobile-login", Some(&body))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let inbox = app.get(&format!("/api/test/outbox/sms?to={mobile}")).await;
+    let code = six_digits(inbox.body["messages"][0]["body"].as_str().unwrap()).unwrap();
+    let body = json!({ "smsCode": code, "mobileNumber": mobile }).to_string();
+    let r = app
+        .call_as(
+            who,
+            "POST",
+            "/api/customer/mobile-login-validation-area",
+            Some(&body),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let login = set_cookie(&r, "kupa_login").expect("the login sets its cookie");
+    format!("{};{login}", r.headers["uuid"].to_str().unwrap())
+}
+
 async fn ticket_codes(db: &TestDb) -> usize {
     rows(db, "SELECT code FROM ticket_codes").await.len()
 }
@@ -125,7 +148,7 @@ api_tests! {
 
     async fn gift_cards_are_sold_paid_issued_and_redeemed_on_a_ticket_order(db: &TestDb) {
         let app = TestApp::new(db, test_settings()).await;
-        let who = buyer(1);
+        let who = log_in(&app, &buyer(1), "0524318876").await;
         let before = ticket_codes(db).await;
         let r = bought_gift_cards(&app, &who).await;
         let vouchers = r.body["systemVouchers"].as_array().unwrap().clone();
@@ -208,7 +231,7 @@ api_tests! {
 
     async fn a_declined_payment_issues_no_voucher(db: &TestDb) {
         let app = TestApp::new(db, test_settings()).await;
-        let who = buyer(1);
+        let who = log_in(&app, &buyer(1), "0524318876").await;
         let before = ticket_codes(db).await;
         let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 1, "Prices": [{ "SystemVoucherPriceId": 11, "selectedQuantity": 1 }] }], "customerInfo": customer(None) })).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -233,8 +256,20 @@ api_tests! {
 
     async fn voucher_carts_refuse_what_cannot_be_sold(db: &TestDb) {
         let app = TestApp::new(db, test_settings()).await;
-        let who = buyer(1);
+        // A voucher lives in its buyer's customer area: an anonymous buyer is asked to log in first.
         let refused = |r: &Reply| (r.status, code(r).to_owned());
+        let one = json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 1 }] }], "customerInfo": customer(None) });
+        let r = cart(&app, &buyer(1), one.clone()).await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "anonymous: {}", r.text);
+        assert_eq!(code(&r), "loginError");
+        let r = pay_form(&app, &buyer(1), "vouchers", 5000).await;
+        assert_eq!(refused(&r), (StatusCode::NOT_FOUND, "notFound".into()), "nothing was kept to pay");
+        // A login that proved a mobile number no customer account has is no customer either.
+        let stranger = log_in_without_account(&app, &buyer(4), "0529999999").await;
+        let r = cart(&app, &stranger, one).await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "a login with no account: {}", r.text);
+        assert_eq!(code(&r), "loginError");
+        let who = log_in(&app, &buyer(1), "0524318876").await;
         let r = cart(&app, &who, json!({ "vouchers": [] })).await;
         assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "mustSelectVouchers".into()), "{}", r.text);
         let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 0 }] }] })).await;
@@ -388,7 +423,7 @@ api_tests! {
     async fn an_untouched_voucher_is_cancelled_and_refunded_once_a_used_one_only_replaced(db: &TestDb) {
         use kupa_app::orders::OrderStore;
         let app = TestApp::new(db, test_settings()).await;
-        let who = buyer(1);
+        let who = log_in(&app, &buyer(1), "0524318876").await;
         let bought = bought_gift_cards(&app, &who).await;
         let order = bought.body["reservationIdentifier"].as_str().unwrap().to_owned();
         let payment = db.db.order(&order).await.unwrap().unwrap().payment_id.unwrap();

@@ -314,6 +314,7 @@ impl CartSeatIn {
 /// on its own.
 #[utoipa::path(post, operation_id = "postCart", path = "/cart", tag = "order", request_body = CartBody,
     responses((status = 200, description = "The priced cart", body = CartResponse),
+              (status = 401, description = "loginError: a cart of vouchers needs a customer logged in (decision 0035); a member ticket its member", body = ErrorBody),
               (status = 404, description = "noEvent", body = ErrorBody),
               (status = 409, description = "lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired", body = ErrorBody),
               (status = 422, description = "formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others)", body = ErrorBody)))]

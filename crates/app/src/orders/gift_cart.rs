@@ -57,6 +57,19 @@ impl OrderService {
         cart: GiftCartInput,
     ) -> AppResult<PricedCart> {
         let now = self.clock.now_ms();
+        let customer_id = self
+            .customers
+            .customer_of_login(login)
+            .await?
+            .map(|a| a.customer.id);
+        // A voucher lives in its buyer's customer area (cancel, replace, history are its
+        // owner's), so it is sold to a customer logged in; a donation needs no account.
+        if matches!(cart.lines, GiftCartLines::Vouchers(_)) && customer_id.is_none() {
+            return Err(AppError::rejected(
+                ErrorCode::LoginError,
+                "log in to buy vouchers: they are kept in your customer area",
+            ));
+        }
         let config = self.catalogue.site_config().await?;
         let today = self.tickets.today();
         let (kind, system_vouchers, donations) = match &cart.lines {
@@ -90,11 +103,7 @@ impl OrderService {
             channel: Channel::Web,
             referral_mini_site_id: None,
             is_hold: false,
-            customer_id: self
-                .customers
-                .customer_of_login(login)
-                .await?
-                .map(|a| a.customer.id),
+            customer_id,
             customer,
             locale: cart.locale.clone(),
             tickets_total: 0,

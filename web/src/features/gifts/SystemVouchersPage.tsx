@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { GiftCheckout, GiftConfirmation } from './GiftCheckout';
+import { AuthStep, VoucherSteps } from './AuthStep';
 import { useGiftReturn } from './useGiftReturn';
 import './GiftCheckout.css';
 import { Loading } from '../../components/ui/Loading';
@@ -12,11 +13,14 @@ import { useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
-import { voucherClassesQuery, type GiftLines, type VoucherClass } from '../../lib/api/gifts';
-import { chosenVouchers, type VoucherChoice } from './choice';
+import { meQuery } from '../../lib/api/customer';
+import { voucherClassesQuery, type VoucherClass } from '../../lib/api/gifts';
+import { chosenVouchers, decodeChoice, encodeChoice, type VoucherChoice } from './choice';
 
 /**
- * Gift vouchers (spec section 2: choose vouchers, customer info, payment, confirmation). The
+ * Gift vouchers (spec section 2: choose vouchers, auth, choose products, customer info,
+ * confirmation; decision 0035). The choice lives in the address (`?choice=…`, and `&step=checkout`
+ * once it is made), so the auth step's trip through the login page and a reload keep it. The
  * gateway's page comes back here; a paid order then has its own address (`?order=…`).
  */
 export default function SystemVouchersPage() {
@@ -34,8 +38,20 @@ function ChooseVouchers({ path }: { path: string }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const query = useQuery(voucherClassesQuery);
-  const [choice, setChoice] = useState<VoucherChoice>({ quantities: {}, amounts: {} });
-  const [checkout, setCheckout] = useState<GiftLines | null>(null);
+  const [params, setParams] = useSearchParams();
+  const [choice, setChoice] = useState<VoucherChoice>(() => decodeChoice(params.get('choice')));
+  const inCheckout = params.get('step') === 'checkout';
+  const me = useQuery({ ...meQuery, enabled: inCheckout });
+  /** The address of this choice: at the choosing (`checkout` false) or past it. */
+  const address = (checkout: boolean) => {
+    const next = new URLSearchParams();
+    const langParam = params.get('lang');
+    if (langParam) next.set('lang', langParam);
+    const text = encodeChoice(choice);
+    if (text) next.set('choice', text);
+    if (checkout) next.set('step', 'checkout');
+    return next;
+  };
   if (query.isPending) return <Loading />;
   if (query.isError) {
     return (
@@ -48,25 +64,40 @@ function ChooseVouchers({ path }: { path: string }) {
   const chosen = chosenVouchers(classes, choice, max);
   const money = (agorot: number) => formatMoney(agorot, lang);
 
-  if (checkout && chosen.ok) {
+  if (inCheckout && chosen.ok) {
+    if (me.isPending) return <Loading />;
+    const summary = (
+      <ul>
+        {chosen.summary.map((s) => (
+          <li key={s.key}>
+            {s.quantity} × {localizedName(lang, s.name, s.nameEn)} ({money(s.price)})
+          </li>
+        ))}
+      </ul>
+    );
+    const back = () => setParams(address(false));
+    // A voucher is its buyer's, in their customer area: nobody logged in, the auth step first.
+    const loggedIn = me.data != null && me.data.customerInfo != null;
     return (
       <div className="gift-page">
         <h1 className="page-title">{t('gifts.vouchers.title')}</h1>
-        <GiftCheckout
-          lines={checkout}
-          total={chosen.total}
-          returnPath={path}
-          onBack={() => setCheckout(null)}
-          summary={
-            <ul>
-              {chosen.summary.map((s) => (
-                <li key={s.key}>
-                  {s.quantity} × {localizedName(lang, s.name, s.nameEn)} ({money(s.price)})
-                </li>
-              ))}
-            </ul>
-          }
-        />
+        <VoucherSteps current={loggedIn ? 'details' : 'auth'} />
+        {loggedIn ? (
+          <GiftCheckout
+            lines={{ orderType: 'vouchers', vouchers: chosen.lines }}
+            total={chosen.total}
+            returnPath={path}
+            onBack={back}
+            summary={summary}
+          />
+        ) : (
+          <AuthStep
+            returnTo={`${path}?${address(true).toString()}`}
+            summary={summary}
+            total={money(chosen.total)}
+            onBack={back}
+          />
+        )}
       </div>
     );
   }
@@ -103,9 +134,7 @@ function ChooseVouchers({ path }: { path: string }) {
           type="button"
           className="button button--primary"
           disabled={!chosen.ok}
-          onClick={() =>
-            chosen.ok && setCheckout({ orderType: 'vouchers', vouchers: chosen.lines })
-          }
+          onClick={() => chosen.ok && setParams(address(true))}
         >
           {t('gifts.continue')}
         </button>

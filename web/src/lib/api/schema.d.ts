@@ -5642,6 +5642,15 @@ export interface operations {
           'application/json': components['schemas']['CartResponse'];
         };
       };
+      /** @description loginError: a cart of vouchers needs a customer logged in (decision 0035); a member ticket its member */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description noEvent */
       404: {
         headers: {
