@@ -340,6 +340,57 @@ api_tests! {
         assert!(!text.contains("123456782"), "no ID number in the mail");
     }
 
+    async fn a_voucher_order_carries_chain_wide_snacks_prepaid_and_prints_them(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        // The products step offers what every cinema sells, in menu order (not product 11, sold
+        // at one cinema only).
+        let offer = app.get("/api/system-vouchers").await;
+        let ids: Vec<i64> = offer.body["products"].as_array().unwrap().iter().map(|p| p["id"].as_i64().unwrap()).collect();
+        assert_eq!(ids, (1..=10).collect::<Vec<i64>>(), "{}", offer.text);
+        assert_eq!(offer.body["products"][2]["img"], "/api/products/3/image");
+        let who = log_in(&app, &buyer(1), "0524318876").await;
+        let refused = |r: &Reply| (r.status, code(r).to_owned());
+        let gift = json!([{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 1 }] }]);
+        let r = cart(&app, &who, json!({ "vouchers": gift, "products": [{ "id": 11, "quantity": 1 }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "one cinema's product: {}", r.text);
+        let r = cart(&app, &who, json!({ "vouchers": gift, "products": [{ "id": 3, "quantity": 21 }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "{}", r.text);
+        assert_eq!(r.body["error"]["params"]["max"], 20);
+        let r = cart(&app, &who, json!({ "vouchers": gift, "products": [{ "id": 3, "quantity": 1 }, { "id": 3, "quantity": 1 }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "twice: {}", r.text);
+        let r = cart(&app, &buyer(2), json!({ "donations": [{ "id": 1, "donationDetails": [{ "id": 11, "selectedQuantity": 1 }] }],
+                                              "products": [{ "id": 3, "quantity": 1 }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "a donation has no products: {}", r.text);
+        // A ₪50 gift card with two large popcorns (₪29) and a water (₪10), at the catalogue's prices.
+        let r = cart(&app, &who, json!({ "vouchers": gift, "products": [{ "id": 3, "quantity": 2 }, { "id": 7, "quantity": 1 }],
+                                         "customerInfo": customer(None), "total": 11800 })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!((r.body["cart"]["total"].as_i64(), r.body["cart"]["productsTotal"].as_i64()), (Some(11800), Some(6800)));
+        assert_eq!((r.body["cart"]["products"][0]["id"].as_i64(), r.body["cart"]["products"][0]["amount"].as_i64()), (Some(3), Some(5800)));
+        let form = pay_form(&app, &who, "vouchers", 11800).await;
+        assert_eq!(form.body["amount"], 11800, "{}", form.text);
+        let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
+        pay_card(&app, &who, &id, "4242+4242+4242+4242").await;
+        let done = commit(&app, &who, "vouchers").await;
+        assert_eq!(done.status, StatusCode::OK, "{}", done.text);
+        let order = done.body["reservationIdentifier"].as_str().unwrap().to_owned();
+        let reference = done.body["systemVouchers"][0]["reference"].as_str().unwrap().to_owned();
+        // Kept on the order, read back with it.
+        let kept = rows(db, "SELECT order_id || ':' || CAST(product_id AS TEXT) || ':' || CAST(quantity AS TEXT) || ':' || CAST(unit_price AS TEXT) FROM order_products ORDER BY product_id").await;
+        assert_eq!(kept, vec![format!("{order}:3:2:2900"), format!("{order}:7:1:1000")]);
+        let back = app.call_as(&who, "GET", &format!("/api/gift-orders/{order}"), None).await;
+        assert_eq!(back.status, StatusCode::OK, "{}", back.text);
+        assert_eq!(back.body["total"], 11800);
+        assert_eq!(back.body["products"].as_array().unwrap().len(), 2, "{}", back.text);
+        assert_eq!((back.body["products"][1]["nameEn"].as_str(), back.body["products"][1]["quantity"].as_i64()), (Some("Mineral water"), Some(1)));
+        example(&app, "giftOrderWithProducts", "GiftOrderResponse", &back);
+        // The voucher still carries its own value; the snacks are printed on it.
+        let r = app.call_as(&who, "GET", &format!("/api/payment/voucher?reference={reference}&recaptchaToken={CAPTCHA_TEST_TOKEN}"), None).await;
+        assert_eq!(r.body["payment"]["balance"], 5000, "{}", r.text);
+        let english = pdf_text(&body_bytes(&app, &who, &format!("/api/gift-orders/{order}/vouchers.pdf?lang=en")).await);
+        assert!(english.contains("Large popcorn") && english.contains("Mineral water"), "{english}");
+    }
+
     async fn a_logged_in_buyers_vouchers_are_theirs(db: &TestDb) {
         let app = TestApp::new(db, test_settings()).await;
         let dana = log_in(&app, &buyer(1), "0524318876").await;

@@ -237,6 +237,11 @@ impl OrderService {
                 reservation_number: &order.reservation_number,
                 paid_on: &paid_on,
                 chain_name: if lang == "he" { HE.chain } else { EN.chain },
+                products: order
+                    .products
+                    .iter()
+                    .map(|p| (p.name.as_str(), p.name_en.as_str(), p.quantity))
+                    .collect(),
             },
             &classes,
             lang,

@@ -3,8 +3,20 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 
+const popcorn = {
+  id: 3,
+  name: 'פופקורן גדול',
+  nameEn: 'Large popcorn',
+  category: 'popcorn',
+  price: 2900,
+  currency: 'ILS',
+  img: '/api/products/3/image',
+  selectedQuantity: 0,
+};
+
 const classes = {
   maxQuantityForVouchers: 10,
+  products: [popcorn],
   systemVouchers: [
     {
       id: 2,
@@ -75,10 +87,33 @@ describe('the vouchers flow', { timeout: 30_000 }, () => {
     expect(await screen.findByText('1', { selector: 'output' })).toBeInTheDocument();
   });
 
-  it('takes a logged-in buyer straight to their details, also after a reload', async () => {
-    await renderApp('/system-vouchers?lang=en&choice=2:21*1&step=checkout', { api: api(true) });
-    expect(await screen.findByRole('heading', { name: 'Your details' })).toBeInTheDocument();
+  it('offers a logged-in buyer the extras, skipped to their details', async () => {
+    const { getRouter } = await renderApp('/system-vouchers?lang=en&choice=2:21*1&step=checkout', {
+      api: api(true),
+    });
+    const user = userEvent.setup();
+    expect(await screen.findByRole('heading', { name: 'Extras for the gift' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Log in to your account' })).toBeNull();
-    await waitFor(() => expect(screen.getByText(/1 × Gift card/)).toBeInTheDocument());
+    await user.click(screen.getByRole('button', { name: 'Skip, no extras' }));
+    expect(await screen.findByRole('heading', { name: 'Your details' })).toBeInTheDocument();
+    const search = new URLSearchParams(getRouter()?.state.location.search);
+    expect(search.get('extras')).toBeNull();
+    expect(search.get('step')).toBe('details');
+    expect(screen.getByText(/1 × Gift card/)).toBeInTheDocument();
+  });
+
+  it('adds the extras chosen to the summary and the total, kept in the address', async () => {
+    const { getRouter } = await renderApp('/system-vouchers?lang=en&choice=2:21*1&step=checkout', {
+      api: api(true),
+    });
+    const user = userEvent.setup();
+    const more = await screen.findByRole('button', { name: 'More: Large popcorn' });
+    await user.click(more);
+    await user.click(more);
+    await user.click(screen.getByRole('button', { name: /^Add \(.*58.*\) and continue$/ }));
+    expect(await screen.findByRole('heading', { name: 'Your details' })).toBeInTheDocument();
+    expect(new URLSearchParams(getRouter()?.state.location.search).get('extras')).toBe('3*2');
+    expect(screen.getByText(/2 × Large popcorn/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(/108\.00/)).toBeInTheDocument());
   });
 });
