@@ -389,6 +389,10 @@ api_tests! {
         assert_eq!(r.body["payment"]["balance"], 5000, "{}", r.text);
         let english = pdf_text(&body_bytes(&app, &who, &format!("/api/gift-orders/{order}/vouchers.pdf?lang=en")).await);
         assert!(english.contains("Large popcorn") && english.contains("Mineral water"), "{english}");
+        // And in the confirmation mail, with the voucher that collects them.
+        let mail = app.get(&format!("/api/test/outbox/mail?to={EMAIL}")).await;
+        let text = mail.body["messages"][0]["text"].as_str().unwrap();
+        assert!(text.contains("2 × פופקורן גדול, 1 × מים מינרליים") && text.contains(&format!("עם שובר: {reference}")), "{text}");
     }
 
     async fn a_logged_in_buyers_vouchers_are_theirs(db: &TestDb) {
