@@ -3,6 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 
+/** A busy machine renders the first page slowly (the app's lazy routes, the config). */
+const SLOW = { timeout: 5000 };
+
 const popcorn = {
   id: 3,
   name: 'פופקורן גדול',
@@ -60,7 +63,7 @@ describe('the vouchers flow', { timeout: 30_000 }, () => {
   it('asks a buyer nobody knows to log in or sign up, the choice kept in the way back', async () => {
     const { getRouter } = await renderApp('/system-vouchers?lang=en', { api: api(false) });
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: /^More: Gift card/ }));
+    await user.click(await screen.findByRole('button', { name: /^More: Gift card/ }, SLOW));
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(
       await screen.findByRole('heading', { name: 'Log in to your account' }),
@@ -92,7 +95,9 @@ describe('the vouchers flow', { timeout: 30_000 }, () => {
       api: api(true),
     });
     const user = userEvent.setup();
-    expect(await screen.findByRole('heading', { name: 'Extras for the gift' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Extras for the gift' }, SLOW),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Log in to your account' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Skip, no extras' }));
     expect(await screen.findByRole('heading', { name: 'Your details' })).toBeInTheDocument();
@@ -107,7 +112,7 @@ describe('the vouchers flow', { timeout: 30_000 }, () => {
       api: api(true),
     });
     const user = userEvent.setup();
-    const more = await screen.findByRole('button', { name: 'More: Large popcorn' });
+    const more = await screen.findByRole('button', { name: 'More: Large popcorn' }, SLOW);
     await user.click(more);
     await user.click(more);
     await user.click(screen.getByRole('button', { name: /^Add \(.*58.*\) and continue$/ }));
