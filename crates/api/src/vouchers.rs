@@ -219,6 +219,9 @@ pub struct VoucherClassesResponse {
     pub system_vouchers: Vec<vouchers::SystemVoucherClass>,
     /// At most this many vouchers in one order (spec: maxQuantityForVouchers).
     pub max_quantity_for_vouchers: i64,
+    /// The products step's offer: snacks sold at every cinema, prepaid with the vouchers and
+    /// collected at any cinema's bar with the order's first voucher (decision 0035).
+    pub products: Vec<crate::dto::Product>,
 }
 
 /// The system vouchers on sale (spec section 2, "choose vouchers"), in their order. Classes sold
@@ -231,6 +234,13 @@ async fn voucher_classes(
     Ok(axum::Json(VoucherClassesResponse {
         system_vouchers: state.orders.voucher_classes().await?,
         max_quantity_for_vouchers: vouchers::MAX_QUANTITY_FOR_VOUCHERS,
+        products: state
+            .orders
+            .gift_products()
+            .await?
+            .iter()
+            .map(crate::dto::Product::from)
+            .collect(),
     }))
 }
 
@@ -262,6 +272,8 @@ pub struct GiftOrderResponse {
     pub paid_at: Option<String>,
     pub system_vouchers: Vec<IssuedVoucher>,
     pub donations: Vec<PricedDonation>,
+    /// A voucher order's prepaid products, collected with its first voucher (decision 0035).
+    pub products: Vec<crate::cart::PricedProduct>,
 }
 
 /// A paid voucher or donation order, for its buyer (the session that paid it, or the customer
@@ -347,6 +359,7 @@ impl GiftOrderResponse {
             } else {
                 Vec::new()
             },
+            products: crate::cart::PricedProduct::of(o),
         }
     }
 }

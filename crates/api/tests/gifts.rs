@@ -102,6 +102,29 @@ async fn bought_gift_cards(app: &TestApp, who: &str) -> Reply {
     r
 }
 
+/// A login by SMS code that proves a mobile number no customer account has (the checkout's login).
+async fn log_in_without_account(app: &TestApp, who: &str, mobile: &str) -> String {
+    let body = json!({ "mobileNumber": mobile, "recaptchaToken": CAPTCHA_TEST_TOKEN, "sendSmsRegardlessOfCustomerExistence": true }).to_string();
+    let r = app
+        .call_as(who, "POST", "/api/customer/mobile-login", Some(&body))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let inbox = app.get(&format!("/api/test/outbox/sms?to={mobile}")).await;
+    let code = six_digits(inbox.body["messages"][0]["body"].as_str().unwrap()).unwrap();
+    let body = json!({ "smsCode": code, "mobileNumber": mobile }).to_string();
+    let r = app
+        .call_as(
+            who,
+            "POST",
+            "/api/customer/mobile-login-validation-area",
+            Some(&body),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let login = set_cookie(&r, "kupa_login").expect("the login sets its cookie");
+    format!("{};{login}", r.headers["uuid"].to_str().unwrap())
+}
+
 async fn ticket_codes(db: &TestDb) -> usize {
     rows(db, "SELECT code FROM ticket_codes").await.len()
 }
@@ -125,7 +148,7 @@ api_tests! {
 
     async fn gift_cards_are_sold_paid_issued_and_redeemed_on_a_ticket_order(db: &TestDb) {
         let app = TestApp::new(db, test_settings()).await;
-        let who = buyer(1);
+        let who = log_in(&app, &buyer(1), "0524318876").await;
         let before = ticket_codes(db).await;
         let r = bought_gift_cards(&app, &who).await;
         let vouchers = r.body["systemVouchers"].as_array().unwrap().clone();
@@ -208,7 +231,7 @@ api_tests! {
 
     async fn a_declined_payment_issues_no_voucher(db: &TestDb) {
         let app = TestApp::new(db, test_settings()).await;
-        let who = buyer(1);
+        let who = log_in(&app, &buyer(1), "0524318876").await;
         let before = ticket_codes(db).await;
         let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 1, "Prices": [{ "SystemVoucherPriceId": 11, "selectedQuantity": 1 }] }], "customerInfo": customer(None) })).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -233,8 +256,20 @@ api_tests! {
 
     async fn voucher_carts_refuse_what_cannot_be_sold(db: &TestDb) {
         let app = TestApp::new(db, test_settings()).await;
-        let who = buyer(1);
+        // A voucher lives in its buyer's customer area: an anonymous buyer is asked to log in first.
         let refused = |r: &Reply| (r.status, code(r).to_owned());
+        let one = json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 1 }] }], "customerInfo": customer(None) });
+        let r = cart(&app, &buyer(1), one.clone()).await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "anonymous: {}", r.text);
+        assert_eq!(code(&r), "loginError");
+        let r = pay_form(&app, &buyer(1), "vouchers", 5000).await;
+        assert_eq!(refused(&r), (StatusCode::NOT_FOUND, "notFound".into()), "nothing was kept to pay");
+        // A login that proved a mobile number no customer account has is no customer either.
+        let stranger = log_in_without_account(&app, &buyer(4), "0529999999").await;
+        let r = cart(&app, &stranger, one).await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "a login with no account: {}", r.text);
+        assert_eq!(code(&r), "loginError");
+        let who = log_in(&app, &buyer(1), "0524318876").await;
         let r = cart(&app, &who, json!({ "vouchers": [] })).await;
         assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "mustSelectVouchers".into()), "{}", r.text);
         let r = cart(&app, &who, json!({ "vouchers": [{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 0 }] }] })).await;
@@ -305,6 +340,61 @@ api_tests! {
         let text = mail.body["messages"][0]["text"].as_str().unwrap();
         assert!(text.contains("72.00") || text.contains("72"), "{text}");
         assert!(!text.contains("123456782"), "no ID number in the mail");
+    }
+
+    async fn a_voucher_order_carries_chain_wide_snacks_prepaid_and_prints_them(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        // The products step offers what every cinema sells, in menu order (not product 11, sold
+        // at one cinema only).
+        let offer = app.get("/api/system-vouchers").await;
+        let ids: Vec<i64> = offer.body["products"].as_array().unwrap().iter().map(|p| p["id"].as_i64().unwrap()).collect();
+        assert_eq!(ids, (1..=10).collect::<Vec<i64>>(), "{}", offer.text);
+        assert_eq!(offer.body["products"][2]["img"], "/api/products/3/image");
+        let who = log_in(&app, &buyer(1), "0524318876").await;
+        let refused = |r: &Reply| (r.status, code(r).to_owned());
+        let gift = json!([{ "SystemVoucherId": 2, "Prices": [{ "SystemVoucherPriceId": 21, "selectedQuantity": 1 }] }]);
+        let r = cart(&app, &who, json!({ "vouchers": gift, "products": [{ "id": 11, "quantity": 1 }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "one cinema's product: {}", r.text);
+        let r = cart(&app, &who, json!({ "vouchers": gift, "products": [{ "id": 3, "quantity": 21 }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "{}", r.text);
+        assert_eq!(r.body["error"]["params"]["max"], 20);
+        let r = cart(&app, &who, json!({ "vouchers": gift, "products": [{ "id": 3, "quantity": 1 }, { "id": 3, "quantity": 1 }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "twice: {}", r.text);
+        let r = cart(&app, &buyer(2), json!({ "donations": [{ "id": 1, "donationDetails": [{ "id": 11, "selectedQuantity": 1 }] }],
+                                              "products": [{ "id": 3, "quantity": 1 }] })).await;
+        assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "a donation has no products: {}", r.text);
+        // A ₪50 gift card with two large popcorns (₪29) and a water (₪10), at the catalogue's prices.
+        let r = cart(&app, &who, json!({ "vouchers": gift, "products": [{ "id": 3, "quantity": 2 }, { "id": 7, "quantity": 1 }],
+                                         "customerInfo": customer(None), "total": 11800 })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!((r.body["cart"]["total"].as_i64(), r.body["cart"]["productsTotal"].as_i64()), (Some(11800), Some(6800)));
+        assert_eq!((r.body["cart"]["products"][0]["id"].as_i64(), r.body["cart"]["products"][0]["amount"].as_i64()), (Some(3), Some(5800)));
+        let form = pay_form(&app, &who, "vouchers", 11800).await;
+        assert_eq!(form.body["amount"], 11800, "{}", form.text);
+        let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
+        pay_card(&app, &who, &id, "4242+4242+4242+4242").await;
+        let done = commit(&app, &who, "vouchers").await;
+        assert_eq!(done.status, StatusCode::OK, "{}", done.text);
+        let order = done.body["reservationIdentifier"].as_str().unwrap().to_owned();
+        let reference = done.body["systemVouchers"][0]["reference"].as_str().unwrap().to_owned();
+        // Kept on the order, read back with it.
+        let kept = rows(db, "SELECT order_id || ':' || CAST(product_id AS TEXT) || ':' || CAST(quantity AS TEXT) || ':' || CAST(unit_price AS TEXT) FROM order_products ORDER BY product_id").await;
+        assert_eq!(kept, vec![format!("{order}:3:2:2900"), format!("{order}:7:1:1000")]);
+        let back = app.call_as(&who, "GET", &format!("/api/gift-orders/{order}"), None).await;
+        assert_eq!(back.status, StatusCode::OK, "{}", back.text);
+        assert_eq!(back.body["total"], 11800);
+        assert_eq!(back.body["products"].as_array().unwrap().len(), 2, "{}", back.text);
+        assert_eq!((back.body["products"][1]["nameEn"].as_str(), back.body["products"][1]["quantity"].as_i64()), (Some("Mineral water"), Some(1)));
+        example(&app, "giftOrder", "GiftOrderResponse", &back);
+        // The voucher still carries its own value; the snacks are printed on it.
+        let r = app.call_as(&who, "GET", &format!("/api/payment/voucher?reference={reference}&recaptchaToken={CAPTCHA_TEST_TOKEN}"), None).await;
+        assert_eq!(r.body["payment"]["balance"], 5000, "{}", r.text);
+        let english = pdf_text(&body_bytes(&app, &who, &format!("/api/gift-orders/{order}/vouchers.pdf?lang=en")).await);
+        assert!(english.contains("Large popcorn") && english.contains("Mineral water"), "{english}");
+        // And in the confirmation mail, with the voucher that collects them.
+        let mail = app.get(&format!("/api/test/outbox/mail?to={EMAIL}")).await;
+        let text = mail.body["messages"][0]["text"].as_str().unwrap();
+        assert!(text.contains("2 × פופקורן גדול, 1 × מים מינרליים") && text.contains(&format!("עם שובר: {reference}")), "{text}");
     }
 
     async fn a_logged_in_buyers_vouchers_are_theirs(db: &TestDb) {
@@ -390,7 +480,7 @@ api_tests! {
     async fn an_untouched_voucher_is_cancelled_and_refunded_once_a_used_one_only_replaced(db: &TestDb) {
         use kupa_app::orders::OrderStore;
         let app = TestApp::new(db, test_settings()).await;
-        let who = buyer(1);
+        let who = log_in(&app, &buyer(1), "0524318876").await;
         let bought = bought_gift_cards(&app, &who).await;
         let order = bought.body["reservationIdentifier"].as_str().unwrap().to_owned();
         let payment = db.db.order(&order).await.unwrap().unwrap().payment_id.unwrap();

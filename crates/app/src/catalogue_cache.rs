@@ -165,6 +165,11 @@ impl CatalogueStore for CachedCatalogue {
         cached!(self.products_for_location[location_id] or self.inner.products_for_location(location_id))
     }
 
+    async fn chain_products(&self) -> StoreResult<Vec<Product>> {
+        // Read once per voucher page or cart, not per seat: not worth a memo.
+        self.inner.chain_products().await
+    }
+
     async fn seatplan(&self, seatplan_id: i64) -> StoreResult<Option<Seatplan>> {
         cached!(self.seatplan[seatplan_id] or optional self.inner.seatplan(seatplan_id))
     }
@@ -279,6 +284,9 @@ mod tests {
             Ok(None)
         }
         async fn products_for_location(&self, _: i64) -> StoreResult<Vec<Product>> {
+            Ok(vec![])
+        }
+        async fn chain_products(&self) -> StoreResult<Vec<Product>> {
             Ok(vec![])
         }
         async fn seatplan(&self, _: i64) -> StoreResult<Option<Seatplan>> {

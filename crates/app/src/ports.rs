@@ -31,6 +31,9 @@ pub trait CatalogueStore: Send + Sync {
     async fn product(&self, id: i64) -> StoreResult<Option<Product>>;
     /// Products sold at a location (and those sold everywhere), in menu order.
     async fn products_for_location(&self, location_id: i64) -> StoreResult<Vec<Product>>;
+    /// The products sold at every location (no location of their own), in menu order: what a
+    /// voucher order, which belongs to no complex, offers (decision 0035).
+    async fn chain_products(&self) -> StoreResult<Vec<Product>>;
     async fn seatplan(&self, seatplan_id: i64) -> StoreResult<Option<Seatplan>>;
     async fn sections(&self, seatplan_id: i64) -> StoreResult<Vec<Section>>;
     async fn seats(&self, seatplan_id: i64) -> StoreResult<Vec<Seat>>;

@@ -313,6 +313,15 @@ impl CatalogueStore for Db {
         )
     }
 
+    async fn chain_products(&self) -> StoreResult<Vec<Product>> {
+        fetch_all!(
+            self,
+            "SELECT * FROM products WHERE location_id IS NULL ORDER BY sort, id",
+            [],
+            rows::product
+        )
+    }
+
     async fn seatplan(&self, seatplan_id: i64) -> StoreResult<Option<Seatplan>> {
         fetch_optional!(
             self,

@@ -179,6 +179,22 @@ pub struct PricedProduct {
     pub amount: i64,
 }
 
+impl PricedProduct {
+    pub fn of(o: &kupa_app::orders::Order) -> Vec<PricedProduct> {
+        o.products
+            .iter()
+            .map(|p| PricedProduct {
+                id: p.product_id,
+                name: p.name.clone(),
+                name_en: p.name_en.clone(),
+                quantity: p.quantity,
+                unit_price: p.unit_price,
+                amount: p.unit_price * p.quantity,
+            })
+            .collect()
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PricedCartDto {
@@ -245,18 +261,7 @@ impl PricedCartDto {
                     ref2: t.ref2.clone(),
                 })
                 .collect(),
-            products: o
-                .products
-                .iter()
-                .map(|p| PricedProduct {
-                    id: p.product_id,
-                    name: p.name.clone(),
-                    name_en: p.name_en.clone(),
-                    quantity: p.quantity,
-                    unit_price: p.unit_price,
-                    amount: p.unit_price * p.quantity,
-                })
-                .collect(),
+            products: PricedProduct::of(o),
             tickets_total: o.tickets_total,
             products_total: o.products_total,
             service_charge_name: o.service_charge_name.clone(),
@@ -314,6 +319,7 @@ impl CartSeatIn {
 /// on its own.
 #[utoipa::path(post, operation_id = "postCart", path = "/cart", tag = "order", request_body = CartBody,
     responses((status = 200, description = "The priced cart", body = CartResponse),
+              (status = 401, description = "loginError: a cart of vouchers needs a customer logged in (decision 0035); a member ticket its member", body = ErrorBody),
               (status = 404, description = "noEvent", body = ErrorBody),
               (status = 409, description = "lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired", body = ErrorBody),
               (status = 422, description = "formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others)", body = ErrorBody)))]
@@ -352,6 +358,12 @@ async fn post_cart(
                     step,
                     locale,
                     total: body.cart.total,
+                    products: body
+                        .cart
+                        .products
+                        .iter()
+                        .map(|p| (p.id, p.quantity))
+                        .collect(),
                 },
             )
             .await?;
@@ -422,10 +434,9 @@ fn gift_lines(cart: &Cart) -> ApiResult<Option<GiftCartLines>> {
         _ if !cart.presentations.is_empty() => {
             Err(one_type("tickets, vouchers or donations").into())
         }
-        _ if !cart.products.is_empty() || !cart.voucher_payments.is_empty() => Err(one_type(
-            "a voucher or donation order has no products and is not paid by vouchers",
-        )
-        .into()),
+        _ if !cart.voucher_payments.is_empty() => {
+            Err(one_type("a voucher or donation order is not paid by vouchers").into())
+        }
         (Some(v), None) => Ok(Some(GiftCartLines::Vouchers(
             crate::vouchers::voucher_choices(v),
         ))),

@@ -376,15 +376,15 @@ pub async fn log_in(app: &TestApp, who: &str, mobile: &str) -> String {
 /// The bytes of a GET's answer (a PDF, a calendar file) as the buyer whose session is `who`.
 pub async fn body_bytes(app: &TestApp, who: &str, uri: &str) -> Vec<u8> {
     use tower::ServiceExt;
+    let (session, login) = who_parts(who);
+    let mut req = Request::get(uri).header("uuid", session);
+    if let Some(login) = login {
+        req = req.header("cookie", format!("kupa_login={login}"));
+    }
     let resp = app
         .router
         .clone()
-        .oneshot(
-            Request::get(uri)
-                .header("uuid", who)
-                .body(Body::empty())
-                .unwrap(),
-        )
+        .oneshot(req.body(Body::empty()).unwrap())
         .await
         .unwrap();
     resp.into_body()

@@ -26,6 +26,8 @@ pub struct GiftCartInput {
     pub locale: String,
     /// What the client believes the order costs; refused when it differs.
     pub total: Option<i64>,
+    /// Chain-wide products added to a voucher order (product id, quantity; decision 0035).
+    pub products: Vec<(i64, i64)>,
 }
 
 impl OrderService {
@@ -40,6 +42,11 @@ impl OrderService {
             .into_iter()
             .filter(|c| c.box_office_only || vouchers::on_sale_online(c, today))
             .collect())
+    }
+
+    /// The products a voucher order offers: those sold at every cinema (decision 0035).
+    pub async fn gift_products(&self) -> AppResult<Vec<crate::model::Product>> {
+        Ok(self.store.chain_products().await?)
     }
 
     /// The donations offered, in their order.
@@ -57,6 +64,19 @@ impl OrderService {
         cart: GiftCartInput,
     ) -> AppResult<PricedCart> {
         let now = self.clock.now_ms();
+        let customer_id = self
+            .customers
+            .customer_of_login(login)
+            .await?
+            .map(|a| a.customer.id);
+        // A voucher lives in its buyer's customer area (cancel, replace, history are its
+        // owner's), so it is sold to a customer logged in; a donation needs no account.
+        if matches!(cart.lines, GiftCartLines::Vouchers(_)) && customer_id.is_none() {
+            return Err(AppError::rejected(
+                ErrorCode::LoginError,
+                "log in to buy vouchers: they are kept in your customer area",
+            ));
+        }
         let config = self.catalogue.site_config().await?;
         let today = self.tickets.today();
         let (kind, system_vouchers, donations) = match &cart.lines {
@@ -65,14 +85,28 @@ impl OrderService {
                 let lines = vouchers::voucher_lines(&classes, choices, today)?;
                 (OrderKind::Vouchers, lines, Vec::new())
             }
+            GiftCartLines::Donations(_) if !cart.products.is_empty() => {
+                return Err(AppError::rejected_with(
+                    ErrorCode::FormValidation,
+                    "a donation has no products",
+                    serde_json::json!({ "fields": ["products"] }),
+                ));
+            }
             GiftCartLines::Donations(choices) => {
                 let offered = self.store.donations().await?;
                 let lines = vouchers::donation_lines(&offered, choices)?;
                 (OrderKind::Donations, Vec::new(), lines)
             }
         };
+        let products = if cart.products.is_empty() {
+            Vec::new()
+        } else {
+            gift_products(&self.store.chain_products().await?, &cart.products)?
+        };
+        let products_total: i64 = products.iter().map(|p| p.unit_price * p.quantity).sum();
         let total: i64 = system_vouchers.iter().map(|v| v.price).sum::<i64>()
-            + donations.iter().map(|d| d.amount).sum::<i64>();
+            + donations.iter().map(|d| d.amount).sum::<i64>()
+            + products_total;
         if cart.total.is_some_and(|t| t != total) {
             return Err(AppError::rejected_with(
                 ErrorCode::PriceMismatch,
@@ -90,15 +124,11 @@ impl OrderService {
             channel: Channel::Web,
             referral_mini_site_id: None,
             is_hold: false,
-            customer_id: self
-                .customers
-                .customer_of_login(login)
-                .await?
-                .map(|a| a.customer.id),
+            customer_id,
             customer,
             locale: cart.locale.clone(),
             tickets_total: 0,
-            products_total: 0,
+            products_total,
             service_charge_total: 0,
             service_charge_name: String::new(),
             total,
@@ -108,7 +138,7 @@ impl OrderService {
             paid_at_ms: None,
             committed_at_ms: None,
             tickets: Vec::new(),
-            products: Vec::new(),
+            products,
             // Vouchers are not bought with vouchers.
             vouchers: Vec::new(),
             kind,
@@ -148,3 +178,44 @@ impl OrderService {
 
 /// How long a priced voucher or donation cart waits for its payment to start.
 const GIFT_CART_KEPT_MS: i64 = 30 * 60 * 1000;
+
+/// The products of a voucher order: each sold at every cinema (a voucher belongs to no complex,
+/// so its snacks are collected at any cinema's bar), once, 1 to 20, at the catalogue's price.
+fn gift_products(
+    menu: &[crate::model::Product],
+    wanted: &[(i64, i64)],
+) -> AppResult<Vec<OrderProduct>> {
+    let mut seen = std::collections::HashSet::new();
+    let mut lines = Vec::new();
+    for (id, quantity) in wanted.iter().filter(|(_, q)| *q != 0) {
+        if !(1..=MAX_GIFT_PRODUCT_QUANTITY).contains(quantity) || !seen.insert(*id) {
+            return Err(AppError::rejected_with(
+                ErrorCode::FormValidation,
+                format!("product {id}: quantity must be 1 to {MAX_GIFT_PRODUCT_QUANTITY}, once"),
+                serde_json::json!({ "fields": ["products"], "max": MAX_GIFT_PRODUCT_QUANTITY }),
+            ));
+        }
+        // Only a chain-wide product: one of a single complex could not be collected anywhere.
+        let product = menu
+            .iter()
+            .find(|p| p.id == *id && p.location_id.is_none())
+            .ok_or_else(|| {
+                AppError::rejected_with(
+                    ErrorCode::FormValidation,
+                    format!("product {id} is not sold with vouchers"),
+                    serde_json::json!({ "fields": ["products"] }),
+                )
+            })?;
+        lines.push(OrderProduct {
+            product_id: product.id,
+            name: product.name.clone(),
+            name_en: product.name_en.clone(),
+            quantity: *quantity,
+            unit_price: product.price,
+        });
+    }
+    Ok(lines)
+}
+
+/// At most this many of one product in a voucher order (as in a ticket order).
+const MAX_GIFT_PRODUCT_QUANTITY: i64 = 20;

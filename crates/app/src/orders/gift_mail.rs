@@ -22,6 +22,9 @@ struct Words {
     redeem: &'static str,
     subject_vouchers: &'static str,
     subject_donation: &'static str,
+    extras: &'static str,
+    extras_what: &'static str,
+    extras_collect: &'static str,
 }
 
 const HE: Words = Words {
@@ -39,6 +42,9 @@ const HE: Words = Words {
     redeem: "למימוש: הקלידו את מספר השובר בתשלום על הזמנת כרטיסים.",
     subject_vouchers: "השוברים שלך",
     subject_donation: "אישור תרומה",
+    extras: "תוספות ששולמו מראש",
+    extras_what: "מה",
+    extras_collect: "לאיסוף בכל מזנון של הרשת עם שובר",
 };
 
 const EN: Words = Words {
@@ -56,6 +62,9 @@ const EN: Words = Words {
     redeem: "To redeem: type the voucher number when paying for a ticket order.",
     subject_vouchers: "Your vouchers",
     subject_donation: "Donation receipt",
+    extras: "Extras paid in advance",
+    extras_what: "What",
+    extras_collect: "Collect at any of our bars with voucher",
 };
 
 fn shekels(agorot: i64) -> String {
@@ -87,6 +96,19 @@ pub(super) fn gift_mail(order: &Order, lang: &str) -> (String, String, String) {
             }
             row.push((w.valid_until.into(), v.valid_to.clone()));
             rows.push(row);
+        }
+        // The products step's extras go with the first voucher (decision 0035).
+        if let (false, Some(v)) = (order.products.is_empty(), order.system_vouchers.first()) {
+            let what: Vec<String> = order
+                .products
+                .iter()
+                .map(|p| format!("{} × {}", p.quantity, name(&p.name, &p.name_en)))
+                .collect();
+            rows.push(vec![
+                (String::new(), w.extras.into()),
+                (w.extras_what.into(), what.join(", ")),
+                (w.extras_collect.into(), v.reference.clone()),
+            ]);
         }
         (w.vouchers_paid, w.subject_vouchers)
     } else {
@@ -237,6 +259,11 @@ impl OrderService {
                 reservation_number: &order.reservation_number,
                 paid_on: &paid_on,
                 chain_name: if lang == "he" { HE.chain } else { EN.chain },
+                products: order
+                    .products
+                    .iter()
+                    .map(|p| (p.name.as_str(), p.name_en.as_str(), p.quantity))
+                    .collect(),
             },
             &classes,
             lang,

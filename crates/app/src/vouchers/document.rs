@@ -13,6 +13,9 @@ pub struct VoucherOrder<'a> {
     /// The local day it was paid (YYYY-MM-DD).
     pub paid_on: &'a str,
     pub chain_name: &'a str,
+    /// Products prepaid with the vouchers (name, English name, quantity; decision 0035): printed
+    /// on the first voucher, whose number collects them at any cinema's bar.
+    pub products: Vec<(&'a str, &'a str, i64)>,
 }
 
 fn pick<'a>(lang: &str, he: &'a str, en: &'a str) -> &'a str {
@@ -91,9 +94,22 @@ pub fn vouchers_document(
         }
     };
     let bought = day(order.paid_on);
+    let extras: Vec<String> = order
+        .products
+        .iter()
+        .map(|(name, name_en, n)| format!("{n} × {}", pick(lang, name, name_en)))
+        .collect();
+    // The kind's field is one short line: it says there are extras; the terms say which.
+    let with_extras = |i: usize, v: &OrderSystemVoucher| {
+        if i > 0 || extras.is_empty() {
+            return kind(v);
+        }
+        format!("{} + {}", kind(v), if he { "תוספות" } else { "extras" })
+    };
     let tickets = vouchers
         .iter()
-        .map(|v| Ticket {
+        .enumerate()
+        .map(|(i, v)| Ticket {
             feature_name: pick(lang, &v.name, &v.name_en).to_owned(),
             feature_name_secondary: if he { v.name_en.clone() } else { String::new() },
             complex: day(&v.valid_from),
@@ -101,7 +117,7 @@ pub fn vouchers_document(
             date: v.reference.clone(),
             time: worth(v),
             seat: Seat::GeneralAdmission,
-            ticket_type: kind(v),
+            ticket_type: with_extras(i, v),
             price: Money(v.price).display_ils(),
             price_note: String::new(),
             order_total: String::new(),
@@ -111,6 +127,21 @@ pub fn vouchers_document(
         })
         .collect();
     let mut terms: Vec<String> = Vec::new();
+    if let (false, Some(first)) = (extras.is_empty(), vouchers.first()) {
+        terms.push(if he {
+            format!(
+                "שולם מראש עם שובר {}: {}. לאיסוף בכל מזנון של הרשת עם מספר השובר, בתוקפו.",
+                first.reference,
+                extras.join(", ")
+            )
+        } else {
+            format!(
+                "Prepaid with voucher {}: {}. Collect at any of our cinemas' bars with the voucher number, while it is valid.",
+                first.reference,
+                extras.join(", ")
+            )
+        });
+    }
     for v in vouchers {
         if let Some(c) = class_of(v) {
             let t = pick(lang, &c.terms, &c.terms_en).to_owned();

@@ -9,7 +9,7 @@ import { useCaptcha } from '../../lib/captcha';
 import { useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { usePageLanguage, withLang } from '../../lib/lang';
-import { type LoginMethod, enabledMethods, loginApi, safeReturnTo } from './api';
+import { type LoginMethod, enabledMethods, loginApi, rememberReturnTo, safeReturnTo } from './api';
 import { loginError } from './messages';
 import './customerLogin.css';
 
@@ -179,7 +179,7 @@ export function EmailLogin() {
   const flow = useLoginFlow();
   const [params] = useSearchParams();
   const [mode, setMode] = useState<'login' | 'register' | 'forgot'>(
-    params.get('forgot') ? 'forgot' : 'login',
+    params.get('forgot') ? 'forgot' : params.get('register') ? 'register' : 'login',
   );
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -231,6 +231,9 @@ export function EmailLogin() {
                 recaptchaToken: await captcha('register'),
               }),
             () => {
+              // The mailed link logs the new customer in, maybe in another tab: it goes on
+              // where this page was to go (a voucher checkout waiting for its buyer).
+              rememberReturnTo(params.get('returnTo'));
               setInfo(t('customerLogin.registered', { email }));
               return null;
             },

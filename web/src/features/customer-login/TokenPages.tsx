@@ -6,7 +6,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { customerKeys } from '../../lib/api/customer';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { usePageLanguage, withLang } from '../../lib/lang';
-import { loginApi } from './api';
+import { loginApi, takeReturnTo } from './api';
 import { loginError } from './messages';
 import './customerLogin.css';
 
@@ -16,7 +16,7 @@ function useFinish() {
   const { requested } = usePageLanguage();
   return async () => {
     await queryClient.invalidateQueries({ queryKey: customerKeys.me });
-    void navigate(withLang('/customer-area', requested), { replace: true });
+    void navigate(withLang(takeReturnTo(), requested), { replace: true });
   };
 }
 

@@ -38,6 +38,36 @@ export function safeReturnTo(raw: string | null): string {
   return '/customer-area';
 }
 
+const RETURN_KEY = 'kupa.loginReturnTo';
+/** How long a registration's way back is kept: the registration link's 24 hours. */
+const RETURN_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Keeps where a registration was to go on (a same-site path) until its mailed link is opened,
+ * in this browser's storage, so the link's page, maybe in another tab, goes there.
+ */
+export function rememberReturnTo(raw: string | null, now = Date.now()): void {
+  if (!raw || safeReturnTo(raw) !== raw) return;
+  try {
+    localStorage.setItem(RETURN_KEY, JSON.stringify({ to: raw, at: now }));
+  } catch {
+    // Storage refused (private mode): the link's page goes to the customer area.
+  }
+}
+
+/** Where a mailed link's login goes on: a remembered way back (used once), or the area. */
+export function takeReturnTo(now = Date.now()): string {
+  try {
+    const kept = localStorage.getItem(RETURN_KEY);
+    localStorage.removeItem(RETURN_KEY);
+    const { to, at } = JSON.parse(kept ?? 'null') as { to: string; at: number };
+    if (typeof to === 'string' && now - at < RETURN_KEPT_MS) return safeReturnTo(to);
+  } catch {
+    // Nothing kept, or not ours.
+  }
+  return '/customer-area';
+}
+
 type Ok = { success: boolean };
 
 export const loginApi = {

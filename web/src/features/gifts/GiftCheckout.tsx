@@ -211,6 +211,20 @@ export function GiftConfirmation({ id }: { id: string }) {
             </p>
           </li>
         ))}
+        {order.products.map((p) => (
+          <li key={`product-${p.id}`} className="gift-voucher">
+            <h2 className="gift-voucher__name">
+              {p.quantity} × {localizedName(lang, p.name, p.nameEn)}
+            </h2>
+            <p className="gift-voucher__meta">{money(p.amount)}</p>
+            {order.systemVouchers[0] && (
+              <p className="gift-voucher__reference">
+                <span>{t('giftFlow.orderProducts')}</span>{' '}
+                <bdi dir="ltr">{order.systemVouchers[0].reference}</bdi>
+              </p>
+            )}
+          </li>
+        ))}
         {order.donations.map((d, i) => (
           <li key={`${d.id}-${d.detailId}-${i}`} className="gift-voucher">
             <h2 className="gift-voucher__name">{localizedName(lang, d.name, d.nameEn)}</h2>

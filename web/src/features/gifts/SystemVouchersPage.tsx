@@ -3,6 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { GiftCheckout, GiftConfirmation } from './GiftCheckout';
+import { AuthStep, VoucherSteps } from './AuthStep';
+import { ProductsStep } from './ProductsStep';
+import { chosenExtras, decodeExtras, encodeExtras, type Extras } from './extras';
 import { useGiftReturn } from './useGiftReturn';
 import './GiftCheckout.css';
 import { Loading } from '../../components/ui/Loading';
@@ -12,11 +15,15 @@ import { useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
-import { voucherClassesQuery, type GiftLines, type VoucherClass } from '../../lib/api/gifts';
-import { chosenVouchers, type VoucherChoice } from './choice';
+import { meQuery } from '../../lib/api/customer';
+import { voucherClassesQuery, type VoucherClass } from '../../lib/api/gifts';
+import { chosenVouchers, decodeChoice, encodeChoice, type VoucherChoice } from './choice';
 
 /**
- * Gift vouchers (spec section 2: choose vouchers, customer info, payment, confirmation). The
+ * Gift vouchers (spec section 2: choose vouchers, auth, choose products, customer info,
+ * confirmation; decision 0035). The choice lives in the address (`?choice=…`, `&step=checkout`
+ * once it is made, `&step=details&extras=…` past the products), so the auth step's trip through
+ * the login page and a reload keep it. The
  * gateway's page comes back here; a paid order then has its own address (`?order=…`).
  */
 export default function SystemVouchersPage() {
@@ -34,8 +41,23 @@ function ChooseVouchers({ path }: { path: string }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const query = useQuery(voucherClassesQuery);
-  const [choice, setChoice] = useState<VoucherChoice>({ quantities: {}, amounts: {} });
-  const [checkout, setCheckout] = useState<GiftLines | null>(null);
+  const [params, setParams] = useSearchParams();
+  const [choice, setChoice] = useState<VoucherChoice>(() => decodeChoice(params.get('choice')));
+  const step = params.get('step');
+  const inCheckout = step === 'checkout' || step === 'details';
+  const me = useQuery({ ...meQuery, enabled: inCheckout });
+  /** The address of this choice at a step: choosing (null), past it, or at the details. */
+  const address = (at: 'checkout' | 'details' | null, extras?: Extras) => {
+    const next = new URLSearchParams();
+    const langParam = params.get('lang');
+    if (langParam) next.set('lang', langParam);
+    const text = encodeChoice(choice);
+    if (text) next.set('choice', text);
+    if (at) next.set('step', at);
+    const extrasText = encodeExtras(extras ?? decodeExtras(params.get('extras')));
+    if (extrasText) next.set('extras', extrasText);
+    return next;
+  };
   if (query.isPending) return <Loading />;
   if (query.isError) {
     return (
@@ -44,29 +66,64 @@ function ChooseVouchers({ path }: { path: string }) {
       </Notice>
     );
   }
-  const { systemVouchers: classes, maxQuantityForVouchers: max } = query.data;
+  const { systemVouchers: classes, maxQuantityForVouchers: max, products: offered } = query.data;
   const chosen = chosenVouchers(classes, choice, max);
   const money = (agorot: number) => formatMoney(agorot, lang);
 
-  if (checkout && chosen.ok) {
+  if (inCheckout && chosen.ok) {
+    if (me.isPending) return <Loading />;
+    const extras = chosenExtras(
+      offered,
+      step === 'details' ? decodeExtras(params.get('extras')) : {},
+    );
+    const summary = (
+      <ul>
+        {chosen.summary.map((s) => (
+          <li key={s.key}>
+            {s.quantity} × {localizedName(lang, s.name, s.nameEn)} ({money(s.price)})
+          </li>
+        ))}
+        {extras.summary.map((s) => (
+          <li key={`product-${s.id}`}>
+            {s.quantity} × {localizedName(lang, s.name, s.nameEn)} ({money(s.price)})
+          </li>
+        ))}
+      </ul>
+    );
+    const back = () => setParams(address(null));
+    // A voucher is its buyer's, in their customer area: nobody logged in, the auth step first.
+    const loggedIn = me.data != null && me.data.customerInfo != null;
+    // Then the products, unless the chain sells none everywhere; then the details and payment.
+    const atProducts = loggedIn && step === 'checkout' && offered.length > 0;
     return (
       <div className="gift-page">
         <h1 className="page-title">{t('gifts.vouchers.title')}</h1>
-        <GiftCheckout
-          lines={checkout}
-          total={chosen.total}
-          returnPath={path}
-          onBack={() => setCheckout(null)}
-          summary={
-            <ul>
-              {chosen.summary.map((s) => (
-                <li key={s.key}>
-                  {s.quantity} × {localizedName(lang, s.name, s.nameEn)} ({money(s.price)})
-                </li>
-              ))}
-            </ul>
-          }
-        />
+        <VoucherSteps current={!loggedIn ? 'auth' : atProducts ? 'products' : 'details'} />
+        {!loggedIn ? (
+          <AuthStep
+            returnTo={`${path}?${address('checkout').toString()}`}
+            summary={summary}
+            total={money(chosen.total)}
+            onBack={back}
+          />
+        ) : atProducts ? (
+          <ProductsStep
+            offered={offered}
+            initial={decodeExtras(params.get('extras'))}
+            vouchersTotal={chosen.total}
+            summary={summary}
+            onBack={back}
+            onDone={(picked) => setParams(address('details', picked))}
+          />
+        ) : (
+          <GiftCheckout
+            lines={{ orderType: 'vouchers', vouchers: chosen.lines, products: extras.lines }}
+            total={chosen.total + extras.total}
+            returnPath={path}
+            onBack={back}
+            summary={summary}
+          />
+        )}
       </div>
     );
   }
@@ -103,9 +160,7 @@ function ChooseVouchers({ path }: { path: string }) {
           type="button"
           className="button button--primary"
           disabled={!chosen.ok}
-          onClick={() =>
-            chosen.ok && setCheckout({ orderType: 'vouchers', vouchers: chosen.lines })
-          }
+          onClick={() => chosen.ok && setParams(address('checkout'))}
         >
           {t('gifts.continue')}
         </button>

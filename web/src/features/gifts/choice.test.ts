@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chosenVouchers } from './choice';
+import { chosenVouchers, decodeChoice, encodeChoice } from './choice';
 import type { VoucherClass } from '../../lib/api/gifts';
 
 const giftCard = {
@@ -57,5 +57,25 @@ describe('chosenVouchers', () => {
     const c = chosenVouchers([boxOffice], { quantities: { '4:21': 1 }, amounts: {} }, 10);
     expect(c.ok).toBe(false);
     expect(c.lines).toEqual([]);
+  });
+});
+
+describe('the choice in the address', () => {
+  it('comes back as it was chosen, open amount included', () => {
+    const choice = { quantities: { '2:22': 2, '2:21': 0, '2:open': 1 }, amounts: { 2: '150' } };
+    const text = encodeChoice(choice);
+    expect(text).toBe('2:22*2,2:open*1*150');
+    expect(decodeChoice(text)).toEqual({
+      quantities: { '2:22': 2, '2:open': 1 },
+      amounts: { 2: '150' },
+    });
+  });
+
+  it('leaves out what it cannot read', () => {
+    expect(decodeChoice('2:22*x,junk,3:4*0,1:11*1')).toEqual({
+      quantities: { '1:11': 1 },
+      amounts: {},
+    });
+    expect(decodeChoice(null)).toEqual({ quantities: {}, amounts: {} });
   });
 });

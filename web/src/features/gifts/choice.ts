@@ -82,3 +82,33 @@ export function chosenVouchers(
     summary,
   };
 }
+
+/**
+ * The choice as a short text for the page's address (`?choice=`), so the auth step's round trip
+ * through the login page (and a reload) keeps it: `classId:priceId*n` per price, the open price
+ * as `classId:open*n*shekels`, joined by commas. Nothing chosen is the empty text.
+ */
+export function encodeChoice(choice: VoucherChoice): string {
+  return Object.entries(choice.quantities)
+    .filter(([, n]) => n > 0)
+    .map(([key, n]) => {
+      if (!key.endsWith(':open')) return `${key}*${n}`;
+      const amount = choice.amounts[Number(key.split(':')[0])] ?? '';
+      return `${key}*${n}*${amount}`;
+    })
+    .join(',');
+}
+
+/** The choice an address carries; what cannot be read is left out. */
+export function decodeChoice(text: string | null): VoucherChoice {
+  const choice: VoucherChoice = { quantities: {}, amounts: {} };
+  for (const part of (text ?? '').split(',')) {
+    const m = /^(\d+):(\d+|open)\*(\d{1,2})(?:\*(\d{0,6}))?$/.exec(part);
+    if (!m) continue;
+    const n = Number(m[3]);
+    if (n <= 0) continue;
+    choice.quantities[`${m[1]}:${m[2]}`] = n;
+    if (m[2] === 'open') choice.amounts[Number(m[1])] = m[4] ?? '';
+  }
+  return choice;
+}

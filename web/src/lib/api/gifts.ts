@@ -7,6 +7,7 @@ import type { components } from './schema';
 
 type Schemas = components['schemas'];
 export type VoucherClass = Schemas['SystemVoucherClass'];
+export type GiftProduct = Schemas['Product'];
 export type Donation = Schemas['Donation'];
 export type GiftOrder = Schemas['GiftOrderResponse'];
 export type IssuedVoucher = Schemas['IssuedVoucher'];
@@ -16,7 +17,12 @@ export type GiftOrderType = 'vouchers' | 'donations';
 
 /** What the buyer chose: the cart's `vouchers` or `donations`, as the spec spells them. */
 export type GiftLines =
-  | { orderType: 'vouchers'; vouchers: Schemas['CartVoucherIn'][] }
+  | {
+      orderType: 'vouchers';
+      vouchers: Schemas['CartVoucherIn'][];
+      /** Chain-wide products prepaid with the vouchers (decision 0035). */
+      products?: Schemas['CartProduct'][];
+    }
   | { orderType: 'donations'; donations: Schemas['CartDonationIn'][] };
 
 export const voucherClassesQuery = queryOptions({
@@ -47,7 +53,13 @@ export function postGiftCart(
 ): Promise<GiftCartResponse> {
   const cart =
     lines.orderType === 'vouchers'
-      ? { presentations: [], vouchers: lines.vouchers, customerInfo, total }
+      ? {
+          presentations: [],
+          vouchers: lines.vouchers,
+          products: lines.products ?? [],
+          customerInfo,
+          total,
+        }
       : { presentations: [], donations: lines.donations, customerInfo, total };
   return apiSend<GiftCartResponse>('POST', '/cart', { cart, step: 'customerInfo', locale });
 }

@@ -2864,6 +2864,8 @@ export interface components {
       orderType: string;
       /** @description When it was paid (UTC). */
       paidAt?: string | null;
+      /** @description A voucher order's prepaid products, collected with its first voucher (decision 0035). */
+      products: components['schemas']['PricedProduct'][];
       reservationIdentifier: string;
       reservationNumber: string;
       systemVouchers: components['schemas']['IssuedVoucher'][];
@@ -4860,6 +4862,11 @@ export interface components {
        * @description At most this many vouchers in one order (spec: maxQuantityForVouchers).
        */
       maxQuantityForVouchers: number;
+      /**
+       * @description The products step's offer: snacks sold at every cinema, prepaid with the vouchers and
+       *     collected at any cinema's bar with the order's first voucher (decision 0035).
+       */
+      products: components['schemas']['Product'][];
       systemVouchers: components['schemas']['SystemVoucherClass'][];
     };
     /** @description One event in a voucher's life, for its history. */
@@ -5699,6 +5706,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CartResponse'];
+        };
+      };
+      /** @description loginError: a cart of vouchers needs a customer logged in (decision 0035); a member ticket its member */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
       /** @description noEvent */

@@ -1,0 +1,105 @@
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../lib/format';
+import { localizedName } from '../../lib/localized';
+import type { GiftProduct } from '../../lib/api/gifts';
+import { MAX_EXTRA_QUANTITY, chosenExtras, type Extras } from './extras';
+
+/**
+ * The vouchers flow's products step (optional, decision 0035): snacks sold at every cinema,
+ * prepaid with the vouchers and collected at any cinema's bar with the order's first voucher.
+ */
+export function ProductsStep({
+  offered,
+  initial,
+  vouchersTotal,
+  summary,
+  onBack,
+  onDone,
+}: {
+  offered: GiftProduct[];
+  initial: Extras;
+  vouchersTotal: number;
+  summary: ReactNode;
+  onBack: () => void;
+  onDone: (extras: Extras) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const [extras, setExtras] = useState<Extras>(initial);
+  const money = (agorot: number) => formatMoney(agorot, lang);
+  const chosen = chosenExtras(offered, extras);
+  const set = (id: number, n: number) =>
+    setExtras((e) => ({ ...e, [id]: Math.min(MAX_EXTRA_QUANTITY, Math.max(0, n)) }));
+  return (
+    <div className="gift-checkout">
+      <section className="gift-checkout__summary" aria-labelledby="gift-summary">
+        <h2 id="gift-summary" className="gift-checkout__heading">
+          {t('gifts.summary')}
+        </h2>
+        {summary}
+        <p className="gift-checkout__total">
+          {t('gifts.total')} <strong>{money(vouchersTotal + chosen.total)}</strong>
+        </p>
+        <button type="button" className="button button--ghost" onClick={onBack}>
+          {t('gifts.change')}
+        </button>
+      </section>
+      <section className="gift-auth" aria-labelledby="gift-products">
+        <h2 id="gift-products" className="gift-checkout__heading">
+          {t('giftFlow.products.title')}
+        </h2>
+        <p className="gift-checkout__hint">{t('giftFlow.products.lead')}</p>
+        <ul className="gift-products">
+          {offered.map((p) => {
+            const name = localizedName(lang, p.name, p.nameEn);
+            const n = extras[p.id] ?? 0;
+            return (
+              <li key={p.id} className="gift-products__item">
+                <img className="gift-products__img" src={p.img} alt="" width={56} height={56} />
+                <span className="gift-products__name">
+                  {name}
+                  <span className="gift-checkout__hint">{money(p.price)}</span>
+                </span>
+                <span className="gift-choice__stepper" role="group" aria-label={name}>
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    aria-label={t('gifts.less', { name })}
+                    disabled={n === 0}
+                    onClick={() => set(p.id, n - 1)}
+                  >
+                    −
+                  </button>
+                  <output aria-live="polite">{n}</output>
+                  <button
+                    type="button"
+                    className="button button--ghost"
+                    aria-label={t('gifts.more', { name })}
+                    disabled={n >= MAX_EXTRA_QUANTITY}
+                    onClick={() => set(p.id, n + 1)}
+                  >
+                    +
+                  </button>
+                </span>
+              </li>
+            );
+          })}
+        </ul>
+        <div className="gift-auth__actions">
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => onDone(extras)}
+            disabled={chosen.lines.length === 0}
+          >
+            {t('giftFlow.products.add', { amount: money(chosen.total) })}
+          </button>
+          <button type="button" className="button button--ghost" onClick={() => onDone({})}>
+            {t('giftFlow.products.skip')}
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}
