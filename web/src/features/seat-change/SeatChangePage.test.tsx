@@ -93,6 +93,8 @@ function reservationWith(changeable: boolean): Reservation {
     status: 'paid',
     cancellations: [],
     refundedTotal: 0,
+    loyaltyPointsSpent: 0,
+    loyaltyPointsEarned: 0,
     seatChange: {
       changeable,
       presentations: changeable ? [{ presentationId: 101, until: presentation.dateTime }] : [],

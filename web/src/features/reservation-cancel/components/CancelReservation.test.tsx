@@ -61,6 +61,8 @@ function reservationWith(cancellations: CancellationResult[], creditOffered = fa
     status: 'paid',
     cancellations,
     refundedTotal: cancellations.reduce((sum, c) => sum + c.refund, 0),
+    loyaltyPointsSpent: 0,
+    loyaltyPointsEarned: 0,
     seatChange: { changeable: false, presentations: [] },
     cancellationTerms: {
       cancellable: true,
