@@ -104,25 +104,13 @@ async fn bought_gift_cards(app: &TestApp, who: &str) -> Reply {
 
 /// A login by SMS code that proves a mobile number no customer account has (the checkout's login).
 async fn log_in_without_account(app: &TestApp, who: &str, mobile: &str) -> String {
-    let body = json!({ "mobileNumber": mobile, "recaptchaToken": CAPTCHA_TEST_TOKEN, "sendSmsRegardlessOfCustomerExistence": true }).to_string();
-    let r = app
-        .call_as(who, "POST", "/api/customer/mobile-login", Some(&body))
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let inbox = app.get(&format!("/api/test/outbox/sms?to={mobile}")).await;
-    let code = six_digits(inbox.body["messages"][0]["body"].as_str().unwrap()).unwrap();
-    let body = json!({ "smsCode": code, "mobileNumber": mobile }).to_string();
-    let r = app
-        .call_as(
-            who,
-            "POST",
-            "/api/customer/mobile-login-validation-area",
-            Some(&body),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    let login = set_cookie(&r, "kupa_login").expect("the login sets its cookie");
-    format!("{};{login}", r.headers["uuid"].to_str().unwrap())
+    log_in_asking(
+        app,
+        who,
+        mobile,
+        json!({ "sendSmsRegardlessOfCustomerExistence": true }),
+    )
+    .await
 }
 
 async fn ticket_codes(db: &TestDb) -> usize {

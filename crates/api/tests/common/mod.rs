@@ -342,7 +342,17 @@ pub fn six_digits(s: &str) -> Option<String> {
 /// outbox (test mode), and answers the buyer as they go on: the rotated session id and the
 /// login cookie (`session;login`).
 pub async fn log_in(app: &TestApp, who: &str, mobile: &str) -> String {
-    let body = json!({ "mobileNumber": mobile, "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string();
+    log_in_asking(app, who, mobile, json!({})).await
+}
+
+/// [`log_in`], the code asked for with `extra` fields too (e.g. a number no account has, with
+/// `sendSmsRegardlessOfCustomerExistence`).
+pub async fn log_in_asking(app: &TestApp, who: &str, mobile: &str, extra: Value) -> String {
+    let mut body = json!({ "mobileNumber": mobile, "recaptchaToken": CAPTCHA_TEST_TOKEN });
+    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+        b.extend(e.clone());
+    }
+    let body = body.to_string();
     let r = app
         .call_as(who, "POST", "/api/customer/mobile-login", Some(&body))
         .await;
