@@ -70,8 +70,10 @@ test:
 	scripts/phase.sh "web unit tests" $(MAKE) --no-print-directory test-web
 	scripts/phase.sh "end-to-end tests" $(MAKE) --no-print-directory e2e
 
+# The tests wait on databases far more than they compute: more threads than cores pay.
+RUST_TEST_THREADS ?= 6
 test-rust:
-	$(CARGO) test --workspace
+	$(CARGO) test --workspace -- --test-threads=$(RUST_TEST_THREADS)
 
 test-web: web-deps api-check
 	cd web && $(NPM) test

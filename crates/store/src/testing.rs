@@ -73,6 +73,14 @@ impl TestDb {
             .exec_admin(&format!("CREATE DATABASE {name}"))
             .await
             .expect("create a test database");
+        // A test database need not survive a crash of the server: its commits skip the wait for
+        // the disk (the fault tests run kupa against databases of their own, durably).
+        admin
+            .exec_admin(&format!(
+                "ALTER DATABASE {name} SET synchronous_commit = off"
+            ))
+            .await
+            .expect("set up the test database");
         admin.close().await;
         let url = with_database(admin_url, &name);
         let db = Db::connect(&url, 8)

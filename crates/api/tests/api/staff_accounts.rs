@@ -3,11 +3,9 @@
 //! on SQLite and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL, through the service the
 //! commands call, seen over HTTP.
 
-mod common;
-
+use crate::common::staff::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::staff::*;
-use common::*;
 use kupa_app::staff::Role;
 use kupa_store::testing::TestDb;
 use serde_json::json;

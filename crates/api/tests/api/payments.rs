@@ -3,12 +3,10 @@
 //! on SQLite and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL. Orders are made the real way:
 //! seats locked, the cart priced, the payment started with GET /payment/form.
 
-mod common;
-
+use crate::common::paying::*;
+use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::paying::*;
-use common::*;
 use hmac::{Hmac, KeyInit, Mac};
 use kupa_api::ApiSettings;
 use kupa_api::state::GatewaySecret;

@@ -5,12 +5,10 @@
 //! agent of the reservation's business resends its tickets to the order's own number, a few times
 //! an hour at most.
 
-mod common;
-
+use crate::common::paying::*;
+use crate::common::staff::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::paying::*;
-use common::staff::*;
-use common::*;
 use kupa_app::staff::Role;
 use kupa_app::staff::resend::RESENDS_PER_RESERVATION;
 use kupa_store::testing::TestDb;

@@ -3,16 +3,14 @@
 //! the live monitoring screens of the user's businesses which day and location to re-read, within
 //! the 2 s of issue 16; other businesses' users hear nothing; a logout ends the stream.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::paying::*;
+use crate::common::sse::EventStream;
+use crate::common::staff::*;
+use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::paying::*;
-use common::sse::EventStream;
-use common::staff::*;
-use common::*;
 use kupa_app::staff::Role;
 use kupa_store::testing::TestDb;
 use serde_json::json;

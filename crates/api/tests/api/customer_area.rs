@@ -4,11 +4,9 @@
 //! personal data, the saved cards and every login and keeps the orders anonymised; tickets go by
 //! SMS for the order's owner only. On SQLite and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
+use crate::common::paying::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::paying::*;
-use common::*;
 
 use kupa_app::saved_cards::{SavedCard, SavedCardStore};
 use kupa_providers::test_gateway::cards;

@@ -1,10 +1,8 @@
 //! Holding seats over HTTP: lock, unlock, sofas, special seats, general admission, sale windows,
 //! step timers and expiry, on SQLite and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
+use crate::common::*;
 use axum::http::StatusCode;
-use common::*;
 use kupa_store::testing::TestDb;
 use serde_json::json;
 

@@ -3,11 +3,9 @@
 //! after the victim logs in, and another site's page cannot change state with the buyer's
 //! cookies. On SQLite and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
+use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::*;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 
@@ -256,7 +254,7 @@ async fn a_sessions_holds_are_not_renewed_past_the_ceiling(db: &TestDb) {
 }
 
 async fn an_order_priced_by_a_logged_in_customer_is_theirs_on_another_device(db: &TestDb) {
-    use common::paying::{card_form, good_expiry, location, priced_cart_at, rows, start_payment_with};
+    use crate::common::paying::{card_form, good_expiry, location, priced_cart_at, rows, start_payment_with};
     let app = TestApp::new(db, test_settings()).await;
     let phone = log_in(&app, &buyer(61), DANA).await;
     let k = priced_cart_at(&app, &phone, 0, None, "he").await;

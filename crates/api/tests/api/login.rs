@@ -2,13 +2,12 @@
 //! as a buyer would read their phone; the test-mode outbox routes and page. On SQLite and (when
 //! KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
+use std::sync::Arc;
 
-use std::sync::{Arc, Mutex};
-
+use crate::common::logs::Logs;
+use crate::common::*;
 use async_trait::async_trait;
 use axum::http::StatusCode;
-use common::*;
 use kupa_app::AppError;
 use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Mail, Mailer, Sms, SmsSender};
 use kupa_providers::outbox::OutboxMailer;
@@ -86,53 +85,6 @@ async fn advance(app: &TestApp, ms: i64) {
         .post("/api/test/clock", &json!({ "advanceMs": ms }).to_string())
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-}
-
-thread_local! {
-    static CAPTURE: std::cell::RefCell<Option<Arc<Mutex<Vec<u8>>>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Everything the server logs on this test's thread from `capture()` on, at every level. One
-/// global subscriber writes each line to the buffer of the thread that logged it: scoped
-/// subscribers race with the other tests over tracing's per-callsite cache and miss lines.
-#[derive(Clone)]
-struct Logs(Arc<Mutex<Vec<u8>>>);
-
-struct ThreadWriter;
-
-impl std::io::Write for ThreadWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        CAPTURE.with(|c| {
-            if let Some(b) = &*c.borrow() {
-                b.lock().unwrap().extend_from_slice(buf);
-            }
-        });
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Logs {
-    fn capture() -> Logs {
-        static INIT: std::sync::Once = std::sync::Once::new();
-        INIT.call_once(|| {
-            tracing_subscriber::fmt()
-                .with_writer(|| ThreadWriter)
-                .with_ansi(false)
-                .with_max_level(tracing::Level::TRACE)
-                .try_init()
-                .expect("no other global subscriber in this test binary");
-        });
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        CAPTURE.with(|c| *c.borrow_mut() = Some(buf.clone()));
-        Logs(buf)
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
-    }
 }
 
 /// Every text column of every login_codes row, read straight from the database.

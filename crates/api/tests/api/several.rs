@@ -2,12 +2,10 @@
 //! seats of a paid order (POST /reservations/{id}/modify), on SQLite and (when
 //! KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
+use crate::common::client::*;
+use crate::common::paying::row_end_pair;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::client::*;
-use common::paying::row_end_pair;
-use common::*;
 use kupa_app::orders::{OrderStore, PaymentStatus, PaymentUpdate};
 use kupa_app::ports::Clock;
 use kupa_store::testing::TestDb;
@@ -328,7 +326,7 @@ async fn two_reservations_racing_for_one_seat_one_wins_and_neither_loses_its_own
     assert_eq!(app.seat_state(&buyer(13), p.id, at(&loser.1.seats[0])).await.s, "sold");
     assert_eq!(app.seat_state(&buyer(13), p.id, to).await.s, "sold");
     // The seat is sold once: one order's claim.
-    let owners = common::paying::rows(db, "SELECT order_id FROM seat_claims WHERE state = 'sold'").await;
+    let owners = crate::common::paying::rows(db, "SELECT order_id FROM seat_claims WHERE state = 'sold'").await;
     let orders: std::collections::HashSet<&String> = owners.iter().collect();
     assert_eq!(owners.len(), 4, "four tickets, four sold seats");
     assert_eq!(orders.len(), 2);
@@ -376,7 +374,7 @@ async fn a_seat_change_keeps_the_halls_rules_and_mails_the_new_tickets(db: &Test
     let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[0], other_group.key())).await;
     assert_eq!((reply.status, code(&reply)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{}", reply.text);
     // A ticket already admitted at the door changes seats at the box office only.
-    common::paying::execute(db, "UPDATE order_tickets SET scanned_at = 1 WHERE line = 2").await;
+    crate::common::paying::execute(db, "UPDATE order_tickets SET scanned_at = 1 WHERE line = 2").await;
     let reply = modify(&app, &who, &r, &modify_body(&r, &r.seats[1], end.key())).await;
     assert_eq!((reply.status, code(&reply)), (StatusCode::CONFLICT, "ticketing_ended"), "{}", reply.text);
     assert_eq!(reply.body["error"]["params"]["reason"], "admitted");

@@ -4,11 +4,9 @@
 //! is refused; an order with a credit-card benefit code takes only its issuer's cards. On SQLite
 //! and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
+use crate::common::paying::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::paying::*;
-use common::*;
 
 use kupa_app::saved_cards::{SavedCard, SavedCardStore};
 use kupa_providers::test_gateway::cards;

@@ -3,11 +3,9 @@
 //! the cart, when the payment starts and at finalisation; and one order's total is the same
 //! agora in the cart, the payment form, the reservation, the PDF and the mail.
 
-mod common;
-
+use crate::common::paying::{card_form, good_expiry, rows};
+use crate::common::*;
 use axum::http::StatusCode;
-use common::paying::{card_form, good_expiry, rows};
-use common::*;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};

@@ -3,14 +3,12 @@
 //! rejections in the JSON shape, and `Retry-After` on every 429 the server gives. On SQLite and
 //! (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
 use std::net::SocketAddr;
 
+use crate::common::*;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode};
-use common::*;
 use http_body_util::BodyExt;
 use kupa_api::ApiSettings;
 use kupa_api::rate_limit::RateLimits;

@@ -2,11 +2,9 @@
 //! KUPA_TEST_POSTGRES_URL is set) PostgreSQL. The router is the real one; requests go through
 //! `oneshot`, so nothing is mocked but the network.
 
-mod common;
-
+use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::*;
 use kupa_api::ApiSettings;
 use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
 use kupa_store::testing::TestDb;

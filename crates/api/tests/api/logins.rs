@@ -6,13 +6,10 @@
 //! buyer session at login. Codes and links are read from the test-mode outbox, as a customer
 //! reads their mail. On SQLite and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
-use std::sync::{Arc, Mutex};
-
+use crate::common::logs::Logs;
+use crate::common::paying::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::paying::*;
-use common::*;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_providers::test_gateway::cards;
 use kupa_store::testing::TestDb;
@@ -122,51 +119,6 @@ async fn paid_guest_order(app: &TestApp, db: &TestDb, who: &str) -> (String, Str
     .await;
     let (number, id) = row[0].split_once('|').unwrap();
     (number.to_owned(), id.to_owned())
-}
-
-thread_local! {
-    static CAPTURE: std::cell::RefCell<Option<Arc<Mutex<Vec<u8>>>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Everything the server logs on this test's thread from `capture()` on (as in login.rs: one
-/// global subscriber writing each line to the buffer of the thread that logged it).
-struct Logs(Arc<Mutex<Vec<u8>>>);
-
-struct ThreadWriter;
-
-impl std::io::Write for ThreadWriter {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        CAPTURE.with(|c| {
-            if let Some(b) = &*c.borrow() {
-                b.lock().unwrap().extend_from_slice(buf);
-            }
-        });
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Logs {
-    fn capture() -> Logs {
-        static INIT: std::sync::Once = std::sync::Once::new();
-        INIT.call_once(|| {
-            tracing_subscriber::fmt()
-                .with_writer(|| ThreadWriter)
-                .with_ansi(false)
-                .with_max_level(tracing::Level::TRACE)
-                .try_init()
-                .expect("no other global subscriber in this test binary");
-        });
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        CAPTURE.with(|c| *c.borrow_mut() = Some(buf.clone()));
-        Logs(buf)
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
-    }
 }
 
 api_tests! {

@@ -3,11 +3,9 @@
 //! finalisation and redeemed on a ticket order, on SQLite and (when KUPA_TEST_POSTGRES_URL is
 //! set) PostgreSQL.
 
-mod common;
-
+use crate::common::paying::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::paying::*;
-use common::*;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};

@@ -5,14 +5,12 @@
 //! release either sells the seats or is refunded, never both, never neither. On SQLite and (when
 //! KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::paying::*;
+use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::paying::*;
-use common::*;
 use http_body_util::BodyExt;
 use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
 use kupa_providers::test_gateway::cards;

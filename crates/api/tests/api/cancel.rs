@@ -4,13 +4,11 @@
 //! vouchers given back, a provider that fails and the sweeper that retries, and races (two
 //! cancels, a cancel and a commit) that must refund once. Orders are bought the real way.
 
-mod common;
-
 use std::sync::Arc;
 
+use crate::common::paying::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::paying::*;
-use common::*;
 use kupa_api::ApiSettings;
 use kupa_app::orders::{CancellationFee, CancellationPolicy, OrderStore, PaymentMethod};
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;

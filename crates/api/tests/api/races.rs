@@ -4,12 +4,10 @@
 //! duplicated, reordered and late; two nodes sweeping expired holds at once. Each asserts that no
 //! seat is sold twice or to a buyer who lost it, no paid order is lost, and no seat stays locked.
 
-mod common;
-
+use crate::common::paying::*;
+use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::paying::*;
-use common::*;
 use hmac::{Hmac, KeyInit, Mac};
 use kupa_app::orders::{OrderStatus, OrderStore, PaymentStatus, PaymentUpdate};
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;

@@ -3,12 +3,10 @@
 //! `businessIds` scoping for every PRES-live call, a cross-origin POST refused, and figures that
 //! match orders bought the real way (seats locked, cart priced, card paid, committed).
 
-mod common;
-
+use crate::common::paying::*;
+use crate::common::staff::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::paying::*;
-use common::staff::*;
-use common::*;
 use kupa_app::staff::Role;
 use kupa_store::testing::TestDb;
 use serde_json::json;
@@ -117,7 +115,7 @@ async fn live_figures_match_real_orders_and_holds(db: &TestDb) {
     let p = buy_two(&app, &buyer(1), 0).await;
     let (pid, venue, feature) = (p["id"].as_i64().unwrap(), p["venueId"].as_i64().unwrap(), p["featureId"].as_i64().unwrap());
     // Another buyer holds one seat of the same presentation.
-    let typed: common::client::Presentation = serde_json::from_value(p.clone()).unwrap();
+    let typed: crate::common::client::Presentation = serde_json::from_value(p.clone()).unwrap();
     let plan = app.seat_plan(&typed).await;
     let (held, _) = row_end_pair(&plan, 3);
     app.lock(&buyer(2), &typed, held.key()).await.ok();

@@ -2,15 +2,13 @@
 //! change of seat state (held, released, sold, expired) made through the real calls, on SQLite
 //! and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::paying::*;
+use crate::common::sse::EventStream;
+use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::paying::*;
-use common::sse::EventStream;
-use common::*;
 use kupa_store::testing::TestDb;
 use serde_json::Value;
 

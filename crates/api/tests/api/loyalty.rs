@@ -3,11 +3,9 @@
 //! earn them, a cancellation gives them back; a voucher's balance and a member's points are
 //! reserved with the order, so two orders racing for the last of them never both get it.
 
-mod common;
-
+use crate::common::picked::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::picked::*;
-use common::*;
 use kupa_app::orders::PaymentStatus;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -18,7 +16,7 @@ const CLUB: &str = "100001";
 const HOLD_GONE_MS: i64 = 16 * 60_000;
 
 async fn points(db: &TestDb) -> i64 {
-    common::paying::rows(
+    crate::common::paying::rows(
         db,
         "SELECT CAST(points_balance AS TEXT) FROM members WHERE member_number = '100001'",
     )
@@ -180,7 +178,7 @@ async fn two_orders_racing_for_a_vouchers_last_balance_one_wins(db: &TestDb) {
     // The winner pays the rest by card: the voucher is spent, once.
     let total = wr.body["cart"]["total"].as_i64().unwrap();
     pay_and_commit(&app, db, winner, wk, total).await;
-    let left = common::paying::rows(db, "SELECT CAST(balance AS TEXT) FROM ticket_codes WHERE code_key = 'value-5000'").await;
+    let left = crate::common::paying::rows(db, "SELECT CAST(balance AS TEXT) FROM ticket_codes WHERE code_key = 'value-5000'").await;
     assert_eq!(left, vec!["0".to_owned()]);
 }
 

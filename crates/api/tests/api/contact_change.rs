@@ -3,10 +3,8 @@
 //! codes single use, expiring and attempt-limited, the old address told. On SQLite and (when
 //! KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-mod common;
-
+use crate::common::*;
 use axum::http::StatusCode;
-use common::*;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -167,7 +165,7 @@ async fn an_email_code_expires_and_an_address_of_another_account_is_refused(db: 
     let dana = log_in(&app, &buyer(4), DANA).await;
     ask_email(&app, &dana, "shared@example.com").await;
     let shared = six_digits(&last_mail(&app, "shared@example.com").await.1).unwrap();
-    common::paying::execute(db, "UPDATE customers SET email = 'shared@example.com' WHERE id = 2").await;
+    crate::common::paying::execute(db, "UPDATE customers SET email = 'shared@example.com' WHERE id = 2").await;
     let r = confirm_email(&app, &dana, "shared@example.com", &shared).await;
     assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "emailTaken"), "{}", r.text);
     assert_eq!(area(&app, &dana).await["EmailAddress1"], DANA_MAIL);
@@ -198,7 +196,7 @@ async fn a_new_mobile_number_is_the_accounts_only_after_its_sms_code_proves_it(d
     let app = TestApp::new(db, test_settings()).await;
     let dana = log_in(&app, &buyer(1), DANA).await;
     // Stored in the international form (as a box office may have typed it), shown with a leading 0.
-    common::paying::execute(db, "UPDATE customers SET mobile = '+972524318876' WHERE id = 1").await;
+    crate::common::paying::execute(db, "UPDATE customers SET mobile = '+972524318876' WHERE id = 1").await;
     assert_eq!(area(&app, &dana).await["MobileNumber1"], DANA);
     let r = ask_mobile(&app, &dana, "+972 52-431-8876").await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "unchanged: {}", r.text);
@@ -258,7 +256,7 @@ async fn an_sms_code_for_a_new_number_expires_and_dies_after_five_attempts(db: &
     app.clock.advance_ms(60_000);
     ask_mobile(&app, &dana, "0521112255").await;
     let code_sent = last_sms_code(&app, "0521112255").await;
-    common::paying::execute(db, "UPDATE customers SET mobile = '0521112255' WHERE id = 2").await;
+    crate::common::paying::execute(db, "UPDATE customers SET mobile = '0521112255' WHERE id = 2").await;
     let r = confirm_mobile(&app, &dana, "0521112255", &code_sent).await;
     assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "mobileNumberTaken"), "{}", r.text);
     assert_eq!(area(&app, &dana).await["MobileNumber1"], DANA);

@@ -2,10 +2,8 @@
 //! `tooManyRequests` with Retry-After past their per-session and per-address limits, before the
 //! call does anything; other sessions and other calls are not affected.
 
-mod common;
-
+use crate::common::*;
 use axum::http::StatusCode;
-use common::*;
 use kupa_api::ApiSettings;
 use kupa_api::rate_limit::RateLimits;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;

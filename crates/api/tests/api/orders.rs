@@ -2,12 +2,10 @@
 //! KUPA_TEST_POSTGRES_URL is set) PostgreSQL. The payment provider's word reaches the server
 //! through the same callback function the gateway's pages and webhook use.
 
-mod common;
-
+use crate::common::paying::lock_body;
+use crate::common::picked::*;
+use crate::common::*;
 use axum::http::StatusCode;
-use common::paying::lock_body;
-use common::picked::*;
-use common::*;
 use kupa_app::orders::{OrderStore, PaymentStatus, PaymentUpdate};
 use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
 use kupa_store::testing::TestDb;
@@ -462,7 +460,7 @@ async fn member_tickets_need_the_member_logged_in(db: &TestDb) {
 }
 
 async fn a_second_order_in_one_session_starts_a_fresh_checkout(db: &TestDb) {
-    use common::paying::{card_form, good_expiry, location, priced_cart_at, row_end_pair, start_payment_with};
+    use crate::common::paying::{card_form, good_expiry, location, priced_cart_at, row_end_pair, start_payment_with};
     let app = TestApp::new(db, test_settings()).await;
     let who = buyer(31);
     let card = card_form(kupa_providers::test_gateway::cards::APPROVED_VISA, &good_expiry(&app), "123");
@@ -498,11 +496,11 @@ async fn a_second_order_in_one_session_starts_a_fresh_checkout(db: &TestDb) {
     assert!(location(&r).contains("status=captured"), "{}", location(&r));
     let two = app.commit(&who, p.id).await.expect("the second order commits").reservation_identifier;
     assert_ne!(two, one);
-    assert_eq!(common::paying::rows(db, "SELECT id FROM orders WHERE status = 'paid'").await.len(), 2);
+    assert_eq!(crate::common::paying::rows(db, "SELECT id FROM orders WHERE status = 'paid'").await.len(), 2);
 }
 
 async fn a_reservation_opens_for_its_buyer_or_a_signed_link_only(db: &TestDb) {
-    use common::paying::{card_form, good_expiry, location, priced_cart_at, start_payment_with};
+    use crate::common::paying::{card_form, good_expiry, location, priced_cart_at, start_payment_with};
     let public = "https://tickets.example";
     let app = TestApp::new(db, kupa_api::ApiSettings { public_url: public.into(), ..test_settings() }).await;
     let (who, stranger) = (buyer(41), buyer(42));
@@ -578,7 +576,7 @@ async fn a_reservation_opens_for_its_buyer_or_a_signed_link_only(db: &TestDb) {
 
     // An order that names its customer (the cart names none yet) also opens for that customer
     // logged in on another session, and for no other customer.
-    common::paying::execute(db, "UPDATE orders SET customer_id = 1 WHERE status = 'paid'").await;
+    crate::common::paying::execute(db, "UPDATE orders SET customer_id = 1 WHERE status = 'paid'").await;
     let (dana, someone) = (buyer(43), buyer(44));
     let dana = log_in(app, &dana, "0524318876").await;
     assert_eq!(read(&dana, files[1].clone()).await.status, StatusCode::OK, "customer 1 on another device");
@@ -597,7 +595,7 @@ async fn a_reservation_opens_for_its_buyer_or_a_signed_link_only(db: &TestDb) {
 }
 
 async fn the_confirmation_mail_shows_every_seat_and_signed_links_in_the_buyers_language(db: &TestDb) {
-    use common::paying::{card_form, good_expiry, location, priced_cart_at, start_payment_with};
+    use crate::common::paying::{card_form, good_expiry, location, priced_cart_at, start_payment_with};
     let public = "https://tickets.example";
     let app = TestApp::new(db, kupa_api::ApiSettings { public_url: public.into(), ..test_settings() }).await;
     for (n, lang) in [(0usize, "he"), (1, "en")] {
@@ -681,7 +679,7 @@ async fn racing_finalisations_of_a_lost_order_refund_exactly_once(db: &TestDb) {
         outcome.unwrap();
     }
     assert_eq!(db.db.payment(&payment).await.unwrap().unwrap().status, PaymentStatus::Refunded);
-    let refunds = common::paying::rows(db, "SELECT kind FROM payment_events WHERE kind = 'refunded'").await;
+    let refunds = crate::common::paying::rows(db, "SELECT kind FROM payment_events WHERE kind = 'refunded'").await;
     assert_eq!(refunds.len(), 1, "one refund, whoever got there first");
 }
 }

@@ -2,10 +2,8 @@
 //! codes of GET /presentations/{id}/ticketGroups, on SQLite and (when KUPA_TEST_POSTGRES_URL is
 //! set) PostgreSQL, against the demo chain's codes and members (docs/catalogue.md).
 
-mod common;
-
+use crate::common::*;
 use axum::http::StatusCode;
-use common::*;
 use kupa_store::testing::TestDb;
 
 /// An on-sale presentation in the Grand Hall (venue 1: sections 11–13, ticket group 1, which takes codes).

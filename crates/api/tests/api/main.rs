@@ -1,0 +1,32 @@
+//! The API tests: the real router on a fresh database with the demo chain, each check on SQLite
+//! and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL. One test binary (one link, the harness
+//! compiled once); each file is a module, named for what it tests.
+
+#[macro_use]
+mod common;
+
+mod cancel;
+mod contact_change;
+mod customer_area;
+mod doors;
+mod edge;
+mod gifts;
+mod holds;
+mod http;
+mod login;
+mod logins;
+mod loyalty;
+mod orders;
+mod payments;
+mod prices;
+mod races;
+mod rate_limits;
+mod saved_cards;
+mod seat_events;
+mod seats;
+mod several;
+mod staff;
+mod staff_accounts;
+mod staff_events;
+mod staff_refs;
+mod tickets;
