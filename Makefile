@@ -78,9 +78,11 @@ test-rust:
 test-web: web-deps api-check
 	cd web && $(NPM) test
 
-## e2e: Playwright in Debian's Chromium against a debug kupa server in test mode on a fresh database
+## e2e: Playwright in Debian's Chromium against debug kupa servers in test mode on fresh databases,
+## as E2E_SHARDS shards at once (default 2), each with its own server (scripts/e2e-shards.sh)
+E2E_SHARDS ?= 2
 e2e: build-debug
-	E2E_PORT=$(E2E_PORT) scripts/e2e.sh
+	E2E_PORT=$(E2E_PORT) E2E_SHARDS=$(E2E_SHARDS) scripts/e2e-shards.sh
 
 ## fault: process-level fault tests (docs/operations.md): kill -9 of one of two nodes on PostgreSQL
 ## (KUPA_TEST_POSTGRES_URL, default the local server; fails when unreachable), a private PostgreSQL

@@ -11,7 +11,11 @@ chromium="${KUPA_CHROMIUM:-/usr/bin/chromium}"
 
 work="$(mktemp -d)"
 mkdir -p web/e2e-artifacts
-log=web/e2e-artifacts/server.log
+# E2E_TAG names this run's logs and Playwright output when several runs share the folder
+# (scripts/e2e-shards.sh).
+tag="${E2E_TAG:-}"
+log="web/e2e-artifacts/server${tag}.log"
+cluster_log="web/e2e-artifacts/cluster${tag}.log"
 # Rate limits set explicitly: every spec runs from 127.0.0.1, so the per-address limits are wider
 # than a box office's defaults; the per-session ones are the defaults.
 export KUPA_RATE_LIMITS="${KUPA_RATE_LIMITS:-lock.session=60/1m,lock.address=5000/1m,sms.session=5/10m,sms.address=500/10m,login.session=10/10m,login.address=500/10m,code.address=2000/10m,cart.address=5000/10m}"
@@ -45,7 +49,7 @@ if [ -n "${KUPA_TEST_POSTGRES_URL:-}" ]; then
   cluster_db="kupa_e2e_$(date +%s)_$$"
   KUPA_CLUSTER_READY_FILE="$work/cluster-ready" KUPA_LOG=warn,kupa=info \
     scripts/cluster.sh ./target/debug/kupa "$KUPA_TEST_POSTGRES_URL" "$cluster_db" \
-    "$((port + 1))" "$((port + 2))" --test-mode >"web/e2e-artifacts/cluster.log" 2>&1 &
+    "$((port + 1))" "$((port + 2))" --test-mode >"$cluster_log" 2>&1 &
   cluster=$!
 fi
 
@@ -59,12 +63,13 @@ curl -sf "http://127.0.0.1:$port/api/health" >/dev/null || { echo "e2e: the serv
 if [ -n "$cluster" ]; then
   for _ in $(seq 1 300); do
     [ -f "$work/cluster-ready" ] && break
-    kill -0 "$cluster" 2>/dev/null || { echo "e2e: the two-node cluster exited:"; cat web/e2e-artifacts/cluster.log; exit 1; }
+    kill -0 "$cluster" 2>/dev/null || { echo "e2e: the two-node cluster exited:"; cat "$cluster_log"; exit 1; }
     sleep 0.2
   done
-  [ -f "$work/cluster-ready" ] || { echo "e2e: the two-node cluster did not come up:"; cat web/e2e-artifacts/cluster.log; exit 1; }
+  [ -f "$work/cluster-ready" ] || { echo "e2e: the two-node cluster did not come up:"; cat "$cluster_log"; exit 1; }
   export KUPA_E2E_NODE_A="http://127.0.0.1:$((port + 1))" KUPA_E2E_NODE_B="http://127.0.0.1:$((port + 2))"
 fi
 
 cd web
-KUPA_E2E_URL="http://127.0.0.1:$port" KUPA_CHROMIUM="$chromium" npx playwright test "$@"
+KUPA_E2E_URL="http://127.0.0.1:$port" KUPA_CHROMIUM="$chromium" \
+  KUPA_E2E_OUTPUT="./e2e-artifacts/test-results${tag}" npx playwright test "$@"

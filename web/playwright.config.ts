@@ -7,7 +7,8 @@ const baseURL = process.env.KUPA_E2E_URL ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
-  outputDir: './e2e-artifacts/test-results',
+  // Each shard of scripts/e2e-shards.sh has its own (Playwright empties it when it starts).
+  outputDir: process.env.KUPA_E2E_OUTPUT ?? './e2e-artifacts/test-results',
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,

@@ -1,11 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeResults } from './axe';
 import { OrderPage } from './pages/OrderPage';
 import { PLAIN_FREE_HE, holdSeatsInOneRow, reservedScreening, shoot } from './order-flow';
 
 /** Runs axe on the page as it is; a serious or critical violation fails the test (softly). */
 async function checkA11y(page: Page, step: string) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeResults(page);
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const summary = bad.map((v) => ({
     id: v.id,

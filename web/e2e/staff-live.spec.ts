@@ -1,12 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { axeResults } from './axe';
 
 // A new manager of the demo chain (its test-mode password, docs/api.md §13) logs in on
 // /PRES-live, drills from the calendar to a presentation box, and watches the held and sold
 // counts and the seat map change without reload while another browser holds and buys a seat.
 
 async function noSeriousAxe(page: Page, step: string) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeResults(page);
   const bad = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));

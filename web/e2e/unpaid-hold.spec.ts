@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { noSeriousAxeViolations } from './axe';
 import { OrderPage } from './pages/OrderPage';
 import {
   DETAILS_EN,
@@ -29,16 +29,6 @@ async function smsCode(request: APIRequestContext, to: string): Promise<string> 
   const code = box.messages[0]?.body?.match(/\d{6}/)?.[0];
   if (!code) throw new Error(`no code to ${to}`);
   return code;
-}
-
-async function noSeriousAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter(
-    (v) => v.impact === 'serious' || v.impact === 'critical',
-  );
-  expect(
-    serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
 }
 
 /** Logs in on the login page with the mobile number and the SMS code, as a person does. */

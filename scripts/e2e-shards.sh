@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the end-to-end suite as E2E_SHARDS Playwright shards at once (default 2), each against its
+# own kupa server on its own fresh database (scripts/e2e.sh with ports E2E_PORT, E2E_PORT+10, ...),
+# so no shard sees another's seats or logins. Most of a spec's time is spent waiting on the page
+# and the server, so two shards on two cores take little more than half the time of one.
+# Each shard's output is printed whole when it ends; the run fails when any shard fails.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+shards="${E2E_SHARDS:-2}"
+base="${E2E_PORT:-18080}"
+mkdir -p web/e2e-artifacts
+pids=()
+for i in $(seq 1 "$shards"); do
+  E2E_TAG="-$i" E2E_PORT=$((base + (i - 1) * 10)) scripts/e2e.sh --shard="$i/$shards" "$@" \
+    >"web/e2e-artifacts/shard-$i.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+for i in $(seq 1 "$shards"); do
+  wait "${pids[$((i - 1))]}" || status=1
+  echo "::: e2e shard $i/$shards"
+  cat "web/e2e-artifacts/shard-$i.log"
+done
+exit $status
