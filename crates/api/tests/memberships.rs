@@ -166,7 +166,7 @@ api_tests! {
         assert_eq!(priced["memberships"][0]["validTo"], until.as_str());
         assert_eq!(priced["memberships"][0]["topUpMemberNumber"], Value::Null);
         assert!(priced["memberships"][0].get("memberNumber").is_none(), "the number comes with the payment");
-        example(&app, "postCart-memberships", "CartResponse", &r);
+        example_of(&app, "postCart-memberships", "postCart", "CartResponse", &r);
         let form = pay_form(&app, &who, 9900).await;
         assert_eq!(form.status, StatusCode::OK, "{}", form.text);
         let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
@@ -179,14 +179,14 @@ api_tests! {
         assert!(number.len() == 8 && number.chars().all(|c| c.is_ascii_digit()), "{number}");
         assert_eq!((member["membershipId"].as_i64(), member["balance"].as_i64(), member["topUp"].as_bool()), (Some(1), Some(0), Some(false)));
         assert_eq!((member["startDate"].as_str(), member["endDate"].as_str()), (Some(today.as_str()), Some(until.as_str())));
-        example(&app, "commit-memberships", "CommitResponse", &r);
+        example_of(&app, "commit-memberships", "commit", "CommitResponse", &r);
         // The confirmation reads back, with the member.
         let order = r.body["reservationIdentifier"].as_str().unwrap().to_owned();
         let back = app.call_as(&who, "GET", &format!("/api/gift-orders/{order}"), None).await;
         assert_eq!(back.status, StatusCode::OK, "{}", back.text);
         assert_eq!(back.body["orderType"], "memberships");
         assert_eq!(back.body["members"][0]["memberNumber"], number.as_str());
-        example(&app, "giftOrder-memberships", "GiftOrderResponse", &back);
+        example_of(&app, "giftOrder-memberships", "giftOrder", "GiftOrderResponse", &back);
         // In the customer area at once, the order's customer's.
         let cards = area_members(&app, &who).await;
         let card = cards.iter().find(|c| c["memberNumber"] == number.as_str()).unwrap_or_else(|| panic!("{cards:?}"));
