@@ -83,7 +83,11 @@ async fn bought(app: &TestApp, who: &str, memberships: Value, total: i64) -> (Re
     let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
     let r = pay_card(app, who, &id, "4242+4242+4242+4242").await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
-    assert!(location(&r).starts_with("/memberships?paymentId="), "{}", location(&r));
+    assert!(
+        location(&r).starts_with("/memberships?paymentId="),
+        "{}",
+        location(&r)
+    );
     let r = commit(app, who).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     (r, id)
@@ -94,14 +98,20 @@ async fn members(db: &TestDb) -> usize {
 }
 
 async fn balance_of_200001(db: &TestDb) -> i64 {
-    rows(db, "SELECT CAST(balance AS TEXT) FROM members WHERE member_number = '200001'").await[0]
+    rows(
+        db,
+        "SELECT CAST(balance AS TEXT) FROM members WHERE member_number = '200001'",
+    )
+    .await[0]
         .parse()
         .unwrap()
 }
 
 /// The member cards the customer area lists.
 async fn area_members(app: &TestApp, who: &str) -> Vec<Value> {
-    let r = app.call_as(who, "GET", "/api/customer-area/customerAreaData", None).await;
+    let r = app
+        .call_as(who, "GET", "/api/customer-area/customerAreaData", None)
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     r.body["customer"]["Members"]
         .as_array()
@@ -113,7 +123,11 @@ async fn area_members(app: &TestApp, who: &str) -> Vec<Value> {
 fn sign(body: &str) -> String {
     let mut mac = Hmac::<sha2::Sha256>::new_from_slice(TEST_SECRET.as_bytes()).unwrap();
     mac.update(body.as_bytes());
-    mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect()
+    mac.finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 async fn callback(app: &TestApp, payment: &str) -> Reply {

@@ -206,7 +206,10 @@ impl OrderService {
 
     /// The members a paid membership order made or topped up, as they are now (empty for other
     /// orders): the commit's and the confirmation's `members`.
-    pub async fn members_of_order(&self, order: &Order) -> AppResult<Vec<crate::memberships::OrderMember>> {
+    pub async fn members_of_order(
+        &self,
+        order: &Order,
+    ) -> AppResult<Vec<crate::memberships::OrderMember>> {
         let Some(customer_id) = order.customer_id.filter(|_| !order.memberships.is_empty()) else {
             return Ok(Vec::new());
         };
@@ -227,7 +230,11 @@ impl OrderService {
                 continue;
             };
             while drawn.contains(&number)
-                || !self.tickets.member_infos(&[number.as_str()]).await?.is_empty()
+                || !self
+                    .tickets
+                    .member_infos(&[number.as_str()])
+                    .await?
+                    .is_empty()
             {
                 number = crate::memberships::new_member_number();
             }
