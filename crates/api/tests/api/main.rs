@@ -16,6 +16,7 @@ mod http;
 mod login;
 mod logins;
 mod loyalty;
+mod memberships;
 mod orders;
 mod payments;
 mod prices;
