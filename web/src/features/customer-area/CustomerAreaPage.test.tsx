@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makePresentation } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
-import type { CustomerAreaData } from './api/customerArea';
+import type { CustomerAreaData, MemberCard } from './api/customerArea';
 
 function area(): CustomerAreaData {
   const presentation = makePresentation();
@@ -219,7 +219,7 @@ describe('the customer area', { timeout: 30_000 }, () => {
       isExpired: false,
       isNotStarted: false,
     };
-    data.customer.Members = [
+    const cards: MemberCard[] = [
       { ...member, topUp: true },
       {
         ...member,
@@ -229,6 +229,7 @@ describe('the customer area', { timeout: 30_000 }, () => {
         topUp: false,
       },
     ];
+    data.customer.Members = cards;
     const first = await renderApp('/customer-area?lang=en', {
       api: (url) => {
         if (url.pathname === '/api/customer-area/customerAreaData') return { body: data };
