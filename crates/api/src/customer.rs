@@ -113,6 +113,9 @@ pub struct MemberCard {
     pub is_available: bool,
     pub is_expired: bool,
     pub is_not_started: bool,
+    /// Its balance can be topped up now (a series whose membership allows it, on sale, and the
+    /// member not expired): the area offers `/memberships?topUp=<memberNumber>`.
+    pub top_up: bool,
 }
 
 impl From<&Card> for MemberCard {
@@ -133,6 +136,10 @@ impl From<&Card> for MemberCard {
             is_available: c.standing == MemberStanding::Active,
             is_expired: c.standing == MemberStanding::Expired,
             is_not_started: c.standing == MemberStanding::NotStarted,
+            top_up: c.membership.top_up
+                && c.membership.is_series()
+                && c.membership.on_sale
+                && c.standing != MemberStanding::Expired,
         }
     }
 }

@@ -148,6 +148,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | NoVouchers
         | MustSelectDonations
         | NoDonations
+        | MustSelectMemberships
+        | NoMemberships
+        | ValidateReferences
         | PriceNotFound
         | GetPrice
         | SystemVoucherNotSoldInOutlet

@@ -276,6 +276,7 @@ pub(crate) async fn commit_hold(
         ticket_identifiers: Vec::new(),
         reservation_number: order.reservation_number,
         system_vouchers: Vec::new(),
+        members: Vec::new(),
         error: None,
     }))
 }

@@ -17,6 +17,7 @@ mod events;
 mod extract;
 mod holds;
 mod logins;
+mod memberships;
 mod payment;
 pub mod rate_limit;
 mod request_id;
@@ -76,6 +77,7 @@ use crate::error::ApiError;
 fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(catalogue::router())
+        .merge(memberships::router())
         .merge(seats::router())
         .merge(events::router())
         .merge(cart::router())

@@ -264,7 +264,7 @@ async fn donation_list(State(state): State<AppState>) -> ApiResult<axum::Json<Do
 pub struct GiftOrderResponse {
     pub reservation_identifier: String,
     pub reservation_number: String,
-    /// vouchers or donations.
+    /// vouchers, donations or memberships.
     pub order_type: String,
     pub total: i64,
     pub currency: String,
@@ -274,9 +274,11 @@ pub struct GiftOrderResponse {
     pub donations: Vec<PricedDonation>,
     /// A voucher order's prepaid products, collected with its first voucher (decision 0035).
     pub products: Vec<crate::cart::PricedProduct>,
+    /// A membership order's members, as they are now (`[]` for other orders; decision 0037).
+    pub members: Vec<crate::memberships::IssuedMember>,
 }
 
-/// A paid voucher or donation order, for its buyer (the session that paid it, or the customer
+/// A paid voucher, donation or membership order, for its buyer (the session that paid it, or the customer
 /// logged in whose order it is): the confirmation, with the vouchers' references.
 #[utoipa::path(get, operation_id = "giftOrder", path = "/gift-orders/{id}", tag = "vouchers",
     params(("id" = String, Path, max_length = 64, description = "The order's reservation identifier")),
@@ -293,7 +295,8 @@ async fn gift_order(
         link: None,
     };
     let order = state.orders.gift_order(&id, reader).await?;
-    Ok(axum::Json(GiftOrderResponse::of(&order)))
+    let members = state.orders.members_of_order(&order).await?;
+    Ok(axum::Json(GiftOrderResponse::of(&order, &members)))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -345,7 +348,7 @@ async fn vouchers_pdf(
 }
 
 impl GiftOrderResponse {
-    pub fn of(o: &Order) -> GiftOrderResponse {
+    pub fn of(o: &Order, members: &[kupa_app::memberships::OrderMember]) -> GiftOrderResponse {
         GiftOrderResponse {
             reservation_identifier: o.id.clone(),
             reservation_number: o.reservation_number.clone(),
@@ -360,6 +363,7 @@ impl GiftOrderResponse {
                 Vec::new()
             },
             products: crate::cart::PricedProduct::of(o),
+            members: crate::memberships::IssuedMember::of(members),
         }
     }
 }

@@ -232,6 +232,10 @@ impl CatalogueStore for CachedCatalogue {
         self.inner.donations().await
     }
 
+    async fn memberships(&self) -> StoreResult<Vec<Membership>> {
+        self.inner.memberships().await
+    }
+
     async fn members_of_customer(
         &self,
         customer_id: i64,
@@ -323,6 +327,9 @@ mod tests {
             Ok(vec![])
         }
         async fn donations(&self) -> StoreResult<Vec<crate::vouchers::Donation>> {
+            Ok(vec![])
+        }
+        async fn memberships(&self) -> StoreResult<Vec<Membership>> {
             Ok(vec![])
         }
         async fn customer_by_mobile(&self, _: &str) -> StoreResult<Option<Customer>> {

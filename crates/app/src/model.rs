@@ -239,7 +239,7 @@ pub struct Customer {
     pub is_mailing_allowed: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Membership {
     pub id: i64,
@@ -252,6 +252,80 @@ pub struct Membership {
     pub price: i64,
     /// Discounted (member-only) tickets a member may take in one order; None: no limit.
     pub max_discounted_tickets: Option<i64>,
+    // What the memberships page sells (issue 15, decision 0037); every field has a default, so
+    // a catalogue file written before them still loads.
+    pub description: String,
+    pub description_en: String,
+    /// The prices it is sold at; empty: one implicit price (see
+    /// [`crate::memberships::prices_of`]).
+    pub prices: Vec<MembershipPrice>,
+    /// A new member is good from the day of payment for this many months (inclusive end).
+    pub valid_months: i64,
+    /// A series whose prices can be bought again for an existing member, adding to its balance.
+    pub top_up: bool,
+    /// False: listed in the customer area only, not sold.
+    pub on_sale: bool,
+    pub terms: String,
+    pub terms_en: String,
+    pub sort: i64,
+}
+
+impl Default for Membership {
+    fn default() -> Membership {
+        Membership {
+            id: 0,
+            type_id: 0,
+            name: String::new(),
+            name_en: String::new(),
+            code: String::new(),
+            class_name: String::new(),
+            price: 0,
+            max_discounted_tickets: None,
+            description: String::new(),
+            description_en: String::new(),
+            prices: Vec::new(),
+            valid_months: 12,
+            top_up: false,
+            on_sale: true,
+            terms: String::new(),
+            terms_en: String::new(),
+            sort: 0,
+        }
+    }
+}
+
+impl Membership {
+    /// A series (type 2): a balance of tickets' worth, which only a series carries.
+    pub fn is_series(&self) -> bool {
+        self.type_id == 2
+    }
+}
+
+/// One price a membership is sold at (issue 15).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct MembershipPrice {
+    pub id: i64,
+    pub price_code: String,
+    /// Agorot paid.
+    pub price: i64,
+    /// Agorot of balance a series member gets; None: the price.
+    pub value: Option<i64>,
+    /// None: ILS.
+    pub currency: Option<String>,
+    /// A prompt present must be filled by the buyer (and match its pattern, when given).
+    pub reference1: Option<ReferencePrompt>,
+    pub reference2: Option<ReferencePrompt>,
+}
+
+/// What a membership price asks the buyer to type (a student card number).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ReferencePrompt {
+    pub label: String,
+    pub label_en: String,
+    /// A regular expression the whole answer must match; None: anything not blank.
+    pub pattern: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -50,6 +50,8 @@ pub trait CatalogueStore: Send + Sync {
     -> StoreResult<Vec<crate::vouchers::SystemVoucherClass>>;
     /// The donations, in their order (issue 14).
     async fn donations(&self) -> StoreResult<Vec<crate::vouchers::Donation>>;
+    /// Every membership, on sale or not, by its sort then id (issue 15).
+    async fn memberships(&self) -> StoreResult<Vec<Membership>>;
 }
 
 pub use kupa_domain::seating::SeatAddress;

@@ -187,6 +187,13 @@ error_codes! {
     GetPrice = "getPrice",
     /// The same code entered twice in one order (a voucher asked to pay twice).
     CodeAlreadyEntered = "codeAlreadyEntered",
+    // --- Memberships (issue 15)
+    /// A membership order with nothing chosen (no quantity above zero).
+    MustSelectMemberships = "mustSelectMemberships",
+    /// No membership is on sale now.
+    NoMemberships = "noMemberships",
+    /// A membership price's reference missing or not in its form (params.fields).
+    ValidateReferences = "validateReferences",
     /// No system voucher has this reference (or it is not the asker's).
     SystemVoucherNotFound = "SYSTEM_VOUCHER_NOT_FOUND",
     /// The system voucher is not active (cancelled, turned into a replacement, expired or used).

@@ -162,12 +162,13 @@ macro_rules! insert_catalogue {
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for m in &d.memberships {
+            let doc = serde_json::to_string(m).map_err(StoreError::other)?;
             sqlx::query(
-                "INSERT INTO memberships (id, type_id, name, name_en, code, class_name, price, max_discounted_tickets) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                "INSERT INTO memberships (id, type_id, name, name_en, code, class_name, price, max_discounted_tickets, doc) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             )
             .bind(m.id).bind(m.type_id).bind(&m.name).bind(&m.name_en).bind(&m.code).bind(&m.class_name).bind(m.price)
-            .bind(m.max_discounted_tickets)
+            .bind(m.max_discounted_tickets).bind(doc)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for m in &d.members {
@@ -418,6 +419,17 @@ impl CatalogueStore for Db {
         json_docs(self, "SELECT doc FROM donations ORDER BY sort, id").await
     }
 
+    async fn memberships(&self) -> StoreResult<Vec<Membership>> {
+        let mut all: Vec<Membership> = fetch_all!(
+            self,
+            "SELECT * FROM memberships ORDER BY id",
+            [],
+            rows::membership
+        )?;
+        all.sort_by_key(|m| (m.sort, m.id));
+        Ok(all)
+    }
+
     async fn locations(&self) -> StoreResult<Vec<Location>> {
         fetch_all!(
             self,
@@ -444,7 +456,7 @@ impl CatalogueStore for Db {
             self,
             "SELECT m.*, ms.id AS ms_id, ms.type_id AS ms_type_id, ms.name AS ms_name, ms.name_en AS ms_name_en, \
              ms.code AS ms_code, ms.class_name AS ms_class_name, ms.price AS ms_price, \
-             ms.max_discounted_tickets AS ms_max_discounted_tickets \
+             ms.max_discounted_tickets AS ms_max_discounted_tickets, ms.doc AS ms_doc \
              FROM members m JOIN memberships ms ON ms.id = m.membership_id WHERE m.customer_id = $1 ORDER BY m.id",
             [customer_id],
             rows::member_with_membership

@@ -308,17 +308,32 @@ pub(crate) fn member_with_membership(r: &impl Get) -> R<(Member, Membership)> {
             start_date: r.s("start_date")?,
             end_date: r.s("end_date")?,
         },
-        Membership {
-            id: r.i("ms_id")?,
-            type_id: r.i("ms_type_id")?,
-            name: r.s("ms_name")?,
-            name_en: r.s("ms_name_en")?,
-            code: r.s("ms_code")?,
-            class_name: r.s("ms_class_name")?,
-            price: r.i("ms_price")?,
-            max_discounted_tickets: r.oi("ms_max_discounted_tickets")?,
-        },
+        membership_of(r, "ms_")?,
     ))
+}
+
+/// A membership row (its columns named `{prefix}id`, ...): its JSON document when it has one
+/// (decision 0037), else its columns with the new fields' defaults.
+pub(crate) fn membership_of(r: &impl Get, prefix: &str) -> R<Membership> {
+    let c = |name: &str| format!("{prefix}{name}");
+    if let Some(doc) = r.os(&c("doc"))? {
+        return serde_json::from_str(&doc).map_err(|e| sqlx::Error::Decode(Box::new(e)));
+    }
+    Ok(Membership {
+        id: r.i(&c("id"))?,
+        type_id: r.i(&c("type_id"))?,
+        name: r.s(&c("name"))?,
+        name_en: r.s(&c("name_en"))?,
+        code: r.s(&c("code"))?,
+        class_name: r.s(&c("class_name"))?,
+        price: r.i(&c("price"))?,
+        max_discounted_tickets: r.oi(&c("max_discounted_tickets"))?,
+        ..Membership::default()
+    })
+}
+
+pub(crate) fn membership(r: &impl Get) -> R<Membership> {
+    membership_of(r, "")
 }
 
 pub(crate) fn claim(r: &impl Get) -> R<Claim> {

@@ -93,7 +93,7 @@ impl TicketStore for Db {
             self,
             "SELECT m.*, ms.id AS ms_id, ms.type_id AS ms_type_id, ms.name AS ms_name, ms.name_en AS ms_name_en, \
              ms.code AS ms_code, ms.class_name AS ms_class_name, ms.price AS ms_price, \
-             ms.max_discounted_tickets AS ms_max_discounted_tickets \
+             ms.max_discounted_tickets AS ms_max_discounted_tickets, ms.doc AS ms_doc \
              FROM members m JOIN memberships ms ON ms.id = m.membership_id WHERE m.member_number = $1",
             [member_number],
             rows::member_with_membership

@@ -101,6 +101,11 @@ pub struct Cart {
     #[serde(default)]
     #[schema(max_items = 10)]
     pub donations: Option<Vec<crate::vouchers::CartDonationIn>>,
+    /// A membership order's memberships (spec section 3, Membership; decision 0037): new
+    /// members and top-ups, for the customer logged in.
+    #[serde(default)]
+    #[schema(max_items = 10)]
+    pub memberships: Option<Vec<crate::memberships::CartMembershipIn>>,
     #[serde(default)]
     #[schema(max_items = 50)]
     pub products: Vec<CartProduct>,
@@ -218,12 +223,14 @@ pub struct PricedCartDto {
     /// What is left to pay after the vouchers (agorot).
     pub amount_due: i64,
     pub currency: String,
-    /// tickets, vouchers or donations.
+    /// tickets, vouchers, donations or memberships.
     pub order_type: String,
     /// A voucher order's vouchers.
     pub system_vouchers: Vec<crate::vouchers::PricedSystemVoucher>,
     /// A donation order's donations.
     pub donations: Vec<crate::vouchers::PricedDonation>,
+    /// A membership order's units, one per new member or top-up (decision 0037).
+    pub memberships: Vec<crate::memberships::PricedMembership>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -281,6 +288,7 @@ impl PricedCartDto {
             order_type: o.kind.as_str().to_owned(),
             system_vouchers: crate::vouchers::PricedSystemVoucher::of(o),
             donations: crate::vouchers::PricedDonation::of(o),
+            memberships: crate::memberships::PricedMembership::of(o),
         }
     }
 }
@@ -319,10 +327,10 @@ impl CartSeatIn {
 /// on its own.
 #[utoipa::path(post, operation_id = "postCart", path = "/cart", tag = "order", request_body = CartBody,
     responses((status = 200, description = "The priced cart", body = CartResponse),
-              (status = 401, description = "loginError: a cart of vouchers needs a customer logged in (decision 0035); a member ticket its member", body = ErrorBody),
-              (status = 404, description = "noEvent", body = ErrorBody),
-              (status = 409, description = "lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired", body = ErrorBody),
-              (status = 422, description = "formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others)", body = ErrorBody)))]
+              (status = 401, description = "loginError: a cart of vouchers or memberships needs a customer logged in (decisions 0035, 0037); a member ticket its member", body = ErrorBody),
+              (status = 404, description = "noEvent; notFound (a voucher, donation or membership not on sale)", body = ErrorBody),
+              (status = 409, description = "lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired; memberExpired (a top-up of an expired member)", body = ErrorBody),
+              (status = 422, description = "formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others); memberships: mustSelectMemberships, noMemberships, priceNotFound, getPrice, validateReferences, memberNotFound", body = ErrorBody)))]
 async fn post_cart(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -413,8 +421,8 @@ async fn post_cart(
     }))
 }
 
-/// The order type of a cart: tickets (None here), vouchers or donations; one type per cart (spec
-/// section 4: switching order types clears the other carts).
+/// The order type of a cart: tickets (None here), vouchers, donations or memberships; one type
+/// per cart (spec section 4: switching order types clears the other carts).
 fn gift_lines(cart: &Cart) -> ApiResult<Option<GiftCartLines>> {
     let one_type = |what: &str| {
         AppError::rejected_with(
@@ -423,27 +431,42 @@ fn gift_lines(cart: &Cart) -> ApiResult<Option<GiftCartLines>> {
             serde_json::json!({ "fields": ["cart"] }),
         )
     };
-    match (&cart.vouchers, &cart.donations) {
-        (None, None) if cart.presentations.is_empty() => Err(AppError::rejected(
-            ErrorCode::FormValidation,
-            "the cart is empty: send presentations, vouchers or donations",
-        )
-        .into()),
-        (None, None) => Ok(None),
-        (Some(_), Some(_)) => Err(one_type("vouchers or donations, not both").into()),
-        _ if !cart.presentations.is_empty() => {
-            Err(one_type("tickets, vouchers or donations").into())
-        }
-        _ if !cart.voucher_payments.is_empty() => {
-            Err(one_type("a voucher or donation order is not paid by vouchers").into())
-        }
-        (Some(v), None) => Ok(Some(GiftCartLines::Vouchers(
-            crate::vouchers::voucher_choices(v),
-        ))),
-        (None, Some(d)) => Ok(Some(GiftCartLines::Donations(
-            crate::vouchers::donation_choices(d),
-        ))),
+    let kinds = [
+        cart.vouchers.is_some(),
+        cart.donations.is_some(),
+        cart.memberships.is_some(),
+    ]
+    .into_iter()
+    .filter(|k| *k)
+    .count();
+    if kinds == 0 {
+        return if cart.presentations.is_empty() {
+            Err(AppError::rejected(
+                ErrorCode::FormValidation,
+                "the cart is empty: send presentations, vouchers, donations or memberships",
+            )
+            .into())
+        } else {
+            Ok(None)
+        };
     }
+    if kinds > 1 {
+        return Err(one_type("vouchers, donations or memberships, one of them").into());
+    }
+    if !cart.presentations.is_empty() {
+        return Err(one_type("tickets, vouchers, donations or memberships").into());
+    }
+    if !cart.voucher_payments.is_empty() {
+        return Err(one_type("only a ticket order is paid by vouchers").into());
+    }
+    Ok(Some(match (&cart.vouchers, &cart.donations, &cart.memberships) {
+        (Some(v), _, _) => GiftCartLines::Vouchers(crate::vouchers::voucher_choices(v)),
+        (_, Some(d), _) => GiftCartLines::Donations(crate::vouchers::donation_choices(d)),
+        (_, _, Some(m)) => {
+            GiftCartLines::Memberships(crate::memberships::membership_choices(m))
+        }
+        (None, None, None) => return Ok(None),
+    }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -11,8 +11,9 @@ use kupa_app::orders::{CartKey, OrderKind};
 pub struct PaymentFormQuery {
     /// The presentation whose priced cart is paid (a ticket order).
     pub presentation_id: Option<i64>,
-    /// Kupa's own: which cart is paid when it has no presentation: vouchers or donations.
-    #[param(max_length = 16, pattern = "^(tickets|vouchers|donations)$")]
+    /// Kupa's own: which cart is paid when it has no presentation: vouchers, donations or
+    /// memberships.
+    #[param(max_length = 16, pattern = "^(tickets|vouchers|donations|memberships)$")]
     pub order_type: Option<String>,
     /// The total the buyer sees (agorot); refused with `priceMismatch` when it differs.
     pub total: Option<i64>,
@@ -84,6 +85,7 @@ pub(super) async fn payment_form(
     let default_return = match cart {
         CartKey::Presentation(id) => format!("/order/{id}"),
         CartKey::Kind(OrderKind::Donations) => "/donations".to_owned(),
+        CartKey::Kind(OrderKind::Memberships) => "/memberships".to_owned(),
         CartKey::Kind(_) => "/system-vouchers".to_owned(),
     };
     let return_path = q
@@ -139,7 +141,7 @@ fn cart_key(presentation_id: Option<i64>, order_type: Option<&str>) -> ApiResult
         (None, Some(kind)) if kind != OrderKind::Tickets => Ok(CartKey::Kind(kind)),
         _ => Err(AppError::rejected(
             ErrorCode::FormValidation,
-            "name the cart: presentationId for tickets, or orderType vouchers or donations",
+            "name the cart: presentationId for tickets, or orderType vouchers, donations or memberships",
         )
         .into()),
     }
@@ -163,6 +165,10 @@ pub struct CommitCart {
     #[serde(default)]
     #[schema(max_items = 10)]
     pub donations: Option<Vec<serde_json::Value>>,
+    /// A membership order's memberships, as sent to POST /cart.
+    #[serde(default)]
+    #[schema(max_items = 10)]
+    pub memberships: Option<Vec<serde_json::Value>>,
     /// An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
     /// see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
     #[serde(default)]
@@ -184,6 +190,9 @@ pub struct CommitResponse {
     pub reservation_number: String,
     /// A voucher order's vouchers, with their references (empty for other orders).
     pub system_vouchers: Vec<crate::vouchers::IssuedVoucher>,
+    /// A membership order's members: each new member (with its number) and each member topped
+    /// up, as they are after the payment (empty for other orders).
+    pub members: Vec<crate::memberships::IssuedMember>,
     /// Always null on success.
     pub error: Option<String>,
 }
@@ -206,14 +215,16 @@ pub(super) async fn commit(
         body.cart.presentations.first(),
         &body.cart.vouchers,
         &body.cart.donations,
+        &body.cart.memberships,
     ) {
-        (Some(first), None, None) => CartKey::Presentation(first.presentation_id),
-        (None, Some(_), None) => CartKey::Kind(OrderKind::Vouchers),
-        (None, None, Some(_)) => CartKey::Kind(OrderKind::Donations),
+        (Some(first), None, None, None) => CartKey::Presentation(first.presentation_id),
+        (None, Some(_), None, None) => CartKey::Kind(OrderKind::Vouchers),
+        (None, None, Some(_), None) => CartKey::Kind(OrderKind::Donations),
+        (None, None, None, Some(_)) => CartKey::Kind(OrderKind::Memberships),
         _ => {
             return Err(AppError::rejected(
                 ErrorCode::FormValidation,
-                "the cart names no order: its presentations, or its vouchers or donations",
+                "the cart names no order: its presentations, or its vouchers, donations or memberships",
             )
             .into());
         }
@@ -245,6 +256,9 @@ pub(super) async fn commit(
             .collect(),
         reservation_number: order.reservation_number.clone(),
         system_vouchers: crate::vouchers::IssuedVoucher::of(&order),
+        members: crate::memberships::IssuedMember::of(
+            &state.orders.members_of_order(&order).await?,
+        ),
         error: None,
     }))
 }

@@ -49,6 +49,7 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
     unique("presentations", &d.presentations, |p| p.id)?;
     let customers = unique("customers", &d.customers, |c| c.id)?;
     let memberships = unique("memberships", &d.memberships, |m| m.id)?;
+    check_memberships(&d.memberships)?;
     unique("members", &d.members, |m| m.id)?;
     unique("miniSites", &d.mini_sites, |m| m.id)?;
     for v in &d.venues {
@@ -231,6 +232,54 @@ fn check_ticket_codes(d: &CatalogueData, tickets: &HashSet<i64>) -> Result<(), C
         }
         if !options.insert((o.ticket_id, o.reference.clone(), o.reference2.clone())) {
             return Err(err(format!("{owner}: appears twice")));
+        }
+    }
+    Ok(())
+}
+
+/// What the memberships page sells must make sense: each price id once in its membership, prices
+/// not negative, a currency of three capital letters, reference patterns that compile, a
+/// validity of 1 to 120 months, and a top-up only of a series (issue 15).
+fn check_memberships(memberships: &[Membership]) -> Result<(), CatalogueFileError> {
+    for m in memberships {
+        let owner = format!("membership {}", m.id);
+        if !(1..=120).contains(&m.valid_months) {
+            return Err(err(format!("{owner}: validMonths must be 1 to 120")));
+        }
+        if m.top_up && !m.is_series() {
+            return Err(err(format!(
+                "{owner}: only a series (typeId 2) can be topped up"
+            )));
+        }
+        if m.price < 0 {
+            return Err(err(format!("{owner}: a price cannot be negative")));
+        }
+        unique(&format!("{owner} prices"), &m.prices, |p| p.id)?;
+        for p in &m.prices {
+            if p.price < 0 || p.value.is_some_and(|v| v < 0) {
+                return Err(err(format!(
+                    "{owner}: price {} cannot be negative",
+                    p.id
+                )));
+            }
+            if let Some(c) = &p.currency
+                && !(c.len() == 3 && c.chars().all(|c| c.is_ascii_uppercase()))
+            {
+                return Err(err(format!(
+                    "{owner}: price {}: currency {c:?} is not a code like ILS",
+                    p.id
+                )));
+            }
+            for prompt in [&p.reference1, &p.reference2].into_iter().flatten() {
+                if let Some(pattern) = &prompt.pattern
+                    && !crate::memberships::pattern_compiles(pattern)
+                {
+                    return Err(err(format!(
+                        "{owner}: price {}: the reference pattern {pattern:?} is not a regular expression",
+                        p.id
+                    )));
+                }
+            }
         }
     }
     Ok(())

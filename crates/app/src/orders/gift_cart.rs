@@ -16,6 +16,8 @@ use super::*;
 pub enum GiftCartLines {
     Vouchers(Vec<VoucherChoice>),
     Donations(Vec<DonationChoice>),
+    /// New members and top-ups (issue 15, decision 0037).
+    Memberships(Vec<crate::memberships::MembershipChoice>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,25 +72,35 @@ impl OrderService {
             .await?
             .map(|a| a.customer.id);
         // A voucher lives in its buyer's customer area (cancel, replace, history are its
-        // owner's), so it is sold to a customer logged in; a donation needs no account.
+        // owner's), so it is sold to a customer logged in; a member is a customer's, so a
+        // membership too; a donation needs no account.
         if matches!(cart.lines, GiftCartLines::Vouchers(_)) && customer_id.is_none() {
             return Err(AppError::rejected(
                 ErrorCode::LoginError,
                 "log in to buy vouchers: they are kept in your customer area",
             ));
         }
+        if matches!(cart.lines, GiftCartLines::Memberships(_)) && customer_id.is_none() {
+            return Err(AppError::rejected(
+                ErrorCode::LoginError,
+                "log in to buy a membership: a member is a customer's",
+            ));
+        }
         let config = self.catalogue.site_config().await?;
         let today = self.tickets.today();
+        let mut memberships = Vec::new();
         let (kind, system_vouchers, donations) = match &cart.lines {
             GiftCartLines::Vouchers(choices) => {
                 let classes = self.store.system_voucher_classes().await?;
                 let lines = vouchers::voucher_lines(&classes, choices, today)?;
                 (OrderKind::Vouchers, lines, Vec::new())
             }
-            GiftCartLines::Donations(_) if !cart.products.is_empty() => {
+            GiftCartLines::Donations(_) | GiftCartLines::Memberships(_)
+                if !cart.products.is_empty() =>
+            {
                 return Err(AppError::rejected_with(
                     ErrorCode::FormValidation,
-                    "a donation has no products",
+                    "only a voucher order has products",
                     serde_json::json!({ "fields": ["products"] }),
                 ));
             }
@@ -97,7 +109,21 @@ impl OrderService {
                 let lines = vouchers::donation_lines(&offered, choices)?;
                 (OrderKind::Donations, Vec::new(), lines)
             }
+            GiftCartLines::Memberships(choices) => {
+                let catalogue = self.store.memberships().await?;
+                let mine = match customer_id {
+                    Some(id) => self.store.members_of_customer(id).await?,
+                    None => Vec::new(),
+                };
+                memberships =
+                    crate::memberships::membership_lines(&catalogue, choices, &mine, today)?;
+                (OrderKind::Memberships, Vec::new(), Vec::new())
+            }
         };
+        let currency = memberships
+            .first()
+            .map_or(DEFAULT_CURRENCY, |m| m.currency.as_str())
+            .to_owned();
         let products = if cart.products.is_empty() {
             Vec::new()
         } else {
@@ -106,6 +132,7 @@ impl OrderService {
         let products_total: i64 = products.iter().map(|p| p.unit_price * p.quantity).sum();
         let total: i64 = system_vouchers.iter().map(|v| v.price).sum::<i64>()
             + donations.iter().map(|d| d.amount).sum::<i64>()
+            + memberships.iter().map(|m| m.price).sum::<i64>()
             + products_total;
         if cart.total.is_some_and(|t| t != total) {
             return Err(AppError::rejected_with(
@@ -132,7 +159,7 @@ impl OrderService {
             service_charge_total: 0,
             service_charge_name: String::new(),
             total,
-            currency: DEFAULT_CURRENCY.into(),
+            currency,
             payment_id: None,
             created_at_ms: now,
             paid_at_ms: None,
@@ -144,6 +171,7 @@ impl OrderService {
             kind,
             system_vouchers,
             donations,
+            memberships,
             points_member: None,
             points_earned: 0,
         };
@@ -155,8 +183,8 @@ impl OrderService {
         })
     }
 
-    /// The vouchers a paid order of this session (or of the customer logged in) issued, with the
-    /// order: what the confirmation shows. None: no such paid voucher order of theirs.
+    /// The vouchers (or members) a paid order of this session (or of the customer logged in)
+    /// issued, with the order: what the confirmation shows. None: no such paid order of theirs.
     pub async fn gift_order(&self, id: &str, reader: ReservationReader<'_>) -> AppResult<Order> {
         let no_such = || AppError::rejected(ErrorCode::NotFound, "no such order");
         let order = self
@@ -173,6 +201,27 @@ impl OrderService {
             (Some(id), Some(a)) if a.customer.id == id => Ok(order),
             _ => Err(no_such()),
         }
+    }
+
+    /// The members a paid membership order made or topped up, as they are now (empty for other
+    /// orders): the commit's and the confirmation's `members`.
+    pub async fn members_of_order(&self, order: &Order) -> AppResult<Vec<crate::memberships::OrderMember>> {
+        let Some(customer_id) = order.customer_id.filter(|_| !order.memberships.is_empty()) else {
+            return Ok(Vec::new());
+        };
+        let mine = self.store.members_of_customer(customer_id).await?;
+        Ok(crate::memberships::order_members(&order.memberships, &mine))
+    }
+
+    /// The memberships on sale, by their sort (GET /memberships).
+    pub async fn memberships_on_sale(&self) -> AppResult<Vec<crate::model::Membership>> {
+        Ok(self
+            .store
+            .memberships()
+            .await?
+            .into_iter()
+            .filter(|m| m.on_sale)
+            .collect())
     }
 }
 

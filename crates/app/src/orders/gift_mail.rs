@@ -1,5 +1,6 @@
-//! The confirmation mail of a voucher or donation order: the vouchers with their references (the
-//! mail is how a gift reaches its buyer), or the donation's receipt details, in the order's
+//! The confirmation mail of a voucher, donation or membership order: the vouchers with their
+//! references (the mail is how a gift reaches its buyer), the donation's receipt details, or the
+//! members with their numbers and days, in the order's
 //! language. Plain text and simple inline-styled HTML, as the ticket mail.
 
 use crate::error::{AppError, AppResult};
@@ -25,6 +26,12 @@ struct Words {
     extras: &'static str,
     extras_what: &'static str,
     extras_collect: &'static str,
+    memberships_paid: &'static str,
+    subject_memberships: &'static str,
+    member_number: &'static str,
+    valid_from: &'static str,
+    balance: &'static str,
+    topped_up: &'static str,
 }
 
 const HE: Words = Words {
@@ -45,6 +52,12 @@ const HE: Words = Words {
     extras: "תוספות ששולמו מראש",
     extras_what: "מה",
     extras_collect: "לאיסוף בכל מזנון של הרשת עם שובר",
+    memberships_paid: "ההזמנה שולמה. המנויים שלך, גם באזור האישי:",
+    subject_memberships: "המנוי שלך",
+    member_number: "מספר חבר",
+    valid_from: "בתוקף מ־",
+    balance: "יתרה",
+    topped_up: "נטען ליתרה",
 };
 
 const EN: Words = Words {
@@ -65,6 +78,12 @@ const EN: Words = Words {
     extras: "Extras paid in advance",
     extras_what: "What",
     extras_collect: "Collect at any of our bars with voucher",
+    memberships_paid: "Your order is paid. Your memberships, also in your customer area:",
+    subject_memberships: "Your membership",
+    member_number: "Member number",
+    valid_from: "Valid from",
+    balance: "Balance",
+    topped_up: "Added to the balance",
 };
 
 fn shekels(agorot: i64) -> String {
@@ -111,6 +130,29 @@ pub(super) fn gift_mail(order: &Order, lang: &str) -> (String, String, String) {
             ]);
         }
         (w.vouchers_paid, w.subject_vouchers)
+    } else if order.kind == OrderKind::Memberships {
+        for m in &order.memberships {
+            let mut row = vec![(String::new(), name(&m.name, &m.name_en))];
+            match (&m.member_number, &m.top_up_member_number) {
+                (Some(number), _) => {
+                    row.push((w.member_number.into(), number.clone()));
+                    if let (Some(from), Some(to)) = (&m.valid_from, &m.valid_to) {
+                        row.push((w.valid_from.into(), from.clone()));
+                        row.push((w.valid_until.into(), to.clone()));
+                    }
+                    if m.balance() > 0 {
+                        row.push((w.balance.into(), shekels(m.balance())));
+                    }
+                }
+                (None, Some(number)) => {
+                    row.push((w.member_number.into(), number.clone()));
+                    row.push((w.topped_up.into(), shekels(m.balance())));
+                }
+                (None, None) => {}
+            }
+            rows.push(row);
+        }
+        (w.memberships_paid, w.subject_memberships)
     } else {
         for d in &order.donations {
             rows.push(vec![

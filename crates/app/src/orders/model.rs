@@ -146,12 +146,14 @@ pub struct Order {
     pub products: Vec<OrderProduct>,
     /// Vouchers paying part (or all) of the total, in the order they were applied.
     pub vouchers: Vec<OrderVoucher>,
-    /// What the order sells: tickets (and products), system vouchers, or donations.
+    /// What the order sells: tickets (and products), system vouchers, donations or memberships.
     pub kind: OrderKind,
     /// The system vouchers sold, one line each.
     pub system_vouchers: Vec<OrderSystemVoucher>,
     /// The donations given, one line each.
     pub donations: Vec<OrderDonation>,
+    /// The memberships sold (new members and top-ups), one line each (decision 0037).
+    pub memberships: Vec<OrderMembership>,
     /// The member whose points this order spends and earns (decision 0036).
     pub points_member: Option<String>,
     /// Points the order earns when paid, and after that what it still holds of them.
@@ -166,6 +168,7 @@ pub enum OrderKind {
     Tickets,
     Vouchers,
     Donations,
+    Memberships,
 }
 
 impl OrderKind {
@@ -174,6 +177,7 @@ impl OrderKind {
             OrderKind::Tickets => "tickets",
             OrderKind::Vouchers => "vouchers",
             OrderKind::Donations => "donations",
+            OrderKind::Memberships => "memberships",
         }
     }
 
@@ -182,6 +186,7 @@ impl OrderKind {
             OrderKind::Tickets,
             OrderKind::Vouchers,
             OrderKind::Donations,
+            OrderKind::Memberships,
         ]
         .into_iter()
         .find(|k| k.as_str() == s)
@@ -196,6 +201,7 @@ pub enum CartKey {
     Kind(OrderKind),
 }
 
+pub use crate::memberships::OrderMembership;
 pub use crate::vouchers::{OrderDonation, OrderSystemVoucher};
 
 /// What a line of an order sells (decision 0027). Each kind is its own typed list on [`Order`]

@@ -13,15 +13,16 @@ const MAX_INSTALLMENTS: i64 = 12;
 /// How long the payment page of an order without seats (vouchers, donations) stays open.
 const GIFT_PAYMENT_WINDOW_MS: i64 = 20 * 60 * 1000;
 
-/// A donation's receipt names its donor: an order of donations needs a valid Israeli ID number
-/// (spec section 5: membership and donation orders require ssn).
+/// A donation's receipt names its donor, and a member is known by ID number (the member login
+/// is by member number and ID number): an order of donations or memberships needs a valid Israeli
+/// ID number (spec section 5: membership and donation orders require ssn).
 fn check_donor(order: &Order) -> AppResult<()> {
-    if order.kind == OrderKind::Donations
+    if matches!(order.kind, OrderKind::Donations | OrderKind::Memberships)
         && kupa_domain::ids::IsraeliId::parse(&order.customer.ssn).is_none()
     {
         return Err(AppError::rejected_with(
             ErrorCode::FormValidation,
-            "a donation needs the donor's ID number",
+            "a donation (or a membership) needs the buyer's ID number",
             serde_json::json!({ "fields": { "ssn": "idNumber" } }),
         ));
     }

@@ -142,6 +142,7 @@ macro_rules! finalise_in {
                     }
                     // What a voucher order sold is issued with the sale, or not at all.
                     issue_vouchers!($tx, &order, $now);
+                    issue_members!($tx, &order, $now);
                     earn_points!($tx, &order);
                     let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
                     (true, Finalised::Paid(paid))

@@ -2,7 +2,7 @@
 //! order, read back with it, and the vouchers issued by the one finalisation. The macros run on
 //! an executor or inside the caller's transaction, on either database.
 
-use kupa_app::orders::{OrderDonation, OrderSystemVoucher};
+use kupa_app::orders::{OrderDonation, OrderMembership, OrderSystemVoucher};
 
 use crate::rows::Get;
 
@@ -37,7 +37,29 @@ pub(super) fn donation_row(r: &impl Get) -> R<OrderDonation> {
     })
 }
 
-/// Reads an order's voucher and donation lines into `$order` (`$ex` is an executor).
+pub(super) fn membership_row(r: &impl Get) -> R<OrderMembership> {
+    Ok(OrderMembership {
+        line: r.i("line")?,
+        membership_id: r.i("membership_id")?,
+        price_id: r.i("price_id")?,
+        type_id: r.i("type_id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        price: r.i("price")?,
+        value: r.i("value")?,
+        currency: r.s("currency")?,
+        member_number: r.os("member_number")?,
+        member_id: r.oi("member_id")?,
+        top_up_member_number: r.os("top_up_member_number")?,
+        reference1: r.os("reference1")?,
+        reference2: r.os("reference2")?,
+        valid_months: r.i("valid_months")?,
+        valid_from: r.os("valid_from")?,
+        valid_to: r.os("valid_to")?,
+    })
+}
+
+/// Reads an order's voucher, donation and membership lines into `$order` (`$ex` is an executor).
 macro_rules! load_gift_lines {
     ($ex:expr, $order:expr) => {{
         let order: &mut Order = $order;
@@ -68,10 +90,23 @@ macro_rules! load_gift_lines {
                 .collect::<R<Vec<_>>>()
                 .map_err(db_err)?;
         }
+        if order.kind == OrderKind::Memberships {
+            let rows =
+                sqlx::query("SELECT * FROM order_memberships WHERE order_id = $1 ORDER BY line")
+                    .bind(&order.id)
+                    .fetch_all(&mut *$ex)
+                    .await
+                    .map_err(db_err)?;
+            order.memberships = rows
+                .iter()
+                .map(gifts::membership_row)
+                .collect::<R<Vec<_>>>()
+                .map_err(db_err)?;
+        }
     }};
 }
 
-/// Writes a pending order's voucher and donation lines, inside the caller's transaction. The
+/// Writes a pending order's voucher, donation and membership lines, inside the caller's transaction. The
 /// session's earlier pending order of the same kind gives way first (one cart of each kind),
 /// with its open payments.
 macro_rules! save_gift_lines {
@@ -94,6 +129,19 @@ macro_rules! save_gift_lines {
                  VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(&o.id).bind(d.line).bind(d.donation_id).bind(d.detail_id).bind(&d.name).bind(&d.name_en).bind(d.amount)
+            .execute(&mut *$tx).await.map_err(db_err)?;
+        }
+        for m in &o.memberships {
+            sqlx::query(
+                "INSERT INTO order_memberships (order_id, line, membership_id, price_id, type_id, name, name_en, price, \
+                 value, currency, member_number, member_id, top_up_member_number, reference1, reference2, valid_months, \
+                 valid_from, valid_to) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+            )
+            .bind(&o.id).bind(m.line).bind(m.membership_id).bind(m.price_id).bind(m.type_id).bind(&m.name)
+            .bind(&m.name_en).bind(m.price).bind(m.value).bind(&m.currency).bind(&m.member_number).bind(m.member_id)
+            .bind(&m.top_up_member_number).bind(&m.reference1).bind(&m.reference2).bind(m.valid_months)
+            .bind(&m.valid_from).bind(&m.valid_to)
             .execute(&mut *$tx).await.map_err(db_err)?;
         }
     }};
@@ -144,6 +192,43 @@ macro_rules! issue_vouchers {
             )
             .bind(&v.reference).bind(&key).bind(&o.id).bind(v.line).bind(v.class_id).bind(o.customer_id).bind($now)
             .execute(&mut *$tx).await.map_err(db_err)?;
+        }
+    }};
+}
+
+/// Creates the members a paid order sold, inside the finalisation's transaction: each new member
+/// is the order's customer's, good from the payment day for its months (the line keeps the days
+/// as paid), with a series' value as its balance; each top-up adds its value to the member it
+/// names. A member exists with its sale, or not at all.
+macro_rules! issue_members {
+    ($tx:expr, $o:expr, $now:expr) => {{
+        let o: &Order = $o;
+        for m in &o.memberships {
+            match (&m.member_number, &m.top_up_member_number) {
+                (Some(number), _) => {
+                    let customer_id = o.customer_id.ok_or_else(|| StoreError::other("a membership order without its customer"))?;
+                    let (from, to) = kupa_app::memberships::member_days_paid_at($now, m.valid_months)
+                        .map_err(StoreError::other)?;
+                    sqlx::query(
+                        "INSERT INTO members (id, member_number, membership_id, customer_id, balance, points_balance, \
+                         start_date, end_date) VALUES ($1, $2, $3, $4, $5, 0, $6, $7)",
+                    )
+                    .bind(m.member_id).bind(number).bind(m.membership_id).bind(customer_id).bind(m.balance())
+                    .bind(&from).bind(&to)
+                    .execute(&mut *$tx).await.map_err(db_err)?;
+                    sqlx::query("UPDATE order_memberships SET valid_from = $3, valid_to = $4 WHERE order_id = $1 AND line = $2")
+                        .bind(&o.id).bind(m.line).bind(&from).bind(&to)
+                        .execute(&mut *$tx).await.map_err(db_err)?;
+                }
+                (None, Some(number)) => {
+                    // Checked the customer's and unexpired when priced; the customer is checked
+                    // again here, so a top-up never lands on someone else's card.
+                    sqlx::query("UPDATE members SET balance = balance + $2 WHERE member_number = $1 AND customer_id = $3")
+                        .bind(number).bind(m.balance()).bind(o.customer_id)
+                        .execute(&mut *$tx).await.map_err(db_err)?;
+                }
+                (None, None) => {}
+            }
         }
     }};
 }

@@ -55,6 +55,7 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
         // Read by the loader from order_system_vouchers and order_donations.
         system_vouchers: Vec::new(),
         donations: Vec::new(),
+        memberships: Vec::new(),
         points_member: os(r, "points_member")?,
         points_earned: r.i("points_earned")?,
     })

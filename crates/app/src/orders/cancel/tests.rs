@@ -94,6 +94,7 @@ pub(crate) fn order(
         kind: OrderKind::Tickets,
         system_vouchers: Vec::new(),
         donations: Vec::new(),
+        memberships: Vec::new(),
         points_member: None,
         points_earned: 0,
     }

@@ -146,6 +146,7 @@ impl OrderService {
             kind: OrderKind::Tickets,
             system_vouchers: Vec::new(),
             donations: Vec::new(),
+            memberships: Vec::new(),
             points_member: None,
             points_earned: 0,
         };
