@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { usePaymentReturn } from '../../components/checkout/PaymentReturn';
+import { PaymentReturnNotice } from '../../components/checkout/PaymentReturn';
 import { captchaTokenFor } from '../../lib/captcha';
 import { useConfig } from '../../lib/config';
+import { usePaymentReturn } from '../../lib/paymentReturn';
 import { commitGift, type GiftOrderType } from '../../lib/api/gifts';
 import type { SiteConfig } from '../../lib/api/types';
 
@@ -11,9 +12,10 @@ import type { SiteConfig } from '../../lib/api/types';
  */
 export function useGiftReturn(orderType: GiftOrderType, path: string): ReactNode {
   const site = useConfig().raw as SiteConfig | null;
-  return usePaymentReturn({
+  const state = usePaymentReturn({
     path,
     queryKey: (paymentId) => ['gifts', 'commit', paymentId],
     commit: async () => commitGift(orderType, await captchaTokenFor(site as SiteConfig, 'commit')),
   });
+  return state.kind === 'none' ? null : <PaymentReturnNotice state={state} path={path} />;
 }

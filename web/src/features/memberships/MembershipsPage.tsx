@@ -6,13 +6,14 @@ import '../../components/checkout/OrderFlow.css';
 import './MembershipsPage.css';
 import { AuthStep } from '../../components/checkout/AuthStep';
 import { FlowSteps } from '../../components/checkout/FlowSteps';
-import { usePaymentReturn } from '../../components/checkout/PaymentReturn';
+import { PaymentReturnNotice } from '../../components/checkout/PaymentReturn';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
 import { captchaTokenFor } from '../../lib/captcha';
 import { useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/documentTitle';
+import { usePaymentReturn } from '../../lib/paymentReturn';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { meQuery } from '../../lib/api/customer';
@@ -68,7 +69,7 @@ export default function MembershipsPage() {
     commit: async () => commitMemberships(await captchaTokenFor(site as SiteConfig, 'commit')),
   });
   if (order) return <MembershipConfirmation id={order} />;
-  if (back) return back;
+  if (back.kind !== 'none') return <PaymentReturnNotice state={back} path={path} />;
   return <ChooseMemberships path={path} />;
 }
 
