@@ -5,16 +5,18 @@
 // and matching its pattern.
 import type {
   CartMembershipIn,
+  CartMembershipPriceIn,
   Membership,
   MembershipPrice,
   MembershipReference,
 } from '../../lib/api/memberships';
+import { referenceField } from '../../lib/api/memberships';
 
 /** The server's cap on top-ups of one member number in one order (the contract's). */
 export const TOP_UP_MAX = 10;
 
-export type ReferenceKey = MembershipReference['key'];
-export type ReferenceAnswers = Partial<Record<ReferenceKey, string>>;
+/** The answers to a price's prompts by their key (reference1, reference2). */
+export type ReferenceAnswers = Partial<Record<string, string>>;
 
 export interface MembershipChoice {
   quantities: Record<string, number>;
@@ -77,7 +79,7 @@ export function chosenMemberships(
   let count = 0;
   let total = 0;
   for (const m of offered(memberships, topUp)) {
-    const prices: CartMembershipIn['prices'] = [];
+    const prices: CartMembershipPriceIn[] = [];
     for (const p of m.prices) {
       const key = priceKey(m, p);
       const n = choice.quantities[key] ?? 0;
@@ -97,11 +99,14 @@ export function chosenMemberships(
       });
       if (topUp === null) {
         const answers = choice.references[key] ?? {};
-        const line: CartMembershipIn['prices'][number] = {
+        const line: CartMembershipPriceIn = {
           MembershipPriceId: p.MembershipPriceId,
           selectedQuantity: n,
         };
-        for (const r of p.references) line[r.key] = (answers[r.key] ?? '').trim();
+        for (const r of p.references) {
+          const field = referenceField(r);
+          if (field) line[field] = (answers[field] ?? '').trim();
+        }
         prices.push(line);
         if (p.references.length > 0) needsDetails.push({ key, membership: m, price: p });
       } else {

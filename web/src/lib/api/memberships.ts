@@ -1,121 +1,29 @@
-// Memberships (issue 15, decision 0038): the catalogue on sale, the cart of a membership order,
-// its commit, and a paid order's new members read back.
-//
-// Written by hand to the contract (/work/notes/membership-contract.md) until the server's
-// OpenAPI document has these shapes; then they become `Schemas[...]` aliases like lib/api/gifts.ts.
-// The names are the contract's, including its mixed spellings (MembershipId next to prices).
+// Memberships (issue 15, decisions 0037 and 0038): the catalogue on sale, the cart of a
+// membership order, its commit, and a paid order's new members read back.
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet, apiSend } from './client';
 import type { components } from './schema';
 
 type Schemas = components['schemas'];
 export type CustomerInfo = Schemas['CustomerInfo'];
-
-/** A prompt the buyer answers for a price (a student card number); `pattern` a regex, or null. */
-export interface MembershipReference {
-  key: 'reference1' | 'reference2';
-  label: string;
-  labelEn: string;
-  pattern: string | null;
-}
-
-export interface MembershipCurrency {
-  CurrencyId: number;
-  CurrencySymbol: string;
-  CurrencyCode: string;
-}
-
-export interface MembershipPrice {
-  MembershipPriceId: number;
-  PriceCode: string;
-  /** Agorot. */
-  Price: number;
-  /** The balance a series member gets for it (agorot). */
-  value: number;
-  currency: MembershipCurrency;
-  references: MembershipReference[];
-}
-
-export interface MembershipTerms {
-  termsId: number;
-  text: string;
-  textEn: string;
-}
-
-export interface Membership {
-  MembershipId: number;
-  /** 2 means a series (a balance spent on tickets). */
-  MembershipTypeId: number;
-  Name: string;
-  NameEn: string;
-  Code: string;
-  ClassName: string;
-  Description: string;
-  DescriptionEn: string;
-  prices: MembershipPrice[];
-  /** A new member is good for this many months from the day of payment. */
-  validMonths: number;
-  /** Its prices can be bought again for an existing member number (a series only). */
-  topUp: boolean;
-  terms: MembershipTerms | null;
-}
-
-export interface MembershipCatalogue {
-  memberships: Membership[];
-  maxQuantityForMembership: number;
-}
-
-/** A price line of the cart: new members of that price, with the answers to its prompts. */
-export interface CartMembershipPriceIn {
-  MembershipPriceId: number;
-  selectedQuantity: number;
-  reference1?: string;
-  reference2?: string;
-}
-
-export interface CartMembershipIn {
-  MembershipId: number;
-  prices: CartMembershipPriceIn[];
-  /** Top-ups keyed by the member number they add to. */
-  topups?: Record<string, { MembershipPriceId: number; selectedQuantity: number }[]>;
-}
-
-/** One unit of the priced cart (one new member or one top-up). */
-export interface PricedMembership {
-  membershipId: number;
-  membershipPriceId: number;
-  name: string;
-  nameEn: string;
-  membershipTypeId: number;
-  price: number;
-  value: number;
-  topUpMemberNumber: string | null;
-  reference1: string | null;
-  reference2: string | null;
-  validFrom: string | null;
-  validTo: string | null;
-}
-
-export type MembershipCartResponse = Schemas['CartResponse'] & {
-  memberships?: PricedMembership[];
-};
-
+export type Membership = Schemas['MembershipDto'];
+export type MembershipPrice = Schemas['MembershipPriceDto'];
+/** A prompt the buyer answers for a price (a student card number); `pattern` a regex, or none. */
+export type MembershipReference = Schemas['ReferenceDto'];
+export type MembershipCatalogue = Schemas['MembershipCatalogueResponse'];
+export type CartMembershipIn = Schemas['CartMembershipIn'];
+export type CartMembershipPriceIn = Schemas['CartMembershipPriceIn'];
+export type PricedMembership = Schemas['PricedMembership'];
 /** A member the order made or topped up. */
-export interface OrderMember {
-  memberNumber: string;
-  membershipId: number;
-  membershipTypeId: number;
-  name: string;
-  nameEn: string;
-  /** Agorot (a series member's balance after the order). */
-  balance: number;
-  startDate: string;
-  endDate: string;
-  topUp: boolean;
-}
+export type OrderMember = Schemas['IssuedMember'];
+export type MembershipOrder = Schemas['GiftOrderResponse'];
+type MembershipCartResponse = Schemas['CartResponse'];
+type MembershipCommitResponse = Schemas['CommitResponse'];
 
-export type MembershipOrder = Schemas['GiftOrderResponse'] & { members?: OrderMember[] };
-export type MembershipCommitResponse = Schemas['CommitResponse'] & { members?: OrderMember[] };
+/** The cart line's field that answers a prompt; null for a key this page does not know. */
+export function referenceField(r: MembershipReference): 'reference1' | 'reference2' | null {
+  return r.key === 'reference1' || r.key === 'reference2' ? r.key : null;
+}
 
 export const membershipKeys = {
   catalogue: ['memberships', 'catalogue'] as const,

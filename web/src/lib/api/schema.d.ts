@@ -1001,7 +1001,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A paid voucher or donation order, for its buyer (the session that paid it, or the customer
+     * A paid voucher, donation or membership order, for its buyer (the session that paid it, or the customer
      *     logged in whose order it is): the confirmation, with the vouchers' references.
      */
     get: operations['giftOrder'];
@@ -1042,6 +1042,26 @@ export interface paths {
     };
     /** Checks a partner's link (key, time stamp, return address). */
     get: operations['getIntegration'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/memberships': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The memberships on sale (spec section 2, "choose memberships"), by their order. One that is
+     *     not on sale is not listed (its members still see it in the customer area).
+     */
+    get: operations['membershipCatalogue'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2120,6 +2140,11 @@ export interface components {
       /** @description A donation order's donations (spec section 3, Donation). */
       donations?: components['schemas']['CartDonationIn'][] | null;
       /**
+       * @description A membership order's memberships (spec section 3, Membership; decision 0037): new
+       *     members and top-ups, for the customer logged in.
+       */
+      memberships?: components['schemas']['CartMembershipIn'][] | null;
+      /**
        * @description A ticket order's presentations (empty for a voucher or donation order; the server also
        *     takes it left out).
        */
@@ -2166,6 +2191,28 @@ export interface components {
       donationDetails: components['schemas']['CartDonationDetailIn'][];
       /** Format: int64 */
       id: number;
+    };
+    /** @description A membership of the cart: new members per price, and top-ups of the buyer's members. */
+    CartMembershipIn: {
+      /** Format: int64 */
+      MembershipId: number;
+      prices?: components['schemas']['CartMembershipPriceIn'][];
+      /** @description Top-ups keyed by the member number they add to (a series with topUp only). */
+      topups?: {
+        [key: string]: components['schemas']['CartTopUpIn'][];
+      } | null;
+    };
+    CartMembershipPriceIn: {
+      /**
+       * Format: int64
+       * @description One of the membership's prices (missing: getPrice).
+       */
+      MembershipPriceId?: number | null;
+      /** @description The answer to the price's first reference prompt, when it has one. */
+      reference1?: string | null;
+      reference2?: string | null;
+      /** Format: int64 */
+      selectedQuantity: number;
     };
     CartPresentation: {
       /** Format: int64 */
@@ -2221,6 +2268,12 @@ export interface components {
     CartTokenResponse: {
       /** @description The buyer's session id, which the cart carries as its `uuid`. */
       uuid: string;
+    };
+    CartTopUpIn: {
+      /** Format: int64 */
+      MembershipPriceId?: number | null;
+      /** Format: int64 */
+      selectedQuantity: number;
     };
     CartVoucher: {
       /** @description The voucher's code. */
@@ -2283,6 +2336,8 @@ export interface components {
        *     see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
        */
       isHold?: boolean;
+      /** @description A membership order's memberships, as sent to POST /cart. */
+      memberships?: unknown[] | null;
       /**
        * @description The cart's presentations; the first finds the session's order (which holds them all).
        *     Empty for a voucher or donation order.
@@ -2301,6 +2356,11 @@ export interface components {
     CommitResponse: {
       /** @description Always null on success. */
       error?: string | null;
+      /**
+       * @description A membership order's members: each new member (with its number) and each member topped
+       *     up, as they are after the payment (empty for other orders).
+       */
+      members: components['schemas']['IssuedMember'][];
       reservationIdentifier: string;
       reservationNumber: string;
       /** @description A voucher order's vouchers, with their references (empty for other orders). */
@@ -2344,6 +2404,16 @@ export interface components {
     Currency: {
       CurrencyCode: string;
       /** Format: int64 */
+      CurrencyId: number;
+      CurrencySymbol: string;
+    };
+    /** @description A currency as the spec's Membership price carries it. */
+    CurrencyDto: {
+      CurrencyCode: string;
+      /**
+       * Format: int64
+       * @description 1 for ILS (2 EUR, 3 USD; 0 for any other).
+       */
       CurrencyId: number;
       CurrencySymbol: string;
     };
@@ -2761,6 +2831,9 @@ export interface components {
       | 'priceNotFound'
       | 'getPrice'
       | 'codeAlreadyEntered'
+      | 'mustSelectMemberships'
+      | 'noMemberships'
+      | 'validateReferences'
       | 'SYSTEM_VOUCHER_NOT_FOUND'
       | 'SYSTEM_VOUCHER_NOT_ACTIVE'
       | 'SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET'
@@ -2860,7 +2933,9 @@ export interface components {
     GiftOrderResponse: {
       currency: string;
       donations: components['schemas']['PricedDonation'][];
-      /** @description vouchers or donations. */
+      /** @description A membership order's members, as they are now (`[]` for other orders; decision 0037). */
+      members: components['schemas']['IssuedMember'][];
+      /** @description vouchers, donations or memberships. */
       orderType: string;
       /** @description When it was paid (UTC). */
       paidAt?: string | null;
@@ -2934,6 +3009,30 @@ export interface components {
     IntegrationResponse: {
       integration: components['schemas']['IntegrationInfo'];
       serverTime: string;
+    };
+    /** @description A member a paid order made (or topped up), as it is now. */
+    IssuedMember: {
+      /**
+       * Format: int64
+       * @description Agorot (a series' balance; 0 for other memberships), after this order.
+       */
+      balance: number;
+      endDate: string;
+      /** @description 8 digits: what the member types as membershipLoyaltyId and logs in with. */
+      memberNumber: string;
+      /** Format: int64 */
+      membershipId: number;
+      /** Format: int64 */
+      membershipTypeId: number;
+      name: string;
+      nameEn: string;
+      /** @description First and last day (Asia/Jerusalem, YYYY-MM-DD, inclusive). */
+      startDate: string;
+      /**
+       * @description True: this order topped up an existing member (its days unchanged, `balance` the new
+       *     total); false: this order made the member.
+       */
+      topUp: boolean;
     };
     /** @description A voucher sold: what its buyer types (or scans) to redeem it. */
     IssuedVoucher: {
@@ -3099,6 +3198,11 @@ export interface components {
       pointsBalance: number;
       /** @description YYYY-MM-DD, inclusive. */
       startDate: string;
+      /**
+       * @description Its balance can be topped up now (a series whose membership allows it, on sale, and the
+       *     member not expired): the area offers `/memberships?topUp=<memberNumber>`.
+       */
+      topUp: boolean;
     };
     MemberLoginBody: {
       memberNumber: string;
@@ -3106,6 +3210,60 @@ export interface components {
       recaptchaToken: string;
       /** @description Israeli ID number, up to 9 digits with its check digit. */
       ssn: string;
+    };
+    MembershipCatalogueResponse: {
+      /**
+       * Format: int64
+       * @description At most this many new members of one membership in one order (spec:
+       *     maxQuantityForMembership).
+       */
+      maxQuantityForMembership: number;
+      memberships: components['schemas']['MembershipDto'][];
+    };
+    /** @description A membership on sale (spec section 3, Membership). */
+    MembershipDto: {
+      ClassName: string;
+      Code: string;
+      Description: string;
+      DescriptionEn: string;
+      /** Format: int64 */
+      MembershipId: number;
+      /**
+       * Format: int64
+       * @description 2 means a series (a balance of tickets' worth).
+       */
+      MembershipTypeId: number;
+      Name: string;
+      NameEn: string;
+      prices: components['schemas']['MembershipPriceDto'][];
+      terms: components['schemas']['TermsDto'];
+      /** @description Its prices can be bought again for a member of the buyer's, adding to the balance. */
+      topUp: boolean;
+      /**
+       * Format: int64
+       * @description A new member is good from the day of payment for this many months (the last day is a
+       *     day short of the same date then).
+       */
+      validMonths: number;
+    };
+    MembershipPriceDto: {
+      /** Format: int64 */
+      MembershipPriceId: number;
+      /**
+       * Format: int64
+       * @description Agorot.
+       */
+      Price: number;
+      PriceCode: string;
+      currency: components['schemas']['CurrencyDto'];
+      /** @description Each must be answered in the cart line (and match its pattern). */
+      references: components['schemas']['ReferenceDto'][];
+      /**
+       * Format: int64
+       * @description Agorot of balance a series member gets (or a top-up adds); the price unless the
+       *     catalogue says otherwise. Only a series (MembershipTypeId 2) carries a balance.
+       */
+      value: number;
     };
     MobileChangeBody: {
       /** @description The new Israeli mobile number: 0521234567, 052-123-4567, +972521234567, ... */
@@ -3553,7 +3711,9 @@ export interface components {
       currency: string;
       /** @description A donation order's donations. */
       donations: components['schemas']['PricedDonation'][];
-      /** @description tickets, vouchers or donations. */
+      /** @description A membership order's units, one per new member or top-up (decision 0037). */
+      memberships: components['schemas']['PricedMembership'][];
+      /** @description tickets, vouchers, donations or memberships. */
       orderType: string;
       /**
        * Format: int64
@@ -3593,6 +3753,40 @@ export interface components {
       id: number;
       name: string;
       nameEn: string;
+    };
+    /**
+     * @description A membership unit of a priced cart: a new member (its number comes with the payment) or a
+     *     top-up of a member's balance.
+     */
+    PricedMembership: {
+      /** Format: int64 */
+      membershipId: number;
+      /** Format: int64 */
+      membershipPriceId: number;
+      /** Format: int64 */
+      membershipTypeId: number;
+      name: string;
+      nameEn: string;
+      /**
+       * Format: int64
+       * @description Agorot paid.
+       */
+      price: number;
+      reference1?: string | null;
+      reference2?: string | null;
+      /** @description A top-up: the member whose balance grows; null for a new member. */
+      topUpMemberNumber?: string | null;
+      /**
+       * @description A new member's first and last day if paid today (Asia/Jerusalem, YYYY-MM-DD, inclusive;
+       *     counted from the day of payment); null for a top-up.
+       */
+      validFrom?: string | null;
+      validTo?: string | null;
+      /**
+       * Format: int64
+       * @description The price's value (agorot): a series member's balance, or what a top-up adds.
+       */
+      value: number;
     };
     PricedProduct: {
       /** Format: int64 */
@@ -3781,6 +3975,15 @@ export interface components {
       /** Format: int64 */
       TicketId: number;
       TicketName: string;
+    };
+    /** @description What a price asks the buyer to type (spec: references reference1 and reference2). */
+    ReferenceDto: {
+      /** @description reference1 or reference2: the cart line's field that answers it. */
+      key: string;
+      label: string;
+      labelEn: string;
+      /** @description A regular expression the whole answer must match; null: anything not blank. */
+      pattern?: string | null;
     };
     /**
      * @description One part of a refund: back to the payment (its provider), to a voucher's balance, or as
@@ -4603,6 +4806,12 @@ export interface components {
       /** @default  */
       text: string;
       /** @default  */
+      textEn: string;
+    };
+    TermsDto: {
+      /** Format: int64 */
+      termsId: number;
+      text: string;
       textEn: string;
     };
     Ticket: {
@@ -5708,7 +5917,7 @@ export interface operations {
           'application/json': components['schemas']['CartResponse'];
         };
       };
-      /** @description loginError: a cart of vouchers needs a customer logged in (decision 0035); a member ticket its member */
+      /** @description loginError: a cart of vouchers or memberships needs a customer logged in (decisions 0035, 0037); a member ticket its member */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5717,7 +5926,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description noEvent */
+      /** @description noEvent; notFound (a voucher, donation or membership not on sale) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5726,7 +5935,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired */
+      /** @description lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired; memberExpired (a top-up of an expired member) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5735,7 +5944,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others) */
+      /** @description formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others); memberships: mustSelectMemberships, noMemberships, priceNotFound, getPrice, validateReferences, memberNotFound */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7485,6 +7694,26 @@ export interface operations {
       };
     };
   };
+  membershipCatalogue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The memberships on sale */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MembershipCatalogueResponse'];
+        };
+      };
+    };
+  };
   paymentCallback: {
     parameters: {
       query?: never;
@@ -7613,7 +7842,10 @@ export interface operations {
       query: {
         /** @description The presentation whose priced cart is paid (a ticket order). */
         presentationId?: number;
-        /** @description Kupa's own: which cart is paid when it has no presentation: vouchers or donations. */
+        /**
+         * @description Kupa's own: which cart is paid when it has no presentation: vouchers, donations or
+         *     memberships.
+         */
         orderType?: string;
         /** @description The total the buyer sees (agorot); refused with `priceMismatch` when it differs. */
         total?: number;

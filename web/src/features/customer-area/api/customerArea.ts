@@ -12,11 +12,7 @@ export type AreaCustomer = Schemas['AreaCustomer'];
 export type AreaReservation = Schemas['AreaReservation'];
 export type AreaSeat = Schemas['AreaSeat'];
 export type VodItem = Schemas['VodItem'];
-/**
- * A member card. `topUp` (its membership can be topped up and the member is not expired) is the
- * memberships contract's (issue 15); optional here until the server's OpenAPI document has it.
- */
-export type MemberCard = Schemas['MemberCard'] & { topUp?: boolean };
+export type MemberCard = Schemas['MemberCard'];
 export type SavedCard = Schemas['SavedCardDto'];
 export type LocationDto = Schemas['LocationDto'];
 export type ProfileBody = Schemas['ProfileBody'];

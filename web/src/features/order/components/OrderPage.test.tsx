@@ -136,6 +136,7 @@ describe('order page after a reload', () => {
     orderType: 'tickets',
     systemVouchers: [],
     donations: [],
+    memberships: [],
   };
   const details = {
     firstName: 'דנה',

@@ -65,6 +65,7 @@ const cart: PricedCart = {
   orderType: 'tickets',
   systemVouchers: [],
   donations: [],
+  memberships: [],
 };
 
 /** At the products step, the server's clock running out `leftMs` from now. */

@@ -79,6 +79,7 @@ const cart: PricedCart = {
   orderType: 'tickets',
   systemVouchers: [],
   donations: [],
+  memberships: [],
   amountDue: 2000,
   currency: 'ILS',
 };

@@ -41,4 +41,5 @@ export const onePricedSeat: PricedCart = {
   orderType: 'tickets',
   systemVouchers: [],
   donations: [],
+  memberships: [],
 };

@@ -54,6 +54,7 @@ const cart: PricedCart = {
   orderType: 'tickets',
   systemVouchers: [],
   donations: [],
+  memberships: [],
 };
 
 type Call = { method: string; url: URL; body: unknown };

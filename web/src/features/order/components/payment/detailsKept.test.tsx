@@ -37,6 +37,7 @@ const cart: PricedCart = {
   orderType: 'tickets',
   systemVouchers: [],
   donations: [],
+  memberships: [],
 };
 
 // A site that also asks for the ID number and the date of birth.
