@@ -10,9 +10,12 @@ export function MembershipCard({
   lang,
   quantities,
   full,
+  topUp,
   onQuantity,
 }: {
   m: Membership;
+  /** A top-up of an existing card: its dates stay, the price adds to its balance. */
+  topUp: boolean;
   lang: string;
   quantities: Record<string, number>;
   /** No more of it may be chosen (maxQuantityForMembership, or the top-ups' cap). */
@@ -30,17 +33,19 @@ export function MembershipCard({
         {name}
       </h2>
       {description && <p className="gift-voucher__meta">{description}</p>}
-      <p className="gift-voucher__meta">
-        {isSeries(m) && `${t('memberships.series')} `}
-        {t('memberships.validMonths', { count: m.validMonths })}
-      </p>
+      {!topUp && (
+        <p className="gift-voucher__meta">
+          {isSeries(m) && `${t('memberships.series')} `}
+          {t('memberships.validMonths', { count: m.validMonths })}
+        </p>
+      )}
       {m.prices.map((p) => {
         const key = priceKey(m, p);
         const n = quantities[key] ?? 0;
         const money = (agorot: number) => formatMoney(agorot, lang, p.currency.CurrencyCode);
         const label =
           isSeries(m) && p.value > 0
-            ? `${money(p.Price)} · ${t('memberships.balanceOf', { amount: money(p.value) })}`
+            ? `${money(p.Price)} · ${t(topUp ? 'memberships.addsToBalance' : 'memberships.balanceOf', { amount: money(p.value) })}`
             : money(p.Price);
         return (
           <div key={key} className="gift-choice__row">

@@ -53,9 +53,12 @@ export function MembershipConfirmation({ id }: { id: string }) {
                 from: formatLongDate(m.startDate, lang),
                 to: formatLongDate(m.endDate, lang),
               })}
-              {(m.membershipTypeId === 2 || m.balance > 0) &&
-                ` · ${t('memberships.balance', { amount: money(m.balance) })}`}
             </p>
+            {(m.membershipTypeId === 2 || m.balance > 0) && (
+              <p className="gift-voucher__meta">
+                {t('memberships.balance', { amount: money(m.balance) })}
+              </p>
+            )}
           </li>
         ))}
       </ul>

@@ -118,7 +118,7 @@ function ChooseMemberships({ path }: { path: string }) {
   const hasDetails = chosen.needsDetails.length > 0;
   const steps = (
     [
-      ['choose', t('memberships.steps.choose')],
+      ['choose', topUp ? t('memberships.steps.chooseTopUp') : t('memberships.steps.choose')],
       ...(hasDetails ? [['members', t('memberships.steps.members')]] : []),
       ['auth', t('memberships.steps.auth')],
       ['details', t('memberships.steps.details')],
@@ -170,8 +170,9 @@ function ChooseMemberships({ path }: { path: string }) {
         {chosen.summary.map((s) => (
           <li key={s.key}>
             {s.quantity} × {localizedName(lang, s.name, s.nameEn)} ({money(s.price)}
-            {s.series && `, ${t('memberships.balanceOf', { amount: money(s.value) })}`})
-            {topUp && ` · ${t('memberships.topUpOf', { number: topUp })}`}
+            {s.series &&
+              `, ${t(topUp ? 'memberships.addsToBalance' : 'memberships.balanceOf', { amount: money(s.value) })}`}
+            ){topUp && ` · ${t('memberships.topUpOf', { number: topUp })}`}
           </li>
         ))}
       </ul>
@@ -231,6 +232,7 @@ function ChooseMemberships({ path }: { path: string }) {
           lang={lang}
           quantities={choice.quantities}
           full={!canAddMore(chosen, m, max, topUp)}
+          topUp={topUp !== null}
           onQuantity={setQuantity}
         />
       ))}
