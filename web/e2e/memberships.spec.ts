@@ -148,6 +148,7 @@ test('the choice of memberships in English on a wide screen', async ({ page }) =
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText('This is not a valid Student card number');
   await noSeriousAxeViolations(page);
+  await shoot(page, 'memberships-member-details-en-1280.png');
   await page.getByRole('button', { name: 'Back to the choice' }).click();
   await expect(page.getByRole('region', { name: 'Student card' }).locator('output')).toHaveText(
     '1',
