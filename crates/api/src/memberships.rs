@@ -8,8 +8,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use kupa_app::memberships::{
-    self, MembershipChoice, OrderMember, PriceChoice, TopUpChoice, currency_of, prices_of,
-    value_of,
+    self, MembershipChoice, OrderMember, PriceChoice, TopUpChoice, currency_of, prices_of, value_of,
 };
 use kupa_app::model::{Membership, ReferencePrompt};
 use kupa_app::orders::Order;

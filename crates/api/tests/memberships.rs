@@ -83,7 +83,11 @@ async fn bought(app: &TestApp, who: &str, memberships: Value, total: i64) -> (Re
     let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
     let r = pay_card(app, who, &id, "4242+4242+4242+4242").await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
-    assert!(location(&r).starts_with("/memberships?paymentId="), "{}", location(&r));
+    assert!(
+        location(&r).starts_with("/memberships?paymentId="),
+        "{}",
+        location(&r)
+    );
     let r = commit(app, who).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     (r, id)
@@ -94,14 +98,20 @@ async fn members(db: &TestDb) -> usize {
 }
 
 async fn balance_of_200001(db: &TestDb) -> i64 {
-    rows(db, "SELECT CAST(balance AS TEXT) FROM members WHERE member_number = '200001'").await[0]
+    rows(
+        db,
+        "SELECT CAST(balance AS TEXT) FROM members WHERE member_number = '200001'",
+    )
+    .await[0]
         .parse()
         .unwrap()
 }
 
 /// The member cards the customer area lists.
 async fn area_members(app: &TestApp, who: &str) -> Vec<Value> {
-    let r = app.call_as(who, "GET", "/api/customer-area/customerAreaData", None).await;
+    let r = app
+        .call_as(who, "GET", "/api/customer-area/customerAreaData", None)
+        .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     r.body["customer"]["Members"]
         .as_array()
@@ -113,7 +123,11 @@ async fn area_members(app: &TestApp, who: &str) -> Vec<Value> {
 fn sign(body: &str) -> String {
     let mut mac = Hmac::<sha2::Sha256>::new_from_slice(TEST_SECRET.as_bytes()).unwrap();
     mac.update(body.as_bytes());
-    mac.finalize().into_bytes().iter().map(|b| format!("{b:02x}")).collect()
+    mac.finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 async fn callback(app: &TestApp, payment: &str) -> Reply {
@@ -166,7 +180,7 @@ api_tests! {
         assert_eq!(priced["memberships"][0]["validTo"], until.as_str());
         assert_eq!(priced["memberships"][0]["topUpMemberNumber"], Value::Null);
         assert!(priced["memberships"][0].get("memberNumber").is_none(), "the number comes with the payment");
-        example(&app, "postCart-memberships", "CartResponse", &r);
+        example_of(&app, "postCart-memberships", "postCart", "CartResponse", &r);
         let form = pay_form(&app, &who, 9900).await;
         assert_eq!(form.status, StatusCode::OK, "{}", form.text);
         let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
@@ -179,14 +193,14 @@ api_tests! {
         assert!(number.len() == 8 && number.chars().all(|c| c.is_ascii_digit()), "{number}");
         assert_eq!((member["membershipId"].as_i64(), member["balance"].as_i64(), member["topUp"].as_bool()), (Some(1), Some(0), Some(false)));
         assert_eq!((member["startDate"].as_str(), member["endDate"].as_str()), (Some(today.as_str()), Some(until.as_str())));
-        example(&app, "commit-memberships", "CommitResponse", &r);
+        example_of(&app, "commit-memberships", "commit", "CommitResponse", &r);
         // The confirmation reads back, with the member.
         let order = r.body["reservationIdentifier"].as_str().unwrap().to_owned();
         let back = app.call_as(&who, "GET", &format!("/api/gift-orders/{order}"), None).await;
         assert_eq!(back.status, StatusCode::OK, "{}", back.text);
         assert_eq!(back.body["orderType"], "memberships");
         assert_eq!(back.body["members"][0]["memberNumber"], number.as_str());
-        example(&app, "giftOrder-memberships", "GiftOrderResponse", &back);
+        example_of(&app, "giftOrder-memberships", "giftOrder", "GiftOrderResponse", &back);
         // In the customer area at once, the order's customer's.
         let cards = area_members(&app, &who).await;
         let card = cards.iter().find(|c| c["memberNumber"] == number.as_str()).unwrap_or_else(|| panic!("{cards:?}"));

@@ -459,14 +459,16 @@ fn gift_lines(cart: &Cart) -> ApiResult<Option<GiftCartLines>> {
     if !cart.voucher_payments.is_empty() {
         return Err(one_type("only a ticket order is paid by vouchers").into());
     }
-    Ok(Some(match (&cart.vouchers, &cart.donations, &cart.memberships) {
-        (Some(v), _, _) => GiftCartLines::Vouchers(crate::vouchers::voucher_choices(v)),
-        (_, Some(d), _) => GiftCartLines::Donations(crate::vouchers::donation_choices(d)),
-        (_, _, Some(m)) => {
-            GiftCartLines::Memberships(crate::memberships::membership_choices(m))
-        }
-        (None, None, None) => return Ok(None),
-    }))
+    Ok(Some(
+        match (&cart.vouchers, &cart.donations, &cart.memberships) {
+            (Some(v), _, _) => GiftCartLines::Vouchers(crate::vouchers::voucher_choices(v)),
+            (_, Some(d), _) => GiftCartLines::Donations(crate::vouchers::donation_choices(d)),
+            (_, _, Some(m)) => {
+                GiftCartLines::Memberships(crate::memberships::membership_choices(m))
+            }
+            (None, None, None) => return Ok(None),
+        },
+    ))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

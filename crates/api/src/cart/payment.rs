@@ -13,7 +13,10 @@ pub struct PaymentFormQuery {
     pub presentation_id: Option<i64>,
     /// Kupa's own: which cart is paid when it has no presentation: vouchers, donations or
     /// memberships.
-    #[param(max_length = 16, pattern = "^(tickets|vouchers|donations|memberships)$")]
+    #[param(
+        max_length = 16,
+        pattern = "^(tickets|vouchers|donations|memberships)$"
+    )]
     pub order_type: Option<String>,
     /// The total the buyer sees (agorot); refused with `priceMismatch` when it differs.
     pub total: Option<i64>,

@@ -239,6 +239,12 @@ pub fn test_settings() -> ApiSettings {
 /// Writes a trimmed copy of a real response to docs/api-examples when KUPA_WRITE_EXAMPLES is set
 /// (`make gen-api`); the web suite validates each against the OpenAPI schema it names.
 pub fn example(app: &TestApp, operation: &str, schema: &str, reply: &Reply) {
+    example_of(app, operation, operation, schema, reply);
+}
+
+/// [`example`] in a file of its own (`{name}.json`): a second example of an operation, such as
+/// the cart of another order type.
+pub fn example_of(app: &TestApp, name: &str, operation: &str, schema: &str, reply: &Reply) {
     if !app.writes_examples || std::env::var("KUPA_WRITE_EXAMPLES").is_err() {
         return;
     }
@@ -255,9 +261,9 @@ pub fn example(app: &TestApp, operation: &str, schema: &str, reply: &Reply) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/api-examples");
     std::fs::create_dir_all(&dir).unwrap();
     let file = if reply.status.is_success() {
-        format!("{operation}.json")
+        format!("{name}.json")
     } else {
-        format!("{operation}-{}.json", reply.status.as_u16())
+        format!("{name}-{}.json", reply.status.as_u16())
     };
     std::fs::write(
         dir.join(file),

@@ -257,10 +257,7 @@ fn check_memberships(memberships: &[Membership]) -> Result<(), CatalogueFileErro
         unique(&format!("{owner} prices"), &m.prices, |p| p.id)?;
         for p in &m.prices {
             if p.price < 0 || p.value.is_some_and(|v| v < 0) {
-                return Err(err(format!(
-                    "{owner}: price {} cannot be negative",
-                    p.id
-                )));
+                return Err(err(format!("{owner}: price {} cannot be negative", p.id)));
             }
             if let Some(c) = &p.currency
                 && !(c.len() == 3 && c.chars().all(|c| c.is_ascii_uppercase()))

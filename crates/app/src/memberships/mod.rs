@@ -139,12 +139,16 @@ pub fn member_days_paid_at(now_ms: i64, months: i64) -> AppResult<(String, Strin
 /// Whether a member's balance can be topped up now: its membership allows it (a series only) and
 /// it has not expired.
 pub fn can_top_up(member: &Member, membership: &Membership, today: Date) -> bool {
-    membership.top_up && membership.is_series() && member.end_date.as_str() >= today.to_string().as_str()
+    membership.top_up
+        && membership.is_series()
+        && member.end_date.as_str() >= today.to_string().as_str()
 }
 
 /// A new member number: 8 digits, the first not 0 (so it reads the same as a number).
 pub fn new_member_number() -> String {
-    rand::rng().random_range(10_000_000_i64..100_000_000).to_string()
+    rand::rng()
+        .random_range(10_000_000_i64..100_000_000)
+        .to_string()
 }
 
 /// A new member's row id: random in a range the catalogue file never uses (its ids are small), so

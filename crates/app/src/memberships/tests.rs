@@ -209,7 +209,10 @@ fn a_top_up_is_of_the_buyers_own_unexpired_member_of_a_membership_that_allows_it
 #[test]
 fn a_membership_lasts_its_months_less_a_day() {
     let (from, to) = member_days(date(2026, 1, 31), 1).unwrap();
-    assert_eq!((from.to_string(), to.to_string()), ("2026-01-31".into(), "2026-02-27".into()));
+    assert_eq!(
+        (from.to_string(), to.to_string()),
+        ("2026-01-31".into(), "2026-02-27".into())
+    );
     let (_, to) = member_days(date(2026, 3, 1), 12).unwrap();
     assert_eq!(to, date(2027, 2, 28));
 }

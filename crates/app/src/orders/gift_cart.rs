@@ -117,6 +117,7 @@ impl OrderService {
                 };
                 memberships =
                     crate::memberships::membership_lines(&catalogue, choices, &mine, today)?;
+                self.fresh_member_numbers(&mut memberships).await?;
                 (OrderKind::Memberships, Vec::new(), Vec::new())
             }
         };
@@ -205,12 +206,42 @@ impl OrderService {
 
     /// The members a paid membership order made or topped up, as they are now (empty for other
     /// orders): the commit's and the confirmation's `members`.
-    pub async fn members_of_order(&self, order: &Order) -> AppResult<Vec<crate::memberships::OrderMember>> {
+    pub async fn members_of_order(
+        &self,
+        order: &Order,
+    ) -> AppResult<Vec<crate::memberships::OrderMember>> {
         let Some(customer_id) = order.customer_id.filter(|_| !order.memberships.is_empty()) else {
             return Ok(Vec::new());
         };
         let mine = self.store.members_of_customer(customer_id).await?;
         Ok(crate::memberships::order_members(&order.memberships, &mine))
+    }
+
+    /// Draws again a new member's number that a member already has (one the catalogue file
+    /// loaded) or another line of the order drew: the lines' own UNIQUE key keeps carts apart, and
+    /// this keeps the finalisation's insert of the member from ever meeting a taken number.
+    async fn fresh_member_numbers(
+        &self,
+        lines: &mut [crate::memberships::OrderMembership],
+    ) -> AppResult<()> {
+        let mut drawn: Vec<String> = Vec::new();
+        for line in lines.iter_mut() {
+            let Some(mut number) = line.member_number.clone() else {
+                continue;
+            };
+            while drawn.contains(&number)
+                || !self
+                    .tickets
+                    .member_infos(&[number.as_str()])
+                    .await?
+                    .is_empty()
+            {
+                number = crate::memberships::new_member_number();
+            }
+            drawn.push(number.clone());
+            line.member_number = Some(number);
+        }
+        Ok(())
     }
 
     /// The memberships on sale, by their sort (GET /memberships).
