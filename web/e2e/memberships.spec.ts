@@ -156,3 +156,21 @@ test('the choice of memberships in English on a wide screen', async ({ page }) =
   await noSeriousAxeViolations(page);
   await shoot(page, 'memberships-choose-en-1280.png');
 });
+
+test('the member details step in Hebrew on a phone, kept by a reload', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.goto('/memberships');
+  await page.getByRole('button', { name: /^עוד: כרטיס סטודנט/ }).click();
+  await page.getByRole('button', { name: 'המשך', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'פרטי החבר: כרטיס סטודנט' })).toBeVisible();
+  await page.getByRole('button', { name: 'המשך', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('נא למלא: מספר תעודת סטודנט');
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'memberships-member-details-he-360.png');
+  await page.getByLabel(/^מספר תעודת סטודנט/).fill('2024001');
+  await page.getByRole('button', { name: 'המשך', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'התחברות לאזור האישי' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByText(/1 × כרטיס סטודנט/)).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('refs')).toBe('{"3:301":{"reference1":"2024001"}}');
+});

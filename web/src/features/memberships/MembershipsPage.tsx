@@ -60,8 +60,9 @@ type Step = 'choose' | 'members' | 'auth' | 'details';
 export default function MembershipsPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('screens.memberships'));
-  const path = useConfig().routes.memberships;
-  const site = useConfig().raw as SiteConfig | null;
+  const config = useConfig();
+  const path = config.routes.memberships;
+  const site = config.raw as SiteConfig | null;
   const order = useSearchParams()[0].get('order');
   const back = usePaymentReturn({
     path,
