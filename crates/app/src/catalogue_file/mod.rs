@@ -587,6 +587,49 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_membership_sold_online_must_make_sense() {
+        let with = |m: &str| {
+            SMALL.replacen(
+                r#""schedule""#,
+                &format!(r#""memberships": [{m}], "schedule""#),
+                1,
+            )
+        };
+        let load = |m: &str| expand(parse(&with(m)).unwrap(), date(2026, 11, 22));
+        let pass = r#"{"id": 2, "typeId": 2, "name": "כרטיסייה", "price": 100, "topUp": true,
+                       "prices": [{"id": 21, "price": 100, "value": 120, "reference1": {"label": "מספר", "pattern": "^[0-9]+$"}}]}"#;
+        let d = load(pass).unwrap();
+        let m = &d.memberships[0];
+        assert_eq!(
+            (m.valid_months, m.on_sale, m.top_up),
+            (12, true, true),
+            "the defaults"
+        );
+        for (bad, why) in [
+            (
+                pass.replace(r#""typeId": 2"#, r#""typeId": 1"#),
+                "only a series",
+            ),
+            (pass.replace("^[0-9]+$", "[0-9"), "not a regular expression"),
+            (
+                pass.replace(r#""topUp": true"#, r#""validMonths": 0"#),
+                "validMonths",
+            ),
+            (
+                pass.replace(r#""value": 120"#, r#""currency": "ils""#),
+                "not a code",
+            ),
+            (
+                pass.replace(r#""price": 100, "value""#, r#""price": -1, "value""#),
+                "negative",
+            ),
+        ] {
+            let e = load(&bad).unwrap_err();
+            assert!(e.0.contains(why), "{why}: {e}");
+        }
+    }
+
     fn with_codes(codes: &str) -> String {
         SMALL.replacen(
             r#""schedule""#,

@@ -244,7 +244,13 @@ pub fn membership_lines(
             .iter()
             .find(|m| m.id == choice.membership_id)
             .ok_or_else(|| refused(ErrorCode::NotFound, "no such membership on sale"))?;
-        if wanted_new > MAX_QUANTITY_FOR_MEMBERSHIP {
+        // Counted over the whole cart: a membership named twice is still one membership.
+        let new_of_membership: i64 = choices
+            .iter()
+            .filter(|c| c.membership_id == m.id)
+            .flat_map(|c| c.prices.iter().map(|p| p.quantity))
+            .sum();
+        if new_of_membership > MAX_QUANTITY_FOR_MEMBERSHIP {
             return Err(form(
                 format!("at most {MAX_QUANTITY_FOR_MEMBERSHIP} of one membership in one order"),
                 serde_json::json!({ "fields": ["selectedQuantity"], "max": MAX_QUANTITY_FOR_MEMBERSHIP }),
@@ -339,7 +345,13 @@ pub fn membership_lines(
                 .top_ups
                 .iter()
                 .filter(|t| t.member_number == number && t.quantity > 0);
-            if of_member.clone().map(|t| t.quantity).sum::<i64>() > MAX_TOP_UPS_PER_MEMBER {
+            let top_ups_of_member: i64 = choices
+                .iter()
+                .flat_map(|c| c.top_ups.iter())
+                .filter(|t| t.member_number == number)
+                .map(|t| t.quantity)
+                .sum();
+            if top_ups_of_member > MAX_TOP_UPS_PER_MEMBER {
                 return Err(form(
                     format!("at most {MAX_TOP_UPS_PER_MEMBER} top-ups of one member in one order"),
                     serde_json::json!({ "fields": ["topups"], "max": MAX_TOP_UPS_PER_MEMBER }),

@@ -128,6 +128,22 @@ fn more_than_one_new_member_of_a_membership_is_refused() {
 }
 
 #[test]
+fn a_membership_named_twice_in_a_cart_is_counted_once() {
+    let e =
+        membership_lines(&catalogue(), &[new(1, 100, 1), new(1, 100, 1)], &[], TODAY).unwrap_err();
+    assert_eq!(code_of(e), ErrorCode::FormValidation);
+    let mine = [my_pass("2027-01-01")];
+    let e = membership_lines(
+        &catalogue(),
+        &[top_up(2, "20000001", 6), top_up(2, "20000001", 5)],
+        &mine,
+        TODAY,
+    )
+    .unwrap_err();
+    assert_eq!(code_of(e), ErrorCode::FormValidation);
+}
+
+#[test]
 fn nothing_chosen_unknown_or_foreign_prices_are_refused_by_their_codes() {
     let e = membership_lines(&catalogue(), &[new(1, 100, 0)], &[], TODAY).unwrap_err();
     assert_eq!(code_of(e), ErrorCode::MustSelectMemberships);
