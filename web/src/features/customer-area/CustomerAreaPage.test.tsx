@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makePresentation } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
-import type { CustomerAreaData } from './api/customerArea';
+import type { CustomerAreaData, MemberCard } from './api/customerArea';
 
 function area(): CustomerAreaData {
   const presentation = makePresentation();
@@ -198,5 +198,76 @@ describe('the customer area', { timeout: 30_000 }, () => {
       if (String(input).includes('/profile')) bodies.push(JSON.parse(String(init?.body)));
     }
     expect(bodies[0]).toMatchObject({ lastName: 'Levi', location: null, isEmailAllowed: false });
+  });
+
+  it('offers a top-up on a member card that can be topped up, and a membership to buy when there is none', async () => {
+    const data = area();
+    const member = {
+      name: 'כרטיסיית 10 סרטים',
+      nameEn: '10-film pass',
+      memberNumber: '40000017',
+      membershipId: 2,
+      membershipTypeId: 2,
+      className: '',
+      balance: 35000,
+      pointsBalance: 0,
+      currency: 'ILS',
+      customerId: 1,
+      startDate: '2026-07-01',
+      endDate: '2027-06-30',
+      isAvailable: true,
+      isExpired: false,
+      isNotStarted: false,
+    };
+    const cards: MemberCard[] = [
+      { ...member, topUp: true },
+      {
+        ...member,
+        memberNumber: '40000025',
+        name: 'כרטיס מועדון',
+        nameEn: 'Club card',
+        topUp: false,
+      },
+    ];
+    data.customer.Members = cards;
+    const first = await renderApp('/customer-area?lang=en', {
+      api: (url) => {
+        if (url.pathname === '/api/customer-area/customerAreaData') return { body: data };
+        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+        return undefined;
+      },
+    });
+    const section = await screen.findByRole(
+      'region',
+      { name: 'Memberships and vouchers' },
+      {
+        timeout: 5000,
+      },
+    );
+    const topUps = within(section).getAllByRole('link', { name: /^Top up/ });
+    expect(topUps).toHaveLength(1);
+    expect(topUps[0]).toHaveAccessibleName('Top up 10-film pass, card 40000017');
+    expect(topUps[0]).toHaveAttribute('href', '/memberships?topUp=40000017&lang=en');
+    expect(within(section).queryByRole('link', { name: 'Buy a membership' })).toBeNull();
+    first.unmount();
+
+    await renderApp('/customer-area?lang=en', {
+      api: (url) => {
+        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area() };
+        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+        return undefined;
+      },
+    });
+    const empty = await screen.findByRole(
+      'region',
+      { name: 'Memberships and vouchers' },
+      {
+        timeout: 5000,
+      },
+    );
+    expect(within(empty).getByRole('link', { name: 'Buy a membership' })).toHaveAttribute(
+      'href',
+      '/memberships?lang=en',
+    );
   });
 });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { GiftCheckout, GiftConfirmation } from './GiftCheckout';
 import { useGiftReturn } from './useGiftReturn';
-import './GiftCheckout.css';
+import '../../components/checkout/OrderFlow.css';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';

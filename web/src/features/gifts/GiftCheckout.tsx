@@ -1,28 +1,20 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { CustomerInfoForm } from '../../components/checkout/CustomerInfoForm';
-import { PaymentMethods } from '../../components/checkout/PaymentMethods';
-import { ALL_METHODS, type OfferedMethod } from '../../components/checkout/methods';
-import type { CheckoutConfig, CustomerInfo } from '../../components/checkout/customerInfo';
+import { PrepaidCheckout } from '../../components/checkout/PrepaidCheckout';
+import type { CheckoutConfig } from '../../components/checkout/customerInfo';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { LangLink } from '../../components/ui/LangLink';
 import { errorMessage } from '../../lib/apiErrors';
-import { captchaTokenFor } from '../../lib/captcha';
 import { useConfig } from '../../lib/config';
 import { formatLongDate, formatMoney } from '../../lib/format';
-import { withLang } from '../../lib/lang';
+import { gatewayFormUrl } from '../../lib/gatewayPayment';
 import { localizedName } from '../../lib/localized';
-import { fetchPaymentForm } from '../../lib/api/payment';
 import { giftOrderQuery, postGiftCart, type GiftLines } from '../../lib/api/gifts';
 import type { SiteConfig } from '../../lib/api/types';
-import './GiftCheckout.css';
-
-// A voucher or donation order leaves for the gateway's page in the whole window (no seats wait
-// on this page) and comes back to its page: a saved card needs a login this flow does not ask for.
-const METHODS: readonly OfferedMethod[] = ALL_METHODS.filter((m) => m !== 'savedCard');
+import '../../components/checkout/OrderFlow.css';
 
 /**
  * The buyer's details and the payment of a voucher or donation order (spec section 2: "customer
@@ -45,14 +37,7 @@ export function GiftCheckout({
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const langParam = useSearchParams()[0].get('lang');
-  const appConfig = useConfig();
-  const site = appConfig.raw as SiteConfig | null;
-  const [details, setDetails] = useState<CustomerInfo | null>(null);
-  const [serverError, setServerError] = useState<unknown>(null);
-  const [method, setMethod] = useState<OfferedMethod>('card');
-  const [numberOfPayments, setNumberOfPayments] = useState(1);
-  const [paying, setPaying] = useState(false);
-  const [payError, setPayError] = useState<string | null>(null);
+  const site = useConfig().raw as SiteConfig | null;
   // A donation's receipt names its donor: the ID number is required (spec section 5).
   const config = useMemo<CheckoutConfig | null>(() => {
     if (!site) return null;
@@ -63,106 +48,25 @@ export function GiftCheckout({
     };
   }, [site, lines.orderType]);
   if (!config || !site) return <Loading />;
-
-  async function submitDetails(info: CustomerInfo) {
-    setServerError(null);
-    try {
-      await postGiftCart(lines, info, total, lang === 'he' ? 'he' : 'en');
-      setDetails(info);
-    } catch (e) {
-      setServerError(e);
-      throw e;
-    }
-  }
-
-  async function pay() {
-    if (!site) return;
-    setPaying(true);
-    setPayError(null);
-    try {
-      const form = await fetchPaymentForm(lang === 'he' ? 'he' : 'en', {
-        orderType: lines.orderType,
-        total,
-        method,
-        numberOfPayments,
-        recaptchaToken: await captchaTokenFor(site, 'payment'),
-        returnPath: withLang(returnPath, langParam),
-      });
-      window.location.assign(form.paymentFormURL);
-    } catch (e) {
-      setPayError(errorMessage(t, e));
-      setPaying(false);
-    }
-  }
-
   return (
-    <div className="gift-checkout">
-      <section className="gift-checkout__summary" aria-labelledby="gift-summary">
-        <h2 id="gift-summary" className="gift-checkout__heading">
-          {t('gifts.summary')}
-        </h2>
-        {summary}
-        <p className="gift-checkout__total">
-          {t('gifts.total')} <strong>{formatMoney(total, lang)}</strong>
-        </p>
-        <button type="button" className="button button--ghost" onClick={onBack}>
-          {t('gifts.change')}
-        </button>
-      </section>
-      {details === null ? (
-        <section aria-labelledby="gift-details">
-          <h2 id="gift-details" className="gift-checkout__heading">
-            {t('checkout.step.detailsTitle')}
-          </h2>
-          {lines.orderType === 'donations' && (
-            <p className="gift-checkout__hint">{t('gifts.donation.idNeeded')}</p>
-          )}
-          <CustomerInfoForm
-            config={config}
-            onSubmit={submitDetails}
-            serverError={serverError}
-            submitLabel={t('gifts.toPayment')}
-          />
-        </section>
-      ) : (
-        <section aria-labelledby="gift-pay">
-          <p>
-            {t('checkout.step.detailsSaved', {
-              name: `${details.firstName} ${details.lastName}`.trim(),
-            })}{' '}
-            <button type="button" className="button button--ghost" onClick={() => setDetails(null)}>
-              {t('checkout.step.editDetails')}
-            </button>
-          </p>
-          <h2 id="gift-pay" className="gift-checkout__heading">
-            {t('checkout.step.paymentTitle')}
-          </h2>
-          <PaymentMethods
-            value={method}
-            onChange={(m) => {
-              setMethod(m);
-              setNumberOfPayments(1);
-            }}
-            numberOfPayments={numberOfPayments}
-            onNumberOfPaymentsChange={setNumberOfPayments}
-            methods={METHODS}
-          />
-          {payError && (
-            <p className="gift-checkout__error" role="alert">
-              {payError}
-            </p>
-          )}
-          <button
-            type="button"
-            className="button button--primary gift-checkout__pay"
-            disabled={paying}
-            onClick={() => void pay()}
-          >
-            {t('gifts.pay', { amount: formatMoney(total, lang) })}
-          </button>
-        </section>
-      )}
-    </div>
+    <PrepaidCheckout
+      config={config}
+      total={total}
+      summary={summary}
+      onBack={onBack}
+      hint={lines.orderType === 'donations' ? t('gifts.donation.idNeeded') : undefined}
+      onDetails={(info) => postGiftCart(lines, info, total, lang === 'he' ? 'he' : 'en')}
+      onPay={({ method, numberOfPayments }) =>
+        gatewayFormUrl(site, lang, {
+          orderType: lines.orderType,
+          total,
+          method,
+          numberOfPayments,
+          returnPath,
+          langParam,
+        })
+      }
+    />
   );
 }
 

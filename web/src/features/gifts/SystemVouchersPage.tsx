@@ -3,11 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { GiftCheckout, GiftConfirmation } from './GiftCheckout';
-import { AuthStep, VoucherSteps } from './AuthStep';
+import { VoucherSteps } from './VoucherSteps';
 import { ProductsStep } from './ProductsStep';
 import { chosenExtras, decodeExtras, encodeExtras, type Extras } from './extras';
 import { useGiftReturn } from './useGiftReturn';
-import './GiftCheckout.css';
+import '../../components/checkout/OrderFlow.css';
+import { AuthStep } from '../../components/checkout/AuthStep';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
@@ -102,6 +103,7 @@ function ChooseVouchers({ path }: { path: string }) {
         {!loggedIn ? (
           <AuthStep
             returnTo={`${path}?${address('checkout').toString()}`}
+            why={t('giftFlow.auth.why')}
             summary={summary}
             total={money(chosen.total)}
             onBack={back}

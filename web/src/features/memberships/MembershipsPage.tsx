@@ -1,7 +1,262 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NotAvailable } from '../../components/ui/NotAvailable';
+import { useSearchParams } from 'react-router';
+import '../../components/checkout/OrderFlow.css';
+import './MembershipsPage.css';
+import { AuthStep } from '../../components/checkout/AuthStep';
+import { FlowSteps } from '../../components/checkout/FlowSteps';
+import { PaymentReturnNotice } from '../../components/checkout/PaymentReturn';
+import { Loading } from '../../components/ui/Loading';
+import { Notice } from '../../components/ui/Notice';
+import { errorMessage } from '../../lib/apiErrors';
+import { captchaTokenFor } from '../../lib/captcha';
+import { useConfig } from '../../lib/config';
+import { useDocumentTitle } from '../../lib/documentTitle';
+import { usePaymentReturn } from '../../lib/paymentReturn';
+import { formatMoney } from '../../lib/format';
+import { localizedName } from '../../lib/localized';
+import { meQuery } from '../../lib/api/customer';
+import {
+  commitMemberships,
+  membershipCatalogueQuery,
+  membershipKeys,
+} from '../../lib/api/memberships';
+import type { SiteConfig } from '../../lib/api/types';
+import {
+  TOP_UP_MAX,
+  canAddMore,
+  chosenMemberships,
+  decodeChoice,
+  encodeChoice,
+  encodeReferences,
+  firstUnanswered,
+  offered,
+  type MembershipChoice,
+  type ReferenceAnswers,
+} from './choice';
+import { MembershipCard } from './MembershipCard';
+import { MemberDetailsStep } from './MemberDetailsStep';
+import { MembershipCheckout } from './MembershipCheckout';
+import { MembershipConfirmation } from './MembershipConfirmation';
 
+/** A member number in the address (`?topUp=`): what the server's member numbers look like. */
+const MEMBER_NUMBER = /^[0-9A-Za-z-]{1,32}$/;
+
+type Step = 'choose' | 'members' | 'auth' | 'details';
+
+/**
+ * Memberships (spec section 2: choose memberships, choose seats, customer info, confirmation;
+ * decision 0038), built as the vouchers flow: choose, the member details each chosen price asks
+ * for (stepped through with next and previous when there are several), the auth step, the
+ * details with the ID number, the gateway's payment, and the confirmation with the new member
+ * numbers. "Choose seats" is left out: no membership in the catalogue has seats yet, so there is
+ * nothing to choose (decision 0038 says what it will take).
+ *
+ * The choice lives in the address (`?choice=2:201*1&refs=…&step=members&at=0`), so a reload and
+ * the auth step's trip through the login page keep it. `?topUp=<memberNumber>` offers only the
+ * memberships that can be topped up, for that member card.
+ */
 export default function MembershipsPage() {
   const { t } = useTranslation();
-  return <NotAvailable screenTitle={t('screens.memberships')} />;
+  useDocumentTitle(t('screens.memberships'));
+  const config = useConfig();
+  const path = config.routes.memberships;
+  const site = config.raw as SiteConfig | null;
+  const order = useSearchParams()[0].get('order');
+  const back = usePaymentReturn({
+    path,
+    queryKey: membershipKeys.commit,
+    commit: async () => commitMemberships(await captchaTokenFor(site as SiteConfig, 'commit')),
+  });
+  if (order) return <MembershipConfirmation id={order} />;
+  if (back.kind !== 'none') return <PaymentReturnNotice state={back} path={path} />;
+  return <ChooseMemberships path={path} />;
+}
+
+function ChooseMemberships({ path }: { path: string }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const query = useQuery(membershipCatalogueQuery);
+  const [params, setParams] = useSearchParams();
+  const [choice, setChoice] = useState<MembershipChoice>(() =>
+    decodeChoice(params.get('choice'), params.get('refs')),
+  );
+  const topUpParam = params.get('topUp');
+  const topUp = topUpParam !== null && MEMBER_NUMBER.test(topUpParam) ? topUpParam : null;
+  const step = params.get('step');
+  const inCheckout = step === 'checkout';
+  const me = useQuery({ ...meQuery, enabled: inCheckout });
+
+  /** The address of this choice at a step: choosing (null), a member's details, or past them. */
+  const address = (at: 'members' | 'checkout' | null, index?: number) => {
+    const next = new URLSearchParams();
+    const langParam = params.get('lang');
+    if (langParam) next.set('lang', langParam);
+    if (topUp) next.set('topUp', topUp);
+    const text = encodeChoice(choice);
+    if (text) next.set('choice', text);
+    const refs = encodeReferences(choice);
+    if (refs) next.set('refs', refs);
+    if (at) next.set('step', at);
+    if (at === 'members') next.set('at', String(index ?? 0));
+    return next;
+  };
+
+  if (query.isPending) return <Loading />;
+  if (query.isError) {
+    return (
+      <Notice title={t('gifts.loadError')} tone="error">
+        <p>{errorMessage(t, query.error)}</p>
+      </Notice>
+    );
+  }
+  const { memberships: all, maxQuantityForMembership: max } = query.data;
+  const memberships = offered(all, topUp);
+  const chosen = chosenMemberships(all, choice, max, topUp);
+  const money = (agorot: number) => formatMoney(agorot, lang, chosen.currency);
+  const title = topUp ? t('memberships.topUpTitle') : t('memberships.title');
+  const hasDetails = chosen.needsDetails.length > 0;
+  const steps = (
+    [
+      ['choose', topUp ? t('memberships.steps.chooseTopUp') : t('memberships.steps.choose')],
+      ...(hasDetails ? [['members', t('memberships.steps.members')]] : []),
+      ['auth', t('memberships.steps.auth')],
+      ['details', t('memberships.steps.details')],
+    ] as [Step, string][]
+  ).map(([key, label]) => ({ key, label }));
+
+  // Past the choice: each chosen price's prompts, one membership at a time. A checkout address
+  // whose answers are not right (edited by hand) comes back to the first one that is not.
+  const unanswered = firstUnanswered(chosen, choice);
+  const atMembers =
+    chosen.ok && hasDetails && (step === 'members' || (inCheckout && unanswered >= 0));
+  if (atMembers) {
+    const requested = Number(params.get('at') ?? '0');
+    const index = inCheckout
+      ? unanswered
+      : Number.isInteger(requested) && requested >= 0 && requested < chosen.needsDetails.length
+        ? requested
+        : 0;
+    const setAnswers = (key: string, answers: ReferenceAnswers) =>
+      setChoice((c) => ({ ...c, references: { ...c.references, [key]: answers } }));
+    return (
+      <div className="gift-page">
+        <h1 className="page-title">{title}</h1>
+        <FlowSteps steps={steps} current="members" />
+        <MemberDetailsStep
+          key={index}
+          item={chosen.needsDetails[index]}
+          at={index}
+          count={chosen.needsDetails.length}
+          answers={choice.references[chosen.needsDetails[index].key] ?? {}}
+          onAnswers={(a) => setAnswers(chosen.needsDetails[index].key, a)}
+          onPrevious={() => setParams(index === 0 ? address(null) : address('members', index - 1))}
+          onNext={() =>
+            setParams(
+              index + 1 < chosen.needsDetails.length
+                ? address('members', index + 1)
+                : address('checkout'),
+            )
+          }
+        />
+      </div>
+    );
+  }
+
+  if (inCheckout && chosen.ok) {
+    if (me.isPending) return <Loading />;
+    const summary = (
+      <ul>
+        {chosen.summary.map((s) => (
+          <li key={s.key}>
+            {s.quantity} × {localizedName(lang, s.name, s.nameEn)} ({money(s.price)}
+            {s.series &&
+              `, ${t(topUp ? 'memberships.addsToBalance' : 'memberships.balanceOf', { amount: money(s.value) })}`}
+            ){topUp && ` · ${t('memberships.topUpOf', { number: topUp })}`}
+          </li>
+        ))}
+      </ul>
+    );
+    const back = () => setParams(address(null));
+    // A member is its buyer's, in their customer area: nobody logged in, the auth step first.
+    const loggedIn = me.data != null && me.data.customerInfo != null;
+    return (
+      <div className="gift-page">
+        <h1 className="page-title">{title}</h1>
+        <FlowSteps steps={steps} current={loggedIn ? 'details' : 'auth'} />
+        {!loggedIn ? (
+          <AuthStep
+            returnTo={`${path}?${address('checkout').toString()}`}
+            why={t('memberships.authWhy')}
+            summary={summary}
+            total={money(chosen.total)}
+            onBack={back}
+          />
+        ) : (
+          <MembershipCheckout
+            lines={chosen.lines}
+            total={chosen.total}
+            returnPath={path}
+            onBack={back}
+            summary={summary}
+          />
+        )}
+      </div>
+    );
+  }
+
+  const setQuantity = (key: string, n: number) =>
+    setChoice((c) => ({ ...c, quantities: { ...c.quantities, [key]: Math.max(0, n) } }));
+  const problemMax = topUp ? TOP_UP_MAX : max;
+  const problemKey =
+    chosen.problem === 'tooMany'
+      ? topUp
+        ? 'memberships.problem.tooManyTopUps'
+        : 'memberships.problem.tooMany'
+      : chosen.problem === 'currencies'
+        ? 'memberships.problem.currencies'
+        : null;
+  return (
+    <div className="gift-page">
+      <h1 className="page-title">{title}</h1>
+      <FlowSteps steps={steps} current="choose" />
+      <p className="gift-page__lead">
+        {topUp ? t('memberships.topUpLead', { number: topUp }) : t('memberships.lead', { max })}
+      </p>
+      {all.length === 0 && <p>{t('errors.noMemberships')}</p>}
+      {all.length > 0 && memberships.length === 0 && <p>{t('memberships.topUpNone')}</p>}
+      {memberships.map((m) => (
+        <MembershipCard
+          key={m.MembershipId}
+          m={m}
+          lang={lang}
+          quantities={choice.quantities}
+          full={!canAddMore(chosen, m, max, topUp)}
+          topUp={topUp !== null}
+          onQuantity={setQuantity}
+        />
+      ))}
+      <div className="gift-page__bar">
+        <p>
+          {t('gifts.total')} <strong>{money(chosen.total)}</strong>
+        </p>
+        {problemKey && (
+          <p role="status" className="gift-checkout__hint">
+            {t(problemKey, { max: problemMax })}
+          </p>
+        )}
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={!chosen.ok}
+          onClick={() =>
+            chosen.ok && setParams(hasDetails ? address('members', 0) : address('checkout'))
+          }
+        >
+          {t('gifts.continue')}
+        </button>
+      </div>
+    </div>
+  );
 }

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../components/ui/DateTime';
+import { LangLink } from '../../../components/ui/LangLink';
+import { useConfig } from '../../../lib/config';
 import { errorMessage } from '../../../lib/apiErrors';
 import { formatLongDate, formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
@@ -55,10 +57,14 @@ export function MembershipsSection({
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const membershipsPath = useConfig().routes.memberships;
   return (
     <Section id="area-memberships" title={t('customerArea.memberships.title')}>
       {members.length === 0 ? (
-        <p className="area__empty">{t('customerArea.memberships.empty')}</p>
+        <p className="area__empty">
+          {t('customerArea.memberships.empty')}{' '}
+          <LangLink to={membershipsPath}>{t('memberships.area.buy')}</LangLink>
+        </p>
       ) : (
         <ul className="area__cards">
           {members.map((m) => {
@@ -100,6 +106,20 @@ export function MembershipsSection({
                     </div>
                   )}
                 </dl>
+                {m.topUp && (
+                  <p className="area__actions">
+                    <LangLink
+                      className="button button--ghost"
+                      to={`${membershipsPath}?topUp=${encodeURIComponent(m.memberNumber)}`}
+                      aria-label={t('memberships.area.topUpLabel', {
+                        name: localizedName(lang, m.name, m.nameEn),
+                        number: m.memberNumber,
+                      })}
+                    >
+                      {t('memberships.area.topUp')}
+                    </LangLink>
+                  </p>
+                )}
               </li>
             );
           })}

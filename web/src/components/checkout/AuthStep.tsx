@@ -1,41 +1,22 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LangLink } from '../../components/ui/LangLink';
-
-export type VoucherStep = 'choose' | 'auth' | 'products' | 'details';
-
-const STEPS: readonly VoucherStep[] = ['choose', 'auth', 'products', 'details'];
-
-/** Where the buyer is in the vouchers flow (spec section 2's steps). */
-export function VoucherSteps({ current }: { current: VoucherStep }) {
-  const { t } = useTranslation();
-  const at = STEPS.indexOf(current);
-  return (
-    <ol className="gift-steps" aria-label={t('giftFlow.steps.label')}>
-      {STEPS.map((s, i) => (
-        <li
-          key={s}
-          className={`gift-steps__step${i < at ? ' gift-steps__step--done' : ''}`}
-          aria-current={i === at ? 'step' : undefined}
-        >
-          {t(`giftFlow.steps.${s}`)}
-        </li>
-      ))}
-    </ol>
-  );
-}
+import { LangLink } from '../ui/LangLink';
+import './OrderFlow.css';
 
 /**
- * The auth step: a voucher lives in its buyer's customer area, so a buyer nobody knows logs in or
- * opens an account on the customer login page, which comes back to `returnTo` (the choice in it).
+ * The auth step of an order that belongs to a customer account (vouchers, memberships): a buyer
+ * nobody knows logs in or opens an account on the customer login page, which comes back to
+ * `returnTo` (the choice in it). `why` says why this order needs an account.
  */
 export function AuthStep({
   returnTo,
+  why,
   summary,
   total,
   onBack,
 }: {
   returnTo: string;
+  why: string;
   summary: ReactNode;
   total: string;
   onBack: () => void;
@@ -60,7 +41,7 @@ export function AuthStep({
         <h2 id="gift-auth" className="gift-checkout__heading">
           {t('giftFlow.auth.title')}
         </h2>
-        <p>{t('giftFlow.auth.why')}</p>
+        <p>{why}</p>
         <p className="gift-checkout__hint">{t('giftFlow.auth.kept')}</p>
         <div className="gift-auth__actions">
           <LangLink className="button button--primary" to={`/customer-area/login?returnTo=${back}`}>

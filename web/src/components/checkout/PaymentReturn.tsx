@@ -1,0 +1,37 @@
+import { useTranslation } from 'react-i18next';
+import { LangLink } from '../ui/LangLink';
+import { Loading } from '../ui/Loading';
+import { Notice } from '../ui/Notice';
+import { errorMessage } from '../../lib/apiErrors';
+import type { PaymentReturn } from '../../lib/paymentReturn';
+
+/** What a page shows while it is back from the gateway's page (lib/paymentReturn's states). */
+export function PaymentReturnNotice({
+  state,
+  path,
+}: {
+  state: Exclude<PaymentReturn, { kind: 'none' }>;
+  path: string;
+}) {
+  const { t } = useTranslation();
+  if (state.kind === 'notPaid') {
+    return (
+      <Notice title={t('gifts.notPaid')} tone="error">
+        <p>{t('gifts.notPaidBody')}</p>
+        <p>
+          <LangLink className="button button--primary" to={path}>
+            {t('gifts.tryAgain')}
+          </LangLink>
+        </p>
+      </Notice>
+    );
+  }
+  if (state.kind === 'failed') {
+    return (
+      <Notice title={t('gifts.commitFailed')} tone="error">
+        <p>{errorMessage(t, state.error)}</p>
+      </Notice>
+    );
+  }
+  return <Loading />;
+}
