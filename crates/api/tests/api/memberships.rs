@@ -3,10 +3,10 @@
 //! by the one finalisation and used as a membershipLoyaltyId, on SQLite and (when
 //! KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
 use crate::common::paying::*;
 use crate::common::*;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
 use hmac::{Hmac, KeyInit, Mac};
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
