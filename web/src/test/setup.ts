@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { resetRequestState, setRetrySleep } from '../lib/api/client';
+
+// findBy… and waitFor give a screen 5 s, not 1 s, to appear: a test passes at once when the screen
+// is quick, and a loaded CI machine (two test workers on two cores) is not mistaken for a bug.
+configure({ asyncUtilTimeout: 5000 });
 
 // Lost connections are retried at once in tests.
 setRetrySleep(async () => {});
