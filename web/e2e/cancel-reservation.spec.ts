@@ -9,6 +9,7 @@ import {
   reservedScreening,
   shoot,
 } from './order-flow';
+import { smsLoginCode } from './outbox';
 
 interface Words {
   lang: 'he' | 'en';
@@ -200,11 +201,7 @@ async function logIn(page: Page, mobile: string) {
   await page.getByLabel('מספר טלפון נייד').fill(mobile);
   await page.getByRole('button', { name: 'שליחת קוד', exact: true }).click();
   await expect(page.getByText(/שלחנו קוד בן 6 ספרות/)).toBeVisible();
-  const box = (await (
-    await page.request.get(`/api/test/outbox/sms?to=${mobile}&limit=1`)
-  ).json()) as { messages: { body?: string }[] };
-  const code = box.messages[0]?.body?.match(/\d{6}/)?.[0];
-  if (!code) throw new Error(`no code to ${mobile}`);
+  const code = await smsLoginCode(page.request, mobile);
   await page.getByLabel('קוד מה-SMS').fill(code);
   await page.getByRole('button', { name: 'כניסה', exact: true }).click();
   await expect(page).toHaveURL(/\/customer-area$/);

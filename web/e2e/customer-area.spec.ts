@@ -14,6 +14,7 @@ import {
   throughTicketsAndExtras,
   type DetailsLabels,
 } from './order-flow';
+import { smsLoginCode } from './outbox';
 
 // Demo data (docs/catalogue.md): Dana Levi, customer 1, mobile 0524318876, two member cards.
 const DANA = '0524318876';
@@ -39,9 +40,7 @@ async function logInAsDana(page: Page) {
     data: { mobileNumber: DANA, recaptchaToken: CAPTCHA },
   });
   expect(sent.status(), await sent.text()).toBe(200);
-  const sms = await latestSms(page.request, DANA);
-  expect(sms.kind).toBe('loginCode');
-  const code = sms.body.match(/\d{6}/)![0];
+  const code = await smsLoginCode(page.request, DANA);
   const validated = await page.request.post('/api/customer/mobile-login-validation-area', {
     data: { mobileNumber: DANA, smsCode: code },
   });

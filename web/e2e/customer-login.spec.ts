@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
 import { shoot } from './order-flow';
+import { smsLoginCode } from './outbox';
 
 // Demo data (docs/catalogue.md): Dana Levi, customer 1, mobile 0524318876, dana.levi@example.com.
 const DANA_MOBILE = '0524318876';
@@ -11,15 +12,6 @@ interface Messages {
 }
 
 /** The newest SMS code to the number, as the phone got it (the test-mode outbox). */
-async function smsCode(request: APIRequestContext, to: string): Promise<string> {
-  const box = (await (
-    await request.get(`/api/test/outbox/sms?to=${to}&limit=1`)
-  ).json()) as Messages;
-  const code = box.messages[0]?.body?.match(/\d{6}/)?.[0];
-  if (!code) throw new Error(`no code to ${to}`);
-  return code;
-}
-
 /** The path and query of the link in the newest mail of this kind to the address. */
 async function mailedLink(request: APIRequestContext, to: string, kind: string): Promise<string> {
   const box = (await (
@@ -61,7 +53,7 @@ test('a customer logs in by mobile number and the SMS code from the outbox (he, 
   await expect(page.getByRole('alert')).toBeVisible();
   // The code form with its error, too.
   await noSeriousAxeViolations(page);
-  await page.getByLabel('קוד מה-SMS').fill(await smsCode(request, DANA_MOBILE));
+  await page.getByLabel('קוד מה-SMS').fill(await smsLoginCode(request, DANA_MOBILE));
   await page.getByRole('button', { name: 'כניסה' }).click();
   await expect(page).toHaveURL(/\/customer-area$/);
   expect(await loggedInAs(page)).toBe(1);
@@ -129,7 +121,7 @@ test('the same mobile login in English (390 px)', async ({ page, request }) => {
   await page.getByLabel('Mobile number').fill('0507712345');
   await page.getByRole('button', { name: 'Send code' }).click();
   await expect(page.getByText(/We sent a 6-digit code/)).toBeVisible();
-  await page.getByLabel('Code from the SMS').fill(await smsCode(request, '0507712345'));
+  await page.getByLabel('Code from the SMS').fill(await smsLoginCode(request, '0507712345'));
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/customer-area\?from=login&lang=en$/);
   expect(await loggedInAs(page)).toBe(2);

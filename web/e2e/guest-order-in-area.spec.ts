@@ -3,7 +3,7 @@
 // once it is claimed with its reservation number and the contact on it: a mistyped number never
 // hands tickets to a stranger), cancel one ticket of two with the fee and the refund said, and
 // see the seat free again on another browser's seat map. In Hebrew at 360 px, and in English.
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { OrderPage } from './pages/OrderPage';
 import {
   PLAIN_FREE_EN,
@@ -14,6 +14,7 @@ import {
   shoot,
   throughTicketsAndExtras,
 } from './order-flow';
+import { smsLoginCode } from './outbox';
 
 interface Words {
   lang: 'he' | 'en';
@@ -165,15 +166,6 @@ const EN: Words = {
 const withLang = (path: string, w: Words) =>
   w.lang === 'he' ? path : `${path}${path.includes('?') ? '&' : '?'}lang=en`;
 
-async function smsCode(request: APIRequestContext, to: string): Promise<string> {
-  const box = (await (await request.get(`/api/test/outbox/sms?to=${to}&limit=1`)).json()) as {
-    messages: { body?: string }[];
-  };
-  const code = box.messages[0]?.body?.match(/\d{6}/)?.[0];
-  if (!code) throw new Error(`no code to ${to}`);
-  return code;
-}
-
 /** Two seats bought by a guest (no login) with the customer's mobile on the order. */
 async function buyTwoSeatsAsGuest(page: Page, presentationId: number, w: Words) {
   await page.goto(withLang(`/order/${presentationId}`, w));
@@ -223,7 +215,7 @@ async function journey(page: Page, browser: Browser, w: Words) {
   await expect(page.getByRole('heading', { name: w.loginTitle, level: 1 })).toBeVisible();
   await page.getByLabel(w.loginMobile).fill(w.mobile);
   await page.getByRole('button', { name: w.sendCode }).click();
-  await page.getByLabel(w.smsCode).fill(await smsCode(page.request, w.mobile));
+  await page.getByLabel(w.smsCode).fill(await smsLoginCode(page.request, w.mobile));
   await page.getByRole('button', { name: w.logIn, exact: true }).click();
   await expect(page.getByRole('heading', { name: w.areaTitle, level: 1 })).toBeVisible();
 

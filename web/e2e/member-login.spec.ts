@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { OrderPage } from './pages/OrderPage';
 import {
   DETAILS_HE,
@@ -8,14 +8,11 @@ import {
   shoot,
   throughTicketsAndExtras,
 } from './order-flow';
+import { smsLoginCode } from './outbox';
 
 // Demo data (docs/catalogue.md): member 100001 is Dana Levi's active club card, mobile 0524318876.
 const MEMBER = '100001';
 const MOBILE = '052-4318876';
-
-interface Outbox {
-  messages: { kind: string; body: string; createdAt: string }[];
-}
 
 test('a member ticket asks for the SMS login; the code from the outbox logs the member in', async ({
   page,
@@ -50,14 +47,7 @@ test('a member ticket asks for the SMS login; the code from the outbox logs the 
   await expect(login.getByText(/שלחנו קוד בן 6 ספרות/)).toBeVisible();
 
   // The code, as the member's phone got it (the test-mode SMS outbox).
-  const outbox = (await (
-    await request.get('/api/test/outbox/sms?to=0524318876&limit=1')
-  ).json()) as Outbox;
-  const sms = outbox.messages[0];
-  expect(sms.kind).toBe('loginCode');
-  expect(sms.createdAt >= before.slice(0, 19)).toBe(true);
-  const code = sms.body.match(/\d{6}/)?.[0];
-  expect(code, sms.body).toBeDefined();
+  const code = await smsLoginCode(request, '0524318876', before);
 
   // A wrong code first: the buyer is told, and how many tries are left.
   const wrong = code === '000000' ? '111111' : '000000';
@@ -83,15 +73,6 @@ test('a member ticket asks for the SMS login; the code from the outbox logs the 
   const summary = page.getByRole('region', { name: 'סיכום ההזמנה' });
   await expect(summary.getByText(/חבר מועדון/)).toBeVisible();
 });
-
-async function smsCode(request: APIRequestContext, to: string, since: string) {
-  const outbox = (await (
-    await request.get(`/api/test/outbox/sms?to=${to}&limit=1`)
-  ).json()) as Outbox;
-  const sms = outbox.messages[0];
-  expect(sms.createdAt >= since.slice(0, 19)).toBe(true);
-  return sms.body.match(/\d{6}/)![0];
-}
 
 test('a number with no customer account logs in for a saved card, pays with a new card, and the header shows it', async ({
   page,
@@ -128,7 +109,7 @@ test('a number with no customer account logs in for a saved card, pays with a ne
   const before = new Date().toISOString();
   await login.getByRole('button', { name: 'שליחת קוד' }).click();
   await expect(login.getByText(/שלחנו קוד בן 6 ספרות/)).toBeVisible();
-  await login.getByLabel('קוד מה-SMS').fill(await smsCode(request, stranger, before));
+  await login.getByLabel('קוד מה-SMS').fill(await smsLoginCode(request, stranger, before));
   await login.getByRole('button', { name: 'כניסה' }).click();
 
   // No account, so no saved cards: a new card, and Pay is on.

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
 import { OrderPage } from './pages/OrderPage';
 import {
@@ -12,6 +12,7 @@ import {
   shoot,
   throughTicketsAndExtras,
 } from './order-flow';
+import { smsLoginCode } from './outbox';
 
 // Demo data (docs/catalogue.md): Dana Levi, customer 1, and Avi Mizrahi, customer 4, each with an
 // active member card: they may reserve and pay later (decision 0028). One customer a test, so no
@@ -22,15 +23,6 @@ const AVI = '0586634120';
 const NOA = '0533398761';
 
 /** The newest SMS code to the number, as the phone got it (the test-mode outbox). */
-async function smsCode(request: APIRequestContext, to: string): Promise<string> {
-  const box = (await (await request.get(`/api/test/outbox/sms?to=${to}&limit=1`)).json()) as {
-    messages: { body?: string }[];
-  };
-  const code = box.messages[0]?.body?.match(/\d{6}/)?.[0];
-  if (!code) throw new Error(`no code to ${to}`);
-  return code;
-}
-
 /** Logs in on the login page with the mobile number and the SMS code, as a person does. */
 async function logInOnThePage(page: Page, lang: 'he' | 'en', mobile: string) {
   await page.goto(`/customer-area/login${lang === 'en' ? '?lang=en' : ''}`);
@@ -42,7 +34,7 @@ async function logInOnThePage(page: Page, lang: 'he' | 'en', mobile: string) {
   ).toBeVisible();
   await page
     .getByLabel(he ? 'קוד מה-SMS' : 'Code from the SMS')
-    .fill(await smsCode(page.request, mobile));
+    .fill(await smsLoginCode(page.request, mobile));
   await page.getByRole('button', { name: he ? 'כניסה' : 'Log in', exact: true }).click();
   await expect(page).toHaveURL(/\/customer-area(\?lang=en)?$/);
 }
