@@ -1,6 +1,17 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
-import { DETAILS_EN, DETAILS_HE, fillDetails, payOnGatewayPage, shoot } from './order-flow';
+import {
+  DETAILS_EN,
+  DETAILS_HE,
+  PLAIN_FREE_EN,
+  fillDetails,
+  holdSeatsInOneRow,
+  payByCard,
+  payOnGatewayPage,
+  reservedScreening,
+  shoot,
+} from './order-flow';
+import { OrderPage } from './pages/OrderPage';
 
 /** The path and query of the link in the newest mail of this kind to the address. */
 async function mailedLink(request: APIRequestContext, to: string, kind: string): Promise<string> {
@@ -134,6 +145,41 @@ test('a new customer buys the 10-film pass in Hebrew, and tops it up from the cu
       .getByRole('region', { name: 'Memberships and vouchers' })
       .locator('.area__card', { hasText: memberNumber }),
   ).toContainText(/525\.00/);
+
+  // The pass pays for a ticket: its member number on the tickets step lists the pass ticket,
+  // which takes ₪35 from the balance and nothing in money.
+  const presentationId = await reservedScreening(request, 10, 0);
+  await page.goto(`/order/${presentationId}?lang=en`);
+  const order = new OrderPage(page);
+  await expect(order.seatMap()).toBeVisible();
+  await holdSeatsInOneRow(order, 1, PLAIN_FREE_EN);
+  await order.continueButton().click();
+  await page.getByLabel('Member number (for member tickets)').fill(memberNumber);
+  await page.getByRole('button', { name: 'Show member tickets' }).click();
+  await expect(page.getByText(`Member tickets for ${memberNumber} are shown`)).toBeVisible();
+  await expect(page.getByText(/^from your film pass: .*35\.00/)).toBeVisible();
+  await order.moreTickets('Film pass – from your balance').click();
+  await expect(order.seatTicketChoice(0).locator('option:checked')).toHaveText(/^Film pass/);
+  await shoot(page, 'memberships-pass-ticket-en-390.png');
+  await order.continueButton().click();
+  const details = page.getByRole('heading', { name: 'Your details' });
+  await expect(details.or(order.continueButton())).toBeVisible();
+  if (!(await details.isVisible())) await order.continueButton().click();
+  await expect(details).toBeVisible();
+  await fillDetails(page, DETAILS_EN);
+  await page.getByRole('button', { name: /^Pay / }).click();
+  const dialog = page.getByRole('dialog', { name: 'Payment' });
+  const done = page.getByRole('heading', { name: 'Your order is complete' });
+  await expect(dialog.or(done)).toBeVisible({ timeout: 20_000 });
+  if (await dialog.isVisible()) await payByCard(page, 'Secure payment form', '4242 4242 4242 4242');
+  await expect(done).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/^Paid from your film pass: .*35\.00/)).toBeVisible();
+  await page.goto('/customer-area?lang=en');
+  await expect(
+    page
+      .getByRole('region', { name: 'Memberships and vouchers' })
+      .locator('.area__card', { hasText: memberNumber }),
+  ).toContainText(/490\.00/);
 });
 
 test('the choice of memberships in English on a wide screen', async ({ page }) => {

@@ -119,6 +119,8 @@ pub struct Reservation {
     pub loyalty_points_spent: i64,
     /// Loyalty points the reservation earned its member and still holds (0 before it is paid).
     pub loyalty_points_earned: i64,
+    /// Agorot the reservation's live pass tickets took from the series pass (decision 0039).
+    pub member_balance_spent: i64,
     /// Whether and until when this reader may cancel, and the charge kept.
     pub cancellation_terms: CancellationTerms,
     /// Whether this reader may change seats now, and of which presentations.
@@ -321,6 +323,13 @@ async fn get_reservation(
                 .iter()
                 .map(|(_, p)| p)
                 .sum(),
+            member_balance_spent: kupa_app::orders::spent_from(
+                kupa_app::orders::Purse::PassBalance,
+                &order.tickets,
+            )
+            .iter()
+            .map(|(_, b)| b)
+            .sum(),
             loyalty_points_earned: if order.paid_at_ms.is_some() {
                 order.points_earned
             } else {

@@ -151,6 +151,9 @@ pub struct Ticket {
     pub ref_prompt: String,
     pub ref_prompt_en: String,
     pub loyalty_points_price: Option<i64>,
+    /// Agorot one ticket takes from the balance of the buyer's series pass (a pass ticket, priced 0
+    /// in money; decision 0039); None: not a pass ticket.
+    pub member_balance_price: Option<i64>,
     pub multiply_factor: i64,
     pub sort: i64,
     /// Sold only through a ticket code (GET /presentations/{id}/ticket); never in the group's list.

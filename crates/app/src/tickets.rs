@@ -187,11 +187,14 @@ impl TicketService {
             .catalogue
             .ticket_groups(presentation_id, channel, member.is_some())
             .await?;
+        // Pass tickets (paid from a series pass's balance) only for a series pass.
+        let mut series = false;
         if let Some(m) = member {
-            self.member(m).await?;
+            series = self.member(m).await?.1.type_id == tickets::SERIES_MEMBERSHIP_TYPE;
         }
         let (mut groups, charge) = listed;
         for (_, tickets) in &mut groups {
+            tickets.retain(|t| series || t.member_balance_price.is_none());
             for t in tickets {
                 charge_as_sold(t, charge.as_ref());
             }
@@ -283,6 +286,7 @@ pub fn ticket_type(t: &Ticket) -> TicketType {
         needs_senior_id: t.needs_senior_id,
         has_ref_prompt: !t.ref_prompt.trim().is_empty(),
         loyalty_points_price: t.loyalty_points_price,
+        member_balance_price: t.member_balance_price,
         multiply_factor: t.multiply_factor,
         by_code_only: t.by_code_only,
         seat_kind: t.seat_kind.clone(),

@@ -111,14 +111,14 @@ macro_rules! insert_catalogue {
             sqlx::query(
                 "INSERT INTO tickets (id, ticket_group_id, name, name_en, price, old_price, service_charge, \
                  price_policy_id, min_quantity, max_quantity, requires_ticket_id, member_only, needs_senior_id, \
-                 ref_prompt, ref_prompt_en, loyalty_points_price, multiply_factor, sort, by_code_only, seat_kind) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
+                 ref_prompt, ref_prompt_en, loyalty_points_price, multiply_factor, sort, by_code_only, seat_kind, member_balance_price) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
             )
             .bind(t.id).bind(t.ticket_group_id).bind(&t.name).bind(&t.name_en).bind(t.price).bind(t.old_price)
             .bind(t.service_charge).bind(t.price_policy_id).bind(t.min_quantity).bind(t.max_quantity)
             .bind(t.requires_ticket_id).bind(t.member_only).bind(t.needs_senior_id).bind(&t.ref_prompt)
             .bind(&t.ref_prompt_en).bind(t.loyalty_points_price).bind(t.multiply_factor).bind(t.sort).bind(t.by_code_only)
-            .bind(t.seat_kind.as_ref().map(|k| k.as_string()))
+            .bind(t.seat_kind.as_ref().map(|k| k.as_string())).bind(t.member_balance_price)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for p in &d.products {

@@ -210,6 +210,7 @@ pub(crate) fn ticket(r: &impl Get) -> R<Ticket> {
         ref_prompt: r.s("ref_prompt")?,
         ref_prompt_en: r.s("ref_prompt_en")?,
         loyalty_points_price: r.oi("loyalty_points_price")?,
+        member_balance_price: r.oi("member_balance_price")?,
         multiply_factor: r.i("multiply_factor")?,
         sort: r.i("sort")?,
         by_code_only: r.b("by_code_only")?,

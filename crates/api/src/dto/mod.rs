@@ -288,6 +288,9 @@ pub struct Ticket {
     pub ref_prompt_en: String,
     pub loyalty_points_price: Option<i64>,
     pub is_loyalty_points_redemption: bool,
+    /// Agorot one ticket takes from the balance of the buyer's series pass (a pass ticket, priced 0
+    /// in money; listed only for a series pass's `membershipLoyaltyId`); None: not a pass ticket.
+    pub member_balance_price: Option<i64>,
     pub multiply_factor: i64,
     /// Sold only on a seat of this kind: `wheelchair`, `companion` (a companion seat, or a seat
     /// beside a wheelchair place of the same order), `limitedView`, `premium`, `sofa` or
@@ -323,6 +326,7 @@ impl From<&kupa_app::model::Ticket> for Ticket {
             ref_prompt_en: t.ref_prompt_en.clone(),
             loyalty_points_price: t.loyalty_points_price,
             is_loyalty_points_redemption: t.loyalty_points_price.is_some(),
+            member_balance_price: t.member_balance_price,
             multiply_factor: t.multiply_factor,
             seat_kind: t.seat_kind.as_ref().map(|k| k.as_string()),
             currency: DEFAULT_CURRENCY.into(),

@@ -1,7 +1,8 @@
 //! Loyalty points and reserved balances over HTTP (issue 14, decision 0036), on SQLite and (when
 //! KUPA_TEST_POSTGRES_URL is set) PostgreSQL: points tickets spend a member's points, paid orders
 //! earn them, a cancellation gives them back; a voucher's balance and a member's points are
-//! reserved with the order, so two orders racing for the last of them never both get it.
+//! reserved with the order, so two orders racing for the last of them never both get it. A series
+//! pass's balance pays for pass tickets the same way (issue 15, decision 0039).
 
 use crate::common::picked::*;
 use crate::common::*;
@@ -13,6 +14,8 @@ use serde_json::{Value, json};
 /// Dana's club card: 1250 points in the demo chain.
 const DANA: &str = "0524318876";
 const CLUB: &str = "100001";
+/// Dana's 10-film pass: ₪231 left in the demo chain.
+const PASS: &str = "200001";
 const HOLD_GONE_MS: i64 = 16 * 60_000;
 
 async fn points(db: &TestDb) -> i64 {
@@ -40,6 +43,51 @@ async fn points_ticket(app: &TestApp, k: &Picked) -> Value {
         .flat_map(|g| g["tickets"].as_array().unwrap().clone())
         .find(|t| t["ticketGroupId"] == k.seats[0]["tg"] && !t["loyaltyPointsPrice"].is_null())
         .expect("a points ticket in the big hall's group")
+}
+
+/// The pass ticket of the held seats' group, as the holder of `member` sees it (None: not listed).
+async fn pass_ticket(app: &TestApp, k: &Picked, member: &str) -> Option<Value> {
+    let groups = app
+        .get(&format!(
+            "/api/presentations/{}/ticketGroups?membershipLoyaltyId={member}",
+            k.presentation["id"]
+        ))
+        .await;
+    assert_eq!(groups.status, StatusCode::OK, "{}", groups.text);
+    groups.body["ticketGroups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["tickets"].as_array().unwrap().clone())
+        .find(|t| t["ticketGroupId"] == k.seats[0]["tg"] && !t["memberBalancePrice"].is_null())
+}
+
+async fn pass_balance(db: &TestDb) -> i64 {
+    crate::common::paying::rows(
+        db,
+        "SELECT CAST(balance AS TEXT) FROM members WHERE member_number = '200001'",
+    )
+    .await[0]
+        .parse()
+        .unwrap()
+}
+
+/// A cart of the two held seats with pass tickets of `member`.
+fn pass_cart(k: &Picked, ticket: &Value, member: &str) -> String {
+    let mut body: Value = serde_json::from_str(&cart_body(
+        k,
+        [ticket, ticket],
+        true,
+        json!({ "products": [] }),
+    ))
+    .unwrap();
+    for seat in body["cart"]["presentations"][0]["seats"]
+        .as_array_mut()
+        .unwrap()
+    {
+        seat["ticket"]["memberNumber"] = json!(member);
+    }
+    body.to_string()
 }
 
 /// A cart of the two held seats, each with `tickets`, the member's number on member tickets.
@@ -205,5 +253,67 @@ async fn a_voucher_reserved_by_an_order_whose_hold_expired_is_free_again(db: &Te
     let r = app.call_as(&b, "POST", "/api/cart", Some(&body(&kb))).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["cart"]["voucherPayments"][0]["amount"], 5000);
+}
+
+async fn a_series_pass_pays_for_pass_tickets_from_its_balance_and_a_cancel_gives_it_back(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = log_in(&app, &buyer(96), DANA).await;
+    let k = two_seats_held(&app, &who).await;
+    assert!(pass_ticket(&app, &k, CLUB).await.is_none(), "a club card has no balance: no pass ticket listed");
+    let ticket = pass_ticket(&app, &k, PASS).await.expect("a pass ticket for the pass");
+    let cost = ticket["memberBalancePrice"].as_i64().unwrap();
+    assert_eq!((ticket["price"].as_i64(), cost), (Some(0), 3500), "paid from the pass, not with money");
+    let before = pass_balance(db).await;
+    assert_eq!(before, 23100);
+
+    // A club card's number on a pass ticket: it has no pass to pay from.
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&pass_cart(&k, &ticket, CLUB))).await;
+    assert_eq!((r.status, code_or_none(&r)), (StatusCode::CONFLICT, "memberNoneAvailable".to_owned()), "{}", r.text);
+
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&pass_cart(&k, &ticket, PASS))).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["cart"]["ticketsTotal"], 0);
+    let total = r.body["cart"]["total"].as_i64().unwrap();
+    assert_eq!(pass_balance(db).await, before, "nothing spent before payment");
+    let id = pay_and_commit(&app, db, &who, &k, total).await;
+    assert_eq!(pass_balance(db).await, before - 2 * cost);
+    let r = app.call_as(&who, "GET", &format!("/api/reservations/{id}"), None).await;
+    assert_eq!(r.body["reservation"]["memberBalanceSpent"].as_i64(), Some(2 * cost), "{}", r.text);
+
+    // One ticket cancelled: its price goes back on the pass; the whole order: all of it.
+    let line = r.body["reservation"]["seats"][0]["line"].clone();
+    let r = app.call_as(&who, "POST", &format!("/api/reservations/{id}/cancel"), Some(&json!({ "itemsToCancel": [line] }).to_string())).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(pass_balance(db).await, before - cost);
+    let r = app.call_as(&who, "POST", &format!("/api/reservations/{id}/cancel"), Some("{}")).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(pass_balance(db).await, before);
+}
+
+async fn two_orders_racing_for_the_last_of_a_pass_one_wins(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = log_in(&app, &buyer(97), DANA).await;
+    // ₪50 left: one pair of pass tickets (₪70) is more than the pass holds.
+    crate::common::paying::execute(db, "UPDATE members SET balance = 5000 WHERE member_number = '200001'").await;
+    let k = two_seats_held_at(&app, &who, 0).await;
+    let t = pass_ticket(&app, &k, PASS).await.unwrap();
+    let r = app.call_as(&who, "POST", "/api/cart", Some(&pass_cart(&k, &t, PASS))).await;
+    assert_eq!((r.status, code_or_none(&r)), (StatusCode::CONFLICT, "memberNoneAvailable".to_owned()), "{}", r.text);
+
+    // ₪100: each order of two (₪70) fits alone, not both together.
+    crate::common::paying::execute(db, "UPDATE members SET balance = 10000 WHERE member_number = '200001'").await;
+    let ks = [two_seats_held_at(&app, &who, 1).await, two_seats_held_at(&app, &who, 2).await];
+    let bodies = [pass_cart(&ks[0], &t, PASS), pass_cart(&ks[1], &t, PASS)];
+    let (a, b) = tokio::join!(
+        app.call_as(&who, "POST", "/api/cart", Some(&bodies[0])),
+        app.call_as(&who, "POST", "/api/cart", Some(&bodies[1])),
+    );
+    let mut outcomes = [(a.status, code_or_none(&a)), (b.status, code_or_none(&b))];
+    outcomes.sort();
+    assert_eq!(outcomes[0].0, StatusCode::OK, "{} {}", a.text, b.text);
+    assert_eq!(outcomes[1], (StatusCode::CONFLICT, "memberNoneAvailable".to_owned()), "{} {}", a.text, b.text);
+    let (won, winner) = if a.status == StatusCode::OK { (&ks[0], &a) } else { (&ks[1], &b) };
+    pay_and_commit(&app, db, &who, won, winner.body["cart"]["total"].as_i64().unwrap()).await;
+    assert_eq!(pass_balance(db).await, 10000 - 7000, "spent once");
 }
 }

@@ -104,6 +104,16 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
                 t.id
             )));
         }
+        // A pass ticket is paid from a series pass alone: a member ticket at no money, a
+        // positive amount, and not also a points ticket.
+        if let Some(b) = t.member_balance_price
+            && (b <= 0 || t.price != 0 || !t.member_only || t.loyalty_points_price.is_some())
+        {
+            return Err(err(format!(
+                "ticket {}: a pass ticket (memberBalancePrice) is member-only, priced 0, takes a positive amount and is not a points ticket",
+                t.id
+            )));
+        }
     }
     let plan_venue: BTreeMap<i64, i64> = d.seatplans.iter().map(|s| (s.id, s.venue_id)).collect();
     for p in &d.presentations {

@@ -49,19 +49,57 @@ pub fn earning_member(tickets: &[OrderTicket], buyers_valid_card: Option<&str>) 
         .or_else(|| buyers_valid_card.map(str::to_owned))
 }
 
-/// The points the order's live lines spend, per member, in member-number order (the order the
-/// store locks them in).
-pub fn points_spent<'a>(tickets: impl IntoIterator<Item = &'a OrderTicket>) -> Vec<(String, i64)> {
+/// What of a member an order's tickets spend: loyalty points (a points ticket), or the balance of
+/// a series pass (a pass ticket, decision 0039). Each is reserved, spent and given back the same
+/// way; the store knows which columns hold them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purse {
+    Points,
+    PassBalance,
+}
+
+impl Purse {
+    /// Every purse, in the order the store locks them.
+    pub const ALL: [Purse; 2] = [Purse::Points, Purse::PassBalance];
+
+    /// What one line takes from this purse.
+    pub fn of(self, t: &OrderTicket) -> i64 {
+        match self {
+            Purse::Points => t.points,
+            Purse::PassBalance => t.member_balance,
+        }
+    }
+
+    /// What the cart is refused with when another live order holds what it needs.
+    pub fn shortfall(self, member_number: String) -> Shortfall {
+        match self {
+            Purse::Points => Shortfall::Points { member_number },
+            Purse::PassBalance => Shortfall::PassBalance { member_number },
+        }
+    }
+}
+
+/// What the order's live lines take from a purse, per member, in member-number order (the order
+/// the store locks them in).
+pub fn spent_from<'a>(
+    purse: Purse,
+    tickets: impl IntoIterator<Item = &'a OrderTicket>,
+) -> Vec<(String, i64)> {
     let mut per: std::collections::BTreeMap<String, i64> = Default::default();
     for t in tickets {
-        if t.points > 0
+        if purse.of(t) > 0
             && t.cancelled_at_ms.is_none()
             && let Some(m) = &t.member_number
         {
-            *per.entry(m.clone()).or_default() += t.points;
+            *per.entry(m.clone()).or_default() += purse.of(t);
         }
     }
     per.into_iter().collect()
+}
+
+/// The points the order's live lines spend, per member.
+pub fn points_spent<'a>(tickets: impl IntoIterator<Item = &'a OrderTicket>) -> Vec<(String, i64)> {
+    spent_from(Purse::Points, tickets)
 }
 
 /// What an order still holds of the points it earned after a cancellation refunded more of it:
@@ -85,6 +123,9 @@ pub enum Shortfall {
     VoucherBalance { code: String },
     /// A member's points, less what live pending orders reserved, are below the points tickets'.
     Points { member_number: String },
+    /// A series pass's balance, less what live pending orders reserved, is below its pass
+    /// tickets'.
+    PassBalance { member_number: String },
 }
 
 #[cfg(test)]

@@ -66,6 +66,9 @@ pub struct OrderTicket {
     pub member_number: Option<String>,
     /// Loyalty points this line is paid with (a points ticket); 0 for money.
     pub points: i64,
+    /// Agorot this line takes from its member's series pass (a pass ticket, decision 0039); 0
+    /// otherwise.
+    pub member_balance: i64,
     pub document_key: String,
     pub scanned_at_ms: Option<i64>,
     pub cancelled_at_ms: Option<i64>,

@@ -57,6 +57,8 @@ pub struct TicketType {
     pub has_ref_prompt: bool,
     /// Points one ticket costs when redeemed with loyalty points; None: not a points ticket.
     pub loyalty_points_price: Option<i64>,
+    /// Agorot one ticket takes from the balance of a series pass; None: not a pass ticket.
+    pub member_balance_price: Option<i64>,
     /// Seats one ticket covers (0 and 1 both mean one).
     pub multiply_factor: i64,
     /// Sold only through a code: never chosen without one.
@@ -301,6 +303,8 @@ pub struct PricedLine {
     pub service_charge: Money,
     /// Points this line costs when its ticket is a points ticket (paid with the member's points).
     pub loyalty_points: Option<i64>,
+    /// Agorot this line takes from its member's series pass when its ticket is a pass ticket.
+    pub member_balance: Option<i64>,
     /// The seat is covered by another line's multiply-factor ticket (`isMultiplyFactorSubTicket`).
     pub is_sub_ticket: bool,
     /// For a sub-ticket, the index of the line whose ticket covers it.

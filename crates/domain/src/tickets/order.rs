@@ -71,6 +71,7 @@ pub fn check_order(
                 price: Money::ZERO,
                 service_charge: Money::ZERO,
                 loyalty_points: None,
+                member_balance: None,
                 is_sub_ticket: true,
                 covered_by: Some(main),
                 code: codes[main].clone(),
@@ -82,6 +83,7 @@ pub fn check_order(
                 price: Money(chosen[i].price),
                 service_charge: Money(chosen[i].service_charge),
                 loyalty_points: chosen[i].loyalty_points_price,
+                member_balance: chosen[i].member_balance_price,
                 is_sub_ticket: false,
                 covered_by: None,
                 code: codes[i].clone(),
@@ -217,7 +219,8 @@ fn check_quantities(chosen: &[&TicketType], mains: &[usize]) -> Result<(), Ticke
 }
 
 /// Member-only tickets: each needs a valid member; a member's points must cover the points
-/// tickets, and a member may take at most the membership's number of discounted tickets.
+/// tickets and a series pass's balance its pass tickets (a pass ticket needs a series pass), and
+/// a member may take at most the membership's number of discounted tickets.
 /// Returns each line's member number.
 fn check_members(
     lines: &[OrderLine],
@@ -227,12 +230,13 @@ fn check_members(
     today: Date,
 ) -> Result<Vec<Option<String>>, TicketRuleError> {
     let mut numbers: Vec<Option<String>> = vec![None; lines.len()];
-    // Per member: tickets and points taken.
-    let mut taken: Vec<(&MemberInfo, i64, i64)> = Vec::new();
+    // Per member: tickets, points and pass balance taken.
+    let mut taken: Vec<(&MemberInfo, i64, i64, i64)> = Vec::new();
     for &i in mains {
         let t = chosen[i];
-        // A points ticket is paid with a member's points: it needs its member like a member ticket.
-        if !t.member_only && t.loyalty_points_price.is_none() {
+        // A points or pass ticket is paid from a member's points or balance: it needs its member
+        // like a member ticket.
+        if !t.member_only && t.loyalty_points_price.is_none() && t.member_balance_price.is_none() {
             continue;
         }
         let number = filled(&lines[i].member_number)
@@ -242,24 +246,29 @@ fn check_members(
         let member = check_member(found, today)?;
         numbers[i] = Some(member.member_number.clone());
         let points = t.loyalty_points_price.unwrap_or(0);
+        let balance = t.member_balance_price.unwrap_or(0);
+        if t.member_balance_price.is_some() && member.membership_type_id != SERIES_MEMBERSHIP_TYPE {
+            return Err(TicketRuleError::MemberNoneAvailable);
+        }
         match taken
             .iter_mut()
-            .find(|(m, _, _)| m.member_number == member.member_number)
+            .find(|(m, _, _, _)| m.member_number == member.member_number)
         {
-            Some((_, n, p)) => {
+            Some((_, n, p, b)) => {
                 *n += 1;
                 *p += points;
+                *b += balance;
             }
-            None => taken.push((member, 1, points)),
+            None => taken.push((member, 1, points, balance)),
         }
     }
-    for (member, n, points) in taken {
+    for (member, n, points, balance) in taken {
         if let Some(max) = member.max_discounted_tickets
             && n > max
         {
             return Err(TicketRuleError::MemberTicketsMax { max });
         }
-        if points > member.points_balance {
+        if points > member.points_balance || balance > member.balance {
             return Err(TicketRuleError::MemberNoneAvailable);
         }
     }

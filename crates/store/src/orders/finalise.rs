@@ -103,9 +103,9 @@ macro_rules! finalise_in {
                     .rows_affected();
                 spent = done == 1;
             }
-            // Each member's points tickets come off their points.
+            // Each member's points tickets come off their points, pass tickets off their pass.
             if spent {
-                spent = spend_points!($tx, &order);
+                spent = spend_from_members!($tx, &order);
             }
             if !all_held {
                 (false, Finalised::HoldsLost)

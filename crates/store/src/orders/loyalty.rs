@@ -27,6 +27,14 @@ pub(super) const LIVE_OTHER_SESSIONS: &str = "o.status = 'pending' AND o.session
 /// PostgreSQL's row lock; SQLite's write transaction is serial already), in code then member
 /// order, so two carts racing for the last of a balance take turns and the second sees the
 /// first. Yields None when all is free, else the first [`Shortfall`].
+/// The member's column that holds a purse, and the order line's column of what a line takes.
+pub(super) fn purse_columns(purse: kupa_app::orders::Purse) -> (&'static str, &'static str) {
+    match purse {
+        kupa_app::orders::Purse::Points => ("points_balance", "points"),
+        kupa_app::orders::Purse::PassBalance => ("balance", "member_balance"),
+    }
+}
+
 macro_rules! reserve_spendings {
     ($tx:expr, $order:expr, $now:expr) => {{
         let order: &Order = $order;
@@ -61,21 +69,29 @@ macro_rules! reserve_spendings {
                 break;
             }
         }
-        if short.is_none() {
-            for (member, points) in points_spent(&order.tickets) {
-                sqlx::query("UPDATE members SET points_balance = points_balance WHERE member_number = $1")
-                    .bind(&member)
-                    .execute(&mut *$tx)
-                    .await
-                    .map_err(db_err)?;
-                let balance: Option<i64> = sqlx::query_scalar("SELECT points_balance FROM members WHERE member_number = $1")
-                    .bind(&member)
-                    .fetch_optional(&mut *$tx)
-                    .await
-                    .map_err(db_err)?;
+        'purses: for purse in Purse::ALL {
+            if short.is_some() {
+                break;
+            }
+            let (held, line) = purse_columns(purse);
+            for (member, amount) in spent_from(purse, &order.tickets) {
+                sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "UPDATE members SET {held} = {held} WHERE member_number = $1"
+                )))
+                .bind(&member)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+                let balance: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+                    "SELECT {held} FROM members WHERE member_number = $1"
+                )))
+                .bind(&member)
+                .fetch_optional(&mut *$tx)
+                .await
+                .map_err(db_err)?;
                 let reserved: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-                    "SELECT CAST(COALESCE(SUM(t.points), 0) AS BIGINT) FROM order_tickets t JOIN orders o ON o.id = t.order_id \
-                     WHERE t.member_number = $1 AND t.points > 0 AND {}",
+                    "SELECT CAST(COALESCE(SUM(t.{line}), 0) AS BIGINT) FROM order_tickets t JOIN orders o ON o.id = t.order_id \
+                     WHERE t.member_number = $1 AND t.{line} > 0 AND {}",
                     LIVE_OTHER_PENDING
                 )))
                 .bind(&member)
@@ -84,9 +100,9 @@ macro_rules! reserve_spendings {
                 .fetch_one(&mut *$tx)
                 .await
                 .map_err(db_err)?;
-                if balance.unwrap_or(0) - reserved < points {
-                    short = Some(Shortfall::Points { member_number: member });
-                    break;
+                if balance.unwrap_or(0) - reserved < amount {
+                    short = Some(purse.shortfall(member));
+                    break 'purses;
                 }
             }
         }
@@ -94,23 +110,29 @@ macro_rules! reserve_spendings {
     }};
 }
 
-/// In the finalisation, after the vouchers: each member's points tickets come off their points,
-/// never below zero. Yields false when a member's points ran out (nothing may be written then).
-macro_rules! spend_points {
+/// In the finalisation, after the vouchers: each member's points tickets come off their points
+/// and pass tickets off their pass's balance, never below zero. Yields false when a member's
+/// points or balance ran out (nothing may be written then).
+macro_rules! spend_from_members {
     ($tx:expr, $order:expr) => {{
         let order: &Order = $order;
         let mut spent = true;
-        for (member, points) in points_spent(&order.tickets) {
-            let done = sqlx::query("UPDATE members SET points_balance = points_balance - $2 WHERE member_number = $1 AND points_balance >= $2")
+        'purses: for purse in Purse::ALL {
+            let (held, _) = purse_columns(purse);
+            for (member, amount) in spent_from(purse, &order.tickets) {
+                let done = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "UPDATE members SET {held} = {held} - $2 WHERE member_number = $1 AND {held} >= $2"
+                )))
                 .bind(&member)
-                .bind(points)
+                .bind(amount)
                 .execute(&mut *$tx)
                 .await
                 .map_err(db_err)?
                 .rows_affected();
-            if done != 1 {
-                spent = false;
-                break;
+                if done != 1 {
+                    spent = false;
+                    break 'purses;
+                }
             }
         }
         spent
@@ -136,19 +158,24 @@ macro_rules! earn_points {
     }};
 }
 
-/// In a cancellation, once its refunds are written: the points the cancelled lines were paid with
-/// go back to their members, and the order keeps of what it earned only the share of the money
+/// In a cancellation, once its refunds are written: the points and pass balance the cancelled
+/// lines were paid with go back to their members, and the order keeps of what it earned only the share of the money
 /// it still keeps (taken back from the member, never below zero).
 macro_rules! points_on_cancel {
     ($tx:expr, $order:expr, $taken:expr, $refund:expr, $now:expr) => {{
         let order: &Order = $order;
-        for (member, points) in points_spent($taken.iter().copied()) {
-            sqlx::query("UPDATE members SET points_balance = points_balance + $2 WHERE member_number = $1")
+        for purse in Purse::ALL {
+            let (held, _) = purse_columns(purse);
+            for (member, amount) in spent_from(purse, $taken.iter().copied()) {
+                sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "UPDATE members SET {held} = {held} + $2 WHERE member_number = $1"
+                )))
                 .bind(&member)
-                .bind(points)
+                .bind(amount)
                 .execute(&mut *$tx)
                 .await
                 .map_err(db_err)?;
+            }
         }
         if let Some(member) = order.points_member.as_deref()
             && order.points_earned > 0

@@ -11,7 +11,7 @@ mod rows;
 mod gifts;
 #[macro_use]
 mod loyalty;
-use loyalty::{LIVE_OTHER_PENDING, LIVE_OTHER_SESSIONS};
+use loyalty::{LIVE_OTHER_PENDING, LIVE_OTHER_SESSIONS, purse_columns};
 
 use crate::rows::Get;
 use rows::*;
@@ -148,8 +148,8 @@ macro_rules! save_pending {
             sqlx::query(
                 "INSERT INTO order_tickets (order_id, line, presentation_id, section_id, x, y, section_name, row_name, seat_name, \
                  ticket_id, ticket_name, ticket_name_en, price, service_charge, is_sub_ticket, code, ref1, ref2, member_number, \
-                 document_key, scanned_at, cancelled_at, section_name_en, points) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, NULL, $21, $22)",
+                 document_key, scanned_at, cancelled_at, section_name_en, points, member_balance) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, NULL, NULL, $21, $22, $23)",
             )
             .bind(&o.id)
             .bind(t.line)
@@ -173,6 +173,7 @@ macro_rules! save_pending {
             .bind(&t.document_key)
             .bind(&t.section_name_en)
             .bind(t.points)
+            .bind(t.member_balance)
             .execute(&mut *$tx)
             .await
             .map_err(db_err)?;

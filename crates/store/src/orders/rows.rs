@@ -83,6 +83,7 @@ pub(super) fn ticket_row(r: &impl Get) -> R<OrderTicket> {
         ref2: os(r, "ref2")?,
         member_number: os(r, "member_number")?,
         points: r.i("points")?,
+        member_balance: r.i("member_balance")?,
         document_key: r.s("document_key")?,
         scanned_at_ms: r.oi("scanned_at")?,
         cancelled_at_ms: r.oi("cancelled_at")?,

@@ -95,6 +95,7 @@ function reservationWith(changeable: boolean): Reservation {
     refundedTotal: 0,
     loyaltyPointsSpent: 0,
     loyaltyPointsEarned: 0,
+    memberBalanceSpent: 0,
     seatChange: {
       changeable,
       presentations: changeable ? [{ presentationId: 101, until: presentation.dateTime }] : [],

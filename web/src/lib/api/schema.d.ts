@@ -4050,6 +4050,11 @@ export interface components {
        * @description Loyalty points the reservation's live tickets were paid with (decision 0036).
        */
       loyaltyPointsSpent: number;
+      /**
+       * Format: int64
+       * @description Agorot the reservation's live pass tickets took from the series pass (decision 0039).
+       */
+      memberBalanceSpent: number;
       orderTerms: string;
       orderTermsEn: string;
       paidAt?: string | null;
@@ -4830,6 +4835,12 @@ export interface components {
       loyaltyPointsPrice?: number | null;
       /** Format: int64 */
       maxQuantity: number;
+      /**
+       * Format: int64
+       * @description Agorot one ticket takes from the balance of the buyer's series pass (a pass ticket, priced 0
+       *     in money; listed only for a series pass's `membershipLoyaltyId`); None: not a pass ticket.
+       */
+      memberBalancePrice?: number | null;
       memberOnly: boolean;
       /** Format: int64 */
       minQuantity: number;

@@ -53,6 +53,7 @@ pub(crate) fn ticket(line: i64, price: i64, charge: i64, sub: bool) -> OrderTick
         ref2: None,
         member_number: None,
         points: 0,
+        member_balance: 0,
         document_key: format!("doc{line}"),
         scanned_at_ms: None,
         cancelled_at_ms: None,

@@ -307,6 +307,12 @@ impl OrderService {
                         "the member's points are held by another order now",
                     ));
                 }
+                Ok(Err(Shortfall::PassBalance { .. })) => {
+                    break Err(AppError::rejected(
+                        ErrorCode::MemberNoneAvailable,
+                        "the pass's balance is held by another order now",
+                    ));
+                }
                 Ok(Ok(())) => break Ok(()),
                 Err(e) => break Err(e.into()),
             }

@@ -63,6 +63,7 @@ function reservationWith(cancellations: CancellationResult[], creditOffered = fa
     refundedTotal: cancellations.reduce((sum, c) => sum + c.refund, 0),
     loyaltyPointsSpent: 0,
     loyaltyPointsEarned: 0,
+    memberBalanceSpent: 0,
     seatChange: { changeable: false, presentations: [] },
     cancellationTerms: {
       cancellable: true,

@@ -223,8 +223,13 @@ export function ConfirmationView({
             </div>
           ))}
         </dl>
-        {(reservation.loyaltyPointsSpent > 0 || reservation.loyaltyPointsEarned > 0) && (
+        {(reservation.loyaltyPointsSpent > 0 ||
+          reservation.loyaltyPointsEarned > 0 ||
+          reservation.memberBalanceSpent > 0) && (
           <ul className="confirmation__points">
+            {reservation.memberBalanceSpent > 0 && (
+              <li>{t('seriesPass.spent', { amount: money(reservation.memberBalanceSpent) })}</li>
+            )}
             {reservation.loyaltyPointsSpent > 0 && (
               <li>
                 {t('loyalty.spent', {

@@ -81,6 +81,7 @@ const reservation: Reservation = {
   refundedTotal: 0,
   loyaltyPointsSpent: 0,
   loyaltyPointsEarned: 0,
+  memberBalanceSpent: 0,
   seatChange: { changeable: false, presentations: [] },
   cancellationTerms: {
     cancellable: false,
@@ -163,6 +164,22 @@ describe('the reservation page', () => {
       expect(screen.getByText('צברת 12 נקודות מועדון בהזמנה הזו')).toBeInTheDocument();
     } finally {
       Object.assign(reservation, { loyaltyPointsSpent: 0, loyaltyPointsEarned: 0 });
+    }
+  });
+
+  it('says what the film pass paid, and nothing when it paid nothing', async () => {
+    await openPage();
+    await screen.findByRole('heading', { name: 'ההזמנה הושלמה' }, { timeout: 15000 });
+    expect(screen.queryByText(/מיתרת הכרטיסייה/)).toBeNull();
+    cleanup();
+    Object.assign(reservation, { memberBalanceSpent: 7000 });
+    try {
+      await openPage();
+      expect(
+        await screen.findByText(/^שולם מיתרת הכרטיסייה: /, {}, { timeout: 15000 }),
+      ).toHaveTextContent('70.00');
+    } finally {
+      Object.assign(reservation, { memberBalanceSpent: 0 });
     }
   });
 

@@ -49,3 +49,31 @@ describe('a points ticket', () => {
     expect(screen.queryByText(/^ועוד .* נקודות$/)).not.toBeInTheDocument();
   });
 });
+
+describe('a pass ticket', () => {
+  beforeEach(async () => {
+    await i18n.changeLanguage('he');
+  });
+
+  it('says what it takes from the film pass, and a money ticket says nothing of it', async () => {
+    const pass: Ticket = {
+      ...base,
+      id: 117,
+      ticketId: 117,
+      name: 'כרטיסייה – מהיתרה',
+      nameEn: 'Film pass – from your balance',
+      oldPrice: 3500,
+      loyaltyPointsPrice: null,
+      isLoyaltyPointsRedemption: false,
+      memberBalancePrice: 3500,
+    };
+    const { unmount } = render(<TicketLabel ticket={pass} />);
+    expect(screen.getByText(/^מיתרת הכרטיסייה: /)).toHaveTextContent('35.00');
+    expect(screen.queryByText(/נקודות/)).not.toBeInTheDocument();
+    await i18n.changeLanguage('en');
+    expect(await screen.findByText(/^from your film pass: /)).toHaveTextContent('35.00');
+    unmount();
+    render(<TicketLabel ticket={{ ...pass, memberBalancePrice: null }} />);
+    expect(screen.queryByText(/^from your film pass/)).not.toBeInTheDocument();
+  });
+});

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Ticket, TicketGroup } from '../../../../lib/api/types';
-import { intlLocale } from '../../../../lib/format';
+import { formatMoney, intlLocale } from '../../../../lib/format';
 import { localizedName } from '../../../../lib/localized';
 import { priceText } from '../../model/priceText';
 import type { TicketLine } from '../../model/ticketLines';
@@ -139,6 +139,11 @@ export function TicketLabel({
             {t('loyalty.pointsPrice', {
               points: new Intl.NumberFormat(intlLocale(lang)).format(ticket.loyaltyPointsPrice),
             })}
+          </span>
+        )}
+        {ticket.memberBalancePrice != null && (
+          <span className="tickets-step__points">
+            {t('seriesPass.price', { amount: formatMoney(ticket.memberBalancePrice, lang) })}
           </span>
         )}
         {price.included && <span className="tickets-step__included">{price.included}</span>}
