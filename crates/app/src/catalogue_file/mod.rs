@@ -588,6 +588,28 @@ mod tests {
     }
 
     #[test]
+    fn a_pass_ticket_is_member_only_priced_zero_and_takes_a_positive_amount() {
+        let with = |t: &str| {
+            SMALL.replace(
+                r#""tickets": [{"id": 1, "ticketGroupId": 1, "price": 4200, "multiplyFactor": 1}],"#,
+                &format!(r#""tickets": [{t}],"#),
+            )
+        };
+        let load = |t: &str| expand(parse(&with(t)).unwrap(), date(2026, 11, 22));
+        let good = r#"{"id": 1, "ticketGroupId": 1, "price": 0, "multiplyFactor": 1, "memberOnly": true, "memberBalancePrice": 3500}"#;
+        assert!(load(good).is_ok());
+        for bad in [
+            good.replace(r#""memberOnly": true"#, r#""memberOnly": false"#),
+            good.replace(r#""price": 0"#, r#""price": 100"#),
+            good.replace("3500", "0"),
+            good.replace("3500", r#"3500, "loyaltyPointsPrice": 10"#),
+        ] {
+            let e = load(&bad).unwrap_err();
+            assert!(e.0.contains("a pass ticket"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
     fn a_membership_sold_online_must_make_sense() {
         let with = |m: &str| {
             SMALL.replacen(
