@@ -1,28 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
 import { shoot } from './order-flow';
-import { smsLoginCode } from './outbox';
+import { mailedLink, smsLoginCode } from './outbox';
 
 // Demo data (docs/catalogue.md): Dana Levi, customer 1, mobile 0524318876, dana.levi@example.com.
 const DANA_MOBILE = '0524318876';
 const DANA_EMAIL = 'dana.levi@example.com';
-
-interface Messages {
-  messages: { kind: string; body?: string; text?: string; createdAt: string }[];
-}
-
-/** The newest SMS code to the number, as the phone got it (the test-mode outbox). */
-/** The path and query of the link in the newest mail of this kind to the address. */
-async function mailedLink(request: APIRequestContext, to: string, kind: string): Promise<string> {
-  const box = (await (
-    await request.get(`/api/test/outbox/mail?to=${to}&limit=5`)
-  ).json()) as Messages;
-  const mail = box.messages.find((m) => m.kind === kind);
-  const url = mail?.text?.match(/https?:\/\/\S+token=[0-9a-f]{64}/)?.[0];
-  if (!url) throw new Error(`no ${kind} link to ${to}`);
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
 
 /** Who the browser is logged in as (the page's own cookies). */
 async function loggedInAs(page: Page): Promise<number | null> {

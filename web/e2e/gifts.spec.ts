@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
 import { OrderPage } from './pages/OrderPage';
 import {
@@ -13,18 +13,7 @@ import {
   shoot,
   throughTicketsAndExtras,
 } from './order-flow';
-
-/** The path and query of the link in the newest mail of this kind to the address. */
-async function mailedLink(request: APIRequestContext, to: string, kind: string): Promise<string> {
-  const box = (await (await request.get(`/api/test/outbox/mail?to=${to}&limit=5`)).json()) as {
-    messages: { kind: string; text?: string }[];
-  };
-  const mail = box.messages.find((m) => m.kind === kind);
-  const url = mail?.text?.match(/https?:\/\/\S+token=[0-9a-f]{64}/)?.[0];
-  if (!url) throw new Error(`no ${kind} link to ${to}`);
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
+import { mailedLink } from './outbox';
 
 test('a new buyer signs up at the auth step, gives a gift card, pays a ticket order with it and sees both in the customer area', async ({
   page,

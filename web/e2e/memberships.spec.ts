@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
 import {
   DETAILS_EN,
@@ -12,18 +12,7 @@ import {
   shoot,
 } from './order-flow';
 import { OrderPage } from './pages/OrderPage';
-
-/** The path and query of the link in the newest mail of this kind to the address. */
-async function mailedLink(request: APIRequestContext, to: string, kind: string): Promise<string> {
-  const box = (await (await request.get(`/api/test/outbox/mail?to=${to}&limit=5`)).json()) as {
-    messages: { kind: string; text?: string }[];
-  };
-  const mail = box.messages.find((m) => m.kind === kind);
-  const url = mail?.text?.match(/https?:\/\/\S+token=[0-9a-f]{64}/)?.[0];
-  if (!url) throw new Error(`no ${kind} link to ${to}`);
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-}
+import { mailedLink } from './outbox';
 
 // A valid Israeli ID number (its check digit): a membership order requires one.
 const ID_NUMBER = '123456782';

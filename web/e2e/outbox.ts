@@ -25,3 +25,19 @@ export async function smsLoginCode(
   if (!code) throw new Error(`no code in the SMS to ${to}`);
   return code;
 }
+
+/** The path and query of the link in the newest mail of this kind to the address. */
+export async function mailedLink(
+  request: APIRequestContext,
+  to: string,
+  kind: string,
+): Promise<string> {
+  const box = (await (
+    await request.get(`/api/test/outbox/mail?to=${encodeURIComponent(to)}&limit=5`)
+  ).json()) as { messages: { kind: string; text?: string }[] };
+  const mail = box.messages.find((m) => m.kind === kind);
+  const url = mail?.text?.match(/https?:\/\/\S+token=[0-9a-f]{64}/)?.[0];
+  if (!url) throw new Error(`no ${kind} link to ${to}`);
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+}

@@ -21,34 +21,6 @@ fn customer(ssn: Option<&str>) -> Value {
     c
 }
 
-async fn cart(app: &TestApp, who: &str, cart: Value) -> Reply {
-    let body = json!({ "cart": cart, "step": "customerInfo", "locale": "he" });
-    app.call_as(who, "POST", "/api/cart", Some(&body.to_string()))
-        .await
-}
-
-/// Starts paying `who`'s cart of `order_type`; the payment's id.
-async fn pay_form(app: &TestApp, who: &str, order_type: &str, total: i64) -> Reply {
-    app.call_as(
-        who,
-        "GET",
-        &format!("/api/payment/form/he?orderType={order_type}&total={total}&recaptchaToken={CAPTCHA_TEST_TOKEN}"),
-        None,
-    )
-    .await
-}
-
-/// Pays the payment on the test gateway's card page with `card`.
-async fn pay_card(app: &TestApp, who: &str, payment: &str, card: &str) -> Reply {
-    app.form_as(
-        who,
-        "POST",
-        &format!("/pay/{payment}/card"),
-        Some(&card_form(card, &good_expiry(app), "123")),
-    )
-    .await
-}
-
 async fn commit(app: &TestApp, who: &str, what: &str) -> Reply {
     let body = json!({ "cart": { what: [{}] }, "recaptchaToken": CAPTCHA_TEST_TOKEN });
     app.call_as(who, "POST", "/api/payment/commit", Some(&body.to_string()))

@@ -28,38 +28,12 @@ fn customer(ssn: Option<&str>) -> Value {
     c
 }
 
-async fn cart(app: &TestApp, who: &str, cart: Value) -> Reply {
-    let body = json!({ "cart": cart, "step": "customerInfo", "locale": "he" });
-    app.call_as(who, "POST", "/api/cart", Some(&body.to_string()))
-        .await
-}
-
 /// A cart of `memberships` with the buyer's details (and ID number).
 async fn membership_cart(app: &TestApp, who: &str, memberships: Value) -> Reply {
     cart(
         app,
         who,
         json!({ "memberships": memberships, "customerInfo": customer(Some(SSN)) }),
-    )
-    .await
-}
-
-async fn pay_form(app: &TestApp, who: &str, total: i64) -> Reply {
-    app.call_as(
-        who,
-        "GET",
-        &format!("/api/payment/form/he?orderType=memberships&total={total}&recaptchaToken={CAPTCHA_TEST_TOKEN}"),
-        None,
-    )
-    .await
-}
-
-async fn pay_card(app: &TestApp, who: &str, payment: &str, card: &str) -> Reply {
-    app.form_as(
-        who,
-        "POST",
-        &format!("/pay/{payment}/card"),
-        Some(&card_form(card, &good_expiry(app), "123")),
     )
     .await
 }
@@ -76,7 +50,7 @@ async fn bought(app: &TestApp, who: &str, memberships: Value, total: i64) -> (Re
     let r = membership_cart(app, who, memberships).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body["cart"]["total"], total, "{}", r.text);
-    let form = pay_form(app, who, total).await;
+    let form = pay_form(app, who, "memberships", total).await;
     assert_eq!(form.status, StatusCode::OK, "{}", form.text);
     let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
     let r = pay_card(app, who, &id, "4242+4242+4242+4242").await;
@@ -179,7 +153,7 @@ api_tests! {
         assert_eq!(priced["memberships"][0]["topUpMemberNumber"], Value::Null);
         assert!(priced["memberships"][0].get("memberNumber").is_none(), "the number comes with the payment");
         example_of(&app, "postCart-memberships", "postCart", "CartResponse", &r);
-        let form = pay_form(&app, &who, 9900).await;
+        let form = pay_form(&app, &who, "memberships", 9900).await;
         assert_eq!(form.status, StatusCode::OK, "{}", form.text);
         let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
         pay_card(&app, &who, &id, "4242+4242+4242+4242").await;
@@ -249,14 +223,14 @@ api_tests! {
         let before = members(db).await;
         let r = membership_cart(&app, &who, json!([{ "MembershipId": 1, "prices": [{ "MembershipPriceId": 100, "selectedQuantity": 1 }] }])).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        let form = pay_form(&app, &who, 9900).await;
+        let form = pay_form(&app, &who, "memberships", 9900).await;
         let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
         pay_card(&app, &who, &id, kupa_providers::test_gateway::cards::DECLINED).await;
         let r = commit(&app, &who).await;
         assert_eq!((r.status, code(&r)), (StatusCode::PAYMENT_REQUIRED, "paymentError"), "{}", r.text);
         assert_eq!(members(db).await, before, "nothing created");
         // Paid on a second try; the gateway's callback comes again, twice: still one member.
-        let form = pay_form(&app, &who, 9900).await;
+        let form = pay_form(&app, &who, "memberships", 9900).await;
         let id = form.body["paymentIdentifier"].as_str().unwrap().to_owned();
         pay_card(&app, &who, &id, "4242+4242+4242+4242").await;
         for _ in 0..2 {
@@ -326,7 +300,7 @@ api_tests! {
         // The payment needs the buyer's ID number.
         let r = cart(&app, &who, json!({ "memberships": club, "customerInfo": customer(None) })).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        let r = pay_form(&app, &who, 9900).await;
+        let r = pay_form(&app, &who, "memberships", 9900).await;
         assert_eq!(refused(&r), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation".into()), "{}", r.text);
         assert_eq!(r.body["error"]["params"]["fields"]["ssn"], "idNumber");
     }

@@ -3,30 +3,27 @@
 //! them, spent by the finalisation, given back by a cancellation. The macros run inside a write
 //! transaction the caller opened, on either database.
 
-/// A pending order still counts while its seats are held for it (or, for an unpaid hold order,
-/// until its hold ends): an order whose holds expired can never be paid, so what it reserved is
-/// free again without anyone writing a thing. `$2` the order asking, `$3` now.
-pub(super) const LIVE_OTHER_PENDING: &str = "o.status = 'pending' AND o.id <> $2 AND (\
-     (o.hold_until IS NOT NULL AND o.hold_until > $3) OR EXISTS (\
-     SELECT 1 FROM order_tickets lt JOIN seat_claims c ON c.presentation_id = lt.presentation_id \
-     AND c.section_id = lt.section_id AND c.x = lt.x AND c.y = lt.y \
-     WHERE lt.order_id = o.id AND c.state = 'held' AND c.expires_at > $3 \
-     AND (c.session_id = o.session_id OR c.session_id = 'hold:' || o.id)))";
+/// The SQL condition that a pending order `o` can still be paid: its seats are held for it (or,
+/// for an unpaid hold order, its hold has not ended). An order whose holds expired can never be
+/// paid, so what it reserved is free again without anyone writing a thing. `$3` is now.
+macro_rules! live_pending {
+    () => {
+        "o.status = 'pending' AND (\
+         (o.hold_until IS NOT NULL AND o.hold_until > $3) OR EXISTS (\
+         SELECT 1 FROM order_tickets lt JOIN seat_claims c ON c.presentation_id = lt.presentation_id \
+         AND c.section_id = lt.section_id AND c.x = lt.x AND c.y = lt.y \
+         WHERE lt.order_id = o.id AND c.state = 'held' AND c.expires_at > $3 \
+         AND (c.session_id = o.session_id OR c.session_id = 'hold:' || o.id)))"
+    };
+}
 
-/// The same for a session asking (`$2` its session): orders of other sessions only, as its own
+/// The live pending orders other than the one asking (`$2`, its id).
+pub(super) const LIVE_OTHER_PENDING: &str = concat!(live_pending!(), " AND o.id <> $2");
+
+/// The live pending orders of other sessions than the one asking (`$2`, its session): its own
 /// pending cart is replaced by the cart it prices.
-pub(super) const LIVE_OTHER_SESSIONS: &str = "o.status = 'pending' AND o.session_id <> $2 AND (\
-     (o.hold_until IS NOT NULL AND o.hold_until > $3) OR EXISTS (\
-     SELECT 1 FROM order_tickets lt JOIN seat_claims c ON c.presentation_id = lt.presentation_id \
-     AND c.section_id = lt.section_id AND c.x = lt.x AND c.y = lt.y \
-     WHERE lt.order_id = o.id AND c.state = 'held' AND c.expires_at > $3 \
-     AND (c.session_id = o.session_id OR c.session_id = 'hold:' || o.id)))";
+pub(super) const LIVE_OTHER_SESSIONS: &str = concat!(live_pending!(), " AND o.session_id <> $2");
 
-/// After a cart's order was written: every voucher balance and member's points it spends must
-/// still be free of the other live pending orders. Each is locked first (a no-op update takes
-/// PostgreSQL's row lock; SQLite's write transaction is serial already), in code then member
-/// order, so two carts racing for the last of a balance take turns and the second sees the
-/// first. Yields None when all is free, else the first [`Shortfall`].
 /// The member's column that holds a purse, and the order line's column of what a line takes.
 pub(super) fn purse_columns(purse: kupa_app::orders::Purse) -> (&'static str, &'static str) {
     match purse {
@@ -35,6 +32,11 @@ pub(super) fn purse_columns(purse: kupa_app::orders::Purse) -> (&'static str, &'
     }
 }
 
+/// After a cart's order was written: every voucher balance and member's purse it spends must
+/// still be free of the other live pending orders. Each is locked first (a no-op update takes
+/// PostgreSQL's row lock; SQLite's write transaction is serial already), in code then member
+/// order, so two carts racing for the last of a balance take turns and the second sees the
+/// first. Yields None when all is free, else the first [`Shortfall`].
 macro_rules! reserve_spendings {
     ($tx:expr, $order:expr, $now:expr) => {{
         let order: &Order = $order;

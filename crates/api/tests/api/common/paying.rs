@@ -243,3 +243,32 @@ pub async fn execute(db: &TestDb, sql: &'static str) {
         pool.close().await;
     }
 }
+
+/// Prices `who`'s cart of vouchers, donations or memberships (`cart` is the cart object).
+pub async fn cart(app: &TestApp, who: &str, cart: Value) -> Reply {
+    let body = json!({ "cart": cart, "step": "customerInfo", "locale": "he" });
+    app.call_as(who, "POST", "/api/cart", Some(&body.to_string()))
+        .await
+}
+
+/// Starts paying `who`'s cart of `order_type` (vouchers, donations, memberships).
+pub async fn pay_form(app: &TestApp, who: &str, order_type: &str, total: i64) -> Reply {
+    app.call_as(
+        who,
+        "GET",
+        &format!("/api/payment/form/he?orderType={order_type}&total={total}&recaptchaToken={CAPTCHA_TEST_TOKEN}"),
+        None,
+    )
+    .await
+}
+
+/// Pays the payment on the test gateway's card page with `card`.
+pub async fn pay_card(app: &TestApp, who: &str, payment: &str, card: &str) -> Reply {
+    app.form_as(
+        who,
+        "POST",
+        &format!("/pay/{payment}/card"),
+        Some(&card_form(card, &good_expiry(app), "123")),
+    )
+    .await
+}
