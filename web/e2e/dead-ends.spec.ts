@@ -33,6 +33,15 @@ test('every page has a footer with the legal pages, and each is a real page', as
     await expect(page.getByRole('heading', { level: 2, name: heading })).toBeVisible();
     expect((await page.request.get(new URL(page.url()).pathname)).status()).toBe(200);
   }
+  // What else the site sells is a link away from every page too.
+  for (const [name, title] of [
+    ['Gift vouchers', 'Gift vouchers'],
+    ['Memberships and film passes', 'Memberships'],
+    ['Donate', 'Donate'],
+  ]) {
+    await page.getByRole('contentinfo').getByRole('link', { name, exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  }
 });
 
 test('the date strip reaches the last day with screenings on sale', async ({ page, request }) => {

@@ -116,6 +116,16 @@ describe('routing rules', () => {
       ['Contact us', '/contact?lang=en'],
       ['Accessibility statement', '/accessibility?lang=en'],
     ]);
+    const shop = within(footer).getByRole('navigation', { name: 'More from us' });
+    expect(
+      within(shop)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([
+      ['Gift vouchers', '/system-vouchers?lang=en'],
+      ['Memberships and film passes', '/memberships?lang=en'],
+      ['Donate', '/donations?lang=en'],
+    ]);
     first.unmount();
 
     await renderApp('/accessibility');

@@ -1,12 +1,35 @@
 import { useTranslation } from 'react-i18next';
 import { LangLink } from '../../components/ui/LangLink';
+import { useConfig } from '../../lib/config';
 import { LEGAL_PATHS } from '../../lib/legal';
 
-/** On every page: the legal pages an Israeli site must have, and the time-zone note. */
+/** The donations page's path (not one of the configurable routes). */
+const DONATIONS_PATH = '/donations';
+
+/**
+ * On every page: what else the site sells (gift cards, memberships, donations: otherwise reached
+ * from nowhere but a typed address), the legal pages an Israeli site must have, and the
+ * time-zone note. The footer shows at every width; the header's nav hides on a phone.
+ */
 export function Footer() {
   const { t } = useTranslation();
+  const routes = useConfig().routes;
+  const shop = [
+    { key: 'giftCards', path: routes.systemVouchers },
+    { key: 'memberships', path: routes.memberships },
+    { key: 'donations', path: DONATIONS_PATH },
+  ] as const;
   return (
     <footer className="site-footer">
+      <nav className="site-footer__nav" aria-label={t('shopNav.label')}>
+        <ul>
+          {shop.map(({ key, path }) => (
+            <li key={key}>
+              <LangLink to={path}>{t(`shopNav.${key}`)}</LangLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
       <nav className="site-footer__nav" aria-label={t('legal.nav')}>
         <ul>
           {LEGAL_PATHS.map(({ doc, path }) => (
