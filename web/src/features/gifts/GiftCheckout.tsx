@@ -2,17 +2,16 @@ import { useMemo, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { PaidOrder } from '../../components/checkout/PaidOrder';
 import { PrepaidCheckout } from '../../components/checkout/PrepaidCheckout';
 import type { CheckoutConfig } from '../../components/checkout/customerInfo';
 import { Loading } from '../../components/ui/Loading';
-import { Notice } from '../../components/ui/Notice';
 import { LangLink } from '../../components/ui/LangLink';
-import { errorMessage } from '../../lib/apiErrors';
 import { useConfig } from '../../lib/config';
 import { formatLongDate, formatMoney } from '../../lib/format';
 import { gatewayFormUrl } from '../../lib/gatewayPayment';
 import { localizedName } from '../../lib/localized';
-import { giftOrderQuery, postGiftCart, type GiftLines } from '../../lib/api/gifts';
+import { giftOrderQuery, postGiftCart, type GiftLines, type GiftOrder } from '../../lib/api/gifts';
 import type { SiteConfig } from '../../lib/api/types';
 import '../../components/checkout/OrderFlow.css';
 
@@ -72,33 +71,27 @@ export function GiftCheckout({
 
 /** A paid voucher or donation order: its vouchers with their references, or the donation. */
 export function GiftConfirmation({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const read = useQuery(giftOrderQuery(id));
+  return (
+    <PaidOrder
+      read={read}
+      title={(order) =>
+        order.orderType === 'vouchers' ? t('gifts.vouchers.thanks') : t('gifts.donation.thanks')
+      }
+    >
+      {(order) => <PaidGifts order={order} />}
+    </PaidOrder>
+  );
+}
+
+function PaidGifts({ order }: { order: GiftOrder }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const query = useQuery(giftOrderQuery(id));
-  if (query.isPending) return <Loading />;
-  if (query.isError) {
-    return (
-      <Notice title={t('gifts.orderNotFound')} tone="error">
-        <p>{errorMessage(t, query.error)}</p>
-      </Notice>
-    );
-  }
-  const order = query.data;
   const money = (agorot: number) => formatMoney(agorot, lang, order.currency);
   const vouchers = order.orderType === 'vouchers';
   return (
-    <div className="gift-confirmation">
-      <h1 className="page-title">
-        {vouchers ? t('gifts.vouchers.thanks') : t('gifts.donation.thanks')}
-      </h1>
-      <p>
-        {t('gifts.orderNumber')}{' '}
-        <bdi dir="ltr" className="gift-confirmation__number">
-          {order.reservationNumber}
-        </bdi>
-        {' · '}
-        {t('gifts.paid')} {money(order.total)}
-      </p>
+    <>
       {vouchers && <p>{t('gifts.vouchers.mailed')}</p>}
       <ul className="gift-confirmation__list">
         {order.systemVouchers.map((v) => (
@@ -153,6 +146,6 @@ export function GiftConfirmation({ id }: { id: string }) {
           {t('gifts.toWhatsOn')}
         </LangLink>
       </p>
-    </div>
+    </>
   );
 }

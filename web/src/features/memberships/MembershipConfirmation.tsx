@@ -1,43 +1,36 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LangLink } from '../../components/ui/LangLink';
-import { Loading } from '../../components/ui/Loading';
-import { Notice } from '../../components/ui/Notice';
-import { errorMessage } from '../../lib/apiErrors';
+import { PaidOrder } from '../../components/checkout/PaidOrder';
 import { formatLongDate, formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
-import { membershipOrderQuery } from '../../lib/api/memberships';
+import { membershipOrderQuery, type MembershipOrder } from '../../lib/api/memberships';
 
 /** A paid membership order: its new (or topped-up) members, their numbers, dates and balances. */
 export function MembershipConfirmation({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const read = useQuery(membershipOrderQuery(id));
+  return (
+    <PaidOrder
+      read={read}
+      title={(order) =>
+        (order.members ?? []).length > 0 && (order.members ?? []).every((m) => m.topUp)
+          ? t('memberships.thanksTopUp')
+          : t('memberships.thanks')
+      }
+    >
+      {(order) => <Members order={order} />}
+    </PaidOrder>
+  );
+}
+
+function Members({ order }: { order: MembershipOrder }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const query = useQuery(membershipOrderQuery(id));
-  if (query.isPending) return <Loading />;
-  if (query.isError) {
-    return (
-      <Notice title={t('gifts.orderNotFound')} tone="error">
-        <p>{errorMessage(t, query.error)}</p>
-      </Notice>
-    );
-  }
-  const order = query.data;
   const members = order.members ?? [];
   const money = (agorot: number) => formatMoney(agorot, lang, order.currency);
-  const onlyTopUps = members.length > 0 && members.every((m) => m.topUp);
   return (
-    <div className="gift-confirmation">
-      <h1 className="page-title">
-        {onlyTopUps ? t('memberships.thanksTopUp') : t('memberships.thanks')}
-      </h1>
-      <p>
-        {t('gifts.orderNumber')}{' '}
-        <bdi dir="ltr" className="gift-confirmation__number">
-          {order.reservationNumber}
-        </bdi>
-        {' · '}
-        {t('gifts.paid')} {money(order.total)}
-      </p>
+    <>
       <ul className="gift-confirmation__list">
         {members.map((m) => (
           <li key={`${m.memberNumber}-${m.topUp}`} className="gift-voucher membership-member">
@@ -71,6 +64,6 @@ export function MembershipConfirmation({ id }: { id: string }) {
           {t('gifts.toWhatsOn')}
         </LangLink>
       </p>
-    </div>
+    </>
   );
 }
