@@ -36,11 +36,12 @@ async function latestSms(request: APIRequestContext, to: string) {
  * test-mode SMS outbox; the login cookie lands in the page's own cookie jar.
  */
 async function logInAsDana(page: Page) {
+  const asked = new Date().toISOString();
   const sent = await page.request.post('/api/customer/mobile-login', {
     data: { mobileNumber: DANA, recaptchaToken: CAPTCHA },
   });
   expect(sent.status(), await sent.text()).toBe(200);
-  const code = await smsLoginCode(page.request, DANA);
+  const code = await smsLoginCode(page.request, DANA, asked);
   const validated = await page.request.post('/api/customer/mobile-login-validation-area', {
     data: { mobileNumber: DANA, smsCode: code },
   });
