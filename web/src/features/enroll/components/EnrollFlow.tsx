@@ -320,7 +320,7 @@ function TicketStep({
                   }
                 />
                 <span>
-                  <strong>{localizedName(lang, ticket.name, ticket.nameEn)}</strong>
+                  <strong>{localizedName(lang, ticket.name, ticket.nameEn)}</strong>{' '}
                   <span className="enroll-option__note">
                     {t('enroll.tickets.price', { price: money(price.price) })}
                     {price.fromPass > 0 &&
@@ -363,7 +363,7 @@ function PresentationsStep({
               onChange={() => dispatch({ type: 'toggle', presentationId: p.PresentationId })}
             />
             <span>
-              <PresentationName p={p} lang={lang} />
+              <PresentationName p={p} lang={lang} />{' '}
               <span className="enroll-option__note">
                 {p.IsRequired
                   ? t('enroll.presentations.required')
@@ -415,7 +415,7 @@ function PresentationSeatsStep({
                 aria-pressed={id === shown}
                 onClick={() => dispatch({ type: 'show', presentationId: id })}
               >
-                <PresentationName p={p} lang={lang} />
+                <PresentationName p={p} lang={lang} />{' '}
                 <span
                   className={`enroll-switcher__seat${missing.includes(id) ? ' enroll-switcher__seat--missing' : ''}`}
                 >

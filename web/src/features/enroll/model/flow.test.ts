@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import type { EnrollSelection } from '../../../lib/api/enroll';
+import { demoSeason } from '../testing/season';
+import {
+  blockedBecause,
+  cartSeats,
+  enrollReducer,
+  heldButNotChosen,
+  initialState,
+  isFirstStep,
+  memberSeat,
+  missingSeats,
+  priceOf,
+  stepsOf,
+  type EnrollState,
+} from './flow';
+
+const seat = (presentationId: number, x: number, y = 3): EnrollSelection => ({
+  presentationId,
+  sectionId: 61,
+  x,
+  y,
+  rowName: String(y),
+  seatName: String(x),
+});
+
+const season = demoSeason();
+const reduce = enrollReducer(season);
+const run = (state: EnrollState, ...actions: Parameters<typeof reduce>[1][]) =>
+  actions.reduce(reduce, state);
+const memberSeatHeld = [seat(901, 5), seat(902, 5), seat(903, 5)];
+
+describe('the enrolment steps', () => {
+  it('starts at the member seat, with every presentation and the default ticket chosen', () => {
+    const state = initialState(season);
+    expect(state.step).toBe('memberSeat');
+    expect(state.chosen).toEqual([901, 902, 903]);
+    expect(state.ticket).toEqual({ groupId: 10, ticketId: 1001 });
+    expect(stepsOf(season)).toEqual(['memberSeat', 'tickets', 'presentations', 'seats', 'details']);
+    expect(isFirstStep(season, state)).toBe(true);
+  });
+
+  it('skips the member seat when the season says so', () => {
+    const skip = demoSeason({ IsSkipMemberSeat: true });
+    expect(stepsOf(skip)[0]).toBe('tickets');
+    expect(initialState(skip).step).toBe('tickets');
+  });
+
+  it('goes on from the member seat only once one seat is held in every presentation', () => {
+    const start = initialState(season);
+    expect(blockedBecause(season, start)).toBe('memberSeat');
+    expect(run(start, { type: 'next' }).step).toBe('memberSeat');
+    // A seat held in two of the three is not a member seat.
+    const partial = run(start, { type: 'held', selections: [seat(901, 5), seat(902, 5)] });
+    expect(memberSeat(season, partial)).toBeNull();
+    const held = run(start, { type: 'held', selections: memberSeatHeld });
+    expect(memberSeat(season, held)).toEqual(seat(901, 5));
+    expect(run(held, { type: 'next' }).step).toBe('tickets');
+  });
+
+  it('keeps the required presentations chosen and toggles the optional one', () => {
+    const start = initialState(season, memberSeatHeld);
+    expect(run(start, { type: 'toggle', presentationId: 901 }).chosen).toEqual([901, 902, 903]);
+    const without = run(start, { type: 'toggle', presentationId: 903 });
+    expect(without.chosen).toEqual([901, 902]);
+    // The seat still held in the one left out is released when the buyer goes on.
+    expect(heldButNotChosen(without)).toEqual([seat(903, 5)]);
+    expect(run(without, { type: 'toggle', presentationId: 903 }).chosen).toEqual([901, 902, 903]);
+    // A presentation not of the season is nothing to toggle.
+    expect(run(start, { type: 'toggle', presentationId: 999 }).chosen).toEqual([901, 902, 903]);
+  });
+
+  it('asks a seat in every chosen presentation before the details, showing the first missing', () => {
+    // The member seat was taken in 902 meanwhile: the server says the session holds none there.
+    const state = run(
+      initialState(season, memberSeatHeld),
+      { type: 'next' },
+      { type: 'next' },
+      { type: 'held', selections: [seat(901, 5), seat(903, 5)] },
+      { type: 'next' },
+    );
+    expect(state.step).toBe('seats');
+    expect(missingSeats(state)).toEqual([902]);
+    expect(state.shown).toBe(902);
+    expect(blockedBecause(season, state)).toBe('seats');
+    expect(run(state, { type: 'next' }).step).toBe('seats');
+    const moved = run(state, {
+      type: 'held',
+      selections: [seat(901, 5), seat(902, 7), seat(903, 5)],
+    });
+    expect(run(moved, { type: 'next' }).step).toBe('details');
+  });
+
+  it('shows only a chosen presentation, and steps back one step at a time', () => {
+    const atSeats = run(
+      initialState(season, memberSeatHeld),
+      { type: 'toggle', presentationId: 903 },
+      { type: 'next' },
+      { type: 'next' },
+      { type: 'next' },
+    );
+    expect(atSeats.step).toBe('seats');
+    expect(run(atSeats, { type: 'show', presentationId: 903 }).shown).toBe(atSeats.shown);
+    expect(run(atSeats, { type: 'show', presentationId: 902 }).shown).toBe(902);
+    const back = run(atSeats, { type: 'previous' });
+    expect(back.step).toBe('presentations');
+    expect(run(back, { type: 'previous' }, { type: 'previous' }, { type: 'previous' }).step).toBe(
+      'memberSeat',
+    );
+  });
+
+  it('puts the chosen ticket on the one seat of each chosen presentation in the cart', () => {
+    const state = run(
+      initialState(season, [seat(901, 5), seat(902, 7), seat(903, 5)]),
+      { type: 'ticket', ticket: { groupId: 10, ticketId: 1002 } },
+      { type: 'toggle', presentationId: 903 },
+    );
+    expect(cartSeats(state)).toEqual([
+      { presentationId: 901, sectionId: 61, x: 5, y: 3, ticketId: 1002 },
+      { presentationId: 902, sectionId: 61, x: 7, y: 3, ticketId: 1002 },
+    ]);
+  });
+
+  it("prices by the season: the price in force, the pass's part and the money", () => {
+    expect(priceOf(season, { groupId: 10, ticketId: 1001 }, [901, 902, 903])).toEqual({
+      price: 9000,
+      fromPass: 4500,
+      money: 4500,
+    });
+    expect(priceOf(season, { groupId: 10, ticketId: 1002 }, [901])).toEqual({
+      price: 2900,
+      fromPass: 1500,
+      money: 1400,
+    });
+  });
+});
