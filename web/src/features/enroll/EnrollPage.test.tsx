@@ -361,7 +361,7 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
     expect(within(items[0]).queryByRole('button')).toBeNull();
     await user.click(within(items[1]).getByRole('button', { name: 'Enrol member 200009' }));
     expect(
-      await screen.findByText('No mobile number is on file for this customer'),
+      await screen.findByText('The tickets are sent by text message: add a mobile number to your account first.'),
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     expect(
@@ -372,7 +372,7 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
   it('answers an enrolled member in Hebrew: already enrolled', async () => {
     const { api } = enrolServer({ memberRefusal: 'ALREADY_ENROLLED' });
     await renderApp('/enroll/2?member=200001', { api });
-    expect(await screen.findByText('כבר רשום', {}, SLOW)).toBeInTheDocument();
+    expect(await screen.findByText('המנוי הזה כבר רשום לעונה.', {}, SLOW)).toBeInTheDocument();
   });
 
   it('has no season to offer when the server answers none', async () => {

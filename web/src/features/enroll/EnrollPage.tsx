@@ -27,6 +27,7 @@ import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { usePaymentReturn } from '../../lib/paymentReturn';
 import { EnrollFlow } from './components/EnrollFlow';
+import { enrollErrorWords } from './refusal';
 
 /**
  * Enrolment in a membership season, /enroll/{membershipId} (spec section 2 "Enroll membership";
@@ -224,7 +225,7 @@ function CheckedMember({
   if (check.isError) {
     return (
       <Notice title={t('enroll.title')} tone="error" headingLevel={2}>
-        <p>{errorMessage(t, check.error)}</p>
+        <p>{enrollErrorWords(t, check.error)}</p>
         <p>
           {onBack ? (
             <button type="button" className="button button--ghost" onClick={onBack}>

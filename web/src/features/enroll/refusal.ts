@@ -5,6 +5,18 @@ import type { TFunction } from 'i18next';
 import { ApiError } from '../../lib/api/client';
 import { errorMessage } from '../../lib/apiErrors';
 
+/** Codes whose catalogue words are too short for an enrolment: the member's refusals. */
+const MEMBER_CODES = [
+  'lock_seat_error',
+  'ALREADY_ENROLLED',
+  'CUSTOMER_NOT_FOUND',
+  'CUSTOMER_NO_MOBILE',
+  'GENERAL_ERROR',
+  'memberExpired',
+  'memberNotStarted',
+  'memberNoneAvailable',
+] as const;
+
 const CART_REASONS = [
   'requiredPresentations',
   'oneSeatPerPresentation',
@@ -15,7 +27,9 @@ const CART_REASONS = [
 /** The enrolment's own words for a refusal, or null when the catalogue's words are right. */
 function ownWords(t: TFunction, error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;
-  if (error.code === 'lock_seat_error') return t('enroll.errors.lock_seat_error');
+  if ((MEMBER_CODES as readonly string[]).includes(error.code)) {
+    return t(`enroll.errors.${error.code as (typeof MEMBER_CODES)[number]}`);
+  }
   const reason = error.params?.reason;
   if (
     error.code === 'formValidation' &&
