@@ -259,7 +259,7 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
     await user.click(member);
     await user.click(next());
 
-    // The screenings: the required ones checked and fixed, the optional one left out.
+    // The screenings: the required ones checked and fixed, the optional one not taken.
     expect(
       await screen.findByRole('heading', { name: "The season's screenings" }),
     ).toBeInTheDocument();
@@ -269,7 +269,6 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
     expect(boxes[0]).toBeChecked();
     expect(boxes[1]).toBeDisabled();
     expect(boxes[2]).toBeEnabled();
-    await user.click(boxes[2]);
     expect(boxes[2]).not.toBeChecked();
     await user.click(next());
 
@@ -291,11 +290,27 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
     expect(tabs[0]).toHaveTextContent('Row 1, seat 2');
     const moved = server.calls.filter((c) => c.path === '/api/enroll/2/lock-seat').at(-1);
     expect(moved?.body).toMatchObject({ presentationId: 902, x: 3, y: 1 });
+
+    // Back to add the optional screening: its seat was released, so it needs one now.
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await user.click(screen.getAllByRole('checkbox')[2]);
+    expect(screen.getAllByRole('checkbox')[2]).toBeChecked();
+    await user.click(next());
+    const three = within(await screen.findByRole('list', { name: 'Screenings' })).getAllByRole(
+      'button',
+    );
+    expect(three).toHaveLength(3);
+    expect(three[2]).toHaveTextContent('No seat yet');
+    expect(three[2]).toHaveAttribute('aria-pressed', 'true');
+    expect(next()).toBeDisabled();
+    expect(screen.getByText('Choose a seat in every screening to go on.')).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Row 1, seat 4, available' }));
+    await waitFor(() => expect(three[2]).toHaveTextContent('Row 1, seat 4'));
     await user.click(next());
 
     // Details with the ID number, and the cart with the enrolment.
     expect(await screen.findByText(/an ID number is needed/)).toBeInTheDocument();
-    expect(screen.getByText(/₪30\.00 from your pass/)).toBeInTheDocument();
+    expect(screen.getByText(/₪45\.00 from your pass/)).toBeInTheDocument();
     await fillDetails(user);
     await screen.findByRole('button', { name: /^Pay / });
     const cart = server.calls.find((c) => c.path === '/api/cart');
@@ -313,6 +328,12 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
             presentationId: 902,
             seats: [
               { XCoordinate: 3, YCoordinate: 1, VenueSectionId: 61, ticket: { ticketId: 1001 } },
+            ],
+          },
+          {
+            presentationId: 903,
+            seats: [
+              { XCoordinate: 3, YCoordinate: 0, VenueSectionId: 61, ticket: { ticketId: 1001 } },
             ],
           },
         ],
@@ -361,7 +382,9 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
     expect(within(items[0]).queryByRole('button')).toBeNull();
     await user.click(within(items[1]).getByRole('button', { name: 'Enrol member 200009' }));
     expect(
-      await screen.findByText('The tickets are sent by text message: add a mobile number to your account first.'),
+      await screen.findByText(
+        'The tickets are sent by text message: add a mobile number to your account first.',
+      ),
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     expect(

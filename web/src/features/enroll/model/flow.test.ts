@@ -31,10 +31,10 @@ const run = (state: EnrollState, ...actions: Parameters<typeof reduce>[1][]) =>
 const memberSeatHeld = [seat(901, 5), seat(902, 5), seat(903, 5)];
 
 describe('the enrolment steps', () => {
-  it('starts at the member seat, with every presentation and the default ticket chosen', () => {
+  it('starts at the member seat, with the required presentations and the default ticket chosen', () => {
     const state = initialState(season);
     expect(state.step).toBe('memberSeat');
-    expect(state.chosen).toEqual([901, 902, 903]);
+    expect(state.chosen).toEqual([901, 902]);
     expect(state.ticket).toEqual({ groupId: 10, ticketId: 1001 });
     expect(stepsOf(season)).toEqual(['memberSeat', 'tickets', 'presentations', 'seats', 'details']);
     expect(isFirstStep(season, state)).toBe(true);
@@ -60,14 +60,15 @@ describe('the enrolment steps', () => {
 
   it('keeps the required presentations chosen and toggles the optional one', () => {
     const start = initialState(season, memberSeatHeld);
-    expect(run(start, { type: 'toggle', presentationId: 901 }).chosen).toEqual([901, 902, 903]);
-    const without = run(start, { type: 'toggle', presentationId: 903 });
-    expect(without.chosen).toEqual([901, 902]);
-    // The seat still held in the one left out is released when the buyer goes on.
-    expect(heldButNotChosen(without)).toEqual([seat(903, 5)]);
-    expect(run(without, { type: 'toggle', presentationId: 903 }).chosen).toEqual([901, 902, 903]);
+    // The member seat is held in the optional one too, until the buyer goes on without it.
+    expect(heldButNotChosen(start)).toEqual([seat(903, 5)]);
+    expect(run(start, { type: 'toggle', presentationId: 901 }).chosen).toEqual([901, 902]);
+    const added = run(start, { type: 'toggle', presentationId: 903 });
+    expect(added.chosen).toEqual([901, 902, 903]);
+    expect(heldButNotChosen(added)).toEqual([]);
+    expect(run(added, { type: 'toggle', presentationId: 903 }).chosen).toEqual([901, 902]);
     // A presentation not of the season is nothing to toggle.
-    expect(run(start, { type: 'toggle', presentationId: 999 }).chosen).toEqual([901, 902, 903]);
+    expect(run(added, { type: 'toggle', presentationId: 999 }).chosen).toEqual([901, 902, 903]);
   });
 
   it('asks a seat in every chosen presentation before the details, showing the first missing', () => {
@@ -75,6 +76,7 @@ describe('the enrolment steps', () => {
     const state = run(
       initialState(season, memberSeatHeld),
       { type: 'next' },
+      { type: 'toggle', presentationId: 903 },
       { type: 'next' },
       { type: 'held', selections: [seat(901, 5), seat(903, 5)] },
       { type: 'next' },
@@ -94,7 +96,6 @@ describe('the enrolment steps', () => {
   it('shows only a chosen presentation, and steps back one step at a time', () => {
     const atSeats = run(
       initialState(season, memberSeatHeld),
-      { type: 'toggle', presentationId: 903 },
       { type: 'next' },
       { type: 'next' },
       { type: 'next' },
@@ -110,11 +111,10 @@ describe('the enrolment steps', () => {
   });
 
   it('puts the chosen ticket on the one seat of each chosen presentation in the cart', () => {
-    const state = run(
-      initialState(season, [seat(901, 5), seat(902, 7), seat(903, 5)]),
-      { type: 'ticket', ticket: { groupId: 10, ticketId: 1002 } },
-      { type: 'toggle', presentationId: 903 },
-    );
+    const state = run(initialState(season, [seat(901, 5), seat(902, 7), seat(903, 5)]), {
+      type: 'ticket',
+      ticket: { groupId: 10, ticketId: 1002 },
+    });
     expect(cartSeats(state)).toEqual([
       { presentationId: 901, sectionId: 61, x: 5, y: 3, ticketId: 1002 },
       { presentationId: 902, sectionId: 61, x: 7, y: 3, ticketId: 1002 },

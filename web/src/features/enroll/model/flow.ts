@@ -61,8 +61,8 @@ export function initialState(
   return {
     step: stepsOf(season)[0],
     ticket: defaultTicket(season),
-    // Every presentation to begin with: the optional ones are the buyer's to leave out.
-    chosen: season.Presentations.map((p) => p.PresentationId),
+    // The required presentations to begin with: the optional ones are the buyer's to add.
+    chosen: season.Presentations.filter((p) => p.IsRequired).map((p) => p.PresentationId),
     selections: selectionsBy(held),
     shown: null,
     clock: null,
