@@ -7,6 +7,7 @@ import { Loading } from '../../../components/ui/Loading';
 import { postEnrollmentCart, type EnrollSeason } from '../../../lib/api/enroll';
 import type { SiteConfig } from '../../../lib/api/types';
 import { useConfig } from '../../../lib/config';
+import { clockOf, stamp, type Clock } from '../../../lib/countdownClock';
 import { formatMoney } from '../../../lib/format';
 import { gatewayFormUrl } from '../../../lib/gatewayPayment';
 import { cartSeats, priceOf, type EnrollState } from '../model/flow';
@@ -24,11 +25,14 @@ export function EnrollCheckout({
   memberNumber,
   state,
   onBack,
+  onClock,
 }: {
   season: EnrollSeason;
   memberNumber: string;
   state: EnrollState;
   onBack: () => void;
+  /** The priced cart's hold: the details step has its own time. */
+  onClock: (clock: Clock | null) => void;
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -89,6 +93,7 @@ export function EnrollCheckout({
             lang === 'he' ? 'he' : 'en',
           );
           setPriced(answer.cart.total);
+          onClock(clockOf(stamp(answer)));
         } catch (e) {
           throw asShownError(t, e);
         }

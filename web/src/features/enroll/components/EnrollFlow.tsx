@@ -210,6 +210,7 @@ function Steps({
               state={state}
 
               onBack={() => dispatch({ type: 'previous' })}
+              onClock={(c) => dispatch({ type: 'clock', clock: c })}
             />
           )}
         </>

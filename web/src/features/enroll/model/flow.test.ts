@@ -53,7 +53,16 @@ describe('the enrolment steps', () => {
     // A seat held in two of the three is not a member seat.
     const partial = run(start, { type: 'held', selections: [seat(901, 5), seat(902, 5)] });
     expect(memberSeat(season, partial)).toBeNull();
-    const held = run(start, { type: 'held', selections: memberSeatHeld });
+    const clock = {
+      expiresAt: '2026-11-26T10:10:00Z',
+      serverTime: '2026-11-26T10:00:00Z',
+      receivedAt: 1,
+    };
+    const held = run(start, { type: 'held', selections: memberSeatHeld, clock });
+    expect(held.clock).toEqual(clock);
+    // An unlock's answer has no clock: the one there stays; the priced cart's replaces it.
+    expect(run(held, { type: 'held', selections: memberSeatHeld }).clock).toEqual(clock);
+    expect(run(held, { type: 'clock', clock: null }).clock).toBeNull();
     expect(memberSeat(season, held)).toEqual(seat(901, 5));
     expect(run(held, { type: 'next' }).step).toBe('tickets');
   });

@@ -35,6 +35,7 @@ export interface EnrollState {
 
 export type EnrollAction =
   | { type: 'held'; selections: readonly EnrollSelection[]; clock?: Clock | null }
+  | { type: 'clock'; clock: Clock | null }
   | { type: 'ticket'; ticket: ChosenTicket }
   | { type: 'toggle'; presentationId: number }
   | { type: 'show'; presentationId: number }
@@ -123,6 +124,8 @@ export function enrollReducer(season: EnrollSeason) {
           selections: selectionsBy(action.selections),
           clock: action.clock === undefined ? state.clock : action.clock,
         };
+      case 'clock':
+        return { ...state, clock: action.clock };
       case 'ticket':
         return { ...state, ticket: action.ticket };
       case 'toggle': {
