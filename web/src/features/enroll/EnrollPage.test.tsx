@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { EnrollMember, EnrollSelection } from '../../lib/api/enroll';
 import type { SeatShort, SeatStatusShort } from '../../lib/api/types';
+import { makeSeat, makeSeatplan } from '../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 import { demoSeason } from './testing/season';
 
@@ -11,50 +12,9 @@ const SLOW = { timeout: 5000 };
 
 const season = demoSeason();
 
-function seat(x: number, y: number): SeatShort {
-  return {
-    x,
-    y,
-    r: String(y + 1),
-    n: String(x + 1),
-    si: 61,
-    gi: y,
-    pi: 1,
-    vi: 6,
-    sp: 6,
-    tg: 10,
-    ai: 0,
-    m: [],
-    pr: false,
-    hc: false,
-    co: false,
-    lv: false,
-    sf: null,
-  };
-}
+const seat = (x: number, y: number) => makeSeat(x, y, { si: 61, vi: 6, sp: 6, tg: 10 });
 const seats = [0, 1, 2, 3].flatMap((x) => [seat(x, 0), seat(x, 1)]);
-const plan = {
-  id: 6,
-  venueId: 6,
-  name: 'אולם 3',
-  width: 4,
-  height: 2,
-  bestX: 2,
-  bestY: 1,
-  screen: { label: 'מסך', labelEn: 'Screen' },
-  sections: [
-    {
-      id: 61,
-      name: 'אולם',
-      nameEn: 'Stalls',
-      kind: 'reserved',
-      capacity: 8,
-      ticketGroupId: 10,
-      priceLevel: 1,
-    },
-  ],
-  seats,
-};
+const plan = makeSeatplan(seats);
 
 const login = {
   customerInfo: { CustomerId: 1, FirstName: 'Dana', LastName: 'Levi' },

@@ -82,7 +82,9 @@ function Enrolment({ membershipId, path }: { membershipId: number; path: string 
 
   if (me.isPending || (loggedIn && season.isPending)) return <Loading />;
   if (!loggedIn) {
-    const returnTo = `${path}${params.get('lang') ? `?lang=${params.get('lang')}` : ''}`;
+    // Back to this very address after the login (its ?member= and ?lang= too).
+    const query = params.toString();
+    const returnTo = query ? `${path}?${query}` : path;
     return (
       <div className="gift-page">
         <h1 className="page-title">{t('enroll.title')}</h1>
