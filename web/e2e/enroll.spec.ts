@@ -83,7 +83,7 @@ test('Dana enrols her 10-film pass in the season in Hebrew on a phone, and only 
 
   // Choose presentation seats: the member seat in each; the second screening moves seat.
   await expect(page.getByRole('heading', { name: 'מושב בכל הקרנה' })).toBeVisible();
-  const switcher = page.getByRole('list', { name: 'הקרנות' }).getByRole('button');
+  const switcher = page.getByRole('list', { name: 'הקרנות', exact: true }).getByRole('button');
   await expect(switcher).toHaveCount(3);
   const memberSeat = (await switcher.nth(0).innerText()).match(/שורה .+, מושב .+/)?.[0];
   expect(memberSeat).toBeTruthy();
