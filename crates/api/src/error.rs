@@ -105,6 +105,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | TicketCancellationsAreNoLongerPossible
         | SmsFailed
         | CustomerNoMobile
+        | AlreadyEnrolled
         | EmailNotVerified
         | MobileNumberTaken
         | EmailTaken

@@ -12,6 +12,7 @@ mod customer_area;
 mod dev_outbox;
 mod dto;
 pub mod edge;
+mod enroll;
 pub mod error;
 mod events;
 mod extract;
@@ -78,6 +79,7 @@ fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(catalogue::router())
         .merge(memberships::router())
+        .merge(enroll::router())
         .merge(seats::router())
         .merge(events::router())
         .merge(cart::router())

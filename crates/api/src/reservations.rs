@@ -121,6 +121,8 @@ pub struct Reservation {
     pub loyalty_points_earned: i64,
     /// Agorot the reservation's live pass tickets took from the series pass (decision 0039).
     pub member_balance_spent: i64,
+    /// The membership season this order enrolled its member in (decision 0040); null otherwise.
+    pub enrollment: Option<crate::enroll::EnrollmentDto>,
     /// Whether and until when this reader may cancel, and the charge kept.
     pub cancellation_terms: CancellationTerms,
     /// Whether this reader may change seats now, and of which presentations.
@@ -330,6 +332,10 @@ async fn get_reservation(
             .iter()
             .map(|(_, b)| b)
             .sum(),
+            enrollment: order
+                .enrollment
+                .as_ref()
+                .map(crate::enroll::EnrollmentDto::of),
             loyalty_points_earned: if order.paid_at_ms.is_some() {
                 order.points_earned
             } else {

@@ -164,4 +164,6 @@ pub struct AppState {
     pub live: Arc<kupa_app::staff::live::LiveService>,
     /// The vouchers sold: their owners' list, history and replacement (issue 14).
     pub vouchers: Arc<kupa_app::vouchers::VoucherService>,
+    /// Enrolment in membership seasons: the season, its seat map and the seats held (decision 0040).
+    pub enroll: Arc<kupa_app::memberships::EnrollService>,
 }

@@ -236,6 +236,10 @@ impl CatalogueStore for CachedCatalogue {
         self.inner.memberships().await
     }
 
+    async fn seasons(&self) -> StoreResult<Vec<crate::memberships::Season>> {
+        self.inner.seasons().await
+    }
+
     async fn members_of_customer(
         &self,
         customer_id: i64,
@@ -330,6 +334,9 @@ mod tests {
             Ok(vec![])
         }
         async fn memberships(&self) -> StoreResult<Vec<Membership>> {
+            Ok(vec![])
+        }
+        async fn seasons(&self) -> StoreResult<Vec<crate::memberships::Season>> {
             Ok(vec![])
         }
         async fn customer_by_mobile(&self, _: &str) -> StoreResult<Option<Customer>> {

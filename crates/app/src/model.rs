@@ -458,4 +458,5 @@ pub struct CatalogueData {
     pub ref_prompt_options: Vec<RefPromptOption>,
     pub system_voucher_classes: Vec<crate::vouchers::SystemVoucherClass>,
     pub donations: Vec<crate::vouchers::Donation>,
+    pub seasons: Vec<crate::memberships::Season>,
 }

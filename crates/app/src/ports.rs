@@ -52,6 +52,8 @@ pub trait CatalogueStore: Send + Sync {
     async fn donations(&self) -> StoreResult<Vec<crate::vouchers::Donation>>;
     /// Every membership, on sale or not, by its sort then id (issue 15).
     async fn memberships(&self) -> StoreResult<Vec<Membership>>;
+    /// Membership seasons to enrol in (issue 15, decision 0040), by id.
+    async fn seasons(&self) -> StoreResult<Vec<crate::memberships::Season>>;
 }
 
 pub use kupa_domain::seating::SeatAddress;
@@ -370,6 +372,9 @@ pub trait OrderStore: Send + Sync {
         session_id: &str,
         now_ms: i64,
     ) -> StoreResult<i64>;
+    /// Which of these members are enrolled in the season: a paid enrolment order of theirs with a
+    /// ticket not cancelled (decision 0040).
+    async fn enrolled_members(&self, season_id: i64, member_ids: &[i64]) -> StoreResult<Vec<i64>>;
     /// The session's pending cart: a ticket order by one of its presentations, the others by kind.
     async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>>;
     /// The session's newest pending or paid order of a cart.

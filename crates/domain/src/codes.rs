@@ -194,6 +194,8 @@ error_codes! {
     NoMemberships = "noMemberships",
     /// A membership price's reference missing or not in its form (params.fields).
     ValidateReferences = "validateReferences",
+    /// The member is already enrolled in this season (a paid enrolment of theirs stands).
+    AlreadyEnrolled = "ALREADY_ENROLLED",
     /// No system voucher has this reference (or it is not the asker's).
     SystemVoucherNotFound = "SYSTEM_VOUCHER_NOT_FOUND",
     /// The system voucher is not active (cancelled, turned into a replacement, expired or used).

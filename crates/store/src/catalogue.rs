@@ -171,6 +171,12 @@ macro_rules! insert_catalogue {
             .bind(m.max_discounted_tickets).bind(doc)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
+        for season in &d.seasons {
+            let doc = serde_json::to_string(season).map_err(StoreError::other)?;
+            sqlx::query("INSERT INTO seasons (id, membership_id, doc) VALUES ($1, $2, $3)")
+                .bind(season.id).bind(season.membership_id).bind(doc)
+                .execute(&mut *tx).await.map_err(db_err)?;
+        }
         for m in &d.members {
             sqlx::query(
                 "INSERT INTO members (id, member_number, membership_id, customer_id, balance, points_balance, \
@@ -428,6 +434,10 @@ impl CatalogueStore for Db {
         )?;
         all.sort_by_key(|m| (m.sort, m.id));
         Ok(all)
+    }
+
+    async fn seasons(&self) -> StoreResult<Vec<kupa_app::memberships::Season>> {
+        json_docs(self, "SELECT doc FROM seasons ORDER BY id").await
     }
 
     async fn locations(&self) -> StoreResult<Vec<Location>> {

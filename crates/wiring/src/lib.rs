@@ -185,6 +185,16 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         clock_port.clone(),
         settings.voucher_replacement_days,
     ));
+    let enroll = Arc::new(kupa_app::memberships::EnrollService::new(
+        catalogue.clone(),
+        booking.clone(),
+        cat.clone(),
+        store.clone(),
+        store.clone(),
+        customers.clone(),
+        captcha.clone(),
+        clock_port.clone(),
+    ));
     let orders = Arc::new(
         OrderService::new(
             catalogue.clone(),
@@ -229,6 +239,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         staff,
         live,
         vouchers,
+        enroll,
     }
 }
 

@@ -106,6 +106,10 @@ pub struct Cart {
     #[serde(default)]
     #[schema(max_items = 10)]
     pub memberships: Option<Vec<crate::memberships::CartMembershipIn>>,
+    /// A ticket cart that enrols a member in a membership season (decision 0040): one seat in
+    /// each chosen presentation of the season, priced by the season.
+    #[serde(default)]
+    pub enrollment: Option<crate::enroll::CartEnrollmentIn>,
     #[serde(default)]
     #[schema(max_items = 50)]
     pub products: Vec<CartProduct>,
@@ -171,6 +175,9 @@ pub struct PricedTicket {
     pub member_number: Option<String>,
     pub ref1: Option<String>,
     pub ref2: Option<String>,
+    /// Agorot this ticket takes from its member's series pass (a pass ticket, an enrolment's
+    /// MembershipPayableAmount), beside its price in money.
+    pub member_balance: i64,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -231,6 +238,10 @@ pub struct PricedCartDto {
     pub donations: Vec<crate::vouchers::PricedDonation>,
     /// A membership order's units, one per new member or top-up (decision 0037).
     pub memberships: Vec<crate::memberships::PricedMembership>,
+    /// The season this ticket order enrols its member in; null for other orders.
+    pub enrollment: Option<crate::enroll::EnrollmentDto>,
+    /// Agorot the order's tickets take from series passes, beside the total in money.
+    pub member_balance_total: i64,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -266,6 +277,7 @@ impl PricedCartDto {
                     member_number: t.member_number.clone(),
                     ref1: t.ref1.clone(),
                     ref2: t.ref2.clone(),
+                    member_balance: t.member_balance,
                 })
                 .collect(),
             products: PricedProduct::of(o),
@@ -289,6 +301,8 @@ impl PricedCartDto {
             system_vouchers: crate::vouchers::PricedSystemVoucher::of(o),
             donations: crate::vouchers::PricedDonation::of(o),
             memberships: crate::memberships::PricedMembership::of(o),
+            enrollment: o.enrollment.as_ref().map(crate::enroll::EnrollmentDto::of),
+            member_balance_total: o.tickets.iter().map(|t| t.member_balance).sum(),
         }
     }
 }
@@ -408,6 +422,7 @@ async fn post_cart(
         step,
         locale,
         total: body.cart.total,
+        enrollment: body.cart.enrollment.as_ref().map(|e| e.to_app()),
     };
     let priced = state
         .orders

@@ -10,6 +10,7 @@ mod contact_change;
 mod customer_area;
 mod doors;
 mod edge;
+mod enroll;
 mod gifts;
 mod holds;
 mod http;

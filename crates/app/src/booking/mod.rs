@@ -298,6 +298,18 @@ impl BookingService {
         captcha_token: &str,
     ) -> AppResult<LockOutcome> {
         self.require_captcha(captcha_token).await?;
+        self.lock_checked(session, holder, req, confirmed).await
+    }
+
+    /// [`BookingService::lock`] once the caller has checked the captcha (an enrolment's member
+    /// seat holds one seat in several presentations on one token).
+    pub(crate) async fn lock_checked(
+        &self,
+        session: &str,
+        holder: &Holder,
+        req: SeatRequest,
+        confirmed: Confirmations,
+    ) -> AppResult<LockOutcome> {
         let now = self.clock.now_ms();
         self.sellable(&req).await?;
         let (section, sections) = self.section(req.seatplan_id, req.section_id).await?;
@@ -458,6 +470,15 @@ impl BookingService {
         captcha_token: &str,
     ) -> AppResult<Vec<HeldPlace>> {
         self.require_captcha(captcha_token).await?;
+        self.unlock_checked(session, req).await
+    }
+
+    /// [`BookingService::unlock`] once the caller has checked the captcha.
+    pub(crate) async fn unlock_checked(
+        &self,
+        session: &str,
+        req: SeatRequest,
+    ) -> AppResult<Vec<HeldPlace>> {
         let info = self
             .catalogue
             .presentation(req.presentation_id, &Default::default())

@@ -161,6 +161,48 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
         }
     }
     check_ticket_codes(d, &tickets)?;
+    check_seasons(d, &memberships, &groups)?;
+    Ok(())
+}
+
+/// A season belongs to a membership, names ticket groups that exist and presentations that exist
+/// and share one hall and seat plan (a member seat is the same seat in each), and is sensible on its
+/// own ([`crate::memberships::Season::problems`]).
+fn check_seasons(
+    d: &CatalogueData,
+    memberships: &HashSet<i64>,
+    groups: &HashSet<i64>,
+) -> Result<(), CatalogueFileError> {
+    unique("seasons", &d.seasons, |s| s.id)?;
+    for s in &d.seasons {
+        let owner = format!("season {}", s.id);
+        if !memberships.contains(&s.membership_id) {
+            return Err(err(format!(
+                "{owner}: unknown membership {}",
+                s.membership_id
+            )));
+        }
+        if let Some(problem) = s.problems() {
+            return Err(err(format!("{owner}: {problem}")));
+        }
+        if let Some(g) = s.ticket_groups().iter().find(|g| !groups.contains(g)) {
+            return Err(err(format!("{owner}: unknown ticket group {g}")));
+        }
+        let mut plans = HashSet::new();
+        for id in s.presentation_ids() {
+            let p = d
+                .presentations
+                .iter()
+                .find(|p| p.id == id)
+                .ok_or_else(|| err(format!("{owner}: unknown presentation {id}")))?;
+            plans.insert((p.venue_id, p.seatplan_id));
+        }
+        if plans.len() > 1 {
+            return Err(err(format!(
+                "{owner}: its presentations must share one hall and seat plan"
+            )));
+        }
+    }
     Ok(())
 }
 

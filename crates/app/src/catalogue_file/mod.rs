@@ -43,6 +43,8 @@ pub struct CatalogueFile {
     /// System voucher classes; `saleFrom` and `saleTo` are days, relative allowed.
     pub system_voucher_classes: Vec<crate::vouchers::SystemVoucherClass>,
     pub donations: Vec<crate::vouchers::Donation>,
+    /// Membership seasons to enrol in; `enrollFrom` and `enrollTo` are days, relative allowed.
+    pub seasons: Vec<crate::memberships::Season>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -271,6 +273,18 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
         today,
         &mut data,
     )?;
+    for s in file.seasons {
+        let day = |d: &Option<String>| -> Result<Option<String>, CatalogueFileError> {
+            d.as_deref()
+                .map(|d| parse_day(d, today).map(|d| d.to_string()))
+                .transpose()
+        };
+        data.seasons.push(crate::memberships::Season {
+            enroll_from: day(&s.enroll_from)?,
+            enroll_to: day(&s.enroll_to)?,
+            ..s
+        });
+    }
     for m in file.members {
         let start_date = parse_day(&m.start_date, today)?.to_string();
         let end_date = parse_day(&m.end_date, today)?.to_string();

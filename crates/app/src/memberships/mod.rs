@@ -4,6 +4,11 @@
 //! rules that price them. The orders room keeps the cart, the payment and the one finalisation,
 //! which creates the members; nothing here writes.
 
+mod enroll;
+mod seasons;
+pub use enroll::*;
+pub use seasons::*;
+
 use jiff::ToSpan;
 use jiff::civil::Date;
 use rand::Rng;

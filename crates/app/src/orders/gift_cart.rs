@@ -175,6 +175,7 @@ impl OrderService {
             memberships,
             points_member: None,
             points_earned: 0,
+            enrollment: None,
         };
         self.save_pending(&mut order, now).await?;
         Ok(PricedCart {

@@ -161,6 +161,19 @@ pub struct Order {
     pub points_member: Option<String>,
     /// Points the order earns when paid, and after that what it still holds of them.
     pub points_earned: i64,
+    /// A ticket order that enrols a member in a membership season (decision 0040).
+    pub enrollment: Option<OrderEnrollment>,
+}
+
+/// The season a ticket order enrols its member in: the member is enrolled once it is paid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderEnrollment {
+    pub season_id: i64,
+    pub membership_id: i64,
+    pub member_id: i64,
+    pub member_number: String,
+    pub name: String,
+    pub name_en: String,
 }
 
 /// What an order sells (spec section 4: the order types a buyer switches between). A ticket
@@ -649,6 +662,16 @@ pub struct CartInput {
     pub locale: String,
     /// What the client believes the order costs; refused when it differs.
     pub total: Option<i64>,
+    /// The cart enrols a member in a membership season (decision 0040): priced by the season.
+    pub enrollment: Option<EnrollmentChoice>,
+}
+
+/// The season and member an enrolment cart is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnrollmentChoice {
+    pub membership_id: i64,
+    pub season_id: i64,
+    pub member_number: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,12 +17,13 @@ const GIFT_PAYMENT_WINDOW_MS: i64 = 20 * 60 * 1000;
 /// is by member number and ID number): an order of donations or memberships needs a valid Israeli
 /// ID number (spec section 5: membership and donation orders require ssn).
 fn check_donor(order: &Order) -> AppResult<()> {
-    if matches!(order.kind, OrderKind::Donations | OrderKind::Memberships)
+    if (matches!(order.kind, OrderKind::Donations | OrderKind::Memberships)
+        || order.enrollment.is_some())
         && kupa_domain::ids::IsraeliId::parse(&order.customer.ssn).is_none()
     {
         return Err(AppError::rejected_with(
             ErrorCode::FormValidation,
-            "a donation (or a membership) needs the buyer's ID number",
+            "a donation, a membership or an enrolment needs the buyer's ID number",
             serde_json::json!({ "fields": { "ssn": "idNumber" } }),
         ));
     }
@@ -70,6 +71,18 @@ impl OrderService {
         }
         self.check_tickets_fit(&order).await?;
         check_donor(&order)?;
+        if let Some(e) = &order.enrollment
+            && !self
+                .orders
+                .enrolled_members(e.season_id, &[e.member_id])
+                .await?
+                .is_empty()
+        {
+            return Err(AppError::rejected(
+                ErrorCode::AlreadyEnrolled,
+                "this member was enrolled in the season by another order meanwhile",
+            ));
+        }
         Self::check_installments(request.installments)?;
         // Every presentation of the order enters its payment window; the order's is the earliest.
         // An order without seats (vouchers, donations) holds nothing: its page waits as long.

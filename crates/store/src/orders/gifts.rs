@@ -2,7 +2,7 @@
 //! order, read back with it, and the vouchers issued by the one finalisation. The macros run on
 //! an executor or inside the caller's transaction, on either database.
 
-use kupa_app::orders::{OrderDonation, OrderMembership, OrderSystemVoucher};
+use kupa_app::orders::{OrderDonation, OrderEnrollment, OrderMembership, OrderSystemVoucher};
 
 use crate::rows::Get;
 
@@ -59,6 +59,17 @@ pub(super) fn membership_row(r: &impl Get) -> R<OrderMembership> {
     })
 }
 
+pub(super) fn enrollment_row(r: &impl Get) -> R<OrderEnrollment> {
+    Ok(OrderEnrollment {
+        season_id: r.i("season_id")?,
+        membership_id: r.i("membership_id")?,
+        member_id: r.i("member_id")?,
+        member_number: r.s("member_number")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+    })
+}
+
 /// Reads an order's voucher, donation and membership lines into `$order` (`$ex` is an executor).
 macro_rules! load_gift_lines {
     ($ex:expr, $order:expr) => {{
@@ -103,6 +114,18 @@ macro_rules! load_gift_lines {
                 .collect::<R<Vec<_>>>()
                 .map_err(db_err)?;
         }
+        if order.kind == OrderKind::Tickets {
+            let row = sqlx::query("SELECT * FROM order_enrollments WHERE order_id = $1")
+                .bind(&order.id)
+                .fetch_optional(&mut *$ex)
+                .await
+                .map_err(db_err)?;
+            order.enrollment = row
+                .as_ref()
+                .map(gifts::enrollment_row)
+                .transpose()
+                .map_err(db_err)?;
+        }
     }};
 }
 
@@ -129,6 +152,15 @@ macro_rules! save_gift_lines {
                  VALUES ($1, $2, $3, $4, $5, $6, $7)",
             )
             .bind(&o.id).bind(d.line).bind(d.donation_id).bind(d.detail_id).bind(&d.name).bind(&d.name_en).bind(d.amount)
+            .execute(&mut *$tx).await.map_err(db_err)?;
+        }
+        if let Some(e) = &o.enrollment {
+            sqlx::query(
+                "INSERT INTO order_enrollments (order_id, season_id, membership_id, member_id, member_number, name, name_en) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(&o.id).bind(e.season_id).bind(e.membership_id).bind(e.member_id).bind(&e.member_number)
+            .bind(&e.name).bind(&e.name_en)
             .execute(&mut *$tx).await.map_err(db_err)?;
         }
         for m in &o.memberships {

@@ -209,6 +209,7 @@ mod finalise;
 mod cancel;
 #[macro_use]
 mod modify;
+mod enrollments;
 use modify::{CLAIM_SOLD, RELEASE_SOLD};
 
 /// Runs `$body` in a write transaction (IMMEDIATE on SQLite) and commits; `$tx` names it.
@@ -357,6 +358,10 @@ impl OrderStore for Db {
                 .await
                 .map_err(db_err)
         })
+    }
+
+    async fn enrolled_members(&self, season_id: i64, member_ids: &[i64]) -> StoreResult<Vec<i64>> {
+        self.enrolled(season_id, member_ids).await
     }
 
     async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>> {

@@ -942,6 +942,80 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/enroll/{membershipId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The membership's season open for enrolment, and the customer's members of it. */
+    get: operations['enrollSeason'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/enroll/{membershipId}/lock-seat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Holds a seat for the member: in one presentation (replacing the one held there), or the member
+     *     seat in every presentation of the season, all or none.
+     */
+    put: operations['enrollLockSeat'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/enroll/{membershipId}/seatplan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The season hall's seat plan and its seats' states for this buyer: for the member seat a seat
+     *     is available only when free (or this buyer's) in every presentation of the season.
+     */
+    get: operations['enrollSeatplan'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/enroll/{membershipId}/unlock-seat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Releases the seat: in one presentation, or in every presentation of the season. */
+    put: operations['enrollUnlockSeat'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/features': {
     parameters: {
       query?: never;
@@ -2139,6 +2213,7 @@ export interface components {
       customerInfo?: components['schemas']['CustomerInfo'] | null;
       /** @description A donation order's donations (spec section 3, Donation). */
       donations?: components['schemas']['CartDonationIn'][] | null;
+      enrollment?: components['schemas']['CartEnrollmentIn'] | null;
       /**
        * @description A membership order's memberships (spec section 3, Membership; decision 0037): new
        *     members and top-ups, for the customer logged in.
@@ -2191,6 +2266,14 @@ export interface components {
       donationDetails: components['schemas']['CartDonationDetailIn'][];
       /** Format: int64 */
       id: number;
+    };
+    /** @description `cart.enrollment` of `POST /cart`. */
+    CartEnrollmentIn: {
+      memberNumber: string;
+      /** Format: int64 */
+      membershipId: number;
+      /** Format: int64 */
+      seasonId: number;
     };
     /** @description A membership of the cart: new members per price, and top-ups of the buyer's members. */
     CartMembershipIn: {
@@ -2748,6 +2831,130 @@ export interface components {
       /** @description The new address the code was mailed to. */
       email: string;
     };
+    /**
+     * @description The spec's enrolment seat: `{venueId, seatplanId, sectionId, x, y, ticketGroupId, seasonId,
+     *     presentationId, selections}`.
+     */
+    EnrollLockBody: {
+      confirmLimitedView?: boolean;
+      confirmWheelchair?: boolean;
+      /** @description The member enrolled. */
+      memberNumber: string;
+      /**
+       * Format: int64
+       * @description One presentation; null: the member seat, in every presentation of the season.
+       */
+      presentationId?: number | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+      /** Format: int64 */
+      seasonId: number;
+      /** Format: int64 */
+      seatplanId: number;
+      /** Format: int64 */
+      sectionId: number;
+      /** @description The client's selections; the answer's are the server's. */
+      selections?: Record<string, never>[];
+      /**
+       * Format: int64
+       * @description Accepted for the spec's client; the season decides the tickets.
+       */
+      ticketGroupId?: number | null;
+      /** Format: int64 */
+      venueId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
+    /** @description The spec's "Enroll membership". */
+    EnrollMembershipDto: {
+      /** Format: int64 */
+      DefaultTicketGroupId: number;
+      Description: string;
+      DescriptionEn: string;
+      IsPricingPerTicket: boolean;
+      IsSkipMemberSeat: boolean;
+      /** Format: int64 */
+      MembershipId: number;
+      Name: string;
+      NameEn: string;
+      /** @description Keyed by presentation id, then ticket group id, then ticket id. */
+      PresentationDetail: {
+        [key: string]: {
+          [key: string]: {
+            [key: string]: components['schemas']['SeasonPriceDto'];
+          };
+        };
+      };
+      Presentations: components['schemas']['SeasonPresentationDto'][];
+      /** Format: int64 */
+      SeasonId: number;
+      TicketGroups: components['schemas']['SeasonTicketGroup'][];
+      /** Format: int64 */
+      seatplanId: number;
+      /** Format: int64 */
+      venueId: number;
+    };
+    EnrollSeasonResponse: {
+      enrollMembership: components['schemas']['EnrollMembershipDto'];
+      members: components['schemas']['EnrollingMemberDto'][];
+    };
+    EnrollSeatplanResponse: {
+      seatplan: components['schemas']['SeatplanV2'];
+      seats: components['schemas']['SeatStatusShort'][];
+      sections: components['schemas']['SectionStatus'][];
+      selections: components['schemas']['SelectionDto'][];
+      serverTime: string;
+    };
+    /** @description The spec's unlock: as the lock without `seasonId` (optional here). */
+    EnrollUnlockBody: {
+      /**
+       * Format: int64
+       * @description One presentation; null: the seat in every presentation of the season.
+       */
+      presentationId?: number | null;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+      /** Format: int64 */
+      seasonId?: number | null;
+      /** Format: int64 */
+      seatplanId: number;
+      /** Format: int64 */
+      sectionId: number;
+      selections?: Record<string, never>[];
+      /** Format: int64 */
+      ticketGroupId?: number | null;
+      /** Format: int64 */
+      venueId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
+    EnrollingMemberDto: {
+      /** Format: int64 */
+      balance: number;
+      endDate: string;
+      /** @description Enrolled in this season already (a paid enrolment). */
+      enrolled: boolean;
+      /** @description Valid today. */
+      isAvailable: boolean;
+      memberNumber: string;
+      name: string;
+      nameEn: string;
+      startDate: string;
+    };
+    /** @description The season a ticket order enrols its member in. */
+    EnrollmentDto: {
+      memberNumber: string;
+      /** Format: int64 */
+      membershipId: number;
+      name: string;
+      nameEn: string;
+      /** Format: int64 */
+      seasonId: number;
+    };
     ErrorBody: {
       error: components['schemas']['ErrorDetail'];
     };
@@ -2834,6 +3041,7 @@ export interface components {
       | 'mustSelectMemberships'
       | 'noMemberships'
       | 'validateReferences'
+      | 'ALREADY_ENROLLED'
       | 'SYSTEM_VOUCHER_NOT_FOUND'
       | 'SYSTEM_VOUCHER_NOT_ACTIVE'
       | 'SYSTEM_VOUCHER_NOT_SOLD_IN_OUTLET'
@@ -3711,6 +3919,12 @@ export interface components {
       currency: string;
       /** @description A donation order's donations. */
       donations: components['schemas']['PricedDonation'][];
+      enrollment?: components['schemas']['EnrollmentDto'] | null;
+      /**
+       * Format: int64
+       * @description Agorot the order's tickets take from series passes, beside the total in money.
+       */
+      memberBalanceTotal: number;
       /** @description A membership order's units, one per new member or top-up (decision 0037). */
       memberships: components['schemas']['PricedMembership'][];
       /** @description tickets, vouchers, donations or memberships. */
@@ -3829,6 +4043,12 @@ export interface components {
     PricedTicket: {
       code?: string | null;
       isMultiplyFactorSubTicket: boolean;
+      /**
+       * Format: int64
+       * @description Agorot this ticket takes from its member's series pass (a pass ticket, an enrolment's
+       *     MembershipPayableAmount), beside its price in money.
+       */
+      memberBalance: number;
       /** @description The line's member number and references, as sent: a later cart post repeats them. */
       memberNumber?: string | null;
       /**
@@ -4033,6 +4253,7 @@ export interface components {
       currency: string;
       customerEmail: string;
       customerFirstName: string;
+      enrollment?: components['schemas']['EnrollmentDto'] | null;
       entranceTime: string;
       eventDateTime: string;
       /**
@@ -4241,6 +4462,62 @@ export interface components {
     Screen: {
       label: string;
       labelEn: string;
+    };
+    SeasonPresentationDto: {
+      IsRequired: boolean;
+      /**
+       * Format: int64
+       * @description Agorot of each ticket the series balance pays when the season is not priced per ticket.
+       */
+      MembershipPayableAmount: number;
+      /** Format: int64 */
+      PresentationId: number;
+      /** @description UTC. */
+      dateTime: string;
+      /** Format: int64 */
+      featureId: number;
+      featureName: string;
+      featureNameEn: string;
+      locationName: string;
+      locationNameEn: string;
+      /** Format: int64 */
+      seatplanId: number;
+      /** Format: int64 */
+      venueId: number;
+      venueName: string;
+      venueNameEn: string;
+    };
+    /** @description A ticket's price in a presentation of the season. */
+    SeasonPriceDto: {
+      IsPriceOverride: boolean;
+      /**
+       * Format: int64
+       * @description Agorot of it the member's series balance pays; the rest is money.
+       */
+      MembershipPayableAmount: number;
+      /**
+       * Format: int64
+       * @description The price in force (agorot): the season's override, or the ticket's own.
+       */
+      Price: number;
+    };
+    SeasonTicket: {
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+      /**
+       * Format: int64
+       * @description The ticket's own price (agorot); the season's price is in PresentationDetail.
+       */
+      price: number;
+    };
+    SeasonTicketGroup: {
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+      tickets: components['schemas']['SeasonTicket'][];
     };
     /**
      * @description Why a seat is not selectable by this buyer now.
@@ -4491,6 +4768,25 @@ export interface components {
        */
       remaining: number;
       soldOut: boolean;
+    };
+    SelectionDto: {
+      /** @description When this hold ends unless the order moves on (UTC). */
+      expiresAt: string;
+      /** Format: int64 */
+      presentationId: number;
+      rowName: string;
+      seatName: string;
+      /** Format: int64 */
+      sectionId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
+    SelectionsResponse: {
+      /** @description Every seat this buyer holds in the season's presentations, by presentation. */
+      selections: components['schemas']['SelectionDto'][];
+      serverTime: string;
     };
     SendTicketsBody: {
       mobileNumber: string;
@@ -7451,6 +7747,240 @@ export interface operations {
       };
       /** @description notFound */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  enrollSeason: {
+    parameters: {
+      query?: {
+        /** @description Check this member: the customer's, of this membership, valid and not enrolled yet. */
+        memberNumber?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The membership */
+        membershipId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The season and the customer's members */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EnrollSeasonResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound (no season open for enrolment), CUSTOMER_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description ALREADY_ENROLLED, CUSTOMER_NO_MOBILE, memberExpired, memberNotStarted */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  enrollLockSeat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The membership */
+        membershipId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EnrollLockBody'];
+      };
+    };
+    responses: {
+      /** @description The buyer's selections */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SelectionsResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound, CUSTOMER_NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description lock_seat_error (not free in one of the presentations: nothing held), ALREADY_ENROLLED, CUSTOMER_NO_MOBILE, memberExpired, holdLimitReached */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.reason oneSeatPerPresentation), seatConfirmationRequired, tooManySeats */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  enrollSeatplan: {
+    parameters: {
+      query?: {
+        /** @description Default: the membership's season open for enrolment. */
+        seasonId?: number;
+        /** @description One presentation of the season; none: the member seat (every presentation at once). */
+        presentationId?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The membership */
+        membershipId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The plan, the states and the buyer's selections */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EnrollSeatplanResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  enrollUnlockSeat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The membership */
+        membershipId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EnrollUnlockBody'];
+      };
+    };
+    responses: {
+      /** @description The buyer's selections */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SelectionsResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unlock_seat_error (not held by this buyer) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -17,6 +17,7 @@ use crate::seat_plan::plan_seat;
 use super::*;
 use crate::error::constraint;
 
+mod enroll;
 mod tickets;
 use tickets::{Plan, order_tickets};
 
@@ -64,8 +65,15 @@ impl OrderService {
         )
         .map_err(|v| AppError::rejected(v.code(), v.to_string()))?;
         let mut priced = Vec::new();
-        for (part, (_, plan)) in cart.presentations.iter().zip(&parts) {
-            priced.extend(self.price_tickets(login, &part.seats, plan).await?);
+        let mut enrollment = None;
+        if let Some(choice) = &cart.enrollment {
+            let (lines, e) = self.price_enrollment(login, choice, &cart).await?;
+            priced = lines;
+            enrollment = Some(e);
+        } else {
+            for (part, (_, plan)) in cart.presentations.iter().zip(&parts) {
+                priced.extend(self.price_tickets(login, &part.seats, plan).await?);
+            }
         }
         // The first presentation's complex sells the products; one business charges the service.
         let (first, _) = &parts[0];
@@ -149,6 +157,7 @@ impl OrderService {
             memberships: Vec::new(),
             points_member: None,
             points_earned: 0,
+            enrollment,
         };
         order.points_member =
             earning_member(&order.tickets, self.valid_card_of(login).await?.as_deref());
@@ -166,6 +175,10 @@ impl OrderService {
             }
         }
         let (expires_at_ms, step) = clock.unwrap_or((now, step));
+        if order.enrollment.is_some() {
+            // A season ticket on a wheelchair place, ...: refused now rather than at payment.
+            self.check_tickets_fit(&order).await?;
+        }
         self.save_pending(&mut order, now).await?;
         if order.customer_id.is_none() {
             self.customers

@@ -163,9 +163,21 @@ impl OrderService {
     /// place, ...): checked again before the payment starts and when it is finalised, so an order
     /// priced under other rules (an older server, a catalogue changed since) never sells below price.
     pub(in crate::orders) async fn check_tickets_fit(&self, order: &Order) -> AppResult<()> {
+        // An enrolment's tickets come from its season's ticket groups (decision 0040).
+        let mut extra_groups = Vec::new();
+        if let Some(e) = &order.enrollment
+            && let Some(season) = self
+                .store
+                .seasons()
+                .await?
+                .into_iter()
+                .find(|s| s.id == e.season_id)
+        {
+            extra_groups = season.ticket_groups();
+        }
         for presentation_id in &order.presentations {
             let tickets: Vec<&OrderTicket> = order.tickets_of(*presentation_id).collect();
-            self.check_presentation_tickets_fit(*presentation_id, &tickets)
+            self.check_presentation_tickets_fit(*presentation_id, &tickets, &extra_groups)
                 .await?;
         }
         Ok(())
@@ -175,6 +187,7 @@ impl OrderService {
         &self,
         presentation_id: i64,
         tickets: &[&OrderTicket],
+        extra_groups: &[i64],
     ) -> AppResult<()> {
         let info = self
             .catalogue
@@ -184,7 +197,8 @@ impl OrderService {
         let plan_id = info.view.presentation.seatplan_id;
         let sections = self.store.sections(plan_id).await?;
         let seats = self.store.seats(plan_id).await?;
-        let group_ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
+        let mut group_ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
+        group_ids.extend_from_slice(extra_groups);
         let groups = self.store.ticket_groups(&group_ids).await?;
         let types: Vec<TicketType> = groups
             .iter()

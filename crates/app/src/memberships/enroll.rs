@@ -1,0 +1,559 @@
+//! Enrolling a member in a membership season (spec sections 2 "Enroll membership", 3, 7
+//! `GET /enroll/{membershipId}/seatplan`, `PUT /enroll/{membershipId}/lock-seat` and
+//! `unlock-seat`; issue 15, decision 0040): the season open for enrolment, the member checked, the
+//! season's seat map and the seats held for it. Seats are held through the booking service, in
+//! the same claim table and under the same atomic rules as any ticket seat; the enrolment itself
+//! is sold as a ticket order (the orders room prices it with [`EnrollmentRules`]).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use kupa_domain::catalogue::SeatState;
+use kupa_domain::customer::MemberStanding;
+use kupa_domain::seating::{Confirmations, SeatAddress};
+
+use crate::accounts::{CustomerAccount, CustomerService, MemberCard};
+use crate::booking::{BookingService, Holder, SeatRequest};
+use crate::catalogue::{CatalogueService, SeatStatus, SeatplanFull, SectionStatus};
+use crate::error::{AppError, AppResult, ErrorCode};
+use crate::model::{Membership, Ticket, TicketGroup};
+use crate::ports::{Captcha, CatalogueStore, ClaimStore, Clock, OrderStore};
+
+use super::Season;
+
+/// A season open for enrolment, with what its pages show of each presentation.
+#[derive(Debug, Clone)]
+pub struct OpenSeason {
+    pub season: Season,
+    pub membership: Membership,
+    /// The season's presentations, ascending by id.
+    pub presentations: Vec<crate::catalogue::PresentationInfo>,
+    /// The season's ticket groups and their tickets.
+    pub ticket_groups: Vec<(TicketGroup, Vec<Ticket>)>,
+}
+
+/// One of the customer's members of the season's membership, and whether it is enrolled.
+#[derive(Debug, Clone)]
+pub struct EnrollingMember {
+    pub card: MemberCard,
+    pub enrolled: bool,
+}
+
+/// A seat this session holds in a presentation of the season.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub presentation_id: i64,
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+    pub row_name: String,
+    pub seat_name: String,
+    pub expires_at_ms: i64,
+}
+
+/// A seat an enrolment asks for: in one presentation, or (None) the member seat in all of them.
+#[derive(Debug, Clone, Copy)]
+pub struct EnrollSeat {
+    pub venue_id: i64,
+    pub seatplan_id: i64,
+    pub section_id: i64,
+    pub x: i64,
+    pub y: i64,
+    pub presentation_id: Option<i64>,
+    /// The buyer confirmed a wheelchair or limited-view place, as for any seat.
+    pub confirmed: Confirmations,
+}
+
+/// The season's seat map for a member seat (every presentation at once) or for one presentation.
+#[derive(Debug, Clone)]
+pub struct EnrollSeatMap {
+    pub plan: SeatplanFull,
+    pub status: SeatStatus,
+}
+
+pub struct EnrollService {
+    catalogue: Arc<CatalogueService>,
+    booking: Arc<BookingService>,
+    store: Arc<dyn CatalogueStore>,
+    claims: Arc<dyn ClaimStore>,
+    orders: Arc<dyn OrderStore>,
+    customers: Arc<CustomerService>,
+    captcha: Arc<dyn Captcha>,
+    clock: Arc<dyn Clock>,
+}
+
+/// The rules an enrolment cart and the enrolment calls share: the open season of a membership,
+/// and the member a customer enrols.
+pub struct EnrollmentRules<'a> {
+    pub store: &'a dyn CatalogueStore,
+    pub catalogue: &'a CatalogueService,
+    pub orders: &'a dyn OrderStore,
+    pub now_ms: i64,
+}
+
+impl EnrollmentRules<'_> {
+    /// The season of `membership_id` open for enrolment now (`season_id`: that one, if open).
+    pub async fn open_season(
+        &self,
+        membership_id: i64,
+        season_id: Option<i64>,
+    ) -> AppResult<OpenSeason> {
+        let membership = self
+            .store
+            .memberships()
+            .await?
+            .into_iter()
+            .find(|m| m.id == membership_id)
+            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such membership"))?;
+        let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(self.now_ms));
+        for season in self.store.seasons().await? {
+            if season.membership_id != membership_id || season_id.is_some_and(|id| id != season.id)
+            {
+                continue;
+            }
+            let mut presentations = Vec::new();
+            for id in season.presentation_ids() {
+                presentations.push(
+                    self.catalogue
+                        .presentation(id, &Default::default())
+                        .await?
+                        .info,
+                );
+            }
+            let first = presentations
+                .iter()
+                .map(|p| p.view.presentation.starts_at_ms)
+                .min();
+            if season.is_open(today, self.now_ms, first) {
+                let ticket_groups = self.store.ticket_groups(&season.ticket_groups()).await?;
+                return Ok(OpenSeason {
+                    season,
+                    membership,
+                    presentations,
+                    ticket_groups,
+                });
+            }
+        }
+        Err(AppError::rejected(
+            ErrorCode::NotFound,
+            "this membership has no season open for enrolment",
+        ))
+    }
+
+    /// The customer's members of the season's membership, each with whether it is enrolled.
+    pub async fn members(
+        &self,
+        account: &CustomerAccount,
+        open: &OpenSeason,
+    ) -> AppResult<Vec<EnrollingMember>> {
+        let cards: Vec<&MemberCard> = account
+            .members
+            .iter()
+            .filter(|c| c.member.membership_id == open.membership.id)
+            .collect();
+        let ids: Vec<i64> = cards.iter().map(|c| c.member.id).collect();
+        let enrolled = self.orders.enrolled_members(open.season.id, &ids).await?;
+        Ok(cards
+            .into_iter()
+            .map(|c| EnrollingMember {
+                enrolled: enrolled.contains(&c.member.id),
+                card: c.clone(),
+            })
+            .collect())
+    }
+
+    /// The member a customer enrols: theirs, of the season's membership
+    /// (`CUSTOMER_NOT_FOUND`), with a mobile number for the tickets (`CUSTOMER_NO_MOBILE`),
+    /// valid (`memberExpired`, `memberNotStarted`) and not enrolled yet (`ALREADY_ENROLLED`).
+    pub async fn member(
+        &self,
+        account: &CustomerAccount,
+        open: &OpenSeason,
+        member_number: &str,
+    ) -> AppResult<MemberCard> {
+        let number = member_number.trim();
+        let member = self
+            .members(account, open)
+            .await?
+            .into_iter()
+            .find(|m| m.card.member.member_number == number)
+            .ok_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::CustomerNotFound,
+                    "no member of this membership has that number among yours",
+                )
+            })?;
+        if account.customer.mobile.trim().is_empty() {
+            return Err(AppError::rejected(
+                ErrorCode::CustomerNoMobile,
+                "the member's customer has no mobile number for the tickets",
+            ));
+        }
+        match member.card.standing {
+            MemberStanding::Expired => {
+                return Err(AppError::rejected(
+                    ErrorCode::MemberExpired,
+                    "the membership has expired",
+                ));
+            }
+            MemberStanding::NotStarted => {
+                return Err(AppError::rejected(
+                    ErrorCode::MemberNotStarted,
+                    "the membership has not started yet",
+                ));
+            }
+            _ => {}
+        }
+        if member.enrolled {
+            return Err(AppError::rejected(
+                ErrorCode::AlreadyEnrolled,
+                "this member is already enrolled in the season",
+            ));
+        }
+        Ok(member.card)
+    }
+}
+
+impl EnrollService {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        catalogue: Arc<CatalogueService>,
+        booking: Arc<BookingService>,
+        store: Arc<dyn CatalogueStore>,
+        claims: Arc<dyn ClaimStore>,
+        orders: Arc<dyn OrderStore>,
+        customers: Arc<CustomerService>,
+        captcha: Arc<dyn Captcha>,
+        clock: Arc<dyn Clock>,
+    ) -> EnrollService {
+        EnrollService {
+            catalogue,
+            booking,
+            store,
+            claims,
+            orders,
+            customers,
+            captcha,
+            clock,
+        }
+    }
+
+    fn rules(&self) -> EnrollmentRules<'_> {
+        EnrollmentRules {
+            store: self.store.as_ref(),
+            catalogue: &self.catalogue,
+            orders: self.orders.as_ref(),
+            now_ms: self.clock.now_ms(),
+        }
+    }
+
+    /// The customer logged in (`loginError` otherwise): a member is a customer's.
+    async fn account(&self, login: Option<&str>) -> AppResult<CustomerAccount> {
+        self.customers
+            .customer_of_login(login)
+            .await?
+            .ok_or_else(|| AppError::rejected(ErrorCode::LoginError, "log in to enrol a member"))
+    }
+
+    /// The season open for enrolment and the customer's members of its membership; with
+    /// `member_number`, that member checked.
+    pub async fn season(
+        &self,
+        login: Option<&str>,
+        membership_id: i64,
+        member_number: Option<&str>,
+    ) -> AppResult<(OpenSeason, Vec<EnrollingMember>)> {
+        let account = self.account(login).await?;
+        let rules = self.rules();
+        let open = rules.open_season(membership_id, None).await?;
+        if let Some(number) = member_number.filter(|n| !n.trim().is_empty()) {
+            rules.member(&account, &open, number).await?;
+        }
+        let members = rules.members(&account, &open).await?;
+        Ok((open, members))
+    }
+
+    /// The season's open season, for a call that names it (and its membership).
+    async fn named_season(
+        &self,
+        login: Option<&str>,
+        membership_id: i64,
+        season_id: Option<i64>,
+    ) -> AppResult<(CustomerAccount, OpenSeason)> {
+        let account = self.account(login).await?;
+        let open = self.rules().open_season(membership_id, season_id).await?;
+        Ok((account, open))
+    }
+
+    /// The season hall's map: for the member seat (no presentation) a seat is free only when it
+    /// is free (or this session's) in every presentation, and this session's only when it holds
+    /// it in all; for one presentation, as that presentation's status.
+    pub async fn seat_map(
+        &self,
+        session: &str,
+        login: Option<&str>,
+        membership_id: i64,
+        season_id: Option<i64>,
+        presentation_id: Option<i64>,
+    ) -> AppResult<(EnrollSeatMap, Vec<Selection>)> {
+        let (_, open) = self.named_season(login, membership_id, season_id).await?;
+        let ids = presentations_asked(&open.season, presentation_id)?;
+        let first = &open.presentations[0].view.presentation;
+        let plan = self
+            .catalogue
+            .seatplan(first.venue_id, first.seatplan_id)
+            .await?;
+        let mut statuses = Vec::new();
+        for id in &ids {
+            statuses.push(
+                self.catalogue
+                    .seat_status(*id, None, Some(session), &Default::default())
+                    .await?,
+            );
+        }
+        let status = combine(statuses);
+        let selections = self.selections(session, &open).await?;
+        Ok((EnrollSeatMap { plan, status }, selections))
+    }
+
+    /// Every seat this session holds in the season's presentations, by presentation.
+    pub async fn selections(&self, session: &str, open: &OpenSeason) -> AppResult<Vec<Selection>> {
+        let now = self.clock.now_ms();
+        let first = &open.presentations[0].view.presentation;
+        let seats = self.store.seats(first.seatplan_id).await?;
+        let mut out = Vec::new();
+        for p in &open.presentations {
+            let id = p.view.presentation.id;
+            for c in self.claims.session_claims(id, session).await? {
+                if !c.view().is_live_hold_of(session, now) {
+                    continue;
+                }
+                let seat = seats
+                    .iter()
+                    .find(|s| s.section_id == c.section_id && s.x == c.x && s.y == c.y);
+                out.push(Selection {
+                    presentation_id: id,
+                    section_id: c.section_id,
+                    x: c.x,
+                    y: c.y,
+                    row_name: seat.map(|s| s.row_name.clone()).unwrap_or_default(),
+                    seat_name: seat
+                        .map(|s| s.seat_name.clone())
+                        .unwrap_or_else(|| c.x.to_string()),
+                    expires_at_ms: c.expires_at_ms,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Holds the seat for the member: in one presentation, or (the member seat) in every
+    /// presentation of the season, all or none, taken in ascending order so that buyers racing
+    /// for one seat meet at the first presentation. A seat this session held there before gives
+    /// way once the new one is held (one seat per presentation for each member).
+    #[allow(clippy::too_many_arguments)]
+    pub async fn lock(
+        &self,
+        session: &str,
+        login: Option<&str>,
+        holder: &Holder,
+        captcha_token: &str,
+        membership_id: i64,
+        season_id: i64,
+        member_number: &str,
+        seat: EnrollSeat,
+    ) -> AppResult<Vec<Selection>> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
+        let (account, open) = self
+            .named_season(login, membership_id, Some(season_id))
+            .await?;
+        self.rules().member(&account, &open, member_number).await?;
+        let ids = presentations_asked(&open.season, seat.presentation_id)?;
+        let before = self.selections(session, &open).await?;
+        let mut taken: Vec<i64> = Vec::new();
+        for id in &ids {
+            let already = before.iter().any(|s| {
+                s.presentation_id == *id
+                    && (s.section_id, s.x, s.y) == (seat.section_id, seat.x, seat.y)
+            });
+            if already {
+                continue;
+            }
+            let outcome = self
+                .booking
+                .lock_checked(session, holder, request(*id, &seat), seat.confirmed)
+                .await;
+            let outcome = match outcome {
+                Ok(o) => o,
+                Err(e) => {
+                    self.give_back(session, &taken, &seat).await;
+                    return Err(e);
+                }
+            };
+            if outcome.all.len() > 1 {
+                // A sofa is sold whole: not one member's seat.
+                taken.push(*id);
+                self.give_back(session, &taken, &seat).await;
+                return Err(AppError::rejected_with(
+                    ErrorCode::FormValidation,
+                    "a sofa is two seats: a member takes one seat in each presentation",
+                    serde_json::json!({ "reason": "oneSeatPerPresentation" }),
+                ));
+            }
+            taken.push(*id);
+        }
+        // Held everywhere asked: the seats this session held there before give way.
+        for old in before.iter().filter(|s| ids.contains(&s.presentation_id)) {
+            if (old.section_id, old.x, old.y) != (seat.section_id, seat.x, seat.y) {
+                let req = SeatRequest {
+                    presentation_id: old.presentation_id,
+                    venue_id: seat.venue_id,
+                    seatplan_id: seat.seatplan_id,
+                    section_id: old.section_id,
+                    x: old.x,
+                    y: old.y,
+                };
+                self.booking.unlock_checked(session, req).await?;
+            }
+        }
+        self.selections(session, &open).await
+    }
+
+    /// Releases the seat: in one presentation, or in every presentation of the season.
+    pub async fn unlock(
+        &self,
+        session: &str,
+        login: Option<&str>,
+        captcha_token: &str,
+        membership_id: i64,
+        season_id: Option<i64>,
+        seat: EnrollSeat,
+    ) -> AppResult<Vec<Selection>> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
+        let account = self.account(login).await?;
+        // The spec's unlock names no season: the one holding the presentation, else the open one.
+        let season_id = match (season_id, seat.presentation_id) {
+            (Some(id), _) => Some(id),
+            (None, Some(p)) => self
+                .store
+                .seasons()
+                .await?
+                .into_iter()
+                .find(|s| s.membership_id == membership_id && s.presentation(p).is_some())
+                .map(|s| s.id),
+            (None, None) => None,
+        };
+        let open = self.rules().open_season(membership_id, season_id).await?;
+        drop(account);
+        let ids = presentations_asked(&open.season, seat.presentation_id)?;
+        let mut released = 0;
+        for id in &ids {
+            match self
+                .booking
+                .unlock_checked(session, request(*id, &seat))
+                .await
+            {
+                Ok(_) => released += 1,
+                Err(AppError::Rejected {
+                    code: ErrorCode::UnlockSeatError,
+                    ..
+                }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if released == 0 {
+            return Err(AppError::rejected(
+                ErrorCode::UnlockSeatError,
+                "this seat is not held by you",
+            ));
+        }
+        self.selections(session, &open).await
+    }
+
+    /// Undoes a member seat's holds taken so far (its lock failed further on).
+    async fn give_back(&self, session: &str, taken: &[i64], seat: &EnrollSeat) {
+        for id in taken {
+            if let Err(e) = self
+                .booking
+                .unlock_checked(session, request(*id, seat))
+                .await
+            {
+                tracing::warn!(presentation = id, error = %e, "an enrolment hold could not be given back; it expires with its step");
+            }
+        }
+    }
+}
+
+fn request(presentation_id: i64, seat: &EnrollSeat) -> SeatRequest {
+    SeatRequest {
+        presentation_id,
+        venue_id: seat.venue_id,
+        seatplan_id: seat.seatplan_id,
+        section_id: seat.section_id,
+        x: seat.x,
+        y: seat.y,
+    }
+}
+
+/// The presentations a call is about: the one named (of the season), or all of them.
+fn presentations_asked(season: &Season, presentation_id: Option<i64>) -> AppResult<Vec<i64>> {
+    match presentation_id {
+        Some(id) if season.presentation(id).is_some() => Ok(vec![id]),
+        Some(id) => Err(AppError::rejected_with(
+            ErrorCode::NotFound,
+            format!("presentation {id} is not in the season"),
+            serde_json::json!({ "reason": "notInSeason", "presentationId": id }),
+        )),
+        None => Ok(season.presentation_ids()),
+    }
+}
+
+/// One status for several presentations of one hall: a seat is as taken as its most taken
+/// presentation says (sold, then held by another), this session's only when held in every one,
+/// and otherwise free; blocked when blocked in any. A section's remaining seats are counted anew.
+fn combine(mut statuses: Vec<SeatStatus>) -> SeatStatus {
+    if statuses.len() == 1 {
+        return statuses.remove(0);
+    }
+    let mut first = statuses.remove(0);
+    let rank = |s: &SeatState| match s {
+        SeatState::Sold => 3,
+        SeatState::HeldByOther => 2,
+        SeatState::Available => 1,
+        SeatState::HeldByMe => 0,
+    };
+    let mut states: BTreeMap<SeatAddress, SeatState> = first
+        .seats
+        .iter()
+        .map(|(seat, state)| (SeatAddress::new(seat.section_id, seat.x, seat.y), *state))
+        .collect();
+    for other in &statuses {
+        for (seat, state) in &other.seats {
+            let key = SeatAddress::new(seat.section_id, seat.x, seat.y);
+            let entry = states.entry(key).or_insert(*state);
+            if rank(state) > rank(entry) {
+                *entry = *state;
+            }
+        }
+        first.blocked.extend(other.blocked.iter().copied());
+        first.box_office.extend(other.box_office.iter().copied());
+    }
+    for (seat, state) in first.seats.iter_mut() {
+        *state = states[&SeatAddress::new(seat.section_id, seat.x, seat.y)];
+    }
+    for section in first.sections.iter_mut() {
+        let id = section.section.id;
+        let remaining = first
+            .seats
+            .iter()
+            .filter(|(s, st)| s.section_id == id && *st == SeatState::Available)
+            .count() as i64;
+        *section = SectionStatus {
+            remaining,
+            sold_out: remaining == 0
+                && section.section.kind == kupa_domain::catalogue::SectionKind::Reserved,
+            section: section.section.clone(),
+        };
+    }
+    first
+}
