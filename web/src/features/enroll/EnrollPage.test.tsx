@@ -8,7 +8,7 @@ import { renderApp, type ApiHandler } from '../../test/renderApp';
 import { demoSeason } from './testing/season';
 
 /** A busy machine renders the first page slowly (the app's lazy routes, the config). */
-const SLOW = { timeout: 5000 };
+const SLOW = { timeout: 10_000 };
 
 const season = demoSeason();
 
@@ -26,7 +26,8 @@ const login = {
 
 const dana: EnrollMember = {
   memberNumber: '200001',
-  name: 'Dana Levi',
+  name: 'דנה לוי',
+  nameEn: 'Dana Levi',
   balance: 23100,
   startDate: '2026-01-01',
   endDate: '2027-01-01',
@@ -114,6 +115,7 @@ function enrolServer(
       if (!among.every((id) => free(id, s))) return err(409, 'lock_seat_error');
       for (const id of among) {
         server.held.set(id, {
+          expiresAt: '2026-11-26T10:10:00Z',
           presentationId: id,
           sectionId: 61,
           x: s.x,
@@ -122,29 +124,35 @@ function enrolServer(
           seatName: s.n,
         });
       }
-      return {
-        body: {
-          selections: selections(),
-          expiresAt: '2026-11-26T10:10:00Z',
-          serverTime: '2026-11-26T10:00:00Z',
-        },
-      };
+      return { body: { selections: selections(), serverTime: '2026-11-26T10:00:00Z' } };
     }
     if (url.pathname === '/api/enroll/2/unlock-seat' && body) {
       server.held.delete(body.presentationId as number);
-      return { body: { selections: selections() } };
+      return { body: { selections: selections(), serverTime: '2026-11-26T10:00:00Z' } };
     }
     if (url.pathname === '/api/cart' && method === 'POST') {
-      return (
-        opts.cart ?? {
-          body: {
-            cart: { total: 3000, amountDue: 3000, currency: 'ILS', tickets: [] },
-            expiresAt: '2026-11-26T10:15:00Z',
-            serverTime: '2026-11-26T10:00:00Z',
-            step: 'customerInfo',
+      if (opts.cart) return opts.cart;
+      const cart = (body as { cart: { presentations: { presentationId: number }[] } }).cart;
+      const tickets = cart.presentations.map(({ presentationId }) => ({
+        ...server.held.get(presentationId)!,
+        price: 1500,
+        memberBalance: 1500,
+        serviceCharge: 500,
+      }));
+      return {
+        body: {
+          cart: {
+            total: 2000 * tickets.length,
+            amountDue: 2000 * tickets.length,
+            memberBalanceTotal: 1500 * tickets.length,
+            currency: 'ILS',
+            tickets,
           },
-        }
-      );
+          expiresAt: '2026-11-26T10:15:00Z',
+          serverTime: '2026-11-26T10:00:00Z',
+          step: 'customerInfo',
+        },
+      };
     }
     return undefined;
   };
@@ -271,9 +279,15 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
     // Details with the ID number, and the cart with the enrolment.
     expect(await screen.findByText(/an ID number is needed/)).toBeInTheDocument();
     expect(screen.getByText(/₪45\.00 from your pass/)).toBeInTheDocument();
+    expect(screen.getByText(/Total to pay/)).toHaveTextContent('₪60.00');
     await fillDetails(user);
     await screen.findByRole('button', { name: /^Pay / });
-    const cart = server.calls.find((c) => c.path === '/api/cart');
+    const carts = server.calls.filter((c) => c.path === '/api/cart');
+    // Priced on arrival, then again with the details.
+    expect(carts).toHaveLength(2);
+    expect(carts[0].body).toMatchObject({ cart: { customerInfo: null } });
+    expect(carts[1].body).toMatchObject({ cart: { customerInfo: { ssn: '000000018' } } });
+    const cart = carts[1];
     expect(cart?.body).toMatchObject({
       cart: {
         enrollment: { membershipId: 2, seasonId: 1, memberNumber: '200001' },
@@ -326,7 +340,7 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
     const { api } = enrolServer({
       members: [
         { ...dana, enrolled: true },
-        { ...dana, memberNumber: '200009', name: 'Yoav Levi' },
+        { ...dana, memberNumber: '200009', name: 'יואב לוי', nameEn: 'Yoav Levi' },
       ],
       memberRefusal: 'CUSTOMER_NO_MOBILE',
     });

@@ -185,7 +185,8 @@ function MemberLine({
   return (
     <li className="enroll-members__item">
       <span>
-        <strong>{member.name}</strong> · {t('enroll.members.number')} {number}
+        <strong>{localizedName(i18n.language, member.name, member.nameEn)}</strong> ·{' '}
+        {t('enroll.members.number')} {number}
         {member.balance > 0 && (
           <>
             {' '}

@@ -5,119 +5,28 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, apiGet, apiSend } from './client';
 import type { components } from './schema';
-import type { SeatplanV2, SeatStatusShort, SectionStatus } from './types';
 
-type CustomerInfo = components['schemas']['CustomerInfo'];
+type Schemas = components['schemas'];
+type CustomerInfo = Schemas['CustomerInfo'];
 
-export interface EnrollTicket {
-  id: number;
-  name: string;
-  nameEn: string;
-  price: number;
-}
-
-export interface EnrollTicketGroup {
-  id: number;
-  name: string;
-  nameEn: string;
-  tickets: EnrollTicket[];
-}
-
-export interface EnrollPresentation {
-  PresentationId: number;
-  IsRequired: boolean;
-  MembershipPayableAmount: number;
-  featureId: number;
-  featureName: string;
-  featureNameEn: string;
-  dateTime: string;
-  locationName: string;
-  locationNameEn: string;
-  venueId: number;
-  venueName: string;
-  venueNameEn: string;
-  seatplanId: number;
-}
-
+export type EnrollTicket = Schemas['SeasonTicket'];
+export type EnrollTicketGroup = Schemas['SeasonTicketGroup'];
+export type EnrollPresentation = Schemas['SeasonPresentationDto'];
 /** A ticket's price in one presentation: `Price` in force, `MembershipPayableAmount` from the pass. */
-export interface EnrollPriceDetail {
-  IsPriceOverride: boolean;
-  Price: number;
-  MembershipPayableAmount: number;
-}
+export type EnrollPriceDetail = Schemas['SeasonPriceDto'];
+export type EnrollSeason = Schemas['EnrollMembershipDto'];
+export type EnrollMember = Schemas['EnrollingMemberDto'];
+export type EnrollResponse = Schemas['EnrollSeasonResponse'];
+/** A seat this session holds in one presentation of the season, and when the hold ends. */
+export type EnrollSelection = Schemas['SelectionDto'];
+export type EnrollSeatplanResponse = Schemas['EnrollSeatplanResponse'];
+/** Every seat this session holds in the season (a lock's or an unlock's answer). */
+export type EnrollSelectionsResponse = Schemas['SelectionsResponse'];
+export type EnrollLockBody = Schemas['EnrollLockBody'];
+export type EnrollUnlockBody = Schemas['EnrollUnlockBody'];
+export type EnrollmentCartResponse = Schemas['CartResponse'];
 
-export interface EnrollSeason {
-  SeasonId: number;
-  MembershipId: number;
-  Name: string;
-  NameEn: string;
-  Description: string;
-  DescriptionEn: string;
-  IsSkipMemberSeat: boolean;
-  IsPricingPerTicket: boolean;
-  DefaultTicketGroupId: number;
-  TicketGroups: EnrollTicketGroup[];
-  Presentations: EnrollPresentation[];
-  /** presentation id → ticket group id → ticket id → its price there. */
-  PresentationDetail: Record<string, Record<string, Record<string, EnrollPriceDetail>>>;
-  venueId: number;
-  seatplanId: number;
-}
-
-export interface EnrollMember {
-  memberNumber: string;
-  name: string;
-  balance: number;
-  startDate: string;
-  endDate: string;
-  isAvailable: boolean;
-  enrolled: boolean;
-}
-
-export interface EnrollResponse {
-  enrollMembership: EnrollSeason;
-  members: EnrollMember[];
-}
-
-/** A seat this session holds in one presentation of the season. */
-export interface EnrollSelection {
-  presentationId: number;
-  sectionId: number;
-  x: number;
-  y: number;
-  rowName: string;
-  seatName: string;
-}
-
-export interface EnrollSeatplanResponse {
-  seatplan: SeatplanV2;
-  sections: SectionStatus[];
-  seats: SeatStatusShort[];
-  selections: EnrollSelection[];
-  serverTime: string;
-}
-
-export interface EnrollLockResponse {
-  selections: EnrollSelection[];
-  expiresAt?: string | null;
-  serverTime: string;
-}
-
-export interface EnrollLockBody {
-  recaptchaToken: string;
-  memberNumber: string;
-  venueId: number;
-  seatplanId: number;
-  sectionId: number;
-  x: number;
-  y: number;
-  ticketGroupId: number;
-  seasonId: number;
-  /** null: the member seat, in every presentation of the season. */
-  presentationId: number | null;
-  selections: EnrollSelection[];
-}
-
+/** A seat of the enrolment's cart: the member's one seat in a presentation, with its ticket. */
 export interface EnrollmentCartSeat {
   presentationId: number;
   sectionId: number;
@@ -126,31 +35,13 @@ export interface EnrollmentCartSeat {
   ticketId: number;
 }
 
-/** The priced enrolment cart (the ticket cart's answer, what this flow reads of it). */
-export interface EnrollmentCartResponse {
-  cart: {
-    total: number;
-    amountDue: number;
-    currency: string;
-    memberBalanceTotal?: number;
-    tickets: {
-      presentationId?: number | null;
-      rowName: string;
-      seatName: string;
-      amount: number;
-      memberBalance?: number;
-    }[];
-  };
-  expiresAt?: string | null;
-  serverTime: string;
-}
-
 export const enrollKeys = {
   season: (membershipId: number) => ['enroll', membershipId] as const,
   member: (membershipId: number, memberNumber: string) =>
     ['enroll', membershipId, 'member', memberNumber] as const,
   seatplan: (membershipId: number, seasonId: number, presentationId: number | null) =>
     ['enroll', membershipId, 'seatplan', seasonId, presentationId] as const,
+  cart: (membershipId: number) => ['enroll', membershipId, 'cart'] as const,
   commit: (paymentId: string | null) => ['enroll', 'commit', paymentId] as const,
 };
 
@@ -206,19 +97,15 @@ export const enrollSeatplanQuery = (
 export function lockEnrollSeat(
   membershipId: number,
   body: EnrollLockBody,
-): Promise<EnrollLockResponse> {
-  return apiSend<EnrollLockResponse>('PUT', `/enroll/${membershipId}/lock-seat`, body);
+): Promise<EnrollSelectionsResponse> {
+  return apiSend<EnrollSelectionsResponse>('PUT', `/enroll/${membershipId}/lock-seat`, body);
 }
 
 export function unlockEnrollSeat(
   membershipId: number,
-  body: Omit<EnrollLockBody, 'seasonId'> & { seasonId?: number },
-): Promise<{ selections: EnrollSelection[] }> {
-  return apiSend<{ selections: EnrollSelection[] }>(
-    'PUT',
-    `/enroll/${membershipId}/unlock-seat`,
-    body,
-  );
+  body: EnrollUnlockBody,
+): Promise<EnrollSelectionsResponse> {
+  return apiSend<EnrollSelectionsResponse>('PUT', `/enroll/${membershipId}/unlock-seat`, body);
 }
 
 /** POST /cart: the member's seat in each chosen presentation, priced by the season. */

@@ -8,12 +8,11 @@ import {
   lockEnrollSeat,
   unlockEnrollSeat,
   type EnrollSeason,
-  type EnrollLockResponse,
-  type EnrollSelection,
+  type EnrollSelectionsResponse,
 } from '../../../lib/api/enroll';
 import type { SeatShort } from '../../../lib/api/types';
 import { useCaptcha } from '../../../lib/captcha';
-import { clockOf, formatClock, stamp } from '../../../lib/countdownClock';
+import { formatClock, stamp } from '../../../lib/countdownClock';
 import { formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
 import { useRemaining } from '../../../lib/useRemaining';
@@ -29,6 +28,7 @@ import {
   stepsOf,
   type EnrollAction,
   type EnrollState,
+  type HeldAnswer,
 } from '../model/flow';
 import { enrollErrorWords } from '../refusal';
 import { EnrollCheckout } from './EnrollCheckout';
@@ -56,7 +56,7 @@ export function EnrollFlow({
       season={season}
       memberNumber={memberNumber}
       onBack={onBack}
-      held={seed.data?.selections ?? []}
+      held={seed.data ? stamp(seed.data) : undefined}
     />
   );
 }
@@ -70,7 +70,7 @@ function Steps({
   season: EnrollSeason;
   memberNumber: string;
   onBack: (() => void) | null;
-  held: readonly EnrollSelection[];
+  held: HeldAnswer | undefined;
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -91,19 +91,12 @@ function Steps({
   );
 
   /** Runs a seat call; its answer is every seat this session now holds in the season. */
-  async function seatCall(
-    call: () => Promise<EnrollLockResponse | { selections: EnrollSelection[] }>,
-  ) {
+  async function seatCall(call: () => Promise<EnrollSelectionsResponse>) {
     setBusy(true);
     setError(null);
     try {
       const answer = await call();
-      dispatch({
-        type: 'held',
-        selections: answer.selections,
-        // A lock's answer says when the holds end; an unlock's leaves the clock as it was.
-        ...('serverTime' in answer ? { clock: clockOf(stamp(answer as EnrollLockResponse)) } : {}),
-      });
+      dispatch({ type: 'held', answer: stamp(answer) });
       return true;
     } catch (e) {
       setError(enrollErrorWords(t, e));
@@ -124,7 +117,8 @@ function Steps({
     ticketGroupId: state.ticket?.groupId ?? season.DefaultTicketGroupId,
     seasonId: season.SeasonId,
     presentationId,
-    selections: Object.values(state.selections),
+    // The server keeps its own record of the seats held (its answer's selections).
+    selections: [],
   });
 
   const pick = (presentationId: number | null) => (seat: SeatShort) =>

@@ -13,9 +13,11 @@ import {
   priceOf,
   stepsOf,
   type EnrollState,
+  type HeldAnswer,
 } from './flow';
 
 const seat = (presentationId: number, x: number, y = 3): EnrollSelection => ({
+  expiresAt: '2026-11-26T10:10:00Z',
   presentationId,
   sectionId: 61,
   x,
@@ -25,6 +27,12 @@ const seat = (presentationId: number, x: number, y = 3): EnrollSelection => ({
 });
 
 const season = demoSeason();
+/** The server's answer holding these seats, received at browser time 1. */
+const held = (...selections: EnrollSelection[]): HeldAnswer => ({
+  selections,
+  serverTime: '2026-11-26T10:00:00Z',
+  receivedAt: 1,
+});
 const reduce = enrollReducer(season);
 const run = (state: EnrollState, ...actions: Parameters<typeof reduce>[1][]) =>
   actions.reduce(reduce, state);
@@ -51,24 +59,35 @@ describe('the enrolment steps', () => {
     expect(blockedBecause(season, start)).toBe('memberSeat');
     expect(run(start, { type: 'next' }).step).toBe('memberSeat');
     // A seat held in two of the three is not a member seat.
-    const partial = run(start, { type: 'held', selections: [seat(901, 5), seat(902, 5)] });
+    const partial = run(start, { type: 'held', answer: held(seat(901, 5), seat(902, 5)) });
     expect(memberSeat(season, partial)).toBeNull();
-    const clock = {
+    const whole = run(start, { type: 'held', answer: held(...memberSeatHeld) });
+    expect(memberSeat(season, whole)).toEqual(seat(901, 5));
+    expect(run(whole, { type: 'next' }).step).toBe('tickets');
+  });
+
+  it("runs the clock to the first of the holds to end, and to the priced cart's hold", () => {
+    const start = initialState(season);
+    expect(start.clock).toBeNull();
+    const later = { ...seat(902, 5), expiresAt: '2026-11-26T10:12:00Z' };
+    const state = run(start, { type: 'held', answer: held(later, seat(901, 5)) });
+    expect(state.clock).toEqual({
       expiresAt: '2026-11-26T10:10:00Z',
       serverTime: '2026-11-26T10:00:00Z',
       receivedAt: 1,
+    });
+    // Nothing held any more: no clock.
+    expect(run(state, { type: 'held', answer: held() }).clock).toBeNull();
+    const cart = {
+      expiresAt: '2026-11-26T10:15:00Z',
+      serverTime: '2026-11-26T10:01:00Z',
+      receivedAt: 2,
     };
-    const held = run(start, { type: 'held', selections: memberSeatHeld, clock });
-    expect(held.clock).toEqual(clock);
-    // An unlock's answer has no clock: the one there stays; the priced cart's replaces it.
-    expect(run(held, { type: 'held', selections: memberSeatHeld }).clock).toEqual(clock);
-    expect(run(held, { type: 'clock', clock: null }).clock).toBeNull();
-    expect(memberSeat(season, held)).toEqual(seat(901, 5));
-    expect(run(held, { type: 'next' }).step).toBe('tickets');
+    expect(run(state, { type: 'clock', clock: cart }).clock).toEqual(cart);
   });
 
   it('keeps the required presentations chosen and toggles the optional one', () => {
-    const start = initialState(season, memberSeatHeld);
+    const start = initialState(season, held(...memberSeatHeld));
     // The member seat is held in the optional one too, until the buyer goes on without it.
     expect(heldButNotChosen(start)).toEqual([seat(903, 5)]);
     expect(run(start, { type: 'toggle', presentationId: 901 }).chosen).toEqual([901, 902]);
@@ -83,11 +102,11 @@ describe('the enrolment steps', () => {
   it('asks a seat in every chosen presentation before the details, showing the first missing', () => {
     // The member seat was taken in 902 meanwhile: the server says the session holds none there.
     const state = run(
-      initialState(season, memberSeatHeld),
+      initialState(season, held(...memberSeatHeld)),
       { type: 'next' },
       { type: 'toggle', presentationId: 903 },
       { type: 'next' },
-      { type: 'held', selections: [seat(901, 5), seat(903, 5)] },
+      { type: 'held', answer: held(seat(901, 5), seat(903, 5)) },
       { type: 'next' },
     );
     expect(state.step).toBe('seats');
@@ -97,14 +116,14 @@ describe('the enrolment steps', () => {
     expect(run(state, { type: 'next' }).step).toBe('seats');
     const moved = run(state, {
       type: 'held',
-      selections: [seat(901, 5), seat(902, 7), seat(903, 5)],
+      answer: held(seat(901, 5), seat(902, 7), seat(903, 5)),
     });
     expect(run(moved, { type: 'next' }).step).toBe('details');
   });
 
   it('shows only a chosen presentation, and steps back one step at a time', () => {
     const atSeats = run(
-      initialState(season, memberSeatHeld),
+      initialState(season, held(...memberSeatHeld)),
       { type: 'next' },
       { type: 'next' },
       { type: 'next' },
@@ -120,7 +139,7 @@ describe('the enrolment steps', () => {
   });
 
   it('puts the chosen ticket on the one seat of each chosen presentation in the cart', () => {
-    const state = run(initialState(season, [seat(901, 5), seat(902, 7), seat(903, 5)]), {
+    const state = run(initialState(season, held(seat(901, 5), seat(902, 7), seat(903, 5))), {
       type: 'ticket',
       ticket: { groupId: 10, ticketId: 1002 },
     });

@@ -3,7 +3,7 @@
 // confirmation; section 4: stepping with next and previous), as one reducer over named actions.
 // The server holds the seats; `selections` is its last word on which seat this session holds in
 // each presentation of the season.
-import type { Clock } from '../../../lib/countdownClock';
+import type { Clock, Timed } from '../../../lib/countdownClock';
 import type { EnrollSeason, EnrollSelection, EnrollmentCartSeat } from '../../../lib/api/enroll';
 
 export type EnrollStep = 'memberSeat' | 'tickets' | 'presentations' | 'seats' | 'details';
@@ -33,8 +33,11 @@ export interface EnrollState {
   clock: Clock | null;
 }
 
+/** The server's word on the seats this session holds (a lock's, an unlock's or a map's answer). */
+export type HeldAnswer = Timed<{ selections: readonly EnrollSelection[]; serverTime: string }>;
+
 export type EnrollAction =
-  | { type: 'held'; selections: readonly EnrollSelection[]; clock?: Clock | null }
+  | { type: 'held'; answer: HeldAnswer }
   | { type: 'clock'; clock: Clock | null }
   | { type: 'ticket'; ticket: ChosenTicket }
   | { type: 'toggle'; presentationId: number }
@@ -55,18 +58,23 @@ export function defaultTicket(season: EnrollSeason): ChosenTicket | null {
   return group && first ? { groupId: group.id, ticketId: first.id } : null;
 }
 
-export function initialState(
-  season: EnrollSeason,
-  held: readonly EnrollSelection[] = [],
-): EnrollState {
+/** When the first of the held seats is let go, on the server's clock; null with none held. */
+export function holdClock(answer: HeldAnswer): Clock | null {
+  const ends = answer.selections.map((s) => s.expiresAt).sort();
+  return ends.length > 0
+    ? { expiresAt: ends[0], serverTime: answer.serverTime, receivedAt: answer.receivedAt }
+    : null;
+}
+
+export function initialState(season: EnrollSeason, held?: HeldAnswer): EnrollState {
   return {
     step: stepsOf(season)[0],
     ticket: defaultTicket(season),
     // The required presentations to begin with: the optional ones are the buyer's to add.
     chosen: season.Presentations.filter((p) => p.IsRequired).map((p) => p.PresentationId),
-    selections: selectionsBy(held),
+    selections: selectionsBy(held?.selections ?? []),
     shown: null,
-    clock: null,
+    clock: held ? holdClock(held) : null,
   };
 }
 
@@ -121,8 +129,8 @@ export function enrollReducer(season: EnrollSeason) {
       case 'held':
         return {
           ...state,
-          selections: selectionsBy(action.selections),
-          clock: action.clock === undefined ? state.clock : action.clock,
+          selections: selectionsBy(action.answer.selections),
+          clock: holdClock(action.answer),
         };
       case 'clock':
         return { ...state, clock: action.clock };
