@@ -49,6 +49,7 @@ const cart: PricedCart = {
   tickets: [],
   products: [],
   ticketsTotal: 8400,
+  memberBalanceTotal: 0,
   productsTotal: 0,
   serviceCharge: 0,
   serviceChargeName: 'דמי טיפול',

@@ -57,6 +57,7 @@ const priced = (x: number, ticketId: number) => ({
   price: 1000,
   serviceCharge: 0,
   isMultiplyFactorSubTicket: false,
+  memberBalance: 0,
 });
 const cart: PricedCart = {
   presentationId: 7,
@@ -64,6 +65,7 @@ const cart: PricedCart = {
   tickets: [priced(4, 101), priced(5, 104)],
   products: [],
   ticketsTotal: 2000,
+  memberBalanceTotal: 0,
   productsTotal: 0,
   serviceCharge: 0,
   serviceChargeName: 'דמי טיפול',

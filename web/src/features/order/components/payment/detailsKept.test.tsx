@@ -21,6 +21,7 @@ const cart: PricedCart = {
   tickets: [],
   products: [],
   ticketsTotal: 4200,
+  memberBalanceTotal: 0,
   productsTotal: 0,
   serviceCharge: 0,
   serviceChargeName: 'דמי טיפול',
