@@ -78,14 +78,17 @@ export function EnrollCheckout({
   if (!config || !site || pricing.isPending) return <Loading />;
   if (pricing.isError) {
     return (
-      <div className="enroll-step" role="alert">
-        <p>{enrollErrorWords(t, pricing.error)}</p>
+      <section className="enroll-step" aria-labelledby="enroll-refused">
+        <h2 id="enroll-refused" className="gift-checkout__heading">
+          {t('enroll.details.title')}
+        </h2>
+        <p role="alert">{enrollErrorWords(t, pricing.error)}</p>
         <p>
           <button type="button" className="button button--ghost" onClick={onBack}>
             {t('enroll.previous')}
           </button>
         </p>
-      </div>
+      </section>
     );
   }
   const cart = (priced ?? pricing.data).cart;
