@@ -336,6 +336,27 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
     expect(screen.getByText('Your seat: row 1, seat 2')).toBeInTheDocument();
   });
 
+  it('says at the details step that the pass has too little left, before any typing', async () => {
+    const { api, server } = enrolServer({ cart: err(409, 'memberNoneAvailable') });
+    await renderApp('/enroll/2?lang=en', { api });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Row 1, seat 2, available' }, SLOW));
+    await screen.findByText('Your seat: row 1, seat 2');
+    for (const heading of ['Your ticket', "The season's screenings", 'A seat in each screening']) {
+      await user.click(next());
+      await screen.findByRole('heading', { name: heading });
+    }
+    await user.click(next());
+    expect(
+      await screen.findByText('The pass balance does not cover the part of the tickets it pays.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Details and payment', level: 2 })).toBeVisible();
+    expect(screen.queryByLabelText(/^ID number/)).toBeNull();
+    expect(server.calls.filter((c) => c.path === '/api/cart')).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByRole('heading', { name: 'A seat in each screening' })).toBeVisible();
+  });
+
   it('shows a member already enrolled as such, and the server refusal in words', async () => {
     const { api } = enrolServer({
       members: [
