@@ -101,6 +101,7 @@ describe('order page after a reload', () => {
   const priced: PricedCart = {
     presentationId: 77,
     presentationIds: [77],
+    memberBalanceTotal: 0,
     currency: 'ILS',
     tickets: held.map((h) => ({
       presentationId: 77,
@@ -117,6 +118,7 @@ describe('order page after a reload', () => {
       price: 4200,
       serviceCharge: 500,
       isMultiplyFactorSubTicket: false,
+      memberBalance: 0,
     })),
     products: [],
     ticketsTotal: 8400,

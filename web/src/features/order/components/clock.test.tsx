@@ -45,6 +45,7 @@ const presentation: Presentation = makePresentation({
 const cart: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
+  memberBalanceTotal: 0,
   currency: 'ILS',
   tickets: [],
   products: [],

@@ -57,10 +57,12 @@ const priced = (x: number, ticketId: number) => ({
   price: 1000,
   serviceCharge: 0,
   isMultiplyFactorSubTicket: false,
+  memberBalance: 0,
 });
 const cart: PricedCart = {
   presentationId: 7,
   presentationIds: [7],
+  memberBalanceTotal: 0,
   tickets: [priced(4, 101), priced(5, 104)],
   products: [],
   ticketsTotal: 2000,

@@ -4,6 +4,7 @@ import type { PricedCart } from '../api/payment';
 export const onePricedSeat: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
+  memberBalanceTotal: 0,
   currency: 'ILS',
   tickets: [
     {
@@ -21,6 +22,7 @@ export const onePricedSeat: PricedCart = {
       price: 4200,
       serviceCharge: 500,
       isMultiplyFactorSubTicket: false,
+      memberBalance: 0,
     },
   ],
   products: [],

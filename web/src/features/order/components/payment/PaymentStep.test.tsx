@@ -15,6 +15,7 @@ import type { PricedCart } from '../../api/payment';
 const cart: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
+  memberBalanceTotal: 0,
   currency: 'ILS',
   tickets: [
     {
@@ -32,6 +33,7 @@ const cart: PricedCart = {
       price: 4200,
       serviceCharge: 500,
       isMultiplyFactorSubTicket: false,
+      memberBalance: 0,
     },
   ],
   products: [

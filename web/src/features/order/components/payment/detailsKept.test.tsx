@@ -17,6 +17,7 @@ import { PaymentStep } from './PaymentStep';
 const cart: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
+  memberBalanceTotal: 0,
   currency: 'ILS',
   tickets: [],
   products: [],
