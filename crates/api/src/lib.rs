@@ -33,6 +33,7 @@ pub mod state;
 mod test_mode;
 mod tickets;
 mod vouchers;
+mod waivers;
 mod web;
 
 use axum::Router;
@@ -94,6 +95,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(payment::router())
         .merge(staff::router())
         .merge(vouchers::router())
+        .merge(waivers::router())
 }
 
 /// The OpenAPI document of the public API (paths relative to /api).

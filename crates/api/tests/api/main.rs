@@ -31,3 +31,4 @@ mod staff_accounts;
 mod staff_events;
 mod staff_refs;
 mod tickets;
+mod waiver;

@@ -161,6 +161,10 @@ pub struct Order {
     pub points_member: Option<String>,
     /// Points the order earns when paid, and after that what it still holds of them.
     pub points_earned: i64,
+    /// The waiver signed for a children's voucher (decision 0041): written with the pending
+    /// order, in its transaction. Personal data: an order read back never carries it (None);
+    /// only `WaiverStore` reads it.
+    pub waiver: Option<crate::vouchers::OrderWaiver>,
 }
 
 /// What an order sells (spec section 4: the order types a buyer switches between). A ticket

@@ -58,6 +58,7 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
         memberships: Vec::new(),
         points_member: os(r, "points_member")?,
         points_earned: r.i("points_earned")?,
+        waiver: None,
     })
 }
 

@@ -98,6 +98,7 @@ pub(crate) fn order(
         memberships: Vec::new(),
         points_member: None,
         points_earned: 0,
+        waiver: None,
     }
 }
 

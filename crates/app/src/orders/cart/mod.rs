@@ -149,6 +149,7 @@ impl OrderService {
             memberships: Vec::new(),
             points_member: None,
             points_earned: 0,
+            waiver: None,
         };
         order.points_member =
             earning_member(&order.tickets, self.valid_card_of(login).await?.as_deref());
