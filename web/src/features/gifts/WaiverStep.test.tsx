@@ -97,6 +97,8 @@ describe('the waiver step', () => {
     expect(screen.getAllByRole('group', { name: /^Child \d$/ })).toHaveLength(1);
     expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
     await fillChild(user, 1, 'Yael', '2020-05-05');
+    // A field's problem goes once it is edited.
+    expect(screen.queryByText('The date of birth cannot be in the future')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Add child' }));
     await fillChild(user, 2, 'Dan', '2022-01-01');
     expect(screen.getAllByRole('group', { name: /^Child \d$/ })).toHaveLength(2);
@@ -124,6 +126,7 @@ describe('the waiver step', () => {
     // The keyboard's way: the typed name, written on the same canvas.
     await user.click(screen.getByRole('button', { name: 'Sign with my typed name' }));
     expect(screen.getByRole('img', { name: 'Signature box, signed' })).toBeInTheDocument();
+    expect(screen.queryByText('Please sign in the box')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Sign and continue' }));
     expect(submit).toHaveBeenCalledWith({
       children: [{ name: 'Yael', birthDate: '2020-05-05' }],
@@ -155,6 +158,8 @@ describe('the waiver step', () => {
     await user.click(screen.getByRole('button', { name: 'Sign and continue' }));
     expect(screen.getByText('The date of birth cannot be in the future')).toBeInTheDocument();
     await fillChild(user, 1, 'Yael', '2020-05-05');
+    // A field's problem goes once it is edited.
+    expect(screen.queryByText('The date of birth cannot be in the future')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Add child' }));
     await fillChild(user, 2, 'Omer', '2017-01-01');
     await user.type(screen.getByLabelText("Parent's or guardian's full name"), 'Michal');
@@ -185,7 +190,7 @@ describe('the waiver step', () => {
   it('shows the Hebrew words of an age refusal', async () => {
     await i18n.changeLanguage('he');
     expect(i18n.t('waiver.errors.age', { child: 'נועה', age: 2, minAge: 4, maxAge: 12 })).toBe(
-      'השובר מיועד לגילאי 4–12; נועה בן/בת 2.',
+      'השובר מיועד לילדים מגיל 4 עד גיל 12; נועה בן/בת 2.',
     );
   });
 });

@@ -78,6 +78,17 @@ export function WaiverStep({
     }
   };
 
+  /** An action that changes `field`: its problem is gone until the next "continue". */
+  const edit = (field: string, action: WaiverAction) => {
+    dispatch(action);
+    setErrors((e) => {
+      if (!(field in e)) return e;
+      const rest = { ...e };
+      delete rest[field];
+      return rest;
+    });
+  };
+
   const focusFirstInvalid = () =>
     requestAnimationFrame(() =>
       form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
@@ -157,7 +168,7 @@ export function WaiverStep({
                         aria-invalid={name.message ? true : undefined}
                         aria-describedby={name.message ? name.errorId : undefined}
                         onChange={(e) =>
-                          dispatch({
+                          edit(`waiver.children[${i}].name`, {
                             type: 'child',
                             key: c.key,
                             field: 'name',
@@ -185,7 +196,7 @@ export function WaiverStep({
                         aria-invalid={birth.message ? true : undefined}
                         aria-describedby={birth.message ? birth.errorId : undefined}
                         onChange={(e) =>
-                          dispatch({
+                          edit(`waiver.children[${i}].birthDate`, {
                             type: 'child',
                             key: c.key,
                             field: 'birthDate',
@@ -204,7 +215,11 @@ export function WaiverStep({
                     <button
                       type="button"
                       className="button button--ghost waiver-child__remove"
-                      onClick={() => dispatch({ type: 'removeChild', key: c.key })}
+                      onClick={() => {
+                        // The children after it move up: their problems' places no longer fit.
+                        dispatch({ type: 'removeChild', key: c.key });
+                        setErrors({});
+                      }}
                     >
                       {t('waiver.children.remove', {
                         name: c.name.trim() || t('waiver.children.child', { n: i + 1 }),
@@ -247,7 +262,9 @@ export function WaiverStep({
               autoComplete="name"
               aria-invalid={signer.message ? true : undefined}
               aria-describedby={signer.message ? signer.errorId : undefined}
-              onChange={(e) => dispatch({ type: 'signerName', value: e.target.value })}
+              onChange={(e) =>
+                edit('waiver.signerName', { type: 'signerName', value: e.target.value })
+              }
             />
             {signer.message && (
               <p className="checkout-field__error" id={signer.errorId}>
@@ -273,7 +290,7 @@ export function WaiverStep({
                   ? `waiver-signature-hint ${signature.errorId}`
                   : 'waiver-signature-hint'
               }
-              onChange={(value) => dispatch({ type: 'signature', value })}
+              onChange={(value) => edit('waiver.signature', { type: 'signature', value })}
             />
             <p className="waiver-signature__status" role="status">
               {state.signature ? t('waiver.signature.done') : ''}
