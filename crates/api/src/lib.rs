@@ -34,6 +34,7 @@ pub mod state;
 mod test_mode;
 mod tickets;
 mod vouchers;
+mod waivers;
 mod web;
 
 use axum::Router;
@@ -96,6 +97,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(payment::router())
         .merge(staff::router())
         .merge(vouchers::router())
+        .merge(waivers::router())
 }
 
 /// The OpenAPI document of the public API (paths relative to /api).

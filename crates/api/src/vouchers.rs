@@ -276,6 +276,8 @@ pub struct GiftOrderResponse {
     pub products: Vec<crate::cart::PricedProduct>,
     /// A membership order's members, as they are now (`[]` for other orders; decision 0037).
     pub members: Vec<crate::memberships::IssuedMember>,
+    /// A children's voucher order's waiver, masked (decision 0041); null for other orders.
+    pub waiver: Option<crate::waivers::MaskedWaiverDto>,
 }
 
 /// A paid voucher, donation or membership order, for its buyer (the session that paid it, or the customer
@@ -296,7 +298,14 @@ async fn gift_order(
     };
     let order = state.orders.gift_order(&id, reader).await?;
     let members = state.orders.members_of_order(&order).await?;
-    Ok(axum::Json(GiftOrderResponse::of(&order, &members)))
+    let mut response = GiftOrderResponse::of(&order, &members);
+    response.waiver = state
+        .orders
+        .masked_waiver(&order)
+        .await?
+        .as_ref()
+        .map(crate::waivers::MaskedWaiverDto::of);
+    Ok(axum::Json(response))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
@@ -364,6 +373,7 @@ impl GiftOrderResponse {
             },
             products: crate::cart::PricedProduct::of(o),
             members: crate::memberships::IssuedMember::of(members),
+            waiver: None,
         }
     }
 }

@@ -386,6 +386,12 @@ fn spawn_payment_sweeper(orders: Arc<kupa_app::orders::OrderService>) {
                 Ok(n) => tracing::info!(holds = n, "unpaid holds released"),
                 Err(e) => tracing::warn!(error = %e, "releasing unpaid holds failed; will retry"),
             }
+            // Waivers past their time, and those of voucher orders never paid (decision 0041).
+            match orders.sweep_waivers().await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(waivers = n, "waivers deleted"),
+                Err(e) => tracing::warn!(error = %e, "deleting waivers failed; will retry"),
+            }
             match orders.sweep_stranded_payments().await {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(payments = n, "stranded payments finalised or refunded"),

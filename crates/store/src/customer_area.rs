@@ -191,6 +191,12 @@ impl CustomerAreaStore for Db {
                             "UPDATE orders SET verified_mobile = NULL WHERE customer_id = $1",
                             [customer_id]
                         );
+                        // The waivers the customer signed for their children (decision 0041).
+                        exec!(
+                            tx,
+                            "DELETE FROM order_waivers WHERE order_id IN (SELECT id FROM orders WHERE customer_id = $1)",
+                            [customer_id]
+                        );
                         let orders_anonymised = exec!(
                             tx,
                             "UPDATE orders SET customer_id = NULL, customer = $2, updated_at = $3 WHERE customer_id = $1",

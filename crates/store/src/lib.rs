@@ -50,6 +50,7 @@ pub use staff::{HistoryReport, seed_demo_history};
 pub mod testing;
 mod tickets;
 mod vouchers;
+mod waivers;
 
 use std::str::FromStr;
 use std::time::Duration;

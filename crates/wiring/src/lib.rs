@@ -179,6 +179,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     ));
     let holds: Arc<dyn kupa_app::orders::HoldStore> = store.clone();
     let voucher_store: Arc<dyn kupa_app::vouchers::VoucherStore> = store.clone();
+    let waiver_store: Arc<dyn kupa_app::vouchers::waiver::WaiverStore> = store.clone();
     let vouchers = Arc::new(kupa_app::vouchers::VoucherService::new(
         voucher_store.clone(),
         customers.clone(),
@@ -217,7 +218,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         .with_cancellation_policy(settings.cancellation.clone())
         .with_loyalty(settings.loyalty)
         .with_holds(holds)
-        .with_vouchers(voucher_store),
+        .with_vouchers(voucher_store)
+        .with_waivers(waiver_store),
     );
     AppState {
         catalogue,

@@ -110,6 +110,10 @@ pub struct Cart {
     /// each chosen presentation of the season, priced by the season.
     #[serde(default)]
     pub enrollment: Option<crate::enroll::CartEnrollmentIn>,
+    /// The waiver a children's voucher needs (decision 0041; only with `vouchers`, and only when
+    /// a class chosen has a `waiver`).
+    #[serde(default)]
+    pub waiver: Option<crate::waivers::CartWaiverIn>,
     #[serde(default)]
     #[schema(max_items = 50)]
     pub products: Vec<CartProduct>,
@@ -344,7 +348,7 @@ impl CartSeatIn {
               (status = 401, description = "loginError: a cart of vouchers or memberships needs a customer logged in (decisions 0035, 0037); a member ticket its member", body = ErrorBody),
               (status = 404, description = "noEvent; notFound (a voucher, donation or membership not on sale)", body = ErrorBody),
               (status = 409, description = "lock_seat_error (a seat is not held by you), ticket_sale_not_yet_started, ticketing_ended, timeExpired; memberExpired (a top-up of an expired member)", body = ErrorBody),
-              (status = 422, description = "formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others); memberships: mustSelectMemberships, noMemberships, priceNotFound, getPrice, validateReferences, memberNotFound", body = ErrorBody)))]
+              (status = 422, description = "formValidation (with params.fields; a children's voucher's waiver: fields waiver, waiver.children, waiver.children[i].name or .birthDate, waiver.signature, waiver.signerName, and a child outside the class's ages params.reason waiverAge with child, childIndex, age, minAge, maxAge), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others); memberships: mustSelectMemberships, noMemberships, priceNotFound, getPrice, validateReferences, memberNotFound", body = ErrorBody)))]
 async fn post_cart(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -386,6 +390,7 @@ async fn post_cart(
                         .iter()
                         .map(|p| (p.id, p.quantity))
                         .collect(),
+                    waiver: body.cart.waiver.as_ref().map(|w| w.to_app()),
                 },
             )
             .await?;
@@ -470,6 +475,14 @@ fn gift_lines(cart: &Cart) -> ApiResult<Option<GiftCartLines>> {
     }
     if !cart.presentations.is_empty() {
         return Err(one_type("tickets, vouchers, donations or memberships").into());
+    }
+    if cart.waiver.is_some() && cart.vouchers.is_none() {
+        return Err(AppError::rejected_with(
+            ErrorCode::FormValidation,
+            "only a voucher order has a waiver",
+            serde_json::json!({ "fields": ["waiver"] }),
+        )
+        .into());
     }
     if !cart.voucher_payments.is_empty() {
         return Err(one_type("only a ticket order is paid by vouchers").into());

@@ -94,7 +94,7 @@ api_tests! {
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
         assert_eq!(r.body["maxQuantityForVouchers"], 10);
         let ids: Vec<i64> = r.body["systemVouchers"].as_array().unwrap().iter().map(|c| c["id"].as_i64().unwrap()).collect();
-        assert_eq!(ids, vec![1, 2, 3, 4]);
+        assert_eq!(ids, vec![1, 2, 3, 4, 5]);
         assert_eq!(r.body["systemVouchers"][3]["boxOfficeOnly"], true);
         assert_eq!(r.body["systemVouchers"][2]["openPrice"], json!({ "min": 3000, "max": 50000 }));
         example(&app, "systemVoucherClasses", "VoucherClassesResponse", &r);

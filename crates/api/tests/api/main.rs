@@ -32,3 +32,4 @@ mod staff_accounts;
 mod staff_events;
 mod staff_refs;
 mod tickets;
+mod waiver;

@@ -50,6 +50,13 @@ pub(super) fn expand_gifts(
         if c.valid_days <= 0 {
             return Err(err(format!("{owner}: validDays must be positive")));
         }
+        if let Some(w) = &c.waiver
+            && (w.min_age < 0 || w.min_age > w.max_age || w.max_age > 120 || w.text.is_empty())
+        {
+            return Err(err(format!(
+                "{owner}: a waiver needs 0 <= minAge <= maxAge <= 120 and a text"
+            )));
+        }
         let day = |d: &Option<String>| -> Result<Option<String>, CatalogueFileError> {
             d.as_deref()
                 .map(|d| parse_day(d, today).map(|d| d.to_string()))

@@ -30,6 +30,8 @@ pub struct GiftCartInput {
     pub total: Option<i64>,
     /// Chain-wide products added to a voucher order (product id, quantity; decision 0035).
     pub products: Vec<(i64, i64)>,
+    /// The waiver a children's voucher needs (decision 0041).
+    pub waiver: Option<vouchers::WaiverInput>,
 }
 
 impl OrderService {
@@ -89,10 +91,25 @@ impl OrderService {
         let config = self.catalogue.site_config().await?;
         let today = self.tickets.today();
         let mut memberships = Vec::new();
+        let mut waiver = None;
+        if cart.waiver.is_some() && !matches!(cart.lines, GiftCartLines::Vouchers(_)) {
+            return Err(AppError::rejected_with(
+                ErrorCode::FormValidation,
+                "only a voucher order has a waiver",
+                serde_json::json!({ "fields": ["waiver"] }),
+            ));
+        }
         let (kind, system_vouchers, donations) = match &cart.lines {
             GiftCartLines::Vouchers(choices) => {
                 let classes = self.store.system_voucher_classes().await?;
                 let lines = vouchers::voucher_lines(&classes, choices, today)?;
+                waiver = vouchers::waiver::check_waiver(
+                    &classes,
+                    &lines,
+                    cart.waiver.clone(),
+                    today,
+                    now,
+                )?;
                 (OrderKind::Vouchers, lines, Vec::new())
             }
             GiftCartLines::Donations(_) | GiftCartLines::Memberships(_)
@@ -176,6 +193,7 @@ impl OrderService {
             points_member: None,
             points_earned: 0,
             enrollment: None,
+            waiver,
         };
         self.save_pending(&mut order, now).await?;
         Ok(PricedCart {

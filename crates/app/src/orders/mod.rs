@@ -22,6 +22,7 @@ mod messages;
 pub mod model;
 mod modify;
 mod payment;
+mod waiver;
 
 use std::sync::Arc;
 
@@ -86,6 +87,8 @@ pub struct OrderService {
     loyalty: LoyaltyRule,
     /// The vouchers sold, for their cancellation (`gift_cancel`); None refuses it.
     vouchers: Option<Arc<dyn crate::vouchers::VoucherStore>>,
+    /// The waivers of children's vouchers (decision 0041); None: none are read or swept.
+    waivers: Option<Arc<dyn crate::vouchers::waiver::WaiverStore>>,
 }
 
 /// How the order reaches the buyer: mail, text messages, the site's public address for links,
@@ -140,6 +143,7 @@ impl OrderService {
             holds: None,
             loyalty: LoyaltyRule::default(),
             vouchers: None,
+            waivers: None,
         }
     }
 

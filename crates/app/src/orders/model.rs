@@ -163,6 +163,10 @@ pub struct Order {
     pub points_earned: i64,
     /// A ticket order that enrols a member in a membership season (decision 0040).
     pub enrollment: Option<OrderEnrollment>,
+    /// The waiver signed for a children's voucher (decision 0041): written with the pending
+    /// order, in its transaction. Personal data: an order read back never carries it (None);
+    /// only `WaiverStore` reads it.
+    pub waiver: Option<crate::vouchers::OrderWaiver>,
 }
 
 /// The season a ticket order enrols its member in: the member is enrolled once it is paid.

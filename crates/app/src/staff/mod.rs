@@ -67,13 +67,15 @@ pub enum Access {
     Sales,
     /// The ticket-reference prompt admin (managers and ticket-reference agents).
     ReferencePrompts,
+    /// The waivers signed for children's vouchers, with their signatures (managers; decision 0041).
+    Waivers,
 }
 
 impl Access {
     pub fn allows(self, role: Role) -> bool {
         match self {
             Access::Attendance => matches!(role, Role::Manager | Role::Usher),
-            Access::Sales => role == Role::Manager,
+            Access::Sales | Access::Waivers => role == Role::Manager,
             Access::ReferencePrompts => {
                 matches!(role, Role::Manager | Role::TicketReferenceAgent)
             }

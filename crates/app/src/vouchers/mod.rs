@@ -6,6 +6,7 @@
 mod document;
 pub mod model;
 mod service;
+pub mod waiver;
 
 use jiff::ToSpan;
 use jiff::civil::Date;
@@ -15,6 +16,7 @@ use crate::error::{AppError, AppResult, ErrorCode};
 pub use document::{VoucherOrder, vouchers_document};
 pub use model::*;
 pub use service::*;
+pub use waiver::{OrderWaiver, WaiverInput};
 
 /// At most this many vouchers in one order (spec section 9: maxQuantityForVouchers 10).
 pub const MAX_QUANTITY_FOR_VOUCHERS: i64 = 10;

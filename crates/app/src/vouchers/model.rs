@@ -39,6 +39,22 @@ pub struct SystemVoucherClass {
     pub terms: String,
     pub terms_en: String,
     pub sort: i64,
+    /// A waiver the buyer signs for the children who will use the voucher (decision 0041): the
+    /// ages it is for and the text signed. None: no waiver.
+    pub waiver: Option<WaiverTerms>,
+}
+
+/// What a class's waiver asks (spec section 3 "waiver"; decision 0041): each child named is
+/// between these ages (whole years, inclusive) on the day of purchase, and the parent signs the
+/// text.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct WaiverTerms {
+    pub min_age: i64,
+    pub max_age: i64,
+    pub text: String,
+    pub text_en: String,
 }
 
 /// One fixed price of a class: what the buyer pays, and the value the voucher carries.

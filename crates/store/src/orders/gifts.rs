@@ -176,6 +176,25 @@ macro_rules! save_gift_lines {
             .bind(&m.valid_from).bind(&m.valid_to)
             .execute(&mut *$tx).await.map_err(db_err)?;
         }
+        if o.kind == OrderKind::Vouchers {
+            // The waivers of the session's voucher carts this one replaced (cancelled just now by
+            // `supersede_kind!`) go with them: no one pays for them any more.
+            sqlx::query(
+                "DELETE FROM order_waivers WHERE order_id IN \
+                 (SELECT id FROM orders WHERE session_id = $1 AND kind = 'vouchers' AND status = 'cancelled' AND id <> $2)",
+            )
+            .bind(&o.session_id).bind(&o.id)
+            .execute(&mut *$tx).await.map_err(db_err)?;
+        }
+        if let Some(w) = &o.waiver {
+            sqlx::query(
+                "INSERT INTO order_waivers (order_id, class_id, business_id, children, signature, signer_name, signed_at, keep_until) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            )
+            .bind(&o.id).bind(w.class_id).bind(w.business_id).bind(crate::waivers::children_json(w))
+            .bind(&w.signature_png).bind(&w.signer_name).bind(w.signed_at_ms).bind(w.keep_until.to_string())
+            .execute(&mut *$tx).await.map_err(db_err)?;
+        }
     }};
 }
 

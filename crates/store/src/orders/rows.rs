@@ -59,6 +59,7 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
         points_member: os(r, "points_member")?,
         points_earned: r.i("points_earned")?,
         enrollment: None,
+        waiver: None,
     })
 }
 

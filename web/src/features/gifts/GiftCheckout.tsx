@@ -129,6 +129,15 @@ function PaidGifts({ order }: { order: GiftOrder }) {
           </li>
         ))}
       </ul>
+      {order.waiver && order.waiver.children.length > 0 && (
+        <p className="waiver-masked">
+          {t('waiver.confirmation', {
+            children: order.waiver.children
+              .map((c) => `${c.firstName} (${c.birthYear})`)
+              .join(', '),
+          })}
+        </p>
+      )}
       {vouchers && (
         <p>
           <a

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
@@ -35,6 +35,22 @@ const classes = {
       terms: 'תנאים',
       termsEn: 'Terms',
       boxOfficeOnly: false,
+    },
+    {
+      id: 5,
+      superClassId: 4,
+      name: 'מועדון הסרטים לילדים',
+      nameEn: "Kids' film club",
+      description: 'חמישה כרטיסי ילד',
+      descriptionEn: 'Five child tickets',
+      prices: [{ id: 51, price: 12000 }],
+      openPrice: null,
+      benefits: [{ name: 'כרטיס ילד', nameEn: 'Child ticket', quantity: 5, product: false }],
+      validDays: 180,
+      terms: 'תנאים',
+      termsEn: 'Terms',
+      boxOfficeOnly: false,
+      waiver: { minAge: 4, maxAge: 12, text: 'הסכמת הורה', textEn: "A parent's consent" },
     },
   ],
 };
@@ -120,5 +136,28 @@ describe('the vouchers flow', { timeout: 30_000 }, () => {
     expect(new URLSearchParams(getRouter()?.state.location.search).get('extras')).toBe('3*2');
     expect(screen.getByText(/2 × Large popcorn/)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByText(/108\.00/)).toBeInTheDocument());
+  });
+
+  it('puts the waiver step after the login when a chosen voucher asks for one', async () => {
+    const { getRouter } = await renderApp('/system-vouchers?lang=en&choice=5:51*1&step=checkout', {
+      api: api(true),
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Children and waiver' }, SLOW),
+    ).toBeInTheDocument();
+    expect(screen.getByText("A parent's consent")).toBeInTheDocument();
+    const steps = screen.getByRole('list', { name: 'Order steps' });
+    expect(within(steps).getByText('Waiver')).toHaveAttribute('aria-current', 'step');
+    // Nothing of the waiver goes in the address.
+    const search = new URLSearchParams(getRouter()?.state.location.search);
+    expect([...search.keys()].sort()).toEqual(['choice', 'lang', 'step']);
+  });
+
+  it('asks no waiver of a gift card', async () => {
+    await renderApp('/system-vouchers?lang=en&choice=2:21*1&step=checkout', { api: api(true) });
+    expect(
+      await screen.findByRole('heading', { name: 'Extras for the gift' }, SLOW),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Waiver')).toBeNull();
   });
 });

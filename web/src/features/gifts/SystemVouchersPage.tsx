@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { useReducer, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { GiftCheckout, GiftConfirmation } from './GiftCheckout';
 import { VoucherSteps } from './VoucherSteps';
+import { WaiverStep } from './WaiverStep';
+import { initialWaiver, toCartWaiver, waiverReducer } from './waiver';
 import { ProductsStep } from './ProductsStep';
 import { chosenExtras, decodeExtras, encodeExtras, type Extras } from './extras';
 import { useGiftReturn } from './useGiftReturn';
@@ -17,7 +19,7 @@ import { useDocumentTitle } from '../../lib/documentTitle';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { meQuery } from '../../lib/api/customer';
-import { voucherClassesQuery, type VoucherClass } from '../../lib/api/gifts';
+import { postWaiverCart, voucherClassesQuery, type VoucherClass } from '../../lib/api/gifts';
 import { chosenVouchers, decodeChoice, encodeChoice, type VoucherChoice } from './choice';
 
 /**
@@ -47,6 +49,9 @@ function ChooseVouchers({ path }: { path: string }) {
   const step = params.get('step');
   const inCheckout = step === 'checkout' || step === 'details';
   const me = useQuery({ ...meQuery, enabled: inCheckout });
+  // The waiver of a children's voucher (decision 0041): in memory only, never in the address.
+  const [waiver, dispatchWaiver] = useReducer(waiverReducer, undefined, initialWaiver);
+  const [waiverSigned, setWaiverSigned] = useState(false);
   /** The address of this choice at a step: choosing (null), past it, or at the details. */
   const address = (at: 'checkout' | 'details' | null, extras?: Extras) => {
     const next = new URLSearchParams();
@@ -91,15 +96,27 @@ function ChooseVouchers({ path }: { path: string }) {
         ))}
       </ul>
     );
-    const back = () => setParams(address(null));
+    const back = () => {
+      setWaiverSigned(false);
+      setParams(address(null));
+    };
     // A voucher is its buyer's, in their customer area: nobody logged in, the auth step first.
     const loggedIn = me.data != null && me.data.customerInfo != null;
+    // Then the waiver, when a chosen voucher asks for one; it is signed again after a reload.
+    const chosenIds = new Set(chosen.lines.map((l) => l.SystemVoucherId));
+    const waiverClasses = classes.filter((c) => c.waiver != null && chosenIds.has(c.id));
+    const needsWaiver = waiverClasses.length > 0;
+    const atWaiver = loggedIn && needsWaiver && !waiverSigned;
     // Then the products, unless the chain sells none everywhere; then the details and payment.
-    const atProducts = loggedIn && step === 'checkout' && offered.length > 0;
+    const atProducts = loggedIn && !atWaiver && step === 'checkout' && offered.length > 0;
+    const locale = lang === 'he' ? 'he' : 'en';
     return (
       <div className="gift-page">
         <h1 className="page-title">{t('gifts.vouchers.title')}</h1>
-        <VoucherSteps current={!loggedIn ? 'auth' : atProducts ? 'products' : 'details'} />
+        <VoucherSteps
+          withWaiver={needsWaiver}
+          current={!loggedIn ? 'auth' : atWaiver ? 'waiver' : atProducts ? 'products' : 'details'}
+        />
         {!loggedIn ? (
           <AuthStep
             returnTo={`${path}?${address('checkout').toString()}`}
@@ -107,6 +124,16 @@ function ChooseVouchers({ path }: { path: string }) {
             summary={summary}
             total={money(chosen.total)}
             onBack={back}
+          />
+        ) : atWaiver ? (
+          <WaiverStep
+            classes={waiverClasses}
+            state={waiver}
+            dispatch={dispatchWaiver}
+            summary={summary}
+            onBack={back}
+            submit={(w) => postWaiverCart(chosen.lines, w, locale)}
+            onDone={() => setWaiverSigned(true)}
           />
         ) : atProducts ? (
           <ProductsStep
@@ -119,7 +146,12 @@ function ChooseVouchers({ path }: { path: string }) {
           />
         ) : (
           <GiftCheckout
-            lines={{ orderType: 'vouchers', vouchers: chosen.lines, products: extras.lines }}
+            lines={{
+              orderType: 'vouchers',
+              vouchers: chosen.lines,
+              products: extras.lines,
+              waiver: needsWaiver ? toCartWaiver(waiver) : undefined,
+            }}
             total={chosen.total + extras.total}
             returnPath={path}
             onBack={back}
@@ -206,6 +238,11 @@ function VoucherCard({
         {name}
       </h2>
       <p className="gift-voucher__meta">{localizedName(lang, c.description, c.descriptionEn)}</p>
+      {c.waiver && (
+        <p className="gift-voucher__meta">
+          {t('waiver.card', { minAge: c.waiver.minAge, maxAge: c.waiver.maxAge })}
+        </p>
+      )}
       {c.benefits.length > 0 && (
         <ul className="gift-voucher__meta">
           {c.benefits.map((b) => (

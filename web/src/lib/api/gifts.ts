@@ -22,6 +22,8 @@ export type GiftLines =
       vouchers: Schemas['CartVoucherIn'][];
       /** Chain-wide products prepaid with the vouchers (decision 0035). */
       products?: Schemas['CartProduct'][];
+      /** The waiver a children's voucher needs (decision 0041). */
+      waiver?: Schemas['CartWaiverIn'];
     }
   | { orderType: 'donations'; donations: Schemas['CartDonationIn'][] };
 
@@ -57,11 +59,28 @@ export function postGiftCart(
           presentations: [],
           vouchers: lines.vouchers,
           products: lines.products ?? [],
+          ...(lines.waiver ? { waiver: lines.waiver } : {}),
           customerInfo,
           total,
         }
       : { presentations: [], donations: lines.donations, customerInfo, total };
   return apiSend<GiftCartResponse>('POST', '/cart', { cart, step: 'customerInfo', locale });
+}
+
+/**
+ * POST /cart with the chosen vouchers and their waiver, before the details (decision 0041): the
+ * server judges the waiver (the children's ages) as soon as it is signed.
+ */
+export function postWaiverCart(
+  vouchers: Schemas['CartVoucherIn'][],
+  waiver: Schemas['CartWaiverIn'],
+  locale: string,
+): Promise<GiftCartResponse> {
+  return apiSend<GiftCartResponse>('POST', '/cart', {
+    cart: { presentations: [], vouchers, waiver },
+    step: 'products',
+    locale,
+  });
 }
 
 /** POST /payment/commit of the session's paid voucher or donation order. */

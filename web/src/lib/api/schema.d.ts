@@ -1893,6 +1893,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/waivers/{orderId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A paid voucher order's waiver, whole, with its signature: for a manager of the voucher's
+     *     business only (decision 0041). Every read is logged (who, which order; nothing it says).
+     */
+    get: operations['staffWaiver'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/system-vouchers': {
     parameters: {
       query?: never;
@@ -2237,6 +2257,7 @@ export interface components {
        *     tickets, vouchers or donations.
        */
       vouchers?: components['schemas']['CartVoucherIn'][] | null;
+      waiver?: components['schemas']['CartWaiverIn'] | null;
     };
     CartBody: {
       cart: components['schemas']['Cart'];
@@ -2384,6 +2405,17 @@ export interface components {
       SystemVoucherPriceId?: number | null;
       /** Format: int64 */
       selectedQuantity: number;
+    };
+    /**
+     * @description The waiver a voucher class with a `waiver` needs (decision 0041): the children who will use
+     *     the voucher, the parent's signature drawn on the page, and the signer's name.
+     */
+    CartWaiverIn: {
+      /** @description At least one; each of the class's ages on the day of purchase (Asia/Jerusalem). */
+      children: components['schemas']['WaiverChildIn'][];
+      /** @description The signature as drawn: `data:image/png;base64,…`, at most 48 000 characters. */
+      signature: string;
+      signerName: string;
     };
     CheckoutResponse: {
       expiresAt: string;
@@ -3154,6 +3186,7 @@ export interface components {
       systemVouchers: components['schemas']['IssuedVoucher'][];
       /** Format: int64 */
       total: number;
+      waiver?: components['schemas']['MaskedWaiverDto'] | null;
     };
     HeldSeat: {
       /** Format: int64 */
@@ -3371,6 +3404,20 @@ export interface components {
       kind?: string | null;
       /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
       recaptchaToken: string;
+    };
+    MaskedChildDto: {
+      /** Format: int64 */
+      birthYear: number;
+      firstName: string;
+    };
+    /**
+     * @description The waiver as its buyer sees it back: each child's first name and birth year; never the full
+     *     birth date, the signer or the signature.
+     */
+    MaskedWaiverDto: {
+      children: components['schemas']['MaskedChildDto'][];
+      /** @description When it was signed (UTC). */
+      signedAt: string;
     };
     /** @description A member card of the customer (spec section 3 "Member"). */
     MemberCard: {
@@ -4986,6 +5033,30 @@ export interface components {
     StaffSuccess: {
       success: boolean;
     };
+    StaffWaiverChild: {
+      birthDate: string;
+      name: string;
+    };
+    /** @description The whole waiver, for a manager of the voucher's business. */
+    StaffWaiverResponse: {
+      /** Format: int64 */
+      businessId: number;
+      children: components['schemas']['StaffWaiverChild'][];
+      /** @description The last day it is kept (YYYY-MM-DD, Asia/Jerusalem); the sweeper deletes it after. */
+      keepUntil: string;
+      orderId: string;
+      reservationNumber: string;
+      /** @description `data:image/png;base64,…` */
+      signature: string;
+      /** @description When it was signed (UTC). */
+      signedAt: string;
+      signerName: string;
+      /**
+       * Format: int64
+       * @description The voucher class whose waiver it is, and its business.
+       */
+      systemVoucherId: number;
+    };
     SuccessResponse: {
       success: boolean;
     };
@@ -5067,6 +5138,8 @@ export interface components {
        * @default 0
        */
       validDays: number;
+      /** @default null */
+      waiver: components['schemas']['WaiverTerms'] | null;
     };
     /** @description One fixed price of a class: what the buyer pays, and the value the voucher carries. */
     SystemVoucherPrice: {
@@ -5436,6 +5509,32 @@ export interface components {
      */
     VoucherStatus:
       'active' | 'partiallyRedeemed' | 'redeemed' | 'expired' | 'cancelled' | 'replacement';
+    WaiverChildIn: {
+      /** @description YYYY-MM-DD. */
+      birthDate: string;
+      name: string;
+    };
+    /**
+     * @description What a class's waiver asks (spec section 3 "waiver"; decision 0041): each child named is
+     *     between these ages (whole years, inclusive) on the day of purchase, and the parent signs the
+     *     text.
+     */
+    WaiverTerms: {
+      /**
+       * Format: int64
+       * @default 0
+       */
+      maxAge: number;
+      /**
+       * Format: int64
+       * @default 0
+       */
+      minAge: number;
+      /** @default  */
+      text: string;
+      /** @default  */
+      textEn: string;
+    };
   };
   responses: never;
   parameters: never;
@@ -6251,7 +6350,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description formValidation (with params.fields), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others); memberships: mustSelectMemberships, noMemberships, priceNotFound, getPrice, validateReferences, memberNotFound */
+      /** @description formValidation (with params.fields; a children's voucher's waiver: fields waiver, waiver.children, waiver.children[i].name or .birthDate, waiver.signature, waiver.signerName, and a child outside the class's ages params.reason waiverAge with child, childIndex, age, minAge, maxAge), priceMismatch, ticketNotFound, cartSeatsMismatch, noValidMember, a seating rule, Incompatible AuthProfile, Incompatible Business, onePresentationPerOrder (a video-on-demand presentation with others); memberships: mustSelectMemberships, noMemberships, priceNotFound, getPrice, validateReferences, memberNotFound */
       422: {
         headers: {
           [name: string]: unknown;
@@ -10350,6 +10449,56 @@ export interface operations {
       };
       /** @description loginError: no staff login */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffWaiver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The order's reservation identifier */
+        orderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The waiver */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StaffWaiverResponse'];
+        };
+      };
+      /** @description loginError: no staff login */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no waiver of a paid order of this manager's businesses */
+      404: {
         headers: {
           [name: string]: unknown;
         };

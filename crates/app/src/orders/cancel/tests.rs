@@ -99,6 +99,7 @@ pub(crate) fn order(
         points_member: None,
         points_earned: 0,
         enrollment: None,
+        waiver: None,
     }
 }
 

@@ -158,6 +158,7 @@ impl OrderService {
             points_member: None,
             points_earned: 0,
             enrollment,
+            waiver: None,
         };
         order.points_member =
             earning_member(&order.tickets, self.valid_card_of(login).await?.as_deref());

@@ -101,6 +101,7 @@ describe('order page after a reload', () => {
   const priced: PricedCart = {
     presentationId: 77,
     presentationIds: [77],
+    memberBalanceTotal: 0,
     currency: 'ILS',
     tickets: held.map((h) => ({
       presentationId: 77,
@@ -121,7 +122,6 @@ describe('order page after a reload', () => {
     })),
     products: [],
     ticketsTotal: 8400,
-    memberBalanceTotal: 0,
     productsTotal: 0,
     serviceCharge: 1000,
     serviceChargeName: 'דמי טיפול',

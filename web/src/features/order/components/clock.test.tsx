@@ -45,11 +45,11 @@ const presentation: Presentation = makePresentation({
 const cart: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
+  memberBalanceTotal: 0,
   currency: 'ILS',
   tickets: [],
   products: [],
   ticketsTotal: 8400,
-  memberBalanceTotal: 0,
   productsTotal: 0,
   serviceCharge: 0,
   serviceChargeName: 'דמי טיפול',

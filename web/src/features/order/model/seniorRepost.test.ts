@@ -62,10 +62,10 @@ const priced = (x: number, ticketId: number) => ({
 const cart: PricedCart = {
   presentationId: 7,
   presentationIds: [7],
+  memberBalanceTotal: 0,
   tickets: [priced(4, 101), priced(5, 104)],
   products: [],
   ticketsTotal: 2000,
-  memberBalanceTotal: 0,
   productsTotal: 0,
   serviceCharge: 0,
   serviceChargeName: 'דמי טיפול',

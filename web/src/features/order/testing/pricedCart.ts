@@ -4,6 +4,7 @@ import type { PricedCart } from '../api/payment';
 export const onePricedSeat: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
+  memberBalanceTotal: 0,
   currency: 'ILS',
   tickets: [
     {
@@ -26,7 +27,6 @@ export const onePricedSeat: PricedCart = {
   ],
   products: [],
   ticketsTotal: 4200,
-  memberBalanceTotal: 0,
   productsTotal: 0,
   serviceCharge: 500,
   serviceChargeName: 'דמי טיפול',

@@ -15,6 +15,7 @@ import type { PricedCart } from '../../api/payment';
 const cart: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
+  memberBalanceTotal: 0,
   currency: 'ILS',
   tickets: [
     {
@@ -39,7 +40,6 @@ const cart: PricedCart = {
     { id: 9, name: 'פופקורן', nameEn: 'Popcorn', quantity: 2, unitPrice: 1500, amount: 3000 },
   ],
   ticketsTotal: 4200,
-  memberBalanceTotal: 0,
   productsTotal: 3000,
   serviceCharge: 500,
   serviceChargeName: 'דמי טיפול',

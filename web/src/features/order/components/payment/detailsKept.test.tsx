@@ -17,11 +17,11 @@ import { PaymentStep } from './PaymentStep';
 const cart: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
+  memberBalanceTotal: 0,
   currency: 'ILS',
   tickets: [],
   products: [],
   ticketsTotal: 4200,
-  memberBalanceTotal: 0,
   productsTotal: 0,
   serviceCharge: 0,
   serviceChargeName: 'דמי טיפול',
