@@ -22,6 +22,7 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   vod: lazyPage(() => import('../features/vod/VodPage')),
   systemVouchers: lazyPage(() => import('../features/gifts/SystemVouchersPage')),
   memberships: lazyPage(() => import('../features/memberships/MembershipsPage')),
+  enroll: lazyPage(() => import('../features/enroll/EnrollPage')),
   customerArea: lazyPage(() => import('../features/customer-area/CustomerAreaPage')),
   customerLogin: lazyPage(() => import('../features/customer-login/LoginPage')),
   customerTokenLogin: lazyPage(() => import('../features/customer-login/TokenPages')),

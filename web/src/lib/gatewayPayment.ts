@@ -1,5 +1,6 @@
-// The way to the gateway's page for an order with no seats (vouchers, donations, memberships):
-// its payment form, asked with a captcha token, and its address for the whole window.
+// The way to the gateway's page for an order paid in the whole window (vouchers, donations,
+// memberships, an enrolment's tickets): its payment form, asked with a captcha token, and its
+// address for the whole window.
 import { fetchPaymentForm } from './api/payment';
 import type { SiteConfig } from './api/types';
 import { captchaTokenFor } from './captcha';
@@ -9,7 +10,9 @@ export async function gatewayFormUrl(
   site: SiteConfig,
   lang: string,
   order: {
-    orderType: string;
+    /** Which cart is paid: an order type, or a ticket order by its (first) presentation. */
+    orderType?: string;
+    presentationId?: number;
     total: number;
     method: string;
     numberOfPayments: number;
@@ -19,7 +22,8 @@ export async function gatewayFormUrl(
   },
 ): Promise<string> {
   const form = await fetchPaymentForm(lang === 'he' ? 'he' : 'en', {
-    orderType: order.orderType,
+    ...(order.orderType !== undefined ? { orderType: order.orderType } : {}),
+    ...(order.presentationId !== undefined ? { presentationId: order.presentationId } : {}),
     total: order.total,
     method: order.method,
     numberOfPayments: order.numberOfPayments,

@@ -4,6 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useConfig } from './config';
+import { withLang } from './lang';
 
 export type PaymentReturn =
   | { kind: 'none' }
@@ -15,11 +16,14 @@ export function usePaymentReturn({
   path,
   queryKey,
   commit,
+  orderPath,
 }: {
   path: string;
   /** The feature's key for the commit (one per payment id). */
   queryKey: (paymentId: string | null) => readonly unknown[];
   commit: () => Promise<{ reservationIdentifier: string }>;
+  /** Where a paid order is shown; by default the page's own `?order=` address. */
+  orderPath?: (reservationIdentifier: string) => string;
 }): PaymentReturn {
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -34,8 +38,12 @@ export function usePaymentReturn({
     staleTime: Infinity,
     queryFn: async () => {
       const order = await commit();
-      const next = new URLSearchParams({ order: order.reservationIdentifier });
       const lang = params.get('lang');
+      if (orderPath) {
+        void navigate(withLang(orderPath(order.reservationIdentifier), lang), { replace: true });
+        return order;
+      }
+      const next = new URLSearchParams({ order: order.reservationIdentifier });
       if (lang) next.set('lang', lang);
       void navigate(`${path}?${next.toString()}`, { replace: true });
       return order;

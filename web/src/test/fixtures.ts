@@ -1,4 +1,4 @@
-import type { Feature, Presentation, SiteConfig } from '../lib/api/types';
+import type { Feature, Presentation, SeatShort, SeatplanV2, SiteConfig } from '../lib/api/types';
 import demoConfig from './data/config.json';
 
 export function makePresentation(overrides: Partial<Presentation> = {}): Presentation {
@@ -67,4 +67,58 @@ export function makeFeature(overrides: Partial<Feature> = {}): Feature {
 /** A real GET /api/config answer of the demo server (allow list and test mode changed). */
 export function makeConfig(overrides: Partial<SiteConfig> = {}): SiteConfig {
   return { ...structuredClone(demoConfig), ...overrides };
+}
+
+/** A plain seat of a seat plan's short form: row y+1, seat x+1, of section `si`. */
+export function makeSeat(x: number, y: number, overrides: Partial<SeatShort> = {}): SeatShort {
+  return {
+    x,
+    y,
+    r: String(y + 1),
+    n: String(x + 1),
+    si: 11,
+    gi: y,
+    pi: 1,
+    vi: 11,
+    sp: 7,
+    tg: 1,
+    ai: 0,
+    m: [],
+    pr: false,
+    hc: false,
+    co: false,
+    lv: false,
+    sf: null,
+    ...overrides,
+  };
+}
+
+/** A seat plan of one reserved section holding `seats` (a grid as wide and high as they need). */
+export function makeSeatplan(seats: SeatShort[], overrides: Partial<SeatplanV2> = {}): SeatplanV2 {
+  const width = Math.max(0, ...seats.map((s) => s.x)) + 1;
+  const height = Math.max(0, ...seats.map((s) => s.y)) + 1;
+  const si = seats[0]?.si ?? 11;
+  return {
+    id: seats[0]?.sp ?? 7,
+    venueId: seats[0]?.vi ?? 11,
+    name: 'אולם',
+    width,
+    height,
+    bestX: Math.floor(width / 2),
+    bestY: height - 1,
+    screen: { label: 'מסך', labelEn: 'Screen' },
+    sections: [
+      {
+        id: si,
+        name: 'אולם',
+        nameEn: 'Stalls',
+        kind: 'reserved',
+        capacity: seats.length,
+        ticketGroupId: seats[0]?.tg ?? 1,
+        priceLevel: 1,
+      },
+    ],
+    seats,
+    ...overrides,
+  };
 }

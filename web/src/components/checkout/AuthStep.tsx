@@ -18,7 +18,8 @@ export function AuthStep({
   returnTo: string;
   why: string;
   summary: ReactNode;
-  total: string;
+  /** The order's total, when it is known before the login (an enrolment's is not). */
+  total?: string;
   onBack: () => void;
 }) {
   const { t } = useTranslation();
@@ -30,9 +31,11 @@ export function AuthStep({
           {t('gifts.summary')}
         </h2>
         {summary}
-        <p className="gift-checkout__total">
-          {t('gifts.total')} <strong>{total}</strong>
-        </p>
+        {total !== undefined && (
+          <p className="gift-checkout__total">
+            {t('gifts.total')} <strong>{total}</strong>
+          </p>
+        )}
         <button type="button" className="button button--ghost" onClick={onBack}>
           {t('gifts.change')}
         </button>

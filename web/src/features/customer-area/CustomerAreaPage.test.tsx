@@ -270,4 +270,80 @@ describe('the customer area', { timeout: 30_000 }, () => {
       '/memberships?lang=en',
     );
   });
+
+  it('offers the enrolment on a member card whose membership has a season open, or says it is enrolled', async () => {
+    const data = area();
+    const member: MemberCard = {
+      name: 'כרטיסיית 10 סרטים',
+      nameEn: '10-film pass',
+      memberNumber: '200001',
+      membershipId: 2,
+      membershipTypeId: 2,
+      className: '',
+      balance: 23100,
+      pointsBalance: 0,
+      currency: 'ILS',
+      customerId: 1,
+      startDate: '2026-07-01',
+      endDate: '2027-06-30',
+      isAvailable: true,
+      isExpired: false,
+      isNotStarted: false,
+      topUp: false,
+    };
+    data.customer.Members = [
+      member,
+      { ...member, memberNumber: '200002' },
+      {
+        ...member,
+        memberNumber: '300001',
+        membershipId: 3,
+        name: 'כרטיס סטודנט',
+        nameEn: 'Student card',
+      },
+    ];
+    const asked: string[] = [];
+    const enrolled = (n: string) => ({
+      memberNumber: n,
+      name: 'Dana Levi',
+      balance: 0,
+      startDate: member.startDate,
+      endDate: member.endDate,
+      isAvailable: true,
+      enrolled: n === '200002',
+    });
+    await renderApp('/customer-area?lang=en', {
+      api: (url) => {
+        if (url.pathname === '/api/customer-area/customerAreaData') return { body: data };
+        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+        if (url.pathname.startsWith('/api/enroll/')) asked.push(url.pathname);
+        if (url.pathname === '/api/enroll/2') {
+          return {
+            body: {
+              enrollMembership: {
+                SeasonId: 1,
+                MembershipId: 2,
+                Name: 'עונת חמישי',
+                NameEn: 'Thursdays',
+              },
+              members: [enrolled('200001'), enrolled('200002')],
+            },
+          };
+        }
+        return undefined;
+      },
+    });
+    const section = await screen.findByRole(
+      'region',
+      { name: 'Memberships and vouchers' },
+      { timeout: 5000 },
+    );
+    const offer = await within(section).findByRole('link', { name: /^Enrol member/ });
+    expect(offer).toHaveAccessibleName('Enrol member 200001 in the season Thursdays');
+    expect(offer).toHaveAttribute('href', '/enroll/2?member=200001&lang=en');
+    expect(within(section).getAllByRole('link', { name: /^Enrol member/ })).toHaveLength(1);
+    expect(within(section).getByText('Enrolled in Thursdays')).toBeInTheDocument();
+    // One question per membership, not per card; the student card's has no season (404).
+    expect([...asked].sort()).toEqual(['/api/enroll/2', '/api/enroll/3']);
+  });
 });

@@ -311,4 +311,54 @@ describe('the memberships flow', { timeout: 30_000 }, () => {
       ).toBeNull();
     },
   );
+
+  it('offers the season open for enrolment to a customer with a member of its membership', async () => {
+    const member = (enrolled: boolean) => ({
+      memberNumber: '200001',
+      name: 'Noa Barak',
+      balance: 0,
+      startDate: '2026-01-01',
+      endDate: '2027-01-01',
+      isAvailable: true,
+      enrolled,
+    });
+    const withSeason =
+      (enrolled: boolean): ApiHandler =>
+      (url, init) =>
+        url.pathname === '/api/enroll/2'
+          ? {
+              body: {
+                enrollMembership: {
+                  MembershipId: 2,
+                  SeasonId: 1,
+                  Name: 'עונה',
+                  NameEn: 'Winter season',
+                },
+                members: [member(enrolled)],
+              },
+            }
+          : api(true)(url, init);
+    const first = await renderApp('/memberships?lang=en', { api: withSeason(false) });
+    const link = await screen.findByRole('link', { name: 'Enrol in the season' }, SLOW);
+    expect(link).toHaveAttribute('href', '/enroll/2?lang=en');
+    expect(
+      screen.getByText(/Already a member of 10-film pass\? Enrolment in Winter season is open\./),
+    ).toBeInTheDocument();
+    first.unmount();
+
+    // Enrolled already, or nobody logged in: no line.
+    const second = await renderApp('/memberships?lang=en', { api: withSeason(true) });
+    await screen.findByRole('region', { name: '10-film pass' }, SLOW);
+    await waitFor(() =>
+      expect(second.fetchMock.mock.calls.some(([u]) => String(u).includes('/enroll/2'))).toBe(true),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole('link', { name: 'Enrol in the season' })).toBeNull();
+    second.unmount();
+    const anonymous = await renderApp('/memberships?lang=en', { api: api(false) });
+    await screen.findByRole('region', { name: '10-film pass' }, SLOW);
+    expect(anonymous.fetchMock.mock.calls.some(([u]) => String(u).includes('/enroll/'))).toBe(
+      false,
+    );
+  });
 });

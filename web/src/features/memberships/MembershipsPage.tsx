@@ -35,6 +35,7 @@ import {
   type MembershipChoice,
   type ReferenceAnswers,
 } from './choice';
+import { EnrolLines } from './EnrolLines';
 import { MembershipCard } from './MembershipCard';
 import { MemberDetailsStep } from './MemberDetailsStep';
 import { MembershipCheckout } from './MembershipCheckout';
@@ -224,6 +225,7 @@ function ChooseMemberships({ path }: { path: string }) {
       <p className="gift-page__lead">
         {topUp ? t('memberships.topUpLead', { number: topUp }) : t('memberships.lead', { max })}
       </p>
+      {!topUp && <EnrolLines memberships={all} />}
       {all.length === 0 && <p>{t('errors.noMemberships')}</p>}
       {all.length > 0 && memberships.length === 0 && <p>{t('memberships.topUpNone')}</p>}
       {memberships.map((m) => (

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../components/ui/DateTime';
 import { LangLink } from '../../../components/ui/LangLink';
@@ -7,6 +8,7 @@ import { errorMessage } from '../../../lib/apiErrors';
 import { formatLongDate, formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
 import type { OwnedVoucher } from '../../../lib/api/gifts';
+import { enrollSeasonQuery, type EnrollResponse } from '../../../lib/api/enroll';
 import { VouchersList } from './Vouchers';
 import {
   useDeleteAccount,
@@ -58,6 +60,13 @@ export function MembershipsSection({
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const membershipsPath = useConfig().routes.memberships;
+  // The season open for enrolment of each membership the customer is a member of, if any.
+  const membershipIds = [...new Set(members.map((m) => m.membershipId))];
+  const seasons = useQueries({
+    queries: membershipIds.map((id) => enrollSeasonQuery(id)),
+    combine: (results) =>
+      new Map(membershipIds.map((id, i) => [id, results[i]?.data ?? null] as const)),
+  });
   return (
     <Section id="area-memberships" title={t('customerArea.memberships.title')}>
       {members.length === 0 ? (
@@ -106,6 +115,10 @@ export function MembershipsSection({
                     </div>
                   )}
                 </dl>
+                <EnrolOffer
+                  season={seasons.get(m.membershipId) ?? null}
+                  memberNumber={m.memberNumber}
+                />
                 {m.topUp && (
                   <p className="area__actions">
                     <LangLink
@@ -128,6 +141,35 @@ export function MembershipsSection({
       <h3 className="area__subheading">{t('customerArea.vouchers.title')}</h3>
       <VouchersList vouchers={vouchers} />
     </Section>
+  );
+}
+
+/** "Enrol in the season" on a member card whose membership has a season open for it. */
+function EnrolOffer({
+  season,
+  memberNumber,
+}: {
+  season: EnrollResponse | null;
+  memberNumber: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const member = season?.members.find((x) => x.memberNumber === memberNumber);
+  if (!season || !member || !member.isAvailable) return null;
+  const s = season.enrollMembership;
+  const name = localizedName(i18n.language, s.Name, s.NameEn);
+  if (member.enrolled) {
+    return <p className="area__actions">{t('enroll.enrolledIn', { season: name })}</p>;
+  }
+  return (
+    <p className="area__actions">
+      <LangLink
+        className="button button--primary"
+        to={`/enroll/${s.MembershipId}?member=${encodeURIComponent(memberNumber)}`}
+        aria-label={t('enroll.offerLabel', { number: memberNumber, season: name })}
+      >
+        {t('enroll.offer')}
+      </LangLink>
+    </p>
   );
 }
 

@@ -5,7 +5,7 @@ import { queryOptions, useMutation, useMutationState, useQueryClient } from '@ta
 import { seatMapKeys } from '../../../lib/api/seats';
 import { apiGet, apiSend } from '../../../lib/api/client';
 import type { Captcha } from '../../../lib/captcha';
-import { stamp } from '../model/countdownClock';
+import { stamp } from '../../../lib/countdownClock';
 import { withHeld, withoutHeld, type Holds } from '../model/holds';
 import type {
   BestAvailableResponse,
@@ -17,7 +17,7 @@ import type {
   UnlockResponse,
 } from '../../../lib/api/types';
 
-export { stamp, type Timed } from '../model/countdownClock';
+export { stamp, type Timed } from '../../../lib/countdownClock';
 export { seatplanQuery } from '../../../lib/api/seats';
 
 /** The seat map's keys (owned by the shared seat map), and this order's holds. */

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Toast } from '../../../components/ui/Toast';
 import { useClockExtension } from '../hooks/useClockExtension';
-import { formatClock } from '../model/countdownClock';
+import { formatClock } from '../../../lib/countdownClock';
 import './Countdown.css';
 
 /** When the countdown warns that the time is nearly out (and offers the step's extension). */

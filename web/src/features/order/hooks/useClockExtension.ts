@@ -13,7 +13,7 @@ import { captchaTokenFor } from '../../../lib/captcha';
 import { ConfigContext } from '../../../lib/config';
 import type { LockedSeat, SeatRef, SeatplanV2Response } from '../../../lib/api/types';
 import { seatKeys, useExtendHold, useLockSeat } from '../api/seats';
-import { stamp } from '../model/countdownClock';
+import { stamp } from '../../../lib/countdownClock';
 import type { Holds } from '../model/holds';
 import type { OrderState } from '../model/orderState';
 import { lineKey } from '../model/ticketLines';

@@ -5,7 +5,7 @@ import { ApiError } from '../../../lib/api/client';
 import type { Presentation } from '../../../lib/api/types';
 import { myHoldsQuery, seatKeys } from '../api/seats';
 import { usePostCart } from '../api/tickets';
-import { stamp } from '../model/countdownClock';
+import { stamp } from '../../../lib/countdownClock';
 import { clearDetails, clearOrder, loadOrder, resumePlan, saveOrder } from '../model/orderSession';
 import { initialOrderState, orderReducer, type OrderEvent } from '../model/orderState';
 import { takeReturnedPayment } from '../model/returnedPayment';

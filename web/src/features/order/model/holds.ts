@@ -1,7 +1,7 @@
 // The seats this session holds (GET /seats/my-holds), as the lock and unlock answers change them:
 // those answers are newer than the last time the holds were asked for.
 import type { LockedSeat, MyHoldsResponse } from '../../../lib/api/types';
-import { stamp, type Timed } from './countdownClock';
+import { stamp, type Timed } from '../../../lib/countdownClock';
 import { lineKey } from './ticketLines';
 
 export type Holds = Timed<MyHoldsResponse>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CartResponse, LockedSeat, PricedCart } from '../../../lib/api/types';
-import type { Timed } from './countdownClock';
+import type { Timed } from '../../../lib/countdownClock';
 import { initialOrderState, orderReducer, type OrderEvent, type OrderState } from './orderState';
 import type { TicketLine, TicketsChoice } from './ticketLines';
 

@@ -7,7 +7,7 @@
 // buyer who goes back without continuing finds the choices the cart has.
 import type { CustomerInfo } from '../../../components/checkout/customerInfo';
 import type { CartResponse, CheckoutResponse, PricedCart } from '../../../lib/api/types';
-import { clockOf, type Clock, type Timed } from './countdownClock';
+import { clockOf, type Clock, type Timed } from '../../../lib/countdownClock';
 import type { Step } from './steps';
 import type { TicketLine, TicketsChoice } from './ticketLines';
 

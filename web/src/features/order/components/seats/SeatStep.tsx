@@ -26,7 +26,7 @@ import {
 import { formatMoney } from '../../../../lib/format';
 import { Countdown } from '../Countdown';
 import { SeatsExpired } from './SeatsExpired';
-import { useRemaining } from '../../hooks/useRemaining';
+import { useRemaining } from '../../../../lib/useRemaining';
 import {
   myHoldsQuery,
   seatKeys,

@@ -16,7 +16,7 @@ import { localizedName } from '../../../../lib/localized';
 import { orderErrorMessage } from '../../model/cartErrors';
 import { perOrderChargeText, priceText } from '../../model/priceText';
 import { StepHead, TimeExpired } from '../StepHead';
-import { useRemaining } from '../../hooks/useRemaining';
+import { useRemaining } from '../../../../lib/useRemaining';
 import {
   myHoldsQuery,
   seatKeys,
@@ -38,7 +38,7 @@ import {
   type LineProblem,
   type TicketLine,
 } from '../../model/ticketLines';
-import type { Clock } from '../../model/countdownClock';
+import type { Clock } from '../../../../lib/countdownClock';
 import { useOrder } from '../../hooks/orderContext';
 import {
   draftOfLines,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { remainingMs } from '../model/countdownClock';
+import { remainingMs } from './countdownClock';
 
 /** Milliseconds left on the clock, ticking each second; null when there is no clock. */
 export function useRemaining(
