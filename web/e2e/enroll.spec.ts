@@ -4,7 +4,7 @@ import { DETAILS_HE, fillDetails, payOnGatewayPage, shoot } from './order-flow';
 import { smsLoginCode } from './outbox';
 
 // Demo data (docs/catalogue.md): the 10-film pass (membership 2) has season 1, "Israeli Cinema
-// Thursdays", over screenings 901 and 902 (required) and 903 (optional) in Hall 3 – Studio.
+// Premieres", over screenings 901 and 902 (required) and 903 (optional) in Hall 3 – Studio.
 // Dana (customer 1) holds member 200001 with ₪231 on it; Ronit (customer 7) member 200003 with
 // nothing left on it.
 const DANA = { mobile: '0524318876', ssn: '034528711', member: '200001' };
@@ -50,7 +50,7 @@ test('Dana enrols her 10-film pass in the season in Hebrew on a phone, and only 
 
   // Choose seats: one seat, the same in every screening.
   await expect(page.getByRole('heading', { name: 'המושב שלך לעונה' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('עונת חמישי של הקולנוע הישראלי');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('עונת הבכורות של הקולנוע הישראלי');
   await expect(page.getByRole('button', { name: 'הבא' })).toBeDisabled();
   await expect(seatMap(page)).toBeVisible();
   await noSeriousAxeViolations(page);
@@ -128,7 +128,7 @@ test('Dana enrols her 10-film pass in the season in Hebrew on a phone, and only 
 
   // The same member again: enrolled already.
   await page.goto('/customer-area');
-  await expect(page.getByText(/^רשום לעונת חמישי של הקולנוע הישראלי$/)).toBeVisible({
+  await expect(page.getByText(/^רשום לעונת הבכורות של הקולנוע הישראלי$/)).toBeVisible({
     timeout: 15_000,
   });
   await page.goto('/enroll/2');

@@ -209,7 +209,7 @@ async fn the_sale_dates_reach_the_last_day_with_a_screening_on_sale(db: &TestDb)
     let dates: Vec<String> = serde_json::from_value(r.body["saleDates"].clone()).unwrap();
     assert_eq!(dates.first().map(String::as_str), Some(app.today.to_string().as_str()));
     // The demo chain's schedule runs to today + 14: fifteen days, one more than a fortnight;
-    // then the enrolment season's three Thursdays, on sale already (today + 16, 23 and 30).
+    // then the enrolment season's three evenings, on sale already (today + 16, 23 and 30).
     let day = |n: i64| app.today.checked_add(jiff::ToSpan::days(n)).unwrap().to_string();
     let last = day(14);
     let mut expected: Vec<String> = (0..=14).map(day).collect();

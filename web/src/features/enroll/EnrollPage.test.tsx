@@ -196,7 +196,7 @@ describe('the enrolment flow', { timeout: 30_000 }, () => {
       await screen.findByRole('heading', { name: 'Your seat for the season' }, SLOW),
     ).toBeInTheDocument();
     expect(
-      screen.getByRole('heading', { name: 'Israeli Cinema Thursdays – winter season', level: 1 }),
+      screen.getByRole('heading', { name: 'Israeli Cinema Premieres – winter season', level: 1 }),
     ).toBeInTheDocument();
     expect(next()).toBeDisabled();
     expect(screen.getByText('Choose your seat to go on.')).toBeInTheDocument();

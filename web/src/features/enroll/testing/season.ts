@@ -27,8 +27,8 @@ export function demoSeason(extra: Partial<EnrollSeason> = {}): EnrollSeason {
   return {
     SeasonId: 1,
     MembershipId: 2,
-    Name: 'עונת חמישי של הקולנוע הישראלי',
-    NameEn: 'Israeli Cinema Thursdays – winter season',
+    Name: 'עונת הבכורות של הקולנוע הישראלי',
+    NameEn: 'Israeli Cinema Premieres – winter season',
     Description: 'תיאור',
     DescriptionEn: 'About the season',
     IsSkipMemberSeat: false,
