@@ -50,7 +50,9 @@ test('Dana enrols her 10-film pass in the season in Hebrew on a phone, and only 
 
   // Choose seats: one seat, the same in every screening.
   await expect(page.getByRole('heading', { name: 'המושב שלך לעונה' })).toBeVisible();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('עונת הבכורות של הקולנוע הישראלי');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'עונת הבכורות של הקולנוע הישראלי',
+  );
   await expect(page.getByRole('button', { name: 'הבא' })).toBeDisabled();
   await expect(seatMap(page)).toBeVisible();
   await noSeriousAxeViolations(page);
