@@ -112,9 +112,11 @@ pub mod constraint {
     /// A code used past its limit, a voucher below zero (the guarded updates avoid these).
     pub const TICKET_CODES_USED_COUNT_CHECK: &str = "ticket_codes_used_count_check";
     pub const TICKET_CODES_BALANCE_CHECK: &str = "ticket_codes_balance_check";
+    /// Two registrations at once drew the same customer id.
+    pub const CUSTOMERS_PKEY: &str = "customers_pkey";
 
     /// Every name above.
-    pub const ALL: [&str; 9] = [
+    pub const ALL: [&str; 10] = [
         ORDERS_RESERVATION_NUMBER,
         ORDER_TICKETS_DOCUMENT_KEY,
         TICKET_CODES_CODE_KEY,
@@ -124,5 +126,6 @@ pub mod constraint {
         SERVICE_CHARGES_BUSINESS_KEY,
         TICKET_CODES_USED_COUNT_CHECK,
         TICKET_CODES_BALANCE_CHECK,
+        CUSTOMERS_PKEY,
     ];
 }

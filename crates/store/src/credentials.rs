@@ -15,6 +15,8 @@ use crate::{Db, db_err};
 
 /// Customers who register get ids from here up, clear of the ids a chain's own file gives.
 const FIRST_REGISTERED_ID: i64 = 1_000_000;
+/// Draws of a new customer id before a registration gives up (each lost only to another registration).
+const DRAWS: usize = 64;
 
 fn purpose(s: &str) -> Result<TokenPurpose, sqlx::Error> {
     Ok(match s {
@@ -127,10 +129,12 @@ impl CredentialStore for Db {
         now_ms: i64,
     ) -> StoreResult<i64> {
         // Two registrations at once may draw the same id: the primary key refuses the second,
-        // which draws again.
-        for _ in 0..5 {
-            let result: StoreResult<i64> = crate::on_pool!(self, |p| {
-                let mut tx = p.begin().await.map_err(db_err)?;
+        // which draws again (on SQLite the writer's transaction serialises them; on PostgreSQL
+        // a rush of n draws at most n times).
+        for _ in 0..DRAWS {
+            // An async block, so a `?` inside ends this draw, not the whole call.
+            let result: StoreResult<i64> = async { crate::on_pool!(self, |p| {
+                let mut tx = crate::BeginWrite::begin_write(p).await.map_err(db_err)?;
                 let max: Option<i64> = sqlx::query_scalar("SELECT MAX(id) FROM customers")
                     .fetch_one(&mut *tx)
                     .await
@@ -162,18 +166,21 @@ impl CredentialStore for Db {
                 .map_err(db_err)?;
                 tx.commit().await.map_err(db_err)?;
                 Ok(id)
-            });
+            }) }
+            .await;
             match result {
                 Err(StoreError::Conflict { .. }) => continue,
                 other => return other,
             }
         }
-        Err(StoreError::other("no free customer id after 5 draws"))
+        Err(StoreError::other(format!(
+            "no free customer id after {DRAWS} draws"
+        )))
     }
 
     async fn issue_token(&self, t: &CustomerToken, replace: bool) -> StoreResult<()> {
         crate::on_pool!(self, |p| {
-            let mut tx = p.begin().await.map_err(db_err)?;
+            let mut tx = crate::BeginWrite::begin_write(p).await.map_err(db_err)?;
             if replace {
                 sqlx::query(
                     "DELETE FROM customer_tokens WHERE customer_id = $1 AND purpose = $2 AND redeemed_at IS NULL",
@@ -396,7 +403,7 @@ impl CredentialStore for Db {
         now_ms: i64,
     ) -> StoreResult<bool> {
         crate::on_pool!(self, |p| {
-            let mut tx = p.begin().await.map_err(db_err)?;
+            let mut tx = crate::BeginWrite::begin_write(p).await.map_err(db_err)?;
             let n = sqlx::query(
                 "UPDATE customers SET email = $2 WHERE id = $1 \
                  AND NOT EXISTS (SELECT 1 FROM customers o WHERE lower(o.email) = $2 AND o.id <> $1)",

@@ -13,6 +13,40 @@ macro_rules! on_pool {
 }
 pub(crate) use on_pool;
 
+/// A transaction that will write, begun as a writer: on SQLite `BEGIN IMMEDIATE` takes the write
+/// lock first (waiting out the busy timeout), where a deferred one that reads and then writes
+/// fails at once with "database is locked" when another writer committed in between; on
+/// PostgreSQL an ordinary transaction. For the `on_pool!` bodies that serve both databases.
+pub(crate) trait BeginWrite {
+    type Db: sqlx::Database;
+    fn begin_write(
+        &self,
+    ) -> impl std::future::Future<Output = Result<sqlx::Transaction<'static, Self::Db>, sqlx::Error>>
+    + Send;
+}
+
+impl BeginWrite for sqlx::SqlitePool {
+    type Db = sqlx::Sqlite;
+    fn begin_write(
+        &self,
+    ) -> impl std::future::Future<
+        Output = Result<sqlx::Transaction<'static, sqlx::Sqlite>, sqlx::Error>,
+    > + Send {
+        self.begin_with("BEGIN IMMEDIATE")
+    }
+}
+
+impl BeginWrite for sqlx::PgPool {
+    type Db = sqlx::Postgres;
+    fn begin_write(
+        &self,
+    ) -> impl std::future::Future<
+        Output = Result<sqlx::Transaction<'static, sqlx::Postgres>, sqlx::Error>,
+    > + Send {
+        self.begin()
+    }
+}
+
 /// Fetches rows and decodes each with `$decode`.
 macro_rules! fetch_all {
     ($db:expr, $sql:expr, [$($arg:expr),*], $decode:path) => {
@@ -116,7 +150,8 @@ fn broken_constraint(e: &sqlx::Error) -> Option<&'static str> {
 
 /// SQLite's words for a broken UNIQUE constraint ("UNIQUE constraint failed: <columns>"), by the
 /// constraint's name.
-const SQLITE_UNIQUE_COLUMNS: [(&str, &str); 7] = [
+const SQLITE_UNIQUE_COLUMNS: [(&str, &str); 8] = [
+    ("customers.id", constraint::CUSTOMERS_PKEY),
     (
         "orders.reservation_number",
         constraint::ORDERS_RESERVATION_NUMBER,

@@ -191,7 +191,7 @@ impl VoucherStore for Db {
 
     async fn cancel_voucher(&self, cancel: &VoucherCancel<'_>) -> StoreResult<bool> {
         crate::on_pool!(self, |p| {
-            let mut tx = p.begin().await.map_err(db_err)?;
+            let mut tx = crate::BeginWrite::begin_write(p).await.map_err(db_err)?;
             let done = cancel_voucher_in!(tx, cancel);
             if done {
                 tx.commit().await.map_err(db_err)?;
@@ -209,7 +209,7 @@ impl VoucherStore for Db {
         now_ms: i64,
     ) -> StoreResult<bool> {
         crate::on_pool!(self, |p| {
-            let mut tx = p.begin().await.map_err(db_err)?;
+            let mut tx = crate::BeginWrite::begin_write(p).await.map_err(db_err)?;
             let marked = sqlx::query(
                 "UPDATE system_vouchers SET is_for_replacement = TRUE, updated_at = $2 \
                  WHERE reference = $1 AND status = 'active' AND is_for_replacement = FALSE",

@@ -282,7 +282,7 @@ pub async fn seed_demo_history(db: &Db, now_ms: i64) -> StoreResult<HistoryRepor
     }
     report.orders = orders.len();
     crate::on_pool!(db, |p| {
-        let mut tx = p.begin().await.map_err(db_err)?;
+        let mut tx = crate::BeginWrite::begin_write(p).await.map_err(db_err)?;
         for chunk in orders.chunks(BATCH) {
             let mut q = sqlx::QueryBuilder::new(
                 "INSERT INTO orders (id, reservation_number, session_id, status, is_hold, customer_id, customer, \
