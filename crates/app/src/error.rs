@@ -112,11 +112,12 @@ pub mod constraint {
     /// A code used past its limit, a voucher below zero (the guarded updates avoid these).
     pub const TICKET_CODES_USED_COUNT_CHECK: &str = "ticket_codes_used_count_check";
     pub const TICKET_CODES_BALANCE_CHECK: &str = "ticket_codes_balance_check";
-    /// Two registrations at once drew the same customer id.
+    /// Two registrations at once drew the same customer id. A primary key with its database's
+    /// default name (not written in the migrations, so not in [`ALL`]).
     pub const CUSTOMERS_PKEY: &str = "customers_pkey";
 
-    /// Every name above.
-    pub const ALL: [&str; 10] = [
+    /// Every name above written as a named constraint in both migration trees.
+    pub const ALL: [&str; 9] = [
         ORDERS_RESERVATION_NUMBER,
         ORDER_TICKETS_DOCUMENT_KEY,
         TICKET_CODES_CODE_KEY,
@@ -126,6 +127,5 @@ pub mod constraint {
         SERVICE_CHARGES_BUSINESS_KEY,
         TICKET_CODES_USED_COUNT_CHECK,
         TICKET_CODES_BALANCE_CHECK,
-        CUSTOMERS_PKEY,
     ];
 }

@@ -135,7 +135,10 @@ fn broken_constraint(e: &sqlx::Error) -> Option<&'static str> {
         return None;
     };
     if let Some(name) = d.constraint() {
-        return constraint::ALL.into_iter().find(|c| *c == name);
+        return constraint::ALL
+            .into_iter()
+            .chain([constraint::CUSTOMERS_PKEY])
+            .find(|c| *c == name);
     }
     let message = d.message();
     if let Some(columns) = message.strip_prefix("UNIQUE constraint failed: ") {
