@@ -3,33 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Reservation } from '../../lib/api/reservations';
 import type { SeatShort, SeatStatusShort } from '../../lib/api/types';
-import { makePresentation } from '../../test/fixtures';
+import { makePresentation, makeSeat } from '../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 
 const presentation = makePresentation({ id: 101, venueId: 11, seatplanId: 7 });
 
-function seat(x: number, y: number): SeatShort {
-  return {
-    x,
-    y,
-    r: String(y + 1),
-    n: String(x + 1),
-    si: 11,
-    gi: y,
-    pi: 1,
-    vi: 11,
-    sp: 7,
-    tg: 1,
-    ai: 0,
-    m: [],
-    pr: false,
-    hc: false,
-    co: false,
-    lv: false,
-    sf: null,
-  };
-}
-const seats = [0, 1, 2, 3].flatMap((x) => [seat(x, 0), seat(x, 1)]);
+const seats = [0, 1, 2, 3].flatMap((x) => [makeSeat(x, 0), makeSeat(x, 1)]);
 // The buyer's two tickets: row 1, seats 3 and 4 (sold).
 const mine = (s: { x: number; y: number }) => s.y === 0 && s.x >= 2;
 const status = (s: SeatShort): SeatStatusShort => ({

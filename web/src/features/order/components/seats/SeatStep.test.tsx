@@ -2,34 +2,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SeatShort, SeatStatusShort } from '../../../../lib/api/types';
-import { makeConfig, makePresentation } from '../../../../test/fixtures';
+import { makeConfig, makePresentation, makeSeat } from '../../../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../../../test/renderApp';
 
 const presentation = makePresentation({ id: 77, venueId: 11, seatplanId: 7 });
 const SERVER_TIME = '2026-07-14T09:00:00Z';
 
-function seat(x: number, y: number, extra: Partial<SeatShort> = {}): SeatShort {
-  return {
-    x,
-    y,
-    r: String(y + 1),
-    n: String(x + 1),
-    si: 11,
-    gi: y,
-    pi: 1,
-    vi: 11,
-    sp: 7,
-    tg: 1,
-    ai: 0,
-    m: [],
-    pr: false,
-    hc: false,
-    co: false,
-    lv: false,
-    sf: null,
-    ...extra,
-  };
-}
+const seat = makeSeat;
 
 // Row 1: four free seats, the first a wheelchair space. Row 2: taken, blocked, free, free.
 const seats = [
