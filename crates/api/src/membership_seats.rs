@@ -68,6 +68,9 @@ pub struct MembershipSeatDto {
     pub section_name_en: String,
     pub row_name: String,
     pub seat_name: String,
+    /// The seat's e-document (`GET /edocument/{documentKey}`, the page `/edocument/{documentKey}`):
+    /// its QR is what the door scans.
+    pub document_key: String,
 }
 
 /// The seats a membership order sells (`[]` for any other order, and for a membership without
@@ -96,6 +99,7 @@ pub async fn order_seats(state: &AppState, order: &Order) -> ApiResult<Vec<Membe
             section_name_en: t.section_name_en.clone(),
             row_name: t.row_name.clone(),
             seat_name: t.seat_name.clone(),
+            document_key: t.document_key.clone(),
         });
     }
     Ok(out)

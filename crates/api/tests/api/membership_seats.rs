@@ -150,6 +150,11 @@ api_tests! {
         assert_eq!(back.status, StatusCode::OK, "{}", back.text);
         assert_eq!(back.body["seats"].as_array().unwrap().len(), 3, "{}", back.text);
         assert_eq!(back.body["members"][0]["memberNumber"], number.as_str());
+        // Each seat has its e-document, for the door.
+        let key = back.body["seats"][1]["documentKey"].as_str().unwrap().to_owned();
+        let doc = app.get(&format!("/api/edocument/{key}")).await;
+        assert_eq!(doc.status, StatusCode::OK, "{}", doc.text);
+        assert_eq!((doc.body["state"].as_str(), doc.body["presentation"]["id"].as_i64()), (Some("valid"), Some(912)), "{}", doc.text);
         let season = app.call_as(&who, "GET", &format!("/api/enroll/{SEATED}"), None).await;
         assert_eq!(season.status, StatusCode::OK, "{}", season.text);
         let me = season.body["members"].as_array().unwrap().iter().find(|m| m["memberNumber"] == number.as_str()).cloned().unwrap();

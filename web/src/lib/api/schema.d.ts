@@ -3625,6 +3625,11 @@ export interface components {
     MembershipSeatDto: {
       /** @description UTC. */
       dateTime: string;
+      /**
+       * @description The seat's e-document (`GET /edocument/{documentKey}`, the page `/edocument/{documentKey}`):
+       *     its QR is what the door scans.
+       */
+      documentKey: string;
       featureName: string;
       featureNameEn: string;
       /** Format: int64 */
