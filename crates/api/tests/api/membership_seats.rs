@@ -161,7 +161,7 @@ api_tests! {
         assert_eq!(me["enrolled"], true, "{}", season.text);
         // The mail lists the seats.
         let mail = rows(db, "SELECT text_body FROM mail_outbox WHERE recipient = 'seated@example.com'").await;
-        assert!(mail.iter().any(|m| m.contains(&number) && m.matches("מושב").count() >= 3), "{mail:?}");
+        assert!(mail.iter().any(|m| m.contains(&number) && m.matches("מושב").count() >= 3 && m.contains(&format!("/edocument/{key}"))), "{mail:?}");
     }
 
     async fn two_buyers_racing_for_one_subscription_seat_one_holds_it_everywhere(db: &TestDb) {
