@@ -3643,15 +3643,9 @@ export interface components {
       venueName: string;
       venueNameEn: string;
     };
-    MembershipSeatplanResponse: {
+    MembershipSeatplanResponse: components['schemas']['EnrollSeatplanResponse'] & {
       /** Format: int64 */
       seasonId: number;
-      seatplan: components['schemas']['SeatplanV2'];
-      seats: components['schemas']['SeatStatusShort'][];
-      sections: components['schemas']['SectionStatus'][];
-      /** @description Every seat this buyer holds in the season's screenings. */
-      selections: components['schemas']['SelectionDto'][];
-      serverTime: string;
     };
     /** @description What a seated membership's card says of its seats: its season and screenings. */
     MembershipSeatsDto: {
