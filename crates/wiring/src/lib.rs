@@ -177,6 +177,10 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         store.clone(),
         clock_port.clone(),
     ));
+    let door = Arc::new(kupa_app::staff::door::DoorService::new(
+        store.clone(),
+        clock_port.clone(),
+    ));
     let holds: Arc<dyn kupa_app::orders::HoldStore> = store.clone();
     let voucher_store: Arc<dyn kupa_app::vouchers::VoucherStore> = store.clone();
     let waiver_store: Arc<dyn kupa_app::vouchers::waiver::WaiverStore> = store.clone();
@@ -240,6 +244,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         seat_events,
         staff,
         live,
+        door,
         vouchers,
         enroll,
     }
