@@ -69,7 +69,7 @@ function Answer({ scan, lang }: { scan: DoorScan; lang: string }) {
     switch (scan.result) {
       case 'alreadyScanned':
         return scan.scannedAt
-          ? t('door.scannedAt', { time: formatDateTime(scan.scannedAt, lang) })
+          ? t('door.scannedAt', { time: formatTime(scan.scannedAt, lang) })
           : null;
       case 'tooEarly':
         return scan.entranceTime

@@ -137,7 +137,7 @@ export function DoorPage({ me }: { me: StaffMe }) {
           <form className="door__typed" onSubmit={submit}>
             <label htmlFor="door-number">{t('door.number')}</label>
             <p id="door-number-hint" className="door__hint">
-              {t('door.numberHint')}
+              {t('door.numberHint')} <bdi dir="ltr">1234-5678-2</bdi>
             </p>
             <div className="door__typed-row">
               <input
