@@ -57,6 +57,18 @@ async fn bought(app: &TestApp, db: &TestDb) -> (i64, i64, Bought, Vec<String>) {
     (p["id"].as_i64().unwrap(), ms(&p["dateTime"]), b, links)
 }
 
+/// Cancelling open until 10 minutes before the screening (the default closes 2 hours before, and
+/// the tests' first screening is an hour and a half away).
+fn cancellable_settings() -> kupa_api::ApiSettings {
+    kupa_api::ApiSettings {
+        cancellation: kupa_app::orders::CancellationPolicy {
+            window_minutes: 10,
+            ..Default::default()
+        },
+        ..test_settings()
+    }
+}
+
 /// Moves the app's clock to `minutes` after the entrance time of a screening starting at `start`.
 fn to_entrance(app: &TestApp, start: i64, minutes: i64) {
     let entrance = start - kupa_app::staff::door::DOOR_OPENS_BEFORE_MS;
@@ -142,15 +154,7 @@ async fn an_usher_admits_each_ticket_once_by_qr_or_number_and_the_edocument_says
 }
 
 async fn the_door_refuses_cancelled_unpaid_and_other_screenings_tickets(db: &TestDb) {
-    // Cancelling open until 10 minutes before the screening.
-    let settings = kupa_api::ApiSettings {
-        cancellation: kupa_app::orders::CancellationPolicy {
-            window_minutes: 10,
-            ..Default::default()
-        },
-        ..test_settings()
-    };
-    let app = TestApp::new(db, settings).await;
+    let app = TestApp::new(db, cancellable_settings()).await;
     add(&app, USHER, Role::Usher, &[1], false).await;
     let usher = staff_login(&app, USHER).await;
     let (p, start, _, links) = bought(&app, db).await;
@@ -197,6 +201,38 @@ async fn two_doors_scanning_one_ticket_at_once_admit_it_once(db: &TestDb) {
         assert_eq!(answers, ["alreadyScanned", "valid"], "{} / {}", a.text, b.text);
     }
     assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM order_tickets WHERE scanned_at IS NOT NULL").await, ["2"]);
+}
+
+async fn the_store_marks_a_line_for_one_of_two_doors_that_both_saw_it_unscanned(db: &TestDb) {
+    use kupa_app::staff::door::DoorStore;
+    let app = TestApp::new(db, cancellable_settings()).await;
+    let (_, _, _, links) = bought(&app, db).await;
+    // Another reservation, one of its two tickets cancelled by its buyer (the order stays paid).
+    let (_, cancelled) = buy_with_refs(&app, &buyer(2), 1, [None, None]).await;
+    let c = app.call_as(&buyer(2), "POST", &format!("/api/reservations/{}/cancel", cancelled.reservation_id),
+        Some(r#"{"itemsToCancel": [1]}"#)).await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.text);
+
+    let key = links[0].rsplit('/').next().unwrap();
+    let (order, line) = db.db.line_of_document_key(key).await.unwrap().unwrap();
+    // Both doors read the line as unscanned; the UPDATE is what decides.
+    let before = db.db.door_tickets(&order).await.unwrap();
+    assert!(before.iter().all(|t| t.scanned_at_ms.is_none()));
+    let (a, b) = tokio::join!(db.db.mark_scanned(&order, line, 1_000, 1), db.db.mark_scanned(&order, line, 2_000, 2));
+    assert_eq!([a.unwrap(), b.unwrap()].iter().filter(|x| **x).count(), 1, "exactly one door marks it");
+    assert!(!db.db.mark_scanned(&order, line, 3_000, 3).await.unwrap(), "and never again");
+    let after = db.db.door_tickets(&order).await.unwrap();
+    assert!(matches!(after[0].scanned_at_ms, Some(1_000 | 2_000)));
+
+    // A cancelled line is never marked.
+    let void = db.db.order_of_reservation_number(&cancelled.reservation_number).await.unwrap().unwrap();
+    let void_lines = db.db.door_tickets(&void).await.unwrap();
+    assert!(void_lines[0].cancelled_at_ms.is_some() && void_lines[1].cancelled_at_ms.is_none());
+    assert_eq!(void_lines[0].order_state, kupa_app::staff::door::DoorOrderState::Paid);
+    assert!(!db.db.mark_scanned(&void, void_lines[0].line, 4_000, 1).await.unwrap(), "cancelled");
+    // Nor a line of an order not paid.
+    execute(db, "UPDATE orders SET status = 'pending' WHERE status = 'paid'").await;
+    assert!(!db.db.mark_scanned(&order, after[1].line, 5_000, 1).await.unwrap(), "not paid");
 }
 
 async fn only_ushers_and_managers_of_the_tickets_business_scan_it(db: &TestDb) {
