@@ -66,9 +66,11 @@ export function DoorPage({ me }: { me: StaffMe }) {
     [presentation, t],
   );
 
+  // A code read while the last check is still out is not counted as seen: it is read again in
+  // the next frame and checked then.
   const onCode = useCallback(
     (text: string) => {
-      if (fresh(text, Date.now())) void check(text);
+      if (!busy.current && fresh(text, Date.now())) void check(text);
     },
     [check, fresh],
   );
