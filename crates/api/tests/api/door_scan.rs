@@ -284,6 +284,27 @@ async fn only_ushers_and_managers_of_the_tickets_business_scan_it(db: &TestDb) {
     assert_eq!(result(&r), "valid", "{}", r.text);
 }
 
+async fn after_midnight_the_door_still_lists_the_evenings_late_screenings(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    add(&app, USHER, Role::Usher, &[1], false).await;
+    let usher = staff_login(&app, USHER).await;
+    let listed = |r: &Reply| -> Vec<i64> {
+        ok(r)["presentations"].as_array().unwrap().iter().map(|p| ms(&p["dateTime"])).collect()
+    };
+    let today = listed(&get(&app, &usher, "/api/staff/door/presentations").await);
+    let late = *today.iter().max().unwrap();
+    // 00:30 the next night: the business day is still the evening's (it turns at 05:00).
+    app.clock.advance_ms(15 * 3_600_000 + 30 * 60_000);
+    let usher = staff_login(&app, USHER).await; // a login lasts a 12-hour shift
+    let night = listed(&get(&app, &usher, "/api/staff/door/presentations").await);
+    assert_eq!(night, today, "the same business day's screenings");
+    assert!(late > app.clock.now_ms() - 4 * 3_600_000, "the last one started late in the evening");
+    // 05:00: the new day's.
+    app.clock.advance_ms(4 * 3_600_000 + 30 * 60_000);
+    let morning = listed(&get(&app, &usher, "/api/staff/door/presentations").await);
+    assert!(!morning.is_empty() && morning.iter().all(|t| *t > late));
+}
+
 async fn scans_are_limited_per_staff_user(db: &TestDb) {
     let settings = kupa_api::ApiSettings {
         rate_limits: kupa_api::rate_limit::RateLimits::parse("door.session=3/1m").unwrap(),
