@@ -8,6 +8,7 @@
 pub mod door;
 pub mod live;
 pub mod refs;
+pub mod reports;
 pub mod resend;
 pub mod sales;
 pub mod totp;

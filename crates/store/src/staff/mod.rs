@@ -4,6 +4,7 @@
 
 mod door;
 mod history;
+mod reports;
 
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
