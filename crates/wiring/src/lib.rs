@@ -177,6 +177,10 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         store.clone(),
         clock_port.clone(),
     ));
+    let door = Arc::new(kupa_app::staff::door::DoorService::new(
+        store.clone(),
+        clock_port.clone(),
+    ));
     let reports = Arc::new(kupa_app::staff::reports::ReportService::new(
         store.clone(),
         store.clone(),
@@ -245,6 +249,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         seat_events,
         staff,
         live,
+        door,
         reports,
         vouchers,
         enroll,

@@ -8,6 +8,7 @@
 //! `Origin` check (decision 0019), as every other call's are. Every call here reads its caller
 //! with [`Staff`]: no live login is 401 `loginError`, a role that may not is 403 `forbidden`.
 
+mod door;
 mod events;
 mod live;
 mod refs;
@@ -37,6 +38,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(login))
         .routes(routes!(logout))
         .routes(routes!(me))
+        .merge(door::router())
         .merge(events::router())
         .merge(live::router())
         .merge(sales::router())

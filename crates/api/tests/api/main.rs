@@ -8,6 +8,7 @@ mod common;
 mod cancel;
 mod contact_change;
 mod customer_area;
+mod door_scan;
 mod doors;
 mod edge;
 mod enroll;

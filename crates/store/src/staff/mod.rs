@@ -2,6 +2,7 @@
 //! monitoring. The figures are read, never kept: sold and held seats from the seat claims (a held
 //! seat is an unexpired hold), money from the paid, not cancelled ticket lines.
 
+mod door;
 mod history;
 mod reports;
 

@@ -1897,6 +1897,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/door/presentations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The presentations of the user's businesses in today's business day (05:00 to 05:00
+     *     Jerusalem: after midnight, yesterday evening's late screenings), to choose the one guarded.
+     */
+    get: operations['doorPresentations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/door/scan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Checks a ticket at the door of the presentation guarded and, when it may enter, marks it
+     *     scanned, exactly once however many doors scan it at the same moment. A ticket of another
+     *     business is `notFound`. Limited per staff user and per address (`door.session`,
+     *     `door.address` of KUPA_RATE_LIMITS): 429 tooManyRequests with Retry-After.
+     */
+    post: operations['doorScan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/login': {
     parameters: {
       query?: never;
@@ -2899,6 +2941,87 @@ export interface components {
     };
     DonationsResponse: {
       donations: components['schemas']['Donation'][];
+    };
+    /** @description A presentation as the door shows it: when its doors open and when it ends. */
+    DoorPresentationDto: {
+      /** Format: int64 */
+      businessId: number;
+      /** @description When the screening starts. */
+      dateTime: string;
+      /** @description Until when: the screening's end (start + the feature's runtime). */
+      endTime: string;
+      /** @description From when its tickets are valid (the entrance time printed on the ticket). */
+      entranceTime: string;
+      featureName: string;
+      featureNameEn: string;
+      /** Format: int64 */
+      id: number;
+      locationName: string;
+      locationNameEn: string;
+      venueName: string;
+      venueNameEn: string;
+    };
+    DoorPresentationsResponse: {
+      presentations: components['schemas']['DoorPresentationDto'][];
+      serverTime: string;
+    };
+    /**
+     * @description The door's answer.
+     * @enum {string}
+     */
+    DoorResult:
+      | 'valid'
+      | 'alreadyScanned'
+      | 'cancelled'
+      | 'wrongPresentation'
+      | 'tooEarly'
+      | 'tooLate'
+      | 'notPaid'
+      | 'notFound';
+    DoorScanBody: {
+      /**
+       * @description What the QR code read (the e-document's link) or the typed ticket number
+       *     (`RRRR-RRRR-n`: the reservation number and the ticket's "n of N").
+       */
+      code: string;
+      /**
+       * Format: int64
+       * @description The presentation the usher guards.
+       */
+      presentationId: number;
+    };
+    DoorScanResponse: {
+      /** @description tooLate: when the screening ended. */
+      endTime?: string | null;
+      /** @description tooEarly: when the doors open. */
+      entranceTime?: string | null;
+      result: components['schemas']['DoorResult'];
+      /** @description alreadyScanned: when it was scanned. */
+      scannedAt?: string | null;
+      serverTime: string;
+      ticket?: components['schemas']['DoorTicketDto'] | null;
+    };
+    /** @description A ticket as the door shows it: the seat and the ticket, never the buyer. */
+    DoorTicketDto: {
+      /** Format: int64 */
+      count: number;
+      /**
+       * Format: int64
+       * @description The ticket's "n of count" in its reservation.
+       */
+      number: number;
+      presentation: components['schemas']['DoorPresentationDto'];
+      reservationNumber: string;
+      /** @description Empty for general admission. */
+      row: string;
+      scannedAt?: string | null;
+      seat: string;
+      section: string;
+      sectionEn: string;
+      /** @description `RRRR-RRRR-n`, as typed at the door. */
+      ticketNumber: string;
+      ticketType: string;
+      ticketTypeEn: string;
     };
     EDocument: {
       entranceTime: string;
@@ -10674,6 +10797,104 @@ export interface operations {
       };
       /** @description formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  doorPresentations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Today's presentations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DoorPresentationsResponse'];
+        };
+      };
+      /** @description loginError: no staff login */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role (ushers and managers) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  doorScan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DoorScanBody'];
+      };
+    };
+    responses: {
+      /** @description The door's answer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DoorScanResponse'];
+        };
+      };
+      /** @description loginError: no staff login */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role (ushers and managers), or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such presentation of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests (Retry-After) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
