@@ -93,6 +93,7 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | CodeUsageLimitExceeded
         | CouponAlreadyUsed
         | CodeAlreadyEntered
+        | TicketBalanceError
         | MemberExpired
         | MemberNotStarted
         | MemberNoneAvailable

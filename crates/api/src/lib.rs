@@ -20,6 +20,7 @@ mod holds;
 mod logins;
 mod membership_seats;
 mod memberships;
+mod mini_site_validate;
 mod payment;
 pub mod rate_limit;
 mod request_id;
@@ -44,7 +45,7 @@ use kupa_app::ErrorCode;
 use utoipa::openapi::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-pub use state::{ApiSettings, AppState, RoutePaths};
+pub use state::{ApiSettings, AppState, MiniSiteKey, RoutePaths};
 
 /// The answers of the calls, as a client written in Rust reads them (the API tests' typed
 /// client): the same types the handlers serialise, so a renamed field breaks the tests' build
@@ -83,6 +84,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(memberships::router())
         .merge(enroll::router())
         .merge(membership_seats::router())
+        .merge(mini_site_validate::router())
         .merge(seats::router())
         .merge(events::router())
         .merge(cart::router())

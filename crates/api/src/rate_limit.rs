@@ -37,6 +37,9 @@ pub enum Class {
     /// staff user (an usher's scans, from whichever browser), so a stolen staff login cannot walk
     /// the reservation numbers.
     Door,
+    /// GET /mini-site/validate/{url} (decision 0048): checked by the call itself, its "session"
+    /// being the mini-site, so its key (or a guess at it) cannot walk the ticket numbers.
+    Validate,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,7 +70,8 @@ impl Default for RateLimits {
             "lock.session=60/1m,lock.address=600/1m,sms.session=5/10m,sms.address=30/10m,\
              login.session=10/10m,login.address=100/10m,code.session=20/10m,\
              code.address=200/10m,cart.session=60/10m,cart.address=600/10m,\
-             door.session=120/1m,door.address=600/1m",
+             door.session=120/1m,door.address=600/1m,\
+             validate.session=120/1m,validate.address=300/1m",
         )
         .expect("the default limits parse")
     }
@@ -102,9 +106,10 @@ impl RateLimits {
                 "code" => Class::Code,
                 "cart" => Class::Cart,
                 "door" => Class::Door,
+                "validate" => Class::Validate,
                 other => {
                     return Err(format!(
-                        "unknown call class `{other}` (lock, sms, login, code, cart, door)"
+                        "unknown call class `{other}` (lock, sms, login, code, cart, door, validate)"
                     ));
                 }
             };
@@ -405,7 +410,7 @@ mod tests {
         );
         assert_eq!(RateLimits::parse("off").unwrap().rules, vec![]);
         let merged = l.over_defaults();
-        assert_eq!(merged.rules.len(), 12);
+        assert_eq!(merged.rules.len(), 14);
         assert!(merged.rules.contains(&Rule {
             class: Class::Lock,
             scope: Scope::Session,

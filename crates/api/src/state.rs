@@ -48,6 +48,9 @@ pub struct ApiSettings {
     pub routes: RoutePaths,
     /// Hosts a `/http...` route may send the window to; anything else is a 404 (no open redirect).
     pub redirect_allow_list: Vec<String>,
+    /// Each mini-site's validation key, as the SHA-256 of the key (decision 0048): the partner
+    /// sends the key in `X-Mini-Site-Key`; the server keeps only its hash.
+    pub mini_site_keys: Vec<MiniSiteKey>,
     pub enabled_locales: Vec<String>,
     pub default_locale: String,
     pub test_mode: bool,
@@ -98,6 +101,60 @@ pub const DEFAULT_VOUCHER_REPLACEMENT_DAYS: i64 = 90;
 #[serde(transparent)]
 pub struct GatewaySecret(pub String);
 
+/// A mini-site's validation key, kept as its SHA-256.
+#[derive(Clone, PartialEq, Eq)]
+pub struct MiniSiteKey {
+    pub url: String,
+    pub sha256: [u8; 32],
+}
+
+impl MiniSiteKey {
+    /// `url=64 hex digits` (the key's SHA-256), as `KUPA_MINI_SITE_KEYS` lists them.
+    pub fn parse(item: &str) -> Result<MiniSiteKey, String> {
+        let (url, hex) = item
+            .trim()
+            .split_once('=')
+            .ok_or_else(|| format!("`{item}`: expected url=sha256-hex"))?;
+        let hex = hex.trim();
+        if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!("`{url}`: the key's SHA-256 as 64 hex digits"));
+        }
+        let mut sha256 = [0u8; 32];
+        for (i, byte) in sha256.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|e| e.to_string())?;
+        }
+        Ok(MiniSiteKey {
+            url: url.trim().to_owned(),
+            sha256,
+        })
+    }
+
+    /// The key of a plain text (the demo's, in test mode).
+    pub fn of_plain(url: &str, key: &str) -> MiniSiteKey {
+        use sha2::Digest;
+        MiniSiteKey {
+            url: url.to_owned(),
+            sha256: sha2::Sha256::digest(key.as_bytes()).into(),
+        }
+    }
+
+    /// Whether `key` is this mini-site's, compared in constant time.
+    pub fn accepts(&self, key: &str) -> bool {
+        use sha2::Digest;
+        let h: [u8; 32] = sha2::Sha256::digest(key.as_bytes()).into();
+        h.iter()
+            .zip(self.sha256.iter())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+    }
+}
+
+impl std::fmt::Debug for MiniSiteKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MiniSiteKey({}, ***)", self.url)
+    }
+}
+
 impl std::fmt::Debug for GatewaySecret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("GatewaySecret(***)")
@@ -109,6 +166,7 @@ impl Default for ApiSettings {
         ApiSettings {
             routes: RoutePaths::default(),
             redirect_allow_list: Vec::new(),
+            mini_site_keys: Vec::new(),
             enabled_locales: vec!["he".into(), "en".into()],
             default_locale: "he".into(),
             test_mode: false,

@@ -185,6 +185,9 @@ error_codes! {
     /// No price to be got for a voucher chosen: an open-price voucher without its amount, or a
     /// fixed-price one without the price chosen.
     GetPrice = "getPrice",
+    /// A mini-site's validation asked to use a ticket that has nothing left to use: scanned,
+    /// cancelled or not paid (`GET /mini-site/validate/{url}` with `mode=use`).
+    TicketBalanceError = "ticket_balance_error",
     /// The same code entered twice in one order (a voucher asked to pay twice), or a membership's
     /// identifying reference (a student card number) that a member still valid already holds.
     CodeAlreadyEntered = "codeAlreadyEntered",

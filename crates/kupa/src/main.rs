@@ -58,6 +58,11 @@ enum Command {
         /// Hosts a /http... route may redirect to (comma separated).
         #[arg(long, env = "KUPA_REDIRECT_ALLOW_LIST", value_delimiter = ',')]
         redirect_allow_list: Option<Vec<String>>,
+        /// Mini-sites' validation keys (decision 0048), comma separated `url=SHA-256 of the key in
+        /// hex`; with --test-mode and none given, the demo festival's key is
+        /// `kupa-demo-festival-key`.
+        #[arg(long, env = "KUPA_MINI_SITE_KEYS", value_delimiter = ',')]
+        mini_site_keys: Option<Vec<String>>,
         /// Enabled interface locales (comma separated; default he,en).
         #[arg(long, env = "KUPA_LOCALES", value_delimiter = ',')]
         locales: Option<Vec<String>>,
@@ -226,6 +231,7 @@ async fn main() -> anyhow::Result<()> {
             demo,
             test_mode,
             redirect_allow_list,
+            mini_site_keys,
             locales,
             rate_limits,
             hold_limits,
@@ -276,8 +282,22 @@ async fn main() -> anyhow::Result<()> {
                 .ok()
                 .filter(|u| !u.is_empty())
                 .unwrap_or_else(|| format!("http://{addr}"));
+            let mini_site_keys = match mini_site_keys {
+                Some(items) => items
+                    .iter()
+                    .filter(|i| !i.trim().is_empty())
+                    .map(|i| kupa_api::MiniSiteKey::parse(i))
+                    .collect::<Result<Vec<_>, String>>()
+                    .map_err(|e| anyhow::anyhow!("KUPA_MINI_SITE_KEYS: {e}"))?,
+                None if settings.test_mode => vec![kupa_api::MiniSiteKey::of_plain(
+                    "festival",
+                    "kupa-demo-festival-key",
+                )],
+                None => Vec::new(),
+            };
             let settings = kupa_api::ApiSettings {
                 public_url: public_url.trim_end_matches('/').to_owned(),
+                mini_site_keys,
                 ..settings
             };
             serve(addr, db, &file, demo, settings, limits).await

@@ -49,7 +49,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The logged-in staff user of a request (the `kupa_staff` cookie).
 pub struct Staff(pub Caller);
 
-pub(super) fn staff_cookie(headers: &HeaderMap) -> Option<String> {
+pub(crate) fn staff_cookie(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(COOKIE)
         .iter()

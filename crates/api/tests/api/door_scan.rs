@@ -226,9 +226,9 @@ async fn the_store_marks_a_line_for_one_of_two_doors_that_both_saw_it_unscanned(
     // Both doors read the line as unscanned; the UPDATE is what decides.
     let before = db.db.door_tickets(&order).await.unwrap();
     assert!(before.iter().all(|t| t.scanned_at_ms.is_none()));
-    let (a, b) = tokio::join!(db.db.mark_scanned(&order, line, 1_000, 1), db.db.mark_scanned(&order, line, 2_000, 2));
+    let (a, b) = tokio::join!(db.db.mark_scanned(&order, line, 1_000, Some(1)), db.db.mark_scanned(&order, line, 2_000, Some(2)));
     assert_eq!([a.unwrap(), b.unwrap()].iter().filter(|x| **x).count(), 1, "exactly one door marks it");
-    assert!(!db.db.mark_scanned(&order, line, 3_000, 3).await.unwrap(), "and never again");
+    assert!(!db.db.mark_scanned(&order, line, 3_000, Some(3)).await.unwrap(), "and never again");
     let after = db.db.door_tickets(&order).await.unwrap();
     assert!(matches!(after[0].scanned_at_ms, Some(1_000 | 2_000)));
 
@@ -237,10 +237,10 @@ async fn the_store_marks_a_line_for_one_of_two_doors_that_both_saw_it_unscanned(
     let void_lines = db.db.door_tickets(&void).await.unwrap();
     assert!(void_lines[0].cancelled_at_ms.is_some() && void_lines[1].cancelled_at_ms.is_none());
     assert_eq!(void_lines[0].order_state, kupa_app::staff::door::DoorOrderState::Paid);
-    assert!(!db.db.mark_scanned(&void, void_lines[0].line, 4_000, 1).await.unwrap(), "cancelled");
+    assert!(!db.db.mark_scanned(&void, void_lines[0].line, 4_000, Some(1)).await.unwrap(), "cancelled");
     // Nor a line of an order not paid.
     execute(db, "UPDATE orders SET status = 'pending' WHERE status = 'paid'").await;
-    assert!(!db.db.mark_scanned(&order, after[1].line, 5_000, 1).await.unwrap(), "not paid");
+    assert!(!db.db.mark_scanned(&order, after[1].line, 5_000, Some(1)).await.unwrap(), "not paid");
 }
 
 async fn only_ushers_and_managers_of_the_tickets_business_scan_it(db: &TestDb) {

@@ -28,6 +28,9 @@ pub const DOOR_OPENS_BEFORE_MS: i64 = ENTRANCE_BEFORE_MS;
 pub struct DoorPresentation {
     pub id: i64,
     pub business_id: i64,
+    /// What a mini-site shows is chosen by feature and location (its validation asks).
+    pub feature_id: i64,
+    pub location_id: i64,
     pub starts_at_ms: i64,
     /// The feature's runtime in minutes: the screening ends at start + runtime.
     pub runtime_minutes: i64,
@@ -74,6 +77,10 @@ pub struct DoorTicket {
     pub seat_name: String,
     pub ticket_name: String,
     pub ticket_name_en: String,
+    /// The ticket's references (a hotel guest ticket's room): what a mini-site's validation
+    /// matches.
+    pub ref1: Option<String>,
+    pub ref2: Option<String>,
     pub scanned_at_ms: Option<i64>,
     pub cancelled_at_ms: Option<i64>,
 }
@@ -110,13 +117,14 @@ pub trait DoorStore: Send + Sync {
         to_ms: i64,
     ) -> StoreResult<Vec<DoorPresentation>>;
     /// Marks the line scanned unless it was scanned or cancelled already, in one conditional
-    /// UPDATE; true when this call marked it.
+    /// UPDATE; true when this call marked it. `user_id`: the staff user who scanned (None: a
+    /// mini-site by its key).
     async fn mark_scanned(
         &self,
         order_id: &str,
         line: i64,
         now_ms: i64,
-        user_id: i64,
+        user_id: Option<i64>,
     ) -> StoreResult<bool>;
 }
 
@@ -246,8 +254,8 @@ pub struct Scan {
 }
 
 pub struct DoorService {
-    store: Arc<dyn DoorStore>,
-    clock: Arc<dyn Clock>,
+    pub(super) store: Arc<dyn DoorStore>,
+    pub(super) clock: Arc<dyn Clock>,
 }
 
 impl DoorService {
@@ -318,7 +326,7 @@ impl DoorService {
         let t = &found.ticket;
         if self
             .store
-            .mark_scanned(&t.order_id, t.line, now, caller.user.id)
+            .mark_scanned(&t.order_id, t.line, now, Some(caller.user.id))
             .await?
         {
             tracing::info!(user_id = caller.user.id, presentation_id, order_id = %t.order_id, line = t.line, "door: admitted");
@@ -351,7 +359,7 @@ impl DoorService {
         })
     }
 
-    async fn find(&self, code: &str) -> AppResult<Option<NumberedTicket>> {
+    pub(super) async fn find(&self, code: &str) -> AppResult<Option<NumberedTicket>> {
         match parse_code(code) {
             None => Ok(None),
             Some(TicketRef::DocumentKey(key)) => {
@@ -381,7 +389,7 @@ impl DoorService {
         }
     }
 
-    async fn numbered(
+    pub(super) async fn numbered(
         &self,
         order_id: &str,
         pick: impl Fn(&DoorTicket) -> bool,
@@ -451,6 +459,8 @@ mod tests {
             presentation: DoorPresentation {
                 id: 7,
                 business_id: 1,
+                feature_id: 1,
+                location_id: 2,
                 starts_at_ms,
                 runtime_minutes: 100,
                 feature_name: String::new(),
@@ -466,6 +476,8 @@ mod tests {
             seat_name: "4".into(),
             ticket_name: String::new(),
             ticket_name_en: String::new(),
+            ref1: None,
+            ref2: None,
             scanned_at_ms: None,
             cancelled_at_ms: None,
         }

@@ -12,6 +12,7 @@ pub mod reports;
 pub mod resend;
 pub mod sales;
 pub mod totp;
+pub mod validate;
 
 use std::sync::Arc;
 

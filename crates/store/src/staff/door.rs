@@ -10,7 +10,7 @@ use crate::{Db, db_err};
 
 macro_rules! presentation_columns {
     () => {
-        "p.id AS presentation_id, p.business_id, p.starts_at, f.runtime, \
+        "p.id AS presentation_id, p.business_id, p.starts_at, f.runtime, f.id AS feature_id, l.id AS location_id, \
          f.name AS feature_name, f.name_en AS feature_name_en, \
          l.name AS location_name, l.name_en AS location_name_en, \
          v.name AS venue_name, v.name_en AS venue_name_en"
@@ -29,6 +29,8 @@ fn presentation(r: &impl Get) -> Result<DoorPresentation, sqlx::Error> {
     Ok(DoorPresentation {
         id: r.i("presentation_id")?,
         business_id: r.i("business_id")?,
+        feature_id: r.i("feature_id")?,
+        location_id: r.i("location_id")?,
         starts_at_ms: r.i("starts_at")?,
         runtime_minutes: r.i("runtime")?,
         feature_name: r.s("feature_name")?,
@@ -59,6 +61,8 @@ fn ticket(r: &impl Get) -> Result<DoorTicket, sqlx::Error> {
         seat_name: r.s("seat_name")?,
         ticket_name: r.s("ticket_name")?,
         ticket_name_en: r.s("ticket_name_en")?,
+        ref1: r.os("ref1")?,
+        ref2: r.os("ref2")?,
         scanned_at_ms: r.oi("scanned_at")?,
         cancelled_at_ms: r.oi("cancelled_at")?,
     })
@@ -99,7 +103,7 @@ impl DoorStore for Db {
                 "SELECT t.order_id, t.line, o.status, o.paid_at, o.reservation_number, ",
                 presentation_columns!(),
                 ", t.section_name, t.section_name_en, t.row_name, t.seat_name, t.ticket_name, \
-                 t.ticket_name_en, t.scanned_at, t.cancelled_at \
+                 t.ticket_name_en, t.ref1, t.ref2, t.scanned_at, t.cancelled_at \
                  FROM order_tickets t JOIN orders o ON o.id = t.order_id \
                  JOIN presentations p ON p.id = t.presentation_id",
                 presentation_joins!(),
@@ -151,7 +155,7 @@ impl DoorStore for Db {
         order: &str,
         line: i64,
         now_ms: i64,
-        user_id: i64,
+        user_id: Option<i64>,
     ) -> StoreResult<bool> {
         let done = crate::on_pool!(self, |p| {
             sqlx::query(

@@ -1202,6 +1202,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/mini-site/validate/{url}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Checks or uses a ticket of one of the mini-site's screenings. */
+    get: operations['miniSiteValidate'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/payment/callback': {
     parameters: {
       query?: never;
@@ -3269,6 +3286,7 @@ export interface components {
       | 'noDonations'
       | 'priceNotFound'
       | 'getPrice'
+      | 'ticket_balance_error'
       | 'codeAlreadyEntered'
       | 'mustSelectMemberships'
       | 'noMemberships'
@@ -5673,6 +5691,27 @@ export interface components {
     UnlockResponse: {
       serverTime: string;
       unlockedSeats: components['schemas']['LockedSeat'][];
+    };
+    /**
+     * @description The spec's Mini-site ticket validation result, with Kupa's own `used`, `scannedAt` and
+     *     `presentationId`.
+     */
+    ValidationResult: {
+      /**
+       * Format: int64
+       * @description 1: good for entry; 0: used, cancelled or not paid.
+       */
+      Balance: number;
+      /** @description The typed ticket number `RRRR-RRRR-n`. */
+      TicketId: string;
+      /** Format: int64 */
+      presentationId: number;
+      reference1?: string | null;
+      reference2?: string | null;
+      /** @description When it was used (UTC), if it was. */
+      scannedAt?: string | null;
+      /** @description This call used the ticket (`mode=use`). */
+      used: boolean;
     };
     /** @description A video-on-demand purchase (spec section 3 "Video on demand item"). */
     VodItem: {
@@ -8807,6 +8846,94 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['MembershipCatalogueResponse'];
+        };
+      };
+    };
+  };
+  miniSiteValidate: {
+    parameters: {
+      query: {
+        /** @description The ticket: its e-document key (or the QR's link) or its typed number `RRRR-RRRR-n`. */
+        ticketId: string;
+        /** @description When given, must be the ticket's first reference (e.g. a hotel guest ticket's room). */
+        reference1?: string;
+        reference2?: string;
+        /** @description check (default: read only) or use (mark the ticket used, once). */
+        mode?: string;
+      };
+      header?: {
+        /** @description The mini-site's key (or an usher's staff login) */
+        'X-Mini-Site-Key'?: string | null;
+      };
+      path: {
+        /** @description The mini-site */
+        url: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The ticket */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationResult'];
+        };
+      };
+      /** @description loginError: no key and no usher login, or a wrong key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: a staff role that is not at the door */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such mini-site, or no such ticket of its screenings (references included) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description ticket_balance_error: mode use on a ticket with nothing left (params.reason scanned, cancelled or notPaid; params.scannedAt) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: an unknown mode */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
         };
       };
     };

@@ -227,6 +227,9 @@ impl TestApp {
 /// The key the test apps sign reservation links with.
 pub const TEST_LINK_KEY: kupa_api::state::LinkKey = kupa_api::state::LinkKey::new([0x4b; 32]);
 
+/// The kids' mini-site's validation key in the test apps.
+pub const TEST_MINI_SITE_KEY: &str = "kids-partner-test-key";
+
 pub fn test_settings() -> ApiSettings {
     ApiSettings {
         test_mode: true,
@@ -236,6 +239,8 @@ pub fn test_settings() -> ApiSettings {
         hold_limits: kupa_app::booking::HoldLimits::off(),
         // A fixed key, so signed links (and the examples written from them) are the same each run.
         link_key: TEST_LINK_KEY,
+        // The kids' mini-site's validation key (its SHA-256 kept, as in production).
+        mini_site_keys: vec![kupa_api::MiniSiteKey::of_plain("kids", TEST_MINI_SITE_KEY)],
         ..ApiSettings::default()
     }
 }
