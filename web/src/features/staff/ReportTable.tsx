@@ -1,5 +1,6 @@
 // A report's table: sorted by any column (a header button; aria-sort on the column), shown a page
 // at a time, with the totals row the server sums. On paper the whole table prints, every page.
+// Its parent keys it by report, range and businesses, so new rows start unsorted on page 1.
 import { useEffect, useMemo, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
@@ -53,8 +54,6 @@ export function ReportTable({ data, caption }: { data: ReportData; caption: stri
   const [page, setPage] = useState(1);
   const printing = usePrinting();
   const sorted = useMemo(() => sortRows(data.rows, data.columns, order, lang), [data, order, lang]);
-  // New rows (another report, range or business) start on the first page.
-  useEffect(() => setPage(1), [data]);
   const pages = pageCount(sorted.length);
   const current = Math.min(page, pages);
   const shown = printing ? sorted : pageOf(sorted, current);

@@ -157,7 +157,11 @@ export function ReportsView({ me, filter }: { me: StaffMe; filter?: CinemaFilter
           ) : (
             <>
               <ReportChart report={report} data={q.data} />
-              <ReportTable data={q.data} caption={`${title}, ${range}`} />
+              <ReportTable
+                key={reportUrl(report, query)}
+                data={q.data}
+                caption={`${title}, ${range}`}
+              />
             </>
           )}
         </div>
