@@ -64,11 +64,13 @@ export function ReportTable({ data, caption }: { data: ReportData; caption: stri
     setOrder((o) => nextSort(o, column));
     setPage(1);
   };
-  const cellClass = (c: ReportColumn) => (NUMERIC.has(c.kind) ? 'reports-num' : undefined);
+  const cellClass = (c: ReportColumn) =>
+    NUMERIC.has(c.kind) ? 'reports-num' : c.kind === 'text' ? 'reports-text' : 'reports-nowrap';
 
   return (
     <div className="reports-table">
-      <div className="reports-table__scroll">
+      {/* Scrolls sideways only when a column is too wide: focusable, so keys can scroll it. */}
+      <div className="reports-table__scroll" role="region" aria-label={caption} tabIndex={0}>
         <table className="staff-table">
           <caption>{caption}</caption>
           <thead>
