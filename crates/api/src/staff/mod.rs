@@ -11,6 +11,7 @@
 mod events;
 mod live;
 mod refs;
+mod reports;
 mod sales;
 
 use axum::extract::{FromRequestParts, State};
@@ -40,6 +41,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(live::router())
         .merge(sales::router())
         .merge(refs::router())
+        .merge(reports::router())
 }
 
 /// The logged-in staff user of a request (the `kupa_staff` cookie).

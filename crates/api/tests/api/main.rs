@@ -32,5 +32,6 @@ mod staff;
 mod staff_accounts;
 mod staff_events;
 mod staff_refs;
+mod staff_reports;
 mod tickets;
 mod waiver;

@@ -7,6 +7,7 @@
 
 pub mod live;
 pub mod refs;
+pub mod reports;
 pub mod resend;
 pub mod sales;
 pub mod totp;

@@ -3,6 +3,7 @@
 //! seat is an unexpired hold), money from the paid, not cancelled ticket lines.
 
 mod history;
+mod reports;
 
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;

@@ -1951,6 +1951,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/reports/{report}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A report of the caller's businesses over a range of business days, as JSON or a file. */
+    get: operations['staffReport'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/waivers/{orderId}': {
     parameters: {
       query?: never;
@@ -4408,6 +4425,30 @@ export interface components {
       password: string;
       /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
       recaptchaToken: string;
+    };
+    ReportColumnDto: {
+      key: string;
+      /**
+       * @description text (the row has `key` and `key` + "En"), date (YYYY-MM-DD), time (HH:MM), count, money
+       *     (agorot) or percent (0–100).
+       */
+      kind: string;
+      label: string;
+      labelEn: string;
+    };
+    ReportResponse: {
+      businessIds: number[];
+      columns: components['schemas']['ReportColumnDto'][];
+      from: string;
+      /** @description attendance-venue, attendance-feature, top-features, products or points-of-sale. */
+      report: string;
+      /** @description Each row: column key to value (text columns also `key` + "En"). */
+      rows: Record<string, never>[];
+      title: string;
+      titleEn: string;
+      to: string;
+      /** @description The sums of the count and money columns (and occupancy from them); null for the top ten. */
+      totals?: Record<string, never> | null;
     };
     Reservation: {
       ReservationIdentifier: string;
@@ -10743,6 +10784,76 @@ export interface operations {
       };
       /** @description loginError: no staff login */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffReport: {
+    parameters: {
+      query?: {
+        /** @description First business day, YYYY-MM-DD (default six days before `to`). */
+        from?: string;
+        /** @description Last business day, YYYY-MM-DD (default today's); at most 366 days in all. */
+        to?: string;
+        /** @description Comma-separated; default the user's. A business not the user's is refused. */
+        businessIds?: string;
+        /** @description json (default), csv or xlsx. */
+        format?: string;
+        /** @description The labels' language in a file: he (default) or en. */
+        lang?: string;
+      };
+      header?: never;
+      path: {
+        /** @description attendance-venue, attendance-feature, top-features, products or points-of-sale */
+        report: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (JSON; with format csv or xlsx, the file) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReportResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role (managers only), or a business not the user's */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such report */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: a date not YYYY-MM-DD, from after to, more than 366 days, an unknown format */
+      422: {
         headers: {
           [name: string]: unknown;
         };
