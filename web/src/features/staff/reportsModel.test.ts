@@ -123,6 +123,8 @@ describe('paging a report', () => {
 describe('a report chart', () => {
   const data = (report: string, columns: ReportColumn[], r: ReportData['rows']): ReportData => ({
     report,
+    title: report,
+    titleEn: report,
     from: '2026-11-20',
     to: '2026-11-26',
     businessIds: [1],

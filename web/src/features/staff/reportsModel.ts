@@ -1,6 +1,7 @@
 // The cinema reports' pure side (issue 17, docs/api.md): the five reports, how a cell reads in
 // the UI's language, sorting by any column, paging, the chart each report draws, and the
 // address of an export. The screen (ReportsView) only wires these to the page.
+import type { components } from '../../lib/api/schema';
 import { formatMoney, intlLocale } from '../../lib/format';
 
 export const REPORTS = [
@@ -18,26 +19,24 @@ export function isReportName(value: string | null): value is ReportName {
 
 export type ColumnKind = 'text' | 'date' | 'time' | 'count' | 'money' | 'percent';
 
-export interface ReportColumn {
-  key: string;
-  label: string;
-  labelEn: string;
-  kind: ColumnKind;
-}
+type Schemas = components['schemas'];
+
+/** A column as the server describes it (its `kind` narrowed to the six it sends). */
+export type ReportColumn = Omit<Schemas['ReportColumnDto'], 'kind'> & { kind: ColumnKind };
 
 /** A row: each column's key, and `key + "En"` beside every text column. */
 export type ReportRow = Record<string, string | number | null | undefined>;
 
-export interface ReportData {
-  report: string;
-  from: string;
-  to: string;
-  businessIds: number[];
+/**
+ * GET /staff/reports/{report}: the generated envelope, with the rows and totals typed (OpenAPI
+ * gives them as free-form objects).
+ */
+export type ReportData = Omit<Schemas['ReportResponse'], 'columns' | 'rows' | 'totals'> & {
   columns: ReportColumn[];
   rows: ReportRow[];
-  /** The summable columns' sums (and occupancy recomputed), or null when nothing sums. */
-  totals: Record<string, number> | null;
-}
+  /** The summable columns' sums (and occupancy recomputed), or null (the top ten). */
+  totals?: Record<string, number> | null;
+};
 
 export interface ReportQuery {
   from: string;
