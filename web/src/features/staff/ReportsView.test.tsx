@@ -193,6 +193,8 @@ describe('the reports view', () => {
       'The start date must not be after the end date.',
     );
     expect(screen.queryByRole('link', { name: 'Export CSV' })).not.toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-09-30' } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('A report covers at most 366 days.');
     expect(asked.length).toBe(before);
   }, 20_000);
 

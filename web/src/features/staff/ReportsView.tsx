@@ -13,8 +13,10 @@ import { reportQuery, type CinemaFilterData, type StaffMe } from './api';
 import { ReportChart } from './charts';
 import { ReportTable } from './ReportTable';
 import {
+  MAX_RANGE_DAYS,
   REPORTS,
   formatCell,
+  rangeDays,
   isReportName,
   reportUrl,
   type ReportName,
@@ -34,7 +36,9 @@ export function ReportsView({ me, filter }: { me: StaffMe; filter?: CinemaFilter
   const [to, setTo] = useState(today);
   const [businessIds, setBusinessIds] = useState<number[]>(me.businessIds);
   const datesOk = isCalendarDate(from) && isCalendarDate(to);
-  const rangeOk = datesOk && from <= to;
+  const backwards = datesOk && from > to;
+  const tooLong = datesOk && rangeDays(from, to) > MAX_RANGE_DAYS;
+  const rangeOk = datesOk && !backwards && !tooLong;
   const query: ReportQuery = { from, to, businessIds: [...businessIds].sort((a, b) => a - b) };
   const q = useQuery({ ...reportQuery(report, query), enabled: rangeOk });
 
@@ -79,8 +83,8 @@ export function ReportsView({ me, filter }: { me: StaffMe; filter?: CinemaFilter
             type="date"
             value={from}
             max={to}
-            aria-invalid={datesOk && !rangeOk ? true : undefined}
-            aria-describedby={datesOk && !rangeOk ? 'reports-bad-range' : undefined}
+            aria-invalid={backwards || tooLong ? true : undefined}
+            aria-describedby={backwards || tooLong ? 'reports-bad-range' : undefined}
             onChange={(e) => setFrom(e.target.value)}
           />
         </label>
@@ -112,9 +116,11 @@ export function ReportsView({ me, filter }: { me: StaffMe; filter?: CinemaFilter
           </fieldset>
         )}
       </div>
-      {datesOk && !rangeOk && (
+      {(backwards || tooLong) && (
         <p id="reports-bad-range" className="reports__bad" role="alert">
-          {t('staffReports.badRange')}
+          {backwards
+            ? t('staffReports.badRange')
+            : t('staffReports.tooLong', { days: MAX_RANGE_DAYS })}
         </p>
       )}
       {rangeOk && (

@@ -7,6 +7,7 @@ import {
   pageButtons,
   pageCount,
   pageOf,
+  rangeDays,
   reportUrl,
   sortRows,
   type ReportColumn,
@@ -176,6 +177,16 @@ describe('a report chart', () => {
 
   it('draws nothing for a report it does not know', () => {
     expect(chartOf(data('other', [sold], [{ sold: 1 }]), 'en').labels).toEqual([]);
+  });
+});
+
+describe('a report range', () => {
+  it('counts both ends, across a month and a leap day', () => {
+    expect(rangeDays('2026-11-20', '2026-11-26')).toBe(7);
+    expect(rangeDays('2026-11-26', '2026-11-26')).toBe(1);
+    expect(rangeDays('2028-02-28', '2028-03-01')).toBe(3);
+    expect(rangeDays('2025-11-26', '2026-11-26')).toBe(366);
+    expect(rangeDays('2026-11-27', '2026-11-26')).toBe(0);
   });
 });
 

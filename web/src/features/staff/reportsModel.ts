@@ -50,6 +50,16 @@ export interface SortOrder {
   direction: SortDirection;
 }
 
+/** The longest range the server reports on, in business days (docs/api.md, reports). */
+export const MAX_RANGE_DAYS = 366;
+
+/** Business days from `from` to `to`, both counted (0 when `to` comes first). */
+export function rangeDays(from: string, to: string): number {
+  const day = 86_400_000;
+  const ms = Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`);
+  return Number.isNaN(ms) || ms < 0 ? 0 : Math.round(ms / day) + 1;
+}
+
 /** Rows a page: a morning's reading of one cinema fits on one page. */
 export const PAGE_SIZE = 25;
 
