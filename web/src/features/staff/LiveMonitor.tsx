@@ -23,11 +23,12 @@ import { CalendarChart, OccupancyChart } from './charts';
 import { FigureCells, FigureHeads, Meter } from './figures';
 import { PresentationBox } from './PresentationBox';
 import { RefAdmin } from './RefAdmin';
+import { ReportsView } from './ReportsView';
 import { SalesView } from './SalesView';
 import { useFigureEvents } from './useFigureEvents';
 import { formatDay, weekday } from './model';
 
-type View = 'attendance' | 'sales' | 'refs';
+type View = 'attendance' | 'sales' | 'refs' | 'reports';
 
 export function LiveMonitor({ me }: { me: StaffMe }) {
   const { t, i18n } = useTranslation();
@@ -58,7 +59,7 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
   };
   const views: View[] =
     me.role === 'manager'
-      ? ['attendance', 'sales', 'refs']
+      ? ['attendance', 'sales', 'reports', 'refs']
       : me.role === 'usher'
         ? ['attendance']
         : ['refs'];
@@ -97,13 +98,14 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
               aria-pressed={view === v}
               onClick={() => go({ view: v })}
             >
-              {t(`staff.view.${v}`)}
+              {v === 'reports' ? t('staffReports.view') : t(`staff.view.${v}`)}
             </button>
           ))}
         </nav>
       )}
       {view === 'refs' && <RefAdmin />}
       {view === 'sales' && filter.data && <SalesView filter={filter.data} />}
+      {view === 'reports' && !filter.isPending && <ReportsView me={me} filter={filter.data} />}
       {view === 'attendance' && (
         <>
           <nav className="staff__crumbs" aria-label={t('staff.crumbs')}>

@@ -3,6 +3,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet, apiSend } from '../../lib/api/client';
 import type { components } from '../../lib/api/schema';
+import type { ReportData, ReportName, ReportQuery } from './reportsModel';
 
 type Schemas = components['schemas'];
 export type StaffMe = Schemas['StaffMe'];
@@ -186,4 +187,19 @@ export function resendTickets(reservation: string) {
     `/pres-live/reservations/${encodeURIComponent(reservation)}/sendTickets`,
     {},
   );
+}
+
+/** A cinema report's rows for a range and businesses (managers only; docs/api.md, reports). */
+export function reportQuery(report: ReportName, q: ReportQuery) {
+  return queryOptions({
+    queryKey: ['staff', 'reports', report, q.from, q.to, q.businessIds.join(',')] as const,
+    queryFn: ({ signal }) =>
+      apiGet<ReportData>(
+        `/staff/reports/${report}`,
+        { from: q.from, to: q.to, businessIds: q.businessIds },
+        signal,
+      ),
+    retry: false,
+    staleTime: 60_000,
+  });
 }

@@ -1,10 +1,12 @@
 // The staff screens' charts, each with the numbers it draws in text beside it: tickets sold and
 // held per day of the live calendar, occupancy per cinema, hall or feature, and tickets by the day
-// they were paid (the v2 view).
+// they were paid (the v2 view), and each cinema report's bars.
 import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../lib/format';
 import { rowId, type AttendanceRow } from './api';
 import { BarChart } from './BarChart';
 import { dayLabel } from './model';
+import { CHART_BARS, chartOf, type ReportData, type ReportName } from './reportsModel';
 
 interface DayFigures {
   BusinessDate: string;
@@ -115,6 +117,34 @@ export function PaidByDayChart(props: { days: PaidDay[]; money: (agorot: number)
           </tbody>
         </table>
       </details>
+    </figure>
+  );
+}
+
+/** A report's bars (reportsModel.chartOf) above its table, which carries every number. */
+export function ReportChart({ report, data }: { report: ReportName; data: ReportData }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const chart = chartOf(data, lang);
+  if (chart.labels.length === 0) return null;
+  const shown = (v: number) => (chart.money ? formatMoney(Math.round(v * 100), lang) : String(v));
+  const title = t(`staffReports.chart.${report}`);
+  return (
+    <figure className="staff-figure reports-figure">
+      <figcaption>{title}</figcaption>
+      <BarChart
+        rtl={i18n.dir(lang) === 'rtl'}
+        horizontal
+        summary={t('staffReports.chartSummary', {
+          list: chart.labels.map((l, i) => `${l} ${shown(chart.values[i])}`).join('; '),
+        })}
+        labels={chart.labels}
+        series={[{ label: title, data: chart.values, tone: 'sold' }]}
+        height={Math.max(120, 48 + chart.labels.length * 30)}
+      />
+      {chart.groups > CHART_BARS && (
+        <p className="reports-figure__more">{t('staffReports.chartMore', { count: CHART_BARS })}</p>
+      )}
     </figure>
   );
 }
