@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ConfirmSeat } from '../../components/seat-map/ConfirmSeat';
-import { PolledSeatMap } from '../../components/seat-map/PolledSeatMap';
+import { AnsweredSeatMap } from '../../components/seat-map/AnsweredSeatMap';
 import { seatLabel } from '../../components/seat-map/seatModel';
 import { ApiError } from '../../lib/api/client';
 import type { EnrollSelectionsResponse } from '../../lib/api/enroll';
@@ -160,12 +160,7 @@ export function SeatsStep({
       <p className="gift-checkout__error membership-seats__error" role="alert">
         {error}
       </p>
-      <PolledSeatMap
-        query={membershipSeatplanQuery(id)}
-        hallName={hall}
-        busy={busy}
-        onPick={pick}
-      />
+      <AnsweredSeatMap map={map} hallName={hall} busy={busy} onPick={pick} />
       <div className="gift-page__bar membership-seats__nav">
         {blocked && (
           <p className="gift-checkout__hint" id="membership-seats-blocked">

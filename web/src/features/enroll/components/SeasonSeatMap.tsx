@@ -1,4 +1,5 @@
-import { PolledSeatMap } from '../../../components/seat-map/PolledSeatMap';
+import { useQuery } from '@tanstack/react-query';
+import { AnsweredSeatMap } from '../../../components/seat-map/AnsweredSeatMap';
 import { enrollSeatplanQuery } from '../../../lib/api/enroll';
 import type { SeatShort } from '../../../lib/api/types';
 
@@ -22,12 +23,6 @@ export function SeasonSeatMap({
   busy: boolean;
   onPick: (seat: SeatShort) => void;
 }) {
-  return (
-    <PolledSeatMap
-      query={enrollSeatplanQuery(membershipId, seasonId, presentationId)}
-      hallName={hallName}
-      busy={busy}
-      onPick={onPick}
-    />
-  );
+  const map = useQuery(enrollSeatplanQuery(membershipId, seasonId, presentationId));
+  return <AnsweredSeatMap map={map} hallName={hallName} busy={busy} onPick={onPick} />;
 }

@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { SeatMap } from './SeatMap';
 import { blockReasons, seatKey, stateOf, type SeatState } from './seatModel';
@@ -7,31 +6,31 @@ import { Loading } from '../ui/Loading';
 import type { SeatShort, SeatStatusShort, SeatplanV2 } from '../../lib/api/types';
 import { errorMessage } from '../../lib/apiErrors';
 
-/** What a map's query answers: the hall's plan and each seat's state for this session. */
+/** A map's answer as its feature's query holds it: the hall's plan and each seat's state. */
 export interface MapAnswer {
-  seatplan: SeatplanV2;
-  seats: SeatStatusShort[];
+  isPending: boolean;
+  error: unknown;
+  data?: { seatplan: SeatplanV2; seats: SeatStatusShort[] };
 }
 
 /**
- * A hall's map fed by a polled query that answers the plan with its seats' states for this
- * session (a season's member-seat map: a seat is free only when it is free in every screening,
- * so the order's per-screening event stream cannot feed it). A free seat tapped is `onPick`'s;
- * the seats held are marked; while a call is on its way every seat waits.
+ * A hall's map drawn from one answer that carries the plan and its seats' states for this
+ * session (a season's member-seat map, polled by its feature: a seat is free only when it is free
+ * in every screening, so the order's per-screening event stream cannot feed it). A free seat
+ * tapped is `onPick`'s; the seats held are marked; while a call is on its way every seat waits.
  */
-export function PolledSeatMap<T extends MapAnswer, K extends readonly unknown[]>({
-  query,
+export function AnsweredSeatMap({
+  map,
   hallName,
   busy,
   onPick,
 }: {
-  query: UseQueryOptions<T, Error, T, K>;
+  map: MapAnswer;
   hallName: string;
   busy: boolean;
   onPick: (seat: SeatShort) => void;
 }) {
   const { t } = useTranslation();
-  const map = useQuery(query);
   const states = useMemo(() => {
     const states = new Map<string, SeatState>();
     for (const s of map.data?.seats ?? []) states.set(seatKey(s), stateOf(s));
@@ -40,7 +39,7 @@ export function PolledSeatMap<T extends MapAnswer, K extends readonly unknown[]>
   const reasons = useMemo(() => blockReasons(map.data?.seats ?? []), [map.data]);
   const busyKeys = useMemo(() => new Set<string>(busy ? states.keys() : []), [busy, states]);
   if (map.isPending) return <Loading />;
-  if (map.isError) return <p role="alert">{errorMessage(t, map.error)}</p>;
+  if (!map.data) return <p role="alert">{errorMessage(t, map.error)}</p>;
   return (
     <SeatMap
       plan={map.data.seatplan}
