@@ -230,37 +230,42 @@ fn season_dto(
                     .collect(),
             })
             .collect(),
-        Presentations: open
-            .presentations
-            .iter()
-            .map(|p| {
-                let v = &p.view;
-                SeasonPresentationDto {
-                    PresentationId: v.presentation.id,
-                    IsRequired: s
-                        .presentation(v.presentation.id)
-                        .is_some_and(|sp| sp.is_required),
-                    MembershipPayableAmount: s
-                        .presentation(v.presentation.id)
-                        .map(|sp| sp.membership_payable_amount)
-                        .unwrap_or(0),
-                    feature_id: v.feature.id,
-                    feature_name: v.feature.name.clone(),
-                    feature_name_en: v.feature.name_en.clone(),
-                    date_time: ms_to_rfc3339(v.presentation.starts_at_ms),
-                    location_name: v.location.name.clone(),
-                    location_name_en: v.location.name_en.clone(),
-                    venue_id: v.venue.id,
-                    venue_name: v.venue.name.clone(),
-                    venue_name_en: v.venue.name_en.clone(),
-                    seatplan_id: v.presentation.seatplan_id,
-                }
-            })
-            .collect(),
+        Presentations: presentation_dtos(open),
         PresentationDetail: detail,
         venue_id: first.venue_id,
         seatplan_id: first.seatplan_id,
     }
+}
+
+/// The season's presentations as the spec's "Enroll membership" lists them.
+pub(crate) fn presentation_dtos(open: &OpenSeason) -> Vec<SeasonPresentationDto> {
+    let s = &open.season;
+    open.presentations
+        .iter()
+        .map(|p| {
+            let v = &p.view;
+            SeasonPresentationDto {
+                PresentationId: v.presentation.id,
+                IsRequired: s
+                    .presentation(v.presentation.id)
+                    .is_some_and(|sp| sp.is_required),
+                MembershipPayableAmount: s
+                    .presentation(v.presentation.id)
+                    .map(|sp| sp.membership_payable_amount)
+                    .unwrap_or(0),
+                feature_id: v.feature.id,
+                feature_name: v.feature.name.clone(),
+                feature_name_en: v.feature.name_en.clone(),
+                date_time: ms_to_rfc3339(v.presentation.starts_at_ms),
+                location_name: v.location.name.clone(),
+                location_name_en: v.location.name_en.clone(),
+                venue_id: v.venue.id,
+                venue_name: v.venue.name.clone(),
+                venue_name_en: v.venue.name_en.clone(),
+                seatplan_id: v.presentation.seatplan_id,
+            }
+        })
+        .collect()
 }
 
 fn member_dto(m: &EnrollingMember) -> EnrollingMemberDto {
@@ -292,7 +297,7 @@ pub struct SelectionDto {
     pub expires_at: String,
 }
 
-fn selections(all: &[Selection]) -> Vec<SelectionDto> {
+pub(crate) fn selections(all: &[Selection]) -> Vec<SelectionDto> {
     all.iter()
         .map(|s| SelectionDto {
             presentation_id: s.presentation_id,

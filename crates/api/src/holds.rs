@@ -277,6 +277,7 @@ pub(crate) async fn commit_hold(
         reservation_number: order.reservation_number,
         system_vouchers: Vec::new(),
         members: Vec::new(),
+        seats: Vec::new(),
         error: None,
     }))
 }

@@ -18,6 +18,7 @@ mod events;
 mod extract;
 mod holds;
 mod logins;
+mod membership_seats;
 mod memberships;
 mod payment;
 pub mod rate_limit;
@@ -81,6 +82,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(catalogue::router())
         .merge(memberships::router())
         .merge(enroll::router())
+        .merge(membership_seats::router())
         .merge(seats::router())
         .merge(events::router())
         .merge(cart::router())

@@ -109,6 +109,9 @@ pub struct MembershipDto {
     #[serde(rename = "topUp")]
     pub top_up: bool,
     pub terms: TermsDto,
+    /// A seated membership (decision 0043): its price includes one seat, the same, in every
+    /// screening of this season, chosen when it is bought; null for other memberships.
+    pub seats: Option<crate::membership_seats::MembershipSeatsDto>,
 }
 
 fn references(r1: &Option<ReferencePrompt>, r2: &Option<ReferencePrompt>) -> Vec<ReferenceDto> {
@@ -154,6 +157,7 @@ impl MembershipDto {
                 text: m.terms.clone(),
                 text_en: m.terms_en.clone(),
             },
+            seats: None,
         }
     }
 }
@@ -168,20 +172,31 @@ pub struct MembershipCatalogueResponse {
 }
 
 /// The memberships on sale (spec section 2, "choose memberships"), by their order. One that is
-/// not on sale is not listed (its members still see it in the customer area).
+/// not on sale is not listed (its members still see it in the customer area), nor a seated one
+/// whose season has closed.
 #[utoipa::path(get, operation_id = "membershipCatalogue", path = "/memberships", tag = "memberships",
     responses((status = 200, description = "The memberships on sale", body = MembershipCatalogueResponse)))]
 async fn membership_catalogue(
     State(state): State<AppState>,
 ) -> ApiResult<axum::Json<MembershipCatalogueResponse>> {
+    let mut listed = Vec::new();
+    for m in state.orders.memberships_on_sale().await? {
+        let seats = match state.enroll.seats_of(&m).await {
+            Ok(seats) => seats,
+            Err(kupa_app::error::AppError::Rejected {
+                code: kupa_app::error::ErrorCode::NotFound,
+                ..
+            }) => continue,
+            Err(e) => return Err(e.into()),
+        };
+        let mut dto = MembershipDto::of(&m);
+        dto.seats = seats
+            .as_ref()
+            .map(crate::membership_seats::MembershipSeatsDto::of);
+        listed.push(dto);
+    }
     Ok(axum::Json(MembershipCatalogueResponse {
-        memberships: state
-            .orders
-            .memberships_on_sale()
-            .await?
-            .iter()
-            .map(MembershipDto::of)
-            .collect(),
+        memberships: listed,
         max_quantity_for_membership: memberships::MAX_QUANTITY_FOR_MEMBERSHIP,
     }))
 }

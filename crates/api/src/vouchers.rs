@@ -278,6 +278,8 @@ pub struct GiftOrderResponse {
     pub members: Vec<crate::memberships::IssuedMember>,
     /// A children's voucher order's waiver, masked (decision 0041); null for other orders.
     pub waiver: Option<crate::waivers::MaskedWaiverDto>,
+    /// A seated membership's seats (decision 0043); `[]` for other orders.
+    pub seats: Vec<crate::membership_seats::MembershipSeatDto>,
 }
 
 /// A paid voucher, donation or membership order, for its buyer (the session that paid it, or the customer
@@ -299,6 +301,7 @@ async fn gift_order(
     let order = state.orders.gift_order(&id, reader).await?;
     let members = state.orders.members_of_order(&order).await?;
     let mut response = GiftOrderResponse::of(&order, &members);
+    response.seats = crate::membership_seats::order_seats(&state, &order).await?;
     response.waiver = state
         .orders
         .masked_waiver(&order)
@@ -374,6 +377,7 @@ impl GiftOrderResponse {
             products: crate::cart::PricedProduct::of(o),
             members: crate::memberships::IssuedMember::of(members),
             waiver: None,
+            seats: Vec::new(),
         }
     }
 }

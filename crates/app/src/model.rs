@@ -271,6 +271,16 @@ pub struct Membership {
     pub terms: String,
     pub terms_en: String,
     pub sort: i64,
+    /// A seated subscription (spec section 3 Membership `seats`; decision 0043): its price includes
+    /// the member's one seat in every screening of this season, chosen when it is bought.
+    pub seats: Option<MembershipSeats>,
+}
+
+/// The season whose screenings a seated membership includes a seat in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MembershipSeats {
+    pub season_id: i64,
 }
 
 impl Default for Membership {
@@ -293,6 +303,7 @@ impl Default for Membership {
             terms: String::new(),
             terms_en: String::new(),
             sort: 0,
+            seats: None,
         }
     }
 }

@@ -246,6 +246,9 @@ pub struct PricedCartDto {
     pub enrollment: Option<crate::enroll::EnrollmentDto>,
     /// Agorot the order's tickets take from series passes, beside the total in money.
     pub member_balance_total: i64,
+    /// A seated membership's seats, one in each screening of its season (decision 0043); `[]`
+    /// for other orders (a ticket order's seats are its `tickets`).
+    pub seats: Vec<crate::membership_seats::MembershipSeatDto>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -307,6 +310,7 @@ impl PricedCartDto {
             memberships: crate::memberships::PricedMembership::of(o),
             enrollment: o.enrollment.as_ref().map(crate::enroll::EnrollmentDto::of),
             member_balance_total: o.tickets.iter().map(|t| t.member_balance).sum(),
+            seats: Vec::new(),
         }
     }
 }
@@ -394,8 +398,10 @@ async fn post_cart(
                 },
             )
             .await?;
+        let mut cart = PricedCartDto::new(&priced.order);
+        cart.seats = crate::membership_seats::order_seats(&state, &priced.order).await?;
         return Ok(axum::Json(CartResponse {
-            cart: PricedCartDto::new(&priced.order),
+            cart,
             expires_at: ms_to_rfc3339(priced.expires_at_ms),
             step: priced.step.as_str().to_owned(),
             server_time: ms_to_rfc3339(state.orders.now_ms()),

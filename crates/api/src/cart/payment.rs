@@ -196,6 +196,8 @@ pub struct CommitResponse {
     /// A membership order's members: each new member (with its number) and each member topped
     /// up, as they are after the payment (empty for other orders).
     pub members: Vec<crate::memberships::IssuedMember>,
+    /// A seated membership's seats (decision 0043); `[]` for other orders.
+    pub seats: Vec<crate::membership_seats::MembershipSeatDto>,
     /// Always null on success.
     pub error: Option<String>,
 }
@@ -262,6 +264,7 @@ pub(super) async fn commit(
         members: crate::memberships::IssuedMember::of(
             &state.orders.members_of_order(&order).await?,
         ),
+        seats: crate::membership_seats::order_seats(&state, &order).await?,
         error: None,
     }))
 }

@@ -209,11 +209,12 @@ async fn the_sale_dates_reach_the_last_day_with_a_screening_on_sale(db: &TestDb)
     let dates: Vec<String> = serde_json::from_value(r.body["saleDates"].clone()).unwrap();
     assert_eq!(dates.first().map(String::as_str), Some(app.today.to_string().as_str()));
     // The demo chain's schedule runs to today + 14: fifteen days, one more than a fortnight;
-    // then the enrolment season's three evenings, on sale already (today + 16, 23 and 30).
+    // then the enrolment season's three evenings, on sale already (today + 16, 23 and 30), and the
+    // seated membership's (today + 17, 24 and 31).
     let day = |n: i64| app.today.checked_add(jiff::ToSpan::days(n)).unwrap().to_string();
     let last = day(14);
     let mut expected: Vec<String> = (0..=14).map(day).collect();
-    expected.extend([16, 23, 30].map(day));
+    expected.extend([16, 17, 23, 24, 30, 31].map(day));
     assert_eq!(dates, expected);
     let r = app.get(&format!("/api/seats/presentations?date={last}")).await;
     let on_sale = r.body["presentations"].as_array().unwrap().iter().filter(|p| p["isOnSale"] == true).count();

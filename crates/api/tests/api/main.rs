@@ -17,6 +17,7 @@ mod http;
 mod login;
 mod logins;
 mod loyalty;
+mod membership_seats;
 mod memberships;
 mod orders;
 mod payments;

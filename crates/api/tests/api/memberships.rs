@@ -121,7 +121,7 @@ api_tests! {
         assert_eq!(r.body["maxQuantityForMembership"], 1);
         let list = r.body["memberships"].as_array().unwrap();
         let ids: Vec<i64> = list.iter().map(|m| m["MembershipId"].as_i64().unwrap()).collect();
-        assert_eq!(ids, vec![1, 2, 3]);
+        assert_eq!(ids, vec![1, 2, 3, 4], "the seated membership last");
         // The club card's one implicit price.
         assert_eq!(list[0]["prices"], json!([{ "MembershipPriceId": 100, "PriceCode": "CLUB", "Price": 9900, "value": 9900,
             "currency": { "CurrencyId": 1, "CurrencySymbol": "₪", "CurrencyCode": "ILS" }, "references": [] }]));

@@ -203,6 +203,27 @@ fn check_seasons(
             )));
         }
     }
+    // A seated membership's seats are in a season of its own: the member bought with it is
+    // enrolled there.
+    for m in &d.memberships {
+        let Some(seats) = m.seats else { continue };
+        let season = d
+            .seasons
+            .iter()
+            .find(|s| s.id == seats.season_id)
+            .ok_or_else(|| {
+                err(format!(
+                    "membership {}: unknown season {} (seats)",
+                    m.id, seats.season_id
+                ))
+            })?;
+        if season.membership_id != m.id {
+            return Err(err(format!(
+                "membership {}: season {} (seats) is membership {}'s",
+                m.id, season.id, season.membership_id
+            )));
+        }
+    }
     Ok(())
 }
 

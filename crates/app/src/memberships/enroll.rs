@@ -72,14 +72,14 @@ pub struct EnrollSeatMap {
 }
 
 pub struct EnrollService {
-    catalogue: Arc<CatalogueService>,
-    booking: Arc<BookingService>,
-    store: Arc<dyn CatalogueStore>,
-    claims: Arc<dyn ClaimStore>,
-    orders: Arc<dyn OrderStore>,
-    customers: Arc<CustomerService>,
-    captcha: Arc<dyn Captcha>,
-    clock: Arc<dyn Clock>,
+    pub(super) catalogue: Arc<CatalogueService>,
+    pub(super) booking: Arc<BookingService>,
+    pub(super) store: Arc<dyn CatalogueStore>,
+    pub(super) claims: Arc<dyn ClaimStore>,
+    pub(super) orders: Arc<dyn OrderStore>,
+    pub(super) customers: Arc<CustomerService>,
+    pub(super) captcha: Arc<dyn Captcha>,
+    pub(super) clock: Arc<dyn Clock>,
 }
 
 /// The rules an enrolment cart and the enrolment calls share: the open season of a membership,
@@ -138,6 +138,15 @@ impl EnrollmentRules<'_> {
             ErrorCode::NotFound,
             "this membership has no season open for enrolment",
         ))
+    }
+
+    /// The season a seated membership's seats are in (decision 0043), open for sale now:
+    /// `notFound` for a membership without seats, or once its season has closed.
+    pub async fn seated_season(&self, membership: &Membership) -> AppResult<OpenSeason> {
+        let seats = membership.seats.ok_or_else(|| {
+            AppError::rejected(ErrorCode::NotFound, "this membership comes without seats")
+        })?;
+        self.open_season(membership.id, Some(seats.season_id)).await
     }
 
     /// The customer's members of the season's membership, each with whether it is enrolled.
@@ -238,7 +247,7 @@ impl EnrollService {
         }
     }
 
-    fn rules(&self) -> EnrollmentRules<'_> {
+    pub(super) fn rules(&self) -> EnrollmentRules<'_> {
         EnrollmentRules {
             store: self.store.as_ref(),
             catalogue: &self.catalogue,
@@ -318,33 +327,14 @@ impl EnrollService {
 
     /// Every seat this session holds in the season's presentations, by presentation.
     pub async fn selections(&self, session: &str, open: &OpenSeason) -> AppResult<Vec<Selection>> {
-        let now = self.clock.now_ms();
-        let first = &open.presentations[0].view.presentation;
-        let seats = self.store.seats(first.seatplan_id).await?;
-        let mut out = Vec::new();
-        for p in &open.presentations {
-            let id = p.view.presentation.id;
-            for c in self.claims.session_claims(id, session).await? {
-                if !c.view().is_live_hold_of(session, now) {
-                    continue;
-                }
-                let seat = seats
-                    .iter()
-                    .find(|s| s.section_id == c.section_id && s.x == c.x && s.y == c.y);
-                out.push(Selection {
-                    presentation_id: id,
-                    section_id: c.section_id,
-                    x: c.x,
-                    y: c.y,
-                    row_name: seat.map(|s| s.row_name.clone()).unwrap_or_default(),
-                    seat_name: seat
-                        .map(|s| s.seat_name.clone())
-                        .unwrap_or_else(|| c.x.to_string()),
-                    expires_at_ms: c.expires_at_ms,
-                });
-            }
-        }
-        Ok(out)
+        season_selections(
+            self.store.as_ref(),
+            self.claims.as_ref(),
+            session,
+            open,
+            self.clock.now_ms(),
+        )
+        .await
     }
 
     /// Holds the seat for the member: in one presentation, or (the member seat) in every
@@ -368,8 +358,20 @@ impl EnrollService {
             .named_season(login, membership_id, Some(season_id))
             .await?;
         self.rules().member(&account, &open, member_number).await?;
+        self.hold(session, holder, &open, seat).await
+    }
+
+    /// Holds `seat` in the presentation it names, or in every presentation of the season (all or
+    /// none, ascending); the seats this session held there before give way once it is held.
+    pub(super) async fn hold(
+        &self,
+        session: &str,
+        holder: &Holder,
+        open: &OpenSeason,
+        seat: EnrollSeat,
+    ) -> AppResult<Vec<Selection>> {
         let ids = presentations_asked(&open.season, seat.presentation_id)?;
-        let before = self.selections(session, &open).await?;
+        let before = self.selections(session, open).await?;
         let mut taken: Vec<i64> = Vec::new();
         for id in &ids {
             let already = before.iter().any(|s| {
@@ -416,7 +418,7 @@ impl EnrollService {
                 self.booking.unlock_checked(session, req).await?;
             }
         }
-        self.selections(session, &open).await
+        self.selections(session, open).await
     }
 
     /// Releases the seat: in one presentation, or in every presentation of the season.
@@ -445,6 +447,17 @@ impl EnrollService {
         };
         let open = self.rules().open_season(membership_id, season_id).await?;
         drop(account);
+        self.release(session, &open, seat).await
+    }
+
+    /// Releases `seat` in the presentation it names, or in every presentation of the season
+    /// (`unlock_seat_error` when this session held it nowhere).
+    pub(super) async fn release(
+        &self,
+        session: &str,
+        open: &OpenSeason,
+        seat: EnrollSeat,
+    ) -> AppResult<Vec<Selection>> {
         let ids = presentations_asked(&open.season, seat.presentation_id)?;
         let mut released = 0;
         for id in &ids {
@@ -467,7 +480,7 @@ impl EnrollService {
                 "this seat is not held by you",
             ));
         }
-        self.selections(session, &open).await
+        self.selections(session, open).await
     }
 
     /// Undoes a member seat's holds taken so far (its lock failed further on).
@@ -484,7 +497,44 @@ impl EnrollService {
     }
 }
 
-fn request(presentation_id: i64, seat: &EnrollSeat) -> SeatRequest {
+/// Every seat `session` holds live in the season's presentations, by presentation: the enrolment
+/// calls' `selections`, and what a seated membership's cart sells.
+pub async fn season_selections(
+    store: &dyn CatalogueStore,
+    claims: &dyn ClaimStore,
+    session: &str,
+    open: &OpenSeason,
+    now: i64,
+) -> AppResult<Vec<Selection>> {
+    let first = &open.presentations[0].view.presentation;
+    let seats = store.seats(first.seatplan_id).await?;
+    let mut out = Vec::new();
+    for p in &open.presentations {
+        let id = p.view.presentation.id;
+        for c in claims.session_claims(id, session).await? {
+            if !c.view().is_live_hold_of(session, now) {
+                continue;
+            }
+            let seat = seats
+                .iter()
+                .find(|s| s.section_id == c.section_id && s.x == c.x && s.y == c.y);
+            out.push(Selection {
+                presentation_id: id,
+                section_id: c.section_id,
+                x: c.x,
+                y: c.y,
+                row_name: seat.map(|s| s.row_name.clone()).unwrap_or_default(),
+                seat_name: seat
+                    .map(|s| s.seat_name.clone())
+                    .unwrap_or_else(|| c.x.to_string()),
+                expires_at_ms: c.expires_at_ms,
+            });
+        }
+    }
+    Ok(out)
+}
+
+pub(super) fn request(presentation_id: i64, seat: &EnrollSeat) -> SeatRequest {
     SeatRequest {
         presentation_id,
         venue_id: seat.venue_id,

@@ -6,6 +6,7 @@
 
 mod enroll;
 mod seasons;
+mod seated;
 pub use enroll::*;
 pub use seasons::*;
 

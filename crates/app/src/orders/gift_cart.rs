@@ -91,6 +91,7 @@ impl OrderService {
         let config = self.catalogue.site_config().await?;
         let today = self.tickets.today();
         let mut memberships = Vec::new();
+        let mut seated = None;
         let mut waiver = None;
         if cart.waiver.is_some() && !matches!(cart.lines, GiftCartLines::Vouchers(_)) {
             return Err(AppError::rejected_with(
@@ -135,6 +136,7 @@ impl OrderService {
                 memberships =
                     crate::memberships::membership_lines(&catalogue, choices, &mine, today)?;
                 self.fresh_member_numbers(&mut memberships).await?;
+                seated = self.seated_lines(session, &memberships, &catalogue).await?;
                 (OrderKind::Memberships, Vec::new(), Vec::new())
             }
         };
@@ -160,11 +162,20 @@ impl OrderService {
             ));
         }
         let customer = super::cart::customer_details(cart.customer, &config)?;
+        let (presentations, tickets, enrollment, expires_at_ms) = match seated {
+            Some(s) => (
+                s.presentations,
+                s.tickets,
+                Some(s.enrollment),
+                s.expires_at_ms,
+            ),
+            None => (Vec::new(), Vec::new(), None, now + GIFT_CART_KEPT_MS),
+        };
         let mut order = Order {
             id: token(),
             reservation_number: reservation_number(),
             session_id: session.to_owned(),
-            presentations: Vec::new(),
+            presentations,
             status: OrderStatus::Pending,
             channel: Channel::Web,
             referral_mini_site_id: None,
@@ -182,7 +193,7 @@ impl OrderService {
             created_at_ms: now,
             paid_at_ms: None,
             committed_at_ms: None,
-            tickets: Vec::new(),
+            tickets,
             products,
             // Vouchers are not bought with vouchers.
             vouchers: Vec::new(),
@@ -192,13 +203,13 @@ impl OrderService {
             memberships,
             points_member: None,
             points_earned: 0,
-            enrollment: None,
+            enrollment,
             waiver,
         };
         self.save_pending(&mut order, now).await?;
         Ok(PricedCart {
             order,
-            expires_at_ms: now + GIFT_CART_KEPT_MS,
+            expires_at_ms,
             step: cart.step.unwrap_or(Step::CustomerInfo),
         })
     }

@@ -32,6 +32,18 @@ struct Words {
     valid_from: &'static str,
     balance: &'static str,
     topped_up: &'static str,
+    seat: &'static str,
+    row: &'static str,
+}
+
+/// A screening a seated membership's seat is in, as the mail names it.
+pub(super) struct Screening {
+    pub presentation_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub starts_at_ms: i64,
+    pub hall: String,
+    pub hall_en: String,
 }
 
 const HE: Words = Words {
@@ -58,6 +70,8 @@ const HE: Words = Words {
     valid_from: "בתוקף מ־",
     balance: "יתרה",
     topped_up: "נטען ליתרה",
+    seat: "מושב",
+    row: "שורה",
 };
 
 const EN: Words = Words {
@@ -84,6 +98,8 @@ const EN: Words = Words {
     valid_from: "Valid from",
     balance: "Balance",
     topped_up: "Added to the balance",
+    seat: "Seat",
+    row: "Row",
 };
 
 fn shekels(agorot: i64) -> String {
@@ -95,7 +111,11 @@ fn escape(s: &str) -> String {
 }
 
 /// The mail's subject, text and HTML for a paid voucher or donation order.
-pub(super) fn gift_mail(order: &Order, lang: &str) -> (String, String, String) {
+pub(super) fn gift_mail(
+    order: &Order,
+    lang: &str,
+    screenings: &[Screening],
+) -> (String, String, String) {
     let w = if lang == "he" { &HE } else { &EN };
     let he = lang == "he";
     let name = |n: &str, n_en: &str| if he { n.to_owned() } else { n_en.to_owned() };
@@ -151,6 +171,29 @@ pub(super) fn gift_mail(order: &Order, lang: &str) -> (String, String, String) {
                 (None, None) => {}
             }
             rows.push(row);
+        }
+        // A seated membership's seat, in each screening of its season (decision 0043).
+        for t in &order.tickets {
+            let Some(s) = screenings
+                .iter()
+                .find(|s| s.presentation_id == t.presentation_id)
+            else {
+                continue;
+            };
+            rows.push(vec![
+                (String::new(), name(&s.name, &s.name_en)),
+                (
+                    String::new(),
+                    format!(
+                        "{} {} · {}",
+                        crate::tickets_out::local_date(s.starts_at_ms, lang),
+                        crate::tickets_out::local_time(s.starts_at_ms),
+                        name(&s.hall, &s.hall_en)
+                    ),
+                ),
+                (w.row.into(), t.row_name.clone()),
+                (w.seat.into(), t.seat_name.clone()),
+            ]);
         }
         (w.memberships_paid, w.subject_memberships)
     } else {
@@ -239,7 +282,24 @@ impl OrderService {
             return Ok(());
         }
         let lang = Self::lang(order);
-        let (subject, text, html) = gift_mail(order, lang);
+        let mut screenings = Vec::new();
+        for id in &order.presentations {
+            let info = self
+                .catalogue
+                .presentation(*id, &Default::default())
+                .await?
+                .info;
+            let v = &info.view;
+            screenings.push(Screening {
+                presentation_id: *id,
+                name: v.feature.name.clone(),
+                name_en: v.feature.name_en.clone(),
+                starts_at_ms: v.presentation.starts_at_ms,
+                hall: v.venue.name.clone(),
+                hall_en: v.venue.name_en.clone(),
+            });
+        }
+        let (subject, text, html) = gift_mail(order, lang, &screenings);
         // The vouchers themselves, one page each with its QR: what a buyer prints or forwards.
         let attachments = if order.kind == OrderKind::Vouchers {
             vec![Attachment {

@@ -22,6 +22,7 @@ mod messages;
 pub mod model;
 mod modify;
 mod payment;
+mod seated_membership;
 mod waiver;
 
 use std::sync::Arc;

@@ -114,7 +114,8 @@ macro_rules! load_gift_lines {
                 .collect::<R<Vec<_>>>()
                 .map_err(db_err)?;
         }
-        if order.kind == OrderKind::Tickets {
+        // An enrolment's ticket order, or a seated membership's order (decision 0043).
+        if matches!(order.kind, OrderKind::Tickets | OrderKind::Memberships) {
             let row = sqlx::query("SELECT * FROM order_enrollments WHERE order_id = $1")
                 .bind(&order.id)
                 .fetch_optional(&mut *$ex)

@@ -1124,6 +1124,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/membership/lock-seat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Holds the seat in every screening of the membership's season, all or none; the seat this
+     *     buyer held there before gives way.
+     */
+    put: operations['membershipLockSeat'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/membership/seatplan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The seated membership's hall: a seat is available only when free (or this buyer's) in every
+     *     screening of its season.
+     */
+    get: operations['membershipSeatplan'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/membership/unlock-seat': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Releases the seat in every screening of the membership's season. */
+    put: operations['membershipUnlockSeat'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/memberships': {
     parameters: {
       query?: never;
@@ -1133,7 +1190,8 @@ export interface paths {
     };
     /**
      * The memberships on sale (spec section 2, "choose memberships"), by their order. One that is
-     *     not on sale is not listed (its members still see it in the customer area).
+     *     not on sale is not listed (its members still see it in the customer area), nor a seated one
+     *     whose season has closed.
      */
     get: operations['membershipCatalogue'];
     put?: never;
@@ -2478,6 +2536,8 @@ export interface components {
       members: components['schemas']['IssuedMember'][];
       reservationIdentifier: string;
       reservationNumber: string;
+      /** @description A seated membership's seats (decision 0043); `[]` for other orders. */
+      seats: components['schemas']['MembershipSeatDto'][];
       /** @description A voucher order's vouchers, with their references (empty for other orders). */
       systemVouchers: components['schemas']['IssuedVoucher'][];
       /** @description The tickets' e-document keys, line order. */
@@ -3183,6 +3243,8 @@ export interface components {
       products: components['schemas']['PricedProduct'][];
       reservationIdentifier: string;
       reservationNumber: string;
+      /** @description A seated membership's seats (decision 0043); `[]` for other orders. */
+      seats: components['schemas']['MembershipSeatDto'][];
       systemVouchers: components['schemas']['IssuedVoucher'][];
       /** Format: int64 */
       total: number;
@@ -3491,6 +3553,7 @@ export interface components {
       Name: string;
       NameEn: string;
       prices: components['schemas']['MembershipPriceDto'][];
+      seats?: components['schemas']['MembershipSeatsDto'] | null;
       terms: components['schemas']['TermsDto'];
       /** @description Its prices can be bought again for a member of the buyer's, adding to the balance. */
       topUp: boolean;
@@ -3519,6 +3582,63 @@ export interface components {
        *     catalogue says otherwise. Only a series (MembershipTypeId 2) carries a balance.
        */
       value: number;
+    };
+    /** @description The spec's membership seat: `{seat fields}` with the membership. */
+    MembershipSeatBody: {
+      confirmLimitedView?: boolean;
+      confirmWheelchair?: boolean;
+      /** Format: int64 */
+      membershipId: number;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+      /** Format: int64 */
+      seatplanId: number;
+      /** Format: int64 */
+      sectionId: number;
+      /** @description The client's selections; the answer's are the server's. */
+      selections?: Record<string, never>[];
+      /** Format: int64 */
+      venueId: number;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
+    /** @description A seat an order sold with its membership, with its screening. */
+    MembershipSeatDto: {
+      /** @description UTC. */
+      dateTime: string;
+      featureName: string;
+      featureNameEn: string;
+      /** Format: int64 */
+      presentationId: number;
+      rowName: string;
+      seatName: string;
+      /** Format: int64 */
+      sectionId: number;
+      sectionName: string;
+      sectionNameEn: string;
+      venueName: string;
+      venueNameEn: string;
+    };
+    MembershipSeatplanResponse: {
+      /** Format: int64 */
+      seasonId: number;
+      seatplan: components['schemas']['SeatplanV2'];
+      seats: components['schemas']['SeatStatusShort'][];
+      sections: components['schemas']['SectionStatus'][];
+      /** @description Every seat this buyer holds in the season's screenings. */
+      selections: components['schemas']['SelectionDto'][];
+      serverTime: string;
+    };
+    /** @description What a seated membership's card says of its seats: its season and screenings. */
+    MembershipSeatsDto: {
+      name: string;
+      nameEn: string;
+      /** @description The screenings the seat is in (one seat, the same in each). */
+      presentations: components['schemas']['SeasonPresentationDto'][];
+      /** Format: int64 */
+      seasonId: number;
     };
     MobileChangeBody: {
       /** @description The new Israeli mobile number: 0521234567, 052-123-4567, +972521234567, ... */
@@ -3991,6 +4111,11 @@ export interface components {
       products: components['schemas']['PricedProduct'][];
       /** Format: int64 */
       productsTotal: number;
+      /**
+       * @description A seated membership's seats, one in each screening of its season (decision 0043); `[]`
+       *     for other orders (a ticket order's seats are its `tickets`).
+       */
+      seats: components['schemas']['MembershipSeatDto'][];
       /** Format: int64 */
       serviceCharge: number;
       /** @description The service charge's name (default "דמי טיפול") and total, in agorot. */
@@ -8325,6 +8450,175 @@ export interface operations {
       };
       /** @description formValidation */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  membershipLockSeat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MembershipSeatBody'];
+      };
+    };
+    responses: {
+      /** @description The buyer's selections */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SelectionsResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description lock_seat_error (not free in one of the screenings: nothing new held), holdLimitReached */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.reason oneSeatPerPresentation), seatConfirmationRequired */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  membershipSeatplan: {
+    parameters: {
+      query: {
+        membershipId: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The plan, the states and the buyer's selections */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MembershipSeatplanResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound (no such membership on sale, no seats, or its season has closed) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  membershipUnlockSeat: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MembershipSeatBody'];
+      };
+    };
+    responses: {
+      /** @description The buyer's selections */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SelectionsResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description unlock_seat_error (not held by this buyer) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -102,6 +102,7 @@ describe('order page after a reload', () => {
     presentationId: 77,
     presentationIds: [77],
     memberBalanceTotal: 0,
+    seats: [],
     currency: 'ILS',
     tickets: held.map((h) => ({
       presentationId: 77,

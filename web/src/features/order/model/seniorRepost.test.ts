@@ -63,6 +63,7 @@ const cart: PricedCart = {
   presentationId: 7,
   presentationIds: [7],
   memberBalanceTotal: 0,
+  seats: [],
   tickets: [priced(4, 101), priced(5, 104)],
   products: [],
   ticketsTotal: 2000,

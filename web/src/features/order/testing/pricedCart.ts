@@ -5,6 +5,7 @@ export const onePricedSeat: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
   memberBalanceTotal: 0,
+  seats: [],
   currency: 'ILS',
   tickets: [
     {

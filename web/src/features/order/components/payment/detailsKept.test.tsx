@@ -18,6 +18,7 @@ const cart: PricedCart = {
   presentationId: 101,
   presentationIds: [101],
   memberBalanceTotal: 0,
+  seats: [],
   currency: 'ILS',
   tickets: [],
   products: [],
