@@ -53,7 +53,8 @@ export function MembershipCheckout({
     [site],
   );
   const [priced, setPriced] = useState<Timed<MembershipCartResponse> | null>(null);
-  const seats = priced?.seats ?? [];
+  // A priced cart without `cart` (an older server, a test double) has no seats to name.
+  const seats = priced?.cart?.seats ?? [];
   const remaining = useRemaining(
     seats.length > 0 ? priced?.expiresAt : null,
     priced?.serverTime ?? '',

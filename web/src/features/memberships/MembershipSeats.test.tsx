@@ -103,20 +103,23 @@ function seatServer(
       if (opts.cart) return opts.cart(server);
       return {
         body: {
-          cart: { total: 24000, currency: 'ILS' },
-          seats: selections().map((h) => ({
-            presentationId: h.presentationId,
-            featureName: `סרט ${h.presentationId}`,
-            featureNameEn: `Film ${h.presentationId}`,
-            dateTime: '2026-12-03T18:30:00Z',
-            venueName: 'אולם 3 – סטודיו',
-            venueNameEn: 'Hall 3 – Studio',
-            sectionId: 61,
-            sectionName: 'אולם',
-            sectionNameEn: 'Stalls',
-            rowName: h.rowName,
-            seatName: h.seatName,
-          })),
+          cart: {
+            total: 24000,
+            currency: 'ILS',
+            seats: selections().map((h) => ({
+              presentationId: h.presentationId,
+              featureName: `סרט ${h.presentationId}`,
+              featureNameEn: `Film ${h.presentationId}`,
+              dateTime: '2026-12-03T18:30:00Z',
+              venueName: 'אולם 3 – סטודיו',
+              venueNameEn: 'Hall 3 – Studio',
+              sectionId: 61,
+              sectionName: 'אולם',
+              sectionNameEn: 'Stalls',
+              rowName: h.rowName,
+              seatName: h.seatName,
+            })),
+          },
           expiresAt: '2026-11-26T10:10:00Z',
           serverTime: '2026-11-26T10:00:00Z',
           step: 'customerInfo',

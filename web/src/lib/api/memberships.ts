@@ -3,19 +3,14 @@
 // a paid order's new members (and seats) read back.
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet, apiSend } from './client';
-import type { EnrollSeatplanResponse, EnrollSelectionsResponse } from './enroll';
+import type { EnrollSelectionsResponse } from './enroll';
 import type { components } from './schema';
 
 type Schemas = components['schemas'];
 export type CustomerInfo = Schemas['CustomerInfo'];
 /** A seated membership's season: the screenings its price includes a fixed seat in. */
-export interface MembershipSeats {
-  seasonId: number;
-  name: string;
-  nameEn: string;
-  presentations: Schemas['SeasonPresentationDto'][];
-}
-export type Membership = Schemas['MembershipDto'] & { seats?: MembershipSeats | null };
+export type MembershipSeats = Schemas['MembershipSeatsDto'];
+export type Membership = Schemas['MembershipDto'];
 export type MembershipPrice = Schemas['MembershipPriceDto'];
 /** A prompt the buyer answers for a price (a student card number); `pattern` a regex, or none. */
 export type MembershipReference = Schemas['ReferenceDto'];
@@ -25,35 +20,13 @@ export type CartMembershipPriceIn = Schemas['CartMembershipPriceIn'];
 export type PricedMembership = Schemas['PricedMembership'];
 /** A member the order made or topped up. */
 export type OrderMember = Schemas['IssuedMember'];
-export type MembershipOrder = Schemas['GiftOrderResponse'] & { seats?: MembershipOrderSeat[] };
+export type MembershipOrder = Schemas['GiftOrderResponse'];
 /** A seat a seated membership's order holds (the priced cart) or sold (the order read back). */
-export interface MembershipOrderSeat {
-  presentationId: number;
-  featureName: string;
-  featureNameEn: string;
-  dateTime: string;
-  venueName: string;
-  venueNameEn: string;
-  sectionId: number;
-  sectionName: string;
-  sectionNameEn: string;
-  rowName: string;
-  seatName: string;
-}
-export type MembershipCartResponse = Schemas['CartResponse'] & { seats?: MembershipOrderSeat[] };
+export type MembershipOrderSeat = Schemas['MembershipSeatDto'];
+export type MembershipCartResponse = Schemas['CartResponse'];
 /** The member-seat map of a seated membership's season, for this buyer. */
-export type MembershipSeatplan = EnrollSeatplanResponse & { seasonId: number };
-export interface MembershipSeatBody {
-  recaptchaToken: string;
-  membershipId: number;
-  venueId: number;
-  seatplanId: number;
-  sectionId: number;
-  x: number;
-  y: number;
-  confirmWheelchair?: boolean;
-  confirmLimitedView?: boolean;
-}
+export type MembershipSeatplan = Schemas['MembershipSeatplanResponse'];
+export type MembershipSeatBody = Schemas['MembershipSeatBody'];
 type MembershipCommitResponse = Schemas['CommitResponse'];
 
 /** The cart line's field that answers a prompt; null for a key this page does not know. */
