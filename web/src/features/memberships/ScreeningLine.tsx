@@ -20,7 +20,7 @@ export function ScreeningLine({
 }) {
   return (
     <li className="membership-screenings__item">
-      <span>
+      <span className="membership-screenings__when">
         <strong>{film}</strong> <DateTime iso={dateTime} lang={lang} />
       </span>{' '}
       <span className="membership-screenings__hall">{hall}</span>
