@@ -100,6 +100,9 @@ test('a new customer buys the Studio evenings subscription with its seat in Hebr
   const summary = page.getByRole('region', { name: 'המושבים שלך' });
   await expect(summary.getByRole('listitem')).toHaveCount(3);
   await expect(summary).toContainText(seatWords);
+  await expect(page.getByRole('timer')).toContainText(/\d+:\d\d/);
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'membership-seats-checkout-he-390.png');
   await page.getByRole('button', { name: /^לתשלום / }).click();
   await payOnGatewayPage(page, '4242 4242 4242 4242');
 
