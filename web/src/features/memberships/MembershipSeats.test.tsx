@@ -99,6 +99,10 @@ function seatServer(
       }
       return { body: { selections: selections(), serverTime: '2026-11-26T10:00:00Z' } };
     }
+    if (url.pathname === '/api/membership/unlock-seat' && body) {
+      server.held.clear();
+      return { body: { selections: [], serverTime: '2026-11-26T10:00:00Z' } };
+    }
     if (url.pathname === '/api/cart' && method === 'POST') {
       if (opts.cart) return opts.cart(server);
       return {
@@ -268,6 +272,21 @@ describe('the seats step of a seated membership', { timeout: 30_000 }, () => {
       ),
     ).toBeInTheDocument();
     expect(next()).toBeDisabled();
+  });
+
+  it('gives the seat back when the buyer takes the membership out of the choice', async () => {
+    const { api, server } = seatServer();
+    for (const id of ids) server.held.set(id, { ...thursdayHeld(id), x: 2, y: 1 });
+    await renderApp('/memberships?lang=en&choice=4:401*1', { api });
+    const user = userEvent.setup();
+    const card = (await screen.findByRole('region', { name: NAME }, SLOW)) as HTMLElement;
+    await user.click(within(card).getByRole('button', { name: /^Fewer:/ }));
+    await waitFor(() =>
+      expect(
+        server.calls.find((c) => c.path === '/api/membership/unlock-seat')?.body,
+      ).toMatchObject({ membershipId: 4, venueId: 6, seatplanId: 6, sectionId: 61, x: 2, y: 1 }),
+    );
+    expect(server.held.size).toBe(0);
   });
 
   it('lists on the confirmation the seats the order sold', async () => {

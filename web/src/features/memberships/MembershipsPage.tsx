@@ -42,6 +42,7 @@ import { MembershipCheckout } from './MembershipCheckout';
 import { MembershipConfirmation } from './MembershipConfirmation';
 import { SeatsStep } from './SeatsStep';
 import { seatsStepOf } from './seats';
+import { useReleaseSeat } from './releaseSeat';
 
 /** A member number in the address (`?topUp=`): what the server's member numbers look like. */
 const MEMBER_NUMBER = /^[0-9A-Za-z-]{1,32}$/;
@@ -94,6 +95,7 @@ function ChooseMemberships({ path }: { path: string }) {
   const me = useQuery({ ...meQuery, enabled: inCheckout || inSeats });
   // Why the buyer was sent back to a seats step (the cart found no seat held there).
   const [seatsNotice, setSeatsNotice] = useState<string | null>(null);
+  const releaseSeat = useReleaseSeat();
 
   /** The address of this choice at a step: choosing (null), a member's details, or past them. */
   const address = (at: 'members' | 'seats' | 'checkout' | null, index?: number) => {
@@ -258,8 +260,12 @@ function ChooseMemberships({ path }: { path: string }) {
     );
   }
 
-  const setQuantity = (key: string, n: number) =>
+  const setQuantity = (key: string, n: number) => {
     setChoice((c) => ({ ...c, quantities: { ...c.quantities, [key]: Math.max(0, n) } }));
+    // A seated membership taken out of the choice gives its held seat back.
+    const m = memberships.find((x) => key.startsWith(`${x.MembershipId}:`));
+    if (m?.seats && n <= 0 && !topUp) void releaseSeat(m);
+  };
   const problemMax = topUp ? TOP_UP_MAX : max;
   const problemKey =
     chosen.problem === 'tooMany'

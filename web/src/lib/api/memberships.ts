@@ -71,6 +71,11 @@ export function lockMembershipSeat(body: MembershipSeatBody): Promise<EnrollSele
   return apiSend<EnrollSelectionsResponse>('PUT', '/membership/lock-seat', body);
 }
 
+/** Lets go of the seat in every screening of the season. */
+export function unlockMembershipSeat(body: MembershipSeatBody): Promise<EnrollSelectionsResponse> {
+  return apiSend<EnrollSelectionsResponse>('PUT', '/membership/unlock-seat', body);
+}
+
 /** POST /cart with the chosen memberships and the buyer's details (the buyer logged in). */
 export function postMembershipCart(
   memberships: CartMembershipIn[],
