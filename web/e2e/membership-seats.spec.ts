@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
 import { DETAILS_HE, fillDetails, payOnGatewayPage, shoot } from './order-flow';
 import { mailedLink } from './outbox';
@@ -24,7 +24,7 @@ async function shootBoth(page: Page, name: string) {
   if (size) await page.setViewportSize(size);
 }
 
-test('a new customer buys the Studio evenings subscription with its seat in Hebrew on a phone, and sees the map in English', async ({
+test('a new customer buys the Studio evenings subscription with its seat in Hebrew on a phone, and sees the map and a refusal in English', async ({
   page,
   request,
 }) => {
@@ -139,4 +139,61 @@ test('a new customer buys the Studio evenings subscription with its seat in Hebr
   await expect(seatMap(page).getByRole('button', { name: `${bought}, taken` })).toBeVisible();
   await noSeriousAxeViolations(page);
   await shootBoth(page, 'membership-seats-en');
+
+  // Someone else takes a seat in the second screening while this map has not yet been told (its
+  // poll held back): the lock is refused in words, and no seat is held.
+  await page.route('**/api/membership/seatplan*', (route) => route.abort());
+  const taken = await holdFreeSeat(request, 912);
+  await seatMap(page)
+    .getByRole('button', { name: `Row ${taken.r}, seat ${taken.n}, available` })
+    .click();
+  await expect(page.getByText(/^That seat was just taken in one of the screenings/)).toBeVisible();
+  await expect(page.getByText('No seat chosen yet')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await noSeriousAxeViolations(page);
+  await shoot(page, 'membership-seats-refused-en-1280.png');
 });
+
+interface Seat {
+  x: number;
+  y: number;
+  si: number;
+  tg: number;
+  r: string;
+  n: string;
+}
+
+/** Another buyer (the API's own session) holds a free seat of a screening, as the order does. */
+async function holdFreeSeat(request: APIRequestContext, presentationId: number): Promise<Seat> {
+  const p = (await (await request.get(`/api/presentations/${presentationId}`)).json())
+    .presentation as { venueId: number; seatplanId: number };
+  const plan = await request.post(
+    `/api/seats/seatplanV2?venueId=${p.venueId}&seatplanId=${p.seatplanId}`,
+    { data: { recaptchaToken: 'kupa-test-captcha' } },
+  );
+  const seats = (await plan.json()).seatplan.seats as Seat[];
+  const status = await request.get(`/api/seats/seats-statusV2?presentationId=${presentationId}`);
+  const free = (
+    (await status.json()).seats as (Seat & { isAvailable: boolean; isBlocked: boolean })[]
+  )
+    .filter((s) => s.isAvailable && !s.isBlocked)
+    .map((s) => seats.find((x) => x.x === s.x && x.y === s.y && x.si === s.si))
+    .find((s) => s !== undefined);
+  expect(free, 'a free seat').toBeDefined();
+  const lock = await request.put('/api/seats/lock-seat', {
+    data: {
+      recaptchaToken: 'kupa-test-captcha',
+      seat: {
+        PresentationId: presentationId,
+        VenueId: p.venueId,
+        VenueSeatplanId: p.seatplanId,
+        VenueSectionId: free!.si,
+        TicketGroupId: free!.tg,
+        XCoordinate: free!.x,
+        YCoordinate: free!.y,
+      },
+    },
+  });
+  expect(lock.status(), await lock.text()).toBe(200);
+  return free!;
+}
