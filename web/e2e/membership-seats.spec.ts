@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { holdOneSeat } from './api';
 import { noSeriousAxeViolations } from './axe';
 import { DETAILS_HE, fillDetails, payOnGatewayPage, shoot } from './order-flow';
 import { mailedLink } from './outbox';
@@ -143,7 +144,7 @@ test('a new customer buys the Studio evenings subscription with its seat in Hebr
   // Someone else takes a seat in the second screening while this map has not yet been told (its
   // poll held back): the lock is refused in words, and no seat is held.
   await page.route('**/api/membership/seatplan*', (route) => route.abort());
-  const taken = await holdFreeSeat(request, 912);
+  const taken = await holdOneSeat(request, 912);
   await seatMap(page)
     .getByRole('button', { name: `Row ${taken.r}, seat ${taken.n}, available` })
     .click();
@@ -153,47 +154,3 @@ test('a new customer buys the Studio evenings subscription with its seat in Hebr
   await noSeriousAxeViolations(page);
   await shoot(page, 'membership-seats-refused-en-1280.png');
 });
-
-interface Seat {
-  x: number;
-  y: number;
-  si: number;
-  tg: number;
-  r: string;
-  n: string;
-}
-
-/** Another buyer (the API's own session) holds a free seat of a screening, as the order does. */
-async function holdFreeSeat(request: APIRequestContext, presentationId: number): Promise<Seat> {
-  const p = (await (await request.get(`/api/presentations/${presentationId}`)).json())
-    .presentation as { venueId: number; seatplanId: number };
-  const plan = await request.post(
-    `/api/seats/seatplanV2?venueId=${p.venueId}&seatplanId=${p.seatplanId}`,
-    { data: { recaptchaToken: 'kupa-test-captcha' } },
-  );
-  const seats = (await plan.json()).seatplan.seats as Seat[];
-  const status = await request.get(`/api/seats/seats-statusV2?presentationId=${presentationId}`);
-  const free = (
-    (await status.json()).seats as (Seat & { isAvailable: boolean; isBlocked: boolean })[]
-  )
-    .filter((s) => s.isAvailable && !s.isBlocked)
-    .map((s) => seats.find((x) => x.x === s.x && x.y === s.y && x.si === s.si))
-    .find((s) => s !== undefined);
-  expect(free, 'a free seat').toBeDefined();
-  const lock = await request.put('/api/seats/lock-seat', {
-    data: {
-      recaptchaToken: 'kupa-test-captcha',
-      seat: {
-        PresentationId: presentationId,
-        VenueId: p.venueId,
-        VenueSeatplanId: p.seatplanId,
-        VenueSectionId: free!.si,
-        TicketGroupId: free!.tg,
-        XCoordinate: free!.x,
-        YCoordinate: free!.y,
-      },
-    },
-  });
-  expect(lock.status(), await lock.text()).toBe(200);
-  return free!;
-}

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { holdOneSeat, type Seat } from './api';
 import { axeResults } from './axe';
 
 // A new manager of the demo chain (its test-mode password, docs/api.md §13) logs in on
@@ -11,48 +12,6 @@ async function noSeriousAxe(page: Page, step: string) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
   expect.soft(bad, `serious or critical axe violations on ${step}`).toEqual([]);
-}
-
-interface Seat {
-  x: number;
-  y: number;
-  si: number;
-  tg: number;
-}
-
-/** Another buyer, in its own request context, holds one seat the server says is selectable. */
-async function holdOneSeat(request: APIRequestContext, presentationId: number) {
-  const p = (await (await request.get(`/api/presentations/${presentationId}`)).json())
-    .presentation as { venueId: number; seatplanId: number };
-  const plan = await request.post(
-    `/api/seats/seatplanV2?venueId=${p.venueId}&seatplanId=${p.seatplanId}`,
-    { data: { recaptchaToken: 'kupa-test-captcha' } },
-  );
-  const seats = (await plan.json()).seatplan.seats as Seat[];
-  const status = await request.get(`/api/seats/seats-statusV2?presentationId=${presentationId}`);
-  const free = (
-    (await status.json()).seats as Array<Seat & { isAvailable: boolean; isBlocked: boolean }>
-  )
-    .filter((s) => s.isAvailable && !s.isBlocked)
-    .map((s) => seats.find((x) => x.x === s.x && x.y === s.y && x.si === s.si))
-    .find((s) => s !== undefined);
-  expect(free, 'a selectable seat').toBeDefined();
-  const lock = await request.put('/api/seats/lock-seat', {
-    data: {
-      recaptchaToken: 'kupa-test-captcha',
-      seat: {
-        PresentationId: presentationId,
-        VenueId: p.venueId,
-        VenueSeatplanId: p.seatplanId,
-        VenueSectionId: free!.si,
-        TicketGroupId: free!.tg,
-        XCoordinate: free!.x,
-        YCoordinate: free!.y,
-      },
-    },
-  });
-  expect(lock.status(), await lock.text()).toBe(200);
-  return free!;
 }
 
 /** The same buyer pays the held seat by card and commits: the order path, end to end. */

@@ -11,8 +11,8 @@ import {
   type CartMembershipIn,
   type MembershipCartResponse,
 } from '../../lib/api/memberships';
-import { formatClock, stamp, type Timed } from '../../lib/countdownClock';
-import { useRemaining } from '../../lib/useRemaining';
+import { clockOf, stamp, type Timed } from '../../lib/countdownClock';
+import { HoldClock } from './HoldClock';
 import { OrderSeats } from './OrderSeats';
 import { missingSeatsOf } from './seats';
 import type { SiteConfig } from '../../lib/api/types';
@@ -55,11 +55,6 @@ export function MembershipCheckout({
   const [priced, setPriced] = useState<Timed<MembershipCartResponse> | null>(null);
   // A priced cart without `cart` (an older server, a test double) has no seats to name.
   const seats = priced?.cart?.seats ?? [];
-  const remaining = useRemaining(
-    seats.length > 0 ? priced?.expiresAt : null,
-    priced?.serverTime ?? '',
-    priced?.receivedAt ?? 0,
-  );
   if (!config || !site) return <Loading />;
   return (
     <PrepaidCheckout
@@ -69,13 +64,7 @@ export function MembershipCheckout({
         <>
           {summary}
           {seats.length > 0 && <OrderSeats seats={seats} />}
-          {remaining !== null && remaining > 0 && (
-            <p className="membership-seats__clock">
-              <span role="timer">
-                {t('membershipSeats.timeLeft', { time: formatClock(remaining) })}
-              </span>
-            </p>
-          )}
+          {seats.length > 0 && <HoldClock clock={priced && clockOf(priced)} />}
         </>
       }
       onBack={onBack}

@@ -5,8 +5,9 @@ import type { EnrollSelection } from '../../lib/api/enroll';
 import type { MembershipCatalogue } from '../../lib/api/memberships';
 import type { SeatShort, SeatStatusShort } from '../../lib/api/types';
 import { makeSeat, makeSeatplan } from '../../test/fixtures';
+import { fillDetails } from '../../test/checkoutDetails';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
-import { thursday, thursdaySeats } from './testing/seated';
+import { orderSeat, thursday, thursdaySeats } from './testing/seated';
 
 /** A busy machine renders the first page slowly (the app's lazy routes, the config). */
 const SLOW = { timeout: 10_000 };
@@ -87,15 +88,7 @@ function seatServer(
       if (server.taken.has(`${s.x}:${s.y}`)) return err(409, 'lock_seat_error');
       if (s.hc && !body.confirmWheelchair) return err(422, 'seatConfirmationRequired');
       for (const id of ids) {
-        server.held.set(id, {
-          expiresAt: '2026-11-26T10:10:00Z',
-          presentationId: id,
-          sectionId: 61,
-          x: s.x,
-          y: s.y,
-          rowName: s.r,
-          seatName: s.n,
-        });
+        server.held.set(id, { ...thursdayHeld(id), x: s.x, y: s.y, rowName: s.r, seatName: s.n });
       }
       return { body: { selections: selections(), serverTime: '2026-11-26T10:00:00Z' } };
     }
@@ -110,19 +103,7 @@ function seatServer(
           cart: {
             total: 24000,
             currency: 'ILS',
-            seats: selections().map((h) => ({
-              presentationId: h.presentationId,
-              featureName: `סרט ${h.presentationId}`,
-              featureNameEn: `Film ${h.presentationId}`,
-              dateTime: '2026-12-03T18:30:00Z',
-              venueName: 'אולם 3 – סטודיו',
-              venueNameEn: 'Hall 3 – Studio',
-              sectionId: 61,
-              sectionName: 'אולם',
-              sectionNameEn: 'Stalls',
-              rowName: h.rowName,
-              seatName: h.seatName,
-            })),
+            seats: selections().map((h) => orderSeat(h.presentationId, h.rowName, h.seatName)),
           },
           expiresAt: '2026-11-26T10:10:00Z',
           serverTime: '2026-11-26T10:00:00Z',
@@ -133,17 +114,6 @@ function seatServer(
     return undefined;
   };
   return { api, server };
-}
-
-async function fillDetails(user: ReturnType<typeof userEvent.setup>) {
-  await user.type(await screen.findByLabelText(/^First name/), 'Noa');
-  await user.type(screen.getByLabelText(/^Last name/), 'Barak');
-  await user.type(screen.getByLabelText(/^Email/), 'noa@example.com');
-  await user.type(screen.getByLabelText(/^Confirm email/), 'noa@example.com');
-  await user.type(screen.getByLabelText(/^Mobile number/), '052-4318876');
-  await user.type(screen.getByLabelText(/^ID number/), '000000018');
-  await user.click(screen.getByRole('checkbox', { name: /I have read and agree/ }));
-  await user.click(screen.getByRole('button', { name: 'Continue to payment' }));
 }
 
 const NAME = 'Thursday subscription – three films, your own seat';
@@ -313,19 +283,7 @@ describe('the seats step of a seated membership', { timeout: 30_000 }, () => {
           topUp: false,
         },
       ],
-      seats: ids.map((id) => ({
-        presentationId: id,
-        featureName: `סרט ${id}`,
-        featureNameEn: `Film ${id}`,
-        dateTime: '2026-12-03T18:30:00Z',
-        venueName: 'אולם 3 – סטודיו',
-        venueNameEn: 'Hall 3 – Studio',
-        sectionId: 61,
-        sectionName: 'אולם',
-        sectionNameEn: 'Stalls',
-        rowName: '5',
-        seatName: '7',
-      })),
+      seats: ids.map((id) => orderSeat(id, '5', '7')),
     };
     await renderApp('/memberships?lang=en&order=M-7', {
       api: (url) => (url.pathname === '/api/gift-orders/M-7' ? { body: order } : undefined),

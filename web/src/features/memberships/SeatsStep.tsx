@@ -16,9 +16,9 @@ import {
 import type { SeatShort } from '../../lib/api/types';
 import { errorMessage } from '../../lib/apiErrors';
 import { useCaptcha } from '../../lib/captcha';
-import { earliestClock, formatClock, stamp, type Timed } from '../../lib/countdownClock';
+import { earliestClock, stamp, type Timed } from '../../lib/countdownClock';
 import { localizedName } from '../../lib/localized';
-import { useRemaining } from '../../lib/useRemaining';
+import { HoldClock } from './HoldClock';
 import { SeasonScreenings } from './SeasonScreenings';
 import { confirmationOf, seatProgress, seatRefusal, seatsBlocked } from './seats';
 
@@ -69,7 +69,6 @@ export function SeatsStep({
   const held = !locked || (fromMap && fromMap.receivedAt > locked.receivedAt) ? fromMap : locked;
   const selections = held?.selections ?? [];
   const clock = held ? earliestClock(held) : null;
-  const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
   const progress = seatProgress(seats, selections);
   const blocked = seatsBlocked(seats, progress);
   const first = seats.presentations[0];
@@ -121,13 +120,7 @@ export function SeatsStep({
       <p className="gift-voucher__meta">
         {t('membershipSeats.lead', { count: seats.presentations.length })}
       </p>
-      {remaining !== null && remaining > 0 && (
-        <p className="membership-seats__clock">
-          <span role="timer">
-            {t('membershipSeats.timeLeft', { time: formatClock(remaining) })}
-          </span>
-        </p>
-      )}
+      <HoldClock clock={clock} />
       <p className="membership-seats__chosen" role="status">
         {progress.seat
           ? t('membershipSeats.chosen', {

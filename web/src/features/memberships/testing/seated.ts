@@ -1,34 +1,21 @@
 // The demo's seated membership (contract of issue 15, decision 0043): membership 4, season 2 with
 // screenings 911, 912 and 913 in the Studio hall, as GET /memberships answers it.
 import type { EnrollSelection } from '../../../lib/api/enroll';
-import type { Membership, MembershipSeats } from '../../../lib/api/memberships';
-
-export function seasonPresentation(id: number, day: number) {
-  return {
-    PresentationId: id,
-    IsRequired: true,
-    MembershipPayableAmount: 0,
-    featureId: id,
-    featureName: `סרט ${id}`,
-    featureNameEn: `Film ${id}`,
-    dateTime: `2026-12-${String(day).padStart(2, '0')}T18:30:00Z`,
-    locationName: 'תל אביב',
-    locationNameEn: 'Tel Aviv',
-    venueId: 6,
-    venueName: 'אולם 3 – סטודיו',
-    venueNameEn: 'Hall 3 – Studio',
-    seatplanId: 6,
-  };
-}
+import type {
+  Membership,
+  MembershipOrderSeat,
+  MembershipSeats,
+} from '../../../lib/api/memberships';
+import { makeSeasonPresentation } from '../../../test/fixtures';
 
 export const thursdaySeats: MembershipSeats = {
   seasonId: 2,
   name: 'חמישי בקאמרי',
   nameEn: 'Thursdays at the Cameri',
   presentations: [
-    seasonPresentation(911, 3),
-    seasonPresentation(912, 10),
-    seasonPresentation(913, 17),
+    makeSeasonPresentation(911, 3),
+    makeSeasonPresentation(912, 10),
+    makeSeasonPresentation(913, 17),
   ],
 };
 
@@ -69,5 +56,22 @@ export function heldSeat(presentationId: number, x: number, y = 0): EnrollSelect
     rowName: String(y + 1),
     seatName: String(x + 1),
     expiresAt: `2026-11-26T10:1${presentationId % 10}:00Z`,
+  };
+}
+
+/** A seat of the order (the priced cart's or the paid order's `seats`) in one screening. */
+export function orderSeat(presentationId: number, row: string, seat: string): MembershipOrderSeat {
+  return {
+    presentationId,
+    featureName: `סרט ${presentationId}`,
+    featureNameEn: `Film ${presentationId}`,
+    dateTime: '2026-12-03T18:30:00Z',
+    venueName: 'אולם 3 – סטודיו',
+    venueNameEn: 'Hall 3 – Studio',
+    sectionId: 61,
+    sectionName: 'אולם',
+    sectionNameEn: 'Stalls',
+    rowName: row,
+    seatName: seat,
   };
 }
