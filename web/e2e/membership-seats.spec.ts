@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { holdOneSeat } from './api';
+import { holdOneSeat } from './buy-by-api';
 import { noSeriousAxeViolations } from './axe';
 import { DETAILS_HE, fillDetails, payOnGatewayPage, shoot } from './order-flow';
 import { mailedLink } from './outbox';

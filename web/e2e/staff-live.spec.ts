@@ -1,6 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { holdOneSeat, type Seat } from './api';
+import { expect, test, type Page } from '@playwright/test';
 import { axeResults } from './axe';
+import { buyHeldSeat, holdOneSeat } from './buy-by-api';
 
 // A new manager of the demo chain (its test-mode password, docs/api.md §13) logs in on
 // /PRES-live, drills from the calendar to a presentation box, and watches the held and sold
@@ -12,69 +12,6 @@ async function noSeriousAxe(page: Page, step: string) {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
   expect.soft(bad, `serious or critical axe violations on ${step}`).toEqual([]);
-}
-
-/** The same buyer pays the held seat by card and commits: the order path, end to end. */
-async function buyHeldSeat(request: APIRequestContext, presentationId: number, seat: Seat) {
-  const groups = (
-    await (await request.get(`/api/presentations/${presentationId}/ticketGroups`)).json()
-  ).ticketGroups as Array<{
-    id: number;
-    tickets: Array<{ id: number; price: number; nameEn: string }>;
-  }>;
-  const regular = groups
-    .find((g) => g.id === seat.tg)!
-    .tickets.find((t) => t.nameEn.toLowerCase().includes('regular'))!;
-  const cart = await request.post('/api/cart', {
-    data: {
-      cart: {
-        presentations: [
-          {
-            presentationId,
-            seats: [
-              {
-                XCoordinate: seat.x,
-                YCoordinate: seat.y,
-                VenueSectionId: seat.si,
-                ticket: { ticketId: regular.id, amount: regular.price },
-              },
-            ],
-          },
-        ],
-        customerInfo: {
-          firstName: 'דנה',
-          lastName: 'לוי',
-          email: 'dana@example.com',
-          verifyEmailAddress: 'dana@example.com',
-          mobileNumber: '+972524318876',
-          acceptedTerms: [1, 2, 3],
-        },
-      },
-      step: 'customerInfo',
-      locale: 'he',
-    },
-  });
-  expect(cart.status(), await cart.text()).toBe(200);
-  const total = (await cart.json()).cart.total as number;
-  const form = await request.get(
-    `/api/payment/form/he?presentationId=${presentationId}&total=${total}&recaptchaToken=kupa-test-captcha&method=card&numberOfPayments=1&saveCard=false`,
-  );
-  expect(form.status(), await form.text()).toBe(200);
-  const paymentId = (await form.json()).paymentIdentifier as string;
-  const year = (new Date().getFullYear() + 2) % 100;
-  const paid = await request.post(`/pay/${paymentId}/card`, {
-    form: { cardNumber: '4242 4242 4242 4242', expiry: `12/${year}`, cvv: '987', holderId: '' },
-    maxRedirects: 0,
-  });
-  expect(paid.status(), await paid.text()).toBe(303);
-  const commit = await request.post('/api/payment/commit', {
-    data: {
-      cart: { presentations: [{ presentationId }] },
-      recaptchaToken: 'kupa-test-captcha',
-    },
-  });
-  expect(commit.status(), await commit.text()).toBe(200);
-  return (await commit.json()).reservationNumber as string;
 }
 
 for (const width of [820, 1280]) {

@@ -354,13 +354,27 @@ async fn enroll_seatplan(
             q.presentation_id,
         )
         .await?;
-    Ok(axum::Json(EnrollSeatplanResponse {
-        seatplan: SeatplanV2::new(&map.plan),
-        sections: dto::section_statuses(&map.status),
-        seats: dto::seat_statuses_short(&map.status),
-        selections: selections(&held),
-        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
-    }))
+    Ok(axum::Json(EnrollSeatplanResponse::of(
+        &map,
+        &held,
+        state.catalogue.now_ms(),
+    )))
+}
+
+impl EnrollSeatplanResponse {
+    pub(crate) fn of(
+        map: &kupa_app::memberships::EnrollSeatMap,
+        held: &[Selection],
+        now_ms: i64,
+    ) -> EnrollSeatplanResponse {
+        EnrollSeatplanResponse {
+            seatplan: SeatplanV2::new(&map.plan),
+            sections: dto::section_statuses(&map.status),
+            seats: dto::seat_statuses_short(&map.status),
+            selections: selections(held),
+            server_time: ms_to_rfc3339(now_ms),
+        }
+    }
 }
 
 /// The spec's enrolment seat: `{venueId, seatplanId, sectionId, x, y, ticketGroupId, seasonId,

@@ -14,9 +14,9 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::dto::{self, SeatplanV2};
 use crate::enroll::{
-    SeasonPresentationDto, SelectionDto, SelectionsResponse, presentation_dtos, selections,
+    EnrollSeatplanResponse, SeasonPresentationDto, SelectionsResponse, presentation_dtos,
+    selections,
 };
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Json, Query};
@@ -68,6 +68,9 @@ pub struct MembershipSeatDto {
     pub section_name_en: String,
     pub row_name: String,
     pub seat_name: String,
+    /// The seat's e-document (`GET /edocument/{documentKey}`, the page `/edocument/{documentKey}`):
+    /// its QR is what the door scans.
+    pub document_key: String,
 }
 
 /// The seats a membership order sells (`[]` for any other order, and for a membership without
@@ -96,6 +99,7 @@ pub async fn order_seats(state: &AppState, order: &Order) -> ApiResult<Vec<Membe
             section_name_en: t.section_name_en.clone(),
             row_name: t.row_name.clone(),
             seat_name: t.seat_name.clone(),
+            document_key: t.document_key.clone(),
         });
     }
     Ok(out)
@@ -112,12 +116,9 @@ pub struct MembershipSeatplanQuery {
 #[serde(rename_all = "camelCase")]
 pub struct MembershipSeatplanResponse {
     pub season_id: i64,
-    pub seatplan: SeatplanV2,
-    pub sections: Vec<dto::SectionStatus>,
-    pub seats: Vec<dto::SeatStatusShort>,
-    /// Every seat this buyer holds in the season's screenings.
-    pub selections: Vec<SelectionDto>,
-    pub server_time: String,
+    /// The plan, its states and every seat this buyer holds in the season's screenings.
+    #[serde(flatten)]
+    pub map: EnrollSeatplanResponse,
 }
 
 /// The seated membership's hall: a seat is available only when free (or this buyer's) in every
@@ -138,11 +139,7 @@ async fn membership_seatplan(
         .await?;
     Ok(axum::Json(MembershipSeatplanResponse {
         season_id: open.season.id,
-        seatplan: SeatplanV2::new(&map.plan),
-        sections: dto::section_statuses(&map.status),
-        seats: dto::seat_statuses_short(&map.status),
-        selections: selections(&held),
-        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
+        map: EnrollSeatplanResponse::of(&map, &held, state.catalogue.now_ms()),
     }))
 }
 

@@ -33,6 +33,10 @@ pub enum Class {
     Code,
     /// POST /cart: it prices ticket codes, vouchers and member numbers, so it answers the same.
     Cart,
+    /// POST /staff/door/scan (decision 0044): checked by the call itself, its "session" being the
+    /// staff user (an usher's scans, from whichever browser), so a stolen staff login cannot walk
+    /// the reservation numbers.
+    Door,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,7 +66,8 @@ impl Default for RateLimits {
         RateLimits::parse(
             "lock.session=60/1m,lock.address=600/1m,sms.session=5/10m,sms.address=30/10m,\
              login.session=10/10m,login.address=100/10m,code.session=20/10m,\
-             code.address=200/10m,cart.session=60/10m,cart.address=600/10m",
+             code.address=200/10m,cart.session=60/10m,cart.address=600/10m,\
+             door.session=120/1m,door.address=600/1m",
         )
         .expect("the default limits parse")
     }
@@ -96,9 +101,10 @@ impl RateLimits {
                 "login" => Class::Login,
                 "code" => Class::Code,
                 "cart" => Class::Cart,
+                "door" => Class::Door,
                 other => {
                     return Err(format!(
-                        "unknown call class `{other}` (lock, sms, login, code, cart)"
+                        "unknown call class `{other}` (lock, sms, login, code, cart, door)"
                     ));
                 }
             };
@@ -399,7 +405,7 @@ mod tests {
         );
         assert_eq!(RateLimits::parse("off").unwrap().rules, vec![]);
         let merged = l.over_defaults();
-        assert_eq!(merged.rules.len(), 10);
+        assert_eq!(merged.rules.len(), 12);
         assert!(merged.rules.contains(&Rule {
             class: Class::Lock,
             scope: Scope::Session,

@@ -162,6 +162,10 @@ pub struct AppState {
     pub staff: Arc<kupa_app::staff::StaffService>,
     /// The figures of live monitoring (PRES-live), scoped to the staff caller.
     pub live: Arc<kupa_app::staff::live::LiveService>,
+    /// The door: tickets checked and marked scanned by ushers (decision 0044).
+    pub door: Arc<kupa_app::staff::door::DoorService>,
+    /// Cinema reports (issue 17, decision 0047), managers only.
+    pub reports: Arc<kupa_app::staff::reports::ReportService>,
     /// The vouchers sold: their owners' list, history and replacement (issue 14).
     pub vouchers: Arc<kupa_app::vouchers::VoucherService>,
     /// Enrolment in membership seasons: the season, its seat map and the seats held (decision 0040).

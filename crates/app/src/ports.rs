@@ -375,6 +375,14 @@ pub trait OrderStore: Send + Sync {
     /// Which of these members are enrolled in the season: a paid enrolment order of theirs with a
     /// ticket not cancelled (decision 0040).
     async fn enrolled_members(&self, season_id: i64, member_ids: &[i64]) -> StoreResult<Vec<i64>>;
+    /// Whether a member of the membership valid on `today` (YYYY-MM-DD) was bought with this
+    /// `reference1` (a student card number): one card, one member.
+    async fn membership_reference_taken(
+        &self,
+        membership_id: i64,
+        reference: &str,
+        today: &str,
+    ) -> StoreResult<bool>;
     /// The session's pending cart: a ticket order by one of its presentations, the others by kind.
     async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>>;
     /// The session's newest pending or paid order of a cart.

@@ -185,7 +185,8 @@ error_codes! {
     /// No price to be got for a voucher chosen: an open-price voucher without its amount, or a
     /// fixed-price one without the price chosen.
     GetPrice = "getPrice",
-    /// The same code entered twice in one order (a voucher asked to pay twice).
+    /// The same code entered twice in one order (a voucher asked to pay twice), or a membership's
+    /// identifying reference (a student card number) that a member still valid already holds.
     CodeAlreadyEntered = "codeAlreadyEntered",
     // --- Memberships (issue 15)
     /// A membership order with nothing chosen (no quantity above zero).

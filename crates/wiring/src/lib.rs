@@ -177,6 +177,15 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         store.clone(),
         clock_port.clone(),
     ));
+    let door = Arc::new(kupa_app::staff::door::DoorService::new(
+        store.clone(),
+        clock_port.clone(),
+    ));
+    let reports = Arc::new(kupa_app::staff::reports::ReportService::new(
+        store.clone(),
+        store.clone(),
+        clock_port.clone(),
+    ));
     let holds: Arc<dyn kupa_app::orders::HoldStore> = store.clone();
     let voucher_store: Arc<dyn kupa_app::vouchers::VoucherStore> = store.clone();
     let waiver_store: Arc<dyn kupa_app::vouchers::waiver::WaiverStore> = store.clone();
@@ -240,6 +249,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         seat_events,
         staff,
         live,
+        door,
+        reports,
         vouchers,
         enroll,
     }

@@ -8,9 +8,11 @@
 //! `Origin` check (decision 0019), as every other call's are. Every call here reads its caller
 //! with [`Staff`]: no live login is 401 `loginError`, a role that may not is 403 `forbidden`.
 
+mod door;
 mod events;
 mod live;
 mod refs;
+mod reports;
 mod sales;
 
 use axum::extract::{FromRequestParts, State};
@@ -36,10 +38,12 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(login))
         .routes(routes!(logout))
         .routes(routes!(me))
+        .merge(door::router())
         .merge(events::router())
         .merge(live::router())
         .merge(sales::router())
         .merge(refs::router())
+        .merge(reports::router())
 }
 
 /// The logged-in staff user of a request (the `kupa_staff` cookie).

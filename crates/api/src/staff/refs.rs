@@ -168,7 +168,7 @@ pub struct RefOptionsResponse {
     pub options: Vec<RefOptionRow>,
 }
 
-fn businesses(caller: &Caller, raw: Option<&str>) -> ApiResult<Vec<i64>> {
+pub(super) fn businesses(caller: &Caller, raw: Option<&str>) -> ApiResult<Vec<i64>> {
     Ok(caller.businesses(&id_list("businessIds", raw)?)?)
 }
 

@@ -150,13 +150,18 @@ api_tests! {
         assert_eq!(back.status, StatusCode::OK, "{}", back.text);
         assert_eq!(back.body["seats"].as_array().unwrap().len(), 3, "{}", back.text);
         assert_eq!(back.body["members"][0]["memberNumber"], number.as_str());
+        // Each seat has its e-document, for the door.
+        let key = back.body["seats"][1]["documentKey"].as_str().unwrap().to_owned();
+        let doc = app.get(&format!("/api/edocument/{key}")).await;
+        assert_eq!(doc.status, StatusCode::OK, "{}", doc.text);
+        assert_eq!((doc.body["state"].as_str(), doc.body["presentation"]["id"].as_i64()), (Some("valid"), Some(912)), "{}", doc.text);
         let season = app.call_as(&who, "GET", &format!("/api/enroll/{SEATED}"), None).await;
         assert_eq!(season.status, StatusCode::OK, "{}", season.text);
         let me = season.body["members"].as_array().unwrap().iter().find(|m| m["memberNumber"] == number.as_str()).cloned().unwrap();
         assert_eq!(me["enrolled"], true, "{}", season.text);
         // The mail lists the seats.
         let mail = rows(db, "SELECT text_body FROM mail_outbox WHERE recipient = 'seated@example.com'").await;
-        assert!(mail.iter().any(|m| m.contains(&number) && m.matches("מושב").count() >= 3), "{mail:?}");
+        assert!(mail.iter().any(|m| m.contains(&number) && m.matches("מושב").count() >= 3 && m.contains(&format!("/edocument/{key}"))), "{mail:?}");
     }
 
     async fn two_buyers_racing_for_one_subscription_seat_one_holds_it_everywhere(db: &TestDb) {

@@ -316,4 +316,23 @@ api_tests! {
         // Its members still see their cards.
         assert!(!area_members(&app, &who).await.is_empty());
     }
+
+    async fn a_student_card_number_is_one_valid_members(db: &TestDb) {
+        let app = TestApp::new(db, test_settings()).await;
+        let student = |number: &str| json!([{ "MembershipId": 3, "prices": [{ "MembershipPriceId": 301, "selectedQuantity": 1, "reference1": number }] }]);
+        let dana = log_in(&app, &buyer(1), DANA).await;
+        let (done, _) = bought(&app, &dana, student("4567890"), 4900).await;
+        let number = done.body["members"][0]["memberNumber"].as_str().unwrap().to_owned();
+        // Another buyer with the same card number: refused; with another number: priced.
+        let noa = log_in(&app, &buyer(2), "0533398761").await;
+        let r = membership_cart(&app, &noa, student(" 4567890 ")).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "codeAlreadyEntered"), "{}", r.text);
+        assert_eq!(r.body["error"]["params"]["fields"], json!(["reference1"]));
+        let r = membership_cart(&app, &noa, student("4567891")).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        // Once that member has expired, the card number may be a new member's.
+        execute(db, "UPDATE members SET end_date = '2000-01-01' WHERE membership_id = 3").await;
+        let r = membership_cart(&app, &noa, student("4567890")).await;
+        assert_eq!(r.status, StatusCode::OK, "{} ({number} expired)", r.text);
+    }
 }

@@ -136,6 +136,7 @@ impl OrderService {
                 memberships =
                     crate::memberships::membership_lines(&catalogue, choices, &mine, today)?;
                 self.fresh_member_numbers(&mut memberships).await?;
+                self.references_free(&memberships, today).await?;
                 seated = self.seated_lines(session, &memberships, &catalogue).await?;
                 (OrderKind::Memberships, Vec::new(), Vec::new())
             }
@@ -270,6 +271,32 @@ impl OrderService {
             }
             drawn.push(number.clone());
             line.member_number = Some(number);
+        }
+        Ok(())
+    }
+
+    /// A new member's identifying reference (reference1: a student card number) is one member's:
+    /// `codeAlreadyEntered` when a member still valid holds it.
+    async fn references_free(
+        &self,
+        lines: &[crate::memberships::OrderMembership],
+        today: jiff::civil::Date,
+    ) -> AppResult<()> {
+        for line in lines.iter().filter(|l| l.member_number.is_some()) {
+            let Some(reference) = line.reference1.as_deref() else {
+                continue;
+            };
+            if self
+                .orders
+                .membership_reference_taken(line.membership_id, reference, &today.to_string())
+                .await?
+            {
+                return Err(AppError::rejected_with(
+                    ErrorCode::CodeAlreadyEntered,
+                    "a member still valid already holds this reference (one card, one member)",
+                    serde_json::json!({ "fields": ["reference1"] }),
+                ));
+            }
         }
         Ok(())
     }

@@ -34,11 +34,14 @@ struct Words {
     topped_up: &'static str,
     seat: &'static str,
     row: &'static str,
+    digital_ticket: &'static str,
 }
 
 /// A screening a seated membership's seat is in, as the mail names it.
 pub(super) struct Screening {
     pub presentation_id: i64,
+    /// The site's public address (no trailing slash): the seat's e-document link is built on it.
+    pub base_url: String,
     pub name: String,
     pub name_en: String,
     pub starts_at_ms: i64,
@@ -72,6 +75,7 @@ const HE: Words = Words {
     topped_up: "נטען ליתרה",
     seat: "מושב",
     row: "שורה",
+    digital_ticket: "כרטיס דיגיטלי",
 };
 
 const EN: Words = Words {
@@ -100,6 +104,7 @@ const EN: Words = Words {
     topped_up: "Added to the balance",
     seat: "Seat",
     row: "Row",
+    digital_ticket: "Digital ticket",
 };
 
 fn shekels(agorot: i64) -> String {
@@ -193,6 +198,10 @@ pub(super) fn gift_mail(
                 ),
                 (w.row.into(), t.row_name.clone()),
                 (w.seat.into(), t.seat_name.clone()),
+                (
+                    w.digital_ticket.into(),
+                    format!("{}{}", s.base_url, crate::tickets_out::edocument_path(t)),
+                ),
             ]);
         }
         (w.memberships_paid, w.subject_memberships)
@@ -292,6 +301,7 @@ impl OrderService {
             let v = &info.view;
             screenings.push(Screening {
                 presentation_id: *id,
+                base_url: self.messages.public_url.clone(),
                 name: v.feature.name.clone(),
                 name_en: v.feature.name_en.clone(),
                 starts_at_ms: v.presentation.starts_at_ms,

@@ -308,7 +308,16 @@ impl OrderService {
     /// order may hold several).
     pub async fn by_document_key(&self, key: &str) -> AppResult<Option<(Order, PresentationInfo)>> {
         let order = self.orders.order_by_document_key(key).await?;
-        let Some((order, headline)) = self.paid_with_presentation(order).await? else {
+        // A seated membership's seats are tickets at the door too (decision 0043), read only
+        // here: the membership order is not a reservation to cancel or change.
+        let found = match order {
+            Some(o) if o.kind == OrderKind::Memberships && o.status == OrderStatus::Paid => {
+                let headline = self.headline_presentation(&o).await?;
+                Some((o, headline))
+            }
+            other => self.paid_with_presentation(other).await?,
+        };
+        let Some((order, headline)) = found else {
             return Ok(None);
         };
         let own = order

@@ -5,8 +5,10 @@
 //! Every staff call goes through [`StaffService::caller`] and [`Caller::require`]: a live login,
 //! a role that may make the call, and the user's `businessIds`, which every figure is filtered by.
 
+pub mod door;
 pub mod live;
 pub mod refs;
+pub mod reports;
 pub mod resend;
 pub mod sales;
 pub mod totp;
@@ -69,12 +71,14 @@ pub enum Access {
     ReferencePrompts,
     /// The waivers signed for children's vouchers, with their signatures (managers; decision 0041).
     Waivers,
+    /// Checking tickets at the door and marking them scanned (ushers and managers; decision 0044).
+    Door,
 }
 
 impl Access {
     pub fn allows(self, role: Role) -> bool {
         match self {
-            Access::Attendance => matches!(role, Role::Manager | Role::Usher),
+            Access::Attendance | Access::Door => matches!(role, Role::Manager | Role::Usher),
             Access::Sales | Access::Waivers => role == Role::Manager,
             Access::ReferencePrompts => {
                 matches!(role, Role::Manager | Role::TicketReferenceAgent)

@@ -1,5 +1,6 @@
 //! Who is enrolled in a membership season (decision 0040): a member whose enrolment order is
-//! paid and still has a ticket not cancelled.
+//! paid and still has a ticket not cancelled; and which membership references (a student card
+//! number) a member still valid holds.
 
 use kupa_app::error::StoreResult;
 
@@ -32,6 +33,30 @@ impl Db {
                 .fetch_all(p)
                 .await
                 .map_err(db_err)
+        })
+    }
+
+    /// A paid order's new member of `membership_id` bought with `reference` as its reference1,
+    /// still valid on `today`.
+    pub(super) async fn reference_taken(
+        &self,
+        membership_id: i64,
+        reference: &str,
+        today: &str,
+    ) -> StoreResult<bool> {
+        crate::on_pool!(self, |p| {
+            let n: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM order_memberships om JOIN orders o ON o.id = om.order_id \
+                 JOIN members m ON m.member_number = om.member_number \
+                 WHERE om.membership_id = $1 AND om.reference1 = $2 AND o.status = 'paid' AND m.end_date >= $3",
+            )
+            .bind(membership_id)
+            .bind(reference)
+            .bind(today)
+            .fetch_one(p)
+            .await
+            .map_err(db_err)?;
+            Ok(n > 0)
         })
     }
 }

@@ -364,6 +364,15 @@ impl OrderStore for Db {
         self.enrolled(season_id, member_ids).await
     }
 
+    async fn membership_reference_taken(
+        &self,
+        membership_id: i64,
+        reference: &str,
+        today: &str,
+    ) -> StoreResult<bool> {
+        self.reference_taken(membership_id, reference, today).await
+    }
+
     async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>> {
         self.session_order(session_id, key, "('pending')").await
     }

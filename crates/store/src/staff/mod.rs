@@ -2,7 +2,9 @@
 //! monitoring. The figures are read, never kept: sold and held seats from the seat claims (a held
 //! seat is an unexpired hold), money from the paid, not cancelled ticket lines.
 
+mod door;
 mod history;
+mod reports;
 
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
+import { LangLink } from '../../components/ui/LangLink';
 import {
   daysQuery,
   drillQuery,
@@ -73,6 +74,11 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
         <p className="staff__who">
           {me.FirstName} {me.LastName} · {t(`staff.roles.${me.role}`)}
         </p>
+        {me.role !== 'ticketReferenceAgent' && (
+          <LangLink to="/PRES-live/door" className="staff-link">
+            {t('door.title')}
+          </LangLink>
+        )}
         <button
           type="button"
           className="staff-button staff-button--quiet"

@@ -1897,6 +1897,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/door/presentations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The presentations of the user's businesses in today's business day (05:00 to 05:00
+     *     Jerusalem: after midnight, yesterday evening's late screenings), to choose the one guarded.
+     */
+    get: operations['doorPresentations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/door/scan': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Checks a ticket at the door of the presentation guarded and, when it may enter, marks it
+     *     scanned, exactly once however many doors scan it at the same moment. A ticket of another
+     *     business is `notFound`. Limited per staff user and per address (`door.session`,
+     *     `door.address` of KUPA_RATE_LIMITS): 429 tooManyRequests with Retry-After.
+     */
+    post: operations['doorScan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/login': {
     parameters: {
       query?: never;
@@ -1943,6 +1985,23 @@ export interface paths {
     };
     /** The logged-in staff user. */
     get: operations['staffMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/reports/{report}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A report of the caller's businesses over a range of business days, as JSON or a file. */
+    get: operations['staffReport'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2883,6 +2942,87 @@ export interface components {
     DonationsResponse: {
       donations: components['schemas']['Donation'][];
     };
+    /** @description A presentation as the door shows it: when its doors open and when it ends. */
+    DoorPresentationDto: {
+      /** Format: int64 */
+      businessId: number;
+      /** @description When the screening starts. */
+      dateTime: string;
+      /** @description Until when: the screening's end (start + the feature's runtime). */
+      endTime: string;
+      /** @description From when its tickets are valid (the entrance time printed on the ticket). */
+      entranceTime: string;
+      featureName: string;
+      featureNameEn: string;
+      /** Format: int64 */
+      id: number;
+      locationName: string;
+      locationNameEn: string;
+      venueName: string;
+      venueNameEn: string;
+    };
+    DoorPresentationsResponse: {
+      presentations: components['schemas']['DoorPresentationDto'][];
+      serverTime: string;
+    };
+    /**
+     * @description The door's answer.
+     * @enum {string}
+     */
+    DoorResult:
+      | 'valid'
+      | 'alreadyScanned'
+      | 'cancelled'
+      | 'wrongPresentation'
+      | 'tooEarly'
+      | 'tooLate'
+      | 'notPaid'
+      | 'notFound';
+    DoorScanBody: {
+      /**
+       * @description What the QR code read (the e-document's link) or the typed ticket number
+       *     (`RRRR-RRRR-n`: the reservation number and the ticket's "n of N").
+       */
+      code: string;
+      /**
+       * Format: int64
+       * @description The presentation the usher guards.
+       */
+      presentationId: number;
+    };
+    DoorScanResponse: {
+      /** @description tooLate: when the screening ended. */
+      endTime?: string | null;
+      /** @description tooEarly: when the doors open. */
+      entranceTime?: string | null;
+      result: components['schemas']['DoorResult'];
+      /** @description alreadyScanned: when it was scanned. */
+      scannedAt?: string | null;
+      serverTime: string;
+      ticket?: components['schemas']['DoorTicketDto'] | null;
+    };
+    /** @description A ticket as the door shows it: the seat and the ticket, never the buyer. */
+    DoorTicketDto: {
+      /** Format: int64 */
+      count: number;
+      /**
+       * Format: int64
+       * @description The ticket's "n of count" in its reservation.
+       */
+      number: number;
+      presentation: components['schemas']['DoorPresentationDto'];
+      reservationNumber: string;
+      /** @description Empty for general admission. */
+      row: string;
+      scannedAt?: string | null;
+      seat: string;
+      section: string;
+      sectionEn: string;
+      /** @description `RRRR-RRRR-n`, as typed at the door. */
+      ticketNumber: string;
+      ticketType: string;
+      ticketTypeEn: string;
+    };
     EDocument: {
       entranceTime: string;
       presentation: components['schemas']['Presentation'];
@@ -3608,6 +3748,11 @@ export interface components {
     MembershipSeatDto: {
       /** @description UTC. */
       dateTime: string;
+      /**
+       * @description The seat's e-document (`GET /edocument/{documentKey}`, the page `/edocument/{documentKey}`):
+       *     its QR is what the door scans.
+       */
+      documentKey: string;
       featureName: string;
       featureNameEn: string;
       /** Format: int64 */
@@ -3621,15 +3766,9 @@ export interface components {
       venueName: string;
       venueNameEn: string;
     };
-    MembershipSeatplanResponse: {
+    MembershipSeatplanResponse: components['schemas']['EnrollSeatplanResponse'] & {
       /** Format: int64 */
       seasonId: number;
-      seatplan: components['schemas']['SeatplanV2'];
-      seats: components['schemas']['SeatStatusShort'][];
-      sections: components['schemas']['SectionStatus'][];
-      /** @description Every seat this buyer holds in the season's screenings. */
-      selections: components['schemas']['SelectionDto'][];
-      serverTime: string;
     };
     /** @description What a seated membership's card says of its seats: its season and screenings. */
     MembershipSeatsDto: {
@@ -4408,6 +4547,30 @@ export interface components {
       password: string;
       /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
       recaptchaToken: string;
+    };
+    ReportColumnDto: {
+      key: string;
+      /**
+       * @description text (the row has `key` and `key` + "En"), date (YYYY-MM-DD), time (HH:MM), count, money
+       *     (agorot) or percent (0–100).
+       */
+      kind: string;
+      label: string;
+      labelEn: string;
+    };
+    ReportResponse: {
+      businessIds: number[];
+      columns: components['schemas']['ReportColumnDto'][];
+      from: string;
+      /** @description attendance-venue, attendance-feature, top-features, products or points-of-sale. */
+      report: string;
+      /** @description Each row: column key to value (text columns also `key` + "En"). */
+      rows: Record<string, never>[];
+      title: string;
+      titleEn: string;
+      to: string;
+      /** @description The sums of the count and money columns (and occupancy from them); null for the top ten. */
+      totals?: Record<string, never> | null;
     };
     Reservation: {
       ReservationIdentifier: string;
@@ -10643,6 +10806,104 @@ export interface operations {
       };
     };
   };
+  doorPresentations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Today's presentations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DoorPresentationsResponse'];
+        };
+      };
+      /** @description loginError: no staff login */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role (ushers and managers) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  doorScan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DoorScanBody'];
+      };
+    };
+    responses: {
+      /** @description The door's answer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DoorScanResponse'];
+        };
+      };
+      /** @description loginError: no staff login */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role (ushers and managers), or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such presentation of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   staffLogin: {
     parameters: {
       query?: never;
@@ -10743,6 +11004,76 @@ export interface operations {
       };
       /** @description loginError: no staff login */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffReport: {
+    parameters: {
+      query?: {
+        /** @description First business day, YYYY-MM-DD (default six days before `to`). */
+        from?: string;
+        /** @description Last business day, YYYY-MM-DD (default today's); at most 366 days in all. */
+        to?: string;
+        /** @description Comma-separated; default the user's. A business not the user's is refused. */
+        businessIds?: string;
+        /** @description json (default), csv or xlsx. */
+        format?: string;
+        /** @description The labels' language in a file: he (default) or en. */
+        lang?: string;
+      };
+      header?: never;
+      path: {
+        /** @description attendance-venue, attendance-feature, top-features, products or points-of-sale */
+        report: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The report (JSON; with format csv or xlsx, the file) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReportResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: the role (managers only), or a business not the user's */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such report */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: a date not YYYY-MM-DD, from after to, more than 366 days, an unknown format */
+      422: {
         headers: {
           [name: string]: unknown;
         };

@@ -68,6 +68,8 @@ pub struct Reply {
     pub headers: HeaderMap,
     pub body: Value,
     pub text: String,
+    /// The body as sent (a file's bytes).
+    pub bytes: Vec<u8>,
 }
 
 impl TestApp {
@@ -153,6 +155,7 @@ impl TestApp {
             headers,
             body,
             text,
+            bytes: bytes.to_vec(),
         }
     }
 

@@ -73,5 +73,6 @@ export function orderSeat(presentationId: number, row: string, seat: string): Me
     sectionNameEn: 'Stalls',
     rowName: row,
     seatName: seat,
+    documentKey: `doc-${presentationId}`,
   };
 }
