@@ -8,6 +8,9 @@ export interface Seat {
   y: number;
   si: number;
   tg: number;
+  /** Its row and number, as the map names it. */
+  r: string;
+  n: string;
 }
 
 /** Another buyer, in its own request context, holds one seat the server says is selectable. */

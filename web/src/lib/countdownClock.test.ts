@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, remainingMs } from './countdownClock';
+import { earliestClock, formatClock, remainingMs } from './countdownClock';
 
 describe('hold countdown', () => {
   it('counts on the server clock, whatever the browser clock says', () => {
@@ -16,5 +16,19 @@ describe('hold countdown', () => {
     expect(formatClock(598_000)).toBe('9:58');
     expect(formatClock(61_500)).toBe('1:02');
     expect(formatClock(0)).toBe('0:00');
+  });
+
+  it('runs to the first of several holds to end, and to nothing with none', () => {
+    const answer = (...ends: string[]) => ({
+      selections: ends.map((expiresAt) => ({ expiresAt })),
+      serverTime: '2026-07-14T09:00:00Z',
+      receivedAt: 5,
+    });
+    expect(earliestClock(answer('2026-07-14T09:12:00Z', '2026-07-14T09:10:00Z'))).toEqual({
+      expiresAt: '2026-07-14T09:10:00Z',
+      serverTime: '2026-07-14T09:00:00Z',
+      receivedAt: 5,
+    });
+    expect(earliestClock(answer())).toBeNull();
   });
 });

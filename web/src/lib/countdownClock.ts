@@ -22,6 +22,19 @@ export function clockOf(
 }
 
 /**
+ * When the first of several holds is let go, on the server's clock (a member seat is held in each
+ * screening of a season, each with its own end); null with none held.
+ */
+export function earliestClock(
+  answer: Timed<{ selections: readonly { expiresAt: string }[]; serverTime: string }>,
+): Clock | null {
+  const ends = answer.selections.map((s) => s.expiresAt).sort();
+  return ends.length > 0
+    ? { expiresAt: ends[0], serverTime: answer.serverTime, receivedAt: answer.receivedAt }
+    : null;
+}
+
+/**
  * Milliseconds left until `expiresAt` on the server's clock: the browser clock is only used to
  * measure how long ago the server said `serverTime`.
  */

@@ -122,3 +122,22 @@ export function makeSeatplan(seats: SeatShort[], overrides: Partial<SeatplanV2> 
     ...overrides,
   };
 }
+
+/** A screening of a membership season as the server lists it (GET /enroll/{id}, a seated membership). */
+export function makeSeasonPresentation(id: number, day: number, required = true) {
+  return {
+    PresentationId: id,
+    IsRequired: required,
+    MembershipPayableAmount: 0,
+    featureId: 1,
+    featureName: `סרט ${id}`,
+    featureNameEn: `Film ${id}`,
+    dateTime: `2026-12-${String(day).padStart(2, '0')}T18:30:00Z`,
+    locationName: 'תל אביב',
+    locationNameEn: 'Tel Aviv',
+    venueId: 6,
+    venueName: 'אולם 3 – סטודיו',
+    venueNameEn: 'Hall 3 – Studio',
+    seatplanId: 6,
+  };
+}

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EnrollMember, EnrollSelection } from '../../lib/api/enroll';
 import type { SeatShort, SeatStatusShort } from '../../lib/api/types';
 import { makeSeat, makeSeatplan } from '../../test/fixtures';
+import { fillDetails } from '../../test/checkoutDetails';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 import { demoSeason } from './testing/season';
 
@@ -157,17 +158,6 @@ function enrolServer(
     return undefined;
   };
   return { api, server };
-}
-
-async function fillDetails(user: ReturnType<typeof userEvent.setup>) {
-  await user.type(await screen.findByLabelText(/^First name/), 'Dana');
-  await user.type(screen.getByLabelText(/^Last name/), 'Levi');
-  await user.type(screen.getByLabelText(/^Email/), 'dana@example.com');
-  await user.type(screen.getByLabelText(/^Confirm email/), 'dana@example.com');
-  await user.type(screen.getByLabelText(/^Mobile number/), '052-4318876');
-  await user.type(screen.getByLabelText(/^ID number/), '000000018');
-  await user.click(screen.getByRole('checkbox', { name: /I have read and agree/ }));
-  await user.click(screen.getByRole('button', { name: 'Continue to payment' }));
 }
 
 const next = () => screen.getByRole('button', { name: 'Next' });

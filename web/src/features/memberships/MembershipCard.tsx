@@ -3,8 +3,12 @@ import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import type { Membership } from '../../lib/api/memberships';
 import { isSeries, priceKey } from './choice';
+import { SeasonScreenings } from './SeasonScreenings';
 
-/** One membership on sale: what it is, its prices with a quantity each, its validity and terms. */
+/**
+ * One membership on sale: what it is, its prices with a quantity each, its validity and terms; a
+ * seated one (decision 0043) also the screenings its price includes a fixed seat in.
+ */
 export function MembershipCard({
   m,
   lang,
@@ -38,6 +42,14 @@ export function MembershipCard({
           {isSeries(m) && `${t('memberships.series')} `}
           {t('memberships.validMonths', { count: m.validMonths })}
         </p>
+      )}
+      {m.seats && !topUp && (
+        <>
+          <p className="gift-voucher__meta">
+            {t('membershipSeats.includes', { count: m.seats.presentations.length })}
+          </p>
+          <SeasonScreenings seats={m.seats} label={t('membershipSeats.screenings')} />
+        </>
       )}
       {m.prices.map((p) => {
         const key = priceKey(m, p);

@@ -5,8 +5,12 @@ import { PaidOrder } from '../../components/checkout/PaidOrder';
 import { formatLongDate, formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { membershipOrderQuery, type MembershipOrder } from '../../lib/api/memberships';
+import { OrderSeats } from './OrderSeats';
 
-/** A paid membership order: its new (or topped-up) members, their numbers, dates and balances. */
+/**
+ * A paid membership order: its new (or topped-up) members, their numbers, dates and balances, and
+ * a seated membership's seats in the season's screenings.
+ */
 export function MembershipConfirmation({ id }: { id: string }) {
   const { t } = useTranslation();
   const read = useQuery(membershipOrderQuery(id));
@@ -55,6 +59,13 @@ function Members({ order }: { order: MembershipOrder }) {
           </li>
         ))}
       </ul>
+      {(order.seats ?? []).length > 0 && (
+        <OrderSeats
+          seats={order.seats ?? []}
+          title={t('membershipSeats.confirmationTitle')}
+          level={2}
+        />
+      )}
       <p className="gift-checkout__hint">{t('memberships.howToUse')}</p>
       <p className="membership-confirmation__links">
         <LangLink className="button button--primary" to="/customer-area#area-memberships">

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { fillDetails } from '../../test/checkoutDetails';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 import type { Membership, MembershipCatalogue } from '../../lib/api/memberships';
 
@@ -100,25 +101,6 @@ function api(
     }
     return undefined;
   };
-}
-
-async function fillDetails(user: ReturnType<typeof userEvent.setup>, lang: 'he' | 'en') {
-  const he = lang === 'he';
-  await user.type(await screen.findByLabelText(he ? /^שם פרטי/ : /^First name/), 'Noa');
-  await user.type(screen.getByLabelText(he ? /^שם משפחה/ : /^Last name/), 'Barak');
-  await user.type(screen.getByLabelText(he ? /^אימייל/ : /^Email/), 'noa@example.com');
-  await user.type(
-    screen.getByLabelText(he ? /^אימות אימייל/ : /^Confirm email/),
-    'noa@example.com',
-  );
-  await user.type(screen.getByLabelText(he ? /^טלפון נייד/ : /^Mobile number/), '052-4318876');
-  await user.type(screen.getByLabelText(he ? /^תעודת זהות/ : /^ID number/), '000000018');
-  await user.click(
-    screen.getByRole('checkbox', { name: he ? /קראתי ואני מסכים/ : /I have read and agree/ }),
-  );
-  await user.click(
-    screen.getByRole('button', { name: he ? 'המשך לתשלום' : 'Continue to payment' }),
-  );
 }
 
 function search(getRouter: () => { state: { location: { search: string } } } | undefined) {

@@ -40,21 +40,25 @@ import { MembershipCard } from './MembershipCard';
 import { MemberDetailsStep } from './MemberDetailsStep';
 import { MembershipCheckout } from './MembershipCheckout';
 import { MembershipConfirmation } from './MembershipConfirmation';
+import { SeatsStep } from './SeatsStep';
+import { seatsStepOf } from './seats';
+import { useReleaseSeat } from './releaseSeat';
 
 /** A member number in the address (`?topUp=`): what the server's member numbers look like. */
 const MEMBER_NUMBER = /^[0-9A-Za-z-]{1,32}$/;
 
-type Step = 'choose' | 'members' | 'auth' | 'details';
+type Step = 'choose' | 'members' | 'auth' | 'seats' | 'details';
 
 /**
  * Memberships (spec section 2: choose memberships, choose seats, customer info, confirmation;
  * decision 0038), built as the vouchers flow: choose, the member details each chosen price asks
  * for (stepped through with next and previous when there are several), the auth step, the
  * details with the ID number, the gateway's payment, and the confirmation with the new member
- * numbers. "Choose seats" is left out: no membership in the catalogue has seats yet, so there is
- * nothing to choose (decision 0038 says what it will take).
+ * numbers. A seated membership (decision 0043) bought for a new member has a "choose seats" step
+ * after the auth step (the seat calls are the buyer's, logged in), one per seated membership.
  *
- * The choice lives in the address (`?choice=2:201*1&refs=…&step=members&at=0`), so a reload and
+ * The choice lives in the address (`?choice=2:201*1&refs=…&step=members&at=0`, `&step=seats&at=0`),
+ * so a reload and
  * the auth step's trip through the login page keep it. `?topUp=<memberNumber>` offers only the
  * memberships that can be topped up, for that member card.
  */
@@ -87,10 +91,14 @@ function ChooseMemberships({ path }: { path: string }) {
   const topUp = topUpParam !== null && MEMBER_NUMBER.test(topUpParam) ? topUpParam : null;
   const step = params.get('step');
   const inCheckout = step === 'checkout';
-  const me = useQuery({ ...meQuery, enabled: inCheckout });
+  const inSeats = step === 'seats';
+  const me = useQuery({ ...meQuery, enabled: inCheckout || inSeats });
+  // Why the buyer was sent back to a seats step (the cart found no seat held there).
+  const [seatsNotice, setSeatsNotice] = useState<string | null>(null);
+  const releaseSeat = useReleaseSeat();
 
   /** The address of this choice at a step: choosing (null), a member's details, or past them. */
-  const address = (at: 'members' | 'checkout' | null, index?: number) => {
+  const address = (at: 'members' | 'seats' | 'checkout' | null, index?: number) => {
     const next = new URLSearchParams();
     const langParam = params.get('lang');
     if (langParam) next.set('lang', langParam);
@@ -100,7 +108,7 @@ function ChooseMemberships({ path }: { path: string }) {
     const refs = encodeReferences(choice);
     if (refs) next.set('refs', refs);
     if (at) next.set('step', at);
-    if (at === 'members') next.set('at', String(index ?? 0));
+    if (at === 'members' || at === 'seats') next.set('at', String(index ?? 0));
     return next;
   };
 
@@ -118,11 +126,16 @@ function ChooseMemberships({ path }: { path: string }) {
   const money = (agorot: number) => formatMoney(agorot, lang, chosen.currency);
   const title = topUp ? t('memberships.topUpTitle') : t('memberships.title');
   const hasDetails = chosen.needsDetails.length > 0;
+  const seated = chosen.ok ? chosen.seated : [];
+  const hasSeats = seated.length > 0;
+  /** Past the member details: the first seats step, or the checkout. */
+  const afterDetails = () => (hasSeats ? address('seats', 0) : address('checkout'));
   const steps = (
     [
       ['choose', topUp ? t('memberships.steps.chooseTopUp') : t('memberships.steps.choose')],
       ...(hasDetails ? [['members', t('memberships.steps.members')]] : []),
       ['auth', t('memberships.steps.auth')],
+      ...(hasSeats ? [['seats', t('membershipSeats.step')]] : []),
       ['details', t('memberships.steps.details')],
     ] as [Step, string][]
   ).map(([key, label]) => ({ key, label }));
@@ -131,14 +144,15 @@ function ChooseMemberships({ path }: { path: string }) {
   // whose answers are not right (edited by hand) comes back to the first one that is not.
   const unanswered = firstUnanswered(chosen, choice);
   const atMembers =
-    chosen.ok && hasDetails && (step === 'members' || (inCheckout && unanswered >= 0));
+    chosen.ok && hasDetails && (step === 'members' || ((inCheckout || inSeats) && unanswered >= 0));
   if (atMembers) {
     const requested = Number(params.get('at') ?? '0');
-    const index = inCheckout
-      ? unanswered
-      : Number.isInteger(requested) && requested >= 0 && requested < chosen.needsDetails.length
-        ? requested
-        : 0;
+    const index =
+      inCheckout || inSeats
+        ? unanswered
+        : Number.isInteger(requested) && requested >= 0 && requested < chosen.needsDetails.length
+          ? requested
+          : 0;
     const setAnswers = (key: string, answers: ReferenceAnswers) =>
       setChoice((c) => ({ ...c, references: { ...c.references, [key]: answers } }));
     return (
@@ -157,7 +171,7 @@ function ChooseMemberships({ path }: { path: string }) {
             setParams(
               index + 1 < chosen.needsDetails.length
                 ? address('members', index + 1)
-                : address('checkout'),
+                : afterDetails(),
             )
           }
         />
@@ -165,7 +179,7 @@ function ChooseMemberships({ path }: { path: string }) {
     );
   }
 
-  if (inCheckout && chosen.ok) {
+  if ((inCheckout || inSeats) && chosen.ok) {
     if (me.isPending) return <Loading />;
     const summary = (
       <ul>
@@ -182,13 +196,42 @@ function ChooseMemberships({ path }: { path: string }) {
     const back = () => setParams(address(null));
     // A member is its buyer's, in their customer area: nobody logged in, the auth step first.
     const loggedIn = me.data != null && me.data.customerInfo != null;
+    const requested = Number(params.get('at') ?? '0');
+    const seatsAt =
+      Number.isInteger(requested) && requested >= 0 && requested < seated.length ? requested : 0;
+    const seating = inSeats && hasSeats ? seated[seatsAt] : null;
+    const current = !loggedIn ? 'auth' : seating ? 'seats' : 'details';
     return (
       <div className="gift-page">
         <h1 className="page-title">{title}</h1>
-        <FlowSteps steps={steps} current={loggedIn ? 'details' : 'auth'} />
-        {!loggedIn ? (
+        <FlowSteps steps={steps} current={current} />
+        {seating?.seats && loggedIn ? (
+          <SeatsStep
+            key={seating.MembershipId}
+            membership={{ ...seating, seats: seating.seats }}
+            at={seatsAt}
+            count={seated.length}
+            notice={seatsNotice}
+            onPrevious={() => {
+              setSeatsNotice(null);
+              setParams(
+                seatsAt > 0
+                  ? address('seats', seatsAt - 1)
+                  : hasDetails
+                    ? address('members', chosen.needsDetails.length - 1)
+                    : address(null),
+              );
+            }}
+            onNext={() => {
+              setSeatsNotice(null);
+              setParams(
+                seatsAt + 1 < seated.length ? address('seats', seatsAt + 1) : address('checkout'),
+              );
+            }}
+          />
+        ) : !loggedIn ? (
           <AuthStep
-            returnTo={`${path}?${address('checkout').toString()}`}
+            returnTo={`${path}?${(inSeats && hasSeats ? address('seats', seatsAt) : address('checkout')).toString()}`}
             why={t('memberships.authWhy')}
             summary={summary}
             total={money(chosen.total)}
@@ -201,14 +244,28 @@ function ChooseMemberships({ path }: { path: string }) {
             returnPath={path}
             onBack={back}
             summary={summary}
+            onSeatsMissing={(membershipId) => {
+              const i = seatsStepOf(seated, membershipId);
+              const m = seated[i];
+              setSeatsNotice(
+                t('membershipSeats.missing', {
+                  name: m ? localizedName(lang, m.Name, m.NameEn) : '',
+                }),
+              );
+              setParams(address('seats', i));
+            }}
           />
         )}
       </div>
     );
   }
 
-  const setQuantity = (key: string, n: number) =>
+  const setQuantity = (key: string, n: number) => {
     setChoice((c) => ({ ...c, quantities: { ...c.quantities, [key]: Math.max(0, n) } }));
+    // A seated membership taken out of the choice gives its held seat back.
+    const m = memberships.find((x) => key.startsWith(`${x.MembershipId}:`));
+    if (m?.seats && n <= 0 && !topUp) void releaseSeat(m);
+  };
   const problemMax = topUp ? TOP_UP_MAX : max;
   const problemKey =
     chosen.problem === 'tooMany'
@@ -253,7 +310,7 @@ function ChooseMemberships({ path }: { path: string }) {
           className="button button--primary"
           disabled={!chosen.ok}
           onClick={() =>
-            chosen.ok && setParams(hasDetails ? address('members', 0) : address('checkout'))
+            chosen.ok && setParams(hasDetails ? address('members', 0) : afterDetails())
           }
         >
           {t('gifts.continue')}

@@ -53,6 +53,8 @@ export interface ChosenMemberships {
     quantity: number;
   }[];
   needsDetails: NeedsDetails[];
+  /** The seated memberships chosen for new members: each needs its seat held (the seats step). */
+  seated: Membership[];
 }
 
 export const priceKey = (m: Membership, p: MembershipPrice) =>
@@ -76,6 +78,7 @@ export function chosenMemberships(
   const lines: CartMembershipIn[] = [];
   const summary: ChosenMemberships['summary'] = [];
   const needsDetails: NeedsDetails[] = [];
+  const seated: Membership[] = [];
   let count = 0;
   let total = 0;
   for (const m of offered(memberships, topUp)) {
@@ -114,6 +117,7 @@ export function chosenMemberships(
       }
     }
     if (prices.length === 0) continue;
+    if (topUp === null && m.seats) seated.push(m);
     lines.push(
       topUp === null
         ? { MembershipId: m.MembershipId, prices }
@@ -135,6 +139,7 @@ export function chosenMemberships(
     lines,
     summary,
     needsDetails,
+    seated,
   };
 }
 

@@ -18,7 +18,7 @@ import { formatMoney } from '../../../lib/format';
 import { gatewayFormUrl } from '../../../lib/gatewayPayment';
 import { cartSeats, type EnrollState } from '../model/flow';
 import { asShownError, enrollErrorWords } from '../refusal';
-import { PresentationName } from './PresentationName';
+import { PresentationName } from '../../../components/ui/PresentationName';
 
 /**
  * The enrolment's details and payment, as every order paid on the gateway's page: the cart

@@ -32,7 +32,7 @@ import {
 } from '../model/flow';
 import { enrollErrorWords } from '../refusal';
 import { EnrollCheckout } from './EnrollCheckout';
-import { PresentationName } from './PresentationName';
+import { PresentationName } from '../../../components/ui/PresentationName';
 import { SeasonSeatMap } from './SeasonSeatMap';
 
 /**

@@ -3,7 +3,8 @@
 // confirmation; section 4: stepping with next and previous), as one reducer over named actions.
 // The server holds the seats; `selections` is its last word on which seat this session holds in
 // each presentation of the season.
-import type { Clock, Timed } from '../../../lib/countdownClock';
+import { seatInEvery, selectionsBy } from '../../../lib/memberSeat';
+import { earliestClock, type Clock, type Timed } from '../../../lib/countdownClock';
 import type { EnrollSeason, EnrollSelection, EnrollmentCartSeat } from '../../../lib/api/enroll';
 
 export type EnrollStep = 'memberSeat' | 'tickets' | 'presentations' | 'seats' | 'details';
@@ -58,14 +59,6 @@ export function defaultTicket(season: EnrollSeason): ChosenTicket | null {
   return group && first ? { groupId: group.id, ticketId: first.id } : null;
 }
 
-/** When the first of the held seats is let go, on the server's clock; null with none held. */
-export function holdClock(answer: HeldAnswer): Clock | null {
-  const ends = answer.selections.map((s) => s.expiresAt).sort();
-  return ends.length > 0
-    ? { expiresAt: ends[0], serverTime: answer.serverTime, receivedAt: answer.receivedAt }
-    : null;
-}
-
 export function initialState(season: EnrollSeason, held?: HeldAnswer): EnrollState {
   return {
     step: stepsOf(season)[0],
@@ -74,12 +67,8 @@ export function initialState(season: EnrollSeason, held?: HeldAnswer): EnrollSta
     chosen: season.Presentations.filter((p) => p.IsRequired).map((p) => p.PresentationId),
     selections: selectionsBy(held?.selections ?? []),
     shown: null,
-    clock: held ? holdClock(held) : null,
+    clock: held ? earliestClock(held) : null,
   };
-}
-
-function selectionsBy(list: readonly EnrollSelection[]): Record<number, EnrollSelection> {
-  return Object.fromEntries(list.map((s) => [s.presentationId, s]));
 }
 
 /** The chosen presentations that have no seat yet (the member seat was taken there). */
@@ -89,14 +78,10 @@ export function missingSeats(state: EnrollState): number[] {
 
 /** The member seat: the one seat held in every presentation of the season, if there is one. */
 export function memberSeat(season: EnrollSeason, state: EnrollState): EnrollSelection | null {
-  const ids = season.Presentations.map((p) => p.PresentationId);
-  const first = state.selections[ids[0]];
-  if (!first) return null;
-  const same = ids.every((id) => {
-    const s = state.selections[id];
-    return s && s.sectionId === first.sectionId && s.x === first.x && s.y === first.y;
-  });
-  return same ? first : null;
+  return seatInEvery(
+    season.Presentations.map((p) => p.PresentationId),
+    state.selections,
+  );
 }
 
 /** Why "Next" is not open on this step, or null when it is. */
@@ -130,7 +115,7 @@ export function enrollReducer(season: EnrollSeason) {
         return {
           ...state,
           selections: selectionsBy(action.answer.selections),
-          clock: holdClock(action.answer),
+          clock: earliestClock(action.answer),
         };
       case 'clock':
         return { ...state, clock: action.clock };

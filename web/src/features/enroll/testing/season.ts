@@ -1,23 +1,10 @@
 // The demo chain's season (demo/chain.json, docs/catalogue.md `seasons`) as GET /enroll/2 answers it.
 import type { EnrollSeason } from '../../../lib/api/enroll';
+import { makeSeasonPresentation } from '../../../test/fixtures';
 
 /** The demo season (docs/catalogue.md `seasons`): 901 and 902 required, 903 optional. */
 export function demoSeason(extra: Partial<EnrollSeason> = {}): EnrollSeason {
-  const presentation = (id: number, day: number, required: boolean) => ({
-    PresentationId: id,
-    IsRequired: required,
-    MembershipPayableAmount: 0,
-    featureId: 1,
-    featureName: `סרט ${id}`,
-    featureNameEn: `Film ${id}`,
-    dateTime: `2026-12-${day}T18:30:00Z`,
-    locationName: 'תל אביב',
-    locationNameEn: 'Tel Aviv',
-    venueId: 6,
-    venueName: 'אולם 3 – סטודיו',
-    venueNameEn: 'Hall 3 – Studio',
-    seatplanId: 6,
-  });
+  const presentation = makeSeasonPresentation;
   const detail = {
     '10': {
       '1001': { IsPriceOverride: true, Price: 3000, MembershipPayableAmount: 1500 },

@@ -1,4 +1,4 @@
-import { useMemo, useState, useEffect, useRef } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../../../components/ui/Loading';
@@ -15,6 +15,7 @@ import type {
 import { errorMessage } from '../../../../lib/apiErrors';
 import { useConfig } from '../../../../lib/config';
 import { localizedName } from '../../../../lib/localized';
+import { ConfirmSeat } from '../../../../components/seat-map/ConfirmSeat';
 import { SeatMap } from '../../../../components/seat-map/SeatMap';
 import {
   blockReasons,
@@ -375,53 +376,6 @@ export function SeatStep({
         </div>
       </div>
     </section>
-  );
-}
-
-function ConfirmSeat({
-  text,
-  seatName,
-  onConfirm,
-  onCancel,
-}: {
-  text: string;
-  seatName: string;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const { t } = useTranslation();
-  const confirmButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirmButton.current?.focus(), []);
-  return (
-    <div
-      className="seat-step__confirm"
-      role="alertdialog"
-      aria-labelledby="seat-confirm-text"
-      aria-describedby="seat-confirm-seat"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onCancel();
-      }}
-    >
-      <p id="seat-confirm-text" className="seat-step__confirm-text">
-        {text}
-      </p>
-      <p id="seat-confirm-seat" className="seat-step__muted">
-        {seatName}
-      </p>
-      <p className="seat-step__actions">
-        <button
-          ref={confirmButton}
-          type="button"
-          className="button button--primary"
-          onClick={onConfirm}
-        >
-          {t('order.seats.confirmYes')}
-        </button>
-        <button type="button" className="button button--ghost" onClick={onCancel}>
-          {t('order.seats.confirmNo')}
-        </button>
-      </p>
-    </div>
   );
 }
 
