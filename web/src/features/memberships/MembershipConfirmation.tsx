@@ -64,6 +64,7 @@ function Members({ order }: { order: MembershipOrder }) {
           seats={order.seats ?? []}
           title={t('membershipSeats.confirmationTitle')}
           level={2}
+          tickets
         />
       )}
       <p className="gift-checkout__hint">{t('memberships.howToUse')}</p>

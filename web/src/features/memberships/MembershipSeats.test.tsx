@@ -293,6 +293,10 @@ describe('the seats step of a seated membership', { timeout: 30_000 }, () => {
     expect(items).toHaveLength(3);
     expect(items[2]).toHaveTextContent('Film 913');
     expect(items[2]).toHaveTextContent('Stalls, row 5, seat 7');
+    expect(within(items[2]).getByRole('link', { name: 'E-ticket' })).toHaveAttribute(
+      'href',
+      expect.stringContaining('/edocument/doc-913'),
+    );
     expect(screen.getByText('400001')).toBeInTheDocument();
   });
 });

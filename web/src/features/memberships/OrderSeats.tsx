@@ -1,19 +1,23 @@
 import { useTranslation } from 'react-i18next';
+import { LangLink } from '../../components/ui/LangLink';
 import type { MembershipOrderSeat } from '../../lib/api/memberships';
 import { localizedName } from '../../lib/localized';
 import { ScreeningLine } from './ScreeningLine';
 
 /**
  * The seats a seated membership's order holds (its priced cart) or sold (the paid order): each
- * screening with the seat in it.
+ * screening with the seat in it, and once paid its digital ticket.
  */
 export function OrderSeats({
   seats,
   title,
   level = 3,
+  tickets = false,
 }: {
   seats: readonly MembershipOrderSeat[];
   title?: string;
+  /** Paid: each seat links its digital ticket (the e-document the door scans). */
+  tickets?: boolean;
   /** The heading's level where the list stands (the paid order's page: a section of its own). */
   level?: 2 | 3;
 }) {
@@ -38,6 +42,16 @@ export function OrderSeats({
               row: s.rowName,
               seat: s.seatName,
             })}
+            after={
+              tickets && s.documentKey ? (
+                <LangLink
+                  className="membership-screenings__ticket"
+                  to={`/edocument/${s.documentKey}`}
+                >
+                  {t('customerArea.tickets.edocument')}
+                </LangLink>
+              ) : undefined
+            }
           />
         ))}
       </ul>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { DateTime } from '../../components/ui/DateTime';
 
 /** One screening of a seated membership: film, date and time (the cinema's zone), hall, seat. */
@@ -8,6 +9,7 @@ export function ScreeningLine({
   seat,
   missing = false,
   lang,
+  after,
 }: {
   film: string;
   dateTime: string;
@@ -17,6 +19,8 @@ export function ScreeningLine({
   /** No seat is held in it. */
   missing?: boolean;
   lang: string;
+  /** What follows the seat (a paid seat's digital ticket). */
+  after?: ReactNode;
 }) {
   return (
     <li className="membership-screenings__item">
@@ -31,6 +35,7 @@ export function ScreeningLine({
           {seat}
         </span>
       )}
+      {after}
     </li>
   );
 }
