@@ -372,7 +372,7 @@ fn reserved_halls_use_the_single_seat_gap_rule() {
         .iter()
         .flat_map(|s| s.presentation_ids())
         .collect();
-    assert_eq!(seasonal, vec![901, 902, 903]);
+    assert_eq!(seasonal, vec![901, 902, 903, 911, 912, 913]);
     for p in d.presentations.iter().filter(|p| !seasonal.contains(&p.id)) {
         let reserved = d
             .sections
