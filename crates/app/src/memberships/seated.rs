@@ -59,6 +59,25 @@ impl EnrollService {
         Ok((open, map, selections))
     }
 
+    /// What a lock or an unlock of a membership seat checks (the captcha, the buyer logged in, the
+    /// membership on sale with its season open), and the seat as the member seat: every screening.
+    async fn member_seat(
+        &self,
+        login: Option<&str>,
+        captcha_token: &str,
+        membership_id: i64,
+        seat: EnrollSeat,
+    ) -> AppResult<(OpenSeason, EnrollSeat)> {
+        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
+        self.buyer(login).await?;
+        let (_, open) = self.seated(membership_id).await?;
+        let seat = EnrollSeat {
+            presentation_id: None,
+            ..seat
+        };
+        Ok((open, seat))
+    }
+
     /// Holds the seat in every screening of the membership's season, all or none; the seat this
     /// session held there before gives way (one seat: a new member per membership per order).
     pub async fn membership_lock(
@@ -70,13 +89,9 @@ impl EnrollService {
         membership_id: i64,
         seat: EnrollSeat,
     ) -> AppResult<Vec<Selection>> {
-        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
-        self.buyer(login).await?;
-        let (_, open) = self.seated(membership_id).await?;
-        let seat = EnrollSeat {
-            presentation_id: None,
-            ..seat
-        };
+        let (open, seat) = self
+            .member_seat(login, captcha_token, membership_id, seat)
+            .await?;
         self.hold(session, holder, &open, seat).await
     }
 
@@ -89,13 +104,9 @@ impl EnrollService {
         membership_id: i64,
         seat: EnrollSeat,
     ) -> AppResult<Vec<Selection>> {
-        crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
-        self.buyer(login).await?;
-        let (_, open) = self.seated(membership_id).await?;
-        let seat = EnrollSeat {
-            presentation_id: None,
-            ..seat
-        };
+        let (open, seat) = self
+            .member_seat(login, captcha_token, membership_id, seat)
+            .await?;
         self.release(session, &open, seat).await
     }
 }
