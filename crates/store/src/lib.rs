@@ -80,6 +80,7 @@ mod rows;
 mod saved_cards;
 pub mod seat_events;
 mod staff;
+pub use orders::summary::rebuild_sales_summary;
 pub use staff::{HistoryReport, seed_demo_history};
 pub mod testing;
 mod tickets;
@@ -249,7 +250,8 @@ impl Db {
             Pool::Sqlite(p) => sqlx::migrate!("./migrations/sqlite").run(p).await,
             Pool::Postgres(p) => sqlx::migrate!("./migrations/postgres").run(p).await,
         }
-        .map_err(|e| StoreError::other(format!("migration failed: {e}")))
+        .map_err(|e| StoreError::other(format!("migration failed: {e}")))?;
+        orders::summary::ensure_sales_summary(self).await
     }
 
     /// A cheap round trip, for the health check.

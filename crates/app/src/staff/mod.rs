@@ -11,6 +11,7 @@ pub mod refs;
 pub mod reports;
 pub mod resend;
 pub mod sales;
+pub mod summary;
 pub mod totp;
 pub mod validate;
 
@@ -158,14 +159,30 @@ pub trait StaffStore: Send + Sync {
         presentation_id: i64,
         now_ms: i64,
     ) -> StoreResult<Option<live::LiveRow>>;
-    /// Paid, not cancelled ticket lines, by when they were paid (`by_sale`) or when their
-    /// presentation starts, in [from, to).
-    async fn sold_lines(
+    /// Paid, not cancelled ticket lines that carry a reference (the reference-prompt admin's),
+    /// by when they were paid (`by_sale`) or when their presentation starts, in [from, to).
+    async fn ref_lines(
         &self,
         from_ms: i64,
         to_ms: i64,
         by_sale: bool,
     ) -> StoreResult<Vec<live::SoldLine>>;
+    /// The summed sales paid on the business days `first..=last` (`YYYY-MM-DD`), by business,
+    /// location and feature (decision 0052).
+    async fn day_sales(&self, first: &str, last: &str) -> StoreResult<Vec<summary::SalesCell>>;
+    /// The summed sales, by business day of payment, of the presentations starting in
+    /// [from, to) that `filter` keeps (on-demand video left out, as live monitoring does).
+    async fn sales_by_day(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+        filter: &summary::SalesFilter,
+    ) -> StoreResult<Vec<summary::DaySales>>;
+    /// One presentation's summed sales by business day of payment and ticket type.
+    async fn presentation_cells(
+        &self,
+        presentation_id: i64,
+    ) -> StoreResult<Vec<summary::TicketDaySales>>;
     /// The product categories of the catalogue (the "product classes" of the cinema filter).
     async fn product_classes(&self) -> StoreResult<Vec<String>>;
     /// The reference options of the tickets that prompt for one, with their ticket.

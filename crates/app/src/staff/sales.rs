@@ -10,9 +10,10 @@ use jiff::civil::Date;
 
 use super::live::{
     CALENDAR_DAYS, EXCLUDED_LOCATION, Figures, LiveRow, LiveService, SoldLine, TOTAL_ROW_ID,
-    TOTAL_ROW_NAME, TOTAL_ROW_NAME_EN, business_date, business_range_ms, parse_date,
+    TOTAL_ROW_NAME, TOTAL_ROW_NAME_EN, business_range_ms, parse_date,
 };
 use super::refs::{PRICE_TYPE_TICKET, RefOption, line_uses};
+use super::summary::{DaySales, SalesCell, SalesFilter};
 use super::{Access, Caller};
 use crate::error::{AppError, AppResult, ErrorCode};
 
@@ -76,92 +77,66 @@ fn not_found(what: &str) -> AppError {
     AppError::rejected(ErrorCode::NotFound, format!("no such {what}"))
 }
 
-/// Sums lines by a key; the total row (id -1, location 1 left out) last.
-fn sum_lines(
-    lines: &[SoldLine],
-    key: impl Fn(&SoldLine) -> (i64, i64, String, String, Option<(i64, String, String)>),
+/// Sums cells by a key; the total row (id -1, location 1 left out) last. An order counts once
+/// in each presentation it holds tickets of (decision 0052).
+fn sum_cells(
+    cells: &[SalesCell],
+    key: impl Fn(&SalesCell) -> (i64, i64, String, String, Option<(i64, String, String)>),
 ) -> Vec<SalesGroup> {
-    let mut groups: BTreeMap<(i64, i64), (SalesGroup, Vec<String>)> = BTreeMap::new();
-    let mut total = (
-        SalesGroup {
-            id: TOTAL_ROW_ID,
-            name: TOTAL_ROW_NAME.into(),
-            name_en: TOTAL_ROW_NAME_EN.into(),
+    let mut groups: BTreeMap<(i64, i64), SalesGroup> = BTreeMap::new();
+    let mut total = SalesGroup {
+        id: TOTAL_ROW_ID,
+        name: TOTAL_ROW_NAME.into(),
+        name_en: TOTAL_ROW_NAME_EN.into(),
+        ..SalesGroup::default()
+    };
+    let add = |g: &mut SalesGroup, c: &SalesCell| {
+        g.tickets += c.tickets;
+        g.revenue += c.revenue;
+        g.service_charges += c.service_charges;
+        g.orders += c.orders;
+    };
+    for c in cells {
+        let (id, sub, name, name_en, location) = key(c);
+        let g = groups.entry((id, sub)).or_insert_with(|| SalesGroup {
+            id,
+            name,
+            name_en,
+            location,
             ..SalesGroup::default()
-        },
-        Vec::new(),
-    );
-    for l in lines {
-        let (id, sub, name, name_en, location) = key(l);
-        let g = groups.entry((id, sub)).or_insert_with(|| {
-            (
-                SalesGroup {
-                    id,
-                    name,
-                    name_en,
-                    location,
-                    ..SalesGroup::default()
-                },
-                Vec::new(),
-            )
         });
-        g.0.tickets += 1;
-        g.0.revenue += l.price;
-        g.0.service_charges += l.service_charge;
-        if !g.1.contains(&l.order_id) {
-            g.1.push(l.order_id.clone());
-        }
-        if l.location_id != EXCLUDED_LOCATION {
-            total.0.tickets += 1;
-            total.0.revenue += l.price;
-            total.0.service_charges += l.service_charge;
-            if !total.1.contains(&l.order_id) {
-                total.1.push(l.order_id.clone());
-            }
+        add(g, c);
+        if c.location_id != EXCLUDED_LOCATION {
+            add(&mut total, c);
         }
     }
-    let mut out: Vec<SalesGroup> = groups
-        .into_values()
-        .map(|(mut g, orders)| {
-            g.orders = orders.len() as i64;
-            g
-        })
-        .collect();
-    total.0.orders = total.1.len() as i64;
-    out.push(total.0);
+    let mut out: Vec<SalesGroup> = groups.into_values().collect();
+    out.push(total);
     out
 }
 
-fn by_day(lines: &[&SoldLine]) -> Vec<SalesDay> {
-    let mut days: BTreeMap<Date, SalesDay> = BTreeMap::new();
-    for l in lines {
-        let date = business_date(l.paid_at_ms);
-        let d = days.entry(date).or_insert(SalesDay {
-            date,
-            tickets: 0,
-            revenue: 0,
-        });
-        d.tickets += 1;
-        d.revenue += l.price;
-    }
-    days.into_values().collect()
+fn days(sales: Vec<DaySales>) -> Vec<SalesDay> {
+    sales
+        .into_iter()
+        .filter_map(|d| {
+            Some(SalesDay {
+                date: d.day.parse().ok()?,
+                tickets: d.tickets,
+                revenue: d.revenue,
+            })
+        })
+        .collect()
 }
 
 impl LiveService {
-    async fn lines(
-        &self,
-        caller: &Caller,
-        first: Date,
-        last: Date,
-        by_sale: bool,
-    ) -> AppResult<Vec<SoldLine>> {
-        let (from, to) = business_range_ms(first, last);
+    /// The caller's summed sales paid on the business days `first..=last`.
+    async fn cells(&self, caller: &Caller, first: Date, last: Date) -> AppResult<Vec<SalesCell>> {
         Ok(self
             .store
-            .sold_lines(from, to, by_sale)
+            .day_sales(&first.to_string(), &last.to_string())
             .await?
             .into_iter()
-            .filter(|l| caller.sees(l.business_id))
+            .filter(|c| caller.sees(c.business_id))
             .collect())
     }
 
@@ -183,13 +158,13 @@ impl LiveService {
     ) -> AppResult<Vec<SalesGroup>> {
         caller.require(Access::Sales)?;
         let d = parse_date("date", date)?;
-        let lines: Vec<SoldLine> = self
-            .lines(caller, d, d, true)
+        let cells: Vec<SalesCell> = self
+            .cells(caller, d, d)
             .await?
             .into_iter()
             .filter(|l| location_id == 0 || l.location_id == location_id)
             .collect();
-        Ok(sum_lines(&lines, |l| {
+        Ok(sum_cells(&cells, |l| {
             (
                 l.location_id,
                 0,
@@ -212,14 +187,14 @@ impl LiveService {
     ) -> AppResult<Vec<SalesGroup>> {
         caller.require(Access::Sales)?;
         let d = parse_date("date", date)?;
-        let lines: Vec<SoldLine> = self
-            .lines(caller, d, d, true)
+        let cells: Vec<SalesCell> = self
+            .cells(caller, d, d)
             .await?
             .into_iter()
             .filter(|l| location_id.is_none_or(|x| l.location_id == x))
             .filter(|l| feature_id.is_none_or(|x| l.feature_id == x))
             .collect();
-        Ok(sum_lines(&lines, |l| {
+        Ok(sum_cells(&cells, |l| {
             let location = by_location.then(|| {
                 (
                     l.location_id,
@@ -247,36 +222,43 @@ impl LiveService {
     ) -> AppResult<PresentationsData> {
         caller.require(Access::Sales)?;
         let (first, last) = self.history_range(start, end)?;
-        self.presentations_data(caller, first, last, |_| true).await
+        let filter = SalesFilter {
+            business_ids: caller.user.business_ids.clone(),
+            ..SalesFilter::default()
+        };
+        self.presentations_data(first, last, &filter).await
     }
 
     async fn presentations_data(
         &self,
-        caller: &Caller,
         first: Date,
         last: Date,
-        keep: impl Fn(&LiveRow) -> bool,
+        filter: &SalesFilter,
     ) -> AppResult<PresentationsData> {
+        let (from, to) = business_range_ms(first, last);
         let rows: Vec<LiveRow> = self
-            .rows(caller, first, last)
+            .store
+            .live_rows(from, to, self.now_ms())
             .await?
             .into_iter()
-            .filter(|r| keep(r))
+            .filter(|r| {
+                filter.keeps(
+                    r.business_id,
+                    r.feature_id,
+                    r.location_id,
+                    r.presentation_id,
+                )
+            })
             .collect();
         let mut total = Figures::default();
         for r in rows.iter().filter(|r| r.location_id != EXCLUDED_LOCATION) {
             total.add(Figures::of(r));
         }
-        let lines = self.lines(caller, first, last, false).await?;
-        let ids: Vec<i64> = rows.iter().map(|r| r.presentation_id).collect();
-        let ours: Vec<&SoldLine> = lines
-            .iter()
-            .filter(|l| ids.contains(&l.presentation_id))
-            .collect();
+        let sales = self.store.sales_by_day(from, to, filter).await?;
         Ok(PresentationsData {
             presentations: rows,
             total,
-            sales_by_day: by_day(&ours),
+            sales_by_day: days(sales),
         })
     }
 
@@ -340,12 +322,13 @@ impl LiveService {
     ) -> AppResult<PresentationsData> {
         caller.require(Access::Sales)?;
         let (first, last) = self.range_or_calendar(start, end)?;
-        self.presentations_data(caller, first, last, |r| {
-            r.feature_id == feature_id
-                && location_id.is_none_or(|l| r.location_id == l)
-                && (presentation_ids.is_empty() || presentation_ids.contains(&r.presentation_id))
-        })
-        .await
+        let filter = SalesFilter {
+            business_ids: caller.user.business_ids.clone(),
+            feature_id: Some(feature_id),
+            location_id,
+            presentation_ids: presentation_ids.to_vec(),
+        };
+        self.presentations_data(first, last, &filter).await
     }
 
     /// GET /PRES-live/v2/presentationData: one presentation's figures, sales by ticket type and
@@ -362,28 +345,31 @@ impl LiveService {
             .await?
             .filter(|r| caller.sees(r.business_id))
             .ok_or_else(|| not_found("presentation"))?;
-        let d = business_date(row.starts_at_ms);
-        let lines = self.lines(caller, d, d, false).await?;
-        let ours: Vec<&SoldLine> = lines
-            .iter()
-            .filter(|l| l.presentation_id == presentation_id)
-            .collect();
+        let cells = self.store.presentation_cells(presentation_id).await?;
         let mut types: BTreeMap<i64, TicketTypeSales> = BTreeMap::new();
-        for l in &ours {
-            let t = types.entry(l.ticket_id).or_insert(TicketTypeSales {
-                ticket_id: l.ticket_id,
-                name: l.ticket_name.clone(),
-                name_en: l.ticket_name_en.clone(),
+        let mut by_day: BTreeMap<String, DaySales> = BTreeMap::new();
+        for c in cells {
+            let t = types.entry(c.ticket_id).or_insert(TicketTypeSales {
+                ticket_id: c.ticket_id,
+                name: c.name.clone(),
+                name_en: c.name_en.clone(),
                 tickets: 0,
                 revenue: 0,
             });
-            t.tickets += 1;
-            t.revenue += l.price;
+            t.tickets += c.tickets;
+            t.revenue += c.revenue;
+            let d = by_day.entry(c.day.clone()).or_insert(DaySales {
+                day: c.day,
+                tickets: 0,
+                revenue: 0,
+            });
+            d.tickets += c.tickets;
+            d.revenue += c.revenue;
         }
         Ok(PresentationData {
             presentation: row,
-            ticket_types: types.into_values().collect(),
-            sales_by_day: by_day(&ours),
+            ticket_types: types.into_values().filter(|t| t.tickets > 0).collect(),
+            sales_by_day: days(by_day.into_values().filter(|d| d.tickets > 0).collect()),
         })
     }
 
@@ -431,7 +417,7 @@ impl LiveService {
         let (from, to) = business_range_ms(first, last);
         Ok(self
             .store
-            .sold_lines(from, to, by_sale)
+            .ref_lines(from, to, by_sale)
             .await?
             .into_iter()
             .filter(|l| businesses.contains(&l.business_id) && l.ref1.is_some())

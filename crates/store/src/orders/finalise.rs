@@ -144,6 +144,7 @@ macro_rules! finalise_in {
                     issue_vouchers!($tx, &order, $now);
                     issue_members!($tx, &order, $now);
                     earn_points!($tx, &order);
+                    summary_on_sale!($tx, &order, $now);
                     let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
                     (true, Finalised::Paid(paid))
                 }

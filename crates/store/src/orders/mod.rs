@@ -204,6 +204,8 @@ macro_rules! save_pending {
 }
 
 #[macro_use]
+pub(crate) mod summary;
+#[macro_use]
 mod finalise;
 #[macro_use]
 mod cancel;

@@ -392,5 +392,6 @@ pub async fn seed_demo_history(db: &Db, now_ms: i64) -> StoreResult<HistoryRepor
         tx.commit().await.map_err(db_err)?;
         Ok::<(), kupa_app::StoreError>(())
     })?;
+    crate::rebuild_sales_summary(db).await?;
     Ok(report)
 }

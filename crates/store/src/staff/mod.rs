@@ -5,11 +5,13 @@
 mod door;
 mod history;
 mod reports;
+mod sales_reads;
 
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::staff::live::{LiveRow, SoldLine};
 use kupa_app::staff::refs::RefOption;
+use kupa_app::staff::summary::{DaySales, SalesCell, SalesFilter, TicketDaySales};
 use kupa_app::staff::{NewStaffUser, Role, StaffAccount, StaffStore, StaffUser};
 
 use crate::rows::Get;
@@ -58,8 +60,7 @@ macro_rules! live_rows {
      CAST(COALESCE((SELECT SUM(s.capacity) FROM sections s WHERE s.seatplan_id = p.seatplan_id), 0) AS BIGINT) AS capacity, \
      (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'sold') AS sold, \
      (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'held' AND c.expires_at > $3) AS held, \
-     CAST(COALESCE((SELECT SUM(t.price) FROM order_tickets t JOIN orders o ON o.id = t.order_id \
-        WHERE t.presentation_id = p.id AND o.status = 'paid' AND t.cancelled_at IS NULL), 0) AS BIGINT) AS revenue \
+     CAST(COALESCE((SELECT SUM(s.revenue) FROM sales_summary s WHERE s.presentation_id = p.id), 0) AS BIGINT) AS revenue \
      FROM presentations p JOIN venues v ON v.id = p.venue_id JOIN locations l ON l.id = v.location_id \
      JOIN features f ON f.id = p.feature_id \
      WHERE v.venue_type_id < 101 AND ", $where, " ORDER BY p.starts_at, p.id")
@@ -100,7 +101,7 @@ macro_rules! sold_lines {
      FROM order_tickets t JOIN orders o ON o.id = t.order_id JOIN presentations p ON p.id = t.presentation_id \
      JOIN venues v ON v.id = p.venue_id JOIN locations l ON l.id = v.location_id \
      JOIN features f ON f.id = p.feature_id LEFT JOIN tickets tk ON tk.id = t.ticket_id \
-     WHERE o.status = 'paid' AND t.cancelled_at IS NULL ", $where)
+     WHERE o.status = 'paid' AND t.cancelled_at IS NULL AND t.ref1 IS NOT NULL ", $where)
     };
 }
 
@@ -338,7 +339,7 @@ impl StaffStore for Db {
         )
     }
 
-    async fn sold_lines(
+    async fn ref_lines(
         &self,
         from_ms: i64,
         to_ms: i64,
@@ -363,6 +364,23 @@ impl StaffStore for Db {
                 sold_line
             )
         }
+    }
+
+    async fn day_sales(&self, first: &str, last: &str) -> StoreResult<Vec<SalesCell>> {
+        sales_reads::day_sales(self, first, last).await
+    }
+
+    async fn sales_by_day(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+        filter: &SalesFilter,
+    ) -> StoreResult<Vec<DaySales>> {
+        sales_reads::sales_by_day(self, from_ms, to_ms, filter).await
+    }
+
+    async fn presentation_cells(&self, presentation_id: i64) -> StoreResult<Vec<TicketDaySales>> {
+        sales_reads::presentation_cells(self, presentation_id).await
     }
 
     async fn product_classes(&self) -> StoreResult<Vec<String>> {
