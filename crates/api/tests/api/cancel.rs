@@ -111,6 +111,60 @@ async fn refund_rows(db: &TestDb) -> Vec<String> {
 }
 
 api_tests! {
+    async fn live_sales_and_reports_follow_a_partial_then_a_whole_cancellation(db: &TestDb) {
+        use crate::common::staff::{add, get, ok, staff_login};
+        let app = TestApp::new(db, with_policy("fixed:500:perTicket", 60, vec![])).await;
+        add(&app, "m@chain.example", kupa_app::staff::Role::Manager, &[1], false).await;
+        let m = staff_login(&app, "m@chain.example").await;
+        let dana = log_in(&app, &buyer(24), "0524318876").await;
+        let b = bought(&app, &dana, 0).await;
+        let pid = b.k.presentation["id"].as_i64().unwrap();
+        let paid = rows(db, "SELECT CAST(paid_at AS TEXT) FROM orders WHERE status = 'paid'").await;
+        let paid_day = kupa_app::staff::live::business_date(paid[0].parse().unwrap()).to_string();
+        let res = reservation(&app, &dana, &b.reservation).await;
+        let price = |line: i64| res["seats"].as_array().unwrap().iter().find(|s| s["line"] == line).unwrap()["price"].as_i64().unwrap();
+        let figures = |d: &Value| {
+            let types = d["ticketTypes"].as_array().unwrap();
+            (
+                types.iter().map(|t| t["Tickets"].as_i64().unwrap()).sum::<i64>(),
+                types.iter().map(|t| t["Revenue"].as_i64().unwrap()).sum::<i64>(),
+                d["presentation"]["Revenue"].as_i64().unwrap(),
+                d["salesByDay"].as_array().unwrap().iter().map(|x| x["Tickets"].as_i64().unwrap()).sum::<i64>(),
+            )
+        };
+        let location = |rows_: &Value| {
+            let port = rows_["rows"].as_array().unwrap().iter().find(|x| x["LocationId"] == 2).cloned();
+            port.map(|p| (p["Tickets"].as_i64().unwrap(), p["Revenue"].as_i64().unwrap(), p["Orders"].as_i64().unwrap()))
+        };
+        let data = format!("/api/PRES-live/v2/presentationData?presentationId={pid}");
+        let day = format!("/api/PRES-live/locationTicketSales/data/{paid_day}/0");
+        let all = price(1) + price(2);
+        assert_eq!(figures(ok(&get(&app, &m, &data).await)), (2, all, all, 2));
+        assert_eq!(location(ok(&get(&app, &m, &day).await)), Some((2, all, 1)));
+
+        // One ticket cancelled: its line comes off; the order still counts, once.
+        let r = cancel(&app, &dana, &b.reservation, json!({ "itemsToCancel": [1] })).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(figures(ok(&get(&app, &m, &data).await)), (1, price(2), price(2), 1));
+        assert_eq!(location(ok(&get(&app, &m, &day).await)), Some((1, price(2), 1)));
+        // A rebuild from the orders says the same as what the finalisation and the cancel kept.
+        let cells = "SELECT presentation_id || '|' || sale_day || '|' || ticket_id || '|' || tickets || '|' || revenue || '|' || orders \
+                     FROM sales_summary WHERE tickets <> 0 OR orders <> 0 ORDER BY 1";
+        let kept = rows(db, cells).await;
+        assert_eq!(kept.len(), 1, "both seats are one ticket type: {kept:?}");
+        kupa_store::rebuild_sales_summary(&db.db).await.unwrap();
+        assert_eq!(rows(db, cells).await, kept);
+
+        // The other: nothing of the order is left in the figures, and the summary says so too.
+        let r = cancel(&app, &dana, &b.reservation, json!({})).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        assert_eq!(figures(ok(&get(&app, &m, &data).await)), (0, 0, 0, 0));
+        assert_eq!(location(ok(&get(&app, &m, &day).await)), None);
+        let left = rows(db, "SELECT CAST(SUM(tickets) AS TEXT) || '|' || CAST(SUM(revenue) AS TEXT) || '|' || CAST(SUM(orders) AS TEXT) FROM sales_summary").await;
+        assert_eq!(left, vec!["0|0|0".to_owned()]);
+
+    }
+
     async fn a_logged_in_buyer_takes_the_refund_as_voucher_credit_once_and_redeems_it_like_a_gift_card(db: &TestDb) {
         let app = TestApp::new(db, with_policy("fixed:500:perTicket", 60, vec![])).await;
         let dana = log_in(&app, &buyer(21), "0524318876").await;
