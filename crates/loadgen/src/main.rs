@@ -12,6 +12,7 @@ mod report;
 mod scenarios;
 mod server;
 mod stats;
+mod year;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -42,14 +43,21 @@ struct Cli {
         default_value = "sqlite,postgres"
     )]
     targets: Vec<String>,
-    /// Scenarios: a (on-sale), b (browsing), c (event fan-out during an on-sale), d (expiry).
+    /// Scenarios: a (on-sale), b (browsing), c (event fan-out during an on-sale), d (expiry),
+    /// year (a 10-cinema chain's year of sales, then every PRES-live and report call timed).
     #[arg(
         long,
         env = "KUPA_BENCH_SCENARIOS",
         value_delimiter = ',',
-        default_value = "a,b,c,d"
+        default_value = "a,b,c,d,year"
     )]
     scenarios: Vec<String>,
+    /// Days of sales the year scenario writes before today (default 365, quick 60).
+    #[arg(long, env = "KUPA_BENCH_YEAR_DAYS")]
+    year_days: Option<i64>,
+    /// Timed calls of each PRES-live and report call in the year scenario (default 100, quick 30).
+    #[arg(long, env = "KUPA_BENCH_YEAR_SAMPLES")]
+    year_samples: Option<usize>,
     /// Length of each timed run in seconds (default 20, quick 8).
     #[arg(long, env = "KUPA_BENCH_SECONDS")]
     seconds: Option<u64>,
@@ -211,6 +219,24 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    let mut year_section = String::new();
+    if cli.scenarios.iter().any(|s| s.trim() == "year") {
+        let days = cli.year_days.unwrap_or(if cli.quick { 60 } else { 365 });
+        let samples = cli.year_samples.unwrap_or(if cli.quick { 30 } else { 100 });
+        let mut runs = Vec::new();
+        for &backend in &backends {
+            match year::run(&settings, backend, days, samples).await {
+                Ok(r) => runs.push(r),
+                Err(e) => eprintln!("year of sales on {backend:?}: did not run: {e:#}"),
+            }
+        }
+        let table = year::report(&runs, &cli.out, &date)?;
+        println!("\n## A year of sales: PRES-live and reports\n\n{table}");
+        year_section = format!(
+            "\n## A year of sales ({days} days, {samples} calls each, commit {})\n\n{table}",
+            commit.as_deref().unwrap_or("?")
+        );
+    }
     let machine = report::Machine {
         cpus: std::thread::available_parallelism()
             .map(|n| n.get())
@@ -269,8 +295,11 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
     if !text.is_empty() {
         text.push('\n');
     }
-    text.push_str(&table);
-    text.push_str(&details);
+    if !all.is_empty() {
+        text.push_str(&table);
+        text.push_str(&details);
+    }
+    text.push_str(&year_section);
     std::fs::write(&md, text).with_context(|| format!("write {}", md.display()))?;
     eprintln!("appended the table to {}", md.display());
     Ok(all

@@ -50,7 +50,7 @@ pub struct Cluster {
     pub database_url: String,
     /// PostgreSQL: the admin URL and the name of the database to drop afterwards.
     drop: Option<(String, String)>,
-    dir: PathBuf,
+    pub dir: PathBuf,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -73,10 +73,19 @@ static RUN: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 impl Cluster {
     pub async fn start(backend: Backend, s: &Settings) -> anyhow::Result<Cluster> {
+        let (mut cluster, run) = Cluster::create(backend, s).await?;
+        cluster.spawn_nodes(s, run).await?;
+        Ok(cluster)
+    }
+
+    /// The database of a run, made as [`Cluster::start`] makes it, with no server yet: the year
+    /// of sales is written into it first ([`Cluster::spawn_nodes`] then starts the servers).
+    pub async fn create(backend: Backend, s: &Settings) -> anyhow::Result<(Cluster, u32)> {
         let run = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // Digits and underscores only: safe to write into the SQL below.
         let tag = format!("kupa_bench_{}_{run}", std::process::id());
         let dir = std::env::temp_dir().join(&tag);
+        // Made once the database exists, so a PostgreSQL that cannot be reached leaves nothing.
         let (database_url, drop) = match backend {
             Backend::Sqlite => (format!("sqlite:{}", dir.join("kupa.db").display()), None),
             Backend::Postgres => {
@@ -104,17 +113,25 @@ impl Cluster {
                 )
             }
         };
-        // Made once the database exists, so a PostgreSQL that cannot be reached leaves nothing.
         std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
-        let mut cluster = Cluster {
-            backend,
-            nodes: Vec::new(),
-            database_url,
-            drop,
-            dir,
-        };
+        Ok((
+            Cluster {
+                backend,
+                nodes: Vec::new(),
+                database_url,
+                drop,
+                dir,
+            },
+            run,
+        ))
+    }
+
+    /// Starts the run's servers, one at a time: the first migrates (and loads the demo into an
+    /// empty database), the others find it there.
+    pub async fn spawn_nodes(&mut self, s: &Settings, run: u32) -> anyhow::Result<()> {
+        let cluster = self;
         // One node at a time: the first migrates and loads the demo, the others find it there.
-        for i in 0..backend.nodes() {
+        for i in 0..cluster.backend.nodes() {
             let port = s.base_port + (run as u16 % 50) * 4 + i as u16;
             let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
             let log = cluster.dir.join(format!("node{i}.log"));
@@ -132,7 +149,7 @@ impl Cluster {
                 return Err(e);
             }
         }
-        Ok(cluster)
+        Ok(())
     }
 
     pub fn addrs(&self) -> Vec<SocketAddr> {

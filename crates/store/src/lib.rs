@@ -81,7 +81,7 @@ mod saved_cards;
 pub mod seat_events;
 mod staff;
 pub use orders::summary::rebuild_sales_summary;
-pub use staff::{HistoryReport, seed_demo_history};
+pub use staff::{HistoryReport, seed_demo_history, seed_history};
 pub mod testing;
 mod tickets;
 mod vouchers;

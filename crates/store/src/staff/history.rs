@@ -3,7 +3,8 @@
 //! captured card payment, its ticket lines and its seats' claims turned sold. Fuller in the
 //! evening and at the weekend, middle seats first, orders of one to four seats paid in the week
 //! before the screening. Deterministic (seeded by the presentation), in batches, in one
-//! transaction; run only when `--demo` has just loaded the chain.
+//! transaction a week; run only when `--demo` has just loaded the chain, and by the on-sale
+//! benchmark's year of sales (`kupa-loadgen --scenarios year`).
 
 use std::collections::HashMap;
 
@@ -145,11 +146,42 @@ const LAST_NAMES: [&str; 6] = ["כהן", "לוי", "מזרחי", "פרץ", "בי
 
 /// Writes the sales of the presentations that started in the 14 days before `now_ms`.
 pub async fn seed_demo_history(db: &Db, now_ms: i64) -> StoreResult<HistoryReport> {
+    seed_history(db, now_ms - 14 * DAY_MS, now_ms, now_ms).await
+}
+
+/// Writes the sales of the presentations starting in [from_ms, to_ms), paid before `now_ms`, a
+/// week of presentations per transaction (the on-sale benchmark's year of sales is millions of
+/// tickets), then fills the sales summary from them.
+pub async fn seed_history(
+    db: &Db,
+    from_ms: i64,
+    to_ms: i64,
+    now_ms: i64,
+) -> StoreResult<HistoryReport> {
+    let mut report = HistoryReport::default();
+    let mut numbers = std::collections::HashSet::new();
+    let mut start = from_ms;
+    while start < to_ms {
+        let end = (start + 7 * DAY_MS).min(to_ms);
+        seed_range(db, (start, end), now_ms, &mut numbers, &mut report).await?;
+        start = end;
+    }
+    crate::rebuild_sales_summary(db).await?;
+    Ok(report)
+}
+
+async fn seed_range(
+    db: &Db,
+    (from_ms, to_ms): (i64, i64),
+    now_ms: i64,
+    numbers: &mut std::collections::HashSet<u64>,
+    report: &mut HistoryReport,
+) -> StoreResult<()> {
     let shows: Vec<Show> = fetch_all!(
         db,
         "SELECT p.id, p.seatplan_id, p.starts_at FROM presentations p JOIN venues v ON v.id = p.venue_id \
          WHERE p.starts_at >= $1 AND p.starts_at < $2 AND v.venue_type_id < 101 ORDER BY p.starts_at, p.id",
-        [now_ms - 14 * DAY_MS, now_ms],
+        [from_ms, to_ms],
         show
     )?;
     let seats: Vec<(i64, Seat)> = fetch_all!(
@@ -175,8 +207,6 @@ pub async fn seed_demo_history(db: &Db, now_ms: i64) -> StoreResult<HistoryRepor
     }
     let mut orders = Vec::new();
     let mut lines = Vec::new();
-    let mut report = HistoryReport::default();
-    let mut numbers = std::collections::HashSet::new();
     for show in &shows {
         let Some(plan) = by_plan.get(&show.seatplan_id) else {
             continue;
@@ -280,7 +310,7 @@ pub async fn seed_demo_history(db: &Db, now_ms: i64) -> StoreResult<HistoryRepor
         }
         report.presentations += 1;
     }
-    report.orders = orders.len();
+    report.orders += orders.len();
     crate::on_pool!(db, |p| {
         let mut tx = crate::BeginWrite::begin_write(p).await.map_err(db_err)?;
         for chunk in orders.chunks(BATCH) {
@@ -392,6 +422,5 @@ pub async fn seed_demo_history(db: &Db, now_ms: i64) -> StoreResult<HistoryRepor
         tx.commit().await.map_err(db_err)?;
         Ok::<(), kupa_app::StoreError>(())
     })?;
-    crate::rebuild_sales_summary(db).await?;
-    Ok(report)
+    Ok(())
 }

@@ -17,7 +17,7 @@ use kupa_app::staff::{NewStaffUser, Role, StaffAccount, StaffStore, StaffUser};
 use crate::rows::Get;
 use crate::{Db, db_err};
 
-pub use history::{HistoryReport, seed_demo_history};
+pub use history::{HistoryReport, seed_demo_history, seed_history};
 
 macro_rules! user_columns {
     () => {
