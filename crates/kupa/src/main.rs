@@ -1,6 +1,7 @@
 //! The kupa binary: configuration and start-up only (the parts are put together in `kupa-wiring`).
-//! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa openapi`.
+//! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa catalogue import`, `kupa openapi`, `kupa staff`.
 
+mod catalogue_cmd;
 mod config;
 mod staff_cmd;
 
@@ -104,6 +105,13 @@ enum Command {
         #[arg(long)]
         catalogue: Option<PathBuf>,
     },
+    /// The catalogue of a live database (`kupa catalogue import FILE [--dry-run]`).
+    Catalogue {
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(subcommand)]
+        command: catalogue_cmd::CatalogueCommand,
+    },
     /// Print the OpenAPI document.
     Openapi,
     /// Staff users (`kupa staff add`, `disable`, `password`).
@@ -195,6 +203,10 @@ async fn main() -> anyhow::Result<()> {
                     staff_cmd::set_password(db, &email).await
                 }
             }
+        }
+        Command::Catalogue { db, command } => {
+            init_logs(json_logs);
+            catalogue_cmd::run(open_db(&db, &file).await?, command).await
         }
         Command::Migrate { db } => {
             init_logs(json_logs);
