@@ -10,10 +10,11 @@ use kupa_app::ports::{CatalogueImportStore, CatalogueStore};
 use crate::catalogue::{insert_catalogue, upsert};
 use crate::{Db, Pool, db_err, rows};
 
-/// A presentation has sales when a seat of it is held or sold, or an order names it.
+/// A presentation has sales when a seat of it is held or sold, or an order (of any status) or
+/// an order's ticket names it.
 const WITH_SALES: &str = "SELECT presentation_id FROM seat_claims \
-     UNION SELECT presentation_id FROM orders \
-     UNION SELECT presentation_id FROM order_presentations";
+     UNION SELECT presentation_id FROM order_presentations \
+     UNION SELECT presentation_id FROM order_tickets";
 
 /// The plan's writes on one open transaction `$tx`: the unsold presentations checked again
 /// (PostgreSQL locks their rows first, so a claim being written on one waits for the import),
