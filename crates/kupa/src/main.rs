@@ -34,10 +34,10 @@ struct Cli {
 #[derive(Args, Clone)]
 struct DbArgs {
     /// sqlite:path/to/file.db (default sqlite:data/kupa.db) or postgres://user@host/db.
-    #[arg(long, env = "KUPA_DATABASE_URL")]
+    #[arg(long, env = "KUPA_DATABASE_URL", global = true)]
     database_url: Option<String>,
     /// Connections in the pool.
-    #[arg(long, env = "KUPA_MAX_CONNECTIONS")]
+    #[arg(long, env = "KUPA_MAX_CONNECTIONS", global = true)]
     max_connections: Option<u32>,
 }
 
