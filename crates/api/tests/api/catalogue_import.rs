@@ -8,7 +8,7 @@ use crate::common::*;
 use axum::http::StatusCode;
 use kupa_app::catalogue_file::{self, import};
 use kupa_app::model::CatalogueData;
-use kupa_app::ports::CatalogueStore;
+use kupa_app::ports::{CatalogueImportStore, CatalogueStore};
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
@@ -134,5 +134,26 @@ api_tests! {
         assert!(done.written, "{}", done.plan.describe());
         let stored = db.db.presentation(unsold.id).await.unwrap().unwrap();
         assert_eq!(stored.presentation.starts_at_ms, unsold.starts_at_ms + 30 * 60_000);
+
+        // A seat held between the plan and its write: the write checks again and writes nothing.
+        let other = app
+            .presentations()
+            .await
+            .into_iter()
+            .find(|p| p.id != sold_id && p.id != unsold.id && p.is_on_sale && !p.is_vod && p.venue_id == 1)
+            .unwrap();
+        let mut data = data.clone();
+        let p = data.presentations.iter_mut().find(|p| p.id == other.id).unwrap();
+        p.starts_at_ms += 15 * 60_000;
+        let p_moved = p.starts_at_ms;
+        let current = db.db.stored_catalogue().await.unwrap();
+        let sold_now = db.db.presentations_with_sales().await.unwrap().into_iter().collect();
+        let plan = import::plan_import(&data, &current, &sold_now);
+        assert!(plan.conflicts.is_empty() && plan.unsold_presentations.contains(&other.id), "{}", plan.describe());
+        let seat = crate::common::paying::row_end_pair(&app.seat_plan(&other).await, 0).0.key();
+        app.lock(&buyer(3), &other, seat).await.expect("the seat is free");
+        assert_eq!(db.db.apply_import(&plan).await.unwrap(), vec![other.id]);
+        let stored = db.db.presentation(other.id).await.unwrap().unwrap();
+        assert_ne!(stored.presentation.starts_at_ms, p_moved, "nothing written");
     }
 }
