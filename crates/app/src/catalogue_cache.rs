@@ -1,15 +1,22 @@
 //! The catalogue in memory. The catalogue (presentations, venues, seat plans, seats, ticket groups,
-//! products, site config) is written whole by `kupa seed` into an empty database and never changed
-//! while nodes serve, so each node may keep what it read for as long as it runs. Every seat lock
-//! reads the seat plan, its sections, seats and ticket groups: from memory, that is no database
-//! round trip for the rules, only for the claim itself.
+//! products, site config) changes rarely: `kupa seed` writes it, `kupa catalogue import` merges
+//! into it while nodes serve (decision 0049). Every seat lock reads the seat plan, its sections,
+//! seats and ticket groups: from memory, that is no database round trip for the rules, only for
+//! the claim itself.
+//!
+//! Each load or import raises a counter in the database (`catalogue_version`). At most once a
+//! second a read asks for it, and when it is not the one last seen the cache empties, on every
+//! node alike, so an import is served everywhere within about a second. A read that began before
+//! an emptying does not put its (maybe older) answer back.
 //!
 //! Not cached: customers and members (they change), the catalogue-empty check and loading (which
 //! empties the cache). Answers of "not found" are not cached, so unknown ids cannot fill memory.
 
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 
@@ -59,26 +66,44 @@ pub struct CachedCatalogue {
     ticket_groups: Memo<Vec<i64>, Vec<(TicketGroup, Vec<Ticket>)>>,
     service_charge: Memo<i64, ServiceCharge>,
     locations: Memo<(), Vec<Location>>,
+    /// How often a read asks the store for the catalogue version.
+    check_every: Duration,
+    checked_at: Mutex<Option<Instant>>,
+    /// The version last seen (`i64::MIN` before the first check).
+    seen_version: AtomicI64,
+    /// Raised by every emptying: a read that began before one does not fill the cache.
+    generation: AtomicU64,
 }
+
+/// How often, at most, each node asks whether the catalogue changed.
+pub const VERSION_CHECK_EVERY: Duration = Duration::from_secs(1);
 
 /// Ticket-group lookups keyed by the id list as asked: a box office has few distinct lists.
 const MAX_TICKET_GROUP_KEYS: usize = 4_096;
 
 macro_rules! cached {
     ($self:ident . $memo:ident [$key:expr] or $load:expr) => {{
+        $self.check_version().await?;
         if let Some(v) = $self.$memo.get(&$key) {
             return Ok(v);
         }
+        let generation = $self.generation.load(Ordering::SeqCst);
         let v = $load.await?;
-        $self.$memo.put($key, v.clone());
+        if $self.generation.load(Ordering::SeqCst) == generation {
+            $self.$memo.put($key, v.clone());
+        }
         Ok(v)
     }};
     ($self:ident . $memo:ident [$key:expr] or optional $load:expr) => {{
+        $self.check_version().await?;
         if let Some(v) = $self.$memo.get(&$key) {
             return Ok(Some(v));
         }
+        let generation = $self.generation.load(Ordering::SeqCst);
         let v = $load.await?;
-        if let Some(found) = &v {
+        if let Some(found) = &v
+            && $self.generation.load(Ordering::SeqCst) == generation
+        {
             $self.$memo.put($key, found.clone());
         }
         Ok(v)
@@ -101,10 +126,43 @@ impl CachedCatalogue {
             ticket_groups: Memo::new(),
             service_charge: Memo::new(),
             locations: Memo::new(),
+            check_every: VERSION_CHECK_EVERY,
+            checked_at: Mutex::new(None),
+            seen_version: AtomicI64::new(i64::MIN),
+            generation: AtomicU64::new(0),
         }
     }
 
+    /// Asks for the catalogue version at most every `every` (tests ask on every read).
+    pub fn checking_every(mut self, every: Duration) -> CachedCatalogue {
+        self.check_every = every;
+        self
+    }
+
+    /// Empties the cache when the stored catalogue version is not the one last seen.
+    async fn check_version(&self) -> StoreResult<()> {
+        {
+            let mut at = self.checked_at.lock().expect("catalogue cache poisoned");
+            if at.is_some_and(|t| t.elapsed() < self.check_every) {
+                return Ok(());
+            }
+            *at = Some(Instant::now());
+        }
+        let version = match self.inner.catalogue_version().await {
+            Ok(v) => v,
+            Err(e) => {
+                *self.checked_at.lock().expect("catalogue cache poisoned") = None;
+                return Err(e);
+            }
+        };
+        if self.seen_version.swap(version, Ordering::SeqCst) != version {
+            self.clear();
+        }
+        Ok(())
+    }
+
     fn clear(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
         self.site_config.clear();
         self.presentation.clear();
         self.features.clear();
@@ -183,18 +241,21 @@ impl CatalogueStore for CachedCatalogue {
     }
 
     async fn ticket_groups(&self, ids: &[i64]) -> StoreResult<Vec<(TicketGroup, Vec<Ticket>)>> {
+        self.check_version().await?;
         let key = ids.to_vec();
         if let Some(v) = self.ticket_groups.get(&key) {
             return Ok(v);
         }
+        let generation = self.generation.load(Ordering::SeqCst);
         let v = self.inner.ticket_groups(ids).await?;
-        let full = self
-            .ticket_groups
-            .0
-            .read()
-            .expect("catalogue cache poisoned")
-            .len()
-            >= MAX_TICKET_GROUP_KEYS;
+        let full = self.generation.load(Ordering::SeqCst) != generation
+            || self
+                .ticket_groups
+                .0
+                .read()
+                .expect("catalogue cache poisoned")
+                .len()
+                >= MAX_TICKET_GROUP_KEYS;
         if !full {
             self.ticket_groups.put(key, v.clone());
         }
@@ -251,13 +312,14 @@ impl CatalogueStore for CachedCatalogue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicUsize;
 
     /// A store that counts how often it is asked for seats and presentations.
     #[derive(Default)]
     struct Counting {
         seats: AtomicUsize,
         presentations: AtomicUsize,
+        version: AtomicI64,
     }
 
     #[async_trait]
@@ -345,6 +407,31 @@ mod tests {
         async fn members_of_customer(&self, _: i64) -> StoreResult<Vec<(Member, Membership)>> {
             Ok(vec![])
         }
+        async fn catalogue_version(&self) -> StoreResult<i64> {
+            Ok(self.version.load(Ordering::SeqCst))
+        }
+    }
+
+    #[tokio::test]
+    async fn another_catalogue_version_empties_the_cache() {
+        let store = Arc::new(Counting::default());
+        let cache = CachedCatalogue::new(store.clone()).checking_every(Duration::ZERO);
+        cache.seats(7).await.unwrap();
+        cache.seats(7).await.unwrap();
+        assert_eq!(store.seats.load(Ordering::SeqCst), 1, "served from memory");
+        store.version.fetch_add(1, Ordering::SeqCst);
+        cache.seats(7).await.unwrap();
+        cache.seats(7).await.unwrap();
+        assert_eq!(store.seats.load(Ordering::SeqCst), 2, "read again once");
+        let slow = CachedCatalogue::new(store.clone());
+        slow.seats(7).await.unwrap();
+        store.version.fetch_add(1, Ordering::SeqCst);
+        slow.seats(7).await.unwrap();
+        assert_eq!(
+            store.seats.load(Ordering::SeqCst),
+            3,
+            "within a second of the last check the cache is trusted"
+        );
     }
 
     #[tokio::test]

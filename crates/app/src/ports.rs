@@ -54,6 +54,27 @@ pub trait CatalogueStore: Send + Sync {
     async fn memberships(&self) -> StoreResult<Vec<Membership>>;
     /// Membership seasons to enrol in (issue 15, decision 0040), by id.
     async fn seasons(&self) -> StoreResult<Vec<crate::memberships::Season>>;
+    /// A number every load or import of the catalogue raises (decision 0049): a node whose
+    /// cached catalogue was read at another number reads it again.
+    async fn catalogue_version(&self) -> StoreResult<i64> {
+        Ok(0)
+    }
+}
+
+/// The catalogue import on a live database (decision 0049).
+#[async_trait]
+pub trait CatalogueImportStore: Send + Sync {
+    /// The stored rows of every kind an import merges (not customers, members, codes).
+    async fn stored_catalogue(&self) -> StoreResult<CatalogueData>;
+    /// Presentations with a seat held or sold, or an order.
+    async fn presentations_with_sales(&self) -> StoreResult<Vec<i64>>;
+    /// Writes the plan's rows in one transaction and raises the catalogue version; first checks,
+    /// in that transaction, that the plan's unsold presentations still have no sales, and
+    /// returns (writing nothing) those that now have.
+    async fn apply_import(
+        &self,
+        plan: &crate::catalogue_file::import::ImportPlan,
+    ) -> StoreResult<Vec<i64>>;
 }
 
 pub use kupa_domain::seating::SeatAddress;

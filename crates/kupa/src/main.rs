@@ -1,6 +1,7 @@
 //! The kupa binary: configuration and start-up only (the parts are put together in `kupa-wiring`).
-//! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa openapi`.
+//! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa catalogue import`, `kupa openapi`, `kupa staff`.
 
+mod catalogue_cmd;
 mod config;
 mod staff_cmd;
 
@@ -33,10 +34,10 @@ struct Cli {
 #[derive(Args, Clone)]
 struct DbArgs {
     /// sqlite:path/to/file.db (default sqlite:data/kupa.db) or postgres://user@host/db.
-    #[arg(long, env = "KUPA_DATABASE_URL")]
+    #[arg(long, env = "KUPA_DATABASE_URL", global = true)]
     database_url: Option<String>,
     /// Connections in the pool.
-    #[arg(long, env = "KUPA_MAX_CONNECTIONS")]
+    #[arg(long, env = "KUPA_MAX_CONNECTIONS", global = true)]
     max_connections: Option<u32>,
 }
 
@@ -103,6 +104,13 @@ enum Command {
         /// A catalogue file (docs/catalogue.md).
         #[arg(long)]
         catalogue: Option<PathBuf>,
+    },
+    /// The catalogue of a live database (`kupa catalogue import FILE [--dry-run]`).
+    Catalogue {
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(subcommand)]
+        command: catalogue_cmd::CatalogueCommand,
     },
     /// Print the OpenAPI document.
     Openapi,
@@ -195,6 +203,10 @@ async fn main() -> anyhow::Result<()> {
                     staff_cmd::set_password(db, &email).await
                 }
             }
+        }
+        Command::Catalogue { db, command } => {
+            init_logs(json_logs);
+            catalogue_cmd::run(open_db(&db, &file).await?, command).await
         }
         Command::Migrate { db } => {
             init_logs(json_logs);

@@ -7,6 +7,27 @@ use kupa_app::ports::CatalogueStore;
 
 use crate::{Db, Pool, db_err, rows};
 
+/// `INSERT INTO t (a, b, c) VALUES ...` as an upsert on `key` (comma separated columns): a row of
+/// that key already there has its other columns set to the new values.
+pub(crate) fn upsert(insert: &str, key: &str) -> String {
+    let columns = insert
+        .split_once('(')
+        .and_then(|(_, rest)| rest.split_once(')'))
+        .map(|(cols, _)| cols)
+        .unwrap_or_default();
+    let keys: Vec<&str> = key.split(',').map(str::trim).collect();
+    let set: Vec<String> = columns
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !keys.contains(c))
+        .map(|c| format!("{c} = excluded.{c}"))
+        .collect();
+    format!(
+        "{insert} ON CONFLICT ({key}) DO UPDATE SET {}",
+        set.join(", ")
+    )
+}
+
 macro_rules! presentation_select {
     () => {
         "SELECT p.id, p.feature_id, p.venue_id, p.seatplan_id, p.starts_at, p.available_until, \
@@ -34,86 +55,90 @@ macro_rules! presentation_select {
     };
 }
 
-/// Every insert of the catalogue, run on one open transaction `$tx`.
+/// Every insert of the catalogue, run on one open transaction `$tx`. The catalogue's own rows are
+/// upserts by their key, so `kupa catalogue import` writes its changes with the same statements
+/// (a site config of null is left as it is); buyers' rows (customers, members) are plain inserts.
 macro_rules! insert_catalogue {
     ($tx:expr, $d:expr) => {{
         let tx = &mut *$tx;
         let d = $d;
-        let doc = serde_json::to_string(&d.site_config).map_err(StoreError::other)?;
-        sqlx::query("INSERT INTO site_config (id, doc) VALUES (1, $1)").bind(doc).execute(&mut *tx).await.map_err(db_err)?;
+        if !d.site_config.is_null() {
+            let doc = serde_json::to_string(&d.site_config).map_err(StoreError::other)?;
+            sqlx::query(sqlx::AssertSqlSafe(upsert("INSERT INTO site_config (id, doc) VALUES (1, $1)", "id"))).bind(doc).execute(&mut *tx).await.map_err(db_err)?;
+        }
         for l in &d.locations {
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO locations (id, name, name_en, address, address_en, city, city_en, phone, parking, \
                  parking_en, accessibility, accessibility_en, business_id, is_cinema) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)", "id"),
+            ))
             .bind(l.id).bind(&l.name).bind(&l.name_en).bind(&l.address).bind(&l.address_en).bind(&l.city)
             .bind(&l.city_en).bind(&l.phone).bind(&l.parking).bind(&l.parking_en).bind(&l.accessibility)
             .bind(&l.accessibility_en).bind(l.business_id).bind(l.is_cinema)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for v in &d.venues {
-            sqlx::query("INSERT INTO venues (id, location_id, name, name_en, venue_type_id) VALUES ($1, $2, $3, $4, $5)")
+            sqlx::query(sqlx::AssertSqlSafe(upsert("INSERT INTO venues (id, location_id, name, name_en, venue_type_id) VALUES ($1, $2, $3, $4, $5)", "id")))
                 .bind(v.id).bind(v.location_id).bind(&v.name).bind(&v.name_en).bind(v.venue_type_id)
                 .execute(&mut *tx).await.map_err(db_err)?;
         }
         for g in &d.ticket_groups {
-            sqlx::query("INSERT INTO ticket_groups (id, name, name_en, is_by_code_enabled) VALUES ($1, $2, $3, $4)")
+            sqlx::query(sqlx::AssertSqlSafe(upsert("INSERT INTO ticket_groups (id, name, name_en, is_by_code_enabled) VALUES ($1, $2, $3, $4)", "id")))
                 .bind(g.id).bind(&g.name).bind(&g.name_en).bind(g.is_by_code_enabled)
                 .execute(&mut *tx).await.map_err(db_err)?;
         }
         for s in &d.seatplans {
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO seatplans (id, venue_id, name, width, height, screen_label, screen_label_en, best_x, best_y) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", "id"),
+            ))
             .bind(s.id).bind(s.venue_id).bind(&s.name).bind(s.width).bind(s.height).bind(&s.screen_label)
             .bind(&s.screen_label_en).bind(s.best_x).bind(s.best_y)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for s in &d.sections {
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO sections (id, seatplan_id, name, name_en, kind, capacity, ticket_group_id, price_level, sort) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", "id"),
+            ))
             .bind(s.id).bind(s.seatplan_id).bind(&s.name).bind(&s.name_en).bind(s.kind.as_str()).bind(s.capacity)
             .bind(s.ticket_group_id).bind(s.price_level).bind(s.sort)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for s in &d.seats {
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO seats (seatplan_id, section_id, x, y, row_name, seat_name, group_id, premium, handicap, \
                  companion, limited_view, sofa_id, attributes) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)", "section_id, x, y"),
+            ))
             .bind(s.seatplan_id).bind(s.section_id).bind(s.x).bind(s.y).bind(&s.row_name).bind(&s.seat_name)
             .bind(s.group_id).bind(s.premium).bind(s.handicap).bind(s.companion).bind(s.limited_view)
             .bind(s.sofa_id).bind(&s.attributes)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for c in &d.categories {
-            sqlx::query("INSERT INTO feature_categories (id, name, name_en) VALUES ($1, $2, $3)")
+            sqlx::query(sqlx::AssertSqlSafe(upsert("INSERT INTO feature_categories (id, name, name_en) VALUES ($1, $2, $3)", "id")))
                 .bind(c.id).bind(&c.name).bind(&c.name_en)
                 .execute(&mut *tx).await.map_err(db_err)?;
         }
         for f in &d.features {
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO features (id, name, name_en, category_id, original_language, dubbing, subtitles, \
                  release_date, runtime, classification, classification_en, synopsis, synopsis_en, poster_from, poster_to) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)", "id"),
+            ))
             .bind(f.id).bind(&f.name).bind(&f.name_en).bind(f.category_id).bind(&f.original_language)
             .bind(&f.dubbing).bind(&f.subtitles).bind(&f.release_date).bind(f.runtime).bind(&f.classification).bind(&f.classification_en)
             .bind(&f.synopsis).bind(&f.synopsis_en).bind(&f.poster_from).bind(&f.poster_to)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for t in &d.tickets {
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO tickets (id, ticket_group_id, name, name_en, price, old_price, service_charge, \
                  price_policy_id, min_quantity, max_quantity, requires_ticket_id, member_only, needs_senior_id, \
                  ref_prompt, ref_prompt_en, loyalty_points_price, multiply_factor, sort, by_code_only, seat_kind, member_balance_price) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)", "id"),
+            ))
             .bind(t.id).bind(t.ticket_group_id).bind(&t.name).bind(&t.name_en).bind(t.price).bind(t.old_price)
             .bind(t.service_charge).bind(t.price_policy_id).bind(t.min_quantity).bind(t.max_quantity)
             .bind(t.requires_ticket_id).bind(t.member_only).bind(t.needs_senior_id).bind(&t.ref_prompt)
@@ -122,29 +147,29 @@ macro_rules! insert_catalogue {
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for p in &d.products {
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO products (id, name, name_en, category, price, location_id, icon, color, sort) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", "id"),
+            ))
             .bind(p.id).bind(&p.name).bind(&p.name_en).bind(&p.category).bind(p.price).bind(p.location_id)
             .bind(&p.icon).bind(&p.color).bind(p.sort)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for s in &d.service_charges {
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO service_charges (id, business_id, name, name_en, amount, percent_bp, per_ticket) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)", "id"),
+            ))
             .bind(s.id).bind(s.business_id).bind(&s.name).bind(&s.name_en).bind(s.amount).bind(s.percent_bp)
             .bind(s.per_ticket)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for p in &d.presentations {
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO presentations (id, feature_id, venue_id, seatplan_id, starts_at, available_until, \
                  sale_starts_at, sale_ends_at, auth_profile_id, business_id, seating_policy_id, new_booking_url, \
-                 cancellation_window_minutes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-            )
+                 cancellation_window_minutes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)", "id"),
+            ))
             .bind(p.id).bind(p.feature_id).bind(p.venue_id).bind(p.seatplan_id).bind(p.starts_at_ms)
             .bind(p.available_until_ms).bind(p.sale_starts_at_ms).bind(p.sale_ends_at_ms).bind(p.auth_profile_id)
             .bind(p.business_id).bind(p.seating_policy_id).bind(&p.new_booking_url).bind(p.cancellation_window_minutes)
@@ -163,17 +188,17 @@ macro_rules! insert_catalogue {
         }
         for m in &d.memberships {
             let doc = serde_json::to_string(m).map_err(StoreError::other)?;
-            sqlx::query(
+            sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO memberships (id, type_id, name, name_en, code, class_name, price, max_discounted_tickets, doc) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", "id"),
+            ))
             .bind(m.id).bind(m.type_id).bind(&m.name).bind(&m.name_en).bind(&m.code).bind(&m.class_name).bind(m.price)
             .bind(m.max_discounted_tickets).bind(doc)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for season in &d.seasons {
             let doc = serde_json::to_string(season).map_err(StoreError::other)?;
-            sqlx::query("INSERT INTO seasons (id, membership_id, doc) VALUES ($1, $2, $3)")
+            sqlx::query(sqlx::AssertSqlSafe(upsert("INSERT INTO seasons (id, membership_id, doc) VALUES ($1, $2, $3)", "id")))
                 .bind(season.id).bind(season.membership_id).bind(doc)
                 .execute(&mut *tx).await.map_err(db_err)?;
         }
@@ -202,18 +227,23 @@ macro_rules! insert_catalogue {
         crate::tickets::insert_ticket_codes!(tx, d);
         for c in &d.system_voucher_classes {
             let doc = serde_json::to_string(c).map_err(StoreError::other)?;
-            sqlx::query("INSERT INTO system_voucher_classes (id, sort, doc) VALUES ($1, $2, $3)")
+            sqlx::query(sqlx::AssertSqlSafe(upsert("INSERT INTO system_voucher_classes (id, sort, doc) VALUES ($1, $2, $3)", "id")))
                 .bind(c.id).bind(c.sort).bind(doc)
                 .execute(&mut *tx).await.map_err(db_err)?;
         }
         for g in &d.donations {
             let doc = serde_json::to_string(g).map_err(StoreError::other)?;
-            sqlx::query("INSERT INTO donations (id, sort, doc) VALUES ($1, $2, $3)")
+            sqlx::query(sqlx::AssertSqlSafe(upsert("INSERT INTO donations (id, sort, doc) VALUES ($1, $2, $3)", "id")))
                 .bind(g.id).bind(g.sort).bind(doc)
                 .execute(&mut *tx).await.map_err(db_err)?;
         }
+        // Every node's cache sees the new number and reads the catalogue again (decision 0049).
+        sqlx::query("UPDATE catalogue_version SET version = version + 1 WHERE id = 1")
+            .execute(&mut *tx).await.map_err(db_err)?;
     }};
 }
+
+pub(crate) use insert_catalogue;
 
 #[async_trait]
 impl CatalogueStore for Db {
@@ -241,6 +271,16 @@ impl CatalogueStore for Db {
                 tx.commit().await.map_err(db_err)
             }
         }
+    }
+
+    async fn catalogue_version(&self) -> StoreResult<i64> {
+        let v: Option<i64> = on_pool!(self, |p| sqlx::query_scalar(
+            "SELECT version FROM catalogue_version WHERE id = 1"
+        )
+        .fetch_optional(p)
+        .await
+        .map_err(db_err))?;
+        Ok(v.unwrap_or(0))
     }
 
     async fn site_config(&self) -> StoreResult<Option<serde_json::Value>> {

@@ -67,6 +67,7 @@ macro_rules! fetch_optional {
 }
 
 mod catalogue;
+mod catalogue_import;
 mod checkout;
 mod claims;
 mod credentials;

@@ -88,32 +88,41 @@ pub(crate) fn category(r: &impl Get) -> R<FeatureCategory> {
     })
 }
 
+pub(crate) fn presentation(r: &impl Get) -> R<Presentation> {
+    Ok(Presentation {
+        id: r.i("id")?,
+        feature_id: r.i("feature_id")?,
+        venue_id: r.i("venue_id")?,
+        seatplan_id: r.i("seatplan_id")?,
+        starts_at_ms: r.i("starts_at")?,
+        available_until_ms: r.oi("available_until")?,
+        sale_starts_at_ms: r.i("sale_starts_at")?,
+        sale_ends_at_ms: r.i("sale_ends_at")?,
+        auth_profile_id: r.i("auth_profile_id")?,
+        business_id: r.i("business_id")?,
+        seating_policy_id: r.i("seating_policy_id")?,
+        new_booking_url: r.s("new_booking_url")?,
+        cancellation_window_minutes: r.oi("cancellation_window_minutes")?,
+    })
+}
+
+/// A venue of columns `v_id`, `v_location_id`, ...
+pub(crate) fn venue(r: &impl Get) -> R<Venue> {
+    Ok(Venue {
+        id: r.i("v_id")?,
+        location_id: r.i("v_location_id")?,
+        name: r.s("v_name")?,
+        name_en: r.s("v_name_en")?,
+        venue_type_id: r.i("v_venue_type_id")?,
+    })
+}
+
 pub(crate) fn presentation_view(r: &impl Get) -> R<PresentationView> {
     Ok(PresentationView {
-        presentation: Presentation {
-            id: r.i("id")?,
-            feature_id: r.i("feature_id")?,
-            venue_id: r.i("venue_id")?,
-            seatplan_id: r.i("seatplan_id")?,
-            starts_at_ms: r.i("starts_at")?,
-            available_until_ms: r.oi("available_until")?,
-            sale_starts_at_ms: r.i("sale_starts_at")?,
-            sale_ends_at_ms: r.i("sale_ends_at")?,
-            auth_profile_id: r.i("auth_profile_id")?,
-            business_id: r.i("business_id")?,
-            seating_policy_id: r.i("seating_policy_id")?,
-            new_booking_url: r.s("new_booking_url")?,
-            cancellation_window_minutes: r.oi("cancellation_window_minutes")?,
-        },
+        presentation: presentation(r)?,
         feature: feature(r)?,
         category: category(r)?,
-        venue: Venue {
-            id: r.i("v_id")?,
-            location_id: r.i("v_location_id")?,
-            name: r.s("v_name")?,
-            name_en: r.s("v_name_en")?,
-            venue_type_id: r.i("v_venue_type_id")?,
-        },
+        venue: venue(r)?,
         location: Location {
             id: r.i("l_id")?,
             name: r.s("l_name")?,

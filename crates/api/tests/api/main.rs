@@ -6,6 +6,7 @@
 mod common;
 
 mod cancel;
+mod catalogue_import;
 mod contact_change;
 mod customer_area;
 mod door_scan;

@@ -11,6 +11,7 @@ use crate::model::*;
 
 mod checks;
 mod gifts;
+pub mod import;
 
 use checks::check_references;
 

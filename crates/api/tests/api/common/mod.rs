@@ -30,7 +30,7 @@ use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-const DEMO: &str = include_str!("../../../../../demo/chain.json");
+pub const DEMO: &str = include_str!("../../../../../demo/chain.json");
 
 /// Where every test app's clock starts, in Jerusalem: a Wednesday morning, an hour from the
 /// nearest screening (10:30) and from the day's sale openings and on-demand releases (10:00), far
