@@ -591,6 +591,10 @@ fn the_mini_sites_and_the_partner_integration_exist() {
         );
     }
     assert!(d.mini_sites.iter().any(|m| m.url == "kids"));
+    // Each with its own look (decision 0050).
+    for m in &d.mini_sites {
+        assert!(m.colors.is_some() && m.image_url.is_some() && !m.description_en.is_empty());
+    }
     let partner = d
         .integrations
         .iter()
@@ -731,4 +735,49 @@ fn the_hotel_guest_ticket_has_rooms_and_a_used_up_series_pass_exists() {
             .iter()
             .any(|m| m.max_discounted_tickets.is_some())
     );
+}
+
+/// The loader refuses a mini-site whose url is not one path word, whose banner is neither the
+/// site's nor https, or whose colours cannot be read together (decision 0050).
+#[test]
+fn a_mini_site_that_cannot_be_read_is_refused() {
+    let chain: serde_json::Value = serde_json::from_str(CHAIN).unwrap();
+    let load = |change: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = chain.clone();
+        change(&mut v["miniSites"][0]);
+        expand(parse(&v.to_string()).map_err(|e| e.0)?, today())
+            .map(|_| ())
+            .map_err(|e| e.0)
+    };
+    assert_eq!(load(&|_| {}), Ok(()));
+    let refusals: [(&dyn Fn(&mut serde_json::Value), &str); 7] = [
+        (&|m| m["url"] = "Festival 2026".into(), "url must be"),
+        (&|m| m["url"] = "-festival".into(), "url must be"),
+        (
+            &|m| m["imageUrl"] = "http://cdn.example/a.png".into(),
+            "imageUrl",
+        ),
+        (
+            &|m| m["imageUrl"] = "//cdn.example/a.png".into(),
+            "imageUrl",
+        ),
+        (
+            &|m| m["colors"]["text"] = "#777".into(),
+            "colors.text must be #rrggbb",
+        ),
+        (
+            &|m| m["colors"]["text"] = "#a0a0a0".into(),
+            "text on background",
+        ),
+        (
+            &|m| m["colors"]["primary"] = "#e8a0b0".into(),
+            "white on primary",
+        ),
+    ];
+    for (change, expected) in refusals {
+        let e = load(change).expect_err(expected);
+        assert!(e.contains(expected), "{e}");
+    }
+    let e = load(&|m| m["locationId"] = 99.into()).unwrap_err();
+    assert!(e.contains("location"), "{e}");
 }
