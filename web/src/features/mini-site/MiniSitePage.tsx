@@ -99,7 +99,7 @@ function MiniSiteView({ site, title }: { site: MiniSite; title: string }) {
                 key={group.featureId}
                 group={group}
                 site={site.URL}
-                eager={index < 2}
+                eager={index < 4}
               />
             ))}
           </div>

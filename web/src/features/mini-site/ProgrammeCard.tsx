@@ -47,14 +47,14 @@ export function ProgrammeCard({
           {classification ? <bdi dir="ltr">{classification}</bdi> : null}
           <span>{placeName(lang, p)}</span>
         </p>
-        <ul className="mini-site-film__times">
-          {group.screenings.map((s) => (
-            <li key={s.id}>
-              <Screening presentation={s} feature={name} site={site} />
-            </li>
-          ))}
-        </ul>
       </div>
+      <ul className="mini-site-film__times">
+        {group.screenings.map((s) => (
+          <li key={s.id}>
+            <Screening presentation={s} feature={name} site={site} />
+          </li>
+        ))}
+      </ul>
     </article>
   );
 }
