@@ -361,7 +361,7 @@ fn check_memberships(memberships: &[Membership]) -> Result<(), CatalogueFileErro
 
 /// A mini-site's url is one path word; its banner is the site's or an https address; its colours
 /// are `#rrggbb` and readable at WCAG AA's 4.5:1: its text on its background, white on its primary
-/// colour (the buttons) and the primary colour on the background (headings and links).
+/// colour (the buttons) and the primary colour on the background and on the white cards.
 fn check_mini_site(m: &MiniSite) -> Result<(), CatalogueFileError> {
     use kupa_domain::colour::{TEXT_CONTRAST, contrast, parse_hex};
     let what = format!("mini-site {}", m.id);
@@ -392,6 +392,10 @@ fn check_mini_site(m: &MiniSite) -> Result<(), CatalogueFileError> {
         ("text on background", contrast(text, background)),
         ("white on primary", contrast([255, 255, 255], primary)),
         ("primary on background", contrast(primary, background)),
+        (
+            "primary on white (the cards)",
+            contrast(primary, [255, 255, 255]),
+        ),
     ] {
         if ratio < TEXT_CONTRAST {
             return Err(err(format!(
