@@ -32,14 +32,12 @@ async function festivalLooksItsOwn(page: Page, title: string) {
   await expect(site.locator('img.mini-site__banner')).toHaveJSProperty('complete', true);
 }
 
-test('the festival in Hebrew on a phone and a desktop, and in English on a phone', async ({
-  page,
-}) => {
-  for (const [lang, width, height, title] of [
-    ['he', 360, 780, TITLE_HE],
-    ['he', 1280, 900, TITLE_HE],
-    ['en', 390, 844, TITLE_EN],
-  ] as const) {
+for (const [lang, width, height, title] of [
+  ['he', 360, 780, TITLE_HE],
+  ['he', 1280, 900, TITLE_HE],
+  ['en', 390, 844, TITLE_EN],
+] as const) {
+  test(`the festival in ${lang} at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height });
     await page.goto(lang === 'he' ? '/mini-site/festival' : '/mini-site/festival?lang=en');
     await festivalLooksItsOwn(page, title);
@@ -48,8 +46,10 @@ test('the festival in Hebrew on a phone and a desktop, and in English on a phone
     await expect(page.locator('article.mini-site-film')).toHaveCount(4);
     await noSeriousAxeViolations(page);
     await shoot(page, `mini-site-${lang}-${width}.png`);
-  }
-  // A mini-site that does not exist says so.
+  });
+}
+
+test('a mini-site that does not exist says so', async ({ page }) => {
   await page.goto('/mini-site/nowhere?lang=en');
   await expect(
     page.getByRole('heading', { name: 'There is no mini-site at this address' }),
