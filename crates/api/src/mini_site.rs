@@ -45,7 +45,7 @@ pub struct MiniSiteDto {
     pub title_en: String,
     pub description: String,
     pub description_en: String,
-    /// The banner: a path on this site or an https address; null: none.
+    /// The banner: a path on this site; null: none.
     pub image_url: Option<String>,
     /// Null: the site's own colours.
     pub colors: Option<MiniSiteColorsDto>,

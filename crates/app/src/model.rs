@@ -369,7 +369,7 @@ pub struct MiniSite {
     /// A line under the title (may be empty).
     pub description: String,
     pub description_en: String,
-    /// The banner: a path on the site (`/…`) or an `https://` address; None: no banner.
+    /// The banner: a path on the site (`/…`; the CSP loads images from the site only).
     pub image_url: Option<String>,
     /// The page's own colours; None: the site's.
     pub colors: Option<MiniSiteColors>,

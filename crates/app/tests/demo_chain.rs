@@ -737,8 +737,9 @@ fn the_hotel_guest_ticket_has_rooms_and_a_used_up_series_pass_exists() {
     );
 }
 
-/// The loader refuses a mini-site whose url is not one path word, whose banner is neither the
-/// site's nor https, or whose colours cannot be read together (decision 0050).
+/// The loader refuses a mini-site whose url is not one path word, whose banner is not on the site
+/// (the content security policy loads no other), or whose colours cannot be read together
+/// (decision 0050).
 #[test]
 fn a_mini_site_that_cannot_be_read_is_refused() {
     let chain: serde_json::Value = serde_json::from_str(CHAIN).unwrap();
@@ -758,6 +759,7 @@ fn a_mini_site_that_cannot_be_read_is_refused() {
         ("/url", r#""-festival""#, "url must be"),
         ("/imageUrl", r#""http://cdn.example/a.png""#, "imageUrl"),
         ("/imageUrl", r#""//cdn.example/a.png""#, "imageUrl"),
+        ("/imageUrl", r#""https://cdn.example/a.png""#, "imageUrl"),
         ("/colors/text", r##""#777""##, "colors.text must be #rrggbb"),
         ("/colors/text", r##""#a0a0a0""##, "text on background"),
         ("/colors/primary", r##""#e8a0b0""##, "white on primary"),

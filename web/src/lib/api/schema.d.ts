@@ -3848,7 +3848,7 @@ export interface components {
        * @description What an order through it carries as `referralMiniSiteId`.
        */
       id: number;
-      /** @description The banner: a path on this site or an https address; null: none. */
+      /** @description The banner: a path on this site; null: none. */
       imageUrl?: string | null;
       title: string;
       titleEn: string;
