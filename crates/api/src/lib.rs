@@ -20,6 +20,7 @@ mod holds;
 mod logins;
 mod membership_seats;
 mod memberships;
+mod mini_site;
 mod mini_site_validate;
 mod payment;
 pub mod rate_limit;
@@ -64,6 +65,7 @@ pub mod wire {
         SeatplanV2, Section, SectionStatus, ServiceCharge, Ticket, TicketGroup,
     };
     pub use crate::error::{ErrorBody, ErrorDetail};
+    pub use crate::mini_site::{MiniSiteDto, MiniSiteResponse};
     pub use crate::payment::PaymentStatusResponse;
     pub use crate::reservation_modify::{ModifiedTicket, ModifyResponse};
     pub use crate::reservations::{
@@ -84,6 +86,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(memberships::router())
         .merge(enroll::router())
         .merge(membership_seats::router())
+        .merge(mini_site::router())
         .merge(mini_site_validate::router())
         .merge(seats::router())
         .merge(events::router())

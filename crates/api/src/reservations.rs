@@ -111,6 +111,10 @@ pub struct Reservation {
     pub confirmation_url: String,
     /// `paid`, or `cancelled` once every ticket was cancelled.
     pub status: String,
+    /// Where it was sold: `web`, `miniSite` (then `referralMiniSiteId` is the mini-site's id) or
+    /// `partnerApi`.
+    pub channel: String,
+    pub referral_mini_site_id: Option<i64>,
     /// What has been cancelled, oldest first, with each refund and whether it is still pending.
     pub cancellations: Vec<crate::reservation_cancel::CancellationDto>,
     /// The sum of every refund so far (agorot).
@@ -320,6 +324,8 @@ async fn get_reservation(
                 last,
             ),
             status: order.status.as_str().into(),
+            channel: order.channel.as_str().into(),
+            referral_mini_site_id: order.referral_mini_site_id,
             refunded_total: cancellations.iter().map(|c| c.refund).sum(),
             loyalty_points_spent: kupa_app::orders::points_spent(&order.tickets)
                 .iter()

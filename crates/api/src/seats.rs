@@ -472,7 +472,7 @@ pub struct BestAvailableParams {
     pub part_of_day: Option<String>,
     /// 1: hold the first block for this buyer.
     pub is_lock: Option<u8>,
-    #[allow(dead_code)] // part of the spec's call
+    /// Only what this mini-site shows.
     #[param(max_length = 200)]
     pub mini_site_url: Option<String>,
     #[param(max_length = 2000)]
@@ -532,7 +532,7 @@ async fn best_available(
             )
         })?),
     };
-    let query = BestAvailableQuery {
+    let mut query = BestAvailableQuery {
         presentation_id: q.presentation_id,
         feature_id: q.feature_id,
         ticket_group_id: q.ticket_group_id,
@@ -550,6 +550,7 @@ async fn best_available(
         part_of_day,
         lock: q.is_lock == Some(1),
     };
+    crate::mini_site::scope_best_available(&state, q.mini_site_url.as_deref(), &mut query).await?;
     let matches = state
         .booking
         .best_available(

@@ -366,6 +366,23 @@ pub struct MiniSite {
     /// Only these features (empty: all), only this location (None: all).
     pub feature_ids: Vec<i64>,
     pub location_id: Option<i64>,
+    /// A line under the title (may be empty).
+    pub description: String,
+    pub description_en: String,
+    /// The banner: a path on the site (`/…`; the CSP loads images from the site only).
+    pub image_url: Option<String>,
+    /// The page's own colours; None: the site's.
+    pub colors: Option<MiniSiteColors>,
+}
+
+/// A mini-site's colours, each `#rrggbb`: the loader checks that `text` on `background` and
+/// white on `primary` (its buttons) can be read (WCAG AA, 4.5:1).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MiniSiteColors {
+    pub primary: String,
+    pub background: String,
+    pub text: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

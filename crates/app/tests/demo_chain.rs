@@ -591,6 +591,10 @@ fn the_mini_sites_and_the_partner_integration_exist() {
         );
     }
     assert!(d.mini_sites.iter().any(|m| m.url == "kids"));
+    // Each with its own look (decision 0050).
+    for m in &d.mini_sites {
+        assert!(m.colors.is_some() && m.image_url.is_some() && !m.description_en.is_empty());
+    }
     let partner = d
         .integrations
         .iter()
@@ -731,4 +735,37 @@ fn the_hotel_guest_ticket_has_rooms_and_a_used_up_series_pass_exists() {
             .iter()
             .any(|m| m.max_discounted_tickets.is_some())
     );
+}
+
+/// The loader refuses a mini-site whose url is not one path word, whose banner is not on the site
+/// (the content security policy loads no other), or whose colours cannot be read together
+/// (decision 0050).
+#[test]
+fn a_mini_site_that_cannot_be_read_is_refused() {
+    let chain: serde_json::Value = serde_json::from_str(CHAIN).unwrap();
+    // The festival with one field (a JSON pointer in it) set to `value`.
+    let load = |field: &str, value: &str| {
+        let mut v = chain.clone();
+        if let Some(slot) = v.pointer_mut(&format!("/miniSites/0{field}")) {
+            *slot = serde_json::from_str(value).unwrap();
+        }
+        expand(parse(&v.to_string()).map_err(|e| e.0)?, today())
+            .map(|_| ())
+            .map_err(|e| e.0)
+    };
+    assert_eq!(load("/url", r#""festival""#), Ok(()));
+    for (field, value, expected) in [
+        ("/url", r#""Festival 2026""#, "url must be"),
+        ("/url", r#""-festival""#, "url must be"),
+        ("/imageUrl", r#""http://cdn.example/a.png""#, "imageUrl"),
+        ("/imageUrl", r#""//cdn.example/a.png""#, "imageUrl"),
+        ("/imageUrl", r#""https://cdn.example/a.png""#, "imageUrl"),
+        ("/colors/text", r##""#777""##, "colors.text must be #rrggbb"),
+        ("/colors/text", r##""#a0a0a0""##, "text on background"),
+        ("/colors/primary", r##""#e8a0b0""##, "white on primary"),
+        ("/locationId", "99", "location"),
+    ] {
+        let e = load(field, value).expect_err(expected);
+        assert!(e.contains(expected), "{field} = {value}: {e}");
+    }
 }

@@ -3,6 +3,7 @@
 pub mod catalogue;
 pub mod checkout;
 pub mod codes;
+pub mod colour;
 pub mod customer;
 pub mod html;
 pub mod ids;

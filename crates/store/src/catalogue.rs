@@ -213,10 +213,14 @@ macro_rules! insert_catalogue {
         }
         for m in &d.mini_sites {
             let ids = m.feature_ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+            let colour = |pick: fn(&kupa_app::model::MiniSiteColors) -> &String| m.colors.as_ref().map(pick);
             sqlx::query(
-                "INSERT INTO mini_sites (id, url, title, title_en, feature_ids, location_id) VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO mini_sites (id, url, title, title_en, feature_ids, location_id, description, description_en, \
+                 image_url, primary_color, background_color, text_color) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             )
             .bind(m.id).bind(&m.url).bind(&m.title).bind(&m.title_en).bind(ids).bind(m.location_id)
+            .bind(&m.description).bind(&m.description_en).bind(&m.image_url)
+            .bind(colour(|c| &c.primary)).bind(colour(|c| &c.background)).bind(colour(|c| &c.text))
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for i in &d.integrations {

@@ -277,6 +277,21 @@ pub(crate) fn mini_site(r: &impl Get) -> R<MiniSite> {
         title_en: r.s("title_en")?,
         feature_ids,
         location_id: r.oi("location_id")?,
+        description: r.s("description")?,
+        description_en: r.s("description_en")?,
+        image_url: r.os("image_url")?,
+        colors: match (
+            r.os("primary_color")?,
+            r.os("background_color")?,
+            r.os("text_color")?,
+        ) {
+            (Some(primary), Some(background), Some(text)) => Some(MiniSiteColors {
+                primary,
+                background,
+                text,
+            }),
+            _ => None,
+        },
     })
 }
 

@@ -181,21 +181,36 @@ describe('routing rules', () => {
     },
   );
 
-  it.each([
-    ['/order', 'Order tickets'],
-    ['/mini-site', 'Mini-site'],
-    ['/mini-site/summer', 'Mini-site'],
-  ])('says plainly that %s is not available yet', async (path, title) => {
-    await renderApp(`${path}?lang=en`);
-    expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
-    expect(
-      screen.getByRole('heading', { name: 'This screen is not available yet.' }),
-    ).toBeInTheDocument();
-  });
+  it.each([['/order', 'Order tickets']])(
+    'says plainly that %s is not available yet',
+    async (path, title) => {
+      await renderApp(`${path}?lang=en`);
+      expect(await screen.findByRole('heading', { name: title, level: 1 })).toBeInTheDocument();
+      expect(
+        screen.getByRole('heading', { name: 'This screen is not available yet.' }),
+      ).toBeInTheDocument();
+    },
+  );
+
+  it.each(['/mini-site', '/mini-site/summer'])(
+    'says %s names no mini-site when there is none',
+    async (path) => {
+      await renderApp(`${path}?lang=en`, {
+        api: (url) =>
+          url.pathname === '/api/mini-site/summer'
+            ? { status: 404, body: { error: { code: 'notFound', message: '' } } }
+            : undefined,
+      });
+      expect(
+        await screen.findByRole('heading', { name: 'There is no mini-site at this address' }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('heading', { name: 'Mini-site', level: 1 })).toBeInTheDocument();
+    },
+  );
 
   it('keeps ?lang on in-app links', async () => {
     await renderApp('/mini-site?lang=en');
-    const link = await screen.findByRole('link', { name: "See what's on" });
+    const link = await screen.findByRole('link', { name: 'To all films' });
     expect(link).toHaveAttribute('href', '/?lang=en');
   });
 

@@ -126,6 +126,14 @@ pub struct Cart {
     /// The total the buyer was shown (agorot); refused with `priceMismatch` when it is not the server's.
     #[serde(default)]
     pub total: Option<i64>,
+    /// The mini-site the buyer orders through (decision 0050): a ticket cart of its presentations
+    /// only (`noEvent` otherwise), and the order is the mini-site's. Empty: the web shop.
+    #[serde(default)]
+    #[schema(max_length = 200)]
+    pub mini_site_url: Option<String>,
+    /// The spec's cart repeats the mini-site's id; when given it must be `miniSiteUrl`'s (422).
+    #[serde(default)]
+    pub referral_mini_site_id: Option<i64>,
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -434,6 +442,8 @@ async fn post_cart(
         locale,
         total: body.cart.total,
         enrollment: body.cart.enrollment.as_ref().map(|e| e.to_app()),
+        mini_site_url: body.cart.mini_site_url.clone(),
+        referral_mini_site_id: body.cart.referral_mini_site_id,
     };
     let priced = state
         .orders
@@ -492,6 +502,11 @@ fn gift_lines(cart: &Cart) -> ApiResult<Option<GiftCartLines>> {
     }
     if !cart.voucher_payments.is_empty() {
         return Err(one_type("only a ticket order is paid by vouchers").into());
+    }
+    if cart.mini_site_url.as_deref().is_some_and(|u| !u.is_empty())
+        || cart.referral_mini_site_id.is_some()
+    {
+        return Err(one_type("a mini-site sells tickets only").into());
     }
     Ok(Some(
         match (&cart.vouchers, &cart.donations, &cart.memberships) {

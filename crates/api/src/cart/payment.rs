@@ -130,8 +130,8 @@ pub struct CommitBody {
     #[serde(default)]
     #[schema(max_length = 2000)]
     pub recaptcha_token: Option<String>,
+    /// The mini-site the order was priced through (422 `formValidation` when it was not).
     #[serde(default)]
-    #[allow(dead_code)] // part of the spec's call
     #[schema(max_length = 200)]
     pub mini_site_url: Option<String>,
 }
@@ -250,6 +250,7 @@ pub(super) async fn commit(
             session.id(),
             cart,
             body.recaptcha_token.as_deref().unwrap_or_default(),
+            body.mini_site_url.as_deref(),
         )
         .await?;
     Ok(axum::Json(CommitResponse {

@@ -21,6 +21,7 @@ mod logins;
 mod loyalty;
 mod membership_seats;
 mod memberships;
+mod mini_site;
 mod mini_site_validate;
 mod orders;
 mod payments;

@@ -159,6 +159,10 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
         for f in &m.feature_ids {
             need("feature", &features, *f, format!("mini-site {}", m.id))?;
         }
+        if let Some(l) = m.location_id {
+            need("location", &locations, l, format!("mini-site {}", m.id))?;
+        }
+        check_mini_site(m)?;
     }
     check_ticket_codes(d, &tickets)?;
     check_seasons(d, &memberships, &groups)?;
@@ -350,6 +354,54 @@ fn check_memberships(memberships: &[Membership]) -> Result<(), CatalogueFileErro
                     )));
                 }
             }
+        }
+    }
+    Ok(())
+}
+
+/// A mini-site's url is one path word; its banner is on the site; its colours
+/// are `#rrggbb` and readable at WCAG AA's 4.5:1: its text on its background, white on its primary
+/// colour (the buttons) and the primary colour on the background and on the white cards.
+fn check_mini_site(m: &MiniSite) -> Result<(), CatalogueFileError> {
+    use kupa_domain::colour::{TEXT_CONTRAST, contrast, parse_hex};
+    let what = format!("mini-site {}", m.id);
+    let word = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+    if m.url.is_empty() || m.url.len() > 64 || !m.url.chars().all(word) || m.url.starts_with('-') {
+        return Err(err(format!(
+            "{what}: url must be 1 to 64 of a-z, 0-9 and - (not first), got {:?}",
+            m.url
+        )));
+    }
+    // The site's content security policy loads images from the site only.
+    if let Some(image) = &m.image_url
+        && (!image.starts_with('/') || image.starts_with("//"))
+    {
+        return Err(err(format!(
+            "{what}: imageUrl must be a path on the site (/…)"
+        )));
+    }
+    let Some(c) = &m.colors else { return Ok(()) };
+    let colour = |name: &str, v: &str| {
+        parse_hex(v).ok_or_else(|| err(format!("{what}: colors.{name} must be #rrggbb, got {v:?}")))
+    };
+    let (primary, background, text) = (
+        colour("primary", &c.primary)?,
+        colour("background", &c.background)?,
+        colour("text", &c.text)?,
+    );
+    for (pair, ratio) in [
+        ("text on background", contrast(text, background)),
+        ("white on primary", contrast([255, 255, 255], primary)),
+        ("primary on background", contrast(primary, background)),
+        (
+            "primary on white (the cards)",
+            contrast(primary, [255, 255, 255]),
+        ),
+    ] {
+        if ratio < TEXT_CONTRAST {
+            return Err(err(format!(
+                "{what}: colors: {pair} has a contrast of {ratio:.2}, below {TEXT_CONTRAST}"
+            )));
         }
     }
     Ok(())

@@ -81,12 +81,14 @@ impl OrderService {
     }
 
     /// The buyer's commit (spec: POST /payment/commit): the reservation of the session's paid or
-    /// just-authorized order, once. A second commit is refused with ORDER_ALREADY_PAID.
+    /// just-authorized order, once. A second commit is refused with ORDER_ALREADY_PAID. A
+    /// `mini_site_url` (decision 0050) must be the mini-site the order was priced through.
     pub async fn commit(
         &self,
         session: &str,
         cart: CartKey,
         captcha_token: &str,
+        mini_site_url: Option<&str>,
     ) -> AppResult<Order> {
         crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
         let now = self.clock.now_ms();
@@ -97,6 +99,16 @@ impl OrderService {
             .ok_or_else(|| {
                 AppError::rejected(ErrorCode::LastCommit, "there is no order to commit")
             })?;
+        if let Some(url) = mini_site_url.filter(|u| !u.is_empty()) {
+            let site = self.catalogue.channel(Some(url)).await?.mini_site;
+            if site.map(|m| m.id) != order.referral_mini_site_id {
+                return Err(AppError::rejected_with(
+                    ErrorCode::FormValidation,
+                    "the order was not priced through this mini-site",
+                    serde_json::json!({ "fields": ["miniSiteUrl"] }),
+                ));
+            }
+        }
         let order = match order.status {
             OrderStatus::Paid => order,
             OrderStatus::Pending => {

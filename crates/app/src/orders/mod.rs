@@ -166,9 +166,18 @@ impl OrderService {
     }
 
     async fn sellable(&self, presentation_id: i64) -> AppResult<PresentationInfo> {
+        self.sellable_in(presentation_id, &Default::default()).await
+    }
+
+    /// A presentation on sale that the channel shows (`noEvent` when a mini-site does not).
+    async fn sellable_in(
+        &self,
+        presentation_id: i64,
+        channel: &crate::catalogue::Channel,
+    ) -> AppResult<PresentationInfo> {
         let info = self
             .catalogue
-            .presentation(presentation_id, &Default::default())
+            .presentation(presentation_id, channel)
             .await?
             .info;
         info.require_on_sale()?;

@@ -668,6 +668,11 @@ pub struct CartInput {
     pub total: Option<i64>,
     /// The cart enrols a member in a membership season (decision 0040): priced by the season.
     pub enrollment: Option<EnrollmentChoice>,
+    /// The mini-site the buyer orders through (decision 0050): its presentations only, and the
+    /// order is the mini-site's (channel miniSite, referralMiniSiteId its id).
+    pub mini_site_url: Option<String>,
+    /// The spec's cart repeats the mini-site's id; when given it must be `mini_site_url`'s.
+    pub referral_mini_site_id: Option<i64>,
 }
 
 /// The season and member an enrolment cart is for.

@@ -70,6 +70,7 @@ function reservationWith(changeable: boolean): Reservation {
       total: 9400,
     },
     status: 'paid',
+    channel: 'web',
     cancellations: [],
     refundedTotal: 0,
     loyaltyPointsSpent: 0,

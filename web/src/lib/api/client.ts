@@ -6,6 +6,7 @@ import type {
   SiteConfig,
   UpcomingPresentationsResponse,
 } from './types';
+import { channelOf } from './orderChannel';
 
 export const API_BASE = '/api';
 
@@ -260,7 +261,7 @@ export function fetchUpcomingPresentations(
 export function fetchPresentation(id: number, signal?: AbortSignal): Promise<PresentationResponse> {
   return apiGet<PresentationResponse>(
     `/presentations/${encodeURIComponent(id)}`,
-    undefined,
+    channelOf(id),
     signal,
   );
 }

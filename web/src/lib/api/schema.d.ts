@@ -1219,6 +1219,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/mini-site/{url}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A mini-site and its presentations. */
+    get: operations['miniSite'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/payment/callback': {
     parameters: {
       query?: never;
@@ -2374,11 +2391,21 @@ export interface components {
        */
       memberships?: components['schemas']['CartMembershipIn'][] | null;
       /**
+       * @description The mini-site the buyer orders through (decision 0050): a ticket cart of its presentations
+       *     only (`noEvent` otherwise), and the order is the mini-site's. Empty: the web shop.
+       */
+      miniSiteUrl?: string | null;
+      /**
        * @description A ticket order's presentations (empty for a voucher or donation order; the server also
        *     takes it left out).
        */
       presentations: components['schemas']['CartPresentation'][];
       products?: components['schemas']['CartProduct'][];
+      /**
+       * Format: int64
+       * @description The spec's cart repeats the mini-site's id; when given it must be `miniSiteUrl`'s (422).
+       */
+      referralMiniSiteId?: number | null;
       /**
        * Format: int64
        * @description The total the buyer was shown (agorot); refused with `priceMismatch` when it is not the server's.
@@ -2572,6 +2599,7 @@ export interface components {
     };
     CommitBody: {
       cart: components['schemas']['CommitCart'];
+      /** @description The mini-site the order was priced through (422 `formValidation` when it was not). */
       miniSiteUrl?: string | null;
       /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
       recaptchaToken: string;
@@ -3797,6 +3825,38 @@ export interface components {
       /** Format: int64 */
       seasonId: number;
     };
+    /** @description A mini-site's colours, each `#rrggbb`, readable together (the catalogue loader checks it). */
+    MiniSiteColorsDto: {
+      background: string;
+      /** @description Buttons (with white text), headings and links. */
+      primary: string;
+      text: string;
+    };
+    /**
+     * @description The spec's Mini-site (`URL`, `PresentationList`) with Kupa's own look: title, line, banner,
+     *     colours.
+     */
+    MiniSiteDto: {
+      /** @description Its upcoming presentations (sale not ended), in start order. */
+      PresentationList: components['schemas']['Presentation'][];
+      URL: string;
+      colors?: components['schemas']['MiniSiteColorsDto'] | null;
+      description: string;
+      descriptionEn: string;
+      /**
+       * Format: int64
+       * @description What an order through it carries as `referralMiniSiteId`.
+       */
+      id: number;
+      /** @description The banner: a path on this site; null: none. */
+      imageUrl?: string | null;
+      title: string;
+      titleEn: string;
+    };
+    MiniSiteResponse: {
+      miniSite: components['schemas']['MiniSiteDto'];
+      serverTime: string;
+    };
     MobileChangeBody: {
       /** @description The new Israeli mobile number: 0521234567, 052-123-4567, +972521234567, ... */
       mobileNumber: string;
@@ -4599,6 +4659,11 @@ export interface components {
       /** @description What has been cancelled, oldest first, with each refund and whether it is still pending. */
       cancellations: components['schemas']['CancellationDto'][];
       /**
+       * @description Where it was sold: `web`, `miniSite` (then `referralMiniSiteId` is the mini-site's id) or
+       *     `partnerApi`.
+       */
+      channel: string;
+      /**
        * @description The confirmation page on the site, `/reservation/{id}?exp=…&sig=…`, signed like `pdfUrl`:
        *     the address to share, that opens the tickets on any device.
        */
@@ -4644,6 +4709,8 @@ export interface components {
       /** @description The lines every screen shows, adding up to `total`. */
       priceBreakdown: components['schemas']['PriceBreakdown'];
       products: components['schemas']['ReservedProduct'][];
+      /** Format: int64 */
+      referralMiniSiteId?: number | null;
       /**
        * Format: int64
        * @description The sum of every refund so far (agorot).
@@ -8938,6 +9005,38 @@ export interface operations {
       };
     };
   };
+  miniSite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The mini-site's url word */
+        url: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The mini-site */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MiniSiteResponse'];
+        };
+      };
+      /** @description notFound: no such mini-site */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   paymentCallback: {
     parameters: {
       query?: never;
@@ -10387,6 +10486,7 @@ export interface operations {
         partOfDay?: string;
         /** @description 1: hold the first block for this buyer. */
         isLock?: number;
+        /** @description Only what this mini-site shows. */
         miniSiteUrl?: string;
         /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
         recaptchaToken: string;

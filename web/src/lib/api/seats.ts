@@ -6,6 +6,7 @@ import { apiGet, apiSend } from './client';
 import type { Captcha } from '../captcha';
 import type { SeatplanV2Response, SeatsStatusV2Response } from './types';
 import { useSeatEvents } from './seatEvents';
+import { channelOf } from './orderChannel';
 
 /** How often the map asks again while the live event stream is down. */
 export const STATUS_POLL_MS = 5000;
@@ -36,7 +37,11 @@ export function seatsStatusQuery(presentationId: number, pollMs: number | false 
   return queryOptions({
     queryKey: seatMapKeys.status(presentationId),
     queryFn: ({ signal }) =>
-      apiGet<SeatsStatusV2Response>('/seats/seats-statusV2', { presentationId }, signal),
+      apiGet<SeatsStatusV2Response>(
+        '/seats/seats-statusV2',
+        { presentationId, ...channelOf(presentationId) },
+        signal,
+      ),
     refetchInterval: pollMs,
     staleTime: 0,
   });

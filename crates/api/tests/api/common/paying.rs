@@ -39,7 +39,7 @@ pub async fn priced_cart_at(
         .into_iter()
         .find(|p| p.venue_id == 1 && p.is_on_sale)
         .expect("a presentation on sale in the big hall");
-    priced_cart_of(app, who, p, row, code, locale, [None, None]).await
+    priced_cart_of(app, who, p, row, code, locale, [None, None], json!({})).await
 }
 
 /// As `priced_cart_at`, each seat whose `refs` entry is given on a hotel guest ticket naming that
@@ -56,7 +56,7 @@ pub async fn priced_cart_with_refs(
         .into_iter()
         .find(|p| p.venue_id == 1 && p.is_on_sale)
         .expect("a presentation on sale in the big hall");
-    priced_cart_of(app, who, p, row, None, "he", refs).await
+    priced_cart_of(app, who, p, row, None, "he", refs, json!({})).await
 }
 
 /// As `priced_cart_at`, on the given presentation of venue 1 (as the API answered it).
@@ -69,9 +69,22 @@ pub async fn priced_cart_for(
     locale: &str,
 ) -> Paying {
     let p: Presentation = serde_json::from_value(p).expect("a presentation");
-    priced_cart_of(app, who, p, row, code, locale, [None, None]).await
+    priced_cart_of(app, who, p, row, code, locale, [None, None], json!({})).await
 }
 
+/// As `priced_cart_for`, with more fields in the cart (`{"miniSiteUrl": "festival"}`).
+pub async fn priced_cart_with(
+    app: &TestApp,
+    who: &str,
+    p: Value,
+    row: usize,
+    extra: Value,
+) -> Paying {
+    let p: Presentation = serde_json::from_value(p).expect("a presentation");
+    priced_cart_of(app, who, p, row, None, "he", [None, None], extra).await
+}
+
+#[allow(clippy::too_many_arguments)]
 async fn priced_cart_of(
     app: &TestApp,
     who: &str,
@@ -80,6 +93,7 @@ async fn priced_cart_of(
     code: Option<&str>,
     locale: &str,
     refs: [Option<&str>; 2],
+    extra: Value,
 ) -> Paying {
     let plan = app.seat_plan(&p).await;
     let (first, second) = row_end_pair(&plan, row);
@@ -120,7 +134,7 @@ async fn priced_cart_of(
         .zip(&tickets)
         .map(|(s, t)| json!({ "XCoordinate": s.x, "YCoordinate": s.y, "VenueSectionId": s.si, "ticket": t }))
         .collect();
-    let cart = json!({
+    let mut cart = json!({
         "cart": {
             "presentations": [{ "presentationId": p.id, "seats": lines }],
             "customerInfo": { "firstName": "דנה", "lastName": "לוי", "email": "dana@example.com", "verifyEmailAddress": "dana@example.com",
@@ -129,6 +143,9 @@ async fn priced_cart_of(
         "step": "customerInfo",
         "locale": locale,
     });
+    if let (Some(fields), Some(c)) = (extra.as_object(), cart["cart"].as_object_mut()) {
+        c.extend(fields.clone());
+    }
     let priced = app.post_cart(who, &cart).await.ok();
     Paying {
         presentation: serde_json::to_value(&p).unwrap(),

@@ -23,6 +23,20 @@ use tickets::{Plan, order_tickets};
 
 const MAX_PRODUCT_QUANTITY: i64 = 20;
 
+/// The mini-site that refers the order: the channel's. The spec's cart may repeat its id
+/// (`referralMiniSiteId`), never name another one or one without its `miniSiteUrl`.
+fn referral(channel: &crate::catalogue::Channel, repeated: Option<i64>) -> AppResult<Option<i64>> {
+    let site = channel.mini_site.as_ref().map(|m| m.id);
+    match repeated {
+        Some(id) if site != Some(id) => Err(AppError::rejected_with(
+            ErrorCode::FormValidation,
+            "referralMiniSiteId must be the id of the mini-site named by miniSiteUrl",
+            serde_json::json!({ "fields": ["referralMiniSiteId"] }),
+        )),
+        _ => Ok(site),
+    }
+}
+
 impl OrderService {
     /// Validates the whole cart against the session's holds and the rules, prices it on the
     /// server, and keeps it as the session's pending order. The steps, in order: the holds, the
@@ -42,9 +56,14 @@ impl OrderService {
             .map(|p| p.presentation_id)
             .collect();
         self.check_cart_presentations(&ids).await?;
+        let channel = self
+            .catalogue
+            .channel(cart.mini_site_url.as_deref())
+            .await?;
+        let referral = referral(&channel, cart.referral_mini_site_id)?;
         let mut parts = Vec::new();
         for part in &cart.presentations {
-            let info = self.sellable(part.presentation_id).await?;
+            let info = self.sellable_in(part.presentation_id, &channel).await?;
             if part.seats.is_empty() {
                 return Err(invalid(ErrorCode::FormValidation, "the cart has no seats"));
             }
@@ -120,9 +139,13 @@ impl OrderService {
             session_id: session.to_owned(),
             presentations: ids.clone(),
             status: OrderStatus::Pending,
-            // Every sale today is the web shop's; mini-sites and partners set theirs.
-            channel: Channel::Web,
-            referral_mini_site_id: None,
+            // The web shop's, or the mini-site's that referred it (partners set theirs).
+            channel: if referral.is_some() {
+                Channel::MiniSite
+            } else {
+                Channel::Web
+            },
+            referral_mini_site_id: referral,
             is_hold: false,
             // The customer logged in (login cookie) when the cart was priced: their order, read
             // back on their other devices and, later, in their customer area.

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { Captcha } from '../../../lib/captcha';
 import { fetchPaymentForm, type PaymentFormQuery } from '../../../lib/api/payment';
 import { apiGet, apiSend } from '../../../lib/api/client';
+import { channelOf } from '../../../lib/api/orderChannel';
 import type { components } from '../../../lib/api/schema';
 import type { CartBody, PricedCart } from '../../../lib/api/types';
 import type { CustomerInfo } from '../../../components/checkout/customerInfo';
@@ -85,6 +86,7 @@ export function commitOrder(
   return apiSend<CommitResponse>('POST', '/payment/commit', {
     cart: { presentations: [{ presentationId }] },
     recaptchaToken,
+    ...channelOf(presentationId),
   });
 }
 

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { queryOptions, useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
 import { seatMapKeys } from '../../../lib/api/seats';
 import { apiGet, apiSend } from '../../../lib/api/client';
+import { channelOf } from '../../../lib/api/orderChannel';
 import type { Captcha } from '../../../lib/captcha';
 import { stamp } from '../../../lib/countdownClock';
 import { withHeld, withoutHeld, type Holds } from '../model/holds';
@@ -60,6 +61,7 @@ export function bestAvailable(
     isBestPerPresentation: 1,
     isLock: 1,
     recaptchaToken,
+    ...channelOf(presentationId),
   });
 }
 

@@ -3,6 +3,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { Captcha } from '../../../lib/captcha';
 import { apiGet, apiSend } from '../../../lib/api/client';
+import { channelOf } from '../../../lib/api/orderChannel';
 import type {
   CartBody,
   CartResponse,
@@ -22,7 +23,7 @@ export function ticketGroupsQuery(presentationId: number, memberNumber = '') {
     queryFn: ({ signal }) =>
       apiGet<TicketGroupsResponse>(
         `/presentations/${encodeURIComponent(presentationId)}/ticketGroups`,
-        { membershipLoyaltyId: memberNumber || undefined },
+        { membershipLoyaltyId: memberNumber || undefined, ...channelOf(presentationId) },
         signal,
       ),
     staleTime: 60_000,
@@ -36,13 +37,18 @@ export function ticketByCode(
 ): Promise<TicketByCodeResponse> {
   return apiGet<TicketByCodeResponse>(
     `/presentations/${encodeURIComponent(presentationId)}/ticket`,
-    query,
+    { ...query, ...channelOf(presentationId) },
   );
 }
 
-/** Prices and validates the order on the server and moves the checkout to `body.step`. */
+/**
+ * Prices and validates the order on the server and moves the checkout to `body.step`. A ticket
+ * order started from a mini-site says so (the server makes it the mini-site's).
+ */
 export function postCart(body: CartBody): Promise<CartResponse> {
-  return apiSend<CartResponse>('POST', '/cart', body);
+  const first = body.cart.presentations?.[0]?.presentationId;
+  const channel = first === undefined ? {} : channelOf(first);
+  return apiSend<CartResponse>('POST', '/cart', { ...body, cart: { ...body.cart, ...channel } });
 }
 
 /** POST /cart: every step that prices the order posts it (tickets, products, details, vouchers). */

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { useParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useParams, useSearchParams } from 'react-router';
 import { clearsCart, forgetScreenings } from '../model/earlierScreenings';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../../components/ui/DateTime';
@@ -9,6 +9,7 @@ import { Notice } from '../../../components/ui/Notice';
 import { errorMessage } from '../../../lib/apiErrors';
 import { useDocumentTitle } from '../../../lib/documentTitle';
 import { ApiError } from '../../../lib/api/client';
+import { rememberMiniSite } from '../../../lib/api/orderChannel';
 import { featurePosterUrl } from '../../../lib/api/client';
 import { localizedName, placeName } from '../../../lib/localized';
 import { usePresentation } from '../api/presentation';
@@ -29,6 +30,13 @@ export default function OrderPage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const id = parseId(useParams().presentationId);
+  // Entered from a mini-site's page (?miniSiteUrl=…; empty: the web shop): kept for the order's
+  // calls before the first of them (decision 0050).
+  const [params] = useSearchParams();
+  const fromSite = params.get('miniSiteUrl');
+  useState(() => {
+    if (id !== null && fromSite !== null) rememberMiniSite(id, fromSite);
+  });
   const query = usePresentation(id);
 
   const presentation = query.data?.presentation;

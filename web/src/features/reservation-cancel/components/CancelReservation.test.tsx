@@ -59,6 +59,7 @@ function reservationWith(cancellations: CancellationResult[], creditOffered = fa
       total: 9000,
     },
     status: 'paid',
+    channel: 'web',
     cancellations,
     refundedTotal: cancellations.reduce((sum, c) => sum + c.refund, 0),
     loyaltyPointsSpent: 0,

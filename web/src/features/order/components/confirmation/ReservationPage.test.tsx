@@ -77,6 +77,7 @@ const reservation: Reservation = {
     total: 11800,
   },
   status: 'paid',
+  channel: 'web',
   cancellations: [],
   refundedTotal: 0,
   loyaltyPointsSpent: 0,
