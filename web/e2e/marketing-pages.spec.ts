@@ -83,7 +83,12 @@ for (const [lang, width] of [
   ['he', 1280],
   ['en', 390],
 ] as const) {
-  test(`the marketing pages read well and pass axe: ${lang} at ${width} px`, async ({ page }) => {
+  test(`the marketing pages at ${lang} ${width} px: no sideways scroll, axe, screenshots`, async ({
+    page,
+  }) => {
+    // Seven pages; axe once per page (at he 360 px), screenshots at each width.
+    test.setTimeout(90_000);
+    const axe = lang === 'he' && width === 360;
     await page.setViewportSize({ width, height: 800 });
     const pages = [
       ['contact', '/contact'],
@@ -103,10 +108,12 @@ for (const [lang, width] of [
         await expect(page.locator('.mk-field__error').first()).toBeVisible();
       }
       if (name === 'complexes') await expect(page.locator('.mk-card')).toHaveCount(3);
-      if (name === 'movie') await expect(page.locator('.mk-day').first()).toBeVisible();
+      if (name === 'movie') {
+        await expect(page.locator('.mk-day').first()).toBeVisible({ timeout: 20_000 });
+      }
       if (name === 'search') await expect(page.locator('.mk-results li').first()).toBeVisible();
       await noSidewaysScroll(page, `${name} ${lang} ${width}`);
-      await noSeriousAxeViolations(page);
+      if (axe) await noSeriousAxeViolations(page);
       await page.screenshot({ path: `${shots}${name}-${lang}-${width}.png`, fullPage: true });
     }
   });

@@ -7,6 +7,11 @@ import { localizedName } from '../../lib/localized';
 import { useComplexes, type Complex } from './api';
 import './marketing.css';
 
+/** The address with its city, unless the catalogue's address already names it. */
+function withCity(address: string, city: string): string {
+  return !city || address.includes(city) ? address : `${address}, ${city}`;
+}
+
 /** One complex: address with its map link, phone, parking and accessibility. */
 export function ComplexCard({ complex: c }: { complex: Complex }) {
   const { t, i18n } = useTranslation();
@@ -20,7 +25,10 @@ export function ComplexCard({ complex: c }: { complex: Complex }) {
       <dl className="mk-facts">
         <dt>{t('marketing.complex.address')}</dt>
         <dd>
-          {localizedName(lang, c.address, c.addressEn)}, {localizedName(lang, c.city, c.cityEn)}{' '}
+          {withCity(
+            localizedName(lang, c.address, c.addressEn),
+            localizedName(lang, c.city, c.cityEn),
+          )}{' '}
           <a href={c.mapUrl} target="_blank" rel="noopener noreferrer" className="mk-link">
             {t('marketing.complex.map')}
             <span className="visually-hidden"> {t('marketing.newTab')}</span>

@@ -8,7 +8,7 @@ import { useDocumentTitle } from '../../lib/documentTitle';
 import { formatLongDate, formatTime } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { useFeature, useUpcoming } from './api';
-import { bookable, byDay } from './model/schedule';
+import { bookable, byComplex, byDay } from './model/schedule';
 import './marketing.css';
 
 /** The movie page: the feature's facts in the page's language, and its screenings by day. */
@@ -89,19 +89,21 @@ export default function MoviePage() {
           days.map((day) => (
             <div key={day.date} className="mk-day">
               <h3>{formatLongDate(day.date, lang)}</h3>
-              <ul className="mk-times">
-                {day.presentations.map((p) => (
-                  <li key={p.id}>
-                    <LangLink to={`/order/${p.id}`} className="mk-time">
-                      <strong>{formatTime(p.dateTime, lang)}</strong>{' '}
-                      <span>{localizedName(lang, p.locationName, p.locationNameEn)}</span>
-                      <span className="visually-hidden">
-                        , {localizedName(lang, p.venueName, p.venueNameEn)}
-                      </span>
-                    </LangLink>
-                  </li>
-                ))}
-              </ul>
+              {byComplex(day.presentations).map((group) => (
+                <div key={group[0].locationId} className="mk-day__place">
+                  <h4>{localizedName(lang, group[0].locationName, group[0].locationNameEn)}</h4>
+                  <ul className="mk-times">
+                    {group.map((p) => (
+                      <li key={p.id}>
+                        <LangLink to={`/order/${p.id}`} className="mk-time">
+                          <strong>{formatTime(p.dateTime, lang)}</strong>
+                          <span>{localizedName(lang, p.venueName, p.venueNameEn)}</span>
+                        </LangLink>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ))}
             </div>
           ))
         )}

@@ -27,6 +27,13 @@ export function byDay(presentations: readonly Presentation[]): Day[] {
   return [...days.entries()].map(([date, list]) => ({ date, presentations: list }));
 }
 
+/** One day's screenings grouped by complex, complexes in first-screening order. */
+export function byComplex(presentations: readonly Presentation[]): Presentation[][] {
+  const groups = new Map<number, Presentation[]>();
+  for (const p of presentations) groups.set(p.locationId, [...(groups.get(p.locationId) ?? []), p]);
+  return [...groups.values()];
+}
+
 /** Distinct values in first-seen order. */
 function distinct<T, K>(items: readonly T[], key: (t: T) => K): T[] {
   const seen = new Set<K>();
