@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { LangLink } from '../../components/ui/LangLink';
@@ -11,6 +12,9 @@ import { useFeature, useUpcoming } from './api';
 import { bookable, byComplex, byDay } from './model/schedule';
 import './marketing.css';
 
+/** Days of screenings shown before "more days". */
+const FIRST_DAYS = 4;
+
 /** The movie page: the feature's facts in the page's language, and its screenings by day. */
 export default function MoviePage() {
   const { t, i18n } = useTranslation();
@@ -18,6 +22,7 @@ export default function MoviePage() {
   const featureId = Number(useParams().featureId);
   const feature = useFeature(featureId);
   const upcoming = useUpcoming(featureId);
+  const [allDays, setAllDays] = useState(false);
   const f = feature.data;
   useDocumentTitle(f ? localizedName(lang, f.name, f.nameEn) : t('marketing.movie.title'));
 
@@ -86,7 +91,7 @@ export default function MoviePage() {
         ) : days.length === 0 ? (
           <p>{t('marketing.movie.noScreenings')}</p>
         ) : (
-          days.map((day) => (
+          (allDays ? days : days.slice(0, FIRST_DAYS)).map((day) => (
             <div key={day.date} className="mk-day">
               <h3>{formatLongDate(day.date, lang)}</h3>
               {byComplex(day.presentations).map((group) => (
@@ -106,6 +111,11 @@ export default function MoviePage() {
               ))}
             </div>
           ))
+        )}
+        {!allDays && days.length > FIRST_DAYS && (
+          <button type="button" className="button button--ghost" onClick={() => setAllDays(true)}>
+            {t('marketing.movie.moreDays', { count: days.length - FIRST_DAYS })}
+          </button>
         )}
       </section>
     </article>
