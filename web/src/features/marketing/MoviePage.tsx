@@ -69,8 +69,8 @@ export default function MoviePage() {
             {name}
           </h1>
           {lang === 'he' && f.nameEn && (
-            <p className="mk-movie__alt" lang="en" dir="ltr">
-              {f.nameEn}
+            <p className="mk-movie__alt">
+              <bdi lang="en">{f.nameEn}</bdi>
             </p>
           )}
           <p>{localizedName(lang, f.synopsis, f.synopsisEn)}</p>
@@ -78,7 +78,9 @@ export default function MoviePage() {
             {facts.map(([k, v]) => (
               <div key={k} className="mk-facts__row">
                 <dt>{k}</dt>
-                <dd>{v}</dd>
+                <dd>
+                  <bdi>{v}</bdi>
+                </dd>
               </div>
             ))}
           </dl>
