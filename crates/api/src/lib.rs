@@ -18,6 +18,7 @@ mod events;
 mod extract;
 mod holds;
 mod logins;
+mod marketing;
 mod membership_seats;
 mod memberships;
 mod mini_site;
@@ -105,6 +106,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(staff::router())
         .merge(vouchers::router())
         .merge(waivers::router())
+        .merge(marketing::router())
 }
 
 /// The OpenAPI document of the public API (paths relative to /api).

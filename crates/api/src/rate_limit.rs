@@ -40,6 +40,9 @@ pub enum Class {
     /// GET /mini-site/validate/{url} (decision 0048): checked by the call itself, its "session"
     /// being the mini-site, so its key (or a guess at it) cannot walk the ticket numbers.
     Validate,
+    /// POST /inquiries: the marketing pages' forms, each kept and mailed to the chain
+    /// (decision 0051), so a bot cannot fill the table or the chain's mailbox.
+    Form,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,7 +74,8 @@ impl Default for RateLimits {
              login.session=10/10m,login.address=100/10m,code.session=20/10m,\
              code.address=200/10m,cart.session=60/10m,cart.address=600/10m,\
              door.session=120/1m,door.address=600/1m,\
-             validate.session=120/1m,validate.address=300/1m",
+             validate.session=120/1m,validate.address=300/1m,\
+             form.session=5/10m,form.address=30/10m",
         )
         .expect("the default limits parse")
     }
@@ -107,9 +111,10 @@ impl RateLimits {
                 "cart" => Class::Cart,
                 "door" => Class::Door,
                 "validate" => Class::Validate,
+                "form" => Class::Form,
                 other => {
                     return Err(format!(
-                        "unknown call class `{other}` (lock, sms, login, code, cart, door, validate)"
+                        "unknown call class `{other}` (lock, sms, login, code, cart, door, validate, form)"
                     ));
                 }
             };
@@ -211,6 +216,7 @@ pub fn class_of(method: &Method, path: &str) -> Option<Class> {
             Some(Class::Code)
         }
         (&Method::POST, "/api/cart") => Some(Class::Cart),
+        (&Method::POST, "/api/inquiries") => Some(Class::Form),
         _ => None,
     }
 }
@@ -410,7 +416,7 @@ mod tests {
         );
         assert_eq!(RateLimits::parse("off").unwrap().rules, vec![]);
         let merged = l.over_defaults();
-        assert_eq!(merged.rules.len(), 14);
+        assert_eq!(merged.rules.len(), 16);
         assert!(merged.rules.contains(&Rule {
             class: Class::Lock,
             scope: Scope::Session,

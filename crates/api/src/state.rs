@@ -228,4 +228,6 @@ pub struct AppState {
     pub vouchers: Arc<kupa_app::vouchers::VoucherService>,
     /// Enrolment in membership seasons: the season, its seat map and the seats held (decision 0040).
     pub enroll: Arc<kupa_app::memberships::EnrollService>,
+    /// The marketing pages: the contact, birthday and job forms, search, complexes (decision 0051).
+    pub marketing: Arc<kupa_app::marketing::MarketingService>,
 }

@@ -108,7 +108,7 @@ fn is_email(s: &str) -> bool {
     kupa_domain::customer::is_email_address(s)
 }
 
-fn is_name(s: &str) -> bool {
+pub(crate) fn is_name(s: &str) -> bool {
     s.chars()
         .all(|c| c.is_alphabetic() || c == ' ' || c == '-' || c == '\'' || c == '"' || c == '.')
 }

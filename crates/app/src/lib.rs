@@ -11,6 +11,7 @@ pub mod customer_info;
 pub mod error;
 pub mod links;
 pub mod logins;
+pub mod marketing;
 pub mod memberships;
 pub mod model;
 pub mod orders;

@@ -109,6 +109,10 @@ pub struct Feature {
     pub original_language: String,
     pub dubbing: String,
     pub subtitles: String,
+    /// The three above in English (decision 0051): the movie page in English shows them.
+    pub original_language_en: String,
+    pub dubbing_en: String,
+    pub subtitles_en: String,
     /// YYYY-MM-DD.
     pub release_date: String,
     pub runtime: i64,

@@ -32,6 +32,9 @@ pub struct SiteConfig {
     pub member_login_method: String,
     /// Every login method the login page offers (decision 0023), the first one first.
     pub customer_login_methods: Vec<String>,
+    /// The chain's address: the marketing pages' forms (contact, birthdays, jobs) are mailed
+    /// there (decision 0051). Empty: the forms are kept, not mailed.
+    pub chain_email: String,
 }
 
 /// The login methods of the customer area's login page, in their usual order.
@@ -225,6 +228,7 @@ impl Default for SiteConfig {
             terms: Vec::new(),
             presentation_info: PresentationInfoOptions::default(),
             confirmation: ConfirmationOptions::default(),
+            chain_email: String::new(),
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod ids;
 pub mod locale;
 pub mod money;
 pub mod pricing;
+pub mod search;
 pub mod seat_kinds;
 pub mod seating;
 pub mod tickets;

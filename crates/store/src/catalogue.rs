@@ -35,6 +35,7 @@ macro_rules! presentation_select {
          p.new_booking_url, p.cancellation_window_minutes, \
          f.id AS f_id, f.name AS f_name, f.name_en AS f_name_en, f.category_id AS f_category_id, \
          f.original_language AS f_original_language, f.dubbing AS f_dubbing, f.subtitles AS f_subtitles, \
+         f.original_language_en AS f_original_language_en, f.dubbing_en AS f_dubbing_en, f.subtitles_en AS f_subtitles_en, \
          f.release_date AS f_release_date, f.runtime AS f_runtime, f.classification AS f_classification, f.classification_en AS f_classification_en, \
          f.synopsis AS f_synopsis, f.synopsis_en AS f_synopsis_en, f.poster_from AS f_poster_from, \
          f.poster_to AS f_poster_to, \
@@ -124,12 +125,14 @@ macro_rules! insert_catalogue {
         for f in &d.features {
             sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO features (id, name, name_en, category_id, original_language, dubbing, subtitles, \
-                 release_date, runtime, classification, classification_en, synopsis, synopsis_en, poster_from, poster_to) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)", "id"),
+                 release_date, runtime, classification, classification_en, synopsis, synopsis_en, poster_from, poster_to, \
+                 original_language_en, dubbing_en, subtitles_en) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)", "id"),
             ))
             .bind(f.id).bind(&f.name).bind(&f.name_en).bind(f.category_id).bind(&f.original_language)
             .bind(&f.dubbing).bind(&f.subtitles).bind(&f.release_date).bind(f.runtime).bind(&f.classification).bind(&f.classification_en)
             .bind(&f.synopsis).bind(&f.synopsis_en).bind(&f.poster_from).bind(&f.poster_to)
+            .bind(&f.original_language_en).bind(&f.dubbing_en).bind(&f.subtitles_en)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for t in &d.tickets {
@@ -328,6 +331,7 @@ impl CatalogueStore for Db {
             self,
             "SELECT f.id AS f_id, f.name AS f_name, f.name_en AS f_name_en, f.category_id AS f_category_id, \
              f.original_language AS f_original_language, f.dubbing AS f_dubbing, f.subtitles AS f_subtitles, \
+         f.original_language_en AS f_original_language_en, f.dubbing_en AS f_dubbing_en, f.subtitles_en AS f_subtitles_en, \
              f.release_date AS f_release_date, f.runtime AS f_runtime, f.classification AS f_classification, f.classification_en AS f_classification_en, \
              f.synopsis AS f_synopsis, f.synopsis_en AS f_synopsis_en, f.poster_from AS f_poster_from, \
              f.poster_to AS f_poster_to, c.id AS c_id, c.name AS c_name, c.name_en AS c_name_en \

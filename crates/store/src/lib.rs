@@ -74,6 +74,7 @@ mod credentials;
 mod customer_area;
 mod holders;
 mod holds;
+mod inquiries;
 mod login;
 mod orders;
 mod outbox;

@@ -205,6 +205,14 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         captcha.clone(),
         clock_port.clone(),
     ));
+    let marketing = Arc::new(kupa_app::marketing::MarketingService::new(
+        catalogue.clone(),
+        cat.clone(),
+        store.clone(),
+        mailer.clone(),
+        captcha.clone(),
+        clock_port.clone(),
+    ));
     let orders = Arc::new(
         OrderService::new(
             catalogue.clone(),
@@ -253,6 +261,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         reports,
         vouchers,
         enroll,
+        marketing,
     }
 }
 

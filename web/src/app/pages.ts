@@ -39,9 +39,18 @@ export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
   privacy: lazyPage(() =>
     import('../features/legal/LegalPage').then((m) => ({ default: m.PrivacyPage })),
   ),
-  contact: lazyPage(() =>
-    import('../features/legal/LegalPage').then((m) => ({ default: m.ContactPage })),
+  // The contact page is the marketing pages' contact form (decision 0051).
+  contact: lazyPage(() => import('../features/marketing/FormPages')),
+  birthdays: lazyPage(() =>
+    import('../features/marketing/FormPages').then((m) => ({ default: m.BirthdaysPage })),
   ),
+  jobs: lazyPage(() =>
+    import('../features/marketing/FormPages').then((m) => ({ default: m.JobsPage })),
+  ),
+  complexes: lazyPage(() => import('../features/marketing/ComplexesPage')),
+  movie: lazyPage(() => import('../features/marketing/MoviePage')),
+  search: lazyPage(() => import('../features/marketing/SearchPage')),
+  quickOrder: lazyPage(() => import('../features/marketing/QuickOrderPage')),
   accessibility: lazyPage(() =>
     import('../features/legal/LegalPage').then((m) => ({ default: m.AccessibilityPage })),
   ),

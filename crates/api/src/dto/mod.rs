@@ -213,6 +213,9 @@ pub struct Feature {
     pub original_language: String,
     pub dubbing: String,
     pub subtitles: String,
+    pub original_language_en: String,
+    pub dubbing_en: String,
+    pub subtitles_en: String,
     /// YYYY-MM-DD.
     pub release_date: String,
     /// Minutes.
@@ -236,6 +239,9 @@ impl Feature {
             original_language: f.original_language.clone(),
             dubbing: f.dubbing.clone(),
             subtitles: f.subtitles.clone(),
+            original_language_en: f.original_language_en.clone(),
+            dubbing_en: f.dubbing_en.clone(),
+            subtitles_en: f.subtitles_en.clone(),
             release_date: f.release_date.clone(),
             runtime: f.runtime,
             classification: f.classification.clone(),

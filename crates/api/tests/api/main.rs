@@ -19,6 +19,7 @@ mod http;
 mod login;
 mod logins;
 mod loyalty;
+mod marketing;
 mod membership_seats;
 mod memberships;
 mod mini_site;

@@ -6,6 +6,15 @@ import { LEGAL_PATHS } from '../../lib/legal';
 /** The donations page's path (not one of the configurable routes). */
 const DONATIONS_PATH = '/donations';
 
+/** The chain's marketing pages (decision 0051; the contact form is among the legal links). */
+const CHAIN_PAGES = [
+  { key: 'quickOrder', path: '/quick-order' },
+  { key: 'search', path: '/search' },
+  { key: 'complexes', path: '/complexes' },
+  { key: 'birthdays', path: '/birthdays' },
+  { key: 'jobs', path: '/jobs' },
+] as const;
+
 /**
  * On every page: what else the site sells (gift cards, memberships, donations: otherwise reached
  * from nowhere but a typed address), the legal pages an Israeli site must have, and the
@@ -26,6 +35,15 @@ export function Footer() {
           {shop.map(({ key, path }) => (
             <li key={key}>
               <LangLink to={path}>{t(`shopNav.${key}`)}</LangLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav className="site-footer__nav" aria-label={t('marketing.nav.label')}>
+        <ul>
+          {CHAIN_PAGES.map(({ key, path }) => (
+            <li key={key}>
+              <LangLink to={path}>{t(`marketing.nav.${key}`)}</LangLink>
             </li>
           ))}
         </ul>

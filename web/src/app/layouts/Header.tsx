@@ -24,6 +24,12 @@ export function Header({ lang }: { lang: string }) {
           <LangLink to="/" className="site-header__nav-link">
             {t('nav.whatsOn')}
           </LangLink>
+          <LangLink to="/quick-order" className="site-header__nav-link">
+            {t('marketing.nav.quickOrder')}
+          </LangLink>
+          <LangLink to="/search" className="site-header__nav-link">
+            {t('marketing.nav.search')}
+          </LangLink>
         </nav>
         <HeaderAccount />
         <LanguageSwitcher current={lang} />

@@ -65,9 +65,6 @@ export function TermsPage() {
 export function PrivacyPage() {
   return <LegalPage doc="privacy" />;
 }
-export function ContactPage() {
-  return <LegalPage doc="contact" />;
-}
 export function AccessibilityPage() {
   return <LegalPage doc="accessibility" />;
 }

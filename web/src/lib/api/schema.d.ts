@@ -1107,6 +1107,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inquiries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a contact message, a birthday party request or a job application: checked, kept, and
+     *     mailed to the chain's address (the site config's `chainEmail`) through the mail port.
+     */
+    post: operations['postInquiry'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/integration': {
     parameters: {
       query?: never;
@@ -1116,6 +1136,23 @@ export interface paths {
     };
     /** Checks a partner's link (key, time stamp, return address). */
     get: operations['getIntegration'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/locations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The chain's complexes (cinemas), with address, phone, parking, accessibility and a map link. */
+    get: operations['complexes'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1728,6 +1765,26 @@ export interface paths {
      *     (429 tooManyRequests).
      */
     post: operations['sendTickets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Features and complexes whose Hebrew or English name (or a complex's city) matches: niqqud
+     *     and case do not matter, and every word typed must begin a word of the name.
+     */
+    get: operations['search'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2647,6 +2704,27 @@ export interface components {
       /** @description The tickets' e-document keys, line order. */
       ticketIdentifiers: string[];
     };
+    /** @description A complex of the chain, as its page shows it. */
+    Complex: {
+      accessibility: string;
+      accessibilityEn: string;
+      address: string;
+      addressEn: string;
+      city: string;
+      cityEn: string;
+      /** Format: int64 */
+      id: number;
+      /** @description A map search for the address (OpenStreetMap), to open in a new tab. */
+      mapUrl: string;
+      name: string;
+      nameEn: string;
+      parking: string;
+      parkingEn: string;
+      phone: string;
+    };
+    ComplexesResponse: {
+      complexes: components['schemas']['Complex'][];
+    };
     ConfigResponse: components['schemas']['SiteConfig'] & {
       captcha: components['schemas']['CaptchaInfo'];
       locale: components['schemas']['LocaleInfo'];
@@ -3366,12 +3444,14 @@ export interface components {
       classification: string;
       classificationEn: string;
       dubbing: string;
+      dubbingEn: string;
       /** Format: int64 */
       id: number;
       imageUrl: string;
       name: string;
       nameEn: string;
       originalLanguage: string;
+      originalLanguageEn: string;
       /** @description YYYY-MM-DD. */
       releaseDate: string;
       /**
@@ -3380,6 +3460,7 @@ export interface components {
        */
       runtime: number;
       subtitles: string;
+      subtitlesEn: string;
       synopsis: string;
       synopsisEn: string;
     };
@@ -3487,6 +3568,52 @@ export interface components {
     HoldsResponse: {
       /** @description Newest first: open holds, and recent paid or released ones. */
       holds: components['schemas']['Hold'][];
+    };
+    /**
+     * @description One of the three forms. Every kind has `fullName` and `email`; a contact message also needs
+     *     `message`; a birthday `mobileNumber`, `locationId`, `partyDate` and `guests` (`childAge`
+     *     optional); a job application `mobileNumber` and `position` (`locationId` optional).
+     */
+    InquiryBody: {
+      /**
+       * Format: int64
+       * @description Birthday: 1 to 18.
+       */
+      childAge?: number | null;
+      email?: string;
+      fullName?: string;
+      /**
+       * Format: int64
+       * @description Birthday: 5 to 100.
+       */
+      guests?: number | null;
+      kind: components['schemas']['InquiryKind'];
+      /** @description The page's language (`he` or `en`), kept with the form. */
+      locale?: string;
+      /**
+       * Format: int64
+       * @description A complex (GET /locations).
+       */
+      locationId?: number | null;
+      message?: string;
+      /** @description An Israeli mobile number (0521234567, +972 52-123-4567, ...). */
+      mobileNumber?: string;
+      /** @description Birthday: YYYY-MM-DD, from tomorrow up to a year ahead. */
+      partyDate?: string;
+      /** @description Job: the position applied for. */
+      position?: string;
+      /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
+      recaptchaToken: string;
+    };
+    /** @enum {string} */
+    InquiryKind: 'contact' | 'birthday' | 'job';
+    InquiryResponse: {
+      /**
+       * Format: int64
+       * @description The kept form's number (the mail's reference is `inquiry-{id}`).
+       */
+      inquiryId: number;
+      success: boolean;
     };
     IntegrationInfo: {
       /** Format: int64 */
@@ -4883,6 +5010,10 @@ export interface components {
       label: string;
       labelEn: string;
     };
+    SearchResponse: {
+      complexes: components['schemas']['Complex'][];
+      features: components['schemas']['Feature'][];
+    };
     SeasonPresentationDto: {
       IsRequired: boolean;
       /**
@@ -5234,6 +5365,12 @@ export interface components {
     SiteConfig: {
       /** @default true */
       allowSaveMemberCard: boolean;
+      /**
+       * @description The chain's address: the marketing pages' forms (contact, birthdays, jobs) are mailed
+       *     there (decision 0051). Empty: the forms are kept, not mailed.
+       * @default
+       */
+      chainEmail: string;
       /**
        * @default {
        *       "orderTerms": "",
@@ -8683,6 +8820,57 @@ export interface operations {
       };
     };
   };
+  postInquiry: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InquiryBody'];
+      };
+    };
+    responses: {
+      /** @description Received (and mailed when the chain has an address) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InquiryResponse'];
+        };
+      };
+      /** @description recaptcha */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: params.fields maps each field (fullName, email, mobileNumber, locationId, message, partyDate, guests, childAge, position) to the rule it broke (required, alpha, email, mobile, min, max) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests: the forms' rate limit (form.session, form.address) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   getIntegration: {
     parameters: {
       query: {
@@ -8724,6 +8912,26 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  complexes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The complexes, in catalogue order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ComplexesResponse'];
         };
       };
     };
@@ -10453,6 +10661,41 @@ export interface operations {
       };
       /** @description tooManyRequests: text messages are limited per session and per address */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  search: {
+    parameters: {
+      query: {
+        /**
+         * @description What the buyer typed: Hebrew or English, with or without niqqud, any case (longer than
+         *     100 characters is cut).
+         */
+        q: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What matches (both lists empty when nothing does) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SearchResponse'];
+        };
+      };
+      /** @description formValidation (q missing or too long) */
+      422: {
         headers: {
           [name: string]: unknown;
         };
