@@ -288,8 +288,10 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
     );
     table.push_str(&report::headline(&all));
     let details = report::details(&all);
-    println!("\n{table}");
-    println!("{details}");
+    if !all.is_empty() {
+        println!("\n{table}");
+        println!("{details}");
+    }
     let md = cli.out.join(format!("{date}-summary.md"));
     let mut text = std::fs::read_to_string(&md).unwrap_or_default();
     if !text.is_empty() {

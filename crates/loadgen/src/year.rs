@@ -65,7 +65,7 @@ pub fn chain(days_back: i64) -> anyhow::Result<Value> {
             .context("locations")?
             .push(l);
         for (k, hall) in halls.iter().enumerate() {
-            let venue = id * 10 + k as i64 + 1;
+            let venue = 1000 + id * 10 + k as i64 + 1;
             let mut v = hall.clone();
             v["id"] = json!(venue);
             v["locationId"] = json!(id);
