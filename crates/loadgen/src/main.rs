@@ -226,7 +226,12 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
         let mut runs = Vec::new();
         for &backend in &backends {
             match year::run(&settings, backend, days, samples).await {
-                Ok(r) => runs.push(r),
+                Ok(r) => {
+                    // Each target's figures as soon as they are measured: a long run stopped
+                    // before the next target keeps them.
+                    eprintln!("{}", year::table(std::slice::from_ref(&r)));
+                    runs.push(r);
+                }
                 Err(e) => eprintln!("year of sales on {backend:?}: did not run: {e:#}"),
             }
         }

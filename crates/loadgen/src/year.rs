@@ -493,6 +493,20 @@ fn backend_name(b: Backend) -> &'static str {
 
 /// The figures as a table, and written to `<out>/<date>-year.json`.
 pub fn report(runs: &[YearRun], out: &Path, date: &str) -> anyhow::Result<String> {
+    let json = json!(runs
+        .iter()
+        .map(|r| json!({ "target": backend_name(r.backend), "setup": r.setup, "calls": r.figures }))
+        .collect::<Vec<_>>());
+    std::fs::create_dir_all(out)?;
+    std::fs::write(
+        out.join(format!("{date}-year.json")),
+        serde_json::to_vec_pretty(&json)?,
+    )?;
+    Ok(table(runs))
+}
+
+/// The figures as a Markdown table.
+pub fn table(runs: &[YearRun]) -> String {
     let mut table = String::from(
         "| target | call | p50 ms | p99 ms | max ms | errors | bytes |\n|---|---|---:|---:|---:|---:|---:|\n",
     );
@@ -510,14 +524,5 @@ pub fn report(runs: &[YearRun], out: &Path, date: &str) -> anyhow::Result<String
             ));
         }
     }
-    let json = json!(runs
-        .iter()
-        .map(|r| json!({ "target": backend_name(r.backend), "setup": r.setup, "calls": r.figures }))
-        .collect::<Vec<_>>());
-    std::fs::create_dir_all(out)?;
-    std::fs::write(
-        out.join(format!("{date}-year.json")),
-        serde_json::to_vec_pretty(&json)?,
-    )?;
-    Ok(table)
+    table
 }
