@@ -221,12 +221,13 @@ pub async fn rebuild_sales_summary(db: &Db) -> StoreResult<usize> {
 /// Fills the summary when it is empty and some order was paid.
 pub(crate) async fn ensure_sales_summary(db: &Db) -> StoreResult<()> {
     let (has_summary, has_sales): (bool, bool) = crate::on_pool!(db, |p| {
-        let s: Option<i64> = sqlx::query_scalar("SELECT 1 FROM sales_summary LIMIT 1")
-            .fetch_optional(p)
-            .await
-            .map_err(db_err)?;
+        let s: Option<i64> =
+            sqlx::query_scalar("SELECT CAST(1 AS BIGINT) FROM sales_summary LIMIT 1")
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?;
         let o: Option<i64> = sqlx::query_scalar(
-            "SELECT 1 FROM order_tickets t JOIN orders o ON o.id = t.order_id WHERE o.paid_at IS NOT NULL LIMIT 1",
+            "SELECT CAST(1 AS BIGINT) FROM order_tickets t JOIN orders o ON o.id = t.order_id WHERE o.paid_at IS NOT NULL LIMIT 1",
         )
         .fetch_optional(p)
         .await
