@@ -219,6 +219,13 @@ impl Cluster {
             }
         }
         self.nodes.clear();
+        // KUPA_BENCH_KEEP keeps the run's database (its folder, and on PostgreSQL the database)
+        // for reading it afterwards, e.g. timing a report's SQL in sqlite3 or psql.
+        let keep = std::env::var_os("KUPA_BENCH_KEEP").is_some();
+        if keep {
+            eprintln!("kept the run's database: {}", redact(&self.database_url));
+            self.drop = None;
+        }
         if let Some((admin, name)) = self.drop.take() {
             match sqlx::PgConnection::connect(&admin).await {
                 Ok(mut c) => {
@@ -235,7 +242,7 @@ impl Cluster {
                 Err(e) => eprintln!("warning: could not drop the bench database {name}: {e}"),
             }
         }
-        if std::env::var_os("KUPA_BENCH_KEEP").is_none() {
+        if !keep {
             let _ = std::fs::remove_dir_all(&self.dir);
         }
     }

@@ -138,9 +138,16 @@ api_tests! {
         };
         let data = format!("/api/PRES-live/v2/presentationData?presentationId={pid}");
         let day = format!("/api/PRES-live/locationTicketSales/data/{paid_day}/0");
+        // The points-of-sale report of the day: (orders, tickets, revenue) of the web.
+        let points = format!("/api/staff/reports/points-of-sale?from={paid_day}&to={paid_day}");
+        let web = |r: &Value| {
+            let row = r["rows"].as_array().unwrap().iter().find(|x| x["channel"] == "אתר").cloned();
+            row.map(|x| (x["orders"].as_i64().unwrap(), x["tickets"].as_i64().unwrap(), x["revenue"].as_i64().unwrap()))
+        };
         let all = price(1) + price(2);
         assert_eq!(figures(ok(&get(&app, &m, &data).await)), (2, all, all, 2));
         assert_eq!(location(ok(&get(&app, &m, &day).await)), Some((2, all, 1)));
+        assert_eq!(web(ok(&get(&app, &m, &points).await)), Some((1, 2, b.k.total)));
         // A node starting on this database (sales and a summary) starts, and leaves the summary be.
         db.db.migrate().await.unwrap();
         assert_eq!(figures(ok(&get(&app, &m, &data).await)), (2, all, all, 2));
@@ -150,13 +157,20 @@ api_tests! {
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
         assert_eq!(figures(ok(&get(&app, &m, &data).await)), (1, price(2), price(2), 1));
         assert_eq!(location(ok(&get(&app, &m, &day).await)), Some((1, price(2), 1)));
+        // A partial cancellation takes its ticket off the point of sale; the order stays paid.
+        assert_eq!(web(ok(&get(&app, &m, &points).await)), Some((1, 1, b.k.total)));
         // A rebuild from the orders says the same as what the finalisation and the cancel kept.
         let cells = "SELECT presentation_id || '|' || sale_day || '|' || ticket_id || '|' || tickets || '|' || revenue || '|' || orders \
                      FROM sales_summary WHERE tickets <> 0 OR orders <> 0 ORDER BY 1";
+        let channels = "SELECT sale_day || '|' || business_id || '|' || channel || '|' || orders || '|' || tickets || '|' || revenue \
+                        || '|' || service_charges FROM channel_summary ORDER BY 1";
         let kept = rows(db, cells).await;
+        let kept_channels = rows(db, channels).await;
         assert_eq!(kept.len(), 1, "both seats are one ticket type: {kept:?}");
+        assert_eq!(kept_channels.len(), 1, "{kept_channels:?}");
         kupa_store::rebuild_sales_summary(&db.db).await.unwrap();
         assert_eq!(rows(db, cells).await, kept);
+        assert_eq!(rows(db, channels).await, kept_channels);
 
         // The other: nothing of the order is left in the figures, and the summary says so too.
         let r = cancel(&app, &dana, &b.reservation, json!({})).await;
@@ -164,6 +178,10 @@ api_tests! {
         assert_eq!(figures(ok(&get(&app, &m, &data).await)), (0, 0, 0, 0));
         assert_eq!(location(ok(&get(&app, &m, &day).await)), None);
         let left = rows(db, "SELECT CAST(SUM(tickets) AS TEXT) || '|' || CAST(SUM(revenue) AS TEXT) || '|' || CAST(SUM(orders) AS TEXT) FROM sales_summary").await;
+        assert_eq!(left, vec!["0|0|0".to_owned()]);
+        // A cancelled order is no longer a paid one: its point of sale has nothing left of it.
+        assert_eq!(web(ok(&get(&app, &m, &points).await)), None);
+        let left = rows(db, "SELECT CAST(SUM(orders) AS TEXT) || '|' || CAST(SUM(tickets) AS TEXT) || '|' || CAST(SUM(revenue) AS TEXT) FROM channel_summary").await;
         assert_eq!(left, vec!["0|0|0".to_owned()]);
 
     }

@@ -367,6 +367,34 @@ async fn the_demo_history_reads_as_fourteen_days_of_sales(db: &TestDb) {
     assert_eq!(s["totalRevenue"].as_i64().unwrap().to_string(), orders[0]);
     let by_day: i64 = s["salesByDay"].as_array().unwrap().iter().map(|d| d["Tickets"].as_i64().unwrap()).sum();
     assert_eq!(by_day as usize, report.tickets);
+    // The points-of-sale and products reports of the fortnight (their summaries, filled from the
+    // seeded orders) say what the orders say, channel by channel and product by product: over
+    // the days they were paid on (up to a week before each screening).
+    let paid_from = app.today.checked_sub(jiff::Span::new().days(30)).unwrap();
+    let range = format!("from={paid_from}&to={}", app.today);
+    let r = get(&app, &m, &format!("/api/staff/reports/points-of-sale?{range}&lang=en")).await;
+    let mut channels: Vec<String> = ok(&r)["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| format!("{} {} {} {}", row["channelEn"].as_str().unwrap(), row["orders"], row["tickets"], row["revenue"]))
+        .collect();
+    channels.sort();
+    let mut expected = rows(
+        db,
+        "SELECT CASE o.channel WHEN 'web' THEN 'Website' WHEN 'miniSite' THEN 'Mini-site' ELSE 'Partner API' END \
+         || ' ' || CAST(COUNT(*) AS TEXT) || ' ' || CAST(SUM((SELECT COUNT(*) FROM order_tickets t WHERE t.order_id = o.id)) AS TEXT) \
+         || ' ' || CAST(SUM(o.total) AS TEXT) FROM orders o WHERE o.status = 'paid' GROUP BY o.channel",
+    )
+    .await;
+    expected.sort();
+    assert_eq!(channels, expected, "{}", r.text);
+    assert_eq!(channels.len(), 3, "web, mini-site and partner sales: {channels:?}");
+    let r = get(&app, &m, &format!("/api/staff/reports/products?{range}")).await;
+    let sold: i64 = ok(&r)["totals"]["revenue"].as_i64().unwrap();
+    let bought = rows(db, "SELECT CAST(SUM(quantity * unit_price) AS TEXT) FROM order_products").await;
+    assert_eq!(sold.to_string(), bought[0], "{}", r.text);
+    assert!(sold > 0);
     // A seeded reservation reads back like any other.
     let id = rows(db, "SELECT id FROM orders LIMIT 1").await;
     let order = kupa_app::orders::OrderStore::order(&db.db, &id[0]).await.unwrap().unwrap();

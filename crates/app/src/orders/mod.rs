@@ -7,7 +7,7 @@
 //! [`finalise`] (the one finalisation path, the commit, the sweeper) and [`messages`] (the
 //! confirmation mail and the tickets by text message). The ports are in [`crate::ports`].
 
-mod cancel;
+pub(crate) mod cancel;
 mod cart;
 mod credit_mail;
 mod decline;

@@ -7,6 +7,7 @@
 
 pub mod door;
 pub mod live;
+pub mod order_summary;
 pub mod refs;
 pub mod reports;
 pub mod resend;
@@ -154,6 +155,21 @@ pub trait StaffStore: Send + Sync {
         to_ms: i64,
         now_ms: i64,
     ) -> StoreResult<Vec<live::LiveRow>>;
+    /// [`StaffStore::live_rows`] of one feature (its presentations only are counted).
+    async fn feature_live_rows(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+        now_ms: i64,
+        feature_id: i64,
+    ) -> StoreResult<Vec<live::LiveRow>>;
+    /// The features with a presentation starting in [from, to), each with the businesses that
+    /// show it: (feature id, name, English name, business id), by feature id.
+    async fn features_between(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> StoreResult<Vec<(i64, String, String, i64)>>;
     async fn live_row(
         &self,
         presentation_id: i64,

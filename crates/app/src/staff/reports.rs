@@ -42,12 +42,14 @@ pub struct ChannelSale {
     pub service_charges: i64,
 }
 
-/// The reads only reports make. An order's business is its first presentation's; an order with
-/// none (vouchers, donations, memberships) is the chain's, business 0.
+/// The reads only reports make, of the business days `first..=last` (`YYYY-MM-DD`) of payment,
+/// from the summaries the finalisation and the cancellation keep ([`super::order_summary`]). An
+/// order's business is its first presentation's; an order with none (vouchers, donations,
+/// memberships) is the chain's, business 0.
 #[async_trait]
 pub trait ReportStore: Send + Sync {
-    async fn product_sales(&self, from_ms: i64, to_ms: i64) -> StoreResult<Vec<ProductSale>>;
-    async fn channel_sales(&self, from_ms: i64, to_ms: i64) -> StoreResult<Vec<ChannelSale>>;
+    async fn product_sales(&self, first: &str, last: &str) -> StoreResult<Vec<ProductSale>>;
+    async fn channel_sales(&self, first: &str, last: &str) -> StoreResult<Vec<ChannelSale>>;
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -492,7 +494,7 @@ impl ReportService {
             ReportKind::Products => {
                 let sales: Vec<ProductSale> = self
                     .store
-                    .product_sales(from_ms, to_ms)
+                    .product_sales(&first.to_string(), &last.to_string())
                     .await?
                     .into_iter()
                     .filter(|s| business_ids.contains(&s.business_id) || s.business_id == 0)
@@ -502,7 +504,7 @@ impl ReportService {
             ReportKind::PointsOfSale => {
                 let sales: Vec<ChannelSale> = self
                     .store
-                    .channel_sales(from_ms, to_ms)
+                    .channel_sales(&first.to_string(), &last.to_string())
                     .await?
                     .into_iter()
                     .filter(|s| business_ids.contains(&s.business_id) || s.business_id == 0)

@@ -236,10 +236,15 @@ impl LiveService {
         filter: &SalesFilter,
     ) -> AppResult<PresentationsData> {
         let (from, to) = business_range_ms(first, last);
-        let rows: Vec<LiveRow> = self
-            .store
-            .live_rows(from, to, self.now_ms())
-            .await?
+        let rows = match filter.feature_id {
+            Some(feature) => {
+                self.store
+                    .feature_live_rows(from, to, self.now_ms(), feature)
+                    .await?
+            }
+            None => self.store.live_rows(from, to, self.now_ms()).await?,
+        };
+        let rows: Vec<LiveRow> = rows
             .into_iter()
             .filter(|r| {
                 filter.keeps(
@@ -272,10 +277,12 @@ impl LiveService {
     ) -> AppResult<Vec<(i64, String, String)>> {
         caller.require(Access::Sales)?;
         let (first, last) = self.range_or_calendar(start, end)?;
+        let (from, to) = business_range_ms(first, last);
         let mut out: BTreeMap<i64, (i64, String, String)> = BTreeMap::new();
-        for r in self.rows(caller, first, last).await? {
-            out.entry(r.feature_id)
-                .or_insert((r.feature_id, r.feature_name, r.feature_name_en));
+        for (id, name, name_en, business) in self.store.features_between(from, to).await? {
+            if caller.sees(business) {
+                out.entry(id).or_insert((id, name, name_en));
+            }
         }
         Ok(out.into_values().collect())
     }
@@ -300,11 +307,13 @@ impl LiveService {
     ) -> AppResult<Vec<LiveRow>> {
         caller.require(Access::Sales)?;
         let (first, last) = self.calendar();
+        let (from, to) = business_range_ms(first, last);
         Ok(self
-            .rows(caller, first, last)
+            .store
+            .feature_live_rows(from, to, self.now_ms(), feature_id)
             .await?
             .into_iter()
-            .filter(|r| r.feature_id == feature_id)
+            .filter(|r| caller.sees(r.business_id))
             .filter(|r| location_id.is_none_or(|l| r.location_id == l))
             .collect())
     }

@@ -88,7 +88,7 @@ macro_rules! cancel_in {
                             .await
                             .map_err(db_err)?;
                         }
-                        summary_on_cancel!($tx, &order, &taken[..], now);
+                        summary_on_cancel!($tx, &order, &taken[..], c.whole, now);
                         // The code uses the cancelled tickets spent come back, and their reference places.
                         let mut codes: std::collections::BTreeMap<&str, i64> = std::collections::BTreeMap::new();
                         for t in taken.iter().filter(|t| !t.is_sub_ticket) {

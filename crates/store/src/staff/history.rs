@@ -108,9 +108,35 @@ fn ticket(r: &impl Get) -> Result<Tk, sqlx::Error> {
     })
 }
 
+/// A product a seeded order may buy.
+struct Pr {
+    id: i64,
+    name: String,
+    name_en: String,
+    price: i64,
+}
+
+fn product(r: &impl Get) -> Result<Pr, sqlx::Error> {
+    Ok(Pr {
+        id: r.i("id")?,
+        name: r.s("name")?,
+        name_en: r.s("name_en")?,
+        price: r.i("price")?,
+    })
+}
+
+/// A seeded order's product line.
+struct Bought {
+    order_id: String,
+    product: usize,
+    quantity: i64,
+}
+
 struct Order {
     id: String,
     number: String,
+    channel: &'static str,
+    products_total: i64,
     session: String,
     presentation_id: i64,
     customer: String,
@@ -201,12 +227,19 @@ async fn seed_range(
         [],
         ticket
     )?;
+    let products: Vec<Pr> = fetch_all!(
+        db,
+        "SELECT id, name, name_en, price FROM products WHERE price > 0 ORDER BY id",
+        [],
+        product
+    )?;
     let mut by_plan: HashMap<i64, Vec<&Seat>> = HashMap::new();
     for (plan, s) in &seats {
         by_plan.entry(*plan).or_default().push(s);
     }
     let mut orders = Vec::new();
     let mut lines = Vec::new();
+    let mut bought = Vec::new();
     for show in &shows {
         let Some(plan) = by_plan.get(&show.seatplan_id) else {
             continue;
@@ -292,6 +325,30 @@ async fn seed_range(
                 report.tickets += 1;
             }
             taken += size;
+            // About a third of the orders add snacks; most sell on the web, some through a
+            // mini-site or a partner.
+            let mut products_total = 0;
+            if !products.is_empty() && rng.below(3) == 0 {
+                let first = rng.below(products.len() as u64) as usize;
+                for k in 0..1 + rng.below(2) as usize {
+                    let product = (first + k * 3) % products.len();
+                    if k > 0 && product == first {
+                        break;
+                    }
+                    let quantity = 1 + rng.below(size as u64) as i64;
+                    products_total += quantity * products[product].price;
+                    bought.push(Bought {
+                        order_id: id.clone(),
+                        product,
+                        quantity,
+                    });
+                }
+            }
+            let channel = match rng.below(20) {
+                0 | 1 => "miniSite",
+                2 => "partnerApi",
+                _ => "web",
+            };
             let mut n = rng.below(100_000_000);
             while !numbers.insert(n) {
                 n = rng.below(100_000_000);
@@ -301,6 +358,8 @@ async fn seed_range(
                 payment_id: rng.hex(),
                 id,
                 session,
+                channel,
+                products_total,
                 presentation_id: show.id,
                 customer: serde_json::to_string(&customer).unwrap_or_else(|_| "{}".into()),
                 tickets_total: total,
@@ -329,17 +388,17 @@ async fn seed_range(
                     .push_bind(o.customer.clone())
                     .push_bind("he")
                     .push_bind(o.tickets_total)
-                    .push_bind(0i64)
+                    .push_bind(o.products_total)
                     .push_bind(o.charges)
                     .push_bind("דמי טיפול")
-                    .push_bind(o.tickets_total + o.charges)
+                    .push_bind(o.tickets_total + o.products_total + o.charges)
                     .push_bind("ILS")
                     .push_bind(o.payment_id.clone())
                     .push_bind(o.paid_at - 240_000)
                     .push_bind(o.paid_at)
                     .push_bind(o.paid_at)
                     .push_bind(o.paid_at)
-                    .push_bind("web");
+                    .push_bind(o.channel);
             });
             q.build().execute(&mut *tx).await.map_err(db_err)?;
             let mut q = sqlx::QueryBuilder::new(
@@ -360,7 +419,7 @@ async fn seed_range(
                     .push_bind(o.id.clone())
                     .push_bind(o.session.clone())
                     .push_bind("card")
-                    .push_bind(o.tickets_total + o.charges)
+                    .push_bind(o.tickets_total + o.products_total + o.charges)
                     .push_bind("ILS")
                     .push_bind(1i64)
                     .push_bind("captured")
@@ -372,6 +431,21 @@ async fn seed_range(
                     .push_bind("/")
                     .push_bind(o.paid_at - 120_000)
                     .push_bind(o.paid_at);
+            });
+            q.build().execute(&mut *tx).await.map_err(db_err)?;
+        }
+        for chunk in bought.chunks(BATCH) {
+            let mut q = sqlx::QueryBuilder::new(
+                "INSERT INTO order_products (order_id, product_id, name, name_en, quantity, unit_price) ",
+            );
+            q.push_values(chunk, |mut b, l| {
+                let p = &products[l.product];
+                b.push_bind(l.order_id.clone())
+                    .push_bind(p.id)
+                    .push_bind(p.name.clone())
+                    .push_bind(p.name_en.clone())
+                    .push_bind(l.quantity)
+                    .push_bind(p.price);
             });
             q.build().execute(&mut *tx).await.map_err(db_err)?;
         }

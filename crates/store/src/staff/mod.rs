@@ -67,6 +67,15 @@ macro_rules! live_rows {
     };
 }
 
+fn feature_business(r: &impl Get) -> Result<(i64, String, String, i64), sqlx::Error> {
+    Ok((
+        r.i("id")?,
+        r.s("name")?,
+        r.s("name_en")?,
+        r.i("business_id")?,
+    ))
+}
+
 fn live_row(r: &impl Get) -> Result<LiveRow, sqlx::Error> {
     Ok(LiveRow {
         presentation_id: r.i("presentation_id")?,
@@ -90,6 +99,9 @@ fn live_row(r: &impl Get) -> Result<LiveRow, sqlx::Error> {
     })
 }
 
+/// The sold lines that carry a reference. They are few beside all the lines sold: the read starts
+/// from them (the partial index `order_tickets_ref_idx`; SQLite takes a CROSS JOIN's left table
+/// first) rather than from a range's screenings, which would walk every line of a year.
 macro_rules! sold_lines {
     ($where:literal) => {
         concat!("SELECT o.id AS order_id, o.reservation_number, o.paid_at, o.customer_id, \
@@ -98,10 +110,11 @@ macro_rules! sold_lines {
      f.id AS feature_id, f.name AS feature_name, f.name_en AS feature_name_en, f.category_id AS feature_category_id, \
      t.ticket_id, t.ticket_name, t.ticket_name_en, CAST(COALESCE(tk.price_policy_id, 0) AS BIGINT) AS price_policy_id, \
      t.price, t.service_charge, t.ref1, t.ref2 \
-     FROM order_tickets t JOIN orders o ON o.id = t.order_id JOIN presentations p ON p.id = t.presentation_id \
+     FROM order_tickets t CROSS JOIN orders o CROSS JOIN presentations p \
      JOIN venues v ON v.id = p.venue_id JOIN locations l ON l.id = v.location_id \
      JOIN features f ON f.id = p.feature_id LEFT JOIN tickets tk ON tk.id = t.ticket_id \
-     WHERE o.status = 'paid' AND t.cancelled_at IS NULL AND t.ref1 IS NOT NULL ", $where)
+     WHERE o.id = t.order_id AND p.id = t.presentation_id \
+     AND o.status = 'paid' AND t.cancelled_at IS NULL AND t.ref1 IS NOT NULL ", $where)
     };
 }
 
@@ -326,6 +339,36 @@ impl StaffStore for Db {
             live_rows!("p.starts_at >= $1 AND p.starts_at < $2"),
             [from_ms, to_ms, now_ms],
             live_row
+        )
+    }
+
+    async fn feature_live_rows(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+        now_ms: i64,
+        feature_id: i64,
+    ) -> StoreResult<Vec<LiveRow>> {
+        fetch_all!(
+            self,
+            live_rows!("p.starts_at >= $1 AND p.starts_at < $2 AND p.feature_id = $4"),
+            [from_ms, to_ms, now_ms, feature_id],
+            live_row
+        )
+    }
+
+    async fn features_between(
+        &self,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> StoreResult<Vec<(i64, String, String, i64)>> {
+        fetch_all!(
+            self,
+            "SELECT DISTINCT f.id, f.name, f.name_en, CAST(p.business_id AS BIGINT) AS business_id \
+             FROM presentations p JOIN venues v ON v.id = p.venue_id JOIN features f ON f.id = p.feature_id \
+             WHERE v.venue_type_id < 101 AND p.starts_at >= $1 AND p.starts_at < $2 ORDER BY f.id",
+            [from_ms, to_ms],
+            feature_business
         )
     }
 

@@ -1,6 +1,7 @@
 //! The reads of cinema reports (decision 0047): products sold and paid orders by channel over a
-//! range of payment times. An order's business is its first presentation's, or the chain's (0)
-//! when it has none (vouchers, donations, memberships).
+//! range of business days of payment, summed from the summaries the finalisation and the
+//! cancellation keep (decision 0052). An order's business is its first presentation's, or the
+//! chain's (0) when it has none (vouchers, donations, memberships).
 
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
@@ -8,17 +9,6 @@ use kupa_app::staff::reports::{ChannelSale, ProductSale, ReportStore};
 
 use crate::rows::Get;
 use crate::{Db, db_err};
-
-/// Paid orders in [$1, $2) with their business and their tickets not cancelled.
-macro_rules! paid_orders {
-    () => {
-        "SELECT o.id, o.channel, o.total, o.service_charge_total, \
-         COALESCE((SELECT p.business_id FROM order_presentations op JOIN presentations p ON p.id = op.presentation_id \
-                   WHERE op.order_id = o.id ORDER BY op.position LIMIT 1), 0) AS business_id, \
-         (SELECT COUNT(*) FROM order_tickets t WHERE t.order_id = o.id AND t.cancelled_at IS NULL) AS tickets \
-         FROM orders o WHERE o.status = 'paid' AND o.paid_at >= $1 AND o.paid_at < $2"
-    };
-}
 
 fn product_sale(r: &impl Get) -> Result<ProductSale, sqlx::Error> {
     Ok(ProductSale {
@@ -44,35 +34,27 @@ fn channel_sale(r: &impl Get) -> Result<ChannelSale, sqlx::Error> {
 
 #[async_trait]
 impl ReportStore for Db {
-    async fn product_sales(&self, from_ms: i64, to_ms: i64) -> StoreResult<Vec<ProductSale>> {
+    async fn product_sales(&self, first: &str, last: &str) -> StoreResult<Vec<ProductSale>> {
         fetch_all!(
             self,
-            concat!(
-                "SELECT CAST(b.business_id AS BIGINT) AS business_id, op.product_id, MIN(op.name) AS name, \
-                 MIN(op.name_en) AS name_en, CAST(SUM(op.quantity) AS BIGINT) AS quantity, \
-                 CAST(SUM(op.quantity * op.unit_price) AS BIGINT) AS revenue \
-                 FROM order_products op JOIN (",
-                paid_orders!(),
-                ") b ON b.id = op.order_id GROUP BY b.business_id, op.product_id ORDER BY op.product_id"
-            ),
-            [from_ms, to_ms],
+            "SELECT s.business_id, s.product_id, MIN(s.name) AS name, MIN(s.name_en) AS name_en, \
+             CAST(SUM(s.quantity) AS BIGINT) AS quantity, CAST(SUM(s.revenue) AS BIGINT) AS revenue \
+             FROM product_summary s WHERE s.sale_day >= $1 AND s.sale_day <= $2 \
+             GROUP BY s.business_id, s.product_id HAVING SUM(s.quantity) <> 0 ORDER BY s.product_id",
+            [first, last],
             product_sale
         )
     }
 
-    async fn channel_sales(&self, from_ms: i64, to_ms: i64) -> StoreResult<Vec<ChannelSale>> {
+    async fn channel_sales(&self, first: &str, last: &str) -> StoreResult<Vec<ChannelSale>> {
         fetch_all!(
             self,
-            concat!(
-                "SELECT CAST(b.business_id AS BIGINT) AS business_id, b.channel, COUNT(*) AS orders, \
-                 CAST(COALESCE(SUM(b.tickets), 0) AS BIGINT) AS tickets, \
-                 CAST(COALESCE(SUM(b.total), 0) AS BIGINT) AS revenue, \
-                 CAST(COALESCE(SUM(b.service_charge_total), 0) AS BIGINT) AS service_charges \
-                 FROM (",
-                paid_orders!(),
-                ") b GROUP BY b.business_id, b.channel ORDER BY b.channel"
-            ),
-            [from_ms, to_ms],
+            "SELECT s.business_id, s.channel, CAST(SUM(s.orders) AS BIGINT) AS orders, \
+             CAST(SUM(s.tickets) AS BIGINT) AS tickets, CAST(SUM(s.revenue) AS BIGINT) AS revenue, \
+             CAST(SUM(s.service_charges) AS BIGINT) AS service_charges \
+             FROM channel_summary s WHERE s.sale_day >= $1 AND s.sale_day <= $2 \
+             GROUP BY s.business_id, s.channel HAVING SUM(s.orders) <> 0 ORDER BY s.channel",
+            [first, last],
             channel_sale
         )
     }
