@@ -10,6 +10,14 @@ import '@fontsource/noto-sans/700.css';
 import '@fontsource/noto-sans/800.css';
 import './styles/global.css';
 import { App } from './app/App';
+import { installErrorReporting } from './lib/clientErrors';
+import i18n from './lib/i18n';
+import { watchIdle } from './lib/idle';
+
+installErrorReporting(
+  () => i18n.language,
+  watchIdle(() => undefined),
+);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

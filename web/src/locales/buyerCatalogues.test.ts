@@ -3,7 +3,7 @@
 // English but brand names and codes. Staff namespaces stay he and en.
 import { describe, expect, it } from 'vitest';
 import { LANGUAGE_CODES, STAFF_LANGUAGES, STAFF_NAMESPACES } from '../lib/i18n/languages';
-import { flatten, loadCatalogue, placeholders, type Tree } from './catalogueTree';
+import { flatten, loadCatalogue, placeholders, type Tree } from '../test/catalogueTree';
 import { SAME_AS_ENGLISH } from './sameAsEnglish';
 
 const BUYER_ONLY = LANGUAGE_CODES.filter((c) => !STAFF_LANGUAGES.includes(c));

@@ -8,7 +8,7 @@ import {
   loadCatalogue as load,
   placeholders,
   type Tree,
-} from './catalogueTree';
+} from '../test/catalogueTree';
 
 /** Every error code the server can answer, as its OpenAPI document lists them. */
 function serverErrorCodes(): string[] {

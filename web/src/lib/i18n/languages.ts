@@ -41,7 +41,7 @@ export function applyDocumentLanguage(code: string): void {
 }
 
 /** The staff screens (live monitoring, reports, the door) are written in these only. */
-export const STAFF_LANGUAGES: readonly LanguageCode[] = ['he', 'en'];
+export const STAFF_LANGUAGES: readonly string[] = ['he', 'en'];
 
 /** The catalogue's top-level namespaces of the staff screens: he and en only. */
 export const STAFF_NAMESPACES: readonly string[] = [

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const LOCALES_DIR = dirname(fileURLToPath(import.meta.url));
+export const LOCALES_DIR = join(dirname(fileURLToPath(import.meta.url)), '../locales');
 
 export type Tree = { [key: string]: string | Tree };
 
