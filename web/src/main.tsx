@@ -15,7 +15,9 @@ import i18n from './lib/i18n';
 import { watchIdle } from './lib/idle';
 
 installErrorReporting(
-  () => i18n.language,
+  // The page's language as asked (its catalogue may still be loading); the server keeps only a
+  // language it knows.
+  () => new URLSearchParams(window.location.search).get('lang') ?? i18n.language,
   watchIdle(() => undefined),
 );
 
