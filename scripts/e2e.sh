@@ -25,6 +25,10 @@ export KUPA_HOLD_LIMITS="${KUPA_HOLD_LIMITS:-address=5000}"
 # The per-address connection and event stream caps too: all the browsers are on 127.0.0.1.
 export KUPA_MAX_CONNECTIONS_PER_ADDRESS="${KUPA_MAX_CONNECTIONS_PER_ADDRESS:-2000}"
 export KUPA_MAX_EVENT_STREAMS_PER_ADDRESS="${KUPA_MAX_EVENT_STREAMS_PER_ADDRESS:-500}"
+# Four interface languages (the buyer's he and en, and ru and ar: web/e2e/languages.spec.ts),
+# and a tenant's own words over the Russian catalogue (scripts/e2e-wording.json).
+export KUPA_LOCALES="${KUPA_LOCALES:-he,en,ru,ar}"
+export KUPA_WORDING="${KUPA_WORDING:-scripts/e2e-wording.json}"
 KUPA_DATABASE_URL="sqlite:$work/e2e.db" KUPA_LOG=warn,kupa=info \
   ./target/debug/kupa serve --demo --test-mode --addr "127.0.0.1:$port" \
   --redirect-allow-list partner.example >"$log" 2>&1 &

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { scheduleFor } from './api';
+import { switchLanguage } from './pages/language';
 import { OrderPage } from './pages/OrderPage';
 import { addDays, todayInCinema } from '../src/lib/format';
 
@@ -80,11 +81,11 @@ test('the buyer chooses a regular and a child ticket, adds a popcorn and reaches
   // A reload and a language switch keep the choice: the child ticket stays a child's.
   await page.reload();
   await expect(order.seatTicketChoice(1).locator('option:checked')).toHaveText(/^ילד/);
-  await page.getByRole('link', { name: 'English' }).click();
+  await switchLanguage(page, 'English');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect(order.seatTicketChoice(0).locator('option:checked')).toHaveText(/^Regular/);
   await expect(order.seatTicketChoice(1).locator('option:checked')).toHaveText(/^Child/);
-  await page.getByRole('link', { name: 'עברית' }).click();
+  await switchLanguage(page, 'עברית');
   await expect(page.locator('html')).toHaveAttribute('lang', 'he');
   await expect(order.seatTicketChoice(0).locator('option:checked')).toHaveText(/^רגיל/);
   await expect(order.seatTicketChoice(1).locator('option:checked')).toHaveText(/^ילד/);

@@ -10,6 +10,16 @@ import '@fontsource/noto-sans/700.css';
 import '@fontsource/noto-sans/800.css';
 import './styles/global.css';
 import { App } from './app/App';
+import { installErrorReporting } from './lib/clientErrors';
+import i18n from './lib/i18n';
+import { watchIdle } from './lib/idle';
+
+installErrorReporting(
+  // The page's language as asked (its catalogue may still be loading); the server keeps only a
+  // language it knows.
+  () => new URLSearchParams(window.location.search).get('lang') ?? i18n.language,
+  watchIdle(() => undefined),
+);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');

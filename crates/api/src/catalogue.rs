@@ -1,5 +1,7 @@
 //! GET /config, /integration, /seats/presentations, /presentations, /features, images.
 
+use std::collections::BTreeMap;
+
 use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
@@ -64,6 +66,9 @@ pub struct ConfigResponse {
     pub captcha: CaptchaInfo,
     pub test_mode: bool,
     pub server_time: String,
+    /// Tenant wording over the catalogue, per enabled locale: flat key (`whatsOn.title`) → text
+    /// (decision 0054). Empty unless the deployment configures a wording file.
+    pub wording: BTreeMap<String, BTreeMap<String, String>>,
 }
 
 /// The site configuration: numbered params, step timers, currencies, options; plus locales and routes.
@@ -97,6 +102,7 @@ async fn get_config(State(state): State<AppState>) -> ApiResult<axum::Json<Confi
         },
         test_mode: s.test_mode,
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),
+        wording: s.wording.for_locales(&s.enabled_locales),
     }))
 }
 

@@ -6,6 +6,7 @@
 mod bounds;
 mod cart;
 mod catalogue;
+mod client_errors;
 mod contact_change;
 mod customer;
 mod customer_area;
@@ -40,6 +41,7 @@ mod tickets;
 mod vouchers;
 mod waivers;
 mod web;
+pub mod wording;
 
 use axum::Router;
 use axum::routing::get;
@@ -107,6 +109,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(vouchers::router())
         .merge(waivers::router())
         .merge(marketing::router())
+        .merge(client_errors::router())
 }
 
 /// The OpenAPI document of the public API (paths relative to /api).

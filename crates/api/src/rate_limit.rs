@@ -43,6 +43,9 @@ pub enum Class {
     /// POST /inquiries: the marketing pages' forms, each kept and mailed to the chain
     /// (decision 0051), so a bot cannot fill the table or the chain's mailbox.
     Form,
+    /// POST /client-errors: the web app's error reports (decision 0055), written to the log, so
+    /// a page in a loop or a bot cannot flood it.
+    Report,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -75,7 +78,8 @@ impl Default for RateLimits {
              code.address=200/10m,cart.session=60/10m,cart.address=600/10m,\
              door.session=120/1m,door.address=600/1m,\
              validate.session=120/1m,validate.address=300/1m,\
-             form.session=5/10m,form.address=30/10m",
+             form.session=5/10m,form.address=30/10m,\
+             report.session=30/10m,report.address=300/10m",
         )
         .expect("the default limits parse")
     }
@@ -112,9 +116,10 @@ impl RateLimits {
                 "door" => Class::Door,
                 "validate" => Class::Validate,
                 "form" => Class::Form,
+                "report" => Class::Report,
                 other => {
                     return Err(format!(
-                        "unknown call class `{other}` (lock, sms, login, code, cart, door, validate, form)"
+                        "unknown call class `{other}` (lock, sms, login, code, cart, door, validate, form, report)"
                     ));
                 }
             };
@@ -217,6 +222,7 @@ pub fn class_of(method: &Method, path: &str) -> Option<Class> {
         }
         (&Method::POST, "/api/cart") => Some(Class::Cart),
         (&Method::POST, "/api/inquiries") => Some(Class::Form),
+        (&Method::POST, "/api/client-errors") => Some(Class::Report),
         _ => None,
     }
 }
@@ -416,7 +422,7 @@ mod tests {
         );
         assert_eq!(RateLimits::parse("off").unwrap().rules, vec![]);
         let merged = l.over_defaults();
-        assert_eq!(merged.rules.len(), 16);
+        assert_eq!(merged.rules.len(), 18);
         assert!(merged.rules.contains(&Rule {
             class: Class::Lock,
             scope: Scope::Session,

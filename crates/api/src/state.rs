@@ -53,6 +53,8 @@ pub struct ApiSettings {
     pub mini_site_keys: Vec<MiniSiteKey>,
     pub enabled_locales: Vec<String>,
     pub default_locale: String,
+    /// Tenant wording over the catalogue's (KUPA_WORDING, decision 0054), checked at start.
+    pub wording: Arc<crate::wording::Wording>,
     pub test_mode: bool,
     /// The shared secret of the payment gateway's signed callback (`KUPA_GATEWAY_SECRET`). When
     /// none is configured, test mode uses a fixed test secret and other modes refuse callbacks.
@@ -169,6 +171,7 @@ impl Default for ApiSettings {
             mini_site_keys: Vec::new(),
             enabled_locales: vec!["he".into(), "en".into()],
             default_locale: "he".into(),
+            wording: Arc::default(),
             test_mode: false,
             gateway_secret: None,
             callback_window_s: kupa_app::orders::CALLBACK_WINDOW_SECONDS,

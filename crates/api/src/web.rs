@@ -89,6 +89,16 @@ pub fn is_known_route(path: &str, configured: &RoutePaths) -> bool {
         .any(|d| segment_match(&effective_path(d, configured), path))
 }
 
+/// The route a page's path matches, as routes.json writes it (`/order/:presentationId`), with
+/// the configured prefixes: what a log may keep of an address (no ids, keys or query).
+pub fn route_pattern(path: &str, configured: &RoutePaths) -> Option<String> {
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    route_defs()
+        .iter()
+        .map(|d| effective_path(d, configured))
+        .find(|p| segment_match(p, path))
+}
+
 /// `/https://host/x` → the address after the slash, only for allow-listed hosts.
 pub fn redirect_target(path_and_query: &str, allow_list: &[String]) -> Option<String> {
     let target = path_and_query.strip_prefix('/')?;
@@ -333,6 +343,17 @@ mod tests {
         for p in ["/nope", "/order/1/2", "/edocument", "/vod/x", "/ORDER"] {
             assert!(!is_known_route(p, &r), "{p}");
         }
+    }
+
+    #[test]
+    fn a_page_is_known_by_its_route_only() {
+        let r = RoutePaths::default();
+        assert_eq!(
+            route_pattern("/reservation/AB12CD/seats?lang=en", &r).as_deref(),
+            Some("/reservation/:reservationId/seats")
+        );
+        assert_eq!(route_pattern("/", &r).as_deref(), Some("/"));
+        assert_eq!(route_pattern("/nope/0521234567", &r), None);
     }
 
     #[test]

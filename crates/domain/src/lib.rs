@@ -2,6 +2,7 @@
 
 pub mod catalogue;
 pub mod checkout;
+pub mod client_error;
 pub mod codes;
 pub mod colour;
 pub mod customer;

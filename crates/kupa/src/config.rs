@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use kupa_api::wording::Wording;
 use kupa_api::{ApiSettings, RoutePaths};
 use serde::Deserialize;
 
@@ -74,6 +75,8 @@ pub struct WebFileConfig {
     pub enabled_locales: Option<Vec<String>>,
     pub default_locale: Option<String>,
     pub routes: Option<RoutePaths>,
+    /// Tenant wording: a JSON file of locale → {key: text} (also KUPA_WORDING, --wording).
+    pub wording: Option<std::path::PathBuf>,
 }
 
 impl FileConfig {
@@ -96,6 +99,7 @@ pub fn api_settings(
     file: &WebFileConfig,
     redirect_allow_list: Option<Vec<String>>,
     enabled_locales: Option<Vec<String>>,
+    wording: Option<&Path>,
     test_mode: bool,
 ) -> anyhow::Result<ApiSettings> {
     let defaults = ApiSettings::default();
@@ -117,6 +121,10 @@ pub fn api_settings(
         enabled.contains(&default_locale),
         "the default locale {default_locale:?} must be enabled"
     );
+    let wording = match wording.or(file.wording.as_deref()) {
+        Some(path) => load_wording(path)?,
+        None => Wording::default(),
+    };
     let routes = file.routes.clone().unwrap_or_default();
     for key in ["vod", "systemVouchers", "memberships", "miniSite"] {
         let p = routes.by_key(key).unwrap_or_default();
@@ -132,11 +140,25 @@ pub fn api_settings(
             .unwrap_or_default(),
         enabled_locales: enabled,
         default_locale,
+        wording: std::sync::Arc::new(wording),
         test_mode,
         gateway_secret: None,
         // Set from KUPA_PUBLIC_URL (or the listen address) by `serve`.
         public_url: ApiSettings::default().public_url,
         ..ApiSettings::default()
+    })
+}
+
+/// The tenant wording file, checked against the catalogue: a key it does not have, a text with
+/// other placeholders, or a locale that is none stops the start with every problem named.
+pub fn load_wording(path: &Path) -> anyhow::Result<Wording> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read the wording file {}: {e}", path.display()))?;
+    Wording::parse(&text).map_err(|problems| {
+        anyhow::anyhow!(
+            "the wording file {} is refused (docs/configuration.md, \"Tenant wording\"):\n{problems}",
+            path.display()
+        )
     })
 }
 
@@ -483,6 +505,27 @@ mod tests {
             captcha(None, true, false).unwrap(),
             CaptchaStart::Off(why) if why.contains("--demo")
         ));
+    }
+
+    #[test]
+    fn a_wording_file_with_an_unknown_key_stops_the_start_naming_it() {
+        let dir = std::env::temp_dir().join(format!("kupa-wording-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.json");
+        std::fs::write(&good, r#"{"en": {"whatsOn.title": "Now showing"}}"#).unwrap();
+        let s = api_settings(&WebFileConfig::default(), None, None, Some(&good), false).unwrap();
+        assert_eq!(s.wording.0["en"]["whatsOn.title"], "Now showing");
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, r#"{"en": {"whatsOn.titel": "Now showing"}}"#).unwrap();
+        let e = api_settings(&WebFileConfig::default(), None, None, Some(&bad), false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("bad.json") && e.contains("en whatsOn.titel: no such key"),
+            "{e}"
+        );
+        assert!(load_wording(&dir.join("missing.json")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

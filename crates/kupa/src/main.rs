@@ -67,6 +67,10 @@ enum Command {
         /// Enabled interface locales (comma separated; default he,en).
         #[arg(long, env = "KUPA_LOCALES", value_delimiter = ',')]
         locales: Option<Vec<String>>,
+        /// Tenant wording: a JSON file of locale → {catalogue key: text} laid over the
+        /// interface's words (checked at start; docs/configuration.md).
+        #[arg(long, env = "KUPA_WORDING")]
+        wording: Option<PathBuf>,
         /// Abuse limits: `off`, or rules like `lock.session=60/1m,sms.address=30/10m` over the
         /// defaults (docs/configuration.md).
         #[arg(long, env = "KUPA_RATE_LIMITS")]
@@ -245,6 +249,7 @@ async fn main() -> anyhow::Result<()> {
             redirect_allow_list,
             mini_site_keys,
             locales,
+            wording,
             rate_limits,
             hold_limits,
             trust_forwarded_for,
@@ -259,8 +264,13 @@ async fn main() -> anyhow::Result<()> {
             {
                 tracing::warn!("{why}");
             }
-            let settings =
-                config::api_settings(&file.web, redirect_allow_list, locales, test_mode)?;
+            let settings = config::api_settings(
+                &file.web,
+                redirect_allow_list,
+                locales,
+                wording.as_deref(),
+                test_mode,
+            )?;
             let settings = kupa_api::ApiSettings {
                 gateway_secret: config::gateway_secret(&file)?,
                 callback_window_s: config::callback_window(&file)?,

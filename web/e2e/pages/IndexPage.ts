@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { switchLanguage } from './language';
 
 /** The "What's on" index page. */
 export class IndexPage {
@@ -35,10 +36,7 @@ export class IndexPage {
   }
 
   async switchLanguage(nativeName: string) {
-    await this.page
-      .getByRole('navigation', { name: /Language|שפה/ })
-      .getByRole('link', { name: nativeName })
-      .click();
+    await switchLanguage(this.page, nativeName);
   }
 
   /** The first buy button of a feature's card in the by-feature view. */

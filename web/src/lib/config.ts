@@ -28,6 +28,8 @@ export interface AppConfig {
   };
   redirectAllowList: string[];
   testMode: boolean;
+  /** Tenant wording per enabled locale: flat key → text (decision 0054). */
+  wording: Record<string, Record<string, string>>;
   /** Areas a buyer may be sent to. Video on demand is not built yet (its page only says so), so
    * nothing links to it: no "Watch now" until it is on. */
   areas: { vod: boolean };
@@ -47,6 +49,21 @@ function stringList(value: unknown): string[] | null {
 function routePath(value: unknown, fallback: string): string {
   if (typeof value !== 'string' || !value.startsWith('/') || value.includes('?')) return fallback;
   return value.length > 1 ? value.replace(/\/+$/, '') : value;
+}
+
+/** The wording the server sent, for enabled locales, strings only. */
+function wordingOf(value: unknown, enabled: string[]): AppConfig['wording'] {
+  const out: AppConfig['wording'] = {};
+  if (typeof value !== 'object' || value === null) return out;
+  for (const [code, texts] of Object.entries(value as Record<string, unknown>)) {
+    if (!enabled.includes(code) || typeof texts !== 'object' || texts === null) continue;
+    out[code] = Object.fromEntries(
+      Object.entries(texts as Record<string, unknown>).filter(
+        (e): e is [string, string] => typeof e[1] === 'string',
+      ),
+    );
+  }
+  return out;
 }
 
 /** Fills what the server left out with the product defaults, and drops what we cannot use. */
@@ -80,6 +97,7 @@ export function normalizeConfig(raw: Partial<SiteConfig> | null | undefined): Ap
     },
     redirectAllowList: (stringList(raw?.redirectAllowList) ?? []).map((h) => h.toLowerCase()),
     testMode: raw?.testMode === true,
+    wording: wordingOf(raw?.wording, enabled),
     areas: { vod: false },
   };
 }

@@ -5,7 +5,10 @@ import {
   formatDateTime,
   formatDateTimeParts,
   formatDayMonth,
+  formatLongDate,
   formatMoney,
+  formatNumber,
+  formatShortDateTime,
   formatTime,
   isCalendarDate,
   todayInCinema,
@@ -79,5 +82,28 @@ describe('calendar days', () => {
 
   it('formats a day without shifting it', () => {
     expect(formatDayMonth('2026-07-14', 'en')).toBe('14/07');
+  });
+});
+
+describe('formatting in the other interface languages', () => {
+  const at = '2026-07-14T17:30:00Z';
+
+  it('writes money with the language’s own separators and the shekel sign', () => {
+    expect(formatMoney(123456, 'ru').replace(/\s/g, ' ')).toBe('1 234,56 ₪');
+    expect(formatMoney(123456, 'pl').replace(/\s/g, ' ')).toBe('1234,56 ILS');
+    expect(formatMoney(4200, 'ar')).toContain('42.00');
+    expect(formatNumber(1234567, 'hu').replace(/\s/g, ' ')).toBe('1 234 567');
+  });
+
+  it('dates in the language’s own order, in Jerusalem time', () => {
+    expect(formatDateTimeParts(at, 'ru')).toEqual({
+      weekday: 'вторник',
+      date: '14.07.2026',
+      time: '20:30',
+    });
+    expect(formatDateTimeParts(at, 'hu').date).toBe('2026. 07. 14.');
+    expect(formatDateTimeParts(at, 'ar').time).toBe('20:30');
+    expect(formatLongDate('2026-07-14', 'cs')).toBe('úterý 14. července 2026');
+    expect(formatShortDateTime(at, 'ru')).toBe('14.07.2026, 20:30');
   });
 });

@@ -41,6 +41,9 @@ export function formatDateTime(iso: string, lang: string): string {
   return `${weekday}, ${date}, ${time}`;
 }
 
+/** he and en write dates the way Israeli tickets do (14/07/2026); other languages their own way. */
+const TICKET_DATE_LANGUAGES = ['he', 'en'];
+
 /**
  * The three pieces of formatDateTime ("Tuesday", "14/07/2026", "20:30"), for screens that must
  * never break a line inside a date or a time (a narrow phone column broke "27/11/2026").
@@ -49,6 +52,7 @@ export function formatDateTimeParts(
   iso: string,
   lang: string,
 ): { weekday: string; date: string; time: string } {
+  const instant = new Date(iso);
   const fields = cinemaFormat(lang, {
     weekday: 'long',
     day: '2-digit',
@@ -57,14 +61,26 @@ export function formatDateTimeParts(
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
+  }).formatToParts(instant);
   const get = (type: Intl.DateTimeFormatPartTypes) =>
     fields.find((f) => f.type === type)?.value ?? '';
-  return {
-    weekday: get('weekday'),
-    date: `${get('day')}/${get('month')}/${get('year')}`,
-    time: `${get('hour')}:${get('minute')}`,
-  };
+  const date = TICKET_DATE_LANGUAGES.includes(lang)
+    ? `${get('day')}/${get('month')}/${get('year')}`
+    : // The language's own order and separators (14.07.2026, 2026. 07. 14.).
+      cinemaFormat(lang, { day: '2-digit', month: '2-digit', year: 'numeric' }).format(instant);
+  return { weekday: get('weekday'), date, time: `${get('hour')}:${get('minute')}` };
+}
+
+/** A count or amount (not money) with the language's grouping: "1,234", "1 234". */
+export function formatNumber(value: number, lang: string): string {
+  return new Intl.NumberFormat(intlLocale(lang)).format(value);
+}
+
+/** A date and time in the language's short style, in Asia/Jerusalem. */
+export function formatShortDateTime(iso: string, lang: string): string {
+  return cinemaFormat(lang, { dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23' }).format(
+    new Date(iso),
+  );
 }
 
 /** hour:minute (24 h) in Asia/Jerusalem. */

@@ -2,6 +2,12 @@
 // keep it. These hooks read it and carry it over to in-app links.
 import { useLocation, useSearchParams } from 'react-router';
 import { useConfig } from './config';
+import { FALLBACK_LANGUAGE, STAFF_LANGUAGES } from './i18n/languages';
+
+/** The staff screens (live monitoring, reports, the door) live under /PRES-live. */
+export function isStaffPath(pathname: string): boolean {
+  return pathname === '/PRES-live' || pathname.startsWith('/PRES-live/');
+}
 
 export interface PageLanguage {
   /** The language the page is shown in. */
@@ -16,17 +22,22 @@ export function resolveLanguage(
   requested: string | null,
   enabled: readonly string[],
   defaultLanguage: string,
+  staff = false,
 ): PageLanguage {
+  // The staff screens are written in he and en only: another language shows them in English.
+  const shown = (lang: string) =>
+    staff && !STAFF_LANGUAGES.includes(lang) ? FALLBACK_LANGUAGE : lang;
   // An empty ?lang= is a language we do not offer, as the server (which answers 404) sees it.
-  if (requested === null) return { lang: defaultLanguage, requested: null, valid: true };
-  if (enabled.includes(requested)) return { lang: requested, requested, valid: true };
+  if (requested === null) return { lang: shown(defaultLanguage), requested: null, valid: true };
+  if (enabled.includes(requested)) return { lang: shown(requested), requested, valid: true };
   return { lang: 'en', requested, valid: false };
 }
 
 export function usePageLanguage(): PageLanguage {
   const [params] = useSearchParams();
+  const { pathname } = useLocation();
   const { locale } = useConfig();
-  return resolveLanguage(params.get('lang'), locale.enabled, locale.default);
+  return resolveLanguage(params.get('lang'), locale.enabled, locale.default, isStaffPath(pathname));
 }
 
 /** Adds the current ?lang to an in-app address (unless the address sets its own). */

@@ -7,6 +7,7 @@ mod common;
 
 mod cancel;
 mod catalogue_import;
+mod client_errors;
 mod contact_change;
 mod customer_area;
 mod door_scan;

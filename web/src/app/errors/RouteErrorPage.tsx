@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { reportScriptError } from '../../lib/clientErrors';
 import { ApiError } from '../../lib/api/client';
 import { isChunkLoadError } from '../lazyPage';
 import { ErrorPageBoundary } from './ErrorPageBoundary';
@@ -22,6 +24,9 @@ function describe(error: unknown): { status: number; message: string | null } {
 export function RouteErrorPage() {
   const error = useRouteError();
   const { status, message } = describe(error);
+  useEffect(() => {
+    if (!isRouteErrorResponse(error)) reportScriptError(error);
+  }, [error]);
   if (status === 404) {
     return (
       <ErrorPageBoundary>

@@ -1,9 +1,9 @@
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useConfig } from '../../lib/config';
-import { nativeName } from '../../lib/i18n/languages';
-import { useSwitchLanguageHref } from '../../lib/lang';
+import { STAFF_LANGUAGES, nativeName } from '../../lib/i18n/languages';
+import { isStaffPath, useSwitchLanguageHref } from '../../lib/lang';
 
 /** Links to this same page in each enabled language (a menu once there are many). */
 export function LanguageSwitcher({ current }: { current: string }) {
@@ -11,7 +11,11 @@ export function LanguageSwitcher({ current }: { current: string }) {
   const { locale } = useConfig();
   const hrefFor = useSwitchLanguageHref();
   const navigate = useNavigate();
-  const languages = locale.enabled;
+  const { pathname } = useLocation();
+  // The staff screens offer he and en only.
+  const languages = isStaffPath(pathname)
+    ? locale.enabled.filter((code) => STAFF_LANGUAGES.includes(code))
+    : locale.enabled;
 
   if (languages.length > 3) {
     return (

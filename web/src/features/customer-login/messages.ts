@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import { ApiError } from '../../lib/api/client';
 import { errorMessage } from '../../lib/apiErrors';
+import { formatShortDateTime } from '../../lib/format';
 
 /** The words for a failed login: the dates and waits the server's params carry filled in. */
 export function loginError(t: TFunction, error: unknown, lang: string): string {
@@ -11,11 +12,7 @@ export function loginError(t: TFunction, error: unknown, lang: string): string {
       at &&
       (error.code === 'CUSTOMER_TOKEN_EXPIRED' || error.code === 'CUSTOMER_TOKEN_REDEEMED')
     ) {
-      const date = new Date(at).toLocaleString(lang === 'he' ? 'he-IL' : 'en-GB', {
-        timeZone: 'Asia/Jerusalem',
-        dateStyle: 'short',
-        timeStyle: 'short',
-      });
+      const date = formatShortDateTime(at, lang);
       return t(`errors.${error.code}`, { date });
     }
     if (error.code === 'tooManyLoginAttempts' && typeof p.retryAfterSeconds === 'number') {

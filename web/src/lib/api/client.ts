@@ -26,6 +26,22 @@ export class ApiError extends Error {
   }
 }
 
+/** What a failed call tells the error reporting (lib/clientErrors.ts): never its query or body. */
+export interface FailedCall {
+  status: number;
+  code: string;
+  message: string;
+  path: string;
+  requestId: string | null;
+}
+
+let failedCallListener: ((call: FailedCall) => void) | null = null;
+
+/** Who hears of every call that ended in an error answer (one at a time; null to stop). */
+export function onFailedCall(listener: ((call: FailedCall) => void) | null): void {
+  failedCallListener = listener;
+}
+
 const UUID_COOKIE = 'kupa_uuid';
 let knownUuid: string | null = null;
 
@@ -213,6 +229,13 @@ async function request<T>(
         continue;
       }
       const error = await errorFrom(response);
+      failedCallListener?.({
+        status: error.status,
+        code: error.code,
+        message: error.message,
+        path: `${API_BASE}${path}`,
+        requestId: response.headers.get('x-request-id'),
+      });
       if ([502, 503, 504].includes(response.status)) {
         setConnectionLost(true);
         throw new ApiError(error.status, 'connectionLost', error.message, error.params);

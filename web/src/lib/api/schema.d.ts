@@ -328,6 +328,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/client-errors': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Writes a buyer's error to the log, classified: 500 and above (and script errors) critical,
+     *     401/403 high, 404 medium, other 4xx low. Answers 204; nothing is stored.
+     */
+    post: operations['postClientError'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/config': {
     parameters: {
       query?: never;
@@ -2654,6 +2674,29 @@ export interface components {
       /** @description The weekend's days as JavaScript numbers them (0 Sunday … 6 Saturday): Friday and Saturday. */
       weekendDays: number[];
     };
+    /** @enum {string} */
+    ClientErrorKind: 'api' | 'script';
+    /** @description One error the web app met. There is deliberately no field for what the buyer typed. */
+    ClientErrorReport: {
+      /** @description The failed call's path; the log keeps only its template (`/reservations/{id}`). */
+      apiPath?: string | null;
+      /** @description The error code the call answered (`lock_seat_error`), or the script error's name. */
+      code?: string | null;
+      kind: components['schemas']['ClientErrorKind'];
+      /** @description The page's language. */
+      lang?: string | null;
+      /** @description What went wrong, in words (the log keeps 300 characters, numbers and e-mails masked). */
+      message?: string;
+      /** @description The page's path; the log keeps only its route (`/order/:presentationId`). */
+      page: string;
+      /** @description The failed call's `x-request-id`, to find its own log lines. */
+      requestId?: string | null;
+      /**
+       * Format: int32
+       * @description The failed call's HTTP status (400 to 599); only with `api`.
+       */
+      status?: number | null;
+    };
     CommitBody: {
       cart: components['schemas']['CommitCart'];
       /** @description The mini-site the order was priced through (422 `formValidation` when it was not). */
@@ -2732,6 +2775,15 @@ export interface components {
       routes: components['schemas']['RoutePaths'];
       serverTime: string;
       testMode: boolean;
+      /**
+       * @description Tenant wording over the catalogue, per enabled locale: flat key (`whatsOn.title`) → text
+       *     (decision 0054). Empty unless the deployment configures a wording file.
+       */
+      wording: {
+        [key: string]: {
+          [key: string]: string;
+        };
+      };
     };
     ConfirmationOptions: {
       /** @default  */
@@ -6925,6 +6977,55 @@ export interface operations {
       };
       /** @description formValidation: not a JSON body, or a token longer than the document allows */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  postClientError: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ClientErrorReport'];
+      };
+    };
+    responses: {
+      /** @description Logged */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description payloadTooLarge: over 4 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: a status outside 400–599, a status with a script error, a code that is no code */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description tooManyRequests: the reports' rate limit (report.session, report.address) */
+      429: {
         headers: {
           [name: string]: unknown;
         };

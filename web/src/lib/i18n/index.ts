@@ -37,12 +37,56 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
 });
 
+/** Locale → flat key (`whatsOn.title`) → the tenant's own words (GET /config `wording`). */
+export type Wording = Record<string, Record<string, string>>;
+
+let wording: Wording = {};
+
+/** `{"a.b": "x"}` → `{a: {b: "x"}}`, the shape i18next's bundles have. */
+export function unflatten(flat: Record<string, string>): Record<string, unknown> {
+  const tree: Record<string, unknown> = {};
+  for (const [key, text] of Object.entries(flat)) {
+    const path = key.split('.');
+    let node = tree;
+    for (const part of path.slice(0, -1)) {
+      const next = node[part];
+      node = (typeof next === 'object' && next !== null ? next : (node[part] = {})) as Record<
+        string,
+        unknown
+      >;
+    }
+    node[path[path.length - 1]] = text;
+  }
+  return tree;
+}
+
+function applyWording(code: string): void {
+  const texts = wording[code];
+  if (texts && Object.keys(texts).length > 0) {
+    i18n.addResourceBundle(code, 'translation', unflatten(texts), true, true);
+  }
+}
+
+/**
+ * Lays the tenant's words over the bundled catalogues (decision 0054): now for the catalogues
+ * already loaded, and for the others when they load.
+ */
+export function setWording(next: Wording): void {
+  wording = next;
+  for (const code of Object.keys(next)) {
+    if (i18n.hasResourceBundle(code, 'translation')) applyWording(code);
+  }
+}
+
 /** Loads a catalogue if needed, then switches to it. */
 export async function changeLanguage(code: string): Promise<void> {
   if (!isLanguageCode(code)) throw new Error(`Unknown language: ${code}`);
   if (!i18n.hasResourceBundle(code, 'translation')) {
     const load = catalogueLoader(code);
-    if (load) i18n.addResourceBundle(code, 'translation', await load(), true, true);
+    if (load) {
+      i18n.addResourceBundle(code, 'translation', await load(), true, true);
+      applyWording(code);
+    }
   }
   if (i18n.language !== code) await i18n.changeLanguage(code);
 }

@@ -39,3 +39,15 @@ export function applyDocumentLanguage(code: string): void {
   root.lang = code;
   root.dir = isRtl(code) ? 'rtl' : 'ltr';
 }
+
+/** The staff screens (live monitoring, reports, the door) are written in these only. */
+export const STAFF_LANGUAGES: readonly string[] = ['he', 'en'];
+
+/** The catalogue's top-level namespaces of the staff screens: he and en only. */
+export const STAFF_NAMESPACES: readonly string[] = [
+  'staff',
+  'staffCharts',
+  'staffResend',
+  'door',
+  'staffReports',
+];
