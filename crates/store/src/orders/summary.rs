@@ -231,11 +231,15 @@ const PAID_LINES: &str = "SELECT t.order_id, o.paid_at, t.line, t.presentation_i
 const PAGE: i64 = 50_000;
 
 /// Paid orders after an order id, a page at a time, as the point-of-sale cells read them.
+/// The page is cut first (the inner select): PostgreSQL would otherwise work out the
+/// subqueries of every paid order before sorting and cutting.
 const PAID_ORDERS: &str = "SELECT o.id, o.paid_at, o.channel, o.total, o.service_charge_total, \
-     CAST(COALESCE((SELECT p.business_id FROM order_presentations op JOIN presentations p ON p.id = op.presentation_id \
-               WHERE op.order_id = o.id ORDER BY op.position LIMIT 1), 0) AS BIGINT) AS business_id, \
+     CAST(COALESCE((SELECT p.business_id FROM presentations p WHERE p.id = \
+               (SELECT op.presentation_id FROM order_presentations op WHERE op.order_id = o.id ORDER BY op.position LIMIT 1)), 0) \
+          AS BIGINT) AS business_id, \
      (SELECT COUNT(*) FROM order_tickets t WHERE t.order_id = o.id AND t.cancelled_at IS NULL) AS tickets \
-     FROM orders o WHERE o.status = 'paid' AND o.id > $1 ORDER BY o.id LIMIT $2";
+     FROM (SELECT id, paid_at, channel, total, service_charge_total FROM orders \
+           WHERE status = 'paid' AND id > $1 ORDER BY id LIMIT $2) o ORDER BY o.id";
 /// The products of the paid orders in [$1, $2] (order ids).
 const PAID_PRODUCTS: &str = "SELECT op.order_id, op.product_id, op.name, op.name_en, op.quantity, op.unit_price \
      FROM order_products op JOIN orders o ON o.id = op.order_id \

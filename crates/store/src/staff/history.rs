@@ -192,6 +192,11 @@ pub async fn seed_history(
         seed_range(db, (start, end), now_ms, &mut numbers, &mut report).await?;
         start = end;
     }
+    if let crate::Pool::Postgres(p) = &db.pool {
+        // Fresh statistics after a bulk load: without them the planner guesses a few rows per
+        // table and the summary's rebuild takes nested scans of whole tables.
+        sqlx::query("ANALYZE").execute(p).await.map_err(db_err)?;
+    }
     crate::rebuild_sales_summary(db).await?;
     Ok(report)
 }
