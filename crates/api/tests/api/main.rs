@@ -39,4 +39,5 @@ mod staff_events;
 mod staff_refs;
 mod staff_reports;
 mod tickets;
+mod vod;
 mod waiver;
