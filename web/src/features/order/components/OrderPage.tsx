@@ -111,7 +111,7 @@ export default function OrderPage() {
               </dl>
             </div>
           </section>
-          {presentation.isVod ? null : presentation.saleState === 'notYetStarted' ? (
+          {presentation.saleState === 'notYetStarted' ? (
             <Notice title={t('errors.ticketSaleNotStarted')} headingLevel={2} />
           ) : presentation.saleState === 'ended' || !presentation.isOnSale ? (
             <Notice title={t('errors.ticketingEnded')} headingLevel={2} />
