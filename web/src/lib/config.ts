@@ -28,8 +28,7 @@ export interface AppConfig {
   };
   redirectAllowList: string[];
   testMode: boolean;
-  /** Areas a buyer may be sent to. Video on demand is not built yet (its page only says so), so
-   * nothing links to it: no "Watch now" until it is on. */
+  /** Areas a buyer may be sent to: video on demand's "Watch now" (decision 0053). */
   areas: { vod: boolean };
 }
 
@@ -80,7 +79,7 @@ export function normalizeConfig(raw: Partial<SiteConfig> | null | undefined): Ap
     },
     redirectAllowList: (stringList(raw?.redirectAllowList) ?? []).map((h) => h.toLowerCase()),
     testMode: raw?.testMode === true,
-    areas: { vod: false },
+    areas: { vod: true },
   };
 }
 

@@ -204,12 +204,13 @@ export function ConfirmationView({
                   {seat.cancelledAt && (
                     <span className="confirmation__cancelled">{`${t('cancel.seatCancelled')}: `}</span>
                   )}
-                  {t('confirmation.seatLine', {
-                    section: localizedName(lang, seat.section, seat.sectionEn),
-                    row: seat.row,
-                    seat: seat.seat,
-                  })}
-                  {' · '}
+                  {/* A film watched at home has no seat to name: its ticket says what it is. */}
+                  {!presentation.isVod &&
+                    `${t('confirmation.seatLine', {
+                      section: localizedName(lang, seat.section, seat.sectionEn),
+                      row: seat.row,
+                      seat: seat.seat,
+                    })} · `}
                   {localizedName(lang, seat.ticketType, seat.ticketTypeEn)}
                 </span>
                 <span className="confirmation__amount">
@@ -275,16 +276,21 @@ export function ConfirmationView({
       </section>
 
       <section className="confirmation__section confirmation__actions">
-        <a
-          className="button button--primary"
-          href={reservationPdfUrl(reservation.pdfUrl, lang)}
-          download
-        >
-          {t('confirmation.downloadPdf')}
-        </a>
-        <a className="button button--ghost" href={reservation.calendarUrl} download>
-          {t('confirmation.addToCalendar')}
-        </a>
+        {/* Tickets to print and a date to keep are for screenings, not a film at home. */}
+        {!presentation.isVod && (
+          <>
+            <a
+              className="button button--primary"
+              href={reservationPdfUrl(reservation.pdfUrl, lang)}
+              download
+            >
+              {t('confirmation.downloadPdf')}
+            </a>
+            <a className="button button--ghost" href={reservation.calendarUrl} download>
+              {t('confirmation.addToCalendar')}
+            </a>
+          </>
+        )}
         <ShareButton
           title={localizedName(lang, presentation.featureName, presentation.featureNameEn)}
           url={new URL(
