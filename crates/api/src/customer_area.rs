@@ -6,7 +6,7 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use kupa_app::customer_area::{AreaOrder, Profile, ProfileUpdate, VodStatus};
+use kupa_app::customer_area::{AreaOrder, Profile, ProfileUpdate};
 use kupa_app::links;
 use kupa_app::model::Location;
 use kupa_app::{AppError, ErrorCode};
@@ -24,6 +24,7 @@ use crate::extract::Json;
 use crate::saved_cards::SavedCardDto;
 use crate::session::BuyerSession;
 use crate::state::AppState;
+use crate::vod::VodItem;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -81,28 +82,6 @@ pub struct AreaReservation {
     /// The seat-change screen, `/reservation/{id}/seats`, while the seats may change (decision
     /// 0030); null otherwise.
     pub seat_change_url: Option<String>,
-}
-
-/// A video-on-demand purchase (spec section 3 "Video on demand item").
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct VodItem {
-    #[serde(rename = "ReservationIdentifier")]
-    pub reservation_identifier: String,
-    pub reservation_number: String,
-    pub presentation: dto::Presentation,
-    /// expired, future or available.
-    pub status: String,
-    pub availability_start: String,
-    /// Null: no end.
-    pub availability_end: Option<String>,
-    /// Viewings used: tickets marked played (scanned).
-    pub playback_count: i64,
-    /// Viewings left: the purchase's tickets neither played nor cancelled.
-    pub playback_balance: i64,
-    /// When the last viewing was marked; null before the first.
-    pub last_playback: Option<String>,
-    pub purchase_date: Option<String>,
 }
 
 /// The logged-in customer in the spec's spelling (section 3 "Customer" with the customer-area
@@ -233,27 +212,6 @@ fn reservation(state: &AppState, o: &AreaOrder) -> AreaReservation {
     }
 }
 
-fn vod_item(o: &AreaOrder, now_ms: i64) -> VodItem {
-    let (order, info) = (&o.order, &o.info);
-    let p = &info.view.presentation;
-    let live = order.tickets.iter().filter(|t| t.cancelled_at_ms.is_none());
-    let played: Vec<i64> = live.clone().filter_map(|t| t.scanned_at_ms).collect();
-    VodItem {
-        reservation_identifier: order.id.clone(),
-        reservation_number: order.reservation_number.clone(),
-        presentation: dto::Presentation::from_info(info),
-        status: VodStatus::at(p.starts_at_ms, p.available_until_ms, now_ms)
-            .as_str()
-            .into(),
-        availability_start: ms_to_rfc3339(p.starts_at_ms),
-        availability_end: p.available_until_ms.map(ms_to_rfc3339),
-        playback_count: played.len() as i64,
-        playback_balance: live.filter(|t| t.scanned_at_ms.is_none()).count() as i64,
-        last_playback: played.iter().max().copied().map(ms_to_rfc3339),
-        purchase_date: order.paid_at_ms.map(ms_to_rfc3339),
-    }
-}
-
 /// The logged-in customer's area in one answer: the profile (ID number masked, mobile in local
 /// form), member cards, saved cards, upcoming tickets, past and cancelled reservations and
 /// video-on-demand purchases. Only this customer's paid orders: never a guest's or another
@@ -280,7 +238,11 @@ async fn customer_area_data(
         .map(|o| reservation(&state, o))
         .collect();
     customer.past_reservations = area.past.iter().map(|o| reservation(&state, o)).collect();
-    customer.vod_tickets = area.vod.iter().map(|o| vod_item(o, area.now_ms)).collect();
+    for o in &area.vod {
+        if let Some(item) = state.vod.item_of(o.order.clone()).await? {
+            customer.vod_tickets.push(VodItem::from_item(&item));
+        }
+    }
     customer.system_vouchers = crate::vouchers::owned_vouchers(&state, session.login()).await?;
     Ok(axum::Json(CustomerAreaDataResponse {
         customer,

@@ -38,6 +38,7 @@ pub mod staff;
 pub mod state;
 mod test_mode;
 mod tickets;
+pub mod vod;
 mod vouchers;
 mod waivers;
 mod web;
@@ -110,6 +111,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(waivers::router())
         .merge(marketing::router())
         .merge(client_errors::router())
+        .merge(vod::router())
 }
 
 /// The OpenAPI document of the public API (paths relative to /api).
@@ -228,7 +230,17 @@ pub fn with_site_layers(site: Router, state: AppState) -> Router {
         ))
         // Pages, scripts and JSON go out gzipped to browsers that ask (the order page's script
         // is about 160 KB gzipped instead of 520 KB; `make bench` measures it).
-        .layer(tower_http::compression::CompressionLayer::new().gzip(true))
+        // Never the film: its byte ranges must arrive as they are (decision 0053).
+        .layer(
+            tower_http::compression::CompressionLayer::new()
+                .gzip(true)
+                .compress_when({
+                    use tower_http::compression::predicate::{
+                        DefaultPredicate, NotForContentType, Predicate,
+                    };
+                    DefaultPredicate::new().and(NotForContentType::const_new("video/"))
+                }),
+        )
         .layer(axum::middleware::from_fn_with_state(
             https,
             edge::security_headers,

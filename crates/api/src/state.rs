@@ -233,4 +233,6 @@ pub struct AppState {
     pub enroll: Arc<kupa_app::memberships::EnrollService>,
     /// The marketing pages: the contact, birthday and job forms, search, complexes (decision 0051).
     pub marketing: Arc<kupa_app::marketing::MarketingService>,
+    /// Video on demand: a purchase's item, its play sessions and their stream links (decision 0053).
+    pub vod: Arc<kupa_app::vod::VodService>,
 }

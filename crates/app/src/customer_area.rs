@@ -117,35 +117,7 @@ impl AreaOrder {
     }
 }
 
-/// Where a video-on-demand purchase stands (spec section 3 "Video on demand item").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum VodStatus {
-    Future,
-    Available,
-    Expired,
-}
-
-impl VodStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VodStatus::Future => "future",
-            VodStatus::Available => "available",
-            VodStatus::Expired => "expired",
-        }
-    }
-
-    /// Before its availability starts, future; from then until its end (exclusive), available;
-    /// after, expired. Without an end it stays available.
-    pub fn at(start_ms: i64, end_ms: Option<i64>, now_ms: i64) -> VodStatus {
-        if now_ms < start_ms {
-            VodStatus::Future
-        } else if end_ms.is_some_and(|end| now_ms >= end) {
-            VodStatus::Expired
-        } else {
-            VodStatus::Available
-        }
-    }
-}
+pub use kupa_domain::vod::VodStatus;
 
 /// The customer area in one answer.
 #[derive(Debug, Clone)]
@@ -508,14 +480,5 @@ mod tests {
             ..Default::default()
         };
         assert!(profile_problems(&normalised(u), &[], TODAY).is_empty());
-    }
-
-    #[test]
-    fn a_vod_item_is_future_then_available_then_expired() {
-        assert_eq!(VodStatus::at(100, Some(200), 99), VodStatus::Future);
-        assert_eq!(VodStatus::at(100, Some(200), 100), VodStatus::Available);
-        assert_eq!(VodStatus::at(100, Some(200), 199), VodStatus::Available);
-        assert_eq!(VodStatus::at(100, Some(200), 200), VodStatus::Expired);
-        assert_eq!(VodStatus::at(100, None, 10_000), VodStatus::Available);
     }
 }

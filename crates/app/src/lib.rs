@@ -22,6 +22,7 @@ pub mod seat_plan;
 pub mod site_config;
 pub mod tickets;
 pub mod tickets_out;
+pub mod vod;
 pub mod vouchers;
 
 pub use error::{AppError, ErrorCode, StoreError, StoreResult};

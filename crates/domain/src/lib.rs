@@ -16,5 +16,6 @@ pub mod seat_kinds;
 pub mod seating;
 pub mod tickets;
 pub mod time;
+pub mod vod;
 
 pub use money::Money;

@@ -86,6 +86,7 @@ pub use orders::summary::rebuild_sales_summary;
 pub use staff::{HistoryReport, seed_demo_history, seed_history};
 pub mod testing;
 mod tickets;
+mod vod;
 mod vouchers;
 mod waivers;
 

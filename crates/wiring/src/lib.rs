@@ -213,6 +213,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         captcha.clone(),
         clock_port.clone(),
     ));
+    let vod_store: Arc<dyn kupa_app::vod::VodStore> = store.clone();
     let orders = Arc::new(
         OrderService::new(
             catalogue.clone(),
@@ -238,6 +239,12 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         .with_vouchers(voucher_store)
         .with_waivers(waiver_store),
     );
+    let vod = Arc::new(kupa_app::vod::VodService::new(
+        orders.clone(),
+        vod_store,
+        settings.link_key.clone(),
+        clock.clone(),
+    ));
     AppState {
         catalogue,
         booking,
@@ -262,6 +269,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         vouchers,
         enroll,
         marketing,
+        vod,
     }
 }
 

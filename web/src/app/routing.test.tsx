@@ -159,7 +159,7 @@ describe('routing rules', () => {
     });
     const first = await renderApp('/watch?lang=en', { config });
     expect(await screen.findByRole('heading', { name: 'Video on demand' })).toBeInTheDocument();
-    expect(screen.getByText('This screen is not available yet.')).toBeInTheDocument();
+    expect(screen.getByText('Your films are in your customer area')).toBeInTheDocument();
     first.unmount();
 
     await renderApp('/vod?lang=en', { config });

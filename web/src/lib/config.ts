@@ -30,8 +30,7 @@ export interface AppConfig {
   testMode: boolean;
   /** Tenant wording per enabled locale: flat key → text (decision 0054). */
   wording: Record<string, Record<string, string>>;
-  /** Areas a buyer may be sent to. Video on demand is not built yet (its page only says so), so
-   * nothing links to it: no "Watch now" until it is on. */
+  /** Areas a buyer may be sent to: video on demand's "Watch now" (decision 0053). */
   areas: { vod: boolean };
 }
 
@@ -98,7 +97,7 @@ export function normalizeConfig(raw: Partial<SiteConfig> | null | undefined): Ap
     redirectAllowList: (stringList(raw?.redirectAllowList) ?? []).map((h) => h.toLowerCase()),
     testMode: raw?.testMode === true,
     wording: wordingOf(raw?.wording, enabled),
-    areas: { vod: false },
+    areas: { vod: true },
   };
 }
 

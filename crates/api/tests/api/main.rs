@@ -40,4 +40,5 @@ mod staff_events;
 mod staff_refs;
 mod staff_reports;
 mod tickets;
+mod vod;
 mod waiver;

@@ -244,10 +244,14 @@ impl CatalogueService {
             .filter(|v| channel.admits(v))
             .ok_or_else(|| no_event(id))?;
         let info = PresentationInfo::new(view, self.now_ms());
-        let products = self
-            .store
-            .products_for_location(info.view.location.id)
-            .await?;
+        // Nothing from the bar goes with a film watched at home (decision 0053).
+        let products = if info.is_vod {
+            Vec::new()
+        } else {
+            self.store
+                .products_for_location(info.view.location.id)
+                .await?
+        };
         let service_charge = self
             .store
             .service_charge(info.view.presentation.business_id)

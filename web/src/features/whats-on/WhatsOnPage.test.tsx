@@ -91,7 +91,7 @@ describe("What's on", () => {
     const names = screen
       .getAllByRole('article')
       .map((a) => within(a).getByRole('heading', { level: 2 }).textContent);
-    expect(names).toEqual(['הסרט הגדול', 'ערב קסום']);
+    expect(names).toEqual(['סרט בבית', 'הסרט הגדול', 'ערב קסום']);
   });
 
   it('keeps a rating left to right in Hebrew, and titles posters in the page language', async () => {
@@ -120,11 +120,12 @@ describe("What's on", () => {
     expect(buy).toHaveAttribute('href', '/order/201?lang=en');
   });
 
-  it('links to no video on demand while it is not on, and no buy button when not on sale', async () => {
+  it('links video on demand to its watch-now order, and no buy button when not on sale', async () => {
     await renderApp('/?lang=en', { api });
     const magic = await screen.findByRole('article', { name: 'Magic Evening' });
-    expect(screen.queryByRole('article', { name: 'Film at Home' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: /Watch now/ })).not.toBeInTheDocument();
+    const home = screen.getByRole('article', { name: 'Film at Home' });
+    const watch = within(home).getByRole('link', { name: /^Watch now: Film at Home, / });
+    expect(watch).toHaveAttribute('href', '/vod?presentationId=401&lang=en');
     expect(within(magic).getAllByRole('link')).toHaveLength(1);
     expect(within(magic).getByText('Sales have ended')).toBeInTheDocument();
   });
@@ -140,12 +141,13 @@ describe("What's on", () => {
     );
     const rows = within(screen.getByRole('tabpanel')).getAllByRole('listitem');
     expect(rows.map((r) => within(r).getByRole('heading').textContent)).toEqual([
+      'Film at Home',
       'The Big Movie',
       'Magic Evening',
       'The Big Movie',
       'Magic Evening',
     ]);
-    expect(within(rows[0]).getByRole('link', { name: /Buy tickets/ })).toHaveAttribute(
+    expect(within(rows[1]).getByRole('link', { name: /Buy tickets/ })).toHaveAttribute(
       'href',
       '/order/202?lang=en',
     );

@@ -2220,6 +2220,67 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/vod/{reservationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A video-on-demand purchase, for its buyer: the session that bought it or the customer logged
+     *     in who owns it.
+     */
+    get: operations['vodItem'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/vod/{reservationId}/play': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Opens a play session: spends one playback of the purchase (once per session, never per byte
+     *     range) and answers the session's signed stream link. For the purchase's buyer only, inside its
+     *     availability window.
+     */
+    post: operations['openPlaySession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/vod/{reservationId}/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The film, whole (200) or one byte range (`Range: bytes=…`, 206 with `Content-Range`), for the
+     *     play session's signed link and the purchase's buyer. Asking for ranges spends nothing.
+     */
+    get: operations['vodStream'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4300,6 +4361,15 @@ export interface components {
       | 'failed'
       | 'refunded'
       | 'expired';
+    /** @description An opened play session: the link the player streams from. */
+    PlaySessionResponse: {
+      /** @description When the link stops working, UTC. */
+      expiresAt: string;
+      /** @description The purchase after this session spent its playback. */
+      item: components['schemas']['VodItem'];
+      /** @description The film's address for this session (signed; under the site's root). */
+      streamUrl: string;
+    };
     Presentation: {
       /** Format: int64 */
       authProfileId: number;
@@ -5972,19 +6042,22 @@ export interface components {
     /** @description A video-on-demand purchase (spec section 3 "Video on demand item"). */
     VodItem: {
       ReservationIdentifier: string;
-      /** @description Null: no end. */
+      /** @description When it may be watched until (exclusive), UTC; null: no end. */
       availabilityEnd?: string | null;
+      /** @description When it may be watched from, UTC. */
       availabilityStart: string;
-      /** @description When the last viewing was marked; null before the first. */
+      /** @description When the last play session opened; null before the first. */
       lastPlayback?: string | null;
+      /** @description rent or buy (venue types 101 and 103 rent, 102 and 104 buy). */
+      offer: string;
       /**
        * Format: int64
-       * @description Viewings left: the purchase's tickets neither played nor cancelled.
+       * @description Play sessions left.
        */
       playbackBalance: number;
       /**
        * Format: int64
-       * @description Viewings used: tickets marked played (scanned).
+       * @description Play sessions opened.
        */
       playbackCount: number;
       presentation: components['schemas']['Presentation'];
@@ -11846,6 +11919,154 @@ export interface operations {
       };
       /** @description SYSTEM_VOUCHER_ALREADY_FOR_REPLACEMENT, SYSTEM_VOUCHER_NOT_ACTIVE (cancelled, used up or expired) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  vodItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reservation identifier of the purchase */
+        reservationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The purchase */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VodItem'];
+        };
+      };
+      /** @description notFound: no such purchase, not a video-on-demand one, or not this buyer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  openPlaySession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The reservation identifier of the purchase */
+        reservationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The play session */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PlaySessionResponse'];
+        };
+      };
+      /** @description notFound: no such purchase, or not this buyer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description ticket_sale_not_yet_started (params.availableFrom), ticketing_ended (params.availableUntil): outside the purchase's window; ticket_balance_error: no playback left */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  vodStream: {
+    parameters: {
+      query: {
+        /** @description The play session's number. */
+        play: number;
+        /** @description The link's expiry, Unix seconds. */
+        exp: number;
+        /** @description The link's signature, hex. */
+        sig: string;
+      };
+      header?: never;
+      path: {
+        /** @description The reservation identifier of the purchase */
+        reservationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The whole film */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'video/webm': number[];
+        };
+      };
+      /** @description One byte range of the film */
+      206: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'video/webm': number[];
+        };
+      };
+      /** @description notFound: no such purchase, or not this buyer's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description ticket_sale_not_yet_started, ticketing_ended: outside the purchase's window */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description CUSTOMER_TOKEN_ERROR: not a good play link; CUSTOMER_TOKEN_EXPIRED: the link expired (params.expiredAt): open the film again */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: a range that cannot be served (several, malformed or past the end); Content-Range: bytes *\/size */
+      416: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from '../../../components/ui/DateTime';
+import { VodFacts } from '../../../components/vod/VodFacts';
+import { vodStatus } from '../../../components/vod/vodStatus';
 import { LangLink } from '../../../components/ui/LangLink';
 import { useConfig } from '../../../lib/config';
 import { errorMessage } from '../../../lib/apiErrors';
@@ -35,13 +36,6 @@ function Section({
       {children}
     </section>
   );
-}
-
-const VOD_STATUSES = ['available', 'future', 'expired'] as const;
-type VodStatus = (typeof VOD_STATUSES)[number];
-
-function vodStatus(s: string): VodStatus {
-  return (VOD_STATUSES as readonly string[]).includes(s) ? (s as VodStatus) : 'expired';
 }
 
 function memberStatus(m: MemberCard): 'active' | 'expired' | 'notStarted' {
@@ -176,6 +170,7 @@ function EnrolOffer({
 export function VodSection({ items }: { items: VodItem[] }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const { routes } = useConfig();
   return (
     <Section id="area-vod" title={t('customerArea.vod.title')}>
       {items.length === 0 ? (
@@ -192,39 +187,17 @@ export function VodSection({ items }: { items: VodItem[] }) {
                   {t(`customerArea.vod.status.${vodStatus(v.status)}`)}
                 </span>
               </div>
-              <dl className="area__facts">
-                <div>
-                  <dt>{t('customerArea.vod.from')}</dt>
-                  <dd>
-                    <DateTime iso={v.availabilityStart} lang={lang} />
-                  </dd>
-                </div>
-                {v.availabilityEnd && (
-                  <div>
-                    <dt>{t('customerArea.vod.until')}</dt>
-                    <dd>
-                      <DateTime iso={v.availabilityEnd} lang={lang} />
-                    </dd>
-                  </div>
-                )}
-                <div>
-                  <dt>{t('customerArea.vod.balance')}</dt>
-                  <dd>
-                    {t('customerArea.vod.balanceValue', {
-                      left: v.playbackBalance,
-                      used: v.playbackCount,
-                    })}
-                  </dd>
-                </div>
-                {v.purchaseDate && (
-                  <div>
-                    <dt>{t('customerArea.vod.purchased')}</dt>
-                    <dd>
-                      <DateTime iso={v.purchaseDate} lang={lang} />
-                    </dd>
-                  </div>
-                )}
-              </dl>
+              <VodFacts item={v} className="area__facts" />
+              {vodStatus(v.status) === 'available' && v.playbackBalance > 0 && (
+                <p>
+                  <LangLink
+                    className="button button--primary"
+                    to={`${routes.vod}?reservation=${encodeURIComponent(v.ReservationIdentifier)}`}
+                  >
+                    {t('whatsOn.watchNow')}
+                  </LangLink>
+                </p>
+              )}
             </li>
           ))}
         </ul>

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { forgetScreenings } from '../model/earlierScreenings';
 import { settleReturnedPayment } from '../model/returnedPayment';
 import { Loading } from '../../../components/ui/Loading';
@@ -14,6 +14,7 @@ import { PaymentStep } from './payment/PaymentStep';
 import { ReturnedPayment } from './payment/ReturnedPayment';
 import { ProductsStep } from './products/ProductsStep';
 import { SeatStep } from './seats/SeatStep';
+import { VodPlace } from './seats/VodPlace';
 import { TicketsStep } from './tickets/TicketsStep';
 
 /** The steps of one order; the order's state is theirs to read (OrderContext). */
@@ -27,18 +28,27 @@ export function OrderFlow({ presentation }: { presentation: Presentation }) {
     if (paid) forgetScreenings();
   }, [paid]);
 
+  const toTickets = useCallback(() => dispatch({ type: 'wentTo', step: 'tickets' }), [dispatch]);
+
   if (state.resuming) return <Loading />;
 
   return (
     <OrderContext value={order}>
-      <OrderSteps current={state.step} skip={state.hasProducts ? [] : ['products']} />
+      <OrderSteps
+        current={state.step}
+        skip={[
+          ...(state.hasProducts ? [] : (['products'] as const)),
+          // Video on demand has no seat to choose (decision 0053).
+          ...(presentation.isVod ? (['seats'] as const) : []),
+        ]}
+      />
       {state.lostSeats && <LostSeats seats={state.lostSeats} />}
       <StepFrame>
-        {state.step === 'seats' && (
-          <SeatStep
-            presentation={presentation}
-            onContinue={() => dispatch({ type: 'wentTo', step: 'tickets' })}
-          />
+        {state.step === 'seats' && presentation.isVod && (
+          <VodPlace presentation={presentation} onContinue={toTickets} />
+        )}
+        {state.step === 'seats' && !presentation.isVod && (
+          <SeatStep presentation={presentation} onContinue={toTickets} />
         )}
         {state.step === 'tickets' && <TicketsStep />}
         {state.step === 'products' && state.choice && state.cart && <ProductsStep />}

@@ -98,20 +98,44 @@ export default function OrderPage() {
                   <dt>{t('order.complex')}</dt>
                   <dd>{placeName(lang, presentation)}</dd>
                 </div>
-                <div>
-                  <dt>{t('order.venue')}</dt>
-                  <dd>{localizedName(lang, presentation.venueName, presentation.venueNameEn)}</dd>
-                </div>
-                <div>
-                  <dt>{t('order.dateTime')}</dt>
-                  <dd>
-                    <DateTime iso={presentation.dateTime} lang={lang} />
-                  </dd>
-                </div>
+                {presentation.isVod ? (
+                  // A film watched at home: when it may be watched, not a hall and a start.
+                  <>
+                    <div>
+                      <dt>{t('customerArea.vod.from')}</dt>
+                      <dd>
+                        <DateTime iso={presentation.dateTime} lang={lang} />
+                      </dd>
+                    </div>
+                    {presentation.availableUntil && (
+                      <div>
+                        <dt>{t('customerArea.vod.until')}</dt>
+                        <dd>
+                          <DateTime iso={presentation.availableUntil} lang={lang} />
+                        </dd>
+                      </div>
+                    )}
+                  </>
+                ) : (
+                  <>
+                    <div>
+                      <dt>{t('order.venue')}</dt>
+                      <dd>
+                        {localizedName(lang, presentation.venueName, presentation.venueNameEn)}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t('order.dateTime')}</dt>
+                      <dd>
+                        <DateTime iso={presentation.dateTime} lang={lang} />
+                      </dd>
+                    </div>
+                  </>
+                )}
               </dl>
             </div>
           </section>
-          {presentation.isVod ? null : presentation.saleState === 'notYetStarted' ? (
+          {presentation.saleState === 'notYetStarted' ? (
             <Notice title={t('errors.ticketSaleNotStarted')} headingLevel={2} />
           ) : presentation.saleState === 'ended' || !presentation.isOnSale ? (
             <Notice title={t('errors.ticketingEnded')} headingLevel={2} />

@@ -25,7 +25,8 @@ export function ShowtimeAction({
   const time = formatTime(p.dateTime, lang);
 
   if (p.isVod) {
-    const label = t('whatsOn.watchNowFor', { feature });
+    // A film can be rented and bought: the venue ("Kupa at Home – Rent") tells them apart.
+    const label = t('vod.watchAt', { feature, venue });
     return (
       <LangLink
         className={variant === 'chip' ? 'showtime showtime--vod' : 'button button--vod'}
@@ -35,7 +36,7 @@ export function ShowtimeAction({
         {variant === 'chip' ? (
           <>
             <span className="showtime__time">{t('whatsOn.watchNow')}</span>
-            <span className="showtime__venue">{t('whatsOn.vodBadge')}</span>
+            <span className="showtime__venue">{venue}</span>
           </>
         ) : (
           t('whatsOn.watchNow')

@@ -7,6 +7,8 @@ import { formatMoney, formatTime, intlLocale } from '../../../../lib/format';
 import { withLang } from '../../../../lib/lang';
 import { localizedName } from '../../../../lib/localized';
 import { parseIsraeliMobile } from '../../../../components/checkout/customerInfo';
+import { LangLink } from '../../../../components/ui/LangLink';
+import { useConfig } from '../../../../lib/config';
 import { breakdownLines, priceText } from '../../model/priceText';
 import {
   reservationPdfUrl,
@@ -45,6 +47,7 @@ export function ConfirmationView({
   const terms =
     lang === 'he' ? reservation.orderTerms : reservation.orderTermsEn || reservation.orderTerms;
   const presentation = reservation.presentation;
+  const { routes } = useConfig();
 
   return (
     <div className="confirmation">
@@ -89,14 +92,16 @@ export function ConfirmationView({
               <DateTime iso={reservation.eventDateTime} lang={lang} />
             </dd>
           </div>
-          <div>
-            <dt>{t('confirmation.entranceTime')}</dt>
-            <dd>
-              <time dateTime={reservation.entranceTime}>
-                {formatTime(reservation.entranceTime, lang)}
-              </time>
-            </dd>
-          </div>
+          {!presentation.isVod && (
+            <div>
+              <dt>{t('confirmation.entranceTime')}</dt>
+              <dd>
+                <time dateTime={reservation.entranceTime}>
+                  {formatTime(reservation.entranceTime, lang)}
+                </time>
+              </dd>
+            </div>
+          )}
         </dl>
         {(reservation.presentations ?? []).length > 1 && (
           <>
@@ -117,57 +122,74 @@ export function ConfirmationView({
         )}
       </section>
 
-      <section className="confirmation__section" aria-labelledby="confirmation-digital">
-        <h2 id="confirmation-digital" className="confirmation__heading">
-          {t('confirmation.digital.title')}
-        </h2>
-        <p className="confirmation__hint">{t('confirmation.digital.hint')}</p>
-        <ul className="confirmation__passes">
-          {reservation.seats.map((seat, i) => {
-            const place = t('confirmation.seatLine', {
-              section: localizedName(lang, seat.section, seat.sectionEn),
-              row: seat.row,
-              seat: seat.seat,
-            });
-            return (
-              <li
-                key={seat.documentKey}
-                className={`confirmation__pass${seat.cancelledAt ? ' confirmation__pass--cancelled' : ''}`}
-              >
-                <p className="confirmation__pass-count">
-                  {t('confirmation.digital.counter', {
-                    n: i + 1,
-                    total: reservation.seats.length,
-                  })}
-                  {seat.cancelledAt && (
-                    <span className="confirmation__cancelled">{` · ${t('cancel.seatCancelled')}`}</span>
-                  )}
-                </p>
-                {seat.qrSvg && (
-                  <img
-                    className="confirmation__qr"
-                    src={qrImageSrc(seat.qrSvg)}
-                    alt={t('confirmation.digital.qrAlt', { seat: place })}
-                    width={200}
-                    height={200}
-                  />
-                )}
-                <p className="confirmation__pass-seat">{place}</p>
-                <p className="confirmation__pass-type">
-                  {localizedName(lang, seat.ticketType, seat.ticketTypeEn)}
-                </p>
-                <a
-                  className="confirmation__pass-link"
-                  href={withLang(seat.edocumentUrl, langParam)}
+      {presentation.isVod ? (
+        <section className="confirmation__section" aria-labelledby="confirmation-vod">
+          <h2 id="confirmation-vod" className="confirmation__heading">
+            {t('vod.confirmation.title')}
+          </h2>
+          <p className="confirmation__hint">{t('vod.confirmation.hint')}</p>
+          <p>
+            <LangLink
+              className="button button--primary"
+              to={`${routes.vod}?reservation=${encodeURIComponent(id)}`}
+            >
+              {t('whatsOn.watchNow')}
+            </LangLink>
+          </p>
+        </section>
+      ) : (
+        <section className="confirmation__section" aria-labelledby="confirmation-digital">
+          <h2 id="confirmation-digital" className="confirmation__heading">
+            {t('confirmation.digital.title')}
+          </h2>
+          <p className="confirmation__hint">{t('confirmation.digital.hint')}</p>
+          <ul className="confirmation__passes">
+            {reservation.seats.map((seat, i) => {
+              const place = t('confirmation.seatLine', {
+                section: localizedName(lang, seat.section, seat.sectionEn),
+                row: seat.row,
+                seat: seat.seat,
+              });
+              return (
+                <li
+                  key={seat.documentKey}
+                  className={`confirmation__pass${seat.cancelledAt ? ' confirmation__pass--cancelled' : ''}`}
                 >
-                  {t('confirmation.digital.open')}
-                  <span className="visually-hidden">{` (${place})`}</span>
-                </a>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
+                  <p className="confirmation__pass-count">
+                    {t('confirmation.digital.counter', {
+                      n: i + 1,
+                      total: reservation.seats.length,
+                    })}
+                    {seat.cancelledAt && (
+                      <span className="confirmation__cancelled">{` · ${t('cancel.seatCancelled')}`}</span>
+                    )}
+                  </p>
+                  {seat.qrSvg && (
+                    <img
+                      className="confirmation__qr"
+                      src={qrImageSrc(seat.qrSvg)}
+                      alt={t('confirmation.digital.qrAlt', { seat: place })}
+                      width={200}
+                      height={200}
+                    />
+                  )}
+                  <p className="confirmation__pass-seat">{place}</p>
+                  <p className="confirmation__pass-type">
+                    {localizedName(lang, seat.ticketType, seat.ticketTypeEn)}
+                  </p>
+                  <a
+                    className="confirmation__pass-link"
+                    href={withLang(seat.edocumentUrl, langParam)}
+                  >
+                    {t('confirmation.digital.open')}
+                    <span className="visually-hidden">{` (${place})`}</span>
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
 
       <section className="confirmation__section" aria-labelledby="confirmation-tickets">
         <h2 id="confirmation-tickets" className="confirmation__heading">
@@ -182,12 +204,13 @@ export function ConfirmationView({
                   {seat.cancelledAt && (
                     <span className="confirmation__cancelled">{`${t('cancel.seatCancelled')}: `}</span>
                   )}
-                  {t('confirmation.seatLine', {
-                    section: localizedName(lang, seat.section, seat.sectionEn),
-                    row: seat.row,
-                    seat: seat.seat,
-                  })}
-                  {' · '}
+                  {/* A film watched at home has no seat to name: its ticket says what it is. */}
+                  {!presentation.isVod &&
+                    `${t('confirmation.seatLine', {
+                      section: localizedName(lang, seat.section, seat.sectionEn),
+                      row: seat.row,
+                      seat: seat.seat,
+                    })} · `}
                   {localizedName(lang, seat.ticketType, seat.ticketTypeEn)}
                 </span>
                 <span className="confirmation__amount">
@@ -253,16 +276,21 @@ export function ConfirmationView({
       </section>
 
       <section className="confirmation__section confirmation__actions">
-        <a
-          className="button button--primary"
-          href={reservationPdfUrl(reservation.pdfUrl, lang)}
-          download
-        >
-          {t('confirmation.downloadPdf')}
-        </a>
-        <a className="button button--ghost" href={reservation.calendarUrl} download>
-          {t('confirmation.addToCalendar')}
-        </a>
+        {/* Tickets to print and a date to keep are for screenings, not a film at home. */}
+        {!presentation.isVod && (
+          <>
+            <a
+              className="button button--primary"
+              href={reservationPdfUrl(reservation.pdfUrl, lang)}
+              download
+            >
+              {t('confirmation.downloadPdf')}
+            </a>
+            <a className="button button--ghost" href={reservation.calendarUrl} download>
+              {t('confirmation.addToCalendar')}
+            </a>
+          </>
+        )}
         <ShareButton
           title={localizedName(lang, presentation.featureName, presentation.featureNameEn)}
           url={new URL(

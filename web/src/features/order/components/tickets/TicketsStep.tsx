@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLangHref } from '../../../../lib/lang';
-import { keepScreening } from '../../model/earlierScreenings';
+import { clearsCart, keepScreening } from '../../model/earlierScreenings';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../../../components/ui/Loading';
 import { Notice } from '../../../../components/ui/Notice';
@@ -513,17 +513,22 @@ export function TicketsStep() {
           {perOrder && <p className="tickets-step__muted">{perOrder}</p>}
         </div>
         <div className="tickets-step__actions">
-          <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
-            {t('order.back')}
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={addScreening}
-            disabled={busy || expired || lines.length === 0}
-          >
-            {t('orderLines.addScreening')}
-          </button>
+          {!presentation.isVod && (
+            <button type="button" className="button button--ghost" onClick={onBack} disabled={busy}>
+              {t('order.back')}
+            </button>
+          )}
+          {/* A rental or purchase of venue type 101 or 102 is bought on its own (spec 4). */}
+          {!clearsCart(presentation.venueTypeId) && (
+            <button
+              type="button"
+              className="button"
+              onClick={addScreening}
+              disabled={busy || expired || lines.length === 0}
+            >
+              {t('orderLines.addScreening')}
+            </button>
+          )}
           <button
             type="button"
             className="button button--primary"
