@@ -30,6 +30,8 @@ for (const run of RUNS) {
     page,
     request,
   }) => {
+    // Two pages, each with axe and a full-page picture: longer than one step's default.
+    test.setTimeout(90_000);
     await page.setViewportSize({ width: run.width, height: 900 });
     const index = new IndexPage(page);
     const response = await index.goto(`?lang=${run.lang}`);

@@ -55,6 +55,10 @@ struct Cli {
     /// Days of sales the year scenario writes before today (default 365, quick 60).
     #[arg(long, env = "KUPA_BENCH_YEAR_DAYS")]
     year_days: Option<i64>,
+    /// The year scenario on databases kept by an earlier run (KUPA_BENCH_KEEP=1) instead of new
+    /// ones: one URL per target, in --targets order (sqlite:path, postgres://…/kupa_bench_…).
+    #[arg(long, value_delimiter = ',')]
+    year_database: Option<Vec<String>>,
     /// Timed calls of each PRES-live and report call in the year scenario (default 100, quick 30).
     #[arg(long, env = "KUPA_BENCH_YEAR_SAMPLES")]
     year_samples: Option<usize>,
@@ -224,8 +228,13 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
         let days = cli.year_days.unwrap_or(if cli.quick { 60 } else { 365 });
         let samples = cli.year_samples.unwrap_or(if cli.quick { 30 } else { 100 });
         let mut runs = Vec::new();
-        for &backend in &backends {
-            match year::run(&settings, backend, days, samples).await {
+        for (i, &backend) in backends.iter().enumerate() {
+            let existing = cli
+                .year_database
+                .as_ref()
+                .and_then(|d| d.get(i))
+                .map(String::as_str);
+            match year::run(&settings, backend, days, samples, existing).await {
                 Ok(r) => {
                     // Each target's figures as soon as they are measured: a long run stopped
                     // before the next target keeps them.

@@ -126,6 +126,24 @@ impl Cluster {
         ))
     }
 
+    /// A run on a database that already exists (a year kept by `KUPA_BENCH_KEEP`): its servers
+    /// get a folder of their own for their logs; the database is never dropped.
+    pub fn existing(backend: Backend, database_url: &str) -> anyhow::Result<(Cluster, u32)> {
+        let run = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("kupa_bench_{}_{run}", std::process::id()));
+        std::fs::create_dir_all(&dir).with_context(|| format!("create {}", dir.display()))?;
+        Ok((
+            Cluster {
+                backend,
+                nodes: Vec::new(),
+                database_url: database_url.to_owned(),
+                drop: None,
+                dir,
+            },
+            run,
+        ))
+    }
+
     /// Starts the run's servers, one at a time: the first migrates (and loads the demo into an
     /// empty database), the others find it there.
     pub async fn spawn_nodes(&mut self, s: &Settings, run: u32) -> anyhow::Result<()> {
