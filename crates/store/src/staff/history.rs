@@ -193,9 +193,14 @@ pub async fn seed_history(
         start = end;
     }
     if let crate::Pool::Postgres(p) = &db.pool {
-        // Fresh statistics after a bulk load: without them the planner guesses a few rows per
-        // table and the summary's rebuild takes nested scans of whole tables.
-        sqlx::query("ANALYZE").execute(p).await.map_err(db_err)?;
+        // What a bulk load is followed by (autovacuum does it later on its own): fresh statistics,
+        // without which the planner guesses a few rows per table and the summary's rebuild takes
+        // nested scans of whole tables; and the visibility map, without which counting a
+        // screening's sold seats from the index still reads every claim's row.
+        sqlx::raw_sql("VACUUM ANALYZE")
+            .execute(p)
+            .await
+            .map_err(db_err)?;
     }
     crate::rebuild_sales_summary(db).await?;
     Ok(report)
