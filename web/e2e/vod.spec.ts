@@ -26,6 +26,12 @@ interface Words {
   watchNow: string;
   start: string;
   player: RegExp;
+  /** The tickets step's heading and line, the confirmation's window and text message. */
+  chooseTicket: string;
+  atHome: string;
+  viewings: string;
+  sendLink: string;
+  seatWords: RegExp;
 }
 
 const EN: Words = {
@@ -40,6 +46,11 @@ const EN: Words = {
   watchNow: 'Watch now',
   start: 'Start watching',
   player: /^Player: /,
+  chooseTicket: 'Your ticket',
+  atHome: 'Watching at home',
+  viewings: 'Viewings',
+  sendLink: 'Send the link by SMS',
+  seatWords: /Your seats|Your seat has|seat 20|Doors open|Send the tickets|arrive 15 minutes/,
 };
 
 const HE: Words = {
@@ -54,6 +65,11 @@ const HE: Words = {
   watchNow: 'לצפייה עכשיו',
   start: 'התחלת צפייה',
   player: /^נגן: /,
+  chooseTicket: 'הכרטיס שלכם',
+  atHome: 'צפייה בבית',
+  viewings: 'צפיות',
+  sendLink: 'שליחת הקישור ב-SMS',
+  seatWords: /המושבים שלכם|למושב יש|מושב 20|כניסה לאולם|שליחת הכרטיסים|15 דקות לפני/,
 };
 
 /** From What's on to the paid reservation, as a new buyer: `offer` picks the rent or buy link. */
@@ -67,6 +83,10 @@ async function getTheFilm(page: Page, w: Words, offer: RegExp, shot: string) {
   await expect(order.seatTickets(0)).toBeVisible({ timeout: 15_000 });
   await expect(order.seatMap()).toHaveCount(0);
   await expect(order.seatTicketChoice(0)).not.toHaveValue('');
+  // A film at home is no seat: the step says what is bought.
+  await expect(page.getByRole('heading', { name: w.chooseTicket, exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: w.atHome })).toBeVisible();
+  await expect(page.getByText(w.seatWords)).toHaveCount(0);
   await shoot(page, `vod-order-${shot}.png`);
   await order.continueButton().click();
   await expect(page.getByRole('heading', { name: w.detailsHeading })).toBeVisible();
@@ -75,6 +95,10 @@ async function getTheFilm(page: Page, w: Words, offer: RegExp, shot: string) {
   await expect(page.getByRole('dialog', { name: w.payDialog })).toBeVisible();
   await payByCard(page, w.gatewayFrame, '4242 4242 4242 4242');
   await expect(page.getByRole('heading', { name: w.paid })).toBeVisible({ timeout: 20_000 });
+  // Its window and the link by text message; nothing of seats, doors or arriving early.
+  await expect(page.getByText(w.viewings, { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: w.sendLink })).toBeVisible();
+  await expect(page.getByText(w.seatWords)).toHaveCount(0);
   await shoot(page, `vod-confirmation-${shot}.png`);
 }
 

@@ -99,8 +99,12 @@ pub struct Reservation {
     pub paid_at: Option<String>,
     pub customer_first_name: String,
     pub customer_email: String,
+    /// The order terms, those of video on demand for a film watched at home.
     pub order_terms: String,
     pub order_terms_en: String,
+    /// A film watched at home (the first presentation is video on demand): when and how often it
+    /// may be watched; null for a screening.
+    pub vod: Option<crate::vod::VodItem>,
     /// The tickets (PDF) as a signed link, good without the buyer's session until the end of
     /// the day after the event; add `&lang=he|en`.
     pub pdf_url: String,
@@ -253,6 +257,16 @@ async fn get_reservation(
     let presentations = infos.iter().map(dto::Presentation::from_info).collect();
     // Signed links last until the day after the order's last screening.
     let last = tickets_out::latest(&infos).unwrap_or(&info);
+    let vod = if info.is_vod {
+        state
+            .vod
+            .item_of(order.clone())
+            .await?
+            .as_ref()
+            .map(crate::vod::VodItem::from_item)
+    } else {
+        None
+    };
     Ok(axum::Json(ReservationResponse {
         reservation: Reservation {
             reservation_identifier: order.id.clone(),
@@ -310,8 +324,9 @@ async fn get_reservation(
             paid_at: order.paid_at_ms.map(ms_to_rfc3339),
             customer_first_name: order.customer.first_name.clone(),
             customer_email: order.customer.email.clone(),
-            order_terms: config.confirmation.order_terms.clone(),
-            order_terms_en: config.confirmation.order_terms_en.clone(),
+            order_terms: config.confirmation.terms("he", info.is_vod).to_owned(),
+            order_terms_en: config.confirmation.terms("en", info.is_vod).to_owned(),
+            vod,
             pdf_url: state
                 .orders
                 .signed_path(&links::tickets_pdf_path(&order.id), &order, last),
@@ -403,11 +418,7 @@ async fn tickets_pdf(
     let (order, info) = reservation_of(&state, &session, &id, &q.link()).await?;
     let config = state.catalogue.site_config().await?;
     let lang = doc_lang(&q, &order);
-    let terms = if lang == "he" {
-        &config.confirmation.order_terms
-    } else {
-        &config.confirmation.order_terms_en
-    };
+    let terms = config.confirmation.terms(&lang, info.is_vod);
     // Each ticket with its own presentation (an order may hold several; the first is `info`).
     let infos = state.orders.presentations_of(&order).await?;
     debug_assert_eq!(

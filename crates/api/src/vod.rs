@@ -35,7 +35,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// A video-on-demand purchase (spec section 3 "Video on demand item").
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VodItem {
     #[serde(rename = "ReservationIdentifier")]

@@ -192,6 +192,27 @@ impl Default for PresentationInfoOptions {
 pub struct ConfirmationOptions {
     pub order_terms: String,
     pub order_terms_en: String,
+    /// The terms of a video-on-demand order (how long and how often it may be watched, on what);
+    /// empty: the order terms serve it too.
+    pub vod_terms: String,
+    pub vod_terms_en: String,
+}
+
+impl ConfirmationOptions {
+    /// The terms an order is confirmed with: in Hebrew or English (every other language reads the
+    /// English), those of video on demand for a film watched at home when the chain wrote them.
+    pub fn terms(&self, lang: &str, is_vod: bool) -> &str {
+        let (he, en) = if is_vod && !(self.vod_terms.is_empty() && self.vod_terms_en.is_empty()) {
+            (&self.vod_terms, &self.vod_terms_en)
+        } else {
+            (&self.order_terms, &self.order_terms_en)
+        };
+        if lang == "he" || en.is_empty() {
+            he
+        } else {
+            en
+        }
+    }
 }
 
 impl Default for SiteConfig {

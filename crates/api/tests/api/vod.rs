@@ -282,4 +282,42 @@ async fn choosing_a_rental_or_purchase_clears_the_cart_of_other_presentations(db
     assert_eq!(code(&r), "onePresentationPerOrder", "{}", r.text);
 }
 
+
+async fn a_film_at_home_is_confirmed_as_one_without_seats_doors_or_printed_tickets(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let who = buyer(7);
+    let id = buy_film(&app, &who, RENT).await;
+
+    // The confirmation page: its window and viewings, and the terms of a film at home.
+    let res = app.reservation(&who, &id).await.ok().reservation;
+    let vod = res.vod.as_ref().expect("a film at home tells its window");
+    assert_eq!((vod.offer.as_str(), vod.playback_balance), ("rent", 3));
+    assert!(vod.availability_end.is_some());
+    assert!(res.order_terms_en.starts_with("Rental: watch for 48 hours"), "{}", res.order_terms_en);
+    assert!(!res.order_terms.contains("15 דקות") && res.order_terms.contains("48"), "{}", res.order_terms);
+
+    // The mail: the film is ready; no seat, doors, QR or PDF.
+    let outbox = app.get("/api/test/outbox/mail?to=dana@example.com").await;
+    let mail = &outbox.body["messages"][0];
+    assert_eq!(mail["reference"].as_str(), Some(id.as_str()), "{}", outbox.text);
+    let (subject, text, html) = (mail["subject"].as_str().unwrap(), mail["text"].as_str().unwrap(), mail["html"].as_str().unwrap());
+    assert!(subject.starts_with("הסרט") && subject.contains("מחכה לך"), "{subject}");
+    assert_eq!(mail["attachments"].as_array().map(Vec::len), Some(0), "no tickets to print: {}", mail["attachments"]);
+    for body in [text, html] {
+        assert!(body.contains("צפייה עד") && body.contains("השכרה") && body.contains("אנדרואיד"), "{body}");
+        for word in ["כניסה לאולם", "מושב", "PDF", "/edocument/", "QR", "15 דקות"] {
+            assert!(!body.contains(word), "{word} in a film's mail: {body}");
+        }
+    }
+
+    // The text message links the order, where it plays; no ticket for a door.
+    let body = json!({ "mobileNumber": DANA }).to_string();
+    let r = app.call_as(&who, "POST", &format!("/api/reservations/{id}/sendTickets"), Some(&body)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let sms = app.get(&format!("/api/test/outbox/sms?to={DANA}&limit=1")).await;
+    let text = sms.body["messages"][0]["body"].as_str().unwrap_or_default();
+    assert!(text.contains("מחכה לך") && text.contains(&format!("/reservation/{id}?")), "{text}");
+    assert!(!text.contains("/edocument/"), "{text}");
+}
+
 }

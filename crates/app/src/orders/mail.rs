@@ -3,6 +3,8 @@
 //! HTML. Mail clients drop `<style>` blocks and most CSS, so the HTML is tables with inline styles
 //! only; Hebrew is right to left on every block, as many clients ignore `dir` on `<html>`.
 
+use kupa_domain::vod::{VodOffer, playbacks_per_ticket, vod_offer, watch_window};
+
 use crate::catalogue::PresentationInfo;
 use crate::tickets_out::{self, ENTRANCE_BEFORE_MS, pick};
 
@@ -47,6 +49,16 @@ struct Words {
     link_valid: &'static str,
     /// An order of several screenings, before them: `{n}` is how many.
     several: &'static str,
+    /// A film watched at home (video on demand): what it is, when and how often it may be
+    /// watched, and on what.
+    offer: &'static str,
+    rent: &'static str,
+    buy: &'static str,
+    watch_from: &'static str,
+    watch_until: &'static str,
+    no_end: &'static str,
+    viewings: &'static str,
+    devices: &'static str,
 }
 
 const HE: Words = Words {
@@ -71,6 +83,23 @@ const HE: Words = Words {
     terms: "תנאי ההזמנה",
     link_valid: "הקישורים במייל פועלים מכל מכשיר עד סוף היום שאחרי ההקרנה.",
     several: "בהזמנה {n} הקרנות, כל אחת עם הכרטיסים שלה:",
+    offer: "סוג",
+    rent: "השכרה",
+    buy: "רכישה",
+    watch_from: "צפייה החל מ־",
+    watch_until: "צפייה עד",
+    no_end: "כל עוד הסרט מוצע",
+    viewings: "צפיות",
+    devices: "צופים בדפדפן במחשב או בטלפון אנדרואיד. באייפון, באייפד ובספארי אי אפשר לצפות.",
+};
+
+/// The Hebrew words of a film watched at home: no seats, doors or printed tickets.
+const HE_VOD: Words = Words {
+    paid: "ההזמנה שולמה, והסרט מחכה לך.",
+    view: "לצפייה בסרט",
+    tickets: "הרכישה שלך",
+    link_valid: "הקישור פותח את ההזמנה מכל מכשיר; כדי לצפות במכשיר אחר, יש להתחבר שם לאזור האישי.",
+    ..HE
 };
 
 const EN: Words = Words {
@@ -95,6 +124,23 @@ const EN: Words = Words {
     terms: "Order terms",
     link_valid: "The links in this mail work on any device until the end of the day after the screening.",
     several: "This order has {n} screenings, each with its own tickets:",
+    offer: "Type",
+    rent: "Rental",
+    buy: "Purchase",
+    watch_from: "Watch from",
+    watch_until: "Watch until",
+    no_end: "As long as the film is offered",
+    viewings: "Viewings",
+    devices: "Watch in a browser on a computer or an Android phone. iPhone, iPad and Safari cannot play it.",
+};
+
+/// The English words of a film watched at home: no seats, doors or printed tickets.
+const EN_VOD: Words = Words {
+    paid: "Your order is paid, and your film is ready.",
+    view: "Watch the film",
+    tickets: "Your purchase",
+    link_valid: "The link opens your order on any device; to watch on another device, log in to your customer area there.",
+    ..EN
 };
 
 const ACCENT: &str = "#d6153f";
@@ -128,17 +174,75 @@ struct TicketLine {
     price: String,
     /// …and the service charge it includes ("" for none).
     note: String,
-    edocument: String,
+    /// The ticket's e-document, what the door scans (none for a film watched at home).
+    edocument: Option<String>,
 }
 
 /// One screening of the order as the mail shows it: the event and its own tickets.
 struct Screening {
     feature: String,
-    venue: String,
-    date: String,
-    time: String,
-    doors: String,
+    /// Its facts, label and value (the hall, date, time and doors; for a film watched at home,
+    /// the rental or purchase, its window and viewings); `ltr` values read left to right.
+    facts: Vec<Fact>,
+    /// "date time" for the subject line's preheader.
+    when: String,
     tickets: Vec<TicketLine>,
+}
+
+struct Fact {
+    label: &'static str,
+    value: String,
+    ltr: bool,
+}
+
+impl Fact {
+    fn text(label: &'static str, value: String) -> Fact {
+        Fact {
+            label,
+            value,
+            ltr: false,
+        }
+    }
+
+    /// Digits and times, read left to right in Hebrew too.
+    fn ltr(label: &'static str, value: String) -> Fact {
+        Fact {
+            label,
+            value,
+            ltr: true,
+        }
+    }
+}
+
+/// What a film watched at home offers the buyer: rental or purchase, from when (the purchase, or
+/// the title's start when later) until when (UTC milliseconds; no end for a purchase of a title
+/// with no end), and how many viewings.
+pub(crate) struct VodTerms {
+    pub offer: VodOffer,
+    pub start_ms: i64,
+    pub end_ms: Option<i64>,
+    pub viewings: i64,
+}
+
+/// The watch window and viewings of an order's presentation, when it is video on demand (the
+/// rules of decision 0053, as the player applies them).
+pub(crate) fn vod_terms(order: &Order, info: &PresentationInfo) -> Option<VodTerms> {
+    let p = &info.view.presentation;
+    let offer = vod_offer(info.view.venue.venue_type_id)?;
+    let paid_at = order.paid_at_ms.unwrap_or(order.created_at_ms);
+    let (start_ms, end_ms) = watch_window(offer, p.starts_at_ms, p.available_until_ms, paid_at);
+    let tickets = order
+        .tickets
+        .iter()
+        .filter(|t| t.presentation_id == p.id && !t.is_sub_ticket && t.cancelled_at_ms.is_none())
+        .count() as i64;
+    Some(VodTerms {
+        offer,
+        // The buyer watches from the purchase on, or from the title's start when bought before.
+        start_ms: start_ms.max(paid_at),
+        end_ms,
+        viewings: tickets * playbacks_per_ticket(offer),
+    })
 }
 
 fn screening(
@@ -151,35 +255,86 @@ fn screening(
 ) -> Screening {
     let v = &info.view;
     let starts = v.presentation.starts_at_ms;
+    let date = tickets_out::local_date(starts, lang);
+    let time = tickets_out::local_time(starts);
+    let vod = vod_terms(order, info);
+    let at = |ms: i64| {
+        format!(
+            "{} {}",
+            tickets_out::local_date(ms, lang),
+            tickets_out::local_time(ms)
+        )
+    };
+    let facts = match &vod {
+        Some(vod) => vec![
+            Fact::text(
+                w.offer,
+                match vod.offer {
+                    VodOffer::Rent => w.rent,
+                    VodOffer::Buy => w.buy,
+                }
+                .to_owned(),
+            ),
+            Fact::text(w.watch_from, at(vod.start_ms)),
+            Fact::text(w.watch_until, vod.end_ms.map_or(w.no_end.to_owned(), at)),
+            Fact::ltr(w.viewings, vod.viewings.to_string()),
+        ],
+        None => vec![
+            Fact::text(
+                w.venue,
+                format!(
+                    "{} – {}",
+                    pick(lang, &v.location.name, &v.location.name_en),
+                    pick(lang, &v.venue.name, &v.venue.name_en)
+                ),
+            ),
+            Fact::text(w.date, date.clone()),
+            Fact::ltr(w.time, time.clone()),
+            Fact::ltr(
+                w.doors,
+                tickets_out::local_time(starts - ENTRANCE_BEFORE_MS),
+            ),
+        ],
+    };
     Screening {
         feature: pick(lang, &v.feature.name, &v.feature.name_en).to_owned(),
-        venue: format!(
-            "{} – {}",
-            pick(lang, &v.location.name, &v.location.name_en),
-            pick(lang, &v.venue.name, &v.venue.name_en)
-        ),
-        date: tickets_out::local_date(starts, lang),
-        time: tickets_out::local_time(starts),
-        doors: tickets_out::local_time(starts - ENTRANCE_BEFORE_MS),
+        facts,
+        when: format!("{date} {time}"),
         tickets: tickets
             .iter()
             .map(|t| {
                 let (price, note) =
                     tickets_out::ticket_price_text(t, &order.service_charge_name, lang);
                 TicketLine {
-                    seat: seat_text(t, lang, w),
+                    // A film watched at home has no seat; its ticket says what it is.
+                    seat: if vod.is_some() {
+                        String::new()
+                    } else {
+                        seat_text(t, lang, w)
+                    },
                     ticket: pick(lang, &t.ticket_name, &t.ticket_name_en).to_owned(),
                     price,
                     note,
-                    edocument: format!("{base_url}{}", tickets_out::edocument_path(t)),
+                    edocument: vod
+                        .is_none()
+                        .then(|| format!("{base_url}{}", tickets_out::edocument_path(t))),
                 }
             })
             .collect(),
     }
 }
 
-/// "הכרטיסים שלך לא' – הזמנה N", naming up to two films ("לא' ולב'"), then "ועוד k".
-fn subject(screenings: &[Screening], number: &str, he: bool) -> String {
+/// "הכרטיסים שלך לא' – הזמנה N", naming up to two films ("לא' ולב'"), then "ועוד k"; a film
+/// watched at home: "הסרט א' מחכה לך – הזמנה N".
+fn subject(screenings: &[Screening], number: &str, he: bool, vod: bool) -> String {
+    if let (true, Some(first)) = (vod, screenings.first()) {
+        let film = &first.feature;
+        return if he {
+            format!("הסרט {film} מחכה לך – הזמנה {number}")
+        } else {
+            format!("{film} is ready to watch – reservation {number}")
+        };
+    }
     let mut films: Vec<&str> = Vec::new();
     for s in screenings {
         if !films.contains(&s.feature.as_str()) {
@@ -213,7 +368,15 @@ pub(super) fn confirmation_mail(
     links: &MailLinks<'_>,
 ) -> ConfirmationMail {
     let he = lang == "he";
-    let w = if he { &HE } else { &EN };
+    // A film watched at home (the order's first presentation, as its page headlines) is told as
+    // one: no seats, doors, printed tickets or QR codes.
+    let vod = infos.first().is_some_and(|i| i.is_vod);
+    let w = match (he, vod) {
+        (true, false) => &HE,
+        (false, false) => &EN,
+        (true, true) => &HE_VOD,
+        (false, true) => &EN_VOD,
+    };
     let screenings: Vec<Screening> = tickets_out::screenings(order, infos)
         .into_iter()
         .map(|(info, tickets)| screening(order, info, &tickets, lang, w, links.base_url))
@@ -232,7 +395,14 @@ pub(super) fn confirmation_mail(
         .into_iter()
         .skip(order.tickets.len())
         .collect();
-    let subject = subject(&screenings, number, he);
+    let subject = subject(&screenings, number, he, vod);
+    // What the mail says after the lines: the attached PDF and the QR codes, or for a film at
+    // home the devices it plays on.
+    let notes: Vec<&str> = if vod {
+        vec![w.devices]
+    } else {
+        vec![w.attached, w.qr_hint]
+    };
 
     let text = {
         let mut s = format!("{greeting}\n\n{}\n\n", w.paid);
@@ -243,11 +413,9 @@ pub(super) fn confirmation_mail(
         }
         for sc in &screenings {
             s += &format!("\n{}\n", sc.feature);
-            s += &format!("{}: {}\n", w.venue, sc.venue);
-            s += &format!(
-                "{}: {}\n{}: {}\n{}: {}\n",
-                w.date, sc.date, w.time, sc.time, w.doors, sc.doors
-            );
+            for f in &sc.facts {
+                s += &format!("{}: {}\n", f.label, f.value);
+            }
             s += &format!("{}\n", w.tickets);
             for t in &sc.tickets {
                 let note = if t.note.is_empty() {
@@ -255,20 +423,28 @@ pub(super) fn confirmation_mail(
                 } else {
                     format!(" ({})", t.note)
                 };
-                s += &format!(
-                    "- {} · {}: {}{note}\n  {}: {}\n",
-                    t.seat, t.ticket, t.price, w.digital_ticket, t.edocument
-                );
+                let what = if t.seat.is_empty() {
+                    t.ticket.clone()
+                } else {
+                    format!("{} · {}", t.seat, t.ticket)
+                };
+                s += &format!("- {what}: {}{note}\n", t.price);
+                if let Some(edocument) = &t.edocument {
+                    s += &format!("  {}: {edocument}\n", w.digital_ticket);
+                }
             }
         }
         s += "\n";
         for (what, amount) in &rest {
             s += &format!("{what}: {amount}\n");
         }
-        s += &format!(
-            "\n{}\n{}: {}\n{}\n{}\n",
-            w.attached, w.pdf, links.pdf, w.qr_hint, w.link_valid
-        );
+        s += "\n";
+        if vod {
+            s += &format!("{}\n", notes.join("\n"));
+        } else {
+            s += &format!("{}\n{}: {}\n{}\n", w.attached, w.pdf, links.pdf, w.qr_hint);
+        }
+        s += &format!("{}\n", w.link_valid);
         if !terms.trim().is_empty() {
             s += &format!("\n{}\n{terms}\n", w.terms);
         }
@@ -298,32 +474,46 @@ pub(super) fn confirmation_mail(
         tickets
             .iter()
             .map(|t| {
+                // The seat in bold and the ticket under it; a film at home has only its ticket.
+                let (head, sub) = if t.seat.is_empty() {
+                    (esc(&t.ticket), String::new())
+                } else {
+                    (
+                        esc(&t.seat),
+                        format!(
+                            "<div style=\"font-size:14px;color:{MUTED}\">{}</div>",
+                            esc(&t.ticket)
+                        ),
+                    )
+                };
+                let edocument = t.edocument.as_deref().map_or(String::new(), |href| {
+                    format!(
+                        "<div style=\"padding-top:4px;font-size:14px\"><a href=\"{}\" style=\"color:{ACCENT};text-decoration:underline\">{}</a></div>",
+                        esc(href),
+                        esc(w.digital_ticket)
+                    )
+                });
                 format!(
-                    "<tr><td style=\"{cell}\"><div style=\"font-size:15px;font-weight:bold\">{}</div>\
-<div style=\"font-size:14px;color:{MUTED}\">{}</div>\
-<div style=\"padding-top:4px;font-size:14px\"><a href=\"{}\" style=\"color:{ACCENT};text-decoration:underline\">{}</a></div></td>\
+                    "<tr><td style=\"{cell}\"><div style=\"font-size:15px;font-weight:bold\">{head}</div>{sub}{edocument}</td>\
 <td style=\"{amount_cell}\"><div style=\"font-size:15px;font-weight:bold\">{}</div><div style=\"font-size:12px;color:{MUTED};white-space:normal\">{}</div></td></tr>",
-                    esc(&t.seat),
-                    esc(&t.ticket),
-                    esc(&t.edocument),
-                    esc(w.digital_ticket),
                     ltr(&t.price),
                     esc(&t.note)
                 )
             })
             .collect()
     };
-    // Each screening: its film as the heading, its hall, date and doors, then its own tickets.
+    // Each screening: its film as the heading, its facts, then its own tickets.
     let screening_blocks: String = screenings
         .iter()
         .map(|sc| {
-            let facts = [
-                fact(w.venue, &esc(&sc.venue)),
-                fact(w.date, &esc(&sc.date)),
-                fact(w.time, &ltr(&sc.time)),
-                fact(w.doors, &ltr(&sc.doors)),
-            ]
-            .concat();
+            let facts: String = sc
+                .facts
+                .iter()
+                .map(|f| {
+                    let value = if f.ltr { ltr(&f.value) } else { esc(&f.value) };
+                    fact(f.label, &value)
+                })
+                .collect();
             format!(
                 "<tr><td style=\"padding:16px 24px 0;text-align:{start}\">\
 <h2 style=\"margin:0 0 8px;font-size:22px;line-height:1.3;color:{TEXT}\">{}</h2>\
@@ -387,7 +577,7 @@ pub(super) fn confirmation_mail(
     };
     let preheader = screenings
         .iter()
-        .map(|sc| format!("{} · {} {}", sc.feature, sc.date, sc.time))
+        .map(|sc| format!("{} · {}", sc.feature, sc.when))
         .chain([format!("{} {number}", w.reservation)])
         .collect::<Vec<_>>()
         .join(" · ");
@@ -410,9 +600,8 @@ pub(super) fn confirmation_mail(
 <tr><td style=\"padding:8px 24px 0;text-align:{start}\">\
 <table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\" dir=\"{dir}\">{rest_rows}</table>\
 </td></tr>\
-<tr><td style=\"padding:16px 24px 0;text-align:{start};font-size:14px;line-height:1.5\">\
-<p style=\"margin:0 0 8px\">{attached}</p><p style=\"margin:0 0 8px\">{qr_hint}</p></td></tr>\
-<tr><td align=\"center\" style=\"padding:8px 24px\">{pdf}</td></tr>\
+<tr><td style=\"padding:16px 24px 0;text-align:{start};font-size:14px;line-height:1.5\">{notes}</td></tr>\
+{pdf}\
 {terms_block}\
 <tr><td style=\"padding:16px 24px 24px;text-align:{start};font-size:12px;color:{MUTED}\">{link_valid}</td></tr>\
 <tr><td style=\"background:{HEADER};padding:14px 24px;text-align:{start};color:#a9adb8;font-size:12px\">{chain}</td></tr>\
@@ -424,9 +613,19 @@ pub(super) fn confirmation_mail(
         paid = esc(w.paid),
         reservation = fact(w.reservation, &ltr(number)),
         view = button(links.confirmation, w.view, true),
-        attached = esc(w.attached),
-        qr_hint = esc(w.qr_hint),
-        pdf = button(links.pdf, w.pdf, false),
+        notes = notes
+            .iter()
+            .map(|n| format!("<p style=\"margin:0 0 8px\">{}</p>", esc(n)))
+            .collect::<String>(),
+        // Printed tickets are for screenings; a film at home has none.
+        pdf = if vod {
+            String::new()
+        } else {
+            format!(
+                "<tr><td align=\"center\" style=\"padding:8px 24px\">{}</td></tr>",
+                button(links.pdf, w.pdf, false)
+            )
+        },
         link_valid = esc(w.link_valid),
     );
     ConfirmationMail {

@@ -34,19 +34,26 @@ impl OrderService {
         };
         let config = self.catalogue.site_config().await?;
         let lang = Self::lang(order);
-        let terms = if lang == "he" {
-            &config.confirmation.order_terms
+        // A film watched at home (the first presentation headlines the order) has its own terms
+        // and no printed tickets.
+        let vod = infos.first().is_some_and(|i| i.is_vod);
+        let terms = config.confirmation.terms(lang, vod);
+        let attachments = if vod {
+            Vec::new()
         } else {
-            &config.confirmation.order_terms_en
+            let doc = crate::tickets_out::tickets_document(
+                order,
+                &infos,
+                lang,
+                &self.messages.public_url,
+                terms,
+            );
+            vec![Attachment {
+                name: format!("tickets-{}.pdf", order.reservation_number),
+                content_type: "application/pdf".into(),
+                bytes: kupa_documents::render_tickets_pdf(&doc).map_err(AppError::internal)?,
+            }]
         };
-        let doc = crate::tickets_out::tickets_document(
-            order,
-            &infos,
-            lang,
-            &self.messages.public_url,
-            terms,
-        );
-        let pdf = kupa_documents::render_tickets_pdf(&doc).map_err(AppError::internal)?;
         // Signed: they open the tickets from any device, until the day after the last screening.
         let confirmation = self.signed_confirmation_url(order, last, lang);
         let pdf_link = self.signed_tickets_url(order, last, lang);
@@ -68,11 +75,7 @@ impl OrderService {
             html: content.html,
             kind: message_kind::ORDER_CONFIRMATION.into(),
             reference: Some(order.id.clone()),
-            attachments: vec![Attachment {
-                name: format!("tickets-{}.pdf", order.reservation_number),
-                content_type: "application/pdf".into(),
-                bytes: pdf,
-            }],
+            attachments,
         };
         self.messages.mailer.send_mail(&mail).await
     }
@@ -143,6 +146,20 @@ impl OrderService {
             return Err(AppError::internal("a paid order without a presentation"));
         };
         let lang = Self::lang(order);
+        let all = self.signed_confirmation_url(order, last, lang);
+        let number = &order.reservation_number;
+        // A film watched at home has nothing for a door to scan: the message says it is ready
+        // and links the order, where it plays.
+        if let Some(first) = infos.first().filter(|i| i.is_vod) {
+            let v = &first.view;
+            let film = crate::tickets_out::pick(lang, &v.feature.name, &v.feature.name_en);
+            let text = if lang == "he" {
+                format!("קופה: הסרט {film} מחכה לך, הזמנה {number}. לצפייה: {all}")
+            } else {
+                format!("Kupa: {film} is ready to watch, reservation {number}. Watch: {all}")
+            };
+            return self.send_sms_text(order, to, text).await;
+        }
         // Each screening by its film and time, then its tickets' e-documents (what the door
         // scans; cancelled tickets left out), and the signed link to the confirmation page (all
         // the tickets, the PDF and the calendar file).
@@ -166,8 +183,6 @@ impl OrderService {
                     .then(|| format!("{film} ({}):\n{}", Self::when(info, lang), links.join("\n")))
             })
             .collect();
-        let all = self.signed_confirmation_url(order, last, lang);
-        let number = &order.reservation_number;
         let text = if lang == "he" {
             format!(
                 "קופה: הכרטיסים שלך, הזמנה {number}:\n{}\nכל הכרטיסים: {all}",
@@ -179,6 +194,15 @@ impl OrderService {
                 screenings.join("\n")
             )
         };
+        self.send_sms_text(order, to, text).await
+    }
+
+    async fn send_sms_text(
+        &self,
+        order: &Order,
+        to: kupa_domain::customer::MobileNumber,
+        text: String,
+    ) -> AppResult<()> {
         let sms = Sms {
             to,
             kind: message_kind::TICKETS.into(),

@@ -2851,6 +2851,14 @@ export interface components {
       orderTerms: string;
       /** @default  */
       orderTermsEn: string;
+      /**
+       * @description The terms of a video-on-demand order (how long and how often it may be watched, on what);
+       *     empty: the order terms serve it too.
+       * @default
+       */
+      vodTerms: string;
+      /** @default  */
+      vodTermsEn: string;
     };
     /** @description The account's contact details after a change. */
     ContactResponse: {
@@ -4943,6 +4951,7 @@ export interface components {
        * @description Agorot the reservation's live pass tickets took from the series pass (decision 0039).
        */
       memberBalanceSpent: number;
+      /** @description The order terms, those of video on demand for a film watched at home. */
       orderTerms: string;
       orderTermsEn: string;
       paidAt?: string | null;
@@ -4976,6 +4985,7 @@ export interface components {
       status: string;
       /** Format: int64 */
       total: number;
+      vod?: components['schemas']['VodItem'] | null;
     };
     ReservationLoginBody: {
       /** @description The mobile number or the email written on the order. */
@@ -5496,7 +5506,9 @@ export interface components {
       /**
        * @default {
        *       "orderTerms": "",
-       *       "orderTermsEn": ""
+       *       "orderTermsEn": "",
+       *       "vodTerms": "",
+       *       "vodTermsEn": ""
        *     }
        */
       confirmation: components['schemas']['ConfirmationOptions'];

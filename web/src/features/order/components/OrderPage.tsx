@@ -93,7 +93,9 @@ export default function OrderPage() {
               <h2 id="order-feature-name" className="order-summary__name">
                 {localizedName(lang, presentation.featureName, presentation.featureNameEn)}
               </h2>
-              <dl className="order-summary__facts">
+              <dl
+                className={`order-summary__facts${presentation.isVod ? ' order-summary__facts--window' : ''}`}
+              >
                 <div>
                   <dt>{t('order.complex')}</dt>
                   <dd>{placeName(lang, presentation)}</dd>

@@ -9,6 +9,7 @@ import { localizedName } from '../../../../lib/localized';
 import { parseIsraeliMobile } from '../../../../components/checkout/customerInfo';
 import { LangLink } from '../../../../components/ui/LangLink';
 import { useConfig } from '../../../../lib/config';
+import { VodFacts } from '../../../../components/vod/VodFacts';
 import { breakdownLines, priceText } from '../../model/priceText';
 import {
   reservationPdfUrl,
@@ -71,36 +72,43 @@ export function ConfirmationView({
             )}
         </p>
         {reservation.customerEmail && (
-          <p>{t('confirmation.emailSent', { email: reservation.customerEmail })}</p>
+          <p>
+            {t(presentation.isVod ? 'vod.confirmation.emailSent' : 'confirmation.emailSent', {
+              email: reservation.customerEmail,
+            })}
+          </p>
         )}
         <dl className="confirmation__facts">
           <div>
             <dt>{t('confirmation.feature')}</dt>
             <dd>{localizedName(lang, presentation.featureName, presentation.featureNameEn)}</dd>
           </div>
-          <div>
-            <dt>{t('confirmation.venue')}</dt>
-            <dd>
-              {localizedName(lang, presentation.locationName, presentation.locationNameEn)}
-              {', '}
-              {localizedName(lang, presentation.venueName, presentation.venueNameEn)}
-            </dd>
-          </div>
-          <div>
-            <dt>{t('confirmation.dateTime')}</dt>
-            <dd>
-              <DateTime iso={reservation.eventDateTime} lang={lang} />
-            </dd>
-          </div>
+          {/* A film watched at home has no hall, hour or doors: its window is told below. */}
           {!presentation.isVod && (
-            <div>
-              <dt>{t('confirmation.entranceTime')}</dt>
-              <dd>
-                <time dateTime={reservation.entranceTime}>
-                  {formatTime(reservation.entranceTime, lang)}
-                </time>
-              </dd>
-            </div>
+            <>
+              <div>
+                <dt>{t('confirmation.venue')}</dt>
+                <dd>
+                  {localizedName(lang, presentation.locationName, presentation.locationNameEn)}
+                  {', '}
+                  {localizedName(lang, presentation.venueName, presentation.venueNameEn)}
+                </dd>
+              </div>
+              <div>
+                <dt>{t('confirmation.dateTime')}</dt>
+                <dd>
+                  <DateTime iso={reservation.eventDateTime} lang={lang} />
+                </dd>
+              </div>
+              <div>
+                <dt>{t('confirmation.entranceTime')}</dt>
+                <dd>
+                  <time dateTime={reservation.entranceTime}>
+                    {formatTime(reservation.entranceTime, lang)}
+                  </time>
+                </dd>
+              </div>
+            </>
           )}
         </dl>
         {(reservation.presentations ?? []).length > 1 && (
@@ -128,6 +136,7 @@ export function ConfirmationView({
             {t('vod.confirmation.title')}
           </h2>
           <p className="confirmation__hint">{t('vod.confirmation.hint')}</p>
+          {reservation.vod && <VodFacts item={reservation.vod} className="confirmation__facts" />}
           <p>
             <LangLink
               className="button button--primary"
@@ -193,7 +202,7 @@ export function ConfirmationView({
 
       <section className="confirmation__section" aria-labelledby="confirmation-tickets">
         <h2 id="confirmation-tickets" className="confirmation__heading">
-          {t('confirmation.tickets')}
+          {t(presentation.isVod ? 'vod.details' : 'confirmation.tickets')}
         </h2>
         <ul className="confirmation__lines">
           {reservation.seats.map((seat) => {
@@ -233,18 +242,21 @@ export function ConfirmationView({
           ))}
         </ul>
         <dl className="confirmation__breakdown">
-          {breakdownLines(t, lang, reservation.priceBreakdown, prices).map((line) => (
-            <div
-              key={line.id}
-              className={`confirmation__line${line.id === 'total' ? ' confirmation__total' : ''}`}
-            >
-              <dt>{line.label}</dt>
-              <dd className="confirmation__amount">
-                {line.amount}
-                {line.note && <span className="confirmation__note">{line.note}</span>}
-              </dd>
-            </div>
-          ))}
+          {breakdownLines(t, lang, reservation.priceBreakdown, prices)
+            // A film at home is one line above: a "tickets" subtotal would only repeat it.
+            .filter((line) => !(presentation.isVod && line.id === 'tickets'))
+            .map((line) => (
+              <div
+                key={line.id}
+                className={`confirmation__line${line.id === 'total' ? ' confirmation__total' : ''}`}
+              >
+                <dt>{line.label}</dt>
+                <dd className="confirmation__amount">
+                  {line.amount}
+                  {line.note && <span className="confirmation__note">{line.note}</span>}
+                </dd>
+              </div>
+            ))}
         </dl>
         {(reservation.loyaltyPointsSpent > 0 ||
           reservation.loyaltyPointsEarned > 0 ||
@@ -301,7 +313,7 @@ export function ConfirmationView({
       </section>
 
       {/* Text messages go out for the buyer's own session; a signed link only reads. */}
-      {link === null && <SendTicketsForm reservationIdentifier={id} />}
+      {link === null && <SendTicketsForm reservationIdentifier={id} vod={presentation.isVod} />}
 
       {terms && (
         <section className="confirmation__section" aria-labelledby="confirmation-terms">
@@ -352,7 +364,14 @@ function ShareButton({ title, url }: { title: string; url: string }) {
   );
 }
 
-function SendTicketsForm({ reservationIdentifier }: { reservationIdentifier: string }) {
+/** The tickets by text message; for a film watched at home, the link to the order, where it plays. */
+function SendTicketsForm({
+  reservationIdentifier,
+  vod,
+}: {
+  reservationIdentifier: string;
+  vod: boolean;
+}) {
   const { t } = useTranslation();
   const inputId = useId();
   const [mobile, setMobile] = useState('');
@@ -378,7 +397,7 @@ function SendTicketsForm({ reservationIdentifier }: { reservationIdentifier: str
   return (
     <section className="confirmation__section" aria-labelledby={`${inputId}-title`}>
       <h2 id={`${inputId}-title`} className="confirmation__heading">
-        {t('confirmation.sms.title')}
+        {t(vod ? 'vod.confirmation.smsTitle' : 'confirmation.sms.title')}
       </h2>
       <form className="confirmation__sms" onSubmit={submit} noValidate>
         <label htmlFor={inputId}>{t('checkout.fields.mobileNumber')}</label>
@@ -400,7 +419,9 @@ function SendTicketsForm({ reservationIdentifier }: { reservationIdentifier: str
         </div>
       </form>
       <p role="status" className="confirmation__sms-status">
-        {send.isSuccess && !invalid ? t('confirmation.sms.sent') : ''}
+        {send.isSuccess && !invalid
+          ? t(vod ? 'vod.confirmation.smsSent' : 'confirmation.sms.sent')
+          : ''}
         {error ?? ''}
       </p>
     </section>

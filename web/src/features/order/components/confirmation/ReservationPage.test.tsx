@@ -298,4 +298,76 @@ describe('the reservation page', () => {
       '/api/reservations/r-1/tickets.pdf?exp=1900000000&sig=abc123&lang=en',
     );
   });
+  it('tells a film watched at home by its window and viewings, with no seat, doors or printed tickets', async () => {
+    const film = makePresentation({ isVod: true, venueTypeId: 101 });
+    const saved = { ...reservation };
+    Object.assign(reservation, {
+      presentation: film,
+      presentations: [film],
+      products: [],
+      seats: [
+        {
+          ...reservation.seats[0],
+          section: 'צפייה בבית',
+          sectionEn: 'Home viewing',
+          row: '1',
+          seat: '20',
+          ticketType: 'השכרה ל־48 שעות',
+          ticketTypeEn: 'Rental, 48 hours',
+          price: 2990,
+        },
+      ],
+      priceBreakdown: {
+        tickets: 3490,
+        ticketsServiceCharge: 500,
+        orderServiceCharge: 0,
+        products: 0,
+        total: 3490,
+      },
+      total: 3490,
+      vod: {
+        ReservationIdentifier: 'r-1',
+        reservationNumber: '100234',
+        presentation: film,
+        offer: 'rent',
+        status: 'available',
+        availabilityStart: '2026-07-01T10:00:00Z',
+        availabilityEnd: '2026-07-03T10:00:00Z',
+        playbackCount: 0,
+        playbackBalance: 3,
+        lastPlayback: null,
+        purchaseDate: '2026-07-01T10:00:00Z',
+      },
+    });
+    try {
+      await openPage('/reservation/r-1?lang=en');
+      expect(
+        await screen.findByRole('heading', { name: 'Your film is ready' }),
+      ).toBeInTheDocument();
+      // Its window (13:00 in Jerusalem, two days on) and its viewings; no hall, hour or doors.
+      expect(screen.getByText('Available until')).toBeInTheDocument();
+      expect(
+        screen.getByText(
+          (_, el) => el?.tagName === 'TIME' && /03\/07\/2026.*13:00/.test(el.textContent ?? ''),
+        ),
+      ).toBeInTheDocument();
+      expect(screen.getByText('3 left, 0 used')).toBeInTheDocument();
+      expect(screen.getByText('The confirmation was sent to dana@example.com')).toBeInTheDocument();
+      for (const gone of ['When', 'Doors open', 'Where', 'Digital tickets']) {
+        expect(screen.queryByText(gone)).toBeNull();
+      }
+      // One line for the rental and the total: no "Tickets" subtotal repeating it, no seat.
+      const lines = screen.getByRole('region', { name: 'Your purchase' });
+      expect(within(lines).getByText('Rental, 48 hours')).toBeInTheDocument();
+      expect(within(lines).queryByText('Tickets')).toBeNull();
+      expect(within(lines).queryByText(/seat 20/)).toBeNull();
+      expect(screen.queryByRole('link', { name: 'Download tickets (PDF)' })).toBeNull();
+      expect(screen.getByRole('heading', { name: 'Send the link by SMS' })).toBeInTheDocument();
+      expect(screen.queryByText('Send the tickets by SMS')).toBeNull();
+    } finally {
+      for (const key of Object.keys(reservation))
+        delete (reservation as Record<string, unknown>)[key];
+      Object.assign(reservation, saved);
+    }
+  });
 });

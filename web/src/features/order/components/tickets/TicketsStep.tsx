@@ -318,7 +318,8 @@ export function TicketsStep() {
       {expired && <TimeExpired onRestart={restart} />}
 
       <div className="tickets-step__main">
-        {lineGroups.map((groupId) => (
+        {/* A film at home is one place: its ticket is chosen below, not counted. */}
+        {(presentation.isVod ? [] : lineGroups).map((groupId) => (
           <QuantityChooser
             key={groupId}
             groupId={groupId}
@@ -339,11 +340,16 @@ export function TicketsStep() {
           />
         ))}
 
-        <h3 className="tickets-step__subtitle">{t('order.tickets.seatsTitle')}</h3>
+        <h3 className="tickets-step__subtitle">
+          {t(presentation.isVod ? 'vod.tickets.title' : 'order.tickets.seatsTitle')}
+        </h3>
         <ol className="tickets-step__lines">
           {lines.map((line) => {
             const ticket = lineTicket(line, groups);
-            const where = `${sectionName(line.seat.sectionId)} ${seatWhere(line.seat)}`;
+            // A film watched at home holds a place that is no seat: it is named as what it is.
+            const where = presentation.isVod
+              ? t('vod.tickets.line')
+              : `${sectionName(line.seat.sectionId)} ${seatWhere(line.seat)}`;
             const problem = problems.get(line.key);
             const selectId = `ticket-${line.key}`;
             return (
