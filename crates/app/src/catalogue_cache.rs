@@ -207,6 +207,11 @@ impl CatalogueStore for CachedCatalogue {
         self.inner.presentations_between(from_ms, to_ms).await
     }
 
+    async fn vod_presentations(&self) -> StoreResult<Vec<PresentationView>> {
+        // The what's-on pages, not the rush: read through.
+        self.inner.vod_presentations().await
+    }
+
     async fn features(&self) -> StoreResult<Vec<(Feature, FeatureCategory)>> {
         cached!(self.features[()] or self.inner.features())
     }
@@ -342,6 +347,9 @@ mod tests {
             _: i64,
             _: i64,
         ) -> StoreResult<Vec<PresentationView>> {
+            Ok(vec![])
+        }
+        async fn vod_presentations(&self) -> StoreResult<Vec<PresentationView>> {
             Ok(vec![])
         }
         async fn features(&self) -> StoreResult<Vec<(Feature, FeatureCategory)>> {

@@ -26,6 +26,9 @@ pub trait CatalogueStore: Send + Sync {
         from_ms: i64,
         to_ms: i64,
     ) -> StoreResult<Vec<PresentationView>>;
+    /// Every video-on-demand presentation (venue types 101–104), whenever it starts: a film at
+    /// home is offered on every day of its window, not only on its first.
+    async fn vod_presentations(&self) -> StoreResult<Vec<PresentationView>>;
     async fn features(&self) -> StoreResult<Vec<(Feature, FeatureCategory)>>;
     async fn feature(&self, id: i64) -> StoreResult<Option<Feature>>;
     async fn product(&self, id: i64) -> StoreResult<Option<Product>>;

@@ -326,6 +326,18 @@ impl CatalogueStore for Db {
         )
     }
 
+    async fn vod_presentations(&self) -> StoreResult<Vec<PresentationView>> {
+        fetch_all!(
+            self,
+            concat!(
+                presentation_select!(),
+                " WHERE v.venue_type_id BETWEEN 101 AND 104 ORDER BY p.starts_at, p.id"
+            ),
+            [],
+            rows::presentation_view
+        )
+    }
+
     async fn features(&self) -> StoreResult<Vec<(Feature, FeatureCategory)>> {
         fetch_all!(
             self,

@@ -320,4 +320,31 @@ async fn a_film_at_home_is_confirmed_as_one_without_seats_doors_or_printed_ticke
     assert!(!text.contains("/edocument/"), "{text}");
 }
 
+
+async fn a_film_at_home_is_offered_on_every_day_of_its_window(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let on = |days: i64| {
+        let app = &app;
+        async move {
+            let date = app.today.checked_add(jiff::Span::new().days(days)).unwrap();
+            let r = app.get(&format!("/api/seats/presentations?date={date}")).await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+            let ids: Vec<i64> = r.body["presentations"].as_array().unwrap().iter().map(|p| p["id"].as_i64().unwrap()).collect();
+            ids
+        }
+    };
+    // The demo: presentation 3 is watched from two days ago for a week, 4 (rent) for 60 days
+    // from today, 5 (buy) for ten years. Each is offered on every day it can be watched.
+    let today = on(0).await;
+    assert!([3, RENT, BUY].iter().all(|id| today.contains(id)), "{today:?}");
+    let tomorrow = on(1).await;
+    assert!([3, RENT, BUY].iter().all(|id| tomorrow.contains(id)), "{tomorrow:?}");
+    let in_a_week = on(7).await;
+    assert!(in_a_week.contains(&RENT) && in_a_week.contains(&BUY) && !in_a_week.contains(&3), "{in_a_week:?}");
+    let after_the_rental = on(61).await;
+    assert!(after_the_rental.contains(&BUY) && !after_the_rental.contains(&RENT), "{after_the_rental:?}");
+    // Listed once on its first day.
+    assert_eq!(today.iter().filter(|&&id| id == RENT).count(), 1);
+}
+
 }

@@ -178,7 +178,9 @@ impl CatalogueService {
         }
     }
 
-    /// Every presentation starting on a local calendar day in Asia/Jerusalem.
+    /// Every presentation starting on a local calendar day in Asia/Jerusalem, and every film at
+    /// home (video on demand) that can be watched that day and is still sold: it is offered on
+    /// each day of its window, not only on the day it starts.
     pub async fn presentations_on(
         &self,
         day: Date,
@@ -186,7 +188,20 @@ impl CatalogueService {
     ) -> AppResult<Vec<PresentationInfo>> {
         let (from, to) = time::local_day_range_ms(day);
         let now = self.now_ms();
-        let views = self.store.presentations_between(from, to).await?;
+        let mut views = self.store.presentations_between(from, to).await?;
+        let started_before: Vec<PresentationView> = self
+            .store
+            .vod_presentations()
+            .await?
+            .into_iter()
+            .filter(|v| {
+                let p = &v.presentation;
+                p.starts_at_ms < from
+                    && p.available_until_ms.is_none_or(|until| until > from)
+                    && p.sale_ends_at_ms > now.max(from)
+            })
+            .collect();
+        views.splice(0..0, started_before);
         Ok(views
             .into_iter()
             .filter(|v| channel.admits(v))
