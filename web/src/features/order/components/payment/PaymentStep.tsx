@@ -1,11 +1,11 @@
 import type { TFunction } from 'i18next';
-import { useCallback, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { CheckoutLogin } from '../login/CheckoutLogin';
 import { ApiError } from '../../../../lib/api/client';
 import { meQuery, savedCardsQuery, type SavedCard } from '../../../../lib/api/customer';
-import { captchaTokenFor, type Captcha } from '../../../../lib/captcha';
+import { captchaTokenFor } from '../../../../lib/captcha';
 import type { SiteConfig } from '../../../../lib/api/types';
 import { errorMessage } from '../../../../lib/apiErrors';
 import { formatMoney } from '../../../../lib/format';
@@ -15,25 +15,19 @@ import type { CustomerInfo } from '../../../../components/checkout/customerInfo'
 import { ALL_METHODS, type OfferedMethod } from '../../../../components/checkout/methods';
 import { PaymentDialog } from './PaymentDialog';
 import { PaymentMethods } from '../../../../components/checkout/PaymentMethods';
-import {
-  cartBodyFrom,
-  useCheckVoucher,
-  useCommitOrder,
-  useStartPayment,
-  type PricedCart,
-  type VoucherResponse,
-} from '../../api/payment';
+import { cartBodyFrom, useCommitOrder, useStartPayment, type PricedCart } from '../../api/payment';
 import { Countdown } from '../Countdown';
 import { HoldChoice } from '../hold/HoldChoice';
 import { TimeExpired } from '../StepHead';
 import { loadDetails, saveDetails } from '../../model/orderSession';
-import { breakdownLines, priceText } from '../../model/priceText';
 import { usePostCart } from '../../api/tickets';
 import { useRemaining } from '../../../../lib/useRemaining';
 import { seatplanQuery } from '../../api/seats';
 import { clockOf, stamp } from '../../../../lib/countdownClock';
 import { seniorIdsOf } from '../../model/ticketLines';
 import { useOrder } from '../../hooks/orderContext';
+import { OrderSummary } from './OrderSummary';
+import { VoucherBox } from './VoucherBox';
 import './PaymentStep.css';
 import '../tickets/TicketsStep.css';
 
@@ -431,222 +425,4 @@ function commitFailureOf(error: unknown, t: TFunction): CommitFailure {
     }
   }
   return { kind: 'retryable', message: errorMessage(t, error) };
-}
-
-/**
- * The priced cart: each ticket at its full price with the service charge in it, the products,
- * the server's breakdown (tickets, a per-order service charge, products, total), the vouchers and
- * what is left to pay.
- */
-function OrderSummary({
-  cart,
-  money,
-  sectionName,
-}: {
-  cart: PricedCart;
-  money: (agorot: number) => string;
-  sectionName: (sectionId: number, fallback: string) => string;
-}) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language;
-  const options = { currency: cart.currency, chargeName: cart.serviceChargeName };
-  return (
-    <section className="payment-step__section order-total" aria-labelledby="payment-step-summary">
-      <h2 id="payment-step-summary" className="payment-step__heading">
-        {t('checkout.summary.title')}
-      </h2>
-      <ul className="order-total__lines">
-        {cart.tickets.map((ticket) => {
-          const price = priceText(t, lang, ticket, options);
-          return (
-            <li key={`${ticket.sectionId}-${ticket.x}-${ticket.y}`} className="order-total__line">
-              <span>
-                {t('checkout.summary.ticketLine', {
-                  section: sectionName(ticket.sectionId, ticket.sectionName),
-                  row: ticket.rowName,
-                  seat: ticket.seatName,
-                })}
-                {' · '}
-                {localizedName(lang, ticket.ticketName, ticket.ticketNameEn)}
-              </span>
-              {!ticket.isMultiplyFactorSubTicket && (
-                <span className="order-total__amount">
-                  {price.full}
-                  {price.included && <span className="order-total__note">{price.included}</span>}
-                </span>
-              )}
-            </li>
-          );
-        })}
-        {cart.products.map((product) => (
-          <li key={`p-${product.id}`} className="order-total__line">
-            <span>
-              {t('checkout.summary.productLine', {
-                name: localizedName(lang, product.name, product.nameEn),
-                quantity: product.quantity,
-              })}
-            </span>
-            <span className="order-total__amount">{money(product.amount)}</span>
-          </li>
-        ))}
-      </ul>
-      <dl className="order-total__breakdown">
-        {breakdownLines(t, lang, cart.priceBreakdown, options).map((line) => (
-          <div
-            key={line.id}
-            className={`order-total__line${line.id === 'total' ? ' order-total__total' : ''}`}
-          >
-            <dt>{line.label}</dt>
-            <dd className="order-total__amount">
-              {line.amount}
-              {line.note && <span className="order-total__note">{line.note}</span>}
-            </dd>
-          </div>
-        ))}
-      </dl>
-      {cart.voucherPayments.map((voucher) => (
-        <p key={voucher.reference} className="order-total__line">
-          <span>{t('checkout.summary.voucherLine', { reference: voucher.reference })}</span>
-          <span className="order-total__amount">−{money(voucher.amount)}</span>
-        </p>
-      ))}
-      <p className="order-total__line order-total__due">
-        <span>{t('checkout.summary.amountDue')}</span>
-        <span className="order-total__amount">{money(cart.amountDue)}</span>
-      </p>
-    </section>
-  );
-}
-
-/** A voucher's balance, checked, then applied to the order by re-posting the cart. */
-function VoucherBox({
-  presentationId,
-  captcha,
-  applied,
-  repricing,
-  money,
-  onApply,
-  onRemove,
-}: {
-  presentationId: number;
-  captcha: Captcha;
-  applied: readonly string[];
-  /** The cart is being priced again with a voucher more or less. */
-  repricing: boolean;
-  money: (agorot: number) => string;
-  onApply: (reference: string) => Promise<void>;
-  onRemove: (reference: string) => Promise<void>;
-}) {
-  const { t } = useTranslation();
-  const inputId = useId();
-  const [reference, setReference] = useState('');
-  const [found, setFound] = useState<VoucherResponse['payment'] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const checkVoucher = useCheckVoucher(presentationId, captcha);
-  const busy = checkVoucher.isPending || repricing;
-
-  const explain = (e: unknown) =>
-    setError(
-      e instanceof ApiError && e.code === 'voucherBalance'
-        ? t('validation.voucherNoBalance')
-        : errorMessage(t, e),
-    );
-
-  async function run(action: () => Promise<void>) {
-    setError(null);
-    try {
-      await action();
-    } catch (e) {
-      explain(e);
-    }
-  }
-
-  function check(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const code = reference.trim();
-    if (!code) return;
-    setFound(null);
-    setError(null);
-    checkVoucher.mutate(code, {
-      onSuccess: (answer) => {
-        if (answer.payment.balance <= 0 || (answer.payment.amount ?? 1) <= 0) {
-          setError(t('validation.voucherNoBalance'));
-          return;
-        }
-        setFound(answer.payment);
-      },
-      onError: explain,
-    });
-  }
-
-  return (
-    <section className="payment-step__section voucher-box" aria-labelledby={`${inputId}-title`}>
-      <h2 id={`${inputId}-title`} className="payment-step__heading">
-        {t('checkout.voucher.title')}
-      </h2>
-      <form className="voucher-box__form" onSubmit={check} noValidate>
-        <label htmlFor={inputId}>{t('checkout.voucher.label')}</label>
-        <div className="voucher-box__row">
-          <input
-            id={inputId}
-            className="checkout-field__input"
-            dir="ltr"
-            autoComplete="off"
-            value={reference}
-            onChange={(e) => {
-              setReference(e.target.value);
-              setFound(null);
-            }}
-          />
-          <button type="submit" className="button button--ghost" disabled={busy}>
-            {t('checkout.voucher.check')}
-          </button>
-        </div>
-      </form>
-      {found && !applied.includes(found.reference) && (
-        <div className="voucher-box__found">
-          <p>
-            {t('checkout.voucher.balance', {
-              balance: money(found.balance),
-              amount: money(found.amount ?? found.balance),
-            })}
-          </p>
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={busy}
-            onClick={() =>
-              void run(async () => {
-                await onApply(found.reference);
-                setFound(null);
-                setReference('');
-              })
-            }
-          >
-            {t('checkout.voucher.apply')}
-          </button>
-        </div>
-      )}
-      {applied.length > 0 && (
-        <ul className="voucher-box__applied">
-          {applied.map((r) => (
-            <li key={r}>
-              <span dir="ltr">{r}</span>
-              <button
-                type="button"
-                className="button button--ghost"
-                disabled={busy}
-                onClick={() => void run(() => onRemove(r))}
-              >
-                {t('checkout.voucher.remove')}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <p className="voucher-box__error" role="alert">
-        {error}
-      </p>
-    </section>
-  );
 }
