@@ -5,9 +5,11 @@
 //! which creates the members; nothing here writes.
 
 mod enroll;
+mod enrollment_rules;
 mod seasons;
 mod seated;
 pub use enroll::*;
+pub use enrollment_rules::*;
 pub use seasons::*;
 
 use jiff::ToSpan;
