@@ -283,24 +283,32 @@ async fn an_sms_is_retried_with_backoff_through_a_provider_outage_and_sent_once(
 }
 
 async fn two_nodes_racing_send_each_queued_message_exactly_once(db: &TestDb) {
-    let fake = FakeTwilio::start(0, 15).await;
+    let fake = FakeTwilio::start(0, 2).await;
     let delivery = fake.delivery();
     let a = TestApp::with_delivery(db, test_settings(), &delivery).await;
     let b = a.another_delivering_node(db, test_settings(), &delivery).await;
-    for n in 0..24 {
+    const MESSAGES: usize = 40;
+    for n in 0..MESSAGES {
         let node = if n % 2 == 0 { &a } else { &b };
         node.state.sms.send_sms(&tickets_sms(n)).await.unwrap();
     }
+    // Four rounds at once on each node: eight claimers asking the database together.
     let (wa, wb) = (a.worker.clone().unwrap(), b.worker.clone().unwrap());
-    let (ra, rb) = tokio::join!(wa.run_once(), wb.run_once());
-    let (ra, rb) = (ra.unwrap(), rb.unwrap());
-    assert_eq!(ra.sent + rb.sent, 24);
-    assert!(ra.sent > 0 && rb.sent > 0, "both nodes sent, racing: {ra:?} {rb:?}");
+    let rounds: Vec<_> = (0..4)
+        .flat_map(|_| [wa.clone(), wb.clone()])
+        .map(|w| tokio::spawn(async move { w.run_once().await.unwrap() }))
+        .collect();
+    let mut sent = Vec::new();
+    for r in rounds {
+        sent.push(r.await.unwrap().sent);
+    }
+    assert_eq!(sent.iter().sum::<u64>(), MESSAGES as u64, "{sent:?}");
+    assert!(sent.iter().filter(|&&n| n > 0).count() > 1, "several claimers sent, racing: {sent:?}");
     let mut bodies: Vec<String> = fake.taken().into_iter().map(|t| t.2).collect();
     bodies.sort();
     bodies.dedup();
-    assert_eq!(bodies.len(), 24, "each message once");
-    assert_eq!(fake.requests(), 24, "and no message twice");
+    assert_eq!(bodies.len(), MESSAGES, "each message once");
+    assert_eq!(fake.requests(), MESSAGES, "and no message twice");
     assert_eq!(rows(db, "SELECT status || ':' || attempts FROM sms_outbox GROUP BY status, attempts").await, vec!["sent:1"]);
 }
 
@@ -368,4 +376,70 @@ async fn a_login_code_is_tried_once_in_its_request_and_its_text_is_not_kept(db: 
     let text = logs.text();
     assert!(!text.contains(&code_sent) && !text.contains(TOKEN) && !text.contains(DANA), "a code, the token or a whole number in the log: {text}");
 }
+}
+
+/// Sixteen claimers on four threads empty one queue of 200 messages: each message is claimed by
+/// exactly one of them (the lease is one conditional UPDATE; on PostgreSQL `SKIP LOCKED`).
+async fn every_queued_message_is_claimed_by_exactly_one_of_many_racing_claimers(db: &TestDb) {
+    use kupa_app::ports::OutboxStore;
+    const QUEUED: usize = 200;
+    for n in 0..QUEUED {
+        let q = Queueing {
+            now_ms: 0,
+            max_attempts: 12,
+            claimed: None,
+        };
+        db.db.queue_sms(&tickets_sms(n), &q).await.unwrap();
+    }
+    let claimers: Vec<_> = (0..16)
+        .map(|c| {
+            let store = db.db.clone();
+            tokio::spawn(async move {
+                let mut mine = Vec::new();
+                let lease = OutboxLease {
+                    token: format!("claimer-{c}"),
+                    now_ms: 1_000,
+                    until_ms: 121_000,
+                };
+                while let Some(m) = store.claim_sms(&lease).await.unwrap() {
+                    mine.push(m.id);
+                }
+                mine
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    let mut busy = 0;
+    for c in claimers {
+        let mine = c.await.unwrap();
+        busy += usize::from(!mine.is_empty());
+        all.extend(mine);
+    }
+    assert!(busy > 1, "the claimers raced");
+    let claimed = all.len();
+    all.sort();
+    all.dedup();
+    assert_eq!(
+        (claimed, all.len()),
+        (QUEUED, QUEUED),
+        "every message claimed, none twice"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_racing_claimers_claim_each_message_once() {
+    let t = TestDb::sqlite().await;
+    every_queued_message_is_claimed_by_exactly_one_of_many_racing_claimers(&t).await;
+    t.cleanup().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_racing_claimers_claim_each_message_once() {
+    let Some(url) = kupa_store::testing::postgres_url() else {
+        eprintln!("KUPA_TEST_POSTGRES_URL is not set: PostgreSQL not tested");
+        return;
+    };
+    let t = TestDb::postgres(&url).await;
+    every_queued_message_is_claimed_by_exactly_one_of_many_racing_claimers(&t).await;
+    t.cleanup().await;
 }
