@@ -1,6 +1,6 @@
 //! The kupa binary: configuration and start-up only (the parts are put together in `kupa-wiring`).
 //! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa catalogue import`, `kupa openapi`, `kupa staff`,
-//! `kupa check-config`.
+//! `kupa check-config`, `kupa outbox`.
 
 mod catalogue_cmd;
 mod config;
@@ -119,6 +119,12 @@ enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// The outboxes as a queue: how many text messages and mails are in each status, and the
+    /// oldest of each (docs/operations.md, "Text messages and mail").
+    Outbox {
+        #[command(flatten)]
+        db: DbArgs,
+    },
     /// Say which real providers (SMS, mail) the environment configures; with --probe, whether
     /// each answers (a login to the mail server, a read of the Twilio account: nothing is sent).
     CheckConfig {
@@ -201,6 +207,13 @@ async fn main() -> anyhow::Result<()> {
         .is_some_and(|f| f == "json");
     match cli.command {
         Command::CheckConfig { probe } => check_config(probe).await,
+        Command::Outbox { db } => {
+            init_logs(json_logs);
+            let db = open_db(&db, &file).await?;
+            outbox_status(&db).await?;
+            db.close().await;
+            Ok(())
+        }
         Command::Openapi => {
             println!("{}", kupa_api::openapi().to_pretty_json()?);
             Ok(())
@@ -509,6 +522,26 @@ fn spawn_sweeper(
             }
         }
     });
+}
+
+/// `kupa outbox`: one line per channel and status, with the oldest message's age.
+async fn outbox_status(db: &Db) -> anyhow::Result<()> {
+    use kupa_app::ports::OutboxStore;
+    let now = ServerClock::new().now_ms();
+    let counts = db.outbox_counts().await?;
+    if counts.is_empty() {
+        println!("the outboxes are empty");
+    }
+    for c in counts {
+        let age_min = (now - c.oldest_created_at_ms).max(0) / 60_000;
+        println!(
+            "{:<5} {:<9} {:>7}  oldest {age_min} min ago",
+            c.channel.as_str(),
+            c.status,
+            c.count
+        );
+    }
+    Ok(())
 }
 
 /// `kupa check-config`: what is configured and, with `probe`, whether it answers. Fails (exit
