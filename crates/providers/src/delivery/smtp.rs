@@ -91,7 +91,8 @@ impl SmtpMailer {
         match self.transport.test_connection().await {
             Ok(true) => Ok("the server answers over TLS".into()),
             Ok(false) => Err("the server did not answer".into()),
-            Err(e) => Err(reason(&e)),
+            // No message is involved, so the server's own words name no recipient: shown whole.
+            Err(e) => Err(format!("{} ({e})", reason(&e))),
         }
     }
 
@@ -135,6 +136,8 @@ fn reason(e: &lettre::transport::smtp::Error) -> String {
         "timeout"
     } else if e.is_tls() {
         "TLS failed"
+    } else if e.is_response() {
+        "unreadable answer"
     } else if e.is_client() {
         "client error"
     } else {
