@@ -333,6 +333,25 @@ async fn a_message_whose_sender_died_mid_attempt_is_sent_by_another_after_its_le
     assert_eq!(fake.taken().len(), 1);
 }
 
+async fn a_login_code_whose_node_died_mid_attempt_is_given_up_not_sent_later(db: &TestDb) {
+    let fake = FakeTwilio::start(0, 0).await;
+    let app = TestApp::with_delivery(db, test_settings(), &fake.delivery()).await;
+    let policy = RetryPolicy::default();
+    let now = app.clock.now_ms();
+    let lease = OutboxLease { token: "died".into(), now_ms: now, until_ms: now + policy.lease_ms };
+    let code = Sms { kind: message_kind::LOGIN_CODE.into(), text: LOGIN_CODE_NOT_KEPT.into(), ..tickets_sms(1) };
+    let id = app.state.outbox.queue_sms(&code, &Queueing { now_ms: now, max_attempts: 1, claimed: Some(lease) }).await.unwrap();
+    let worker = app.worker.clone().unwrap();
+    assert_eq!(worker.run_once().await.unwrap(), Default::default(), "its request may still be sending it");
+    app.clock.advance_ms(policy.lease_ms + 1);
+    assert_eq!(worker.run_once().await.unwrap().failed, 1);
+    assert_eq!(outbox_row(db, id).await, "failed|1|the sender stopped during the last attempt||0");
+    assert_eq!(fake.requests(), 0, "a login code is never sent after its request");
+    let counts: Vec<(String, i64)> = app.state.outbox.outbox_counts().await.unwrap().into_iter()
+        .map(|c| (format!("{}:{}", c.channel.as_str(), c.status), c.count)).collect();
+    assert_eq!(counts, [("sms:failed".to_owned(), 1)]);
+}
+
 async fn a_refused_number_is_given_up_at_once_and_the_reason_keeps_no_personal_data(db: &TestDb) {
     let fake = FakeTwilio::start(0, 0).await;
     let app = TestApp::with_delivery(db, test_settings(), &fake.delivery()).await;
