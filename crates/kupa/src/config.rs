@@ -444,8 +444,8 @@ pub fn captcha(
     }
 }
 
-/// The real SMS provider and mail server from KUPA_* variables (docs/configuration.md, "Text
-/// messages and mail"); nothing set keeps both on the outbox. What is configured is logged, never
+/// The real SMS provider and mail server from KUPA_* variables (docs/configuration.md, "SMS and
+/// mail"); nothing set keeps both on the outbox. What is configured is logged, never
 /// a secret.
 pub fn delivery() -> anyhow::Result<kupa_providers::delivery::Delivery> {
     let settings = delivery_settings()?;
@@ -458,7 +458,7 @@ pub fn delivery_settings() -> anyhow::Result<kupa_providers::delivery::config::D
     kupa_providers::delivery::config::DeliverySettings::from_lookup(&|name| {
         std::env::var(name).ok()
     })
-    .map_err(|e| anyhow::anyhow!("{e} (docs/configuration.md, \"Text messages and mail\")"))
+    .map_err(|e| anyhow::anyhow!("{e} (docs/configuration.md, \"SMS and mail\")"))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The real SMS provider and mail server from KUPA_* variables (docs/configuration.md,
-//! "Text messages and mail"). Nothing set: both stay on the offline outbox. Secrets come from
+//! "SMS and mail"). Nothing set: both stay on the offline outbox. Secrets come from
 //! the variable or from a file named by `<NAME>_FILE`.
 
 use std::sync::Arc;
