@@ -286,6 +286,100 @@ pub trait OutboxStore: Send + Sync {
     /// Blanks the text of login-code messages sent before `before_ms` (their codes have expired):
     /// the outbox must not keep codes readable. Returns how many it blanked.
     async fn redact_login_codes(&self, before_ms: i64) -> StoreResult<u64>;
+
+    // The outbox worker's side (decision 0057): with a real provider configured, messages are
+    // queued here and sent by whichever node claims them first.
+
+    /// Writes a text message to be sent (status queued, or sending under `q.claimed`).
+    async fn queue_sms(&self, sms: &Sms, q: &Queueing) -> StoreResult<i64>;
+    /// Writes a mail to be sent, its attachments' bytes kept until it is sent or given up.
+    async fn queue_mail(&self, mail: &Mail, q: &Queueing) -> StoreResult<i64>;
+    /// Claims the next due text message for one attempt (its attempts counted), if any: a
+    /// queued one whose time has come, or one whose sender's lease ran out with attempts left.
+    /// Each row is claimed by one caller, however many nodes ask at once.
+    async fn claim_sms(&self, lease: &OutboxLease) -> StoreResult<Option<Claimed<Sms>>>;
+    async fn claim_mail(&self, lease: &OutboxLease) -> StoreResult<Option<Claimed<Mail>>>;
+    /// Records how an attempt ended, if the lease `token` still holds the message; false when
+    /// it does not (the lease ran out and another node claimed it).
+    async fn finish_delivery(
+        &self,
+        channel: OutboxChannel,
+        id: i64,
+        token: &str,
+        outcome: &DeliveryOutcome,
+        now_ms: i64,
+    ) -> StoreResult<bool>;
+    /// Gives up messages whose sender stopped mid-attempt (lease run out) with no attempts left,
+    /// a login code among them. Returns how many.
+    async fn fail_abandoned(&self, now_ms: i64) -> StoreResult<u64>;
+    /// How many messages of each channel are in each status, and the oldest of each.
+    async fn outbox_counts(&self) -> StoreResult<Vec<OutboxCount>>;
+}
+
+/// Which outbox a message is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutboxChannel {
+    Sms,
+    Mail,
+}
+
+impl OutboxChannel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutboxChannel::Sms => "sms",
+            OutboxChannel::Mail => "mail",
+        }
+    }
+}
+
+/// One sender's hold on an outbox message while it tries to send it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxLease {
+    /// Random, new for every claim: only its holder may record the attempt's end.
+    pub token: String,
+    pub now_ms: i64,
+    /// After this another node may claim the message again (if it has attempts left).
+    pub until_ms: i64,
+}
+
+/// How a message is queued.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Queueing {
+    pub now_ms: i64,
+    /// Attempts before it is given up (1: tried once, as a login code is).
+    pub max_attempts: i64,
+    /// Written already claimed by the caller, who tries it at once (its first attempt counted).
+    pub claimed: Option<OutboxLease>,
+}
+
+/// A message claimed for one attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claimed<M> {
+    pub id: i64,
+    /// Attempts made, this one included.
+    pub attempts: i64,
+    pub max_attempts: i64,
+    pub message: M,
+}
+
+/// How one attempt at sending ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeliveryOutcome {
+    /// The provider took it; its id for the message.
+    Sent { provider_id: String },
+    /// Try again at `at_ms`; why this attempt failed (no secrets).
+    Retry { at_ms: i64, error: String },
+    /// Given up for good.
+    Failed { error: String },
+}
+
+/// Messages of one channel in one status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxCount {
+    pub channel: OutboxChannel,
+    pub status: String,
+    pub count: i64,
+    pub oldest_created_at_ms: i64,
 }
 
 /// A login code as the store keeps it: only a salted hash of the code, never the code.

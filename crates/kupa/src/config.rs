@@ -444,6 +444,23 @@ pub fn captcha(
     }
 }
 
+/// The real SMS provider and mail server from KUPA_* variables (docs/configuration.md, "SMS and
+/// mail"); nothing set keeps both on the outbox. What is configured is logged, never
+/// a secret.
+pub fn delivery() -> anyhow::Result<kupa_providers::delivery::Delivery> {
+    let settings = delivery_settings()?;
+    let summary = settings.summary();
+    tracing::info!(sms = %summary.sms, mail = %summary.mail, "text messages and mail");
+    settings.delivery().map_err(|e| anyhow::anyhow!(e))
+}
+
+pub fn delivery_settings() -> anyhow::Result<kupa_providers::delivery::config::DeliverySettings> {
+    kupa_providers::delivery::config::DeliverySettings::from_lookup(&|name| {
+        std::env::var(name).ok()
+    })
+    .map_err(|e| anyhow::anyhow!("{e} (docs/configuration.md, \"SMS and mail\")"))
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

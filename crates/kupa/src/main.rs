@@ -1,5 +1,6 @@
 //! The kupa binary: configuration and start-up only (the parts are put together in `kupa-wiring`).
-//! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa catalogue import`, `kupa openapi`, `kupa staff`.
+//! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa catalogue import`, `kupa openapi`, `kupa staff`,
+//! `kupa check-config`, `kupa outbox`.
 
 mod catalogue_cmd;
 mod config;
@@ -118,6 +119,18 @@ enum Command {
     },
     /// Print the OpenAPI document.
     Openapi,
+    /// The outboxes as a queue: how many text messages and mails are in each status, and the
+    /// oldest of each (docs/operations.md, "Text messages and mail").
+    Outbox {
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Say which real providers (SMS, mail) the environment configures; with --probe, whether
+    /// each answers (a login to the mail server, a read of the Twilio account: nothing is sent).
+    CheckConfig {
+        #[arg(long)]
+        probe: bool,
+    },
     /// Staff users (`kupa staff add`, `disable`, `password`).
     Staff {
         #[command(flatten)]
@@ -193,6 +206,14 @@ async fn main() -> anyhow::Result<()> {
         .or(file.log_format.clone())
         .is_some_and(|f| f == "json");
     match cli.command {
+        Command::CheckConfig { probe } => check_config(probe).await,
+        Command::Outbox { db } => {
+            init_logs(json_logs);
+            let db = open_db(&db, &file).await?;
+            outbox_status(&db).await?;
+            db.close().await;
+            Ok(())
+        }
         Command::Openapi => {
             println!("{}", kupa_api::openapi().to_pretty_json()?);
             Ok(())
@@ -375,8 +396,15 @@ async fn serve(
             "demo sales of the past 14 days written"
         );
     }
-    let providers = kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode);
+    let delivery = config::delivery()?;
+    let (providers, outbox_worker) =
+        kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode)
+            .with_delivery(&db, &delivery);
     let state = kupa_wiring::app_state(db.clone(), providers, settings);
+    if let Some(worker) = outbox_worker {
+        // Each node runs one; the database's leases keep two from sending the same message.
+        tokio::spawn(worker.run(std::time::Duration::from_secs(5)));
+    }
     spawn_sweeper(db.clone(), state.booking.clone(), clock.clone());
     spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());
@@ -494,6 +522,64 @@ fn spawn_sweeper(
             }
         }
     });
+}
+
+/// `kupa outbox`: one line per channel and status, with the oldest message's age.
+async fn outbox_status(db: &Db) -> anyhow::Result<()> {
+    use kupa_app::ports::OutboxStore;
+    let now = ServerClock::new().now_ms();
+    let counts = db.outbox_counts().await?;
+    if counts.is_empty() {
+        println!("the outboxes are empty");
+    }
+    for c in counts {
+        let age_min = (now - c.oldest_created_at_ms).max(0) / 60_000;
+        println!(
+            "{:<5} {:<9} {:>7}  oldest {age_min} min ago",
+            c.channel.as_str(),
+            c.status,
+            c.count
+        );
+    }
+    Ok(())
+}
+
+/// `kupa check-config`: what is configured and, with `probe`, whether it answers. Fails (exit
+/// status 1) when a setting is wrong or a probed provider does not answer.
+async fn check_config(probe: bool) -> anyhow::Result<()> {
+    use kupa_providers::delivery::{smtp::SmtpMailer, twilio::TwilioSms};
+    let settings = config::delivery_settings()?;
+    let summary = settings.summary();
+    println!("sms:  {}", summary.sms);
+    println!("mail: {}", summary.mail);
+    if !probe {
+        return Ok(());
+    }
+    let mut broken = false;
+    if let Some(t) = &settings.twilio {
+        let answer = TwilioSms::new(t.clone())
+            .map_err(|e| anyhow::anyhow!(e))?
+            .check()
+            .await;
+        broken |= answer.is_err();
+        println!(
+            "sms probe:  {}",
+            answer.unwrap_or_else(|e| format!("FAILED: {e}"))
+        );
+    }
+    if let Some(s) = &settings.smtp {
+        let answer = SmtpMailer::new(s.clone())
+            .map_err(|e| anyhow::anyhow!(e))?
+            .check()
+            .await;
+        broken |= answer.is_err();
+        println!(
+            "mail probe: {}",
+            answer.unwrap_or_else(|e| format!("FAILED: {e}"))
+        );
+    }
+    anyhow::ensure!(!broken, "a configured provider does not answer");
+    Ok(())
 }
 
 async fn shutdown_signal() {

@@ -1,6 +1,8 @@
-//! Default adapters for the app's ports, all working offline.
+//! Adapters for the app's ports: the defaults, all working offline, and the real SMS provider
+//! and mail server ([`delivery`]).
 
 pub mod captcha;
 pub mod clock;
+pub mod delivery;
 pub mod outbox;
 pub mod test_gateway;

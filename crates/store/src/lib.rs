@@ -78,6 +78,7 @@ mod inquiries;
 mod login;
 mod orders;
 mod outbox;
+mod outbox_queue;
 mod rows;
 mod saved_cards;
 pub mod seat_events;

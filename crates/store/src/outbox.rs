@@ -2,12 +2,15 @@
 
 use async_trait::async_trait;
 use kupa_app::error::{StoreError, StoreResult};
-use kupa_app::ports::{AttachmentInfo, Mail, OutboxMail, OutboxSms, OutboxStore, Sms};
+use kupa_app::ports::{
+    AttachmentInfo, Claimed, DeliveryOutcome, Mail, OutboxChannel, OutboxCount, OutboxLease,
+    OutboxMail, OutboxSms, OutboxStore, Queueing, Sms,
+};
 
 use crate::rows::Get;
 use crate::{Db, db_err};
 
-fn id(r: &impl Get) -> Result<i64, sqlx::Error> {
+pub(crate) fn id(r: &impl Get) -> Result<i64, sqlx::Error> {
     r.i("id")
 }
 
@@ -38,8 +41,58 @@ fn mail(r: &impl Get) -> Result<OutboxMail, sqlx::Error> {
     })
 }
 
+/// What the outbox keeps of a mail's attachments, as JSON: names, types and sizes.
+pub(crate) fn attachment_infos(m: &Mail) -> StoreResult<String> {
+    let attachments: Vec<AttachmentInfo> = m
+        .attachments
+        .iter()
+        .map(|a| AttachmentInfo {
+            name: a.name.clone(),
+            content_type: a.content_type.clone(),
+            size: a.bytes.len() as i64,
+        })
+        .collect();
+    serde_json::to_string(&attachments).map_err(StoreError::other)
+}
+
 #[async_trait]
 impl OutboxStore for Db {
+    async fn queue_sms(&self, sms: &Sms, q: &Queueing) -> StoreResult<i64> {
+        self.queue_sms_row(sms, q).await
+    }
+
+    async fn queue_mail(&self, mail: &Mail, q: &Queueing) -> StoreResult<i64> {
+        self.queue_mail_row(mail, q).await
+    }
+
+    async fn claim_sms(&self, lease: &OutboxLease) -> StoreResult<Option<Claimed<Sms>>> {
+        self.claim_sms_row(lease).await
+    }
+
+    async fn claim_mail(&self, lease: &OutboxLease) -> StoreResult<Option<Claimed<Mail>>> {
+        self.claim_mail_row(lease).await
+    }
+
+    async fn finish_delivery(
+        &self,
+        channel: OutboxChannel,
+        id: i64,
+        token: &str,
+        outcome: &DeliveryOutcome,
+        now_ms: i64,
+    ) -> StoreResult<bool> {
+        self.finish_delivery_row(channel, id, token, outcome, now_ms)
+            .await
+    }
+
+    async fn fail_abandoned(&self, now_ms: i64) -> StoreResult<u64> {
+        self.fail_abandoned_rows(now_ms).await
+    }
+
+    async fn outbox_counts(&self) -> StoreResult<Vec<OutboxCount>> {
+        self.outbox_count_rows().await
+    }
+
     async fn redact_login_codes(&self, before_ms: i64) -> StoreResult<u64> {
         crate::on_pool!(self, |p| sqlx::query(
             "UPDATE sms_outbox SET body = '[login code expired]' \
@@ -70,16 +123,7 @@ impl OutboxStore for Db {
     }
 
     async fn record_mail(&self, m: &Mail, now_ms: i64) -> StoreResult<i64> {
-        let attachments: Vec<AttachmentInfo> = m
-            .attachments
-            .iter()
-            .map(|a| AttachmentInfo {
-                name: a.name.clone(),
-                content_type: a.content_type.clone(),
-                size: a.bytes.len() as i64,
-            })
-            .collect();
-        let attachments = serde_json::to_string(&attachments).map_err(StoreError::other)?;
+        let attachments = attachment_infos(m)?;
         let id: Option<i64> = fetch_optional!(
             self,
             "INSERT INTO mail_outbox (recipient, subject, kind, reference, text_body, html_body, attachments, created_at) \

@@ -59,6 +59,29 @@ impl Providers {
     }
 }
 
+impl Providers {
+    /// The real SMS provider and mail server of `delivery` in place of the outbox adapters, for
+    /// the channels it configures (decision 0057), and the outbox worker that sends for both:
+    /// `None` when nothing is configured, and then everything stays as [`Providers::built_in`].
+    pub fn with_delivery(
+        self,
+        db: &Arc<Db>,
+        delivery: &kupa_providers::delivery::Delivery,
+    ) -> (
+        Providers,
+        Option<Arc<kupa_providers::delivery::OutboxWorker>>,
+    ) {
+        let clock: Arc<dyn Clock> = self.clock.clone();
+        let built = delivery.build(db.clone(), clock);
+        let providers = Providers {
+            sms: built.sms.unwrap_or(self.sms),
+            mailer: built.mailer.unwrap_or(self.mailer),
+            ..self
+        };
+        (providers, built.worker)
+    }
+}
+
 /// The key that signs buyer session ids, shared by every node of the database: drawn by the
 /// first node that starts and kept in the database (`server_secrets`), so a session minted on one
 /// node is known on the others and survives a restart.

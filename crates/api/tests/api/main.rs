@@ -10,6 +10,8 @@ mod catalogue_import;
 mod client_errors;
 mod contact_change;
 mod customer_area;
+mod delivery_mail;
+mod delivery_sms;
 mod door_scan;
 mod doors;
 mod edge;

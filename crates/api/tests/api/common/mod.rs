@@ -61,6 +61,8 @@ pub struct TestApp {
     pub today: jiff::civil::Date,
     /// The test payment gateway behind this app: its books of refunds, and its failure switch.
     pub gateway: Arc<kupa_providers::test_gateway::TestGateway>,
+    /// The outbox worker, when the app was made [`TestApp::with_delivery`].
+    pub worker: Option<Arc<kupa_providers::delivery::OutboxWorker>>,
 }
 
 pub struct Reply {
@@ -93,7 +95,7 @@ impl TestApp {
     /// clock and seat event hub, as a second `kupa serve` process would have; its clock starts
     /// at this one's now, as two machines' synchronised clocks would.
     pub async fn another_node(&self, db: &TestDb, settings: ApiSettings) -> TestApp {
-        TestApp::node_at(db, settings, None, self.clock.now_ms()).await
+        TestApp::node_at(db, settings, None, None, self.clock.now_ms()).await
     }
 
     async fn node(
@@ -101,13 +103,37 @@ impl TestApp {
         settings: ApiSettings,
         sms: Option<Arc<dyn kupa_app::ports::SmsSender>>,
     ) -> TestApp {
-        TestApp::node_at(db, settings, sms, start_ms()).await
+        TestApp::node_at(db, settings, sms, None, start_ms()).await
+    }
+
+    /// The test app with a real SMS provider and mail server (decision 0057) in place of the
+    /// outbox adapters, for the channels `delivery` configures; its outbox worker in `worker`.
+    pub async fn with_delivery(
+        db: &TestDb,
+        settings: ApiSettings,
+        delivery: &kupa_providers::delivery::Delivery,
+    ) -> TestApp {
+        let app = TestApp::node_at(db, settings, None, Some(delivery), start_ms()).await;
+        let data = catalogue_file::expand(catalogue_file::parse(DEMO).unwrap(), app.today).unwrap();
+        db.db.load_catalogue(&data).await.unwrap();
+        app
+    }
+
+    /// Another node of this one's database with its own worker for `delivery`.
+    pub async fn another_delivering_node(
+        &self,
+        db: &TestDb,
+        settings: ApiSettings,
+        delivery: &kupa_providers::delivery::Delivery,
+    ) -> TestApp {
+        TestApp::node_at(db, settings, None, Some(delivery), self.clock.now_ms()).await
     }
 
     async fn node_at(
         db: &TestDb,
         settings: ApiSettings,
         sms: Option<Arc<dyn kupa_app::ports::SmsSender>>,
+        delivery: Option<&kupa_providers::delivery::Delivery>,
         start_ms: i64,
     ) -> TestApp {
         let clock = Arc::new(ServerClock::starting_at(start_ms));
@@ -121,6 +147,10 @@ impl TestApp {
         }
         let gateway = Arc::new(kupa_providers::test_gateway::TestGateway::default());
         providers.gateway = gateway.clone();
+        let (providers, worker) = match delivery {
+            Some(d) => providers.with_delivery(&db_arc, d),
+            None => (providers, None),
+        };
         // Every test app signs sessions with the one test key, so `buyer(n)` is known to all.
         let settings = ApiSettings {
             session_key: kupa_api::session::SessionKey::for_tests(),
@@ -134,6 +164,7 @@ impl TestApp {
             clock,
             today,
             gateway,
+            worker,
         }
     }
 
