@@ -78,6 +78,7 @@ mod inquiries;
 mod login;
 mod orders;
 mod outbox;
+mod programme;
 mod rows;
 mod saved_cards;
 pub mod seat_events;
