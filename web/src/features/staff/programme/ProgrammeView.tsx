@@ -112,7 +112,8 @@ export function ProgrammeView() {
         </div>
       </div>
       <p className="programme__gap">
-        {t('staffProgramme.gap', { count: choices.data.cleaningGapMinutes })}
+        {t('staffProgramme.gap', { count: choices.data.cleaningGapMinutes })}{' '}
+        <span className="programme__legend">{t('staffProgramme.legend')}</span>
       </p>
 
       {week.isPending && <Loading block />}
@@ -161,11 +162,24 @@ export function ProgrammeView() {
                               <span className="programme-show__film">
                                 {localizedName(lang, s.feature.name, s.feature.nameEn)}
                               </span>
-                              <span className="programme-show__seats">
-                                {s.cancelledAt
-                                  ? t('staffProgramme.cancelled')
-                                  : t('staffProgramme.soldHeld', { sold: s.sold, held: s.held })}
-                              </span>
+                              {s.cancelledAt ? (
+                                <span className="programme-show__seats">
+                                  {t('staffProgramme.cancelled')}
+                                </span>
+                              ) : (
+                                <span className="programme-show__seats">
+                                  <span className="programme-show__wide">
+                                    {t('staffProgramme.soldHeld', { sold: s.sold, held: s.held })}
+                                  </span>
+                                  {/* Narrow grids: "sold/held" in the reading order (a flex row follows the direction),
+                                      as the legend above says. */}
+                                  <span className="programme-show__narrow" aria-hidden="true">
+                                    <span>{s.sold}</span>
+                                    <span>/</span>
+                                    <span>{s.held}</span>
+                                  </span>
+                                </span>
+                              )}
                             </button>
                           </li>
                         ))}
