@@ -67,6 +67,54 @@ macro_rules! overlapping {
     }};
 }
 
+/// The screening's programme fields as the audit keeps them (JSON), read in the transaction.
+macro_rules! snapshot {
+    ($tx:expr, $id:expr) => {{
+        let row = sqlx::query(
+            "SELECT feature_id, venue_id, seatplan_id, starts_at, sale_starts_at, sale_ends_at, cancelled_at \
+             FROM presentations WHERE id = $1",
+        )
+        .bind($id)
+        .fetch_one(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        let ms = |c: &str| -> Result<String, sqlx::Error> {
+            Ok(kupa_domain::time::ms_to_rfc3339(row.i(c)?))
+        };
+        serde_json::json!({
+            "featureId": row.i("feature_id").map_err(db_err)?,
+            "venueId": row.i("venue_id").map_err(db_err)?,
+            "seatplanId": row.i("seatplan_id").map_err(db_err)?,
+            "startsAt": ms("starts_at").map_err(db_err)?,
+            "saleStartsAt": ms("sale_starts_at").map_err(db_err)?,
+            "saleEndsAt": ms("sale_ends_at").map_err(db_err)?,
+            "cancelledAt": row.oi("cancelled_at").map_err(db_err)?.map(kupa_domain::time::ms_to_rfc3339),
+        })
+        .to_string()
+    }};
+}
+
+/// One row of `programme_changes`, in the change's transaction.
+macro_rules! record {
+    ($tx:expr, $id:expr, $kind:expr, $by:expr, $before:expr, $after:expr) => {{
+        let by: Change = $by;
+        let before: Option<String> = $before;
+        sqlx::query(
+            "INSERT INTO programme_changes (presentation_id, kind, staff_user_id, changed_at, before_doc, after_doc) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind($id)
+        .bind($kind)
+        .bind(by.staff_user_id)
+        .bind(by.at_ms)
+        .bind(before)
+        .bind($after)
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+    }};
+}
+
 macro_rules! bump_version {
     ($tx:expr) => {
         sqlx::query("UPDATE catalogue_version SET version = version + 1 WHERE id = 1")
@@ -77,7 +125,7 @@ macro_rules! bump_version {
 }
 
 macro_rules! add_in {
-    ($tx:expr, $new:expr, $gap:expr) => {{
+    ($tx:expr, $new:expr, $gap:expr, $by:expr) => {{
         let n: &NewScreening = $new;
         bump_version!($tx);
         let runtime: i64 = sqlx::query_scalar("SELECT runtime FROM features WHERE id = $1")
@@ -110,12 +158,16 @@ macro_rules! add_in {
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;
+        let after = snapshot!($tx, id);
+        record!($tx, id, "added", $by, None, after);
         Placed::Done(id)
     }};
 }
 
 macro_rules! move_in {
-    ($tx:expr, $lock:expr, $id:expr, $venue:expr, $plan:expr, $starts:expr, $gap:expr, $now:expr) => {{
+    ($tx:expr, $lock:expr, $id:expr, $venue:expr, $plan:expr, $starts:expr, $gap:expr, $by:expr) => {{
+        let by: Change = $by;
+        let now = by.at_ms;
         bump_version!($tx);
         // On PostgreSQL the row lock makes a seat claim (its foreign key) wait for the move.
         let row = sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -144,7 +196,7 @@ macro_rules! move_in {
                  + (SELECT COUNT(*) FROM order_tickets WHERE presentation_id = $1 AND cancelled_at IS NULL)",
             )
             .bind($id)
-            .bind($now)
+            .bind(now)
             .fetch_one(&mut *$tx)
             .await
             .map_err(db_err)?;
@@ -155,6 +207,7 @@ macro_rules! move_in {
         if let Some(other) = overlapping!($tx, $venue, $id, $starts, runtime, $gap) {
             return Ok(Placed::Overlaps(other));
         }
+        let before = snapshot!($tx, $id);
         sqlx::query(
             "UPDATE presentations SET venue_id = $2, seatplan_id = $3, starts_at = $4, sale_ends_at = $5, moved_at = $6 \
              WHERE id = $1",
@@ -164,16 +217,20 @@ macro_rules! move_in {
         .bind($plan)
         .bind($starts)
         .bind(sale_ends + ($starts - old_start))
-        .bind($now)
+        .bind(now)
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;
+        let after = snapshot!($tx, $id);
+        record!($tx, $id, "moved", by, Some(before), after);
         Placed::Done($id)
     }};
 }
 
 macro_rules! stop_in {
-    ($tx:expr, $lock:expr, $id:expr, $now:expr) => {{
+    ($tx:expr, $lock:expr, $id:expr, $by:expr) => {{
+        let by: Change = $by;
+        let now = by.at_ms;
         bump_version!($tx);
         let row: Option<Option<i64>> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             "SELECT cancelled_at FROM presentations WHERE id = $1{}",
@@ -184,15 +241,20 @@ macro_rules! stop_in {
         .await
         .map_err(db_err)?;
         let Some(cancelled) = row else { return Ok(None) };
+        let before = snapshot!($tx, $id);
         sqlx::query(
             "UPDATE presentations SET cancelled_at = COALESCE(cancelled_at, $2), \
              sale_ends_at = CASE WHEN sale_ends_at > $2 THEN $2 ELSE sale_ends_at END WHERE id = $1",
         )
         .bind($id)
-        .bind($now)
+        .bind(now)
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;
+        if cancelled.is_none() {
+            let after = snapshot!($tx, $id);
+            record!($tx, $id, "cancelled", by, Some(before), after);
+        }
         let released = sqlx::query(
             "DELETE FROM seat_claims WHERE presentation_id = $1 AND state = 'held' RETURNING section_id, x, y",
         )
@@ -340,10 +402,15 @@ impl ProgrammeStore for Db {
         })
     }
 
-    async fn add_screening(&self, new: &NewScreening, gap_ms: i64) -> StoreResult<Placed> {
+    async fn add_screening(
+        &self,
+        new: &NewScreening,
+        gap_ms: i64,
+        by: Change,
+    ) -> StoreResult<Placed> {
         on_pool!(self, |p| {
             let mut tx = p.begin_write().await.map_err(db_err)?;
-            let placed = add_in!(tx, new, gap_ms);
+            let placed = add_in!(tx, new, gap_ms, by);
             tx.commit().await.map_err(db_err)?;
             Ok(placed)
         })
@@ -356,21 +423,12 @@ impl ProgrammeStore for Db {
         seatplan_id: i64,
         starts_at_ms: i64,
         gap_ms: i64,
-        now_ms: i64,
+        by: Change,
     ) -> StoreResult<Placed> {
         match &self.pool {
             Pool::Sqlite(p) => {
                 let mut tx = p.begin_write().await.map_err(db_err)?;
-                let placed = move_in!(
-                    tx,
-                    "",
-                    id,
-                    venue_id,
-                    seatplan_id,
-                    starts_at_ms,
-                    gap_ms,
-                    now_ms
-                );
+                let placed = move_in!(tx, "", id, venue_id, seatplan_id, starts_at_ms, gap_ms, by);
                 tx.commit().await.map_err(db_err)?;
                 Ok(placed)
             }
@@ -384,7 +442,7 @@ impl ProgrammeStore for Db {
                     seatplan_id,
                     starts_at_ms,
                     gap_ms,
-                    now_ms
+                    by
                 );
                 tx.commit().await.map_err(db_err)?;
                 Ok(placed)
@@ -392,17 +450,17 @@ impl ProgrammeStore for Db {
         }
     }
 
-    async fn stop_screening(&self, id: i64, now_ms: i64) -> StoreResult<Option<ScreeningStopped>> {
+    async fn stop_screening(&self, id: i64, by: Change) -> StoreResult<Option<ScreeningStopped>> {
         match &self.pool {
             Pool::Sqlite(p) => {
                 let mut tx = p.begin_write().await.map_err(db_err)?;
-                let stopped = stop_in!(tx, "", id, now_ms);
+                let stopped = stop_in!(tx, "", id, by);
                 tx.commit().await.map_err(db_err)?;
                 Ok(Some(stopped))
             }
             Pool::Postgres(p) => {
                 let mut tx = p.begin_write().await.map_err(db_err)?;
-                let stopped = stop_in!(tx, " FOR UPDATE", id, now_ms);
+                let stopped = stop_in!(tx, " FOR UPDATE", id, by);
                 tx.commit().await.map_err(db_err)?;
                 Ok(Some(stopped))
             }

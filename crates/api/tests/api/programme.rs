@@ -119,6 +119,11 @@ async fn a_manager_adds_a_screening_that_buyers_find_and_overlaps_are_refused(db
     // Another hall at the same time is fine.
     let r = add_screening(&app, &m, 3, 2, 7, "08:00").await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // Each addition is in the audit with who made it; the refused ones are not.
+    let by_m = "SELECT COUNT(*) FROM programme_changes c JOIN staff_users u ON u.id = c.staff_user_id \
+                WHERE u.email = 'm@chain.example' AND c.kind = 'added' AND c.before_doc IS NULL";
+    assert_eq!(count(db, by_m.into()).await, 2);
+    assert_eq!(count(db, "SELECT COUNT(*) FROM programme_changes".into()).await, 2);
     // Bad input: a clear code.
     let r = add_screening(&app, &m, 3, 1, 7, "25:00").await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
@@ -187,6 +192,13 @@ async fn cancelling_a_screening_refunds_every_paid_order_in_full_exactly_once(db
     assert_eq!(holds, 2, "the third buyer's two held seats");
     let again = call(&app, &m, "POST", &uri, None).await;
     assert_eq!(again.body["alreadyCancelled"], true);
+    // The audit has the one cancellation, before (no cancelledAt) and after (cancelledAt).
+    assert_eq!(count(db, "SELECT COUNT(*) FROM programme_changes WHERE kind = 'cancelled'".into()).await, 1);
+    let docs = rows(db, "SELECT COALESCE(before_doc, '') || '|' || after_doc FROM programme_changes WHERE kind = 'cancelled'").await;
+    let (before, after) = docs[0].split_once('|').unwrap();
+    let before: Value = serde_json::from_str(before).unwrap();
+    let after: Value = serde_json::from_str(after).unwrap();
+    assert!(before["cancelledAt"].is_null() && after["cancelledAt"].is_string(), "{before} {after}");
     assert_eq!((again.body["ordersRefunded"].as_i64(), again.body["refunded"].as_i64()), (Some(0), Some(0)));
     // The ledger: one cancellation per order, its refund the whole order (service charge included, no fee).
     assert_eq!(count(db, "SELECT COUNT(*) FROM cancellations".into()).await, 2);
@@ -248,6 +260,13 @@ async fn a_moved_screening_keeps_its_paid_seats_tells_the_buyer_and_cancels_free
     assert_eq!(p.date_time[..16], r.body["screening"]["startsAt"].as_str().unwrap()[..16]);
     assert_eq!(count(db, "SELECT COUNT(*) FROM sms_outbox WHERE kind = 'screeningMoved'".into()).await, 1);
     assert_eq!(count(db, "SELECT COUNT(*) FROM mail_outbox WHERE kind = 'screeningMoved'".into()).await, 1);
+    // The audit has the move (the refused ones are not there), from the old start to the new.
+    assert_eq!(count(db, "SELECT COUNT(*) FROM programme_changes WHERE kind = 'moved'".into()).await, 1);
+    let docs = rows(db, "SELECT COALESCE(before_doc, '') || '|' || after_doc FROM programme_changes WHERE kind = 'moved'").await;
+    let (before, after) = docs[0].split_once('|').unwrap();
+    let (before, after): (Value, Value) = (serde_json::from_str(before).unwrap(), serde_json::from_str(after).unwrap());
+    assert_eq!(before["startsAt"], k.presentation["dateTime"]);
+    assert_eq!(after["startsAt"], r.body["screening"]["startsAt"]);
     // The buyer may now cancel with no charge (the policy keeps ₪5 a ticket otherwise).
     let r = app.call_as(&dana, "POST", &format!("/api/reservations/{reservation_id}/cancel"), Some(&json!({}).to_string())).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -302,6 +321,7 @@ async fn the_programme_is_a_managers_of_their_own_businesses(db: &TestDb) {
     let s = call(&app, &m1, "GET", &week, None).await;
     let row = s.body["screenings"].as_array().unwrap().iter().find(|x| x["id"] == id).cloned().unwrap();
     assert!(row["cancelledAt"].is_null() && row["movedAt"].is_null(), "{row}");
+    assert_eq!(count(db, "SELECT COUNT(*) FROM programme_changes".into()).await, 1, "only the addition");
 }
 
 }

@@ -80,7 +80,17 @@ impl ProgrammeService {
         }
         match self
             .store
-            .move_screening(id, venue_id, seatplan_id, starts, self.gap_ms, now)
+            .move_screening(
+                id,
+                venue_id,
+                seatplan_id,
+                starts,
+                self.gap_ms,
+                Change {
+                    staff_user_id: caller.user.id,
+                    at_ms: now,
+                },
+            )
             .await?
         {
             Placed::Done(_) => {}
@@ -144,7 +154,13 @@ impl ProgrammeService {
         let now = self.clock.now_ms();
         let stopped = self
             .store
-            .stop_screening(id, now)
+            .stop_screening(
+                id,
+                Change {
+                    staff_user_id: caller.user.id,
+                    at_ms: now,
+                },
+            )
             .await?
             .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such screening"))?;
         self.changed();

@@ -121,6 +121,13 @@ pub enum Placed {
     Gone,
 }
 
+/// Who changes the programme, and when: written with the change (`programme_changes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub staff_user_id: i64,
+    pub at_ms: i64,
+}
+
 /// A cancellation of a screening as the store made it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ScreeningStopped {
@@ -148,10 +155,16 @@ pub trait ProgrammeStore: Send + Sync {
     async fn screening(&self, id: i64, now_ms: i64) -> StoreResult<Option<Screening>>;
     /// Adds a screening unless it overlaps another one of its hall that is not cancelled
     /// (each lasts its runtime plus `gap_ms`); checked and written under one write lock.
-    async fn add_screening(&self, new: &NewScreening, gap_ms: i64) -> StoreResult<Placed>;
+    async fn add_screening(
+        &self,
+        new: &NewScreening,
+        gap_ms: i64,
+        by: Change,
+    ) -> StoreResult<Placed>;
     /// Moves a screening to `starts_at_ms` in `venue_id` (sold on `seatplan_id`), its sale's end
     /// moved as much as its start; refused when it overlaps, when it is cancelled, and when it
     /// has seats held or sold and the plan is not its own.
+    #[allow(clippy::too_many_arguments)]
     async fn move_screening(
         &self,
         id: i64,
@@ -159,11 +172,11 @@ pub trait ProgrammeStore: Send + Sync {
         seatplan_id: i64,
         starts_at_ms: i64,
         gap_ms: i64,
-        now_ms: i64,
+        by: Change,
     ) -> StoreResult<Placed>;
     /// Stops the screening's sale for good (cancelled, sale ended now) and releases its held
     /// seats; None when there is no such screening.
-    async fn stop_screening(&self, id: i64, now_ms: i64) -> StoreResult<Option<ScreeningStopped>>;
+    async fn stop_screening(&self, id: i64, by: Change) -> StoreResult<Option<ScreeningStopped>>;
     /// The paid orders with tickets of the screening not yet cancelled.
     async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>>;
 }

@@ -111,7 +111,11 @@ impl ProgrammeService {
             seating_policy_id: DEFAULT_SEATING_POLICY,
             auth_profile_id: DEFAULT_AUTH_PROFILE,
         };
-        let id = match self.store.add_screening(&new, self.gap_ms).await? {
+        let by = Change {
+            staff_user_id: caller.user.id,
+            at_ms: now,
+        };
+        let id = match self.store.add_screening(&new, self.gap_ms, by).await? {
             Placed::Done(id) => id,
             Placed::Overlaps(other) => return Err(overlap_error(other)),
             Placed::PlanDiffers | Placed::Gone => {
@@ -172,7 +176,11 @@ impl ProgrammeService {
                 seating_policy_id: s.seating_policy_id,
                 auth_profile_id: s.auth_profile_id,
             };
-            match self.store.add_screening(&new, self.gap_ms).await? {
+            let by = Change {
+                staff_user_id: caller.user.id,
+                at_ms: now,
+            };
+            match self.store.add_screening(&new, self.gap_ms, by).await? {
                 Placed::Done(id) => done.added.push(id),
                 Placed::Overlaps(other) => done.skipped.push(Skipped {
                     source_id: s.id,
