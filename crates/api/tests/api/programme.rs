@@ -124,6 +124,11 @@ async fn a_manager_adds_a_screening_that_buyers_find_and_overlaps_are_refused(db
                 WHERE u.email = 'm@chain.example' AND c.kind = 'added' AND c.before_doc IS NULL";
     assert_eq!(count(db, by_m.into()).await, 2);
     assert_eq!(count(db, "SELECT COUNT(*) FROM programme_changes".into()).await, 2);
+    // Two managers adding overlapping screenings at once: one wins, the other is told why.
+    let (a, b) = tokio::join!(add_screening(&app, &m, 3, 4, 9, "08:00"), add_screening(&app, &m, 5, 4, 9, "08:45"));
+    let mut statuses = vec![a.status, b.status];
+    statuses.sort();
+    assert_eq!(statuses, vec![StatusCode::CREATED, StatusCode::CONFLICT], "{} {}", a.text, b.text);
     // Bad input: a clear code.
     let r = add_screening(&app, &m, 3, 1, 7, "25:00").await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"));
@@ -213,8 +218,8 @@ async fn cancelling_a_screening_refunds_every_paid_order_in_full_exactly_once(db
     assert_eq!(count(db, "SELECT COUNT(*) FROM mail_outbox WHERE kind = 'screeningCancelled'".into()).await, 2);
     // The sale stopped: not listed on sale, and a seat cannot be locked.
     assert!(!app.presentations().await.iter().any(|p| p.id == pid && p.is_on_sale));
-    let r = app.call_as(&buyer(27), "POST", "/api/seats/lock", Some(&lock_body(&k.presentation, &k.seats[0]))).await;
-    assert_ne!(r.status, StatusCode::OK, "{}", r.text);
+    let r = app.call_as(&buyer(27), "PUT", "/api/seats/lock-seat", Some(&lock_body(&k.presentation, &k.seats[0]))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "ticketing_ended"), "{}", r.text);
     // The grid says so.
     let s = call(&app, &m, "GET", &format!("/api/staff/programme/week?locationId=2&from={}", app.today), None).await;
     let row = s.body["screenings"].as_array().unwrap().iter().find(|x| x["id"] == pid).cloned().unwrap();
