@@ -243,6 +243,11 @@ async fn a_moved_screening_keeps_its_paid_seats_tells_the_buyer_and_cancels_free
     let (k, reservation_id) = buy(&app, &dana, 0).await;
     let pid = k.presentation["id"].as_i64().unwrap();
     let uri = format!("/api/staff/programme/screenings/{pid}/move");
+    // A second node has the screening in its catalogue cache.
+    let other = app.another_node(db, test_settings()).await;
+    let detail = format!("/api/presentations/{pid}");
+    let before = other.get(&detail).await.body["presentation"]["dateTime"].clone();
+    assert_eq!(before, k.presentation["dateTime"]);
     // Another hall sells another plan: refused while seats are sold.
     let r = call(&app, &m, "POST", &uri, Some(json!({ "venueId": 2, "date": day(&app, 20), "time": "12:00" }))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "seatPlanDiffers"), "{}", r.text);
@@ -263,6 +268,11 @@ async fn a_moved_screening_keeps_its_paid_seats_tells_the_buyer_and_cancels_free
     assert!(res.to_string().contains(&r.body["screening"]["startsAt"].as_str().unwrap()[..16]), "{res}");
     let p = app.presentations().await.into_iter().find(|p| p.id == pid).unwrap();
     assert_eq!(p.date_time[..16], r.body["screening"]["startsAt"].as_str().unwrap()[..16]);
+    // This node's cache let go at once; the other node's within a second (catalogue_version).
+    let new_start = |v: &Value| v["presentation"]["dateTime"].as_str().unwrap_or_default()[..16].to_owned();
+    assert_eq!(new_start(&app.get(&detail).await.body), r.body["screening"]["startsAt"].as_str().unwrap()[..16]);
+    tokio::time::sleep(kupa_app::catalogue_cache::VERSION_CHECK_EVERY + std::time::Duration::from_millis(100)).await;
+    assert_eq!(new_start(&other.get(&detail).await.body), r.body["screening"]["startsAt"].as_str().unwrap()[..16]);
     assert_eq!(count(db, "SELECT COUNT(*) FROM sms_outbox WHERE kind = 'screeningMoved'".into()).await, 1);
     assert_eq!(count(db, "SELECT COUNT(*) FROM mail_outbox WHERE kind = 'screeningMoved'".into()).await, 1);
     // The audit has the move (the refused ones are not there), from the old start to the new.
