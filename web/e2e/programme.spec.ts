@@ -102,6 +102,13 @@ test('a manager adds a screening, a buyer buys a seat, the move takes the ticket
     page.locator('.programme-show', { hasText: FILM_EN }).filter({ hasText: '08:30' }),
   ).toBeVisible();
   await expect(show).toHaveCount(0);
+  // Its history: added, then moved, by the manager.
+  await page.locator('.programme-show', { hasText: FILM_EN }).filter({ hasText: '08:30' }).click();
+  await dialog.getByText('History').click();
+  await expect(dialog.locator('.programme-history li')).toHaveCount(2);
+  await expect(dialog.locator('.programme-history li').first()).toContainText('added');
+  await expect(dialog.locator('.programme-history li').last()).toContainText('moved from');
+  await dialog.getByRole('button', { name: 'Close' }).click();
 
   // The buyer's reservation, in their own browser, shows the new time and the same seat.
   const buyerContext = await browser.newContext({ storageState: await buyer.storageState() });

@@ -467,6 +467,47 @@ impl ProgrammeStore for Db {
         }
     }
 
+    async fn changes_of(&self, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>> {
+        let rows = on_pool!(self, |p| {
+            sqlx::query(
+                "SELECT c.kind, c.changed_at, c.staff_user_id, c.before_doc, c.after_doc, \
+                 COALESCE(u.first_name, '') AS first_name, COALESCE(u.last_name, '') AS last_name \
+                 FROM programme_changes c LEFT JOIN staff_users u ON u.id = c.staff_user_id \
+                 WHERE c.presentation_id = $1 ORDER BY c.id",
+            )
+            .bind(presentation_id)
+            .fetch_all(p)
+            .await
+            .map_err(db_err)?
+            .iter()
+            .map(|r| {
+                Ok((
+                    r.s("kind")?,
+                    r.i("changed_at")?,
+                    r.i("staff_user_id")?,
+                    r.os("before_doc")?,
+                    r.s("after_doc")?,
+                    format!("{} {}", r.s("first_name")?, r.s("last_name")?),
+                ))
+            })
+            .collect::<R<Vec<_>>>()
+            .map_err(db_err)
+        })?;
+        rows.into_iter()
+            .map(|(kind, at_ms, staff_user_id, before, after, name)| {
+                let doc = |s: &str| serde_json::from_str(s).map_err(kupa_app::StoreError::other);
+                Ok(ChangeRecord {
+                    kind,
+                    at_ms,
+                    staff_user_id,
+                    staff_name: name.trim().to_owned(),
+                    before: before.as_deref().map(doc).transpose()?,
+                    after: doc(&after)?,
+                })
+            })
+            .collect()
+    }
+
     async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>> {
         on_pool!(self, |p| {
             sqlx::query_scalar(

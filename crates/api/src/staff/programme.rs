@@ -30,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(copy_week))
         .routes(routes!(move_screening))
         .routes(routes!(cancel))
+        .routes(routes!(history))
 }
 
 fn bad(field: &str, message: &str) -> AppError {
@@ -476,4 +477,56 @@ async fn cancel(
 ) -> ApiResult<axum::Json<CancelScreeningResponse>> {
     let done = state.programme.cancel_screening(&caller, id).await?;
     Ok(axum::Json(CancelScreeningResponse::of(done)))
+}
+
+/// One recorded change of a screening.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgrammeChangeDto {
+    /// `added`, `moved` or `cancelled`.
+    pub kind: String,
+    pub at: String,
+    pub staff_user_id: i64,
+    /// The staff user's first and last name.
+    pub by: String,
+    /// The screening's programme fields before (null for an addition) and after:
+    /// featureId, venueId, seatplanId, startsAt, saleStartsAt, saleEndsAt, cancelledAt.
+    #[schema(value_type = Option<Object>)]
+    pub before: Option<serde_json::Value>,
+    #[schema(value_type = Object)]
+    pub after: serde_json::Value,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgrammeHistoryResponse {
+    pub changes: Vec<ProgrammeChangeDto>,
+}
+
+/// The screening's recorded changes (the audit of the programme), oldest first.
+#[utoipa::path(get, operation_id = "programmeScreeningHistory", path = "/staff/programme/screenings/{id}/changes", tag = "staff",
+    params(("id" = i64, Path, description = "The screening (presentation id)")),
+    responses((status = 200, description = "Its changes", body = ProgrammeHistoryResponse),
+              (status = 401, description = "loginError", body = ErrorBody),
+              (status = 403, description = "forbidden", body = ErrorBody),
+              (status = 404, description = "notFound", body = ErrorBody)))]
+async fn history(
+    State(state): State<AppState>,
+    Staff(caller): Staff,
+    Path(id): Path<i64>,
+) -> ApiResult<axum::Json<ProgrammeHistoryResponse>> {
+    let changes = state.programme.history(&caller, id).await?;
+    Ok(axum::Json(ProgrammeHistoryResponse {
+        changes: changes
+            .into_iter()
+            .map(|c| ProgrammeChangeDto {
+                kind: c.kind,
+                at: ms_to_rfc3339(c.at_ms),
+                staff_user_id: c.staff_user_id,
+                by: c.staff_name,
+                before: c.before,
+                after: c.after,
+            })
+            .collect(),
+    }))
 }

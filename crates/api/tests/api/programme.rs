@@ -282,6 +282,13 @@ async fn a_moved_screening_keeps_its_paid_seats_tells_the_buyer_and_cancels_free
     let (before, after): (Value, Value) = (serde_json::from_str(before).unwrap(), serde_json::from_str(after).unwrap());
     assert_eq!(before["startsAt"], k.presentation["dateTime"]);
     assert_eq!(after["startsAt"], r.body["screening"]["startsAt"]);
+    // And the manager reads it back, with their name.
+    let h = call(&app, &m, "GET", &format!("/api/staff/programme/screenings/{pid}/changes"), None).await;
+    assert_eq!(h.status, StatusCode::OK, "{}", h.text);
+    let kinds: Vec<&str> = h.body["changes"].as_array().unwrap().iter().map(|c| c["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["moved"], "the demo's screening was loaded, not added here");
+    assert_eq!(h.body["changes"][0]["by"], "Test Staff");
+    assert_eq!(h.body["changes"][0]["before"]["startsAt"], k.presentation["dateTime"]);
     // The buyer may now cancel with no charge (the policy keeps ₪5 a ticket otherwise).
     let r = app.call_as(&dana, "POST", &format!("/api/reservations/{reservation_id}/cancel"), Some(&json!({}).to_string())).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
@@ -311,7 +318,8 @@ async fn the_programme_is_a_managers_of_their_own_businesses(db: &TestDb) {
     // The other business's manager: its complexes are not theirs to see or change.
     let choices = call(&app, &m2, "GET", "/api/staff/programme/choices", None).await;
     assert!(choices.body["complexes"].as_array().unwrap().iter().all(|c| c["businessId"] == 2), "{}", choices.text);
-    for (method, uri, body) in [("GET", week.clone(), None), ("POST", moves.clone(), Some(move_body.clone())), ("POST", cancels.clone(), None)] {
+    let history = format!("/api/staff/programme/screenings/{id}/changes");
+    for (method, uri, body) in [("GET", week.clone(), None), ("POST", moves.clone(), Some(move_body.clone())), ("POST", cancels.clone(), None), ("GET", history.clone(), None)] {
         let r = call(&app, &m2, method, &uri, body).await;
         assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "{uri}: {}", r.text);
     }

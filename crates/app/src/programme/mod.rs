@@ -179,6 +179,19 @@ pub trait ProgrammeStore: Send + Sync {
     async fn stop_screening(&self, id: i64, by: Change) -> StoreResult<Option<ScreeningStopped>>;
     /// The paid orders with tickets of the screening not yet cancelled.
     async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>>;
+    /// The screening's recorded changes, oldest first.
+    async fn changes_of(&self, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>>;
+}
+
+/// One recorded change of the programme (`programme_changes`), with who made it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChangeRecord {
+    pub kind: String,
+    pub at_ms: i64,
+    pub staff_user_id: i64,
+    pub staff_name: String,
+    pub before: Option<serde_json::Value>,
+    pub after: serde_json::Value,
 }
 
 /// The programme's use cases.
@@ -255,6 +268,12 @@ impl ProgrammeService {
             .await?
             .filter(|s| caller.sees(s.business_id))
             .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such screening"))
+    }
+
+    /// A screening of the caller's businesses and its recorded changes, oldest first.
+    pub async fn history(&self, caller: &Caller, id: i64) -> AppResult<Vec<ChangeRecord>> {
+        self.own_screening(caller, id).await?;
+        Ok(self.store.changes_of(id).await?)
     }
 
     /// The complex's screenings starting on the seven local days from `from`, and its halls.

@@ -2182,6 +2182,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/programme/screenings/{id}/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The screening's recorded changes (the audit of the programme), oldest first. */
+    get: operations['programmeScreeningHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/programme/screenings/{id}/move': {
     parameters: {
       query?: never;
@@ -4976,6 +4993,22 @@ export interface components {
     ProfileResponse: {
       customer: components['schemas']['AreaCustomer'];
     };
+    /** @description One recorded change of a screening. */
+    ProgrammeChangeDto: {
+      after: Record<string, never>;
+      at: string;
+      /**
+       * @description The screening's programme fields before (null for an addition) and after:
+       *     featureId, venueId, seatplanId, startsAt, saleStartsAt, saleEndsAt, cancelledAt.
+       */
+      before?: Record<string, never> | null;
+      /** @description The staff user's first and last name. */
+      by: string;
+      /** @description `added`, `moved` or `cancelled`. */
+      kind: string;
+      /** Format: int64 */
+      staffUserId: number;
+    };
     ProgrammeChoicesResponse: {
       /**
        * Format: int64
@@ -4984,6 +5017,9 @@ export interface components {
       cleaningGapMinutes: number;
       complexes: components['schemas']['ComplexDto'][];
       features: components['schemas']['FeatureChoiceDto'][];
+    };
+    ProgrammeHistoryResponse: {
+      changes: components['schemas']['ProgrammeChangeDto'][];
     };
     ProgrammeWeekResponse: {
       complex: components['schemas']['ComplexDto'];
@@ -12108,6 +12144,56 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CancelScreeningResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  programmeScreeningHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The screening (presentation id) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Its changes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProgrammeHistoryResponse'];
         };
       };
       /** @description loginError */

@@ -16,6 +16,7 @@ import {
   type MoveScreeningResponse,
   type Screening,
 } from './api';
+import { History } from './History';
 import { localTime, timeRange } from './model';
 import { Modal } from './Modal';
 
@@ -91,6 +92,8 @@ export function ScreeningDialog({
           </div>
         )}
       </dl>
+
+      <History id={s.id} />
 
       {move.data && <MovedResult done={move.data} />}
       {cancel.data && <CancelledResult done={cancel.data} />}

@@ -14,12 +14,23 @@ export type FeatureChoice = Schemas['FeatureChoiceDto'];
 export type CopyWeekResponse = Schemas['CopyWeekResponse'];
 export type CancelScreeningResponse = Schemas['CancelScreeningResponse'];
 export type MoveScreeningResponse = Schemas['MoveScreeningResponse'];
+export type ProgrammeHistory = Schemas['ProgrammeHistoryResponse'];
 
 export const programmeKeys = {
   all: ['staff', 'programme'] as const,
   choices: ['staff', 'programme', 'choices'] as const,
   week: (location: number, from: string) => ['staff', 'programme', 'week', location, from] as const,
+  history: (id: number) => ['staff', 'programme', 'history', id] as const,
 };
+
+export function historyQuery(id: number) {
+  return queryOptions({
+    queryKey: programmeKeys.history(id),
+    queryFn: ({ signal }) =>
+      apiGet<ProgrammeHistory>(`/staff/programme/screenings/${id}/changes`, undefined, signal),
+    retry: false,
+  });
+}
 
 export function choicesQuery() {
   return queryOptions({
