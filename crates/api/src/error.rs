@@ -113,6 +113,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | OrderAlreadyClaimed
         | HoldTooLate
         | HoldReleased
+        | ScreeningOverlap
+        | SeatPlanDiffers
         | SystemVoucherNotActive
         | SystemVoucherAlreadyForReplacement => StatusCode::CONFLICT,
         // Input that breaks a rule.

@@ -91,6 +91,9 @@ pub struct ApiSettings {
     pub voucher_replacement_days: i64,
     /// How paid orders earn loyalty points (KUPA_LOYALTY_AGOROT_PER_POINT).
     pub loyalty: kupa_app::orders::LoyaltyRule,
+    /// Minutes a hall is kept free after each screening's runtime; the programme refuses a
+    /// screening inside them (KUPA_CLEANING_GAP_MINUTES, decision 0058).
+    pub cleaning_gap_minutes: i64,
 }
 
 /// The defaults of the limits above, for a single node that faces browsers.
@@ -186,6 +189,7 @@ impl Default for ApiSettings {
             cancellation: kupa_app::orders::CancellationPolicy::default(),
             voucher_replacement_days: DEFAULT_VOUCHER_REPLACEMENT_DAYS,
             loyalty: kupa_app::orders::LoyaltyRule::default(),
+            cleaning_gap_minutes: kupa_app::programme::DEFAULT_CLEANING_GAP_MINUTES,
         }
     }
 }
@@ -235,4 +239,6 @@ pub struct AppState {
     pub marketing: Arc<kupa_app::marketing::MarketingService>,
     /// Video on demand: a purchase's item, its play sessions and their stream links (decision 0053).
     pub vod: Arc<kupa_app::vod::VodService>,
+    /// The programme: a complex's week, screenings added, moved, cancelled (decision 0058).
+    pub programme: Arc<kupa_app::programme::ProgrammeService>,
 }

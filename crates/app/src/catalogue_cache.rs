@@ -161,6 +161,12 @@ impl CachedCatalogue {
         Ok(())
     }
 
+    /// Empties the cache now: this node changed the catalogue (the programme, decision 0058);
+    /// other nodes follow `catalogue_version`.
+    pub fn forget_everything(&self) {
+        self.clear();
+    }
+
     fn clear(&self) {
         self.generation.fetch_add(1, Ordering::SeqCst);
         self.site_config.clear();

@@ -16,6 +16,7 @@ pub mod memberships;
 pub mod model;
 pub mod orders;
 pub mod ports;
+pub mod programme;
 pub mod saved_cards;
 pub mod seat_events;
 pub mod seat_plan;

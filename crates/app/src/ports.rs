@@ -186,6 +186,10 @@ pub mod message_kind {
     pub const ORDER_CONFIRMATION: &str = "orderConfirmation";
     /// A cancellation refunded as voucher credit: the new voucher's reference and value.
     pub const CANCELLATION_CREDIT: &str = "cancellationCredit";
+    /// The cinema cancelled a screening: the order is refunded in full (decision 0058).
+    pub const SCREENING_CANCELLED: &str = "screeningCancelled";
+    /// The cinema moved a screening: the new time and hall, and a free cancellation.
+    pub const SCREENING_MOVED: &str = "screeningMoved";
 }
 
 /// One text message to a mobile number.
@@ -561,6 +565,9 @@ pub trait OrderStore: Send + Sync {
     ) -> StoreResult<Result<Order, MoveRefusal>>;
     /// The order's cancellations with their refunds, oldest first.
     async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>>;
+    /// Whether the cinema moved one of these presentations after `after_ms` (its buyers may then
+    /// cancel free; decision 0058).
+    async fn moved_since(&self, presentation_ids: &[i64], after_ms: i64) -> StoreResult<bool>;
     /// Pending refunds last tried before `before_ms`.
     async fn pending_refunds(&self, before_ms: i64) -> StoreResult<Vec<Refund>>;
     /// Marks a pending refund done (`confirmed`), or counts a failed attempt.

@@ -258,6 +258,13 @@ error_codes! {
     /// The hold was not paid in time (30 minutes before the event) and its seats went back to
     /// sale (params.holdUntil).
     HoldReleased = "holdReleased",
+    // --- The programme in the staff area (Kupa's own codes, decision 0058)
+    /// The hall has another screening then: its runtime plus the cleaning gap
+    /// (params.presentationId: the other screening).
+    ScreeningOverlap = "screeningOverlap",
+    /// Seats of the screening are held or sold and the new hall sells another seat plan
+    /// (params.seatplanId, params.newSeatplanId).
+    SeatPlanDiffers = "seatPlanDiffers",
 }
 
 impl ErrorCode {

@@ -227,6 +227,22 @@ pub struct CancellationArgs {
     /// (default 365).
     #[arg(long, env = "KUPA_CREDIT_VALIDITY_DAYS")]
     pub credit_validity_days: Option<i64>,
+    /// Minutes a hall is kept free after each screening's runtime, for cleaning and seating; the
+    /// programme refuses a screening inside them (default 15).
+    #[arg(long, env = "KUPA_CLEANING_GAP_MINUTES")]
+    pub cleaning_gap_minutes: Option<i64>,
+}
+
+/// KUPA_CLEANING_GAP_MINUTES, checked.
+pub fn cleaning_gap_minutes(args: &CancellationArgs) -> anyhow::Result<i64> {
+    let m = args
+        .cleaning_gap_minutes
+        .unwrap_or(kupa_app::programme::DEFAULT_CLEANING_GAP_MINUTES);
+    anyhow::ensure!(
+        (0..=240).contains(&m),
+        "KUPA_CLEANING_GAP_MINUTES must be 0 to 240"
+    );
+    Ok(m)
 }
 
 /// KUPA_LOYALTY_AGOROT_PER_POINT, checked.

@@ -299,6 +299,7 @@ async fn main() -> anyhow::Result<()> {
                 hold_limits: config::hold_limits(hold_limits.as_deref())?,
                 cancellation: config::cancellation(&cancellation)?,
                 voucher_replacement_days: config::voucher_replacement_days(&cancellation)?,
+                cleaning_gap_minutes: config::cleaning_gap_minutes(&cancellation)?,
                 loyalty: config::loyalty(&cancellation)?,
                 trust_forwarded_for,
                 max_body_bytes: http

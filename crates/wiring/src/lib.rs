@@ -118,7 +118,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let clock_port: Arc<dyn Clock> = clock.clone();
     let seat_events = Arc::new(SeatEventHub::new());
     // The catalogue is read from memory after the first read (it never changes while serving).
-    let cat: Arc<dyn CatalogueStore> = Arc::new(CachedCatalogue::new(store.clone()));
+    let cache = Arc::new(CachedCatalogue::new(store.clone()));
+    let cat: Arc<dyn CatalogueStore> = cache.clone();
     let catalogue = Arc::new(CatalogueService::new(
         cat.clone(),
         store.clone(),
@@ -237,6 +238,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         clock_port.clone(),
     ));
     let vod_store: Arc<dyn kupa_app::vod::VodStore> = store.clone();
+    let programme_store: Arc<dyn kupa_app::programme::ProgrammeStore> = store.clone();
+    let clock_port_for_programme = clock_port.clone();
     let orders = Arc::new(
         OrderService::new(
             catalogue.clone(),
@@ -268,7 +271,17 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         settings.link_key.clone(),
         clock.clone(),
     ));
+    let programme = Arc::new(
+        kupa_app::programme::ProgrammeService::new(
+            programme_store,
+            orders.clone(),
+            clock_port_for_programme,
+            settings.cleaning_gap_minutes,
+        )
+        .with_cache(cache),
+    );
     AppState {
+        programme,
         catalogue,
         booking,
         tickets,

@@ -11,6 +11,7 @@
 mod door;
 mod events;
 mod live;
+mod programme;
 mod refs;
 mod reports;
 mod sales;
@@ -44,6 +45,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(sales::router())
         .merge(refs::router())
         .merge(reports::router())
+        .merge(programme::router())
 }
 
 /// The logged-in staff user of a request (the `kupa_staff` cookie).

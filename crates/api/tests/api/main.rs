@@ -30,6 +30,7 @@ mod mini_site_validate;
 mod orders;
 mod payments;
 mod prices;
+mod programme;
 mod races;
 mod rate_limits;
 mod saved_cards;

@@ -76,13 +76,15 @@ pub enum Access {
     Waivers,
     /// Checking tickets at the door and marking them scanned (ushers and managers; decision 0044).
     Door,
+    /// The programme: screenings added, moved, cancelled, weeks copied (managers; decision 0058).
+    Programme,
 }
 
 impl Access {
     pub fn allows(self, role: Role) -> bool {
         match self {
             Access::Attendance | Access::Door => matches!(role, Role::Manager | Role::Usher),
-            Access::Sales | Access::Waivers => role == Role::Manager,
+            Access::Sales | Access::Waivers | Access::Programme => role == Role::Manager,
             Access::ReferencePrompts => {
                 matches!(role, Role::Manager | Role::TicketReferenceAgent)
             }

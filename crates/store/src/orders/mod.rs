@@ -378,6 +378,23 @@ impl OrderStore for Db {
         write_tx!(self, durable, locks [LOCK_ORDER] on order_id, |tx| move_seats_in!(tx, order_id, last_payment_id, session_id, moves, now_ms))
     }
 
+    async fn moved_since(&self, presentation_ids: &[i64], after_ms: i64) -> StoreResult<bool> {
+        for id in presentation_ids {
+            let n: i64 = crate::on_pool!(self, |p| sqlx::query_scalar(
+                "SELECT COUNT(*) FROM presentations WHERE id = $1 AND moved_at > $2"
+            )
+            .bind(id)
+            .bind(after_ms)
+            .fetch_one(p)
+            .await
+            .map_err(db_err))?;
+            if n > 0 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>> {
         crate::on_pool!(self, |p| {
             let mut out = sqlx::query(

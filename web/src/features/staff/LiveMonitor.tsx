@@ -22,13 +22,14 @@ import {
 import { CalendarChart, OccupancyChart } from './charts';
 import { FigureCells, FigureHeads, Meter } from './figures';
 import { PresentationBox } from './PresentationBox';
+import { ProgrammeView } from './programme/ProgrammeView';
 import { RefAdmin } from './RefAdmin';
 import { ReportsView } from './ReportsView';
 import { SalesView } from './SalesView';
 import { useFigureEvents } from './useFigureEvents';
 import { formatDay, weekday } from './model';
 
-type View = 'attendance' | 'sales' | 'refs' | 'reports';
+type View = 'attendance' | 'sales' | 'refs' | 'reports' | 'programme';
 
 export function LiveMonitor({ me }: { me: StaffMe }) {
   const { t, i18n } = useTranslation();
@@ -59,7 +60,7 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
   };
   const views: View[] =
     me.role === 'manager'
-      ? ['attendance', 'sales', 'reports', 'refs']
+      ? ['attendance', 'sales', 'reports', 'programme', 'refs']
       : me.role === 'usher'
         ? ['attendance']
         : ['refs'];
@@ -98,12 +99,17 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
               aria-pressed={view === v}
               onClick={() => go({ view: v })}
             >
-              {v === 'reports' ? t('staffReports.view') : t(`staff.view.${v}`)}
+              {v === 'reports'
+                ? t('staffReports.view')
+                : v === 'programme'
+                  ? t('staffProgramme.view')
+                  : t(`staff.view.${v}`)}
             </button>
           ))}
         </nav>
       )}
       {view === 'refs' && <RefAdmin />}
+      {view === 'programme' && <ProgrammeView />}
       {view === 'sales' && filter.data && <SalesView filter={filter.data} />}
       {view === 'reports' && !filter.isPending && <ReportsView me={me} filter={filter.data} />}
       {view === 'attendance' && (

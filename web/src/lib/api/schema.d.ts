@@ -2104,6 +2104,139 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/programme/choices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The complexes (with their halls) of the caller's businesses and the films to screen. */
+    get: operations['programmeChoices'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/programme/copyWeek': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Copies a week's screenings (not cancelled) to the same halls and local times seven days
+     *     later; those that would overlap or start in the past are skipped and listed.
+     */
+    post: operations['programmeCopyWeek'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/programme/screenings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Adds a screening. Refused with 409 `screeningOverlap` when the hall has another screening
+     *     within the film's runtime plus the cleaning gap.
+     */
+    post: operations['programmeAddScreening'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/programme/screenings/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The cinema cancels a screening: its sale stops, held seats are released, every paid order's
+     *     tickets of it are refunded in full (service charges included, no charge, no window) through
+     *     the refund ledger, once however often it is called, and buyers are told by mail and SMS.
+     */
+    post: operations['programmeCancelScreening'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/programme/screenings/{id}/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The screening's recorded changes (the audit of the programme), oldest first. */
+    get: operations['programmeScreeningHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/programme/screenings/{id}/move': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Moves a screening to another time and/or hall of its complex. Holders keep their seats and
+     *     paid seats go with it; with seats held or sold, a hall with another seat plan is refused
+     *     (409 `seatPlanDiffers`). Buyers are told, and may then cancel with no charge.
+     */
+    post: operations['programmeMoveScreening'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/programme/week': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A complex's screenings starting on seven local days, cancelled ones included. */
+    get: operations['programmeWeek'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/reports/{report}': {
     parameters: {
       query?: never;
@@ -2285,6 +2418,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AddScreeningBody: {
+      /** @description Local day, YYYY-MM-DD. */
+      date: string;
+      /** Format: int64 */
+      featureId: number;
+      /** @description When the sale closes, local YYYY-MM-DDTHH:MM; default 15 minutes after the start. */
+      saleEnds?: string | null;
+      /** @description When the sale opens, local YYYY-MM-DDTHH:MM; default now. */
+      saleStarts?: string | null;
+      /** @description Local time, HH:MM. */
+      time: string;
+      /**
+       * Format: int64
+       * @description The hall.
+       */
+      venueId: number;
+    };
     /**
      * @description The logged-in customer in the spec's spelling (section 3 "Customer" with the customer-area
      *     additions), with everything the area lists.
@@ -2456,6 +2606,19 @@ export interface components {
     };
     CancelReservationResponse: {
       cancellation: components['schemas']['CancellationDto'];
+    };
+    CancelScreeningResponse: {
+      /** @description An earlier call had cancelled it; this one refunded only what was left. */
+      alreadyCancelled: boolean;
+      holdsReleased: number;
+      /** @description Reservation numbers with a ticket already admitted: for the box office. */
+      leftForBoxOffice: string[];
+      ordersRefunded: number;
+      /**
+       * Format: int64
+       * @description Agorot refunded by this call.
+       */
+      refunded: number;
     };
     /** @description A cancellation: the lines taken back, the charge kept and the refund owed. */
     CancellationDto: {
@@ -2826,6 +2989,15 @@ export interface components {
       parkingEn: string;
       phone: string;
     };
+    ComplexDto: {
+      /** Format: int64 */
+      businessId: number;
+      halls: components['schemas']['HallDto'][];
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+    };
     ComplexesResponse: {
       complexes: components['schemas']['Complex'][];
     };
@@ -2865,6 +3037,16 @@ export interface components {
       EmailAddress1: string;
       /** @description Local form (a stored `+972…` with a leading 0). */
       MobileNumber1: string;
+    };
+    CopyWeekBody: {
+      /** @description The first local day of the week copied, YYYY-MM-DD. */
+      from: string;
+      /** Format: int64 */
+      locationId: number;
+    };
+    CopyWeekResponse: {
+      added: number[];
+      skipped: components['schemas']['SkippedDto'][];
     };
     /** @description The voucher credit a cancellation gave. */
     CreditDto: {
@@ -3544,7 +3726,9 @@ export interface components {
       | 'holdPremiumSeat'
       | 'holdSystemVoucher'
       | 'holdTooLate'
-      | 'holdReleased';
+      | 'holdReleased'
+      | 'screeningOverlap'
+      | 'seatPlanDiffers';
     ErrorDetail: {
       /** @description A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3). */
       code: components['schemas']['ErrorCode'];
@@ -3584,6 +3768,14 @@ export interface components {
       subtitlesEn: string;
       synopsis: string;
       synopsisEn: string;
+    };
+    FeatureChoiceDto: {
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+      /** Format: int64 */
+      runtimeMinutes: number;
     };
     FeatureListResponse: {
       features: components['schemas']['Feature'][];
@@ -3637,6 +3829,19 @@ export interface components {
       /** Format: int64 */
       total: number;
       waiver?: components['schemas']['MaskedWaiverDto'] | null;
+    };
+    HallDto: {
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+      /**
+       * Format: int64
+       * @description The seat plan a screening here is sold on; null: none (nothing can be screened).
+       */
+      seatplanId?: number | null;
+      /** @description The ticket groups (prices) of that plan: a screening's ticket group comes with its hall. */
+      ticketGroups: components['schemas']['TicketGroupDto'][];
     };
     HeldSeat: {
       /** Format: int64 */
@@ -4173,6 +4378,20 @@ export interface components {
       x: number;
       /** Format: int64 */
       y: number;
+    };
+    MoveScreeningBody: {
+      date: string;
+      time: string;
+      /**
+       * Format: int64
+       * @description The new hall; absent: the same one.
+       */
+      venueId?: number | null;
+    };
+    MoveScreeningResponse: {
+      /** @description Paid orders told of the move by mail and text message. */
+      ordersTold: number;
+      screening: components['schemas']['ScreeningDto'];
     };
     MyHoldsResponse: {
       expiresAt?: string | null;
@@ -4782,6 +5001,40 @@ export interface components {
     ProfileResponse: {
       customer: components['schemas']['AreaCustomer'];
     };
+    /** @description One recorded change of a screening. */
+    ProgrammeChangeDto: {
+      after: Record<string, never>;
+      at: string;
+      /**
+       * @description The screening's programme fields before (null for an addition) and after:
+       *     featureId, venueId, seatplanId, startsAt, saleStartsAt, saleEndsAt, cancelledAt.
+       */
+      before?: Record<string, never> | null;
+      /** @description The staff user's first and last name. */
+      by: string;
+      /** @description `added`, `moved` or `cancelled`. */
+      kind: string;
+      /** Format: int64 */
+      staffUserId: number;
+    };
+    ProgrammeChoicesResponse: {
+      /**
+       * Format: int64
+       * @description Minutes a hall is kept free after each screening's runtime.
+       */
+      cleaningGapMinutes: number;
+      complexes: components['schemas']['ComplexDto'][];
+      features: components['schemas']['FeatureChoiceDto'][];
+    };
+    ProgrammeHistoryResponse: {
+      changes: components['schemas']['ProgrammeChangeDto'][];
+    };
+    ProgrammeWeekResponse: {
+      complex: components['schemas']['ComplexDto'];
+      /** @description The seven local days, YYYY-MM-DD. */
+      days: string[];
+      screenings: components['schemas']['ScreeningDto'][];
+    };
     RefOptionRow: {
       /** Format: int64 */
       PriceId: number;
@@ -5141,6 +5394,36 @@ export interface components {
     Screen: {
       label: string;
       labelEn: string;
+    };
+    /** @description One screening of the grid. */
+    ScreeningDto: {
+      /** Format: int64 */
+      businessId: number;
+      /** @description When the cinema cancelled it; null: it plays. */
+      cancelledAt?: string | null;
+      /** @description The start plus the film's runtime. */
+      endsAt: string;
+      feature: components['schemas']['FeatureChoiceDto'];
+      /** Format: int64 */
+      held: number;
+      /** Format: int64 */
+      id: number;
+      /** Format: int64 */
+      locationId: number;
+      /** @description When it was last moved; null: never. */
+      movedAt?: string | null;
+      saleEndsAt: string;
+      saleStartsAt: string;
+      /** Format: int64 */
+      seatplanId: number;
+      /** Format: int64 */
+      sold: number;
+      startsAt: string;
+      /** Format: int64 */
+      venueId: number;
+    };
+    ScreeningResponse: {
+      screening: components['schemas']['ScreeningDto'];
     };
     SearchResponse: {
       complexes: components['schemas']['Complex'][];
@@ -5653,6 +5936,18 @@ export interface components {
       /** @default false */
       verifyMobileNumber: boolean;
     };
+    SkippedDto: {
+      /**
+       * Format: int64
+       * @description The screening of the next week it would overlap; null: it would start in the past.
+       */
+      overlaps?: number | null;
+      /**
+       * Format: int64
+       * @description The screening of the week copied.
+       */
+      presentationId: number;
+    };
     StaffLoginBody: {
       email: string;
       password: string;
@@ -5947,6 +6242,12 @@ export interface components {
       tickets: components['schemas']['Ticket'][];
       /** @description Tickets reached by a voucher or code (GET /presentations/{id}/ticket); none listed here. */
       voucherTickets: components['schemas']['Ticket'][];
+    };
+    TicketGroupDto: {
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
     };
     TicketGroupsResponse: {
       serviceCharge?: components['schemas']['ServiceCharge'] | null;
@@ -11660,6 +11961,405 @@ export interface operations {
       };
       /** @description loginError: no staff login */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  programmeChoices: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What a screening can be */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProgrammeChoicesResponse'];
+        };
+      };
+      /** @description loginError: no staff login */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  programmeCopyWeek: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CopyWeekBody'];
+      };
+    };
+    responses: {
+      /** @description Copied */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CopyWeekResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  programmeAddScreening: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AddScreeningBody'];
+      };
+    };
+    responses: {
+      /** @description Added */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScreeningResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only, or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hall of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description screeningOverlap (params.presentationId) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  programmeCancelScreening: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The screening (presentation id) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Cancelled */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CancelScreeningResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  programmeScreeningHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The screening (presentation id) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Its changes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProgrammeHistoryResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  programmeMoveScreening: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The screening (presentation id) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MoveScreeningBody'];
+      };
+    };
+    responses: {
+      /** @description Moved */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MoveScreeningResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound, or noEvent: the screening is cancelled */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description screeningOverlap, seatPlanDiffers */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  programmeWeek: {
+    parameters: {
+      query: {
+        locationId: number;
+        /** @description The week's first local day, YYYY-MM-DD; the week is it and the six after it. */
+        from: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The week */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProgrammeWeekResponse'];
+        };
+      };
+      /** @description loginError: no staff login */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such complex of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
         headers: {
           [name: string]: unknown;
         };

@@ -50,4 +50,5 @@ export const STAFF_NAMESPACES: readonly string[] = [
   'staffResend',
   'door',
   'staffReports',
+  'staffProgramme',
 ];

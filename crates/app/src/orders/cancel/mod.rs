@@ -10,6 +10,7 @@
 //! (`ledger`), the use case that checks and carries a cancellation out (`service`), and the
 //! provider refunds with their retry (`refund_retry`).
 
+mod cinema;
 mod ledger;
 mod refund_retry;
 mod service;

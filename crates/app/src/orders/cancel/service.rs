@@ -69,15 +69,15 @@ impl OrderService {
             ));
         }
         let cancellation_id = token();
+        // A screening the cinema moved after the sale: its buyer may cancel free (decision 0058).
+        let moved = self
+            .orders
+            .moved_since(&order.presentations, order.paid_at_ms.unwrap_or(i64::MAX))
+            .await?;
+        let fee = if moved { None } else { self.cancellation.fee };
         let done = self
             .orders
-            .cancel(
-                &order.id,
-                &request,
-                self.cancellation.fee,
-                &cancellation_id,
-                now,
-            )
+            .cancel(&order.id, &request, fee, &cancellation_id, now)
             .await??;
         if done.dry_run {
             return Ok(done);

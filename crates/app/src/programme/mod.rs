@@ -1,0 +1,313 @@
+//! The programme in the staff area (issue 18 item 2, decision 0058): a complex's week of
+//! screenings hall by hall, and the manager's changes to it — add a screening, copy a week to the
+//! next, move a screening, cancel one (everything refunded through the refund ledger).
+//!
+//! Its rooms: what is read and the store port (here), the changes that only touch the programme
+//! ([`placing`]: add, copy, overlap) and the ones that reach buyers ([`buyers`]: move, cancel).
+//! Every call needs a manager ([`Access::Programme`]) and names a complex or screening of one of
+//! the caller's businesses; another business's is `notFound`, as in live monitoring.
+
+mod buyers;
+mod placing;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+pub use buyers::*;
+pub use placing::*;
+
+use crate::catalogue_cache::CachedCatalogue;
+use crate::error::{AppError, AppResult, ErrorCode, StoreResult};
+use crate::orders::OrderService;
+use crate::ports::Clock;
+use crate::staff::{Access, Caller};
+
+/// The gap between two screenings of one hall when nothing else is configured: the hall is
+/// cleaned and the next audience seated (KUPA_CLEANING_GAP_MINUTES).
+pub const DEFAULT_CLEANING_GAP_MINUTES: i64 = 15;
+
+/// A hall of a complex, with the seat plan a new screening there is sold on and the ticket groups
+/// that plan's sections price with (a screening's ticket group comes with its plan).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hall {
+    pub id: i64,
+    pub location_id: i64,
+    pub name: String,
+    pub name_en: String,
+    /// The hall's first seat plan (by id); None: no plan, nothing can be screened there.
+    pub seatplan_id: Option<i64>,
+    pub ticket_groups: Vec<TicketGroupName>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicketGroupName {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+}
+
+/// A cinema complex (a location) and its halls.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Complex {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub business_id: i64,
+    pub halls: Vec<Hall>,
+}
+
+/// A film a screening can show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeatureChoice {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub runtime_minutes: i64,
+}
+
+/// One screening as the grid shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Screening {
+    pub id: i64,
+    pub feature: FeatureChoice,
+    pub venue_id: i64,
+    pub location_id: i64,
+    pub seatplan_id: i64,
+    pub business_id: i64,
+    pub starts_at_ms: i64,
+    pub sale_starts_at_ms: i64,
+    pub sale_ends_at_ms: i64,
+    pub seating_policy_id: i64,
+    pub auth_profile_id: i64,
+    pub cancelled_at_ms: Option<i64>,
+    pub moved_at_ms: Option<i64>,
+    /// Seats sold (paid), and held by a buyer now.
+    pub sold: i64,
+    pub held: i64,
+}
+
+impl Screening {
+    /// The start plus the film's runtime.
+    pub fn ends_at_ms(&self) -> i64 {
+        self.starts_at_ms + self.feature.runtime_minutes * 60_000
+    }
+}
+
+/// A screening to write: the programme's own fields; the id is drawn by the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewScreening {
+    pub feature_id: i64,
+    pub venue_id: i64,
+    pub seatplan_id: i64,
+    pub business_id: i64,
+    pub starts_at_ms: i64,
+    pub sale_starts_at_ms: i64,
+    pub sale_ends_at_ms: i64,
+    pub seating_policy_id: i64,
+    pub auth_profile_id: i64,
+}
+
+/// What a write of the programme came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Placed {
+    /// Written: the screening's id.
+    Done(i64),
+    /// Refused: it would overlap this screening of the hall (runtime plus the cleaning gap).
+    Overlaps(i64),
+    /// Refused: the screening has seats held or sold and the new hall sells another plan.
+    PlanDiffers,
+    /// Refused: no such screening, or it was cancelled.
+    Gone,
+}
+
+/// Who changes the programme, and when: written with the change (`programme_changes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    pub staff_user_id: i64,
+    pub at_ms: i64,
+}
+
+/// A cancellation of a screening as the store made it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ScreeningStopped {
+    /// False when an earlier call cancelled it already (its sale stopped then).
+    pub newly: bool,
+    /// The held seats released, (section, x, y).
+    pub released: Vec<(i64, i64, i64)>,
+}
+
+/// The programme's reads and writes. Every write raises `catalogue_version` in its transaction
+/// (decision 0049), so every node's catalogue cache empties within a second.
+#[async_trait]
+pub trait ProgrammeStore: Send + Sync {
+    /// Every complex with its halls (on-demand video's venue types left out), by id.
+    async fn complexes(&self) -> StoreResult<Vec<Complex>>;
+    async fn feature_choices(&self) -> StoreResult<Vec<FeatureChoice>>;
+    /// The screenings of a complex starting in [from, to), cancelled ones included.
+    async fn screenings(
+        &self,
+        location_id: i64,
+        from_ms: i64,
+        to_ms: i64,
+        now_ms: i64,
+    ) -> StoreResult<Vec<Screening>>;
+    async fn screening(&self, id: i64, now_ms: i64) -> StoreResult<Option<Screening>>;
+    /// Adds a screening unless it overlaps another one of its hall that is not cancelled
+    /// (each lasts its runtime plus `gap_ms`); checked and written under one write lock.
+    async fn add_screening(
+        &self,
+        new: &NewScreening,
+        gap_ms: i64,
+        by: Change,
+    ) -> StoreResult<Placed>;
+    /// Moves a screening to `starts_at_ms` in `venue_id` (sold on `seatplan_id`), its sale's end
+    /// moved as much as its start; refused when it overlaps, when it is cancelled, and when it
+    /// has seats held or sold and the plan is not its own.
+    #[allow(clippy::too_many_arguments)]
+    async fn move_screening(
+        &self,
+        id: i64,
+        venue_id: i64,
+        seatplan_id: i64,
+        starts_at_ms: i64,
+        gap_ms: i64,
+        by: Change,
+    ) -> StoreResult<Placed>;
+    /// Stops the screening's sale for good (cancelled, sale ended now) and releases its held
+    /// seats; None when there is no such screening.
+    async fn stop_screening(&self, id: i64, by: Change) -> StoreResult<Option<ScreeningStopped>>;
+    /// The paid orders with tickets of the screening not yet cancelled.
+    async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>>;
+    /// The screening's recorded changes, oldest first.
+    async fn changes_of(&self, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>>;
+}
+
+/// One recorded change of the programme (`programme_changes`), with who made it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChangeRecord {
+    pub kind: String,
+    pub at_ms: i64,
+    pub staff_user_id: i64,
+    pub staff_name: String,
+    pub before: Option<serde_json::Value>,
+    pub after: serde_json::Value,
+}
+
+/// The programme's use cases.
+pub struct ProgrammeService {
+    store: Arc<dyn ProgrammeStore>,
+    orders: Arc<OrderService>,
+    /// This node's cache, emptied at once after a change (other nodes follow the version).
+    cache: Option<Arc<CachedCatalogue>>,
+    clock: Arc<dyn Clock>,
+    gap_ms: i64,
+}
+
+impl ProgrammeService {
+    pub fn new(
+        store: Arc<dyn ProgrammeStore>,
+        orders: Arc<OrderService>,
+        clock: Arc<dyn Clock>,
+        cleaning_gap_minutes: i64,
+    ) -> ProgrammeService {
+        ProgrammeService {
+            store,
+            orders,
+            cache: None,
+            clock,
+            gap_ms: cleaning_gap_minutes.max(0) * 60_000,
+        }
+    }
+
+    /// Empties this node's catalogue cache after every change, not a second later.
+    pub fn with_cache(mut self, cache: Arc<CachedCatalogue>) -> ProgrammeService {
+        self.cache = Some(cache);
+        self
+    }
+
+    pub fn cleaning_gap_minutes(&self) -> i64 {
+        self.gap_ms / 60_000
+    }
+
+    fn changed(&self) {
+        if let Some(c) = &self.cache {
+            c.forget_everything();
+        }
+    }
+
+    /// The complexes of the caller's businesses, and the films a screening may show.
+    pub async fn choices(&self, caller: &Caller) -> AppResult<(Vec<Complex>, Vec<FeatureChoice>)> {
+        caller.require(Access::Programme)?;
+        let complexes = self
+            .store
+            .complexes()
+            .await?
+            .into_iter()
+            .filter(|c| caller.sees(c.business_id))
+            .collect();
+        Ok((complexes, self.store.feature_choices().await?))
+    }
+
+    /// A complex of the caller's, or `notFound`.
+    async fn complex(&self, caller: &Caller, location_id: i64) -> AppResult<Complex> {
+        caller.require(Access::Programme)?;
+        self.store
+            .complexes()
+            .await?
+            .into_iter()
+            .find(|c| c.id == location_id && caller.sees(c.business_id))
+            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such complex"))
+    }
+
+    /// A screening of the caller's businesses, or `notFound`.
+    async fn own_screening(&self, caller: &Caller, id: i64) -> AppResult<Screening> {
+        caller.require(Access::Programme)?;
+        self.store
+            .screening(id, self.clock.now_ms())
+            .await?
+            .filter(|s| caller.sees(s.business_id))
+            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such screening"))
+    }
+
+    /// A screening of the caller's businesses and its recorded changes, oldest first.
+    pub async fn history(&self, caller: &Caller, id: i64) -> AppResult<Vec<ChangeRecord>> {
+        self.own_screening(caller, id).await?;
+        Ok(self.store.changes_of(id).await?)
+    }
+
+    /// The complex's screenings starting on the seven local days from `from`, and its halls.
+    pub async fn week(
+        &self,
+        caller: &Caller,
+        location_id: i64,
+        from: jiff::civil::Date,
+    ) -> AppResult<(Complex, Vec<Screening>)> {
+        let complex = self.complex(caller, location_id).await?;
+        let (start, end) = week_range_ms(from)?;
+        let screenings = self
+            .store
+            .screenings(location_id, start, end, self.clock.now_ms())
+            .await?;
+        Ok((complex, screenings))
+    }
+}
+
+/// The UTC range of the seven local days from `from`.
+pub fn week_range_ms(from: jiff::civil::Date) -> AppResult<(i64, i64)> {
+    let last = from
+        .checked_add(jiff::ToSpan::days(6))
+        .map_err(|_| AppError::rejected(ErrorCode::FormValidation, "the week is out of range"))?;
+    let (start, _) = kupa_domain::time::local_day_range_ms(from);
+    let (_, end) = kupa_domain::time::local_day_range_ms(last);
+    Ok((start, end))
+}
+
+/// A local date and time in Asia/Jerusalem as UTC milliseconds. A time the clocks skip (the
+/// spring change) is taken as the instant after the gap, as the tz database resolves it.
+pub fn local_to_ms(date: jiff::civil::Date, time: jiff::civil::Time) -> AppResult<i64> {
+    date.to_datetime(time)
+        .to_zoned(kupa_domain::time::zone())
+        .map(|z| z.timestamp().as_millisecond())
+        .map_err(|e| AppError::rejected(ErrorCode::FormValidation, format!("time: {e}")))
+}

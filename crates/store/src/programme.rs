@@ -1,0 +1,524 @@
+//! The programme's SQL (decision 0058): a complex's week, and the screenings added, moved and
+//! stopped. Every write first raises `catalogue_version`: that one row's lock makes programme
+//! writers take turns on PostgreSQL (SQLite's `BEGIN IMMEDIATE` does so already), so an overlap
+//! checked is still an overlap when written, and every node's catalogue cache empties after it.
+
+use async_trait::async_trait;
+use kupa_app::error::StoreResult;
+use kupa_app::programme::*;
+
+use crate::rows::Get;
+use crate::{BeginWrite, Db, Pool, db_err};
+
+type R<T> = Result<T, sqlx::Error>;
+
+const SCREENING_SELECT: &str = "SELECT p.id, p.feature_id, p.venue_id, v.location_id, p.seatplan_id, p.business_id, \
+     p.starts_at, p.sale_starts_at, p.sale_ends_at, p.seating_policy_id, p.auth_profile_id, \
+     p.cancelled_at, p.moved_at, f.name AS f_name, f.name_en AS f_name_en, f.runtime AS f_runtime, \
+     (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'sold') AS sold, \
+     (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'held' AND c.expires_at > $1) AS held \
+     FROM presentations p JOIN features f ON f.id = p.feature_id JOIN venues v ON v.id = p.venue_id";
+
+fn screening_row(r: &impl Get) -> R<Screening> {
+    Ok(Screening {
+        id: r.i("id")?,
+        feature: FeatureChoice {
+            id: r.i("feature_id")?,
+            name: r.s("f_name")?,
+            name_en: r.s("f_name_en")?,
+            runtime_minutes: r.i("f_runtime")?,
+        },
+        venue_id: r.i("venue_id")?,
+        location_id: r.i("location_id")?,
+        seatplan_id: r.i("seatplan_id")?,
+        business_id: r.i("business_id")?,
+        starts_at_ms: r.i("starts_at")?,
+        sale_starts_at_ms: r.i("sale_starts_at")?,
+        sale_ends_at_ms: r.i("sale_ends_at")?,
+        seating_policy_id: r.i("seating_policy_id")?,
+        auth_profile_id: r.i("auth_profile_id")?,
+        cancelled_at_ms: r.oi("cancelled_at")?,
+        moved_at_ms: r.oi("moved_at")?,
+        sold: r.i("sold")?,
+        held: r.i("held")?,
+    })
+}
+
+/// The first screening of the hall (not cancelled, not `except`) that a screening of
+/// `runtime_minutes` from `starts` would overlap, each lasting its runtime plus `gap`.
+macro_rules! overlapping {
+    ($tx:expr, $venue:expr, $except:expr, $starts:expr, $runtime:expr, $gap:expr) => {{
+        let end: i64 = $starts + $runtime * 60_000 + $gap;
+        let other: Option<i64> = sqlx::query_scalar(
+            "SELECT p.id FROM presentations p JOIN features f ON f.id = p.feature_id \
+             WHERE p.venue_id = $1 AND p.cancelled_at IS NULL AND p.id <> $2 \
+             AND p.starts_at < $3 AND p.starts_at + f.runtime * 60000 + $4 > $5 \
+             ORDER BY p.starts_at, p.id LIMIT 1",
+        )
+        .bind($venue)
+        .bind($except)
+        .bind(end)
+        .bind($gap)
+        .bind($starts)
+        .fetch_optional(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        other
+    }};
+}
+
+/// The screening's programme fields as the audit keeps them (JSON), read in the transaction.
+macro_rules! snapshot {
+    ($tx:expr, $id:expr) => {{
+        let row = sqlx::query(
+            "SELECT feature_id, venue_id, seatplan_id, starts_at, sale_starts_at, sale_ends_at, cancelled_at \
+             FROM presentations WHERE id = $1",
+        )
+        .bind($id)
+        .fetch_one(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        let ms = |c: &str| -> Result<String, sqlx::Error> {
+            Ok(kupa_domain::time::ms_to_rfc3339(row.i(c)?))
+        };
+        serde_json::json!({
+            "featureId": row.i("feature_id").map_err(db_err)?,
+            "venueId": row.i("venue_id").map_err(db_err)?,
+            "seatplanId": row.i("seatplan_id").map_err(db_err)?,
+            "startsAt": ms("starts_at").map_err(db_err)?,
+            "saleStartsAt": ms("sale_starts_at").map_err(db_err)?,
+            "saleEndsAt": ms("sale_ends_at").map_err(db_err)?,
+            "cancelledAt": row.oi("cancelled_at").map_err(db_err)?.map(kupa_domain::time::ms_to_rfc3339),
+        })
+        .to_string()
+    }};
+}
+
+/// One row of `programme_changes`, in the change's transaction.
+macro_rules! record {
+    ($tx:expr, $id:expr, $kind:expr, $by:expr, $before:expr, $after:expr) => {{
+        let by: Change = $by;
+        let before: Option<String> = $before;
+        sqlx::query(
+            "INSERT INTO programme_changes (presentation_id, kind, staff_user_id, changed_at, before_doc, after_doc) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind($id)
+        .bind($kind)
+        .bind(by.staff_user_id)
+        .bind(by.at_ms)
+        .bind(before)
+        .bind($after)
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+    }};
+}
+
+macro_rules! bump_version {
+    ($tx:expr) => {
+        sqlx::query("UPDATE catalogue_version SET version = version + 1 WHERE id = 1")
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?
+    };
+}
+
+macro_rules! add_in {
+    ($tx:expr, $new:expr, $gap:expr, $by:expr) => {{
+        let n: &NewScreening = $new;
+        bump_version!($tx);
+        let runtime: i64 = sqlx::query_scalar("SELECT runtime FROM features WHERE id = $1")
+            .bind(n.feature_id)
+            .fetch_one(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        if let Some(other) = overlapping!($tx, n.venue_id, -1_i64, n.starts_at_ms, runtime, $gap) {
+            return Ok(Placed::Overlaps(other));
+        }
+        let id: i64 = sqlx::query_scalar("SELECT CAST(COALESCE(MAX(id), 0) + 1 AS BIGINT) FROM presentations")
+            .fetch_one(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        sqlx::query(
+            "INSERT INTO presentations (id, feature_id, venue_id, seatplan_id, starts_at, available_until, \
+             sale_starts_at, sale_ends_at, auth_profile_id, business_id, seating_policy_id, new_booking_url) \
+             VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, '')",
+        )
+        .bind(id)
+        .bind(n.feature_id)
+        .bind(n.venue_id)
+        .bind(n.seatplan_id)
+        .bind(n.starts_at_ms)
+        .bind(n.sale_starts_at_ms)
+        .bind(n.sale_ends_at_ms)
+        .bind(n.auth_profile_id)
+        .bind(n.business_id)
+        .bind(n.seating_policy_id)
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        let after = snapshot!($tx, id);
+        record!($tx, id, "added", $by, None, after);
+        Placed::Done(id)
+    }};
+}
+
+macro_rules! move_in {
+    ($tx:expr, $lock:expr, $id:expr, $venue:expr, $plan:expr, $starts:expr, $gap:expr, $by:expr) => {{
+        let by: Change = $by;
+        let now = by.at_ms;
+        bump_version!($tx);
+        // On PostgreSQL the row lock makes a seat claim (its foreign key) wait for the move.
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT p.starts_at, p.sale_ends_at, p.seatplan_id, p.cancelled_at, f.runtime \
+             FROM presentations p JOIN features f ON f.id = p.feature_id WHERE p.id = $1{}",
+            $lock
+        )))
+        .bind($id)
+        .fetch_optional(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        let Some(row) = row else { return Ok(Placed::Gone) };
+        let (old_start, sale_ends, plan, cancelled, runtime) = (
+            row.i("starts_at").map_err(db_err)?,
+            row.i("sale_ends_at").map_err(db_err)?,
+            row.i("seatplan_id").map_err(db_err)?,
+            row.oi("cancelled_at").map_err(db_err)?,
+            row.i("runtime").map_err(db_err)?,
+        );
+        if cancelled.is_some() {
+            return Ok(Placed::Gone);
+        }
+        if plan != $plan {
+            let taken: i64 = sqlx::query_scalar(
+                "SELECT (SELECT COUNT(*) FROM seat_claims WHERE presentation_id = $1 AND (state = 'sold' OR expires_at > $2)) \
+                 + (SELECT COUNT(*) FROM order_tickets WHERE presentation_id = $1 AND cancelled_at IS NULL)",
+            )
+            .bind($id)
+            .bind(now)
+            .fetch_one(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+            if taken > 0 {
+                return Ok(Placed::PlanDiffers);
+            }
+        }
+        if let Some(other) = overlapping!($tx, $venue, $id, $starts, runtime, $gap) {
+            return Ok(Placed::Overlaps(other));
+        }
+        let before = snapshot!($tx, $id);
+        sqlx::query(
+            "UPDATE presentations SET venue_id = $2, seatplan_id = $3, starts_at = $4, sale_ends_at = $5, moved_at = $6 \
+             WHERE id = $1",
+        )
+        .bind($id)
+        .bind($venue)
+        .bind($plan)
+        .bind($starts)
+        .bind(sale_ends + ($starts - old_start))
+        .bind(now)
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        let after = snapshot!($tx, $id);
+        record!($tx, $id, "moved", by, Some(before), after);
+        Placed::Done($id)
+    }};
+}
+
+macro_rules! stop_in {
+    ($tx:expr, $lock:expr, $id:expr, $by:expr) => {{
+        let by: Change = $by;
+        let now = by.at_ms;
+        bump_version!($tx);
+        let row: Option<Option<i64>> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+            "SELECT cancelled_at FROM presentations WHERE id = $1{}",
+            $lock
+        )))
+        .bind($id)
+        .fetch_optional(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        let Some(cancelled) = row else { return Ok(None) };
+        let before = snapshot!($tx, $id);
+        sqlx::query(
+            "UPDATE presentations SET cancelled_at = COALESCE(cancelled_at, $2), \
+             sale_ends_at = CASE WHEN sale_ends_at > $2 THEN $2 ELSE sale_ends_at END WHERE id = $1",
+        )
+        .bind($id)
+        .bind(now)
+        .execute(&mut *$tx)
+        .await
+        .map_err(db_err)?;
+        if cancelled.is_none() {
+            let after = snapshot!($tx, $id);
+            record!($tx, $id, "cancelled", by, Some(before), after);
+        }
+        let released = sqlx::query(
+            "DELETE FROM seat_claims WHERE presentation_id = $1 AND state = 'held' RETURNING section_id, x, y",
+        )
+        .bind($id)
+        .fetch_all(&mut *$tx)
+        .await
+        .map_err(db_err)?
+        .iter()
+        .map(|r| Ok((r.i("section_id")?, r.i("x")?, r.i("y")?)))
+        .collect::<R<Vec<_>>>()
+        .map_err(db_err)?;
+        ScreeningStopped {
+            newly: cancelled.is_none(),
+            released,
+        }
+    }};
+}
+
+#[async_trait]
+impl ProgrammeStore for Db {
+    async fn complexes(&self) -> StoreResult<Vec<Complex>> {
+        on_pool!(self, |p| {
+            let halls = sqlx::query(
+                "SELECT v.id, v.location_id, v.name, v.name_en, \
+                 (SELECT MIN(s.id) FROM seatplans s WHERE s.venue_id = v.id) AS seatplan_id \
+                 FROM venues v WHERE v.venue_type_id < 101 ORDER BY v.location_id, v.id",
+            )
+            .fetch_all(p)
+            .await
+            .map_err(db_err)?;
+            let groups = sqlx::query(
+                "SELECT DISTINCT s.seatplan_id, g.id, g.name, g.name_en FROM sections s \
+                 JOIN ticket_groups g ON g.id = s.ticket_group_id ORDER BY s.seatplan_id, g.id",
+            )
+            .fetch_all(p)
+            .await
+            .map_err(db_err)?;
+            let locations =
+                sqlx::query("SELECT id, name, name_en, business_id FROM locations ORDER BY id")
+                    .fetch_all(p)
+                    .await
+                    .map_err(db_err)?;
+            let mut out = Vec::new();
+            for l in &locations {
+                let id = l.i("id").map_err(db_err)?;
+                let mut complex = Complex {
+                    id,
+                    name: l.s("name").map_err(db_err)?,
+                    name_en: l.s("name_en").map_err(db_err)?,
+                    business_id: l.i("business_id").map_err(db_err)?,
+                    halls: Vec::new(),
+                };
+                for h in halls.iter() {
+                    if h.i("location_id").map_err(db_err)? != id {
+                        continue;
+                    }
+                    let seatplan_id = h.oi("seatplan_id").map_err(db_err)?;
+                    let mut ticket_groups = Vec::new();
+                    for g in groups.iter() {
+                        if Some(g.i("seatplan_id").map_err(db_err)?) == seatplan_id {
+                            ticket_groups.push(TicketGroupName {
+                                id: g.i("id").map_err(db_err)?,
+                                name: g.s("name").map_err(db_err)?,
+                                name_en: g.s("name_en").map_err(db_err)?,
+                            });
+                        }
+                    }
+                    complex.halls.push(Hall {
+                        id: h.i("id").map_err(db_err)?,
+                        location_id: id,
+                        name: h.s("name").map_err(db_err)?,
+                        name_en: h.s("name_en").map_err(db_err)?,
+                        seatplan_id,
+                        ticket_groups,
+                    });
+                }
+                if !complex.halls.is_empty() {
+                    out.push(complex);
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    async fn feature_choices(&self) -> StoreResult<Vec<FeatureChoice>> {
+        on_pool!(self, |p| {
+            sqlx::query("SELECT id, name, name_en, runtime FROM features ORDER BY name_en, id")
+                .fetch_all(p)
+                .await
+                .map_err(db_err)?
+                .iter()
+                .map(|r| {
+                    Ok(FeatureChoice {
+                        id: r.i("id")?,
+                        name: r.s("name")?,
+                        name_en: r.s("name_en")?,
+                        runtime_minutes: r.i("runtime")?,
+                    })
+                })
+                .collect::<R<Vec<_>>>()
+                .map_err(db_err)
+        })
+    }
+
+    async fn screenings(
+        &self,
+        location_id: i64,
+        from_ms: i64,
+        to_ms: i64,
+        now_ms: i64,
+    ) -> StoreResult<Vec<Screening>> {
+        let sql = format!(
+            "{SCREENING_SELECT} WHERE v.location_id = $2 AND p.starts_at >= $3 AND p.starts_at < $4 \
+             ORDER BY p.starts_at, p.venue_id, p.id"
+        );
+        on_pool!(self, |p| {
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(now_ms)
+                .bind(location_id)
+                .bind(from_ms)
+                .bind(to_ms)
+                .fetch_all(p)
+                .await
+                .map_err(db_err)?
+                .iter()
+                .map(screening_row)
+                .collect::<R<Vec<_>>>()
+                .map_err(db_err)
+        })
+    }
+
+    async fn screening(&self, id: i64, now_ms: i64) -> StoreResult<Option<Screening>> {
+        let sql = format!("{SCREENING_SELECT} WHERE p.id = $2");
+        on_pool!(self, |p| {
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(now_ms)
+                .bind(id)
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?
+                .as_ref()
+                .map(screening_row)
+                .transpose()
+                .map_err(db_err)
+        })
+    }
+
+    async fn add_screening(
+        &self,
+        new: &NewScreening,
+        gap_ms: i64,
+        by: Change,
+    ) -> StoreResult<Placed> {
+        on_pool!(self, |p| {
+            let mut tx = p.begin_write().await.map_err(db_err)?;
+            let placed = add_in!(tx, new, gap_ms, by);
+            tx.commit().await.map_err(db_err)?;
+            Ok(placed)
+        })
+    }
+
+    async fn move_screening(
+        &self,
+        id: i64,
+        venue_id: i64,
+        seatplan_id: i64,
+        starts_at_ms: i64,
+        gap_ms: i64,
+        by: Change,
+    ) -> StoreResult<Placed> {
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p.begin_write().await.map_err(db_err)?;
+                let placed = move_in!(tx, "", id, venue_id, seatplan_id, starts_at_ms, gap_ms, by);
+                tx.commit().await.map_err(db_err)?;
+                Ok(placed)
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin_write().await.map_err(db_err)?;
+                let placed = move_in!(
+                    tx,
+                    " FOR UPDATE OF p",
+                    id,
+                    venue_id,
+                    seatplan_id,
+                    starts_at_ms,
+                    gap_ms,
+                    by
+                );
+                tx.commit().await.map_err(db_err)?;
+                Ok(placed)
+            }
+        }
+    }
+
+    async fn stop_screening(&self, id: i64, by: Change) -> StoreResult<Option<ScreeningStopped>> {
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p.begin_write().await.map_err(db_err)?;
+                let stopped = stop_in!(tx, "", id, by);
+                tx.commit().await.map_err(db_err)?;
+                Ok(Some(stopped))
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin_write().await.map_err(db_err)?;
+                let stopped = stop_in!(tx, " FOR UPDATE", id, by);
+                tx.commit().await.map_err(db_err)?;
+                Ok(Some(stopped))
+            }
+        }
+    }
+
+    async fn changes_of(&self, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>> {
+        let rows = on_pool!(self, |p| {
+            sqlx::query(
+                "SELECT c.kind, c.changed_at, c.staff_user_id, c.before_doc, c.after_doc, \
+                 COALESCE(u.first_name, '') AS first_name, COALESCE(u.last_name, '') AS last_name \
+                 FROM programme_changes c LEFT JOIN staff_users u ON u.id = c.staff_user_id \
+                 WHERE c.presentation_id = $1 ORDER BY c.id",
+            )
+            .bind(presentation_id)
+            .fetch_all(p)
+            .await
+            .map_err(db_err)?
+            .iter()
+            .map(|r| {
+                Ok((
+                    r.s("kind")?,
+                    r.i("changed_at")?,
+                    r.i("staff_user_id")?,
+                    r.os("before_doc")?,
+                    r.s("after_doc")?,
+                    format!("{} {}", r.s("first_name")?, r.s("last_name")?),
+                ))
+            })
+            .collect::<R<Vec<_>>>()
+            .map_err(db_err)
+        })?;
+        rows.into_iter()
+            .map(|(kind, at_ms, staff_user_id, before, after, name)| {
+                let doc = |s: &str| serde_json::from_str(s).map_err(kupa_app::StoreError::other);
+                Ok(ChangeRecord {
+                    kind,
+                    at_ms,
+                    staff_user_id,
+                    staff_name: name.trim().to_owned(),
+                    before: before.as_deref().map(doc).transpose()?,
+                    after: doc(&after)?,
+                })
+            })
+            .collect()
+    }
+
+    async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>> {
+        on_pool!(self, |p| {
+            sqlx::query_scalar(
+                "SELECT DISTINCT ot.order_id FROM order_tickets ot JOIN orders o ON o.id = ot.order_id \
+                 WHERE ot.presentation_id = $1 AND ot.cancelled_at IS NULL AND o.status = 'paid' \
+                 ORDER BY ot.order_id",
+            )
+            .bind(presentation_id)
+            .fetch_all(p)
+            .await
+            .map_err(db_err)
+        })
+    }
+}

@@ -1,0 +1,130 @@
+// Add a screening: film, hall (its ticket groups come with its seat plan), local day and time,
+// and the sale window (default: open now, close 15 minutes after the start).
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../lib/apiErrors';
+import { localizedName } from '../../../lib/localized';
+import { addScreening, type Complex, type FeatureChoice, type Screening } from './api';
+import { localDateTime } from './model';
+import { Modal } from './Modal';
+
+export function AddScreeningDialog({
+  complex,
+  features,
+  day,
+  onClose,
+}: {
+  complex: Complex;
+  features: readonly FeatureChoice[];
+  /** The day first offered (YYYY-MM-DD). */
+  day: string;
+  onClose: (added: Screening | null) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const halls = complex.halls.filter((h) => h.seatplanId != null);
+  const [featureId, setFeatureId] = useState(features[0]?.id ?? 0);
+  const [venueId, setVenueId] = useState(halls[0]?.id ?? 0);
+  const [date, setDate] = useState(day);
+  const [time, setTime] = useState('');
+  const [saleStarts, setSaleStarts] = useState('');
+  const [saleEnds, setSaleEnds] = useState('');
+  const add = useMutation({
+    mutationFn: () =>
+      addScreening({
+        featureId,
+        venueId,
+        date,
+        time,
+        saleStarts: localDateTime(saleStarts),
+        saleEnds: localDateTime(saleEnds),
+      }),
+    onSuccess: (r) => onClose(r.screening),
+  });
+  const hall = halls.find((h) => h.id === venueId);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate();
+  };
+  return (
+    <Modal title={t('staffProgramme.add.title')} onClose={() => onClose(null)}>
+      <form className="programme-form" onSubmit={submit}>
+        <label>
+          {t('staffProgramme.field.film')}
+          <select value={featureId} onChange={(e) => setFeatureId(Number(e.target.value))}>
+            {features.map((f) => (
+              <option key={f.id} value={f.id}>
+                {localizedName(lang, f.name, f.nameEn)} ·{' '}
+                {t('staffProgramme.minutes', { count: f.runtimeMinutes })}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('staffProgramme.field.hall')}
+          <select value={venueId} onChange={(e) => setVenueId(Number(e.target.value))}>
+            {halls.map((h) => (
+              <option key={h.id} value={h.id}>
+                {localizedName(lang, h.name, h.nameEn)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {hall && (
+          <p className="programme-form__hint">
+            {t('staffProgramme.field.ticketGroups')}:{' '}
+            {hall.ticketGroups.map((g) => localizedName(lang, g.name, g.nameEn)).join(', ')}
+          </p>
+        )}
+        <div className="programme-form__pair">
+          <label>
+            {t('staffProgramme.field.date')}
+            <input type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+          </label>
+          <label>
+            {t('staffProgramme.field.time')}
+            <input type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
+          </label>
+        </div>
+        <fieldset className="programme-form__sale">
+          <legend>{t('staffProgramme.field.saleWindow')}</legend>
+          <label>
+            {t('staffProgramme.field.saleStarts')}
+            <input
+              type="datetime-local"
+              value={saleStarts}
+              onChange={(e) => setSaleStarts(e.target.value)}
+            />
+          </label>
+          <label>
+            {t('staffProgramme.field.saleEnds')}
+            <input
+              type="datetime-local"
+              value={saleEnds}
+              onChange={(e) => setSaleEnds(e.target.value)}
+            />
+          </label>
+          <p className="programme-form__hint">{t('staffProgramme.field.saleDefault')}</p>
+        </fieldset>
+        {add.isError && (
+          <p className="programme-error" role="alert">
+            {errorMessage(t, add.error)}
+          </p>
+        )}
+        <div className="programme-dialog__actions">
+          <button type="submit" className="staff-button" disabled={add.isPending}>
+            {t('staffProgramme.add.submit')}
+          </button>
+          <button
+            type="button"
+            className="staff-button staff-button--quiet"
+            onClick={() => onClose(null)}
+          >
+            {t('staffProgramme.close')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,265 @@
+// One screening of the grid: what it is and how it sells, and the manager's two changes to it,
+// each confirmed before it is made: move it (another time and/or hall; its buyers keep their
+// seats and are told) and cancel it (every paid seat refunded in full; buyers told). The result
+// says what the server did.
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../lib/apiErrors';
+import { cinemaDate, formatDateTime, formatLongDate, formatMoney } from '../../../lib/format';
+import { localizedName } from '../../../lib/localized';
+import {
+  cancelScreening,
+  moveScreening,
+  type CancelScreeningResponse,
+  type Complex,
+  type MoveScreeningResponse,
+  type Screening,
+} from './api';
+import { History } from './History';
+import { localTime, timeRange } from './model';
+import { Modal } from './Modal';
+
+type Step = 'view' | 'move' | 'confirmMove' | 'confirmCancel';
+
+export function ScreeningDialog({
+  screening: s,
+  complex,
+  onClose,
+}: {
+  screening: Screening;
+  complex: Complex;
+  /** `changed`: the screening was moved or cancelled. */
+  onClose: (changed: boolean) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const [step, setStep] = useState<Step>('view');
+  const [venueId, setVenueId] = useState(s.venueId);
+  const [date, setDate] = useState(cinemaDate(s.startsAt));
+  const [time, setTime] = useState(localTime(s.startsAt));
+  const move = useMutation({
+    mutationFn: () =>
+      moveScreening(s.id, { venueId: venueId === s.venueId ? undefined : venueId, date, time }),
+  });
+  const cancel = useMutation({ mutationFn: () => cancelScreening(s.id) });
+  const hallName = (id: number) => {
+    const h = complex.halls.find((x) => x.id === id);
+    return h ? localizedName(lang, h.name, h.nameEn) : String(id);
+  };
+  const film = localizedName(lang, s.feature.name, s.feature.nameEn);
+  const cancelled = s.cancelledAt != null;
+  const changed = move.isSuccess || cancel.isSuccess;
+  const error = move.isError
+    ? errorMessage(t, move.error)
+    : cancel.isError
+      ? errorMessage(t, cancel.error)
+      : null;
+  const askMove = (e: FormEvent) => {
+    e.preventDefault();
+    setStep('confirmMove');
+  };
+
+  return (
+    <Modal title={film} onClose={() => onClose(changed)}>
+      <dl className="programme-facts">
+        <div>
+          <dt>{t('staffProgramme.field.hall')}</dt>
+          <dd>{hallName(s.venueId)}</dd>
+        </div>
+        <div>
+          <dt>{t('staffProgramme.field.when')}</dt>
+          <dd>
+            {formatLongDate(cinemaDate(s.startsAt), lang)} · <bdi>{timeRange(s, lang)}</bdi>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('staffProgramme.field.saleWindow')}</dt>
+          <dd>
+            <bdi>
+              {formatDateTime(s.saleStartsAt, lang)} – {formatDateTime(s.saleEndsAt, lang)}
+            </bdi>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('staffProgramme.field.seats')}</dt>
+          <dd>{t('staffProgramme.soldHeld', { sold: s.sold, held: s.held })}</dd>
+        </div>
+        {cancelled && (
+          <div>
+            <dt>{t('staffProgramme.field.status')}</dt>
+            <dd>{t('staffProgramme.cancelled')}</dd>
+          </div>
+        )}
+      </dl>
+
+      <History id={s.id} />
+
+      {move.data && <MovedResult done={move.data} />}
+      {cancel.data && <CancelledResult done={cancel.data} />}
+
+      {step === 'move' && !changed && (
+        <form className="programme-form" onSubmit={askMove}>
+          <label>
+            {t('staffProgramme.field.hall')}
+            <select value={venueId} onChange={(e) => setVenueId(Number(e.target.value))}>
+              {complex.halls
+                .filter((h) => h.seatplanId != null)
+                .map((h) => (
+                  <option key={h.id} value={h.id}>
+                    {localizedName(lang, h.name, h.nameEn)}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <div className="programme-form__pair">
+            <label>
+              {t('staffProgramme.field.date')}
+              <input type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
+            </label>
+            <label>
+              {t('staffProgramme.field.time')}
+              <input type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
+            </label>
+          </div>
+          <div className="programme-dialog__actions">
+            <button type="submit" className="staff-button">
+              {t('staffProgramme.move.next')}
+            </button>
+            <button
+              type="button"
+              className="staff-button staff-button--quiet"
+              onClick={() => setStep('view')}
+            >
+              {t('staffProgramme.back')}
+            </button>
+          </div>
+        </form>
+      )}
+
+      {step === 'confirmMove' && !changed && (
+        <div
+          className="programme-confirm"
+          role="group"
+          aria-label={t('staffProgramme.move.confirmTitle')}
+        >
+          <p>
+            {t('staffProgramme.move.confirm', {
+              hall: hallName(venueId),
+              date: formatLongDate(date, lang),
+              time,
+            })}
+          </p>
+          {s.sold + s.held > 0 && <p>{t('staffProgramme.move.buyersKeep')}</p>}
+          <div className="programme-dialog__actions">
+            <button
+              type="button"
+              className="staff-button"
+              disabled={move.isPending}
+              onClick={() => move.mutate()}
+            >
+              {t('staffProgramme.move.submit')}
+            </button>
+            <button
+              type="button"
+              className="staff-button staff-button--quiet"
+              onClick={() => setStep('move')}
+            >
+              {t('staffProgramme.back')}
+            </button>
+          </div>
+        </div>
+      )}
+
+      {step === 'confirmCancel' && !changed && (
+        <div
+          className="programme-confirm programme-confirm--danger"
+          role="group"
+          aria-label={t('staffProgramme.cancel.confirmTitle')}
+        >
+          <p>{t('staffProgramme.cancel.confirm', { film })}</p>
+          <p>{t('staffProgramme.cancel.refunds', { count: s.sold })}</p>
+          <div className="programme-dialog__actions">
+            <button
+              type="button"
+              className="staff-button staff-button--danger"
+              disabled={cancel.isPending}
+              onClick={() => cancel.mutate()}
+            >
+              {t('staffProgramme.cancel.submit')}
+            </button>
+            <button
+              type="button"
+              className="staff-button staff-button--quiet"
+              onClick={() => setStep('view')}
+            >
+              {t('staffProgramme.back')}
+            </button>
+          </div>
+        </div>
+      )}
+
+      {error && (
+        <p className="programme-error" role="alert">
+          {error}
+        </p>
+      )}
+
+      <div className="programme-dialog__actions">
+        {step === 'view' && !cancelled && !changed && (
+          <>
+            <button type="button" className="staff-button" onClick={() => setStep('move')}>
+              {t('staffProgramme.move.open')}
+            </button>
+            <button
+              type="button"
+              className="staff-button staff-button--quiet staff-button--danger-text"
+              onClick={() => setStep('confirmCancel')}
+            >
+              {t('staffProgramme.cancel.open')}
+            </button>
+          </>
+        )}
+        <button
+          type="button"
+          className="staff-button staff-button--quiet"
+          onClick={() => onClose(changed)}
+        >
+          {t('staffProgramme.close')}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+function MovedResult({ done }: { done: MoveScreeningResponse }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <p className="programme-done" role="status">
+      {t('staffProgramme.move.done', {
+        when: formatDateTime(done.screening.startsAt, i18n.language),
+        count: done.ordersTold,
+      })}
+    </p>
+  );
+}
+
+function CancelledResult({ done }: { done: CancelScreeningResponse }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <div className="programme-done" role="status">
+      <p>
+        {t('staffProgramme.cancel.done', {
+          count: done.ordersRefunded,
+          amount: formatMoney(done.refunded, i18n.language),
+        })}
+      </p>
+      {done.holdsReleased > 0 && (
+        <p>{t('staffProgramme.cancel.holds', { count: done.holdsReleased })}</p>
+      )}
+      {done.leftForBoxOffice.length > 0 && (
+        <p>{t('staffProgramme.cancel.boxOffice', { list: done.leftForBoxOffice.join(', ') })}</p>
+      )}
+    </div>
+  );
+}
