@@ -4,6 +4,7 @@
 
 mod catalogue_cmd;
 mod config;
+mod delivery_cmd;
 mod staff_cmd;
 
 use std::net::SocketAddr;
@@ -206,11 +207,11 @@ async fn main() -> anyhow::Result<()> {
         .or(file.log_format.clone())
         .is_some_and(|f| f == "json");
     match cli.command {
-        Command::CheckConfig { probe } => check_config(probe).await,
+        Command::CheckConfig { probe } => delivery_cmd::check_config(probe).await,
         Command::Outbox { db } => {
             init_logs(json_logs);
             let db = open_db(&db, &file).await?;
-            outbox_status(&db).await?;
+            delivery_cmd::outbox_status(&db).await?;
             db.close().await;
             Ok(())
         }
@@ -523,64 +524,6 @@ fn spawn_sweeper(
             }
         }
     });
-}
-
-/// `kupa outbox`: one line per channel and status, with the oldest message's age.
-async fn outbox_status(db: &Db) -> anyhow::Result<()> {
-    use kupa_app::ports::OutboxStore;
-    let now = ServerClock::new().now_ms();
-    let counts = db.outbox_counts().await?;
-    if counts.is_empty() {
-        println!("the outboxes are empty");
-    }
-    for c in counts {
-        let age_min = (now - c.oldest_created_at_ms).max(0) / 60_000;
-        println!(
-            "{:<5} {:<9} {:>7}  oldest {age_min} min ago",
-            c.channel.as_str(),
-            c.status,
-            c.count
-        );
-    }
-    Ok(())
-}
-
-/// `kupa check-config`: what is configured and, with `probe`, whether it answers. Fails (exit
-/// status 1) when a setting is wrong or a probed provider does not answer.
-async fn check_config(probe: bool) -> anyhow::Result<()> {
-    use kupa_providers::delivery::{smtp::SmtpMailer, twilio::TwilioSms};
-    let settings = config::delivery_settings()?;
-    let summary = settings.summary();
-    println!("sms:  {}", summary.sms);
-    println!("mail: {}", summary.mail);
-    if !probe {
-        return Ok(());
-    }
-    let mut broken = false;
-    if let Some(t) = &settings.twilio {
-        let answer = TwilioSms::new(t.clone())
-            .map_err(|e| anyhow::anyhow!(e))?
-            .check()
-            .await;
-        broken |= answer.is_err();
-        println!(
-            "sms probe:  {}",
-            answer.unwrap_or_else(|e| format!("FAILED: {e}"))
-        );
-    }
-    if let Some(s) = &settings.smtp {
-        let answer = SmtpMailer::new(s.clone())
-            .map_err(|e| anyhow::anyhow!(e))?
-            .check()
-            .await;
-        broken |= answer.is_err();
-        println!(
-            "mail probe: {}",
-            answer.unwrap_or_else(|e| format!("FAILED: {e}"))
-        );
-    }
-    anyhow::ensure!(!broken, "a configured provider does not answer");
-    Ok(())
 }
 
 async fn shutdown_signal() {
