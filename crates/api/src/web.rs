@@ -238,14 +238,13 @@ async fn landing_data(state: &AppState, path: &str, query: Option<&str>, lang: &
         .and_then(|r| r.parse::<i64>().ok())
     {
         // A mini-site's order sees its own channel: the app asks for that itself.
-        if param("miniSiteUrl").is_none() {
-            if let Some(v) = crate::catalogue::presentation_body(state, id, None)
+        if param("miniSiteUrl").is_none()
+            && let Some(v) = crate::catalogue::presentation_body(state, id, None)
                 .await
                 .ok()
                 .and_then(|b| to_json(serde_json::to_value(b)))
-            {
-                data.insert("presentation".into(), v);
-            }
+        {
+            data.insert("presentation".into(), v);
         }
     } else {
         return String::new();
