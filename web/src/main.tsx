@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@fontsource/noto-sans-hebrew/400.css';
 import '@fontsource/noto-sans-hebrew/600.css';
@@ -24,8 +24,19 @@ installErrorReporting(
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// After the browser has painted the bar of index.html, so the first paint never waits for the
+// app's work however busy the phone is; and as a transition, which React renders in slices,
+// yielding between them, so the main thread is never held for long (decision 0056).
+const root = createRoot(container);
+function render() {
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
+}
+// A tab opened in the background paints nothing (and runs no animation frames) until shown.
+if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(render, 0));
+else render();

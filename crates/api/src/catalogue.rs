@@ -75,9 +75,14 @@ pub struct ConfigResponse {
 #[utoipa::path(get, operation_id = "getConfig", path = "/config", tag = "catalogue",
     responses((status = 200, description = "The site configuration", body = ConfigResponse)))]
 async fn get_config(State(state): State<AppState>) -> ApiResult<axum::Json<ConfigResponse>> {
+    config_body(&state).await.map(axum::Json)
+}
+
+/// GET /config's body; web.rs also writes it into the landing pages' HTML (decision 0056).
+pub(crate) async fn config_body(state: &AppState) -> ApiResult<ConfigResponse> {
     let site = state.catalogue.site_config().await?;
     let s = &state.settings;
-    Ok(axum::Json(ConfigResponse {
+    Ok(ConfigResponse {
         site,
         locale: LocaleInfo {
             default: s.default_locale.clone(),
@@ -103,7 +108,7 @@ async fn get_config(State(state): State<AppState>) -> ApiResult<axum::Json<Confi
         test_mode: s.test_mode,
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),
         wording: s.wording.for_locales(&s.enabled_locales),
-    }))
+    })
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -189,7 +194,18 @@ async fn presentations_by_date(
     State(state): State<AppState>,
     Query(q): Query<DateQuery>,
 ) -> ApiResult<axum::Json<PresentationsByDateResponse>> {
-    let day = match q.date.as_deref().filter(|d| !d.is_empty()) {
+    presentations_by_date_body(&state, q.date.as_deref(), q.mini_site_url.as_deref())
+        .await
+        .map(axum::Json)
+}
+
+/// GET /seats/presentations's body (web.rs writes the index's into its HTML, decision 0056).
+pub(crate) async fn presentations_by_date_body(
+    state: &AppState,
+    date: Option<&str>,
+    mini_site_url: Option<&str>,
+) -> ApiResult<PresentationsByDateResponse> {
+    let day = match date.filter(|d| !d.is_empty()) {
         Some(d) => d
             .parse::<Date>()
             .map_err(|_| ApiError::validation("date must be YYYY-MM-DD"))?,
@@ -197,15 +213,15 @@ async fn presentations_by_date(
             state.catalogue.now_ms(),
         )),
     };
-    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
+    let channel = state.catalogue.channel(mini_site_url).await?;
     let list = state.catalogue.presentations_on(day, &channel).await?;
     let sale_dates = state.catalogue.sale_dates(&channel).await?;
-    Ok(axum::Json(PresentationsByDateResponse {
+    Ok(PresentationsByDateResponse {
         date: day.to_string(),
         presentations: list.iter().map(dto::Presentation::from_info).collect(),
         sale_dates: sale_dates.iter().map(ToString::to_string).collect(),
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),
-    }))
+    })
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -300,13 +316,24 @@ async fn get_presentation(
     Path(id): Path<i64>,
     Query(q): Query<ChannelQuery>,
 ) -> ApiResult<axum::Json<PresentationResponse>> {
-    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
+    presentation_body(&state, id, q.mini_site_url.as_deref())
+        .await
+        .map(axum::Json)
+}
+
+/// GET /presentations/{id}'s body (web.rs writes an order page's into its HTML, decision 0056).
+pub(crate) async fn presentation_body(
+    state: &AppState,
+    id: i64,
+    mini_site_url: Option<&str>,
+) -> ApiResult<PresentationResponse> {
+    let channel = state.catalogue.channel(mini_site_url).await?;
     let detail = state.catalogue.presentation(id, &channel).await?;
-    Ok(axum::Json(PresentationResponse {
+    Ok(PresentationResponse {
         presentation: dto::Presentation::from_detail(&detail),
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),
         error: None,
-    }))
+    })
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

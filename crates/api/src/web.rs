@@ -15,6 +15,9 @@ use serde::Deserialize;
 
 use crate::state::{AppState, RoutePaths};
 
+mod landing;
+use landing::landing_data;
+
 #[derive(RustEmbed)]
 #[folder = "../../web/dist"]
 struct WebAssets;
@@ -171,7 +174,7 @@ fn page_preloads(manifest: &str, page: &str) -> String {
             continue;
         };
         links.push_str(&format!(
-            "<link rel=\"modulepreload\" crossorigin href=\"/{}\">",
+            "<link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/{}\">",
             chunk.file
         ));
         for css in &chunk.css {
@@ -211,9 +214,9 @@ fn index_html(status: StatusCode, lang: &str, preloads: &str) -> Response {
             status,
             [(CONTENT_TYPE, "text/html; charset=utf-8")],
             format!(
-                "<!doctype html>{}<meta charset=\"utf-8\"><title>Kupa</title>\
-                 <p>The Kupa API is running, but the web app is not built. Run <code>make build</code> (or <code>make run</code>).</p>\
-                 <p>This page could not be found.</p></html>",
+                "<!doctype html>{}<head><meta charset=\"utf-8\"><title>Kupa</title>{preloads}</head>\
+                 <body><p>The Kupa API is running, but the web app is not built. Run <code>make build</code> (or <code>make run</code>).</p>\
+                 <p>This page could not be found.</p></body></html>",
                 html_lang_attrs(lang)
             ),
         )
@@ -297,7 +300,10 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
         StatusCode::NOT_FOUND
     };
     let preloads = if status == StatusCode::OK {
-        preloads_for(&path, &state.settings.routes)
+        let mut head = preloads_for(&path, &state.settings.routes);
+        let lang = page_lang(query.as_deref(), &state);
+        head.push_str(&landing_data(&state, &path, query.as_deref(), &lang).await);
+        head
     } else {
         String::new()
     };
@@ -379,9 +385,9 @@ mod tests {
         }"#;
         assert_eq!(
             page_preloads(manifest, "src/Page.tsx"),
-            "<link rel=\"modulepreload\" crossorigin href=\"/assets/Page-5.js\">\
+            "<link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/assets/Page-5.js\">\
              <link rel=\"preload\" as=\"style\" crossorigin href=\"/assets/Page-6.css\">\
-             <link rel=\"modulepreload\" crossorigin href=\"/assets/shared-4.js\">"
+             <link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/assets/shared-4.js\">"
         );
         assert_eq!(page_preloads(manifest, "src/Missing.tsx"), "");
         assert_eq!(page_preloads("not json", "src/Page.tsx"), "");
@@ -402,6 +408,23 @@ mod tests {
         assert!(!pages.is_empty());
         for page in pages {
             assert!(!page_preloads(&manifest, page).is_empty(), "{page}");
+        }
+    }
+
+    #[test]
+    fn the_app_scripts_load_at_low_priority() {
+        // Only where the web app is built: vite.config.ts marks the entry and its preloads.
+        let Some(index) = WebAssets::get("index.html") else {
+            return;
+        };
+        let index = String::from_utf8_lossy(&index.data);
+        let scripts: Vec<&str> = index
+            .split('<')
+            .filter(|tag| tag.starts_with("script ") || tag.contains("rel=\"modulepreload\""))
+            .collect();
+        assert!(!scripts.is_empty());
+        for tag in scripts {
+            assert!(tag.contains("fetchpriority=\"low\""), "{tag}");
         }
     }
 

@@ -7,7 +7,7 @@ import i18n, { setWording } from '../lib/i18n';
 import { watchIdle } from '../lib/idle';
 import { createQueryClient } from '../lib/queryClient';
 import { ShellHeader } from './layouts/ShellHeader';
-import { prefetchLanding } from './landingPrefetch';
+import { prefetchLanding, readLandingData } from './landingPrefetch';
 import { buildRoutes } from './router';
 
 export type RouterFactory = (routes: RouteObject[]) => ReturnType<typeof createBrowserRouter>;
@@ -48,7 +48,7 @@ export function App({
   const [client] = useState(() => {
     if (queryClient) return queryClient;
     const created = createQueryClient();
-    prefetchLanding(created, window.location);
+    prefetchLanding(created, window.location, readLandingData());
     return created;
   });
   // Back after the idle time: what the page shows may be stale, so it is read afresh.

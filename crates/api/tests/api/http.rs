@@ -37,6 +37,49 @@ async fn every_input_is_bounded_as_the_document_says(db: &TestDb) {
     assert_eq!((token["required"].clone(), token["schema"]["enum"][0].clone()), (json!(true), json!(CAPTCHA_TEST_TOKEN)));
 }
 
+async fn a_landing_page_carries_its_first_data_and_posters_in_its_html(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    const OPEN: &str = r#"<script type="application/json" id="kupa-landing">"#;
+    let landing = |html: &str| -> Option<Value> {
+        let start = html.find(OPEN)? + OPEN.len();
+        let end = start + html[start..].find("</script>")?;
+        Some(serde_json::from_str(&html[start..end]).expect("the landing data is JSON"))
+    };
+    // The index: the configuration and today's schedule, the very bodies of those calls.
+    let page = app.get("/").await;
+    assert_eq!(page.status, StatusCode::OK);
+    let data = landing(&page.text).expect("the index carries its data");
+    let day = app.get("/api/seats/presentations").await.body;
+    assert!(!day["presentations"].as_array().unwrap().is_empty());
+    assert_eq!(data["presentationsByDate"]["date"], day["date"]);
+    assert_eq!(data["presentationsByDate"]["presentations"], day["presentations"]);
+    assert_eq!(data["presentationsByDate"]["saleDates"], day["saleDates"]);
+    let config = app.get("/api/config").await.body;
+    assert_eq!(data["config"]["locale"], config["locale"]);
+    assert_eq!(data["config"]["routes"], config["routes"]);
+    // The first card's poster comes with the HTML: the feature of the day's first showtime.
+    let mut by_time: Vec<&Value> = day["presentations"].as_array().unwrap().iter().collect();
+    by_time.sort_by_key(|p| (p["dateTime"].as_str().unwrap().to_owned(), p["id"].as_i64().unwrap()));
+    let poster = format!("/api/features/{}/placeholderImage", by_time[0]["featureId"]);
+    assert!(page.text.contains(&format!(r#"<link rel="preload" as="image" fetchpriority="high" href="{poster}">"#)), "{poster}");
+    let english = app.get("/?lang=en").await.text;
+    assert!(english.contains(&format!(r#"href="{poster}?lang=en""#)), "{poster}");
+    // Another day asked by ?date= is that day's.
+    let next = day["saleDates"][1].as_str().unwrap();
+    let data = landing(&app.get(&format!("/?date={next}")).await.text).unwrap();
+    assert_eq!(data["presentationsByDate"]["date"], next);
+    // An order page: its presentation, as GET /presentations/{id} has it; not a mini-site's.
+    let data = landing(&app.get("/order/1000").await.text).expect("an order page carries its data");
+    assert_eq!(data["presentation"]["presentation"], app.get("/api/presentations/1000").await.body["presentation"]);
+    assert_eq!(data["config"]["locale"], config["locale"]);
+    let data = landing(&app.get("/order/1000?miniSiteUrl=festival").await.text).unwrap();
+    assert!(data.get("presentation").is_none());
+    // Other pages, and a 404, carry none.
+    for uri in ["/terms", "/customer-area", "/order/999999", "/nope"] {
+        assert!(landing(&app.get(uri).await.text).is_none(), "{uri}");
+    }
+}
+
 async fn every_test_app_starts_at_the_same_instant_whatever_the_hour(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let start = start_ms();

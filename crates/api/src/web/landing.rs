@@ -1,0 +1,183 @@
+//! The landing pages' first data and posters, written into their HTML (decision 0056).
+
+use crate::state::AppState;
+
+/// JSON for a `<script type="application/json">` block: `<` escaped, so no text in the data (a
+/// film's name, a tenant's wording) can close the element or open a comment.
+fn json_in_html(value: &serde_json::Value) -> String {
+    value.to_string().replace('<', "\\u003c")
+}
+
+/// The first data a landing page asks for, written into its HTML (decision 0056): the
+/// configuration, and what's on for the day the index will show or the order page's
+/// presentation, the very bodies of those calls. The app reads them before its first render
+/// (web/src/app/landingPrefetch.ts) instead of asking for them a round trip after its scripts.
+/// A call that fails is left out: the app then asks for it as before.
+pub(super) async fn landing_data(
+    state: &AppState,
+    path: &str,
+    query: Option<&str>,
+    lang: &str,
+) -> String {
+    let mut data = serde_json::Map::new();
+    let mut head = String::new();
+    let param = |name: &str| {
+        query?.split('&').find_map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            (k == name).then(|| v.to_owned())
+        })
+    };
+    let to_json = |v: serde_json::Result<serde_json::Value>| v.ok();
+    if path == "/" {
+        // The day the page will show: ?date= when it is a calendar day, today otherwise.
+        let date =
+            param("date").filter(|d| d.len() == 10 && d.parse::<jiff::civil::Date>().is_ok());
+        if let Ok(day) =
+            crate::catalogue::presentations_by_date_body(state, date.as_deref(), None).await
+        {
+            head.push_str(&first_posters(&day.presentations, lang));
+            if let Some(v) = to_json(serde_json::to_value(day)) {
+                data.insert("presentationsByDate".into(), v);
+            }
+        }
+    } else if let Some(id) = path
+        .strip_prefix("/order/")
+        .map(|r| r.trim_end_matches('/'))
+        .and_then(|r| r.parse::<i64>().ok())
+    {
+        // A mini-site's order sees its own channel: the app asks for that itself.
+        if param("miniSiteUrl").is_none()
+            && let Some(v) = crate::catalogue::presentation_body(state, id, None)
+                .await
+                .ok()
+                .and_then(|b| to_json(serde_json::to_value(b)))
+        {
+            data.insert("presentation".into(), v);
+        }
+    } else {
+        return String::new();
+    }
+    if let Some(v) = crate::catalogue::config_body(state)
+        .await
+        .ok()
+        .and_then(|b| to_json(serde_json::to_value(b)))
+    {
+        data.insert("config".into(), v);
+    }
+    head.push_str(&format!(
+        "<script type=\"application/json\" id=\"kupa-landing\">{}</script>",
+        json_in_html(&serde_json::Value::Object(data))
+    ));
+    head
+}
+
+/// What's on's first two posters (its first cards, which it loads eagerly: on a phone the first
+/// is the largest paint), fetched with the HTML instead of after the app has drawn the cards.
+/// The cards are the features in the order of their first showtime
+/// (web/src/features/whats-on/schedule.ts `groupByFeature`), the poster's address that of
+/// `featurePosterUrl` (web/src/lib/api/client.ts).
+fn first_posters(presentations: &[crate::dto::Presentation], lang: &str) -> String {
+    let showings = presentations.iter().map(|p| Showing {
+        id: p.id,
+        date_time: &p.date_time,
+        feature_id: p.feature_id,
+        feature_image_url: &p.feature_image_url,
+    });
+    poster_preloads(showings.collect(), lang)
+}
+
+/// What the poster preloads need of a presentation.
+struct Showing<'a> {
+    id: i64,
+    /// RFC 3339 in UTC, all written alike: their order as text is their order in time.
+    date_time: &'a str,
+    feature_id: i64,
+    feature_image_url: &'a str,
+}
+
+fn poster_preloads(mut by_time: Vec<Showing<'_>>, lang: &str) -> String {
+    by_time.sort_by(|a, b| a.date_time.cmp(b.date_time).then(a.id.cmp(&b.id)));
+    let mut features: Vec<i64> = Vec::new();
+    let mut links = String::new();
+    for p in by_time {
+        if features.len() == 2 {
+            break;
+        }
+        if features.contains(&p.feature_id) {
+            continue;
+        }
+        features.push(p.feature_id);
+        let generated = crate::dto::feature_image_url(p.feature_id);
+        let url = if p.feature_image_url.is_empty() {
+            generated.clone()
+        } else {
+            p.feature_image_url.to_owned()
+        };
+        let url = if url == generated && lang != "he" {
+            format!("{url}?lang={lang}")
+        } else {
+            url
+        };
+        links.push_str(&format!(
+            "<link rel=\"preload\" as=\"image\" fetchpriority=\"high\" href=\"{}\">",
+            html_attr(&url)
+        ));
+    }
+    links
+}
+
+fn html_attr(value: &str) -> String {
+    value
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    #[test]
+    fn landing_data_cannot_close_its_script_element() {
+        let v = serde_json::json!({ "name": "</script><script>alert(1)</script><!--" });
+        let html = json_in_html(&v);
+        assert!(!html.contains('<'), "{html}");
+        let back: serde_json::Value = serde_json::from_str(&html).unwrap();
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn the_first_two_cards_posters_are_preloaded_in_the_pages_language() {
+        let urls: HashMap<i64, String> = [10, 20, 30]
+            .into_iter()
+            .map(|f| (f, crate::dto::feature_image_url(f)))
+            .collect();
+        let day = || {
+            [
+                (5, 30, "2026-12-08T18:00:00Z"),
+                (4, 10, "2026-12-08T16:00:00Z"),
+                (3, 10, "2026-12-08T12:00:00Z"),
+                (2, 20, "2026-12-08T14:00:00Z"),
+            ]
+            .into_iter()
+            .map(|(id, feature_id, date_time)| Showing {
+                id,
+                date_time,
+                feature_id,
+                feature_image_url: &urls[&feature_id],
+            })
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            poster_preloads(day(), "he"),
+            "<link rel=\"preload\" as=\"image\" fetchpriority=\"high\" href=\"/api/features/10/placeholderImage\">\
+             <link rel=\"preload\" as=\"image\" fetchpriority=\"high\" href=\"/api/features/20/placeholderImage\">"
+        );
+        assert!(
+            poster_preloads(day(), "en").contains("/api/features/10/placeholderImage?lang=en\"")
+        );
+        assert_eq!(poster_preloads(vec![], "he"), "");
+    }
+}
