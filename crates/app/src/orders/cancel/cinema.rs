@@ -94,7 +94,7 @@ impl OrderService {
             (
                 format!("ההקרנה בוטלה – הזמנה {}", order.reservation_number),
                 format!(
-                    "ההקרנה של {film} ב-{when} בוטלה על ידי הקולנוע. הזמנה {} בוטלה והוחזרו {amount} במלואם, כולל דמי השירות, לאמצעי התשלום.",
+                    "ההקרנה של {film} ב-{when} בוטלה על ידי הקולנוע. הכרטיסים שלך אליה בהזמנה {} בוטלו, והוחזרו {amount}, כולל דמי השירות, לאמצעי התשלום.",
                     order.reservation_number
                 ),
             )
@@ -102,7 +102,7 @@ impl OrderService {
             (
                 format!("Screening cancelled – order {}", order.reservation_number),
                 format!(
-                    "The screening of {film} on {when} was cancelled by the cinema. Order {} is cancelled and {amount} is refunded in full, service charges included, to the way you paid.",
+                    "The screening of {film} on {when} was cancelled by the cinema. Your tickets for it in order {} are cancelled, and {amount} is refunded to the way you paid, service charges included.",
                     order.reservation_number
                 ),
             )
