@@ -92,6 +92,11 @@ describe("What's on", () => {
       .getAllByRole('article')
       .map((a) => within(a).getByRole('heading', { level: 2 }).textContent);
     expect(names).toEqual(['סרט בבית', 'הסרט הגדול', 'ערב קסום']);
+    // Each name leads to the film's own page.
+    expect(within(card).getByRole('link', { name: 'הסרט הגדול' })).toHaveAttribute(
+      'href',
+      '/movie/1',
+    );
   });
 
   it('keeps a rating left to right in Hebrew, and titles posters in the page language', async () => {
@@ -126,7 +131,10 @@ describe("What's on", () => {
     const home = screen.getByRole('article', { name: 'Film at Home' });
     const watch = within(home).getByRole('link', { name: /^Watch now: Film at Home, / });
     expect(watch).toHaveAttribute('href', '/vod?presentationId=401&lang=en');
-    expect(within(magic).getAllByRole('link')).toHaveLength(1);
+    // The film's name links its page; of the showtimes, only the one on sale links an order.
+    const links = within(magic).getAllByRole('link');
+    expect(links.filter((a) => a.getAttribute('href')?.startsWith('/movie/'))).toHaveLength(1);
+    expect(links.filter((a) => !a.getAttribute('href')?.startsWith('/movie/'))).toHaveLength(1);
     expect(within(magic).getByText('Sales have ended')).toBeInTheDocument();
   });
 

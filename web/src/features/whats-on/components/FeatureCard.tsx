@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LangLink } from '../../../components/ui/LangLink';
 import type { Feature } from '../../../lib/api/types';
 import { localizedName, placeName } from '../../../lib/localized';
 import type { FeatureShowtimes } from '../schedule';
@@ -44,7 +45,10 @@ export function FeatureCard({
       <Poster presentation={p} className="feature-card__poster" eager={eager} />
       <div className="feature-card__head">
         <h2 id={nameId} className="feature-card__name">
-          {name}
+          {/* The film's own page: its facts in full and every screening. */}
+          <LangLink to={`/movie/${group.featureId}`} className="feature-card__name-link">
+            {name}
+          </LangLink>
         </h2>
         {facts.length > 0 && (
           <ul className="feature-card__facts">
