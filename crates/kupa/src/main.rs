@@ -522,6 +522,17 @@ fn spawn_sweeper(
             {
                 tracing::warn!(error = %e, "redacting old login codes failed; will retry");
             }
+            // The marketing forms are kept a year (decision 0051), checked once an hour.
+            if seconds % 3600 == 60 {
+                use kupa_app::marketing::{INQUIRY_KEPT_MS, InquiryStore};
+                match db.forget_inquiries(clock.now_ms() - INQUIRY_KEPT_MS).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(deleted = n, "marketing forms past their year deleted"),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "deleting old marketing forms failed; will retry")
+                    }
+                }
+            }
         }
     });
 }

@@ -109,4 +109,15 @@ impl InquiryStore for Db {
             stored
         )
     }
+
+    async fn forget_inquiries(&self, before_ms: i64) -> StoreResult<u64> {
+        crate::on_pool!(self, |p| sqlx::query(
+            "DELETE FROM inquiries WHERE created_at < $1"
+        )
+        .bind(before_ms)
+        .execute(p)
+        .await
+        .map(|r| r.rows_affected())
+        .map_err(db_err))
+    }
 }

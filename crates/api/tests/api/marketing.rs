@@ -129,6 +129,28 @@ async fn a_birthday_and_a_job_application_need_their_own_fields(db: &TestDb) {
     assert_eq!(db.db.recent_inquiries(10).await.unwrap().len(), 2, "refused forms are not kept");
 }
 
+async fn kept_forms_are_deleted_after_their_year(db: &TestDb) {
+    use kupa_app::marketing::{INQUIRY_KEPT_MS, Inquiry};
+    let day = 24 * 3_600_000;
+    let t0 = 1_900_000_000_000;
+    let form = |name: &str| Inquiry {
+        kind: InquiryKind::Job,
+        full_name: name.into(),
+        email: "someone@example.com".into(),
+        mobile_number: "0524318876".into(),
+        position: "Projectionist".into(),
+        ..Inquiry::default()
+    };
+    db.db.save_inquiry(&form("Old Applicant"), "he", t0).await.unwrap();
+    db.db.save_inquiry(&form("New Applicant"), "he", t0 + 2 * day).await.unwrap();
+    // A year and a day after the first: only the first is past its year.
+    let now = t0 + INQUIRY_KEPT_MS + day;
+    assert_eq!(db.db.forget_inquiries(now - INQUIRY_KEPT_MS).await.unwrap(), 1);
+    let kept = db.db.recent_inquiries(10).await.unwrap();
+    assert_eq!(kept.iter().map(|k| k.inquiry.full_name.as_str()).collect::<Vec<_>>(), ["New Applicant"]);
+    assert_eq!(db.db.forget_inquiries(now - INQUIRY_KEPT_MS).await.unwrap(), 0, "nothing twice");
+}
+
 async fn the_forms_are_rate_limited(db: &TestDb) {
     let settings = kupa_api::ApiSettings {
         rate_limits: RateLimits::parse("form.session=2/10m").unwrap().over_defaults(),

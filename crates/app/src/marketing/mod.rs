@@ -29,7 +29,13 @@ pub trait InquiryStore: Send + Sync {
     async fn mark_inquiry_mailed(&self, id: i64, now_ms: i64) -> StoreResult<()>;
     /// The newest kept forms first, at most `limit`.
     async fn recent_inquiries(&self, limit: i64) -> StoreResult<Vec<StoredInquiry>>;
+    /// Deletes the forms kept since before `before_ms`; how many.
+    async fn forget_inquiries(&self, before_ms: i64) -> StoreResult<u64>;
 }
+
+/// How long a form is kept after it came in (names, numbers, a child's age, a job application:
+/// personal data kept no longer than a chain needs to answer it). The chain has its copy by mail.
+pub const INQUIRY_KEPT_MS: i64 = 365 * 24 * 3_600_000;
 
 /// A form as the store keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
