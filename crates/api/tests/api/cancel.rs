@@ -27,36 +27,8 @@ fn with_policy(fee: &str, window_minutes: i64, not_online: Vec<PaymentMethod>) -
     }
 }
 
-struct Bought {
-    k: Paying,
-    payment: String,
-    reservation: String,
-}
-
-async fn pay_by_card(app: &TestApp, who: &str, k: Paying) -> Bought {
-    let payment = start_payment_with(app, who, &k, "card", "he", 1, false).await;
-    let r = app
-        .form_as(
-            who,
-            "POST",
-            &format!("/pay/{payment}/card"),
-            Some(&card_form("4242+4242+4242+4242", &good_expiry(app), "987")),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
-    let committed = app
-        .commit(who, k.presentation["id"].as_i64().unwrap())
-        .await
-        .ok();
-    Bought {
-        k,
-        payment,
-        reservation: committed.reservation_identifier,
-    }
-}
-
 /// Two seats in row end `row` bought by card.
-async fn bought(app: &TestApp, who: &str, row: usize) -> Bought {
+async fn bought(app: &TestApp, who: &str, row: usize) -> PaidCart {
     let k = priced_cart_at(app, who, row, None, "he").await;
     pay_by_card(app, who, k).await
 }
@@ -628,7 +600,7 @@ api_tests! {
     }
 }
 
-async fn futures_states(app: &TestApp, b: &Bought) -> Vec<String> {
+async fn futures_states(app: &TestApp, b: &PaidCart) -> Vec<String> {
     let mut out = Vec::new();
     for s in &b.k.seats {
         out.push(seat_state(app, &b.k, s).await);

@@ -58,22 +58,8 @@ async fn count(db: &TestDb, sql: String) -> i64 {
 /// Two seats of the first presentation on sale in the big hall bought by card; the
 /// reservation identifier.
 async fn buy(app: &TestApp, who: &str, row: usize) -> (Paying, String) {
-    let k = priced_cart_at(app, who, row, None, "he").await;
-    let payment = start_payment_with(app, who, &k, "card", "he", 1, false).await;
-    let r = app
-        .form_as(
-            who,
-            "POST",
-            &format!("/pay/{payment}/card"),
-            Some(&card_form("4242+4242+4242+4242", &good_expiry(app), "987")),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
-    let committed = app
-        .commit(who, k.presentation["id"].as_i64().unwrap())
-        .await
-        .ok();
-    (k, committed.reservation_identifier)
+    let b = pay_by_card(app, who, priced_cart_at(app, who, row, None, "he").await).await;
+    (b.k, b.reservation)
 }
 
 async fn reservation(app: &TestApp, who: &str, id: &str) -> Value {

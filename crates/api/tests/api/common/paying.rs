@@ -289,3 +289,33 @@ pub async fn pay_card(app: &TestApp, who: &str, payment: &str, card: &str) -> Re
     )
     .await
 }
+
+/// An order paid by card and committed: its priced cart, payment and reservation.
+pub struct PaidCart {
+    pub k: Paying,
+    pub payment: String,
+    pub reservation: String,
+}
+
+/// Pays the priced cart `k` with the approved test Visa and commits it.
+pub async fn pay_by_card(app: &TestApp, who: &str, k: Paying) -> PaidCart {
+    let payment = start_payment_with(app, who, &k, "card", "he", 1, false).await;
+    let r = app
+        .form_as(
+            who,
+            "POST",
+            &format!("/pay/{payment}/card"),
+            Some(&card_form("4242+4242+4242+4242", &good_expiry(app), "987")),
+        )
+        .await;
+    assert_eq!(r.status, axum::http::StatusCode::SEE_OTHER, "{}", r.text);
+    let committed = app
+        .commit(who, k.presentation["id"].as_i64().unwrap())
+        .await
+        .ok();
+    PaidCart {
+        k,
+        payment,
+        reservation: committed.reservation_identifier,
+    }
+}

@@ -7,6 +7,7 @@ import { errorMessage } from '../../../lib/apiErrors';
 import { localizedName } from '../../../lib/localized';
 import { addScreening, type Complex, type FeatureChoice, type Screening } from './api';
 import { localDateTime } from './model';
+import { DateTimeFields, StepActions } from './FormParts';
 import { Modal } from './Modal';
 
 export function AddScreeningDialog({
@@ -77,16 +78,7 @@ export function AddScreeningDialog({
             {hall.ticketGroups.map((g) => localizedName(lang, g.name, g.nameEn)).join(', ')}
           </p>
         )}
-        <div className="programme-form__pair">
-          <label>
-            {t('staffProgramme.field.date')}
-            <input type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
-          </label>
-          <label>
-            {t('staffProgramme.field.time')}
-            <input type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
-          </label>
-        </div>
+        <DateTimeFields date={date} time={time} onDate={setDate} onTime={setTime} />
         <fieldset className="programme-form__sale">
           <legend>{t('staffProgramme.field.saleWindow')}</legend>
           <label>
@@ -112,18 +104,12 @@ export function AddScreeningDialog({
             {errorMessage(t, add.error)}
           </p>
         )}
-        <div className="programme-dialog__actions">
-          <button type="submit" className="staff-button" disabled={add.isPending}>
-            {t('staffProgramme.add.submit')}
-          </button>
-          <button
-            type="button"
-            className="staff-button staff-button--quiet"
-            onClick={() => onClose(null)}
-          >
-            {t('staffProgramme.close')}
-          </button>
-        </div>
+        <StepActions
+          label={t('staffProgramme.add.submit')}
+          disabled={add.isPending}
+          backLabel={t('staffProgramme.close')}
+          onBack={() => onClose(null)}
+        />
       </form>
     </Modal>
   );

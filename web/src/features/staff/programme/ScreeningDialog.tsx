@@ -18,6 +18,7 @@ import {
 } from './api';
 import { History } from './History';
 import { localTime, timeRange } from './model';
+import { DateTimeFields, StepActions } from './FormParts';
 import { Modal } from './Modal';
 
 type Step = 'view' | 'move' | 'confirmMove' | 'confirmCancel';
@@ -112,28 +113,12 @@ export function ScreeningDialog({
                 ))}
             </select>
           </label>
-          <div className="programme-form__pair">
-            <label>
-              {t('staffProgramme.field.date')}
-              <input type="date" required value={date} onChange={(e) => setDate(e.target.value)} />
-            </label>
-            <label>
-              {t('staffProgramme.field.time')}
-              <input type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
-            </label>
-          </div>
-          <div className="programme-dialog__actions">
-            <button type="submit" className="staff-button">
-              {t('staffProgramme.move.next')}
-            </button>
-            <button
-              type="button"
-              className="staff-button staff-button--quiet"
-              onClick={() => setStep('view')}
-            >
-              {t('staffProgramme.back')}
-            </button>
-          </div>
+          <DateTimeFields date={date} time={time} onDate={setDate} onTime={setTime} />
+          <StepActions
+            label={t('staffProgramme.move.next')}
+            backLabel={t('staffProgramme.back')}
+            onBack={() => setStep('view')}
+          />
         </form>
       )}
 
@@ -151,23 +136,13 @@ export function ScreeningDialog({
             })}
           </p>
           {s.sold + s.held > 0 && <p>{t('staffProgramme.move.buyersKeep')}</p>}
-          <div className="programme-dialog__actions">
-            <button
-              type="button"
-              className="staff-button"
-              disabled={move.isPending}
-              onClick={() => move.mutate()}
-            >
-              {t('staffProgramme.move.submit')}
-            </button>
-            <button
-              type="button"
-              className="staff-button staff-button--quiet"
-              onClick={() => setStep('move')}
-            >
-              {t('staffProgramme.back')}
-            </button>
-          </div>
+          <StepActions
+            label={t('staffProgramme.move.submit')}
+            onPrimary={() => move.mutate()}
+            disabled={move.isPending}
+            backLabel={t('staffProgramme.back')}
+            onBack={() => setStep('move')}
+          />
         </div>
       )}
 
@@ -179,23 +154,14 @@ export function ScreeningDialog({
         >
           <p>{t('staffProgramme.cancel.confirm', { film })}</p>
           <p>{t('staffProgramme.cancel.refunds', { count: s.sold })}</p>
-          <div className="programme-dialog__actions">
-            <button
-              type="button"
-              className="staff-button staff-button--danger"
-              disabled={cancel.isPending}
-              onClick={() => cancel.mutate()}
-            >
-              {t('staffProgramme.cancel.submit')}
-            </button>
-            <button
-              type="button"
-              className="staff-button staff-button--quiet"
-              onClick={() => setStep('view')}
-            >
-              {t('staffProgramme.back')}
-            </button>
-          </div>
+          <StepActions
+            label={t('staffProgramme.cancel.submit')}
+            onPrimary={() => cancel.mutate()}
+            disabled={cancel.isPending}
+            danger
+            backLabel={t('staffProgramme.back')}
+            onBack={() => setStep('view')}
+          />
         </div>
       )}
 
