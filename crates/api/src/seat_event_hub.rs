@@ -29,11 +29,16 @@ pub struct Outgoing {
 /// have changed" (the cross-node listener lost its connection).
 pub type ChangeHook = Arc<dyn Fn(Option<i64>) + Send + Sync>;
 
+/// Told of every event itself, local or relayed, before the watchers (the seat arbiter follows
+/// them); `None` as for [`ChangeHook`].
+pub type EventHook = Arc<dyn Fn(Option<&SeatEvent>) + Send + Sync>;
+
 pub struct SeatEventHub {
     channels: Mutex<HashMap<i64, broadcast::Sender<Arc<Outgoing>>>>,
     relay: OnceLock<mpsc::Sender<SeatEvent>>,
     relay_dropped: std::sync::atomic::AtomicU64,
     on_change: OnceLock<ChangeHook>,
+    on_event: OnceLock<EventHook>,
     /// Set when the node shuts down: streams end, and new ones end at once.
     closed: std::sync::atomic::AtomicBool,
     /// Open streams per client address, for the per-address cap.
@@ -68,6 +73,7 @@ impl Default for SeatEventHub {
             relay: OnceLock::new(),
             relay_dropped: Default::default(),
             on_change: OnceLock::new(),
+            on_event: OnceLock::new(),
             closed: Default::default(),
             streams_by_address: Default::default(),
             all: Mutex::new(Some(broadcast::channel(BACKLOG).0)),
@@ -91,6 +97,12 @@ impl SeatEventHub {
     /// status cache forgets the presentation). Once per hub.
     pub fn on_change(&self, hook: ChangeHook) {
         let _ = self.on_change.set(hook);
+    }
+
+    /// Runs `hook` on every event, local or relayed, before the watchers hear of it (the seat
+    /// arbiter follows what other paths and nodes change). Once per hub.
+    pub fn on_event(&self, hook: EventHook) {
+        let _ = self.on_event.set(hook);
     }
 
     /// Ends every stream (the node is shutting down: a graceful shutdown waits for open
@@ -158,6 +170,9 @@ impl SeatEventHub {
     }
 
     fn deliver_local(&self, event: &SeatEvent) {
+        if let Some(hook) = self.on_event.get() {
+            hook(Some(event));
+        }
         if let Some(hook) = self.on_change.get() {
             hook(Some(event.presentation_id));
         }
@@ -186,6 +201,9 @@ impl SeatEventHub {
     /// Tells every watcher to reload the status: events may have been missed (the cross-node
     /// listener lost its connection).
     pub fn resync_all(&self) {
+        if let Some(hook) = self.on_event.get() {
+            hook(None);
+        }
         if let Some(hook) = self.on_change.get() {
             hook(None);
         }

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::model::Claim;
-use kupa_app::ports::{ClaimStore, SeatAddress};
+use kupa_app::ports::{ClaimOp, ClaimStore, SeatAddress};
 
 use crate::{Db, Pool, db_err, rows};
 
@@ -69,8 +69,120 @@ macro_rules! release_all {
     }};
 }
 
+/// The arbiter's batch in one open transaction: each hold of several places inside a savepoint,
+/// so a refused one leaves nothing behind; single statements are atomic on their own.
+macro_rules! apply_all {
+    ($tx:expr, $ops:expr) => {{
+        let mut out: Vec<u64> = Vec::with_capacity($ops.len());
+        for op in $ops {
+            match op {
+                ClaimOp::Hold {
+                    presentation_id,
+                    places,
+                    session_id,
+                    now_ms,
+                    expires_at_ms,
+                } => {
+                    let places = ordered(places);
+                    let several = places.len() > 1;
+                    if several {
+                        sqlx::query("SAVEPOINT claim_op")
+                            .execute(&mut *$tx)
+                            .await
+                            .map_err(db_err)?;
+                    }
+                    let ok = hold_all!(
+                        $tx,
+                        presentation_id,
+                        &places,
+                        session_id,
+                        now_ms,
+                        expires_at_ms
+                    );
+                    if several {
+                        if !ok {
+                            sqlx::query("ROLLBACK TO SAVEPOINT claim_op")
+                                .execute(&mut *$tx)
+                                .await
+                                .map_err(db_err)?;
+                        }
+                        sqlx::query("RELEASE SAVEPOINT claim_op")
+                            .execute(&mut *$tx)
+                            .await
+                            .map_err(db_err)?;
+                    }
+                    out.push(u64::from(ok));
+                }
+                ClaimOp::Release {
+                    presentation_id,
+                    places,
+                    session_id,
+                } => {
+                    let places = ordered(places);
+                    out.push(release_all!($tx, presentation_id, &places, session_id));
+                }
+            }
+        }
+        out
+    }};
+}
+
+impl Db {
+    async fn apply_batch(&self, ops: &[ClaimOp]) -> StoreResult<Vec<u64>> {
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
+                let out = apply_all!(tx, ops);
+                tx.commit().await.map_err(db_err)?;
+                Ok(out)
+            }
+            Pool::Postgres(p) => {
+                let mut tx = p.begin().await.map_err(db_err)?;
+                let out = apply_all!(tx, ops);
+                tx.commit().await.map_err(db_err)?;
+                Ok(out)
+            }
+        }
+    }
+}
+
 #[async_trait]
 impl ClaimStore for Db {
+    async fn apply_claim_ops(&self, ops: &[ClaimOp]) -> Vec<StoreResult<u64>> {
+        if let Ok(out) = self.apply_batch(ops).await {
+            return out.into_iter().map(Ok).collect();
+        }
+        // The batch did not commit (PostgreSQL broke a deadlock with another node's batch, the
+        // database was busy): nothing of it was written; each operation alone, in order.
+        let mut out = Vec::with_capacity(ops.len());
+        for op in ops {
+            out.push(match op {
+                ClaimOp::Hold {
+                    presentation_id,
+                    places,
+                    session_id,
+                    now_ms,
+                    expires_at_ms,
+                } => self
+                    .hold(
+                        *presentation_id,
+                        places,
+                        session_id,
+                        *now_ms,
+                        *expires_at_ms,
+                    )
+                    .await
+                    .map(u64::from),
+                ClaimOp::Release {
+                    presentation_id,
+                    places,
+                    session_id,
+                } => self.release(*presentation_id, places, session_id).await,
+            });
+        }
+        out
+    }
+
     async fn claims(&self, presentation_id: i64) -> StoreResult<Vec<Claim>> {
         fetch_all!(
             self,

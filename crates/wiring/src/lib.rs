@@ -140,6 +140,12 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         )
         .with_hold_limits(store.clone(), settings.hold_limits),
     );
+    // The arbiter follows every seat event, this node's and (relayed) the others' (decision 0059).
+    let arbiter = booking.arbiter();
+    let arbiter_clock = clock_port.clone();
+    seat_events.on_event(Arc::new(move |e| {
+        arbiter.observe(e, arbiter_clock.now_ms())
+    }));
     let customers = Arc::new(
         CustomerService::new(
             cat.clone(),

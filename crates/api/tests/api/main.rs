@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 
+mod arbiter;
 mod cancel;
 mod catalogue_import;
 mod client_errors;

@@ -168,54 +168,88 @@ impl BookingService {
         }
         matches.truncate(q.max_matches.max(1));
         if q.lock {
-            // Hold the first block that can still be had: others may be racing for the same seats.
-            let config = self.catalogue.site_config().await?;
-            let timers = self.timers(&config);
-            for m in matches.iter_mut() {
-                let (checkout, new_checkout) = self
-                    .live_checkout(session, m.presentation_id, now, &timers)
-                    .await?;
-                let places: Vec<SeatAddress> = m.seats.iter().map(place).collect();
-                let mine = self
-                    .claims
-                    .session_claims(m.presentation_id, session)
-                    .await?;
-                let held_now = Self::my_live_holds(&mine, session, now).count();
-                seating::check_max_seats(
-                    held_now + places.len(),
-                    config.max_seats_per_transaction.max(1) as usize,
-                )
-                .map_err(rule)?;
-                self.check_hold_limits(session, holder, places.len(), now)
-                    .await?;
-                if self
-                    .claims
-                    .hold(
-                        m.presentation_id,
-                        &places,
-                        session,
-                        now,
-                        checkout.deadline_ms,
-                    )
-                    .await?
-                {
-                    self.publish(m.presentation_id, SeatChangeKind::Held, places);
-                    if new_checkout {
-                        self.checkout
-                            .save_checkout_state(session, m.presentation_id, &checkout, now)
-                            .await?;
-                    }
-                    m.locked = Some(checkout);
-                    let locked = m.clone();
-                    return Ok(vec![locked]);
-                }
-            }
-            return Err(AppError::rejected(
-                ErrorCode::LockSeatError,
-                "the best seats were just taken; try again",
-            ));
+            return self
+                .hold_best(session, holder, &q, &presentations, &matches, now)
+                .await;
         }
         Ok(matches)
+    }
+
+    /// Holds the best block still free, searching again under the presentation's lock in the
+    /// arbiter: the block found is the block held, so buyers racing for the same hall each get
+    /// the next best block instead of "try again".
+    async fn hold_best(
+        &self,
+        session: &str,
+        holder: &Holder,
+        q: &BestAvailableQuery,
+        presentations: &[PresentationInfo],
+        matches: &[BestMatch],
+        now: i64,
+    ) -> AppResult<Vec<BestMatch>> {
+        let config = self.catalogue.site_config().await?;
+        let timers = self.timers(&config);
+        let mut tried: Vec<i64> = Vec::new();
+        let mut last_error = None;
+        for m in matches {
+            if tried.contains(&m.presentation_id) {
+                continue;
+            }
+            tried.push(m.presentation_id);
+            let Some(info) = presentations.iter().find(|p| p.id() == m.presentation_id) else {
+                continue;
+            };
+            let (checkout, new_checkout) = self
+                .live_checkout(session, m.presentation_id, now, &timers)
+                .await?;
+            let held_now = self.held_by(session, m.presentation_id, now).await?.len();
+            seating::check_max_seats(
+                held_now + q.quantity,
+                config.max_seats_per_transaction.max(1) as usize,
+            )
+            .map_err(rule)?;
+            self.check_hold_limits(session, holder, q.quantity, now)
+                .await?;
+            let plan = self.search_plan(info, q).await?;
+            let picked = self
+                .arbiter
+                .pick_and_hold(
+                    m.presentation_id,
+                    session,
+                    now,
+                    checkout.deadline_ms,
+                    |view| {
+                        let first = plan.search(q, view)?.into_iter().next().ok_or_else(|| {
+                            AppError::rejected(ErrorCode::NotEnoughSeats, "no seats found")
+                        })?;
+                        Ok((first.iter().map(place).collect(), first))
+                    },
+                )
+                .await;
+            match picked {
+                Ok(Some((places, seats))) => {
+                    self.publish(m.presentation_id, SeatChangeKind::Held, places);
+                    if new_checkout {
+                        self.save_checkout(session, m.presentation_id, &checkout, now)
+                            .await?;
+                    }
+                    return Ok(vec![BestMatch {
+                        presentation_id: m.presentation_id,
+                        seats,
+                        locked: Some(checkout),
+                    }]);
+                }
+                Ok(None) => {
+                    last_error = Some(AppError::rejected(
+                        ErrorCode::LockSeatError,
+                        "the best seats were just taken; try again",
+                    ))
+                }
+                Err(e) => last_error = Some(e),
+            }
+        }
+        Err(last_error
+            .unwrap_or_else(|| AppError::rejected(ErrorCode::NotEnoughSeats, "no seats found")))
     }
 
     async fn blocks_for(
@@ -224,6 +258,19 @@ impl BookingService {
         info: &PresentationInfo,
         q: &BestAvailableQuery,
     ) -> AppResult<Vec<Vec<HeldPlace>>> {
+        let plan = self.search_plan(info, q).await?;
+        let now = self.clock.now_ms();
+        self.arbiter
+            .with_view(info.id(), session, now, |view| plan.search(q, view))
+            .await?
+    }
+
+    /// What a search of the presentation needs from the catalogue, read before its lock.
+    async fn search_plan(
+        &self,
+        info: &PresentationInfo,
+        q: &BestAvailableQuery,
+    ) -> AppResult<SearchPlan> {
         let p = &info.view.presentation;
         let sections = self.store.sections(p.seatplan_id).await?;
         // Sections sold online only: best-available never offers box-office-only seats.
@@ -247,57 +294,87 @@ impl BookingService {
             .filter(|s| s.kind == SectionKind::Reserved)
             .map(|s| s.id)
             .collect();
-        let ga: Vec<&Section> = sections
+        let ga: Vec<Section> = sections
             .iter()
             .filter(in_group)
             .filter(|s| s.kind == SectionKind::Ga)
+            .cloned()
             .collect();
-        if reserved.is_empty() && !ga.is_empty() {
-            // General admission: the lowest free numbered places of the first section that has them.
-            let claims = self.claims.claims(p.id).await?;
-            let now = self.clock.now_ms();
-            let mut last = None;
-            for s in ga
-                .iter()
-                .filter(|s| q.section_id.is_none_or(|id| id == s.id))
-            {
-                let taken: Vec<i64> = claims
-                    .iter()
-                    .filter(|c| c.section_id == s.id && c.view().takes_the_seat(now))
-                    .map(|c| c.x)
-                    .collect();
-                match seating::free_places(s.capacity, &taken, q.quantity) {
-                    Ok(numbers) => {
-                        return Ok(vec![
-                            numbers.into_iter().map(|n| ga_place(s.id, n)).collect(),
-                        ]);
-                    }
-                    Err(e) => last = Some(rule(e)),
-                }
-            }
-            return Err(last
-                .unwrap_or_else(|| AppError::rejected(ErrorCode::GaNotEnoughSeats, "no places")));
-        }
-        let status = self
-            .catalogue
-            .seat_status(p.id, None, Some(session), &Default::default())
-            .await?;
-        let statuses = crate::seat_plan::rule_statuses(&status.seats, &sections);
         let seatplan = self
             .store
             .seatplan(p.seatplan_id)
             .await?
             .ok_or_else(|| AppError::internal("presentation without seat plan"))?;
+        let seats = if reserved.is_empty() {
+            Vec::new()
+        } else {
+            self.store.seats(p.seatplan_id).await?
+        };
+        Ok(SearchPlan {
+            sections,
+            reserved,
+            ga,
+            seats,
+            best: (seatplan.best_x, seatplan.best_y),
+            seating_policy_id: p.seating_policy_id,
+        })
+    }
+}
+
+/// A presentation's best-available search, its catalogue read: searched against the places'
+/// states as the arbiter has them ([`SearchPlan::search`]), inside or outside its lock.
+struct SearchPlan {
+    /// The sections sold online.
+    sections: Vec<Section>,
+    reserved: Vec<i64>,
+    ga: Vec<Section>,
+    seats: Vec<Seat>,
+    best: (i64, i64),
+    seating_policy_id: i64,
+}
+
+impl SearchPlan {
+    fn search(
+        &self,
+        q: &BestAvailableQuery,
+        view: &dyn Fn(&SeatAddress) -> kupa_domain::catalogue::SeatState,
+    ) -> AppResult<Vec<Vec<HeldPlace>>> {
+        if self.reserved.is_empty() && !self.ga.is_empty() {
+            // General admission: the lowest free numbered places of the first section that has them.
+            let mut last = None;
+            for s in self
+                .ga
+                .iter()
+                .filter(|s| q.section_id.is_none_or(|id| id == s.id))
+            {
+                match free_ga_places(s, view, q.quantity) {
+                    Ok(numbers) => {
+                        return Ok(vec![
+                            numbers.into_iter().map(|n| ga_place(s.id, n)).collect(),
+                        ]);
+                    }
+                    Err(e) => last = Some(e),
+                }
+            }
+            return Err(last
+                .unwrap_or_else(|| AppError::rejected(ErrorCode::GaNotEnoughSeats, "no places")));
+        }
+        let seats: Vec<(Seat, kupa_domain::catalogue::SeatState)> = self
+            .seats
+            .iter()
+            .map(|s| (s.clone(), view(&SeatAddress::new(s.section_id, s.x, s.y))))
+            .collect();
+        let statuses = crate::seat_plan::rule_statuses(&seats, &self.sections);
         let choice = match q.section_id {
             Some(id) => seating::SectionChoice::Requested(id),
-            None => seating::SectionChoice::Allowed(&reserved),
+            None => seating::SectionChoice::Allowed(&self.reserved),
         };
         let request = seating::BestAvailableRequest {
             quantity: q.quantity,
-            best_x: seatplan.best_x,
-            best_y: seatplan.best_y,
+            best_x: self.best.0,
+            best_y: self.best.1,
             sections: choice,
-            seating_policy_id: p.seating_policy_id,
+            seating_policy_id: self.seating_policy_id,
             include_wheelchair: false,
             include_limited_view: false,
             max_matches: q.max_matches.max(1),
@@ -309,11 +386,10 @@ impl BookingService {
                 b.seats
                     .iter()
                     .filter_map(|k| {
-                        status
-                            .seats
+                        self.seats
                             .iter()
-                            .find(|(s, _)| s.section_id == k.section_id && s.x == k.x && s.y == k.y)
-                            .map(|(s, _)| held(s))
+                            .find(|s| s.section_id == k.section_id && s.x == k.x && s.y == k.y)
+                            .map(held)
                     })
                     .collect()
             })

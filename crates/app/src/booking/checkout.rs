@@ -24,8 +24,7 @@ impl BookingService {
         let timers = self.timers(&self.catalogue.site_config().await?);
         let state = self.current_checkout(session, presentation_id).await?;
         let next = state.extend(now, &timers).map_err(rule)?;
-        self.checkout
-            .save_checkout_state(session, presentation_id, &next, now)
+        self.save_checkout(session, presentation_id, &next, now)
             .await?;
         Ok(next)
     }
@@ -42,8 +41,7 @@ impl BookingService {
         let state = self.current_checkout(session, presentation_id).await?;
         let next = state.advance(step, now, &timers).map_err(rule)?;
         if next != state {
-            self.checkout
-                .save_checkout_state(session, presentation_id, &next, now)
+            self.save_checkout(session, presentation_id, &next, now)
                 .await?;
         }
         Ok(next)

@@ -5,10 +5,12 @@
 //! Rooms: this file (the service, lock and unlock), [`checkout`] (the step timers, extension,
 //! the buyer's holds), [`best_available`] and [`limits`] (the limits that follow the buyer).
 
+pub mod arbiter;
 mod best_available;
 mod checkout;
 mod limits;
 
+pub use arbiter::SeatArbiter;
 pub use limits::{HoldLimits, Holder};
 
 use std::sync::Arc;
@@ -62,13 +64,12 @@ pub struct LockOutcome {
     pub checkout: CheckoutState,
 }
 
-/// Tries before a general-admission lock gives up on places other buyers keep taking.
-const GA_ATTEMPTS: usize = 8;
-
 pub struct BookingService {
     catalogue: Arc<CatalogueService>,
     store: Arc<dyn CatalogueStore>,
     claims: Arc<dyn ClaimStore>,
+    /// Decides every hold and release of this node in memory (decision 0059).
+    arbiter: Arc<SeatArbiter>,
     checkout: Arc<dyn CheckoutStore>,
     captcha: Arc<dyn Captcha>,
     clock: Arc<dyn Clock>,
@@ -161,6 +162,7 @@ impl BookingService {
         BookingService {
             catalogue,
             store,
+            arbiter: Arc::new(SeatArbiter::new(claims.clone())),
             claims,
             checkout,
             captcha,
@@ -182,6 +184,28 @@ impl BookingService {
             limits,
             ..self
         }
+    }
+
+    /// Saves the session's checkout on the presentation; the store moves its live holds to the
+    /// new deadline, and so does the arbiter's memory of them.
+    async fn save_checkout(
+        &self,
+        session: &str,
+        presentation_id: i64,
+        state: &CheckoutState,
+        now_ms: i64,
+    ) -> AppResult<()> {
+        self.checkout
+            .save_checkout_state(session, presentation_id, state, now_ms)
+            .await?;
+        self.arbiter
+            .holds_moved(presentation_id, session, state.deadline_ms, now_ms);
+        Ok(())
+    }
+
+    /// The node's seat arbiter, to be told of seat events (the wiring connects it to the hub).
+    pub fn arbiter(&self) -> Arc<SeatArbiter> {
+        self.arbiter.clone()
     }
 
     /// The site's step timers with this node's ceiling on holds.
@@ -279,6 +303,18 @@ impl BookingService {
         })
     }
 
+    /// The session's live holds on the presentation, as the arbiter has them.
+    async fn held_by(
+        &self,
+        session: &str,
+        presentation_id: i64,
+        now_ms: i64,
+    ) -> AppResult<Vec<SeatAddress>> {
+        self.arbiter
+            .holds_of(presentation_id, session, now_ms)
+            .await
+    }
+
     fn my_live_holds<'a>(
         claims: &'a [Claim],
         session: &str,
@@ -332,11 +368,7 @@ impl BookingService {
         let (checkout, new_checkout) = self
             .live_checkout(session, req.presentation_id, now, &timers)
             .await?;
-        let claims = self
-            .claims
-            .session_claims(req.presentation_id, session)
-            .await?;
-        let mine: Vec<&Claim> = Self::my_live_holds(&claims, session, now).collect();
+        let mine = self.held_by(session, req.presentation_id, now).await?;
         let max = config.max_seats_per_transaction.max(1) as usize;
 
         let (locked, all) = match section.kind {
@@ -373,8 +405,8 @@ impl BookingService {
                 self.check_hold_limits(session, holder, new, now).await?;
                 let all: Vec<HeldPlace> = group.iter().map(|s| held(s)).collect();
                 let places: Vec<SeatAddress> = all.iter().map(place).collect();
-                if !self
-                    .claims
+                if self
+                    .arbiter
                     .hold(
                         req.presentation_id,
                         &places,
@@ -383,6 +415,7 @@ impl BookingService {
                         checkout.deadline_ms,
                     )
                     .await?
+                    != arbiter::HoldDecision::Held
                 {
                     return Err(AppError::rejected(
                         ErrorCode::LockSeatError,
@@ -408,8 +441,7 @@ impl BookingService {
         // Only a new checkout is written: an existing one (perhaps just moved on to paying by
         // another request) is never written back with an older step and deadline.
         if new_checkout {
-            self.checkout
-                .save_checkout_state(session, req.presentation_id, &checkout, now)
+            self.save_checkout(session, req.presentation_id, &checkout, now)
                 .await?;
         }
         Ok(LockOutcome {
@@ -419,7 +451,8 @@ impl BookingService {
         })
     }
 
-    /// General admission: the lowest free numbered place, retried when another buyer takes it first.
+    /// General admission: the lowest free numbered place, picked and held under the
+    /// presentation's lock in the arbiter (no two buyers pick the same number).
     async fn lock_ga_place(
         &self,
         session: &str,
@@ -428,38 +461,24 @@ impl BookingService {
         now: i64,
         deadline: i64,
     ) -> AppResult<(HeldPlace, Vec<HeldPlace>)> {
-        for _ in 0..GA_ATTEMPTS {
-            let claims = self.claims.claims(presentation_id).await?;
-            let taken: Vec<i64> = claims
-                .iter()
-                .filter(|c| c.section_id == section.id && c.view().takes_the_seat(now))
-                .map(|c| c.x)
-                .collect();
-            let lowest = seating::free_places(section.capacity, &taken, 1).map_err(rule)?[0];
-            // Buyers racing for one section would all try the lowest number: each picks one of
-            // the lowest free places at random, so most succeed at the first attempt.
-            let room = (section.capacity - taken.len() as i64).clamp(1, 32) as usize;
-            let candidates =
-                seating::free_places(section.capacity, &taken, room).unwrap_or_default();
-            let number = if candidates.is_empty() {
-                lowest
-            } else {
-                candidates[rand::Rng::random_range(&mut rand::rng(), 0..candidates.len())]
-            };
-            let h = ga_place(section.id, number);
-            if self
-                .claims
-                .hold(presentation_id, &[place(&h)], session, now, deadline)
-                .await?
-            {
-                self.publish(presentation_id, SeatChangeKind::Held, [place(&h)]);
-                return Ok((h.clone(), vec![h]));
+        let picked = self
+            .arbiter
+            .pick_and_hold(presentation_id, session, now, deadline, |view| {
+                let number = free_ga_places(section, view, 1)?[0];
+                Ok((vec![SeatAddress::new(section.id, number, 0)], number))
+            })
+            .await?;
+        match picked {
+            Some((places, number)) => {
+                self.publish(presentation_id, SeatChangeKind::Held, places);
+                let h = ga_place(section.id, number);
+                Ok((h.clone(), vec![h]))
             }
+            None => Err(AppError::rejected(
+                ErrorCode::LockSeatError,
+                "general admission places are being taken faster than we can hold one; try again",
+            )),
         }
-        Err(AppError::rejected(
-            ErrorCode::LockSeatError,
-            "general admission places are being taken faster than we can hold one; try again",
-        ))
     }
 
     /// Releases a held seat (its whole sofa) or general-admission place of this session.
@@ -513,7 +532,7 @@ impl BookingService {
         };
         let places: Vec<SeatAddress> = group.iter().map(place).collect();
         let released = self
-            .claims
+            .arbiter
             .release(req.presentation_id, &places, session)
             .await?;
         if released > 0 {
@@ -526,6 +545,18 @@ impl BookingService {
         }
         Ok(group)
     }
+}
+
+/// The lowest `n` free numbered places of a general-admission section, as the arbiter sees them.
+fn free_ga_places(
+    section: &Section,
+    view: &dyn Fn(&SeatAddress) -> kupa_domain::catalogue::SeatState,
+    n: usize,
+) -> AppResult<Vec<i64>> {
+    let taken: Vec<i64> = (1..=section.capacity)
+        .filter(|x| !view(&SeatAddress::new(section.id, *x, 0)).is_available())
+        .collect();
+    seating::free_places(section.capacity, &taken, n).map_err(rule)
 }
 
 pub use best_available::{BestAvailableQuery, BestMatch, PartOfDay};

@@ -87,8 +87,28 @@ pub trait CatalogueImportStore: Send + Sync {
 
 pub use kupa_domain::seating::SeatAddress;
 
-/// Claims on seats and general-admission places. The store is the only arbiter: each claim is one
-/// atomic statement (insert, or take over an expired hold), never "select, then insert".
+/// One write of the seat arbiter's group commit ([`ClaimStore::apply_claim_ops`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClaimOp {
+    /// As [`ClaimStore::hold`]: all places or none; answers 1 when held, 0 when refused.
+    Hold {
+        presentation_id: i64,
+        places: Vec<SeatAddress>,
+        session_id: String,
+        now_ms: i64,
+        expires_at_ms: i64,
+    },
+    /// As [`ClaimStore::release`]: answers how many it released.
+    Release {
+        presentation_id: i64,
+        places: Vec<SeatAddress>,
+        session_id: String,
+    },
+}
+
+/// Claims on seats and general-admission places. Each claim is one atomic conditional statement
+/// (insert, or take over an expired hold), never "select, then insert": the guard under the seat
+/// arbiter's decisions (decision 0059), and the only one for paths that write claims themselves.
 #[async_trait]
 pub trait ClaimStore: Send + Sync {
     async fn claims(&self, presentation_id: i64) -> StoreResult<Vec<Claim>>;
@@ -126,6 +146,10 @@ pub trait ClaimStore: Send + Sync {
     ) -> StoreResult<u64>;
     /// Deletes holds that expired at or before `now_ms` and returns them (for events).
     async fn sweep_expired(&self, now_ms: i64) -> StoreResult<Vec<Claim>>;
+    /// Applies the operations in order in one transaction (each all or nothing on its own) and
+    /// answers each one's count, once committed: the seat arbiter's group commit. When the batch
+    /// cannot commit (a deadlock between nodes, a busy database), each operation is tried alone.
+    async fn apply_claim_ops(&self, ops: &[ClaimOp]) -> Vec<StoreResult<u64>>;
 }
 
 /// Where each buyer session stands in a checkout, and the deadline of its holds.
