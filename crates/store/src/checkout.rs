@@ -22,19 +22,19 @@ fn state(r: &impl Get) -> Result<CheckoutState, sqlx::Error> {
     })
 }
 
-const UPSERT: &str = "INSERT INTO checkout_steps (session_id, presentation_id, step, deadline, extended, updated_at, started_at) \
+pub(crate) const UPSERT: &str = "INSERT INTO checkout_steps (session_id, presentation_id, step, deadline, extended, updated_at, started_at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7) \
      ON CONFLICT (session_id, presentation_id) DO UPDATE \
      SET step = excluded.step, deadline = excluded.deadline, extended = excluded.extended, updated_at = excluded.updated_at, \
      started_at = excluded.started_at";
 
 /// Only live holds move: an expired one is already free for others.
-const MOVE_HOLDS: &str = "UPDATE seat_claims SET expires_at = $3, updated_at = $4 \
+pub(crate) const MOVE_HOLDS: &str = "UPDATE seat_claims SET expires_at = $3, updated_at = $4 \
      WHERE presentation_id = $1 AND session_id = $2 AND state = 'held' AND expires_at > $4";
 
 macro_rules! save {
     ($tx:expr, $session:expr, $presentation:expr, $s:expr, $now:expr) => {{
-        sqlx::query(UPSERT)
+        sqlx::query($crate::checkout::UPSERT)
             .bind($session)
             .bind($presentation)
             .bind($s.step.as_str())
@@ -45,7 +45,7 @@ macro_rules! save {
             .execute(&mut *$tx)
             .await
             .map_err(db_err)?;
-        sqlx::query(MOVE_HOLDS)
+        sqlx::query($crate::checkout::MOVE_HOLDS)
             .bind($presentation)
             .bind($session)
             .bind($s.deadline_ms)
@@ -56,6 +56,9 @@ macro_rules! save {
             .rows_affected()
     }};
 }
+
+/// The seat arbiter's batch saves a new checkout beside the hold it starts with (claims.rs).
+pub(crate) use save;
 
 #[async_trait]
 impl CheckoutStore for Db {

@@ -1,4 +1,5 @@
-//! Seat claims: the one arbiter of every seat and general-admission place (decision 0002).
+//! Seat claims: the guard under the seat arbiter (decision 0059) and of every path that writes
+//! claims itself; each claim one conditional statement (decision 0002).
 
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
@@ -121,6 +122,20 @@ macro_rules! apply_all {
                     let places = ordered(places);
                     out.push(release_all!($tx, presentation_id, &places, session_id));
                 }
+                ClaimOp::SaveCheckout {
+                    presentation_id,
+                    session_id,
+                    state,
+                    now_ms,
+                } => {
+                    out.push(crate::checkout::save!(
+                        $tx,
+                        session_id,
+                        presentation_id,
+                        state,
+                        now_ms
+                    ));
+                }
             }
         }
         out
@@ -178,6 +193,21 @@ impl ClaimStore for Db {
                     places,
                     session_id,
                 } => self.release(*presentation_id, places, session_id).await,
+                ClaimOp::SaveCheckout {
+                    presentation_id,
+                    session_id,
+                    state,
+                    now_ms,
+                } => {
+                    kupa_app::ports::CheckoutStore::save_checkout_state(
+                        self,
+                        session_id,
+                        *presentation_id,
+                        state,
+                        *now_ms,
+                    )
+                    .await
+                }
             });
         }
         out

@@ -298,7 +298,8 @@ impl SeatArbiter {
     }
 
     /// Holds `places` for `session` until `expires_at_ms`, all or none: decided in memory, then
-    /// written (the answer waits for the batch's commit).
+    /// written (the answer waits for the batch's commit). `then` is written right after the hold,
+    /// in its batch, when memory grants it (the checkout a first hold starts).
     pub async fn hold(
         &self,
         presentation_id: i64,
@@ -306,6 +307,7 @@ impl SeatArbiter {
         session: &str,
         now_ms: i64,
         expires_at_ms: i64,
+        then: Option<ClaimOp>,
     ) -> AppResult<HoldDecision> {
         let cell = self.loaded(presentation_id).await?;
         let places = ordered(places);
@@ -321,6 +323,7 @@ impl SeatArbiter {
                 session,
                 now_ms,
                 expires_at_ms,
+                then,
             )
         };
         self.finish_hold(&cell, pending).await
@@ -336,6 +339,7 @@ impl SeatArbiter {
         session: &str,
         now_ms: i64,
         expires_at_ms: i64,
+        then: Option<ClaimOp>,
         mut pick: impl FnMut(&dyn Fn(&SeatAddress) -> SeatState) -> AppResult<(Vec<SeatAddress>, T)>,
     ) -> AppResult<Option<(Vec<SeatAddress>, T)>> {
         for _ in 0..4 {
@@ -355,6 +359,7 @@ impl SeatArbiter {
                     session,
                     now_ms,
                     expires_at_ms,
+                    then.clone(),
                 );
                 (pending, places, value)
             };
@@ -367,6 +372,7 @@ impl SeatArbiter {
 
     /// Marks the places held in memory and queues their write (under the presentation's lock, so
     /// writes reach the database in the order they were decided).
+    #[allow(clippy::too_many_arguments)]
     fn decide_hold(
         &self,
         h: &mut Hall,
@@ -375,6 +381,7 @@ impl SeatArbiter {
         session: &str,
         now_ms: i64,
         expires_at_ms: i64,
+        then: Option<ClaimOp>,
     ) -> PendingHold {
         let slot = Slot::Held {
             session: Arc::from(session),
@@ -393,11 +400,13 @@ impl SeatArbiter {
             now_ms,
             expires_at_ms,
         });
+        let then = then.map(|op| self.writer.submit(op));
         PendingHold {
             places: places.to_vec(),
             before,
             slot,
             answer,
+            then,
         }
     }
 
@@ -406,6 +415,15 @@ impl SeatArbiter {
             .answer
             .await
             .unwrap_or_else(|_| Err(StoreError::Other("the claim writer dropped a hold".into())));
+        let then_written = match p.then {
+            Some(then) => then
+                .await
+                .unwrap_or_else(|_| {
+                    Err(StoreError::Other("the claim writer dropped a write".into()))
+                })
+                .map(|_| ()),
+            None => Ok(()),
+        };
         let mut h = cell.hall.lock().expect("arbiter poisoned");
         h.end_write(&p.places);
         let held = matches!(written, Ok(1));
@@ -427,6 +445,7 @@ impl SeatArbiter {
         }
         drop(h);
         written?;
+        then_written?;
         Ok(if held {
             HoldDecision::Held
         } else {
@@ -585,6 +604,7 @@ struct PendingHold {
     before: Vec<Option<Slot>>,
     slot: Slot,
     answer: oneshot::Receiver<StoreResult<u64>>,
+    then: Option<oneshot::Receiver<StoreResult<u64>>>,
 }
 
 /// In the claims' key order (as every writer takes them), without repeats.

@@ -218,6 +218,13 @@ impl BookingService {
                     session,
                     now,
                     checkout.deadline_ms,
+                    // A new checkout is written in the hold's batch.
+                    new_checkout.then(|| ClaimOp::SaveCheckout {
+                        presentation_id: m.presentation_id,
+                        session_id: session.to_string(),
+                        state: checkout,
+                        now_ms: now,
+                    }),
                     |view| {
                         let first = plan.search(q, view)?.into_iter().next().ok_or_else(|| {
                             AppError::rejected(ErrorCode::NotEnoughSeats, "no seats found")
@@ -229,10 +236,6 @@ impl BookingService {
             match picked {
                 Ok(Some((places, seats))) => {
                     self.publish(m.presentation_id, SeatChangeKind::Held, places);
-                    if new_checkout {
-                        self.save_checkout(session, m.presentation_id, &checkout, now)
-                            .await?;
-                    }
                     return Ok(vec![BestMatch {
                         presentation_id: m.presentation_id,
                         seats,

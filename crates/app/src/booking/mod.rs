@@ -23,7 +23,7 @@ use crate::catalogue::{CatalogueService, PresentationInfo};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::{Claim, Seat, Section};
 use crate::ports::{
-    Captcha, CatalogueStore, CheckoutStore, ClaimStore, Clock, HolderStore, SeatAddress,
+    Captcha, CatalogueStore, CheckoutStore, ClaimOp, ClaimStore, Clock, HolderStore, SeatAddress,
 };
 use crate::seat_events::{SeatChangeKind, SeatEvent, SeatEventSink};
 use crate::seat_plan::plan_seat;
@@ -369,6 +369,14 @@ impl BookingService {
             .live_checkout(session, req.presentation_id, now, &timers)
             .await?;
         let mine = self.held_by(session, req.presentation_id, now).await?;
+        // Only a new checkout is written, in the hold's batch: an existing one (perhaps just
+        // moved on to paying by another request) is never written back with an older step.
+        let start = new_checkout.then(|| ClaimOp::SaveCheckout {
+            presentation_id: req.presentation_id,
+            session_id: session.to_string(),
+            state: checkout,
+            now_ms: now,
+        });
         let max = config.max_seats_per_transaction.max(1) as usize;
 
         let (locked, all) = match section.kind {
@@ -413,6 +421,7 @@ impl BookingService {
                         session,
                         now,
                         checkout.deadline_ms,
+                        start.clone(),
                     )
                     .await?
                     != arbiter::HoldDecision::Held
@@ -434,16 +443,11 @@ impl BookingService {
                     &section,
                     now,
                     checkout.deadline_ms,
+                    start,
                 )
                 .await?
             }
         };
-        // Only a new checkout is written: an existing one (perhaps just moved on to paying by
-        // another request) is never written back with an older step and deadline.
-        if new_checkout {
-            self.save_checkout(session, req.presentation_id, &checkout, now)
-                .await?;
-        }
         Ok(LockOutcome {
             locked,
             all,
@@ -460,10 +464,11 @@ impl BookingService {
         section: &Section,
         now: i64,
         deadline: i64,
+        start: Option<ClaimOp>,
     ) -> AppResult<(HeldPlace, Vec<HeldPlace>)> {
         let picked = self
             .arbiter
-            .pick_and_hold(presentation_id, session, now, deadline, |view| {
+            .pick_and_hold(presentation_id, session, now, deadline, start, |view| {
                 let number = free_ga_places(section, view, 1)?[0];
                 Ok((vec![SeatAddress::new(section.id, number, 0)], number))
             })

@@ -104,6 +104,14 @@ pub enum ClaimOp {
         places: Vec<SeatAddress>,
         session_id: String,
     },
+    /// As [`CheckoutStore::save_checkout_state`], in the batch (a session's first hold of a
+    /// presentation starts its checkout): answers how many holds moved.
+    SaveCheckout {
+        presentation_id: i64,
+        session_id: String,
+        state: kupa_domain::checkout::CheckoutState,
+        now_ms: i64,
+    },
 }
 
 /// Claims on seats and general-admission places. Each claim is one atomic conditional statement
