@@ -8,6 +8,7 @@ mod common;
 mod cancel;
 mod catalogue_import;
 mod client_errors;
+mod confirmations;
 mod contact_change;
 mod customer_area;
 mod delivery_mail;
