@@ -141,9 +141,16 @@ async fn mail_json(
 
 /// The confirmations due now are made first (decision 0061), so a reader right after a payment
 /// sees its mail without waiting for the node's worker; the worker's leases keep the two from
-/// making one twice.
+/// making one twice. When a worker holds one (the node's own took it first), this waits for it,
+/// a second at most: making one takes milliseconds.
 async fn made_now(state: &AppState) -> ApiResult<()> {
-    state.orders.make_confirmations().await?;
+    for _ in 0..50 {
+        state.orders.make_confirmations().await?;
+        if state.orders.confirmations_in_hand().await? == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     Ok(())
 }
 

@@ -213,6 +213,16 @@ impl ConfirmationStore for Db {
         )
     }
 
+    async fn confirmations_in_hand(&self, now_ms: i64) -> StoreResult<i64> {
+        crate::on_pool!(self, |p| sqlx::query_scalar(
+            "SELECT COUNT(*) FROM confirmation_jobs WHERE status = 'making' AND lease_until >= $1"
+        )
+        .bind(now_ms)
+        .fetch_one(p)
+        .await
+        .map_err(db_err))
+    }
+
     async fn confirmations_waiting(&self) -> StoreResult<(i64, Option<i64>)> {
         crate::on_pool!(self, |p| {
             let row = sqlx::query(

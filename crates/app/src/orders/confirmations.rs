@@ -91,6 +91,15 @@ impl OrderService {
         Ok(round)
     }
 
+    /// Jobs another worker of the database is making now (its lease live).
+    pub async fn confirmations_in_hand(&self) -> AppResult<i64> {
+        Ok(self
+            .messages
+            .confirmations
+            .confirmations_in_hand(self.clock.now_ms())
+            .await?)
+    }
+
     /// One claimed job: its mail made and written with the job's end, or the attempt set back.
     async fn make_one(
         &self,

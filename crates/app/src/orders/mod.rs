@@ -4,8 +4,9 @@
 //!
 //! A room per step a reader names: [`model`] (what is stored), [`cart`] (pricing a cart into the
 //! session's pending order), [`payment`] (starting a payment, the gateway's word, vouchers),
-//! [`finalise`] (the one finalisation path, the commit, the sweeper) and [`messages`] (the
-//! confirmation mail and the tickets by text message). The ports are in [`crate::ports`].
+//! [`finalise`] (the one finalisation path, the commit, the sweeper), [`messages`] (the
+//! confirmation mail and the tickets by text message) and [`confirmations`] (that mail made after
+//! the answer, by a worker, from a job written with the sale). The ports are in [`crate::ports`].
 
 pub(crate) mod cancel;
 mod cart;

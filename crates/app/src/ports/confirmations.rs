@@ -106,4 +106,6 @@ pub trait ConfirmationStore: Send + Sync {
     async fn confirmation_jobs(&self, order_id: &str) -> StoreResult<Vec<ConfirmationJobState>>;
     /// Jobs not done yet (queued or making), and the oldest one's creation time.
     async fn confirmations_waiting(&self) -> StoreResult<(i64, Option<i64>)>;
+    /// Jobs a worker is making now (claimed, lease not run out at `now_ms`).
+    async fn confirmations_in_hand(&self, now_ms: i64) -> StoreResult<i64>;
 }
