@@ -119,6 +119,7 @@ async fn mail_json(
     State(state): State<AppState>,
     Query(q): Query<OutboxQuery>,
 ) -> ApiResult<axum::Json<Messages<MailJson>>> {
+    made_now(&state).await?;
     let rows = state.outbox.mail_outbox(q.address(), q.limit()).await?;
     Ok(axum::Json(Messages {
         messages: rows
@@ -136,6 +137,21 @@ async fn mail_json(
             })
             .collect(),
     }))
+}
+
+/// The confirmations due now are made first (decision 0061), so a reader right after a payment
+/// sees its mail without waiting for the node's worker; the worker's leases keep the two from
+/// making one twice. When a worker holds one (the node's own took it first), this waits for it,
+/// a second at most: making one takes milliseconds.
+async fn made_now(state: &AppState) -> ApiResult<()> {
+    for _ in 0..50 {
+        state.orders.make_confirmations().await?;
+        if state.orders.confirmations_in_hand().await? == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    Ok(())
 }
 
 fn esc(s: &str) -> String {
@@ -235,6 +251,7 @@ async fn page(
 ) -> Result<impl IntoResponse, ApiError> {
     // Any `to` filters both lists: the SMS list by the number it parses to (none when it does
     // not), the mail list by the address as typed.
+    made_now(&state).await?;
     let to = q.address().map(str::to_owned);
     let (sms, mail) = match &to {
         None => (

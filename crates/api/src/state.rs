@@ -222,6 +222,8 @@ pub struct AppState {
     pub settings: Arc<ApiSettings>,
     /// This node's fan-out of live seat events (and its hand-off to the cross-node relay).
     pub seat_events: Arc<crate::seat_event_hub::SeatEventHub>,
+    /// Wakes this node's confirmation worker when an order is paid here (decision 0061).
+    pub confirmations_wake: Arc<tokio::sync::Notify>,
     pub rate_limiter: Arc<crate::rate_limit::RateLimiter>,
     /// Staff users, their logins and roles (decision 0026).
     pub staff: Arc<kupa_app::staff::StaffService>,

@@ -7,7 +7,8 @@ use kupa_store::Db;
 
 use crate::config;
 
-/// `kupa outbox`: one line per channel and status, with the oldest message's age.
+/// `kupa outbox`: one line per channel and status, with the oldest message's age, and the
+/// confirmations still to make.
 pub async fn outbox_status(db: &Db) -> anyhow::Result<()> {
     use kupa_app::ports::OutboxStore;
     let now = ServerClock::new().now_ms();
@@ -23,6 +24,13 @@ pub async fn outbox_status(db: &Db) -> anyhow::Result<()> {
             c.status,
             c.count
         );
+    }
+    // The confirmations not made yet (decision 0061): their mail is not in the outbox yet.
+    use kupa_app::ports::ConfirmationStore;
+    let (waiting, oldest) = db.confirmations_waiting().await?;
+    if let Some(oldest) = oldest {
+        let age_min = (now - oldest).max(0) / 60_000;
+        println!("confirmations to make {waiting:>7}  oldest {age_min} min ago");
     }
     Ok(())
 }

@@ -407,6 +407,12 @@ async fn serve(
         // Each node runs one; the database's leases keep two from sending the same message.
         tokio::spawn(worker.run(std::time::Duration::from_secs(5)));
     }
+    // Confirmations (the PDF and the mail) are made here, after the buyer's answer (decision
+    // 0061), with or without a real mail server.
+    tokio::spawn(kupa_wiring::run_confirmations(
+        state.clone(),
+        std::time::Duration::from_secs(5),
+    ));
     spawn_sweeper(db.clone(), state.booking.clone(), clock.clone());
     spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());

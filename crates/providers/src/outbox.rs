@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use kupa_app::error::AppResult;
-use kupa_app::ports::{Clock, Mail, Mailer, OutboxStore, Sms, SmsSender};
+use kupa_app::ports::{Clock, Mail, MailEntry, Mailer, OutboxStore, Sms, SmsSender};
 
 pub struct OutboxSmsSender {
     store: Arc<dyn OutboxStore>,
@@ -69,6 +69,10 @@ impl Mailer for OutboxMailer {
             "mail written to the outbox"
         );
         Ok(())
+    }
+
+    fn entry(&self) -> MailEntry {
+        MailEntry::Recorded
     }
 }
 

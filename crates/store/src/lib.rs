@@ -70,6 +70,7 @@ mod catalogue;
 mod catalogue_import;
 mod checkout;
 mod claims;
+mod confirmations;
 mod credentials;
 mod customer_area;
 mod holders;

@@ -243,6 +243,10 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         captcha.clone(),
         clock_port.clone(),
     ));
+    // This node's confirmation worker (decision 0061) wakes when an order is paid here.
+    let confirmations_wake = Arc::new(tokio::sync::Notify::new());
+    let wake = confirmations_wake.clone();
+    let confirmation_jobs: Arc<dyn kupa_app::ports::ConfirmationStore> = store.clone();
     let vod_store: Arc<dyn kupa_app::vod::VodStore> = store.clone();
     let programme_store: Arc<dyn kupa_app::programme::ProgrammeStore> = store.clone();
     let clock_port_for_programme = clock_port.clone();
@@ -263,6 +267,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
                 mailer: mailer.clone(),
                 public_url: settings.public_url.clone(),
                 link_key: settings.link_key.clone(),
+                confirmations: confirmation_jobs,
+                wake_confirmations: Arc::new(move || wake.notify_one()),
             },
         )
         .with_cancellation_policy(settings.cancellation.clone())
@@ -304,6 +310,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         rate_limiter: Arc::new(RateLimiter::new(settings.rate_limits.clone())),
         settings: Arc::new(settings),
         seat_events,
+        confirmations_wake,
         staff,
         live,
         door,
@@ -312,6 +319,27 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         enroll,
         marketing,
         vod,
+    }
+}
+
+/// This node's confirmation worker (decision 0061): makes the confirmations that are due at
+/// once, then whenever an order is paid on this node (`state.confirmations_wake`) or `every`
+/// passes (other nodes' orders, retries, jobs whose worker died). Each node runs one; leases in
+/// the database keep two from making the same job.
+pub async fn run_confirmations(state: AppState, every: std::time::Duration) {
+    loop {
+        match state.orders.make_confirmations().await {
+            Ok(r) if r == Default::default() => {}
+            Ok(r) => tracing::info!(
+                made = r.made,
+                retrying = r.retrying,
+                failed = r.failed,
+                lost = r.lost,
+                "confirmation round"
+            ),
+            Err(e) => tracing::warn!(error = %e, "the confirmation round failed; will retry"),
+        }
+        let _ = tokio::time::timeout(every, state.confirmations_wake.notified()).await;
     }
 }
 

@@ -226,6 +226,10 @@ async fn a_paid_orders_confirmation_reaches_a_real_smtp_server_with_its_pdf_once
     let r = app.form_as(&who, "POST", &format!("/pay/{payment}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
     assert!(location(&r).contains("status=captured"), "{}", r.text);
     let number = rows(db, "SELECT reservation_number FROM orders WHERE status = 'paid'").await.remove(0);
+    // The payment made a confirmation job (decision 0061); the node's worker makes the mail.
+    assert!(rows(db, "SELECT status FROM mail_outbox").await.is_empty(), "no mail made in the request");
+    let made = app.state.orders.make_confirmations().await.unwrap();
+    assert_eq!(made.made, 1);
     let queued = rows(db, "SELECT status || '|' || kind || '|' || attachments FROM mail_outbox").await;
     assert_eq!(queued.len(), 1, "{queued:?}");
     assert!(queued[0].starts_with("queued|orderConfirmation|"), "{queued:?}");

@@ -9,6 +9,7 @@ mod arbiter;
 mod cancel;
 mod catalogue_import;
 mod client_errors;
+mod confirmations;
 mod contact_change;
 mod customer_area;
 mod delivery_mail;

@@ -159,7 +159,8 @@ api_tests! {
         assert_eq!(season.status, StatusCode::OK, "{}", season.text);
         let me = season.body["members"].as_array().unwrap().iter().find(|m| m["memberNumber"] == number.as_str()).cloned().unwrap();
         assert_eq!(me["enrolled"], true, "{}", season.text);
-        // The mail lists the seats.
+        // The mail lists the seats (made by the confirmation worker after the answer).
+        app.state.orders.make_confirmations().await.unwrap();
         let mail = rows(db, "SELECT text_body FROM mail_outbox WHERE recipient = 'seated@example.com'").await;
         assert!(mail.iter().any(|m| m.contains(&number) && m.matches("מושב").count() >= 3 && m.contains(&format!("/edocument/{key}"))), "{mail:?}");
     }

@@ -65,15 +65,9 @@ impl OrderService {
                         order.tickets_of(*id).map(OrderTicket::address),
                     );
                 }
-                // The order is paid whatever happens to the mail; a failure is logged, not thrown.
-                let sent = if order.kind == OrderKind::Tickets {
-                    self.send_confirmation(order).await
-                } else {
-                    self.send_gift_confirmation(order).await
-                };
-                if let Err(e) = sent {
-                    tracing::warn!(order = %order.id, error = %e, "confirmation mail not sent");
-                }
+                // The confirmation (the PDF, the mail) was written as a job with the sale
+                // (decision 0061): this node's worker makes it after the buyer has the answer.
+                (self.messages.wake_confirmations)();
             }
             Finalised::AlreadyPaid(_) | Finalised::NotAuthorized(_) => {}
         }

@@ -285,12 +285,17 @@ pub(super) fn gift_mail(
 }
 
 impl OrderService {
-    /// Mails a paid voucher or donation order's confirmation, when the buyer gave an address.
-    pub(super) async fn send_gift_confirmation(&self, order: &Order) -> AppResult<()> {
+    /// A paid voucher, donation or membership order's confirmation mail in `lang`; None when
+    /// the buyer gave no address.
+    pub(super) async fn gift_confirmation_mail(
+        &self,
+        order: &Order,
+        lang: &str,
+    ) -> AppResult<Option<Mail>> {
         if order.customer.email.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
-        let lang = Self::lang(order);
+        let lang = if lang == "he" { "he" } else { "en" };
         let mut screenings = Vec::new();
         for id in &order.presentations {
             let info = self
@@ -320,18 +325,15 @@ impl OrderService {
         } else {
             Vec::new()
         };
-        self.messages
-            .mailer
-            .send_mail(&Mail {
-                to: order.customer.email.clone(),
-                subject,
-                text,
-                html,
-                kind: message_kind::ORDER_CONFIRMATION.into(),
-                reference: Some(order.id.clone()),
-                attachments,
-            })
-            .await
+        Ok(Some(Mail {
+            to: order.customer.email.clone(),
+            subject,
+            text,
+            html,
+            kind: message_kind::ORDER_CONFIRMATION.into(),
+            reference: Some(order.id.clone()),
+            attachments,
+        }))
     }
 
     /// The PDF of a paid voucher order of this reader's (as [`OrderService::gift_order`]); a

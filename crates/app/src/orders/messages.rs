@@ -22,18 +22,31 @@ impl OrderService {
         )
     }
 
-    /// The confirmation mail of a paid order, in its language, with the tickets PDF attached:
-    /// each of its screenings with its own tickets.
+    /// The confirmation mail of a paid order, in its language, then into the mailer (a seat
+    /// change sends it again, within its request).
     pub(super) async fn send_confirmation(&self, order: &Order) -> AppResult<()> {
-        if order.customer.email.is_empty() {
-            return Ok(());
+        match self.confirmation_mail(order, Self::lang(order)).await? {
+            Some(mail) => self.messages.mailer.send_mail(&mail).await,
+            None => Ok(()),
         }
+    }
+
+    /// The confirmation mail of a paid order in `lang`, with the tickets PDF attached: each of
+    /// its screenings with its own tickets. None when the buyer gave no address.
+    pub(super) async fn confirmation_mail(
+        &self,
+        order: &Order,
+        lang: &str,
+    ) -> AppResult<Option<Mail>> {
+        if order.customer.email.is_empty() {
+            return Ok(None);
+        }
+        let lang = if lang == "he" { "he" } else { "en" };
         let infos = self.presentations_of(order).await?;
         let Some(last) = crate::tickets_out::latest(&infos) else {
             return Err(AppError::internal("a paid order without a presentation"));
         };
         let config = self.catalogue.site_config().await?;
-        let lang = Self::lang(order);
         // A film watched at home (the first presentation headlines the order) has its own terms
         // and no printed tickets.
         let vod = infos.first().is_some_and(|i| i.is_vod);
@@ -68,7 +81,7 @@ impl OrderService {
                 base_url: &self.messages.public_url,
             },
         );
-        let mail = Mail {
+        Ok(Some(Mail {
             to: order.customer.email.clone(),
             subject: content.subject,
             text: content.text,
@@ -76,8 +89,7 @@ impl OrderService {
             kind: message_kind::ORDER_CONFIRMATION.into(),
             reference: Some(order.id.clone()),
             attachments,
-        };
-        self.messages.mailer.send_mail(&mail).await
+        }))
     }
 
     /// Sends the links to a paid reservation's tickets by text message: for its owner only, the

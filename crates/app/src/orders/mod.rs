@@ -4,11 +4,13 @@
 //!
 //! A room per step a reader names: [`model`] (what is stored), [`cart`] (pricing a cart into the
 //! session's pending order), [`payment`] (starting a payment, the gateway's word, vouchers),
-//! [`finalise`] (the one finalisation path, the commit, the sweeper) and [`messages`] (the
-//! confirmation mail and the tickets by text message). The ports are in [`crate::ports`].
+//! [`finalise`] (the one finalisation path, the commit, the sweeper), [`messages`] (the
+//! confirmation mail and the tickets by text message) and [`confirmations`] (that mail made after
+//! the answer, by a worker, from a job written with the sale). The ports are in [`crate::ports`].
 
 pub(crate) mod cancel;
 mod cart;
+mod confirmations;
 mod credit_mail;
 mod decline;
 mod finalise;
@@ -34,11 +36,14 @@ use crate::booking::BookingService;
 use crate::catalogue::{CatalogueService, PresentationInfo};
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::links::{LinkKey, LinkProof};
-use crate::ports::{Captcha, CatalogueStore, ClaimStore, Clock, Mailer, SmsSender};
+use crate::ports::{
+    Captcha, CatalogueStore, ClaimStore, Clock, ConfirmationStore, Mailer, SmsSender,
+};
 use crate::tickets::TicketService;
 
 pub use crate::ports::{OrderStore, PaymentGateway};
 pub use cancel::*;
+pub use confirmations::*;
 pub use decline::DeclineReason;
 pub use finalise::STRANDED_AFTER_MS;
 pub use gift_cancel::VoucherCancelled;
@@ -102,6 +107,10 @@ pub struct Messages {
     pub public_url: String,
     /// Signs the reservation links of the mail, the text message and the calendar file.
     pub link_key: LinkKey,
+    /// The confirmations to make after a sale (decision 0061).
+    pub confirmations: Arc<dyn ConfirmationStore>,
+    /// Wakes this node's confirmation worker: an order was just paid.
+    pub wake_confirmations: Arc<dyn Fn() + Send + Sync>,
 }
 
 /// Who asks to read a reservation: a buyer session, and the signed link it came with, if any.

@@ -67,6 +67,21 @@ pub trait SmsSender: Send + Sync {
 pub trait Mailer: Send + Sync {
     /// An error means the mail was not sent.
     async fn send_mail(&self, mail: &Mail) -> AppResult<()>;
+    /// How this mailer's mail enters the outbox table when another transaction writes it there
+    /// (a confirmation job, decision 0061): recorded (the offline outbox is the destination) or
+    /// queued for the outbox worker.
+    fn entry(&self) -> MailEntry;
+    /// Mail of [`Mailer::entry`] was written to the outbox by such a transaction: start sending.
+    fn written(&self) {}
+}
+
+/// How a mail written by a transaction of its own enters the outbox table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailEntry {
+    /// Nothing sends it (the offline outbox adapters): the row is the mail's destination.
+    Recorded,
+    /// Queued for the outbox worker, with its attachments' bytes, tried at most this often.
+    Queued { max_attempts: i64 },
 }
 
 /// A text message as the outbox keeps it.

@@ -11,9 +11,11 @@ use crate::orders::{
     Refund, SeatMove,
 };
 
+mod confirmations;
 mod logins;
 mod messages;
 
+pub use confirmations::*;
 pub use logins::*;
 pub use messages::*;
 /// The catalogue: written whole by the seed command, read by every buyer.

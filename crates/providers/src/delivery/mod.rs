@@ -15,8 +15,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use kupa_app::error::{AppError, AppResult};
 use kupa_app::ports::{
-    Clock, DeliveryOutcome, Mail, Mailer, OutboxChannel, OutboxLease, OutboxStore, Queueing, Sms,
-    SmsSender, message_kind,
+    Clock, DeliveryOutcome, Mail, MailEntry, Mailer, OutboxChannel, OutboxLease, OutboxStore,
+    Queueing, Sms, SmsSender, message_kind,
 };
 use tokio::sync::Notify;
 
@@ -187,6 +187,16 @@ impl Mailer for QueuedMailer {
         );
         self.wake.notify_one();
         Ok(())
+    }
+
+    fn entry(&self) -> MailEntry {
+        MailEntry::Queued {
+            max_attempts: self.policy.max_attempts,
+        }
+    }
+
+    fn written(&self) {
+        self.wake.notify_one();
     }
 }
 

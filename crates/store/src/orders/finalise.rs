@@ -146,6 +146,22 @@ macro_rules! finalise_in {
                     earn_points!($tx, &order);
                     summary_on_sale!($tx, &order, $now);
                     let paid = load_order!($tx, "SELECT * FROM orders WHERE id = $1", &order.id).ok_or_else(|| StoreError::other("order vanished"))?;
+                    // The confirmation to make, with the sale or not at all (decision 0061): a
+                    // worker makes its PDF and mail after the buyer has the answer.
+                    if let Some(c) = kupa_app::orders::confirmation_to_make(&paid) {
+                        sqlx::query(
+                            "INSERT INTO confirmation_jobs (order_id, lang, what, max_attempts, next_attempt_at, created_at) \
+                             VALUES ($1, $2, $3, $4, $5, $5)",
+                        )
+                        .bind(&paid.id)
+                        .bind(c.lang)
+                        .bind(c.kind.as_str())
+                        .bind(c.max_attempts)
+                        .bind($now)
+                        .execute(&mut *$tx)
+                        .await
+                        .map_err(db_err)?;
+                    }
                     (true, Finalised::Paid(paid))
                 }
             }
