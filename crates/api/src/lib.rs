@@ -4,6 +4,7 @@
 //! them beside [`router`] and wraps both in [`with_site_layers`].
 
 mod bounds;
+mod captcha_call;
 mod cart;
 mod catalogue;
 mod client_errors;
@@ -204,6 +205,8 @@ pub fn with_site_layers(site: Router, state: AppState) -> Router {
         trust_forwarded: state.settings.trust_forwarded_for,
     };
     site
+        // Inside the session layer: the captcha provider is told the session's address.
+        .layer(axum::middleware::from_fn(captcha_call::middleware))
         // Inside the session layer: the limits key on the buyer session.
         .layer(axum::middleware::from_fn_with_state(
             rate_limit::Gate {

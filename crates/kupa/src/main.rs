@@ -2,6 +2,7 @@
 //! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa catalogue import`, `kupa openapi`, `kupa staff`,
 //! `kupa check-config`, `kupa outbox`.
 
+mod captcha_config;
 mod catalogue_cmd;
 mod config;
 mod delivery_cmd;
@@ -126,8 +127,9 @@ enum Command {
         #[command(flatten)]
         db: DbArgs,
     },
-    /// Say which real providers (SMS, mail) the environment configures; with --probe, whether
-    /// each answers (a login to the mail server, a read of the Twilio account: nothing is sent).
+    /// Say which real providers (captcha, SMS, mail) the environment configures; with --probe,
+    /// whether each answers (a check of a token that cannot pass, a login to the mail server, a
+    /// read of the Twilio account: nothing is sent).
     CheckConfig {
         #[arg(long)]
         probe: bool,
@@ -207,7 +209,7 @@ async fn main() -> anyhow::Result<()> {
         .or(file.log_format.clone())
         .is_some_and(|f| f == "json");
     match cli.command {
-        Command::CheckConfig { probe } => delivery_cmd::check_config(probe).await,
+        Command::CheckConfig { probe } => delivery_cmd::check_config(probe, file.captcha).await,
         Command::Outbox { db } => {
             init_logs(json_logs);
             let db = open_db(&db, &file).await?;
@@ -281,11 +283,23 @@ async fn main() -> anyhow::Result<()> {
         } => {
             init_logs(json_logs);
             let test_mode = test_mode || file.test_mode.unwrap_or(false);
-            if let config::CaptchaStart::Off(why) =
-                config::captcha(captcha.or(file.captcha), demo, test_mode)?
-            {
-                tracing::warn!("{why}");
-            }
+            let captcha_start = config::captcha(captcha.or(file.captcha), demo, test_mode, &|n| {
+                std::env::var(n).ok()
+            })?;
+            let captcha_provider = match captcha_start {
+                config::CaptchaStart::Off(why) => {
+                    tracing::warn!("{why}");
+                    None
+                }
+                config::CaptchaStart::TestToken => None,
+                config::CaptchaStart::Provider(c) => {
+                    tracing::info!(
+                        captcha = %kupa_providers::captcha::config::summary(&c),
+                        "the captcha"
+                    );
+                    Some(c)
+                }
+            };
             let settings = config::api_settings(
                 &file.web,
                 redirect_allow_list,
@@ -343,9 +357,15 @@ async fn main() -> anyhow::Result<()> {
             let settings = kupa_api::ApiSettings {
                 public_url: public_url.trim_end_matches('/').to_owned(),
                 mini_site_keys,
+                captcha_site: captcha_provider
+                    .as_ref()
+                    .map(|c| kupa_api::state::CaptchaSite {
+                        mode: c.provider.as_str(),
+                        site_key: c.site_key.clone(),
+                    }),
                 ..settings
             };
-            serve(addr, db, &file, demo, settings, limits).await
+            serve(addr, db, &file, demo, settings, limits, captcha_provider).await
         }
     }
 }
@@ -357,6 +377,7 @@ async fn serve(
     demo: bool,
     settings: kupa_api::ApiSettings,
     limits: kupa_wiring::serve::ServeLimits,
+    captcha: Option<kupa_providers::captcha::SiteVerifyConfig>,
 ) -> anyhow::Result<()> {
     let clock = Arc::new(ServerClock::new());
     let db = open_db(&db_args, file).await?;
@@ -401,6 +422,8 @@ async fn serve(
     let delivery = config::delivery()?;
     let (providers, outbox_worker) =
         kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode)
+            .with_captcha(captcha)
+            .map_err(|e| anyhow::anyhow!(e))?
             .with_delivery(&db, &delivery);
     let state = kupa_wiring::app_state(db.clone(), providers, settings);
     if let Some(worker) = outbox_worker {

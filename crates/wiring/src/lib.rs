@@ -60,6 +60,21 @@ impl Providers {
 }
 
 impl Providers {
+    /// A captcha provider's server-side check in place of the built-in captcha (decision 0062);
+    /// `None` keeps it.
+    pub fn with_captcha(
+        self,
+        config: Option<kupa_providers::captcha::SiteVerifyConfig>,
+    ) -> Result<Providers, String> {
+        Ok(match config {
+            Some(c) => Providers {
+                captcha: Arc::new(kupa_providers::captcha::SiteVerify::new(c)?),
+                ..self
+            },
+            None => self,
+        })
+    }
+
     /// The real SMS provider and mail server of `delivery` in place of the outbox adapters, for
     /// the channels it configures (decision 0057), and the outbox worker that sends for both:
     /// `None` when nothing is configured, and then everything stays as [`Providers::built_in`].

@@ -6,6 +6,7 @@
 mod common;
 
 mod cancel;
+mod captcha;
 mod catalogue_import;
 mod client_errors;
 mod contact_change;

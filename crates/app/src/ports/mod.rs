@@ -11,9 +11,11 @@ use crate::orders::{
     Refund, SeatMove,
 };
 
+mod captcha;
 mod logins;
 mod messages;
 
+pub use captcha::*;
 pub use logins::*;
 pub use messages::*;
 /// The catalogue: written whole by the seed command, read by every buyer.
@@ -156,28 +158,6 @@ pub trait Clock: Send + Sync {
 pub trait AdjustableClock: Clock {
     fn advance_ms(&self, by_ms: i64);
     fn offset_ms(&self) -> i64;
-}
-
-/// Refuses the call with `recaptcha` (HTTP 400, as the spec's client expects) unless the captcha
-/// accepts the token: the one check every protected call makes.
-pub async fn require_captcha(captcha: &dyn Captcha, token: &str) -> AppResult<()> {
-    if captcha.verify(token).await? {
-        Ok(())
-    } else {
-        Err(crate::AppError::rejected(
-            crate::ErrorCode::Recaptcha,
-            "the captcha token was not accepted",
-        ))
-    }
-}
-
-/// The captcha token the test mode accepts and the web app sends in test mode.
-pub const CAPTCHA_TEST_TOKEN: &str = "kupa-test-captcha";
-
-/// The captcha check of lock, login and best-available calls.
-#[async_trait]
-pub trait Captcha: Send + Sync {
-    async fn verify(&self, token: &str) -> AppResult<bool>;
 }
 
 /// Ticket codes, the references tickets accept, and members by number: what the ticket rules
