@@ -203,6 +203,15 @@ pub fn with_site_layers(site: Router, state: AppState) -> Router {
     let https = edge::Https {
         public_url_is_https: state.settings.public_url.starts_with("https://"),
         trust_forwarded: state.settings.trust_forwarded_for,
+        csp: axum::http::HeaderValue::from_str(&edge::shop_csp(
+            state
+                .settings
+                .captcha_site
+                .as_ref()
+                .filter(|_| !state.settings.test_mode)
+                .map(|c| c.mode),
+        ))
+        .expect("the policy is plain text"),
     };
     site
         // Inside the session layer: the captcha provider is told the session's address.

@@ -363,11 +363,17 @@ async fn the_site_config_names_the_provider_and_its_public_key_only(db: &TestDb)
         json!({ "mode": "recaptcha-v3", "testToken": null, "siteKey": SITE_KEY })
     );
     assert!(!r.text.contains(SECRET));
+    // The pages may load the provider's script and frames, and nothing else is opened up.
+    let csp = r.headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("script-src 'self' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/;"), "{csp}");
+    assert!(csp.contains("connect-src 'self';"), "{csp}");
     // Test mode keeps its test token and names no provider.
     let r = app.another_node(db, test_settings()).await.get("/api/config").await;
     assert_eq!(
         r.body["captcha"],
         json!({ "mode": "test", "testToken": "kupa-test-captcha", "siteKey": null })
     );
+    let csp = r.headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("script-src 'self';"), "{csp}");
 }
 }
