@@ -91,8 +91,9 @@ enum Command {
         http: Box<config::HttpArgs>,
         #[command(flatten)]
         cancellation: config::CancellationArgs,
-        /// `off`: run without a captcha, knowingly. Without it (or --demo, --test-mode) serve
-        /// refuses to start, as no captcha provider is configured (decision 0017).
+        /// The captcha provider (its keys in KUPA_CAPTCHA_*), or `off` to run without one
+        /// knowingly. Without it (or --demo, --test-mode) serve refuses to start (decisions 0017,
+        /// 0062).
         #[arg(long, env = "KUPA_CAPTCHA", value_enum)]
         captcha: Option<config::CaptchaSetting>,
     },
