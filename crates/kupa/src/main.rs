@@ -421,11 +421,21 @@ async fn serve(
         );
     }
     let delivery = config::delivery()?;
-    let (providers, outbox_worker) =
+    let cardcom_config = kupa_providers::cardcom::CardComConfig::from_lookup(
+        &|n| std::env::var(n).ok(),
+        &settings.public_url,
+    )
+    .map_err(|e| anyhow::anyhow!("{e} (docs/configuration.md, \"Card payments\")"))?;
+    if let Some(c) = &cardcom_config {
+        tracing::info!(gateway = %c.summary(), "card payments");
+    }
+    let (providers, cardcom) =
         kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode)
             .with_captcha(captcha)
             .map_err(|e| anyhow::anyhow!(e))?
-            .with_delivery(&db, &delivery);
+            .with_cardcom(&db, cardcom_config)
+            .map_err(|e| anyhow::anyhow!(e))?;
+    let (providers, outbox_worker) = providers.with_delivery(&db, &delivery);
     let state = kupa_wiring::app_state(db.clone(), providers, settings);
     if let Some(worker) = outbox_worker {
         // Each node runs one; the database's leases keep two from sending the same message.
@@ -435,7 +445,7 @@ async fn serve(
     spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());
     let hub = state.seat_events.clone();
-    let app = kupa_wiring::site(state);
+    let app = kupa_wiring::site_with_cardcom(state, cardcom);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;

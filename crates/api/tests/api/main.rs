@@ -7,6 +7,7 @@ mod common;
 
 mod cancel;
 mod captcha;
+mod cardcom;
 mod catalogue_import;
 mod client_errors;
 mod contact_change;

@@ -179,7 +179,7 @@ impl OrderService {
             let back = paid.return_url.clone();
             return Ok((paid, back));
         }
-        let url = self.gateway.form_url(&payment);
+        let url = self.gateway.open_page(&payment).await?;
         Ok((payment, url))
     }
 

@@ -12,10 +12,12 @@ use crate::orders::{
 };
 
 mod captcha;
+mod deals;
 mod logins;
 mod messages;
 
 pub use captcha::*;
+pub use deals::*;
 pub use logins::*;
 pub use messages::*;
 /// The catalogue: written whole by the seed command, read by every buyer.
@@ -279,8 +281,15 @@ pub trait OrderStore: Send + Sync {
 /// A payment provider. The built-in test gateway implements it with its own hosted pages.
 #[async_trait]
 pub trait PaymentGateway: Send + Sync {
-    /// Where the buyer pays this payment (the spec's paymentFormURL).
+    /// Where the buyer pays this payment (the spec's paymentFormURL), for a provider whose page
+    /// needs no call to open (the test gateway's own pages).
     fn form_url(&self, payment: &Payment) -> String;
+    /// Opens the provider's page for a new payment and answers its address. A provider that
+    /// creates its page by a call (CardCom's LowProfile) overrides this; an error means no page
+    /// was opened, and the payment stays open until its window ends.
+    async fn open_page(&self, payment: &Payment) -> AppResult<String> {
+        Ok(self.form_url(payment))
+    }
     /// Gives `refund.amount` of a paid payment back (all of it for a finalisation that failed
     /// after the money was taken, part of it for a cancellation). Asking twice with the same
     /// `refund.key` gives the money back once; an error means the provider did not confirm.
