@@ -50,6 +50,12 @@ pub async fn check_config(
             None
         }
     };
+    let public_url = lookup("KUPA_PUBLIC_URL").unwrap_or_default();
+    match kupa_providers::cardcom::CardComConfig::from_lookup(&lookup, &public_url) {
+        Ok(Some(c)) => println!("payments: {}", c.summary()),
+        Ok(None) => println!("payments: the built-in test gateway"),
+        Err(e) => println!("payments: NOT READY: {e}"),
+    }
     let settings = config::delivery_settings()?;
     let summary = settings.summary();
     println!("sms:  {}", summary.sms);
