@@ -24,7 +24,13 @@ object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 /// the addresses the providers' docs name (reCAPTCHA's FAQ, "Content Security Policy";
 /// Cloudflare Turnstile's "Content Security Policy" page). `mode` is the site config's
 /// `captcha.mode`; any other (off, test) keeps [`SHOP_CSP`].
-pub fn shop_csp(mode: Option<&str>) -> String {
+/// `payment_frame`: the origin of a card provider's hosted page, which the payment dialog frames
+/// (CardCom's, decision 0063).
+pub fn shop_csp(mode: Option<&str>, payment_frame: Option<&str>) -> String {
+    let base = match payment_frame {
+        Some(origin) => SHOP_CSP.replace("frame-src 'self'", &format!("frame-src 'self' {origin}")),
+        None => SHOP_CSP.to_owned(),
+    };
     let (scripts, frames) = match mode {
         Some("recaptcha-v2" | "recaptcha-v3") => (
             "https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/",
@@ -34,10 +40,9 @@ pub fn shop_csp(mode: Option<&str>) -> String {
             "https://challenges.cloudflare.com",
             "https://challenges.cloudflare.com",
         ),
-        _ => return SHOP_CSP.to_owned(),
+        _ => return base,
     };
-    SHOP_CSP
-        .replace("script-src 'self'", &format!("script-src 'self' {scripts}"))
+    base.replace("script-src 'self'", &format!("script-src 'self' {scripts}"))
         .replace("frame-src 'self'", &format!("frame-src 'self' {frames}"))
 }
 
@@ -114,14 +119,23 @@ mod tests {
 
     #[test]
     fn a_captcha_provider_adds_its_script_and_frames_and_nothing_else() {
-        assert_eq!(shop_csp(None), SHOP_CSP);
-        assert_eq!(shop_csp(Some("test")), SHOP_CSP);
-        let v3 = shop_csp(Some("recaptcha-v3"));
+        assert_eq!(shop_csp(None, None), SHOP_CSP);
+        assert_eq!(shop_csp(Some("test"), None), SHOP_CSP);
+        let v3 = shop_csp(Some("recaptcha-v3"), None);
         assert!(v3.contains("script-src 'self' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/;"));
         assert!(v3.contains("frame-src 'self' https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/;"));
         assert!(v3.contains("connect-src 'self';") && v3.contains("frame-ancestors 'none'"));
-        let ts = shop_csp(Some("turnstile"));
+        let ts = shop_csp(Some("turnstile"), None);
         assert!(ts.contains("script-src 'self' https://challenges.cloudflare.com;"));
         assert!(HeaderValue::from_str(&ts).is_ok());
+    }
+
+    #[test]
+    fn a_card_providers_page_may_be_framed_beside_the_captchas() {
+        let both = shop_csp(Some("turnstile"), Some("https://secure.cardcom.solutions"));
+        assert!(both.contains(
+            "frame-src 'self' https://challenges.cloudflare.com https://secure.cardcom.solutions;"
+        ));
+        assert!(both.contains("frame-ancestors 'none'"));
     }
 }

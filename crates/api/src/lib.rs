@@ -210,6 +210,7 @@ pub fn with_site_layers(site: Router, state: AppState) -> Router {
                 .as_ref()
                 .filter(|_| !state.settings.test_mode)
                 .map(|c| c.mode),
+            state.settings.payment_page_origin.as_deref(),
         ))
         .expect("the policy is plain text"),
     };

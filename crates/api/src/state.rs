@@ -59,6 +59,9 @@ pub struct ApiSettings {
     /// The captcha provider the page runs (decision 0062): its name (`recaptcha-v2`,
     /// `recaptcha-v3`, `turnstile`) and public site key, for GET /config. None: off, or test mode.
     pub captcha_site: Option<CaptchaSite>,
+    /// The origin of a card provider's hosted page the payment dialog frames (CardCom's,
+    /// decision 0063); None with the test gateway, whose pages are this site's.
+    pub payment_page_origin: Option<String>,
     /// The shared secret of the payment gateway's signed callback (`KUPA_GATEWAY_SECRET`). When
     /// none is configured, test mode uses a fixed test secret and other modes refuse callbacks.
     pub gateway_secret: Option<GatewaySecret>,
@@ -187,6 +190,7 @@ impl Default for ApiSettings {
             wording: Arc::default(),
             test_mode: false,
             captcha_site: None,
+            payment_page_origin: None,
             gateway_secret: None,
             callback_window_s: kupa_app::orders::CALLBACK_WINDOW_SECONDS,
             public_url: "http://127.0.0.1:8080".into(),

@@ -429,6 +429,10 @@ async fn serve(
     if let Some(c) = &cardcom_config {
         tracing::info!(gateway = %c.summary(), "card payments");
     }
+    let settings = kupa_api::ApiSettings {
+        payment_page_origin: cardcom_config.as_ref().map(|c| c.page_origin()),
+        ..settings
+    };
     let (providers, cardcom) =
         kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode)
             .with_captcha(captcha)

@@ -226,6 +226,7 @@ async fn cardcom_app(db: &TestDb, fake: &FakeCardCom) -> (TestApp, Arc<CardCom>)
     providers.clock = clock.clone();
     let settings = ApiSettings {
         session_key: kupa_api::session::SessionKey::for_tests(),
+        payment_page_origin: Some(fake.config().page_origin()),
         ..test_settings()
     };
     let state = kupa_wiring::app_state(db_arc, providers, settings);
@@ -293,6 +294,10 @@ async fn an_order_paid_on_cardcoms_page_is_committed_once_cardcom_confirms_it(db
     assert_eq!(create["Operation"], "ChargeOnly");
     assert_eq!(create["ISOCoinId"], 1);
     assert_eq!(create["WebHookUrl"], "https://tickets.example/pay/cardcom/notify");
+    // The shop's pages may frame CardCom's (the payment dialog does).
+    let page = app.get("/").await;
+    let csp = page.headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains(&format!("frame-src 'self' {};", fake.url)), "{csp}");
 
     // Before CardCom says so, nothing is paid: the commit refuses.
     let presentation = k.presentation["id"].as_i64().unwrap();

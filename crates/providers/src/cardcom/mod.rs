@@ -82,6 +82,18 @@ impl CardComConfig {
         }))
     }
 
+    /// Where CardCom's pages are (the payment dialog frames them): its API's origin.
+    pub fn page_origin(&self) -> String {
+        let url = self.api_url.trim_end_matches('/');
+        match url.find("://").map(|i| i + 3) {
+            Some(start) => match url[start..].find('/') {
+                Some(end) => url[..start + end].to_owned(),
+                None => url.to_owned(),
+            },
+            None => url.to_owned(),
+        }
+    }
+
     pub fn summary(&self) -> String {
         format!(
             "CardCom terminal {} at {}{}",

@@ -169,5 +169,6 @@ fn cardcom_is_configured_only_when_asked_for_and_needs_its_keys() {
         .unwrap();
     assert_eq!(c.public_url, "https://t.example");
     assert!(c.summary().contains("refunds OFF"));
+    assert_eq!(c.page_origin(), "https://secure.cardcom.solutions");
     assert!(CardComConfig::from_lookup(&full, "http://t.example").is_err());
 }
