@@ -72,6 +72,28 @@ pub fn captcha(
     }
 }
 
+/// `kupa serve`'s captcha from its settings and the environment, logged: the provider to check
+/// tokens with, or None (off, logged loudly; or test mode).
+pub fn start(
+    setting: Option<CaptchaSetting>,
+    demo: bool,
+    test_mode: bool,
+) -> anyhow::Result<Option<SiteVerifyConfig>> {
+    Ok(
+        match captcha(setting, demo, test_mode, &|n| std::env::var(n).ok())? {
+            CaptchaStart::Off(why) => {
+                tracing::warn!("{why}");
+                None
+            }
+            CaptchaStart::TestToken => None,
+            CaptchaStart::Provider(c) => {
+                tracing::info!(captcha = %provider_config::summary(&c), "the captcha");
+                Some(c)
+            }
+        },
+    )
+}
+
 /// KUPA_CAPTCHA as `kupa check-config` reads it (serve reads it through its flags).
 pub fn setting_from_env(
     lookup: &dyn Fn(&str) -> Option<String>,

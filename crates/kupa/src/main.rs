@@ -284,23 +284,8 @@ async fn main() -> anyhow::Result<()> {
         } => {
             init_logs(json_logs);
             let test_mode = test_mode || file.test_mode.unwrap_or(false);
-            let captcha_start = config::captcha(captcha.or(file.captcha), demo, test_mode, &|n| {
-                std::env::var(n).ok()
-            })?;
-            let captcha_provider = match captcha_start {
-                config::CaptchaStart::Off(why) => {
-                    tracing::warn!("{why}");
-                    None
-                }
-                config::CaptchaStart::TestToken => None,
-                config::CaptchaStart::Provider(c) => {
-                    tracing::info!(
-                        captcha = %kupa_providers::captcha::config::summary(&c),
-                        "the captcha"
-                    );
-                    Some(c)
-                }
-            };
+            let captcha_provider =
+                captcha_config::start(captcha.or(file.captcha), demo, test_mode)?;
             let settings = config::api_settings(
                 &file.web,
                 redirect_allow_list,
