@@ -9,6 +9,42 @@ use crate::{Db, db_err};
 
 #[async_trait]
 impl PaymentDeals for Db {
+    async fn record_page(
+        &self,
+        payment_id: &str,
+        provider: &str,
+        page_id: &str,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        on_pool!(self, |p| sqlx::query(
+            "INSERT INTO payment_deals (payment_id, provider, page_id, created_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO NOTHING",
+        )
+        .bind(payment_id)
+        .bind(provider)
+        .bind(page_id)
+        .bind(now_ms)
+        .execute(p)
+        .await
+        .map(|_| ())
+        .map_err(db_err)?);
+        Ok(())
+    }
+
+    async fn page_of(&self, payment_id: &str) -> StoreResult<Option<String>> {
+        Ok(on_pool!(self, |p| sqlx::query(
+            "SELECT page_id FROM payment_deals WHERE payment_id = $1"
+        )
+        .bind(payment_id)
+        .fetch_optional(p)
+        .await
+        .and_then(|r| r
+            .map(|r| r.try_get::<Option<String>, _>("page_id"))
+            .transpose())
+        .map(Option::flatten)
+        .map_err(db_err)?))
+    }
+
     async fn record_deal(
         &self,
         payment_id: &str,
@@ -18,7 +54,8 @@ impl PaymentDeals for Db {
     ) -> StoreResult<()> {
         on_pool!(self, |p| sqlx::query(
             "INSERT INTO payment_deals (payment_id, provider, deal_id, created_at) \
-             VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO NOTHING",
+             VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO UPDATE \
+             SET deal_id = COALESCE(payment_deals.deal_id, excluded.deal_id)",
         )
         .bind(payment_id)
         .bind(provider)
@@ -38,7 +75,10 @@ impl PaymentDeals for Db {
         .bind(payment_id)
         .fetch_optional(p)
         .await
-        .and_then(|r| r.map(|r| r.try_get::<String, _>("deal_id")).transpose())
+        .and_then(|r| r
+            .map(|r| r.try_get::<Option<String>, _>("deal_id"))
+            .transpose())
+        .map(Option::flatten)
         .map_err(db_err)?))
     }
 

@@ -318,6 +318,26 @@ async fn an_order_paid_on_cardcoms_page_is_committed_once_cardcom_confirms_it(db
     assert_eq!(reservations, vec!["1".to_owned()]);
 }
 
+async fn a_lost_notification_is_made_good_by_asking_cardcom_when_the_buyer_returns(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (k, payment, lp, _) = opened(&app, &fake, &who, 2).await;
+    // The buyer is on the page: nothing to record yet.
+    let s = status(&app, &who, &payment).await;
+    assert_eq!(s.body["status"], "created", "{}", s.text);
+    // The buyer pays; CardCom's post never arrives. The returning page's status read asks
+    // CardCom (the browser's word is not taken), and the order is paid.
+    fake.pay(&lp, 77_005, 0);
+    let s = status(&app, &who, &payment).await;
+    assert_eq!(s.body["status"], "captured", "{}", s.text);
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    app.commit(&who, presentation).await.ok();
+    // The post comes late after all: nothing more happens.
+    assert_eq!(notify(&app, json!({ "LowProfileId": lp })).await.status, StatusCode::OK);
+    assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM orders WHERE status = 'paid'").await, vec!["1".to_owned()]);
+}
+
 async fn a_forged_notification_is_refused_and_pays_nothing(db: &TestDb) {
     let fake = FakeCardCom::start().await;
     let (app, _) = cardcom_app(db, &fake).await;

@@ -1,5 +1,5 @@
-//! What a card provider adapter keeps of its deals (decision 0063): the provider's id of each
-//! payment's deal, and the refunds made of it by key.
+//! What a card provider adapter keeps of its payments (decision 0063): the provider's page and
+//! deal ids of each payment, and the refunds made of it by key.
 
 use async_trait::async_trait;
 
@@ -7,6 +7,16 @@ use crate::error::StoreResult;
 
 #[async_trait]
 pub trait PaymentDeals: Send + Sync {
+    /// Keeps the provider's page id of a payment (once).
+    async fn record_page(
+        &self,
+        payment_id: &str,
+        provider: &str,
+        page_id: &str,
+        now_ms: i64,
+    ) -> StoreResult<()>;
+    /// The provider's page id of a payment, when one was recorded.
+    async fn page_of(&self, payment_id: &str) -> StoreResult<Option<String>>;
     /// Keeps the provider's deal id of a payment; a second record of the same payment keeps
     /// the first.
     async fn record_deal(

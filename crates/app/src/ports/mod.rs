@@ -294,6 +294,12 @@ pub trait PaymentGateway: Send + Sync {
     /// after the money was taken, part of it for a cancellation). Asking twice with the same
     /// `refund.key` gives the money back once; an error means the provider did not confirm.
     async fn refund(&self, payment: &Payment, refund: &GatewayRefund) -> AppResult<()>;
+    /// The provider's word on an open payment, asked of the provider itself (a status query),
+    /// when it has one: how a payment whose notification never came is still settled. None: no
+    /// word (yet), or a provider that only calls back.
+    async fn ask_provider(&self, _payment: &Payment) -> Option<PaymentUpdate> {
+        None
+    }
     /// The provider's word for an open payment that has outlived its window at `now_ms`, if it
     /// has (the built-in test gateway times payments out itself; others call back).
     fn timed_out(&self, _payment: &Payment, _now_ms: i64) -> Option<PaymentUpdate> {

@@ -132,6 +132,8 @@ struct Created {
     #[serde(default)]
     description: Option<String>,
     #[serde(default)]
+    low_profile_id: Option<String>,
+    #[serde(default)]
     url: Option<String>,
 }
 
@@ -352,18 +354,18 @@ impl CardCom {
         body
     }
 
-    /// The page of a payment: LowProfile/Create.
-    pub async fn create_page(&self, p: &Payment) -> Result<String, CallError> {
+    /// The page of a payment: LowProfile/Create. Its address and its LowProfileId.
+    pub async fn create_page(&self, p: &Payment) -> Result<(String, String), CallError> {
         let created: Created = self
             .call("/api/v11/LowProfile/Create", &self.create_body(p))
             .await?;
-        match (created.response_code, created.url) {
-            (0, Some(url))
+        match (created.response_code, created.url, created.low_profile_id) {
+            (0, Some(url), Some(id))
                 if url.starts_with("https://") || url.starts_with("http://127.0.0.1") =>
             {
-                Ok(url)
+                Ok((url, id))
             }
-            (code, _) => Err(CallError::Refused(
+            (code, _, _) => Err(CallError::Refused(
                 code,
                 created.description.unwrap_or_default(),
             )),
@@ -434,8 +436,25 @@ impl PaymentGateway for CardCom {
         String::new()
     }
 
+    /// GetLpResult for the payment's page: a finished deal's word (the notification may not have
+    /// come); nothing while the buyer is still on the page, or when CardCom cannot be asked.
+    async fn ask_provider(&self, payment: &Payment) -> Option<PaymentUpdate> {
+        let page = self.deals.page_of(&payment.id).await.ok()??;
+        let result = self.lp_result(&page).await.ok()?;
+        let update = judge(payment, self.config.terminal, &result).ok()?;
+        if update.status == PaymentStatus::Authorized {
+            let deal = result
+                .tranzaction_info
+                .as_ref()
+                .and_then(|t| t.tranzaction_id)
+                .or(result.tranzaction_id)?;
+            self.keep_deal(&payment.id, deal).await.ok()?;
+        }
+        Some(update)
+    }
+
     async fn open_page(&self, payment: &Payment) -> AppResult<String> {
-        self.create_page(payment).await.map_err(|e| {
+        let (url, page) = self.create_page(payment).await.map_err(|e| {
             let (code, why) = match &e {
                 CallError::NoResponse(why) => (payment_codes::ERROR_NO_RESPONSE, why.clone()),
                 CallError::Refused(c, _) => {
@@ -448,7 +467,11 @@ impl PaymentGateway for CardCom {
                 "the payment page could not be opened: please try again",
                 json!({ "failureCode": code }),
             )
-        })
+        })?;
+        self.deals
+            .record_page(&payment.id, "cardcom", &page, self.clock.now_ms())
+            .await?;
+        Ok(url)
     }
 
     /// RefundByTransactionId for the payment's deal (kept when CardCom confirmed it): the whole

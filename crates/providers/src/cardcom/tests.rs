@@ -16,6 +16,12 @@ struct NoDeals;
 
 #[async_trait]
 impl PaymentDeals for NoDeals {
+    async fn record_page(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn page_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
+        Ok(None)
+    }
     async fn record_deal(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
         Ok(())
     }

@@ -1,10 +1,12 @@
--- A card provider's own name for a payment's deal (CardCom's TranzactionId, decision 0063), kept
--- when the provider confirms it, so a refund can name the deal; and each refund made of it, by
--- the refund's key, so a refund asked twice is made once.
+-- A card provider's own names for a payment (decision 0063): its page (CardCom's LowProfileId),
+-- kept when the page is opened, so the server can ask the provider how the payment stands; its
+-- deal (CardCom's TranzactionId), kept when the provider confirms it, so a refund can name it;
+-- and each refund made of it, by the refund's key, so a refund asked twice is made once.
 CREATE TABLE payment_deals (
     payment_id TEXT CONSTRAINT payment_deals_pkey PRIMARY KEY,
     provider TEXT NOT NULL,
-    deal_id TEXT NOT NULL,
+    page_id TEXT,
+    deal_id TEXT,
     created_at BIGINT NOT NULL
 );
 CREATE TABLE payment_deal_refunds (
