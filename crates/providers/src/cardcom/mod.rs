@@ -22,7 +22,8 @@ use kupa_app::AppError;
 use kupa_app::ErrorCode;
 use kupa_app::error::AppResult;
 use kupa_app::orders::{
-    GatewayRefund, Payment, PaymentGateway, PaymentStatus, PaymentUpdate, payment_codes,
+    GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentStatus, PaymentUpdate,
+    payment_codes,
 };
 use kupa_app::ports::{Clock, PaymentDeals};
 use serde::{Deserialize, Serialize};
@@ -454,6 +455,18 @@ impl PaymentGateway for CardCom {
     }
 
     async fn open_page(&self, payment: &Payment) -> AppResult<String> {
+        // CardCom's page takes cards; PayPal, Blik and PayU are other providers' (issue 20 item
+        // 2), so they are refused here rather than sent to a card page.
+        if !matches!(
+            payment.method,
+            PaymentMethod::Card | PaymentMethod::SavedCard
+        ) {
+            return Err(AppError::rejected_with(
+                ErrorCode::PaymentError,
+                "this payment method is not offered with CardCom",
+                json!({ "failureCode": payment_codes::FORM_VALIDATION }),
+            ));
+        }
         let (url, page) = self.create_page(payment).await.map_err(|e| {
             let (code, why) = match &e {
                 CallError::NoResponse(why) => (payment_codes::ERROR_NO_RESPONSE, why.clone()),

@@ -178,3 +178,20 @@ fn cardcom_is_configured_only_when_asked_for_and_needs_its_keys() {
     assert_eq!(c.page_origin(), "https://secure.cardcom.solutions");
     assert!(CardComConfig::from_lookup(&full, "http://t.example").is_err());
 }
+
+#[tokio::test]
+async fn a_method_cardcom_does_not_take_is_refused_before_any_call() {
+    // The API address is a closed port: a call would fail as errorNoResponse instead.
+    let blik = Payment {
+        method: kupa_app::orders::PaymentMethod::Blik,
+        ..payment()
+    };
+    let e = cardcom().open_page(&blik).await.unwrap_err().to_string();
+    assert!(e.contains("not offered with CardCom"), "{e}");
+    let card = cardcom()
+        .open_page(&payment())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(card.contains("could not be opened"), "{card}");
+}
