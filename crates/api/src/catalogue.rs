@@ -49,10 +49,13 @@ pub struct LocaleInfo {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CaptchaInfo {
-    /// off (no provider configured) or test (only the test token passes).
+    /// `off` (no provider configured), `test` (only the test token passes), or the provider
+    /// whose widget the page runs: `recaptcha-v2`, `recaptcha-v3`, `turnstile`.
     pub mode: String,
     /// The token to send in test mode; null otherwise.
     pub test_token: Option<String>,
+    /// The provider's public site key; null when off or in test mode.
+    pub site_key: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -100,10 +103,20 @@ pub(crate) async fn config_body(state: &AppState) -> ApiResult<ConfigResponse> {
         routes: s.routes.clone(),
         redirect_allow_list: s.redirect_allow_list.clone(),
         captcha: CaptchaInfo {
-            mode: if s.test_mode { "test" } else { "off" }.into(),
+            mode: match (&s.captcha_site, s.test_mode) {
+                (_, true) => "test",
+                (Some(site), false) => site.mode,
+                (None, false) => "off",
+            }
+            .into(),
             test_token: s
                 .test_mode
                 .then(|| kupa_app::ports::CAPTCHA_TEST_TOKEN.to_owned()),
+            site_key: s
+                .captcha_site
+                .as_ref()
+                .filter(|_| !s.test_mode)
+                .map(|c| c.site_key.clone()),
         },
         test_mode: s.test_mode,
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),

@@ -20,15 +20,43 @@ pub const SHOP_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'se
 img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; frame-src 'self'; \
 object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
+/// The shop's policy with a captcha provider's widget allowed: its script and its frames, from
+/// the addresses the providers' docs name (reCAPTCHA's FAQ, "Content Security Policy";
+/// Cloudflare Turnstile's "Content Security Policy" page). `mode` is the site config's
+/// `captcha.mode`; any other (off, test) keeps [`SHOP_CSP`].
+/// `payment_frame`: the origin of a card provider's hosted page, which the payment dialog frames
+/// (CardCom's, decision 0063).
+pub fn shop_csp(mode: Option<&str>, payment_frame: Option<&str>) -> String {
+    let base = match payment_frame {
+        Some(origin) => SHOP_CSP.replace("frame-src 'self'", &format!("frame-src 'self' {origin}")),
+        None => SHOP_CSP.to_owned(),
+    };
+    let (scripts, frames) = match mode {
+        Some("recaptcha-v2" | "recaptcha-v3") => (
+            "https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/",
+            "https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/",
+        ),
+        Some("turnstile") => (
+            "https://challenges.cloudflare.com",
+            "https://challenges.cloudflare.com",
+        ),
+        _ => return base,
+    };
+    base.replace("script-src 'self'", &format!("script-src 'self' {scripts}"))
+        .replace("frame-src 'self'", &format!("frame-src 'self' {frames}"))
+}
+
 /// A year; no includeSubDomains or preload, which are the operator's to choose (in the proxy).
 const HSTS: &str = "max-age=31536000";
 
 /// Whether the site is served over HTTPS: its configured public address is https, or (behind a
 /// trusted proxy, `KUPA_TRUST_FORWARDED_FOR`) the proxy says the request came over https.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Https {
     pub public_url_is_https: bool,
     pub trust_forwarded: bool,
+    /// The policy pages get unless they set their own ([`shop_csp`]).
+    pub csp: HeaderValue,
 }
 
 impl Https {
@@ -50,7 +78,7 @@ pub async fn security_headers(State(https): State<Https>, req: Request, next: Ne
     let mut response = next.run(req).await;
     let h = response.headers_mut();
     if !h.contains_key(CONTENT_SECURITY_POLICY) {
-        h.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static(SHOP_CSP));
+        h.insert(CONTENT_SECURITY_POLICY, https.csp.clone());
         h.entry(X_FRAME_OPTIONS)
             .or_insert(HeaderValue::from_static("DENY"));
     }
@@ -83,4 +111,31 @@ pub async fn body_limit(State(max): State<usize>, req: Request, next: Next) -> R
         return crate::extract::too_large().into_response();
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_captcha_provider_adds_its_script_and_frames_and_nothing_else() {
+        assert_eq!(shop_csp(None, None), SHOP_CSP);
+        assert_eq!(shop_csp(Some("test"), None), SHOP_CSP);
+        let v3 = shop_csp(Some("recaptcha-v3"), None);
+        assert!(v3.contains("script-src 'self' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/;"));
+        assert!(v3.contains("frame-src 'self' https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/;"));
+        assert!(v3.contains("connect-src 'self';") && v3.contains("frame-ancestors 'none'"));
+        let ts = shop_csp(Some("turnstile"), None);
+        assert!(ts.contains("script-src 'self' https://challenges.cloudflare.com;"));
+        assert!(HeaderValue::from_str(&ts).is_ok());
+    }
+
+    #[test]
+    fn a_card_providers_page_may_be_framed_beside_the_captchas() {
+        let both = shop_csp(Some("turnstile"), Some("https://secure.cardcom.solutions"));
+        assert!(both.contains(
+            "frame-src 'self' https://challenges.cloudflare.com https://secure.cardcom.solutions;"
+        ));
+        assert!(both.contains("frame-ancestors 'none'"));
+    }
 }

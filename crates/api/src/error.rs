@@ -62,7 +62,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         NoEvent | NotFound | CustomerNotFound | SystemVoucherNotFound => StatusCode::NOT_FOUND,
         IntegrationError | Forbidden => StatusCode::FORBIDDEN,
         // The spec reserves 400 for captcha failures: the client turns it into "recaptcha required".
-        Recaptcha => StatusCode::BAD_REQUEST,
+        // Its siblings too: a token used twice, and a provider that could not be asked.
+        Recaptcha | RecaptchaRepeated | InvalidCaptcha => StatusCode::BAD_REQUEST,
         GeneralError => StatusCode::INTERNAL_SERVER_ERROR,
         ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,

@@ -4,6 +4,7 @@
 //! them beside [`router`] and wraps both in [`with_site_layers`].
 
 mod bounds;
+mod captcha_call;
 mod cart;
 mod catalogue;
 mod client_errors;
@@ -202,8 +203,20 @@ pub fn with_site_layers(site: Router, state: AppState) -> Router {
     let https = edge::Https {
         public_url_is_https: state.settings.public_url.starts_with("https://"),
         trust_forwarded: state.settings.trust_forwarded_for,
+        csp: axum::http::HeaderValue::from_str(&edge::shop_csp(
+            state
+                .settings
+                .captcha_site
+                .as_ref()
+                .filter(|_| !state.settings.test_mode)
+                .map(|c| c.mode),
+            state.settings.payment_page_origin.as_deref(),
+        ))
+        .expect("the policy is plain text"),
     };
     site
+        // Inside the session layer: the captcha provider is told the session's address.
+        .layer(axum::middleware::from_fn(captcha_call::middleware))
         // Inside the session layer: the limits key on the buyer session.
         .layer(axum::middleware::from_fn_with_state(
             rate_limit::Gate {

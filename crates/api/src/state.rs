@@ -56,6 +56,12 @@ pub struct ApiSettings {
     /// Tenant wording over the catalogue's (KUPA_WORDING, decision 0054), checked at start.
     pub wording: Arc<crate::wording::Wording>,
     pub test_mode: bool,
+    /// The captcha provider the page runs (decision 0062): its name (`recaptcha-v2`,
+    /// `recaptcha-v3`, `turnstile`) and public site key, for GET /config. None: off, or test mode.
+    pub captcha_site: Option<CaptchaSite>,
+    /// The origin of a card provider's hosted page the payment dialog frames (CardCom's,
+    /// decision 0063); None with the test gateway, whose pages are this site's.
+    pub payment_page_origin: Option<String>,
     /// The shared secret of the payment gateway's signed callback (`KUPA_GATEWAY_SECRET`). When
     /// none is configured, test mode uses a fixed test secret and other modes refuse callbacks.
     pub gateway_secret: Option<GatewaySecret>,
@@ -166,6 +172,13 @@ impl std::fmt::Debug for GatewaySecret {
     }
 }
 
+/// The public half of a captcha provider's keys: what the page needs to run its widget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaptchaSite {
+    pub mode: &'static str,
+    pub site_key: String,
+}
+
 impl Default for ApiSettings {
     fn default() -> Self {
         ApiSettings {
@@ -176,6 +189,8 @@ impl Default for ApiSettings {
             default_locale: "he".into(),
             wording: Arc::default(),
             test_mode: false,
+            captcha_site: None,
+            payment_page_origin: None,
             gateway_secret: None,
             callback_window_s: kupa_app::orders::CALLBACK_WINDOW_SECONDS,
             public_url: "http://127.0.0.1:8080".into(),

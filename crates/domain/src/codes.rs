@@ -39,6 +39,12 @@ error_codes! {
     IntegrationError = "integrationError",
     /// The captcha token was missing or rejected.
     Recaptcha = "recaptcha",
+    /// The captcha provider says the token was checked before or is too old (its
+    /// `timeout-or-duplicate`): refresh the page or use another browser (decision 0062).
+    RecaptchaRepeated = "recaptcha_repeated",
+    /// The captcha provider could not be asked (down, too slow, or it refused the server's own
+    /// key): nothing was done, and the buyer may try again (decision 0062).
+    InvalidCaptcha = "invalid_captcha",
     /// A storage or other internal failure; its details stay in the log.
     GeneralError = "GENERAL_ERROR",
     /// The database is unreachable right now; try again.

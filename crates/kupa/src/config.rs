@@ -19,7 +19,7 @@ pub struct FileConfig {
     pub gateway_secret: Option<kupa_api::state::GatewaySecret>,
     /// How far a signed callback's timestamp may be from the clock (also KUPA_CALLBACK_WINDOW_SECONDS).
     pub callback_window_seconds: Option<i64>,
-    /// `off`: run without a captcha, knowingly (also KUPA_CAPTCHA, --captcha).
+    /// The captcha provider, or `off` to run without one knowingly (also KUPA_CAPTCHA, --captcha).
     pub captcha: Option<CaptchaSetting>,
     #[serde(default)]
     pub web: WebFileConfig,
@@ -419,46 +419,7 @@ pub fn serve_limits(
     })
 }
 
-/// The captcha as configured. Kupa has no captcha provider adapter yet, so the one setting is
-/// `off`: the explicit word that lets a box office run without one (decision 0017).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum CaptchaSetting {
-    Off,
-}
-
-/// How the captcha runs, and why it may.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CaptchaStart {
-    /// Test mode: only the test token passes.
-    TestToken,
-    /// Every token passes; the text says who chose that, for the log.
-    Off(&'static str),
-}
-
-/// Production refuses to start with the captcha off unless a setting says so: `--captcha off`
-/// (KUPA_CAPTCHA=off, `captcha = "off"` in the file), or `--demo` or `--test-mode`, which are
-/// never a real box office.
-pub fn captcha(
-    setting: Option<CaptchaSetting>,
-    demo: bool,
-    test_mode: bool,
-) -> anyhow::Result<CaptchaStart> {
-    match (test_mode, setting, demo) {
-        (true, _, _) => Ok(CaptchaStart::TestToken),
-        (false, Some(CaptchaSetting::Off), _) => Ok(CaptchaStart::Off(
-            "the captcha is off (KUPA_CAPTCHA=off): every captcha token is accepted",
-        )),
-        (false, None, true) => Ok(CaptchaStart::Off(
-            "the captcha is off for the demo (--demo): every captcha token is accepted",
-        )),
-        (false, None, false) => anyhow::bail!(
-            "no captcha provider is configured, so the captcha would accept any token. Kupa will \
-             not start like this: set KUPA_CAPTCHA=off (or --captcha off) to run without a \
-             captcha knowingly (docs/configuration.md)"
-        ),
-    }
-}
+pub use crate::captcha_config::{CaptchaSetting, CaptchaStart, captcha};
 
 /// The real SMS provider and mail server from KUPA_* variables (docs/configuration.md, "SMS and
 /// mail"); nothing set keeps both on the outbox. What is configured is logged, never
@@ -519,28 +480,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_captcha_is_off_only_when_a_setting_says_so() {
-        assert!(
-            captcha(None, false, false).is_err(),
-            "production, nothing said"
-        );
-        assert_eq!(captcha(None, false, true).unwrap(), CaptchaStart::TestToken);
-        assert_eq!(
-            captcha(Some(CaptchaSetting::Off), true, true).unwrap(),
-            CaptchaStart::TestToken,
-            "test mode keeps its test token"
-        );
-        assert!(matches!(
-            captcha(Some(CaptchaSetting::Off), false, false).unwrap(),
-            CaptchaStart::Off(why) if why.contains("KUPA_CAPTCHA=off")
-        ));
-        assert!(matches!(
-            captcha(None, true, false).unwrap(),
-            CaptchaStart::Off(why) if why.contains("--demo")
-        ));
-    }
-
-    #[test]
     fn a_wording_file_with_an_unknown_key_stops_the_start_naming_it() {
         let dir = std::env::temp_dir().join(format!("kupa-wording-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -566,5 +505,7 @@ mod tests {
         let f: FileConfig = toml::from_str("captcha = \"off\"").unwrap();
         assert_eq!(f.captcha, Some(CaptchaSetting::Off));
         assert!(toml::from_str::<FileConfig>("captcha = \"on\"").is_err());
+        let f: FileConfig = toml::from_str("captcha = \"recaptcha-v3\"").unwrap();
+        assert_eq!(f.captcha, Some(CaptchaSetting::RecaptchaV3));
     }
 }

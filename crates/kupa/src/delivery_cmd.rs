@@ -1,5 +1,5 @@
-//! `kupa outbox` and `kupa check-config`: how the outboxes stand, and whether the SMS and mail
-//! providers are configured and answer (decision 0057).
+//! `kupa outbox` and `kupa check-config`: how the outboxes stand, and whether the captcha, SMS
+//! and mail providers are configured and answer (decisions 0057, 0062).
 
 use kupa_app::ports::Clock;
 use kupa_providers::clock::ServerClock;
@@ -37,8 +37,33 @@ pub async fn outbox_status(db: &Db) -> anyhow::Result<()> {
 
 /// `kupa check-config`: what is configured and, with `probe`, whether it answers. Fails (exit
 /// status 1) when a setting is wrong or a probed provider does not answer.
-pub async fn check_config(probe: bool) -> anyhow::Result<()> {
+pub async fn check_config(
+    probe: bool,
+    file_captcha: Option<config::CaptchaSetting>,
+) -> anyhow::Result<()> {
     use kupa_providers::delivery::{smtp::SmtpMailer, twilio::TwilioSms};
+    let lookup = |n: &str| std::env::var(n).ok();
+    let captcha_setting = crate::captcha_config::setting_from_env(&lookup)?.or(file_captcha);
+    let captcha = match config::captcha(captcha_setting, false, false, &lookup) {
+        Ok(config::CaptchaStart::Provider(c)) => {
+            println!("captcha: {}", kupa_providers::captcha::config::summary(&c));
+            Some(c)
+        }
+        Ok(_) => {
+            println!("captcha: off (KUPA_CAPTCHA=off): every token is accepted");
+            None
+        }
+        Err(e) => {
+            println!("captcha: NOT READY: {e}");
+            None
+        }
+    };
+    let public_url = lookup("KUPA_PUBLIC_URL").unwrap_or_default();
+    match kupa_providers::cardcom::CardComConfig::from_lookup(&lookup, &public_url) {
+        Ok(Some(c)) => println!("payments: {}", c.summary()),
+        Ok(None) => println!("payments: the built-in test gateway"),
+        Err(e) => println!("payments: NOT READY: {e}"),
+    }
     let settings = config::delivery_settings()?;
     let summary = settings.summary();
     println!("sms:  {}", summary.sms);
@@ -47,6 +72,17 @@ pub async fn check_config(probe: bool) -> anyhow::Result<()> {
         return Ok(());
     }
     let mut broken = false;
+    if let Some(c) = captcha {
+        let answer = kupa_providers::captcha::SiteVerify::new(c)
+            .map_err(|e| anyhow::anyhow!(e))?
+            .probe()
+            .await;
+        broken |= answer.is_err();
+        println!(
+            "captcha probe: {}",
+            answer.unwrap_or_else(|e| format!("FAILED: {e}"))
+        );
+    }
     if let Some(t) = &settings.twilio {
         let answer = TwilioSms::new(t.clone())
             .map_err(|e| anyhow::anyhow!(e))?

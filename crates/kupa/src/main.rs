@@ -2,6 +2,7 @@
 //! `kupa serve`, `kupa migrate`, `kupa seed`, `kupa catalogue import`, `kupa openapi`, `kupa staff`,
 //! `kupa check-config`, `kupa outbox`.
 
+mod captcha_config;
 mod catalogue_cmd;
 mod config;
 mod delivery_cmd;
@@ -90,8 +91,9 @@ enum Command {
         http: Box<config::HttpArgs>,
         #[command(flatten)]
         cancellation: config::CancellationArgs,
-        /// `off`: run without a captcha, knowingly. Without it (or --demo, --test-mode) serve
-        /// refuses to start, as no captcha provider is configured (decision 0017).
+        /// The captcha provider (its keys in KUPA_CAPTCHA_*), or `off` to run without one
+        /// knowingly. Without it (or --demo, --test-mode) serve refuses to start (decisions 0017,
+        /// 0062).
         #[arg(long, env = "KUPA_CAPTCHA", value_enum)]
         captcha: Option<config::CaptchaSetting>,
     },
@@ -126,8 +128,9 @@ enum Command {
         #[command(flatten)]
         db: DbArgs,
     },
-    /// Say which real providers (SMS, mail) the environment configures; with --probe, whether
-    /// each answers (a login to the mail server, a read of the Twilio account: nothing is sent).
+    /// Say which real providers (captcha, SMS, mail) the environment configures; with --probe,
+    /// whether each answers (a check of a token that cannot pass, a login to the mail server, a
+    /// read of the Twilio account: nothing is sent).
     CheckConfig {
         #[arg(long)]
         probe: bool,
@@ -207,7 +210,7 @@ async fn main() -> anyhow::Result<()> {
         .or(file.log_format.clone())
         .is_some_and(|f| f == "json");
     match cli.command {
-        Command::CheckConfig { probe } => delivery_cmd::check_config(probe).await,
+        Command::CheckConfig { probe } => delivery_cmd::check_config(probe, file.captcha).await,
         Command::Outbox { db } => {
             init_logs(json_logs);
             let db = open_db(&db, &file).await?;
@@ -281,11 +284,8 @@ async fn main() -> anyhow::Result<()> {
         } => {
             init_logs(json_logs);
             let test_mode = test_mode || file.test_mode.unwrap_or(false);
-            if let config::CaptchaStart::Off(why) =
-                config::captcha(captcha.or(file.captcha), demo, test_mode)?
-            {
-                tracing::warn!("{why}");
-            }
+            let captcha_provider =
+                captcha_config::start(captcha.or(file.captcha), demo, test_mode)?;
             let settings = config::api_settings(
                 &file.web,
                 redirect_allow_list,
@@ -343,9 +343,15 @@ async fn main() -> anyhow::Result<()> {
             let settings = kupa_api::ApiSettings {
                 public_url: public_url.trim_end_matches('/').to_owned(),
                 mini_site_keys,
+                captcha_site: captcha_provider
+                    .as_ref()
+                    .map(|c| kupa_api::state::CaptchaSite {
+                        mode: c.provider.as_str(),
+                        site_key: c.site_key.clone(),
+                    }),
                 ..settings
             };
-            serve(addr, db, &file, demo, settings, limits).await
+            serve(addr, db, &file, demo, settings, limits, captcha_provider).await
         }
     }
 }
@@ -357,6 +363,7 @@ async fn serve(
     demo: bool,
     settings: kupa_api::ApiSettings,
     limits: kupa_wiring::serve::ServeLimits,
+    captcha: Option<kupa_providers::captcha::SiteVerifyConfig>,
 ) -> anyhow::Result<()> {
     let clock = Arc::new(ServerClock::new());
     let db = open_db(&db_args, file).await?;
@@ -399,9 +406,25 @@ async fn serve(
         );
     }
     let delivery = config::delivery()?;
-    let (providers, outbox_worker) =
+    let cardcom_config = kupa_providers::cardcom::CardComConfig::from_lookup(
+        &|n| std::env::var(n).ok(),
+        &settings.public_url,
+    )
+    .map_err(|e| anyhow::anyhow!("{e} (docs/configuration.md, \"Card payments\")"))?;
+    if let Some(c) = &cardcom_config {
+        tracing::info!(gateway = %c.summary(), "card payments");
+    }
+    let settings = kupa_api::ApiSettings {
+        payment_page_origin: cardcom_config.as_ref().map(|c| c.page_origin()),
+        ..settings
+    };
+    let (providers, cardcom) =
         kupa_wiring::Providers::built_in(&db, clock.clone(), settings.test_mode)
-            .with_delivery(&db, &delivery);
+            .with_captcha(captcha)
+            .map_err(|e| anyhow::anyhow!(e))?
+            .with_cardcom(&db, cardcom_config)
+            .map_err(|e| anyhow::anyhow!(e))?;
+    let (providers, outbox_worker) = providers.with_delivery(&db, &delivery);
     let state = kupa_wiring::app_state(db.clone(), providers, settings);
     if let Some(worker) = outbox_worker {
         // Each node runs one; the database's leases keep two from sending the same message.
@@ -417,7 +440,7 @@ async fn serve(
     spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());
     let hub = state.seat_events.clone();
-    let app = kupa_wiring::site(state);
+    let app = kupa_wiring::site_with_cardcom(state, cardcom);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;

@@ -2,6 +2,7 @@
 //! and mail server ([`delivery`]).
 
 pub mod captcha;
+pub mod cardcom;
 pub mod clock;
 pub mod delivery;
 pub mod outbox;

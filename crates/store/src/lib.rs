@@ -80,6 +80,7 @@ mod login;
 mod orders;
 mod outbox;
 mod outbox_queue;
+mod payment_deals;
 mod programme;
 mod rows;
 mod saved_cards;

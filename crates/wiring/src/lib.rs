@@ -60,6 +60,47 @@ impl Providers {
 }
 
 impl Providers {
+    /// A captcha provider's server-side check in place of the built-in captcha (decision 0062);
+    /// `None` keeps it.
+    pub fn with_captcha(
+        self,
+        config: Option<kupa_providers::captcha::SiteVerifyConfig>,
+    ) -> Result<Providers, String> {
+        Ok(match config {
+            Some(c) => Providers {
+                captcha: Arc::new(kupa_providers::captcha::SiteVerify::new(c)?),
+                ..self
+            },
+            None => self,
+        })
+    }
+
+    /// CardCom's hosted page in place of the test gateway (decision 0063), its deals kept in
+    /// `db`; `None` keeps the test gateway. The adapter is answered too, for its notification
+    /// route ([`site_with_cardcom`]).
+    pub fn with_cardcom(
+        self,
+        db: &Arc<Db>,
+        config: Option<kupa_providers::cardcom::CardComConfig>,
+    ) -> Result<(Providers, Option<Arc<kupa_providers::cardcom::CardCom>>), String> {
+        let Some(config) = config else {
+            return Ok((self, None));
+        };
+        let clock: Arc<dyn Clock> = self.clock.clone();
+        let cardcom = Arc::new(kupa_providers::cardcom::CardCom::new(
+            config,
+            db.clone(),
+            clock,
+        )?);
+        Ok((
+            Providers {
+                gateway: cardcom.clone(),
+                ..self
+            },
+            Some(cardcom),
+        ))
+    }
+
     /// The real SMS provider and mail server of `delivery` in place of the outbox adapters, for
     /// the channels it configures (decision 0057), and the outbox worker that sends for both:
     /// `None` when nothing is configured, and then everything stays as [`Providers::built_in`].
@@ -346,13 +387,30 @@ pub async fn run_confirmations(state: AppState, every: std::time::Duration) {
 /// The whole site: Kupa's routes and the test gateway's pages, under the layers every request
 /// passes (the buyer session, the limits, compression, the request id).
 pub fn site(state: AppState) -> Router {
+    site_with_cardcom(state, None)
+}
+
+/// [`site`], with CardCom's notification route when CardCom takes the payments (decision 0063).
+pub fn site_with_cardcom(
+    state: AppState,
+    cardcom: Option<Arc<kupa_providers::cardcom::CardCom>>,
+) -> Router {
     let gateway_pages = pages::router(pages::GatewayPages {
         orders: state.orders.clone(),
         saved_cards: state.saved_cards.clone(),
         default_locale: state.settings.default_locale.clone(),
         shop: Arc::new(KupaHttp),
     });
-    kupa_api::with_site_layers(kupa_api::router(state.clone()).merge(gateway_pages), state)
+    let mut routes = kupa_api::router(state.clone()).merge(gateway_pages);
+    if let Some(cardcom) = cardcom {
+        routes = routes.merge(kupa_providers::cardcom::notify::router(
+            kupa_providers::cardcom::notify::Notify {
+                orders: state.orders.clone(),
+                cardcom,
+            },
+        ));
+    }
+    kupa_api::with_site_layers(routes, state)
 }
 
 /// What the test gateway's pages ask of Kupa's HTTP: the buyer session (set by its session

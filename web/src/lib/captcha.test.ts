@@ -1,11 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SiteConfig } from './api/types';
-import { captchaPlan, captchaTokenFor, RECAPTCHA_SCRIPT, resetCaptcha } from './captcha';
+import {
+  captchaPlan,
+  captchaTokenFor,
+  RECAPTCHA_SCRIPT,
+  resetCaptcha,
+  TURNSTILE_SCRIPT,
+} from './captcha';
 
 const config = (captcha: Record<string, unknown>) =>
   ({ captcha }) as unknown as Partial<SiteConfig>;
 const scripts = () =>
-  [...document.querySelectorAll('script')].filter((s) => s.src.startsWith(RECAPTCHA_SCRIPT));
+  [...document.querySelectorAll('script')].filter(
+    (s) => s.src.startsWith(RECAPTCHA_SCRIPT) || s.src.startsWith(TURNSTILE_SCRIPT),
+  );
 
 describe('the captcha', () => {
   beforeEach(() => {
@@ -14,6 +22,7 @@ describe('the captcha', () => {
   });
   afterEach(() => {
     delete window.grecaptcha;
+    delete window.turnstile;
   });
 
   it('sends the test token in test mode and loads no script', async () => {
@@ -47,5 +56,58 @@ describe('the captcha', () => {
     expect(await captchaTokenFor(c, 'commit')).toBe('token-commit');
     expect(scripts()).toHaveLength(1);
     expect(execute).toHaveBeenCalledWith('6LcTestSiteKey_abcdefgh', { action: 'commit' });
+  });
+
+  it('runs reCAPTCHA v2 as one invisible widget and takes the token from its callback', async () => {
+    const c = config({ mode: 'recaptcha-v2', testToken: null, siteKey: '6LcTestSiteKey_abcdefgh' });
+    let callback: ((token: string) => void) | undefined;
+    const render = vi.fn((_box: HTMLElement, o: { callback: (t: string) => void }) => {
+      callback = o.callback;
+      return 7;
+    });
+    let n = 0;
+    const execute = vi.fn(() => {
+      n += 1;
+      callback?.(`v2-token-${n}`);
+    });
+    const reset = vi.fn();
+    const first = captchaTokenFor(c, 'lockSeat');
+    await Promise.resolve();
+    const [script] = scripts();
+    expect(script.src).toBe(`${RECAPTCHA_SCRIPT}?render=explicit`);
+    window.grecaptcha = { ready: (cb) => cb(), execute, render, reset };
+    script.dispatchEvent(new Event('load'));
+    expect(await first).toBe('v2-token-1');
+    expect(await captchaTokenFor(c, 'commit')).toBe('v2-token-2');
+    expect(render).toHaveBeenCalledTimes(1);
+    expect(render.mock.calls[0][1]).toMatchObject({
+      sitekey: '6LcTestSiteKey_abcdefgh',
+      size: 'invisible',
+    });
+    expect(execute).toHaveBeenCalledWith(7);
+    expect(reset).toHaveBeenCalledTimes(2);
+  });
+
+  it('renders a Turnstile widget per token, named by the action, and removes it', async () => {
+    const c = config({ mode: 'turnstile', testToken: null, siteKey: '0x4AAAAAAATestKey' });
+    const render = vi.fn(
+      (_box: HTMLElement, o: { action?: string; callback: (t: string) => void }) => {
+        queueMicrotask(() => o.callback(`ts-${o.action}`));
+        return 'w1';
+      },
+    );
+    const remove = vi.fn();
+    const first = captchaTokenFor(c, 'payment');
+    await Promise.resolve();
+    const [script] = scripts();
+    expect(script.src).toBe(`${TURNSTILE_SCRIPT}?render=explicit`);
+    window.turnstile = { render, execute: vi.fn(), remove };
+    script.dispatchEvent(new Event('load'));
+    expect(await first).toBe('ts-payment');
+    expect(render.mock.calls[0][1]).toMatchObject({
+      sitekey: '0x4AAAAAAATestKey',
+      action: 'payment',
+    });
+    expect(remove).toHaveBeenCalledWith('w1');
   });
 });

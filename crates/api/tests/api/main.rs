@@ -7,6 +7,8 @@ mod common;
 
 mod arbiter;
 mod cancel;
+mod captcha;
+mod cardcom;
 mod catalogue_import;
 mod client_errors;
 mod confirmations;

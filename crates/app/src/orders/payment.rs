@@ -179,13 +179,25 @@ impl OrderService {
             let back = paid.return_url.clone();
             return Ok((paid, back));
         }
-        let url = self.gateway.form_url(&payment);
+        let url = self.gateway.open_page(&payment).await?;
         Ok((payment, url))
     }
 
-    /// An open payment past its provider's window times out (expired, `errorNoResponse`) the
-    /// first time anyone looks at it: the provider's word, recorded as any other.
+    /// An open payment is settled by the provider's word when it can be asked, and one past its
+    /// provider's window times out (expired, `errorNoResponse`) the first time anyone looks at
+    /// it: the provider's word, recorded as any other.
     pub async fn expire_if_due(&self, payment: Payment) -> AppResult<Payment> {
+        // A provider that can be asked settles an open payment first (its notification may be
+        // late or lost): the word it gives is recorded as any other.
+        if payment.status.is_open()
+            && let Some(word) = self.gateway.ask_provider(&payment).await
+        {
+            self.record_word(&payment.id, word).await?;
+            let payment = self.payment(&payment.id).await?;
+            if !payment.status.is_open() {
+                return Ok(payment);
+            }
+        }
         let Some(answer) = self.gateway.timed_out(&payment, self.clock.now_ms()) else {
             return Ok(payment);
         };

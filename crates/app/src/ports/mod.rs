@@ -11,11 +11,15 @@ use crate::orders::{
     Refund, SeatMove,
 };
 
+mod captcha;
 mod confirmations;
+mod deals;
 mod logins;
 mod messages;
 
+pub use captcha::*;
 pub use confirmations::*;
+pub use deals::*;
 pub use logins::*;
 pub use messages::*;
 /// The catalogue: written whole by the seed command, read by every buyer.
@@ -192,28 +196,6 @@ pub trait AdjustableClock: Clock {
     fn offset_ms(&self) -> i64;
 }
 
-/// Refuses the call with `recaptcha` (HTTP 400, as the spec's client expects) unless the captcha
-/// accepts the token: the one check every protected call makes.
-pub async fn require_captcha(captcha: &dyn Captcha, token: &str) -> AppResult<()> {
-    if captcha.verify(token).await? {
-        Ok(())
-    } else {
-        Err(crate::AppError::rejected(
-            crate::ErrorCode::Recaptcha,
-            "the captcha token was not accepted",
-        ))
-    }
-}
-
-/// The captcha token the test mode accepts and the web app sends in test mode.
-pub const CAPTCHA_TEST_TOKEN: &str = "kupa-test-captcha";
-
-/// The captcha check of lock, login and best-available calls.
-#[async_trait]
-pub trait Captcha: Send + Sync {
-    async fn verify(&self, token: &str) -> AppResult<bool>;
-}
-
 /// Ticket codes, the references tickets accept, and members by number: what the ticket rules
 /// look up (`tickets::TicketService`).
 #[async_trait]
@@ -333,12 +315,25 @@ pub trait OrderStore: Send + Sync {
 /// A payment provider. The built-in test gateway implements it with its own hosted pages.
 #[async_trait]
 pub trait PaymentGateway: Send + Sync {
-    /// Where the buyer pays this payment (the spec's paymentFormURL).
+    /// Where the buyer pays this payment (the spec's paymentFormURL), for a provider whose page
+    /// needs no call to open (the test gateway's own pages).
     fn form_url(&self, payment: &Payment) -> String;
+    /// Opens the provider's page for a new payment and answers its address. A provider that
+    /// creates its page by a call (CardCom's LowProfile) overrides this; an error means no page
+    /// was opened, and the payment stays open until its window ends.
+    async fn open_page(&self, payment: &Payment) -> AppResult<String> {
+        Ok(self.form_url(payment))
+    }
     /// Gives `refund.amount` of a paid payment back (all of it for a finalisation that failed
     /// after the money was taken, part of it for a cancellation). Asking twice with the same
     /// `refund.key` gives the money back once; an error means the provider did not confirm.
     async fn refund(&self, payment: &Payment, refund: &GatewayRefund) -> AppResult<()>;
+    /// The provider's word on an open payment, asked of the provider itself (a status query),
+    /// when it has one: how a payment whose notification never came is still settled. None: no
+    /// word (yet), or a provider that only calls back.
+    async fn ask_provider(&self, _payment: &Payment) -> Option<PaymentUpdate> {
+        None
+    }
     /// The provider's word for an open payment that has outlived its window at `now_ms`, if it
     /// has (the built-in test gateway times payments out itself; others call back).
     fn timed_out(&self, _payment: &Payment, _now_ms: i64) -> Option<PaymentUpdate> {

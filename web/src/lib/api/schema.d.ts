@@ -2676,8 +2676,13 @@ export interface components {
       recaptchaToken: string;
     };
     CaptchaInfo: {
-      /** @description off (no provider configured) or test (only the test token passes). */
+      /**
+       * @description `off` (no provider configured), `test` (only the test token passes), or the provider
+       *     whose widget the page runs: `recaptcha-v2`, `recaptcha-v3`, `turnstile`.
+       */
       mode: string;
+      /** @description The provider's public site key; null when off or in test mode. */
+      siteKey?: string | null;
       /** @description The token to send in test mode; null otherwise. */
       testToken?: string | null;
     };
@@ -3626,6 +3631,8 @@ export interface components {
       | 'formValidation'
       | 'integrationError'
       | 'recaptcha'
+      | 'recaptcha_repeated'
+      | 'invalid_captcha'
       | 'GENERAL_ERROR'
       | 'serviceUnavailable'
       | 'methodNotAllowed'

@@ -1,8 +1,15 @@
+//! The captcha: off, the test mode's one token, or a real provider's server-side check
+//! ([`siteverify`]: reCAPTCHA v2 and v3, Cloudflare Turnstile; decision 0062).
+
+pub mod config;
+pub mod siteverify;
+
 use async_trait::async_trait;
 use kupa_app::error::AppResult;
 use kupa_app::ports::Captcha;
 
 pub use kupa_app::ports::CAPTCHA_TEST_TOKEN as TEST_TOKEN;
+pub use siteverify::{CaptchaProvider, SiteVerify, SiteVerifyConfig};
 
 /// The captcha check as configured.
 #[derive(Debug, Clone, PartialEq, Eq)]

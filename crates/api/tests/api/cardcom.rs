@@ -1,0 +1,426 @@
+//! Card payments through CardCom's hosted page (decision 0063), against a local fake of
+//! CardCom's API v11 started on a loopback port, on SQLite and (when KUPA_TEST_POSTGRES_URL is
+//! set) PostgreSQL: a whole order paid (page, notification checked with CardCom, commit), its
+//! refunds, a repeated and a forged notification, and CardCom not answering.
+//!
+//! The fake follows CardCom's public OpenAPI document "CardCom API" version 11.0
+//! (https://secure.cardcom.solutions/swagger; the copy read is `data/swagger.json` of
+//! github.com/MosheRivkin/cardcom-ts-sdk):
+//! - `POST /api/v11/LowProfile/Create`, JSON `CreateLowProfile` (required `TerminalNumber`,
+//!   `ApiName`, `Amount`, `SuccessRedirectUrl`, `FailedRedirectUrl`, `WebHookUrl`; `Operation`,
+//!   `ReturnValue`, `Language`, `ISOCoinId`, `AdvancedDefinition.MinNumOfPayments`/
+//!   `MaxNumOfPayments`), answering `CreateLowProfileResponse` (`ResponseCode` 0 on success,
+//!   `Description`, `LowProfileId`, `Url`).
+//! - `POST /api/v11/LowProfile/GetLpResult`, JSON `GetLowProfileResult` (`TerminalNumber`,
+//!   `ApiName`, `LowProfileId`), answering `LowProfileResult` (`ResponseCode`, `TerminalNumber`,
+//!   `LowProfileId`, `TranzactionId`, `ReturnValue`, `Operation`, `TranzactionInfo`: a
+//!   `TransactionInfo` with `ResponseCode` 0 when charged, `TranzactionId`, `Amount`, `CoinId`,
+//!   `Last4CardDigitsString`, `NumberOfPayments`, `Brand`).
+//! - `POST /api/v11/Transactions/RefundByTransactionId`, JSON `RefundByTransactionIdReq`
+//!   (required `ApiName`, `ApiPassword`, `TransactionId`; `PartialSum`,
+//!   `AllowMultipleRefunds`), answering `RefundByTransactionIdResp` (`ResponseCode`,
+//!   `Description`, `NewTranzactionId`).
+//! - The webhook: CardCom posts the deal's `LowProfileResult` to `WebHookUrl` when it ends.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{Request, StatusCode};
+use axum::routing::post;
+use kupa_api::ApiSettings;
+use kupa_app::orders::{GatewayRefund, PaymentGateway};
+use kupa_app::ports::CatalogueStore;
+use kupa_providers::cardcom::{CardCom, CardComConfig};
+use kupa_providers::clock::ServerClock;
+use kupa_providers::delivery::secret::Secret;
+use kupa_store::testing::TestDb;
+use serde_json::{Value, json};
+
+use crate::common::paying::*;
+use crate::common::*;
+
+const TERMINAL: i64 = 1000;
+const API_NAME: &str = "kupa-cardcom-api-name";
+const API_PASSWORD: &str = "kupa-cardcom-api-password";
+
+/// A page CardCom opened, and the deal made on it once the buyer paid.
+struct Page {
+    create: Value,
+    deal: Option<(i64, i64)>, // (TranzactionId, ResponseCode)
+}
+
+#[derive(Default)]
+struct FakeState {
+    pages: Mutex<HashMap<String, Page>>,
+    refunds: Mutex<Vec<Value>>,
+    next: AtomicI64,
+    /// GetLpResult answers too late (CardCom down).
+    slow: AtomicBool,
+}
+
+struct FakeCardCom {
+    url: String,
+    state: Arc<FakeState>,
+}
+
+fn refused(code: i64, description: &str) -> axum::Json<Value> {
+    axum::Json(json!({ "ResponseCode": code, "Description": description }))
+}
+
+async fn create(State(st): State<Arc<FakeState>>, body: axum::Json<Value>) -> axum::Json<Value> {
+    let b = body.0;
+    if b["TerminalNumber"] != TERMINAL || b["ApiName"] != API_NAME {
+        return refused(1, "Invalid terminal or ApiName");
+    }
+    for field in [
+        "Amount",
+        "SuccessRedirectUrl",
+        "FailedRedirectUrl",
+        "WebHookUrl",
+    ] {
+        if b[field].is_null() {
+            return refused(2, &format!("{field} is required"));
+        }
+    }
+    let n = st.next.fetch_add(1, Ordering::SeqCst);
+    let id = format!("5e0a1b2c-0000-4000-8000-{n:012}");
+    st.pages.lock().unwrap().insert(
+        id.clone(),
+        Page {
+            create: b,
+            deal: None,
+        },
+    );
+    axum::Json(json!({
+        "ResponseCode": 0, "Description": "OK", "LowProfileId": id,
+        "Url": format!("https://secure.cardcom.solutions/EA/LPC6/{TERMINAL}/{id}"),
+    }))
+}
+
+fn lp_result(id: &str, page: &Page) -> Value {
+    let mut r = json!({
+        "ResponseCode": 0, "Description": "", "TerminalNumber": TERMINAL, "LowProfileId": id,
+        "ReturnValue": page.create["ReturnValue"], "Operation": page.create["Operation"],
+    });
+    if let Some((deal, code)) = page.deal {
+        r["TranzactionId"] = json!(deal);
+        r["TranzactionInfo"] = json!({
+            "ResponseCode": code, "TranzactionId": deal, "TerminalNumber": TERMINAL,
+            "Amount": page.create["Amount"], "CoinId": 1, "Last4CardDigitsString": "4580",
+            "Last4CardDigits": 4580, "FirstCardDigits": 458045,
+            "NumberOfPayments": page.create["AdvancedDefinition"]["MaxNumOfPayments"],
+            "Brand": "Visa", "ApprovalNumber": "0012345",
+        });
+    }
+    r
+}
+
+async fn get_lp_result(
+    State(st): State<Arc<FakeState>>,
+    body: axum::Json<Value>,
+) -> axum::Json<Value> {
+    if st.slow.load(Ordering::SeqCst) {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+    let b = body.0;
+    if b["TerminalNumber"] != TERMINAL || b["ApiName"] != API_NAME {
+        return refused(1, "Invalid terminal or ApiName");
+    }
+    let pages = st.pages.lock().unwrap();
+    match b["LowProfileId"]
+        .as_str()
+        .and_then(|id| pages.get(id).map(|p| (id, p)))
+    {
+        Some((id, page)) => axum::Json(lp_result(id, page)),
+        None => refused(5033, "LowProfile not found"),
+    }
+}
+
+async fn refund(State(st): State<Arc<FakeState>>, body: axum::Json<Value>) -> axum::Json<Value> {
+    let b = body.0;
+    if b["ApiName"] != API_NAME || b["ApiPassword"] != API_PASSWORD {
+        return refused(1, "Invalid ApiName or ApiPassword");
+    }
+    let known = st
+        .pages
+        .lock()
+        .unwrap()
+        .values()
+        .any(|p| p.deal.is_some_and(|(d, _)| json!(d) == b["TransactionId"]));
+    if !known {
+        return refused(3, "Transaction not found");
+    }
+    let mut refunds = st.refunds.lock().unwrap();
+    refunds.push(b);
+    axum::Json(
+        json!({ "ResponseCode": 0, "Description": "OK", "NewTranzactionId": 900 + refunds.len() }),
+    )
+}
+
+impl FakeCardCom {
+    async fn start() -> FakeCardCom {
+        let state = Arc::new(FakeState::default());
+        let app = Router::new()
+            .route("/api/v11/LowProfile/Create", post(create))
+            .route("/api/v11/LowProfile/GetLpResult", post(get_lp_result))
+            .route("/api/v11/Transactions/RefundByTransactionId", post(refund))
+            .route(
+                "/{*rest}",
+                post(|Path(_): Path<String>| async { StatusCode::NOT_FOUND }),
+            )
+            .with_state(state.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        FakeCardCom { url, state }
+    }
+
+    /// The page opened for `payment`: its LowProfileId and what Kupa asked for.
+    fn page_of(&self, payment: &str) -> (String, Value) {
+        let pages = self.state.pages.lock().unwrap();
+        let (id, page) = pages
+            .iter()
+            .find(|(_, p)| p.create["ReturnValue"] == payment)
+            .expect("a page for the payment");
+        (id.clone(), page.create.clone())
+    }
+
+    /// The buyer pays on the page (`code` 0: approved; else the issuer's refusal).
+    fn pay(&self, low_profile_id: &str, deal: i64, code: i64) {
+        self.state
+            .pages
+            .lock()
+            .unwrap()
+            .get_mut(low_profile_id)
+            .unwrap()
+            .deal = Some((deal, code));
+    }
+
+    fn config(&self) -> CardComConfig {
+        CardComConfig {
+            terminal: TERMINAL,
+            api_name: Secret::new(API_NAME),
+            api_password: Some(Secret::new(API_PASSWORD)),
+            api_url: self.url.clone(),
+            public_url: "https://tickets.example".into(),
+            timeout: Duration::from_millis(500),
+        }
+    }
+}
+
+/// A node of `db` whose card payments go through CardCom at `fake` (the demo chain loaded).
+async fn cardcom_app(db: &TestDb, fake: &FakeCardCom) -> (TestApp, Arc<CardCom>) {
+    let clock = Arc::new(ServerClock::starting_at(start_ms()));
+    let db_arc = Arc::new(db.db.clone());
+    let (mut providers, cardcom) = kupa_wiring::Providers::built_in(&db_arc, clock.clone(), true)
+        .with_cardcom(&db_arc, Some(fake.config()))
+        .unwrap();
+    let cardcom = cardcom.unwrap();
+    // The test gateway stays reachable in the harness's field, unused by this node.
+    let gateway = Arc::new(kupa_providers::test_gateway::TestGateway::default());
+    providers.clock = clock.clone();
+    let settings = ApiSettings {
+        session_key: kupa_api::session::SessionKey::for_tests(),
+        payment_page_origin: Some(fake.config().page_origin()),
+        ..test_settings()
+    };
+    let state = kupa_wiring::app_state(db_arc, providers, settings);
+    let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(start_ms()));
+    let app = TestApp {
+        router: kupa_wiring::site_with_cardcom(state.clone(), Some(cardcom.clone())),
+        state,
+        writes_examples: false,
+        clock,
+        today,
+        gateway,
+        worker: None,
+    };
+    let data =
+        kupa_app::catalogue_file::expand(kupa_app::catalogue_file::parse(DEMO).unwrap(), today)
+            .unwrap();
+    db.db.load_catalogue(&data).await.unwrap();
+    (app, cardcom)
+}
+
+/// CardCom's webhook post: the deal's LowProfileResult, as CardCom sends it.
+async fn notify(app: &TestApp, body: Value) -> Reply {
+    app.send(
+        Request::post("/pay/cardcom/notify")
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap(),
+    )
+    .await
+}
+
+/// A priced cart of `who` and the CardCom page opened for it with `installments`.
+async fn opened(
+    app: &TestApp,
+    fake: &FakeCardCom,
+    who: &str,
+    installments: i64,
+) -> (Paying, String, String, Value) {
+    let row = if who == buyer(1) { 0 } else { 1 };
+    let k = priced_cart_at(app, who, row, None, "he").await;
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    let query = format!("method=card&numberOfPayments={installments}&saveCard=false");
+    let form = app
+        .payment_form(who, "he", presentation, k.total, &query)
+        .await
+        .ok();
+    let (lp, create) = fake.page_of(&form.payment_identifier);
+    assert_eq!(
+        form.payment_form_url,
+        format!("https://secure.cardcom.solutions/EA/LPC6/{TERMINAL}/{lp}")
+    );
+    (k, form.payment_identifier, lp, create)
+}
+
+api_tests! {
+async fn an_order_paid_on_cardcoms_page_is_committed_once_cardcom_confirms_it(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (k, payment, lp, create) = opened(&app, &fake, &who, 3).await;
+    // What Kupa asked CardCom for: the total in shekels, three payments, its payment's id.
+    assert_eq!(create["Amount"].as_f64().unwrap(), k.total as f64 / 100.0);
+    assert_eq!(create["AdvancedDefinition"]["MinNumOfPayments"], 3);
+    assert_eq!(create["AdvancedDefinition"]["MaxNumOfPayments"], 3);
+    assert_eq!(create["Operation"], "ChargeOnly");
+    assert_eq!(create["ISOCoinId"], 1);
+    assert_eq!(create["WebHookUrl"], "https://tickets.example/pay/cardcom/notify");
+    // The shop's pages may frame CardCom's (the payment dialog does).
+    let page = app.get("/").await;
+    let csp = page.headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains(&format!("frame-src 'self' {};", fake.url)), "{csp}");
+
+    // Before CardCom says so, nothing is paid: the commit refuses.
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    assert!(!app.commit(&who, presentation).await.status.is_success());
+
+    fake.pay(&lp, 77_001, 0);
+    let r = notify(&app, json!({ "LowProfileId": lp, "ResponseCode": 0, "ReturnValue": payment })).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let s = status(&app, &who, &payment).await;
+    assert_eq!(s.body["status"], "captured", "{}", s.text);
+    let committed = app.commit(&who, presentation).await.ok();
+    assert!(!committed.reservation_identifier.is_empty());
+
+    // CardCom posts again: harmless, still one reservation.
+    let r = notify(&app, json!({ "LowProfileId": lp, "ResponseCode": 0, "ReturnValue": payment })).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let reservations = rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM orders WHERE status = 'paid'").await;
+    assert_eq!(reservations, vec!["1".to_owned()]);
+}
+
+async fn a_lost_notification_is_made_good_by_asking_cardcom_when_the_buyer_returns(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (k, payment, lp, _) = opened(&app, &fake, &who, 2).await;
+    // The buyer is on the page: nothing to record yet.
+    let s = status(&app, &who, &payment).await;
+    assert_eq!(s.body["status"], "created", "{}", s.text);
+    // The buyer pays; CardCom's post never arrives. The returning page's status read asks
+    // CardCom (the browser's word is not taken), and the order is paid.
+    fake.pay(&lp, 77_005, 0);
+    let s = status(&app, &who, &payment).await;
+    assert_eq!(s.body["status"], "captured", "{}", s.text);
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    app.commit(&who, presentation).await.ok();
+    // The post comes late after all: nothing more happens.
+    assert_eq!(notify(&app, json!({ "LowProfileId": lp })).await.status, StatusCode::OK);
+    assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM orders WHERE status = 'paid'").await, vec!["1".to_owned()]);
+}
+
+async fn a_forged_notification_is_refused_and_pays_nothing(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (k, payment, lp, _) = opened(&app, &fake, &who, 1).await;
+    // A LowProfileId CardCom never issued, however the post dresses it up.
+    let r = notify(&app, json!({
+        "LowProfileId": "00000000-0000-4000-8000-000000000000", "ResponseCode": 0,
+        "ReturnValue": payment, "TranzactionInfo": { "ResponseCode": 0, "Amount": 1 },
+    })).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    // The real page, but the buyer has not paid on it: CardCom shows no deal.
+    let r = notify(&app, json!({ "LowProfileId": lp, "ResponseCode": 0, "ReturnValue": payment })).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    // Not even a LowProfileId.
+    let r = notify(&app, json!({ "ReturnValue": payment })).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    let s = status(&app, &who, &payment).await;
+    assert_ne!(s.body["status"], "captured", "{}", s.text);
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    assert!(!app.commit(&who, presentation).await.status.is_success());
+}
+
+async fn a_declined_card_is_a_payment_error_and_the_order_stays_payable(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (_, payment, lp, _) = opened(&app, &fake, &who, 1).await;
+    fake.pay(&lp, 77_002, 33);
+    let r = notify(&app, json!({ "LowProfileId": lp })).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let s = status(&app, &who, &payment).await;
+    assert_eq!(s.body["status"], "declined", "{}", s.text);
+    assert_eq!(s.body["failureCode"], "paymentError", "{}", s.text);
+}
+
+async fn cardcom_not_answering_records_nothing_and_its_next_post_pays_once(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (k, payment, lp, _) = opened(&app, &fake, &who, 1).await;
+    fake.pay(&lp, 77_003, 0);
+    fake.state.slow.store(true, Ordering::SeqCst);
+    let r = notify(&app, json!({ "LowProfileId": lp })).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "CardCom is told to post again");
+    let s = status(&app, &who, &payment).await;
+    assert_ne!(s.body["status"], "captured", "{}", s.text);
+    // CardCom posts again once it answers: the order is paid, once.
+    fake.state.slow.store(false, Ordering::SeqCst);
+    let r = notify(&app, json!({ "LowProfileId": lp })).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    app.commit(&who, presentation).await.ok();
+    let r = notify(&app, json!({ "LowProfileId": lp })).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM orders WHERE status = 'paid'").await, vec!["1".to_owned()]);
+}
+
+async fn a_refund_names_the_deal_and_a_key_asked_twice_refunds_once(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, cardcom) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (_, payment, lp, _) = opened(&app, &fake, &who, 1).await;
+    fake.pay(&lp, 77_004, 0);
+    assert_eq!(notify(&app, json!({ "LowProfileId": lp })).await.status, StatusCode::OK);
+    let paid = app.state.orders.payment(&payment).await.unwrap();
+
+    // Part of it, asked twice: one refund of 10.00 at CardCom.
+    let part = GatewayRefund { key: "cancel-1".into(), amount: 1_000 };
+    cardcom.refund(&paid, &part).await.unwrap();
+    cardcom.refund(&paid, &part).await.unwrap();
+    // The rest, whole-deal style once the amount is all of it.
+    let rest = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount };
+    cardcom.refund(&paid, &rest).await.unwrap();
+    let refunds = fake.state.refunds.lock().unwrap().clone();
+    assert_eq!(refunds.len(), 2, "{refunds:?}");
+    assert_eq!(refunds[0]["TransactionId"], 77_004);
+    assert_eq!(refunds[0]["PartialSum"].as_f64(), Some(10.0));
+    assert_eq!(refunds[0]["AllowMultipleRefunds"], true);
+    assert!(refunds[1].get("PartialSum").is_none());
+    // A payment CardCom never confirmed has no deal to refund.
+    let (_, other, _, _) = opened(&app, &fake, &buyer(2), 1).await;
+    let unpaid = app.state.orders.payment(&other).await.unwrap();
+    assert!(cardcom.refund(&unpaid, &part).await.is_err());
+}
+}
