@@ -29,6 +29,10 @@ use crate::seat_events::{SeatChangeKind, SeatEvent};
 /// for a change no event told it of (a hold order's claims moved, an event lost between nodes).
 pub const RELOAD_AFTER: Duration = Duration::from_secs(5);
 
+/// Presentations kept in memory before the idle ones are forgotten, and how long one is idle.
+const KEPT_HALLS: usize = 512;
+const IDLE_HALL: Duration = Duration::from_secs(600);
+
 /// Writes waiting for the writer at most; a batch takes everything waiting, up to this.
 const BATCH_MAX: usize = 512;
 
@@ -254,12 +258,18 @@ impl SeatArbiter {
     }
 
     fn cell(&self, presentation_id: i64) -> Arc<HallCell> {
-        self.halls
-            .lock()
-            .expect("arbiter poisoned")
-            .entry(presentation_id)
-            .or_default()
-            .clone()
+        let mut halls = self.halls.lock().expect("arbiter poisoned");
+        if halls.len() >= KEPT_HALLS && !halls.contains_key(&presentation_id) {
+            // Forget presentations nobody decided on lately (read again if they come back).
+            halls.retain(|_, cell| {
+                Arc::strong_count(cell) > 1
+                    || cell.hall.try_lock().is_ok_and(|h| {
+                        !h.inflight.is_empty()
+                            || h.loaded_at.is_some_and(|t| t.elapsed() < IDLE_HALL)
+                    })
+            });
+        }
+        halls.entry(presentation_id).or_default().clone()
     }
 
     /// The presentation's claims in memory, read again when never read, told stale, or older than
