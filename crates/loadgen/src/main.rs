@@ -449,9 +449,7 @@ async fn one_run(
         Kind::Fanout(b, w) => runs::fanout_run(&cluster, b, w, secs, hold).await,
         Kind::Expiry(h) => runs::expiry_run(&cluster, h, hold).await,
         Kind::LockStorm(s) => runs::lock_storm_run(&cluster, s, cli.storm_halls, secs).await,
-        Kind::Burst(b) => {
-            runs::burst_run(&cluster, b, cli.burst_quantity, plan.bursts, hold).await
-        }
+        Kind::Burst(b) => runs::burst_run(&cluster, b, cli.burst_quantity, plan.bursts, hold).await,
         Kind::Watchers(w) => {
             runs::watchers_run(&cluster, w, cli.watch_changes_per_s, secs, hold).await
         }
@@ -514,4 +512,3 @@ fn one_line(r: &RunResult) -> String {
         .unwrap_or_else(|| "not checked".into());
     format!("{lock} · {checks}")
 }
-

@@ -195,7 +195,10 @@ pub async fn burst_run(
         "best-burst",
         c.backend.target_name(),
         addrs.len(),
-        format!("{buyers} buyers × {quantity} seats at once, {} bursts", outcome.bursts),
+        format!(
+            "{buyers} buyers × {quantity} seats at once, {} bursts",
+            outcome.bursts
+        ),
     );
     r.seconds = crate::stats::round1(started.elapsed().as_secs_f64());
     r.calls = rec.summary(r.seconds.max(0.001));

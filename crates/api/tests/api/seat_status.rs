@@ -225,4 +225,28 @@ async fn the_v2_answer_keeps_the_specs_shape(db: &TestDb) {
     }
     assert_eq!(keys(&r.body["sections"][0]), ["capacity", "id", "kind", "remaining", "soldOut"]);
 }
+
+async fn after_a_burst_of_best_available_buyers_the_status_shows_every_hold(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let p = app.on_sale_in(1).await;
+    // Readers rebuild the snapshot while holds are being written and announced.
+    let (app, p) = (&app, &p);
+    let asks = (0..24u32).map(|n| async move {
+        let (who, reader) = (buyer(100 + n), buyer(500 + n));
+        let uri = compact(p, None);
+        let (a, _) = tokio::join!(
+            app.best_available(&who, p.id, "quantity=4&isLock=1"),
+            app.call_as(&reader, "GET", &uri, None)
+        );
+        a
+    });
+    let answers = futures_util::future::join_all(asks).await;
+    let served = answers.iter().filter(|a| a.status == StatusCode::OK).count();
+    use kupa_app::ports::ClaimStore;
+    let held = db.db.claims(p.id).await.unwrap().len();
+    assert_eq!(held, served * 4, "each served buyer holds 4 seats");
+    let r = app.call_as(&buyer(999), "GET", &compact(p, None), None).await;
+    let taken = r.body["seats"].as_str().unwrap().bytes().filter(|&l| l == b'o').count();
+    assert_eq!(taken, held, "the status shows every hold the database has");
+}
 }
