@@ -102,6 +102,9 @@ impl CatalogueService {
             });
             (snapshot, changed)
         };
+        // Every change announced before now was written before now: a snapshot whose claims
+        // were read from now on shows them all.
+        let asked = std::time::Instant::now();
         let rebuild = {
             let cache = self.claims_cache.lock().expect("claims cache poisoned");
             if let Some(s) = cache
@@ -126,7 +129,12 @@ impl CatalogueService {
             let cache = self.claims_cache.lock().expect("claims cache poisoned");
             match cache.get(&presentation_id) {
                 Some(e) => {
-                    if let Some(s) = e.serve(self.now_ms(), CLAIMS_TTL_MS) {
+                    // The rebuild this reader waited for read the claims after it asked: that
+                    // answer is new enough for it, even if another change came in since.
+                    let served = e
+                        .serve(self.now_ms(), CLAIMS_TTL_MS)
+                        .or_else(|| e.read_since(asked, self.now_ms()));
+                    if let Some(s) = served {
                         return Ok(answer(&cache, s));
                     }
                     e.generation

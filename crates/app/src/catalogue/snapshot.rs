@@ -163,6 +163,12 @@ impl Entry {
             .then(|| s.clone())
     }
 
+    /// The snapshot, if its claims were read from `asked` on and no hold has run out since.
+    pub(super) fn read_since(&self, asked: Instant, now_ms: i64) -> Option<Arc<Snapshot>> {
+        let s = self.current.as_ref()?;
+        (self.read_started >= asked && now_ms < s.next_deadline_ms).then(|| s.clone())
+    }
+
     /// How long ago the snapshot's claims were read (for evicting idle entries).
     pub(super) fn age_ms(&self) -> u128 {
         self.read_started.elapsed().as_millis()
@@ -318,6 +324,28 @@ mod tests {
         assert!(e.serve(0, 1_000).is_none());
         e.install(&[], 0, Instant::now(), e.generation);
         assert!(e.serve(0, 1_000).is_some());
+    }
+
+    #[test]
+    fn a_reader_takes_a_rebuild_that_read_after_it_asked_even_if_stale_since() {
+        let mut e = Entry::new();
+        let asked = Instant::now();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        e.install(&[claim(1, "a", false, 100)], 0, Instant::now(), 0);
+        e.changed();
+        assert!(
+            e.serve(0, 1_000).is_none(),
+            "stale for a reader who asks now"
+        );
+        assert!(
+            e.read_since(asked, 0).is_some(),
+            "new enough for one who asked before it"
+        );
+        assert!(e.read_since(Instant::now(), 0).is_none());
+        assert!(
+            e.read_since(asked, 100).is_none(),
+            "not past a hold's deadline"
+        );
     }
 
     #[test]
