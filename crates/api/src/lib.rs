@@ -33,6 +33,7 @@ mod reservation_modify;
 mod reservations;
 mod saved_cards;
 pub mod seat_event_hub;
+mod seat_status;
 mod seats;
 pub mod session;
 pub mod staff;
@@ -76,9 +77,12 @@ pub mod wire {
     pub use crate::reservations::{
         Reservation, ReservationResponse, ReservedProduct, ReservedSeat,
     };
+    pub use crate::seat_status::{
+        CompactSeatChange, SeatsStatusCompactResponse, SeatsStatusV2Response,
+    };
     pub use crate::seats::{
         BestAvailableResponse, BestMatchDto, CheckoutResponse, LockResponse, LockedSeat,
-        MyHoldsResponse, SeatplanV2Response, SeatsStatusV2Response, UnlockResponse,
+        MyHoldsResponse, SeatplanV2Response, UnlockResponse,
     };
     pub use crate::tickets::{TicketByCodeResponse, TicketCodeInfo};
 }
@@ -94,6 +98,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(mini_site::router())
         .merge(mini_site_validate::router())
         .merge(seats::router())
+        .merge(seat_status::router())
         .merge(events::router())
         .merge(cart::router())
         .merge(reservations::router())

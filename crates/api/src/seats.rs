@@ -1,5 +1,6 @@
-//! Seat plans and seat status: POST /seats/seatplanV2, GET /seats/seatplan,
-//! GET /seats/seats-statusV2 and the older GET /seats/seats-status.
+//! Seat plans, holds and best available: POST /seats/seatplanV2, GET /seats/seatplan, the lock,
+//! unlock and extension calls, my-holds and GET /seats/best-available. The seat status calls are
+//! in `seat_status`.
 
 use axum::extract::State;
 use kupa_app::booking::{BestAvailableQuery, HeldPlace, PartOfDay, SeatRequest};
@@ -11,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::dto::{self, SeatplanLong, SeatplanV2};
+use crate::dto::{SeatplanLong, SeatplanV2};
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Json, Query};
 use crate::session::BuyerSession;
@@ -21,8 +22,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(seatplan_v2))
         .routes(routes!(seatplan_long))
-        .routes(routes!(seats_status_v2))
-        .routes(routes!(seats_status))
         .routes(routes!(lock_seat))
         .routes(routes!(unlock_seat))
         .routes(routes!(extend_hold))
@@ -92,113 +91,6 @@ async fn seatplan_long(
     let plan = state.catalogue.seatplan(q.venue_id, q.seatplan_id).await?;
     Ok(axum::Json(SeatplanLongResponse {
         seatplan: SeatplanLong::new(&plan),
-    }))
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(rename_all = "camelCase")]
-pub struct StatusV2Query {
-    pub presentation_id: i64,
-    /// Accepted for the spec's client; the server knows the venue type.
-    #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
-    pub venue_type_id: Option<i64>,
-    /// Accepted for the spec's client; the server knows the seating.
-    #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
-    #[param(max_length = 10)]
-    pub is_reserved: Option<String>,
-    /// Only this section.
-    pub section_id: Option<i64>,
-    #[param(max_length = 200)]
-    pub mini_site_url: Option<String>,
-}
-
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SeatsStatusV2Response {
-    pub presentation_id: i64,
-    pub sections: Vec<dto::SectionStatus>,
-    pub seats: Vec<dto::SeatStatusShort>,
-    pub server_time: String,
-}
-
-/// Each seat's state as this buyer sees it, and each section's remaining places.
-#[utoipa::path(get, operation_id = "seatsStatusV2", path = "/seats/seats-statusV2", tag = "seats", params(StatusV2Query),
-    responses((status = 200, description = "Seat states", body = SeatsStatusV2Response),
-              (status = 404, description = "noEvent", body = ErrorBody),
-              (status = 422, description = "formValidation", body = ErrorBody)))]
-async fn seats_status_v2(
-    State(state): State<AppState>,
-    session: BuyerSession,
-    Query(q): Query<StatusV2Query>,
-) -> ApiResult<axum::Json<SeatsStatusV2Response>> {
-    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
-    let status = state
-        .catalogue
-        .seat_status(
-            q.presentation_id,
-            q.section_id,
-            Some(session.id()),
-            &channel,
-        )
-        .await?;
-    Ok(axum::Json(SeatsStatusV2Response {
-        presentation_id: status.presentation_id,
-        sections: dto::section_statuses(&status),
-        seats: dto::seat_statuses_short(&status),
-        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
-    }))
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(rename_all = "camelCase")]
-pub struct StatusQuery {
-    pub presentation_id: i64,
-    #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
-    pub venue_type_id: Option<i64>,
-    #[allow(dead_code)] // part of the spec's call; parsed so a malformed value is refused
-    #[param(max_length = 10)]
-    pub is_reserved: Option<String>,
-    #[param(max_length = 2000)]
-    pub recaptcha_token: Option<String>,
-    #[param(max_length = 200)]
-    pub mini_site_url: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SeatsStatusResponse {
-    pub sections: Vec<dto::SectionStatus>,
-    pub seats: Vec<dto::SeatStatusLong>,
-    pub server_time: String,
-}
-
-/// The older seat-status call, long form, with a captcha token.
-#[utoipa::path(get, operation_id = "seatsStatus", path = "/seats/seats-status", tag = "seats", params(StatusQuery),
-    responses((status = 200, description = "Seat states", body = SeatsStatusResponse),
-              (status = 400, description = "recaptcha", body = ErrorBody),
-              (status = 404, description = "noEvent", body = ErrorBody),
-              (status = 422, description = "formValidation", body = ErrorBody)))]
-async fn seats_status(
-    State(state): State<AppState>,
-    session: BuyerSession,
-    Query(q): Query<StatusQuery>,
-) -> ApiResult<axum::Json<SeatsStatusResponse>> {
-    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
-    let status = state
-        .catalogue
-        .buyer_seat_status(
-            q.recaptcha_token.as_deref().unwrap_or_default(),
-            q.presentation_id,
-            session.id(),
-            &channel,
-        )
-        .await?;
-    Ok(axum::Json(SeatsStatusResponse {
-        sections: dto::section_statuses(&status),
-        seats: dto::seat_statuses_long(&status),
-        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
     }))
 }
 

@@ -383,3 +383,53 @@ pub fn card_expiry() -> String {
     let year = jiff::Zoned::now().year() + 2;
     format!("12/{:02}", year % 100)
 }
+
+/// A browser's copy of a presentation's status in the compact form (decision 0060): the letters
+/// of the last full answer with every later change applied, and the version to ask `since`.
+#[derive(Default)]
+pub struct CompactView {
+    letters: Vec<u8>,
+    version: Option<String>,
+}
+
+impl CompactView {
+    /// The compact status call, with `since` once there is a version.
+    pub fn path(&self, hall: &Hall) -> String {
+        match &self.version {
+            Some(v) => format!(
+                "/api/seats/seats-statusV2/compact?presentationId={}&since={v}",
+                hall.presentation_id
+            ),
+            None => format!(
+                "/api/seats/seats-statusV2/compact?presentationId={}",
+                hall.presentation_id
+            ),
+        }
+    }
+
+    /// Takes an answer in: a full one replaces the letters, a delta patches them.
+    pub fn apply(&mut self, body: &[u8]) {
+        let Ok(v) = serde_json::from_slice::<Value>(body) else {
+            return;
+        };
+        if v["full"] == true {
+            self.letters = v["seats"].as_str().unwrap_or_default().as_bytes().to_vec();
+        } else {
+            for ch in v["changes"].as_array().into_iter().flatten() {
+                if let (Some(i), Some(s)) = (ch["i"].as_u64(), ch["s"].as_str())
+                    && let Some(slot) = self.letters.get_mut(i as usize)
+                {
+                    *slot = s.as_bytes().first().copied().unwrap_or(b'o');
+                }
+            }
+        }
+        self.version = v["version"].as_str().map(str::to_owned);
+    }
+
+    /// Which seats of the plan are free (None before the first answer, or when the answer's
+    /// seats are not the plan's).
+    pub fn free(&self, hall: &Hall) -> Option<Vec<bool>> {
+        (self.letters.len() == hall.plan.seats.len() && !self.letters.is_empty())
+            .then(|| self.letters.iter().map(|&l| l == b'a').collect())
+    }
+}

@@ -9,21 +9,20 @@ mod events;
 mod expiry;
 mod halls;
 mod report;
+mod runs;
 mod scenarios;
 mod server;
 mod stats;
+mod storm;
 mod year;
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
 use serde_json::json;
 
 use report::RunResult;
-use scenarios::Pool;
 use server::{Backend, Cluster, Settings};
 
 #[derive(Parser, Debug, Clone)]
@@ -44,12 +43,13 @@ struct Cli {
     )]
     targets: Vec<String>,
     /// Scenarios: a (on-sale), b (browsing), c (event fan-out during an on-sale), d (expiry),
+    /// f (lock-storm), g (best-burst), h (watchers: many event streams on one node),
     /// year (a 10-cinema chain's year of sales, then every PRES-live and report call timed).
     #[arg(
         long,
         env = "KUPA_BENCH_SCENARIOS",
         value_delimiter = ',',
-        default_value = "a,b,c,d,year"
+        default_value = "a,b,c,d,f,g,h,year"
     )]
     scenarios: Vec<String>,
     /// Days of sales the year scenario writes before today (default 365, quick 60).
@@ -80,6 +80,31 @@ struct Cli {
     /// Holds of scenario (d) (default 500).
     #[arg(long)]
     holds: Option<usize>,
+    /// The status form the browsers of scenario (b) read: v2 (GET /seats/seats-statusV2, the
+    /// spec's) or compact (GET /seats/seats-statusV2/compact with `since`, decision 0060).
+    #[arg(long, default_value = "v2")]
+    browse_status: String,
+    /// Sessions of the lock storm, scenario (f) (default 256).
+    #[arg(long)]
+    storm_sessions: Option<usize>,
+    /// Halls the lock storm's sessions are spread over (default 8).
+    #[arg(long, default_value_t = 8)]
+    storm_halls: usize,
+    /// Buyers of each best-available burst, scenario (g), all at the same instant (default 60).
+    #[arg(long, default_value_t = 60)]
+    burst_buyers: usize,
+    /// Seats each burst buyer asks for together (default 4).
+    #[arg(long, default_value_t = 4)]
+    burst_quantity: usize,
+    /// Bursts, each in a fresh hall (default 5, quick 3).
+    #[arg(long)]
+    bursts: Option<usize>,
+    /// Event-stream watchers on the first node, scenario (h) (default 10000).
+    #[arg(long)]
+    many_watchers: Option<usize>,
+    /// Seat changes per second the watchers of scenario (h) are sent (default 10).
+    #[arg(long, default_value_t = 10)]
+    watch_changes_per_s: u64,
     /// Lifetime of a hold in seconds, set through the test-mode timer override (scenarios a, c, d).
     #[arg(long, default_value_t = 10)]
     hold_seconds: u64,
@@ -115,6 +140,9 @@ struct Plan {
     watchers: usize,
     fanout_buyers: usize,
     holds: usize,
+    storm_sessions: usize,
+    bursts: usize,
+    many_watchers: usize,
 }
 
 impl Cli {
@@ -133,6 +161,9 @@ impl Cli {
             watchers: self.watchers.unwrap_or(1000),
             fanout_buyers: self.fanout_buyers.unwrap_or(if q { 64 } else { 256 }),
             holds: self.holds.unwrap_or(500),
+            storm_sessions: self.storm_sessions.unwrap_or(256),
+            bursts: self.bursts.unwrap_or(if q { 3 } else { 5 }),
+            many_watchers: self.many_watchers.unwrap_or(10_000),
         }
     }
 }
@@ -158,11 +189,14 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-const SCENARIO_NAMES: [(&str, &str); 4] = [
+const SCENARIO_NAMES: [(&str, &str); 7] = [
     ("a", "on-sale"),
     ("b", "browsing"),
     ("c", "fanout"),
     ("d", "expiry"),
+    ("f", "lock-storm"),
+    ("g", "best-burst"),
+    ("h", "watchers"),
 ];
 
 async fn run(cli: Cli) -> anyhow::Result<i64> {
@@ -207,6 +241,9 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
                 "on-sale" => plan.buyers.iter().map(|&b| Kind::OnSale(b)).collect(),
                 "browsing" => vec![Kind::Browsing(plan.browsers)],
                 "fanout" => vec![Kind::Fanout(plan.fanout_buyers, plan.watchers)],
+                "lock-storm" => vec![Kind::LockStorm(plan.storm_sessions)],
+                "best-burst" => vec![Kind::Burst(cli.burst_buyers)],
+                "watchers" => vec![Kind::Watchers(plan.many_watchers)],
                 _ => vec![Kind::Expiry(plan.holds)],
             };
             for kind in kinds {
@@ -262,7 +299,10 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
         || cli.browsers.is_some()
         || cli.watchers.is_some()
         || cli.fanout_buyers.is_some()
-        || cli.holds.is_some();
+        || cli.holds.is_some()
+        || cli.storm_sessions.is_some()
+        || cli.bursts.is_some()
+        || cli.many_watchers.is_some();
     let mode = match (cli.quick, custom) {
         (_, true) => "custom",
         (true, false) => "quick",
@@ -272,6 +312,10 @@ async fn run(cli: Cli) -> anyhow::Result<i64> {
         "seconds": plan.seconds, "buyers": plan.buyers, "browsers": plan.browsers,
         "watchers": plan.watchers, "fanoutBuyers": plan.fanout_buyers, "holds": plan.holds,
         "holdSeconds": cli.hold_seconds, "targets": cli.targets,
+        "browseStatus": cli.browse_status, "stormSessions": plan.storm_sessions,
+        "stormHalls": cli.storm_halls, "burstBuyers": cli.burst_buyers,
+        "burstQuantity": cli.burst_quantity, "bursts": plan.bursts,
+        "manyWatchers": plan.many_watchers, "watchChangesPerS": cli.watch_changes_per_s,
         "mix": { "commit": scenarios::ON_SALE_MIX.commit, "unlock": scenarios::ON_SALE_MIX.unlock,
                  "expire": stats::round3(1.0 - scenarios::ON_SALE_MIX.commit - scenarios::ON_SALE_MIX.unlock),
                  "manualPicks": scenarios::ON_SALE_MIX.manual },
@@ -332,6 +376,12 @@ enum Kind {
     /// (buyers, watchers)
     Fanout(usize, usize),
     Expiry(usize),
+    /// sessions
+    LockStorm(usize),
+    /// buyers per burst
+    Burst(usize),
+    /// watchers on one node
+    Watchers(usize),
 }
 
 impl Kind {
@@ -341,6 +391,9 @@ impl Kind {
             Kind::Browsing(_) => "browsing",
             Kind::Fanout(..) => "fanout",
             Kind::Expiry(_) => "expiry",
+            Kind::LockStorm(_) => "lock-storm",
+            Kind::Burst(_) => "best-burst",
+            Kind::Watchers(_) => "watchers",
         }
     }
 
@@ -350,14 +403,17 @@ impl Kind {
             Kind::Browsing(b) => format!("{b} browsers"),
             Kind::Fanout(b, w) => format!("{w} watchers, {b} buyers"),
             Kind::Expiry(h) => format!("{h} holds"),
+            Kind::LockStorm(s) => format!("{s} sessions"),
+            Kind::Burst(b) => format!("{b} buyers at once"),
+            Kind::Watchers(w) => format!("{w} watchers on one node"),
         }
     }
 }
 
 /// What a scenario hands back to be checked and reported.
-struct Scenario {
-    result: RunResult,
-    acknowledged: Vec<String>,
+pub(crate) struct Scenario {
+    pub(crate) result: RunResult,
+    pub(crate) acknowledged: Vec<String>,
 }
 
 /// Starts a fresh cluster, runs one scenario on it, reads memory, checks the database, stops it.
@@ -385,10 +441,18 @@ async fn one_run(
     let servers_before = cluster.cpu_seconds();
     let own_before = server::process_cpu_seconds("self").unwrap_or(0.0);
     let outcome = match kind {
-        Kind::OnSale(b) => on_sale_run(&cluster, b, secs, hold).await,
-        Kind::Browsing(b) => browsing_run(&cluster, b, secs).await,
-        Kind::Fanout(b, w) => fanout_run(&cluster, b, w, secs, hold).await,
-        Kind::Expiry(h) => expiry_run(&cluster, h, hold).await,
+        Kind::OnSale(b) => runs::on_sale_run(&cluster, b, secs, hold).await,
+        Kind::Browsing(b) => {
+            let compact = cli.browse_status.trim() == "compact";
+            runs::browsing_run(&cluster, b, secs, compact).await
+        }
+        Kind::Fanout(b, w) => runs::fanout_run(&cluster, b, w, secs, hold).await,
+        Kind::Expiry(h) => runs::expiry_run(&cluster, h, hold).await,
+        Kind::LockStorm(s) => runs::lock_storm_run(&cluster, s, cli.storm_halls, secs).await,
+        Kind::Burst(b) => runs::burst_run(&cluster, b, cli.burst_quantity, plan.bursts, hold).await,
+        Kind::Watchers(w) => {
+            runs::watchers_run(&cluster, w, cli.watch_changes_per_s, secs, hold).await
+        }
     };
     let cpu = report::Cpu {
         server_seconds: cluster
@@ -447,135 +511,4 @@ fn one_line(r: &RunResult) -> String {
         })
         .unwrap_or_else(|| "not checked".into());
     format!("{lock} · {checks}")
-}
-
-async fn on_sale_run(
-    c: &Cluster,
-    buyers: usize,
-    seconds: u64,
-    hold: u64,
-) -> anyhow::Result<Scenario> {
-    let addrs = c.addrs();
-    let halls = api::discover_halls(addrs[0]).await?;
-    api::set_hold_seconds(&addrs, hold).await?;
-    let pool = Arc::new(Pool::new(halls));
-    let (mut rec, outcome, acknowledged) = scenarios::on_sale(
-        &addrs,
-        pool,
-        buyers,
-        Duration::from_secs(seconds),
-        scenarios::ON_SALE_MIX,
-    )
-    .await;
-    let mut r = RunResult::new(
-        "on-sale",
-        c.backend.target_name(),
-        addrs.len(),
-        format!("{buyers} buyers"),
-    );
-    r.seconds = outcome.seconds;
-    r.calls = rec.summary(outcome.seconds);
-    if outcome.halls_exhausted {
-        r.notes.push(format!(
-            "all {} fresh halls were sold out before the end: the rates are over the whole {} s",
-            outcome.halls_available, seconds
-        ));
-    }
-    r.on_sale = Some(outcome);
-    Ok(Scenario {
-        result: r,
-        acknowledged,
-    })
-}
-
-async fn browsing_run(c: &Cluster, browsers: usize, seconds: u64) -> anyhow::Result<Scenario> {
-    let addrs = c.addrs();
-    let halls = api::discover_halls(addrs[0]).await?;
-    let mut rec = scenarios::browsing(&addrs, &halls, browsers, Duration::from_secs(seconds)).await;
-    let mut r = RunResult::new(
-        "browsing",
-        c.backend.target_name(),
-        addrs.len(),
-        format!("{browsers} browsers"),
-    );
-    r.seconds = seconds as f64;
-    r.calls = rec.summary(seconds as f64);
-    Ok(Scenario {
-        result: r,
-        acknowledged: Vec::new(),
-    })
-}
-
-async fn fanout_run(
-    c: &Cluster,
-    buyers: usize,
-    watchers: usize,
-    seconds: u64,
-    hold: u64,
-) -> anyhow::Result<Scenario> {
-    let addrs = c.addrs();
-    let halls = api::discover_halls(addrs[0]).await?;
-    api::set_hold_seconds(&addrs, hold).await?;
-    let load = format!("{watchers} watchers, {buyers} buyers");
-    let mut r = RunResult::new("fanout", c.backend.target_name(), addrs.len(), load);
-    let probe = events::probe(addrs[0], halls[0].presentation_id).await?;
-    if let events::Probe::Unavailable(status) = probe {
-        r.events_available = Some(false);
-        r.notes.push(format!(
-            "events endpoint unavailable: GET /api/seats/events answered HTTP {status}; fan-out not measured"
-        ));
-        return Ok(Scenario {
-            result: r,
-            acknowledged: Vec::new(),
-        });
-    }
-    r.events_available = Some(true);
-    let pool = Arc::new(Pool::new(halls));
-    let (mut rec, outcome, acknowledged, fanout) =
-        scenarios::fanout(&addrs, pool, buyers, watchers, Duration::from_secs(seconds)).await;
-    r.seconds = outcome.seconds;
-    r.calls = rec.summary(outcome.seconds);
-    if (fanout.connected as usize) < watchers {
-        r.notes.push(format!(
-            "only {} of {watchers} watchers got a stream within 10 s",
-            fanout.connected
-        ));
-    }
-    r.on_sale = Some(outcome);
-    r.fanout = Some(fanout);
-    Ok(Scenario {
-        result: r,
-        acknowledged,
-    })
-}
-
-async fn expiry_run(c: &Cluster, holds: usize, hold: u64) -> anyhow::Result<Scenario> {
-    let addrs = c.addrs();
-    let halls = api::discover_halls(addrs[0]).await?;
-    api::set_hold_seconds(&addrs, hold).await?;
-    let mut r = RunResult::new(
-        "expiry",
-        c.backend.target_name(),
-        addrs.len(),
-        format!("{holds} holds"),
-    );
-    let use_events = matches!(
-        events::probe(addrs[0], halls[0].presentation_id).await?,
-        events::Probe::Available
-    );
-    r.events_available = Some(use_events);
-    if !use_events {
-        r.notes.push(
-            "events endpoint unavailable: release seen by polling seats-statusV2 every 50 ms (the status reads an expired hold as free at once, so this measures the read side, not the sweeper's events)".into(),
-        );
-    }
-    let started = std::time::Instant::now();
-    let (mut rec, outcome) = scenarios::expiry(&addrs, &halls, holds, hold, use_events).await;
-    r.seconds = crate::stats::round1(started.elapsed().as_secs_f64());
-    r.calls = rec.summary(outcome.locking_seconds.max(0.001));
-    r.expiry = Some(outcome);
-    Ok(Scenario {
-        result: r,
-        acknowledged: Vec::new(),
-    })
 }

@@ -12,6 +12,7 @@ use crate::events::FanoutSummary;
 use crate::scenarios::{ExpiryOutcome, OnSaleOutcome};
 use crate::server::Memory;
 use crate::stats::CallSummary;
+use crate::storm::{BurstOutcome, WatchersOutcome};
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -31,6 +32,12 @@ pub struct RunResult {
     pub fanout: Option<FanoutSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expiry: Option<ExpiryOutcome>,
+    /// Scenario (g): how the buyers of the best-available bursts were answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burst: Option<BurstOutcome>,
+    /// Scenario (h): how the watchers connected and what they were sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub watchers: Option<WatchersOutcome>,
     /// Whether GET /api/seats/events answered with an event stream.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub events_available: Option<bool>,
@@ -57,6 +64,8 @@ impl RunResult {
             on_sale: None,
             fanout: None,
             expiry: None,
+            burst: None,
+            watchers: None,
             events_available: None,
             memory: Vec::new(),
             cpu: Cpu::default(),
@@ -131,8 +140,8 @@ fn rate_p99(c: Option<&CallSummary>) -> String {
 /// The headline table: one row per run.
 pub fn headline(runs: &[RunResult]) -> String {
     let mut out = String::new();
-    out.push_str("| scenario | target | load | lock-seat ok/s | lock-seat p50 / p99 / max ms | best-available ok/s (p99) | seats locked/s | seat-status ok/s (p99) | commits/s (p99) | conflicts | 5xx / no answer | seats sold | double sells | over capacity | other checks | fan-out p50 / p99 ms | release lag p99 ms | peak RSS MiB |\n");
-    out.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.push_str("| scenario | target | load | lock-seat ok/s | lock-seat p50 / p99 / max ms | best-available ok/s (p99) | seats locked/s | seat-status ok/s (p99) | commits/s (p99) | conflicts | 5xx / no answer | seats sold | double sells | over capacity | other checks | fan-out p50 / p99 ms | release lag p99 ms | peak RSS MiB | server CPU s |\n");
+    out.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for r in runs {
         if let Some(e) = &r.error {
             let _ = writeln!(
@@ -142,7 +151,7 @@ pub fn headline(runs: &[RunResult]) -> String {
                 r.target,
                 r.load,
                 e.replace('|', "/").replace('\n', " "),
-                " |".repeat(14)
+                " |".repeat(15)
             );
             continue;
         }
@@ -194,7 +203,7 @@ pub fn headline(runs: &[RunResult]) -> String {
         };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.scenario,
             r.target,
             r.load,
@@ -214,6 +223,11 @@ pub fn headline(runs: &[RunResult]) -> String {
             fanout,
             lag,
             r.peak_mib().map(f).unwrap_or_else(|| "–".into()),
+            if r.cpu.server_seconds.is_empty() {
+                "–".to_owned()
+            } else {
+                f(r.cpu.server_seconds.iter().sum())
+            },
         );
     }
     out

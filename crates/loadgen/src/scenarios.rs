@@ -285,11 +285,14 @@ async fn on_sale_buyer(
 
 /// Scenario (b): browsers on the first few halls: 95 % reads (the seat map and the seat status,
 /// half each), 5 % locks of a free seat (each browser holds at most one, unlocking the last).
+/// With `compact`, the status is read in the compact form, each browser sending the version of
+/// its last answer as `since` and applying the changes (decision 0060).
 pub async fn browsing(
     addrs: &[SocketAddr],
     halls: &[Arc<Hall>],
     browsers: usize,
     duration: Duration,
+    compact: bool,
 ) -> Recorder {
     let until = Instant::now() + duration;
     let halls: Vec<Arc<Hall>> = halls.iter().take(8).cloned().collect();
@@ -302,11 +305,18 @@ pub async fn browsing(
             let mut c = Client::new(addr, until);
             let session = new_session(&mut c.conn).await;
             let mut last_status: Option<Vec<u8>> = None;
+            let mut view = api::CompactView::default();
             let mut held: Option<PlanSeat> = None;
             while Instant::now() < until {
                 if rng.random_bool(0.95) {
                     if rng.random_bool(0.5) {
                         c.seat_map(&hall, &session).await;
+                    } else if compact {
+                        let path = view.path(&hall);
+                        let a = c.call("seat-status", "GET", &path, &session, None).await;
+                        if let Some(r) = a.response.filter(|_| a.outcome == Outcome::Ok) {
+                            view.apply(&r.body);
+                        }
                     } else {
                         let a = c.status(&hall, &session).await;
                         if let Some(r) = a.response.filter(|_| a.outcome == Outcome::Ok) {
@@ -315,9 +325,17 @@ pub async fn browsing(
                     }
                     continue;
                 }
-                let Some(body) = &last_status else { continue };
-                let Ok(free) = free_seats(&hall, body) else {
-                    continue;
+                let free = if compact {
+                    match view.free(&hall) {
+                        Some(f) => f,
+                        None => continue,
+                    }
+                } else {
+                    let Some(body) = &last_status else { continue };
+                    let Ok(free) = free_seats(&hall, body) else {
+                        continue;
+                    };
+                    free
                 };
                 let choices: Vec<usize> = (0..free.len())
                     .filter(|&i| free[i] && hall.plan.seats[i].eligible)

@@ -292,6 +292,9 @@ fn spawn(kupa: &Path, addr: SocketAddr, db: &str, log: &Path) -> anyhow::Result<
         // (the node's own connection cap stays, kept below the open-files limit).
         .env("KUPA_MAX_CONNECTIONS_PER_ADDRESS", "0")
         .env("KUPA_MAX_EVENT_STREAMS_PER_ADDRESS", "0")
+        // The node's connection cap (default 10,000) above the watchers scenario's 10,000
+        // streams plus its driver; the node lowers it to its open-files limit less a margin.
+        .env("KUPA_MAX_HTTP_CONNECTIONS", "30000")
         // Warnings only: a log line per request would measure the terminal, not the server.
         .env(
             "KUPA_LOG",

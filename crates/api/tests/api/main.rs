@@ -39,6 +39,7 @@ mod races;
 mod rate_limits;
 mod saved_cards;
 mod seat_events;
+mod seat_status;
 mod seats;
 mod several;
 mod staff;

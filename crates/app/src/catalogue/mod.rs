@@ -17,8 +17,9 @@ use crate::ports::{Captcha, CatalogueStore, ClaimStore, Clock};
 use crate::site_config::SiteConfig;
 
 mod seat_map;
-use seat_map::CachedClaims;
+mod snapshot;
 pub use seat_map::{BlockReason, CLAIMS_TTL_MS, SeatStatus, SeatplanFull, SectionStatus};
+pub use snapshot::{CHANGE_LOG_VERSIONS, SharedSeat, Snapshot, StatusVersion};
 
 /// How far ahead "upcoming" lists reach.
 const UPCOMING_DAYS: i64 = 60;
@@ -118,8 +119,8 @@ pub struct CatalogueService {
     clock: Arc<dyn Clock>,
     /// Test mode only: step timers that replace the configured ones, for holds and config alike.
     timer_override: std::sync::RwLock<Option<crate::site_config::TimerMode>>,
-    /// The claims of recently asked presentations, for the seat status (see `claims_for_status`).
-    claims_cache: std::sync::Mutex<HashMap<i64, CachedClaims>>,
+    /// The seat status snapshots of recently asked presentations (see `status_snapshot`).
+    claims_cache: std::sync::Mutex<HashMap<i64, snapshot::Entry>>,
 }
 
 fn no_event(id: i64) -> AppError {

@@ -1,7 +1,8 @@
 //! The seat map side of the catalogue: a hall's seat plan, and the state of its seats for one
-//! presentation as a buyer sees them (the claims read through a short cache, the single-seat
+//! presentation as a buyer sees them (from the versioned snapshot of `snapshot`, the single-seat
 //! rule's blocked seats).
 
+use super::snapshot::{Entry, Snapshot, StatusVersion};
 use super::*;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +33,13 @@ pub struct SeatStatus {
     /// The blocked seats that are sold at the box office only (their section has no price
     /// online); every other blocked seat is blocked by the single-seat rule.
     pub box_office: std::collections::BTreeSet<kupa_domain::seating::SeatAddress>,
+    /// The version of the shared seat states this answer shows (decision 0060).
+    pub version: StatusVersion,
+    /// The viewer's own live holds on the presentation.
+    pub mine: std::collections::BTreeSet<kupa_domain::seating::SeatAddress>,
+    /// The seats whose shared state changed after the version the caller named, when this node
+    /// can tell (None: answer in full).
+    pub changed: Option<Vec<kupa_domain::seating::SeatAddress>>,
 }
 
 /// Why a seat is blocked for this buyer, as the seat map says it.
@@ -56,18 +64,6 @@ impl SeatStatus {
     }
 }
 
-/// Claims read for the seat status, reused until a seat event of the presentation, a hold's
-/// deadline passing, or `CLAIMS_TTL_MS`.
-pub(super) struct CachedClaims {
-    read_at: std::time::Instant,
-    /// Bumped by every change: a read that began before a change is not kept after it.
-    generation: u64,
-    claims: Option<Arc<Vec<Claim>>>,
-    /// The earliest deadline of a live hold when read: past it, a hold may have expired or been
-    /// extended (extensions publish no event), so the claims are read again.
-    next_deadline_ms: i64,
-}
-
 /// How long the seat status may be served from memory without any event saying it changed (the
 /// safety net for a missed cross-node event). The status is advisory: a lock always asks the
 /// database.
@@ -80,64 +76,82 @@ impl CatalogueService {
         let mut cache = self.claims_cache.lock().expect("claims cache poisoned");
         let Some(presentation_id) = presentation_id else {
             for c in cache.values_mut() {
-                c.generation += 1;
-                c.claims = None;
+                c.changed();
             }
             return;
         };
-        let entry = cache.entry(presentation_id).or_insert(CachedClaims {
-            read_at: std::time::Instant::now(),
-            generation: 0,
-            claims: None,
-            next_deadline_ms: 0,
-        });
-        entry.generation += 1;
-        entry.claims = None;
+        cache
+            .entry(presentation_id)
+            .or_insert_with(Entry::new)
+            .changed();
     }
 
-    /// The claims for the seat status: from memory when nothing says they changed, so a hall's
-    /// watchers reloading the status during a rush cost the database one read, not one each.
-    async fn claims_for_status(&self, presentation_id: i64) -> AppResult<Arc<Vec<Claim>>> {
-        let now = self.now_ms();
+    /// The presentation's seat status snapshot (decision 0060): from memory when nothing says it
+    /// changed, so a hall's watchers reloading the status during a rush cost the database one
+    /// read, not one each; and the seats changed since `since`, when that can be told.
+    pub async fn status_snapshot(
+        &self,
+        presentation_id: i64,
+        since: Option<StatusVersion>,
+    ) -> AppResult<(Arc<Snapshot>, Option<Vec<SeatAddress>>)> {
+        let answer = |cache: &HashMap<i64, Entry>, snapshot: Arc<Snapshot>| {
+            let changed = since.and_then(|v| {
+                cache
+                    .get(&presentation_id)
+                    .and_then(|e| e.changes_since(v, &snapshot))
+            });
+            (snapshot, changed)
+        };
+        // Every change announced before now was written before now: a snapshot whose claims
+        // were read from now on shows them all.
+        let asked = std::time::Instant::now();
+        let rebuild = {
+            let cache = self.claims_cache.lock().expect("claims cache poisoned");
+            if let Some(s) = cache
+                .get(&presentation_id)
+                .and_then(|e| e.serve(self.now_ms(), CLAIMS_TTL_MS))
+            {
+                return Ok(answer(&cache, s));
+            }
+            cache.get(&presentation_id).map(|e| e.rebuild.clone())
+        };
+        // One reader rebuilds; the others wait for it and take what it built.
+        let rebuild = rebuild.unwrap_or_else(|| {
+            let mut cache = self.claims_cache.lock().expect("claims cache poisoned");
+            cache
+                .entry(presentation_id)
+                .or_insert_with(Entry::new)
+                .rebuild
+                .clone()
+        });
+        let _rebuilding = rebuild.lock().await;
         let generation = {
             let cache = self.claims_cache.lock().expect("claims cache poisoned");
             match cache.get(&presentation_id) {
-                Some(c) => {
-                    if let Some(claims) = &c.claims
-                        && c.read_at.elapsed().as_millis() < u128::from(CLAIMS_TTL_MS)
-                        && now < c.next_deadline_ms
-                    {
-                        return Ok(claims.clone());
+                Some(e) => {
+                    // The rebuild this reader waited for read the claims after it asked: that
+                    // answer is new enough for it, even if another change came in since.
+                    let served = e
+                        .serve(self.now_ms(), CLAIMS_TTL_MS)
+                        .or_else(|| e.read_since(asked, self.now_ms()));
+                    if let Some(s) = served {
+                        return Ok(answer(&cache, s));
                     }
-                    c.generation
+                    e.generation
                 }
                 None => 0,
             }
         };
-        let claims = Arc::new(self.claims.claims(presentation_id).await?);
-        let next_deadline_ms = claims
-            .iter()
-            .filter(|c| c.view().is_live_hold(now))
-            .map(|c| c.expires_at_ms)
-            .min()
-            .unwrap_or(i64::MAX);
+        let started = std::time::Instant::now();
+        let claims = self.claims.claims(presentation_id).await?;
+        let now = self.now_ms();
         let mut cache = self.claims_cache.lock().expect("claims cache poisoned");
         if cache.len() > 10_000 {
-            cache.retain(|_, c| c.read_at.elapsed().as_millis() < u128::from(CLAIMS_TTL_MS));
+            cache.retain(|_, e| e.age_ms() < u128::from(CLAIMS_TTL_MS));
         }
-        let entry = cache.entry(presentation_id).or_insert(CachedClaims {
-            read_at: std::time::Instant::now(),
-            generation,
-            claims: None,
-            next_deadline_ms,
-        });
-        // Keep what was read only if no change came in while reading.
-        if entry.generation == generation {
-            entry.read_at = std::time::Instant::now();
-            entry.claims = Some(claims.clone());
-            entry.next_deadline_ms = next_deadline_ms;
-        }
-        Ok(claims)
+        let entry = cache.entry(presentation_id).or_insert_with(Entry::new);
+        let snapshot = entry.install(&claims, now, started, generation);
+        Ok(answer(&cache, snapshot))
     }
 
     /// The seat plan as a buyer asks for it (spec: POST /seats/seatplanV2 carries a captcha).
@@ -194,6 +208,20 @@ impl CatalogueService {
         viewer: Option<&str>,
         channel: &Channel,
     ) -> AppResult<SeatStatus> {
+        self.seat_status_since(presentation_id, section_id, viewer, channel, None)
+            .await
+    }
+
+    /// The seat status with its version, and (when `since` is a version this node can still
+    /// tell) the seats changed after it in `changed`.
+    pub async fn seat_status_since(
+        &self,
+        presentation_id: i64,
+        section_id: Option<i64>,
+        viewer: Option<&str>,
+        channel: &Channel,
+        since: Option<StatusVersion>,
+    ) -> AppResult<SeatStatus> {
         let detail = self.presentation(presentation_id, channel).await?;
         let seatplan_id = detail.info.view.presentation.seatplan_id;
         let mut sections = self.store.sections(seatplan_id).await?;
@@ -207,15 +235,9 @@ impl CatalogueService {
             }
         }
         let seats = self.store.seats(seatplan_id).await?;
-        let claims = self.claims_for_status(presentation_id).await?;
-        let now = self.now_ms();
-        let by_place: HashMap<SeatAddress, &Claim> =
-            claims.iter().map(|c| (c.address(), c)).collect();
+        let (snapshot, changed) = self.status_snapshot(presentation_id, since).await?;
         let state_of = |section_id: i64, x: i64, y: i64| {
-            let claim = by_place
-                .get(&SeatAddress::new(section_id, x, y))
-                .map(|c| c.view());
-            SeatState::from_claim(claim, viewer, now)
+            snapshot.state_for(&SeatAddress::new(section_id, x, y), viewer)
         };
         let seats: Vec<(Seat, SeatState)> = seats
             .into_iter()
@@ -268,12 +290,10 @@ impl CatalogueService {
                         .filter(|(s, st)| s.section_id == section.id && st.is_available())
                         .count() as i64,
                     SectionKind::Ga => {
-                        let taken = claims
-                            .iter()
-                            .filter(|c| {
-                                c.section_id == section.id
-                                    && !state_of(c.section_id, c.x, c.y).is_available()
-                            })
+                        let taken = snapshot
+                            .taken
+                            .keys()
+                            .filter(|a| a.section_id == section.id)
                             .count() as i64;
                         (section.capacity - taken).max(0)
                     }
@@ -291,6 +311,9 @@ impl CatalogueService {
             seats,
             blocked,
             box_office,
+            version: snapshot.version,
+            mine: snapshot.held_by(viewer),
+            changed,
         })
     }
 }

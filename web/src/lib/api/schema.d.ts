@@ -1981,8 +1981,31 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Each seat's state as this buyer sees it, and each section's remaining places. */
+    /**
+     * Each seat's state as this buyer sees it, and each section's remaining places. Tagged with an
+     *     `ETag`; `If-None-Match` with it answers 304 while nothing in the answer changed.
+     */
     get: operations['seatsStatusV2'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/seats/seats-statusV2/compact': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The seat status in the compact form (one letter per seat, decision 0060), or with `since`
+     *     only the seats changed after that version. Tagged with an `ETag` like the V2 form.
+     */
+    get: operations['seatsStatusCompact'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2975,6 +2998,13 @@ export interface components {
       systemVouchers: components['schemas']['IssuedVoucher'][];
       /** @description The tickets' e-document keys, line order. */
       ticketIdentifiers: string[];
+    };
+    /** @description A seat changed since the version asked about: its index in the plan's seats and its letter. */
+    CompactSeatChange: {
+      /** @description The seat's index in the seat plan's `seats` (POST /seats/seatplanV2), from 0. */
+      i: number;
+      /** @description a (available), m (held by me), o (held by another), s (sold). */
+      s: string;
     };
     /** @description A complex of the chain, as its page shows it. */
     Complex: {
@@ -5699,6 +5729,32 @@ export interface components {
     };
     SeatplanV2Response: {
       seatplan: components['schemas']['SeatplanV2'];
+    };
+    SeatsStatusCompactResponse: {
+      /**
+       * @description Indexes of the free seats blocked by the seating policy (taking one would leave a single
+       *     empty seat beside the buyer's), always in full.
+       */
+      blocked: number[];
+      /** @description Indexes of the seats sold at the box office only, always in full. */
+      boxOffice: number[];
+      changes?: components['schemas']['CompactSeatChange'][] | null;
+      /**
+       * @description True: `seats` has every seat. False: `changes` has the seats changed since `since`, and
+       *     every other seat is as it was.
+       */
+      full: boolean;
+      /** Format: int64 */
+      presentationId: number;
+      /**
+       * @description One letter per seat, in the order of the seat plan's `seats`: a (available), m (held by
+       *     me), o (held by another), s (sold).
+       */
+      seats?: string | null;
+      sections: components['schemas']['SectionStatus'][];
+      serverTime: string;
+      /** @description This answer's version, to send back as `since` (opaque; valid on the node that made it). */
+      version: string;
     };
     SeatsStatusResponse: {
       seats: components['schemas']['SeatStatusLong'][];
@@ -11690,6 +11746,13 @@ export interface operations {
           'application/json': components['schemas']['SeatsStatusV2Response'];
         };
       };
+      /** @description Unchanged since the ETag sent in If-None-Match */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description noEvent */
       404: {
         headers: {
@@ -11700,6 +11763,59 @@ export interface operations {
         };
       };
       /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  seatsStatusCompact: {
+    parameters: {
+      query: {
+        presentationId: number;
+        /**
+         * @description The `version` of an earlier answer: the answer then lists only the seats changed since
+         *     (`full` false), or everything when this node cannot tell.
+         */
+        since?: string;
+        miniSiteUrl?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Seat states, in full or changed since `since` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SeatsStatusCompactResponse'];
+        };
+      };
+      /** @description Unchanged since the ETag sent in If-None-Match */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description noEvent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (a malformed `since`) */
       422: {
         headers: {
           [name: string]: unknown;
