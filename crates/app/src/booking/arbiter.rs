@@ -16,7 +16,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
+
+use super::claim_writer::ClaimWriter;
 
 use kupa_domain::catalogue::SeatState;
 
@@ -32,9 +34,6 @@ pub const RELOAD_AFTER: Duration = Duration::from_secs(5);
 /// Presentations kept in memory before the idle ones are forgotten, and how long one is idle.
 const KEPT_HALLS: usize = 512;
 const IDLE_HALL: Duration = Duration::from_secs(600);
-
-/// Writes waiting for the writer at most; a batch takes everything waiting, up to this.
-const BATCH_MAX: usize = 512;
 
 /// What memory knows of a place. No entry: free.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,66 +179,6 @@ pub enum HoldDecision {
     Held,
     /// Another buyer holds or bought one of them (memory, or the database's refusal).
     Taken,
-}
-
-type Reply = oneshot::Sender<StoreResult<u64>>;
-
-/// Group commit: every hold and release of the node goes through one writer task, which writes
-/// whatever is waiting in one transaction (one savepoint per operation) and answers each caller
-/// once its batch is committed.
-pub struct ClaimWriter {
-    store: Arc<dyn ClaimStore>,
-    queue: std::sync::OnceLock<mpsc::UnboundedSender<(ClaimOp, Reply)>>,
-}
-
-impl ClaimWriter {
-    pub fn new(store: Arc<dyn ClaimStore>) -> ClaimWriter {
-        ClaimWriter {
-            store,
-            queue: std::sync::OnceLock::new(),
-        }
-    }
-
-    /// The queue, the writer task started on first use (inside the runtime).
-    fn queue(&self) -> &mpsc::UnboundedSender<(ClaimOp, Reply)> {
-        self.queue.get_or_init(|| {
-            let (tx, rx) = mpsc::unbounded_channel();
-            tokio::spawn(write_batches(self.store.clone(), rx));
-            tx
-        })
-    }
-
-    /// Queues the operation (in the order of calls) and returns where its answer comes.
-    fn submit(&self, op: ClaimOp) -> oneshot::Receiver<StoreResult<u64>> {
-        let (tx, rx) = oneshot::channel();
-        if let Err(mpsc::error::SendError((_, reply))) = self.queue().send((op, tx)) {
-            let _ = reply.send(Err(StoreError::Other(
-                "the claim writer has stopped".into(),
-            )));
-        }
-        rx
-    }
-}
-
-async fn write_batches(
-    store: Arc<dyn ClaimStore>,
-    mut rx: mpsc::UnboundedReceiver<(ClaimOp, Reply)>,
-) {
-    let mut batch: Vec<(ClaimOp, Reply)> = Vec::new();
-    while let Some(first) = rx.recv().await {
-        batch.push(first);
-        while batch.len() < BATCH_MAX {
-            match rx.try_recv() {
-                Ok(next) => batch.push(next),
-                Err(_) => break,
-            }
-        }
-        let (ops, replies): (Vec<ClaimOp>, Vec<Reply>) = batch.drain(..).unzip();
-        let results = store.apply_claim_ops(&ops).await;
-        for (reply, result) in replies.into_iter().zip(results) {
-            let _ = reply.send(result);
-        }
-    }
 }
 
 pub struct SeatArbiter {

@@ -8,6 +8,7 @@
 pub mod arbiter;
 mod best_available;
 mod checkout;
+mod claim_writer;
 mod limits;
 
 pub use arbiter::SeatArbiter;
