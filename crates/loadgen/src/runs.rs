@@ -65,18 +65,32 @@ pub async fn browsing_run(
     )
     .await;
     let form = if compact { ", compact status" } else { "" };
-    let mut r = RunResult::new(
+    Ok(timed_calls(
+        c,
         "browsing",
-        c.backend.target_name(),
         addrs.len(),
         format!("{browsers} browsers{form}"),
-    );
+        seconds,
+        &mut rec,
+    ))
+}
+
+/// A run whose result is its calls over its planned length.
+fn timed_calls(
+    c: &Cluster,
+    scenario: &'static str,
+    nodes: usize,
+    load: String,
+    seconds: u64,
+    rec: &mut crate::stats::Recorder,
+) -> Scenario {
+    let mut r = RunResult::new(scenario, c.backend.target_name(), nodes, load);
     r.seconds = seconds as f64;
     r.calls = rec.summary(seconds as f64);
-    Ok(Scenario {
+    Scenario {
         result: r,
         acknowledged: Vec::new(),
-    })
+    }
 }
 
 pub async fn fanout_run(
@@ -164,18 +178,14 @@ pub async fn lock_storm_run(
     let used = halls.min(all.len());
     let mut rec =
         storm::lock_storm(&addrs, &all, sessions, used, Duration::from_secs(seconds)).await;
-    let mut r = RunResult::new(
+    Ok(timed_calls(
+        c,
         "lock-storm",
-        c.backend.target_name(),
         addrs.len(),
         format!("{sessions} sessions, {used} halls"),
-    );
-    r.seconds = seconds as f64;
-    r.calls = rec.summary(seconds as f64);
-    Ok(Scenario {
-        result: r,
-        acknowledged: Vec::new(),
-    })
+        seconds,
+        &mut rec,
+    ))
 }
 
 pub async fn burst_run(
