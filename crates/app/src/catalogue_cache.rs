@@ -22,7 +22,7 @@ use async_trait::async_trait;
 
 use crate::error::StoreResult;
 use crate::model::*;
-use crate::ports::CatalogueStore;
+use crate::ports::{CatalogueStore, SeatAddress};
 
 struct Memo<K, V>(RwLock<HashMap<K, V>>);
 
@@ -62,7 +62,8 @@ pub struct CachedCatalogue {
     products_for_location: Memo<i64, Vec<Product>>,
     seatplan: Memo<i64, Seatplan>,
     sections: Memo<i64, Vec<Section>>,
-    seats: Memo<i64, Vec<Seat>>,
+    /// Shared, so a lock's look-up of one seat copies no plan.
+    seats: Memo<i64, Arc<Vec<Seat>>>,
     ticket_groups: Memo<Vec<i64>, Vec<(TicketGroup, Vec<Ticket>)>>,
     service_charge: Memo<i64, ServiceCharge>,
     locations: Memo<(), Vec<Location>>,
@@ -161,6 +162,10 @@ impl CachedCatalogue {
         Ok(())
     }
 
+    async fn shared_seats(&self, seatplan_id: i64) -> StoreResult<Arc<Vec<Seat>>> {
+        cached!(self.seats[seatplan_id] or async { self.inner.seats(seatplan_id).await.map(Arc::new) })
+    }
+
     /// Empties the cache now: this node changed the catalogue (the programme, decision 0058);
     /// other nodes follow `catalogue_version`.
     pub fn forget_everything(&self) {
@@ -248,7 +253,18 @@ impl CatalogueStore for CachedCatalogue {
     }
 
     async fn seats(&self, seatplan_id: i64) -> StoreResult<Vec<Seat>> {
-        cached!(self.seats[seatplan_id] or self.inner.seats(seatplan_id))
+        Ok(self.shared_seats(seatplan_id).await?.as_ref().clone())
+    }
+
+    async fn seat_with_partners(
+        &self,
+        seatplan_id: i64,
+        at: SeatAddress,
+    ) -> StoreResult<Vec<Seat>> {
+        Ok(crate::seat_plan::seat_with_partners(
+            &self.shared_seats(seatplan_id).await?,
+            at,
+        ))
     }
 
     async fn ticket_groups(&self, ids: &[i64]) -> StoreResult<Vec<(TicketGroup, Vec<Ticket>)>> {

@@ -77,3 +77,46 @@ pub fn rule_statuses(
         })
         .collect()
 }
+
+/// The seat at `at` and the other seats of its sofa, in the plan's order; empty when there is no
+/// seat there.
+pub fn seat_with_partners(seats: &[Seat], at: SeatAddress) -> Vec<Seat> {
+    let Some(seat) = seats
+        .iter()
+        .find(|s| s.section_id == at.section_id && s.x == at.x && s.y == at.y)
+    else {
+        return Vec::new();
+    };
+    match seat.sofa_id {
+        Some(sofa) => seats
+            .iter()
+            .filter(|s| s.sofa_id == Some(sofa))
+            .cloned()
+            .collect(),
+        None => vec![seat.clone()],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(x: i64, sofa: Option<i64>) -> Seat {
+        Seat {
+            section_id: 1,
+            x,
+            y: 1,
+            sofa_id: sofa,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_seat_comes_with_the_rest_of_its_sofa_in_plan_order_and_alone_otherwise() {
+        let plan = vec![seat(1, None), seat(2, Some(7)), seat(3, Some(7)), seat(4, None)];
+        let xs = |v: Vec<Seat>| v.iter().map(|s| s.x).collect::<Vec<_>>();
+        assert_eq!(xs(seat_with_partners(&plan, SeatAddress::new(1, 3, 1))), [2, 3]);
+        assert_eq!(xs(seat_with_partners(&plan, SeatAddress::new(1, 4, 1))), [4]);
+        assert!(seat_with_partners(&plan, SeatAddress::new(1, 9, 1)).is_empty());
+    }
+}

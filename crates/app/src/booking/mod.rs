@@ -382,8 +382,15 @@ impl BookingService {
 
         let (locked, all) = match section.kind {
             SectionKind::Reserved => {
-                let seats = self.store.seats(req.seatplan_id).await?;
-                let seat = seats
+                // A sofa (or bed) is held whole, in the same atomic claim.
+                let group = self
+                    .store
+                    .seat_with_partners(
+                        req.seatplan_id,
+                        SeatAddress::new(req.section_id, req.x, req.y),
+                    )
+                    .await?;
+                let seat = group
                     .iter()
                     .find(|s| s.section_id == req.section_id && s.x == req.x && s.y == req.y)
                     .ok_or_else(|| {
@@ -395,11 +402,6 @@ impl BookingService {
                             ),
                         )
                     })?;
-                // A sofa (or bed) is held whole, in the same atomic claim.
-                let group: Vec<&Seat> = match seat.sofa_id {
-                    Some(sofa) => seats.iter().filter(|s| s.sofa_id == Some(sofa)).collect(),
-                    None => vec![seat],
-                };
                 let new = group
                     .iter()
                     .filter(|s| {
@@ -521,19 +523,17 @@ impl BookingService {
         let group: Vec<HeldPlace> = match section.kind {
             SectionKind::Ga => vec![ga_place(section.id, req.x)],
             SectionKind::Reserved => {
-                let seats = self.store.seats(req.seatplan_id).await?;
-                let seat = seats
-                    .iter()
-                    .find(|s| s.section_id == req.section_id && s.x == req.x && s.y == req.y)
-                    .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such seat"))?;
-                match seat.sofa_id {
-                    Some(sofa) => seats
-                        .iter()
-                        .filter(|s| s.sofa_id == Some(sofa))
-                        .map(held)
-                        .collect(),
-                    None => vec![held(seat)],
+                let group = self
+                    .store
+                    .seat_with_partners(
+                        req.seatplan_id,
+                        SeatAddress::new(req.section_id, req.x, req.y),
+                    )
+                    .await?;
+                if group.is_empty() {
+                    return Err(AppError::rejected(ErrorCode::NotFound, "no such seat"));
                 }
+                group.iter().map(held).collect()
             }
         };
         let places: Vec<SeatAddress> = group.iter().map(place).collect();

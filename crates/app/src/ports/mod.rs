@@ -51,6 +51,19 @@ pub trait CatalogueStore: Send + Sync {
     async fn seatplan(&self, seatplan_id: i64) -> StoreResult<Option<Seatplan>>;
     async fn sections(&self, seatplan_id: i64) -> StoreResult<Vec<Section>>;
     async fn seats(&self, seatplan_id: i64) -> StoreResult<Vec<Seat>>;
+    /// The seat at `at` and the other seats of its sofa (held and sold together), in the plan's
+    /// order; empty when the plan has no seat there. What a lock or an unlock needs, without the whole plan
+    /// (the catalogue cache answers it from memory without copying the plan).
+    async fn seat_with_partners(
+        &self,
+        seatplan_id: i64,
+        at: SeatAddress,
+    ) -> StoreResult<Vec<Seat>> {
+        Ok(crate::seat_plan::seat_with_partners(
+            &self.seats(seatplan_id).await?,
+            at,
+        ))
+    }
     async fn ticket_groups(&self, ids: &[i64]) -> StoreResult<Vec<(TicketGroup, Vec<Ticket>)>>;
     async fn service_charge(&self, business_id: i64) -> StoreResult<Option<ServiceCharge>>;
     async fn mini_site(&self, url: &str) -> StoreResult<Option<MiniSite>>;
