@@ -113,10 +113,21 @@ mod tests {
 
     #[test]
     fn a_seat_comes_with_the_rest_of_its_sofa_in_plan_order_and_alone_otherwise() {
-        let plan = vec![seat(1, None), seat(2, Some(7)), seat(3, Some(7)), seat(4, None)];
+        let plan = vec![
+            seat(1, None),
+            seat(2, Some(7)),
+            seat(3, Some(7)),
+            seat(4, None),
+        ];
         let xs = |v: Vec<Seat>| v.iter().map(|s| s.x).collect::<Vec<_>>();
-        assert_eq!(xs(seat_with_partners(&plan, SeatAddress::new(1, 3, 1))), [2, 3]);
-        assert_eq!(xs(seat_with_partners(&plan, SeatAddress::new(1, 4, 1))), [4]);
+        assert_eq!(
+            xs(seat_with_partners(&plan, SeatAddress::new(1, 3, 1))),
+            [2, 3]
+        );
+        assert_eq!(
+            xs(seat_with_partners(&plan, SeatAddress::new(1, 4, 1))),
+            [4]
+        );
         assert!(seat_with_partners(&plan, SeatAddress::new(1, 9, 1)).is_empty());
     }
 }
