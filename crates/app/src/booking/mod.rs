@@ -414,7 +414,7 @@ impl BookingService {
                 let plan: Vec<PlanSeat> = group.iter().map(|s| plan_seat(s, &sections)).collect();
                 seating::check_confirmations(&plan, confirmed).map_err(rule)?;
                 self.check_hold_limits(session, holder, new, now).await?;
-                let all: Vec<HeldPlace> = group.iter().map(|s| held(s)).collect();
+                let all: Vec<HeldPlace> = group.iter().map(held).collect();
                 let places: Vec<SeatAddress> = all.iter().map(place).collect();
                 if self
                     .arbiter
