@@ -1,6 +1,8 @@
 //! The use case: who may cancel, the window and payment rules, then the cancellation in one store
 //! transaction under the order's lock, the seats announced free and the refunds asked for.
 
+use kupa_domain::seating::SeatAddress;
+
 use crate::error::{AppError, AppResult, ErrorCode};
 
 use super::super::*;
@@ -75,9 +77,24 @@ impl OrderService {
             .moved_since(&order.presentations, order.paid_at_ms.unwrap_or(i64::MAX))
             .await?;
         let fee = if moved { None } else { self.cancellation.fee };
+        // Through the seat arbiter (decision 0059): the seats it frees are free in memory as soon
+        // as the cancellation is written.
+        let touch: Vec<(i64, SeatAddress)> = order
+            .tickets
+            .iter()
+            .filter(|t| t.cancelled_at_ms.is_none())
+            .map(|t| (t.presentation_id, t.address()))
+            .collect();
         let done = self
-            .orders
-            .cancel(&order.id, &request, fee, &cancellation_id, now)
+            .booking
+            .settle(
+                &touch,
+                None,
+                None,
+                self.orders
+                    .cancel(&order.id, &request, fee, &cancellation_id, now),
+                |done| freed_by(&order, done),
+            )
             .await??;
         if done.dry_run {
             return Ok(done);
@@ -209,5 +226,27 @@ impl OrderService {
     /// The order's cancellations with their refunds, oldest first.
     pub async fn cancellations(&self, order_id: &str) -> AppResult<Vec<Cancellation>> {
         Ok(self.orders.cancellations(order_id).await?)
+    }
+}
+
+/// The seats a written cancellation freed, for the seat arbiter.
+pub(in crate::orders) fn freed_by(
+    order: &Order,
+    done: &Result<Cancellation, CancelRefusal>,
+) -> Vec<(i64, SeatAddress, crate::booking::Settled)> {
+    match done {
+        Ok(done) if !done.dry_run => order
+            .tickets
+            .iter()
+            .filter(|t| done.lines.contains(&t.line))
+            .map(|t| {
+                (
+                    t.presentation_id,
+                    t.address(),
+                    crate::booking::Settled::Freed,
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
