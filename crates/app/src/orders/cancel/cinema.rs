@@ -61,23 +61,8 @@ impl OrderService {
             credit: None,
         };
         let now = self.clock.now_ms();
-        // Through the seat arbiter (decision 0059), as a buyer's cancellation.
-        let touch: Vec<(i64, SeatAddress)> = order
-            .tickets_of(presentation_id)
-            .filter(|t| t.cancelled_at_ms.is_none())
-            .map(|t| (t.presentation_id, t.address()))
-            .collect();
-        let cancellation_id = token();
         let written = self
-            .booking
-            .settle(
-                &touch,
-                None,
-                None,
-                self.orders
-                    .cancel(&order.id, &request, None, &cancellation_id, now),
-                |done| super::service::freed_by(&order, done),
-            )
+            .cancel_written(&order, &request, None, &token(), now)
             .await?;
         let done = match written {
             Ok(done) => done,

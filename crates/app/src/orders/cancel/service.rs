@@ -77,24 +77,8 @@ impl OrderService {
             .moved_since(&order.presentations, order.paid_at_ms.unwrap_or(i64::MAX))
             .await?;
         let fee = if moved { None } else { self.cancellation.fee };
-        // Through the seat arbiter (decision 0059): the seats it frees are free in memory as soon
-        // as the cancellation is written.
-        let touch: Vec<(i64, SeatAddress)> = order
-            .tickets
-            .iter()
-            .filter(|t| t.cancelled_at_ms.is_none())
-            .map(|t| (t.presentation_id, t.address()))
-            .collect();
         let done = self
-            .booking
-            .settle(
-                &touch,
-                None,
-                None,
-                self.orders
-                    .cancel(&order.id, &request, fee, &cancellation_id, now),
-                |done| freed_by(&order, done),
-            )
+            .cancel_written(&order, &request, fee, &cancellation_id, now)
             .await??;
         if done.dry_run {
             return Ok(done);
@@ -229,8 +213,38 @@ impl OrderService {
     }
 }
 
+impl OrderService {
+    /// The one cancellation transaction, through the seat arbiter (decision 0059): the seats it
+    /// frees are free in memory as soon as it is written.
+    pub(super) async fn cancel_written(
+        &self,
+        order: &Order,
+        request: &CancelRequest,
+        fee: Option<CancellationFee>,
+        cancellation_id: &str,
+        now: i64,
+    ) -> AppResult<Result<Cancellation, CancelRefusal>> {
+        let touch: Vec<(i64, SeatAddress)> = order
+            .tickets
+            .iter()
+            .filter(|t| t.cancelled_at_ms.is_none())
+            .map(|t| (t.presentation_id, t.address()))
+            .collect();
+        self.booking
+            .settle(
+                &touch,
+                None,
+                None,
+                self.orders
+                    .cancel(&order.id, request, fee, cancellation_id, now),
+                |done| freed_by(order, done),
+            )
+            .await
+    }
+}
+
 /// The seats a written cancellation freed, for the seat arbiter.
-pub(in crate::orders) fn freed_by(
+fn freed_by(
     order: &Order,
     done: &Result<Cancellation, CancelRefusal>,
 ) -> Vec<(i64, SeatAddress, crate::booking::Settled)> {
