@@ -477,9 +477,17 @@ async fn an_order_in_zloty_paid_on_payus_page_is_committed_once_payu_notifies(db
     let r = club_card_payment(&app, &who, "payu").await;
     let payment = payment_id(&r);
     let (order, asked) = fake.order_of(&payment);
-    // The buyer goes to PayU's page; what Kupa asked PayU for.
-    assert_eq!(r.body["paymentFormURL"].as_str().unwrap(),
-               format!("https://merch-prod.snd.payu.com/pay/?orderId={order}&token=eyJhbGciOi"));
+    // The buyer goes to PayU's page (the whole window: Kupa's page in the dialog's frame has
+    // the button); what Kupa asked PayU for.
+    let redirect = format!("https://merch-prod.snd.payu.com/pay/?orderId={order}&token=eyJhbGciOi");
+    let way = r.body["paymentFormURL"].as_str().unwrap().to_owned();
+    assert!(way.starts_with(&format!("/pay/payu/{payment}/go?to=")), "{way}");
+    let go = app.call_as(&who, "GET", &way, None).await;
+    assert_eq!(go.status, StatusCode::OK, "{}", go.text);
+    assert!(go.text.contains(&format!("href=\"{}\" target=\"_top\"", redirect.replace('&', "&amp;"))), "{}", go.text);
+    assert_eq!(app.call_as(&buyer(2), "GET", &way, None).await.status, StatusCode::NOT_FOUND);
+    let elsewhere = format!("/pay/payu/{payment}/go?to=https%3A%2F%2Fevil.example%2F");
+    assert_eq!(app.call_as(&who, "GET", &elsewhere, None).await.status, StatusCode::BAD_REQUEST);
     assert_eq!(r.body["currency"], "PLN", "{}", r.text);
     assert_eq!((asked["totalAmount"].as_str(), asked["currencyCode"].as_str()), (Some("9900"), Some("PLN")));
     assert_eq!(asked["merchantPosId"], POS);

@@ -294,6 +294,21 @@ fn transport_kind(e: &reqwest::Error) -> &'static str {
     }
 }
 
+/// Whether `url` is a page of PayU's (an `https://` address on payu.com, or on PayU's configured
+/// host): where the way-to-PayU page may send the buyer, and nowhere else.
+pub fn is_payus_page(url: &str, base_url: &str) -> bool {
+    fn host(url: &str) -> Option<&str> {
+        let rest = url.strip_prefix("https://")?;
+        let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let authority = &rest[..end];
+        (!authority.contains('@')).then_some(authority)
+    }
+    let Some(h) = host(url) else {
+        return false;
+    };
+    h == "payu.com" || h.ends_with(".payu.com") || host(base_url) == Some(h)
+}
+
 /// A 6-digit Blik code (spaces ignored), or `None`.
 pub fn blik_code(code: &str) -> Option<String> {
     let code: String = code.chars().filter(|c| !c.is_whitespace()).collect();
@@ -608,7 +623,14 @@ impl PaymentGateway for PayU {
                 // The buyer's address is not known here: PayU takes the shop's for a redirect.
                 let created = self.create_order(payment, "127.0.0.1", None).await;
                 match created {
-                    Ok((Some(url), _)) => Ok(url),
+                    // PayU's page may not be framed: the payment dialog's frame shows Kupa's
+                    // page, whose button takes the whole window to PayU ([`notify`]).
+                    Ok((Some(url), _)) => Ok(format!(
+                        "/pay/payu/{}/go?{}",
+                        payment.id,
+                        serde_urlencoded::to_string([("to", url.as_str())].as_slice())
+                            .unwrap_or_default()
+                    )),
                     Ok((None, _)) => Err(page_error(
                         payment_codes::PAYU_ERROR,
                         "PayU gave no page to pay on: please try again",

@@ -43,6 +43,7 @@ pub fn router(state: Notify) -> Router {
     Router::new()
         .route(NOTIFY_PATH, post(notified))
         .route("/pay/payu/{id}/blik", get(blik_page).post(blik_code_sent))
+        .route("/pay/payu/{id}/go", get(to_payu))
         .with_state(state)
 }
 
@@ -185,6 +186,48 @@ async fn blik_page(State(n): State<Notify>, request: Parts, Path(id): Path<Strin
         Ok(p) => page(StatusCode::OK, &blik_form(&p.id, false)),
         Err(r) => r,
     }
+}
+
+#[derive(Deserialize)]
+struct To {
+    #[serde(default)]
+    to: String,
+}
+
+fn attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The way to PayU's page (the order is made): a button that takes the whole window there, since
+/// PayU's page may not be framed. Only the payment's buyer sees it, and only to PayU's pages.
+async fn to_payu(
+    State(n): State<Notify>,
+    request: Parts,
+    Path(id): Path<String>,
+    axum::extract::Query(to): axum::extract::Query<To>,
+) -> Response {
+    let not_found = || page(StatusCode::NOT_FOUND, "<h1>No such payment</h1>");
+    let Ok(payment) = n.orders.payment(&id).await else {
+        return not_found();
+    };
+    if n.shop.buyer_session(&request).as_deref() != Some(payment.session_id.as_str())
+        || payment.method != PaymentMethod::Payu
+    {
+        return not_found();
+    }
+    if !super::is_payus_page(&to.to, &n.payu.config().base_url) {
+        return page(StatusCode::BAD_REQUEST, "<h1>Not a PayU page</h1>");
+    }
+    page(
+        StatusCode::OK,
+        &format!(
+            "<h1>Pay with PayU</h1><p>PayU's page opens in this window; you come back here when it is done.</p><p><a href=\"{}\" target=\"_top\" rel=\"noopener\">Continue to PayU</a></p>",
+            attribute(&to.to)
+        ),
+    )
 }
 
 #[derive(Deserialize)]

@@ -153,3 +153,29 @@ fn payu_is_configured_by_its_pos_and_keys_which_never_show() {
     let e = PayUConfig::from_lookup(&only_pos, "https://t.example").unwrap_err();
     assert!(e.contains("KUPA_PAYU_CLIENT_SECRET"), "{e}");
 }
+
+#[test]
+fn the_way_to_payu_goes_to_payus_pages_only() {
+    let base = "https://secure.snd.payu.com";
+    for good in [
+        "https://merch-prod.snd.payu.com/pay/?orderId=X&token=Y",
+        "https://secure.payu.com/pay/?orderId=X",
+        "https://secure.snd.payu.com/x",
+    ] {
+        assert!(is_payus_page(good, base), "{good}");
+    }
+    for bad in [
+        "http://secure.payu.com/pay/",
+        "https://payu.com.evil.example/",
+        "https://evil.example/?a=payu.com",
+        "https://secure.payu.com@evil.example/",
+        "javascript:alert(1)",
+        "/pay/x",
+    ] {
+        assert!(!is_payus_page(bad, base), "{bad}");
+    }
+    assert!(is_payus_page(
+        "https://127.0.0.1:9/p",
+        "https://127.0.0.1:9"
+    ));
+}
