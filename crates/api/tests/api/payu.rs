@@ -80,6 +80,8 @@ struct FakeState {
     next: AtomicI64,
     /// PayU answers too late (down).
     slow: AtomicBool,
+    /// PayU makes the order, but its answer comes too late.
+    late: AtomicBool,
 }
 
 struct FakePayU {
@@ -134,10 +136,17 @@ async fn create_order(
     body: axum::Json<Value>,
 ) -> Response {
     slow(&st).await;
-    if !bearer_ok(&headers) {
+    let answer = make_order(&st, &headers, body.0);
+    if st.late.load(Ordering::SeqCst) {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+    answer
+}
+
+fn make_order(st: &FakeState, headers: &HeaderMap, b: Value) -> Response {
+    if !bearer_ok(headers) {
         return payu_status(StatusCode::UNAUTHORIZED, "UNAUTHORIZED", None);
     }
-    let b = body.0;
     for field in [
         "customerIp",
         "merchantPosId",
@@ -650,6 +659,31 @@ async fn payu_not_answering_loses_nothing_and_the_status_query_pays_once(db: &Te
     // The late notification changes nothing.
     let (body, sig) = fake.notification(&order);
     assert_eq!(notify(&app, &body, Some(&sig)).await.status, StatusCode::OK);
+    assert_eq!(paid_orders(db).await, vec!["1".to_owned()]);
+}
+
+async fn a_blik_order_payu_answered_too_late_is_settled_by_its_notification_then_its_status(db: &TestDb) {
+    let fake = FakePayU::start().await;
+    let (app, _) = payu_app(db, &fake).await;
+    let who = log_in(&app, &buyer(1), DANA).await;
+    let payment = payment_id(&club_card_payment(&app, &who, "blik").await);
+    // PayU makes the order but its answer never reaches Kupa: nothing recorded, the buyer told
+    // to wait for the bank app.
+    fake.state.late.store(true, Ordering::SeqCst);
+    let r = app.form_as(&who, "POST", &format!("/pay/payu/{payment}/blik"), Some("code=777456")).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.text);
+    assert!(r.text.contains("errorNoResponse"), "{}", r.text);
+    fake.state.late.store(false, Ordering::SeqCst);
+    assert_eq!(status(&app, &who, &payment).await.body["status"], "created");
+    // PayU's PENDING notification names the order; the buyer confirms; the COMPLETED
+    // notification is lost: the status query, now knowing the order, pays it once.
+    let (order, _) = fake.order_of(&payment);
+    let (body, sig) = fake.notification(&order);
+    assert_eq!(notify(&app, &body, Some(&sig)).await.status, StatusCode::OK);
+    fake.set_status(&order, "COMPLETED");
+    let s = status(&app, &who, &payment).await;
+    assert_eq!(s.body["status"], "captured", "{}", s.text);
+    assert_eq!(commit_club(&app, &who).await.status, StatusCode::OK);
     assert_eq!(paid_orders(db).await, vec!["1".to_owned()]);
 }
 

@@ -571,6 +571,12 @@ impl PayU {
         order: &PayUOrder,
     ) -> Result<Option<PaymentUpdate>, SettleError> {
         let update = judge(payment, &self.config.pos_id, order).map_err(SettleError::NotOurs)?;
+        // PayU's order is this payment's: keep its id (once), so that the status query can ask
+        // for it even when order create's answer never came.
+        self.deals
+            .record_page(&payment.id, "payu", &order.order_id, self.clock.now_ms())
+            .await
+            .map_err(|e| SettleError::Store(e.to_string()))?;
         let Some(update) = update else {
             return Ok(None);
         };
