@@ -6,4 +6,5 @@ pub mod cardcom;
 pub mod clock;
 pub mod delivery;
 pub mod outbox;
+pub mod paypal;
 pub mod test_gateway;

@@ -101,6 +101,33 @@ impl Providers {
         ))
     }
 
+    /// PayPal's Orders API (decision 0065) as this node's gateway, its orders and captures kept
+    /// in `db`; `None` keeps the gateway as it is. The adapter is answered too, for its webhook
+    /// route ([`paypal_route`]). (A node that takes several providers routes each payment by its
+    /// method to one of them; this is PayPal's part of that.)
+    pub fn with_paypal(
+        self,
+        db: &Arc<Db>,
+        config: Option<kupa_providers::paypal::PayPalConfig>,
+    ) -> Result<(Providers, Option<Arc<kupa_providers::paypal::PayPal>>), String> {
+        let Some(config) = config else {
+            return Ok((self, None));
+        };
+        let clock: Arc<dyn Clock> = self.clock.clone();
+        let paypal = Arc::new(kupa_providers::paypal::PayPal::new(
+            config,
+            db.clone(),
+            clock,
+        )?);
+        Ok((
+            Providers {
+                gateway: paypal.clone(),
+                ..self
+            },
+            Some(paypal),
+        ))
+    }
+
     /// The real SMS provider and mail server of `delivery` in place of the outbox adapters, for
     /// the channels it configures (decision 0057), and the outbox worker that sends for both:
     /// `None` when nothing is configured, and then everything stays as [`Providers::built_in`].
@@ -411,6 +438,15 @@ pub fn site_with_cardcom(
         ));
     }
     kupa_api::with_site_layers(routes, state)
+}
+
+/// PayPal's webhook route (`POST /pay/paypal/webhook`, decision 0065), to merge into the site's
+/// routes beside Kupa's own (under the same layers).
+pub fn paypal_route(state: &AppState, paypal: Arc<kupa_providers::paypal::PayPal>) -> Router {
+    kupa_providers::paypal::webhook::router(kupa_providers::paypal::webhook::Webhook {
+        orders: state.orders.clone(),
+        paypal,
+    })
 }
 
 /// What the test gateway's pages ask of Kupa's HTTP: the buyer session (set by its session

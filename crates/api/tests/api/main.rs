@@ -33,6 +33,7 @@ mod mini_site;
 mod mini_site_validate;
 mod orders;
 mod payments;
+mod paypal;
 mod prices;
 mod programme;
 mod races;
