@@ -791,7 +791,7 @@ async fn a_refund_names_the_capture_and_a_key_asked_twice_refunds_once(db: &Test
     assert!(paypal.refund(&unpaid, &part).await.is_err());
 }
 
-async fn a_card_is_not_sent_to_paypal_and_paypal_down_is_no_response(db: &TestDb) {
+async fn a_card_is_not_sent_to_paypal_and_paypal_down_or_refusing_is_said_so(db: &TestDb) {
     let fake = FakePayPal::start().await;
     let (app, _) = paypal_app(db, &fake, DEMO).await;
     let who = buyer(1);
@@ -800,6 +800,36 @@ async fn a_card_is_not_sent_to_paypal_and_paypal_down_is_no_response(db: &TestDb
     let r = app.payment_form(&who, "he", presentation, k.total, "method=card").await;
     assert_eq!(r.status, StatusCode::PAYMENT_REQUIRED, "{}", r.text);
     assert_eq!(r.body["error"]["params"]["failureCode"], "formValidation", "{}", r.text);
+    assert!(fake.state.orders.lock().unwrap().is_empty());
+
+    // The same payment as a PayPal one, opened against a PayPal that does not answer, then
+    // against one that refuses the shop's keys.
+    let id = rows(db, "SELECT id FROM payments").await.remove(0);
+    let payment = kupa_app::orders::Payment {
+        method: kupa_app::orders::PaymentMethod::Paypal,
+        ..app.state.orders.payment(&id).await.unwrap()
+    };
+    let failure = |e: kupa_app::AppError| match e {
+        kupa_app::AppError::Rejected { params, .. } => params.unwrap()["failureCode"].clone(),
+        other => panic!("{other:?}"),
+    };
+    let deals = Arc::new(db.db.clone());
+    let down = PayPal::new(
+        PayPalConfig { base_url: "http://127.0.0.1:9".into(), ..fake.config() },
+        deals.clone(),
+        app.clock.clone(),
+    )
+    .unwrap();
+    assert_eq!(failure(down.open_page(&payment).await.unwrap_err()), "errorNoResponse");
+    let wrong_keys = PayPal::new(
+        PayPalConfig { client_secret: Secret::new("not-the-secret"), ..fake.config() },
+        deals,
+        app.clock.clone(),
+    )
+    .unwrap();
+    assert_eq!(failure(wrong_keys.open_page(&payment).await.unwrap_err()), "errorResponse");
+    let zloty_less = kupa_app::orders::Payment { currency: "JPY".into(), ..payment };
+    assert_eq!(failure(wrong_keys.open_page(&zloty_less).await.unwrap_err()), "formValidation");
     assert!(fake.state.orders.lock().unwrap().is_empty());
 }
 
