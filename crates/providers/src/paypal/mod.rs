@@ -316,8 +316,28 @@ impl PayPal {
         Ok(token)
     }
 
-    /// One authorised call: the JSON answer of a 2xx, else why not. A 401 forgets the token.
+    /// One authorised call: the JSON answer of a 2xx, else why not. A 401 (a token PayPal
+    /// ended early) forgets the token and is tried once more with a new one.
     async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<String>,
+        request_id: Option<&str>,
+    ) -> Result<Value, CallError> {
+        match self
+            .call_once(method.clone(), path, body.clone(), request_id)
+            .await
+        {
+            Err(CallError::Refused(401, _)) => {
+                *self.token.lock().await = None;
+                self.call_once(method, path, body, request_id).await
+            }
+            answer => answer,
+        }
+    }
+
+    async fn call_once(
         &self,
         method: Method,
         path: &str,
@@ -347,9 +367,6 @@ impl PayPal {
             .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
         if (200..300).contains(&status) {
             return Ok(body);
-        }
-        if status == 401 {
-            *self.token.lock().await = None;
         }
         let issue = body["details"][0]["issue"]
             .as_str()
@@ -563,11 +580,8 @@ impl PayPal {
         })
         .to_string();
         // `{...head fields..., "webhook_event": <the event's own bytes>}`
-        let body = format!(
-            "{},\"webhook_event\":{}}}",
-            head.trim_end_matches('}'),
-            event
-        );
+        let head = head.strip_suffix('}').unwrap_or(&head);
+        let body = format!("{head},\"webhook_event\":{event}}}");
         let r = self
             .call(
                 Method::POST,

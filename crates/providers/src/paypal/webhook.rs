@@ -119,9 +119,19 @@ async fn received(State(w): State<Webhook>, headers: HeaderMap, body: Bytes) -> 
         // A verified event of another kind: nothing to do, and nothing to deliver again.
         return StatusCode::OK;
     };
-    let Ok(payment) = w.orders.payment(&payment_id).await else {
-        tracing::warn!("a verified PayPal event for no payment of this shop: ignored");
-        return StatusCode::OK;
+    let payment = match w.orders.payment(&payment_id).await {
+        Ok(p) => p,
+        Err(kupa_app::AppError::Rejected {
+            code: kupa_app::ErrorCode::NotFound,
+            ..
+        }) => {
+            tracing::warn!("a verified PayPal event for no payment of this shop: ignored");
+            return StatusCode::OK;
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "a PayPal event's payment could not be read: PayPal will deliver it again");
+            return StatusCode::SERVICE_UNAVAILABLE;
+        }
     };
     // The event's order must be the one opened for the payment.
     let opened = match w.paypal.deals.page_of(&payment.id).await {
