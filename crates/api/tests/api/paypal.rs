@@ -680,8 +680,14 @@ async fn an_order_paid_with_paypal_is_captured_once_paypal_verifies_the_webhook(
     assert_eq!(deliver(&app, &completed).await.status, StatusCode::OK);
     assert_eq!(fake.captures(), 1);
     assert_eq!(paid_orders(db).await, vec!["1".to_owned()]);
-    // One token served every call.
+    // One token served every call, until a minute before its nine hours are up.
     assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 1);
+    app.clock.advance_ms(32_400_000 - 61_000);
+    assert_eq!(deliver(&app, &completed).await.status, StatusCode::OK);
+    assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 1);
+    app.clock.advance_ms(2_000);
+    assert_eq!(deliver(&app, &completed).await.status, StatusCode::OK);
+    assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 2);
 }
 
 async fn a_forged_or_altered_webhook_is_refused_and_records_nothing(db: &TestDb) {

@@ -22,7 +22,7 @@
 pub mod webhook;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use async_trait::async_trait;
 use kupa_app::AppError;
@@ -271,7 +271,8 @@ pub struct PayPal {
     /// The PayPal order of each payment (`page_id`), its capture (`deal_id`), refunds by key.
     deals: Arc<dyn PaymentDeals>,
     clock: Arc<dyn Clock>,
-    token: tokio::sync::Mutex<Option<(String, Instant)>>,
+    /// The bearer token and when (server clock, ms) it stops being used.
+    token: tokio::sync::Mutex<Option<(String, i64)>>,
 }
 
 impl PayPal {
@@ -305,14 +306,16 @@ impl PayPal {
     /// `POST /v1/oauth2/token`.
     pub async fn access_token(&self) -> Result<String, CallError> {
         let mut kept = self.token.lock().await;
+        let now = self.clock.now_ms();
         if let Some((token, until)) = kept.as_ref()
-            && Instant::now() < *until
+            && now < *until
         {
             return Ok(token.clone());
         }
         let (token, expires_in) = request_token(&self.client, &self.config).await?;
-        let keep_for = Duration::from_secs(expires_in.saturating_sub(60));
-        *kept = Some((token.clone(), Instant::now() + keep_for));
+        let keep_for_ms = i64::try_from(expires_in.saturating_sub(60).saturating_mul(1_000))
+            .unwrap_or(i64::MAX / 2);
+        *kept = Some((token.clone(), now.saturating_add(keep_for_ms)));
         Ok(token)
     }
 
