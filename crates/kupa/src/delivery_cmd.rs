@@ -78,6 +78,20 @@ pub async fn check_config(
             None
         }
     };
+    let paypal = match kupa_providers::paypal::PayPalConfig::from_lookup(&lookup, &public_url) {
+        Ok(Some(c)) => {
+            println!("paypal: {}", c.summary());
+            Some(c)
+        }
+        Ok(None) => {
+            println!("paypal: off (no KUPA_PAYPAL_CLIENT_ID)");
+            None
+        }
+        Err(e) => {
+            println!("paypal: NOT READY: {e}");
+            None
+        }
+    };
     let settings = config::delivery_settings()?;
     let summary = settings.summary();
     println!("sms:  {}", summary.sms);
@@ -134,6 +148,15 @@ pub async fn check_config(
         broken |= answer.is_err();
         println!(
             "payu probe: {}",
+            answer.unwrap_or_else(|e| format!("FAILED: {e}"))
+        );
+    }
+    if let Some(c) = paypal {
+        // A token asked for: the client id and secret are right for this API (live or sandbox).
+        let answer = kupa_providers::paypal::probe(&c).await;
+        broken |= answer.is_err();
+        println!(
+            "paypal probe: {}",
             answer.unwrap_or_else(|e| format!("FAILED: {e}"))
         );
     }

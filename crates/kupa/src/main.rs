@@ -422,6 +422,14 @@ async fn serve(
     if let Some(c) = &payu_config {
         tracing::info!(gateway = %c.summary(), "PayU and Blik payments");
     }
+    let paypal_config = kupa_providers::paypal::PayPalConfig::from_lookup(
+        &|n| std::env::var(n).ok(),
+        &settings.public_url,
+    )
+    .map_err(|e| anyhow::anyhow!("{e} (docs/configuration.md, \"PayPal\")"))?;
+    if let Some(c) = &paypal_config {
+        tracing::info!(gateway = %c.summary(), "PayPal payments");
+    }
     let settings = kupa_api::ApiSettings {
         payment_page_origin: cardcom_config.as_ref().map(|c| c.page_origin()),
         ..settings
@@ -434,6 +442,9 @@ async fn serve(
             .map_err(|e| anyhow::anyhow!(e))?;
     let (providers, payu) = providers
         .with_payu(&db, payu_config)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let (providers, paypal) = providers
+        .with_paypal(&db, paypal_config)
         .map_err(|e| anyhow::anyhow!(e))?;
     let (providers, outbox_worker) = providers.with_delivery(&db, &delivery);
     let state = kupa_wiring::app_state(db.clone(), providers, settings);
@@ -455,7 +466,8 @@ async fn serve(
         state,
         kupa_wiring::ProviderRoutes::default()
             .cardcom(cardcom)
-            .payu(payu),
+            .payu(payu)
+            .paypal(paypal),
     );
     let listener = tokio::net::TcpListener::bind(addr)
         .await

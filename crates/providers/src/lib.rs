@@ -8,4 +8,5 @@ pub mod clock;
 pub mod delivery;
 pub mod outbox;
 pub mod payu;
+pub mod paypal;
 pub mod test_gateway;

@@ -130,6 +130,32 @@ impl Providers {
         ))
     }
 
+    /// PayPal's Orders API for the `paypal` method (decision 0065), its orders and captures kept
+    /// in `db`; `None` keeps that method with the card gateway. The adapter is answered too, for
+    /// its webhook route ([`ProviderRoutes::paypal`]).
+    pub fn with_paypal(
+        self,
+        db: &Arc<Db>,
+        config: Option<kupa_providers::paypal::PayPalConfig>,
+    ) -> Result<(Providers, Option<Arc<kupa_providers::paypal::PayPal>>), String> {
+        let Some(config) = config else {
+            return Ok((self, None));
+        };
+        let clock: Arc<dyn Clock> = self.clock.clone();
+        let paypal = Arc::new(kupa_providers::paypal::PayPal::new(
+            config,
+            db.clone(),
+            clock,
+        )?);
+        Ok((
+            Providers {
+                paypal: Some(paypal.clone()),
+                ..self
+            },
+            Some(paypal),
+        ))
+    }
+
     /// The real SMS provider and mail server of `delivery` in place of the outbox adapters, for
     /// the channels it configures (decision 0057), and the outbox worker that sends for both:
     /// `None` when nothing is configured, and then everything stays as [`Providers::built_in`].
@@ -477,6 +503,14 @@ impl ProviderRoutes {
             None => self,
         }
     }
+
+    /// PayPal's webhook (decision 0065), when PayPal is configured.
+    pub fn paypal(self, paypal: Option<Arc<kupa_providers::paypal::PayPal>>) -> Self {
+        match paypal {
+            Some(paypal) => self.with(move |state| paypal_route(state, paypal)),
+            None => self,
+        }
+    }
 }
 
 /// [`site`], with the configured providers' routes.
@@ -492,6 +526,15 @@ pub fn site_with_routes(state: AppState, providers: ProviderRoutes) -> Router {
         routes = routes.merge(make(&state));
     }
     kupa_api::with_site_layers(routes, state)
+}
+
+/// PayPal's webhook route (`POST /pay/paypal/webhook`, decision 0065), to merge into the site's
+/// routes beside Kupa's own (under the same layers).
+pub fn paypal_route(state: &AppState, paypal: Arc<kupa_providers::paypal::PayPal>) -> Router {
+    kupa_providers::paypal::webhook::router(kupa_providers::paypal::webhook::Webhook {
+        orders: state.orders.clone(),
+        paypal,
+    })
 }
 
 /// What the test gateway's pages ask of Kupa's HTTP: the buyer session (set by its session

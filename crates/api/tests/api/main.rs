@@ -34,6 +34,7 @@ mod mini_site_validate;
 mod orders;
 mod payments;
 mod payu;
+mod paypal;
 mod prices;
 mod programme;
 mod races;
