@@ -61,7 +61,7 @@ test('buying through the festival makes the order the mini-site’s', async ({ p
   page.on('request', (r) => {
     const path = new URL(r.url()).pathname;
     if (
-      /^\/api\/(presentations\/\d+(\/ticketGroups)?|seats\/seats-statusV2|cart|payment\/commit)$/.test(
+      /^\/api\/(presentations\/\d+(\/ticketGroups)?|seats\/seats-statusV2\/compact|cart|payment\/commit)$/.test(
         path,
       )
     ) {
@@ -103,7 +103,7 @@ test('buying through the festival makes the order the mini-site’s', async ({ p
       '/api/payment/commit',
       '/api/presentations/{id}',
       '/api/presentations/{id}/ticketGroups',
-      '/api/seats/seats-statusV2',
+      '/api/seats/seats-statusV2/compact',
     ]),
   );
 });

@@ -25,6 +25,13 @@ test('the buyer holds two seats, sees the countdown, and still holds them after 
   );
   expect(presentation, 'a reserved screening on sale tomorrow').toBeDefined();
 
+  // The map reads the compact status (decision 0060): in full once, then the changes since.
+  const statusReads: URL[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/api/seats/seats-status')) statusReads.push(url);
+  });
+
   await page.setViewportSize({ width: 390, height: 900 });
   await page.goto(`/order/${presentation!.id}`);
   const order = new OrderPage(page);
@@ -56,6 +63,15 @@ test('the buyer holds two seats, sees the countdown, and still holds them after 
   await expect(order.timer()).toHaveText(/\d+:\d\d/);
   // The selection summary names both, each with a release button.
   await expect(page.getByRole('button', { name: /^שחרור .*שורה .+, מושב .+$/ })).toHaveCount(2);
+
+  // Each hold asked for the status again: with `since`, after the first read.
+  await expect.poll(() => statusReads.length).toBeGreaterThanOrEqual(2);
+  expect(statusReads.map((u) => u.pathname)).toEqual(
+    statusReads.map(() => '/api/seats/seats-statusV2/compact'),
+  );
+  expect(statusReads.map((u) => u.searchParams.has('since'))).toEqual(
+    statusReads.map((_, i) => i > 0),
+  );
 
   await page.reload();
   await expect(order.seatMap()).toBeVisible();

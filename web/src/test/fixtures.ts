@@ -1,4 +1,11 @@
-import type { Feature, Presentation, SeatShort, SeatplanV2, SiteConfig } from '../lib/api/types';
+import type {
+  Feature,
+  Presentation,
+  SeatShort,
+  SeatplanV2,
+  SeatsStatusCompactResponse,
+  SiteConfig,
+} from '../lib/api/types';
 import demoConfig from './data/config.json';
 
 export function makePresentation(overrides: Partial<Presentation> = {}): Presentation {
@@ -142,5 +149,28 @@ export function makeSeasonPresentation(id: number, day: number, required = true)
     venueName: 'אולם 3 – סטודיו',
     venueNameEn: 'Hall 3 – Studio',
     seatplanId: 6,
+  };
+}
+
+/**
+ * A full answer of GET /seats/seats-statusV2/compact: one letter per seat of the plan (a free,
+ * m held by this buyer, o held by another, s sold), the indexes blocked by the single-seat rule
+ * and those sold at the box office only.
+ */
+export function makeCompactStatus(
+  presentationId: number,
+  letters: string,
+  overrides: Partial<SeatsStatusCompactResponse> = {},
+): SeatsStatusCompactResponse {
+  return {
+    presentationId,
+    version: 'f0.1',
+    full: true,
+    seats: letters,
+    blocked: [],
+    boxOffice: [],
+    sections: [],
+    serverTime: '2026-07-14T09:00:00Z',
+    ...overrides,
   };
 }

@@ -2,8 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Reservation } from '../../lib/api/reservations';
-import type { SeatShort, SeatStatusShort } from '../../lib/api/types';
-import { makePresentation, makeSeat } from '../../test/fixtures';
+import { makeCompactStatus, makePresentation, makeSeat } from '../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 
 const presentation = makePresentation({ id: 101, venueId: 11, seatplanId: 7 });
@@ -11,16 +10,6 @@ const presentation = makePresentation({ id: 101, venueId: 11, seatplanId: 7 });
 const seats = [0, 1, 2, 3].flatMap((x) => [makeSeat(x, 0), makeSeat(x, 1)]);
 // The buyer's two tickets: row 1, seats 3 and 4 (sold).
 const mine = (s: { x: number; y: number }) => s.y === 0 && s.x >= 2;
-const status = (s: SeatShort): SeatStatusShort => ({
-  x: s.x,
-  y: s.y,
-  si: s.si,
-  s: mine(s) ? 'sold' : 'available',
-  isAvailable: !mine(s),
-  isBlocked: false,
-  isSelected: false,
-});
-
 function reservationWith(changeable: boolean): Reservation {
   const ticket = (line: number, x: number) => ({
     line,
@@ -149,15 +138,8 @@ function api(
             },
           },
         };
-      case '/api/seats/seats-statusV2':
-        return {
-          body: {
-            presentationId: 101,
-            sections: [],
-            seats: seats.map(status),
-            serverTime: '2026-07-14T09:00:00Z',
-          },
-        };
+      case '/api/seats/seats-statusV2/compact':
+        return { body: makeCompactStatus(101, seats.map((s) => (mine(s) ? 's' : 'a')).join('')) };
       case '/api/reservations/r-1/modify':
         sent.push(url.pathname);
         return modify;

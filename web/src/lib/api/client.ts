@@ -183,15 +183,26 @@ export function resetRequestState(): void {
   connectionLost = false;
 }
 
-/** Every call goes through here: the session's uuid header, our error shape, retries. */
-async function request<T>(
+/**
+ * Every call goes through here: the session's uuid header, our error shape, retries. Answers the
+ * successful response (or, for a call sent with `ifNoneMatch`, a 304 too), its body unread.
+ */
+async function send(
   method: Method,
   path: string,
-  options: { query?: Record<string, QueryValue>; body?: unknown; signal?: AbortSignal },
-): Promise<T> {
+  options: {
+    query?: Record<string, QueryValue>;
+    body?: unknown;
+    signal?: AbortSignal;
+    ifNoneMatch?: string;
+  },
+): Promise<Response> {
   for (let attempt = 0; ; attempt += 1) {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    // A request that sets If-None-Match itself bypasses the browser's cache (fetch spec), so a
+    // 304 reaches this code as it is.
+    if (options.ifNoneMatch) headers['If-None-Match'] = options.ifNoneMatch;
     const uuid = currentUuid();
     if (uuid) headers.uuid = uuid;
 
@@ -222,6 +233,10 @@ async function request<T>(
     const issued = response.headers.get('uuid');
     if (issued) knownUuid = issued;
 
+    if (response.status === 304 && options.ifNoneMatch) {
+      setConnectionLost(false);
+      return response;
+    }
     if (!response.ok) {
       const delay = retryDelay(method, response.status, attempt);
       if (delay !== null) {
@@ -250,8 +265,39 @@ async function request<T>(
       throw error;
     }
     setConnectionLost(false);
-    return (await response.json()) as T;
+    return response;
   }
+}
+
+async function request<T>(
+  method: Method,
+  path: string,
+  options: { query?: Record<string, QueryValue>; body?: unknown; signal?: AbortSignal },
+): Promise<T> {
+  return (await (await send(method, path, options)).json()) as T;
+}
+
+/** A conditional GET's outcome: unchanged since the tag sent (304), or a new body and its tag. */
+export type Revalidated<T> =
+  { notModified: true } | { notModified: false; data: T; etag: string | null };
+
+/**
+ * A GET that sends `etag` (when there is one) as `If-None-Match`: a 304 answers
+ * `{notModified: true}`, anything else as `apiGet` does, with the answer's `ETag`.
+ */
+export async function apiGetRevalidated<T>(
+  path: string,
+  query: Record<string, QueryValue> | undefined,
+  etag: string | null | undefined,
+  signal?: AbortSignal,
+): Promise<Revalidated<T>> {
+  const response = await send('GET', path, { query, signal, ifNoneMatch: etag ?? undefined });
+  if (response.status === 304) return { notModified: true };
+  return {
+    notModified: false,
+    data: (await response.json()) as T,
+    etag: response.headers.get('etag'),
+  };
 }
 
 export function apiGet<T>(

@@ -2,59 +2,25 @@ import { act, renderHook } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SeatStatusShort, SeatsStatusV2Response } from './types';
 import { seatMapKeys as seatKeys } from './seats';
-import { applySeatChanges, RELOAD_AFTER_EVENTS_MS, useSeatEvents } from './seatEvents';
+import { RELOAD_AFTER_EVENTS_MS, useSeatEvents } from './seatEvents';
+import { seatIndexes, type CompactSeatStatus } from './seatStatusCompact';
 
-function seat(x: number, s: string, extra: Partial<SeatStatusShort> = {}): SeatStatusShort {
+function status(letters: string): CompactSeatStatus {
   return {
-    si: 1,
-    x,
-    y: 2,
-    s,
-    isAvailable: s === 'available',
-    isBlocked: false,
-    isSelected: s === 'heldByMe',
-    ...extra,
+    presentationId: 7,
+    version: 'e.1',
+    etag: 'W/"c-e.1-0"',
+    letters,
+    blocked: [],
+    boxOffice: [],
+    sections: [],
+    serverTime: '2026-11-22T10:00:00Z',
   };
 }
 
-function status(...seats: SeatStatusShort[]): SeatsStatusV2Response {
-  return { presentationId: 7, sections: [], seats, serverTime: '2026-11-22T10:00:00Z' };
-}
-
-describe('applySeatChanges', () => {
-  it('turns other buyers’ holds and sales unavailable and releases free again', () => {
-    const before = status(
-      seat(1, 'available'),
-      seat(2, 'available'),
-      seat(3, 'heldByOther'),
-      seat(4, 'available'),
-    );
-    const after = applySeatChanges(before, [
-      { sectionId: 1, x: 1, y: 2, state: 'held' },
-      { sectionId: 1, x: 2, y: 2, state: 'sold' },
-      { sectionId: 1, x: 3, y: 2, state: 'expired' },
-    ]);
-    expect(after.seats.map((s) => [s.s, s.isAvailable])).toEqual([
-      ['heldByOther', false],
-      ['sold', false],
-      ['available', true],
-      ['available', true],
-    ]);
-    expect(before.seats[0].s, 'the cached status is not mutated').toBe('available');
-  });
-
-  it('keeps the buyer’s own hold theirs and a sold seat sold', () => {
-    const before = status(seat(1, 'heldByMe'), seat(2, 'sold'));
-    const after = applySeatChanges(before, [
-      { sectionId: 1, x: 1, y: 2, state: 'held' },
-      { sectionId: 1, x: 2, y: 2, state: 'released' },
-      { sectionId: 9, x: 1, y: 2, state: 'sold' },
-    ]);
-    expect(after).toBe(before);
-  });
-});
+/** Seats x = 1, 2, 3, 4 of section 1, row y = 2, in the plan's order. */
+const indexes = seatIndexes([1, 2, 3, 4].map((x) => ({ si: 1, x, y: 2 })));
 
 /** A stand-in for the browser's EventSource that the test drives. */
 class FakeSource {
@@ -89,11 +55,11 @@ describe('useSeatEvents', () => {
 
   it('applies events to the cached status, reloads it after a burst, and closes on unmount', () => {
     const client = new QueryClient();
-    client.setQueryData(seatKeys.status(7), status(seat(1, 'available')));
+    client.setQueryData(seatKeys.status(7), status('aaaa'));
     const invalidate = vi.spyOn(client, 'invalidateQueries');
     const wrapper = ({ children }: { children: ReactNode }) =>
       createElement(QueryClientProvider, { client }, children);
-    const { result, unmount } = renderHook(() => useSeatEvents(7), { wrapper });
+    const { result, unmount } = renderHook(() => useSeatEvents(7, indexes), { wrapper });
     const source = FakeSource.last!;
     expect(source.url).toBe('/api/seats/events?presentationId=7');
     expect(result.current).toBe('connecting');
@@ -110,9 +76,9 @@ describe('useSeatEvents', () => {
         }),
       ),
     );
-    expect(client.getQueryData<SeatsStatusV2Response>(seatKeys.status(7))!.seats[0].s).toBe(
-      'heldByOther',
-    );
+    const after = client.getQueryData<CompactSeatStatus>(seatKeys.status(7))!;
+    expect(after.letters).toBe('oaaa');
+    expect(after.etag, 'the next read asks for the changes, not a 304').toBeNull();
     expect(invalidate).not.toHaveBeenCalled();
     act(() => vi.advanceTimersByTime(RELOAD_AFTER_EVENTS_MS));
     expect(invalidate).toHaveBeenCalledTimes(1);

@@ -1,13 +1,14 @@
 // Live seat changes (GET /api/seats/events, server-sent events; docs/decisions/0010): other
 // buyers' holds, releases, sales and expiries reach the seat map without polling. Each change is
-// applied to the cached seat status at once; the status is then reloaded shortly after, because
-// the server alone decides which seats the single-seat rule blocks. Polling stays as the fallback
-// while the stream is down.
-import { useEffect, useState } from 'react';
+// applied to the cached seat status (its letters, lib/api/seatStatusCompact) at once; the status
+// is then read again (the changes since its version) shortly after, because the server alone
+// decides which seats the single-seat rule blocks. Polling stays as the fallback while the
+// stream is down.
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { API_BASE } from './client';
-import type { SeatsStatusV2Response } from './types';
 import { seatMapKeys } from './seats';
+import { applySeatEvent, type CompactSeatStatus } from './seatStatusCompact';
 
 export type SeatChangeState = 'held' | 'released' | 'sold' | 'expired';
 
@@ -27,43 +28,24 @@ export interface SeatEvent {
 /** After a burst of changes, reload the status once (the blocked seats) this long after the last. */
 export const RELOAD_AFTER_EVENTS_MS = 1500;
 
-/**
- * The status with the changes applied. A hold is someone else's unless the status already says
- * it is this buyer's (the buyer's own lock answer updates their seats first).
- */
-export function applySeatChanges(
-  status: SeatsStatusV2Response,
-  changes: readonly SeatChange[],
-): SeatsStatusV2Response {
-  const byKey = new Map(changes.map((c) => [`${c.sectionId}:${c.x}:${c.y}`, c.state]));
-  let changed = false;
-  const seats = status.seats.map((seat) => {
-    const state = byKey.get(`${seat.si}:${seat.x}:${seat.y}`);
-    if (state === undefined) return seat;
-    const mine = seat.isSelected || seat.s === 'heldByMe';
-    let next = seat;
-    if (state === 'sold') {
-      next = { ...seat, s: 'sold', isAvailable: false, isSelected: false };
-    } else if (state === 'held') {
-      if (!mine) next = { ...seat, s: 'heldByOther', isAvailable: false };
-    } else if (seat.s !== 'sold') {
-      next = { ...seat, s: 'available', isAvailable: true, isSelected: false };
-    }
-    if (next !== seat) changed = true;
-    return next;
-  });
-  return changed ? { ...status, seats } : status;
-}
-
 /** Whether the stream is live: 'connecting', 'live' (events arrive) or 'down' (polling only). */
 export type LiveState = 'connecting' | 'live' | 'down';
 
 /**
  * Subscribes the seat status of a presentation to the event stream while mounted. Returns the
- * stream's state, so the caller can poll more often while it is down.
+ * stream's state, so the caller can poll more often while it is down. `indexes` (the plan's seat
+ * index by `section:x:y`) lets an event change the cached letters at once; without it (the plan
+ * not there yet) an event only brings the next read sooner.
  */
-export function useSeatEvents(presentationId: number): LiveState {
+export function useSeatEvents(
+  presentationId: number,
+  indexes?: ReadonlyMap<string, number>,
+): LiveState {
   const queryClient = useQueryClient();
+  const indexesRef = useRef(indexes);
+  useEffect(() => {
+    indexesRef.current = indexes;
+  }, [indexes]);
   const [live, setLive] = useState<LiveState>(() =>
     typeof EventSource === 'undefined' ? 'down' : 'connecting',
   );
@@ -93,9 +75,12 @@ export function useSeatEvents(presentationId: number): LiveState {
         return;
       }
       if (event.presentationId !== presentationId) return;
-      queryClient.setQueryData<SeatsStatusV2Response>(key, (old) =>
-        old ? applySeatChanges(old, event.changes) : old,
-      );
+      const seats = indexesRef.current;
+      if (seats) {
+        queryClient.setQueryData<CompactSeatStatus>(key, (old) =>
+          old ? applySeatEvent(old, event.changes, seats) : old,
+        );
+      }
       reloadSoon(RELOAD_AFTER_EVENTS_MS);
     });
     source.addEventListener('resync', () => reloadSoon(0));

@@ -1,10 +1,21 @@
 // A presentation's seat plan and the live state of its seats: the queries (and the one place that
 // owns their keys) and the hook that keeps the state live through the seat event stream, with
 // polling as the safety net. Shared by the order's seat step and the seat-change screen.
+import { useCallback, useMemo } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet, apiSend } from './client';
+import { apiGetRevalidated, apiSend } from './client';
 import type { Captcha } from '../captcha';
-import type { SeatplanV2Response, SeatsStatusV2Response } from './types';
+import type {
+  SeatplanV2Response,
+  SeatsStatusCompactResponse,
+  SeatsStatusV2Response,
+} from './types';
+import {
+  mergeCompact,
+  seatIndexes,
+  statusFromCompact,
+  type CompactSeatStatus,
+} from './seatStatusCompact';
 import { useSeatEvents } from './seatEvents';
 import { channelOf } from './orderChannel';
 
@@ -33,36 +44,57 @@ export function seatplanQuery(venueId: number, seatplanId: number, captcha: Capt
   });
 }
 
+/**
+ * The seat status of a presentation in the compact form (decision 0060): the first read in full,
+ * then each read (a poll, a seat event's reload, an invalidation after a lock) asks `since` the
+ * cached version with the cached ETag, and only the changes (or a 304) come back. The cache keeps
+ * the letters per presentation, so a remount or a language switch goes on from them.
+ */
 export function seatsStatusQuery(presentationId: number, pollMs: number | false = STATUS_POLL_MS) {
   return queryOptions({
     queryKey: seatMapKeys.status(presentationId),
-    queryFn: ({ signal }) =>
-      apiGet<SeatsStatusV2Response>(
-        '/seats/seats-statusV2',
-        { presentationId, ...channelOf(presentationId) },
+    queryFn: async ({ signal, client, queryKey }): Promise<CompactSeatStatus> => {
+      const prev = client.getQueryData<CompactSeatStatus>(queryKey);
+      const answer = await apiGetRevalidated<SeatsStatusCompactResponse>(
+        '/seats/seats-statusV2/compact',
+        { presentationId, since: prev?.version, ...channelOf(presentationId) },
+        prev?.etag,
         signal,
-      ),
+      );
+      return mergeCompact(prev, answer);
+    },
     refetchInterval: pollMs,
     staleTime: 0,
   });
 }
 
+type PlanSeats = readonly { si: number; x: number; y: number }[];
+
 /**
  * The seat status of a presentation, live: the event stream applies changes at once, polling
  * is the safety net (faster while the stream is down). `?seatPoll=off` leaves the stream alone
  * to update the map (the two-node test proves the stream carries changes). `live` is the stream's
- * state (the map's `data-live`, which the end-to-end tests wait for).
+ * state (the map's `data-live`, which the end-to-end tests wait for). `status.data` is in V2's
+ * shape, built from `planSeats` (the seat plan's `seats`) and the cached letters; undefined
+ * until the plan is there.
  */
-export function useLiveSeatStatus(presentationId: number) {
-  const live = useSeatEvents(presentationId);
+export function useLiveSeatStatus(presentationId: number, planSeats: PlanSeats | undefined) {
+  const indexes = useMemo(() => (planSeats ? seatIndexes(planSeats) : undefined), [planSeats]);
+  const live = useSeatEvents(presentationId, indexes);
   const pollOff =
     typeof window !== 'undefined' &&
     new URLSearchParams(window.location.search).get('seatPoll') === 'off';
-  const status = useQuery(
-    seatsStatusQuery(
+  const select = useCallback(
+    (c: CompactSeatStatus): SeatsStatusV2Response | undefined =>
+      planSeats ? statusFromCompact(planSeats, c) : undefined,
+    [planSeats],
+  );
+  const status = useQuery({
+    ...seatsStatusQuery(
       presentationId,
       pollOff ? false : live === 'live' ? STATUS_POLL_LIVE_MS : STATUS_POLL_MS,
     ),
-  );
+    select,
+  });
   return { status, live };
 }

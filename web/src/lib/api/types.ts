@@ -31,6 +31,7 @@ export type SeatplanSection = Schemas['Section'];
 export type SeatStatusShort = Schemas['SeatStatusShort'];
 export type SectionStatus = Schemas['SectionStatus'];
 export type SeatsStatusV2Response = Schemas['SeatsStatusV2Response'];
+export type SeatsStatusCompactResponse = Schemas['SeatsStatusCompactResponse'];
 export type SeatRef = Schemas['SeatRef'];
 export type LockBody = Schemas['LockBody'];
 export type LockResponse = Schemas['LockResponse'];

@@ -60,7 +60,7 @@ export function SeatChanger({
   const captcha = useCaptcha();
   const id = reservation.ReservationIdentifier;
   const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
-  const { status, live } = useLiveSeatStatus(presentation.id);
+  const { status, live } = useLiveSeatStatus(presentation.id, plan.data?.seatplan.seats);
   const modify = useModifyReservation(id, presentation.id);
 
   const groups = useMemo(

@@ -1,8 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SeatShort, SeatStatusShort } from '../../../../lib/api/types';
-import { makeConfig, makePresentation, makeSeat } from '../../../../test/fixtures';
+import {
+  makeCompactStatus,
+  makeConfig,
+  makePresentation,
+  makeSeat,
+} from '../../../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../../../test/renderApp';
 
 const presentation = makePresentation({ id: 77, venueId: 11, seatplanId: 7 });
@@ -21,19 +25,10 @@ const seats = [
   seat(2, 1),
   seat(3, 1),
 ];
-const status = (s: SeatShort): SeatStatusShort => {
-  const taken = s.x === 0 && s.y === 1;
-  const blocked = s.x === 1 && s.y === 1;
-  return {
-    x: s.x,
-    y: s.y,
-    si: s.si,
-    s: taken ? 'sold' : 'available',
-    isAvailable: !taken,
-    isBlocked: blocked,
-    isSelected: false,
-  };
-};
+// Row 2's first seat is sold; its second is blocked by the single-seat rule (index 5).
+const SECTIONS = [{ id: 11, kind: 'reserved', capacity: 8, remaining: 5, soldOut: false }];
+const letters = seats.map((s) => (s.x === 0 && s.y === 1 ? 's' : 'a')).join('');
+const compact = makeCompactStatus(77, letters, { blocked: [5], sections: SECTIONS });
 
 const api: ApiHandler = (url) => {
   switch (url.pathname) {
@@ -66,15 +61,8 @@ const api: ApiHandler = (url) => {
           },
         },
       };
-    case '/api/seats/seats-statusV2':
-      return {
-        body: {
-          presentationId: 77,
-          sections: [{ id: 11, kind: 'reserved', capacity: 8, remaining: 5, soldOut: false }],
-          seats: seats.map(status),
-          serverTime: SERVER_TIME,
-        },
-      };
+    case '/api/seats/seats-statusV2/compact':
+      return { body: compact };
     case '/api/seats/my-holds':
       return { body: { seats: [], step: null, expiresAt: null, serverTime: SERVER_TIME } };
     case '/api/seats/lock-seat':
@@ -120,7 +108,9 @@ describe('seat step', () => {
       'true',
     );
     expect(
-      within(map).getByRole('button', { name: 'Row 2, seat 2, not available' }),
+      within(map).getByRole('button', {
+        name: 'Row 2, seat 2, not available, it would leave a single empty seat',
+      }),
     ).toHaveAttribute('aria-disabled', 'true');
     expect(within(map).getAllByRole('button')).toHaveLength(8);
     expect(screen.getByRole('button', { name: 'Zoom in' })).toBeEnabled();
@@ -183,7 +173,9 @@ describe('seat step', () => {
     const user = userEvent.setup();
     const { map, fetchMock } = await openMap();
     await user.click(within(map).getByRole('button', { name: 'Row 2, seat 1, taken' }));
-    const blocked = within(map).getByRole('button', { name: 'Row 2, seat 2, not available' });
+    const blocked = within(map).getByRole('button', {
+      name: 'Row 2, seat 2, not available, it would leave a single empty seat',
+    });
     await user.click(blocked);
     blocked.focus();
     await user.keyboard('{Enter} ');
@@ -236,19 +228,6 @@ describe('seat step', () => {
       if (url.pathname === '/api/presentations/77') {
         const withRule = { ...presentation, seatingPolicyId: 3 };
         return { body: { presentation: withRule, serverTime: SERVER_TIME, error: null } };
-      }
-      if (url.pathname === '/api/seats/seats-statusV2') {
-        // The server says why the blocked seat is blocked.
-        const said = (s: SeatShort): SeatStatusShort =>
-          status(s).isBlocked ? { ...status(s), blockReason: 'singleSeat' } : status(s);
-        return {
-          body: {
-            presentationId: 77,
-            sections: [{ id: 11, kind: 'reserved', capacity: 8, remaining: 5, soldOut: false }],
-            seats: seats.map(said),
-            serverTime: SERVER_TIME,
-          },
-        };
       }
       if (url.pathname === '/api/presentations/77/ticketGroups') {
         const regular = { id: 101, ticketGroupId: 1, name: 'רגיל', nameEn: 'Regular' };
@@ -332,15 +311,9 @@ describe('seat step', () => {
           body: { seatplan: { ...plan, bestY: 0, screen, sections: [section], seats: [] } },
         };
       }
-      if (url.pathname === '/api/seats/seats-statusV2') {
-        return {
-          body: {
-            presentationId: 77,
-            sections: [{ id: 12, kind: 'ga', capacity: 100, remaining: 40, soldOut: false }],
-            seats: [],
-            serverTime: SERVER_TIME,
-          },
-        };
+      if (url.pathname === '/api/seats/seats-statusV2/compact') {
+        const floor = { id: 12, kind: 'ga', capacity: 100, remaining: 40, soldOut: false };
+        return { body: makeCompactStatus(77, '', { sections: [floor] }) };
       }
       return api(url);
     };

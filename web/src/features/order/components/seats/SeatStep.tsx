@@ -66,7 +66,7 @@ export function SeatStep({
   const id = presentation.id;
 
   const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
-  const { status, live } = useLiveSeatStatus(id);
+  const { status, live } = useLiveSeatStatus(id, plan.data?.seatplan.seats);
   const holds = useQuery(myHoldsQuery(id));
   // Only for the seat details' price level: the map works without it.
   const ticketGroups = useQuery(ticketGroupsQuery(id));
@@ -200,7 +200,8 @@ export function SeatStep({
 
   const seatplan = plan.data.seatplan;
   const gaSections = seatplan.sections.filter((s) => s.kind === 'ga');
-  const sectionStatus = (sectionId: number) => status.data.sections.find((s) => s.id === sectionId);
+  const sectionStatus = (sectionId: number) =>
+    status.data?.sections.find((s) => s.id === sectionId);
   const soldOut = seatplan.sections.filter(
     (s) => s.kind === 'reserved' && sectionStatus(s.id)?.soldOut,
   );

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CartBody, LockedSeat, SeatShort, Ticket } from '../../../../lib/api/types';
-import { makeConfig, makePresentation } from '../../../../test/fixtures';
+import { makeCompactStatus, makeConfig, makePresentation } from '../../../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../../../test/renderApp';
 
 const SERVER_TIME = '2026-07-14T09:00:00Z';
@@ -118,17 +118,11 @@ function makeApi(overrides: ApiHandler = () => undefined): ApiHandler {
             },
           },
         };
-      case '/api/seats/seats-statusV2':
+      case '/api/seats/seats-statusV2/compact':
         return {
-          body: {
-            presentationId: 77,
+          body: makeCompactStatus(77, 'amma', {
             sections: [{ id: 11, kind: 'reserved', capacity: 4, remaining: 2, soldOut: false }],
-            seats: [0, 1, 2, 3].map((x) => ({
-              ...{ x, y: 0, si: 11, s: x === 1 || x === 2 ? 'heldByMe' : 'available' },
-              ...{ isAvailable: true, isBlocked: false, isSelected: x === 1 || x === 2 },
-            })),
-            serverTime: SERVER_TIME,
-          },
+          }),
         };
       case '/api/seats/my-holds':
         return {
