@@ -62,7 +62,8 @@ test('a complex taken offline sends buyers to the box office and is in the audit
     const saved = page.waitForResponse(
       (r) => r.url().endsWith('/api/staff/salesSwitches') && r.request().method() === 'PUT',
     );
-    await online.uncheck();
+    // The switch follows the server: it turns once the change is saved.
+    await online.click();
     expect((await saved).status()).toBe(200);
     await expect(online).not.toBeChecked();
     await expect(table.getByRole('row', { name: /Web shop/ })).toContainText(
@@ -108,37 +109,32 @@ test('a complex taken offline sends buyers to the box office and is in the audit
     await expect(first).toContainText('Noa Mizrahi');
     await expect(first).toContainText('Offline:');
     await noSeriousAxeViolations(page);
-
-    const shots = process.env.KUPA_E2E_SHOTS;
-    if (shots) {
-      mkdirSync(shots, { recursive: true });
-      for (const lang of ['he', 'en'] as const) {
-        for (const width of [1280, 768]) {
-          await page.setViewportSize({ width, height: 900 });
-          for (const [tab, view] of [
-            ['switches', 'switches'],
-            ['audit', 'audit'],
-          ]) {
-            await page.goto(`/PRES-live?lang=${lang}&view=${view}`);
-            await expect(
-              page.locator(`table.${tab === 'switches' ? 'switches' : 'audit'}`).first(),
-            ).toBeVisible();
-            const overflow = await page.evaluate(
-              () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-            );
-            expect
-              .soft(overflow, `${tab} ${lang} ${width} scrolls sideways`)
-              .toBeLessThanOrEqual(0);
-            await noSeriousAxeViolations(page);
-            await page.screenshot({
-              path: `${shots}/${tab}-${lang}-${width}.png`,
-              fullPage: true,
-            });
-          }
-        }
-      }
-    }
   } finally {
     await putBack(page.request);
+  }
+});
+
+test('the two tabs at a tablet and a desktop width, in Hebrew and English (KUPA_E2E_SHOTS)', async ({
+  page,
+}) => {
+  const shots = process.env.KUPA_E2E_SHOTS;
+  test.skip(!shots, 'screenshots only when KUPA_E2E_SHOTS names a folder');
+  test.setTimeout(120_000);
+  mkdirSync(shots!, { recursive: true });
+  await logInAsManager(page, 'en');
+  for (const lang of ['he', 'en'] as const) {
+    for (const width of [1280, 768]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const view of ['switches', 'audit']) {
+        await page.goto(`/PRES-live?lang=${lang}&view=${view}`);
+        await expect(page.locator(`table.${view}`).first()).toBeVisible();
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect.soft(overflow, `${view} ${lang} ${width} scrolls sideways`).toBeLessThanOrEqual(0);
+        await noSeriousAxeViolations(page);
+        await page.screenshot({ path: `${shots}/${view}-${lang}-${width}.png`, fullPage: true });
+      }
+    }
   }
 });
