@@ -44,6 +44,9 @@ export function AuditView() {
   };
   const show = (field: string, v: unknown): string => {
     if (v === null || v === undefined) return '—';
+    // A complex's "offline" reads as the switch the manager flips: Online on or off.
+    if (field === 'offline' && typeof v === 'boolean')
+      return v ? t('staffSwitches.off') : t('staffSwitches.on');
     if (typeof v === 'boolean') return v ? t('staffSwitches.on') : t('staffSwitches.off');
     if (field === 'channel' && typeof v === 'string')
       return t(`staffSwitches.channels.${v as Channel}`);
