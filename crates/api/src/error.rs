@@ -82,6 +82,9 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | HoldLimitReached
         | TicketSaleNotYetStarted
         | TicketingEnded
+        | LocationOffline
+        | AdvancedSalesNotAllowedByOutlet
+        | NoTicketsInChannel
         | ResNotEnoughSeats
         | SectionNotEnoughSeats
         | NotEnoughSeats

@@ -55,6 +55,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Memo<K, V> {
 pub struct CachedCatalogue {
     inner: Arc<dyn CatalogueStore>,
     site_config: Memo<(), serde_json::Value>,
+    sales_switches: Memo<(), Vec<crate::sales_switches::SalesSwitch>>,
     presentation: Memo<i64, PresentationView>,
     features: Memo<(), Vec<(Feature, FeatureCategory)>>,
     feature: Memo<i64, Feature>,
@@ -116,6 +117,7 @@ impl CachedCatalogue {
         CachedCatalogue {
             inner,
             site_config: Memo::new(),
+            sales_switches: Memo::new(),
             presentation: Memo::new(),
             features: Memo::new(),
             feature: Memo::new(),
@@ -175,6 +177,7 @@ impl CachedCatalogue {
     fn clear(&self) {
         self.generation.fetch_add(1, Ordering::SeqCst);
         self.site_config.clear();
+        self.sales_switches.clear();
         self.presentation.clear();
         self.features.clear();
         self.feature.clear();
@@ -203,6 +206,10 @@ impl CatalogueStore for CachedCatalogue {
 
     async fn site_config(&self) -> StoreResult<Option<serde_json::Value>> {
         cached!(self.site_config[()] or optional self.inner.site_config())
+    }
+
+    async fn sales_switches(&self) -> StoreResult<Vec<crate::sales_switches::SalesSwitch>> {
+        cached!(self.sales_switches[()] or self.inner.sales_switches())
     }
 
     async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>> {

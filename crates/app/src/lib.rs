@@ -17,6 +17,7 @@ pub mod model;
 pub mod orders;
 pub mod ports;
 pub mod programme;
+pub mod sales_switches;
 pub mod saved_cards;
 pub mod seat_events;
 pub mod seat_plan;

@@ -69,6 +69,13 @@ error_codes! {
     TicketSaleNotYetStarted = "ticket_sale_not_yet_started",
     /// The presentation's sale window has closed.
     TicketingEnded = "ticketing_ended",
+    /// The complex is not selling through this channel now: book at the box office (the spec's
+    /// "location offline (book at box office)"; a manager's sales switch, decision 0067).
+    LocationOffline = "locationOffline",
+    /// The channel sells only today's screenings at this complex (a manager's sales switch).
+    AdvancedSalesNotAllowedByOutlet = "advanced_sales_not_allowed_by_outlet",
+    /// No tickets open in this channel at this complex (a manager's sales switch).
+    NoTicketsInChannel = "noTicketsInChannel",
     /// A selection would leave a single empty seat (seating policy 3).
     SingleSeatGap = "singleSeatGap",
     /// A sofa or bed held in part.

@@ -290,6 +290,10 @@ impl CatalogueStore for Db {
         Ok(v.unwrap_or(0))
     }
 
+    async fn sales_switches(&self) -> StoreResult<Vec<kupa_app::sales_switches::SalesSwitch>> {
+        crate::sales_switches::read_all(self).await
+    }
+
     async fn site_config(&self) -> StoreResult<Option<serde_json::Value>> {
         let doc: Option<String> = on_pool!(self, |p| sqlx::query_scalar(
             "SELECT doc FROM site_config WHERE id = 1"

@@ -83,6 +83,7 @@ mod outbox_queue;
 mod payment_deals;
 mod programme;
 mod rows;
+mod sales_switches;
 mod saved_cards;
 pub mod seat_events;
 mod staff;

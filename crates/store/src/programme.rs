@@ -12,6 +12,58 @@ use crate::{BeginWrite, Db, Pool, db_err};
 
 type R<T> = Result<T, sqlx::Error>;
 
+use kupa_app::sales_switches::SalesSwitch;
+
+/// The audit's columns with the name of who made the change.
+const AUDIT_SELECT: &str = "SELECT c.id, c.kind, c.business_id, c.location_id, c.presentation_id, c.changed_at, \
+     c.staff_user_id, c.before_doc, c.after_doc, \
+     COALESCE(u.first_name, '') AS first_name, COALESCE(u.last_name, '') AS last_name \
+     FROM backoffice_audit c LEFT JOIN staff_users u ON u.id = c.staff_user_id";
+
+struct AuditRow {
+    id: i64,
+    kind: String,
+    business_id: i64,
+    location_id: i64,
+    presentation_id: Option<i64>,
+    at_ms: i64,
+    staff_user_id: i64,
+    before: Option<String>,
+    after: String,
+    name: String,
+}
+
+fn audit_row(r: &impl Get) -> R<AuditRow> {
+    Ok(AuditRow {
+        id: r.i("id")?,
+        kind: r.s("kind")?,
+        business_id: r.i("business_id")?,
+        location_id: r.i("location_id")?,
+        presentation_id: r.oi("presentation_id")?,
+        at_ms: r.i("changed_at")?,
+        staff_user_id: r.i("staff_user_id")?,
+        before: r.os("before_doc")?,
+        after: r.s("after_doc")?,
+        name: format!("{} {}", r.s("first_name")?, r.s("last_name")?),
+    })
+}
+
+fn change_record(a: AuditRow) -> StoreResult<ChangeRecord> {
+    let doc = |s: &str| serde_json::from_str(s).map_err(kupa_app::StoreError::other);
+    Ok(ChangeRecord {
+        id: a.id,
+        business_id: a.business_id,
+        location_id: a.location_id,
+        presentation_id: a.presentation_id,
+        kind: a.kind,
+        at_ms: a.at_ms,
+        staff_user_id: a.staff_user_id,
+        staff_name: a.name.trim().to_owned(),
+        before: a.before.as_deref().map(doc).transpose()?,
+        after: doc(&a.after)?,
+    })
+}
+
 const SCREENING_SELECT: &str = "SELECT p.id, p.feature_id, p.venue_id, v.location_id, p.seatplan_id, p.business_id, \
      p.starts_at, p.sale_starts_at, p.sale_ends_at, p.seating_policy_id, p.auth_profile_id, \
      p.cancelled_at, p.moved_at, f.name AS f_name, f.name_en AS f_name_en, f.runtime AS f_runtime, \
@@ -94,17 +146,20 @@ macro_rules! snapshot {
     }};
 }
 
-/// One row of `programme_changes`, in the change's transaction.
+/// One row of `backoffice_audit` for a screening (decision 0067), in the change's transaction:
+/// its business and complex read from the screening as it is now.
 macro_rules! record {
     ($tx:expr, $id:expr, $kind:expr, $by:expr, $before:expr, $after:expr) => {{
         let by: Change = $by;
         let before: Option<String> = $before;
+        let kind: &str = $kind;
         sqlx::query(
-            "INSERT INTO programme_changes (presentation_id, kind, staff_user_id, changed_at, before_doc, after_doc) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO backoffice_audit (kind, business_id, location_id, presentation_id, staff_user_id, changed_at, before_doc, after_doc) \
+             SELECT $2, p.business_id, v.location_id, p.id, $3, $4, $5, $6 \
+             FROM presentations p JOIN venues v ON v.id = p.venue_id WHERE p.id = $1",
         )
         .bind($id)
-        .bind($kind)
+        .bind(kind)
         .bind(by.staff_user_id)
         .bind(by.at_ms)
         .bind(before)
@@ -469,43 +524,125 @@ impl ProgrammeStore for Db {
 
     async fn changes_of(&self, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>> {
         let rows = on_pool!(self, |p| {
-            sqlx::query(
-                "SELECT c.kind, c.changed_at, c.staff_user_id, c.before_doc, c.after_doc, \
-                 COALESCE(u.first_name, '') AS first_name, COALESCE(u.last_name, '') AS last_name \
-                 FROM programme_changes c LEFT JOIN staff_users u ON u.id = c.staff_user_id \
-                 WHERE c.presentation_id = $1 ORDER BY c.id",
-            )
+            // Only constant text: the select and this clause.
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "{AUDIT_SELECT} WHERE c.presentation_id = $1 ORDER BY c.id"
+            )))
             .bind(presentation_id)
             .fetch_all(p)
             .await
             .map_err(db_err)?
             .iter()
-            .map(|r| {
-                Ok((
-                    r.s("kind")?,
-                    r.i("changed_at")?,
-                    r.i("staff_user_id")?,
-                    r.os("before_doc")?,
-                    r.s("after_doc")?,
-                    format!("{} {}", r.s("first_name")?, r.s("last_name")?),
-                ))
-            })
+            .map(audit_row)
             .collect::<R<Vec<_>>>()
             .map_err(db_err)
         })?;
-        rows.into_iter()
-            .map(|(kind, at_ms, staff_user_id, before, after, name)| {
-                let doc = |s: &str| serde_json::from_str(s).map_err(kupa_app::StoreError::other);
-                Ok(ChangeRecord {
-                    kind,
-                    at_ms,
-                    staff_user_id,
-                    staff_name: name.trim().to_owned(),
-                    before: before.as_deref().map(doc).transpose()?,
-                    after: doc(&after)?,
-                })
-            })
-            .collect()
+        rows.into_iter().map(change_record).collect()
+    }
+
+    async fn stored_sales_switches(&self) -> StoreResult<Vec<SalesSwitch>> {
+        crate::sales_switches::read_all(self).await
+    }
+
+    async fn set_sales_switch(
+        &self,
+        switch: &SalesSwitch,
+        business_id: i64,
+        by: Change,
+    ) -> StoreResult<()> {
+        on_pool!(self, |p| {
+            let mut tx = p.begin_write().await.map_err(db_err)?;
+            bump_version!(tx);
+            let before = sqlx::query(
+                "SELECT location_id, channel, is_offline, advance_sales, is_open FROM sales_switches \
+                 WHERE location_id = $1 AND channel = $2",
+            )
+            .bind(switch.location_id)
+            .bind(switch.channel.as_str())
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err)?
+            .map(|r| crate::sales_switches::row(&r))
+            .transpose()
+            .map_err(db_err)?
+            .flatten()
+            .unwrap_or_else(|| SalesSwitch::on_sale(switch.location_id, switch.channel));
+            sqlx::query(
+                "INSERT INTO sales_switches (location_id, channel, is_offline, advance_sales, is_open) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (location_id, channel) DO UPDATE SET \
+                 is_offline = excluded.is_offline, advance_sales = excluded.advance_sales, is_open = excluded.is_open",
+            )
+            .bind(switch.location_id)
+            .bind(switch.channel.as_str())
+            .bind(switch.offline)
+            .bind(switch.advance_sales)
+            .bind(switch.open)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            sqlx::query(
+                "INSERT INTO backoffice_audit (kind, business_id, location_id, presentation_id, staff_user_id, changed_at, before_doc, after_doc) \
+                 VALUES ('salesSwitch', $1, $2, NULL, $3, $4, $5, $6)",
+            )
+            .bind(business_id)
+            .bind(switch.location_id)
+            .bind(by.staff_user_id)
+            .bind(by.at_ms)
+            .bind(before.doc().to_string())
+            .bind(switch.doc().to_string())
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            tx.commit().await.map_err(db_err)
+        })
+    }
+
+    async fn audit(&self, q: &AuditQuery) -> StoreResult<Vec<ChangeRecord>> {
+        if q.business_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        // $1 the limit, $2 the row id before which, then the optional filters, then the businesses.
+        let mut sql = format!("{AUDIT_SELECT} WHERE c.id < $2");
+        let mut n = 2;
+        if q.kind.is_some() {
+            n += 1;
+            sql.push_str(&format!(" AND c.kind = ${n}"));
+        }
+        if q.location_id.is_some() {
+            n += 1;
+            sql.push_str(&format!(" AND c.location_id = ${n}"));
+        }
+        let ids: Vec<String> = (0..q.business_ids.len())
+            .map(|i| format!("${}", n + 1 + i))
+            .collect();
+        sql.push_str(&format!(
+            " AND c.business_id IN ({}) ORDER BY c.id DESC LIMIT $1",
+            ids.join(", ")
+        ));
+        let rows = on_pool!(self, |p| {
+            // Only constant text and numbered placeholders: every value is bound.
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
+                .bind(q.limit)
+                .bind(q.before_id.unwrap_or(i64::MAX));
+            if let Some(k) = &q.kind {
+                query = query.bind(k.clone());
+            }
+            if let Some(l) = q.location_id {
+                query = query.bind(l);
+            }
+            for b in &q.business_ids {
+                query = query.bind(*b);
+            }
+            query
+                .fetch_all(p)
+                .await
+                .map_err(db_err)?
+                .iter()
+                .map(audit_row)
+                .collect::<R<Vec<_>>>()
+                .map_err(db_err)
+        })?;
+        rows.into_iter().map(change_record).collect()
     }
 
     async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>> {

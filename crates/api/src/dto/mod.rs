@@ -60,7 +60,12 @@ pub struct Presentation {
     pub sale_ends_at: String,
     /// notYetStarted, onSale or ended, at `serverTime`.
     pub sale_state: String,
+    /// False when the sale window is not open or a sales switch stops the sale (`salesClosed`).
     pub is_on_sale: bool,
+    /// The manager's sales switch that stops this presentation's sale through the asking channel
+    /// (decision 0067): `locationOffline` (book at the box office),
+    /// `advanced_sales_not_allowed_by_outlet` or `noTicketsInChannel`; null: none.
+    pub sales_closed: Option<String>,
     pub is_vod: bool,
     /// Minutes.
     pub runtime: i64,
@@ -120,7 +125,8 @@ impl Presentation {
             sale_starts_at: ms_to_rfc3339(p.sale_starts_at_ms),
             sale_ends_at: ms_to_rfc3339(p.sale_ends_at_ms),
             sale_state: sale_state_str(i.sale_state).to_owned(),
-            is_on_sale: i.sale_state == SaleState::OnSale,
+            is_on_sale: i.sale_state == SaleState::OnSale && i.blocked.is_none(),
+            sales_closed: i.blocked.map(|b| b.code().as_str().to_owned()),
             is_vod: i.is_vod,
             runtime: v.feature.runtime,
             classification: v.feature.classification.clone(),

@@ -15,6 +15,7 @@ mod programme;
 mod refs;
 mod reports;
 mod sales;
+mod sales_switches;
 
 use axum::extract::{FromRequestParts, State};
 use axum::http::header::{COOKIE, SET_COOKIE};
@@ -46,6 +47,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(refs::router())
         .merge(reports::router())
         .merge(programme::router())
+        .merge(sales_switches::router())
 }
 
 /// The logged-in staff user of a request (the `kupa_staff` cookie).

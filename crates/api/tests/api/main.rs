@@ -39,6 +39,7 @@ mod prices;
 mod programme;
 mod races;
 mod rate_limits;
+mod sales_switches;
 mod saved_cards;
 mod seat_events;
 mod seat_status;

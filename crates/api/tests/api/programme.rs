@@ -106,10 +106,10 @@ async fn a_manager_adds_a_screening_that_buyers_find_and_overlaps_are_refused(db
     let r = add_screening(&app, &m, 3, 2, 7, "08:00").await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     // Each addition is in the audit with who made it; the refused ones are not.
-    let by_m = "SELECT COUNT(*) FROM programme_changes c JOIN staff_users u ON u.id = c.staff_user_id \
+    let by_m = "SELECT COUNT(*) FROM backoffice_audit c JOIN staff_users u ON u.id = c.staff_user_id \
                 WHERE u.email = 'm@chain.example' AND c.kind = 'added' AND c.before_doc IS NULL";
     assert_eq!(count(db, by_m.into()).await, 2);
-    assert_eq!(count(db, "SELECT COUNT(*) FROM programme_changes".into()).await, 2);
+    assert_eq!(count(db, "SELECT COUNT(*) FROM backoffice_audit".into()).await, 2);
     // Two managers adding overlapping screenings at once: one wins, the other is told why.
     let (a, b) = tokio::join!(add_screening(&app, &m, 3, 4, 9, "08:00"), add_screening(&app, &m, 5, 4, 9, "08:45"));
     let mut statuses = vec![a.status, b.status];
@@ -184,8 +184,8 @@ async fn cancelling_a_screening_refunds_every_paid_order_in_full_exactly_once(db
     let again = call(&app, &m, "POST", &uri, None).await;
     assert_eq!(again.body["alreadyCancelled"], true);
     // The audit has the one cancellation, before (no cancelledAt) and after (cancelledAt).
-    assert_eq!(count(db, "SELECT COUNT(*) FROM programme_changes WHERE kind = 'cancelled'".into()).await, 1);
-    let docs = rows(db, "SELECT COALESCE(before_doc, '') || '|' || after_doc FROM programme_changes WHERE kind = 'cancelled'").await;
+    assert_eq!(count(db, "SELECT COUNT(*) FROM backoffice_audit WHERE kind = 'cancelled'".into()).await, 1);
+    let docs = rows(db, "SELECT COALESCE(before_doc, '') || '|' || after_doc FROM backoffice_audit WHERE kind = 'cancelled'").await;
     let (before, after) = docs[0].split_once('|').unwrap();
     let before: Value = serde_json::from_str(before).unwrap();
     let after: Value = serde_json::from_str(after).unwrap();
@@ -262,8 +262,8 @@ async fn a_moved_screening_keeps_its_paid_seats_tells_the_buyer_and_cancels_free
     assert_eq!(count(db, "SELECT COUNT(*) FROM sms_outbox WHERE kind = 'screeningMoved'".into()).await, 1);
     assert_eq!(count(db, "SELECT COUNT(*) FROM mail_outbox WHERE kind = 'screeningMoved'".into()).await, 1);
     // The audit has the move (the refused ones are not there), from the old start to the new.
-    assert_eq!(count(db, "SELECT COUNT(*) FROM programme_changes WHERE kind = 'moved'".into()).await, 1);
-    let docs = rows(db, "SELECT COALESCE(before_doc, '') || '|' || after_doc FROM programme_changes WHERE kind = 'moved'").await;
+    assert_eq!(count(db, "SELECT COUNT(*) FROM backoffice_audit WHERE kind = 'moved'".into()).await, 1);
+    let docs = rows(db, "SELECT COALESCE(before_doc, '') || '|' || after_doc FROM backoffice_audit WHERE kind = 'moved'").await;
     let (before, after) = docs[0].split_once('|').unwrap();
     let (before, after): (Value, Value) = (serde_json::from_str(before).unwrap(), serde_json::from_str(after).unwrap());
     assert_eq!(before["startsAt"], k.presentation["dateTime"]);
@@ -330,7 +330,7 @@ async fn the_programme_is_a_managers_of_their_own_businesses(db: &TestDb) {
     let s = call(&app, &m1, "GET", &week, None).await;
     let row = s.body["screenings"].as_array().unwrap().iter().find(|x| x["id"] == id).cloned().unwrap();
     assert!(row["cancelledAt"].is_null() && row["movedAt"].is_null(), "{row}");
-    assert_eq!(count(db, "SELECT COUNT(*) FROM programme_changes".into()).await, 1, "only the addition");
+    assert_eq!(count(db, "SELECT COUNT(*) FROM backoffice_audit".into()).await, 1, "only the addition");
 }
 
 }

@@ -14,6 +14,7 @@ use kupa_domain::time;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::*;
 use crate::ports::{Captcha, CatalogueStore, ClaimStore, Clock};
+use crate::sales_switches::{SaleChannel, SalesBlock, SalesSwitch};
 use crate::site_config::SiteConfig;
 
 mod seat_map;
@@ -33,13 +34,20 @@ pub struct PresentationInfo {
     pub sale_state: SaleState,
     pub seating_mode: SeatingMode,
     pub is_vod: bool,
+    /// The manager's sales switch that stops the sale through the asking channel, if one does
+    /// (decision 0067); None: only the sale window decides.
+    pub blocked: Option<SalesBlock>,
 }
 
 impl PresentationInfo {
-    /// Refuses a presentation outside its sale window: not started yet, or ended.
+    /// Refuses a presentation outside its sale window (not started yet, or ended) or stopped
+    /// by a sales switch of the asking channel (offline, no advance sales, channel closed).
     pub fn require_on_sale(&self) -> AppResult<()> {
         match self.sale_state {
-            SaleState::OnSale => Ok(()),
+            SaleState::OnSale => match self.blocked {
+                None => Ok(()),
+                Some(b) => Err(b.error()),
+            },
             SaleState::NotYetStarted => Err(AppError::rejected(
                 ErrorCode::TicketSaleNotYetStarted,
                 "ticket sale has not started yet",
@@ -51,8 +59,20 @@ impl PresentationInfo {
         }
     }
 
-    fn new(view: PresentationView, now_ms: i64) -> PresentationInfo {
+    fn new(
+        view: PresentationView,
+        now_ms: i64,
+        switches: &[SalesSwitch],
+        channel: &Channel,
+    ) -> PresentationInfo {
         let p = &view.presentation;
+        let blocked = switched_off(
+            switches,
+            view.location.id,
+            channel.sale_channel(),
+            p.starts_at_ms,
+            now_ms,
+        );
         let sale_state = SaleWindow {
             starts_at_ms: p.sale_starts_at_ms,
             ends_at_ms: p.sale_ends_at_ms,
@@ -66,6 +86,7 @@ impl PresentationInfo {
             sale_state,
             seating_mode,
             is_vod,
+            blocked,
         }
     }
 
@@ -88,6 +109,15 @@ pub struct Channel {
 }
 
 impl Channel {
+    /// The storefront channel whose sales switches apply.
+    pub fn sale_channel(&self) -> SaleChannel {
+        if self.mini_site.is_some() {
+            SaleChannel::MiniSite
+        } else {
+            SaleChannel::Web
+        }
+    }
+
     fn admits(&self, v: &PresentationView) -> bool {
         match &self.mini_site {
             None => true,
@@ -121,6 +151,20 @@ pub struct CatalogueService {
     timer_override: std::sync::RwLock<Option<crate::site_config::TimerMode>>,
     /// The seat status snapshots of recently asked presentations (see `status_snapshot`).
     claims_cache: std::sync::Mutex<HashMap<i64, snapshot::Entry>>,
+}
+
+/// What the switches of a complex and channel say of a screening starting at `starts_at_ms`.
+fn switched_off(
+    switches: &[SalesSwitch],
+    location_id: i64,
+    channel: SaleChannel,
+    starts_at_ms: i64,
+    now_ms: i64,
+) -> Option<SalesBlock> {
+    switches
+        .iter()
+        .find(|s| s.location_id == location_id && s.channel == channel)
+        .and_then(|s| s.refusal(starts_at_ms, now_ms))
 }
 
 fn no_event(id: i64) -> AppError {
@@ -203,10 +247,11 @@ impl CatalogueService {
             })
             .collect();
         views.splice(0..0, started_before);
+        let switches = self.store.sales_switches().await?;
         Ok(views
             .into_iter()
             .filter(|v| channel.admits(v))
-            .map(|v| PresentationInfo::new(v, now))
+            .map(|v| PresentationInfo::new(v, now, &switches, channel))
             .collect())
     }
 
@@ -243,13 +288,37 @@ impl CatalogueService {
         let from = now - UPCOMING_DAYS * 86_400_000;
         let to = now + UPCOMING_DAYS * 86_400_000;
         let views = self.store.presentations_between(from, to).await?;
+        let switches = self.store.sales_switches().await?;
         Ok(views
             .into_iter()
             .filter(|v| {
                 v.presentation.sale_ends_at_ms > now && filter.admits(v) && channel.admits(v)
             })
-            .map(|v| PresentationInfo::new(v, now))
+            .map(|v| PresentationInfo::new(v, now, &switches, channel))
             .collect())
+    }
+
+    /// Refuses a presentation whose sale a sales switch of the channel stops now (decision 0067):
+    /// the payment's second look, after the seat lock's and the cart's.
+    pub async fn require_not_switched_off(
+        &self,
+        presentation_id: i64,
+        channel: SaleChannel,
+    ) -> AppResult<()> {
+        let Some(view) = self.store.presentation(presentation_id).await? else {
+            return Ok(());
+        };
+        let switches = self.store.sales_switches().await?;
+        match switched_off(
+            &switches,
+            view.location.id,
+            channel,
+            view.presentation.starts_at_ms,
+            self.now_ms(),
+        ) {
+            None => Ok(()),
+            Some(b) => Err(b.error()),
+        }
     }
 
     pub async fn presentation(&self, id: i64, channel: &Channel) -> AppResult<PresentationDetail> {
@@ -259,7 +328,8 @@ impl CatalogueService {
             .await?
             .filter(|v| channel.admits(v))
             .ok_or_else(|| no_event(id))?;
-        let info = PresentationInfo::new(view, self.now_ms());
+        let switches = self.store.sales_switches().await?;
+        let info = PresentationInfo::new(view, self.now_ms(), &switches, channel);
         // Nothing from the bar goes with a film watched at home (decision 0053).
         let products = if info.is_vod {
             Vec::new()

@@ -70,6 +70,17 @@ impl OrderService {
             ));
         }
         self.check_tickets_fit(&order).await?;
+        // A sales switch set since the cart (decision 0067): the sale stops here, before any money.
+        let sale_channel = match order.channel {
+            Channel::Web => Some(crate::sales_switches::SaleChannel::Web),
+            Channel::MiniSite => Some(crate::sales_switches::SaleChannel::MiniSite),
+            Channel::PartnerApi => None,
+        };
+        if let Some(ch) = sale_channel {
+            for id in &order.presentations {
+                self.catalogue.require_not_switched_off(*id, ch).await?;
+            }
+        }
         check_donor(&order)?;
         if let Some(e) = &order.enrollment
             && !self

@@ -30,6 +30,10 @@ pub trait CatalogueStore: Send + Sync {
     async fn load_catalogue(&self, data: &CatalogueData) -> StoreResult<()>;
 
     async fn site_config(&self) -> StoreResult<Option<serde_json::Value>>;
+    /// The managers' sales switches (decision 0067), every complex and channel that has a row.
+    async fn sales_switches(&self) -> StoreResult<Vec<crate::sales_switches::SalesSwitch>> {
+        Ok(Vec::new())
+    }
     async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>>;
     /// Presentations starting in [from_ms, to_ms), ordered by start time then id.
     async fn presentations_between(

@@ -9,6 +9,7 @@
 
 mod buyers;
 mod placing;
+mod switches;
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use async_trait::async_trait;
 
 pub use buyers::*;
 pub use placing::*;
+pub use switches::*;
 
 use crate::catalogue_cache::CachedCatalogue;
 use crate::error::{AppError, AppResult, ErrorCode, StoreResult};
@@ -181,11 +183,28 @@ pub trait ProgrammeStore: Send + Sync {
     async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>>;
     /// The screening's recorded changes, oldest first.
     async fn changes_of(&self, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>>;
+    /// The sales switches that have a row (decision 0067).
+    async fn stored_sales_switches(&self) -> StoreResult<Vec<crate::sales_switches::SalesSwitch>>;
+    /// Writes one complex's switches for one channel with its audit row (before and after),
+    /// raising `catalogue_version` in the same transaction.
+    async fn set_sales_switch(
+        &self,
+        switch: &crate::sales_switches::SalesSwitch,
+        business_id: i64,
+        by: Change,
+    ) -> StoreResult<()>;
+    /// The audit's rows the query asks for, newest first.
+    async fn audit(&self, query: &AuditQuery) -> StoreResult<Vec<ChangeRecord>>;
 }
 
-/// One recorded change of the programme (`programme_changes`), with who made it.
+/// One recorded back-office change (`backoffice_audit`, decision 0067), with who made it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChangeRecord {
+    pub id: i64,
+    pub business_id: i64,
+    pub location_id: i64,
+    /// The screening changed; None for a complex's sales switch.
+    pub presentation_id: Option<i64>,
     pub kind: String,
     pub at_ms: i64,
     pub staff_user_id: i64,

@@ -22,6 +22,8 @@ import {
 import { CalendarChart, OccupancyChart } from './charts';
 import { FigureCells, FigureHeads, Meter } from './figures';
 import { PresentationBox } from './PresentationBox';
+import { AuditView } from './backoffice/AuditView';
+import { SalesSwitchesView } from './backoffice/SalesSwitchesView';
 import { ProgrammeView } from './programme/ProgrammeView';
 import { RefAdmin } from './RefAdmin';
 import { ReportsView } from './ReportsView';
@@ -29,7 +31,7 @@ import { SalesView } from './SalesView';
 import { useFigureEvents } from './useFigureEvents';
 import { formatDay, weekday } from './model';
 
-type View = 'attendance' | 'sales' | 'refs' | 'reports' | 'programme';
+type View = 'attendance' | 'sales' | 'refs' | 'reports' | 'programme' | 'switches' | 'audit';
 
 export function LiveMonitor({ me }: { me: StaffMe }) {
   const { t, i18n } = useTranslation();
@@ -60,7 +62,7 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
   };
   const views: View[] =
     me.role === 'manager'
-      ? ['attendance', 'sales', 'reports', 'programme', 'refs']
+      ? ['attendance', 'sales', 'reports', 'programme', 'switches', 'audit', 'refs']
       : me.role === 'usher'
         ? ['attendance']
         : ['refs'];
@@ -103,13 +105,19 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
                 ? t('staffReports.view')
                 : v === 'programme'
                   ? t('staffProgramme.view')
-                  : t(`staff.view.${v}`)}
+                  : v === 'switches'
+                    ? t('staffSwitches.view')
+                    : v === 'audit'
+                      ? t('staffAudit.view')
+                      : t(`staff.view.${v}`)}
             </button>
           ))}
         </nav>
       )}
       {view === 'refs' && <RefAdmin />}
       {view === 'programme' && <ProgrammeView />}
+      {view === 'switches' && <SalesSwitchesView />}
+      {view === 'audit' && <AuditView />}
       {view === 'sales' && filter.data && <SalesView filter={filter.data} />}
       {view === 'reports' && !filter.isPending && <ReportsView me={me} filter={filter.data} />}
       {view === 'attendance' && (

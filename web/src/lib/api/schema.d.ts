@@ -2031,6 +2031,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The back office's changes in the user's businesses, newest first, a page at a time. */
+    get: operations['backofficeAudit'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/door/presentations': {
     parameters: {
       query?: never;
@@ -2270,6 +2287,27 @@ export interface paths {
     /** A report of the caller's businesses over a range of business days, as JSON or a file. */
     get: operations['staffReport'];
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/salesSwitches': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The complexes of the user's businesses with their sales switches per channel. */
+    get: operations['salesSwitches'];
+    /**
+     * Sets one complex's switches for one channel. Every node sells by it within a second; the
+     *     change is recorded in the audit (who, when, before, after).
+     */
+    put: operations['setSalesSwitch'];
     post?: never;
     delete?: never;
     options?: never;
@@ -2591,6 +2629,41 @@ export interface components {
       NameEn: string;
       /** Format: int64 */
       VenueId?: number | null;
+    };
+    AuditEntryDto: {
+      after: Record<string, never>;
+      at: string;
+      /**
+       * @description What it was before (null for an addition) and after: a screening's programme fields,
+       *     or a switch's (locationId, channel, offline, advanceSales, open). No personal data.
+       */
+      before?: Record<string, never> | null;
+      /** Format: int64 */
+      businessId: number;
+      /** @description The staff user's first and last name. */
+      by: string;
+      /** Format: int64 */
+      id: number;
+      /** @description added, moved, cancelled (a screening) or salesSwitch (a complex's channel). */
+      kind: string;
+      /** Format: int64 */
+      locationId: number;
+      /**
+       * Format: int64
+       * @description The screening changed; null for a sales switch.
+       */
+      presentationId?: number | null;
+      /** Format: int64 */
+      staffUserId: number;
+    };
+    AuditResponse: {
+      /** @description Newest first. */
+      changes: components['schemas']['AuditEntryDto'][];
+      /**
+       * Format: int64
+       * @description `before` for the next (older) page; null: this is the last page.
+       */
+      nextBefore?: number | null;
     };
     AvailableFeaturesResponse: {
       features: components['schemas']['FeatureRef'][];
@@ -3032,6 +3105,16 @@ export interface components {
       id: number;
       name: string;
       nameEn: string;
+    };
+    ComplexSwitchesDto: {
+      /** Format: int64 */
+      businessId: number;
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+      /** @description One per channel: web, miniSite. */
+      switches: components['schemas']['SalesSwitchDto'][];
     };
     ComplexesResponse: {
       complexes: components['schemas']['Complex'][];
@@ -3674,6 +3757,9 @@ export interface components {
       | 'holdLimitReached'
       | 'ticket_sale_not_yet_started'
       | 'ticketing_ended'
+      | 'locationOffline'
+      | 'advanced_sales_not_allowed_by_outlet'
+      | 'noTicketsInChannel'
       | 'singleSeatGap'
       | 'sofaSplit'
       | 'mixedPriceLevels'
@@ -4666,6 +4752,7 @@ export interface components {
        * @description Number of general-admission sections.
        */
       isGA: number;
+      /** @description False when the sale window is not open or a sales switch stops the sale (`salesClosed`). */
       isOnSale: boolean;
       /** @description True when the seat plan has at least one reserved (numbered-seat) section. */
       isReserved: boolean;
@@ -4686,6 +4773,12 @@ export interface components {
       saleStartsAt: string;
       /** @description notYetStarted, onSale or ended, at `serverTime`. */
       saleState: string;
+      /**
+       * @description The manager's sales switch that stops this presentation's sale through the asking channel
+       *     (decision 0067): `locationOffline` (book at the box office),
+       *     `advanced_sales_not_allowed_by_outlet` or `noTicketsInChannel`; null: none.
+       */
+      salesClosed?: string | null;
       /** @description mixed, reserved, singleGA or multiGA. */
       seatingMode: string;
       /** Format: int64 */
@@ -5402,6 +5495,27 @@ export interface components {
       /** @description The features on in the live calendar (featureTicketSales only). */
       features?: components['schemas']['FeatureRef'][] | null;
       today: string;
+    };
+    SalesSwitchDto: {
+      /**
+       * @description False: only today's screenings (Asia/Jerusalem) sell through the channel
+       *     (`advanced_sales_not_allowed_by_outlet`).
+       */
+      advanceSales: boolean;
+      /** @description `web` or `miniSite`. */
+      channel: string;
+      /** Format: int64 */
+      locationId: number;
+      /** @description Taken offline: buyers are told to book at the box office (`locationOffline`). */
+      offline: boolean;
+      /** @description False: no tickets open in this channel (`noTicketsInChannel`). */
+      open: boolean;
+    };
+    SalesSwitchResponse: {
+      switch: components['schemas']['SalesSwitchDto'];
+    };
+    SalesSwitchesResponse: {
+      complexes: components['schemas']['ComplexSwitchesDto'][];
     };
     /** @description A saved card, as the customer may see it. */
     SavedCardDto: {
@@ -11886,6 +12000,71 @@ export interface operations {
       };
     };
   };
+  backofficeAudit: {
+    parameters: {
+      query?: {
+        /** @description added, moved, cancelled or salesSwitch; absent: every kind. */
+        kind?: string;
+        /** @description A complex of the user's businesses; absent: all of them. */
+        locationId?: number;
+        /** @description Rows older than this id (the previous page's `nextBefore`); absent: the newest. */
+        before?: number;
+        /** @description Rows per page, 1 to 100 (default 25). */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of changes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such complex of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (kind) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   doorPresentations: {
     parameters: {
       query?: never;
@@ -12552,6 +12731,104 @@ export interface operations {
         };
       };
       /** @description formValidation: a date not YYYY-MM-DD, from after to, more than 366 days, an unknown format */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  salesSwitches: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The switches */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SalesSwitchesResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  setSalesSwitch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SalesSwitchDto'];
+      };
+    };
+    responses: {
+      /** @description Set */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SalesSwitchResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only, or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such complex of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (channel) */
       422: {
         headers: {
           [name: string]: unknown;

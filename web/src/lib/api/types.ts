@@ -55,3 +55,7 @@ export type PricedCart = Schemas['PricedCartDto'];
 export type PriceBreakdown = Schemas['PriceBreakdown'];
 /** The business's service-charge rule (per ticket or per order). */
 export type ServiceCharge = Schemas['ServiceCharge'];
+
+/** Presentation.salesClosed: the sales switch that stops the sale (decision 0067). */
+export type SalesClosed =
+  'locationOffline' | 'advanced_sales_not_allowed_by_outlet' | 'noTicketsInChannel';

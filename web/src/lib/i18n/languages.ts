@@ -51,4 +51,6 @@ export const STAFF_NAMESPACES: readonly string[] = [
   'door',
   'staffReports',
   'staffProgramme',
+  'staffSwitches',
+  'staffAudit',
 ];

@@ -12,6 +12,7 @@ import { ApiError } from '../../../lib/api/client';
 import { rememberMiniSite } from '../../../lib/api/orderChannel';
 import { featurePosterUrl } from '../../../lib/api/client';
 import { localizedName, placeName } from '../../../lib/localized';
+import type { SalesClosed } from '../../../lib/api/types';
 import { usePresentation } from '../api/presentation';
 import { OrderFlow } from './OrderFlow';
 import './OrderPage.css';
@@ -139,6 +140,11 @@ export default function OrderPage() {
           </section>
           {presentation.saleState === 'notYetStarted' ? (
             <Notice title={t('errors.ticketSaleNotStarted')} headingLevel={2} />
+          ) : presentation.saleState === 'onSale' && presentation.salesClosed ? (
+            <Notice
+              title={t(`errors.${presentation.salesClosed as SalesClosed}`)}
+              headingLevel={2}
+            />
           ) : presentation.saleState === 'ended' || !presentation.isOnSale ? (
             <Notice title={t('errors.ticketingEnded')} headingLevel={2} />
           ) : (

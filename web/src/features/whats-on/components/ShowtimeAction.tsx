@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { LangLink } from '../../../components/ui/LangLink';
-import type { Presentation, SaleState } from '../../../lib/api/types';
+import type { Presentation, SaleState, SalesClosed } from '../../../lib/api/types';
 import { useConfig } from '../../../lib/config';
 import { formatDateTime, formatTime } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
@@ -69,8 +69,12 @@ export function ShowtimeAction({
 
   // saleState is the server's verdict at its own clock; the visitor's clock may be wrong.
   const saleState = p.saleState as SaleState;
-  const reason =
-    saleState === 'notYetStarted' && p.saleStartsAt
+  // A manager's sales switch (decision 0067): the reason in the storefront's words, e.g. "book at
+  // the box office", instead of a dead end.
+  const closed = saleState === 'onSale' ? (p.salesClosed as SalesClosed | null | undefined) : null;
+  const reason = closed
+    ? t(`errors.${closed}`)
+    : saleState === 'notYetStarted' && p.saleStartsAt
       ? t('whatsOn.saleOpens', { date: formatDateTime(p.saleStartsAt, lang) })
       : saleState === 'ended'
         ? t('whatsOn.saleEnded')

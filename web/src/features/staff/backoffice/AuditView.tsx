@@ -1,0 +1,183 @@
+// The back office's audit (issue 18 item 6): every change — a screening added, moved or
+// cancelled, a sales switch — with who made it, when, and what changed (before → after), newest
+// first, filtered by kind and complex, a page at a time. Managers only.
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Loading } from '../../../components/ui/Loading';
+import { Notice } from '../../../components/ui/Notice';
+import { errorMessage } from '../../../lib/apiErrors';
+import { formatDateTime } from '../../../lib/format';
+import { localizedName } from '../../../lib/localized';
+import { choicesQuery } from '../programme/api';
+import { AUDIT_KINDS, auditQuery, isAuditField, type AuditKind, type Channel } from './api';
+import { diff } from './model';
+import './backoffice.css';
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+export function AuditView() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const [kind, setKind] = useState('');
+  const [locationId, setLocationId] = useState<number | null>(null);
+  // The cursors of the pages read so far: the last is the page shown (null: the newest).
+  const [cursors, setCursors] = useState<(number | null)[]>([null]);
+  const before = cursors[cursors.length - 1];
+  const page = useQuery(auditQuery({ kind, locationId, before }));
+  const choices = useQuery(choicesQuery());
+  const complexes = choices.data?.complexes ?? [];
+  const complexName = (id: number) => {
+    const c = complexes.find((x) => x.id === id);
+    return c ? localizedName(lang, c.name, c.nameEn) : String(id);
+  };
+  const hallName = (id: number) => {
+    for (const c of complexes) {
+      const h = c.halls.find((x) => x.id === id);
+      if (h) return localizedName(lang, h.name, h.nameEn);
+    }
+    return String(id);
+  };
+  const filmName = (id: number) => {
+    const f = choices.data?.features.find((x) => x.id === id);
+    return f ? localizedName(lang, f.name, f.nameEn) : String(id);
+  };
+  const show = (field: string, v: unknown): string => {
+    if (v === null || v === undefined) return '—';
+    // A complex's "offline" reads as the switch the manager flips: Online on or off.
+    if (field === 'offline' && typeof v === 'boolean')
+      return v ? t('staffSwitches.off') : t('staffSwitches.on');
+    if (typeof v === 'boolean') return v ? t('staffSwitches.on') : t('staffSwitches.off');
+    if (field === 'channel' && typeof v === 'string')
+      return t(`staffSwitches.channels.${v as Channel}`);
+    if (field === 'venueId' && typeof v === 'number') return hallName(v);
+    if (field === 'featureId' && typeof v === 'number') return filmName(v);
+    if (field === 'locationId' && typeof v === 'number') return complexName(v);
+    if (typeof v === 'string' && ISO.test(v)) return formatDateTime(v, lang);
+    return String(v);
+  };
+  const restart = () => setCursors([null]);
+
+  return (
+    <section className="backoffice" aria-labelledby="audit-title">
+      <h2 id="audit-title" className="backoffice__title">
+        {t('staffAudit.title')}
+      </h2>
+      <div className="backoffice__bar">
+        <label className="backoffice__field">
+          {t('staffAudit.kind')}
+          <select
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value);
+              restart();
+            }}
+          >
+            <option value="">{t('staffAudit.allKinds')}</option>
+            {AUDIT_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`staffAudit.kinds.${k}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="backoffice__field">
+          {t('staffProgramme.complex')}
+          <select
+            value={locationId ?? ''}
+            onChange={(e) => {
+              setLocationId(e.target.value ? Number(e.target.value) : null);
+              restart();
+            }}
+          >
+            <option value="">{t('staffAudit.allComplexes')}</option>
+            {complexes.map((c) => (
+              <option key={c.id} value={c.id}>
+                {localizedName(lang, c.name, c.nameEn)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {page.isPending && <Loading block />}
+      {page.error && <Notice tone="error" title={errorMessage(t, page.error)} />}
+      {page.data && page.data.changes.length === 0 && (
+        <Notice tone="neutral" title={t('staffAudit.none')} />
+      )}
+      {page.data && page.data.changes.length > 0 && (
+        <div
+          className="backoffice__scroll"
+          tabIndex={0}
+          role="region"
+          aria-labelledby="audit-title"
+        >
+          <table className="audit">
+            <thead>
+              <tr>
+                <th scope="col">{t('staffAudit.when')}</th>
+                <th scope="col">{t('staffAudit.who')}</th>
+                <th scope="col">{t('staffAudit.what')}</th>
+                <th scope="col">{t('staffAudit.change')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.changes.map((c) => (
+                <tr key={c.id}>
+                  <td>
+                    <bdi>{formatDateTime(c.at, lang)}</bdi>
+                  </td>
+                  <td>{c.by}</td>
+                  <td>
+                    {t(`staffAudit.kinds.${c.kind as AuditKind}`)}
+                    <span className="audit__where">
+                      {complexName(c.locationId)}
+                      {c.presentationId !== null && c.presentationId !== undefined && (
+                        <> · {t('staffAudit.screening', { id: c.presentationId })}</>
+                      )}
+                    </span>
+                  </td>
+                  <td>
+                    <ul className="audit__diff">
+                      {diff(c.before, c.after).map((d) => (
+                        <li key={d.field}>
+                          <span className="audit__field">
+                            {isAuditField(d.field) ? t(`staffAudit.fields.${d.field}`) : d.field}:
+                          </span>{' '}
+                          {c.before !== null && c.before !== undefined && (
+                            <>
+                              <del>{show(d.field, d.before)}</del>{' '}
+                              <span aria-hidden="true">{lang === 'he' ? '←' : '→'}</span>{' '}
+                            </>
+                          )}
+                          <ins>{show(d.field, d.after)}</ins>
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="backoffice__pages">
+        <button
+          type="button"
+          className="staff-button staff-button--quiet"
+          disabled={cursors.length < 2}
+          onClick={() => setCursors(cursors.slice(0, -1))}
+        >
+          {t('staffAudit.newer')}
+        </button>
+        <button
+          type="button"
+          className="staff-button staff-button--quiet"
+          disabled={!page.data?.nextBefore}
+          onClick={() => page.data?.nextBefore && setCursors([...cursors, page.data.nextBefore])}
+        >
+          {t('staffAudit.older')}
+        </button>
+      </div>
+    </section>
+  );
+}
