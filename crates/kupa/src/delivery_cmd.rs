@@ -64,6 +64,20 @@ pub async fn check_config(
         Ok(None) => println!("payments: the built-in test gateway"),
         Err(e) => println!("payments: NOT READY: {e}"),
     }
+    let payu = match kupa_providers::payu::PayUConfig::from_lookup(&lookup, &public_url) {
+        Ok(Some(c)) => {
+            println!("payu: {}", c.summary());
+            Some(c)
+        }
+        Ok(None) => {
+            println!("payu: off (PayU and Blik go to the card gateway)");
+            None
+        }
+        Err(e) => {
+            println!("payu: NOT READY: {e}");
+            None
+        }
+    };
     let settings = config::delivery_settings()?;
     let summary = settings.summary();
     println!("sms:  {}", summary.sms);
@@ -102,6 +116,24 @@ pub async fn check_config(
         broken |= answer.is_err();
         println!(
             "mail probe: {}",
+            answer.unwrap_or_else(|e| format!("FAILED: {e}"))
+        );
+    }
+    if let Some(c) = payu {
+        // A real call: an OAuth token for the POS (in PayU's sandbox with sandbox keys).
+        let db = std::sync::Arc::new(kupa_providers::payu::NoDeals);
+        let clock = std::sync::Arc::new(ServerClock::new());
+        let answer = match kupa_providers::payu::PayU::new(c, db, clock) {
+            Ok(p) => p
+                .access_token()
+                .await
+                .map(|_| "an OAuth token was given".to_owned())
+                .map_err(|e| format!("{e:?}")),
+            Err(e) => Err(e),
+        };
+        broken |= answer.is_err();
+        println!(
+            "payu probe: {}",
             answer.unwrap_or_else(|e| format!("FAILED: {e}"))
         );
     }

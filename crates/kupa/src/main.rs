@@ -414,6 +414,14 @@ async fn serve(
     if let Some(c) = &cardcom_config {
         tracing::info!(gateway = %c.summary(), "card payments");
     }
+    let payu_config = kupa_providers::payu::PayUConfig::from_lookup(
+        &|n| std::env::var(n).ok(),
+        &settings.public_url,
+    )
+    .map_err(|e| anyhow::anyhow!("{e} (docs/configuration.md, \"PayU and Blik\")"))?;
+    if let Some(c) = &payu_config {
+        tracing::info!(gateway = %c.summary(), "PayU and Blik payments");
+    }
     let settings = kupa_api::ApiSettings {
         payment_page_origin: cardcom_config.as_ref().map(|c| c.page_origin()),
         ..settings
@@ -424,6 +432,9 @@ async fn serve(
             .map_err(|e| anyhow::anyhow!(e))?
             .with_cardcom(&db, cardcom_config)
             .map_err(|e| anyhow::anyhow!(e))?;
+    let (providers, payu) = providers
+        .with_payu(&db, payu_config)
+        .map_err(|e| anyhow::anyhow!(e))?;
     let (providers, outbox_worker) = providers.with_delivery(&db, &delivery);
     let state = kupa_wiring::app_state(db.clone(), providers, settings);
     if let Some(worker) = outbox_worker {
@@ -448,7 +459,12 @@ async fn serve(
         ));
     }
     let hub = state.seat_events.clone();
-    let app = kupa_wiring::site_with_cardcom(state, cardcom);
+    let app = kupa_wiring::site_with_routes(
+        state,
+        kupa_wiring::ProviderRoutes::default()
+            .cardcom(cardcom)
+            .payu(payu),
+    );
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .with_context(|| format!("cannot listen on {addr}"))?;

@@ -34,7 +34,12 @@ use kupa_store::Db;
 /// The adapters behind the app's ports.
 pub struct Providers {
     pub captcha: Arc<dyn Captcha>,
+    /// The card gateway (the test gateway or CardCom), and every method's without its own.
     pub gateway: Arc<dyn PaymentGateway>,
+    /// PayU, for the PayU and Blik methods (decision 0064); `None`: the card gateway's.
+    pub payu: Option<Arc<dyn PaymentGateway>>,
+    /// A PayPal gateway for the PayPal method; `None`: the card gateway's.
+    pub paypal: Option<Arc<dyn PaymentGateway>>,
     pub sms: Arc<dyn SmsSender>,
     pub mailer: Arc<dyn Mailer>,
     pub clock: Arc<dyn AdjustableClock>,
@@ -52,6 +57,8 @@ impl Providers {
         Providers {
             captcha: Arc::new(ConfiguredCaptcha::new(mode)),
             gateway: Arc::new(TestGateway::default()),
+            payu: None,
+            paypal: None,
             sms: Arc::new(OutboxSmsSender::new(db.clone(), clock.clone())),
             mailer: Arc::new(OutboxMailer::new(db.clone(), clock.clone())),
             clock,
@@ -98,6 +105,28 @@ impl Providers {
                 ..self
             },
             Some(cardcom),
+        ))
+    }
+
+    /// PayU for the PayU and Blik methods (decision 0064), its orders kept in `db`; `None`
+    /// keeps them with the card gateway. The adapter is answered too, for its routes
+    /// ([`ProviderRoutes::payu`]).
+    pub fn with_payu(
+        self,
+        db: &Arc<Db>,
+        config: Option<kupa_providers::payu::PayUConfig>,
+    ) -> Result<(Providers, Option<Arc<kupa_providers::payu::PayU>>), String> {
+        let Some(config) = config else {
+            return Ok((self, None));
+        };
+        let clock: Arc<dyn Clock> = self.clock.clone();
+        let payu = Arc::new(kupa_providers::payu::PayU::new(config, db.clone(), clock)?);
+        Ok((
+            Providers {
+                payu: Some(payu.clone()),
+                ..self
+            },
+            Some(payu),
         ))
     }
 
@@ -152,10 +181,19 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let Providers {
         captcha,
         gateway,
+        payu,
+        paypal,
         sms,
         mailer,
         clock,
     } = providers;
+    // Each payment to the gateway of its method (decision 0064); with no other provider
+    // configured, every call goes to the card gateway as before.
+    let gateway: Arc<dyn PaymentGateway> = Arc::new(
+        kupa_providers::by_method::ByMethod::new(gateway)
+            .with_payu(payu)
+            .with_paypal(paypal),
+    );
     let clock_port: Arc<dyn Clock> = clock.clone();
     let seat_events = Arc::new(SeatEventHub::new());
     // The catalogue is read from memory after the first read (it never changes while serving).
@@ -411,7 +449,7 @@ pub const CARDCOM_RECONCILE_BATCH: i64 = 50;
 /// The whole site: Kupa's routes and the test gateway's pages, under the layers every request
 /// passes (the buyer session, the limits, compression, the request id).
 pub fn site(state: AppState) -> Router {
-    site_with_cardcom(state, None)
+    site_with_routes(state, ProviderRoutes::default())
 }
 
 /// [`site`], with CardCom's notification route when CardCom takes the payments (decision 0063).
@@ -419,6 +457,56 @@ pub fn site_with_cardcom(
     state: AppState,
     cardcom: Option<Arc<kupa_providers::cardcom::CardCom>>,
 ) -> Router {
+    site_with_routes(state, ProviderRoutes::default().cardcom(cardcom))
+}
+
+/// A provider's own routes on the site (its notification, its pages), each made once the use
+/// cases exist.
+type RouteMaker = Box<dyn FnOnce(&AppState) -> Router + Send>;
+
+/// The routes of the configured providers, merged into the site by [`site_with_routes`].
+#[derive(Default)]
+pub struct ProviderRoutes(Vec<RouteMaker>);
+
+impl ProviderRoutes {
+    /// Any provider's routes, made from the app's state.
+    pub fn with(mut self, make: impl FnOnce(&AppState) -> Router + Send + 'static) -> Self {
+        self.0.push(Box::new(make));
+        self
+    }
+
+    /// CardCom's notification (decision 0063), when CardCom is configured.
+    pub fn cardcom(self, cardcom: Option<Arc<kupa_providers::cardcom::CardCom>>) -> Self {
+        match cardcom {
+            Some(cardcom) => self.with(move |state| {
+                // The cards CardCom tokenises are saved with the app's saved cards (decision 0066).
+                cardcom.attach(state.saved_cards.clone());
+                kupa_providers::cardcom::notify::router(kupa_providers::cardcom::notify::Notify {
+                    orders: state.orders.clone(),
+                    cardcom,
+                })
+            }),
+            None => self,
+        }
+    }
+
+    /// PayU's notification and Blik code page (decision 0064), when PayU is configured.
+    pub fn payu(self, payu: Option<Arc<kupa_providers::payu::PayU>>) -> Self {
+        match payu {
+            Some(payu) => self.with(move |state| {
+                kupa_providers::payu::notify::router(kupa_providers::payu::notify::Notify {
+                    orders: state.orders.clone(),
+                    payu,
+                    shop: Arc::new(KupaHttp),
+                })
+            }),
+            None => self,
+        }
+    }
+}
+
+/// [`site`], with the configured providers' routes.
+pub fn site_with_routes(state: AppState, providers: ProviderRoutes) -> Router {
     let gateway_pages = pages::router(pages::GatewayPages {
         orders: state.orders.clone(),
         saved_cards: state.saved_cards.clone(),
@@ -426,15 +514,8 @@ pub fn site_with_cardcom(
         shop: Arc::new(KupaHttp),
     });
     let mut routes = kupa_api::router(state.clone()).merge(gateway_pages);
-    if let Some(cardcom) = cardcom {
-        // The cards CardCom tokenises are saved with the app's saved cards (decision 0066).
-        cardcom.attach(state.saved_cards.clone());
-        routes = routes.merge(kupa_providers::cardcom::notify::router(
-            kupa_providers::cardcom::notify::Notify {
-                orders: state.orders.clone(),
-                cardcom,
-            },
-        ));
+    for make in providers.0 {
+        routes = routes.merge(make(&state));
     }
     kupa_api::with_site_layers(routes, state)
 }

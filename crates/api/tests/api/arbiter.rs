@@ -245,4 +245,51 @@ async fn two_nodes_deciding_the_same_seat_at_the_same_moment_give_it_to_one(db: 
     assert_eq!(a.lock(&buyer(99), &p, seat).await.refused(), (StatusCode::CONFLICT, "lock_seat_error"));
     assert_eq!(b.lock(&buyer(99), &p, seat).await.refused(), (StatusCode::CONFLICT, "lock_seat_error"));
 }
+
+// A sale, a cancellation or a seat change goes through the arbiter (issue 21 item 1): while it is
+// written, the seats it gives a session are that session's in memory, even past the hold's
+// deadline, so no other buyer is handed them in between; once written, memory has what the write
+// did; a write that fails leaves memory as it was and reads the hall again.
+async fn a_seat_being_sold_is_not_handed_to_another_buyer_while_the_sale_is_written(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let p = app.on_sale_in(1).await;
+    let plan = app.seat_plan(&p).await;
+    let (seat, other) = row_end_pair(&plan, 4);
+    let (seat, other) = (seat.key(), other.key());
+    let arbiter = app.state.booking.arbiter();
+    let now = app.clock.now_ms();
+    let held = arbiter.hold(p.id, &[seat, other], "seller", now, now + 1_000, None).await.unwrap();
+    assert_eq!(held, kupa_app::booking::arbiter::HoldDecision::Held);
+    let seller = [(p.id, seat), (p.id, other)];
+    let selling = arbiter.begin_settle(&[], Some(("seller", &seller)), now).await.unwrap();
+    assert!(!selling.refused());
+    // The hold's deadline passes while the sale is being written: memory still refuses the seat.
+    let later = now + 2_000;
+    let r = arbiter.hold(p.id, &[seat], "another", later, later + 60_000, None).await.unwrap();
+    assert_eq!(r, kupa_app::booking::arbiter::HoldDecision::Taken, "not handed out mid-sale");
+    let view = |at: SeatAddress| {
+        let arbiter = arbiter.clone();
+        async move { arbiter.with_view(p.id, "another", later, |v| v(&at)).await.unwrap() }
+    };
+    selling.end([(p.id, seat, kupa_app::booking::Settled::Sold), (p.id, other, kupa_app::booking::Settled::Sold)]);
+    assert_eq!(view(seat).await, kupa_domain::catalogue::SeatState::Sold);
+    // A sale that is not written (it failed, or the database refused it): memory goes back to
+    // what it had, and the hall is read again before the next decision.
+    let (third, _) = row_end_pair(&plan, 5);
+    let third = third.key();
+    arbiter.hold(p.id, &[third], "late", later, later + 1_000, None).await.unwrap();
+    let sale = [(p.id, third)];
+    drop(arbiter.begin_settle(&[], Some(("late", &sale)), later).await.unwrap());
+    let after = later + 5_000;
+    let r = arbiter.hold(p.id, &[third], "another", after, after + 60_000, None).await.unwrap();
+    assert_eq!(r, kupa_app::booking::arbiter::HoldDecision::Held, "the hold that ran out is free again");
+    // A seat change to a seat memory knows another buyer holds is refused before any write.
+    let change = [(p.id, third)];
+    let moving = arbiter.begin_settle(&[(p.id, seat)], Some(("mover", &change)), after).await.unwrap();
+    assert!(moving.refused(), "held by another, through this arbiter");
+    drop(moving);
+    let claims = db.db.claims(p.id).await.unwrap();
+    let of = |at: SeatAddress| claims.iter().find(|c| c.address() == at).map(|c| c.session_id.clone());
+    assert_eq!(of(third).as_deref(), Some("another"), "the refused change wrote nothing");
+}
 }

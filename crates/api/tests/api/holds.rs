@@ -13,6 +13,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
+use kupa_domain::catalogue::SeatState;
 use kupa_providers::test_gateway::cards;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -399,6 +400,42 @@ async fn a_hold_paid_racing_its_release_is_sold_or_refunded_never_both(db: &Test
         other => panic!("a hold left {other} after its payment raced its release"),
     }
 }
+// Issue 21 item 1: a hold order's seats go through the seat arbiter. Once its checkout's time has
+// passed, memory still knows them the hold's (until its own deadline, hours later), not free
+// because the session's checkout ran out; given up, they are free in memory at once.
+async fn a_hold_orders_seats_stay_its_own_in_the_arbiter_until_the_hold_ends(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let dana = log_in(&app, &buyer(1), DANA).await;
+    let (id, k) = dana_holds(&app, &dana, 0).await;
+    let p = pid(&k);
+    let seat = |i: usize| SeatAddress {
+        section_id: k.seats[i]["si"].as_i64().unwrap(),
+        x: k.seats[i]["x"].as_i64().unwrap(),
+        y: k.seats[i]["y"].as_i64().unwrap(),
+    };
+    let until = hold_until_ms(&hold_of(&app, &dana, &id).await);
+    let later = until - 60_000 - app.clock.now_ms();
+    assert!(later > 45 * 60_000, "the hold must outlive every checkout step: {later} ms");
+    app.clock.advance_ms(later);
+    let arbiter = app.state.booking.arbiter();
+    let memory = |now: i64| {
+        let arbiter = arbiter.clone();
+        async move {
+            arbiter
+                .with_view(p, &buyer(77), now, |v| (v(&seat(0)), v(&seat(1))))
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(memory(app.clock.now_ms()).await, (SeatState::HeldByOther, SeatState::HeldByOther), "the hold's, in memory");
+    let r = app.lock(&buyer(9), &serde_json::from_value(k.presentation.clone()).unwrap(), seat(0)).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    let r = release(&app, &dana, &id).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(memory(app.clock.now_ms()).await, (SeatState::Available, SeatState::Available), "free in memory at once");
+    app.lock(&buyer(9), &serde_json::from_value(k.presentation.clone()).unwrap(), seat(0)).await.ok();
+}
+
 async fn a_customer_gives_up_an_open_hold_and_its_seats_are_on_sale_at_once(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let dana = log_in(&app, &buyer(1), DANA).await;

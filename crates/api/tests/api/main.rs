@@ -33,6 +33,7 @@ mod mini_site;
 mod mini_site_validate;
 mod orders;
 mod payments;
+mod payu;
 mod prices;
 mod programme;
 mod races;

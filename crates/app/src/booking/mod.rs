@@ -11,7 +11,7 @@ mod checkout;
 mod claim_writer;
 mod limits;
 
-pub use arbiter::SeatArbiter;
+pub use arbiter::{SeatArbiter, Settled};
 pub use limits::{HoldLimits, Holder};
 
 use std::sync::Arc;
@@ -217,6 +217,44 @@ impl BookingService {
         }
     }
 
+    /// A seat change another path writes (a sale, a cancellation, a hold order, a seat change of
+    /// a paid order), through the arbiter (decision 0059): memory keeps the places `touch` and
+    /// `claim` out of reloads while `write` runs, gives the places of `claim` to its session
+    /// meanwhile (refusing them to other buyers), and then takes what `settled` says the write
+    /// did. With `refusal`, a claim memory already refuses is answered with it, before writing.
+    /// The write stays the database's guarded statement; an error leaves memory as it was and the
+    /// presentations are read again.
+    pub async fn settle<T, E: Into<AppError>>(
+        &self,
+        touch: &[(i64, SeatAddress)],
+        claim: Option<(&str, &[(i64, SeatAddress)])>,
+        refusal: Option<AppError>,
+        write: impl std::future::Future<Output = Result<T, E>>,
+        settled: impl FnOnce(&T) -> Vec<(i64, SeatAddress, Settled)>,
+    ) -> AppResult<T> {
+        let settling = self
+            .arbiter
+            .begin_settle(touch, claim, self.clock.now_ms())
+            .await?;
+        if let Some(refusal) = refusal
+            && settling.refused()
+        {
+            return Err(refusal);
+        }
+        let written = write.await.map_err(Into::into)?;
+        settling.end(settled(&written));
+        Ok(written)
+    }
+
+    /// What a path found and changed as it wrote (a sweep, a screening's holds released by the
+    /// cinema): memory follows at once, before the seat events go out.
+    pub fn settled(&self, outcomes: Vec<(i64, SeatAddress, Settled)>) {
+        if outcomes.is_empty() {
+            return;
+        }
+        self.arbiter.settled(outcomes, self.clock.now_ms());
+    }
+
     /// Tells watchers of the presentation that these places changed.
     pub fn publish(
         &self,
@@ -235,6 +273,12 @@ impl BookingService {
     /// several nodes may sweep at once, and each removed hold is reported by exactly one of them.
     pub async fn sweep_expired_holds(&self) -> AppResult<usize> {
         let released = self.claims.sweep_expired(self.clock.now_ms()).await?;
+        self.settled(
+            released
+                .iter()
+                .map(|c| (c.presentation_id, c.address(), Settled::Freed))
+                .collect(),
+        );
         for event in SeatEvent::expired(&released) {
             self.events.publish(event);
         }

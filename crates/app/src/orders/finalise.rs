@@ -1,6 +1,9 @@
 //! The one finalisation path, keyed by payment id and safe to run twice: from the gateway's
 //! callback, the buyer's commit and the sweeper of stranded payments.
 
+use kupa_domain::seating::SeatAddress;
+
+use crate::booking::Settled;
 use crate::error::{AppError, AppResult, ErrorCode};
 
 use super::*;
@@ -12,20 +15,46 @@ impl OrderService {
     /// The one finalisation path. A payment whose seats were lost is refunded, whole.
     pub(super) async fn finalise(&self, payment: &Payment) -> AppResult<Finalised> {
         let now = self.clock.now_ms();
-        let unfit = match self.orders.order(&payment.order_id).await? {
-            Some(order) if order.status == OrderStatus::Pending => {
-                match self.check_tickets_fit(&order).await {
-                    Ok(()) => false,
-                    Err(AppError::Rejected { .. }) => true,
-                    Err(e) => return Err(e),
-                }
-            }
-            _ => false,
+        let pending = self
+            .orders
+            .order(&payment.order_id)
+            .await?
+            .filter(|o| o.status == OrderStatus::Pending);
+        let unfit = match &pending {
+            Some(order) => match self.check_tickets_fit(order).await {
+                Ok(()) => false,
+                Err(AppError::Rejected { .. }) => true,
+                Err(e) => return Err(e),
+            },
+            None => false,
         };
         let outcome = if unfit {
             Finalised::TicketsRefused
         } else {
-            self.orders.finalise(&payment.id, now).await?
+            // The sale goes through the seat arbiter (decision 0059): the order's seats are its
+            // session's in memory while the sale is written, and sold once it is.
+            let places: Vec<(i64, SeatAddress)> = pending
+                .iter()
+                .flat_map(|o| o.tickets.iter().map(|t| (t.presentation_id, t.address())))
+                .collect();
+            let session = pending.as_ref().map_or("", |o| o.session_id.as_str());
+            let claim = (!places.is_empty()).then_some((session, places.as_slice()));
+            self.booking
+                .settle(
+                    &[],
+                    claim,
+                    None,
+                    self.orders.finalise(&payment.id, now),
+                    |outcome| match outcome {
+                        Finalised::Paid(order) => order
+                            .tickets
+                            .iter()
+                            .map(|t| (t.presentation_id, t.address(), Settled::Sold))
+                            .collect(),
+                        _ => Vec::new(),
+                    },
+                )
+                .await?
         };
         match &outcome {
             Finalised::HoldsLost

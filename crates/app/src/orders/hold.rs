@@ -198,10 +198,39 @@ impl OrderService {
         self.check_no_premium(&order, &info).await?;
         self.check_no_spread_system_voucher(&order).await?;
         self.check_tickets_fit(&order).await?;
-        if !holds
-            .make_hold(&order, account.customer.id, until, now)
-            .await?
-        {
+        // Through the seat arbiter (decision 0059): the seats are the hold's owner's in memory,
+        // until the hold's own deadline, as soon as the hold is written.
+        let places: Vec<(i64, SeatAddress)> = order
+            .tickets
+            .iter()
+            .map(|t| (t.presentation_id, t.address()))
+            .collect();
+        let owner = hold_owner(&order.id);
+        let made = self
+            .booking
+            .settle(
+                &places,
+                None,
+                None,
+                holds.make_hold(&order, account.customer.id, until, now),
+                |made| {
+                    if !*made {
+                        return Vec::new();
+                    }
+                    places
+                        .iter()
+                        .map(|(pid, p)| {
+                            let held = crate::booking::Settled::HeldFor {
+                                session: owner.clone(),
+                                expires_at_ms: until,
+                            };
+                            (*pid, *p, held)
+                        })
+                        .collect()
+                },
+            )
+            .await?;
+        if !made {
             return Err(AppError::rejected(
                 ErrorCode::LockSeatError,
                 "a seat of the cart is no longer held by you (its hold may have expired)",
@@ -417,8 +446,21 @@ impl OrderService {
         if let Some(refused) = settled(&view) {
             return Err(refused);
         }
-        let released = hold_store(self)?
-            .release_hold(id, self.clock.now_ms())
+        let touch: Vec<(i64, SeatAddress)> = view
+            .order
+            .tickets
+            .iter()
+            .map(|t| (t.presentation_id, t.address()))
+            .collect();
+        let released = self
+            .booking
+            .settle(
+                &touch,
+                None,
+                None,
+                hold_store(self)?.release_hold(id, self.clock.now_ms()),
+                |released| freed_holds(released.iter().flatten()),
+            )
             .await?;
         let Some(released) = released else {
             // Someone came first under the order's lock: a payment's finalisation, or another
@@ -446,6 +488,7 @@ impl OrderService {
             return Ok(0);
         };
         let released = holds.release_due_holds(self.clock.now_ms()).await?;
+        self.booking.settled(freed_holds(released.iter()));
         for r in &released {
             tracing::info!(order = %r.order_id, seats = r.freed.len(), "unpaid hold released");
             self.booking.publish(
@@ -458,4 +501,17 @@ impl OrderService {
         orders.dedup();
         Ok(orders.len())
     }
+}
+
+/// The seats released holds freed, for the seat arbiter.
+fn freed_holds<'a>(
+    released: impl Iterator<Item = &'a ReleasedHold>,
+) -> Vec<(i64, SeatAddress, crate::booking::Settled)> {
+    released
+        .flat_map(|r| {
+            r.freed
+                .iter()
+                .map(|p| (r.presentation_id, *p, crate::booking::Settled::Freed))
+        })
+        .collect()
 }

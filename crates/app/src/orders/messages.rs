@@ -22,15 +22,6 @@ impl OrderService {
         )
     }
 
-    /// The confirmation mail of a paid order, in its language, then into the mailer (a seat
-    /// change sends it again, within its request).
-    pub(super) async fn send_confirmation(&self, order: &Order) -> AppResult<()> {
-        match self.confirmation_mail(order, Self::lang(order)).await? {
-            Some(mail) => self.messages.mailer.send_mail(&mail).await,
-            None => Ok(()),
-        }
-    }
-
     /// The confirmation mail of a paid order in `lang`, with the tickets PDF attached: each of
     /// its screenings with its own tickets. None when the buyer gave no address.
     pub(super) async fn confirmation_mail(

@@ -8,6 +8,7 @@ use kupa_domain::catalogue::{SaleState, SeatingMode, SectionKind};
 use kupa_domain::seating::{self, Occupancy, SeatAddress};
 
 use super::*;
+use crate::booking::Settled;
 use crate::seat_plan::{plan_seat, rule_statuses};
 
 /// Until when the tickets of a presentation may change seats online: its start, or the end of its
@@ -274,14 +275,41 @@ impl OrderService {
                 .await?;
         }
         let now = self.clock.now_ms();
+        // Through the seat arbiter (decision 0059): the new seats are the buyer's in memory while
+        // the move is written (a seat memory knows taken is refused before writing), sold once it
+        // is, and the old seats free.
+        let from: Vec<(i64, SeatAddress)> =
+            moves.iter().map(|m| (m.presentation_id, m.from)).collect();
+        let to: Vec<(i64, SeatAddress)> = moves.iter().map(|m| (m.presentation_id, m.to)).collect();
+        let taken = AppError::rejected(
+            ErrorCode::LockSeatError,
+            "the new seat is no longer available; your seats are unchanged",
+        );
         let done = self
-            .orders
-            .move_seats(
-                &order.id,
-                request.last_transaction_id,
-                request.session,
-                &moves,
-                now,
+            .booking
+            .settle(
+                &from,
+                Some((request.session, &to)),
+                Some(taken),
+                self.orders.move_seats(
+                    &order.id,
+                    request.last_transaction_id,
+                    request.session,
+                    &moves,
+                    now,
+                ),
+                |done| match done {
+                    Ok(_) => moves
+                        .iter()
+                        .flat_map(|m| {
+                            [
+                                (m.presentation_id, m.to, Settled::Sold),
+                                (m.presentation_id, m.from, Settled::Freed),
+                            ]
+                        })
+                        .collect(),
+                    Err(_) => Vec::new(),
+                },
             )
             .await?;
         let order = match done {
@@ -321,11 +349,9 @@ impl OrderService {
                 of(|m| m.from),
             );
         }
-        // The buyer gets the tickets again, with the new seats and QR codes; the change stands
-        // whatever happens to the mail.
-        if let Err(e) = self.send_confirmation(&order).await {
-            tracing::warn!(reservation = %order.id, error = %e, "seat change mail not sent");
-        }
+        // The buyer gets the tickets again, with the new seats and QR codes: the move wrote the
+        // job, this node's worker makes the mail after the answer (decision 0061).
+        (self.messages.wake_confirmations)();
         Ok(order)
     }
 

@@ -107,6 +107,22 @@ macro_rules! move_seats_in {
                             .map_err(db_err)?;
                         let moved = load_order!($tx, "SELECT * FROM orders WHERE id = $1", order_id)
                             .ok_or_else(|| StoreError::other("order vanished"))?;
+                        // The tickets again, with the new seats: made after the answer, with the
+                        // move or not at all (decision 0061).
+                        if let Some(c) = kupa_app::orders::confirmation_to_make(&moved) {
+                            sqlx::query(
+                                "INSERT INTO confirmation_jobs (order_id, lang, what, max_attempts, next_attempt_at, created_at) \
+                                 VALUES ($1, $2, $3, $4, $5, $5)",
+                            )
+                            .bind(&moved.id)
+                            .bind(c.lang)
+                            .bind(c.kind.as_str())
+                            .bind(c.max_attempts)
+                            .bind(now)
+                            .execute(&mut *$tx)
+                            .await
+                            .map_err(db_err)?;
+                        }
                         (true, Ok(moved))
                     }
                 }

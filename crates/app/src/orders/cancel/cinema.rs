@@ -3,6 +3,7 @@
 //! its refund ledger — and the mail and text message that tell the buyer of a cancel or a move.
 
 use kupa_domain::customer::MobileNumber;
+use kupa_domain::seating::SeatAddress;
 
 use crate::error::AppResult;
 use crate::ports::{Mail, Sms, message_kind};
@@ -14,12 +15,21 @@ use super::super::*;
 impl OrderService {
     /// Tells seat maps that the released holds `(section, x, y)` of the presentation are free.
     pub fn announce_released(&self, presentation_id: i64, released: &[(i64, i64, i64)]) {
+        self.booking.settled(
+            released
+                .iter()
+                .map(|(s, x, y)| {
+                    let place = SeatAddress::new(*s, *x, *y);
+                    (presentation_id, place, crate::booking::Settled::Freed)
+                })
+                .collect(),
+        );
         self.booking.publish(
             presentation_id,
             SeatChangeKind::Released,
             released
                 .iter()
-                .map(|(s, x, y)| kupa_domain::seating::SeatAddress::new(*s, *x, *y)),
+                .map(|(s, x, y)| SeatAddress::new(*s, *x, *y)),
         );
     }
 
@@ -51,11 +61,10 @@ impl OrderService {
             credit: None,
         };
         let now = self.clock.now_ms();
-        let done = match self
-            .orders
-            .cancel(&order.id, &request, None, &token(), now)
-            .await?
-        {
+        let written = self
+            .cancel_written(&order, &request, None, &token(), now)
+            .await?;
+        let done = match written {
             Ok(done) => done,
             Err(CancelRefusal::NothingToCancel | CancelRefusal::NotPaid) => {
                 return Ok(CinemaCancel::Nothing);

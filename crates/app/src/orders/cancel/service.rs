@@ -1,6 +1,8 @@
 //! The use case: who may cancel, the window and payment rules, then the cancellation in one store
 //! transaction under the order's lock, the seats announced free and the refunds asked for.
 
+use kupa_domain::seating::SeatAddress;
+
 use crate::error::{AppError, AppResult, ErrorCode};
 
 use super::super::*;
@@ -76,8 +78,7 @@ impl OrderService {
             .await?;
         let fee = if moved { None } else { self.cancellation.fee };
         let done = self
-            .orders
-            .cancel(&order.id, &request, fee, &cancellation_id, now)
+            .cancel_written(&order, &request, fee, &cancellation_id, now)
             .await??;
         if done.dry_run {
             return Ok(done);
@@ -209,5 +210,57 @@ impl OrderService {
     /// The order's cancellations with their refunds, oldest first.
     pub async fn cancellations(&self, order_id: &str) -> AppResult<Vec<Cancellation>> {
         Ok(self.orders.cancellations(order_id).await?)
+    }
+}
+
+impl OrderService {
+    /// The one cancellation transaction, through the seat arbiter (decision 0059): the seats it
+    /// frees are free in memory as soon as it is written.
+    pub(super) async fn cancel_written(
+        &self,
+        order: &Order,
+        request: &CancelRequest,
+        fee: Option<CancellationFee>,
+        cancellation_id: &str,
+        now: i64,
+    ) -> AppResult<Result<Cancellation, CancelRefusal>> {
+        let touch: Vec<(i64, SeatAddress)> = order
+            .tickets
+            .iter()
+            .filter(|t| t.cancelled_at_ms.is_none())
+            .map(|t| (t.presentation_id, t.address()))
+            .collect();
+        self.booking
+            .settle(
+                &touch,
+                None,
+                None,
+                self.orders
+                    .cancel(&order.id, request, fee, cancellation_id, now),
+                |done| freed_by(order, done),
+            )
+            .await
+    }
+}
+
+/// The seats a written cancellation freed, for the seat arbiter.
+fn freed_by(
+    order: &Order,
+    done: &Result<Cancellation, CancelRefusal>,
+) -> Vec<(i64, SeatAddress, crate::booking::Settled)> {
+    match done {
+        Ok(done) if !done.dry_run => order
+            .tickets
+            .iter()
+            .filter(|t| done.lines.contains(&t.line))
+            .map(|t| {
+                (
+                    t.presentation_id,
+                    t.address(),
+                    crate::booking::Settled::Freed,
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }

@@ -1,0 +1,793 @@
+//! PayU (Poland) through its REST API v2.1 (decision 0064), for the PayU and Blik methods of
+//! orders in Polish złoty. What it follows (developers.payu.com, "REST API", "BLIK",
+//! "Notifications", "Refunds"):
+//! - OAuth: `POST /pl/standard/user/oauth/authorize`, a form `grant_type=client_credentials`,
+//!   `client_id`, `client_secret`, answering `access_token` and `expires_in` (seconds); the token
+//!   is kept until shortly before it expires.
+//! - Order create: `POST /api/v2_1/orders` (Bearer token; `notifyUrl`, `customerIp`,
+//!   `merchantPosId`, `description`, `currencyCode`, `totalAmount` in minor units as a string,
+//!   `extOrderId` = our payment id, `buyer`, `products`, `continueUrl`), answering 302 (redirect)
+//!   or 201 (Blik with its code) with `status.statusCode` `SUCCESS`, `redirectUri`, `orderId`.
+//!   Blik with the code typed on our page: `payMethods.payMethod` `{type:
+//!   "BLIK_AUTHORIZATION_CODE", value: "<6 digits>"}`; the buyer then confirms in the bank's app
+//!   and the order stays `PENDING` until PayU notifies.
+//! - Notification: PayU posts the order to `notifyUrl` with the header `OpenPayu-Signature:
+//!   sender=…;signature=…;algorithm=MD5|SHA256;content=DOCUMENT`, the signature being the hash of
+//!   the body followed by the POS's second key ([`notify`]). Statuses: `PENDING`,
+//!   `WAITING_FOR_CONFIRMATION` (auto-receive off: Kupa captures with `PUT
+//!   /api/v2_1/orders/{orderId}/status` `orderStatus: COMPLETED`), `COMPLETED` (paid),
+//!   `CANCELED` (not paid).
+//! - Status query: `GET /api/v2_1/orders/{orderId}` answers `orders[0]` with the same fields:
+//!   how a payment whose notification is late or lost is settled ([`PaymentGateway::ask_provider`]).
+//! - Refunds: `POST /api/v2_1/orders/{orderId}/refunds` with `refund.description`,
+//!   `refund.amount` (minor units; absent for the whole order), `refund.extRefundId` = our
+//!   refund key, so PayU itself refunds a key once.
+
+pub mod notify;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use kupa_app::AppError;
+use kupa_app::ErrorCode;
+use kupa_app::error::AppResult;
+use kupa_app::orders::{
+    DeclineReason, GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentStatus,
+    PaymentUpdate, payment_codes,
+};
+use kupa_app::ports::{Clock, PaymentDeals};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::delivery::secret::Secret;
+
+pub const DEFAULT_BASE_URL: &str = "https://secure.payu.com";
+/// PayU's sandbox (test POS and keys of its own).
+pub const SANDBOX_BASE_URL: &str = "https://secure.snd.payu.com";
+/// Where PayU posts an order's status, below the site's public address.
+pub const NOTIFY_PATH: &str = "/pay/payu/notify";
+
+#[derive(Debug, Clone)]
+pub struct PayUConfig {
+    pub pos_id: String,
+    /// The OAuth client id (by PayU's default the POS id).
+    pub client_id: String,
+    pub client_secret: Secret,
+    /// The POS's second key (MD5): what PayU's notification signatures are made with.
+    pub second_key: Secret,
+    pub base_url: String,
+    /// The shop's public address (KUPA_PUBLIC_URL): the buyer's way back and the notification's.
+    pub public_url: String,
+    pub timeout: Duration,
+}
+
+impl PayUConfig {
+    /// PayU when `KUPA_PAYU_POS_ID` is set, with all it needs; `None` when it is not.
+    pub fn from_lookup(
+        lookup: &dyn Fn(&str) -> Option<String>,
+        public_url: &str,
+    ) -> Result<Option<PayUConfig>, String> {
+        let Some(pos_id) = lookup("KUPA_PAYU_POS_ID")
+            .map(|p| p.trim().to_owned())
+            .filter(|p| !p.is_empty())
+        else {
+            return Ok(None);
+        };
+        if !pos_id.bytes().all(|b| b.is_ascii_digit()) {
+            return Err("KUPA_PAYU_POS_ID must be the POS's number (pos_id)".into());
+        }
+        let client_id = lookup("KUPA_PAYU_CLIENT_ID")
+            .map(|c| c.trim().to_owned())
+            .filter(|c| !c.is_empty())
+            .unwrap_or_else(|| pos_id.clone());
+        let client_secret = Secret::from_env_or_file("KUPA_PAYU_CLIENT_SECRET", lookup)?
+            .ok_or("KUPA_PAYU_CLIENT_SECRET (or KUPA_PAYU_CLIENT_SECRET_FILE) must be set")?;
+        let second_key = Secret::from_env_or_file("KUPA_PAYU_SECOND_KEY", lookup)?
+            .ok_or("KUPA_PAYU_SECOND_KEY (or KUPA_PAYU_SECOND_KEY_FILE) must be set")?;
+        if !public_url.starts_with("https://") && !public_url.starts_with("http://127.0.0.1") {
+            return Err("PayU needs KUPA_PUBLIC_URL to be the shop's https:// address".into());
+        }
+        let base_url = lookup("KUPA_PAYU_BASE_URL")
+            .map(|u| u.trim().trim_end_matches('/').to_owned())
+            .filter(|u| !u.is_empty())
+            .unwrap_or_else(|| DEFAULT_BASE_URL.into());
+        if !base_url.starts_with("https://") && !base_url.starts_with("http://127.0.0.1") {
+            return Err("KUPA_PAYU_BASE_URL must be an https:// address".into());
+        }
+        Ok(Some(PayUConfig {
+            pos_id,
+            client_id,
+            client_secret,
+            second_key,
+            base_url,
+            public_url: public_url.trim_end_matches('/').to_owned(),
+            timeout: Duration::from_secs(20),
+        }))
+    }
+
+    pub fn summary(&self) -> String {
+        format!(
+            "PayU POS {} at {}{} (PayU and Blik, PLN orders only)",
+            self.pos_id,
+            self.base_url,
+            if self.base_url == SANDBOX_BASE_URL {
+                " (sandbox)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// Why a call to PayU came to nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallError {
+    /// No answer (timeout, connection): `errorNoResponse`.
+    NoResponse(String),
+    /// An answer, not a success: PayU's `status.statusCode` and `codeLiteral` (when given).
+    Refused {
+        status_code: String,
+        code_literal: String,
+    },
+}
+
+impl CallError {
+    fn refused(status_code: impl Into<String>) -> CallError {
+        CallError::Refused {
+            status_code: status_code.into(),
+            code_literal: String::new(),
+        }
+    }
+
+    /// PayU refused the Blik code itself (a wrong, expired or used code).
+    pub fn is_blik_code_refused(&self) -> bool {
+        match self {
+            CallError::Refused {
+                status_code,
+                code_literal,
+            } => {
+                status_code == "ERROR_VALUE_INVALID"
+                    || code_literal.starts_with("AUTH_CODE")
+                    || code_literal.contains("AUTHORIZATION_CODE")
+            }
+            CallError::NoResponse(_) => false,
+        }
+    }
+
+    /// A 3-D Secure failure by PayU's words.
+    pub fn is_three_ds(&self) -> bool {
+        matches!(self, CallError::Refused { status_code, code_literal }
+            if status_code.contains("3DS") || code_literal.contains("3DS"))
+    }
+}
+
+/// PayU's `status` object.
+#[derive(Debug, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Status {
+    #[serde(default)]
+    status_code: String,
+    #[serde(default)]
+    code_literal: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Created {
+    #[serde(default)]
+    status: Status,
+    #[serde(default)]
+    redirect_uri: Option<String>,
+    #[serde(default)]
+    order_id: Option<String>,
+}
+
+/// An order as PayU tells it (notification `order`, or `orders[0]` of the status query).
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct PayUOrder {
+    #[serde(default)]
+    pub order_id: String,
+    #[serde(default)]
+    pub ext_order_id: Option<String>,
+    #[serde(default)]
+    pub total_amount: Option<String>,
+    #[serde(default)]
+    pub currency_code: Option<String>,
+    #[serde(default)]
+    pub status: String,
+    #[serde(default)]
+    pub merchant_pos_id: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Orders {
+    #[serde(default)]
+    orders: Vec<PayUOrder>,
+    #[serde(default)]
+    status: Status,
+}
+
+#[derive(Debug, Deserialize)]
+struct Token {
+    access_token: String,
+    #[serde(default)]
+    expires_in: Option<u64>,
+}
+
+/// What PayU's word on an order is for the payment `expected`: `Ok(None)` while it is still
+/// open (`NEW`, `PENDING`), `Err` when the order is not this payment's (another POS, payment,
+/// amount or currency).
+pub fn judge(
+    expected: &Payment,
+    pos_id: &str,
+    order: &PayUOrder,
+) -> Result<Option<PaymentUpdate>, String> {
+    if order
+        .merchant_pos_id
+        .as_deref()
+        .is_some_and(|p| p != pos_id)
+    {
+        return Err("another POS's order".into());
+    }
+    if order.ext_order_id.as_deref() != Some(expected.id.as_str()) {
+        return Err("the order is not this payment's".into());
+    }
+    let amount = order
+        .total_amount
+        .as_deref()
+        .and_then(|a| a.trim().parse::<i64>().ok());
+    if amount != Some(expected.amount) {
+        return Err(format!(
+            "the order's amount {amount:?} is not the payment's {}",
+            expected.amount
+        ));
+    }
+    if order.currency_code.as_deref() != Some(expected.currency.as_str()) {
+        return Err("the order's currency is not the payment's".into());
+    }
+    let note = format!("payu order {} {}", order.order_id, order.status);
+    let word = |status, failure: Option<&str>| PaymentUpdate {
+        status,
+        card_brand: None,
+        card_last4: None,
+        card_bin: None,
+        failure_code: failure.map(str::to_owned),
+        decline_reason: None,
+        note: note.clone(),
+    };
+    Ok(match order.status.as_str() {
+        // WAITING_FOR_CONFIRMATION is authorized money Kupa captures (auto-receive off).
+        "COMPLETED" | "WAITING_FOR_CONFIRMATION" => Some(word(PaymentStatus::Authorized, None)),
+        "CANCELED" => Some(
+            word(
+                PaymentStatus::Declined,
+                Some(if expected.method == PaymentMethod::Blik {
+                    payment_codes::BLIK_ERROR
+                } else {
+                    payment_codes::PAYU_ERROR
+                }),
+            )
+            .because(DeclineReason::Declined),
+        ),
+        _ => None,
+    })
+}
+
+pub struct PayU {
+    config: PayUConfig,
+    client: reqwest::Client,
+    /// Each payment's PayU order id (its page and its deal), and the refunds made, by key.
+    deals: Arc<dyn PaymentDeals>,
+    clock: Arc<dyn Clock>,
+    token: tokio::sync::Mutex<Option<(String, Instant)>>,
+}
+
+fn transport_kind(e: &reqwest::Error) -> &'static str {
+    if e.is_timeout() {
+        "timeout"
+    } else if e.is_connect() {
+        "connection failed"
+    } else {
+        "transport error"
+    }
+}
+
+/// Whether `url` is a page of PayU's (an `https://` address on payu.com, or on PayU's configured
+/// host): where the way-to-PayU page may send the buyer, and nowhere else.
+pub fn is_payus_page(url: &str, base_url: &str) -> bool {
+    fn host(url: &str) -> Option<&str> {
+        let rest = url.strip_prefix("https://")?;
+        let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let authority = &rest[..end];
+        (!authority.contains('@')).then_some(authority)
+    }
+    let Some(h) = host(url) else {
+        return false;
+    };
+    h == "payu.com" || h.ends_with(".payu.com") || host(base_url) == Some(h)
+}
+
+/// A 6-digit Blik code (spaces ignored), or `None`.
+pub fn blik_code(code: &str) -> Option<String> {
+    let code: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    (code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit())).then_some(code)
+}
+
+impl PayU {
+    pub fn new(
+        config: PayUConfig,
+        deals: Arc<dyn PaymentDeals>,
+        clock: Arc<dyn Clock>,
+    ) -> Result<PayU, String> {
+        let client = reqwest::Client::builder()
+            .timeout(config.timeout)
+            // Order create answers 302 with the page in `redirectUri`: read, never followed.
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| format!("the HTTP client for PayU: {e}"))?;
+        Ok(PayU {
+            config,
+            client,
+            deals,
+            clock,
+            token: tokio::sync::Mutex::new(None),
+        })
+    }
+
+    pub fn config(&self) -> &PayUConfig {
+        &self.config
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.config.base_url)
+    }
+
+    async fn send(&self, request: reqwest::RequestBuilder) -> Result<(u16, Vec<u8>), CallError> {
+        let r = request
+            .send()
+            .await
+            .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
+        let status = r.status().as_u16();
+        let bytes = r
+            .bytes()
+            .await
+            .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
+        Ok((status, bytes.to_vec()))
+    }
+
+    /// An OAuth token (`client_credentials`), kept until a minute before it expires.
+    pub async fn access_token(&self) -> Result<String, CallError> {
+        let mut kept = self.token.lock().await;
+        if let Some((token, until)) = kept.as_ref()
+            && Instant::now() < *until
+        {
+            return Ok(token.clone());
+        }
+        let form = [
+            ("grant_type", "client_credentials"),
+            ("client_id", self.config.client_id.as_str()),
+            ("client_secret", self.config.client_secret.expose()),
+        ];
+        let body = serde_urlencoded::to_string(&form[..])
+            .map_err(|_| CallError::refused("a form that cannot be written"))?;
+        let (status, bytes) = self
+            .send(
+                self.client
+                    .post(self.url("/pl/standard/user/oauth/authorize"))
+                    .header("content-type", "application/x-www-form-urlencoded")
+                    .body(body),
+            )
+            .await?;
+        if status != 200 {
+            return Err(CallError::refused(format!("OAuth HTTP {status}")));
+        }
+        let token: Token = serde_json::from_slice(&bytes)
+            .map_err(|_| CallError::refused("an OAuth answer that is not its JSON"))?;
+        let life = token.expires_in.unwrap_or(60).saturating_sub(60).max(1);
+        *kept = Some((
+            token.access_token.clone(),
+            Instant::now() + Duration::from_secs(life),
+        ));
+        Ok(token.access_token)
+    }
+
+    async fn authorized(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<(u16, Vec<u8>), CallError> {
+        let token = self.access_token().await?;
+        self.send(request.bearer_auth(token)).await
+    }
+
+    /// The buyer's way back: the payment's return path (a path of this site only) with its id.
+    fn back_url(&self, p: &Payment) -> String {
+        let path = if p.return_url.starts_with('/') && !p.return_url.starts_with("//") {
+            p.return_url.as_str()
+        } else {
+            "/"
+        };
+        let (path, fragment) = match path.split_once('#') {
+            Some((path, f)) => (path, format!("#{f}")),
+            None => (path, String::new()),
+        };
+        let sep = if path.contains('?') { '&' } else { '?' };
+        format!(
+            "{}{path}{sep}paymentId={}{fragment}",
+            self.config.public_url, p.id
+        )
+    }
+
+    /// Order create's body for a payment (Blik with the buyer's code when given).
+    pub fn order_body(&self, p: &Payment, customer_ip: &str, blik: Option<&str>) -> Value {
+        let language = match p.locale.as_str() {
+            "pl" => "pl",
+            _ => "en",
+        };
+        let mut body = json!({
+            "notifyUrl": format!("{}{NOTIFY_PATH}", self.config.public_url),
+            "continueUrl": self.back_url(p),
+            "customerIp": customer_ip,
+            "merchantPosId": self.config.pos_id,
+            "description": format!("Kupa order {}", p.order_id),
+            "currencyCode": p.currency,
+            "totalAmount": p.amount.to_string(),
+            "extOrderId": p.id,
+            "buyer": { "language": language },
+            "products": [{
+                "name": format!("Order {}", p.order_id),
+                "unitPrice": p.amount.to_string(),
+                "quantity": "1",
+            }],
+        });
+        if let Some(code) = blik {
+            body["payMethods"] =
+                json!({ "payMethod": { "type": "BLIK_AUTHORIZATION_CODE", "value": code } });
+        }
+        body
+    }
+
+    /// Creates PayU's order for a payment: its redirect address (none for Blik with a code) and
+    /// PayU's order id, kept as the payment's page.
+    pub async fn create_order(
+        &self,
+        p: &Payment,
+        customer_ip: &str,
+        blik: Option<&str>,
+    ) -> Result<(Option<String>, String), CallError> {
+        let (status, bytes) = self
+            .authorized(
+                self.client
+                    .post(self.url("/api/v2_1/orders"))
+                    .header("content-type", "application/json")
+                    .body(self.order_body(p, customer_ip, blik).to_string()),
+            )
+            .await?;
+        let created: Created = serde_json::from_slice(&bytes)
+            .map_err(|_| CallError::refused(format!("HTTP {status}")))?;
+        let ok = matches!(status, 200 | 201 | 302) && created.status.status_code == "SUCCESS";
+        match (ok, created.order_id) {
+            (true, Some(order_id)) => {
+                if let Err(e) = self
+                    .deals
+                    .record_page(&p.id, "payu", &order_id, self.clock.now_ms())
+                    .await
+                {
+                    tracing::error!(payment = %p.id, error = %e, "PayU's order id could not be kept");
+                }
+                let redirect = created
+                    .redirect_uri
+                    .filter(|u| u.starts_with("https://") || u.starts_with("http://127.0.0.1"));
+                Ok((redirect, order_id))
+            }
+            _ => Err(CallError::Refused {
+                status_code: if created.status.status_code.is_empty() {
+                    format!("HTTP {status}")
+                } else {
+                    created.status.status_code
+                },
+                code_literal: created.status.code_literal.unwrap_or_default(),
+            }),
+        }
+    }
+
+    /// The status query: PayU's order by its id.
+    pub async fn order(&self, order_id: &str) -> Result<PayUOrder, CallError> {
+        let (status, bytes) = self
+            .authorized(
+                self.client
+                    .get(self.url(&format!("/api/v2_1/orders/{order_id}"))),
+            )
+            .await?;
+        let orders: Orders = serde_json::from_slice(&bytes)
+            .map_err(|_| CallError::refused(format!("HTTP {status}")))?;
+        if status != 200 || orders.status.status_code != "SUCCESS" {
+            return Err(CallError::refused(orders.status.status_code));
+        }
+        orders
+            .orders
+            .into_iter()
+            .find(|o| o.order_id == order_id)
+            .ok_or_else(|| CallError::refused("DATA_NOT_FOUND"))
+    }
+
+    /// Receives an order waiting for confirmation (auto-receive off): `orderStatus: COMPLETED`.
+    pub async fn capture(&self, order_id: &str) -> Result<(), CallError> {
+        let (status, bytes) = self
+            .authorized(
+                self.client
+                    .put(self.url(&format!("/api/v2_1/orders/{order_id}/status")))
+                    .header("content-type", "application/json")
+                    .body(json!({ "orderId": order_id, "orderStatus": "COMPLETED" }).to_string()),
+            )
+            .await?;
+        let answer: Orders = serde_json::from_slice(&bytes)
+            .map_err(|_| CallError::refused(format!("HTTP {status}")))?;
+        if status == 200 && answer.status.status_code == "SUCCESS" {
+            Ok(())
+        } else {
+            Err(CallError::refused(answer.status.status_code))
+        }
+    }
+
+    /// A refund of `amount` (minor units; the whole order when `whole`) named `key`.
+    pub async fn refund_order(
+        &self,
+        order_id: &str,
+        amount: i64,
+        whole: bool,
+        key: &str,
+    ) -> Result<(), CallError> {
+        let mut refund = json!({ "description": "Kupa refund", "extRefundId": key });
+        if !whole {
+            refund["amount"] = json!(amount.to_string());
+        }
+        let (status, bytes) = self
+            .authorized(
+                self.client
+                    .post(self.url(&format!("/api/v2_1/orders/{order_id}/refunds")))
+                    .header("content-type", "application/json")
+                    .body(json!({ "refund": refund }).to_string()),
+            )
+            .await?;
+        let answer: Orders = serde_json::from_slice(&bytes)
+            .map_err(|_| CallError::refused(format!("HTTP {status}")))?;
+        if status == 200 && answer.status.status_code == "SUCCESS" {
+            Ok(())
+        } else {
+            Err(CallError::Refused {
+                status_code: answer.status.status_code,
+                code_literal: answer.status.code_literal.unwrap_or_default(),
+            })
+        }
+    }
+
+    /// PayU's word on `order` for `payment`, acted on: an order waiting for confirmation is
+    /// captured first, and a paid order's id is kept for its refunds. `Ok(None)`: no word yet.
+    pub async fn settle(
+        &self,
+        payment: &Payment,
+        order: &PayUOrder,
+    ) -> Result<Option<PaymentUpdate>, SettleError> {
+        let update = judge(payment, &self.config.pos_id, order).map_err(SettleError::NotOurs)?;
+        // PayU's order is this payment's: keep its id (once), so that the status query can ask
+        // for it even when order create's answer never came.
+        self.deals
+            .record_page(&payment.id, "payu", &order.order_id, self.clock.now_ms())
+            .await
+            .map_err(|e| SettleError::Store(e.to_string()))?;
+        let Some(update) = update else {
+            return Ok(None);
+        };
+        if update.status == PaymentStatus::Authorized {
+            if order.status == "WAITING_FOR_CONFIRMATION" {
+                self.capture(&order.order_id)
+                    .await
+                    .map_err(SettleError::Call)?;
+            }
+            self.deals
+                .record_deal(&payment.id, "payu", &order.order_id, self.clock.now_ms())
+                .await
+                .map_err(|e| SettleError::Store(e.to_string()))?;
+        }
+        Ok(Some(update))
+    }
+}
+
+/// Why PayU's word could not be acted on.
+#[derive(Debug)]
+pub enum SettleError {
+    /// The order is not this payment's: refused.
+    NotOurs(String),
+    /// PayU could not be asked (capture): try again later.
+    Call(CallError),
+    Store(String),
+}
+
+fn page_error(code: &str, message: &str) -> AppError {
+    AppError::rejected_with(
+        ErrorCode::PaymentError,
+        message.to_owned(),
+        json!({ "failureCode": code }),
+    )
+}
+
+#[async_trait]
+impl PaymentGateway for PayU {
+    /// PayU's pages are opened by a call; this address is never handed out.
+    fn form_url(&self, _payment: &Payment) -> String {
+        String::new()
+    }
+
+    /// PayU: order create, and the buyer goes to PayU's page. Blik: Kupa's own page for the
+    /// code ([`notify`]), which creates the order with it.
+    async fn open_page(&self, payment: &Payment) -> AppResult<String> {
+        match payment.method {
+            PaymentMethod::Blik => Ok(format!("/pay/payu/{}/blik", payment.id)),
+            PaymentMethod::Payu => {
+                // The buyer's address is not known here: PayU takes the shop's for a redirect.
+                let created = self.create_order(payment, "127.0.0.1", None).await;
+                match created {
+                    // PayU's page may not be framed: the payment dialog's frame shows Kupa's
+                    // page, whose button takes the whole window to PayU ([`notify`]).
+                    Ok((Some(url), _)) => Ok(format!(
+                        "/pay/payu/{}/go?{}",
+                        payment.id,
+                        serde_urlencoded::to_string([("to", url.as_str())].as_slice())
+                            .unwrap_or_default()
+                    )),
+                    Ok((None, _)) => Err(page_error(
+                        payment_codes::PAYU_ERROR,
+                        "PayU gave no page to pay on: please try again",
+                    )),
+                    Err(e) => {
+                        tracing::warn!(payment = %payment.id, error = ?e, "PayU did not open an order");
+                        Err(match e {
+                            CallError::NoResponse(_) => page_error(
+                                payment_codes::ERROR_NO_RESPONSE,
+                                "PayU did not answer: please try again",
+                            ),
+                            e if e.is_three_ds() => page_error(
+                                payment_codes::PAYU_3DS_ERROR,
+                                "PayU refused the card's 3-D Secure check",
+                            ),
+                            _ => page_error(payment_codes::PAYU_ERROR, "PayU refused the payment"),
+                        })
+                    }
+                }
+            }
+            _ => Err(page_error(
+                payment_codes::FORM_VALIDATION,
+                "this payment method is not offered with PayU",
+            )),
+        }
+    }
+
+    /// The status query for the payment's PayU order: its word when it has one.
+    async fn ask_provider(&self, payment: &Payment) -> Option<PaymentUpdate> {
+        let order_id = self.deals.page_of(&payment.id).await.ok()??;
+        let order = match self.order(&order_id).await {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::info!(payment = %payment.id, error = ?e, "PayU could not be asked about an order");
+                return None;
+            }
+        };
+        self.settle(payment, &order).await.ok()?
+    }
+
+    /// A refund of the payment's PayU order, its key as `extRefundId`; a key already made
+    /// answers at once, so a refund asked twice gives the money once.
+    async fn refund(&self, payment: &Payment, refund: &GatewayRefund) -> AppResult<()> {
+        if self.deals.refund_made(&payment.id, &refund.key).await? {
+            return Ok(());
+        }
+        let order_id = match self.deals.deal_of(&payment.id).await? {
+            Some(o) => o,
+            None => self.deals.page_of(&payment.id).await?.ok_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::PaymentError,
+                    "no PayU order is known for this payment",
+                )
+            })?,
+        };
+        let whole = refund.amount >= payment.amount;
+        if let Err(e) = self
+            .refund_order(&order_id, refund.amount, whole, &refund.key)
+            .await
+        {
+            tracing::warn!(payment = %payment.id, error = ?e, "PayU did not confirm a refund");
+            return Err(AppError::rejected(
+                ErrorCode::PaymentError,
+                "PayU did not confirm the refund",
+            ));
+        }
+        self.deals
+            .record_refund(&payment.id, &refund.key, refund.amount, self.clock.now_ms())
+            .await?;
+        tracing::info!(payment = %payment.id, amount = refund.amount, whole, "PayU refund made");
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Deals kept nowhere: for `kupa check-config --probe`, which only asks PayU for a token.
+pub struct NoDeals;
+
+#[async_trait]
+impl PaymentDeals for NoDeals {
+    async fn record_page(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn page_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
+        Ok(None)
+    }
+    async fn record_deal(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn deal_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
+        Ok(None)
+    }
+    async fn refund_made(&self, _: &str, _: &str) -> kupa_app::StoreResult<bool> {
+        Ok(false)
+    }
+    async fn record_refund(&self, _: &str, _: &str, _: i64, _: i64) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn claim_refund_key(
+        &self,
+        _: &str,
+        _: &str,
+        _: i64,
+        _: i64,
+        _: i64,
+    ) -> kupa_app::StoreResult<kupa_app::ports::RefundClaim> {
+        Ok(kupa_app::ports::RefundClaim::Claimed)
+    }
+    async fn release_refund_key(&self, _: &str, _: &str) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn record_card_charge(
+        &self,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: i64,
+    ) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn card_charge_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
+        Ok(None)
+    }
+    async fn claim_open_to_ask(
+        &self,
+        _: &str,
+        _: i64,
+        _: i64,
+        _: i64,
+        _: i64,
+        _: i64,
+    ) -> kupa_app::StoreResult<Vec<String>> {
+        Ok(Vec::new())
+    }
+    async fn keep_card_token(
+        &self,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: i64,
+    ) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn provider_card(
+        &self,
+        _: &str,
+        _: i64,
+        _: &str,
+    ) -> kupa_app::StoreResult<Option<kupa_app::ports::ProviderCard>> {
+        Ok(None)
+    }
+}
