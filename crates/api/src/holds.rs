@@ -213,6 +213,7 @@ async fn pay_hold(
                 method,
                 installments: body.number_of_payments.unwrap_or(1),
                 save_card: body.save_card,
+                saved_card: None,
                 total: body.total,
                 locale,
                 return_url: return_path,

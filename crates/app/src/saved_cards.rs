@@ -184,10 +184,21 @@ impl SavedCardService {
         payment: &Payment,
         card: &CardToSave,
     ) -> AppResult<Option<SavedCard>> {
-        if !payment.save_card
-            || payment.method != PaymentMethod::Card
-            || payment.status != PaymentStatus::Captured
-        {
+        if payment.status != PaymentStatus::Captured {
+            return Ok(None);
+        }
+        self.remember_confirmed(payment, card).await
+    }
+
+    /// [`SavedCardService::remember`] for a card payment whose provider confirmed the charge
+    /// itself (CardCom's deal, decision 0066), before Kupa records its word: the same rules
+    /// (asked for, a logged-in customer, allowed by the site), the same card kept once.
+    pub async fn remember_confirmed(
+        &self,
+        payment: &Payment,
+        card: &CardToSave,
+    ) -> AppResult<Option<SavedCard>> {
+        if !payment.save_card || payment.method != PaymentMethod::Card {
             return Ok(None);
         }
         if !self.catalogue.site_config().await?.allow_save_member_card {

@@ -461,6 +461,14 @@ async fn serve(
     spawn_sweeper(db.clone(), state.booking.clone(), clock.clone());
     spawn_seat_event_relay(&db, &state.seat_events);
     spawn_payment_sweeper(state.orders.clone());
+    if let Some(cardcom) = &cardcom {
+        // Open CardCom payments nobody reads are asked about (decision 0066); each node runs one.
+        tokio::spawn(kupa_wiring::run_cardcom_reconciliation(
+            state.orders.clone(),
+            cardcom.clone(),
+            std::time::Duration::from_secs(30),
+        ));
+    }
     let hub = state.seat_events.clone();
     let app = kupa_wiring::site_with_routes(
         state,

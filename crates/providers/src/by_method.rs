@@ -14,7 +14,8 @@ use kupa_app::AppError;
 use kupa_app::ErrorCode;
 use kupa_app::error::AppResult;
 use kupa_app::orders::{
-    GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentUpdate, payment_codes,
+    GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentUpdate, SavedCardCharge,
+    payment_codes,
 };
 use serde_json::json;
 
@@ -95,6 +96,17 @@ impl PaymentGateway for ByMethod {
 
     async fn ask_provider(&self, payment: &Payment) -> Option<PaymentUpdate> {
         self.of(payment.method).ask_provider(payment).await
+    }
+
+    /// A saved card is the card gateway's (CardCom charges it by its token, decision 0066).
+    async fn charge_saved_card(
+        &self,
+        payment: &Payment,
+        card_token: &str,
+    ) -> AppResult<SavedCardCharge> {
+        self.of(payment.method)
+            .charge_saved_card(payment, card_token)
+            .await
     }
 
     fn timed_out(&self, payment: &Payment, now_ms: i64) -> Option<PaymentUpdate> {

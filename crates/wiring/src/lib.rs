@@ -448,6 +448,30 @@ pub async fn run_confirmations(state: AppState, every: std::time::Duration) {
     }
 }
 
+/// This node's CardCom reconciliation (decision 0066): every `every`, asks CardCom about up to
+/// [`CARDCOM_RECONCILE_BATCH`] open CardCom payments nobody reads (no post came, no buyer came
+/// back), so a paid deal never stays unrecorded. Leases in `payment_deals` keep two nodes from
+/// asking about the same payment at once; nothing of the card is logged.
+pub async fn run_cardcom_reconciliation(
+    orders: Arc<kupa_app::orders::OrderService>,
+    cardcom: Arc<kupa_providers::cardcom::CardCom>,
+    every: std::time::Duration,
+) {
+    loop {
+        tokio::time::sleep(every).await;
+        match cardcom.reconcile(&orders, CARDCOM_RECONCILE_BATCH).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(asked = n, "CardCom reconciliation pass"),
+            Err(e) => {
+                tracing::warn!(error = %e, "the CardCom reconciliation pass failed; will retry")
+            }
+        }
+    }
+}
+
+/// How many open CardCom payments one reconciliation pass asks about at most.
+pub const CARDCOM_RECONCILE_BATCH: i64 = 50;
+
 /// The whole site: Kupa's routes and the test gateway's pages, under the layers every request
 /// passes (the buyer session, the limits, compression, the request id).
 pub fn site(state: AppState) -> Router {
@@ -481,6 +505,8 @@ impl ProviderRoutes {
     pub fn cardcom(self, cardcom: Option<Arc<kupa_providers::cardcom::CardCom>>) -> Self {
         match cardcom {
             Some(cardcom) => self.with(move |state| {
+                // The cards CardCom tokenises are saved with the app's saved cards (decision 0066).
+                cardcom.attach(state.saved_cards.clone());
                 kupa_providers::cardcom::notify::router(kupa_providers::cardcom::notify::Notify {
                     orders: state.orders.clone(),
                     cardcom,

@@ -28,6 +28,11 @@ pub struct PaymentFormQuery {
     pub number_of_payments: Option<i64>,
     #[serde(default)]
     pub save_card: bool,
+    /// Kupa's own: with `savedCard`, the saved card to charge (its `token` from
+    /// `/api/customer/saved-cards`). A provider that keeps its own token for the card (CardCom)
+    /// charges it at once, without a page; the test gateway lets the buyer choose on its page.
+    #[param(max_length = 64, pattern = "^[0-9a-f]{32}$")]
+    pub saved_card_token: Option<String>,
     #[param(max_length = 2000)]
     pub recaptcha_token: Option<String>,
     /// Where the payment page sends the buyer back (a path of this site; default the order page).
@@ -62,8 +67,9 @@ pub struct PaymentFormResponse {
 /// Starts paying the buyer's priced cart: the holds get the payment window, and the gateway a payment.
 #[utoipa::path(get, operation_id = "paymentForm", path = "/payment/form/{locale}", tag = "order",
     params(("locale" = String, Path, pattern = r"^(he|en|ru|ar|pl|sk|ro|bg|cs|hu)$", description = "An enabled locale: he, en, ru, ar, pl, sk, ro, bg, cs or hu"), PaymentFormQuery),
-    responses((status = 200, description = "Where to pay", body = PaymentFormResponse),
+    responses((status = 200, description = "Where to pay (with savedCardToken charged by token: `paid`, or still open when the provider did not answer)", body = PaymentFormResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
+              (status = 402, description = "paymentError: the provider could not open its page, or declined the saved card (params.failureCode)", body = ErrorBody),
               (status = 404, description = "notFound: no priced cart of this buyer for the presentation (send the cart first)", body = ErrorBody),
               (status = 409, description = "timeExpired", body = ErrorBody),
               (status = 422, description = "formValidation, priceMismatch", body = ErrorBody)))]
@@ -105,6 +111,7 @@ pub(super) async fn payment_form(
                 method,
                 installments: q.number_of_payments.unwrap_or(1),
                 save_card: q.save_card,
+                saved_card: q.saved_card_token,
                 total: q.total,
                 locale,
                 return_url: return_path,

@@ -21,6 +21,24 @@
 //!   `AllowMultipleRefunds`), answering `RefundByTransactionIdResp` (`ResponseCode`,
 //!   `Description`, `NewTranzactionId`).
 //! - The webhook: CardCom posts the deal's `LowProfileResult` to `WebHookUrl` when it ends.
+//!
+//! Saved cards by token, reconciliation and one refund at a time (decision 0066), from the same
+//! OpenAPI document and CardCom's developer articles "Step 1+2 – Creating a payment page &
+//! sending a request to retrieve transaction details" and "Step 3 – Token Charging ... (Do
+//! Transaction)" (https://cardcomapi.zendesk.com/hc/he/articles/28448202810514 and
+//! .../28452352778770):
+//! - With `Operation` `ChargeAndCreateToken`, `LowProfileResult.TokenInfo` (`TokenInfo`: `Token`,
+//!   `TokenExDate` yyyyMMdd, `CardYear`, `CardMonth`, `TokenApprovalNumber`).
+//! - `POST /api/v11/Transactions/Transaction`, JSON `TransactionReq` (required `TerminalNumber`,
+//!   `ApiName`, `Amount`; `Token`, `CardExpirationMMYY` "MMYY", `NumOfPayments`, `ISOCoinId`,
+//!   `ExternalUniqTranId`: the same id again answers error 608, or with
+//!   `ExternalUniqUniqTranIdResponse` true the first transaction's answer without charging),
+//!   answering `TransactionInfo` (`ResponseCode` 0 when charged, `TranzactionId`,
+//!   `TerminalNumber`, `Amount`, `CoinId`, `Last4CardDigitsString`, `FirstCardDigits`).
+//! - `POST /api/v11/Transactions/GetTransactionByExternalUniqTran`, JSON
+//!   `GetExternalUniqTranIdStatusReq` (`TerminalNumber`, `ApiName`, `ExternalUniqTranId`),
+//!   answering that `TransactionInfo`.
+//! - `RefundByTransactionIdReq` has no idempotency field (hence Kupa's claim of the key).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -34,7 +52,8 @@ use axum::http::{Request, StatusCode};
 use axum::routing::post;
 use kupa_api::ApiSettings;
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
-use kupa_app::ports::CatalogueStore;
+use kupa_app::ports::{CatalogueStore, PaymentDeals};
+use kupa_app::saved_cards::{SavedCard, SavedCardStore};
 use kupa_providers::cardcom::{CardCom, CardComConfig};
 use kupa_providers::clock::ServerClock;
 use kupa_providers::delivery::secret::Secret;
@@ -61,6 +80,21 @@ struct FakeState {
     next: AtomicI64,
     /// GetLpResult answers too late (CardCom down).
     slow: AtomicBool,
+    /// Token charges by ExternalUniqTranId: the TransactionReq and CardCom's answer.
+    charges: Mutex<Vec<(Value, Value)>>,
+    /// How many times Transactions/Transaction was called.
+    charge_calls: AtomicI64,
+    /// A token charge is made, but its answer comes too late.
+    slow_charge: AtomicBool,
+    /// Tokens whose card the issuer declines.
+    declining: Mutex<Vec<String>>,
+    /// Refunds take a while (two can be in flight at once).
+    slow_refund: AtomicBool,
+}
+
+/// The token CardCom makes of the card paid on a ChargeAndCreateToken page with deal `deal`.
+fn token_of(deal: i64) -> String {
+    format!("4cf8e168-261e-4613-8d20-{deal:012}")
 }
 
 struct FakeCardCom {
@@ -114,10 +148,84 @@ fn lp_result(id: &str, page: &Page) -> Value {
             "Amount": page.create["Amount"], "CoinId": 1, "Last4CardDigitsString": "4580",
             "Last4CardDigits": 4580, "FirstCardDigits": 458045,
             "NumberOfPayments": page.create["AdvancedDefinition"]["MaxNumOfPayments"],
-            "Brand": "Visa", "ApprovalNumber": "0012345",
+            "Brand": "Visa", "ApprovalNumber": "0012345", "CardMonth": 10, "CardYear": 2033,
         });
+        if code == 0 && page.create["Operation"] == "ChargeAndCreateToken" {
+            r["TokenInfo"] = json!({
+                "Token": token_of(deal), "TokenExDate": "20331101", "CardYear": 2033,
+                "CardMonth": 10, "TokenApprovalNumber": "0012345",
+            });
+        }
     }
     r
+}
+
+async fn transaction(
+    State(st): State<Arc<FakeState>>,
+    body: axum::Json<Value>,
+) -> axum::Json<Value> {
+    st.charge_calls.fetch_add(1, Ordering::SeqCst);
+    let b = body.0;
+    if b["TerminalNumber"] != TERMINAL || b["ApiName"] != API_NAME || b["Amount"].is_null() {
+        return refused(1, "Invalid terminal, ApiName or Amount");
+    }
+    let token = b["Token"].as_str().unwrap_or_default().to_owned();
+    let issued = st.pages.lock().unwrap().values().any(|p| {
+        p.deal.is_some_and(|(d, c)| c == 0 && token_of(d) == token)
+            && p.create["Operation"] == "ChargeAndCreateToken"
+    });
+    if !issued || b["CardExpirationMMYY"] != "1033" {
+        return refused(510, "Invalid token or expiry");
+    }
+    let answer = {
+        let mut charges = st.charges.lock().unwrap();
+        if let Some((_, first)) = charges
+            .iter()
+            .find(|(req, _)| req["ExternalUniqTranId"] == b["ExternalUniqTranId"])
+        {
+            if b["ExternalUniqUniqTranIdResponse"] == true {
+                return axum::Json(first.clone());
+            }
+            return refused(608, "ExternalUniqTranId already used");
+        }
+        let deal = 88_000 + charges.len() as i64;
+        let code = if st.declining.lock().unwrap().contains(&token) {
+            33
+        } else {
+            0
+        };
+        let answer = json!({
+            "ResponseCode": code, "Description": if code == 0 { "OK" } else { "Declined" },
+            "TranzactionId": deal, "TerminalNumber": TERMINAL, "Amount": b["Amount"],
+            "CoinId": 1, "Last4CardDigitsString": "4580", "Last4CardDigits": 4580,
+            "FirstCardDigits": 458045, "NumberOfPayments": b["NumOfPayments"], "Brand": "Visa",
+            "CardMonth": 10, "CardYear": 2033,
+        });
+        charges.push((b, answer.clone()));
+        answer
+    };
+    if st.slow_charge.load(Ordering::SeqCst) {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+    axum::Json(answer)
+}
+
+async fn by_unique_id(
+    State(st): State<Arc<FakeState>>,
+    body: axum::Json<Value>,
+) -> axum::Json<Value> {
+    let b = body.0;
+    if b["TerminalNumber"] != TERMINAL || b["ApiName"] != API_NAME {
+        return refused(1, "Invalid terminal or ApiName");
+    }
+    let charges = st.charges.lock().unwrap();
+    match charges
+        .iter()
+        .find(|(req, _)| req["ExternalUniqTranId"] == b["ExternalUniqTranId"])
+    {
+        Some((_, answer)) => axum::Json(answer.clone()),
+        None => refused(5100, "Transaction not found"),
+    }
 }
 
 async fn get_lp_result(
@@ -151,9 +259,18 @@ async fn refund(State(st): State<Arc<FakeState>>, body: axum::Json<Value>) -> ax
         .lock()
         .unwrap()
         .values()
-        .any(|p| p.deal.is_some_and(|(d, _)| json!(d) == b["TransactionId"]));
+        .any(|p| p.deal.is_some_and(|(d, _)| json!(d) == b["TransactionId"]))
+        || st
+            .charges
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(_, a)| a["TranzactionId"] == b["TransactionId"]);
     if !known {
         return refused(3, "Transaction not found");
+    }
+    if st.slow_refund.load(Ordering::SeqCst) {
+        tokio::time::sleep(Duration::from_millis(150)).await;
     }
     let mut refunds = st.refunds.lock().unwrap();
     refunds.push(b);
@@ -169,6 +286,11 @@ impl FakeCardCom {
             .route("/api/v11/LowProfile/Create", post(create))
             .route("/api/v11/LowProfile/GetLpResult", post(get_lp_result))
             .route("/api/v11/Transactions/RefundByTransactionId", post(refund))
+            .route("/api/v11/Transactions/Transaction", post(transaction))
+            .route(
+                "/api/v11/Transactions/GetTransactionByExternalUniqTran",
+                post(by_unique_id),
+            )
             .route(
                 "/{*rest}",
                 post(|Path(_): Path<String>| async { StatusCode::NOT_FOUND }),
@@ -211,6 +333,42 @@ impl FakeCardCom {
             timeout: Duration::from_millis(500),
         }
     }
+}
+
+/// Dana Levi, customer 1 of the demo chain.
+const DANA: &str = "0524318876";
+const DANA_ID: i64 = 1;
+
+/// A card of Dana's saved through CardCom (deal `deal`'s token), put straight into the store.
+async fn saved_with_cardcom(db: &TestDb, fake: &FakeCardCom, token_byte: u8, deal: i64) -> String {
+    let card = format!("{token_byte:02x}").repeat(16);
+    db.db
+        .insert_saved_card(&SavedCard {
+            token: card.clone(),
+            customer_id: DANA_ID,
+            brand: "visa".into(),
+            bin: Some("458045".into()),
+            last4: "4580".into(),
+            expiry_year: 2033,
+            expiry_month: 10,
+            created_at_ms: 0,
+            deleted_at_ms: None,
+        })
+        .await
+        .unwrap();
+    db.db
+        .keep_card_token(&card, "cardcom", &token_of(deal), 0)
+        .await
+        .unwrap();
+    // CardCom made that token on a ChargeAndCreateToken page paid with the deal.
+    fake.state.pages.lock().unwrap().insert(
+        format!("lp-token-{deal}"),
+        Page {
+            create: json!({ "Operation": "ChargeAndCreateToken", "ReturnValue": "earlier" }),
+            deal: Some((deal, 0)),
+        },
+    );
+    card
 }
 
 /// A node of `db` whose card payments go through CardCom at `fake` (the demo chain loaded).
@@ -422,5 +580,149 @@ async fn a_refund_names_the_deal_and_a_key_asked_twice_refunds_once(db: &TestDb)
     let (_, other, _, _) = opened(&app, &fake, &buyer(2), 1).await;
     let unpaid = app.state.orders.payment(&other).await.unwrap();
     assert!(cardcom.refund(&unpaid, &part).await.is_err());
+}
+
+async fn a_card_saved_through_cardcom_pays_a_second_order_by_token_without_a_page(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = log_in(&app, &buyer(1), DANA).await;
+    let k = priced_cart_at(&app, &who, 0, None, "he").await;
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    let form = app.payment_form(&who, "he", presentation, k.total, "method=card&saveCard=true").await.ok();
+    let (lp, create) = fake.page_of(&form.payment_identifier);
+    assert_eq!(create["Operation"], "ChargeAndCreateToken");
+    fake.pay(&lp, 77_010, 0);
+    assert_eq!(notify(&app, json!({ "LowProfileId": lp })).await.status, StatusCode::OK);
+    assert_eq!(status(&app, &who, &form.payment_identifier).await.body["status"], "captured");
+
+    // The card is saved for Dana; CardCom's token is kept beside it and never answered.
+    let r = app.call_as(&who, "GET", "/api/customer/saved-cards", None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let cards = r.body["savedCards"].as_array().unwrap().clone();
+    assert_eq!(cards.len(), 1, "{}", r.text);
+    assert_eq!((cards[0]["last4"].as_str(), cards[0]["expiryMonth"].as_i64(), cards[0]["expiryYear"].as_i64()), (Some("4580"), Some(10), Some(2033)));
+    assert!(!r.text.contains(&token_of(77_010)), "{}", r.text);
+    let card = cards[0]["token"].as_str().unwrap().to_owned();
+    assert_eq!(rows(db, "SELECT provider || '|' || provider_token FROM saved_card_tokens").await, vec![format!("cardcom|{}", token_of(77_010))]);
+
+    // A second order, paid with the saved card: charged by token, in three payments, no page.
+    let pages_before = fake.state.pages.lock().unwrap().len();
+    let k2 = priced_cart_at(&app, &who, 1, None, "he").await;
+    let p2 = k2.presentation["id"].as_i64().unwrap();
+    let query = format!("method=savedCard&savedCardToken={card}&numberOfPayments=3");
+    let form2 = app.payment_form(&who, "he", p2, k2.total, &query).await.ok();
+    assert!(form2.paid, "charged at once");
+    assert!(form2.payment_form_url.contains(&format!("paymentId={}", form2.payment_identifier)), "{}", form2.payment_form_url);
+    assert_eq!(fake.state.pages.lock().unwrap().len(), pages_before, "no page was opened");
+    let charges = fake.state.charges.lock().unwrap().clone();
+    assert_eq!(charges.len(), 1);
+    let req = &charges[0].0;
+    assert_eq!(req["Token"].as_str(), Some(token_of(77_010).as_str()));
+    assert_eq!(req["CardExpirationMMYY"], "1033");
+    assert_eq!(req["NumOfPayments"], 3);
+    assert_eq!(req["ExternalUniqTranId"].as_str(), Some(form2.payment_identifier.as_str()));
+    assert_eq!(req["Amount"].as_f64().unwrap(), k2.total as f64 / 100.0);
+    assert_eq!(req["ISOCoinId"], 1);
+    let s = status(&app, &who, &form2.payment_identifier).await;
+    assert_eq!((s.body["status"].as_str(), s.body["method"].as_str()), (Some("captured"), Some("savedCard")), "{}", s.text);
+    app.commit(&who, p2).await.ok();
+
+    // A card saved under another gateway (no CardCom token) is refused, and so is a stranger's.
+    let k3 = priced_cart_at(&app, &who, 2, None, "he").await;
+    let p3 = k3.presentation["id"].as_i64().unwrap();
+    let other = "ab".repeat(16);
+    db.db.insert_saved_card(&SavedCard {
+        token: other.clone(), customer_id: DANA_ID, brand: "visa".into(), bin: Some("424242".into()),
+        last4: "4242".into(), expiry_year: 2033, expiry_month: 12, created_at_ms: 0, deleted_at_ms: None,
+    }).await.unwrap();
+    let r = app.payment_form(&who, "he", p3, k3.total, &format!("method=savedCard&savedCardToken={other}")).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::PAYMENT_REQUIRED, "paymentError"), "{}", r.text);
+    assert_eq!(r.body["error"]["params"]["failureCode"], "formValidation", "{}", r.text);
+    let r = app.payment_form(&who, "he", p3, k3.total, &format!("method=savedCard&savedCardToken={}", "cd".repeat(16))).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "{}", r.text);
+    assert_eq!(fake.state.charge_calls.load(Ordering::SeqCst), 1, "refused before any charge");
+}
+
+async fn a_declined_token_charge_is_a_payment_error(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = log_in(&app, &buyer(1), DANA).await;
+    let card = saved_with_cardcom(db, &fake, 0x5a, 66_001).await;
+    fake.state.declining.lock().unwrap().push(token_of(66_001));
+    let k = priced_cart_at(&app, &who, 0, None, "he").await;
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    let r = app.payment_form(&who, "he", presentation, k.total, &format!("method=savedCard&savedCardToken={card}")).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::PAYMENT_REQUIRED, "paymentError"), "{}", r.text);
+    assert_eq!(r.body["error"]["params"]["failureCode"], "paymentError", "{}", r.text);
+    let paid = rows(db, "SELECT status || '|' || COALESCE(failure_code, '') FROM payments").await;
+    assert_eq!(paid, vec!["declined|paymentError".to_owned()]);
+    assert!(!app.commit(&who, presentation).await.status.is_success());
+}
+
+async fn a_token_charge_cardcom_does_not_answer_is_settled_once_by_asking(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = log_in(&app, &buyer(1), DANA).await;
+    let card = saved_with_cardcom(db, &fake, 0x5b, 66_002).await;
+    fake.state.slow_charge.store(true, Ordering::SeqCst);
+    let k = priced_cart_at(&app, &who, 0, None, "he").await;
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    let form = app.payment_form(&who, "he", presentation, k.total, &format!("method=savedCard&savedCardToken={card}")).await.ok();
+    // CardCom charged, but its answer was lost: the payment stays open, nothing is recorded.
+    assert!(!form.paid);
+    assert_eq!(rows(db, "SELECT status FROM payments").await, vec!["created".to_owned()]);
+    // The buyer's status read asks CardCom by the payment's id: paid, once.
+    fake.state.slow_charge.store(false, Ordering::SeqCst);
+    let s = status(&app, &who, &form.payment_identifier).await;
+    assert_eq!(s.body["status"], "captured", "{}", s.text);
+    let s = status(&app, &who, &form.payment_identifier).await;
+    assert_eq!(s.body["status"], "captured", "{}", s.text);
+    app.commit(&who, presentation).await.ok();
+    assert_eq!(fake.state.charge_calls.load(Ordering::SeqCst), 1, "never charged again");
+    assert_eq!(fake.state.charges.lock().unwrap().len(), 1);
+    assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM orders WHERE status = 'paid'").await, vec!["1".to_owned()]);
+    // Its deal is the one a refund names.
+    assert_eq!(rows(db, "SELECT deal_id FROM payment_deals WHERE card_token IS NOT NULL").await, vec!["88000".to_owned()]);
+}
+
+async fn the_reconciliation_settles_a_paid_deal_whose_post_was_lost_and_nobody_came_back(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, cardcom) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (_, payment, lp, _) = opened(&app, &fake, &who, 1).await;
+    // The buyer pays on CardCom's page, then closes the tab; CardCom's post is lost.
+    fake.pay(&lp, 77_020, 0);
+    assert_eq!(cardcom.reconcile(&app.state.orders, 10).await.unwrap(), 0, "too young: left to its buyer");
+    app.clock.advance_ms(kupa_providers::cardcom::RECONCILE_MIN_AGE_MS + 1_000);
+    assert_eq!(cardcom.reconcile(&app.state.orders, 10).await.unwrap(), 1);
+    let paid = rows(db, "SELECT p.status || '|' || o.status FROM payments p JOIN orders o ON o.id = p.order_id").await;
+    assert_eq!(paid, vec!["captured|paid".to_owned()]);
+    // Settled: the next pass (on any node) has nothing to ask.
+    assert_eq!(cardcom.reconcile(&app.state.orders, 10).await.unwrap(), 0);
+    // An open payment is asked once per lease, however many passes run.
+    let (_, other, _, _) = opened(&app, &fake, &buyer(2), 1).await;
+    app.clock.advance_ms(kupa_providers::cardcom::RECONCILE_MIN_AGE_MS + 1_000);
+    assert_eq!(cardcom.reconcile(&app.state.orders, 10).await.unwrap(), 1);
+    assert_eq!(cardcom.reconcile(&app.state.orders, 10).await.unwrap(), 0, "leased");
+    assert_eq!(status(&app, &buyer(2), &other).await.body["status"], "created");
+    let _ = payment;
+}
+
+async fn two_concurrent_refunds_of_one_key_reach_cardcom_once(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, cardcom) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (_, payment, lp, _) = opened(&app, &fake, &who, 1).await;
+    fake.pay(&lp, 77_030, 0);
+    assert_eq!(notify(&app, json!({ "LowProfileId": lp })).await.status, StatusCode::OK);
+    let paid = app.state.orders.payment(&payment).await.unwrap();
+    fake.state.slow_refund.store(true, Ordering::SeqCst);
+    let key = GatewayRefund { key: "cancel-7".into(), amount: 1_000 };
+    let (a, b) = tokio::join!(cardcom.refund(&paid, &key), cardcom.refund(&paid, &key));
+    assert!(a.is_ok() != b.is_ok(), "one made it, the other was told it is being made: {a:?} {b:?}");
+    assert_eq!(fake.state.refunds.lock().unwrap().len(), 1);
+    // Asked again once it is made: done, nothing more at CardCom.
+    cardcom.refund(&paid, &key).await.unwrap();
+    assert_eq!(fake.state.refunds.lock().unwrap().len(), 1);
 }
 }

@@ -190,6 +190,35 @@ impl OrderService {
             let back = paid.return_url.clone();
             return Ok((paid, back));
         }
+        if payment.method == PaymentMethod::SavedCard
+            && let Some(card) = request.saved_card.as_deref()
+        {
+            match self.gateway.charge_saved_card(&payment, card).await? {
+                SavedCardCharge::OnPage => {}
+                SavedCardCharge::Answered(word) => {
+                    self.payment_callback(&payment.id, word).await?;
+                    let charged = self.payment(&payment.id).await?;
+                    if matches!(
+                        charged.status,
+                        PaymentStatus::Declined | PaymentStatus::Failed
+                    ) {
+                        return Err(AppError::rejected_with(
+                            ErrorCode::PaymentError,
+                            "the saved card was not charged: try another card",
+                            serde_json::json!({ "failureCode": charged.failure_code }),
+                        ));
+                    }
+                    let back = with_payment_id(&charged.return_url, &charged.id);
+                    return Ok((charged, back));
+                }
+                // No answer: the payment stays open, and the buyer's status read (or the
+                // reconciliation) asks the provider; its idempotency key keeps it charged once.
+                SavedCardCharge::NoAnswer => {
+                    let back = with_payment_id(&payment.return_url, &payment.id);
+                    return Ok((payment, back));
+                }
+            }
+        }
         let url = self.gateway.open_page(&payment).await?;
         Ok((payment, url))
     }
@@ -261,6 +290,16 @@ impl OrderService {
             Ok(Finalised::NotAuthorized(payment.status))
         }
     }
+}
+
+/// The buyer's way back from a payment made without a page: its return path with the payment's id.
+fn with_payment_id(return_url: &str, payment_id: &str) -> String {
+    let (path, fragment) = match return_url.split_once('#') {
+        Some((path, f)) => (path, format!("#{f}")),
+        None => (return_url, String::new()),
+    };
+    let sep = if path.contains('?') { '&' } else { '?' };
+    format!("{path}{sep}paymentId={payment_id}{fragment}")
 }
 
 impl OrderService {

@@ -351,11 +351,34 @@ pub trait PaymentGateway: Send + Sync {
     async fn ask_provider(&self, _payment: &Payment) -> Option<PaymentUpdate> {
         None
     }
+    /// Charges one of the customer's saved cards (`card_token`, ours) server to server, without a
+    /// page, when the provider keeps its own token for the card (decision 0066). `OnPage`: this
+    /// provider takes saved cards on its page (the test gateway's). An error: refused before any
+    /// charge (not the customer's card, a card the provider holds no token for).
+    async fn charge_saved_card(
+        &self,
+        _payment: &Payment,
+        _card_token: &str,
+    ) -> AppResult<SavedCardCharge> {
+        Ok(SavedCardCharge::OnPage)
+    }
     /// The provider's word for an open payment that has outlived its window at `now_ms`, if it
     /// has (the built-in test gateway times payments out itself; others call back).
     fn timed_out(&self, _payment: &Payment, _now_ms: i64) -> Option<PaymentUpdate> {
         None
     }
+}
+
+/// What became of a saved-card charge made server to server ([`PaymentGateway::charge_saved_card`]).
+#[derive(Debug, Clone)]
+pub enum SavedCardCharge {
+    /// The provider takes saved cards on its page: open it as for any payment.
+    OnPage,
+    /// The provider's answer, to be recorded through the one path.
+    Answered(PaymentUpdate),
+    /// No answer (a timeout): the payment stays open, settled later by
+    /// [`PaymentGateway::ask_provider`]; the provider's idempotency key keeps it charged once.
+    NoAnswer,
 }
 
 /// What the limits that follow the buyer (not the session) read: which client address and

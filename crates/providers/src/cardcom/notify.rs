@@ -95,15 +95,12 @@ async fn notified(State(n): State<Notify>, headers: HeaderMap, body: Bytes) -> S
             return StatusCode::BAD_REQUEST;
         }
     };
+    // The deal's id (for refunds) and, with ChargeAndCreateToken, the saved card and CardCom's
+    // token of it (decision 0066) are kept before the word is recorded.
     if update.status == kupa_app::orders::PaymentStatus::Authorized
-        && let Some(deal) = result
-            .tranzaction_info
-            .as_ref()
-            .and_then(|t| t.tranzaction_id)
-            .or(result.tranzaction_id)
-        && let Err(e) = n.cardcom.keep_deal(&payment.id, deal).await
+        && let Err(e) = n.cardcom.confirmed(&payment, &result).await
     {
-        tracing::error!(payment = %payment.id, error = %e, "CardCom's deal id could not be kept: it will post again");
+        tracing::error!(payment = %payment.id, error = %e, "CardCom's deal could not be kept: it will post again");
         return StatusCode::SERVICE_UNAVAILABLE;
     }
     match n.orders.payment_callback(&payment.id, update).await {

@@ -34,6 +34,59 @@ impl PaymentDeals for NoDeals {
     async fn record_refund(&self, _: &str, _: &str, _: i64, _: i64) -> kupa_app::StoreResult<()> {
         Ok(())
     }
+    async fn claim_refund_key(
+        &self,
+        _: &str,
+        _: &str,
+        _: i64,
+        _: i64,
+        _: i64,
+    ) -> kupa_app::StoreResult<kupa_app::ports::RefundClaim> {
+        Ok(kupa_app::ports::RefundClaim::Claimed)
+    }
+    async fn release_refund_key(&self, _: &str, _: &str) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn record_card_charge(
+        &self,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: i64,
+    ) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn card_charge_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
+        Ok(None)
+    }
+    async fn claim_open_to_ask(
+        &self,
+        _: &str,
+        _: i64,
+        _: i64,
+        _: i64,
+        _: i64,
+        _: i64,
+    ) -> kupa_app::StoreResult<Vec<String>> {
+        Ok(Vec::new())
+    }
+    async fn keep_card_token(
+        &self,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: i64,
+    ) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn provider_card(
+        &self,
+        _: &str,
+        _: i64,
+        _: &str,
+    ) -> kupa_app::StoreResult<Option<kupa_app::ports::ProviderCard>> {
+        Ok(None)
+    }
 }
 
 fn cardcom() -> CardCom {
@@ -83,6 +136,7 @@ fn result(return_value: &str, deal_code: i64, amount: f64) -> LpResult {
             last4_card_digits_string: Some("4242".into()),
             number_of_payments: Some(3),
             brand: Some("Visa".into()),
+            ..TranzactionInfo::default()
         }),
         ..LpResult::default()
     }
@@ -194,4 +248,65 @@ async fn a_method_cardcom_does_not_take_is_refused_before_any_call() {
         .unwrap_err()
         .to_string();
     assert!(card.contains("could not be opened"), "{card}");
+}
+
+#[test]
+fn a_saved_card_is_charged_by_token_with_our_payment_id_as_its_unique_id() {
+    let c = cardcom();
+    let b = c.charge_body(
+        &payment(),
+        "4cf8e168-261e-4613-8d20-000332986b24",
+        &expiration_mmyy(2027, 3),
+    );
+    assert_eq!(b["Token"], "4cf8e168-261e-4613-8d20-000332986b24");
+    assert_eq!(b["CardExpirationMMYY"], "0327");
+    assert_eq!(b["Amount"], 84.0);
+    assert_eq!(b["NumOfPayments"], 3);
+    assert_eq!(b["ExternalUniqTranId"], "pay_1");
+    assert_eq!(b["ExternalUniqUniqTranIdResponse"], true);
+    assert_eq!(b["ISOCoinId"], 1);
+    assert_eq!(expiration_mmyy(2030, 12), "1230");
+}
+
+#[test]
+fn cardcoms_token_is_masked_in_debug() {
+    let r: LpResult = serde_json::from_value(serde_json::json!({
+        "ResponseCode": 0,
+        "TokenInfo": { "Token": "4cf8e168-261e-4613-8d20-000332986b24", "CardYear": 2027, "CardMonth": 10 },
+    }))
+    .unwrap();
+    let shown = format!("{r:?}");
+    assert!(!shown.contains("4cf8e168"), "{shown}");
+    assert!(
+        shown.contains("[redacted]") && shown.contains("2027"),
+        "{shown}"
+    );
+    let card = kupa_app::ports::ProviderCard {
+        provider_token: "4cf8e168-secret".into(),
+        expiry_year: 2027,
+        expiry_month: 10,
+    };
+    assert!(!format!("{card:?}").contains("4cf8e168"));
+}
+
+#[test]
+fn a_token_charges_answer_is_judged_on_terminal_and_amount() {
+    let info = |code: i64, amount: f64, terminal: i64| TranzactionInfo {
+        response_code: code,
+        tranzaction_id: Some(556),
+        terminal_number: Some(terminal),
+        amount: Some(amount),
+        coin_id: Some(1),
+        first_card_digits: Some(458045),
+        last4_card_digits_string: Some("4580".into()),
+        ..TranzactionInfo::default()
+    };
+    let u = judge_charge(&payment(), 1000, &info(0, 84.0, 1000)).unwrap();
+    assert_eq!(u.status, PaymentStatus::Authorized);
+    assert_eq!(u.card_bin.as_deref(), Some("458045"));
+    let u = judge_charge(&payment(), 1000, &info(33, 84.0, 1000)).unwrap();
+    assert_eq!(u.status, PaymentStatus::Declined);
+    assert_eq!(u.failure_code.as_deref(), Some("paymentError"));
+    assert!(judge_charge(&payment(), 1000, &info(0, 1.0, 1000)).is_err());
+    assert!(judge_charge(&payment(), 1000, &info(0, 84.0, 2000)).is_err());
 }

@@ -737,4 +737,57 @@ impl PaymentDeals for NoDeals {
     async fn record_refund(&self, _: &str, _: &str, _: i64, _: i64) -> kupa_app::StoreResult<()> {
         Ok(())
     }
+    async fn claim_refund_key(
+        &self,
+        _: &str,
+        _: &str,
+        _: i64,
+        _: i64,
+        _: i64,
+    ) -> kupa_app::StoreResult<kupa_app::ports::RefundClaim> {
+        Ok(kupa_app::ports::RefundClaim::Claimed)
+    }
+    async fn release_refund_key(&self, _: &str, _: &str) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn record_card_charge(
+        &self,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: i64,
+    ) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn card_charge_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
+        Ok(None)
+    }
+    async fn claim_open_to_ask(
+        &self,
+        _: &str,
+        _: i64,
+        _: i64,
+        _: i64,
+        _: i64,
+        _: i64,
+    ) -> kupa_app::StoreResult<Vec<String>> {
+        Ok(Vec::new())
+    }
+    async fn keep_card_token(
+        &self,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: i64,
+    ) -> kupa_app::StoreResult<()> {
+        Ok(())
+    }
+    async fn provider_card(
+        &self,
+        _: &str,
+        _: i64,
+        _: &str,
+    ) -> kupa_app::StoreResult<Option<kupa_app::ports::ProviderCard>> {
+        Ok(None)
+    }
 }

@@ -10049,6 +10049,12 @@ export interface operations {
         /** @description Installments, 1 to 12 (default 1). */
         numberOfPayments?: number;
         saveCard?: boolean;
+        /**
+         * @description Kupa's own: with `savedCard`, the saved card to charge (its `token` from
+         *     `/api/customer/saved-cards`). A provider that keeps its own token for the card (CardCom)
+         *     charges it at once, without a page; the test gateway lets the buyer choose on its page.
+         */
+        savedCardToken?: string;
         /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
         recaptchaToken: string;
         /** @description Where the payment page sends the buyer back (a path of this site; default the order page). */
@@ -10067,7 +10073,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Where to pay */
+      /** @description Where to pay (with savedCardToken charged by token: `paid`, or still open when the provider did not answer) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -10078,6 +10084,15 @@ export interface operations {
       };
       /** @description recaptcha */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description paymentError: the provider could not open its page, or declined the saved card (params.failureCode) */
+      402: {
         headers: {
           [name: string]: unknown;
         };

@@ -93,6 +93,8 @@ pub struct StartPayment {
     pub method: PaymentMethod,
     pub installments: i64,
     pub save_card: bool,
+    /// The saved card (our token) a `savedCard` payment charges, when the buyer chose it here.
+    pub saved_card: Option<String>,
     pub total: Option<i64>,
     pub locale: String,
     pub return_url: String,
