@@ -269,14 +269,16 @@ async fn refund(State(st): State<Arc<FakeState>>, body: axum::Json<Value>) -> ax
     if !known {
         return refused(3, "Transaction not found");
     }
+    // Made first, then answered (slowly when asked): a caller that gives up has still refunded.
+    let made = {
+        let mut refunds = st.refunds.lock().unwrap();
+        refunds.push(b);
+        refunds.len()
+    };
     if st.slow_refund.load(Ordering::SeqCst) {
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
-    let mut refunds = st.refunds.lock().unwrap();
-    refunds.push(b);
-    axum::Json(
-        json!({ "ResponseCode": 0, "Description": "OK", "NewTranzactionId": 900 + refunds.len() }),
-    )
+    axum::Json(json!({ "ResponseCode": 0, "Description": "OK", "NewTranzactionId": 900 + made }))
 }
 
 impl FakeCardCom {
@@ -724,5 +726,35 @@ async fn two_concurrent_refunds_of_one_key_reach_cardcom_once(db: &TestDb) {
     // Asked again once it is made: done, nothing more at CardCom.
     cardcom.refund(&paid, &key).await.unwrap();
     assert_eq!(fake.state.refunds.lock().unwrap().len(), 1);
+}
+
+// CardCom's refund call has no idempotency field: a refund whose answer was lost (it did reach
+// CardCom) is never called again by Kupa, however long after; it waits for a person (decision
+// 0066, docs/operations.md).
+async fn a_refund_whose_answer_was_lost_is_never_made_twice(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let who = buyer(1);
+    let (_, payment, lp, _) = opened(&app, &fake, &who, 1).await;
+    fake.pay(&lp, 77_030, 0);
+    assert_eq!(notify(&app, json!({ "LowProfileId": lp })).await.status, StatusCode::OK);
+    let paid = app.state.orders.payment(&payment).await.unwrap();
+    // An adapter that gives up before CardCom answers: the refund is made there, its answer lost.
+    let impatient = CardCom::new(
+        CardComConfig { timeout: Duration::from_millis(40), ..fake.config() },
+        Arc::new(db.db.clone()),
+        app.clock.clone(),
+    )
+    .unwrap();
+    fake.state.slow_refund.store(true, Ordering::SeqCst);
+    let key = GatewayRefund { key: "cancel-9".into(), amount: 1_000 };
+    assert!(impatient.refund(&paid, &key).await.is_err());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(fake.state.refunds.lock().unwrap().len(), 1, "CardCom made it");
+    // Hours later, asked again (the refund sweeper): not called again.
+    fake.state.slow_refund.store(false, Ordering::SeqCst);
+    app.clock.advance_ms(6 * 60 * 60 * 1000);
+    assert!(impatient.refund(&paid, &key).await.is_err(), "still waits for a person");
+    assert_eq!(fake.state.refunds.lock().unwrap().len(), 1, "never refunded twice");
 }
 }

@@ -47,9 +47,6 @@ pub const DEFAULT_API_URL: &str = "https://secure.cardcom.solutions";
 pub const NOTIFY_PATH: &str = "/pay/cardcom/notify";
 /// The provider name kept with its rows (`payment_deals`, `saved_card_tokens`).
 pub const PROVIDER: &str = "cardcom";
-/// A refund key claimed longer ago than this, never confirmed, is the claim of a caller that died
-/// (or whose answer was lost): it may be claimed again. Longer than a call's timeout.
-pub const REFUND_LEASE_MS: i64 = 2 * 60 * 1000;
 /// Reconciliation: payments younger than this are left to their buyer and CardCom's post ...
 pub const RECONCILE_MIN_AGE_MS: i64 = 60 * 1000;
 /// ... each is asked at most once in this long, by one node ...
@@ -855,9 +852,10 @@ impl PaymentGateway for CardCom {
     /// The key is claimed in the database before CardCom is called (decision 0066), so two
     /// refunds of one key, on any nodes, reach CardCom once: the second answers an error while
     /// the first is in flight and Ok once it is made. A refusal gives the claim up (no money
-    /// moved); no answer keeps it, and it may be claimed again after [`REFUND_LEASE_MS`]:
-    /// `RefundByTransactionId` has no idempotency field, so that retry is the one window where
-    /// a refund whose answer was lost could be made twice.
+    /// moved). No answer (a timeout, a crash mid-call) keeps the claim for good:
+    /// `RefundByTransactionId` has no idempotency field, so calling again could refund twice;
+    /// the refund waits for a person, who checks the deal in CardCom's back office
+    /// (docs/operations.md).
     async fn refund(&self, payment: &Payment, refund: &GatewayRefund) -> AppResult<()> {
         let now = self.clock.now_ms();
         match self
@@ -867,7 +865,8 @@ impl PaymentGateway for CardCom {
                 &refund.key,
                 refund.amount,
                 now,
-                now - REFUND_LEASE_MS,
+                // Never taken over: an unanswered refund may have been made.
+                i64::MIN,
             )
             .await?
         {
@@ -896,11 +895,13 @@ impl PaymentGateway for CardCom {
         };
         let whole = refund.amount >= payment.amount;
         if let Err(e) = self.refund_deal(deal, refund.amount, whole).await {
-            tracing::warn!(payment = %payment.id, error = ?e, "CardCom did not confirm a refund");
             if matches!(e, CallError::Refused(code, _) if code != -1) {
+                tracing::warn!(payment = %payment.id, error = ?e, "CardCom refused a refund");
                 self.deals
                     .release_refund_key(&payment.id, &refund.key)
                     .await?;
+            } else {
+                tracing::error!(payment = %payment.id, key = %refund.key, error = ?e, "CardCom did not confirm a refund and it may have been made: it is not retried; check the deal in CardCom's back office and settle the refund by hand");
             }
             return Err(AppError::rejected(
                 ErrorCode::PaymentError,
