@@ -7,6 +7,6 @@ pub mod cardcom;
 pub mod clock;
 pub mod delivery;
 pub mod outbox;
-pub mod payu;
 pub mod paypal;
+pub mod payu;
 pub mod test_gateway;

@@ -690,6 +690,13 @@ async fn a_blik_order_payu_answered_too_late_is_settled_by_its_notification_then
 async fn with_payu_cards_still_go_to_the_card_gateway_and_shekels_never_to_payu(db: &TestDb) {
     let fake = FakePayU::start().await;
     let (app, _) = payu_app(db, &fake).await;
+    // PayU and Blik are offered for orders in złoty only; the rest as the card gateway (here the
+    // test gateway, which simulates PayPal too) takes them: in every currency.
+    let r = app.get("/api/config").await;
+    assert_eq!(r.body["paymentMethods"], json!([
+        { "method": "card" }, { "method": "savedCard" }, { "method": "paypal" },
+        { "method": "blik", "currencies": ["PLN"] }, { "method": "payu", "currencies": ["PLN"] },
+    ]), "{}", r.text);
     let who = buyer(1);
     let k = priced_cart_at(&app, &who, 0, None, "he").await;
     let presentation = k.presentation["id"].as_i64().unwrap();

@@ -25,7 +25,7 @@ use kupa_app::orders::{
     GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentStatus, PaymentUpdate,
     payment_codes,
 };
-use kupa_app::ports::{Clock, PaymentDeals};
+use kupa_app::ports::{Clock, MethodOffer, PaymentDeals};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -431,6 +431,15 @@ fn transport_kind(e: &reqwest::Error) -> &'static str {
 
 #[async_trait]
 impl PaymentGateway for CardCom {
+    /// CardCom's page takes cards (and its tokens, the saved cards), in any currency the
+    /// catalogue sells in; PayPal, Blik and PayU are other providers'.
+    fn offer(&self, method: PaymentMethod) -> MethodOffer {
+        match method {
+            PaymentMethod::Card | PaymentMethod::SavedCard => MethodOffer::AnyCurrency,
+            _ => MethodOffer::No,
+        }
+    }
+
     /// CardCom's pages are opened by a call ([`PaymentGateway::open_page`]); this address is
     /// never handed out.
     fn form_url(&self, _payment: &Payment) -> String {
