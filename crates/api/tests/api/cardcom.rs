@@ -299,6 +299,8 @@ async fn with_cardcom_alone_only_cards_are_offered_and_other_methods_refused_bef
         assert_eq!(r.body["error"]["params"]["failureCode"], "formValidation", "{}", r.text);
     }
     assert!(fake.state.pages.lock().unwrap().is_empty(), "CardCom was never asked for a page");
+    // Refused before anything was recorded: no payment was made of them.
+    assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM payments").await, vec!["0".to_owned()]);
     // A card still opens CardCom's page.
     let form = app
         .payment_form(&who, "he", presentation, k.total, "method=card&numberOfPayments=1&saveCard=false")

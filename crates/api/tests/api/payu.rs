@@ -709,6 +709,8 @@ async fn with_payu_cards_still_go_to_the_card_gateway_and_shekels_never_to_payu(
         assert_eq!(r.body["error"]["params"]["failureCode"], "formValidation", "{}", r.text);
     }
     assert_eq!(fake.orders_made(), 0);
+    // Refused before anything was recorded: no payment was made of them.
+    assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM payments").await, vec!["0".to_owned()]);
     // A card goes to the card gateway (the test gateway's page), as without PayU.
     let form = app
         .payment_form(&who, "he", presentation, k.total, "method=card&numberOfPayments=1&saveCard=false")
