@@ -7,6 +7,7 @@ use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use jiff::civil::Date;
 use kupa_app::catalogue::PresentationFilter;
+use kupa_app::orders::MethodOffer;
 use kupa_app::site_config::SiteConfig;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
@@ -58,6 +59,17 @@ pub struct CaptchaInfo {
     pub site_key: Option<String>,
 }
 
+/// A payment method the site offers (issue 20), and where.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OfferedPaymentMethod {
+    /// `card`, `savedCard`, `paypal`, `blik` or `payu`.
+    pub method: String,
+    /// The currencies (ISO 4217) an order may be paid by this method in; absent: every currency.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub currencies: Option<Vec<String>>,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigResponse {
@@ -72,6 +84,9 @@ pub struct ConfigResponse {
     /// Tenant wording over the catalogue, per enabled locale: flat key (`whatsOn.title`) → text
     /// (decision 0054). Empty unless the deployment configures a wording file.
     pub wording: BTreeMap<String, BTreeMap<String, String>>,
+    /// The payment methods the configured providers take, each in its currencies: the payment
+    /// step offers a method only for an order in one of them (a method left out is refused).
+    pub payment_methods: Vec<OfferedPaymentMethod>,
 }
 
 /// The site configuration: numbered params, step timers, currencies, options; plus locales and routes.
@@ -121,6 +136,18 @@ pub(crate) async fn config_body(state: &AppState) -> ApiResult<ConfigResponse> {
         test_mode: s.test_mode,
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),
         wording: s.wording.for_locales(&s.enabled_locales),
+        payment_methods: state
+            .orders
+            .payment_methods()
+            .into_iter()
+            .map(|(method, offer)| OfferedPaymentMethod {
+                method: method.as_str().into(),
+                currencies: match offer {
+                    MethodOffer::Only(list) => Some(list.iter().map(|c| c.to_string()).collect()),
+                    _ => None,
+                },
+            })
+            .collect(),
     })
 }
 

@@ -4,8 +4,9 @@
 //! CardCom) exactly as before; PayPal to the PayPal gateway when one is configured; PayU and
 //! Blik to PayU when it is configured. With nothing configured, nothing changes.
 //!
-//! PayU takes Polish złoty only: with PayU configured, a Blik or PayU payment of an order in
-//! another currency is refused (`formValidation`) before any provider is called.
+//! Each method is offered where the gateway it goes to takes it ([`PaymentGateway::offer`]):
+//! PayU takes Polish złoty only, CardCom cards only; a payment by a method not offered for its
+//! order's currency is refused (`formValidation`) before any provider is called.
 
 use std::sync::Arc;
 
@@ -14,13 +15,11 @@ use kupa_app::AppError;
 use kupa_app::ErrorCode;
 use kupa_app::error::AppResult;
 use kupa_app::orders::{
-    GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentUpdate, SavedCardCharge,
+    GatewayRefund, MethodOffer, Payment, PaymentGateway, PaymentMethod, PaymentUpdate,
+    SavedCardCharge,
     payment_codes,
 };
 use serde_json::json;
-
-/// The currency PayU's methods (PayU, Blik) are offered in.
-pub const PAYU_CURRENCY: &str = "PLN";
 
 pub struct ByMethod {
     card: Arc<dyn PaymentGateway>,
@@ -63,27 +62,26 @@ impl ByMethod {
     }
 }
 
-/// Whether `method` is offered for an order in `currency`, given whether PayU is configured:
-/// PayU's methods only in złoty when PayU takes them (the test gateway's simulated PayU and Blik
-/// stay offered in every currency, as before).
-pub fn offered(method: PaymentMethod, currency: &str, payu_configured: bool) -> bool {
-    match method {
-        PaymentMethod::Payu | PaymentMethod::Blik if payu_configured => currency == PAYU_CURRENCY,
-        _ => true,
-    }
-}
-
 #[async_trait]
 impl PaymentGateway for ByMethod {
     fn form_url(&self, payment: &Payment) -> String {
         self.of(payment.method).form_url(payment)
     }
 
+    /// A method is offered where the gateway it goes to takes it: PayU's methods in złoty when
+    /// PayU takes them (the test gateway's simulated PayU and Blik stay offered in every
+    /// currency, as before), and nothing but cards with CardCom alone.
+    fn offer(&self, method: PaymentMethod) -> MethodOffer {
+        self.of(method).offer(method)
+    }
+
     async fn open_page(&self, payment: &Payment) -> AppResult<String> {
-        if !offered(payment.method, &payment.currency, self.payu.is_some()) {
+        // The order service refuses a method not offered before it calls (`offers`); asked
+        // anyway, the same answer here before any provider is called.
+        if !self.offers(payment.method, &payment.currency) {
             return Err(AppError::rejected_with(
                 ErrorCode::PaymentError,
-                "PayU and Blik take Polish złoty (PLN) only: choose another payment method",
+                "this payment method is not offered for this currency: choose another",
                 json!({ "failureCode": payment_codes::FORM_VALIDATION }),
             ));
         }
@@ -118,14 +116,42 @@ impl PaymentGateway for ByMethod {
 mod tests {
     use super::*;
 
+    /// A gateway taking one method in one currency, and nothing else.
+    struct Only(PaymentMethod, &'static [&'static str]);
+
+    #[async_trait]
+    impl PaymentGateway for Only {
+        fn offer(&self, method: PaymentMethod) -> MethodOffer {
+            if method == self.0 {
+                MethodOffer::Only(self.1)
+            } else {
+                MethodOffer::No
+            }
+        }
+        fn form_url(&self, _payment: &Payment) -> String {
+            String::new()
+        }
+        async fn refund(&self, _payment: &Payment, _refund: &GatewayRefund) -> AppResult<()> {
+            Ok(())
+        }
+    }
+
     #[test]
-    fn payus_methods_are_offered_in_zloty_only_when_payu_takes_them() {
-        assert!(offered(PaymentMethod::Blik, "ILS", false));
-        assert!(offered(PaymentMethod::Payu, "ILS", false));
-        assert!(!offered(PaymentMethod::Blik, "ILS", true));
-        assert!(!offered(PaymentMethod::Payu, "EUR", true));
-        assert!(offered(PaymentMethod::Payu, "PLN", true));
-        assert!(offered(PaymentMethod::Card, "ILS", true));
-        assert!(offered(PaymentMethod::Paypal, "ILS", true));
+    fn each_method_is_offered_where_its_own_gateway_takes_it() {
+        let cards: Arc<dyn PaymentGateway> = Arc::new(Only(PaymentMethod::Card, &["ILS"]));
+        let payu: Arc<dyn PaymentGateway> = Arc::new(Only(PaymentMethod::Blik, &["PLN"]));
+        let routed = ByMethod::new(cards.clone()).with_payu(Some(payu));
+        assert!(routed.offers(PaymentMethod::Blik, "PLN"));
+        assert!(!routed.offers(PaymentMethod::Blik, "ILS"));
+        assert!(
+            !routed.offers(PaymentMethod::Payu, "PLN"),
+            "PayU's gateway does not take it"
+        );
+        assert!(routed.offers(PaymentMethod::Card, "ILS"));
+        assert!(!routed.offers(PaymentMethod::Card, "PLN"));
+        // No PayPal gateway: PayPal goes to (and is offered as) the card gateway says.
+        assert!(!routed.offers(PaymentMethod::Paypal, "ILS"));
+        let alone = ByMethod::new(cards);
+        assert!(!alone.offers(PaymentMethod::Blik, "PLN"));
     }
 }

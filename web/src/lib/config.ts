@@ -32,6 +32,27 @@ export interface AppConfig {
   wording: Record<string, Record<string, string>>;
   /** Areas a buyer may be sent to: video on demand's "Watch now" (decision 0053). */
   areas: { vod: boolean };
+  /**
+   * The payment methods the server's providers take, each in its currencies (none: every one);
+   * null from a server that does not say, which offers them all (issue 20).
+   */
+  paymentMethods: MethodOffer[] | null;
+}
+
+export interface MethodOffer {
+  method: string;
+  currencies?: string[];
+}
+
+function methodOffers(value: unknown): MethodOffer[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.flatMap((v: unknown) => {
+    if (typeof v !== 'object' || v === null) return [];
+    const { method, currencies } = v as { method?: unknown; currencies?: unknown };
+    if (typeof method !== 'string') return [];
+    const list = stringList(currencies);
+    return [list ? { method, currencies: list } : { method }];
+  });
 }
 
 export const DEFAULT_ROUTES: AppConfig['routes'] = {
@@ -98,6 +119,7 @@ export function normalizeConfig(raw: Partial<SiteConfig> | null | undefined): Ap
     testMode: raw?.testMode === true,
     wording: wordingOf(raw?.wording, enabled),
     areas: { vod: true },
+    paymentMethods: methodOffers(raw?.paymentMethods),
   };
 }
 

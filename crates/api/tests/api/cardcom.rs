@@ -52,7 +52,7 @@ use axum::http::{Request, StatusCode};
 use axum::routing::post;
 use kupa_api::ApiSettings;
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
-use kupa_app::ports::{CatalogueStore, PaymentDeals};
+use kupa_app::ports::{CAPTCHA_TEST_TOKEN, CatalogueStore, PaymentDeals};
 use kupa_app::saved_cards::{SavedCard, SavedCardStore};
 use kupa_providers::cardcom::{CardCom, CardComConfig};
 use kupa_providers::clock::ServerClock;
@@ -442,6 +442,34 @@ async fn opened(
 }
 
 api_tests! {
+async fn with_cardcom_alone_only_cards_are_offered_and_other_methods_refused_before_any_call(db: &TestDb) {
+    let fake = FakeCardCom::start().await;
+    let (app, _) = cardcom_app(db, &fake).await;
+    let r = app.get("/api/config").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.body["paymentMethods"], json!([{ "method": "card" }, { "method": "savedCard" }]), "{}", r.text);
+    let who = buyer(1);
+    let k = priced_cart_at(&app, &who, 0, None, "he").await;
+    let presentation = k.presentation["id"].as_i64().unwrap();
+    for method in ["paypal", "blik", "payu"] {
+        let r = app.call_as(&who, "GET", &format!(
+            "/api/payment/form/he?presentationId={presentation}&total={}&recaptchaToken={CAPTCHA_TEST_TOKEN}&method={method}&numberOfPayments=1&saveCard=false",
+            k.total), None).await;
+        assert_eq!(r.status, StatusCode::PAYMENT_REQUIRED, "{method}: {}", r.text);
+        assert_eq!(r.body["error"]["params"]["failureCode"], "formValidation", "{}", r.text);
+    }
+    assert!(fake.state.pages.lock().unwrap().is_empty(), "CardCom was never asked for a page");
+    // Refused before anything was recorded: no payment was made of them.
+    assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM payments").await, vec!["0".to_owned()]);
+    // A card still opens CardCom's page.
+    let form = app
+        .payment_form(&who, "he", presentation, k.total, "method=card&numberOfPayments=1&saveCard=false")
+        .await
+        .ok();
+    let (lp, _) = fake.page_of(&form.payment_identifier);
+    assert!(form.payment_form_url.ends_with(&lp), "{}", form.payment_form_url);
+}
+
 async fn an_order_paid_on_cardcoms_page_is_committed_once_cardcom_confirms_it(db: &TestDb) {
     let fake = FakeCardCom::start().await;
     let (app, _) = cardcom_app(db, &fake).await;

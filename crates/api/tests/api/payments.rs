@@ -110,6 +110,19 @@ async fn callback(app: &TestApp, body: &str, signature: Option<&str>) -> Reply {
 }
 
 api_tests! {
+async fn with_no_provider_configured_every_method_is_offered_in_every_currency(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let r = app.get("/api/config").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    // The test gateway simulates them all (issue 20): no currency list, so every currency.
+    assert_eq!(
+        r.body["paymentMethods"],
+        serde_json::json!([{ "method": "card" }, { "method": "savedCard" }, { "method": "paypal" },
+                           { "method": "blik" }, { "method": "payu" }]),
+        "{}", r.text
+    );
+}
+
 async fn a_card_payment_is_captured_its_order_paid_and_its_seats_sold(db: &TestDb) {
     let app = TestApp::new(db, test_settings()).await;
     let who = buyer(1);

@@ -690,6 +690,13 @@ async fn a_blik_order_payu_answered_too_late_is_settled_by_its_notification_then
 async fn with_payu_cards_still_go_to_the_card_gateway_and_shekels_never_to_payu(db: &TestDb) {
     let fake = FakePayU::start().await;
     let (app, _) = payu_app(db, &fake).await;
+    // PayU and Blik are offered for orders in złoty only; the rest as the card gateway (here the
+    // test gateway, which simulates PayPal too) takes them: in every currency.
+    let r = app.get("/api/config").await;
+    assert_eq!(r.body["paymentMethods"], json!([
+        { "method": "card" }, { "method": "savedCard" }, { "method": "paypal" },
+        { "method": "blik", "currencies": ["PLN"] }, { "method": "payu", "currencies": ["PLN"] },
+    ]), "{}", r.text);
     let who = buyer(1);
     let k = priced_cart_at(&app, &who, 0, None, "he").await;
     let presentation = k.presentation["id"].as_i64().unwrap();
@@ -702,6 +709,8 @@ async fn with_payu_cards_still_go_to_the_card_gateway_and_shekels_never_to_payu(
         assert_eq!(r.body["error"]["params"]["failureCode"], "formValidation", "{}", r.text);
     }
     assert_eq!(fake.orders_made(), 0);
+    // Refused before anything was recorded: no payment was made of them.
+    assert_eq!(rows(db, "SELECT CAST(COUNT(*) AS TEXT) FROM payments").await, vec!["0".to_owned()]);
     // A card goes to the card gateway (the test gateway's page), as without PayU.
     let form = app
         .payment_form(&who, "he", presentation, k.total, "method=card&numberOfPayments=1&saveCard=false")

@@ -41,7 +41,7 @@ use crate::ports::{
 };
 use crate::tickets::TicketService;
 
-pub use crate::ports::{OrderStore, PaymentGateway, SavedCardCharge};
+pub use crate::ports::{MethodOffer, OrderStore, PaymentGateway, SavedCardCharge};
 pub use cancel::*;
 pub use confirmations::*;
 pub use decline::DeclineReason;

@@ -135,6 +135,39 @@ impl OrderService {
         }
     }
 
+    /// The methods a buyer may pay by (all but vouchers, which are not chosen but sent), each
+    /// with where the gateway takes it; the methods no gateway takes are left out (GET /config).
+    pub fn payment_methods(&self) -> Vec<(PaymentMethod, MethodOffer)> {
+        [
+            PaymentMethod::Card,
+            PaymentMethod::SavedCard,
+            PaymentMethod::Paypal,
+            PaymentMethod::Blik,
+            PaymentMethod::Payu,
+        ]
+        .into_iter()
+        .map(|m| (m, self.gateway.offer(m)))
+        .filter(|(_, offer)| *offer != MethodOffer::No)
+        .collect()
+    }
+
+    /// A method the gateway does not take for the order's currency (a method no configured
+    /// provider takes, or PayU's outside złoty) is refused here, before anything is recorded or
+    /// any provider is called (issue 20): the one place for every way to pay.
+    fn check_offered(&self, method: PaymentMethod, currency: &str) -> AppResult<()> {
+        if self.gateway.offers(method, currency) {
+            return Ok(());
+        }
+        Err(AppError::rejected_with(
+            ErrorCode::PaymentError,
+            format!(
+                "the payment method {} is not offered for an order in {currency}: choose another",
+                method.as_str()
+            ),
+            serde_json::json!({ "failureCode": payment_codes::FORM_VALIDATION }),
+        ))
+    }
+
     /// Opens one payment of `order` (a priced cart, or a hold): vouchers pay first, and the
     /// gateway is asked only for what is left; when vouchers cover it all it is finalised at
     /// once. Returns the payment and where the buyer goes: the gateway's form, or back.
@@ -148,6 +181,9 @@ impl OrderService {
     ) -> AppResult<(Payment, String)> {
         let now = self.clock.now_ms();
         let due = order.amount_due();
+        if due > 0 {
+            self.check_offered(request.method, &order.currency)?;
+        }
         let payment = Payment {
             id: token(),
             order_id: order.id.clone(),

@@ -5,7 +5,7 @@ use async_trait::async_trait;
 
 use crate::error::{AppResult, StoreResult};
 use crate::model::*;
-use crate::orders::model::{CartKey, Finalised, Order, Payment, PaymentUpdate};
+use crate::orders::model::{CartKey, Finalised, Order, Payment, PaymentMethod, PaymentUpdate};
 use crate::orders::{
     CancelRefusal, CancelRequest, Cancellation, CancellationFee, GatewayRefund, MoveRefusal,
     Refund, SeatMove,
@@ -329,9 +329,42 @@ pub trait OrderStore: Send + Sync {
     -> StoreResult<()>;
 }
 
+/// Where a gateway takes a payment method (issue 20): in no currency, in every one, or in a
+/// few. What `GET /config` lists as the payment methods, and what a payment is checked against
+/// before any provider is called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MethodOffer {
+    /// Not taken at all.
+    No,
+    /// Taken in every currency the catalogue sells in.
+    AnyCurrency,
+    /// Taken in these currencies only (ISO 4217 codes).
+    Only(&'static [&'static str]),
+}
+
+impl MethodOffer {
+    /// Whether an order in `currency` may be paid this way.
+    pub fn takes(self, currency: &str) -> bool {
+        match self {
+            MethodOffer::No => false,
+            MethodOffer::AnyCurrency => true,
+            MethodOffer::Only(list) => list.contains(&currency),
+        }
+    }
+}
+
 /// A payment provider. The built-in test gateway implements it with its own hosted pages.
 #[async_trait]
 pub trait PaymentGateway: Send + Sync {
+    /// Where this gateway takes `method`; by default every method in every currency (the test
+    /// gateway simulates them all).
+    fn offer(&self, _method: PaymentMethod) -> MethodOffer {
+        MethodOffer::AnyCurrency
+    }
+    /// Whether an order in `currency` may be paid by `method` through this gateway.
+    fn offers(&self, method: PaymentMethod, currency: &str) -> bool {
+        self.offer(method).takes(currency)
+    }
     /// Where the buyer pays this payment (the spec's paymentFormURL), for a provider whose page
     /// needs no call to open (the test gateway's own pages).
     fn form_url(&self, payment: &Payment) -> String;

@@ -35,7 +35,7 @@ use kupa_app::orders::{
     payment_codes,
 };
 use kupa_app::orders::{OrderService, SavedCardCharge};
-use kupa_app::ports::{Clock, PaymentDeals, RefundClaim};
+use kupa_app::ports::{Clock, MethodOffer, PaymentDeals, RefundClaim};
 use kupa_app::saved_cards::{CardToSave, SavedCardService};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -701,6 +701,15 @@ fn transport_kind(e: &reqwest::Error) -> &'static str {
 
 #[async_trait]
 impl PaymentGateway for CardCom {
+    /// CardCom's page takes cards (and its tokens, the saved cards), in any currency the
+    /// catalogue sells in; PayPal, Blik and PayU are other providers'.
+    fn offer(&self, method: PaymentMethod) -> MethodOffer {
+        match method {
+            PaymentMethod::Card | PaymentMethod::SavedCard => MethodOffer::AnyCurrency,
+            _ => MethodOffer::No,
+        }
+    }
+
     /// CardCom's pages are opened by a call ([`PaymentGateway::open_page`]); this address is
     /// never handed out.
     fn form_url(&self, _payment: &Payment) -> String {

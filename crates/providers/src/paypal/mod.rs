@@ -32,7 +32,7 @@ use kupa_app::orders::{
     GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentStatus, PaymentUpdate,
     payment_codes,
 };
-use kupa_app::ports::{Clock, PaymentDeals};
+use kupa_app::ports::{Clock, MethodOffer, PaymentDeals};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -695,6 +695,14 @@ async fn json_value(r: reqwest::Response) -> Result<Value, reqwest::Error> {
 
 #[async_trait]
 impl PaymentGateway for PayPal {
+    /// PayPal, in the currencies its REST API takes with two decimals.
+    fn offer(&self, method: PaymentMethod) -> MethodOffer {
+        match method {
+            PaymentMethod::Paypal => MethodOffer::Only(CURRENCIES),
+            _ => MethodOffer::No,
+        }
+    }
+
     /// PayPal's orders are opened by a call ([`PaymentGateway::open_page`]).
     fn form_url(&self, _payment: &Payment) -> String {
         String::new()

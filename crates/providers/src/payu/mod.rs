@@ -36,11 +36,14 @@ use kupa_app::orders::{
     DeclineReason, GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentStatus,
     PaymentUpdate, payment_codes,
 };
-use kupa_app::ports::{Clock, PaymentDeals};
+use kupa_app::ports::{Clock, MethodOffer, PaymentDeals};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::delivery::secret::Secret;
+
+/// The currencies PayU's methods (PayU, Blik) are offered in: Polish złoty.
+pub const CURRENCIES: &[&str] = &["PLN"];
 
 pub const DEFAULT_BASE_URL: &str = "https://secure.payu.com";
 /// PayU's sandbox (test POS and keys of its own).
@@ -615,6 +618,14 @@ fn page_error(code: &str, message: &str) -> AppError {
 
 #[async_trait]
 impl PaymentGateway for PayU {
+    /// PayU's redirect and Blik, for orders in złoty only.
+    fn offer(&self, method: PaymentMethod) -> MethodOffer {
+        match method {
+            PaymentMethod::Payu | PaymentMethod::Blik => MethodOffer::Only(CURRENCIES),
+            _ => MethodOffer::No,
+        }
+    }
+
     /// PayU's pages are opened by a call; this address is never handed out.
     fn form_url(&self, _payment: &Payment) -> String {
         String::new()

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CustomerInfoForm } from './CustomerInfoForm';
 import { PaymentMethods } from './PaymentMethods';
-import { ALL_METHODS, type OfferedMethod } from './methods';
+import { ALL_METHODS, chosenAmong, useOfferedMethods, type OfferedMethod } from './methods';
 import type { CheckoutConfig, CustomerInfo } from './customerInfo';
 import { errorMessage } from '../../lib/apiErrors';
 import { formatMoney } from '../../lib/format';
@@ -26,6 +26,7 @@ export interface PayChoice {
 export function PrepaidCheckout({
   config,
   total,
+  currency,
   summary,
   onBack,
   hint,
@@ -35,6 +36,8 @@ export function PrepaidCheckout({
   /** The details form's fields (a feature may require the ID number). */
   config: CheckoutConfig;
   total: number;
+  /** The order's currency, once priced: only the methods taken in it are offered (issue 20). */
+  currency?: string;
   summary: ReactNode;
   onBack: () => void;
   /** A word above the details form (why the ID number is asked). */
@@ -46,7 +49,9 @@ export function PrepaidCheckout({
   const lang = i18n.language;
   const [details, setDetails] = useState<CustomerInfo | null>(null);
   const [serverError, setServerError] = useState<unknown>(null);
-  const [method, setMethod] = useState<OfferedMethod>('card');
+  const methods = useOfferedMethods(currency, METHODS);
+  const [picked, setMethod] = useState<OfferedMethod>('card');
+  const method = chosenAmong(picked, methods);
   const [numberOfPayments, setNumberOfPayments] = useState(1);
   const [paying, setPaying] = useState(false);
   const [payError, setPayError] = useState<unknown>(null);
@@ -121,7 +126,7 @@ export function PrepaidCheckout({
             }}
             numberOfPayments={numberOfPayments}
             onNumberOfPaymentsChange={setNumberOfPayments}
-            methods={METHODS}
+            methods={methods}
           />
           {payError !== null && (
             <p className="gift-checkout__error" role="alert">

@@ -1,4 +1,4 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -46,15 +46,22 @@ export function GiftCheckout({
       customerInfo: { ...site.customerInfo, ssn: { isRequired: true, isIncluded: true } },
     };
   }, [site, lines.orderType]);
+  // The priced cart's currency: the methods offered are those taken in it (issue 20).
+  const [currency, setCurrency] = useState<string>();
   if (!config || !site) return <Loading />;
   return (
     <PrepaidCheckout
       config={config}
       total={total}
+      currency={currency}
       summary={summary}
       onBack={onBack}
       hint={lines.orderType === 'donations' ? t('gifts.donation.idNeeded') : undefined}
-      onDetails={(info) => postGiftCart(lines, info, total, lang === 'he' ? 'he' : 'en')}
+      onDetails={async (info) => {
+        const answer = await postGiftCart(lines, info, total, lang === 'he' ? 'he' : 'en');
+        setCurrency(answer.cart?.currency);
+        return answer;
+      }}
       onPay={({ method, numberOfPayments }) =>
         gatewayFormUrl(site, lang, {
           orderType: lines.orderType,

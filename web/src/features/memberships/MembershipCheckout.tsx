@@ -60,6 +60,7 @@ export function MembershipCheckout({
     <PrepaidCheckout
       config={config}
       total={total}
+      currency={priced?.cart?.currency}
       summary={
         <>
           {summary}

@@ -3122,6 +3122,11 @@ export interface components {
     ConfigResponse: components['schemas']['SiteConfig'] & {
       captcha: components['schemas']['CaptchaInfo'];
       locale: components['schemas']['LocaleInfo'];
+      /**
+       * @description The payment methods the configured providers take, each in its currencies: the payment
+       *     step offers a method only for an order in one of them (a method left out is refused).
+       */
+      paymentMethods: components['schemas']['OfferedPaymentMethod'][];
       redirectAllowList: string[];
       routes: components['schemas']['RoutePaths'];
       serverTime: string;
@@ -4534,6 +4539,13 @@ export interface components {
       x: number;
       /** Format: int64 */
       y: number;
+    };
+    /** @description A payment method the site offers (issue 20), and where. */
+    OfferedPaymentMethod: {
+      /** @description The currencies (ISO 4217) an order may be paid by this method in; absent: every currency. */
+      currencies?: string[] | null;
+      /** @description `card`, `savedCard`, `paypal`, `blik` or `payu`. */
+      method: string;
     };
     /** @description An open price: the buyer chooses the amount (whole shekels), between these (agorot). */
     OpenPrice: {

@@ -121,6 +121,7 @@ export function EnrollCheckout({
     <PrepaidCheckout
       config={config}
       total={cart.total}
+      currency={cart.currency}
       summary={summary}
       onBack={onBack}
       hint={t('enroll.details.idNeeded')}

@@ -12,7 +12,11 @@ import { formatMoney } from '../../../../lib/format';
 import { localizedName } from '../../../../lib/localized';
 import { CustomerInfoForm } from '../../../../components/checkout/CustomerInfoForm';
 import type { CustomerInfo } from '../../../../components/checkout/customerInfo';
-import { ALL_METHODS, type OfferedMethod } from '../../../../components/checkout/methods';
+import {
+  chosenAmong,
+  useOfferedMethods,
+  type OfferedMethod,
+} from '../../../../components/checkout/methods';
 import { PaymentDialog } from './PaymentDialog';
 import { PaymentMethods } from '../../../../components/checkout/PaymentMethods';
 import { cartBodyFrom, useCommitOrder, useStartPayment, type PricedCart } from '../../api/payment';
@@ -63,7 +67,10 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
   );
   const editing = customerInfo === null || editingAgain;
   const remaining = useRemaining(clock?.expiresAt, clock?.serverTime ?? '', clock?.receivedAt ?? 0);
-  const [method, setMethod] = useState<OfferedMethod>('card');
+  // Only the methods a provider takes for the order's currency (issue 20).
+  const offered = useOfferedMethods(cart.currency);
+  const [picked, setMethod] = useState<OfferedMethod>('card');
+  const method = chosenAmong(picked, offered);
   const [numberOfPayments, setNumberOfPayments] = useState(1);
   const [dialogOpen, setDialogOpen] = useState(false);
   const [payError, setPayError] = useState<string | null>(null);
@@ -269,7 +276,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
                 }}
                 numberOfPayments={numberOfPayments}
                 onNumberOfPaymentsChange={setNumberOfPayments}
-                methods={ALL_METHODS}
+                methods={offered}
               />
             )}
             {cart.amountDue > 0 && method === 'savedCard' && !loggedIn && !me.isPending && (
