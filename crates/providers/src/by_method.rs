@@ -16,8 +16,7 @@ use kupa_app::ErrorCode;
 use kupa_app::error::AppResult;
 use kupa_app::orders::{
     GatewayRefund, MethodOffer, Payment, PaymentGateway, PaymentMethod, PaymentUpdate,
-    SavedCardCharge,
-    payment_codes,
+    SavedCardCharge, payment_codes,
 };
 use serde_json::json;
 
