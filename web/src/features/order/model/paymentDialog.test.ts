@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   initialPaymentDialogState,
+  isReturnAnswer,
   paymentDialogReducer as reduce,
   returnedPaymentDialogState,
   type PaymentDialogEvent,
@@ -47,6 +48,33 @@ describe('payment dialog state machine', () => {
         form: { paymentIdentifier: ID, paymentFormURL: '', paid: true },
       }),
     ).toEqual({ kind: 'done', paymentId: ID, status: 'captured' });
+  });
+
+  it('polls a saved card charged by its token that is still open (no page to show)', () => {
+    const back = `/order/5?paymentId=${ID}`;
+    const start = initialPaymentDialogState(ORIGIN);
+    const open = run(start, {
+      type: 'formLoaded',
+      form: { paymentIdentifier: ID, paymentFormURL: back, paid: false, noPage: true },
+    });
+    expect(open).toEqual({ kind: 'redirectReturned', paymentId: ID });
+    expect(run(at(open), polled('captured'))).toEqual({
+      kind: 'done',
+      paymentId: ID,
+      status: 'captured',
+    });
+  });
+
+  it("tells this site's return path from a page to show", () => {
+    expect(isReturnAnswer(`/order/5?paymentId=${ID}`, '/order/5', ORIGIN)).toBe(true);
+    expect(isReturnAnswer(`/order/5?lang=en&paymentId=${ID}`, '/order/5?lang=en', ORIGIN)).toBe(
+      true,
+    );
+    expect(isReturnAnswer(URL, '/order/5', ORIGIN)).toBe(false);
+    expect(isReturnAnswer('/order/5', '/order/5', ORIGIN)).toBe(false);
+    expect(isReturnAnswer(`https://secure.cardcom.solutions/x?paymentId=${ID}`, '/x', ORIGIN)).toBe(
+      false,
+    );
   });
 
   it('restarts when the form comes too late, and fails on other form errors', () => {

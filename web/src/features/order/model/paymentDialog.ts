@@ -64,7 +64,10 @@ export type PaymentDialogEvent =
   /** GET /payment/form answered. `paid`: vouchers covered it all, nothing to pay. */
   | {
       type: 'formLoaded';
-      form: Pick<PaymentFormResponse, 'paymentIdentifier' | 'paymentFormURL' | 'paid'>;
+      form: Pick<PaymentFormResponse, 'paymentIdentifier' | 'paymentFormURL' | 'paid'> & {
+        /** No page to show (a saved card charged by its token): an open payment is polled. */
+        noPage?: boolean;
+      };
     }
   /** GET /payment/form failed: its error code (e.g. `timeExpired`, `priceMismatch`). */
   | { type: 'formFailed'; code: string }
@@ -212,10 +215,9 @@ function next(state: PaymentDialogState, event: PaymentDialogEvent): PaymentPhas
   switch (event.type) {
     case 'formLoaded': {
       if (phase.kind !== 'loadingForm') return phase;
-      const { paymentIdentifier: paymentId, paymentFormURL: url, paid } = event.form;
-      return paid
-        ? { kind: 'done', paymentId, status: 'captured' }
-        : { kind: 'form', paymentId, url };
+      const { paymentIdentifier: paymentId, paymentFormURL: url, paid, noPage } = event.form;
+      if (paid) return { kind: 'done', paymentId, status: 'captured' };
+      return noPage ? { kind: 'redirectReturned', paymentId } : { kind: 'form', paymentId, url };
     }
     case 'formFailed':
       if (phase.kind !== 'loadingForm') return phase;
@@ -269,4 +271,23 @@ function next(state: PaymentDialogState, event: PaymentDialogEvent): PaymentPhas
     case 'retry':
       return phase.kind === 'failed' ? { kind: 'loadingForm' } : phase;
   }
+}
+
+/**
+ * Whether a payment form's answer is this site's own return path rather than a page to show: a
+ * saved card charged by its token (decision 0066) answers the return path with `paymentId`, and
+ * when the provider did not answer the payment is still open (its status read settles it).
+ */
+export function isReturnAnswer(
+  paymentFormURL: string,
+  returnPath: string,
+  origin: string,
+): boolean {
+  const answer = new URL(paymentFormURL, origin);
+  const back = new URL(returnPath, origin);
+  return (
+    answer.origin === origin &&
+    answer.pathname === back.pathname &&
+    answer.searchParams.has('paymentId')
+  );
 }

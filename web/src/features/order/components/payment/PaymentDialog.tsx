@@ -18,7 +18,7 @@ import './PaymentDialog.css';
 
 export interface PaymentDialogProps {
   /** Starts a payment: GET /payment/form with the order's total, method and installments. */
-  loadForm: (signal: AbortSignal) => Promise<PaymentFormResponse>;
+  loadForm: (signal: AbortSignal) => Promise<PaymentFormResponse & { noPage?: boolean }>;
   /** Asks where a payment stands; GET /payment/status by default. */
   fetchStatus?: (paymentId: string, signal: AbortSignal) => Promise<PaymentStatusResponse>;
   /** Set when the page came back from a whole-window redirect with `?paymentId=`. */

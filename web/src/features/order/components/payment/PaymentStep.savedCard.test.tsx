@@ -51,7 +51,23 @@ const oldCard: SavedCard = {
 
 type Call = { method: string; url: URL; body: unknown };
 
-function server(state: { loggedIn: boolean; cards: SavedCard[]; customer?: boolean }) {
+const mastercard: SavedCard = {
+  ...visa,
+  brand: 'mastercard',
+  expiryMonth: 11,
+  expiryYear: 2029,
+  last4: '4444',
+  token: 't-mc',
+};
+
+type FormAnswer = { paymentFormURL: string; paid: boolean };
+
+function server(state: {
+  loggedIn: boolean;
+  cards: SavedCard[];
+  customer?: boolean;
+  form?: FormAnswer;
+}) {
   const login = state.customer === false ? provenNumber : customerLogin;
   const calls: Call[] = [];
   vi.stubGlobal(
@@ -90,6 +106,7 @@ function server(state: { loggedIn: boolean; cards: SavedCard[]; customer?: boole
             ? reply({ savedCards: state.cards })
             : reply({ error: { code: 'loginError', message: 'no login' } }, 401);
         case '/api/payment/form/he':
+        case '/api/payment/form/en':
           return reply({
             paymentIdentifier: 'p-saved',
             paymentFormURL: '/pay/p-saved?locale=he',
@@ -98,7 +115,10 @@ function server(state: { loggedIn: boolean; cards: SavedCard[]; customer?: boole
             expiresAt: '2026-07-14T17:05:00Z',
             serverTime: '2026-07-14T16:50:00Z',
             paid: false,
+            ...state.form,
           });
+        case '/api/payment/commit':
+          return reply({ reservationIdentifier: 'R-1', success: true });
         default:
           return reply({ error: { code: 'notFound', message: url.pathname } }, 404);
       }
@@ -175,6 +195,101 @@ describe('payment step with a saved card', () => {
     const form = calls.find((c) => c.url.pathname === '/api/payment/form/he');
     expect(form?.url.searchParams.get('method')).toBe('savedCard');
     expect(form?.url.searchParams.get('total')).toBe('4700');
+    // The only usable card was preselected, and its token is what the form is asked with.
+    expect(form?.url.searchParams.get('savedCardToken')).toBe('t-visa');
+  });
+
+  it('offers the usable cards as radio choices, the first chosen, and sends the chosen one', async () => {
+    const user = userEvent.setup();
+    const calls = server({ loggedIn: true, cards: [visa, mastercard, oldCard] });
+    renderStep();
+    await fillDetails(user);
+    await user.click(await screen.findByRole('button', { name: 'כרטיס שמור' }));
+    const group = await screen.findByRole('group', { name: 'הכרטיסים השמורים שלכם' });
+    const radios = within(group).getAllByRole('radio');
+    expect(radios).toHaveLength(3);
+    expect(within(group).getByRole('radio', { name: 'VISA •••• 4242 · 03/28' })).toBeChecked();
+    // The expired card is shown, marked, and cannot be chosen.
+    expect(within(group).getByRole('radio', { name: /5100/ })).toBeDisabled();
+    await user.click(within(group).getByRole('radio', { name: 'MASTERCARD •••• 4444 · 11/29' }));
+    expect(within(group).getByRole('radio', { name: /4444/ })).toBeChecked();
+
+    await user.click(screen.getByRole('button', { name: /^לתשלום/ }));
+    await screen.findByTitle('טופס תשלום מאובטח');
+    const form = calls.find((c) => c.url.pathname === '/api/payment/form/he');
+    expect(form?.url.searchParams.get('method')).toBe('savedCard');
+    expect(form?.url.searchParams.get('savedCardToken')).toBe('t-mc');
+  });
+
+  it('sends no card token when the buyer goes back to a new card', async () => {
+    const user = userEvent.setup();
+    const calls = server({ loggedIn: true, cards: [visa] });
+    renderStep();
+    await fillDetails(user);
+    await user.click(await screen.findByRole('button', { name: 'כרטיס שמור' }));
+    await screen.findByRole('radio', { name: 'VISA •••• 4242 · 03/28' });
+    await user.click(screen.getByRole('button', { name: 'כרטיס אשראי' }));
+    await user.click(screen.getByRole('button', { name: /^לתשלום/ }));
+    await screen.findByTitle('טופס תשלום מאובטח');
+    const form = calls.find((c) => c.url.pathname === '/api/payment/form/he');
+    expect(form?.url.searchParams.get('method')).toBe('card');
+    expect(form?.url.searchParams.has('savedCardToken')).toBe(false);
+  });
+
+  it('lists the cards in English too', async () => {
+    await i18n.changeLanguage('en');
+    const user = userEvent.setup();
+    server({ loggedIn: true, cards: [visa, oldCard] });
+    renderStep();
+    await user.type(screen.getByLabelText(/^First name/), 'Dana');
+    await user.type(screen.getByLabelText(/^Last name/), 'Levi');
+    await user.type(screen.getByLabelText(/^Email/), 'dana@example.com');
+    await user.type(screen.getByLabelText(/^Confirm email/), 'dana@example.com');
+    await user.type(screen.getByLabelText(/^Mobile/), '052-4318876');
+    await user.click(screen.getByRole('checkbox', { name: /I have read/ }));
+    await user.click(screen.getByRole('button', { name: /^Continue/ }));
+    await user.click(await screen.findByRole('button', { name: 'Saved card' }));
+    const group = await screen.findByRole('group', { name: 'Your saved cards' });
+    expect(within(group).getByRole('radio', { name: 'VISA •••• 4242 · 03/28' })).toBeChecked();
+    expect(within(group).getByText('MASTERCARD •••• 5100 · 03/24').closest('li')).toHaveTextContent(
+      '(expired)',
+    );
+  });
+
+  it('goes on to the commit when the card was charged by its token, with no page', async () => {
+    const user = userEvent.setup();
+    const calls = server({
+      loggedIn: true,
+      cards: [visa],
+      form: { paymentFormURL: '/order/1?paymentId=p-saved', paid: true },
+    });
+    renderStep();
+    await fillDetails(user);
+    await user.click(await screen.findByRole('button', { name: 'כרטיס שמור' }));
+    await screen.findByRole('radio', { name: 'VISA •••• 4242 · 03/28' });
+    await user.click(screen.getByRole('button', { name: /^לתשלום/ }));
+    await waitFor(() =>
+      expect(calls.some((c) => c.url.pathname === '/api/payment/commit')).toBe(true),
+    );
+    expect(screen.queryByTitle('טופס תשלום מאובטח')).toBeNull();
+  });
+
+  it('shows no page and follows the payment when the charge by token is still open', async () => {
+    const user = userEvent.setup();
+    const calls = server({
+      loggedIn: true,
+      cards: [visa],
+      form: { paymentFormURL: '/order/101?paymentId=p-saved', paid: false },
+    });
+    renderStep();
+    await fillDetails(user);
+    await user.click(await screen.findByRole('button', { name: 'כרטיס שמור' }));
+    await screen.findByRole('radio', { name: 'VISA •••• 4242 · 03/28' });
+    await user.click(screen.getByRole('button', { name: /^לתשלום/ }));
+    // The answer is this page again: the dialog asks for the payment's status, never frames it.
+    expect(await screen.findByText('בודקים את תוצאת התשלום…')).toBeInTheDocument();
+    expect(screen.queryByTitle('טופס תשלום מאובטח')).toBeNull();
+    expect(calls.some((c) => c.url.pathname === '/api/payment/commit')).toBe(false);
   });
 
   it('says there is no usable card and keeps the pay button off', async () => {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { CheckoutLogin } from '../login/CheckoutLogin';
 import { ApiError } from '../../../../lib/api/client';
-import { meQuery, savedCardsQuery, type SavedCard } from '../../../../lib/api/customer';
+import { meQuery, savedCardsQuery } from '../../../../lib/api/customer';
 import { captchaTokenFor } from '../../../../lib/captcha';
 import type { SiteConfig } from '../../../../lib/api/types';
 import { errorMessage } from '../../../../lib/apiErrors';
@@ -18,6 +18,8 @@ import {
   type OfferedMethod,
 } from '../../../../components/checkout/methods';
 import { PaymentDialog } from './PaymentDialog';
+import { SavedCardChoice } from './SavedCardChoice';
+import { isReturnAnswer } from '../../model/paymentDialog';
 import { PaymentMethods } from '../../../../components/checkout/PaymentMethods';
 import { cartBodyFrom, useCommitOrder, useStartPayment, type PricedCart } from '../../api/payment';
 import { Countdown } from '../Countdown';
@@ -91,6 +93,10 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
     enabled: method === 'savedCard' && isCustomer,
   });
   const usableCards = (savedCards.data?.savedCards ?? []).filter((c) => !c.isExpired);
+  // The chosen saved card: the first usable one until the buyer picks another.
+  const [chosenCard, setChosenCard] = useState<string | null>(null);
+  const cardToken = usableCards.find((c) => c.token === chosenCard)?.token ?? usableCards[0]?.token;
+  const savedCardToken = method === 'savedCard' && isCustomer ? cardToken : undefined;
   // Why Pay is off while a saved card is chosen, said next to the button (null: it is not off).
   const savedCardBlock = method === 'savedCard' ? savedCardBlockReason() : null;
   function savedCardBlockReason(): string | null {
@@ -166,12 +172,18 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
           numberOfPayments,
           returnPath,
           ...(offerSaveCard && saveCard ? { saveCard: true } : {}),
+          ...(savedCardToken ? { savedCardToken } : {}),
         },
         signal,
       });
       // A started payment keeps the seats for its own window.
       dispatch({ type: 'paymentStarted', clock: clockOf(stamp(form)) });
-      return form;
+      // A saved card charged by its token has no page: the answer is this page again, and a
+      // payment still open is followed by its status (decision 0066).
+      const noPage =
+        savedCardToken !== undefined &&
+        isReturnAnswer(form.paymentFormURL, returnPath, window.location.origin);
+      return { ...form, noPage };
     },
     [
       lang,
@@ -182,6 +194,7 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
       returnPath,
       offerSaveCard,
       saveCard,
+      savedCardToken,
       startPaymentAsync,
       dispatch,
     ],
@@ -302,7 +315,13 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
               method === 'savedCard' &&
               isCustomer &&
               savedCards.isSuccess &&
-              usableCards.length > 0 && <SavedCardList cards={savedCards.data.savedCards} />}
+              usableCards.length > 0 && (
+                <SavedCardChoice
+                  cards={savedCards.data.savedCards}
+                  chosen={cardToken}
+                  onChoose={setChosenCard}
+                />
+              )}
             {cart.amountDue > 0 && offerSaveCard && (
               <label className="checkout-check payment-step__save-card">
                 <input
@@ -387,32 +406,6 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
           onClose={() => setDialogOpen(false)}
         />
       )}
-    </div>
-  );
-}
-
-/** The logged-in customer's saved cards; the gateway's form asks which one and its code. */
-function SavedCardList({ cards }: { cards: readonly SavedCard[] }) {
-  const { t } = useTranslation();
-  return (
-    <div className="payment-step__saved-cards">
-      <p className="payment-step__saved-title">{t('checkout.savedCards.title')}</p>
-      <ul>
-        {cards.map((c) => (
-          <li key={c.token} dir="ltr">
-            <bdi>
-              {t('checkout.savedCards.card', {
-                brand: c.brand.toUpperCase(),
-                last4: c.last4,
-                month: String(c.expiryMonth).padStart(2, '0'),
-                year: String(c.expiryYear).slice(-2),
-              })}
-            </bdi>{' '}
-            {c.isExpired && t('checkout.savedCards.expired')}
-          </li>
-        ))}
-      </ul>
-      <p className="payment-step__saved-hint">{t('checkout.savedCards.hint')}</p>
     </div>
   );
 }
