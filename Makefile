@@ -6,7 +6,7 @@ NPM ?= npm
 E2E_PORT ?= 18080
 export KUPA_TEST_POSTGRES_URL
 
-.PHONY: lighthouse run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e fault schemathesis bench bench-load bench-quick dev clean
+.PHONY: lighthouse run run-cluster build build-debug web-deps web-build api-check gen-api lint fmt test test-rust test-web e2e screenshots fault schemathesis bench bench-load bench-quick dev clean
 
 ## run: build what is needed and serve http://127.0.0.1:8080 with the demo cinema chain (SQLite)
 run: build
@@ -83,6 +83,13 @@ test-web: web-deps api-check
 E2E_SHARDS ?= 2
 e2e: build-debug
 	E2E_PORT=$(E2E_PORT) E2E_SHARDS=$(E2E_SHARDS) scripts/e2e-shards.sh
+
+## screenshots: the e2e suite's screen-picture tests at every language and width they name
+## (make test takes Hebrew at the narrowest and English at the widest, decision 0074), against a
+## debug server as make e2e; pictures in web/e2e-artifacts/
+PICTURE_SPECS ?= staff-screens reports programme step-screenshots marketing-pages screenshots
+screenshots: build-debug
+	KUPA_E2E_PICTURES=all E2E_PORT=$(E2E_PORT) scripts/e2e.sh $(PICTURE_SPECS)
 
 ## fault: process-level fault tests (docs/operations.md): kill -9 of one of two nodes on PostgreSQL
 ## (KUPA_TEST_POSTGRES_URL, default the local server; fails when unreachable), a private PostgreSQL

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
+import { takesPictureRun } from './pictures';
 
 const shots = fileURLToPath(new URL('../e2e-artifacts/marketing/', import.meta.url));
 /** The demo chain's address (siteConfig.chainEmail). */
@@ -83,6 +84,7 @@ for (const [lang, width] of [
   ['he', 1280],
   ['en', 390],
 ] as const) {
+  if (!takesPictureRun(lang, width, lang === 'he' ? [360, 1280] : [390])) continue;
   test(`the marketing pages at ${lang} ${width} px: no sideways scroll, axe, screenshots`, async ({
     page,
   }) => {

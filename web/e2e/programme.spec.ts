@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
 import { noSeriousAxeViolations } from './axe';
+import { takesPictureRun } from './pictures';
 import { buyHeldSeatCommitted, holdOneSeat } from './buy-by-api';
 import { addDays, todayInCinema } from '../src/lib/format';
 
@@ -149,6 +150,7 @@ test('a manager adds a screening, a buyer buys a seat, the move takes the ticket
 
 for (const lang of ['he', 'en'] as const) {
   for (const width of [768, 1280]) {
+    if (!takesPictureRun(lang, width, [768, 1280])) continue;
     test(`the programme grid ${lang} at ${width}px`, async ({ page }) => {
       test.setTimeout(60_000);
       await page.setViewportSize({ width, height: 1000 });

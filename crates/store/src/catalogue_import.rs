@@ -20,7 +20,7 @@ const WITH_SALES: &str = "SELECT presentation_id FROM seat_claims \
 /// (PostgreSQL locks their rows first, so a claim being written on one waits for the import),
 /// then each replaced seat plan's seats and sections removed, then every row upserted.
 macro_rules! apply_plan {
-    ($tx:expr, $plan:expr, $lock:expr) => {{
+    ($tx:expr, $plan:expr, $lock:expr, $backend:ident) => {{
         let tx = &mut *$tx;
         let plan: &ImportPlan = $plan;
         if $lock {
@@ -57,7 +57,7 @@ macro_rules! apply_plan {
                     .await
                     .map_err(db_err)?;
             }
-            insert_catalogue!(tx, &plan.write);
+            insert_catalogue!(tx, &plan.write, $backend);
         }
         sold_meanwhile
     }};
@@ -146,7 +146,7 @@ impl CatalogueImportStore for Db {
             Pool::Sqlite(p) => {
                 // IMMEDIATE: the write lock up front, so no sale slips in between check and write.
                 let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
-                let sold = apply_plan!(tx, plan, false);
+                let sold = apply_plan!(tx, plan, false, sqlite);
                 if sold.is_empty() {
                     tx.commit().await.map_err(db_err)?;
                 }
@@ -154,7 +154,7 @@ impl CatalogueImportStore for Db {
             }
             Pool::Postgres(p) => {
                 let mut tx = p.begin().await.map_err(db_err)?;
-                let sold = apply_plan!(tx, plan, true);
+                let sold = apply_plan!(tx, plan, true, postgres);
                 if sold.is_empty() {
                     tx.commit().await.map_err(db_err)?;
                 }

@@ -3,6 +3,11 @@
 //! pool is open, and the `Get` trait lets each row decoder be written once.
 
 /// Runs the same expression on the open pool; `$p` is bound to the concrete pool.
+/// The schema of each database, in order (crates/store/migrations).
+pub(crate) static SQLITE_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+pub(crate) static POSTGRES_MIGRATOR: sqlx::migrate::Migrator =
+    sqlx::migrate!("./migrations/postgres");
+
 macro_rules! on_pool {
     ($db:expr, |$p:ident| $body:expr) => {
         match &$db.pool {
@@ -261,8 +266,8 @@ impl Db {
     /// Brings the schema up to date; safe to run on every start.
     pub async fn migrate(&self) -> StoreResult<()> {
         match &self.pool {
-            Pool::Sqlite(p) => sqlx::migrate!("./migrations/sqlite").run(p).await,
-            Pool::Postgres(p) => sqlx::migrate!("./migrations/postgres").run(p).await,
+            Pool::Sqlite(p) => SQLITE_MIGRATOR.run(p).await,
+            Pool::Postgres(p) => POSTGRES_MIGRATOR.run(p).await,
         }
         .map_err(|e| StoreError::other(format!("migration failed: {e}")))?;
         orders::summary::ensure_sales_summary(self).await

@@ -40,6 +40,17 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
     let venues = unique("venues", &d.venues, |v| v.id)?;
     let seatplans = unique("seatplans", &d.seatplans, |s| s.id)?;
     unique("sections", &d.sections, |s| s.id)?;
+    // One seat per place of a plan: the database's keys say so too, and a load that named a place
+    // twice would keep one of them silently (decision 0074).
+    let mut places = HashSet::new();
+    for s in &d.seats {
+        if !places.insert((s.seatplan_id, s.x, s.y)) {
+            return Err(err(format!(
+                "seats: seat plan {} has two seats at x {} y {}",
+                s.seatplan_id, s.x, s.y
+            )));
+        }
+    }
     let categories = unique("categories", &d.categories, |c| c.id)?;
     let features = unique("features", &d.features, |f| f.id)?;
     let groups = unique("ticketGroups", &d.ticket_groups, |g| g.id)?;

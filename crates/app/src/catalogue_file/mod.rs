@@ -600,6 +600,18 @@ mod tests {
             parse(r#"{"nonsense": 1}"#).is_err(),
             "unknown fields are refused"
         );
+        // Two rows drawn over one another name the same places twice.
+        let row = r#"{"name": "1", "y": 1, "x": 1, "seats": 6, "aislesAfter": [3], "descending": true, "sofas": true, "wheelchair": [1]}"#;
+        let twice = SMALL.replace(
+            row,
+            &format!(r#"{row}, {{"name": "2", "y": 1, "x": 1, "seats": 2}}"#),
+        );
+        assert_ne!(
+            twice, SMALL,
+            "the test catalogue changed: this test no longer adds a row"
+        );
+        let e = expand(parse(&twice).unwrap(), date(2026, 11, 22)).unwrap_err();
+        assert!(e.0.contains("two seats at x 1 y 1"), "{e}");
     }
 
     #[test]
