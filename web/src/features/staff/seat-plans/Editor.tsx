@@ -10,18 +10,16 @@ import { localizedName } from '../../../lib/localized';
 import { Modal } from '../programme/Modal';
 import '../programme/programme.css';
 import { saveSeatPlan, type SeatPlanVersion, type TicketGroup } from './api';
+import { fieldTarget, fromDoc, toDoc } from './doc';
 import { EditorCanvas } from './EditorCanvas';
 import { PlanTools, RowAdder, RowTools, SeatTools, SectionTools } from './EditorTools';
 import {
-  fieldTarget,
-  fromDoc,
   initialState,
   nextRowName,
   nextRowPlace,
   placeOf,
   reducer,
   rowById,
-  toDoc,
   totals,
   type Action,
   type EditorPlan,

@@ -14,7 +14,8 @@ import { localizedName } from '../../../lib/localized';
 import { choicesQuery, programmeKeys } from '../programme/api';
 import { planQuery, seatPlanKeys, versionsQuery, type SeatPlanVersion } from './api';
 import { Editor } from './Editor';
-import { emptyPlan, fromDoc } from './model';
+import { fromDoc } from './doc';
+import { emptyPlan } from './model';
 import './seatPlans.css';
 
 type Open = { kind: 'version'; id: number } | { kind: 'empty' } | null;

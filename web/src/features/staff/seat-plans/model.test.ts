@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { fieldTarget, fromDoc, toDoc } from './doc';
 import {
   curveYs,
   emptyPlan,
-  fieldTarget,
-  fromDoc,
   initialState,
   neighbour,
   numberSeats,
   numberingOf,
   reducer,
-  toDoc,
   withAisle,
   type Action,
   type EditorState,

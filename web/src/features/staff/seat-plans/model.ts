@@ -5,11 +5,6 @@
 // and 1 <= y < height. A row stands on a line (its y before any curve): the seats of one row are
 // one row for the seating rules however it curves. The editor does not judge the plan's rules
 // (sofas, companions, names): the server does on save and points at the seat it refuses.
-import type { components } from '../../../lib/api/schema';
-
-type Schemas = components['schemas'];
-export type SeatPlanDoc = Schemas['SeatPlanDoc'];
-
 export type SeatFlag = 'premium' | 'wheelchair' | 'companion' | 'limitedView';
 export const SEAT_FLAGS: readonly SeatFlag[] = [
   'premium',
@@ -172,83 +167,6 @@ function maxId(plan: EditorPlan): number {
     }
   }
   return max;
-}
-
-/** A plan read from the server, with ids for the editor (s…, r…, k… drawn in order). */
-export function fromDoc(doc: SeatPlanDoc): EditorPlan {
-  let n = 0;
-  const id = (prefix: string) => `${prefix}${++n}`;
-  return {
-    name: doc.name,
-    width: doc.width,
-    height: doc.height,
-    screen: { ...doc.screen, labelEn: doc.screen.labelEn ?? '', label: doc.screen.label ?? '' },
-    sections: doc.sections.map((s) => ({
-      id: id('s'),
-      name: s.name,
-      nameEn: s.nameEn ?? '',
-      kind: s.kind === 'ga' ? 'ga' : 'reserved',
-      ticketGroupId: s.ticketGroupId,
-      priceLevel: s.priceLevel ?? 1,
-      capacity: s.capacity ?? 0,
-      rows: (s.rows ?? []).map((r) => ({
-        id: id('r'),
-        name: r.name,
-        line: r.line,
-        seats: [...r.seats]
-          .sort((a, b) => a.x - b.x)
-          .map((k) => ({
-            id: id('k'),
-            x: k.x,
-            y: k.y,
-            name: k.name,
-            premium: k.premium ?? false,
-            wheelchair: k.wheelchair ?? false,
-            companion: k.companion ?? false,
-            limitedView: k.limitedView ?? false,
-            sofa: k.sofa ?? null,
-            attributes: k.attributes ?? '',
-          })),
-      })),
-    })),
-  };
-}
-
-/** The plan as the server takes it: false flags and empty texts left out. */
-export function toDoc(plan: EditorPlan): SeatPlanDoc {
-  return {
-    name: plan.name,
-    width: plan.width,
-    height: plan.height,
-    screen: { ...plan.screen },
-    sections: plan.sections.map((s) => ({
-      name: s.name,
-      nameEn: s.nameEn,
-      kind: s.kind,
-      ticketGroupId: s.ticketGroupId,
-      priceLevel: s.priceLevel,
-      ...(s.kind === 'ga' ? { capacity: s.capacity, rows: [] } : {}),
-      ...(s.kind === 'reserved'
-        ? {
-            rows: s.rows.map((r) => ({
-              name: r.name,
-              line: r.line,
-              seats: r.seats.map((k) => ({
-                x: k.x,
-                y: k.y,
-                name: k.name,
-                ...(k.premium ? { premium: true } : {}),
-                ...(k.wheelchair ? { wheelchair: true } : {}),
-                ...(k.companion ? { companion: true } : {}),
-                ...(k.limitedView ? { limitedView: true } : {}),
-                ...(k.sofa !== null ? { sofa: k.sofa } : {}),
-                ...(k.attributes ? { attributes: k.attributes } : {}),
-              })),
-            })),
-          }
-        : {}),
-    })),
-  };
 }
 
 export function allSeats(plan: EditorPlan): EditorSeat[] {
@@ -625,19 +543,6 @@ export function neighbour(plan: EditorPlan, fromId: string, direction: Direction
     }
   }
   return best;
-}
-
-/** What a server's `params.field` points at in the plan that was sent. */
-export function fieldTarget(
-  plan: EditorPlan,
-  field: string,
-): { section?: string; row?: string; seat?: string } {
-  const m = /^plan\.sections\[(\d+)\](?:\.rows\[(\d+)\](?:\.seats\[(\d+)\])?)?/.exec(field);
-  if (!m) return {};
-  const section = plan.sections[Number(m[1])];
-  const row = m[2] === undefined ? undefined : section?.rows[Number(m[2])];
-  const seat = m[3] === undefined ? undefined : row?.seats[Number(m[3])];
-  return { section: section?.id, row: row?.id, seat: seat?.id };
 }
 
 /** A free cell for the next row: under the last row, two lines back, from x 2. */
