@@ -165,7 +165,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | InvalidMobileNumber
         | InvalidSsnLogin
         | HoldPremiumSeat
-        | HoldSystemVoucher => StatusCode::UNPROCESSABLE_ENTITY,
+        | HoldSystemVoucher
+        | SeatPlanInvalid => StatusCode::UNPROCESSABLE_ENTITY,
     }
 }
 

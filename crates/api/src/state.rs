@@ -258,4 +258,6 @@ pub struct AppState {
     pub vod: Arc<kupa_app::vod::VodService>,
     /// The programme: a complex's week, screenings added, moved, cancelled (decision 0058).
     pub programme: Arc<kupa_app::programme::ProgrammeService>,
+    /// The seat-plan editor: a hall's plan versions, read and saved (decision 0068).
+    pub seat_plans: Arc<kupa_app::seat_plans::SeatPlanService>,
 }

@@ -21,6 +21,7 @@ pub mod sales_switches;
 pub mod saved_cards;
 pub mod seat_events;
 pub mod seat_plan;
+pub mod seat_plans;
 pub mod site_config;
 pub mod tickets;
 pub mod tickets_out;

@@ -48,6 +48,10 @@ pub struct Seatplan {
     /// The hall's best viewing point, in seat coordinates, for best-available.
     pub best_x: i64,
     pub best_y: i64,
+    /// Where the screen stands: from this x, `screen_width` cells wide (a plan drawn in the
+    /// staff area, decision 0068); None: across the middle of the hall.
+    pub screen_x: Option<i64>,
+    pub screen_width: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

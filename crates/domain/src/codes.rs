@@ -278,6 +278,11 @@ error_codes! {
     /// Seats of the screening are held or sold and the new hall sells another seat plan
     /// (params.seatplanId, params.newSeatplanId).
     SeatPlanDiffers = "seatPlanDiffers",
+    // --- The seat-plan editor in the staff area (Kupa's own code, decision 0068)
+    /// A seat plan saved from the editor breaks one of its rules: params.field names the part
+    /// (`plan.sections[0].rows[2].seats[5]`), params.rule the rule (`seatNameTaken`,
+    /// `placeTaken`, `outsidePlan`, `sofaNotPair`, `companionAlone`, `gaCapacity`, `empty`, ...).
+    SeatPlanInvalid = "seatPlanInvalid",
 }
 
 impl ErrorCode {

@@ -91,6 +91,7 @@ mod rows;
 mod sales_switches;
 mod saved_cards;
 pub mod seat_events;
+mod seat_plans;
 mod staff;
 pub use orders::summary::rebuild_sales_summary;
 pub use staff::{HistoryReport, seed_demo_history, seed_history};

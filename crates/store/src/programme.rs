@@ -333,8 +333,10 @@ impl ProgrammeStore for Db {
     async fn complexes(&self) -> StoreResult<Vec<Complex>> {
         on_pool!(self, |p| {
             let halls = sqlx::query(
+                // A new screening is sold on the hall's newest plan (decision 0068): the highest
+                // version, then the lowest id (the catalogue's first plan of the hall).
                 "SELECT v.id, v.location_id, v.name, v.name_en, \
-                 (SELECT MIN(s.id) FROM seatplans s WHERE s.venue_id = v.id) AS seatplan_id \
+                 (SELECT s.id FROM seatplans s WHERE s.venue_id = v.id ORDER BY s.version DESC, s.id LIMIT 1) AS seatplan_id \
                  FROM venues v WHERE v.venue_type_id < 101 ORDER BY v.location_id, v.id",
             )
             .fetch_all(p)

@@ -158,6 +158,8 @@ pub(crate) fn seatplan(r: &impl Get) -> R<Seatplan> {
         screen_label_en: r.s("screen_label_en")?,
         best_x: r.i("best_x")?,
         best_y: r.i("best_y")?,
+        screen_x: r.oi("screen_x")?,
+        screen_width: r.oi("screen_width")?,
     })
 }
 

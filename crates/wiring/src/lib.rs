@@ -354,7 +354,12 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let confirmation_jobs: Arc<dyn kupa_app::ports::ConfirmationStore> = store.clone();
     let vod_store: Arc<dyn kupa_app::vod::VodStore> = store.clone();
     let programme_store: Arc<dyn kupa_app::programme::ProgrammeStore> = store.clone();
+    let seat_plan_store: Arc<dyn kupa_app::seat_plans::SeatPlanStore> = store.clone();
     let clock_port_for_programme = clock_port.clone();
+    let seat_plans = Arc::new(
+        kupa_app::seat_plans::SeatPlanService::new(seat_plan_store, clock_port.clone())
+            .with_cache(cache.clone()),
+    );
     let orders = Arc::new(
         OrderService::new(
             catalogue.clone(),
@@ -399,6 +404,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     );
     AppState {
         programme,
+        seat_plans,
         catalogue,
         booking,
         tickets,

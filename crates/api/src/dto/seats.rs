@@ -107,6 +107,23 @@ fn attributes(s: &Seat) -> Vec<String> {
 pub struct Screen {
     pub label: String,
     pub label_en: String,
+    /// Where the screen stands, in grid cells: from `x`, `width` cells wide (a plan drawn in the
+    /// staff area); absent: across the middle of the hall.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<i64>,
+}
+
+impl Screen {
+    pub fn of(sp: &kupa_app::model::Seatplan) -> Screen {
+        Screen {
+            label: sp.screen_label.clone(),
+            label_en: sp.screen_label_en.clone(),
+            x: sp.screen_x,
+            width: sp.screen_width,
+        }
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -164,10 +181,7 @@ impl SeatplanV2 {
             name: sp.name.clone(),
             width: sp.width,
             height: sp.height,
-            screen: Screen {
-                label: sp.screen_label.clone(),
-                label_en: sp.screen_label_en.clone(),
-            },
+            screen: Screen::of(sp),
             best_x: sp.best_x,
             best_y: sp.best_y,
             sections: plan.sections.iter().map(Section::from).collect(),
@@ -214,10 +228,7 @@ impl SeatplanLong {
             name: sp.name.clone(),
             width: sp.width,
             height: sp.height,
-            screen: Screen {
-                label: sp.screen_label.clone(),
-                label_en: sp.screen_label_en.clone(),
-            },
+            screen: Screen::of(sp),
             sections: plan.sections.iter().map(Section::from).collect(),
             seats: plan
                 .seats

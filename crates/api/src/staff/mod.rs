@@ -16,6 +16,7 @@ mod refs;
 mod reports;
 mod sales;
 mod sales_switches;
+mod seat_plans;
 
 use axum::extract::{FromRequestParts, State};
 use axum::http::header::{COOKIE, SET_COOKIE};
@@ -48,6 +49,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(reports::router())
         .merge(programme::router())
         .merge(sales_switches::router())
+        .merge(seat_plans::router())
 }
 
 /// The logged-in staff user of a request (the `kupa_staff` cookie).

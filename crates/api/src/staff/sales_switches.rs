@@ -141,7 +141,7 @@ async fn set_switch(
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditParams {
-    /// added, moved, cancelled or salesSwitch; absent: every kind.
+    /// added, moved, cancelled, salesSwitch or seatPlan; absent: every kind.
     pub kind: Option<String>,
     /// A complex of the user's businesses; absent: all of them.
     pub location_id: Option<i64>,
@@ -155,18 +155,21 @@ pub struct AuditParams {
 #[serde(rename_all = "camelCase")]
 pub struct AuditEntryDto {
     pub id: i64,
-    /// added, moved, cancelled (a screening) or salesSwitch (a complex's channel).
+    /// added, moved, cancelled (a screening), salesSwitch (a complex's channel) or seatPlan (a
+    /// hall's new seat-plan version).
     pub kind: String,
     pub at: String,
     pub business_id: i64,
     pub location_id: i64,
-    /// The screening changed; null for a sales switch.
+    /// The screening changed; null for a sales switch or a seat plan.
     pub presentation_id: Option<i64>,
     pub staff_user_id: i64,
     /// The staff user's first and last name.
     pub by: String,
     /// What it was before (null for an addition) and after: a screening's programme fields,
-    /// or a switch's (locationId, channel, offline, advanceSales, open). No personal data.
+    /// a switch's (locationId, channel, offline, advanceSales, open), or a hall's newest seat
+    /// plan (venueId, seatplanId, version, name, sections, seats, gaCapacity, basedOn; before:
+    /// null for the hall's first). No personal data.
     #[schema(value_type = Option<Object>)]
     pub before: Option<serde_json::Value>,
     #[schema(value_type = Object)]

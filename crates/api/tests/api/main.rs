@@ -42,6 +42,7 @@ mod rate_limits;
 mod sales_switches;
 mod saved_cards;
 mod seat_events;
+mod seat_plans;
 mod seat_status;
 mod seats;
 mod several;

@@ -493,6 +493,8 @@ fn expand_seatplan(sp: SeatplanFile, data: &mut CatalogueData) -> Result<(), Cat
         screen_label_en: sp.screen_label_en,
         best_x,
         best_y,
+        screen_x: None,
+        screen_width: None,
     });
     data.seats.extend(seats);
     Ok(())

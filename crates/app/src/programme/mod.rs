@@ -37,7 +37,8 @@ pub struct Hall {
     pub location_id: i64,
     pub name: String,
     pub name_en: String,
-    /// The hall's first seat plan (by id); None: no plan, nothing can be screened there.
+    /// The hall's newest seat plan (decision 0068: the highest version, then the lowest id);
+    /// None: no plan, nothing can be screened there.
     pub seatplan_id: Option<i64>,
     pub ticket_groups: Vec<TicketGroupName>,
 }

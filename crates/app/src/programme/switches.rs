@@ -28,7 +28,7 @@ pub struct AuditQuery {
 }
 
 /// The kinds of change the audit keeps.
-pub const AUDIT_KINDS: [&str; 4] = ["added", "moved", "cancelled", "salesSwitch"];
+pub const AUDIT_KINDS: [&str; 5] = ["added", "moved", "cancelled", "salesSwitch", "seatPlan"];
 
 impl ProgrammeService {
     /// Every complex of the caller's businesses with its switches per channel.
@@ -98,7 +98,7 @@ impl ProgrammeService {
         {
             return Err(AppError::rejected_with(
                 ErrorCode::FormValidation,
-                "kind is added, moved, cancelled or salesSwitch",
+                "kind is added, moved, cancelled, salesSwitch or seatPlan",
                 serde_json::json!({ "field": "kind" }),
             ));
         }

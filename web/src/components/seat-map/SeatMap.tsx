@@ -13,8 +13,13 @@ import {
   kindsOf,
   neighbour,
   rowLabels,
+  screenSpan,
   seatLabel,
   seatKey,
+  SEAT_MAP_CELL as CELL,
+  SEAT_MAP_LABEL_BAND as LABEL_BAND,
+  SEAT_MAP_SCREEN_BAND as SCREEN_BAND,
+  SEAT_MAP_SEAT as SEAT,
   type BlockReason,
   type Direction,
   type SeatKind,
@@ -31,12 +36,6 @@ import {
 } from './panZoom';
 import './SeatMap.css';
 
-/** Grid cell size in SVG units; a seat is drawn a little smaller so rows read as rows. */
-const CELL = 10;
-const SEAT = 8.4;
-const SCREEN_BAND = 22;
-/** The band at each side of the hall that names the rows. */
-const LABEL_BAND = 12;
 const KEY_DIRECTIONS: Record<string, Direction> = {
   ArrowLeft: 'left',
   ArrowRight: 'right',
@@ -237,6 +236,7 @@ export function SeatMap({
   const width = plan.width * CELL;
   const height = plan.height * CELL + SCREEN_BAND;
   const rows = rowLabels(plan.seats);
+  const screen = screenSpan(plan);
   const inspected = inspectedKey ? plan.seats.find((seat) => seatKey(seat) === inspectedKey) : null;
   const hasSingleSeatRule = [...(reasons?.values() ?? [])].some((r) => r === 'singleSeat');
   const sectionName = (id: number) => {
@@ -275,10 +275,10 @@ export function SeatMap({
         >
           <g className="seat-map__screen" aria-hidden="true">
             <path
-              d={`M ${width * 0.15} 12 Q ${width / 2} 4 ${width * 0.85} 12`}
+              d={`M ${screen.from} 12 Q ${screen.middle} 4 ${screen.to} 12`}
               className="seat-map__screen-line"
             />
-            <text x={width / 2} y={19} textAnchor="middle" className="seat-map__screen-label">
+            <text x={screen.middle} y={19} textAnchor="middle" className="seat-map__screen-label">
               {localizedName(lang, plan.screen.label, plan.screen.labelEn)}
             </text>
           </g>
@@ -286,12 +286,16 @@ export function SeatMap({
             <g className="seat-map__rows" aria-hidden="true">
               {rows.map((row) => (
                 <g key={row.y}>
-                  <text x={-LABEL_BAND / 2} y={row.y * CELL + CELL / 2} className="seat-map__row">
+                  <text
+                    x={-LABEL_BAND / 2}
+                    y={row.leftY * CELL + CELL / 2}
+                    className="seat-map__row"
+                  >
                     {row.left}
                   </text>
                   <text
                     x={width + LABEL_BAND / 2}
-                    y={row.y * CELL + CELL / 2}
+                    y={row.rightY * CELL + CELL / 2}
                     className="seat-map__row"
                   >
                     {row.right}
@@ -457,7 +461,8 @@ function SeatDetails({
   );
 }
 
-function SeatShape({
+/** One seat as the buyer's map draws it (the seat-plan editor draws its seats the same way). */
+export function SeatShape({
   kinds,
   state,
   tag,

@@ -32,9 +32,27 @@ describe('the seat map on a phone', () => {
     expect(
       rowLabels([seat(3, 1, 'B'), seat(0, 0, 'A'), seat(9, 0, 'A2'), seat(5, 0, 'A')]),
     ).toEqual([
-      { y: 0, left: 'A', right: 'A2' },
-      { y: 1, left: 'B', right: 'B' },
+      { y: 0, left: 'A', right: 'A2', leftY: 0, rightY: 0 },
+      { y: 1, left: 'B', right: 'B', leftY: 1, rightY: 1 },
     ]);
+  });
+
+  it('names a curved row once, beside its end seats, by its group', async () => {
+    const { rowLabels } = await import('./seatModel');
+    const seat = (x: number, y: number) => ({ x, y, r: '1', gi: 4 });
+    expect(rowLabels([seat(2, 3), seat(3, 4), seat(4, 3)])).toEqual([
+      { y: 4, left: '1', right: '1', leftY: 3, rightY: 3 },
+    ]);
+  });
+
+  it('draws the screen where the plan says, else across the middle', async () => {
+    const { screenSpan } = await import('./seatModel');
+    expect(screenSpan({ width: 20, screen: { x: 2, width: 6 } })).toEqual({
+      from: 20,
+      to: 80,
+      middle: 50,
+    });
+    expect(screenSpan({ width: 20, screen: {} })).toEqual({ from: 30, to: 170, middle: 100 });
   });
 
   it("takes each blocked seat's reason from the server", async () => {

@@ -133,24 +133,65 @@ export function defaultFocus(
 export const SEAT_MAP_ZOOM_STEPS = [1, 1.5, 2, 3, 4] as const;
 
 /**
- * The row labels to draw at each side of the hall: for every row (y) the row name of its leftmost
- * and of its rightmost seat (side blocks may name a row differently).
+ * The row labels to draw at each side of the hall: for every row the row name of its leftmost and
+ * of its rightmost seat (side blocks may name a row differently), each beside that seat. A row is
+ * its group (`gi`, the row's line: a curved row's seats stand on several y) where the plan gives
+ * one, else its y.
  */
 export function rowLabels(
-  seats: readonly Pick<SeatShort, 'x' | 'y' | 'r'>[],
-): { y: number; left: string; right: string }[] {
-  const rows = new Map<number, { minX: number; maxX: number; left: string; right: string }>();
+  seats: readonly (Pick<SeatShort, 'x' | 'y' | 'r'> & { gi?: number })[],
+): { y: number; left: string; right: string; leftY: number; rightY: number }[] {
+  const rows = new Map<
+    number,
+    { minX: number; maxX: number; left: string; right: string; leftY: number; rightY: number }
+  >();
   for (const seat of seats) {
     if (!seat.r) continue;
-    const row = rows.get(seat.y);
+    const key = seat.gi ?? seat.y;
+    const row = rows.get(key);
     if (!row) {
-      rows.set(seat.y, { minX: seat.x, maxX: seat.x, left: seat.r, right: seat.r });
+      rows.set(key, {
+        minX: seat.x,
+        maxX: seat.x,
+        left: seat.r,
+        right: seat.r,
+        leftY: seat.y,
+        rightY: seat.y,
+      });
       continue;
     }
-    if (seat.x < row.minX) Object.assign(row, { minX: seat.x, left: seat.r });
-    if (seat.x > row.maxX) Object.assign(row, { maxX: seat.x, right: seat.r });
+    if (seat.x < row.minX) Object.assign(row, { minX: seat.x, left: seat.r, leftY: seat.y });
+    if (seat.x > row.maxX) Object.assign(row, { maxX: seat.x, right: seat.r, rightY: seat.y });
   }
   return [...rows.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([y, row]) => ({ y, left: row.left, right: row.right }));
+    .map(([y, row]) => ({
+      y,
+      left: row.left,
+      right: row.right,
+      leftY: row.leftY,
+      rightY: row.rightY,
+    }));
+}
+
+/** The drawing's grid cell in SVG units; a seat is drawn a little smaller so rows read as rows. */
+export const SEAT_MAP_CELL = 10;
+export const SEAT_MAP_SEAT = 8.4;
+/** The band above the hall that holds the screen, and at each side the band naming the rows. */
+export const SEAT_MAP_SCREEN_BAND = 22;
+export const SEAT_MAP_LABEL_BAND = 12;
+
+/**
+ * Where the screen is drawn, in SVG units: from and to (x) and its middle. A plan drawn in the
+ * staff area says where it stands (cells from `x`, `width` wide); others span the middle 70 %.
+ */
+export function screenSpan(plan: {
+  width: number;
+  screen: { x?: number | null; width?: number | null };
+}): { from: number; to: number; middle: number } {
+  const full = plan.width * SEAT_MAP_CELL;
+  const { x, width } = plan.screen;
+  const from = x !== null && x !== undefined && width ? x * SEAT_MAP_CELL : full * 0.15;
+  const to = x !== null && x !== undefined && width ? (x + width) * SEAT_MAP_CELL : full * 0.85;
+  return { from, to, middle: (from + to) / 2 };
 }

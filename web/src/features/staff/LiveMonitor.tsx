@@ -24,6 +24,7 @@ import { FigureCells, FigureHeads, Meter } from './figures';
 import { PresentationBox } from './PresentationBox';
 import { AuditView } from './backoffice/AuditView';
 import { SalesSwitchesView } from './backoffice/SalesSwitchesView';
+import { SeatPlansView } from './seat-plans/SeatPlansView';
 import { ProgrammeView } from './programme/ProgrammeView';
 import { RefAdmin } from './RefAdmin';
 import { ReportsView } from './ReportsView';
@@ -31,7 +32,8 @@ import { SalesView } from './SalesView';
 import { useFigureEvents } from './useFigureEvents';
 import { formatDay, weekday } from './model';
 
-type View = 'attendance' | 'sales' | 'refs' | 'reports' | 'programme' | 'switches' | 'audit';
+type View =
+  'attendance' | 'sales' | 'refs' | 'reports' | 'programme' | 'seatPlans' | 'switches' | 'audit';
 
 export function LiveMonitor({ me }: { me: StaffMe }) {
   const { t, i18n } = useTranslation();
@@ -62,7 +64,7 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
   };
   const views: View[] =
     me.role === 'manager'
-      ? ['attendance', 'sales', 'reports', 'programme', 'switches', 'audit', 'refs']
+      ? ['attendance', 'sales', 'reports', 'programme', 'seatPlans', 'switches', 'audit', 'refs']
       : me.role === 'usher'
         ? ['attendance']
         : ['refs'];
@@ -105,17 +107,20 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
                 ? t('staffReports.view')
                 : v === 'programme'
                   ? t('staffProgramme.view')
-                  : v === 'switches'
-                    ? t('staffSwitches.view')
-                    : v === 'audit'
-                      ? t('staffAudit.view')
-                      : t(`staff.view.${v}`)}
+                  : v === 'seatPlans'
+                    ? t('staffSeatPlans.view')
+                    : v === 'switches'
+                      ? t('staffSwitches.view')
+                      : v === 'audit'
+                        ? t('staffAudit.view')
+                        : t(`staff.view.${v}`)}
             </button>
           ))}
         </nav>
       )}
       {view === 'refs' && <RefAdmin />}
       {view === 'programme' && <ProgrammeView />}
+      {view === 'seatPlans' && <SeatPlansView />}
       {view === 'switches' && <SalesSwitchesView />}
       {view === 'audit' && <AuditView />}
       {view === 'sales' && filter.data && <SalesView filter={filter.data} />}

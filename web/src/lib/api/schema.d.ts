@@ -2315,6 +2315,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/seatPlans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A hall's seat-plan versions, newest first (the one new screenings are sold on), and the
+     *     ticket groups a section may sell.
+     */
+    get: operations['seatPlanVersions'];
+    put?: never;
+    /**
+     * Saves a drawn plan as the hall's new version: a new plan with its own sections and seats, in
+     *     one transaction with its audit row. Screenings already made keep the plan they were made
+     *     with; screenings added from now on are sold on this one.
+     */
+    post: operations['saveSeatPlan'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/seatPlans/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One seat plan whole, as the editor draws it. */
+    get: operations['seatPlan'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/waivers/{orderId}': {
     parameters: {
       query?: never;
@@ -2635,7 +2677,9 @@ export interface components {
       at: string;
       /**
        * @description What it was before (null for an addition) and after: a screening's programme fields,
-       *     or a switch's (locationId, channel, offline, advanceSales, open). No personal data.
+       *     a switch's (locationId, channel, offline, advanceSales, open), or a hall's newest seat
+       *     plan (venueId, seatplanId, version, name, sections, seats, gaCapacity, basedOn; before:
+       *     null for the hall's first). No personal data.
        */
       before?: Record<string, never> | null;
       /** Format: int64 */
@@ -2644,13 +2688,16 @@ export interface components {
       by: string;
       /** Format: int64 */
       id: number;
-      /** @description added, moved, cancelled (a screening) or salesSwitch (a complex's channel). */
+      /**
+       * @description added, moved, cancelled (a screening), salesSwitch (a complex's channel) or seatPlan (a
+       *     hall's new seat-plan version).
+       */
       kind: string;
       /** Format: int64 */
       locationId: number;
       /**
        * Format: int64
-       * @description The screening changed; null for a sales switch.
+       * @description The screening changed; null for a sales switch or a seat plan.
        */
       presentationId?: number | null;
       /** Format: int64 */
@@ -3856,7 +3903,8 @@ export interface components {
       | 'holdTooLate'
       | 'holdReleased'
       | 'screeningOverlap'
-      | 'seatPlanDiffers';
+      | 'seatPlanDiffers'
+      | 'seatPlanInvalid';
     ErrorDetail: {
       /** @description A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3). */
       code: components['schemas']['ErrorCode'];
@@ -5464,6 +5512,16 @@ export interface components {
       /** @default /vod */
       vod: string;
     };
+    /**
+     * @description A row: its name, the line it stands on (its y before any curve: the seats of a row are one
+     *     row for the seating rules however it curves), and its seats left to right.
+     */
+    RowDoc: {
+      /** Format: int64 */
+      line: number;
+      name: string;
+      seats: components['schemas']['SeatDoc'][];
+    };
     SalesDayRow: {
       BusinessDate: string;
       /** Format: int64 */
@@ -5529,6 +5587,19 @@ export interface components {
     SalesSwitchesResponse: {
       complexes: components['schemas']['ComplexSwitchesDto'][];
     };
+    SaveSeatPlanBody: {
+      /**
+       * Format: int64
+       * @description The version it was drawn from (a plan of the same hall); absent: drawn from nothing.
+       */
+      basedOn?: number | null;
+      plan: components['schemas']['SeatPlanDoc'];
+      /**
+       * Format: int64
+       * @description The hall.
+       */
+      venueId: number;
+    };
     /** @description A saved card, as the customer may see it. */
     SavedCardDto: {
       /** @description visa, mastercard, amex, diners, discover, jcb, isracard. */
@@ -5557,6 +5628,23 @@ export interface components {
     Screen: {
       label: string;
       labelEn: string;
+      /** Format: int64 */
+      width?: number | null;
+      /**
+       * Format: int64
+       * @description Where the screen stands, in grid cells: from `x`, `width` cells wide (a plan drawn in the
+       *     staff area); absent: across the middle of the hall.
+       */
+      x?: number | null;
+    };
+    /** @description The screen: its words and where it stands at the top of the plan (from `x`, `width` cells). */
+    ScreenDoc: {
+      label?: string;
+      labelEn?: string;
+      /** Format: int64 */
+      width: number;
+      /** Format: int64 */
+      x: number;
     };
     /** @description One screening of the grid. */
     ScreeningDto: {
@@ -5669,6 +5757,26 @@ export interface components {
       /** @description When seat changes of this presentation close (its start, or its sale's end if earlier). */
       until: string;
     };
+    /** @description A seat: its cell, its name in the row, and what kind of seat it is. Flags left out are false. */
+    SeatDoc: {
+      /** @description Custom attribute codes, comma separated. */
+      attributes?: string;
+      /** @description A companion seat: beside a wheelchair place (same row, next x). */
+      companion?: boolean;
+      limitedView?: boolean;
+      name: string;
+      premium?: boolean;
+      /**
+       * Format: int64
+       * @description Seats of one section with the same number are one sofa (or bed): two seats side by side.
+       */
+      sofa?: number | null;
+      wheelchair?: boolean;
+      /** Format: int64 */
+      x: number;
+      /** Format: int64 */
+      y: number;
+    };
     /** @description A seat in the long form of the older calls. */
     SeatLong: {
       /** Format: int64 */
@@ -5696,6 +5804,74 @@ export interface components {
       XCoordinate: number;
       /** Format: int64 */
       YCoordinate: number;
+    };
+    /**
+     * @description A whole seat plan as the editor draws it. Cells: x across (left to right as drawn, the
+     *     screen at the top), y front to back; seats stand at 1 <= x < width, 1 <= y < height.
+     */
+    SeatPlanDoc: {
+      /** Format: int64 */
+      height: number;
+      name: string;
+      screen: components['schemas']['ScreenDoc'];
+      sections: components['schemas']['SectionDoc'][];
+      /** Format: int64 */
+      width: number;
+    };
+    SeatPlanHallDto: {
+      /** Format: int64 */
+      id: number;
+      /** Format: int64 */
+      locationId: number;
+      name: string;
+      nameEn: string;
+    };
+    SeatPlanResponse: {
+      plan: components['schemas']['SeatPlanDoc'];
+      version: components['schemas']['SeatPlanVersionDto'];
+    };
+    /** @description One version of a hall's plan. */
+    SeatPlanVersionDto: {
+      /**
+       * Format: int64
+       * @description The plan it was drawn from; null: none, or loaded from the catalogue.
+       */
+      basedOn?: number | null;
+      /** Format: int64 */
+      gaCapacity: number;
+      /**
+       * Format: int64
+       * @description The plan's id (a presentation's `seatplanId`).
+       */
+      id: number;
+      name: string;
+      /** @description The version a new screening of the hall is sold on. */
+      newest: boolean;
+      /** @description When and by whom it was saved in the editor; null: loaded from the catalogue. */
+      savedAt?: string | null;
+      savedBy?: string | null;
+      /**
+       * Format: int64
+       * @description Presentations sold on this version, and those still to come (not cancelled).
+       */
+      screenings: number;
+      /** Format: int64 */
+      seats: number;
+      /** Format: int64 */
+      sections: number;
+      /** Format: int64 */
+      upcoming: number;
+      /** Format: int64 */
+      venueId: number;
+      /** Format: int64 */
+      version: number;
+    };
+    SeatPlanVersionsResponse: {
+      hall: components['schemas']['SeatPlanHallDto'];
+      /** @description The ticket groups a section may sell. */
+      ticketGroups: components['schemas']['TicketGroupDto'][];
+      /** @description Newest first. */
+      versions: components['schemas']['SeatPlanVersionDto'][];
     };
     /** @description The seat as the spec's lock and unlock bodies name it. */
     SeatRef: {
@@ -5908,6 +6084,26 @@ export interface components {
       nameEn: string;
       /** Format: int64 */
       priceLevel: number;
+      /** Format: int64 */
+      ticketGroupId: number;
+    };
+    /**
+     * @description A section: reserved (rows of seats) or a GA area (a capacity, no rows), each selling one
+     *     ticket group at one price level.
+     */
+    SectionDoc: {
+      /**
+       * Format: int64
+       * @description A GA area's places (a reserved section's is its number of seats).
+       */
+      capacity?: number;
+      /** @description `reserved` or `ga`. */
+      kind: string;
+      name: string;
+      nameEn?: string;
+      /** Format: int64 */
+      priceLevel?: number;
+      rows?: components['schemas']['RowDoc'][];
       /** Format: int64 */
       ticketGroupId: number;
     };
@@ -12030,7 +12226,7 @@ export interface operations {
   backofficeAudit: {
     parameters: {
       query?: {
-        /** @description added, moved, cancelled or salesSwitch; absent: every kind. */
+        /** @description added, moved, cancelled, salesSwitch or seatPlan; absent: every kind. */
         kind?: string;
         /** @description A complex of the user's businesses; absent: all of them. */
         locationId?: number;
@@ -12857,6 +13053,184 @@ export interface operations {
       };
       /** @description formValidation (channel) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  seatPlanVersions: {
+    parameters: {
+      query: {
+        /** @description The hall. */
+        venueId: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The hall's plans */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SeatPlanVersionsResponse'];
+        };
+      };
+      /** @description loginError: no staff login */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hall of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  saveSeatPlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SaveSeatPlanBody'];
+      };
+    };
+    responses: {
+      /** @description Saved: the new version */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SeatPlanResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only, or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such hall of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payloadTooLarge */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description seatPlanInvalid (params.field, params.rule), or formValidation: a malformed body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  seatPlan: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The seat plan */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The plan */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SeatPlanResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such plan of the user's businesses */
+      404: {
         headers: {
           [name: string]: unknown;
         };

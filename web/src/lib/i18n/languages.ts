@@ -53,4 +53,5 @@ export const STAFF_NAMESPACES: readonly string[] = [
   'staffProgramme',
   'staffSwitches',
   'staffAudit',
+  'staffSeatPlans',
 ];

@@ -11,7 +11,7 @@ export type SalesSwitchesResponse = Schemas['SalesSwitchesResponse'];
 export type AuditEntry = Schemas['AuditEntryDto'];
 export type AuditResponse = Schemas['AuditResponse'];
 
-export const AUDIT_KINDS = ['added', 'moved', 'cancelled', 'salesSwitch'] as const;
+export const AUDIT_KINDS = ['added', 'moved', 'cancelled', 'salesSwitch', 'seatPlan'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type Channel = 'web' | 'miniSite';
 export const AUDIT_FIELDS = [
@@ -27,6 +27,12 @@ export const AUDIT_FIELDS = [
   'offline',
   'advanceSales',
   'open',
+  'version',
+  'name',
+  'sections',
+  'seats',
+  'gaCapacity',
+  'basedOn',
 ] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 export function isAuditField(f: string): f is AuditField {
