@@ -6,6 +6,7 @@ pub mod captcha;
 pub mod cardcom;
 pub mod clock;
 pub mod delivery;
+pub mod http;
 pub mod outbox;
 pub mod paypal;
 pub mod payu;
