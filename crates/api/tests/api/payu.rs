@@ -724,3 +724,22 @@ async fn with_payu_cards_still_go_to_the_card_gateway_and_shekels_never_to_payu(
     assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 0, "PayU was never called");
 }
 }
+
+// `kupa check-config --probe`: PayU gives the POS's client a token (nothing is kept, no payment
+// store is needed), and a wrong secret is said to be refused without the secret in the words.
+#[tokio::test]
+async fn the_payu_probe_asks_payu_for_a_token() {
+    let fake = FakePayU::start().await;
+    assert_eq!(
+        kupa_providers::payu::probe(&fake.config()).await.unwrap(),
+        "an OAuth token was given"
+    );
+    let wrong = PayUConfig {
+        client_secret: Secret::new("not-the-secret"),
+        ..fake.config()
+    };
+    let e = kupa_providers::payu::probe(&wrong).await.unwrap_err();
+    assert!(e.contains("OAuth HTTP 401"), "{e}");
+    assert!(!e.contains("not-the-secret"), "{e}");
+    assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 1);
+}

@@ -344,6 +344,15 @@ async fn request_token(client: &reqwest::Client, config: &PayUConfig) -> Result<
         .ok_or_else(|| CallError::refused("an OAuth answer that is not its JSON"))
 }
 
+/// `kupa check-config --probe`: whether PayU gives the POS's client an OAuth token (in PayU's
+/// sandbox with sandbox keys). Nothing is kept.
+pub async fn probe(config: &PayUConfig) -> Result<String, String> {
+    request_token(&client(config)?, config)
+        .await
+        .map(|_| "an OAuth token was given".to_owned())
+        .map_err(|e| format!("{e:?}"))
+}
+
 impl PayU {
     pub fn new(
         config: PayUConfig,
@@ -695,81 +704,3 @@ impl PaymentGateway for PayU {
 
 #[cfg(test)]
 mod tests;
-
-/// Deals kept nowhere: for `kupa check-config --probe`, which only asks PayU for a token.
-pub struct NoDeals;
-
-#[async_trait]
-impl PaymentDeals for NoDeals {
-    async fn record_page(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn page_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
-        Ok(None)
-    }
-    async fn record_deal(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn deal_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
-        Ok(None)
-    }
-    async fn refund_made(&self, _: &str, _: &str) -> kupa_app::StoreResult<bool> {
-        Ok(false)
-    }
-    async fn record_refund(&self, _: &str, _: &str, _: i64, _: i64) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn claim_refund_key(
-        &self,
-        _: &str,
-        _: &str,
-        _: i64,
-        _: i64,
-        _: i64,
-    ) -> kupa_app::StoreResult<kupa_app::ports::RefundClaim> {
-        Ok(kupa_app::ports::RefundClaim::Claimed)
-    }
-    async fn release_refund_key(&self, _: &str, _: &str) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn record_card_charge(
-        &self,
-        _: &str,
-        _: &str,
-        _: &str,
-        _: i64,
-    ) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn card_charge_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
-        Ok(None)
-    }
-    async fn claim_open_to_ask(
-        &self,
-        _: &str,
-        _: i64,
-        _: i64,
-        _: i64,
-        _: i64,
-        _: i64,
-    ) -> kupa_app::StoreResult<Vec<String>> {
-        Ok(Vec::new())
-    }
-    async fn keep_card_token(
-        &self,
-        _: &str,
-        _: &str,
-        _: &str,
-        _: i64,
-    ) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn provider_card(
-        &self,
-        _: &str,
-        _: i64,
-        _: &str,
-    ) -> kupa_app::StoreResult<Option<kupa_app::ports::ProviderCard>> {
-        Ok(None)
-    }
-}
