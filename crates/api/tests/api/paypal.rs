@@ -45,13 +45,12 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Request, StatusCode};
 use axum::routing::{get, post};
-use kupa_api::ApiSettings;
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
-use kupa_app::ports::{CAPTCHA_TEST_TOKEN, CatalogueStore};
-use kupa_providers::clock::ServerClock;
+use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_providers::delivery::secret::Secret;
 use kupa_providers::paypal::{PayPal, PayPalConfig};
 use kupa_store::testing::TestDb;
+use kupa_wiring::ProviderRoutes;
 use serde_json::{Value, json};
 
 use crate::common::paying::*;
@@ -556,38 +555,14 @@ impl FakePayPal {
 
 /// A node of `db` whose payments go through PayPal at `fake`, the chain `catalogue` loaded.
 async fn paypal_app(db: &TestDb, fake: &FakePayPal, catalogue: &str) -> (TestApp, Arc<PayPal>) {
-    let clock = Arc::new(ServerClock::starting_at(start_ms()));
-    let db_arc = Arc::new(db.db.clone());
-    let (mut providers, paypal) = kupa_wiring::Providers::built_in(&db_arc, clock.clone(), true)
-        .with_paypal(&db_arc, Some(fake.config()))
-        .unwrap();
-    let paypal = paypal.unwrap();
-    let gateway = Arc::new(kupa_providers::test_gateway::TestGateway::default());
-    providers.clock = clock.clone();
-    let settings = ApiSettings {
-        session_key: kupa_api::session::SessionKey::for_tests(),
-        ..test_settings()
-    };
-    let state = kupa_wiring::app_state(db_arc, providers, settings);
-    let routes =
-        kupa_api::router(state.clone()).merge(kupa_wiring::paypal_route(&state, paypal.clone()));
-    let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(start_ms()));
-    let app = TestApp {
-        router: kupa_api::with_site_layers(routes, state.clone()),
-        state,
-        writes_examples: false,
-        clock,
-        today,
-        gateway,
-        worker: None,
-    };
-    let data = kupa_app::catalogue_file::expand(
-        kupa_app::catalogue_file::parse(catalogue).unwrap(),
-        today,
+    TestApp::with_provider(
+        db,
+        test_settings(),
+        catalogue,
+        |p, db| p.with_paypal(db, Some(fake.config())),
+        ProviderRoutes::paypal,
     )
-    .unwrap();
-    db.db.load_catalogue(&data).await.unwrap();
-    (app, paypal)
+    .await
 }
 
 async fn deliver(app: &TestApp, d: &Delivery) -> Reply {
