@@ -46,7 +46,7 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Request, StatusCode};
 use axum::routing::{get, post};
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
-use kupa_app::ports::CAPTCHA_TEST_TOKEN;
+use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
 use kupa_providers::delivery::secret::Secret;
 use kupa_providers::paypal::{PayPal, PayPalConfig};
 use kupa_store::testing::TestDb;
@@ -616,7 +616,10 @@ async fn an_order_paid_with_paypal_is_captured_once_paypal_verifies_the_webhook(
     let fake = FakePayPal::start().await;
     let (app, _) = paypal_app(db, &fake, DEMO).await;
     let who = buyer(1);
+    // The token is asked for while the order is opened: between these two instants.
+    let before_token = app.clock.now_ms();
     let (k, payment, order, asked) = opened(&app, &fake, &who).await;
+    let after_token = app.clock.now_ms();
     // What Kupa asked PayPal: our payment named three ways, the total as PayPal's decimal, the
     // buyer's way back, and the payment as the idempotency key.
     let body = &asked["asked"];
@@ -655,12 +658,15 @@ async fn an_order_paid_with_paypal_is_captured_once_paypal_verifies_the_webhook(
     assert_eq!(deliver(&app, &completed).await.status, StatusCode::OK);
     assert_eq!(fake.captures(), 1);
     assert_eq!(paid_orders(db).await, vec!["1".to_owned()]);
-    // One token served every call, until a minute before its nine hours are up.
+    // One token served every call, until a minute before its nine hours are up. The clock is set
+    // from when the token was asked for, not moved by a fixed step: the calls above take their
+    // time on a busy machine, and the clock runs on meanwhile.
     assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 1);
-    app.clock.advance_ms(32_400_000 - 61_000);
+    let set_clock_to = |at: i64| app.clock.advance_ms(at - app.clock.now_ms());
+    set_clock_to(before_token + 32_400_000 - 90_000);
     assert_eq!(deliver(&app, &completed).await.status, StatusCode::OK);
     assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 1);
-    app.clock.advance_ms(2_000);
+    set_clock_to(after_token + 32_400_000 - 59_000);
     assert_eq!(deliver(&app, &completed).await.status, StatusCode::OK);
     assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 2);
 }
