@@ -150,25 +150,8 @@ mod tests {
 
     fn payment(return_url: &str) -> Payment {
         Payment {
-            id: "pay_1".into(),
-            order_id: "ord_1".into(),
-            session_id: "s".into(),
-            customer_id: None,
-            method: kupa_app::orders::PaymentMethod::Card,
-            amount: 100,
-            currency: "ILS".into(),
-            installments: 1,
-            status: kupa_app::orders::PaymentStatus::Created,
-            card_brand: None,
-            card_last4: None,
-            card_bin: None,
-            save_card: false,
-            failure_code: None,
-            decline_reason: None,
-            locale: "he".into(),
             return_url: return_url.into(),
-            created_at_ms: 0,
-            updated_at_ms: 0,
+            ..crate::testing::payment()
         }
     }
 

@@ -11,3 +11,5 @@ pub mod outbox;
 pub mod paypal;
 pub mod payu;
 pub mod test_gateway;
+#[cfg(test)]
+mod testing;
