@@ -107,8 +107,22 @@ fn error(status: StatusCode, name: &str, issue: &str) -> Answer {
     )
 }
 
-fn bearer_ok(headers: &HeaderMap) -> bool {
-    headers.get("authorization").and_then(|v| v.to_str().ok()) == Some(&format!("Bearer {TOKEN}"))
+/// PayPal's answer to a call without the token it gave: `None` when the call has it.
+fn unauthorized(headers: &HeaderMap) -> Option<Answer> {
+    let bearer = headers.get("authorization").and_then(|v| v.to_str().ok());
+    (bearer != Some(&format!("Bearer {TOKEN}"))).then(|| {
+        error(
+            StatusCode::UNAUTHORIZED,
+            "AUTHENTICATION_FAILURE",
+            "INVALID_TOKEN",
+        )
+    })
+}
+
+/// The first answer to a call made again with its `PayPal-Request-Id` (PayPal's idempotency).
+fn answered_before(st: &FakeState, request_id: Option<&str>) -> Option<Answer> {
+    let (status, answer) = st.answered.lock().unwrap().get(request_id?).cloned()?;
+    Some((status, axum::Json(answer)))
 }
 
 fn request_id(headers: &HeaderMap) -> Option<String> {
@@ -167,20 +181,13 @@ async fn create_order(
     headers: HeaderMap,
     body: axum::Json<Value>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     let b = body.0;
     let rid = request_id(&headers);
-    if let Some((s, a)) = rid
-        .as_ref()
-        .and_then(|r| st.answered.lock().unwrap().get(r).cloned())
-    {
-        return (s, axum::Json(a));
+    if let Some(first) = answered_before(&st, rid.as_deref()) {
+        return first;
     }
     let unit = &b["purchase_units"][0];
     let ctx = &b["payment_source"]["paypal"]["experience_context"];
@@ -247,12 +254,8 @@ async fn show_order(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     match st.orders.lock().unwrap().get(&id) {
         Some(o) => (StatusCode::OK, axum::Json(order_json(&id, o))),
@@ -269,19 +272,12 @@ async fn capture(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     let rid = request_id(&headers);
-    if let Some((s, a)) = rid
-        .as_ref()
-        .and_then(|r| st.answered.lock().unwrap().get(r).cloned())
-    {
-        return (s, axum::Json(a));
+    if let Some(first) = answered_before(&st, rid.as_deref()) {
+        return first;
     }
     let answer = {
         let mut orders = st.orders.lock().unwrap();
@@ -351,12 +347,8 @@ async fn refund(
     Path(capture_id): Path<String>,
     body: axum::Json<Value>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     let rid = request_id(&headers).unwrap_or_default();
     if let Some((s, a)) = st.answered.lock().unwrap().get(&rid).cloned() {
@@ -403,12 +395,8 @@ async fn verify(
     headers: HeaderMap,
     body: axum::Json<Value>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     let b = body.0;
     for field in [
