@@ -135,16 +135,7 @@ pub async fn check_config(
     }
     if let Some(c) = payu {
         // A real call: an OAuth token for the POS (in PayU's sandbox with sandbox keys).
-        let db = std::sync::Arc::new(kupa_providers::payu::NoDeals);
-        let clock = std::sync::Arc::new(ServerClock::new());
-        let answer = match kupa_providers::payu::PayU::new(c, db, clock) {
-            Ok(p) => p
-                .access_token()
-                .await
-                .map(|_| "an OAuth token was given".to_owned())
-                .map_err(|e| format!("{e:?}")),
-            Err(e) => Err(e),
-        };
+        let answer = kupa_providers::payu::probe(&c).await;
         broken |= answer.is_err();
         println!(
             "payu probe: {}",

@@ -6,7 +6,10 @@ pub mod captcha;
 pub mod cardcom;
 pub mod clock;
 pub mod delivery;
+pub mod http;
 pub mod outbox;
 pub mod paypal;
 pub mod payu;
 pub mod test_gateway;
+#[cfg(test)]
+mod testing;

@@ -9,6 +9,80 @@ use sqlx::Row;
 
 use crate::{Db, db_err};
 
+/// What a payment's `payment_deals` row keeps of its provider, one column each: the page opened
+/// (CardCom's LowProfileId, PayU's or PayPal's order), the deal confirmed (for the refunds), and
+/// the saved card a token charge named.
+#[derive(Clone, Copy)]
+enum Kept {
+    Page,
+    Deal,
+    CardCharge,
+}
+
+// The SQL below is put together from these words only (a closed set, no input).
+impl Kept {
+    fn column(self) -> &'static str {
+        match self {
+            Kept::Page => "page_id",
+            Kept::Deal => "deal_id",
+            Kept::CardCharge => "card_token",
+        }
+    }
+
+    /// What a second write for the payment does: a page and a card charge are kept as first
+    /// written; a deal fills in a row the page made, and is never replaced once known.
+    fn on_conflict(self) -> &'static str {
+        match self {
+            Kept::Page | Kept::CardCharge => "DO NOTHING",
+            Kept::Deal => {
+                "DO UPDATE SET deal_id = COALESCE(payment_deals.deal_id, excluded.deal_id)"
+            }
+        }
+    }
+}
+
+impl Db {
+    async fn keep(
+        &self,
+        what: Kept,
+        payment_id: &str,
+        provider: &str,
+        value: &str,
+        now_ms: i64,
+    ) -> StoreResult<()> {
+        let sql = format!(
+            "INSERT INTO payment_deals (payment_id, provider, {}, created_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) {}",
+            what.column(),
+            what.on_conflict()
+        );
+        on_pool!(self, |p| sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(payment_id)
+            .bind(provider)
+            .bind(value)
+            .bind(now_ms)
+            .execute(p)
+            .await
+            .map(|_| ())
+            .map_err(db_err)?);
+        Ok(())
+    }
+
+    async fn kept(&self, what: Kept, payment_id: &str) -> StoreResult<Option<String>> {
+        let column = what.column();
+        let sql = format!("SELECT {column} FROM payment_deals WHERE payment_id = $1");
+        Ok(on_pool!(self, |p| sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(payment_id)
+            .fetch_optional(p)
+            .await
+            .and_then(|r| r
+                .map(|r| r.try_get::<Option<String>, _>(column))
+                .transpose())
+            .map(Option::flatten)
+            .map_err(db_err)?))
+    }
+}
+
 #[async_trait]
 impl PaymentDeals for Db {
     async fn record_page(
@@ -18,33 +92,12 @@ impl PaymentDeals for Db {
         page_id: &str,
         now_ms: i64,
     ) -> StoreResult<()> {
-        on_pool!(self, |p| sqlx::query(
-            "INSERT INTO payment_deals (payment_id, provider, page_id, created_at) \
-             VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO NOTHING",
-        )
-        .bind(payment_id)
-        .bind(provider)
-        .bind(page_id)
-        .bind(now_ms)
-        .execute(p)
-        .await
-        .map(|_| ())
-        .map_err(db_err)?);
-        Ok(())
+        self.keep(Kept::Page, payment_id, provider, page_id, now_ms)
+            .await
     }
 
     async fn page_of(&self, payment_id: &str) -> StoreResult<Option<String>> {
-        Ok(on_pool!(self, |p| sqlx::query(
-            "SELECT page_id FROM payment_deals WHERE payment_id = $1"
-        )
-        .bind(payment_id)
-        .fetch_optional(p)
-        .await
-        .and_then(|r| r
-            .map(|r| r.try_get::<Option<String>, _>("page_id"))
-            .transpose())
-        .map(Option::flatten)
-        .map_err(db_err)?))
+        self.kept(Kept::Page, payment_id).await
     }
 
     async fn record_deal(
@@ -54,34 +107,12 @@ impl PaymentDeals for Db {
         deal_id: &str,
         now_ms: i64,
     ) -> StoreResult<()> {
-        on_pool!(self, |p| sqlx::query(
-            "INSERT INTO payment_deals (payment_id, provider, deal_id, created_at) \
-             VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO UPDATE \
-             SET deal_id = COALESCE(payment_deals.deal_id, excluded.deal_id)",
-        )
-        .bind(payment_id)
-        .bind(provider)
-        .bind(deal_id)
-        .bind(now_ms)
-        .execute(p)
-        .await
-        .map(|_| ())
-        .map_err(db_err)?);
-        Ok(())
+        self.keep(Kept::Deal, payment_id, provider, deal_id, now_ms)
+            .await
     }
 
     async fn deal_of(&self, payment_id: &str) -> StoreResult<Option<String>> {
-        Ok(on_pool!(self, |p| sqlx::query(
-            "SELECT deal_id FROM payment_deals WHERE payment_id = $1"
-        )
-        .bind(payment_id)
-        .fetch_optional(p)
-        .await
-        .and_then(|r| r
-            .map(|r| r.try_get::<Option<String>, _>("deal_id"))
-            .transpose())
-        .map(Option::flatten)
-        .map_err(db_err)?))
+        self.kept(Kept::Deal, payment_id).await
     }
 
     async fn refund_made(&self, payment_id: &str, key: &str) -> StoreResult<bool> {
@@ -204,33 +235,12 @@ impl PaymentDeals for Db {
         card_token: &str,
         now_ms: i64,
     ) -> StoreResult<()> {
-        on_pool!(self, |p| sqlx::query(
-            "INSERT INTO payment_deals (payment_id, provider, card_token, created_at) \
-             VALUES ($1, $2, $3, $4) ON CONFLICT (payment_id) DO NOTHING",
-        )
-        .bind(payment_id)
-        .bind(provider)
-        .bind(card_token)
-        .bind(now_ms)
-        .execute(p)
-        .await
-        .map(|_| ())
-        .map_err(db_err)?);
-        Ok(())
+        self.keep(Kept::CardCharge, payment_id, provider, card_token, now_ms)
+            .await
     }
 
     async fn card_charge_of(&self, payment_id: &str) -> StoreResult<Option<String>> {
-        Ok(on_pool!(self, |p| sqlx::query(
-            "SELECT card_token FROM payment_deals WHERE payment_id = $1"
-        )
-        .bind(payment_id)
-        .fetch_optional(p)
-        .await
-        .and_then(|r| r
-            .map(|r| r.try_get::<Option<String>, _>("card_token"))
-            .transpose())
-        .map(Option::flatten)
-        .map_err(db_err)?))
+        self.kept(Kept::CardCharge, payment_id).await
     }
 
     async fn claim_open_to_ask(

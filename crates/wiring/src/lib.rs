@@ -22,7 +22,9 @@ use kupa_app::catalogue_cache::CachedCatalogue;
 use kupa_app::logins::CustomerLoginService;
 use kupa_app::orders::{Messages, OrderService, PaymentGateway};
 use kupa_app::ports::SmsSender;
-use kupa_app::ports::{AdjustableClock, Captcha, CatalogueStore, Clock, Mailer, OutboxStore};
+use kupa_app::ports::{
+    AdjustableClock, Captcha, CatalogueStore, Clock, Mailer, OutboxStore, PaymentDeals,
+};
 use kupa_app::saved_cards::SavedCardService;
 use kupa_app::tickets::TicketService;
 use kupa_providers::captcha::{CaptchaMode, ConfiguredCaptcha};
@@ -90,22 +92,15 @@ impl Providers {
         db: &Arc<Db>,
         config: Option<kupa_providers::cardcom::CardComConfig>,
     ) -> Result<(Providers, Option<Arc<kupa_providers::cardcom::CardCom>>), String> {
-        let Some(config) = config else {
-            return Ok((self, None));
-        };
-        let clock: Arc<dyn Clock> = self.clock.clone();
-        let cardcom = Arc::new(kupa_providers::cardcom::CardCom::new(
+        self.with_payments(
+            db,
             config,
-            db.clone(),
-            clock,
-        )?);
-        Ok((
-            Providers {
-                gateway: cardcom.clone(),
-                ..self
+            kupa_providers::cardcom::CardCom::new,
+            |p, cardcom| Providers {
+                gateway: cardcom,
+                ..p
             },
-            Some(cardcom),
-        ))
+        )
     }
 
     /// PayU for the PayU and Blik methods (decision 0064), its orders kept in `db`; `None`
@@ -116,18 +111,12 @@ impl Providers {
         db: &Arc<Db>,
         config: Option<kupa_providers::payu::PayUConfig>,
     ) -> Result<(Providers, Option<Arc<kupa_providers::payu::PayU>>), String> {
-        let Some(config) = config else {
-            return Ok((self, None));
-        };
-        let clock: Arc<dyn Clock> = self.clock.clone();
-        let payu = Arc::new(kupa_providers::payu::PayU::new(config, db.clone(), clock)?);
-        Ok((
+        self.with_payments(db, config, kupa_providers::payu::PayU::new, |p, payu| {
             Providers {
-                payu: Some(payu.clone()),
-                ..self
-            },
-            Some(payu),
-        ))
+                payu: Some(payu),
+                ..p
+            }
+        })
     }
 
     /// PayPal's Orders API for the `paypal` method (decision 0065), its orders and captures kept
@@ -138,22 +127,32 @@ impl Providers {
         db: &Arc<Db>,
         config: Option<kupa_providers::paypal::PayPalConfig>,
     ) -> Result<(Providers, Option<Arc<kupa_providers::paypal::PayPal>>), String> {
+        self.with_payments(
+            db,
+            config,
+            kupa_providers::paypal::PayPal::new,
+            |p, paypal| Providers {
+                paypal: Some(paypal),
+                ..p
+            },
+        )
+    }
+
+    /// A payment provider's adapter made from its `config` (its deals kept in `db`, on the
+    /// providers' clock) and `put` in its place; `None` changes nothing.
+    fn with_payments<C, P: PaymentGateway + 'static>(
+        self,
+        db: &Arc<Db>,
+        config: Option<C>,
+        make: impl FnOnce(C, Arc<dyn PaymentDeals>, Arc<dyn Clock>) -> Result<P, String>,
+        put: impl FnOnce(Providers, Arc<dyn PaymentGateway>) -> Providers,
+    ) -> Result<(Providers, Option<Arc<P>>), String> {
         let Some(config) = config else {
             return Ok((self, None));
         };
         let clock: Arc<dyn Clock> = self.clock.clone();
-        let paypal = Arc::new(kupa_providers::paypal::PayPal::new(
-            config,
-            db.clone(),
-            clock,
-        )?);
-        Ok((
-            Providers {
-                paypal: Some(paypal.clone()),
-                ..self
-            },
-            Some(paypal),
-        ))
+        let adapter = Arc::new(make(config, db.clone(), clock)?);
+        Ok((put(self, adapter.clone()), Some(adapter)))
     }
 
     /// The real SMS provider and mail server of `delivery` in place of the outbox adapters, for

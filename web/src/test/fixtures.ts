@@ -5,6 +5,7 @@ import type {
   SeatplanV2,
   SeatsStatusCompactResponse,
   SiteConfig,
+  Ticket,
 } from '../lib/api/types';
 import demoConfig from './data/config.json';
 
@@ -171,6 +172,35 @@ export function makeCompactStatus(
     boxOffice: [],
     sections: [],
     serverTime: '2026-07-14T09:00:00Z',
+    ...overrides,
+  };
+}
+
+/** A ticket type of group 1: 10.00 ILS, no service charge, anyone may buy up to 10; what a test
+ * is about in `overrides`. */
+export function makeTicket(id: number, overrides: Partial<Ticket> = {}): Ticket {
+  return {
+    id,
+    ticketId: id,
+    ticketGroupId: 1,
+    name: `t${id}`,
+    nameEn: '',
+    price: 1000,
+    oldPrice: null,
+    serviceCharge: 0,
+    currency: 'ILS',
+    pricePolicyId: 1,
+    minQuantity: 0,
+    maxQuantity: 10,
+    requiresTicketId: null,
+    memberOnly: false,
+    needsSeniorId: false,
+    refPrompt: '',
+    refPromptEn: '',
+    loyaltyPointsPrice: null,
+    isLoyaltyPointsRedemption: false,
+    multiplyFactor: 1,
+    seatKind: null,
     ...overrides,
   };
 }

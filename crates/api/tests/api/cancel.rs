@@ -51,29 +51,6 @@ async fn reservation(app: &TestApp, who: &str, id: &str) -> Value {
     r.body["reservation"].clone()
 }
 
-async fn seat_state(app: &TestApp, k: &Paying, s: &Value) -> String {
-    let st = app
-        .call_as(
-            &buyer(99),
-            "GET",
-            &format!(
-                "/api/seats/seats-statusV2?presentationId={}",
-                k.presentation["id"]
-            ),
-            None,
-        )
-        .await;
-    st.body["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["x"] == s["x"] && x["y"] == s["y"] && x["si"] == s["si"])
-        .unwrap()["s"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
 fn line_value(seat: &Value) -> i64 {
     seat["price"].as_i64().unwrap() + seat["serviceCharge"].as_i64().unwrap()
 }
@@ -603,31 +580,20 @@ api_tests! {
 async fn futures_states(app: &TestApp, b: &PaidCart) -> Vec<String> {
     let mut out = Vec::new();
     for s in &b.k.seats {
-        out.push(seat_state(app, &b.k, s).await);
+        out.push(
+            seat_state(app, &b.k, s)
+                .await
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+        );
     }
     out
 }
 
 /// The buyer's held seats priced again, with the ₪50 voucher VALUE-5000 paying part.
 async fn voucher_cart(app: &TestApp, who: &str, k: &Paying) -> Value {
-    let groups = app
-        .ticket_groups(k.presentation["id"].as_i64().unwrap(), None)
-        .await
-        .ok();
-    let regular = groups
-        .ticket_groups
-        .iter()
-        .flat_map(|g| &g.tickets)
-        .find(|t| t.name_en.to_lowercase().contains("regular"))
-        .expect("a regular ticket");
-    let lines: Vec<Value> = k
-        .seats
-        .iter()
-        .map(|s| {
-            json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"],
-                         "ticket": { "ticketId": regular.id, "amount": regular.price } })
-        })
-        .collect();
+    let lines = regular_lines(app, k).await;
     let cart = json!({
         "cart": {
             "presentations": [{ "presentationId": k.presentation["id"], "seats": lines }],

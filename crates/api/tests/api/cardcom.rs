@@ -52,12 +52,12 @@ use axum::http::{Request, StatusCode};
 use axum::routing::post;
 use kupa_api::ApiSettings;
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
-use kupa_app::ports::{CAPTCHA_TEST_TOKEN, CatalogueStore, PaymentDeals};
+use kupa_app::ports::{CAPTCHA_TEST_TOKEN, PaymentDeals};
 use kupa_app::saved_cards::{SavedCard, SavedCardStore};
 use kupa_providers::cardcom::{CardCom, CardComConfig};
-use kupa_providers::clock::ServerClock;
 use kupa_providers::delivery::secret::Secret;
 use kupa_store::testing::TestDb;
+use kupa_wiring::ProviderRoutes;
 use serde_json::{Value, json};
 
 use crate::common::paying::*;
@@ -375,36 +375,18 @@ async fn saved_with_cardcom(db: &TestDb, fake: &FakeCardCom, token_byte: u8, dea
 
 /// A node of `db` whose card payments go through CardCom at `fake` (the demo chain loaded).
 async fn cardcom_app(db: &TestDb, fake: &FakeCardCom) -> (TestApp, Arc<CardCom>) {
-    let clock = Arc::new(ServerClock::starting_at(start_ms()));
-    let db_arc = Arc::new(db.db.clone());
-    let (mut providers, cardcom) = kupa_wiring::Providers::built_in(&db_arc, clock.clone(), true)
-        .with_cardcom(&db_arc, Some(fake.config()))
-        .unwrap();
-    let cardcom = cardcom.unwrap();
-    // The test gateway stays reachable in the harness's field, unused by this node.
-    let gateway = Arc::new(kupa_providers::test_gateway::TestGateway::default());
-    providers.clock = clock.clone();
     let settings = ApiSettings {
-        session_key: kupa_api::session::SessionKey::for_tests(),
         payment_page_origin: Some(fake.config().page_origin()),
         ..test_settings()
     };
-    let state = kupa_wiring::app_state(db_arc, providers, settings);
-    let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(start_ms()));
-    let app = TestApp {
-        router: kupa_wiring::site_with_cardcom(state.clone(), Some(cardcom.clone())),
-        state,
-        writes_examples: false,
-        clock,
-        today,
-        gateway,
-        worker: None,
-    };
-    let data =
-        kupa_app::catalogue_file::expand(kupa_app::catalogue_file::parse(DEMO).unwrap(), today)
-            .unwrap();
-    db.db.load_catalogue(&data).await.unwrap();
-    (app, cardcom)
+    TestApp::with_provider(
+        db,
+        settings,
+        DEMO,
+        |p, db| p.with_cardcom(db, Some(fake.config())),
+        ProviderRoutes::cardcom,
+    )
+    .await
 }
 
 /// CardCom's webhook post: the deal's LowProfileResult, as CardCom sends it.

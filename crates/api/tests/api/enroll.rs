@@ -49,22 +49,6 @@ async fn unlock(app: &TestApp, who: &str, body: &Value) -> Reply {
     .await
 }
 
-/// The (presentation, x, y) of each selection.
-fn held(r: &Reply) -> Vec<(i64, i64, i64)> {
-    r.body["selections"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no selections in {} {}", r.status, r.text))
-        .iter()
-        .map(|s| {
-            (
-                s["presentationId"].as_i64().unwrap(),
-                s["x"].as_i64().unwrap(),
-                s["y"].as_i64().unwrap(),
-            )
-        })
-        .collect()
-}
-
 fn customer() -> Value {
     json!({ "firstName": "דנה", "lastName": "לוי", "email": "dana@example.com", "verifyEmailAddress": "dana@example.com",
             "mobileNumber": DANA, "ssn": DANA_SSN, "acceptedTerms": [1, 2, 3] })
@@ -123,7 +107,7 @@ api_tests! {
         // The member seat: row 3 seat at x 5, held in all three presentations at once.
         let r = lock(&app, &who, &seat(5, 3, None, "200001")).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        assert_eq!(held(&r), vec![(901, 5, 3), (902, 5, 3), (903, 5, 3)]);
+        assert_eq!(selections_held(&r), vec![(901, 5, 3), (902, 5, 3), (903, 5, 3)]);
         example(&app, "enrollLockSeat", "SelectionsResponse", &r);
         // Another buyer's map shows it taken in every presentation, and the member-seat map too.
         let other = log_in(&app, &buyer(2), NOA).await;
@@ -146,7 +130,7 @@ api_tests! {
         let r = lock(&app, &who, &seat(7, 3, None, "200001")).await;
         assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "lock_seat_error"), "{}", r.text);
         let mine = app.call_as(&who, "GET", &format!("/api/enroll/{PASS}/seatplan?seasonId={SEASON}&presentationId=901"), None).await;
-        assert_eq!(held(&mine), vec![(901, 5, 3), (902, 5, 3), (903, 5, 3)], "all or none");
+        assert_eq!(selections_held(&mine), vec![(901, 5, 3), (902, 5, 3), (903, 5, 3)], "all or none");
         let free_901 = app.get("/api/seats/seats-statusV2?presentationId=901").await;
         assert!(free_901.body["seats"].as_array().unwrap().iter().any(|s| s["x"] == 7 && s["y"] == 3 && s["isAvailable"] == true),
             "the seat taken in 901 on the way was given back");
@@ -154,13 +138,13 @@ api_tests! {
         // Another seat in 902 only: the old one there gives way.
         let r = lock(&app, &who, &seat(6, 4, Some(902), "200001")).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        assert_eq!(held(&r), vec![(901, 5, 3), (902, 6, 4), (903, 5, 3)]);
+        assert_eq!(selections_held(&r), vec![(901, 5, 3), (902, 6, 4), (903, 5, 3)]);
         // The optional one left out: released there.
         let mut body = seat(5, 3, Some(903), "200001");
         body.as_object_mut().unwrap().remove("seasonId");
         let r = unlock(&app, &who, &body).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        assert_eq!(held(&r), vec![(901, 5, 3), (902, 6, 4)]);
+        assert_eq!(selections_held(&r), vec![(901, 5, 3), (902, 6, 4)]);
 
         // The enrolment cart: priced by the season, ₪15 money and ₪15 from the pass a ticket.
         let before = balance(db, "200001").await;
@@ -210,11 +194,11 @@ api_tests! {
             assert_eq!(won.len(), 1, "round {round}: {} / {}", a.text, b.text);
             let lost = if a.status == StatusCode::OK { &b } else { &a };
             assert_eq!(code(lost), "lock_seat_error", "{}", lost.text);
-            assert_eq!(held(won[0]).iter().filter(|(_, hx, hy)| (*hx, *hy) == (x, 6)).count(), 3, "{}", won[0].text);
+            assert_eq!(selections_held(won[0]).iter().filter(|(_, hx, hy)| (*hx, *hy) == (x, 6)).count(), 3, "{}", won[0].text);
             // The loser holds that seat nowhere.
             let loser = if a.status == StatusCode::OK { &noa } else { &dana };
             let r = app.call_as(loser, "GET", &format!("/api/enroll/{PASS}/seatplan?seasonId={SEASON}"), None).await;
-            assert!(!held(&r).iter().any(|(_, hx, hy)| (*hx, *hy) == (x, 6)), "{}", r.text);
+            assert!(!selections_held(&r).iter().any(|(_, hx, hy)| (*hx, *hy) == (x, 6)), "{}", r.text);
             // Free again for the next round.
             let winner = if a.status == StatusCode::OK { &dana } else { &noa };
             let mut body = seat(x, 6, None, "200001");
@@ -259,7 +243,7 @@ api_tests! {
         let r = app.call_as(&dana, "POST", "/api/cart", Some(&body.to_string())).await;
         assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "ticketNotFound"), "{}", r.text);
         let r = lock(&app, &dana, &seat(2, 2, Some(901), "200001")).await;
-        assert_eq!(held(&r).len(), 3, "still one seat in each: {}", r.text);
+        assert_eq!(selections_held(&r).len(), 3, "still one seat in each: {}", r.text);
         // A pass without the balance the season takes from it.
         let ronit = log_in(&app, &buyer(4), RONIT).await;
         let r = lock(&app, &ronit, &seat(1, 8, None, "200003")).await;

@@ -39,22 +39,6 @@ async fn unlock(app: &TestApp, who: &str, x: i64, y: i64) -> Reply {
         .await
 }
 
-/// The (presentation, x, y) of each selection.
-fn held(r: &Reply) -> Vec<(i64, i64, i64)> {
-    r.body["selections"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no selections in {} {}", r.status, r.text))
-        .iter()
-        .map(|s| {
-            (
-                s["presentationId"].as_i64().unwrap(),
-                s["x"].as_i64().unwrap(),
-                s["y"].as_i64().unwrap(),
-            )
-        })
-        .collect()
-}
-
 fn everywhere(x: i64, y: i64) -> Vec<(i64, i64, i64)> {
     SCREENINGS.iter().map(|p| (*p, x, y)).collect()
 }
@@ -110,10 +94,10 @@ api_tests! {
         // The seat, held in the three screenings at once; another seat takes its place.
         let r = lock(&app, &who, 4, 2).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        assert_eq!(held(&r), everywhere(4, 2));
+        assert_eq!(selections_held(&r), everywhere(4, 2));
         let r = lock(&app, &who, 5, 2).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        assert_eq!(held(&r), everywhere(5, 2), "one seat: the first gave way");
+        assert_eq!(selections_held(&r), everywhere(5, 2), "one seat: the first gave way");
         example(&app, "membershipLockSeat", "SelectionsResponse", &r);
         for p in SCREENINGS {
             assert!(available(&app, p, 4, 2).await, "released in {p}");
@@ -176,14 +160,14 @@ api_tests! {
             assert_eq!(won.len(), 1, "round {round}: {} / {}", a.text, b.text);
             let lost = if a.status == StatusCode::OK { &b } else { &a };
             assert_eq!(code(lost), "lock_seat_error", "{}", lost.text);
-            assert_eq!(held(won[0]), everywhere(x, 7));
+            assert_eq!(selections_held(won[0]), everywhere(x, 7));
             let loser = if a.status == StatusCode::OK { &noa } else { &dana };
             let r = app.call_as(loser, "GET", &format!("/api/membership/seatplan?membershipId={SEATED}"), None).await;
-            assert!(held(&r).is_empty(), "the loser holds nothing: {}", r.text);
+            assert!(selections_held(&r).is_empty(), "the loser holds nothing: {}", r.text);
             let winner = if a.status == StatusCode::OK { &dana } else { &noa };
             let r = unlock(&app, winner, x, 7).await;
             assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-            assert!(held(&r).is_empty());
+            assert!(selections_held(&r).is_empty());
         }
         let claims = rows(db, "SELECT CAST(presentation_id AS TEXT) FROM seat_claims WHERE presentation_id IN (911, 912, 913) AND y = 7").await;
         assert!(claims.is_empty(), "{claims:?}");
@@ -221,7 +205,7 @@ api_tests! {
         let r = lock(&app, &dana, 8, 3).await;
         assert_eq!((r.status, code(&r)), (StatusCode::CONFLICT, "lock_seat_error"), "{}", r.text);
         let mine = app.call_as(&dana, "GET", &format!("/api/membership/seatplan?membershipId={SEATED}"), None).await;
-        assert_eq!(held(&mine), everywhere(2, 3), "all or none");
+        assert_eq!(selections_held(&mine), everywhere(2, 3), "all or none");
         assert!(available(&app, 911, 8, 3).await, "the seat taken in 911 on the way was given back");
         // The member-seat map shows 8/3 taken (taken in 913), 2/3 as Dana's.
         let seat_of = |m: &Reply, x: i64, y: i64| m.body["seats"].as_array().unwrap().iter()

@@ -169,21 +169,7 @@ async fn a_cart_through_a_mini_site_is_refused_what_it_does_not_show(db: &TestDb
 /// The cart `k` was priced with (its held seats on regular tickets), with `extra` fields.
 async fn cart_of(k: &Paying, app: &TestApp, extra: Value) -> Value {
     let id = k.presentation["id"].as_i64().unwrap();
-    let groups = app.ticket_groups(id, None).await.ok();
-    let regular = groups
-        .ticket_groups
-        .iter()
-        .flat_map(|g| &g.tickets)
-        .find(|t| t.name_en.to_lowercase().contains("regular"))
-        .expect("a regular ticket");
-    let seats: Vec<Value> = k
-        .seats
-        .iter()
-        .map(|s| {
-            json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"],
-        "ticket": { "ticketId": regular.id, "amount": regular.price } })
-        })
-        .collect();
+    let seats = regular_lines(app, k).await;
     let mut c = json!({ "presentations": [{ "presentationId": id, "seats": seats }] });
     c.as_object_mut()
         .unwrap()

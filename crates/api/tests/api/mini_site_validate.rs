@@ -31,18 +31,7 @@ async fn bought_for_kids(app: &TestApp, who: &str) -> (Value, String) {
         .cloned()
         .expect("a kids' screening on sale in the big hall");
     let k = priced_cart_for(app, who, p.clone(), 0, None, "he").await;
-    let payment = start_payment_with(app, who, &k, "card", "he", 1, false).await;
-    let r = app
-        .form_as(
-            who,
-            "POST",
-            &format!("/pay/{payment}/card"),
-            Some(&card_form("4242+4242+4242+4242", &good_expiry(app), "987")),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
-    let done = app.commit(who, p["id"].as_i64().unwrap()).await.ok();
-    (p, done.reservation_number)
+    (p, pay_by_card(app, who, k).await.reservation_number)
 }
 
 async fn validate(

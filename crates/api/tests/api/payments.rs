@@ -48,27 +48,6 @@ async fn order_of(db: &TestDb, payment_id: &str) -> kupa_app::orders::Order {
     db.db.order(&payment.order_id).await.unwrap().unwrap()
 }
 
-async fn seat_state(app: &TestApp, k: &Paying, s: &Value) -> Value {
-    let st = app
-        .call_as(
-            &buyer(99),
-            "GET",
-            &format!(
-                "/api/seats/seats-statusV2?presentationId={}",
-                k.presentation["id"]
-            ),
-            None,
-        )
-        .await;
-    st.body["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["x"] == s["x"] && x["y"] == s["y"] && x["si"] == s["si"])
-        .unwrap()["s"]
-        .clone()
-}
-
 const PAYMENT_TEXT: &str = "SELECT id || '|' || order_id || '|' || session_id || '|' || method || '|' || status || '|' || COALESCE(card_brand, '') || '|' \
      || COALESCE(card_last4, '') || '|' || COALESCE(card_bin, '') || '|' || COALESCE(failure_code, '') || '|' || locale || '|' || return_url FROM payments";
 const EVENT_TEXT: &str = "SELECT payment_id || '|' || kind || '|' || detail FROM payment_events";

@@ -45,13 +45,12 @@ use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Request, StatusCode};
 use axum::routing::{get, post};
-use kupa_api::ApiSettings;
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
-use kupa_app::ports::{CAPTCHA_TEST_TOKEN, CatalogueStore};
-use kupa_providers::clock::ServerClock;
+use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
 use kupa_providers::delivery::secret::Secret;
 use kupa_providers::paypal::{PayPal, PayPalConfig};
 use kupa_store::testing::TestDb;
+use kupa_wiring::ProviderRoutes;
 use serde_json::{Value, json};
 
 use crate::common::paying::*;
@@ -108,8 +107,22 @@ fn error(status: StatusCode, name: &str, issue: &str) -> Answer {
     )
 }
 
-fn bearer_ok(headers: &HeaderMap) -> bool {
-    headers.get("authorization").and_then(|v| v.to_str().ok()) == Some(&format!("Bearer {TOKEN}"))
+/// PayPal's answer to a call without the token it gave: `None` when the call has it.
+fn unauthorized(headers: &HeaderMap) -> Option<Answer> {
+    let bearer = headers.get("authorization").and_then(|v| v.to_str().ok());
+    (bearer != Some(&format!("Bearer {TOKEN}"))).then(|| {
+        error(
+            StatusCode::UNAUTHORIZED,
+            "AUTHENTICATION_FAILURE",
+            "INVALID_TOKEN",
+        )
+    })
+}
+
+/// The first answer to a call made again with its `PayPal-Request-Id` (PayPal's idempotency).
+fn answered_before(st: &FakeState, request_id: Option<&str>) -> Option<Answer> {
+    let (status, answer) = st.answered.lock().unwrap().get(request_id?).cloned()?;
+    Some((status, axum::Json(answer)))
 }
 
 fn request_id(headers: &HeaderMap) -> Option<String> {
@@ -168,20 +181,13 @@ async fn create_order(
     headers: HeaderMap,
     body: axum::Json<Value>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     let b = body.0;
     let rid = request_id(&headers);
-    if let Some((s, a)) = rid
-        .as_ref()
-        .and_then(|r| st.answered.lock().unwrap().get(r).cloned())
-    {
-        return (s, axum::Json(a));
+    if let Some(first) = answered_before(&st, rid.as_deref()) {
+        return first;
     }
     let unit = &b["purchase_units"][0];
     let ctx = &b["payment_source"]["paypal"]["experience_context"];
@@ -248,12 +254,8 @@ async fn show_order(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     match st.orders.lock().unwrap().get(&id) {
         Some(o) => (StatusCode::OK, axum::Json(order_json(&id, o))),
@@ -270,19 +272,12 @@ async fn capture(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     let rid = request_id(&headers);
-    if let Some((s, a)) = rid
-        .as_ref()
-        .and_then(|r| st.answered.lock().unwrap().get(r).cloned())
-    {
-        return (s, axum::Json(a));
+    if let Some(first) = answered_before(&st, rid.as_deref()) {
+        return first;
     }
     let answer = {
         let mut orders = st.orders.lock().unwrap();
@@ -352,12 +347,8 @@ async fn refund(
     Path(capture_id): Path<String>,
     body: axum::Json<Value>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     let rid = request_id(&headers).unwrap_or_default();
     if let Some((s, a)) = st.answered.lock().unwrap().get(&rid).cloned() {
@@ -404,12 +395,8 @@ async fn verify(
     headers: HeaderMap,
     body: axum::Json<Value>,
 ) -> Answer {
-    if !bearer_ok(&headers) {
-        return error(
-            StatusCode::UNAUTHORIZED,
-            "AUTHENTICATION_FAILURE",
-            "INVALID_TOKEN",
-        );
+    if let Some(refused) = unauthorized(&headers) {
+        return refused;
     }
     let b = body.0;
     for field in [
@@ -556,38 +543,14 @@ impl FakePayPal {
 
 /// A node of `db` whose payments go through PayPal at `fake`, the chain `catalogue` loaded.
 async fn paypal_app(db: &TestDb, fake: &FakePayPal, catalogue: &str) -> (TestApp, Arc<PayPal>) {
-    let clock = Arc::new(ServerClock::starting_at(start_ms()));
-    let db_arc = Arc::new(db.db.clone());
-    let (mut providers, paypal) = kupa_wiring::Providers::built_in(&db_arc, clock.clone(), true)
-        .with_paypal(&db_arc, Some(fake.config()))
-        .unwrap();
-    let paypal = paypal.unwrap();
-    let gateway = Arc::new(kupa_providers::test_gateway::TestGateway::default());
-    providers.clock = clock.clone();
-    let settings = ApiSettings {
-        session_key: kupa_api::session::SessionKey::for_tests(),
-        ..test_settings()
-    };
-    let state = kupa_wiring::app_state(db_arc, providers, settings);
-    let routes =
-        kupa_api::router(state.clone()).merge(kupa_wiring::paypal_route(&state, paypal.clone()));
-    let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(start_ms()));
-    let app = TestApp {
-        router: kupa_api::with_site_layers(routes, state.clone()),
-        state,
-        writes_examples: false,
-        clock,
-        today,
-        gateway,
-        worker: None,
-    };
-    let data = kupa_app::catalogue_file::expand(
-        kupa_app::catalogue_file::parse(catalogue).unwrap(),
-        today,
+    TestApp::with_provider(
+        db,
+        test_settings(),
+        catalogue,
+        |p, db| p.with_paypal(db, Some(fake.config())),
+        ProviderRoutes::paypal,
     )
-    .unwrap();
-    db.db.load_catalogue(&data).await.unwrap();
-    (app, paypal)
+    .await
 }
 
 async fn deliver(app: &TestApp, d: &Delivery) -> Reply {
@@ -641,7 +604,10 @@ async fn an_order_paid_with_paypal_is_captured_once_paypal_verifies_the_webhook(
     let fake = FakePayPal::start().await;
     let (app, _) = paypal_app(db, &fake, DEMO).await;
     let who = buyer(1);
+    // The token is asked for while the order is opened: between these two instants.
+    let before_token = app.clock.now_ms();
     let (k, payment, order, asked) = opened(&app, &fake, &who).await;
+    let after_token = app.clock.now_ms();
     // What Kupa asked PayPal: our payment named three ways, the total as PayPal's decimal, the
     // buyer's way back, and the payment as the idempotency key.
     let body = &asked["asked"];
@@ -680,12 +646,15 @@ async fn an_order_paid_with_paypal_is_captured_once_paypal_verifies_the_webhook(
     assert_eq!(deliver(&app, &completed).await.status, StatusCode::OK);
     assert_eq!(fake.captures(), 1);
     assert_eq!(paid_orders(db).await, vec!["1".to_owned()]);
-    // One token served every call, until a minute before its nine hours are up.
+    // One token served every call, until a minute before its nine hours are up. The clock is set
+    // from when the token was asked for, not moved by a fixed step: the calls above take their
+    // time on a busy machine, and the clock runs on meanwhile.
     assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 1);
-    app.clock.advance_ms(32_400_000 - 61_000);
+    let set_clock_to = |at: i64| app.clock.advance_ms(at - app.clock.now_ms());
+    set_clock_to(before_token + 32_400_000 - 90_000);
     assert_eq!(deliver(&app, &completed).await.status, StatusCode::OK);
     assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 1);
-    app.clock.advance_ms(2_000);
+    set_clock_to(after_token + 32_400_000 - 59_000);
     assert_eq!(deliver(&app, &completed).await.status, StatusCode::OK);
     assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 2);
 }

@@ -47,13 +47,12 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, Request, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
-use kupa_api::ApiSettings;
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
-use kupa_app::ports::{CAPTCHA_TEST_TOKEN, CatalogueStore};
-use kupa_providers::clock::ServerClock;
+use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_providers::delivery::secret::Secret;
 use kupa_providers::payu::{PayU, PayUConfig};
 use kupa_store::testing::TestDb;
+use kupa_wiring::ProviderRoutes;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -388,43 +387,17 @@ async fn notify(app: &TestApp, body: &str, signature: Option<&str>) -> Reply {
 /// A node of `db` whose PayU and Blik payments go to PayU at `fake` (cards to the test
 /// gateway), with the demo chain loaded and its club card priced in złoty.
 async fn payu_app(db: &TestDb, fake: &FakePayU) -> (TestApp, Arc<PayU>) {
-    let clock = Arc::new(ServerClock::starting_at(start_ms()));
-    let db_arc = Arc::new(db.db.clone());
-    let (mut providers, payu) = kupa_wiring::Providers::built_in(&db_arc, clock.clone(), true)
-        .with_payu(&db_arc, Some(fake.config()))
-        .unwrap();
-    let payu = payu.unwrap();
-    let gateway = Arc::new(kupa_providers::test_gateway::TestGateway::default());
-    providers.gateway = gateway.clone();
-    providers.clock = clock.clone();
-    let settings = ApiSettings {
-        session_key: kupa_api::session::SessionKey::for_tests(),
-        ..test_settings()
-    };
-    let state = kupa_wiring::app_state(db_arc, providers, settings);
-    let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(start_ms()));
-    let app = TestApp {
-        router: kupa_wiring::site_with_routes(
-            state.clone(),
-            kupa_wiring::ProviderRoutes::default().payu(Some(payu.clone())),
-        ),
-        state,
-        writes_examples: false,
-        clock,
-        today,
-        gateway,
-        worker: None,
-    };
     let mut chain: Value = serde_json::from_str(DEMO).unwrap();
     chain["memberships"][0]["prices"] =
         json!([{ "id": 100, "priceCode": "CLUB", "price": CLUB_PLN, "currency": "PLN" }]);
-    let data = kupa_app::catalogue_file::expand(
-        kupa_app::catalogue_file::parse(&chain.to_string()).unwrap(),
-        today,
+    TestApp::with_provider(
+        db,
+        test_settings(),
+        &chain.to_string(),
+        |p, db| p.with_payu(db, Some(fake.config())),
+        ProviderRoutes::payu,
     )
-    .unwrap();
-    db.db.load_catalogue(&data).await.unwrap();
-    (app, payu)
+    .await
 }
 
 /// `who`'s cart of the club card in złoty, and the payment opened for it by `method`.
@@ -723,4 +696,23 @@ async fn with_payu_cards_still_go_to_the_card_gateway_and_shekels_never_to_payu(
     assert_eq!(fake.orders_made(), 0);
     assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 0, "PayU was never called");
 }
+}
+
+// `kupa check-config --probe`: PayU gives the POS's client a token (nothing is kept, no payment
+// store is needed), and a wrong secret is said to be refused without the secret in the words.
+#[tokio::test]
+async fn the_payu_probe_asks_payu_for_a_token() {
+    let fake = FakePayU::start().await;
+    assert_eq!(
+        kupa_providers::payu::probe(&fake.config()).await.unwrap(),
+        "an OAuth token was given"
+    );
+    let wrong = PayUConfig {
+        client_secret: Secret::new("not-the-secret"),
+        ..fake.config()
+    };
+    let e = kupa_providers::payu::probe(&wrong).await.unwrap_err();
+    assert!(e.contains("OAuth HTTP 401"), "{e}");
+    assert!(!e.contains("not-the-secret"), "{e}");
+    assert_eq!(fake.state.tokens.load(Ordering::SeqCst), 1);
 }

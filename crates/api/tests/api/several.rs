@@ -3,7 +3,7 @@
 //! KUPA_TEST_POSTGRES_URL is set) PostgreSQL.
 
 use crate::common::client::*;
-use crate::common::paying::row_end_pair;
+use crate::common::paying::{regular_ticket, row_end_pair};
 use crate::common::*;
 use axum::http::StatusCode;
 use kupa_app::orders::{OrderStore, PaymentStatus, PaymentUpdate};
@@ -16,12 +16,14 @@ fn customer() -> Value {
             "mobileNumber": "+972521234567", "acceptedTerms": [1, 2, 3] })
 }
 
-/// Two presentations on sale in the big hall, of one auth profile and one business.
-async fn two_compatible(app: &TestApp) -> (Presentation, Presentation) {
+/// Two presentations on sale in the big hall, a day away or more: the first, and the first of
+/// the others `goes_with` it.
+async fn first_and(
+    app: &TestApp,
+    goes_with: impl Fn(&Presentation, &Presentation) -> bool,
+    what: &str,
+) -> (Presentation, Presentation) {
     let list = app.presentations().await;
-    let copy = |p: &Presentation| -> Presentation {
-        serde_json::from_value(serde_json::to_value(p).unwrap()).unwrap()
-    };
     let on_sale: Vec<&Presentation> = list
         .iter()
         .filter(|p| p.venue_id == 1 && p.is_on_sale && !p.is_vod && app.starts_after(p, 24))
@@ -29,13 +31,28 @@ async fn two_compatible(app: &TestApp) -> (Presentation, Presentation) {
     let first = on_sale[0];
     let second = on_sale
         .iter()
-        .find(|p| {
-            p.id != first.id
-                && p.auth_profile_id == first.auth_profile_id
-                && p.business_id == first.business_id
-        })
-        .expect("two compatible presentations");
+        .filter(|p| goes_with(first, p))
+        .min_by_key(|p| starts_ms(p))
+        .unwrap_or_else(|| panic!("{what}"));
+    let copy = |p: &Presentation| -> Presentation {
+        serde_json::from_value(serde_json::to_value(p).unwrap()).unwrap()
+    };
     (copy(first), copy(second))
+}
+
+/// Two presentations of one auth profile and one business (orders may join them).
+fn compatible(a: &Presentation, b: &Presentation) -> bool {
+    a.auth_profile_id == b.auth_profile_id && a.business_id == b.business_id
+}
+
+/// Two presentations on sale in the big hall, of one auth profile and one business.
+async fn two_compatible(app: &TestApp) -> (Presentation, Presentation) {
+    first_and(
+        app,
+        |a, b| a.id != b.id && compatible(a, b),
+        "two compatible presentations",
+    )
+    .await
 }
 
 /// `who` holds the `row`th row-end pair of `p`; the cart part for them, with regular tickets, and
@@ -52,13 +69,7 @@ async fn hold_pair(
         app.lock(who, p, s.key()).await.expect("the seat is free");
     }
     let groups = app.ticket_groups(p.id, None).await.ok();
-    let regular = groups
-        .ticket_groups
-        .iter()
-        .filter(|g| g.id == a.tg)
-        .flat_map(|g| &g.tickets)
-        .find(|t| t.name_en.to_lowercase().contains("regular"))
-        .expect("a regular ticket");
+    let regular = regular_ticket(&groups, Some(a.tg));
     let seats: Vec<Value> = [a, b]
         .iter()
         .map(|s| {
@@ -155,26 +166,12 @@ async fn mails_of(app: &TestApp, reservation: &str) -> usize {
 /// Two compatible presentations on different days in Jerusalem, the later second (each screening's
 /// date is then its own in every message, and a link must outlive the later one).
 async fn two_on_different_days(app: &TestApp) -> (Presentation, Presentation) {
-    let list = app.presentations().await;
-    let copy = |p: &Presentation| -> Presentation {
-        serde_json::from_value(serde_json::to_value(p).unwrap()).unwrap()
-    };
-    let on_sale: Vec<&Presentation> = list
-        .iter()
-        .filter(|p| p.venue_id == 1 && p.is_on_sale && !p.is_vod && app.starts_after(p, 24))
-        .collect();
-    let first = on_sale[0];
-    let second = on_sale
-        .iter()
-        .filter(|p| {
-            p.auth_profile_id == first.auth_profile_id
-                && p.business_id == first.business_id
-                && starts_ms(p) > starts_ms(first)
-                && local_day(p) != local_day(first)
-        })
-        .min_by_key(|p| starts_ms(p))
-        .expect("a compatible presentation on another day");
-    (copy(first), copy(second))
+    first_and(
+        app,
+        |a, b| compatible(a, b) && starts_ms(b) > starts_ms(a) && local_day(b) != local_day(a),
+        "a compatible presentation on another day",
+    )
+    .await
 }
 
 fn starts_ms(p: &Presentation) -> i64 {

@@ -15,6 +15,7 @@ use kupa_app::ports::{Captcha, current_captcha_call};
 use serde::Deserialize;
 
 use crate::delivery::secret::Secret;
+use crate::http;
 
 /// Which provider's widget the page runs and whose `siteverify` checks its tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,10 +149,7 @@ pub struct SiteVerify {
 
 impl SiteVerify {
     pub fn new(config: SiteVerifyConfig) -> Result<SiteVerify, String> {
-        let client = reqwest::Client::builder()
-            .timeout(config.timeout)
-            .build()
-            .map_err(|e| format!("the HTTP client for the captcha: {e}"))?;
+        let client = http::client("the captcha", config.timeout)?;
         Ok(SiteVerify { config, client })
     }
 
@@ -164,19 +162,15 @@ impl SiteVerify {
         if let Some(ip) = remote_ip {
             form.push(("remoteip", ip));
         }
-        let r = self
-            .client
-            .post(&self.config.verify_url)
-            .form(&form)
-            .send()
+        let answer = http::send(self.client.post(&self.config.verify_url).form(&form))
             .await
-            .map_err(|e| transport_kind(&e).to_owned())?;
-        let status = r.status().as_u16();
-        let body = r.bytes().await.map_err(|e| transport_kind(&e).to_owned())?;
-        if status != 200 {
-            return Err(format!("HTTP {status}"));
+            .map_err(|e| e.to_string())?;
+        if answer.status != 200 {
+            return Err(format!("HTTP {}", answer.status));
         }
-        serde_json::from_slice(&body).map_err(|_| "an answer that is not its JSON".to_owned())
+        answer
+            .json()
+            .ok_or_else(|| "an answer that is not its JSON".to_owned())
     }
 
     /// One token checked, as the call being served describes itself.
@@ -215,16 +209,6 @@ impl SiteVerify {
             return Err(format!("the secret key is refused ({codes})"));
         }
         Ok(format!("it answers and knows the secret key ({codes})"))
-    }
-}
-
-fn transport_kind(e: &reqwest::Error) -> &'static str {
-    if e.is_timeout() {
-        "timeout"
-    } else if e.is_connect() {
-        "connection failed"
-    } else {
-        "transport error"
     }
 }
 

@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::delivery::secret::Secret;
+use crate::http;
 
 pub const DEFAULT_API_URL: &str = "https://secure.cardcom.solutions";
 /// Where CardCom posts when a deal ends, below the site's public address.
@@ -87,12 +88,9 @@ impl CardComConfig {
             .and_then(|t| t.trim().parse::<i64>().ok())
             .filter(|t| *t > 0)
             .ok_or("KUPA_CARDCOM_TERMINAL must be the terminal's number")?;
-        let api_name = Secret::from_env_or_file("KUPA_CARDCOM_API_NAME", lookup)?
-            .ok_or("KUPA_CARDCOM_API_NAME (or KUPA_CARDCOM_API_NAME_FILE) must be set")?;
+        let api_name = http::required_secret(lookup, "KUPA_CARDCOM_API_NAME")?;
         let api_password = Secret::from_env_or_file("KUPA_CARDCOM_API_PASSWORD", lookup)?;
-        if !public_url.starts_with("https://") && !public_url.starts_with("http://127.0.0.1") {
-            return Err("CardCom needs KUPA_PUBLIC_URL to be the shop's https:// address".into());
-        }
+        let public_url = http::public_url("CardCom", public_url)?;
         Ok(Some(CardComConfig {
             terminal,
             api_name,
@@ -100,8 +98,8 @@ impl CardComConfig {
             api_url: lookup("KUPA_CARDCOM_API_URL")
                 .filter(|u| !u.trim().is_empty())
                 .unwrap_or_else(|| DEFAULT_API_URL.into()),
-            public_url: public_url.trim_end_matches('/').to_owned(),
-            timeout: Duration::from_secs(20),
+            public_url,
+            timeout: http::PAYMENT_TIMEOUT,
         }))
     }
 
@@ -149,6 +147,12 @@ pub enum CallError {
     NoResponse(String),
     /// An answer, not a success: `errorResponse`, with CardCom's `ResponseCode`.
     Refused(i64, String),
+}
+
+impl From<http::NoAnswer> for CallError {
+    fn from(e: http::NoAnswer) -> CallError {
+        CallError::NoResponse(e.to_string())
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -375,10 +379,7 @@ impl CardCom {
         deals: Arc<dyn PaymentDeals>,
         clock: Arc<dyn Clock>,
     ) -> Result<CardCom, String> {
-        let client = reqwest::Client::builder()
-            .timeout(config.timeout)
-            .build()
-            .map_err(|e| format!("the HTTP client for CardCom: {e}"))?;
+        let client = http::client("CardCom", config.timeout)?;
         Ok(CardCom {
             config,
             client,
@@ -466,47 +467,18 @@ impl CardCom {
         body: &Value,
     ) -> Result<T, CallError> {
         let url = format!("{}{path}", self.config.api_url.trim_end_matches('/'));
-        let r = self
-            .client
-            .post(url)
-            .header("content-type", "application/json")
-            .body(body.to_string())
-            .send()
-            .await
-            .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
-        let status = r.status().as_u16();
-        let bytes = r
-            .bytes()
-            .await
-            .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
-        if status != 200 {
-            return Err(CallError::Refused(-1, format!("HTTP {status}")));
+        let answer = http::send(http::with_json(self.client.post(url), body.to_string())).await?;
+        if answer.status != 200 {
+            return Err(CallError::Refused(-1, format!("HTTP {}", answer.status)));
         }
-        serde_json::from_slice(&bytes)
-            .map_err(|_| CallError::Refused(-1, "an answer that is not its JSON".into()))
-    }
-
-    /// The buyer's way back: the payment's return path (a path of this site only) with its id.
-    fn back_url(&self, p: &Payment) -> String {
-        let path = if p.return_url.starts_with('/') && !p.return_url.starts_with("//") {
-            p.return_url.as_str()
-        } else {
-            "/"
-        };
-        let (path, fragment) = match path.split_once('#') {
-            Some((path, f)) => (path, format!("#{f}")),
-            None => (path, String::new()),
-        };
-        let sep = if path.contains('?') { '&' } else { '?' };
-        format!(
-            "{}{path}{sep}paymentId={}{fragment}",
-            self.config.public_url, p.id
-        )
+        answer
+            .json()
+            .ok_or_else(|| CallError::Refused(-1, "an answer that is not its JSON".into()))
     }
 
     /// LowProfile/Create's body for a payment.
     pub fn create_body(&self, p: &Payment) -> Value {
-        let back = self.back_url(p);
+        let back = http::back_url(&self.config.public_url, p, "");
         let mut body = json!({
             "TerminalNumber": self.config.terminal,
             "ApiName": self.config.api_name.expose(),
@@ -537,11 +509,7 @@ impl CardCom {
             .call("/api/v11/LowProfile/Create", &self.create_body(p))
             .await?;
         match (created.response_code, created.url, created.low_profile_id) {
-            (0, Some(url), Some(id))
-                if url.starts_with("https://") || url.starts_with("http://127.0.0.1") =>
-            {
-                Ok((url, id))
-            }
+            (0, Some(url), Some(id)) if http::is_https_or_loopback(&url) => Ok((url, id)),
             (code, _, _) => Err(CallError::Refused(
                 code,
                 created.description.unwrap_or_default(),
@@ -686,16 +654,6 @@ impl CardCom {
             }),
         )
         .await
-    }
-}
-
-fn transport_kind(e: &reqwest::Error) -> &'static str {
-    if e.is_timeout() {
-        "timeout"
-    } else if e.is_connect() {
-        "connection failed"
-    } else {
-        "transport error"
     }
 }
 

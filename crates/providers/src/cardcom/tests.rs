@@ -100,25 +100,11 @@ fn cardcom() -> CardCom {
 
 fn payment() -> Payment {
     Payment {
-        id: "pay_1".into(),
-        order_id: "ord_1".into(),
-        session_id: "s".into(),
-        customer_id: None,
-        method: kupa_app::orders::PaymentMethod::Card,
         amount: 8_400,
-        currency: "ILS".into(),
         installments: 3,
-        status: PaymentStatus::Created,
-        card_brand: None,
-        card_last4: None,
-        card_bin: None,
-        save_card: false,
-        failure_code: None,
-        decline_reason: None,
         locale: "ru".into(),
         return_url: "/order/12?step=payment#pay".into(),
-        created_at_ms: 0,
-        updated_at_ms: 0,
+        ..crate::testing::payment()
     }
 }
 

@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use super::secret::Secret;
 use super::{SendError, SmsProvider};
+use crate::http::{self, NoAnswer};
 
 pub const DEFAULT_API_URL: &str = "https://api.twilio.com";
 
@@ -63,11 +64,12 @@ struct Refused {
 
 impl TwilioSms {
     pub fn new(config: TwilioConfig) -> Result<TwilioSms, String> {
-        let client = reqwest::Client::builder()
-            .timeout(config.timeout)
-            .connect_timeout(Duration::from_secs(10))
-            .build()
-            .map_err(|e| format!("the HTTP client for Twilio: {e}"))?;
+        let client = http::build(
+            "Twilio",
+            reqwest::Client::builder()
+                .timeout(config.timeout)
+                .connect_timeout(Duration::from_secs(10)),
+        )?;
         Ok(TwilioSms { config, client })
     }
 
@@ -97,23 +99,13 @@ impl TwilioSms {
             )
             .send()
             .await
-            .map_err(|e| format!("no answer: {}", transport_kind(&e)))?;
+            .map_err(|e| format!("no answer: {}", NoAnswer::of(&e)))?;
         match r.status().as_u16() {
             200 => Ok("the account answers (live credentials)".into()),
             403 => Ok("the credentials are known (test credentials may only send)".into()),
             401 => Err("401: the Account SID or Auth Token is wrong".into()),
             s => Err(format!("HTTP {s}")),
         }
-    }
-}
-
-fn transport_kind(e: &reqwest::Error) -> &'static str {
-    if e.is_timeout() {
-        "timeout"
-    } else if e.is_connect() {
-        "connection failed"
-    } else {
-        "transport error"
     }
 }
 
@@ -136,11 +128,12 @@ impl SmsProvider for TwilioSms {
             .form(&form)
             .send()
             .await
-            .map_err(|e| SendError::transient(format!("twilio: {}", transport_kind(&e))))?;
+            .map_err(|e| SendError::transient(format!("twilio: {}", NoAnswer::of(&e))))?;
         let status = r.status().as_u16();
-        let body = r.bytes().await.map_err(|e| {
-            SendError::transient(format!("twilio {status}: {}", transport_kind(&e)))
-        })?;
+        let body = r
+            .bytes()
+            .await
+            .map_err(|e| SendError::transient(format!("twilio {status}: {}", NoAnswer::of(&e))))?;
         if status == 200 || status == 201 {
             return serde_json::from_slice::<Created>(&body)
                 .map(|c| c.sid)

@@ -37,6 +37,7 @@ use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::delivery::secret::Secret;
+use crate::http;
 
 /// PayPal's live API.
 pub const LIVE_URL: &str = "https://api-m.paypal.com";
@@ -74,14 +75,10 @@ impl PayPalConfig {
         lookup: &dyn Fn(&str) -> Option<String>,
         public_url: &str,
     ) -> Result<Option<PayPalConfig>, String> {
-        let Some(client_id) = lookup("KUPA_PAYPAL_CLIENT_ID")
-            .map(|v| v.trim().to_owned())
-            .filter(|v| !v.is_empty())
-        else {
+        let Some(client_id) = http::setting(lookup, "KUPA_PAYPAL_CLIENT_ID") else {
             return Ok(None);
         };
-        let client_secret = Secret::from_env_or_file("KUPA_PAYPAL_CLIENT_SECRET", lookup)?
-            .ok_or("KUPA_PAYPAL_CLIENT_SECRET (or KUPA_PAYPAL_CLIENT_SECRET_FILE) must be set")?;
+        let client_secret = http::required_secret(lookup, "KUPA_PAYPAL_CLIENT_SECRET")?;
         let webhook_id = lookup("KUPA_PAYPAL_WEBHOOK_ID")
             .map(|v| v.trim().to_owned())
             .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric()))
@@ -100,16 +97,14 @@ impl PayPalConfig {
             None if sandbox => SANDBOX_URL.into(),
             None => LIVE_URL.into(),
         };
-        if !public_url.starts_with("https://") && !public_url.starts_with("http://127.0.0.1") {
-            return Err("PayPal needs KUPA_PUBLIC_URL to be the shop's https:// address".into());
-        }
+        let public_url = http::public_url("PayPal", public_url)?;
         Ok(Some(PayPalConfig {
             client_id,
             client_secret,
             webhook_id,
             base_url,
-            public_url: public_url.trim_end_matches('/').to_owned(),
-            timeout: Duration::from_secs(20),
+            public_url,
+            timeout: http::PAYMENT_TIMEOUT,
         }))
     }
 
@@ -140,6 +135,12 @@ pub enum CallError {
     /// An answer, not a success: `errorResponse`, with the HTTP status and PayPal's first
     /// `details[].issue` (or its `name`).
     Refused(u16, String),
+}
+
+impl From<http::NoAnswer> for CallError {
+    fn from(e: http::NoAnswer) -> CallError {
+        CallError::NoResponse(e.to_string())
+    }
 }
 
 /// Why PayPal's word on a payment was not taken.
@@ -281,10 +282,7 @@ impl PayPal {
         deals: Arc<dyn PaymentDeals>,
         clock: Arc<dyn Clock>,
     ) -> Result<PayPal, String> {
-        let client = reqwest::Client::builder()
-            .timeout(config.timeout)
-            .build()
-            .map_err(|e| format!("the HTTP client for PayPal: {e}"))?;
+        let client = http::client("PayPal", config.timeout)?;
         Ok(PayPal {
             config,
             client,
@@ -358,16 +356,10 @@ impl PayPal {
             req = req.header("paypal-request-id", id);
         }
         if let Some(body) = body {
-            req = req.header("content-type", "application/json").body(body);
+            req = http::with_json(req, body);
         }
-        let r = req
-            .send()
-            .await
-            .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
-        let status = r.status().as_u16();
-        let body = json_value(r)
-            .await
-            .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
+        let answer = http::send(req).await?;
+        let (status, body) = (answer.status, answer.value());
         if (200..300).contains(&status) {
             return Ok(body);
         }
@@ -377,25 +369,6 @@ impl PayPal {
             .unwrap_or("")
             .to_owned();
         Err(CallError::Refused(status, issue))
-    }
-
-    /// The buyer's way back: the payment's return path (a path of this site only) with its id.
-    fn back_url(&self, p: &Payment, cancelled: bool) -> String {
-        let path = if p.return_url.starts_with('/') && !p.return_url.starts_with("//") {
-            p.return_url.as_str()
-        } else {
-            "/"
-        };
-        let (path, fragment) = match path.split_once('#') {
-            Some((path, f)) => (path, format!("#{f}")),
-            None => (path, String::new()),
-        };
-        let sep = if path.contains('?') { '&' } else { '?' };
-        let cancel = if cancelled { "&cancelled=1" } else { "" };
-        format!(
-            "{}{path}{sep}paymentId={}{cancel}{fragment}",
-            self.config.public_url, p.id
-        )
     }
 
     /// The create-order body for a payment.
@@ -410,8 +383,8 @@ impl PayPal {
                 "amount": { "currency_code": p.currency, "value": value_of(p.amount) },
             }],
             "payment_source": { "paypal": { "experience_context": {
-                "return_url": self.back_url(p, false),
-                "cancel_url": self.back_url(p, true),
+                "return_url": http::back_url(&self.config.public_url, p, ""),
+                "cancel_url": http::back_url(&self.config.public_url, p, "&cancelled=1"),
                 "locale": paypal_locale(&p.locale),
                 "user_action": "PAY_NOW",
                 "shipping_preference": "NO_SHIPPING",
@@ -439,9 +412,7 @@ impl PayPal {
             })
         });
         match (id, link) {
-            (Some(id), Some(link))
-                if link.starts_with("https://") || link.starts_with("http://127.0.0.1") =>
-            {
+            (Some(id), Some(link)) if http::is_https_or_loopback(link) => {
                 Ok((id.to_owned(), link.to_owned()))
             }
             _ => Err(CallError::Refused(
@@ -602,21 +573,18 @@ async fn request_token(
     client: &reqwest::Client,
     config: &PayPalConfig,
 ) -> Result<(String, u64), CallError> {
-    let r = client
-        .post(format!(
-            "{}/v1/oauth2/token",
-            config.base_url.trim_end_matches('/')
-        ))
-        .basic_auth(&config.client_id, Some(config.client_secret.expose()))
-        .header("accept", "application/json")
-        .form(&[("grant_type", "client_credentials")])
-        .send()
-        .await
-        .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
-    let status = r.status().as_u16();
-    let body = json_value(r)
-        .await
-        .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
+    let answer = http::send(
+        client
+            .post(format!(
+                "{}/v1/oauth2/token",
+                config.base_url.trim_end_matches('/')
+            ))
+            .basic_auth(&config.client_id, Some(config.client_secret.expose()))
+            .header("accept", "application/json")
+            .form(&[("grant_type", "client_credentials")]),
+    )
+    .await?;
+    let (status, body) = (answer.status, answer.value());
     match body["access_token"].as_str().filter(|_| status == 200) {
         Some(token) => Ok((token.to_owned(), body["expires_in"].as_u64().unwrap_or(0))),
         None => Err(CallError::Refused(
@@ -631,10 +599,7 @@ async fn request_token(
 
 /// `kupa check-config --probe`: whether PayPal gives these keys a token.
 pub async fn probe(config: &PayPalConfig) -> Result<String, String> {
-    let client = reqwest::Client::builder()
-        .timeout(config.timeout)
-        .build()
-        .map_err(|e| format!("the HTTP client for PayPal: {e}"))?;
+    let client = http::client("PayPal", config.timeout)?;
     request_token(&client, config)
         .await
         .map(|_| "PayPal gave an access token".to_owned())
@@ -675,22 +640,6 @@ fn check_order(p: &Payment, order_id: &str, order: &Value) -> Result<(), SettleE
         ));
     }
     Ok(())
-}
-
-fn transport_kind(e: &reqwest::Error) -> &'static str {
-    if e.is_timeout() {
-        "timeout"
-    } else if e.is_connect() {
-        "connection failed"
-    } else {
-        "transport error"
-    }
-}
-
-/// A response's body as JSON (`Null` when empty or not JSON); errors only for a lost answer.
-async fn json_value(r: reqwest::Response) -> Result<Value, reqwest::Error> {
-    let bytes = r.bytes().await?;
-    Ok(serde_json::from_slice(&bytes).unwrap_or(Value::Null))
 }
 
 #[async_trait]

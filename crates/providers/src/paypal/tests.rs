@@ -69,23 +69,11 @@ fn payment() -> Payment {
     Payment {
         id: "pay1".into(),
         order_id: "ord1".into(),
-        session_id: "s".into(),
-        customer_id: None,
         method: PaymentMethod::Paypal,
         amount: 4_590,
         currency: "PLN".into(),
-        installments: 1,
-        status: PaymentStatus::Created,
-        card_brand: None,
-        card_last4: None,
-        card_bin: None,
-        save_card: false,
-        failure_code: None,
-        decline_reason: None,
         locale: "pl".into(),
-        return_url: "/order".into(),
-        created_at_ms: 0,
-        updated_at_ms: 0,
+        ..crate::testing::payment()
     }
 }
 

@@ -41,6 +41,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::delivery::secret::Secret;
+use crate::http;
 
 /// The currencies PayU's methods (PayU, Blik) are offered in: Polish złoty.
 pub const CURRENCIES: &[&str] = &["PLN"];
@@ -71,31 +72,22 @@ impl PayUConfig {
         lookup: &dyn Fn(&str) -> Option<String>,
         public_url: &str,
     ) -> Result<Option<PayUConfig>, String> {
-        let Some(pos_id) = lookup("KUPA_PAYU_POS_ID")
-            .map(|p| p.trim().to_owned())
-            .filter(|p| !p.is_empty())
-        else {
+        let Some(pos_id) = http::setting(lookup, "KUPA_PAYU_POS_ID") else {
             return Ok(None);
         };
         if !pos_id.bytes().all(|b| b.is_ascii_digit()) {
             return Err("KUPA_PAYU_POS_ID must be the POS's number (pos_id)".into());
         }
-        let client_id = lookup("KUPA_PAYU_CLIENT_ID")
-            .map(|c| c.trim().to_owned())
-            .filter(|c| !c.is_empty())
-            .unwrap_or_else(|| pos_id.clone());
-        let client_secret = Secret::from_env_or_file("KUPA_PAYU_CLIENT_SECRET", lookup)?
-            .ok_or("KUPA_PAYU_CLIENT_SECRET (or KUPA_PAYU_CLIENT_SECRET_FILE) must be set")?;
-        let second_key = Secret::from_env_or_file("KUPA_PAYU_SECOND_KEY", lookup)?
-            .ok_or("KUPA_PAYU_SECOND_KEY (or KUPA_PAYU_SECOND_KEY_FILE) must be set")?;
-        if !public_url.starts_with("https://") && !public_url.starts_with("http://127.0.0.1") {
-            return Err("PayU needs KUPA_PUBLIC_URL to be the shop's https:// address".into());
-        }
+        let client_id =
+            http::setting(lookup, "KUPA_PAYU_CLIENT_ID").unwrap_or_else(|| pos_id.clone());
+        let client_secret = http::required_secret(lookup, "KUPA_PAYU_CLIENT_SECRET")?;
+        let second_key = http::required_secret(lookup, "KUPA_PAYU_SECOND_KEY")?;
+        let public_url = http::public_url("PayU", public_url)?;
         let base_url = lookup("KUPA_PAYU_BASE_URL")
             .map(|u| u.trim().trim_end_matches('/').to_owned())
             .filter(|u| !u.is_empty())
             .unwrap_or_else(|| DEFAULT_BASE_URL.into());
-        if !base_url.starts_with("https://") && !base_url.starts_with("http://127.0.0.1") {
+        if !http::is_https_or_loopback(&base_url) {
             return Err("KUPA_PAYU_BASE_URL must be an https:// address".into());
         }
         Ok(Some(PayUConfig {
@@ -104,8 +96,8 @@ impl PayUConfig {
             client_secret,
             second_key,
             base_url,
-            public_url: public_url.trim_end_matches('/').to_owned(),
-            timeout: Duration::from_secs(20),
+            public_url,
+            timeout: http::PAYMENT_TIMEOUT,
         }))
     }
 
@@ -133,6 +125,12 @@ pub enum CallError {
         status_code: String,
         code_literal: String,
     },
+}
+
+impl From<http::NoAnswer> for CallError {
+    fn from(e: http::NoAnswer) -> CallError {
+        CallError::NoResponse(e.to_string())
+    }
 }
 
 impl CallError {
@@ -287,16 +285,6 @@ pub struct PayU {
     token: tokio::sync::Mutex<Option<(String, Instant)>>,
 }
 
-fn transport_kind(e: &reqwest::Error) -> &'static str {
-    if e.is_timeout() {
-        "timeout"
-    } else if e.is_connect() {
-        "connection failed"
-    } else {
-        "transport error"
-    }
-}
-
 /// Whether `url` is a page of PayU's (an `https://` address on payu.com, or on PayU's configured
 /// host): where the way-to-PayU page may send the buyer, and nowhere else.
 pub fn is_payus_page(url: &str, base_url: &str) -> bool {
@@ -318,21 +306,62 @@ pub fn blik_code(code: &str) -> Option<String> {
     (code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit())).then_some(code)
 }
 
+/// PayU's HTTP client. Order create answers 302 with the page in `redirectUri`: read, never
+/// followed.
+fn client(config: &PayUConfig) -> Result<reqwest::Client, String> {
+    http::build(
+        "PayU",
+        reqwest::Client::builder()
+            .timeout(config.timeout)
+            .redirect(reqwest::redirect::Policy::none()),
+    )
+}
+
+/// A new OAuth token (`client_credentials`) for the POS's client.
+async fn request_token(client: &reqwest::Client, config: &PayUConfig) -> Result<Token, CallError> {
+    let form = [
+        ("grant_type", "client_credentials"),
+        ("client_id", config.client_id.as_str()),
+        ("client_secret", config.client_secret.expose()),
+    ];
+    let body = serde_urlencoded::to_string(&form[..])
+        .map_err(|_| CallError::refused("a form that cannot be written"))?;
+    let answer = http::send(
+        client
+            .post(format!(
+                "{}/pl/standard/user/oauth/authorize",
+                config.base_url
+            ))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body),
+    )
+    .await?;
+    if answer.status != 200 {
+        return Err(CallError::refused(format!("OAuth HTTP {}", answer.status)));
+    }
+    answer
+        .json()
+        .ok_or_else(|| CallError::refused("an OAuth answer that is not its JSON"))
+}
+
+/// `kupa check-config --probe`: whether PayU gives the POS's client an OAuth token (in PayU's
+/// sandbox with sandbox keys). Nothing is kept.
+pub async fn probe(config: &PayUConfig) -> Result<String, String> {
+    request_token(&client(config)?, config)
+        .await
+        .map(|_| "an OAuth token was given".to_owned())
+        .map_err(|e| format!("{e:?}"))
+}
+
 impl PayU {
     pub fn new(
         config: PayUConfig,
         deals: Arc<dyn PaymentDeals>,
         clock: Arc<dyn Clock>,
     ) -> Result<PayU, String> {
-        let client = reqwest::Client::builder()
-            .timeout(config.timeout)
-            // Order create answers 302 with the page in `redirectUri`: read, never followed.
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(|e| format!("the HTTP client for PayU: {e}"))?;
         Ok(PayU {
+            client: client(&config)?,
             config,
-            client,
             deals,
             clock,
             token: tokio::sync::Mutex::new(None),
@@ -347,19 +376,6 @@ impl PayU {
         format!("{}{path}", self.config.base_url)
     }
 
-    async fn send(&self, request: reqwest::RequestBuilder) -> Result<(u16, Vec<u8>), CallError> {
-        let r = request
-            .send()
-            .await
-            .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
-        let status = r.status().as_u16();
-        let bytes = r
-            .bytes()
-            .await
-            .map_err(|e| CallError::NoResponse(transport_kind(&e).into()))?;
-        Ok((status, bytes.to_vec()))
-    }
-
     /// An OAuth token (`client_credentials`), kept until a minute before it expires.
     pub async fn access_token(&self) -> Result<String, CallError> {
         let mut kept = self.token.lock().await;
@@ -368,26 +384,7 @@ impl PayU {
         {
             return Ok(token.clone());
         }
-        let form = [
-            ("grant_type", "client_credentials"),
-            ("client_id", self.config.client_id.as_str()),
-            ("client_secret", self.config.client_secret.expose()),
-        ];
-        let body = serde_urlencoded::to_string(&form[..])
-            .map_err(|_| CallError::refused("a form that cannot be written"))?;
-        let (status, bytes) = self
-            .send(
-                self.client
-                    .post(self.url("/pl/standard/user/oauth/authorize"))
-                    .header("content-type", "application/x-www-form-urlencoded")
-                    .body(body),
-            )
-            .await?;
-        if status != 200 {
-            return Err(CallError::refused(format!("OAuth HTTP {status}")));
-        }
-        let token: Token = serde_json::from_slice(&bytes)
-            .map_err(|_| CallError::refused("an OAuth answer that is not its JSON"))?;
+        let token = request_token(&self.client, &self.config).await?;
         let life = token.expires_in.unwrap_or(60).saturating_sub(60).max(1);
         *kept = Some((
             token.access_token.clone(),
@@ -396,30 +393,20 @@ impl PayU {
         Ok(token.access_token)
     }
 
+    /// `request` with the OAuth token, sent: PayU's answer, or why none came.
     async fn authorized(
         &self,
         request: reqwest::RequestBuilder,
-    ) -> Result<(u16, Vec<u8>), CallError> {
+    ) -> Result<http::Answer, CallError> {
         let token = self.access_token().await?;
-        self.send(request.bearer_auth(token)).await
+        Ok(http::send(request.bearer_auth(token)).await?)
     }
 
-    /// The buyer's way back: the payment's return path (a path of this site only) with its id.
-    fn back_url(&self, p: &Payment) -> String {
-        let path = if p.return_url.starts_with('/') && !p.return_url.starts_with("//") {
-            p.return_url.as_str()
-        } else {
-            "/"
-        };
-        let (path, fragment) = match path.split_once('#') {
-            Some((path, f)) => (path, format!("#{f}")),
-            None => (path, String::new()),
-        };
-        let sep = if path.contains('?') { '&' } else { '?' };
-        format!(
-            "{}{path}{sep}paymentId={}{fragment}",
-            self.config.public_url, p.id
-        )
+    /// PayU's answer as `T`, or `HTTP {status}` when it is not that JSON.
+    fn read<T: serde::de::DeserializeOwned>(answer: &http::Answer) -> Result<T, CallError> {
+        answer
+            .json()
+            .ok_or_else(|| CallError::refused(format!("HTTP {}", answer.status)))
     }
 
     /// Order create's body for a payment (Blik with the buyer's code when given).
@@ -430,7 +417,7 @@ impl PayU {
         };
         let mut body = json!({
             "notifyUrl": format!("{}{NOTIFY_PATH}", self.config.public_url),
-            "continueUrl": self.back_url(p),
+            "continueUrl": http::back_url(&self.config.public_url, p, ""),
             "customerIp": customer_ip,
             "merchantPosId": self.config.pos_id,
             "description": format!("Kupa order {}", p.order_id),
@@ -459,16 +446,14 @@ impl PayU {
         customer_ip: &str,
         blik: Option<&str>,
     ) -> Result<(Option<String>, String), CallError> {
-        let (status, bytes) = self
-            .authorized(
-                self.client
-                    .post(self.url("/api/v2_1/orders"))
-                    .header("content-type", "application/json")
-                    .body(self.order_body(p, customer_ip, blik).to_string()),
-            )
+        let answer = self
+            .authorized(http::with_json(
+                self.client.post(self.url("/api/v2_1/orders")),
+                self.order_body(p, customer_ip, blik).to_string(),
+            ))
             .await?;
-        let created: Created = serde_json::from_slice(&bytes)
-            .map_err(|_| CallError::refused(format!("HTTP {status}")))?;
+        let created: Created = Self::read(&answer)?;
+        let status = answer.status;
         let ok = matches!(status, 200 | 201 | 302) && created.status.status_code == "SUCCESS";
         match (ok, created.order_id) {
             (true, Some(order_id)) => {
@@ -481,7 +466,7 @@ impl PayU {
                 }
                 let redirect = created
                     .redirect_uri
-                    .filter(|u| u.starts_with("https://") || u.starts_with("http://127.0.0.1"));
+                    .filter(|u| http::is_https_or_loopback(u));
                 Ok((redirect, order_id))
             }
             _ => Err(CallError::Refused {
@@ -497,15 +482,14 @@ impl PayU {
 
     /// The status query: PayU's order by its id.
     pub async fn order(&self, order_id: &str) -> Result<PayUOrder, CallError> {
-        let (status, bytes) = self
+        let answer = self
             .authorized(
                 self.client
                     .get(self.url(&format!("/api/v2_1/orders/{order_id}"))),
             )
             .await?;
-        let orders: Orders = serde_json::from_slice(&bytes)
-            .map_err(|_| CallError::refused(format!("HTTP {status}")))?;
-        if status != 200 || orders.status.status_code != "SUCCESS" {
+        let orders: Orders = Self::read(&answer)?;
+        if answer.status != 200 || orders.status.status_code != "SUCCESS" {
             return Err(CallError::refused(orders.status.status_code));
         }
         orders
@@ -517,20 +501,18 @@ impl PayU {
 
     /// Receives an order waiting for confirmation (auto-receive off): `orderStatus: COMPLETED`.
     pub async fn capture(&self, order_id: &str) -> Result<(), CallError> {
-        let (status, bytes) = self
-            .authorized(
+        let answer = self
+            .authorized(http::with_json(
                 self.client
-                    .put(self.url(&format!("/api/v2_1/orders/{order_id}/status")))
-                    .header("content-type", "application/json")
-                    .body(json!({ "orderId": order_id, "orderStatus": "COMPLETED" }).to_string()),
-            )
+                    .put(self.url(&format!("/api/v2_1/orders/{order_id}/status"))),
+                json!({ "orderId": order_id, "orderStatus": "COMPLETED" }).to_string(),
+            ))
             .await?;
-        let answer: Orders = serde_json::from_slice(&bytes)
-            .map_err(|_| CallError::refused(format!("HTTP {status}")))?;
-        if status == 200 && answer.status.status_code == "SUCCESS" {
+        let orders: Orders = Self::read(&answer)?;
+        if answer.status == 200 && orders.status.status_code == "SUCCESS" {
             Ok(())
         } else {
-            Err(CallError::refused(answer.status.status_code))
+            Err(CallError::refused(orders.status.status_code))
         }
     }
 
@@ -546,22 +528,20 @@ impl PayU {
         if !whole {
             refund["amount"] = json!(amount.to_string());
         }
-        let (status, bytes) = self
-            .authorized(
+        let answer = self
+            .authorized(http::with_json(
                 self.client
-                    .post(self.url(&format!("/api/v2_1/orders/{order_id}/refunds")))
-                    .header("content-type", "application/json")
-                    .body(json!({ "refund": refund }).to_string()),
-            )
+                    .post(self.url(&format!("/api/v2_1/orders/{order_id}/refunds"))),
+                json!({ "refund": refund }).to_string(),
+            ))
             .await?;
-        let answer: Orders = serde_json::from_slice(&bytes)
-            .map_err(|_| CallError::refused(format!("HTTP {status}")))?;
-        if status == 200 && answer.status.status_code == "SUCCESS" {
+        let orders: Orders = Self::read(&answer)?;
+        if answer.status == 200 && orders.status.status_code == "SUCCESS" {
             Ok(())
         } else {
             Err(CallError::Refused {
-                status_code: answer.status.status_code,
-                code_literal: answer.status.code_literal.unwrap_or_default(),
+                status_code: orders.status.status_code,
+                code_literal: orders.status.code_literal.unwrap_or_default(),
             })
         }
     }
@@ -724,81 +704,3 @@ impl PaymentGateway for PayU {
 
 #[cfg(test)]
 mod tests;
-
-/// Deals kept nowhere: for `kupa check-config --probe`, which only asks PayU for a token.
-pub struct NoDeals;
-
-#[async_trait]
-impl PaymentDeals for NoDeals {
-    async fn record_page(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn page_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
-        Ok(None)
-    }
-    async fn record_deal(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn deal_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
-        Ok(None)
-    }
-    async fn refund_made(&self, _: &str, _: &str) -> kupa_app::StoreResult<bool> {
-        Ok(false)
-    }
-    async fn record_refund(&self, _: &str, _: &str, _: i64, _: i64) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn claim_refund_key(
-        &self,
-        _: &str,
-        _: &str,
-        _: i64,
-        _: i64,
-        _: i64,
-    ) -> kupa_app::StoreResult<kupa_app::ports::RefundClaim> {
-        Ok(kupa_app::ports::RefundClaim::Claimed)
-    }
-    async fn release_refund_key(&self, _: &str, _: &str) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn record_card_charge(
-        &self,
-        _: &str,
-        _: &str,
-        _: &str,
-        _: i64,
-    ) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn card_charge_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
-        Ok(None)
-    }
-    async fn claim_open_to_ask(
-        &self,
-        _: &str,
-        _: i64,
-        _: i64,
-        _: i64,
-        _: i64,
-        _: i64,
-    ) -> kupa_app::StoreResult<Vec<String>> {
-        Ok(Vec::new())
-    }
-    async fn keep_card_token(
-        &self,
-        _: &str,
-        _: &str,
-        _: &str,
-        _: i64,
-    ) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn provider_card(
-        &self,
-        _: &str,
-        _: i64,
-        _: &str,
-    ) -> kupa_app::StoreResult<Option<kupa_app::ports::ProviderCard>> {
-        Ok(None)
-    }
-}

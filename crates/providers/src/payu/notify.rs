@@ -279,7 +279,7 @@ async fn blik_code_sent(
     let Some(code) = super::blik_code(&form.code) else {
         return page(StatusCode::BAD_REQUEST, &blik_form(&payment.id, true));
     };
-    let back = n.payu.back_url(&payment);
+    let back = crate::http::back_url(&n.payu.config().public_url, &payment, "");
     let update = match n
         .payu
         .create_order(&payment, &customer_ip(headers), Some(&code))

@@ -54,23 +54,12 @@ fn payment(method: PaymentMethod) -> Payment {
     Payment {
         id: "pay-1".into(),
         order_id: "ord-1".into(),
-        session_id: "s".into(),
-        customer_id: None,
         method,
         amount: 9_900,
         currency: "PLN".into(),
-        installments: 1,
-        status: PaymentStatus::Created,
-        card_brand: None,
-        card_last4: None,
-        card_bin: None,
-        save_card: false,
-        failure_code: None,
-        decline_reason: None,
         locale: "pl".into(),
         return_url: "/memberships".into(),
-        created_at_ms: 0,
-        updated_at_ms: 0,
+        ..crate::testing::payment()
     }
 }
 

@@ -351,23 +351,10 @@ mod tests {
         Payment {
             id: "ab".repeat(16),
             order_id: "o".into(),
-            session_id: "s".into(),
-            customer_id: None,
             method,
-            amount: 10_000,
-            currency: "ILS".into(),
             installments,
-            status: PaymentStatus::Created,
-            card_brand: None,
-            card_last4: None,
-            card_bin: None,
-            save_card: false,
-            failure_code: None,
-            decline_reason: None,
-            locale: "he".into(),
             return_url: "/order/1".into(),
-            created_at_ms: 0,
-            updated_at_ms: 0,
+            ..crate::testing::payment()
         }
     }
 

@@ -333,23 +333,11 @@ mod tests {
         Payment {
             id: "ab".repeat(16),
             order_id: "o".into(),
-            session_id: "s".into(),
-            customer_id: None,
-            method: PaymentMethod::Card,
             amount: 100,
-            currency: "ILS".into(),
-            installments: 1,
             status,
-            card_brand: None,
-            card_last4: None,
-            card_bin: None,
-            save_card: false,
             failure_code: failure.map(str::to_owned),
-            decline_reason: None,
-            locale: "he".into(),
             return_url: return_url.into(),
-            created_at_ms: 0,
-            updated_at_ms: 0,
+            ..crate::testing::payment()
         }
     }
 

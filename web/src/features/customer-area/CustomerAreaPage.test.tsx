@@ -4,66 +4,47 @@ import { describe, expect, it } from 'vitest';
 import { makePresentation } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
 import type { CustomerAreaData, MemberCard } from './api/customerArea';
+import { makeArea } from './testing/area';
 
 function area(): CustomerAreaData {
   const presentation = makePresentation();
-  return {
-    serverTime: '2026-07-10T09:00:00Z',
-    customer: {
-      CustomerId: 1,
-      FirstName: 'Dana',
-      LastName: 'Levi',
-      SSN: '*****8711',
-      EmailAddress1: 'dana.levi@example.com',
-      MobileNumber1: '0524318876',
-      Address1: 'Dizengoff 210',
-      Address2: '',
-      City: 'Tel Aviv',
-      PostalCode: '6311712',
-      DateOfBirth: '1986-04-17',
-      LicensePlateNumber: '',
-      IsSMSAllowed: true,
-      IsMailingAllowed: true,
-      IsEmailAllowed: false,
-      Location: null,
-      Members: [],
-      MagCards: [],
-      SystemVouchers: [],
-      VODTickets: [],
-      PastReservations: [],
-      Tickets: [
-        {
-          ReservationIdentifier: 'R1',
-          reservationNumber: '1234-5678',
-          status: 'paid',
-          presentation,
-          eventDateTime: presentation.dateTime,
-          seats: [
-            {
-              section: 'אולם',
-              sectionEn: 'Stalls',
-              row: '5',
-              seat: '7',
-              ticketType: 'רגיל',
-              ticketTypeEn: 'Regular',
-              price: 4200,
-              serviceCharge: 500,
-              state: 'valid',
-              documentKey: 'K1',
-              edocumentUrl: '/edocument/K1',
-            },
-          ],
-          total: 4700,
-          currency: 'ILS',
-          paidAt: '2026-07-01T10:00:00Z',
-          pdfUrl: '/api/reservations/R1/tickets.pdf?exp=1&sig=ab',
-          calendarUrl: '/api/reservations/R1/calendar.ics?exp=1&sig=ab',
-          reservationUrl: '/reservation/R1',
-          seatChangeUrl: '/reservation/R1/seats',
-        },
-      ],
-    },
-  };
+  return makeArea({
+    Address1: 'Dizengoff 210',
+    City: 'Tel Aviv',
+    PostalCode: '6311712',
+    DateOfBirth: '1986-04-17',
+    Tickets: [
+      {
+        ReservationIdentifier: 'R1',
+        reservationNumber: '1234-5678',
+        status: 'paid',
+        presentation,
+        eventDateTime: presentation.dateTime,
+        seats: [
+          {
+            section: 'אולם',
+            sectionEn: 'Stalls',
+            row: '5',
+            seat: '7',
+            ticketType: 'רגיל',
+            ticketTypeEn: 'Regular',
+            price: 4200,
+            serviceCharge: 500,
+            state: 'valid',
+            documentKey: 'K1',
+            edocumentUrl: '/edocument/K1',
+          },
+        ],
+        total: 4700,
+        currency: 'ILS',
+        paidAt: '2026-07-01T10:00:00Z',
+        pdfUrl: '/api/reservations/R1/tickets.pdf?exp=1&sig=ab',
+        calendarUrl: '/api/reservations/R1/calendar.ics?exp=1&sig=ab',
+        reservationUrl: '/reservation/R1',
+        seatChangeUrl: '/reservation/R1/seats',
+      },
+    ],
+  });
 }
 
 describe('the customer area', { timeout: 30_000 }, () => {

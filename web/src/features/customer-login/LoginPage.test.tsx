@@ -81,4 +81,20 @@ describe('the customer-area login page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Try again in 10 minutes');
   });
+
+  it('asks a new customer for a new password with its rule, a returning one for theirs', async () => {
+    await renderApp('/customer-area/login?lang=en&method=email&register=1');
+    const fresh = await screen.findByLabelText('Password');
+    expect(fresh).toHaveAttribute('autocomplete', 'new-password');
+    expect(fresh).toHaveAccessibleDescription('At least 8 characters, not only digits');
+    expect(screen.getByLabelText('Email address')).toHaveAttribute('type', 'email');
+    fireEvent.click(screen.getByRole('button', { name: 'I have an account' }));
+    const theirs = await screen.findByLabelText('Password');
+    expect(theirs).toHaveAttribute('autocomplete', 'current-password');
+    expect(theirs).not.toHaveAccessibleDescription();
+    fireEvent.click(screen.getByRole('button', { name: 'Forgot password' }));
+    expect(await screen.findByRole('button', { name: 'I have an account' })).toBeVisible();
+    expect(screen.getByLabelText('Email address')).toHaveAttribute('autocomplete', 'email');
+    expect(screen.queryByLabelText('Password')).toBeNull();
+  });
 });

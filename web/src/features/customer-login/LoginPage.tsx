@@ -210,6 +210,28 @@ export function EmailLogin() {
       )}
     </p>
   );
+  const emailField = (
+    <Field
+      id="cl-email"
+      label={t('customerLogin.email')}
+      value={email}
+      onChange={setEmail}
+      type="email"
+      autoComplete="email"
+    />
+  );
+  // A new password (registering, with its rule) or the one the customer has.
+  const passwordField = (autoComplete: 'new-password' | 'current-password', hint?: string) => (
+    <Field
+      id="cl-password"
+      label={t('customerLogin.password')}
+      value={password}
+      onChange={setPassword}
+      type="password"
+      autoComplete={autoComplete}
+      hint={hint}
+    />
+  );
   if (mode === 'register') {
     return (
       <Form
@@ -254,23 +276,8 @@ export function EmailLogin() {
           onChange={setLast}
           autoComplete="family-name"
         />
-        <Field
-          id="cl-email"
-          label={t('customerLogin.email')}
-          value={email}
-          onChange={setEmail}
-          type="email"
-          autoComplete="email"
-        />
-        <Field
-          id="cl-password"
-          label={t('customerLogin.password')}
-          value={password}
-          onChange={setPassword}
-          type="password"
-          autoComplete="new-password"
-          hint={t('customerLogin.passwordRule')}
-        />
+        {emailField}
+        {passwordField('new-password', t('customerLogin.passwordRule'))}
         {links}
       </Form>
     );
@@ -293,14 +300,7 @@ export function EmailLogin() {
           )
         }
       >
-        <Field
-          id="cl-email"
-          label={t('customerLogin.email')}
-          value={email}
-          onChange={setEmail}
-          type="email"
-          autoComplete="email"
-        />
+        {emailField}
         {links}
       </Form>
     );
@@ -315,22 +315,8 @@ export function EmailLogin() {
         void flow.run(async () => loginApi.password(email, password, await captcha('login')))
       }
     >
-      <Field
-        id="cl-email"
-        label={t('customerLogin.email')}
-        value={email}
-        onChange={setEmail}
-        type="email"
-        autoComplete="email"
-      />
-      <Field
-        id="cl-password"
-        label={t('customerLogin.password')}
-        value={password}
-        onChange={setPassword}
-        type="password"
-        autoComplete="current-password"
-      />
+      {emailField}
+      {passwordField('current-password')}
       {links}
     </Form>
   );

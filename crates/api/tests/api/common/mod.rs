@@ -26,7 +26,9 @@ use kupa_app::catalogue_file;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_app::ports::{CatalogueStore, Clock};
 use kupa_providers::clock::ServerClock;
+use kupa_store::Db;
 use kupa_store::testing::TestDb;
+use kupa_wiring::{ProviderRoutes, Providers};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
@@ -65,6 +67,12 @@ pub struct TestApp {
     pub worker: Option<Arc<kupa_providers::delivery::OutboxWorker>>,
 }
 
+/// The built-in providers as they are, with no routes of their own: [`TestApp::node_at`]'s
+/// `wire` for every node but a real provider's.
+fn built_in(_: &Arc<Db>, providers: Providers) -> (Providers, ProviderRoutes) {
+    (providers, ProviderRoutes::default())
+}
+
 pub struct Reply {
     pub status: StatusCode,
     pub headers: HeaderMap,
@@ -86,16 +94,45 @@ impl TestApp {
         sms: Option<Arc<dyn kupa_app::ports::SmsSender>>,
     ) -> TestApp {
         let app = TestApp::node(db, settings, sms).await;
-        let data = catalogue_file::expand(catalogue_file::parse(DEMO).unwrap(), app.today).unwrap();
-        db.db.load_catalogue(&data).await.unwrap();
+        app.load(db, DEMO).await;
         app
+    }
+
+    /// A node of `db` whose payments go through a real provider's adapter (at a local fake, in
+    /// its test file): `with` adds it to the built-in providers as the binary does
+    /// (`Providers::with_payu` ...), `routes` its routes to the site (`ProviderRoutes::payu`
+    /// ...); cards the provider does not take go to the test gateway. The chain `catalogue` is
+    /// loaded. The adapter is answered too, for what the test asks of it directly.
+    pub async fn with_provider<P>(
+        db: &TestDb,
+        settings: ApiSettings,
+        catalogue: &str,
+        with: impl FnOnce(Providers, &Arc<Db>) -> Result<(Providers, Option<Arc<P>>), String>,
+        routes: impl FnOnce(ProviderRoutes, Option<Arc<P>>) -> ProviderRoutes,
+    ) -> (TestApp, Arc<P>) {
+        let mut made = None;
+        let wire = |db: &Arc<Db>, providers: Providers| {
+            let (providers, provider) = with(providers, db).unwrap();
+            made.clone_from(&provider);
+            (providers, routes(ProviderRoutes::default(), provider))
+        };
+        let app = TestApp::node_at(db, settings, None, None, start_ms(), wire).await;
+        app.load(db, catalogue).await;
+        (app, made.expect("the provider is configured"))
+    }
+
+    /// Loads the chain `catalogue` (the demo's JSON, or a variant of it) around the app's today.
+    async fn load(&self, db: &TestDb, catalogue: &str) {
+        let data =
+            catalogue_file::expand(catalogue_file::parse(catalogue).unwrap(), self.today).unwrap();
+        db.db.load_catalogue(&data).await.unwrap();
     }
 
     /// Another node on the same database, whose catalogue this one loaded: its own use cases,
     /// clock and seat event hub, as a second `kupa serve` process would have; its clock starts
     /// at this one's now, as two machines' synchronised clocks would.
     pub async fn another_node(&self, db: &TestDb, settings: ApiSettings) -> TestApp {
-        TestApp::node_at(db, settings, None, None, self.clock.now_ms()).await
+        TestApp::node_at(db, settings, None, None, self.clock.now_ms(), built_in).await
     }
 
     async fn node(
@@ -103,7 +140,7 @@ impl TestApp {
         settings: ApiSettings,
         sms: Option<Arc<dyn kupa_app::ports::SmsSender>>,
     ) -> TestApp {
-        TestApp::node_at(db, settings, sms, None, start_ms()).await
+        TestApp::node_at(db, settings, sms, None, start_ms(), built_in).await
     }
 
     /// The test app with a real SMS provider and mail server (decision 0057) in place of the
@@ -113,9 +150,8 @@ impl TestApp {
         settings: ApiSettings,
         delivery: &kupa_providers::delivery::Delivery,
     ) -> TestApp {
-        let app = TestApp::node_at(db, settings, None, Some(delivery), start_ms()).await;
-        let data = catalogue_file::expand(catalogue_file::parse(DEMO).unwrap(), app.today).unwrap();
-        db.db.load_catalogue(&data).await.unwrap();
+        let app = TestApp::node_at(db, settings, None, Some(delivery), start_ms(), built_in).await;
+        app.load(db, DEMO).await;
         app
     }
 
@@ -126,22 +162,32 @@ impl TestApp {
         settings: ApiSettings,
         delivery: &kupa_providers::delivery::Delivery,
     ) -> TestApp {
-        TestApp::node_at(db, settings, None, Some(delivery), self.clock.now_ms()).await
+        TestApp::node_at(
+            db,
+            settings,
+            None,
+            Some(delivery),
+            self.clock.now_ms(),
+            built_in,
+        )
+        .await
     }
 
+    /// A node of `db`: its clock started at `start_ms`, the built-in providers with the test
+    /// gateway taking cards, then `sms`, `delivery` and `wire` in their place where given.
     async fn node_at(
         db: &TestDb,
         settings: ApiSettings,
         sms: Option<Arc<dyn kupa_app::ports::SmsSender>>,
         delivery: Option<&kupa_providers::delivery::Delivery>,
         start_ms: i64,
+        wire: impl FnOnce(&Arc<Db>, Providers) -> (Providers, ProviderRoutes),
     ) -> TestApp {
         let clock = Arc::new(ServerClock::starting_at(start_ms));
         let today =
             kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(clock.now_ms()));
         let db_arc = Arc::new(db.db.clone());
-        let mut providers =
-            kupa_wiring::Providers::built_in(&db_arc, clock.clone(), settings.test_mode);
+        let mut providers = Providers::built_in(&db_arc, clock.clone(), settings.test_mode);
         if let Some(sms) = sms {
             providers.sms = sms;
         }
@@ -151,6 +197,7 @@ impl TestApp {
             Some(d) => providers.with_delivery(&db_arc, d),
             None => (providers, None),
         };
+        let (providers, routes) = wire(&db_arc, providers);
         // Every test app signs sessions with the one test key, so `buyer(n)` is known to all.
         let settings = ApiSettings {
             session_key: kupa_api::session::SessionKey::for_tests(),
@@ -158,7 +205,7 @@ impl TestApp {
         };
         let state = kupa_wiring::app_state(db_arc, providers, settings);
         TestApp {
-            router: kupa_wiring::site(state.clone()),
+            router: kupa_wiring::site_with_routes(state.clone(), routes),
             state,
             writes_examples: db.name == "sqlite",
             clock,

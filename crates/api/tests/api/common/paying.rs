@@ -5,8 +5,10 @@ use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
-use super::client::{Placed, Presentation, SeatAddress, SeatShort, SeatplanV2};
-use super::{Reply, TestApp};
+use super::client::{
+    Placed, Presentation, SeatAddress, SeatShort, SeatplanV2, Ticket, TicketGroupsResponse,
+};
+use super::{Reply, TestApp, buyer};
 
 /// An order ready to pay. Its presentation and seats are the JSON the API answered, as the
 /// tests not yet on the typed client read them.
@@ -101,13 +103,7 @@ async fn priced_cart_of(
         app.lock(who, &p, s.key()).await.ok();
     }
     let groups = app.ticket_groups(p.id, None).await.ok();
-    let regular = groups
-        .ticket_groups
-        .iter()
-        .filter(|g| g.id == first.tg)
-        .flat_map(|g| &g.tickets)
-        .find(|t| t.name_en.to_lowercase().contains("regular"))
-        .expect("a regular ticket");
+    let regular = regular_ticket(&groups, Some(first.tg));
     let mut tickets = refs.map(|r| match r {
         None => json!({ "ticketId": regular.id, "amount": regular.price }),
         Some(room) => {
@@ -207,6 +203,72 @@ pub async fn start_payment_with(
     id
 }
 
+/// The (presentation, x, y) of each of an answer's `selections` (the seats an enrolment holds).
+pub fn selections_held(r: &Reply) -> Vec<(i64, i64, i64)> {
+    r.body["selections"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no selections in {} {}", r.status, r.text))
+        .iter()
+        .map(|s| {
+            (
+                s["presentationId"].as_i64().unwrap(),
+                s["x"].as_i64().unwrap(),
+                s["y"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The regular ticket among a presentation's ticket groups (of the group `group` when given).
+pub fn regular_ticket(groups: &TicketGroupsResponse, group: Option<i64>) -> &Ticket {
+    groups
+        .ticket_groups
+        .iter()
+        .filter(|g| group.is_none_or(|id| g.id == id))
+        .flat_map(|g| &g.tickets)
+        .find(|t| t.name_en.to_lowercase().contains("regular"))
+        .expect("a regular ticket")
+}
+
+/// The cart's lines of `k`'s held seats, each on the presentation's regular ticket.
+pub async fn regular_lines(app: &TestApp, k: &Paying) -> Vec<Value> {
+    let groups = app
+        .ticket_groups(k.presentation["id"].as_i64().unwrap(), None)
+        .await
+        .ok();
+    let regular = regular_ticket(&groups, None);
+    k.seats
+        .iter()
+        .map(|s| {
+            json!({ "XCoordinate": s["x"], "YCoordinate": s["y"], "VenueSectionId": s["si"],
+                    "ticket": { "ticketId": regular.id, "amount": regular.price } })
+        })
+        .collect()
+}
+
+/// What a stranger's seat map says of one of the cart's seats now (`s` of the seat status:
+/// `sold`, `heldByOther`, ...).
+pub async fn seat_state(app: &TestApp, k: &Paying, s: &Value) -> Value {
+    let st = app
+        .call_as(
+            &buyer(99),
+            "GET",
+            &format!(
+                "/api/seats/seats-statusV2?presentationId={}",
+                k.presentation["id"]
+            ),
+            None,
+        )
+        .await;
+    st.body["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["x"] == s["x"] && x["y"] == s["y"] && x["si"] == s["si"])
+        .unwrap()["s"]
+        .clone()
+}
+
 pub fn location(r: &Reply) -> String {
     r.headers
         .get("location")
@@ -295,6 +357,7 @@ pub struct PaidCart {
     pub k: Paying,
     pub payment: String,
     pub reservation: String,
+    pub reservation_number: String,
 }
 
 /// Pays the priced cart `k` with the approved test Visa and commits it.
@@ -317,5 +380,6 @@ pub async fn pay_by_card(app: &TestApp, who: &str, k: Paying) -> PaidCart {
         k,
         payment,
         reservation: committed.reservation_identifier,
+        reservation_number: committed.reservation_number,
     }
 }

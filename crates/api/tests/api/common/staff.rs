@@ -108,26 +108,13 @@ pub async fn buy_with_refs(
     refs: [Option<&str>; 2],
 ) -> (Value, Bought) {
     let k = priced_cart_with_refs(app, who, row, refs).await;
-    let payment = start_payment_with(app, who, &k, "card", "he", 1, false).await;
-    let r = app
-        .form_as(
-            who,
-            "POST",
-            &format!("/pay/{payment}/card"),
-            Some(&card_form("4242+4242+4242+4242", &good_expiry(app), "987")),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
-    let done = app
-        .commit(who, k.presentation["id"].as_i64().unwrap())
-        .await
-        .ok();
+    let paid = pay_by_card(app, who, k).await;
     let bought = Bought {
-        presentation: k.presentation.clone(),
-        reservation_id: done.reservation_identifier,
-        reservation_number: done.reservation_number,
+        presentation: paid.k.presentation.clone(),
+        reservation_id: paid.reservation,
+        reservation_number: paid.reservation_number,
     };
-    (k.presentation, bought)
+    (paid.k.presentation, bought)
 }
 
 pub fn date_of(p: &Value) -> String {

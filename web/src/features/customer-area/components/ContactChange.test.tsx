@@ -2,31 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/renderApp';
-
-const customer = (email: string, mobile: string) => ({
-  CustomerId: 1,
-  FirstName: 'Dana',
-  LastName: 'Levi',
-  SSN: '*****8711',
-  EmailAddress1: email,
-  MobileNumber1: mobile,
-  Address1: '',
-  Address2: '',
-  City: '',
-  PostalCode: '',
-  DateOfBirth: '',
-  LicensePlateNumber: '',
-  IsSMSAllowed: true,
-  IsMailingAllowed: true,
-  IsEmailAllowed: false,
-  Location: null,
-  Members: [],
-  MagCards: [],
-  SystemVouchers: [],
-  VODTickets: [],
-  PastReservations: [],
-  Tickets: [],
-});
+import { makeArea } from '../testing/area';
 
 type Call = [RequestInfo, RequestInit | undefined];
 
@@ -37,10 +13,7 @@ describe('changing the email or the mobile number from the profile', { timeout: 
       api: (url, init) => {
         if (url.pathname === '/api/customer-area/customerAreaData')
           return {
-            body: {
-              serverTime: '2026-07-10T09:00:00Z',
-              customer: customer(email, '+972524318876'),
-            },
+            body: makeArea({ EmailAddress1: email, MobileNumber1: '+972524318876' }),
           };
         if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
         if (url.pathname === '/api/customer-area/holds') return { body: { holds: [] } };
@@ -103,10 +76,7 @@ describe('changing the email or the mobile number from the profile', { timeout: 
       api: (url, init) => {
         if (url.pathname === '/api/customer-area/customerAreaData')
           return {
-            body: {
-              serverTime: '2026-07-10T09:00:00Z',
-              customer: customer('d@example.com', '0524318876'),
-            },
+            body: makeArea({ EmailAddress1: 'd@example.com' }),
           };
         if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
         if (url.pathname === '/api/customer-area/holds') return { body: { holds: [] } };

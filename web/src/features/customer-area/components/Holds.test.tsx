@@ -3,36 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makePresentation } from '../../../test/fixtures';
 import { renderApp } from '../../../test/renderApp';
+import { makeArea } from '../testing/area';
 
 const presentation = makePresentation({ dateTime: '2099-07-14T17:30:00Z' });
 
-const area = {
-  serverTime: '2026-07-10T09:00:00Z',
-  customer: {
-    CustomerId: 1,
-    FirstName: 'Dana',
-    LastName: 'Levi',
-    SSN: '*****8711',
-    EmailAddress1: 'dana.levi@example.com',
-    MobileNumber1: '0524318876',
-    Address1: '',
-    Address2: '',
-    City: '',
-    PostalCode: '',
-    DateOfBirth: '',
-    LicensePlateNumber: '',
-    IsSMSAllowed: true,
-    IsMailingAllowed: true,
-    IsEmailAllowed: false,
-    Location: null,
-    Members: [],
-    MagCards: [],
-    SystemVouchers: [],
-    VODTickets: [],
-    PastReservations: [],
-    Tickets: [],
-  },
-};
+const area = makeArea();
 
 const hold = (state: string) => ({
   reservationIdentifier: 'H1',

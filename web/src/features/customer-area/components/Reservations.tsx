@@ -1,10 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { parseIsraeliMobile } from '../../../components/checkout/customerInfo';
+import { useMobileSend } from '../../../components/checkout/useMobileSend';
 import { DateTime } from '../../../components/ui/DateTime';
 import { LangLink } from '../../../components/ui/LangLink';
-import { errorMessage } from '../../../lib/apiErrors';
 import { formatMoney } from '../../../lib/format';
 import { withLang } from '../../../lib/lang';
 import { localizedName } from '../../../lib/localized';
@@ -153,25 +152,8 @@ function SendBySms({ reservationId, feature }: { reservationId: string; feature:
   const { t } = useTranslation();
   const inputId = useId();
   const [open, setOpen] = useState(false);
-  const [mobile, setMobile] = useState('');
-  const [invalid, setInvalid] = useState(false);
   const send = useSendTicketsBySms(reservationId);
-  const error = invalid
-    ? t('errors.invalid_mobileNumber')
-    : send.isError
-      ? errorMessage(t, send.error)
-      : null;
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const number = parseIsraeliMobile(mobile);
-    setInvalid(!number);
-    if (!number) {
-      send.reset();
-      return;
-    }
-    send.mutate(number);
-  }
+  const { mobile, setMobile, invalid, error, submit } = useMobileSend(send);
 
   if (!open) {
     return (

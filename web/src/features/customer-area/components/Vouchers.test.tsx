@@ -2,8 +2,12 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../../test/renderApp';
+import type { AreaCustomer } from '../api/customerArea';
+import { makeArea } from '../testing/area';
 
-const voucher = (reference: string, status: string, balance: number) => ({
+type Voucher = AreaCustomer['SystemVouchers'][number];
+
+const voucher = (reference: string, status: Voucher['status'], balance: number): Voucher => ({
   reference,
   reservationIdentifier: 'G1',
   reservationNumber: '1234-5678',
@@ -20,35 +24,10 @@ const voucher = (reference: string, status: string, balance: number) => ({
   startDate: '2026-07-10',
   endDate: '2027-07-10',
   dateTimeCreated: '2026-07-10T09:00:00Z',
+  source: 'sale',
 });
 
-const customer = (vouchers: unknown[]) => ({
-  serverTime: '2026-07-10T09:00:00Z',
-  customer: {
-    CustomerId: 1,
-    FirstName: 'Dana',
-    LastName: 'Levi',
-    SSN: '*****8711',
-    EmailAddress1: 'dana.levi@example.com',
-    MobileNumber1: '0524318876',
-    Address1: '',
-    Address2: '',
-    City: '',
-    PostalCode: '',
-    DateOfBirth: '',
-    LicensePlateNumber: '',
-    IsSMSAllowed: true,
-    IsMailingAllowed: true,
-    IsEmailAllowed: false,
-    Location: null,
-    Members: [],
-    MagCards: [],
-    SystemVouchers: vouchers,
-    VODTickets: [],
-    PastReservations: [],
-    Tickets: [],
-  },
-});
+const customer = (vouchers: Voucher[]) => makeArea({ SystemVouchers: vouchers });
 
 describe('system vouchers in the customer area', { timeout: 30_000 }, () => {
   it('shows each voucher with what is left, and refunds only an untouched one after a confirm step', async () => {

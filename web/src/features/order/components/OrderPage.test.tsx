@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Ticket, TicketGroup } from '../../../lib/api/types';
+import type { TicketGroup } from '../../../lib/api/types';
 import { loadOrder, saveOrder } from '../model/orderSession';
 import type { PricedCart } from '../api/payment';
 import { syncLines } from '../model/ticketLines';
-import { makePresentation } from '../../../test/fixtures';
+import { makePresentation, makeTicket } from '../../../test/fixtures';
 import { renderApp } from '../../../test/renderApp';
 
 const presentation = makePresentation({ id: 77, dateTime: '2026-07-14T17:30:00Z' });
@@ -61,29 +61,12 @@ describe('order page', () => {
 describe('order page after a reload', () => {
   afterEach(() => sessionStorage.clear());
 
-  const regular = {
-    id: 31,
-    ticketId: 31,
-    ticketGroupId: 1,
+  const regular = makeTicket(31, {
     name: 'רגיל',
     nameEn: 'Regular',
     price: 4200,
-    oldPrice: null,
     serviceCharge: 500,
-    currency: 'ILS',
-    pricePolicyId: 1,
-    minQuantity: 0,
-    maxQuantity: 10,
-    requiresTicketId: null,
-    memberOnly: false,
-    needsSeniorId: false,
-    refPrompt: '',
-    refPromptEn: '',
-    loyaltyPointsPrice: null,
-    isLoyaltyPointsRedemption: false,
-    multiplyFactor: 1,
-    seatKind: null,
-  } as Ticket;
+  });
   const groups = [
     {
       id: 1,

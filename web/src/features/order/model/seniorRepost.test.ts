@@ -1,34 +1,12 @@
 // Spec 5: "Senior citizen lookup needs an ID". The server checks the ID on every POST /cart, and
 // the priced cart does not repeat it, so the later posts (details, vouchers) must send it again.
 import { describe, expect, it } from 'vitest';
-import type { Ticket, TicketGroup } from '../../../lib/api/types';
+import type { TicketGroup } from '../../../lib/api/types';
+import { makeTicket } from '../../../test/fixtures';
 import { cartBodyFrom, type PricedCart } from '../api/payment';
 import { seniorIdsOf, syncLines } from './ticketLines';
 
-const ticket = (id: number, extra: Partial<Ticket> = {}): Ticket => ({
-  id,
-  ticketId: id,
-  ticketGroupId: 1,
-  name: `t${id}`,
-  nameEn: '',
-  price: 1000,
-  oldPrice: null,
-  serviceCharge: 0,
-  currency: 'ILS',
-  pricePolicyId: 1,
-  minQuantity: 0,
-  maxQuantity: 10,
-  requiresTicketId: null,
-  memberOnly: false,
-  needsSeniorId: false,
-  refPrompt: '',
-  refPromptEn: '',
-  loyaltyPointsPrice: null,
-  isLoyaltyPointsRedemption: false,
-  multiplyFactor: 1,
-  seatKind: null,
-  ...extra,
-});
+const ticket = makeTicket;
 const groups: TicketGroup[] = [
   {
     id: 1,

@@ -10,34 +10,10 @@ import {
   syncLines,
   ticketsForLine,
 } from './ticketLines';
+import { makeTicket } from '../../../test/fixtures';
 
-const base: Omit<Ticket, 'id' | 'ticketId' | 'name' | 'price'> = {
-  ticketGroupId: 1,
-  nameEn: '',
-  oldPrice: null,
-  serviceCharge: 0,
-  currency: 'ILS',
-  pricePolicyId: 1,
-  minQuantity: 0,
-  maxQuantity: 10,
-  requiresTicketId: null,
-  memberOnly: false,
-  needsSeniorId: false,
-  refPrompt: '',
-  refPromptEn: '',
-  loyaltyPointsPrice: null,
-  isLoyaltyPointsRedemption: false,
-  multiplyFactor: 1,
-  seatKind: null,
-};
-const tk = (id: number, extra: Partial<Ticket> = {}): Ticket => ({
-  ...base,
-  id,
-  ticketId: id,
-  name: `t${id}`,
-  price: id * 10,
-  ...extra,
-});
+const tk = (id: number, extra: Partial<Ticket> = {}): Ticket =>
+  makeTicket(id, { price: id * 10, ...extra });
 const groups: TicketGroup[] = [
   {
     id: 1,

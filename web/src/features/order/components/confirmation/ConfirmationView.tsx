@@ -1,12 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { errorMessage } from '../../../../lib/apiErrors';
 import { DateTime } from '../../../../components/ui/DateTime';
 import { formatMoney, formatTime, intlLocale } from '../../../../lib/format';
 import { withLang } from '../../../../lib/lang';
 import { localizedName } from '../../../../lib/localized';
-import { parseIsraeliMobile } from '../../../../components/checkout/customerInfo';
+import { useMobileSend } from '../../../../components/checkout/useMobileSend';
 import { LangLink } from '../../../../components/ui/LangLink';
 import { useConfig } from '../../../../lib/config';
 import { VodFacts } from '../../../../components/vod/VodFacts';
@@ -374,25 +373,8 @@ function SendTicketsForm({
 }) {
   const { t } = useTranslation();
   const inputId = useId();
-  const [mobile, setMobile] = useState('');
-  const [invalid, setInvalid] = useState(false);
   const send = useSendTickets(reservationIdentifier);
-  const error = invalid
-    ? t('errors.invalid_mobileNumber')
-    : send.isError
-      ? errorMessage(t, send.error)
-      : null;
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const number = parseIsraeliMobile(mobile);
-    setInvalid(!number);
-    if (!number) {
-      send.reset();
-      return;
-    }
-    send.mutate(number);
-  }
+  const { mobile, setMobile, invalid, error, submit } = useMobileSend(send);
 
   return (
     <section className="confirmation__section" aria-labelledby={`${inputId}-title`}>

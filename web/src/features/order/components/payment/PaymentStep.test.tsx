@@ -11,53 +11,18 @@ import type { OrderEvent } from '../../model/orderState';
 import { OrderHarness } from '../../testing/OrderHarness';
 import { orderAtPayment } from '../../testing/orderAt';
 import type { PricedCart } from '../../api/payment';
+import { onePricedSeat } from '../../testing/pricedCart';
 
+// The one regular seat of the shared fixture, with two popcorns.
 const cart: PricedCart = {
-  presentationId: 101,
-  presentationIds: [101],
-  memberBalanceTotal: 0,
-  seats: [],
-  currency: 'ILS',
-  tickets: [
-    {
-      presentationId: 101,
-      sectionId: 5,
-      sectionName: 'אולם',
-      rowName: '4',
-      seatName: '7',
-      x: 7,
-      y: 4,
-      ticketId: 31,
-      ticketName: 'רגיל',
-      ticketNameEn: 'Regular',
-      code: null,
-      price: 4200,
-      serviceCharge: 500,
-      isMultiplyFactorSubTicket: false,
-      memberBalance: 0,
-    },
-  ],
+  ...onePricedSeat,
   products: [
     { id: 9, name: 'פופקורן', nameEn: 'Popcorn', quantity: 2, unitPrice: 1500, amount: 3000 },
   ],
-  ticketsTotal: 4200,
   productsTotal: 3000,
-  serviceCharge: 500,
-  serviceChargeName: 'דמי טיפול',
   total: 7700,
-  priceBreakdown: {
-    tickets: 4700,
-    ticketsServiceCharge: 500,
-    orderServiceCharge: 0,
-    products: 3000,
-    total: 7700,
-  },
+  priceBreakdown: { ...onePricedSeat.priceBreakdown, products: 3000, total: 7700 },
   amountDue: 7700,
-  voucherPayments: [],
-  orderType: 'tickets',
-  systemVouchers: [],
-  donations: [],
-  memberships: [],
 };
 
 type Call = { method: string; url: URL; body: unknown };

@@ -2,31 +2,20 @@ import { render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../../lib/api/types';
 import i18n from '../../../../lib/i18n';
+import { makeTicket } from '../../../../test/fixtures';
 import { TicketLabel } from './QuantityChooser';
 
-const base: Ticket = {
-  id: 106,
-  ticketId: 106,
-  ticketGroupId: 1,
+const base: Ticket = makeTicket(106, {
   name: 'חבר מועדון – מימוש נקודות',
   nameEn: 'Club member – redeem points',
   price: 0,
   oldPrice: 3200,
   serviceCharge: 500,
-  currency: 'ILS',
   pricePolicyId: 9106,
-  minQuantity: 0,
-  maxQuantity: 10,
-  requiresTicketId: null,
   memberOnly: true,
-  needsSeniorId: false,
-  refPrompt: '',
-  refPromptEn: '',
   loyaltyPointsPrice: 1320,
   isLoyaltyPointsRedemption: true,
-  multiplyFactor: 1,
-  seatKind: null,
-};
+});
 
 describe('a points ticket', () => {
   beforeEach(async () => {

@@ -2,7 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CartBody, LockedSeat, SeatShort, Ticket } from '../../../../lib/api/types';
-import { makeCompactStatus, makeConfig, makePresentation } from '../../../../test/fixtures';
+import {
+  makeCompactStatus,
+  makeConfig,
+  makePresentation,
+  makeTicket,
+} from '../../../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../../../test/renderApp';
 
 const SERVER_TIME = '2026-07-14T09:00:00Z';
@@ -26,30 +31,14 @@ function seat(x: number): SeatShort {
 }
 
 function ticket(id: number, name: string, price: number, extra: Partial<Ticket> = {}): Ticket {
-  return {
-    id,
-    ticketId: id,
-    ticketGroupId: 1,
+  return makeTicket(id, {
     name,
     nameEn: name,
     price,
-    oldPrice: null,
     serviceCharge: 500,
-    currency: 'ILS',
     pricePolicyId: 9000 + id,
-    minQuantity: 0,
-    maxQuantity: 10,
-    requiresTicketId: null,
-    memberOnly: false,
-    needsSeniorId: false,
-    refPrompt: '',
-    refPromptEn: '',
-    loyaltyPointsPrice: null,
-    isLoyaltyPointsRedemption: false,
-    multiplyFactor: 1,
-    seatKind: null,
     ...extra,
-  };
+  });
 }
 
 const tickets = [
