@@ -38,6 +38,8 @@ const ORDER_PARTS = [
   '.order-steps__item--current',
   '.seat-step__title',
   '.seat-map__viewport',
+  '.seat-map__toolbar',
+  '.seat-map__details',
 ];
 
 interface Part {
@@ -79,8 +81,17 @@ async function serversScreen(browser: Browser, url: string, width: number, selec
   return parts;
 }
 
-/** The app's page once it has taken over (its footer is drawn only by the app). */
-async function appsScreen(browser: Browser, url: string, width: number, selectors: string[]) {
+/**
+ * The app's page once it has taken over and drawn what `ready` names (its footer is drawn only
+ * by the app; the hall's seats only once the app has the seat plan).
+ */
+async function appsScreen(
+  browser: Browser,
+  url: string,
+  width: number,
+  selectors: string[],
+  ready: string,
+) {
   const context = await browser.newContext({
     viewport: { width, height: 844 },
     locale: 'he-IL',
@@ -98,6 +109,7 @@ async function appsScreen(browser: Browser, url: string, width: number, selector
   });
   await page.goto(url);
   await expect(page.locator('.site-footer')).toBeVisible();
+  await expect(page.locator(ready).first()).toBeVisible();
   await page.evaluate(() => document.fonts.ready);
   const parts = await measure(page, selectors);
   const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
@@ -128,7 +140,7 @@ for (const lang of ['he', 'en'] as const) {
       const day = await firstDayOnSale(request);
       const url = `/?date=${day.date}${lang === 'en' ? '&lang=en' : ''}`;
       const server = await serversScreen(browser, url, width, INDEX_PARTS);
-      const app = await appsScreen(browser, url, width, INDEX_PARTS);
+      const app = await appsScreen(browser, url, width, INDEX_PARTS, '.feature-card');
       expectSame(server, app.parts);
       expect(app.shifts, 'no layout shift while the app takes over').toBeLessThan(0.01);
     });
@@ -143,7 +155,7 @@ for (const lang of ['he', 'en'] as const) {
     const url = `/order/${screening.id}${lang === 'en' ? '?lang=en' : ''}`;
     for (const width of [390, 1280]) {
       const server = await serversScreen(browser, url, width, ORDER_PARTS);
-      const app = await appsScreen(browser, url, width, ORDER_PARTS);
+      const app = await appsScreen(browser, url, width, ORDER_PARTS, '.seat-map .seat');
       expectSame(server, app.parts);
       expect(app.shifts, 'no layout shift while the app takes over').toBeLessThan(0.01);
     }

@@ -99,7 +99,16 @@ pub(super) async fn landing(
             && let Ok(body) = crate::catalogue::presentation_body(state, id, None).await
         {
             if drawn {
-                let screen = first_screen::order_screen(&page, &body.presentation);
+                // The hall's size, for the map's box (a hall of numbered seats only).
+                let p = &body.presentation;
+                let hall = match state.catalogue.seatplan(p.venue_id, p.seatplan_id).await {
+                    Ok(plan) if !plan.seats.is_empty() => Some(first_screen::Hall {
+                        width: plan.seatplan.width,
+                        height: plan.seatplan.height,
+                    }),
+                    _ => None,
+                };
+                let screen = first_screen::order_screen(&page, p, hall.as_ref());
                 first_screen = Some(("order", first_screen::frame(&page, &screen)));
             }
             if let Some(v) = to_json(serde_json::to_value(body)) {

@@ -16,7 +16,7 @@ mod order;
 mod whats_on;
 
 pub(super) use dates::written_in;
-pub(super) use order::order_screen;
+pub(super) use order::{Hall, order_screen};
 pub(super) use whats_on::{WhatsOnData, feature_ids, whats_on_screen};
 
 const HE_CATALOGUE: &str = include_str!("../../../../../web/src/locales/he.json");

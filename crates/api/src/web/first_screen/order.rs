@@ -9,7 +9,20 @@ use crate::dto::Presentation;
 /// The order's steps (web/src/features/order/model/steps.ts).
 const STEPS: [&str; 5] = ["seats", "tickets", "products", "payment", "confirmation"];
 
-pub(in crate::web) fn order_screen(page: &Page<'_>, p: &Presentation) -> String {
+/// A hall's drawing size, in seat-grid cells (the seat plan's `width` and `height`).
+pub(in crate::web) struct Hall {
+    pub width: i64,
+    pub height: i64,
+}
+
+/// The page's first screen; `hall` when the screening has numbered seats: the seat step then
+/// starts with the map's box at the size the app draws the hall at, and its hint under it (on a
+/// phone the largest text of the first screen: Lighthouse's largest paint).
+pub(in crate::web) fn order_screen(
+    page: &Page<'_>,
+    p: &Presentation,
+    hall: Option<&Hall>,
+) -> String {
     let lang = page.lang;
     let mut html = String::with_capacity(4096);
     let _ = write!(
@@ -60,9 +73,43 @@ pub(in crate::web) fn order_screen(page: &Page<'_>, p: &Presentation) -> String 
     // The steps only while the sale is open: otherwise the app says why it is not.
     if p.sale_state == "onSale" && p.is_on_sale && p.sales_closed.is_none() {
         steps(&mut html, page, p);
+        if let Some(hall) = hall.filter(|_| !p.is_vod) {
+            seat_step(&mut html, page, hall);
+        }
     }
     html.push_str("</div>");
     html
+}
+
+/// SeatMap.tsx's drawing and tools as the app draws them before anything is chosen
+/// (web/src/components/seat-map/SeatMap.tsx, in SeatStep.tsx inside StepFrame.tsx): the box of
+/// the hall at its size (the app's viewBox, the seats the app adds), the zoom tools and the hint.
+fn seat_step(html: &mut String, page: &Page<'_>, hall: &Hall) {
+    // SeatMap.tsx's CELL, SCREEN_BAND and LABEL_BAND.
+    let width = hall.width * 10;
+    let height = hall.height * 10 + 22;
+    let _ = write!(
+        html,
+        "<div class=\"step-frame__expired\"></div><fieldset class=\"step-frame\" role=\"none\">\
+         <section class=\"seat-step\" aria-labelledby=\"seat-step-title\">\
+         <h2 id=\"seat-step-title\" class=\"seat-step__title\">{}</h2>\
+         <div class=\"seat-step__layout\"><div class=\"seat-step__map\"><div class=\"seat-map\">\
+         <div class=\"seat-map__viewport\" dir=\"ltr\">\
+         <svg class=\"seat-map__svg seat-map__svg--fit\" viewBox=\"-12 0 {} {height}\" aria-hidden=\"true\"></svg></div>\
+         <div class=\"seat-map__toolbar\" role=\"toolbar\" aria-label=\"{}\">\
+         <button type=\"button\" class=\"seat-map__tool\" aria-label=\"{}\">+</button>\
+         <button type=\"button\" class=\"seat-map__tool\" disabled aria-label=\"{}\">−</button>\
+         <button type=\"button\" class=\"seat-map__tool seat-map__tool--text\" disabled>{}</button></div>\
+         <div class=\"seat-map__details\" aria-live=\"polite\"><p class=\"seat-map__details-more\">{}</p></div>\
+         </div></div></div></section></fieldset>",
+        esc(&page.t("order.seats.title")),
+        width + 24,
+        esc(&page.t("seatMap.zoomTools")),
+        esc(&page.t("seatMap.zoomIn")),
+        esc(&page.t("seatMap.zoomOut")),
+        esc(&page.t("seatMap.zoomReset")),
+        esc(&page.t("seatMap.detailsHint")),
+    );
 }
 
 /// DateTime.tsx: "Friday, 27/11/2026, 20:00", never broken inside a part.
@@ -126,7 +173,14 @@ mod tests {
             enabled: &enabled,
             wording: None,
         };
-        order_screen(&page, p)
+        order_screen(
+            &page,
+            p,
+            Some(&Hall {
+                width: 30,
+                height: 12,
+            }),
+        )
     }
 
     #[test]
@@ -152,6 +206,14 @@ mod tests {
             "{en}"
         );
         assert!(en.contains("src=\"/api/features/10/placeholderImage?lang=en\""));
+        // The hall's box at the app's size, and the hint the app writes under it.
+        assert!(
+            he.contains(
+                "<svg class=\"seat-map__svg seat-map__svg--fit\" viewBox=\"-12 0 324 142\""
+            ),
+            "{he}"
+        );
+        assert!(en.contains("<p class=\"seat-map__details-more\">Tap or point at a seat to see its row, price and kind.</p>"), "{en}");
         // A sale that is not open gets no steps: the app says why.
         let ended = presentation(serde_json::json!({"saleState": "ended", "isOnSale": false}));
         assert!(!screen("he", &ended).contains("order-steps"));
