@@ -161,4 +161,3 @@ for (const lang of ['he', 'en'] as const) {
     }
   });
 }
-
