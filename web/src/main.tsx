@@ -10,6 +10,7 @@ import '@fontsource/noto-sans/700.css';
 import '@fontsource/noto-sans/800.css';
 import './styles/global.css';
 import { App } from './app/App';
+import { LANDING_PAGES } from './app/pages';
 import { installErrorReporting } from './lib/clientErrors';
 import i18n from './lib/i18n';
 import { watchIdle } from './lib/idle';
@@ -37,6 +38,15 @@ function render() {
     );
   });
 }
-// A tab opened in the background paints nothing (and runs no animation frames) until shown.
-if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(render, 0));
-else render();
+function start() {
+  // A tab opened in the background paints nothing (and runs no animation frames) until shown.
+  if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(render, 0));
+  else render();
+}
+// The server wrote the page's first screen into #root (decision 0071): the app replaces it with
+// its own once it can draw the page itself, the page's module in, never a spinner in between.
+const firstScreen = container.dataset.firstScreen;
+const landing =
+  firstScreen === 'index' || firstScreen === 'order' ? LANDING_PAGES[firstScreen] : null;
+if (landing) void landing.preload().then(start);
+else start();

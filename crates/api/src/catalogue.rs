@@ -455,18 +455,31 @@ async fn list_features(
     state: AppState,
     q: FeatureQuery,
 ) -> ApiResult<axum::Json<FeatureListResponse>> {
+    let ids = id_list("featureIds", q.feature_ids.as_deref())?;
+    features_body(&state, ids, q.location_id, q.mini_site_url.as_deref())
+        .await
+        .map(axum::Json)
+}
+
+/// GET /features's body (web.rs writes the index's cards' into its HTML, decision 0071).
+pub(crate) async fn features_body(
+    state: &AppState,
+    feature_ids: Vec<i64>,
+    location_id: Option<i64>,
+    mini_site_url: Option<&str>,
+) -> ApiResult<FeatureListResponse> {
     let filter = PresentationFilter {
-        feature_ids: id_list("featureIds", q.feature_ids.as_deref())?,
-        location_id: q.location_id,
+        feature_ids,
+        location_id,
     };
-    let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
+    let channel = state.catalogue.channel(mini_site_url).await?;
     let features = state.catalogue.features(&filter, &channel).await?;
-    Ok(axum::Json(FeatureListResponse {
+    Ok(FeatureListResponse {
         features: features
             .iter()
             .map(|(f, c)| dto::Feature::new(f, c))
             .collect(),
-    }))
+    })
 }
 
 /// Features (films and events).

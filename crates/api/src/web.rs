@@ -15,8 +15,9 @@ use serde::Deserialize;
 
 use crate::state::{AppState, RoutePaths};
 
+mod first_screen;
 mod landing;
-use landing::landing_data;
+use landing::{Landing, landing};
 
 #[derive(RustEmbed)]
 #[folder = "../../web/dist"]
@@ -150,14 +151,17 @@ struct ManifestChunk {
 
 /// The `<link>`s that fetch a page's own chunks (its script, the shared chunks it imports that
 /// the entry does not, and its styles) while the entry loads: without them the browser learns of
-/// them only once the entry has run and the router has matched, a round trip later.
-fn page_preloads(manifest: &str, page: &str) -> String {
+/// them only once the entry has run and the router has matched, a round trip later. Under a
+/// first screen the server wrote (decision 0071) the styles are applied, not only fetched: that
+/// screen is drawn with them before any script runs (the app's loader finds them in place).
+fn page_preloads(manifest: &str, page: &str, first_screen: bool) -> String {
     let Ok(chunks) = serde_json::from_str::<HashMap<String, ManifestChunk>>(manifest) else {
         return String::new();
     };
-    // What index.html already names (the entry and its static imports).
+    // What index.html already names (the entry and its static imports, and the app the entry
+    // loads after the first paint, with its own: vite.config.ts names them, decision 0071).
     let mut named: HashSet<&str> = HashSet::new();
-    let mut stack = vec!["index.html"];
+    let mut stack = vec!["index.html", "src/main.tsx"];
     while let Some(key) = stack.pop() {
         if let Some(chunk) = chunks.get(key).filter(|_| named.insert(key)) {
             stack.extend(chunk.imports.iter().map(String::as_str));
@@ -178,9 +182,11 @@ fn page_preloads(manifest: &str, page: &str) -> String {
             chunk.file
         ));
         for css in &chunk.css {
-            links.push_str(&format!(
-                "<link rel=\"preload\" as=\"style\" crossorigin href=\"/{css}\">"
-            ));
+            links.push_str(&if first_screen {
+                format!("<link rel=\"stylesheet\" crossorigin href=\"/{css}\">")
+            } else {
+                format!("<link rel=\"preload\" as=\"style\" crossorigin href=\"/{css}\">")
+            });
         }
         stack.extend(chunk.imports.iter().map(String::as_str));
     }
@@ -188,7 +194,7 @@ fn page_preloads(manifest: &str, page: &str) -> String {
 }
 
 /// The preloads of the page at `path` (none for a page without a `page` in routes.json).
-fn preloads_for(path: &str, configured: &RoutePaths) -> String {
+fn preloads_for(path: &str, configured: &RoutePaths, first_screen: bool) -> String {
     let Some(page) = route_defs()
         .iter()
         .find(|d| segment_match(&effective_path(d, configured), path))
@@ -197,31 +203,79 @@ fn preloads_for(path: &str, configured: &RoutePaths) -> String {
         return String::new();
     };
     match WebAssets::get(".vite/manifest.json") {
-        Some(manifest) => page_preloads(&String::from_utf8_lossy(&manifest.data), page),
+        Some(manifest) => {
+            page_preloads(&String::from_utf8_lossy(&manifest.data), page, first_screen)
+        }
         None => String::new(),
     }
 }
 
-fn index_html(status: StatusCode, lang: &str, preloads: &str) -> Response {
+/// index.html with the page's language, `head` before `</head>`, and a landing page's first
+/// screen (its route id and markup) in place of the bar between index.html's two marks.
+fn index_html(
+    status: StatusCode,
+    lang: &str,
+    head: &str,
+    first_screen: Option<(&str, String)>,
+) -> Response {
     match WebAssets::get("index.html") {
         Some(file) => {
-            let html = String::from_utf8_lossy(&file.data)
+            let mut html = String::from_utf8_lossy(&file.data)
                 .replacen("<html lang=\"he\" dir=\"rtl\">", &html_lang_attrs(lang), 1)
-                .replacen("</head>", &format!("{preloads}</head>"), 1);
+                .replacen("</head>", &format!("{head}</head>"), 1);
+            if let Some((page, screen)) = first_screen {
+                html = with_first_screen(&html, page, &screen);
+            }
             (status, [(CONTENT_TYPE, "text/html; charset=utf-8"), (CACHE_CONTROL, "no-cache")], html).into_response()
         }
+        // Without the web app, a landing page's first screen is still its content.
         None => (
             status,
             [(CONTENT_TYPE, "text/html; charset=utf-8")],
             format!(
-                "<!doctype html>{}<head><meta charset=\"utf-8\"><title>Kupa</title>{preloads}</head>\
+                "<!doctype html>{}<head><meta charset=\"utf-8\"><title>Kupa</title>{head}</head>\
                  <body><p>The Kupa API is running, but the web app is not built. Run <code>make build</code> (or <code>make run</code>).</p>\
-                 <p>This page could not be found.</p></body></html>",
-                html_lang_attrs(lang)
+                 {}</body></html>",
+                html_lang_attrs(lang),
+                match first_screen {
+                    Some((page, screen)) => format!("<div id=\"root\" data-first-screen=\"{page}\">{screen}</div>"),
+                    None => "<p>This page could not be found.</p>".to_owned(),
+                }
             ),
         )
             .into_response(),
     }
+}
+
+const FIRST_SCREEN_START: &str = "<!--first-screen-->";
+
+/// Whether a first screen is shown: index.html has its marks (or there is no web app, whose
+/// stand-in page shows it as it is). A build without them keeps the bar and its styles preloaded.
+fn shows_first_screen() -> bool {
+    WebAssets::get("index.html")
+        .is_none_or(|f| String::from_utf8_lossy(&f.data).contains(FIRST_SCREEN_START))
+}
+const FIRST_SCREEN_END: &str = "<!--/first-screen-->";
+
+/// index.html with `screen` between its marks and `data-first-screen` on the root element; as
+/// it was when the marks are missing (a build without them keeps its bar).
+fn with_first_screen(html: &str, page: &str, screen: &str) -> String {
+    let (Some(start), Some(end)) = (html.find(FIRST_SCREEN_START), html.find(FIRST_SCREEN_END))
+    else {
+        return html.to_owned();
+    };
+    if end < start {
+        return html.to_owned();
+    }
+    let mut out = String::with_capacity(html.len() + screen.len());
+    out.push_str(&html[..start]);
+    out.push_str(screen);
+    out.push_str(&html[end + FIRST_SCREEN_END.len()..]);
+    out.replacen(
+        "<div id=\"root\">",
+        &format!("<div id=\"root\" data-first-screen=\"{page}\">"),
+        1,
+    )
 }
 
 /// `/order/{id}` of a presentation that does not exist (or an id that is no number): the order page
@@ -268,7 +322,7 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
                 let lang = lang_param(query.as_deref())
                     .filter(|l| state.settings.enabled_locales.contains(l))
                     .unwrap_or_else(|| state.settings.default_locale.clone());
-                index_html(StatusCode::NOT_FOUND, &lang, "")
+                index_html(StatusCode::NOT_FOUND, &lang, "", None)
             }
         };
     }
@@ -299,15 +353,15 @@ pub async fn serve(State(state): State<AppState>, request: Request) -> Response 
     } else {
         StatusCode::NOT_FOUND
     };
-    let preloads = if status == StatusCode::OK {
-        let mut head = preloads_for(&path, &state.settings.routes);
-        let lang = page_lang(query.as_deref(), &state);
-        head.push_str(&landing_data(&state, &path, query.as_deref(), &lang).await);
-        head
-    } else {
-        String::new()
-    };
-    index_html(status, &page_lang(query.as_deref(), &state), &preloads)
+    let lang = page_lang(query.as_deref(), &state);
+    if status != StatusCode::OK {
+        return index_html(status, &lang, "", None);
+    }
+    let Landing { head, first_screen } = landing(&state, &path, query.as_deref(), &lang).await;
+    let first_screen = first_screen.filter(|_| shows_first_screen());
+    let mut preloads = preloads_for(&path, &state.settings.routes, first_screen.is_some());
+    preloads.push_str(&head);
+    index_html(status, &lang, &preloads, first_screen)
 }
 
 /// The language the app will show the page in: ?lang when the site offers it, the default
@@ -384,13 +438,18 @@ mod tests {
           "src/Page.tsx": {"file": "assets/Page-5.js", "imports": ["_react-2.js", "_shared-4.js", "index.html"], "css": ["assets/Page-6.css"]}
         }"#;
         assert_eq!(
-            page_preloads(manifest, "src/Page.tsx"),
+            page_preloads(manifest, "src/Page.tsx", false),
             "<link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/assets/Page-5.js\">\
              <link rel=\"preload\" as=\"style\" crossorigin href=\"/assets/Page-6.css\">\
              <link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/assets/shared-4.js\">"
         );
-        assert_eq!(page_preloads(manifest, "src/Missing.tsx"), "");
-        assert_eq!(page_preloads("not json", "src/Page.tsx"), "");
+        // Under the server's first screen its styles apply at once.
+        assert!(
+            page_preloads(manifest, "src/Page.tsx", true)
+                .contains("<link rel=\"stylesheet\" crossorigin href=\"/assets/Page-6.css\">")
+        );
+        assert_eq!(page_preloads(manifest, "src/Missing.tsx", false), "");
+        assert_eq!(page_preloads("not json", "src/Page.tsx", false), "");
     }
 
     #[test]
@@ -407,7 +466,7 @@ mod tests {
             .collect();
         assert!(!pages.is_empty());
         for page in pages {
-            assert!(!page_preloads(&manifest, page).is_empty(), "{page}");
+            assert!(!page_preloads(&manifest, page, false).is_empty(), "{page}");
         }
     }
 

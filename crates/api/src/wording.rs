@@ -118,13 +118,16 @@ fn placeholders(text: &str) -> Vec<String> {
 
 fn english() -> &'static HashMap<String, String> {
     static EN: OnceLock<HashMap<String, String>> = OnceLock::new();
-    EN.get_or_init(|| {
-        let tree: serde_json::Value =
-            serde_json::from_str(EN_CATALOGUE).expect("web/src/locales/en.json is valid");
-        let mut flat = HashMap::new();
-        flatten(&tree, String::new(), &mut flat);
-        flat
-    })
+    EN.get_or_init(|| flat_catalogue(EN_CATALOGUE))
+}
+
+/// A catalogue of web/src/locales as flat key (`whatsOn.title`) → text.
+pub(crate) fn flat_catalogue(json: &str) -> HashMap<String, String> {
+    let tree: serde_json::Value =
+        serde_json::from_str(json).expect("the web app's catalogues are valid JSON");
+    let mut flat = HashMap::new();
+    flatten(&tree, String::new(), &mut flat);
+    flat
 }
 
 fn flatten(node: &serde_json::Value, prefix: String, out: &mut HashMap<String, String>) {

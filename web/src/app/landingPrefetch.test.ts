@@ -55,6 +55,21 @@ describe('the landing page’s data, written into its HTML by the server', () =>
     expect(client.getQueryData(['presentations', 'byDate', '2026-12-08'])).toBe(day);
   });
 
+  it('seeds the cards’ details under the key the page asks them by', () => {
+    const withFilms = {
+      ...day,
+      presentations: [{ featureId: 30 }, { featureId: 10 }, { featureId: 30 }],
+    };
+    const features = { features: [{ id: 10 }, { id: 30 }] };
+    const { client, asked } = seeded('/', '?date=2026-12-08', {
+      presentationsByDate: withFilms as unknown as LandingData['presentationsByDate'],
+      features: features as unknown as LandingData['features'],
+    });
+    expect(asked).toEqual([]);
+    // WhatsOnPage asks useFeatures(groups.map((g) => g.featureId)): sorted, once each.
+    expect(client.getQueryData(['features', [10, 30]])).toBe(features);
+  });
+
   it('asks for the day itself when the server wrote another (its midnight is not ours)', () => {
     const { client, asked } = seeded('/', '?date=2026-12-09', {
       presentationsByDate: day as unknown as LandingData['presentationsByDate'],

@@ -6,6 +6,7 @@
 // opens cold (what's on, an order) and only queries whose keys the pages own.
 import type { QueryClient } from '@tanstack/react-query';
 import type {
+  FeaturesResponse,
   PresentationResponse,
   PresentationsByDateResponse,
   SiteConfig,
@@ -13,7 +14,7 @@ import type {
 import { configQuery } from '../lib/config';
 import { isCalendarDate, todayInCinema } from '../lib/format';
 import { miniSiteOf } from '../lib/api/orderChannel';
-import { presentationsByDateQuery } from '../features/whats-on/api';
+import { featuresQuery, presentationsByDateQuery } from '../features/whats-on/api';
 import { presentationQuery } from '../features/order/api/presentation';
 
 /** What the server wrote into the landing page (`<script type="application/json" id="kupa-landing">`). */
@@ -21,6 +22,8 @@ export interface LandingData {
   config?: SiteConfig;
   presentationsByDate?: PresentationsByDateResponse;
   presentation?: PresentationResponse;
+  /** The details of the day's features (`GET /features?featureIds=` of every feature of the day). */
+  features?: FeaturesResponse;
 }
 
 export function readLandingData(doc: Pick<Document, 'getElementById'> = document): LandingData {
@@ -48,6 +51,12 @@ export function prefetchLanding(
     // The server's today may differ from the browser's around midnight: only the same day.
     if (landing.presentationsByDate?.date === date) {
       client.setQueryData(query.queryKey, landing.presentationsByDate);
+      // The cards' details too, under the key the page asks them by (all the day's features): the
+      // server's first screen shows the synopses, and so does the app's first frame.
+      if (landing.features) {
+        const ids = landing.presentationsByDate.presentations.map((p) => p.featureId);
+        client.setQueryData(featuresQuery(ids).queryKey, landing.features);
+      }
     } else {
       void client.prefetchQuery(query);
     }

@@ -1,4 +1,11 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import {
+  createElement,
+  lazy,
+  useState,
+  type ComponentType,
+  type FunctionComponent,
+  type LazyExoticComponent,
+} from 'react';
 
 // After a deploy, an open tab may ask for route chunks that no longer exist. Reloading fetches
 // the new index; doing it at most once a minute keeps a truly broken chunk from looping.
@@ -35,12 +42,29 @@ function safeSessionStorage(): Storage | null {
   }
 }
 
-/** React.lazy for a route page, with the chunk-failure reload. */
+/** A route page loaded on first use; `preload` fetches its module ahead. */
+export type LazyPage<P extends object> = FunctionComponent<P> & {
+  /** Loads the page's module; settles (never rejects) once it is in, or has failed. */
+  preload: () => Promise<void>;
+};
+
+/**
+ * React.lazy for a route page, with the chunk-failure reload. A page whose module is already in
+ * (`preload`, as main.tsx does for the page the server wrote a first screen of) renders at once
+ * instead of suspending for a turn: the app's first frame is then the page, never a spinner.
+ */
 export function lazyPage<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
-): LazyExoticComponent<ComponentType<P>> {
-  return lazy(() =>
-    load().catch((error: unknown) => {
+): LazyPage<P> {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<{ default: ComponentType<P> }> | null = null;
+  const loadOnce = () =>
+    (loading ??= load().then((module) => {
+      loaded = module.default;
+      return module;
+    }));
+  const Lazy: LazyExoticComponent<ComponentType<P>> = lazy(() =>
+    loadOnce().catch((error: unknown) => {
       if (isChunkLoadError(error) && reloadAfterChunkError()) {
         // The page is going away; never settle so nothing flashes meanwhile.
         return new Promise<never>(() => {});
@@ -48,4 +72,15 @@ export function lazyPage<P extends object>(
       throw error;
     }),
   );
+  function Page(props: P) {
+    // Chosen once per mount: switching between the two would mount the page afresh.
+    const [Loaded] = useState(() => loaded);
+    return Loaded ? createElement(Loaded, props) : createElement(Lazy, props);
+  }
+  Page.preload = () =>
+    loadOnce().then(
+      () => undefined,
+      () => undefined,
+    );
+  return Page;
 }

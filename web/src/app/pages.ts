@@ -7,10 +7,19 @@ import ErrorRoutePage from './errors/ErrorRoutePage';
 const LivePage = lazyPage(() => import('../features/staff/StaffPage'));
 const MiniSitePage = lazyPage(() => import('../features/mini-site/MiniSitePage'));
 
-export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
+/**
+ * The pages the server writes a first screen of (decision 0071), by route id: main.tsx loads the
+ * one a visitor lands on before the app's first render, which then replaces that screen at once.
+ */
+export const LANDING_PAGES = {
   index: lazyPage(() => import('../features/whats-on/WhatsOnPage')),
-  orderStart: lazyPage(() => import('../features/order/components/OrderStartPage')),
   order: lazyPage(() => import('../features/order/components/OrderPage')),
+} as const;
+
+export const ROUTE_PAGES: Readonly<Record<string, ComponentType>> = {
+  index: LANDING_PAGES.index,
+  orderStart: lazyPage(() => import('../features/order/components/OrderStartPage')),
+  order: LANDING_PAGES.order,
   presLive: LivePage,
   presLiveAny: LivePage,
   edocument: lazyPage(() => import('../features/edocument/EDocumentPage')),

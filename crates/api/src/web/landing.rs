@@ -1,5 +1,6 @@
 //! The landing pages' first data and posters, written into their HTML (decision 0056).
 
+use super::first_screen;
 use crate::state::AppState;
 
 /// JSON for a `<script type="application/json">` block: `<` escaped, so no text in the data (a
@@ -8,19 +9,39 @@ fn json_in_html(value: &serde_json::Value) -> String {
     value.to_string().replace('<', "\\u003c")
 }
 
+/// What the server writes into a landing page's HTML (decisions 0056 and 0071).
+#[derive(Default)]
+pub(super) struct Landing {
+    /// Into `<head>`: the first posters' preloads and the page's first data.
+    pub head: String,
+    /// Into the root element: the page's first screen, with its route id (`index`, `order`) for
+    /// main.tsx, which loads that page's module before the app replaces the screen.
+    pub first_screen: Option<(&'static str, String)>,
+}
+
 /// The first data a landing page asks for, written into its HTML (decision 0056): the
-/// configuration, and what's on for the day the index will show or the order page's
-/// presentation, the very bodies of those calls. The app reads them before its first render
-/// (web/src/app/landingPrefetch.ts) instead of asking for them a round trip after its scripts.
-/// A call that fails is left out: the app then asks for it as before.
-pub(super) async fn landing_data(
+/// configuration, and what's on for the day the index will show (with its features' details)
+/// or the order page's presentation, the very bodies of those calls. The app reads them before
+/// its first render (web/src/app/landingPrefetch.ts) instead of asking for them a round trip
+/// after its scripts. A call that fails is left out: the app then asks for it as before.
+/// In Hebrew and English the page's first screen too, drawn from the same data (decision 0071).
+pub(super) async fn landing(
     state: &AppState,
     path: &str,
     query: Option<&str>,
     lang: &str,
-) -> String {
+) -> Landing {
     let mut data = serde_json::Map::new();
     let mut head = String::new();
+    let mut first_screen = None;
+    let page = first_screen::Page {
+        lang,
+        query,
+        path,
+        enabled: &state.settings.enabled_locales,
+        wording: state.settings.wording.0.get(lang),
+    };
+    let drawn = first_screen::written_in(lang);
     let param = |name: &str| {
         query?.split('&').find_map(|kv| {
             let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
@@ -36,6 +57,34 @@ pub(super) async fn landing_data(
             crate::catalogue::presentations_by_date_body(state, date.as_deref(), None).await
         {
             head.push_str(&first_posters(&day.presentations, lang));
+            // The cards' details (their synopses), as the page asks for them: every feature of
+            // the day.
+            let ids = first_screen::feature_ids(&day.presentations);
+            let features = if ids.is_empty() {
+                None
+            } else {
+                crate::catalogue::features_body(state, ids, None, None)
+                    .await
+                    .ok()
+            };
+            if drawn {
+                let today = kupa_domain::time::local_date(kupa_domain::time::ms_to_timestamp(
+                    state.catalogue.now_ms(),
+                ));
+                let screen = first_screen::whats_on_screen(
+                    &page,
+                    &first_screen::WhatsOnData {
+                        day: &day,
+                        features: features.as_ref().map(|f| f.features.as_slice()),
+                        today,
+                        vod_path: &state.settings.routes.vod,
+                    },
+                );
+                first_screen = Some(("index", first_screen::frame(&page, &screen)));
+            }
+            if let Some(v) = features.and_then(|f| to_json(serde_json::to_value(f))) {
+                data.insert("features".into(), v);
+            }
             if let Some(v) = to_json(serde_json::to_value(day)) {
                 data.insert("presentationsByDate".into(), v);
             }
@@ -47,15 +96,27 @@ pub(super) async fn landing_data(
     {
         // A mini-site's order sees its own channel: the app asks for that itself.
         if param("miniSiteUrl").is_none()
-            && let Some(v) = crate::catalogue::presentation_body(state, id, None)
-                .await
-                .ok()
-                .and_then(|b| to_json(serde_json::to_value(b)))
+            && let Ok(body) = crate::catalogue::presentation_body(state, id, None).await
         {
-            data.insert("presentation".into(), v);
+            if drawn {
+                // The hall's size, for the map's box (a hall of numbered seats only).
+                let p = &body.presentation;
+                let hall = match state.catalogue.seatplan(p.venue_id, p.seatplan_id).await {
+                    Ok(plan) if !plan.seats.is_empty() => Some(first_screen::Hall {
+                        width: plan.seatplan.width,
+                        height: plan.seatplan.height,
+                    }),
+                    _ => None,
+                };
+                let screen = first_screen::order_screen(&page, p, hall.as_ref());
+                first_screen = Some(("order", first_screen::frame(&page, &screen)));
+            }
+            if let Some(v) = to_json(serde_json::to_value(body)) {
+                data.insert("presentation".into(), v);
+            }
         }
     } else {
-        return String::new();
+        return Landing::default();
     }
     if let Some(v) = crate::catalogue::config_body(state)
         .await
@@ -68,7 +129,7 @@ pub(super) async fn landing_data(
         "<script type=\"application/json\" id=\"kupa-landing\">{}</script>",
         json_in_html(&serde_json::Value::Object(data))
     ));
-    head
+    Landing { head, first_screen }
 }
 
 /// What's on's first two posters (its first cards, which it loads eagerly: on a phone the first

@@ -20,6 +20,7 @@ mod door_scan;
 mod doors;
 mod edge;
 mod enroll;
+mod first_screen;
 mod gifts;
 mod holds;
 mod http;
