@@ -278,6 +278,12 @@ error_codes! {
     /// Seats of the screening are held or sold and the new hall sells another seat plan
     /// (params.seatplanId, params.newSeatplanId).
     SeatPlanDiffers = "seatPlanDiffers",
+    /// Seats of the screening are held or sold: its ticket group stays as it is (params.sold,
+    /// params.held; decision 0070).
+    ScreeningHasSales = "screeningHasSales",
+    /// A change of this price (or of this service charge) from this day is scheduled already:
+    /// withdraw it first (params.id; decision 0070).
+    PriceChangeExists = "priceChangeExists",
 }
 
 impl ErrorCode {

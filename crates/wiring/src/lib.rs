@@ -354,6 +354,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let confirmation_jobs: Arc<dyn kupa_app::ports::ConfirmationStore> = store.clone();
     let vod_store: Arc<dyn kupa_app::vod::VodStore> = store.clone();
     let programme_store: Arc<dyn kupa_app::programme::ProgrammeStore> = store.clone();
+    let price_store: Arc<dyn kupa_app::programme::PriceStore> = store.clone();
+    let programme_catalogue = cat.clone();
     let clock_port_for_programme = clock_port.clone();
     let orders = Arc::new(
         OrderService::new(
@@ -391,7 +393,10 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let programme = Arc::new(
         kupa_app::programme::ProgrammeService::new(
             programme_store,
+            price_store,
             orders.clone(),
+            booking.clone(),
+            programme_catalogue,
             clock_port_for_programme,
             settings.cleaning_gap_minutes,
         )

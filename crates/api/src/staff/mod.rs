@@ -11,11 +11,13 @@
 mod door;
 mod events;
 mod live;
+mod prices;
 mod programme;
 mod refs;
 mod reports;
 mod sales;
 mod sales_switches;
+mod screening_settings;
 
 use axum::extract::{FromRequestParts, State};
 use axum::http::header::{COOKIE, SET_COOKIE};
@@ -47,6 +49,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(refs::router())
         .merge(reports::router())
         .merge(programme::router())
+        .merge(screening_settings::router())
+        .merge(prices::router())
         .merge(sales_switches::router())
 }
 
