@@ -352,9 +352,12 @@ impl ProgrammeStore for Db {
             .fetch_all(p)
             .await
             .map_err(db_err)?;
+            // In the order of their first section: the plan's main group first (decision 0070).
             let groups = sqlx::query(
-                "SELECT DISTINCT s.seatplan_id, g.id, g.name, g.name_en FROM sections s \
-                 JOIN ticket_groups g ON g.id = s.ticket_group_id ORDER BY s.seatplan_id, g.id",
+                "SELECT s.seatplan_id, g.id, g.name, g.name_en FROM sections s \
+                 JOIN ticket_groups g ON g.id = s.ticket_group_id \
+                 GROUP BY s.seatplan_id, g.id, g.name, g.name_en \
+                 ORDER BY s.seatplan_id, MIN(s.sort), MIN(s.id)",
             )
             .fetch_all(p)
             .await

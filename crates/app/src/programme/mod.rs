@@ -49,6 +49,8 @@ pub struct Hall {
     pub name_en: String,
     /// The hall's first seat plan (by id); None: no plan, nothing can be screened there.
     pub seatplan_id: Option<i64>,
+    /// The ticket groups its plan's sections sell, in the order of their first section: the
+    /// first is the hall's main group, which a screening's own group takes the place of.
     pub ticket_groups: Vec<TicketGroupName>,
 }
 

@@ -11,7 +11,16 @@ export type SalesSwitchesResponse = Schemas['SalesSwitchesResponse'];
 export type AuditEntry = Schemas['AuditEntryDto'];
 export type AuditResponse = Schemas['AuditResponse'];
 
-export const AUDIT_KINDS = ['added', 'moved', 'cancelled', 'salesSwitch'] as const;
+export const AUDIT_KINDS = [
+  'added',
+  'moved',
+  'cancelled',
+  'ticketGroup',
+  'screeningChannel',
+  'salesSwitch',
+  'priceScheduled',
+  'priceWithdrawn',
+] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type Channel = 'web' | 'miniSite';
 export const AUDIT_FIELDS = [
@@ -27,6 +36,17 @@ export const AUDIT_FIELDS = [
   'offline',
   'advanceSales',
   'open',
+  'ticketGroupId',
+  'presentationId',
+  'id',
+  'ticketId',
+  'serviceCharge',
+  'effectiveFrom',
+  'price',
+  'amount',
+  'percentBp',
+  'perTicket',
+  'withdrawn',
 ] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 export function isAuditField(f: string): f is AuditField {
