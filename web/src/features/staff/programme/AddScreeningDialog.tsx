@@ -15,6 +15,7 @@ import {
 } from './api';
 import { localDateTime } from './model';
 import { DateTimeFields, StepActions } from './FormParts';
+import { LabelledSelect } from './LabelledSelect';
 import { Modal } from './Modal';
 
 export function AddScreeningDialog({
@@ -85,27 +86,25 @@ export function AddScreeningDialog({
             ))}
           </select>
         </label>
-        <label>
-          {t('staffProgramme.ticketGroup.label')}
-          <select value={ticketGroup} onChange={(e) => setTicketGroup(e.target.value)}>
-            <option value="">
-              {hall && hall.ticketGroups.length > 0
-                ? t('staffProgramme.ticketGroup.asHallNamed', {
-                    name: localizedName(
-                      lang,
-                      hall.ticketGroups[0].name,
-                      hall.ticketGroups[0].nameEn,
-                    ),
-                  })
-                : t('staffProgramme.ticketGroup.asHall')}
+        <LabelledSelect
+          className="programme-form__field"
+          label={t('staffProgramme.ticketGroup.label')}
+          value={ticketGroup}
+          onChange={(e) => setTicketGroup(e.target.value)}
+        >
+          <option value="">
+            {hall && hall.ticketGroups.length > 0
+              ? t('staffProgramme.ticketGroup.asHallNamed', {
+                  name: localizedName(lang, hall.ticketGroups[0].name, hall.ticketGroups[0].nameEn),
+                })
+              : t('staffProgramme.ticketGroup.asHall')}
+          </option>
+          {ticketGroups.map((g) => (
+            <option key={g.id} value={g.id}>
+              {localizedName(lang, g.name, g.nameEn)}
             </option>
-            {ticketGroups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {localizedName(lang, g.name, g.nameEn)}
-              </option>
-            ))}
-          </select>
-        </label>
+          ))}
+        </LabelledSelect>
         {hall && (
           <p className="programme-form__hint">
             {t('staffProgramme.field.ticketGroups')}:{' '}

@@ -22,6 +22,7 @@ import {
   type PriceList,
   type ServiceChargeRule,
 } from './api';
+import { LabelledSelect } from './LabelledSelect';
 import { changesOf, chargeParts, parsePercent, parseShekels } from './pricesModel';
 
 export function PricesPanel({ complexes }: { complexes: readonly Complex[] }) {
@@ -43,16 +44,18 @@ export function PricesPanel({ complexes }: { complexes: readonly Complex[] }) {
       </h3>
       <p className="programme-form__hint">{t('staffProgramme.prices.intro')}</p>
       {businesses.length > 1 && (
-        <label className="programme__field">
-          {t('staffProgramme.prices.business')}
-          <select value={business} onChange={(e) => setBusiness(Number(e.target.value))}>
-            {businesses.map((b) => (
-              <option key={b} value={b}>
-                {businessName(b)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LabelledSelect
+          className="programme__field"
+          label={t('staffProgramme.prices.business')}
+          value={business}
+          onChange={(e) => setBusiness(Number(e.target.value))}
+        >
+          {businesses.map((b) => (
+            <option key={b} value={b}>
+              {businessName(b)}
+            </option>
+          ))}
+        </LabelledSelect>
       )}
       {list.isPending && <Loading block />}
       {list.error && <Notice tone="error" title={errorMessage(t, list.error)} />}
@@ -137,16 +140,18 @@ function TicketPrices({ list }: { list: PriceList }) {
   return (
     <div className="prices__part">
       <h4 className="prices__subtitle">{t('staffProgramme.prices.tickets')}</h4>
-      <label className="programme__field">
-        {t('staffProgramme.prices.group')}
-        <select value={group.id} onChange={(e) => setGroupId(Number(e.target.value))}>
-          {groups.map((g) => (
-            <option key={g.id} value={g.id}>
-              {localizedName(lang, g.name, g.nameEn)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <LabelledSelect
+        className="programme__field"
+        label={t('staffProgramme.prices.group')}
+        value={group.id}
+        onChange={(e) => setGroupId(Number(e.target.value))}
+      >
+        {groups.map((g) => (
+          <option key={g.id} value={g.id}>
+            {localizedName(lang, g.name, g.nameEn)}
+          </option>
+        ))}
+      </LabelledSelect>
       <div className="prices__scroll" tabIndex={0} role="region" aria-labelledby="prices-table">
         <table className="prices__table">
           <caption id="prices-table">{localizedName(lang, group.name, group.nameEn)}</caption>
@@ -188,16 +193,18 @@ function TicketPrices({ list }: { list: PriceList }) {
       <form className="prices__form" onSubmit={submit}>
         <fieldset>
           <legend>{t('staffProgramme.prices.scheduleTicket')}</legend>
-          <label>
-            {t('staffProgramme.prices.ticket')}
-            <select value={ticket.id} onChange={(e) => setTicketId(Number(e.target.value))}>
-              {group.tickets.map((x) => (
-                <option key={x.id} value={x.id}>
-                  {localizedName(lang, x.name, x.nameEn)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <LabelledSelect
+            className="prices__field"
+            label={t('staffProgramme.prices.ticket')}
+            value={ticket.id}
+            onChange={(e) => setTicketId(Number(e.target.value))}
+          >
+            {group.tickets.map((x) => (
+              <option key={x.id} value={x.id}>
+                {localizedName(lang, x.name, x.nameEn)}
+              </option>
+            ))}
+          </LabelledSelect>
           <label>
             {t('staffProgramme.prices.effectiveFrom')}
             <input
@@ -319,16 +326,15 @@ function ServiceCharges({ list }: { list: PriceList }) {
               onChange={(e) => setFrom(e.target.value)}
             />
           </label>
-          <label>
-            {t('staffProgramme.prices.kind')}
-            <select
-              value={kind}
-              onChange={(e) => setKind(e.target.value === 'percent' ? 'percent' : 'amount')}
-            >
-              <option value="amount">{t('staffProgramme.prices.kindAmount')}</option>
-              <option value="percent">{t('staffProgramme.prices.kindPercent')}</option>
-            </select>
-          </label>
+          <LabelledSelect
+            className="prices__field"
+            label={t('staffProgramme.prices.kind')}
+            value={kind}
+            onChange={(e) => setKind(e.target.value === 'percent' ? 'percent' : 'amount')}
+          >
+            <option value="amount">{t('staffProgramme.prices.kindAmount')}</option>
+            <option value="percent">{t('staffProgramme.prices.kindPercent')}</option>
+          </LabelledSelect>
           <label>
             {kind === 'amount'
               ? t('staffProgramme.prices.amount')
@@ -341,16 +347,15 @@ function ServiceCharges({ list }: { list: PriceList }) {
               onChange={(e) => setValue(e.target.value)}
             />
           </label>
-          <label>
-            {t('staffProgramme.prices.charged')}
-            <select
-              value={perTicket ? 'ticket' : 'order'}
-              onChange={(e) => setPerTicket(e.target.value === 'ticket')}
-            >
-              <option value="ticket">{t('staffProgramme.prices.chargedPerTicket')}</option>
-              <option value="order">{t('staffProgramme.prices.chargedPerOrder')}</option>
-            </select>
-          </label>
+          <LabelledSelect
+            className="prices__field"
+            label={t('staffProgramme.prices.charged')}
+            value={perTicket ? 'ticket' : 'order'}
+            onChange={(e) => setPerTicket(e.target.value === 'ticket')}
+          >
+            <option value="ticket">{t('staffProgramme.prices.chargedPerTicket')}</option>
+            <option value="order">{t('staffProgramme.prices.chargedPerOrder')}</option>
+          </LabelledSelect>
           <button type="submit" className="staff-button" disabled={schedule.isPending}>
             {t('staffProgramme.prices.submit')}
           </button>

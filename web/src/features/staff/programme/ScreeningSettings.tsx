@@ -16,6 +16,7 @@ import {
   type Screening,
   type TicketGroupChoice,
 } from './api';
+import { LabelledSelect } from './LabelledSelect';
 
 export function ScreeningSettings({
   screening: s,
@@ -57,22 +58,21 @@ export function ScreeningSettings({
   return (
     <div className="programme-settings">
       <div className="programme-settings__group">
-        <label>
-          {t('staffProgramme.ticketGroup.label')}
-          <select
-            value={group}
-            disabled={taken || saveGroup.isPending}
-            aria-describedby={taken ? `group-hint-${s.id}` : undefined}
-            onChange={(e) => setGroup(e.target.value)}
-          >
-            <option value="">{asHall}</option>
-            {ticketGroups.map((g) => (
-              <option key={g.id} value={g.id}>
-                {localizedName(lang, g.name, g.nameEn)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LabelledSelect
+          className="programme-settings__field"
+          label={t('staffProgramme.ticketGroup.label')}
+          value={group}
+          disabled={taken || saveGroup.isPending}
+          aria-describedby={taken ? `group-hint-${s.id}` : undefined}
+          onChange={(e) => setGroup(e.target.value)}
+        >
+          <option value="">{asHall}</option>
+          {ticketGroups.map((g) => (
+            <option key={g.id} value={g.id}>
+              {localizedName(lang, g.name, g.nameEn)}
+            </option>
+          ))}
+        </LabelledSelect>
         {group !== current && !taken && (
           <button
             type="button"
