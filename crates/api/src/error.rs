@@ -119,6 +119,8 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         | HoldReleased
         | ScreeningOverlap
         | SeatPlanDiffers
+        | ScreeningHasSales
+        | PriceChangeExists
         | SystemVoucherNotActive
         | SystemVoucherAlreadyForReplacement => StatusCode::CONFLICT,
         // Input that breaks a rule.

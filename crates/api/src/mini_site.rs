@@ -109,18 +109,19 @@ async fn get_mini_site(
 
 /// Best available through a mini-site searches only what it shows: a presentation it does not
 /// show is `noEvent`, as is a feature it does not show; its complex bounds a search by feature.
+/// The channel, whose sales switches then judge the search (decision 0070).
 pub(crate) async fn scope_best_available(
     state: &AppState,
     mini_site_url: Option<&str>,
     query: &mut BestAvailableQuery,
-) -> ApiResult<()> {
+) -> ApiResult<Channel> {
     let channel: Channel = state.catalogue.channel(mini_site_url).await?;
     let Some(site) = &channel.mini_site else {
-        return Ok(());
+        return Ok(channel);
     };
     if let Some(id) = query.presentation_id {
         state.catalogue.presentation(id, &channel).await?;
-        return Ok(());
+        return Ok(channel);
     }
     let not_shown = || AppError::rejected(ErrorCode::NoEvent, "the mini-site does not show it");
     if let Some(f) = query.feature_id
@@ -135,5 +136,5 @@ pub(crate) async fn scope_best_available(
             _ => query.location_id = Some(l),
         }
     }
-    Ok(())
+    Ok(channel)
 }

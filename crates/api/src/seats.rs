@@ -37,6 +37,17 @@ pub struct SeatplanQuery {
     pub seatplan_id: i64,
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatplanV2Query {
+    pub venue_id: i64,
+    pub seatplan_id: i64,
+    /// A presentation on this plan: each section's and seat's ticket group is then the one the
+    /// screening sells (its own group in place of its hall's main one).
+    pub presentation_id: Option<i64>,
+}
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CaptchaBody {
@@ -51,14 +62,14 @@ pub struct SeatplanV2Response {
 }
 
 /// A seat plan with seats in the short form (x, y, r, n, si, ...).
-#[utoipa::path(post, operation_id = "seatplanV2", path = "/seats/seatplanV2", tag = "seats", params(SeatplanQuery), request_body = CaptchaBody,
+#[utoipa::path(post, operation_id = "seatplanV2", path = "/seats/seatplanV2", tag = "seats", params(SeatplanV2Query), request_body = CaptchaBody,
     responses((status = 200, description = "The seat plan", body = SeatplanV2Response),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 404, description = "notFound", body = ErrorBody),
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn seatplan_v2(
     State(state): State<AppState>,
-    Query(q): Query<SeatplanQuery>,
+    Query(q): Query<SeatplanV2Query>,
     Json(body): Json<CaptchaBody>,
 ) -> ApiResult<axum::Json<SeatplanV2Response>> {
     let plan = state
@@ -67,6 +78,7 @@ async fn seatplan_v2(
             body.recaptcha_token.as_deref().unwrap_or_default(),
             q.venue_id,
             q.seatplan_id,
+            q.presentation_id,
         )
         .await?;
     Ok(axum::Json(SeatplanV2Response {
@@ -137,6 +149,11 @@ pub struct LockBody {
     /// The buyer confirmed taking a limited-view seat.
     #[serde(default)]
     pub confirm_limited_view: bool,
+    /// The mini-site the order is through (decision 0050): its sales switches judge the lock,
+    /// and a presentation it does not show is `noEvent`. Absent: the web shop's.
+    #[serde(default)]
+    #[schema(max_length = 200)]
+    pub mini_site_url: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -186,7 +203,7 @@ pub struct LockResponse {
     responses((status = 200, description = "Held", body = LockResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 404, description = "noEvent", body = ErrorBody),
-              (status = 409, description = "lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, ga_not_enough_seats, holdLimitReached (the buyer holds as many seats as allowed across sessions, or past the ceiling)", body = ErrorBody),
+              (status = 409, description = "lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, locationOffline, advanced_sales_not_allowed_by_outlet, noTicketsInChannel (the channel's sales switches), ga_not_enough_seats, holdLimitReached (the buyer holds as many seats as allowed across sessions, or past the ceiling)", body = ErrorBody),
               (status = 422, description = "formValidation, tooManySeats, seatConfirmationRequired", body = ErrorBody)))]
 async fn lock_seat(
     State(state): State<AppState>,
@@ -197,6 +214,10 @@ async fn lock_seat(
         wheelchair: body.confirm_wheelchair,
         limited_view: body.confirm_limited_view,
     };
+    let channel = state
+        .catalogue
+        .channel(body.mini_site_url.as_deref())
+        .await?;
     let out = state
         .booking
         .lock(
@@ -204,6 +225,7 @@ async fn lock_seat(
             &session.holder(&state).await?,
             body.seat.request(),
             confirmed,
+            &channel,
             body.recaptcha_token.as_deref().unwrap_or_default(),
         )
         .await?;
@@ -442,13 +464,16 @@ async fn best_available(
         part_of_day,
         lock: q.is_lock == Some(1),
     };
-    crate::mini_site::scope_best_available(&state, q.mini_site_url.as_deref(), &mut query).await?;
+    let channel =
+        crate::mini_site::scope_best_available(&state, q.mini_site_url.as_deref(), &mut query)
+            .await?;
     let matches = state
         .booking
         .best_available(
             session.id(),
             &session.holder(&state).await?,
             query,
+            &channel,
             q.recaptcha_token.as_deref().unwrap_or_default(),
         )
         .await?;

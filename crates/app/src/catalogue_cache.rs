@@ -56,6 +56,8 @@ pub struct CachedCatalogue {
     inner: Arc<dyn CatalogueStore>,
     site_config: Memo<(), serde_json::Value>,
     sales_switches: Memo<(), Vec<crate::sales_switches::SalesSwitch>>,
+    screening_closures: Memo<(), Vec<(i64, crate::sales_switches::SaleChannel)>>,
+    price_changes: Memo<(), crate::prices::PriceChanges>,
     presentation: Memo<i64, PresentationView>,
     features: Memo<(), Vec<(Feature, FeatureCategory)>>,
     feature: Memo<i64, Feature>,
@@ -118,6 +120,8 @@ impl CachedCatalogue {
             inner,
             site_config: Memo::new(),
             sales_switches: Memo::new(),
+            screening_closures: Memo::new(),
+            price_changes: Memo::new(),
             presentation: Memo::new(),
             features: Memo::new(),
             feature: Memo::new(),
@@ -178,6 +182,8 @@ impl CachedCatalogue {
         self.generation.fetch_add(1, Ordering::SeqCst);
         self.site_config.clear();
         self.sales_switches.clear();
+        self.screening_closures.clear();
+        self.price_changes.clear();
         self.presentation.clear();
         self.features.clear();
         self.feature.clear();
@@ -210,6 +216,16 @@ impl CatalogueStore for CachedCatalogue {
 
     async fn sales_switches(&self) -> StoreResult<Vec<crate::sales_switches::SalesSwitch>> {
         cached!(self.sales_switches[()] or self.inner.sales_switches())
+    }
+
+    async fn screening_closures(
+        &self,
+    ) -> StoreResult<Vec<(i64, crate::sales_switches::SaleChannel)>> {
+        cached!(self.screening_closures[()] or self.inner.screening_closures())
+    }
+
+    async fn price_changes(&self) -> StoreResult<crate::prices::PriceChanges> {
+        cached!(self.price_changes[()] or self.inner.price_changes())
     }
 
     async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>> {

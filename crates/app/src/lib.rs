@@ -16,6 +16,7 @@ pub mod memberships;
 pub mod model;
 pub mod orders;
 pub mod ports;
+pub mod prices;
 pub mod programme;
 pub mod sales_switches;
 pub mod saved_cards;

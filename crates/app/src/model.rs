@@ -218,6 +218,9 @@ pub struct Presentation {
     pub new_booking_url: String,
     /// Cancellations close this many minutes before the start; None: the configured default.
     pub cancellation_window_minutes: Option<i64>,
+    /// The screening's own ticket group, sold in place of its hall's main one (decision 0070);
+    /// None: as its hall.
+    pub ticket_group_id: Option<i64>,
 }
 
 /// A presentation with the names a list needs, as one join returns it.

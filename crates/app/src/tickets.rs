@@ -83,10 +83,8 @@ impl TicketService {
             .presentation(q.presentation_id, &channel)
             .await?;
         detail.info.require_on_sale()?;
-        let sections = self
-            .store
-            .sections(detail.info.view.presentation.seatplan_id)
-            .await?;
+        let p = &detail.info.view.presentation;
+        let sections = crate::prices::sections_of(self.store.as_ref(), p).await?;
         let asked_group = match q.section_id {
             None => q.ticket_group_id,
             Some(sid) => {
@@ -129,18 +127,13 @@ impl TicketService {
                 ticket_id: code.ticket_id,
             })
         };
-        let mut ticket = self
-            .store
-            .ticket_groups(&group_ids)
+        let mut ticket = crate::prices::ticket_groups_of(self.store.as_ref(), p, &group_ids)
             .await?
             .into_iter()
             .flat_map(|(_, ts)| ts)
             .find(|t| t.id == code.ticket_id)
             .ok_or_else(not_found)?;
-        let charge = self
-            .store
-            .service_charge(detail.info.view.presentation.business_id)
-            .await?;
+        let charge = detail.service_charge.clone();
         charge_as_sold(&mut ticket, charge.as_ref());
         if asked_group.is_some_and(|g| g != ticket.ticket_group_id)
             || q.ticket_id.is_some_and(|t| t != ticket.id)

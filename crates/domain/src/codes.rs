@@ -283,6 +283,12 @@ error_codes! {
     /// (`plan.sections[0].rows[2].seats[5]`), params.rule the rule (`seatNameTaken`,
     /// `placeTaken`, `outsidePlan`, `sofaNotPair`, `companionAlone`, `gaCapacity`, `empty`, ...).
     SeatPlanInvalid = "seatPlanInvalid",
+    /// Seats of the screening are held or sold: its ticket group stays as it is (params.sold,
+    /// params.held; decision 0070).
+    ScreeningHasSales = "screeningHasSales",
+    /// A change of this price (or of this service charge) from this day is scheduled already:
+    /// withdraw it first (params.id; decision 0070).
+    PriceChangeExists = "priceChangeExists",
 }
 
 impl ErrorCode {

@@ -32,7 +32,7 @@ macro_rules! presentation_select {
     () => {
         "SELECT p.id, p.feature_id, p.venue_id, p.seatplan_id, p.starts_at, p.available_until, \
          p.sale_starts_at, p.sale_ends_at, p.auth_profile_id, p.business_id, p.seating_policy_id, \
-         p.new_booking_url, p.cancellation_window_minutes, \
+         p.new_booking_url, p.cancellation_window_minutes, p.ticket_group_id, \
          f.id AS f_id, f.name AS f_name, f.name_en AS f_name_en, f.category_id AS f_category_id, \
          f.original_language AS f_original_language, f.dubbing AS f_dubbing, f.subtitles AS f_subtitles, \
          f.original_language_en AS f_original_language_en, f.dubbing_en AS f_dubbing_en, f.subtitles_en AS f_subtitles_en, \
@@ -276,11 +276,12 @@ macro_rules! insert_catalogue {
             sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO presentations (id, feature_id, venue_id, seatplan_id, starts_at, available_until, \
                  sale_starts_at, sale_ends_at, auth_profile_id, business_id, seating_policy_id, new_booking_url, \
-                 cancellation_window_minutes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)", "id"),
+                 cancellation_window_minutes, ticket_group_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)", "id"),
             ))
             .bind(p.id).bind(p.feature_id).bind(p.venue_id).bind(p.seatplan_id).bind(p.starts_at_ms)
             .bind(p.available_until_ms).bind(p.sale_starts_at_ms).bind(p.sale_ends_at_ms).bind(p.auth_profile_id)
             .bind(p.business_id).bind(p.seating_policy_id).bind(&p.new_booking_url).bind(p.cancellation_window_minutes)
+            .bind(p.ticket_group_id)
             .execute(&mut *$tx).await.map_err(db_err)?;
         }
     };
@@ -290,9 +291,10 @@ macro_rules! insert_catalogue {
             sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO presentations (id, feature_id, venue_id, seatplan_id, starts_at, available_until, \
                  sale_starts_at, sale_ends_at, auth_profile_id, business_id, seating_policy_id, new_booking_url, \
-                 cancellation_window_minutes) \
+                 cancellation_window_minutes, ticket_group_id) \
                  SELECT * FROM UNNEST($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], \
-                 $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[], $13::bigint[])",
+                 $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[], $13::bigint[], \
+                 $14::bigint[])",
                 "id"),
             ))
             .bind(p.iter().map(|p| p.id).collect::<Vec<_>>())
@@ -308,6 +310,7 @@ macro_rules! insert_catalogue {
             .bind(p.iter().map(|p| p.seating_policy_id).collect::<Vec<_>>())
             .bind(p.iter().map(|p| p.new_booking_url.clone()).collect::<Vec<_>>())
             .bind(p.iter().map(|p| p.cancellation_window_minutes).collect::<Vec<_>>())
+            .bind(p.iter().map(|p| p.ticket_group_id).collect::<Vec<_>>())
             .execute(&mut *$tx).await.map_err(db_err)?;
         }
     };
@@ -355,6 +358,16 @@ impl CatalogueStore for Db {
 
     async fn sales_switches(&self) -> StoreResult<Vec<kupa_app::sales_switches::SalesSwitch>> {
         crate::sales_switches::read_all(self).await
+    }
+
+    async fn screening_closures(
+        &self,
+    ) -> StoreResult<Vec<(i64, kupa_app::sales_switches::SaleChannel)>> {
+        crate::programme_screenings::closures(self).await
+    }
+
+    async fn price_changes(&self) -> StoreResult<kupa_app::prices::PriceChanges> {
+        crate::prices::read_all(self).await
     }
 
     async fn site_config(&self) -> StoreResult<Option<serde_json::Value>> {

@@ -12,7 +12,10 @@ use crate::{BeginWrite, Db, Pool, db_err};
 
 type R<T> = Result<T, sqlx::Error>;
 
-use kupa_app::sales_switches::SalesSwitch;
+use kupa_app::ports::SeatAddress;
+use kupa_app::sales_switches::{SaleChannel, SalesSwitch};
+
+use crate::programme_screenings::remap_in;
 
 /// The audit's columns with the name of who made the change.
 const AUDIT_SELECT: &str = "SELECT c.id, c.kind, c.business_id, c.location_id, c.presentation_id, c.changed_at, \
@@ -24,7 +27,7 @@ struct AuditRow {
     id: i64,
     kind: String,
     business_id: i64,
-    location_id: i64,
+    location_id: Option<i64>,
     presentation_id: Option<i64>,
     at_ms: i64,
     staff_user_id: i64,
@@ -38,7 +41,7 @@ fn audit_row(r: &impl Get) -> R<AuditRow> {
         id: r.i("id")?,
         kind: r.s("kind")?,
         business_id: r.i("business_id")?,
-        location_id: r.i("location_id")?,
+        location_id: r.oi("location_id")?,
         presentation_id: r.oi("presentation_id")?,
         at_ms: r.i("changed_at")?,
         staff_user_id: r.i("staff_user_id")?,
@@ -66,7 +69,9 @@ fn change_record(a: AuditRow) -> StoreResult<ChangeRecord> {
 
 const SCREENING_SELECT: &str = "SELECT p.id, p.feature_id, p.venue_id, v.location_id, p.seatplan_id, p.business_id, \
      p.starts_at, p.sale_starts_at, p.sale_ends_at, p.seating_policy_id, p.auth_profile_id, \
-     p.cancelled_at, p.moved_at, f.name AS f_name, f.name_en AS f_name_en, f.runtime AS f_runtime, \
+     p.cancelled_at, p.moved_at, p.ticket_group_id, f.name AS f_name, f.name_en AS f_name_en, f.runtime AS f_runtime, \
+     (SELECT COUNT(*) FROM screening_channel_closures x WHERE x.presentation_id = p.id AND x.channel = 'web') AS closed_web, \
+     (SELECT COUNT(*) FROM screening_channel_closures x WHERE x.presentation_id = p.id AND x.channel = 'miniSite') AS closed_mini_site, \
      (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'sold') AS sold, \
      (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'held' AND c.expires_at > $1) AS held \
      FROM presentations p JOIN features f ON f.id = p.feature_id JOIN venues v ON v.id = p.venue_id";
@@ -93,6 +98,15 @@ fn screening_row(r: &impl Get) -> R<Screening> {
         moved_at_ms: r.oi("moved_at")?,
         sold: r.i("sold")?,
         held: r.i("held")?,
+        ticket_group_id: r.oi("ticket_group_id")?,
+        closed_channels: [
+            (r.i("closed_web")?, SaleChannel::Web),
+            (r.i("closed_mini_site")?, SaleChannel::MiniSite),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(_, c)| c)
+        .collect(),
     })
 }
 
@@ -123,7 +137,7 @@ macro_rules! overlapping {
 macro_rules! snapshot {
     ($tx:expr, $id:expr) => {{
         let row = sqlx::query(
-            "SELECT feature_id, venue_id, seatplan_id, starts_at, sale_starts_at, sale_ends_at, cancelled_at \
+            "SELECT feature_id, venue_id, seatplan_id, starts_at, sale_starts_at, sale_ends_at, cancelled_at, ticket_group_id \
              FROM presentations WHERE id = $1",
         )
         .bind($id)
@@ -141,6 +155,7 @@ macro_rules! snapshot {
             "saleStartsAt": ms("sale_starts_at").map_err(db_err)?,
             "saleEndsAt": ms("sale_ends_at").map_err(db_err)?,
             "cancelledAt": row.oi("cancelled_at").map_err(db_err)?.map(kupa_domain::time::ms_to_rfc3339),
+            "ticketGroupId": row.oi("ticket_group_id").map_err(db_err)?,
         })
         .to_string()
     }};
@@ -179,6 +194,8 @@ macro_rules! bump_version {
     };
 }
 
+pub(crate) use {bump_version, record, snapshot};
+
 macro_rules! add_in {
     ($tx:expr, $new:expr, $gap:expr, $by:expr) => {{
         let n: &NewScreening = $new;
@@ -197,8 +214,8 @@ macro_rules! add_in {
             .map_err(db_err)?;
         sqlx::query(
             "INSERT INTO presentations (id, feature_id, venue_id, seatplan_id, starts_at, available_until, \
-             sale_starts_at, sale_ends_at, auth_profile_id, business_id, seating_policy_id, new_booking_url) \
-             VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, '')",
+             sale_starts_at, sale_ends_at, auth_profile_id, business_id, seating_policy_id, new_booking_url, ticket_group_id) \
+             VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, $9, $10, '', $11)",
         )
         .bind(id)
         .bind(n.feature_id)
@@ -210,6 +227,7 @@ macro_rules! add_in {
         .bind(n.auth_profile_id)
         .bind(n.business_id)
         .bind(n.seating_policy_id)
+        .bind(n.ticket_group_id)
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?;
@@ -220,8 +238,9 @@ macro_rules! add_in {
 }
 
 macro_rules! move_in {
-    ($tx:expr, $lock:expr, $id:expr, $venue:expr, $plan:expr, $starts:expr, $gap:expr, $by:expr) => {{
+    ($tx:expr, $lock:expr, $id:expr, $venue:expr, $plan:expr, $starts:expr, $gap:expr, $remap:expr, $by:expr) => {{
         let by: Change = $by;
+        let remap: Option<&SeatRemap> = $remap;
         let now = by.at_ms;
         bump_version!($tx);
         // On PostgreSQL the row lock makes a seat claim (its foreign key) wait for the move.
@@ -234,7 +253,7 @@ macro_rules! move_in {
         .fetch_optional(&mut *$tx)
         .await
         .map_err(db_err)?;
-        let Some(row) = row else { return Ok(Placed::Gone) };
+        let Some(row) = row else { return Ok(MoveOutcome::Gone) };
         let (old_start, sale_ends, plan, cancelled, runtime) = (
             row.i("starts_at").map_err(db_err)?,
             row.i("sale_ends_at").map_err(db_err)?,
@@ -243,24 +262,17 @@ macro_rules! move_in {
             row.i("runtime").map_err(db_err)?,
         );
         if cancelled.is_some() {
-            return Ok(Placed::Gone);
-        }
-        if plan != $plan {
-            let taken: i64 = sqlx::query_scalar(
-                "SELECT (SELECT COUNT(*) FROM seat_claims WHERE presentation_id = $1 AND (state = 'sold' OR expires_at > $2)) \
-                 + (SELECT COUNT(*) FROM order_tickets WHERE presentation_id = $1 AND cancelled_at IS NULL)",
-            )
-            .bind($id)
-            .bind(now)
-            .fetch_one(&mut *$tx)
-            .await
-            .map_err(db_err)?;
-            if taken > 0 {
-                return Ok(Placed::PlanDiffers);
-            }
+            return Ok(MoveOutcome::Gone);
         }
         if let Some(other) = overlapping!($tx, $venue, $id, $starts, runtime, $gap) {
-            return Ok(Placed::Overlaps(other));
+            return Ok(MoveOutcome::Overlaps(other));
+        }
+        let (mut remapped, mut expired) = (Vec::new(), Vec::new());
+        if plan != $plan {
+            match remap_in!($tx, $id, remap, now) {
+                Ok((r, e)) => (remapped, expired) = (r, e),
+                Err(missing) => return Ok(MoveOutcome::SeatsMissing(missing)),
+            }
         }
         let before = snapshot!($tx, $id);
         sqlx::query(
@@ -278,7 +290,7 @@ macro_rules! move_in {
         .map_err(db_err)?;
         let after = snapshot!($tx, $id);
         record!($tx, $id, "moved", by, Some(before), after);
-        Placed::Done($id)
+        MoveOutcome::Moved { remapped, expired }
     }};
 }
 
@@ -342,9 +354,12 @@ impl ProgrammeStore for Db {
             .fetch_all(p)
             .await
             .map_err(db_err)?;
+            // In the order of their first section: the plan's main group first (decision 0070).
             let groups = sqlx::query(
-                "SELECT DISTINCT s.seatplan_id, g.id, g.name, g.name_en FROM sections s \
-                 JOIN ticket_groups g ON g.id = s.ticket_group_id ORDER BY s.seatplan_id, g.id",
+                "SELECT s.seatplan_id, g.id, g.name, g.name_en FROM sections s \
+                 JOIN ticket_groups g ON g.id = s.ticket_group_id \
+                 GROUP BY s.seatplan_id, g.id, g.name, g.name_en \
+                 ORDER BY s.seatplan_id, MIN(s.sort), MIN(s.id)",
             )
             .fetch_all(p)
             .await
@@ -480,18 +495,29 @@ impl ProgrammeStore for Db {
         seatplan_id: i64,
         starts_at_ms: i64,
         gap_ms: i64,
+        remap: Option<&SeatRemap>,
         by: Change,
-    ) -> StoreResult<Placed> {
+    ) -> StoreResult<MoveOutcome> {
         match &self.pool {
             Pool::Sqlite(p) => {
                 let mut tx = p.begin_write().await.map_err(db_err)?;
-                let placed = move_in!(tx, "", id, venue_id, seatplan_id, starts_at_ms, gap_ms, by);
+                let moved = move_in!(
+                    tx,
+                    "",
+                    id,
+                    venue_id,
+                    seatplan_id,
+                    starts_at_ms,
+                    gap_ms,
+                    remap,
+                    by
+                );
                 tx.commit().await.map_err(db_err)?;
-                Ok(placed)
+                Ok(moved)
             }
             Pool::Postgres(p) => {
                 let mut tx = p.begin_write().await.map_err(db_err)?;
-                let placed = move_in!(
+                let moved = move_in!(
                     tx,
                     " FOR UPDATE OF p",
                     id,
@@ -499,12 +525,36 @@ impl ProgrammeStore for Db {
                     seatplan_id,
                     starts_at_ms,
                     gap_ms,
+                    remap,
                     by
                 );
                 tx.commit().await.map_err(db_err)?;
-                Ok(placed)
+                Ok(moved)
             }
         }
+    }
+
+    async fn claimed_places(&self, id: i64, now_ms: i64) -> StoreResult<Vec<SeatAddress>> {
+        crate::programme_screenings::claimed_places(self, id, now_ms).await
+    }
+
+    async fn set_ticket_group(
+        &self,
+        id: i64,
+        ticket_group_id: Option<i64>,
+        by: Change,
+    ) -> StoreResult<TicketGroupSet> {
+        crate::programme_screenings::set_ticket_group(self, id, ticket_group_id, by).await
+    }
+
+    async fn set_screening_channel(
+        &self,
+        id: i64,
+        channel: SaleChannel,
+        open: bool,
+        by: Change,
+    ) -> StoreResult<Option<()>> {
+        crate::programme_screenings::set_screening_channel(self, id, channel, open, by).await
     }
 
     async fn stop_screening(&self, id: i64, by: Change) -> StoreResult<Option<ScreeningStopped>> {

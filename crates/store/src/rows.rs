@@ -106,6 +106,7 @@ pub(crate) fn presentation(r: &impl Get) -> R<Presentation> {
         seating_policy_id: r.i("seating_policy_id")?,
         new_booking_url: r.s("new_booking_url")?,
         cancellation_window_minutes: r.oi("cancellation_window_minutes")?,
+        ticket_group_id: r.oi("ticket_group_id")?,
     })
 }
 

@@ -354,6 +354,8 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let vod_store: Arc<dyn kupa_app::vod::VodStore> = store.clone();
     let programme_store: Arc<dyn kupa_app::programme::ProgrammeStore> = store.clone();
     let seat_plan_store: Arc<dyn kupa_app::seat_plans::SeatPlanStore> = store.clone();
+    let price_store: Arc<dyn kupa_app::programme::PriceStore> = store.clone();
+    let programme_catalogue = cat.clone();
     let clock_port_for_programme = clock_port.clone();
     let seat_plans = Arc::new(
         kupa_app::seat_plans::SeatPlanService::new(seat_plan_store, clock_port.clone())
@@ -395,7 +397,10 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let programme = Arc::new(
         kupa_app::programme::ProgrammeService::new(
             programme_store,
+            price_store,
             orders.clone(),
+            booking.clone(),
+            programme_catalogue,
             clock_port_for_programme,
             settings.cleaning_gap_minutes,
         )

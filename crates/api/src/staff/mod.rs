@@ -11,11 +11,13 @@
 mod door;
 mod events;
 mod live;
+mod prices;
 mod programme;
 mod refs;
 mod reports;
 mod sales;
 mod sales_switches;
+mod screening_settings;
 mod seat_plans;
 
 use axum::extract::{FromRequestParts, State};
@@ -48,6 +50,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(refs::router())
         .merge(reports::router())
         .merge(programme::router())
+        .merge(screening_settings::router())
+        .merge(prices::router())
         .merge(sales_switches::router())
         .merge(seat_plans::router())
 }

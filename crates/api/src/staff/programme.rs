@@ -83,7 +83,8 @@ pub struct HallDto {
     pub name_en: String,
     /// The seat plan a screening here is sold on; null: none (nothing can be screened).
     pub seatplan_id: Option<i64>,
-    /// The ticket groups (prices) of that plan: a screening's ticket group comes with its hall.
+    /// The ticket groups (prices) of that plan; the first is its main one, which a screening's
+    /// own ticket group takes the place of.
     pub ticket_groups: Vec<TicketGroupDto>,
 }
 
@@ -152,6 +153,8 @@ impl FeatureChoiceDto {
 pub struct ProgrammeChoicesResponse {
     pub complexes: Vec<ComplexDto>,
     pub features: Vec<FeatureChoiceDto>,
+    /// The ticket groups a screening may sell as its own, in place of its hall's main one.
+    pub ticket_groups: Vec<TicketGroupDto>,
     /// Minutes a hall is kept free after each screening's runtime.
     pub cleaning_gap_minutes: i64,
 }
@@ -166,9 +169,18 @@ async fn choices(
     Staff(caller): Staff,
 ) -> ApiResult<axum::Json<ProgrammeChoicesResponse>> {
     let (complexes, features) = state.programme.choices(&caller).await?;
+    let groups = state.programme.ticket_group_choices(&caller).await?;
     Ok(axum::Json(ProgrammeChoicesResponse {
         complexes: complexes.iter().map(ComplexDto::of).collect(),
         features: features.iter().map(FeatureChoiceDto::of).collect(),
+        ticket_groups: groups
+            .into_iter()
+            .map(|g| TicketGroupDto {
+                id: g.id,
+                name: g.name,
+                name_en: g.name_en,
+            })
+            .collect(),
         cleaning_gap_minutes: state.programme.cleaning_gap_minutes(),
     }))
 }
@@ -194,10 +206,14 @@ pub struct ScreeningDto {
     pub moved_at: Option<String>,
     pub sold: i64,
     pub held: i64,
+    /// Its own ticket group, sold in place of its hall's main one; null: as its hall.
+    pub ticket_group_id: Option<i64>,
+    /// The channels (`web`, `miniSite`) a manager closed this screening to.
+    pub closed_channels: Vec<String>,
 }
 
 impl ScreeningDto {
-    fn of(s: &Screening) -> ScreeningDto {
+    pub(super) fn of(s: &Screening) -> ScreeningDto {
         ScreeningDto {
             id: s.id,
             feature: FeatureChoiceDto::of(&s.feature),
@@ -213,6 +229,12 @@ impl ScreeningDto {
             moved_at: s.moved_at_ms.map(ms_to_rfc3339),
             sold: s.sold,
             held: s.held,
+            ticket_group_id: s.ticket_group_id,
+            closed_channels: s
+                .closed_channels
+                .iter()
+                .map(|c| c.as_str().to_owned())
+                .collect(),
         }
     }
 }
@@ -281,6 +303,10 @@ pub struct AddScreeningBody {
     #[schema(max_length = 16)]
     #[serde(default)]
     pub sale_ends: Option<String>,
+    /// The screening's own ticket group (one of the choices' `ticketGroups`), sold in place of
+    /// its hall's main one; absent: as its hall.
+    #[serde(default)]
+    pub ticket_group_id: Option<i64>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -319,6 +345,7 @@ async fn add(
             .as_deref()
             .map(|s| parse_local("saleEnds", s))
             .transpose()?,
+        ticket_group_id: b.ticket_group_id,
     };
     let s = state.programme.add(&caller, &add).await?;
     Ok((
@@ -404,11 +431,14 @@ pub struct MoveScreeningResponse {
     pub screening: ScreeningDto,
     /// Paid orders told of the move by mail and text message.
     pub orders_told: usize,
+    /// Seats held or sold moved to their places of the same name in the new hall's seat plan.
+    pub seats_moved: usize,
 }
 
 /// Moves a screening to another time and/or hall of its complex. Holders keep their seats and
-/// paid seats go with it; with seats held or sold, a hall with another seat plan is refused
-/// (409 `seatPlanDiffers`). Buyers are told, and may then cancel with no charge.
+/// paid seats go with it; to a hall with another seat plan, every seat held or sold moves to the
+/// seat of the same section, row and seat name there, or the move is refused (409
+/// `seatPlanDiffers`, `params.missing`). Buyers are told, and may then cancel with no charge.
 #[utoipa::path(post, operation_id = "programmeMoveScreening", path = "/staff/programme/screenings/{id}/move", tag = "staff",
     params(("id" = i64, Path, description = "The screening (presentation id)")),
     request_body = MoveScreeningBody,
@@ -433,6 +463,7 @@ async fn move_screening(
     Ok(axum::Json(MoveScreeningResponse {
         screening: ScreeningDto::of(&done.screening),
         orders_told: done.orders_told,
+        seats_moved: done.seats_moved,
     }))
 }
 

@@ -141,7 +141,8 @@ async fn set_switch(
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditParams {
-    /// added, moved, cancelled, salesSwitch or seatPlan; absent: every kind.
+    /// added, moved, cancelled, ticketGroup, screeningChannel, salesSwitch, seatPlan,
+    /// priceScheduled or priceWithdrawn; absent: every kind.
     pub kind: Option<String>,
     /// A complex of the user's businesses; absent: all of them.
     pub location_id: Option<i64>,
@@ -155,21 +156,26 @@ pub struct AuditParams {
 #[serde(rename_all = "camelCase")]
 pub struct AuditEntryDto {
     pub id: i64,
-    /// added, moved, cancelled (a screening), salesSwitch (a complex's channel) or seatPlan (a
-    /// hall's new seat-plan version).
+    /// added, moved, cancelled, ticketGroup, screeningChannel (a screening), salesSwitch (a
+    /// complex's channel), priceScheduled or priceWithdrawn (a business's prices) or seatPlan (a hall's new
+    /// seat-plan version).
     pub kind: String,
     pub at: String,
     pub business_id: i64,
-    pub location_id: i64,
+    /// The complex; null for a change of the whole business (its prices).
+    pub location_id: Option<i64>,
     /// The screening changed; null for a sales switch or a seat plan.
     pub presentation_id: Option<i64>,
     pub staff_user_id: i64,
     /// The staff user's first and last name.
     pub by: String,
     /// What it was before (null for an addition) and after: a screening's programme fields,
-    /// a switch's (locationId, channel, offline, advanceSales, open), or a hall's newest seat
-    /// plan (venueId, seatplanId, version, name, sections, seats, gaCapacity, basedOn; before:
-    /// null for the hall's first). No personal data.
+    /// a switch's (locationId, channel, offline, advanceSales, open), a screening's channel
+    /// (presentationId, channel, open), a scheduled change (id, ticketId or serviceCharge,
+    /// effectiveFrom, price or amount/percentBp/perTicket; after a withdrawal `{id, withdrawn}`), or a hall's newest seat plan (venueId,
+    /// seatplanId, version, name, sections, seats, gaCapacity, basedOn; before: null for the
+    /// hall's first).
+    /// No personal data.
     #[schema(value_type = Option<Object>)]
     pub before: Option<serde_json::Value>,
     #[schema(value_type = Object)]

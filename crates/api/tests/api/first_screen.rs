@@ -33,7 +33,7 @@ async fn rename_feature(db: &TestDb, id: i64, name: &str, name_en: &str) {
     if db.url.starts_with("sqlite:") {
         let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
         let rename = rename.replace('$', "?");
-        sqlx::query(&rename)
+        sqlx::query(sqlx::AssertSqlSafe(rename))
             .bind(name)
             .bind(name_en)
             .bind(id)

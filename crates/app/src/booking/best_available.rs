@@ -72,6 +72,7 @@ impl BookingService {
         session: &str,
         holder: &Holder,
         q: BestAvailableQuery,
+        channel: &Channel,
         captcha_token: &str,
     ) -> AppResult<Vec<BestMatch>> {
         self.require_captcha(captcha_token).await?;
@@ -83,19 +84,14 @@ impl BookingService {
         }
         let now = self.clock.now_ms();
         let presentations: Vec<PresentationInfo> = match (q.presentation_id, q.feature_id) {
-            (Some(id), _) => vec![
-                self.catalogue
-                    .presentation(id, &Default::default())
-                    .await?
-                    .info,
-            ],
+            (Some(id), _) => vec![self.catalogue.presentation(id, channel).await?.info],
             (None, Some(feature)) => {
                 let filter = crate::catalogue::PresentationFilter {
                     feature_ids: vec![feature],
                     location_id: q.location_id,
                 };
                 self.catalogue
-                    .upcoming(&filter, &Default::default())
+                    .upcoming(&filter, channel)
                     .await?
                     .into_iter()
                     .filter(|p| p.sale_state == SaleState::OnSale && !p.is_vod)
@@ -126,17 +122,11 @@ impl BookingService {
         } else {
             usize::MAX
         }) {
-            if info.sale_state != SaleState::OnSale {
+            // Outside its sale window, or stopped by a switch of the buyer's channel: one
+            // presentation asked for says why; a feature's search passes over it.
+            if let Err(why) = info.require_on_sale() {
                 if single {
-                    self.sellable(&SeatRequest {
-                        presentation_id: info.id(),
-                        venue_id: info.view.presentation.venue_id,
-                        seatplan_id: info.view.presentation.seatplan_id,
-                        section_id: 0,
-                        x: 0,
-                        y: 0,
-                    })
-                    .await?;
+                    return Err(why);
                 }
                 continue;
             }
@@ -275,7 +265,7 @@ impl BookingService {
         q: &BestAvailableQuery,
     ) -> AppResult<SearchPlan> {
         let p = &info.view.presentation;
-        let sections = self.store.sections(p.seatplan_id).await?;
+        let sections = crate::prices::sections_of(self.store.as_ref(), p).await?;
         // Sections sold online only: best-available never offers box-office-only seats.
         let group_ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
         let priced: Vec<i64> = self

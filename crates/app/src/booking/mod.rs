@@ -20,8 +20,9 @@ use kupa_domain::catalogue::{SaleState, SectionKind};
 use kupa_domain::checkout::{CheckoutState, PAYMENT_WINDOW_SECONDS, Step, StepTimers};
 use kupa_domain::seating::{self, Confirmations, PlanSeat};
 
-use crate::catalogue::{CatalogueService, PresentationInfo};
+use crate::catalogue::{CatalogueService, Channel, PresentationInfo};
 use crate::error::{AppError, AppResult, ErrorCode};
+use crate::model::Presentation;
 use crate::model::{Claim, Seat, Section};
 use crate::ports::{
     Captcha, CatalogueStore, CheckoutStore, ClaimOp, ClaimStore, Clock, HolderStore, SeatAddress,
@@ -289,11 +290,12 @@ impl BookingService {
         crate::ports::require_captcha(self.captcha.as_ref(), token).await
     }
 
-    /// The presentation, on sale now, with the request's venue and seat plan checked against it.
-    async fn sellable(&self, req: &SeatRequest) -> AppResult<PresentationInfo> {
+    /// The presentation, on sale now through the buyer's channel (the web shop's or a mini-site's
+    /// switches, decision 0070), with the request's venue and seat plan checked against it.
+    async fn sellable(&self, req: &SeatRequest, channel: &Channel) -> AppResult<PresentationInfo> {
         let info = self
             .catalogue
-            .presentation(req.presentation_id, &Default::default())
+            .presentation(req.presentation_id, channel)
             .await?
             .info;
         let p = &info.view.presentation;
@@ -307,12 +309,13 @@ impl BookingService {
         Ok(info)
     }
 
+    /// The section of the screening's plan, with the ticket group it sells for the screening.
     async fn section(
         &self,
-        seatplan_id: i64,
+        p: &Presentation,
         section_id: i64,
     ) -> AppResult<(Section, Vec<Section>)> {
-        let sections = self.store.sections(seatplan_id).await?;
+        let sections = crate::prices::sections_of(self.store.as_ref(), p).await?;
         let section = sections
             .iter()
             .find(|s| s.id == section_id)
@@ -370,16 +373,20 @@ impl BookingService {
             .filter(move |c| c.view().is_live_hold_of(session, now_ms))
     }
 
+    /// Holds a seat for the buyer of `channel` (the web shop, or the mini-site the order is
+    /// through): the channel's sales switches judge it.
     pub async fn lock(
         &self,
         session: &str,
         holder: &Holder,
         req: SeatRequest,
         confirmed: Confirmations,
+        channel: &Channel,
         captcha_token: &str,
     ) -> AppResult<LockOutcome> {
         self.require_captcha(captcha_token).await?;
-        self.lock_checked(session, holder, req, confirmed).await
+        self.lock_checked(session, holder, req, confirmed, channel)
+            .await
     }
 
     /// [`BookingService::lock`] once the caller has checked the captcha (an enrolment's member
@@ -390,10 +397,13 @@ impl BookingService {
         holder: &Holder,
         req: SeatRequest,
         confirmed: Confirmations,
+        channel: &Channel,
     ) -> AppResult<LockOutcome> {
         let now = self.clock.now_ms();
-        self.sellable(&req).await?;
-        let (section, sections) = self.section(req.seatplan_id, req.section_id).await?;
+        let info = self.sellable(&req, channel).await?;
+        let (section, sections) = self
+            .section(&info.view.presentation, req.section_id)
+            .await?;
         // A section whose ticket group has no price online (press seats, house seats) is sold at
         // the box office only.
         if self
@@ -563,7 +573,9 @@ impl BookingService {
                 "the venue or seat plan is not this presentation's",
             ));
         }
-        let (section, _) = self.section(req.seatplan_id, req.section_id).await?;
+        let (section, _) = self
+            .section(&info.view.presentation, req.section_id)
+            .await?;
         let group: Vec<HeldPlace> = match section.kind {
             SectionKind::Ga => vec![ga_place(section.id, req.x)],
             SectionKind::Reserved => {

@@ -62,17 +62,11 @@ impl PresentationInfo {
     fn new(
         view: PresentationView,
         now_ms: i64,
-        switches: &[SalesSwitch],
+        switches: &Switches,
         channel: &Channel,
     ) -> PresentationInfo {
+        let blocked = switches.verdict(&view, channel.sale_channel(), now_ms);
         let p = &view.presentation;
-        let blocked = switched_off(
-            switches,
-            view.location.id,
-            channel.sale_channel(),
-            p.starts_at_ms,
-            now_ms,
-        );
         let sale_state = SaleWindow {
             starts_at_ms: p.sale_starts_at_ms,
             ends_at_ms: p.sale_ends_at_ms,
@@ -153,18 +147,33 @@ pub struct CatalogueService {
     claims_cache: std::sync::Mutex<HashMap<i64, snapshot::Entry>>,
 }
 
-/// What the switches of a complex and channel say of a screening starting at `starts_at_ms`.
-fn switched_off(
-    switches: &[SalesSwitch],
-    location_id: i64,
-    channel: SaleChannel,
-    starts_at_ms: i64,
-    now_ms: i64,
-) -> Option<SalesBlock> {
-    switches
-        .iter()
-        .find(|s| s.location_id == location_id && s.channel == channel)
-        .and_then(|s| s.refusal(starts_at_ms, now_ms))
+/// The managers' switches: per complex and channel (decision 0067) and per screening and channel
+/// (decision 0070), read together through the catalogue's cache.
+struct Switches {
+    complexes: Vec<SalesSwitch>,
+    screenings: Vec<(i64, SaleChannel)>,
+}
+
+impl Switches {
+    /// What they say of a screening sold through `channel` now: the complex's switch first
+    /// (offline wins over closed, closed over no advance sales), then the screening's own.
+    fn verdict(
+        &self,
+        v: &PresentationView,
+        channel: SaleChannel,
+        now_ms: i64,
+    ) -> Option<SalesBlock> {
+        let p = &v.presentation;
+        self.complexes
+            .iter()
+            .find(|s| s.location_id == v.location.id && s.channel == channel)
+            .and_then(|s| s.refusal(p.starts_at_ms, now_ms))
+            .or_else(|| {
+                self.screenings
+                    .contains(&(p.id, channel))
+                    .then_some(SalesBlock::Closed)
+            })
+    }
 }
 
 fn no_event(id: i64) -> AppError {
@@ -247,7 +256,7 @@ impl CatalogueService {
             })
             .collect();
         views.splice(0..0, started_before);
-        let switches = self.store.sales_switches().await?;
+        let switches = self.switches().await?;
         Ok(views
             .into_iter()
             .filter(|v| channel.admits(v))
@@ -288,7 +297,7 @@ impl CatalogueService {
         let from = now - UPCOMING_DAYS * 86_400_000;
         let to = now + UPCOMING_DAYS * 86_400_000;
         let views = self.store.presentations_between(from, to).await?;
-        let switches = self.store.sales_switches().await?;
+        let switches = self.switches().await?;
         Ok(views
             .into_iter()
             .filter(|v| {
@@ -308,17 +317,21 @@ impl CatalogueService {
         let Some(view) = self.store.presentation(presentation_id).await? else {
             return Ok(());
         };
-        let switches = self.store.sales_switches().await?;
-        match switched_off(
-            &switches,
-            view.location.id,
-            channel,
-            view.presentation.starts_at_ms,
-            self.now_ms(),
-        ) {
+        match self
+            .switches()
+            .await?
+            .verdict(&view, channel, self.now_ms())
+        {
             None => Ok(()),
             Some(b) => Err(b.error()),
         }
+    }
+
+    async fn switches(&self) -> AppResult<Switches> {
+        Ok(Switches {
+            complexes: self.store.sales_switches().await?,
+            screenings: self.store.screening_closures().await?,
+        })
     }
 
     pub async fn presentation(&self, id: i64, channel: &Channel) -> AppResult<PresentationDetail> {
@@ -328,7 +341,7 @@ impl CatalogueService {
             .await?
             .filter(|v| channel.admits(v))
             .ok_or_else(|| no_event(id))?;
-        let switches = self.store.sales_switches().await?;
+        let switches = self.switches().await?;
         let info = PresentationInfo::new(view, self.now_ms(), &switches, channel);
         // Nothing from the bar goes with a film watched at home (decision 0053).
         let products = if info.is_vod {
@@ -338,10 +351,8 @@ impl CatalogueService {
                 .products_for_location(info.view.location.id)
                 .await?
         };
-        let service_charge = self
-            .store
-            .service_charge(info.view.presentation.business_id)
-            .await?;
+        let service_charge =
+            crate::prices::service_charge_of(self.store.as_ref(), &info.view.presentation).await?;
         Ok(PresentationDetail {
             info,
             products,
@@ -392,16 +403,12 @@ impl CatalogueService {
         with_member_tickets: bool,
     ) -> AppResult<(Vec<(TicketGroup, Vec<Ticket>)>, Option<ServiceCharge>)> {
         let detail = self.presentation(presentation_id, channel).await?;
-        let sections = self
-            .store
-            .sections(detail.info.view.presentation.seatplan_id)
-            .await?;
+        let p = &detail.info.view.presentation;
+        let sections = crate::prices::sections_of(self.store.as_ref(), p).await?;
         let mut ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
         ids.sort_unstable();
         ids.dedup();
-        let groups = self
-            .store
-            .ticket_groups(&ids)
+        let groups = crate::prices::ticket_groups_of(self.store.as_ref(), p, &ids)
             .await?
             .into_iter()
             .map(|(g, ts)| {

@@ -155,14 +155,32 @@ impl CatalogueService {
     }
 
     /// The seat plan as a buyer asks for it (spec: POST /seats/seatplanV2 carries a captcha).
+    /// The plan; with a presentation of it, its sections sell the screening's ticket groups
+    /// (a screening's own group in place of its hall's main one, decision 0070).
     pub async fn buyer_seatplan(
         &self,
         captcha_token: &str,
         venue_id: i64,
         seatplan_id: i64,
+        presentation_id: Option<i64>,
     ) -> AppResult<SeatplanFull> {
         crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
-        self.seatplan(venue_id, seatplan_id).await
+        let mut plan = self.seatplan(venue_id, seatplan_id).await?;
+        if let Some(id) = presentation_id {
+            let view = self
+                .store
+                .presentation(id)
+                .await?
+                .filter(|v| v.presentation.seatplan_id == seatplan_id)
+                .ok_or_else(|| {
+                    AppError::rejected(
+                        ErrorCode::NotFound,
+                        format!("presentation {id} is not sold on seat plan {seatplan_id}"),
+                    )
+                })?;
+            plan.sections = crate::prices::with_screening_group(&view.presentation, plan.sections);
+        }
+        Ok(plan)
     }
 
     /// The older seat status call (GET /seats/seats-status), which carries a captcha.
@@ -224,7 +242,8 @@ impl CatalogueService {
     ) -> AppResult<SeatStatus> {
         let detail = self.presentation(presentation_id, channel).await?;
         let seatplan_id = detail.info.view.presentation.seatplan_id;
-        let mut sections = self.store.sections(seatplan_id).await?;
+        let mut sections =
+            crate::prices::sections_of(self.store.as_ref(), &detail.info.view.presentation).await?;
         if let Some(sid) = section_id {
             sections.retain(|s| s.id == sid);
             if sections.is_empty() {

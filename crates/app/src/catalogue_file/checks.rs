@@ -146,6 +146,9 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
                 p.id, p.seatplan_id, p.venue_id
             )));
         }
+        if let Some(g) = p.ticket_group_id {
+            need("ticket group", &groups, g, format!("presentation {}", p.id))?;
+        }
     }
     for m in &d.members {
         need(

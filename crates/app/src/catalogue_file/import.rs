@@ -343,6 +343,10 @@ fn presentations(
         if old.starts_at_ms != new.starts_at_ms {
             moved.push("start time");
         }
+        // Its buyers were priced by the group it sells (decision 0070).
+        if old.ticket_group_id != new.ticket_group_id {
+            moved.push("ticket group");
+        }
         if moved.is_empty() {
             continue;
         }

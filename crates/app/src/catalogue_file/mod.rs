@@ -118,6 +118,8 @@ pub struct PresentationFile {
     /// Cancellations close this many minutes before the start (default: the configured window,
     /// KUPA_CANCELLATION_WINDOW_MINUTES).
     pub cancellation_window_minutes: Option<i64>,
+    /// The screening's own ticket group, in place of its hall's main one (default: as the hall).
+    pub ticket_group_id: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -140,6 +142,8 @@ pub struct ScheduleFile {
     pub available_days: Option<i64>,
     /// As a presentation's `cancellationWindowMinutes`, for each scheduled one.
     pub cancellation_window_minutes: Option<i64>,
+    /// As a presentation's `ticketGroupId`, for each scheduled one.
+    pub ticket_group_id: Option<i64>,
 }
 
 /// Sales close this long after a screening starts (latecomers still buy at the box office).
@@ -347,6 +351,7 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
             seating_policy_id: p.seating_policy_id.unwrap_or(1),
             new_booking_url: p.new_booking_url.clone(),
             cancellation_window_minutes: window(p.cancellation_window_minutes, p.id)?,
+            ticket_group_id: p.ticket_group_id,
         });
     }
     let mut next_id =
@@ -393,6 +398,7 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
                     seating_policy_id: s.seating_policy_id.unwrap_or(1),
                     new_booking_url: String::new(),
                     cancellation_window_minutes: window(s.cancellation_window_minutes, next_id)?,
+                    ticket_group_id: s.ticket_group_id,
                 });
                 next_id += 1;
             }

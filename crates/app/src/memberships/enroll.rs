@@ -241,7 +241,13 @@ impl EnrollService {
             }
             let outcome = self
                 .booking
-                .lock_checked(session, holder, request(*id, &seat), seat.confirmed)
+                .lock_checked(
+                    session,
+                    holder,
+                    request(*id, &seat),
+                    seat.confirmed,
+                    &Default::default(),
+                )
                 .await;
             let outcome = match outcome {
                 Ok(o) => o,

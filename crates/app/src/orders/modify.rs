@@ -214,7 +214,8 @@ impl OrderService {
                 let plan_id = info.view.presentation.seatplan_id;
                 plans.push((
                     c.presentation_id,
-                    self.store.sections(plan_id).await?,
+                    crate::prices::sections_of(self.store.as_ref(), &info.view.presentation)
+                        .await?,
                     self.store.seats(plan_id).await?,
                 ));
             }

@@ -34,6 +34,17 @@ pub trait CatalogueStore: Send + Sync {
     async fn sales_switches(&self) -> StoreResult<Vec<crate::sales_switches::SalesSwitch>> {
         Ok(Vec::new())
     }
+    /// The screenings a manager closed to one channel (decision 0070): (presentation, channel).
+    async fn screening_closures(
+        &self,
+    ) -> StoreResult<Vec<(i64, crate::sales_switches::SaleChannel)>> {
+        Ok(Vec::new())
+    }
+    /// Every scheduled price and service charge change (decision 0070); [`crate::prices`] says
+    /// which is in force for a screening.
+    async fn price_changes(&self) -> StoreResult<crate::prices::PriceChanges> {
+        Ok(Default::default())
+    }
     async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>>;
     /// Presentations starting in [from_ms, to_ms), ordered by start time then id.
     async fn presentations_between(

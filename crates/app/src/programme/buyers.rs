@@ -21,6 +21,8 @@ pub struct MoveScreening {
 pub struct ScreeningMoved {
     pub screening: Screening,
     pub orders_told: usize,
+    /// Seats held or sold that moved to their places in another seat plan.
+    pub seats_moved: usize,
 }
 
 /// A screening cancelled: what this call refunded. A second call finds nothing left and answers
@@ -38,6 +40,29 @@ pub struct ScreeningCancelled {
 }
 
 impl ProgrammeService {
+    /// The names of places of a plan, as a buyer reads them on a ticket.
+    async fn seat_names(
+        &self,
+        seatplan_id: i64,
+        places: &[SeatAddress],
+    ) -> AppResult<Vec<serde_json::Value>> {
+        let sections = self.catalogue.sections(seatplan_id).await?;
+        let seats = self.catalogue.seats(seatplan_id).await?;
+        Ok(places
+            .iter()
+            .map(|p| {
+                let section = sections.iter().find(|s| s.id == p.section_id);
+                let seat = seats.iter().find(|s| s.address() == *p);
+                serde_json::json!({
+                    "section": section.map(|s| s.name.clone()).unwrap_or_default(),
+                    "sectionEn": section.map(|s| s.name_en.clone()).unwrap_or_default(),
+                    "row": seat.map(|s| s.row_name.clone()).unwrap_or_default(),
+                    "seat": seat.map_or_else(|| p.x.to_string(), |s| s.seat_name.clone()),
+                })
+            })
+            .collect())
+    }
+
     /// Moves a screening to another time and/or hall of its complex.
     pub async fn move_screening(
         &self,
@@ -78,37 +103,41 @@ impl ProgrammeService {
                 serde_json::json!({ "field": "date" }),
             ));
         }
-        match self
-            .store
-            .move_screening(
-                id,
-                venue_id,
-                seatplan_id,
-                starts,
-                self.gap_ms,
-                Change {
-                    staff_user_id: caller.user.id,
-                    at_ms: now,
-                },
-            )
+        // Onto another plan, every seat held or sold goes to its place of the same name there.
+        let remap = if seatplan_id == s.seatplan_id {
+            None
+        } else {
+            Some(self.remap_between(s.seatplan_id, seatplan_id).await?)
+        };
+        let by = Change {
+            staff_user_id: caller.user.id,
+            at_ms: now,
+        };
+        let seats_moved = match self
+            .move_through_arbiter(id, venue_id, seatplan_id, starts, remap.as_ref(), by)
             .await?
         {
-            Placed::Done(_) => {}
-            Placed::Overlaps(other) => return Err(placing::overlap(other)),
-            Placed::PlanDiffers => {
+            MoveOutcome::Moved { remapped, .. } => remapped.len(),
+            MoveOutcome::Overlaps(other) => return Err(placing::overlap(other)),
+            MoveOutcome::SeatsMissing(missing) => {
+                let names = self.seat_names(s.seatplan_id, &missing).await?;
                 return Err(AppError::rejected_with(
                     ErrorCode::SeatPlanDiffers,
-                    "seats are held or sold and the new hall's seat plan is another one",
-                    serde_json::json!({ "seatplanId": s.seatplan_id, "newSeatplanId": seatplan_id }),
+                    "seats are held or sold that the new hall's seat plan does not have",
+                    serde_json::json!({
+                        "seatplanId": s.seatplan_id,
+                        "newSeatplanId": seatplan_id,
+                        "missing": names,
+                    }),
                 ));
             }
-            Placed::Gone => {
+            MoveOutcome::Gone => {
                 return Err(AppError::rejected(
                     ErrorCode::NoEvent,
                     "the screening is cancelled",
                 ));
             }
-        }
+        };
         self.changed();
         let moved = self
             .store
@@ -131,11 +160,13 @@ impl ProgrammeService {
             user_id = caller.user.id,
             venue = venue_id,
             orders_told = told,
+            seats_moved,
             "screening moved"
         );
         Ok(ScreeningMoved {
             screening: moved,
             orders_told: told,
+            seats_moved,
         })
     }
 

@@ -3,12 +3,17 @@
 //! next, move a screening, cancel one (everything refunded through the refund ledger).
 //!
 //! Its rooms: what is read and the store port (here), the changes that only touch the programme
-//! ([`placing`]: add, copy, overlap) and the ones that reach buyers ([`buyers`]: move, cancel).
+//! ([`placing`]: add, copy, overlap), the ones that reach buyers ([`buyers`]: move, cancel; and
+//! [`remap`]: a sold screening's seats moved onto another plan with the same seats), a screening's
+//! own ticket group and channel switch ([`screenings`]), and prices from a date ([`prices`]).
 //! Every call needs a manager ([`Access::Programme`]) and names a complex or screening of one of
 //! the caller's businesses; another business's is `notFound`, as in live monitoring.
 
 mod buyers;
 mod placing;
+mod prices;
+mod remap;
+mod screenings;
 mod switches;
 
 use std::sync::Arc;
@@ -17,12 +22,17 @@ use async_trait::async_trait;
 
 pub use buyers::*;
 pub use placing::*;
+pub use prices::*;
+pub use remap::*;
+pub use screenings::*;
 pub use switches::*;
 
+use crate::booking::BookingService;
 use crate::catalogue_cache::CachedCatalogue;
 use crate::error::{AppError, AppResult, ErrorCode, StoreResult};
 use crate::orders::OrderService;
-use crate::ports::Clock;
+use crate::ports::{CatalogueStore, Clock, SeatAddress};
+use crate::sales_switches::SaleChannel;
 use crate::staff::{Access, Caller};
 
 /// The gap between two screenings of one hall when nothing else is configured: the hall is
@@ -40,6 +50,8 @@ pub struct Hall {
     /// The hall's newest seat plan (decision 0068: the highest version, then the lowest id);
     /// None: no plan, nothing can be screened there.
     pub seatplan_id: Option<i64>,
+    /// The ticket groups its plan's sections sell, in the order of their first section: the
+    /// first is the hall's main group, which a screening's own group takes the place of.
     pub ticket_groups: Vec<TicketGroupName>,
 }
 
@@ -88,6 +100,10 @@ pub struct Screening {
     /// Seats sold (paid), and held by a buyer now.
     pub sold: i64,
     pub held: i64,
+    /// Its own ticket group in place of its hall's main one; None: as its hall (decision 0070).
+    pub ticket_group_id: Option<i64>,
+    /// The channels a manager closed this screening to.
+    pub closed_channels: Vec<SaleChannel>,
 }
 
 impl Screening {
@@ -109,6 +125,7 @@ pub struct NewScreening {
     pub sale_ends_at_ms: i64,
     pub seating_policy_id: i64,
     pub auth_profile_id: i64,
+    pub ticket_group_id: Option<i64>,
 }
 
 /// What a write of the programme came to.
@@ -118,8 +135,6 @@ pub enum Placed {
     Done(i64),
     /// Refused: it would overlap this screening of the hall (runtime plus the cleaning gap).
     Overlaps(i64),
-    /// Refused: the screening has seats held or sold and the new hall sells another plan.
-    PlanDiffers,
     /// Refused: no such screening, or it was cancelled.
     Gone,
 }
@@ -165,8 +180,10 @@ pub trait ProgrammeStore: Send + Sync {
         by: Change,
     ) -> StoreResult<Placed>;
     /// Moves a screening to `starts_at_ms` in `venue_id` (sold on `seatplan_id`), its sale's end
-    /// moved as much as its start; refused when it overlaps, when it is cancelled, and when it
-    /// has seats held or sold and the plan is not its own.
+    /// moved as much as its start; refused when it overlaps or is cancelled. Onto another plan,
+    /// every seat held or sold (a claim sold or unexpired, a live order ticket) moves to its place
+    /// in `remap`, in the same transaction, expired holds are deleted, and the move is refused
+    /// (nothing written) when one has no place there or no `remap` is given.
     #[allow(clippy::too_many_arguments)]
     async fn move_screening(
         &self,
@@ -175,8 +192,27 @@ pub trait ProgrammeStore: Send + Sync {
         seatplan_id: i64,
         starts_at_ms: i64,
         gap_ms: i64,
+        remap: Option<&SeatRemap>,
         by: Change,
-    ) -> StoreResult<Placed>;
+    ) -> StoreResult<MoveOutcome>;
+    /// The places with a claim sold or held until after `now_ms`.
+    async fn claimed_places(&self, id: i64, now_ms: i64) -> StoreResult<Vec<SeatAddress>>;
+    /// Sets the screening's own ticket group (None: as its hall) unless seats of it are held or
+    /// sold, with its audit row.
+    async fn set_ticket_group(
+        &self,
+        id: i64,
+        ticket_group_id: Option<i64>,
+        by: Change,
+    ) -> StoreResult<TicketGroupSet>;
+    /// Opens or closes the screening to one channel, with its audit row; None: no such screening.
+    async fn set_screening_channel(
+        &self,
+        id: i64,
+        channel: SaleChannel,
+        open: bool,
+        by: Change,
+    ) -> StoreResult<Option<()>>;
     /// Stops the screening's sale for good (cancelled, sale ended now) and releases its held
     /// seats; None when there is no such screening.
     async fn stop_screening(&self, id: i64, by: Change) -> StoreResult<Option<ScreeningStopped>>;
@@ -203,7 +239,8 @@ pub trait ProgrammeStore: Send + Sync {
 pub struct ChangeRecord {
     pub id: i64,
     pub business_id: i64,
-    pub location_id: i64,
+    /// None for a change of a whole business (its prices).
+    pub location_id: Option<i64>,
     /// The screening changed; None for a complex's sales switch.
     pub presentation_id: Option<i64>,
     pub kind: String,
@@ -217,7 +254,12 @@ pub struct ChangeRecord {
 /// The programme's use cases.
 pub struct ProgrammeService {
     store: Arc<dyn ProgrammeStore>,
+    prices: Arc<dyn PriceStore>,
     orders: Arc<OrderService>,
+    /// Every seat a move onto another plan moves goes through the seat arbiter (decision 0059).
+    booking: Arc<BookingService>,
+    /// Seat plans and ticket groups, as the buyers' catalogue has them.
+    catalogue: Arc<dyn CatalogueStore>,
     /// This node's cache, emptied at once after a change (other nodes follow the version).
     cache: Option<Arc<CachedCatalogue>>,
     clock: Arc<dyn Clock>,
@@ -227,13 +269,19 @@ pub struct ProgrammeService {
 impl ProgrammeService {
     pub fn new(
         store: Arc<dyn ProgrammeStore>,
+        prices: Arc<dyn PriceStore>,
         orders: Arc<OrderService>,
+        booking: Arc<BookingService>,
+        catalogue: Arc<dyn CatalogueStore>,
         clock: Arc<dyn Clock>,
         cleaning_gap_minutes: i64,
     ) -> ProgrammeService {
         ProgrammeService {
             store,
+            prices,
             orders,
+            booking,
+            catalogue,
             cache: None,
             clock,
             gap_ms: cleaning_gap_minutes.max(0) * 60_000,
@@ -254,6 +302,31 @@ impl ProgrammeService {
         if let Some(c) = &self.cache {
             c.forget_everything();
         }
+    }
+
+    /// The caller, now: who and when a change is recorded as.
+    fn change_by(&self, caller: &Caller) -> Change {
+        Change {
+            staff_user_id: caller.user.id,
+            at_ms: self.clock.now_ms(),
+        }
+    }
+
+    /// The ticket groups a screening may sell as its own: those with a ticket sold online.
+    pub async fn ticket_group_choices(&self, caller: &Caller) -> AppResult<Vec<TicketGroupName>> {
+        caller.require(Access::Programme)?;
+        Ok(self
+            .prices
+            .price_list()
+            .await?
+            .into_iter()
+            .filter(|(_, tickets)| tickets.iter().any(|t| !t.by_code_only))
+            .map(|(g, _)| TicketGroupName {
+                id: g.id,
+                name: g.name,
+                name_en: g.name_en,
+            })
+            .collect())
     }
 
     /// The complexes of the caller's businesses, and the films a screening may show.

@@ -20,6 +20,8 @@ pub struct AddScreening {
     pub sale_starts: Option<(Date, Time)>,
     /// When the sale closes (local); None: 15 minutes after the start, as the catalogue's default.
     pub sale_ends: Option<(Date, Time)>,
+    /// The screening's own ticket group, in place of its hall's main one; None: as its hall.
+    pub ticket_group_id: Option<i64>,
 }
 
 /// A screening a copied week left out, and why.
@@ -76,6 +78,9 @@ impl ProgrammeService {
                 serde_json::json!({ "field": "featureId" }),
             ));
         }
+        if let Some(g) = add.ticket_group_id {
+            self.require_ticket_group(caller, g).await?;
+        }
         let now = self.clock.now_ms();
         let starts = local_to_ms(add.date, add.time)?;
         if starts <= now {
@@ -110,6 +115,7 @@ impl ProgrammeService {
             sale_ends_at_ms: sale_ends,
             seating_policy_id: DEFAULT_SEATING_POLICY,
             auth_profile_id: DEFAULT_AUTH_PROFILE,
+            ticket_group_id: add.ticket_group_id,
         };
         let by = Change {
             staff_user_id: caller.user.id,
@@ -118,7 +124,7 @@ impl ProgrammeService {
         let id = match self.store.add_screening(&new, self.gap_ms, by).await? {
             Placed::Done(id) => id,
             Placed::Overlaps(other) => return Err(overlap_error(other)),
-            Placed::PlanDiffers | Placed::Gone => {
+            Placed::Gone => {
                 return Err(AppError::internal("an added screening was refused oddly"));
             }
         };
@@ -175,6 +181,7 @@ impl ProgrammeService {
                 sale_ends_at_ms: starts + (s.sale_ends_at_ms - s.starts_at_ms),
                 seating_policy_id: s.seating_policy_id,
                 auth_profile_id: s.auth_profile_id,
+                ticket_group_id: s.ticket_group_id,
             };
             let by = Change {
                 staff_user_id: caller.user.id,
@@ -186,7 +193,7 @@ impl ProgrammeService {
                     source_id: s.id,
                     overlaps: Some(other),
                 }),
-                Placed::PlanDiffers | Placed::Gone => {
+                Placed::Gone => {
                     return Err(AppError::internal("a copied screening was refused oddly"));
                 }
             }

@@ -27,8 +27,20 @@ pub struct AuditQuery {
     pub limit: i64,
 }
 
-/// The kinds of change the audit keeps.
-pub const AUDIT_KINDS: [&str; 5] = ["added", "moved", "cancelled", "salesSwitch", "seatPlan"];
+/// The kinds of change the audit keeps: a screening added, moved, cancelled, its ticket group or
+/// a channel of it set; a complex's sales switch; a price or service charge scheduled from a day
+/// or withdrawn (decision 0070); a hall's new seat-plan version (decision 0068).
+pub const AUDIT_KINDS: [&str; 9] = [
+    "added",
+    "moved",
+    "cancelled",
+    "salesSwitch",
+    "seatPlan",
+    "ticketGroup",
+    "screeningChannel",
+    "priceScheduled",
+    "priceWithdrawn",
+];
 
 impl ProgrammeService {
     /// Every complex of the caller's businesses with its switches per channel.
@@ -98,7 +110,7 @@ impl ProgrammeService {
         {
             return Err(AppError::rejected_with(
                 ErrorCode::FormValidation,
-                "kind is added, moved, cancelled, salesSwitch or seatPlan",
+                "kind is added, moved, cancelled, salesSwitch, seatPlan, ticketGroup, screeningChannel, priceScheduled or priceWithdrawn",
                 serde_json::json!({ "field": "kind" }),
             ));
         }

@@ -2144,6 +2144,107 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/prices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A business's prices: every ticket group with each ticket's catalogue price and today's, the
+     *     service charge, and the changes scheduled from today on.
+     */
+    get: operations['staffPrices'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/prices/serviceCharges': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Schedules the business's service charge from a day on. Recorded in the audit
+     *     (`priceScheduled`).
+     */
+    post: operations['staffScheduleServiceCharge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/prices/serviceCharges/{id}/withdraw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Withdraws a service charge change that starts today or later. Recorded in the audit
+     *     (`priceWithdrawn`).
+     */
+    post: operations['staffWithdrawServiceCharge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/prices/tickets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Schedules a ticket's price from a day on, for the business's screenings of that day or later
+     *     (an order keeps the price it was priced at). Every node within a second; recorded in the
+     *     audit (`priceScheduled`).
+     */
+    post: operations['staffScheduleTicketPrice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/prices/tickets/{id}/withdraw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Withdraws a ticket price change that starts today or later (one from a past day stays: what
+     *     was sold then was sold at it). Recorded in the audit (`priceWithdrawn`).
+     */
+    post: operations['staffWithdrawTicketPrice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/programme/choices': {
     parameters: {
       query?: never;
@@ -2239,6 +2340,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/programme/screenings/{id}/channels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Opens or closes one screening to one channel. Buyers through it are told
+     *     `noTicketsInChannel` (lock, best available, cart, payment); every node within a second;
+     *     recorded in the audit (`screeningChannel`).
+     */
+    put: operations['programmeSetScreeningChannel'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/programme/screenings/{id}/move': {
     parameters: {
       query?: never;
@@ -2250,10 +2372,32 @@ export interface paths {
     put?: never;
     /**
      * Moves a screening to another time and/or hall of its complex. Holders keep their seats and
-     *     paid seats go with it; with seats held or sold, a hall with another seat plan is refused
-     *     (409 `seatPlanDiffers`). Buyers are told, and may then cancel with no charge.
+     *     paid seats go with it; to a hall with another seat plan, every seat held or sold moves to the
+     *     seat of the same section, row and seat name there, or the move is refused (409
+     *     `seatPlanDiffers`, `params.missing`). Buyers are told, and may then cancel with no charge.
      */
     post: operations['programmeMoveScreening'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/programme/screenings/{id}/ticketGroup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Sets the ticket group a screening sells in place of its hall's main one, while none of its
+     *     seats is held or sold (409 `screeningHasSales` otherwise, with `params.sold` and
+     *     `params.held`). Every node prices by it within a second; recorded in the audit (`ticketGroup`).
+     */
+    put: operations['programmeSetTicketGroup'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2530,6 +2674,12 @@ export interface components {
       saleEnds?: string | null;
       /** @description When the sale opens, local YYYY-MM-DDTHH:MM; default now. */
       saleStarts?: string | null;
+      /**
+       * Format: int64
+       * @description The screening's own ticket group (one of the choices' `ticketGroups`), sold in place of
+       *     its hall's main one; absent: as its hall.
+       */
+      ticketGroupId?: number | null;
       /** @description Local time, HH:MM. */
       time: string;
       /**
@@ -2677,9 +2827,12 @@ export interface components {
       at: string;
       /**
        * @description What it was before (null for an addition) and after: a screening's programme fields,
-       *     a switch's (locationId, channel, offline, advanceSales, open), or a hall's newest seat
-       *     plan (venueId, seatplanId, version, name, sections, seats, gaCapacity, basedOn; before:
-       *     null for the hall's first). No personal data.
+       *     a switch's (locationId, channel, offline, advanceSales, open), a screening's channel
+       *     (presentationId, channel, open), a scheduled change (id, ticketId or serviceCharge,
+       *     effectiveFrom, price or amount/percentBp/perTicket; after a withdrawal `{id, withdrawn}`), or a hall's newest seat plan (venueId,
+       *     seatplanId, version, name, sections, seats, gaCapacity, basedOn; before: null for the
+       *     hall's first).
+       *     No personal data.
        */
       before?: Record<string, never> | null;
       /** Format: int64 */
@@ -2689,12 +2842,16 @@ export interface components {
       /** Format: int64 */
       id: number;
       /**
-       * @description added, moved, cancelled (a screening), salesSwitch (a complex's channel) or seatPlan (a
-       *     hall's new seat-plan version).
+       * @description added, moved, cancelled, ticketGroup, screeningChannel (a screening), salesSwitch (a
+       *     complex's channel), priceScheduled or priceWithdrawn (a business's prices) or seatPlan (a hall's new
+       *     seat-plan version).
        */
       kind: string;
-      /** Format: int64 */
-      locationId: number;
+      /**
+       * Format: int64
+       * @description The complex; null for a change of the whole business (its prices).
+       */
+      locationId?: number | null;
       /**
        * Format: int64
        * @description The screening changed; null for a sales switch or a seat plan.
@@ -3904,7 +4061,9 @@ export interface components {
       | 'holdReleased'
       | 'screeningOverlap'
       | 'seatPlanDiffers'
-      | 'seatPlanInvalid';
+      | 'seatPlanInvalid'
+      | 'screeningHasSales'
+      | 'priceChangeExists';
     ErrorDetail: {
       /** @description A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3). */
       code: components['schemas']['ErrorCode'];
@@ -4016,7 +4175,10 @@ export interface components {
        * @description The seat plan a screening here is sold on; null: none (nothing can be screened).
        */
       seatplanId?: number | null;
-      /** @description The ticket groups (prices) of that plan: a screening's ticket group comes with its hall. */
+      /**
+       * @description The ticket groups (prices) of that plan; the first is its main one, which a screening's
+       *     own ticket group takes the place of.
+       */
       ticketGroups: components['schemas']['TicketGroupDto'][];
     };
     HeldSeat: {
@@ -4238,6 +4400,11 @@ export interface components {
       confirmLimitedView?: boolean;
       /** @description The buyer confirmed taking a wheelchair place. */
       confirmWheelchair?: boolean;
+      /**
+       * @description The mini-site the order is through (decision 0050): its sales switches judge the lock,
+       *     and a presentation it does not show is `noEvent`. Absent: the web shop's.
+       */
+      miniSiteUrl?: string | null;
       /** @description The captcha token (spec section 7). Required: a call without an accepted token answers 400 `recaptcha` (unless the server runs with the captcha off). In test mode only the test token is accepted, and the document the server serves (GET /api/openapi.json) pins it. */
       recaptchaToken: string;
       seat: components['schemas']['SeatRef'];
@@ -4568,6 +4735,8 @@ export interface components {
       /** @description Paid orders told of the move by mail and text message. */
       ordersTold: number;
       screening: components['schemas']['ScreeningDto'];
+      /** @description Seats held or sold moved to their places of the same name in the new hall's seat plan. */
+      seatsMoved: number;
     };
     MyHoldsResponse: {
       expiresAt?: string | null;
@@ -4960,6 +5129,49 @@ export interface components {
       /** Format: int64 */
       total: number;
     };
+    /**
+     * @description A change scheduled from a day: of a ticket's price (`ticketId`, `price`) or of the service
+     *     charge (`serviceCharge`).
+     */
+    PriceChangeDto: {
+      /** Format: int64 */
+      businessId: number;
+      createdAt: string;
+      /** @description The first local day whose screenings sell at it, YYYY-MM-DD. */
+      effectiveFrom: string;
+      /** Format: int64 */
+      id: number;
+      /** Format: int64 */
+      price?: number | null;
+      serviceCharge?: components['schemas']['ServiceChargeRuleDto'] | null;
+      /** Format: int64 */
+      staffUserId: number;
+      /** Format: int64 */
+      ticketId?: number | null;
+    };
+    PriceChangeResponse: {
+      change: components['schemas']['PriceChangeDto'];
+    };
+    PriceGroupDto: {
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+      tickets: components['schemas']['PricedTicketDto'][];
+    };
+    PriceListResponse: {
+      /** Format: int64 */
+      businessId: number;
+      serviceCharge?: components['schemas']['ServiceChargeRuleDto'] | null;
+      /** @description The service charge changes scheduled from today on, by day. */
+      serviceChargeChanges: components['schemas']['PriceChangeDto'][];
+      serviceChargeToday?: components['schemas']['ServiceChargeRuleDto'] | null;
+      /** @description The ticket price changes scheduled from today on, by day. */
+      ticketChanges: components['schemas']['PriceChangeDto'][];
+      ticketGroups: components['schemas']['PriceGroupDto'][];
+      /** @description Today, local: a change starts today or later. */
+      today: string;
+    };
     PricedCartDto: {
       /**
        * Format: int64
@@ -5137,6 +5349,24 @@ export interface components {
       /** Format: int64 */
       y: number;
     };
+    PricedTicketDto: {
+      /** @description Sold only through a code (a discount code, a voucher). */
+      byCodeOnly: boolean;
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+      /**
+       * Format: int64
+       * @description The catalogue's price, agorot.
+       */
+      price: number;
+      /**
+       * Format: int64
+       * @description The price in force for today's screenings.
+       */
+      priceToday: number;
+    };
     PricedVoucher: {
       /** Format: int64 */
       amount: number;
@@ -5215,6 +5445,8 @@ export interface components {
       cleaningGapMinutes: number;
       complexes: components['schemas']['ComplexDto'][];
       features: components['schemas']['FeatureChoiceDto'][];
+      /** @description The ticket groups a screening may sell as its own, in place of its hall's main one. */
+      ticketGroups: components['schemas']['TicketGroupDto'][];
     };
     ProgrammeHistoryResponse: {
       changes: components['schemas']['ProgrammeChangeDto'][];
@@ -5646,12 +5878,20 @@ export interface components {
       /** Format: int64 */
       x: number;
     };
+    ScreeningChannelBody: {
+      /** @description `web` or `miniSite`. */
+      channel: string;
+      /** @description False: no tickets open for this screening in the channel (`noTicketsInChannel`). */
+      open: boolean;
+    };
     /** @description One screening of the grid. */
     ScreeningDto: {
       /** Format: int64 */
       businessId: number;
       /** @description When the cinema cancelled it; null: it plays. */
       cancelledAt?: string | null;
+      /** @description The channels (`web`, `miniSite`) a manager closed this screening to. */
+      closedChannels: string[];
       /** @description The start plus the film's runtime. */
       endsAt: string;
       feature: components['schemas']['FeatureChoiceDto'];
@@ -5670,6 +5910,11 @@ export interface components {
       /** Format: int64 */
       sold: number;
       startsAt: string;
+      /**
+       * Format: int64
+       * @description Its own ticket group, sold in place of its hall's main one; null: as its hall.
+       */
+      ticketGroupId?: number | null;
       /** Format: int64 */
       venueId: number;
     };
@@ -6162,6 +6407,31 @@ export interface components {
        */
       percentBp?: number | null;
     };
+    ServiceChargeBody: {
+      /**
+       * Format: int64
+       * @description A fixed amount, agorot; or `percentBp`, not both.
+       */
+      amount?: number | null;
+      /** Format: int64 */
+      businessId: number;
+      /** @description YYYY-MM-DD, today or later. */
+      effectiveFrom: string;
+      perTicket: boolean;
+      /**
+       * Format: int64
+       * @description Basis points (1000 = 10 %) of the ticket's price (per ticket) or the tickets' total.
+       */
+      percentBp?: number | null;
+    };
+    /** @description A service charge: a fixed amount (agorot) or basis points, per ticket or per order. */
+    ServiceChargeRuleDto: {
+      /** Format: int64 */
+      amount?: number | null;
+      perTicket: boolean;
+      /** Format: int64 */
+      percentBp?: number | null;
+    };
     SiteConfig: {
       /** @default true */
       allowSaveMemberCard: boolean;
@@ -6628,6 +6898,13 @@ export interface components {
       /** @description Tickets reached by a voucher or code (GET /presentations/{id}/ticket); none listed here. */
       voucherTickets: components['schemas']['Ticket'][];
     };
+    TicketGroupBody: {
+      /**
+       * Format: int64
+       * @description One of the choices' `ticketGroups`; null: as its hall.
+       */
+      ticketGroupId?: number | null;
+    };
     TicketGroupDto: {
       /** Format: int64 */
       id: number;
@@ -6637,6 +6914,19 @@ export interface components {
     TicketGroupsResponse: {
       serviceCharge?: components['schemas']['ServiceCharge'] | null;
       ticketGroups: components['schemas']['TicketGroup'][];
+    };
+    TicketPriceBody: {
+      /** Format: int64 */
+      businessId: number;
+      /** @description The first local day whose screenings sell at it, YYYY-MM-DD: today or later. */
+      effectiveFrom: string;
+      /**
+       * Format: int64
+       * @description Agorot, 0 or more.
+       */
+      price: number;
+      /** Format: int64 */
+      ticketId: number;
     };
     /** @description The spec's Ticket-reference agent entity: one reference option as an agent administers it. */
     TicketRefAgent: {
@@ -11805,7 +12095,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, ga_not_enough_seats, holdLimitReached (the buyer holds as many seats as allowed across sessions, or past the ceiling) */
+      /** @description lock_seat_error, ticket_sale_not_yet_started, ticketing_ended, locationOffline, advanced_sales_not_allowed_by_outlet, noTicketsInChannel (the channel's sales switches), ga_not_enough_seats, holdLimitReached (the buyer holds as many seats as allowed across sessions, or past the ceiling) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -11953,6 +12243,11 @@ export interface operations {
       query: {
         venueId: number;
         seatplanId: number;
+        /**
+         * @description A presentation on this plan: each section's and seat's ticket group is then the one the
+         *     screening sells (its own group in place of its hall's main one).
+         */
+        presentationId?: number;
       };
       header?: never;
       path?: never;
@@ -12226,7 +12521,10 @@ export interface operations {
   backofficeAudit: {
     parameters: {
       query?: {
-        /** @description added, moved, cancelled, salesSwitch or seatPlan; absent: every kind. */
+        /**
+         * @description added, moved, cancelled, ticketGroup, screeningChannel, salesSwitch, seatPlan,
+         *     priceScheduled or priceWithdrawn; absent: every kind.
+         */
         kind?: string;
         /** @description A complex of the user's businesses; absent: all of them. */
         locationId?: number;
@@ -12486,6 +12784,312 @@ export interface operations {
       };
       /** @description loginError: no staff login */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffPrices: {
+    parameters: {
+      query: {
+        /** @description A business of the user's. */
+        businessId: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The prices */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PriceListResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such business of the user's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffScheduleServiceCharge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ServiceChargeBody'];
+      };
+    };
+    responses: {
+      /** @description Scheduled */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PriceChangeResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such business of the user's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description priceChangeExists (params.id) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (effectiveFrom in the past, amount, percentBp) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffWithdrawServiceCharge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The change */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Withdrawn: what it was */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PriceChangeResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such change of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: it started on a past day */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffScheduleTicketPrice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TicketPriceBody'];
+      };
+    };
+    responses: {
+      /** @description Scheduled */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PriceChangeResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such business of the user's */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description priceChangeExists (params.id) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (effectiveFrom in the past, price, ticketId) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffWithdrawTicketPrice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The change */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Withdrawn: what it was */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PriceChangeResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such change of the user's businesses */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: it started on a past day */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -12762,6 +13366,69 @@ export interface operations {
       };
     };
   };
+  programmeSetScreeningChannel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The screening (presentation id) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ScreeningChannelBody'];
+      };
+    };
+    responses: {
+      /** @description Set */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScreeningResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (channel) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   programmeMoveScreening: {
     parameters: {
       query?: never;
@@ -12824,6 +13491,78 @@ export interface operations {
         };
       };
       /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  programmeSetTicketGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The screening (presentation id) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TicketGroupBody'];
+      };
+    };
+    responses: {
+      /** @description Set */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScreeningResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound, or noEvent: the screening is cancelled */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description screeningHasSales */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (ticketGroupId) */
       422: {
         headers: {
           [name: string]: unknown;

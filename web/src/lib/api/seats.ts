@@ -25,19 +25,31 @@ export const STATUS_POLL_MS = 5000;
 export const STATUS_POLL_LIVE_MS = 30_000;
 
 export const seatMapKeys = {
-  plan: (venueId: number, seatplanId: number) => ['seatplan', venueId, seatplanId] as const,
+  plan: (venueId: number, seatplanId: number, presentationId?: number) =>
+    ['seatplan', venueId, seatplanId, presentationId ?? null] as const,
   status: (presentationId: number) => ['seatsStatus', presentationId] as const,
 };
 
-export function seatplanQuery(venueId: number, seatplanId: number, captcha: Captcha) {
+/**
+ * The seat plan; with the presentation, each seat's ticket group (`tg`) is the one that
+ * screening sells (a screening may sell its own group in place of its hall's main one).
+ */
+export function seatplanQuery(
+  venueId: number,
+  seatplanId: number,
+  captcha: Captcha,
+  presentationId?: number,
+) {
   return queryOptions({
-    queryKey: seatMapKeys.plan(venueId, seatplanId),
+    queryKey: seatMapKeys.plan(venueId, seatplanId, presentationId),
     queryFn: async ({ signal }) =>
       apiSend<SeatplanV2Response>(
         'POST',
         '/seats/seatplanV2',
         { recaptchaToken: await captcha('seatplan') },
-        { venueId, seatplanId },
+        presentationId === undefined
+          ? { venueId, seatplanId }
+          : { venueId, seatplanId, presentationId },
         signal,
       ),
     staleTime: Infinity,

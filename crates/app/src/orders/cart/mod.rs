@@ -70,8 +70,9 @@ impl OrderService {
             let p = &info.view.presentation;
             self.check_holds(session, p.id, &part.seats, now).await?;
             let plan = Plan {
-                sections: self.store.sections(p.seatplan_id).await?,
+                sections: crate::prices::sections_of(self.store.as_ref(), p).await?,
                 seats: self.store.seats(p.seatplan_id).await?,
+                presentation: p.clone(),
             };
             self.check_seating(session, &info, &part.seats, &plan)
                 .await?;
@@ -97,10 +98,8 @@ impl OrderService {
         // The first presentation's complex sells the products; one business charges the service.
         let (first, _) = &parts[0];
         let (product_lines, products) = self.products(first, &cart.products).await?;
-        let charge = self
-            .store
-            .service_charge(first.view.presentation.business_id)
-            .await?;
+        let charge =
+            crate::prices::service_charge_of(self.store.as_ref(), &first.view.presentation).await?;
         let lines: Vec<TicketLine> = priced
             .iter()
             .map(|(pl, _)| TicketLine {

@@ -24,7 +24,10 @@ impl OrderService {
         plan: &Plan,
     ) -> AppResult<Vec<(PricedLine, Ticket)>> {
         let group_ids: Vec<i64> = plan.sections.iter().map(|s| s.ticket_group_id).collect();
-        let groups = self.store.ticket_groups(&group_ids).await?;
+        // At the prices in force for the screening: the same rule as the tickets step's list.
+        let groups =
+            crate::prices::ticket_groups_of(self.store.as_ref(), &plan.presentation, &group_ids)
+                .await?;
         let all_tickets: Vec<&Ticket> = groups.iter().flat_map(|(_, ts)| ts.iter()).collect();
         let types: Vec<TicketType> = all_tickets
             .iter()
@@ -195,7 +198,8 @@ impl OrderService {
             .await?
             .info;
         let plan_id = info.view.presentation.seatplan_id;
-        let sections = self.store.sections(plan_id).await?;
+        let sections =
+            crate::prices::sections_of(self.store.as_ref(), &info.view.presentation).await?;
         let seats = self.store.seats(plan_id).await?;
         let mut group_ids: Vec<i64> = sections.iter().map(|s| s.ticket_group_id).collect();
         group_ids.extend_from_slice(extra_groups);
@@ -230,10 +234,12 @@ impl OrderService {
     }
 }
 
-/// A presentation's seat plan: its sections and seats.
+/// A presentation's seat plan: its sections (each with the ticket group the screening sells
+/// there) and seats, and the presentation its prices are in force for.
 pub(super) struct Plan {
     pub(super) sections: Vec<crate::model::Section>,
     pub(super) seats: Vec<Seat>,
+    pub(super) presentation: crate::model::Presentation,
 }
 
 impl Plan {

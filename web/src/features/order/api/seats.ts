@@ -41,7 +41,13 @@ export function lockSeat(
   recaptchaToken: string,
   confirm: Pick<LockBody, 'confirmWheelchair' | 'confirmLimitedView'> = {},
 ): Promise<LockResponse> {
-  return apiSend<LockResponse>('PUT', '/seats/lock-seat', { recaptchaToken, seat, ...confirm });
+  // Through a mini-site, its sales switches judge the lock (decision 0070).
+  return apiSend<LockResponse>('PUT', '/seats/lock-seat', {
+    recaptchaToken,
+    seat,
+    ...confirm,
+    ...channelOf(seat.PresentationId),
+  });
 }
 
 export function unlockSeat(seat: SeatRef, recaptchaToken: string): Promise<UnlockResponse> {

@@ -59,7 +59,9 @@ export function SeatChanger({
   const langParam = useSearchParams()[0].get('lang');
   const captcha = useCaptcha();
   const id = reservation.ReservationIdentifier;
-  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
+  const plan = useQuery(
+    seatplanQuery(presentation.venueId, presentation.seatplanId, captcha, presentation.id),
+  );
   const { status, live } = useLiveSeatStatus(presentation.id, plan.data?.seatplan.seats);
   const modify = useModifyReservation(id, presentation.id);
 

@@ -1,13 +1,14 @@
 // The back office's audit (issue 18 item 6): every change — a screening added, moved or
-// cancelled, a sales switch — with who made it, when, and what changed (before → after), newest
-// first, filtered by kind and complex, a page at a time. Managers only.
+// cancelled, its ticket group or a channel of it set, a sales switch, a price scheduled from a
+// day or withdrawn — with who made it, when, and what changed (before → after), newest first,
+// filtered by kind and complex, a page at a time. Managers only.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../components/ui/Loading';
 import { Notice } from '../../../components/ui/Notice';
 import { errorMessage } from '../../../lib/apiErrors';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatLongDate, formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
 import { choicesQuery } from '../programme/api';
 import { AUDIT_KINDS, auditQuery, isAuditField, type AuditKind, type Channel } from './api';
@@ -27,7 +28,9 @@ export function AuditView() {
   const page = useQuery(auditQuery({ kind, locationId, before }));
   const choices = useQuery(choicesQuery());
   const complexes = choices.data?.complexes ?? [];
-  const complexName = (id: number) => {
+  const complexName = (id: number | null | undefined) => {
+    // A business's prices belong to no one complex.
+    if (id === null || id === undefined) return t('staffAudit.wholeBusiness');
     const c = complexes.find((x) => x.id === id);
     return c ? localizedName(lang, c.name, c.nameEn) : String(id);
   };
@@ -53,6 +56,15 @@ export function AuditView() {
     if (field === 'venueId' && typeof v === 'number') return hallName(v);
     if (field === 'featureId' && typeof v === 'number') return filmName(v);
     if (field === 'locationId' && typeof v === 'number') return complexName(v);
+    if (field === 'ticketGroupId') {
+      const g = choices.data?.ticketGroups.find((x) => x.id === v);
+      if (v === null) return t('staffProgramme.ticketGroup.asHall');
+      return g ? localizedName(lang, g.name, g.nameEn) : String(v);
+    }
+    if ((field === 'price' || field === 'amount') && typeof v === 'number')
+      return formatMoney(v, lang);
+    if (field === 'percentBp' && typeof v === 'number') return `${v / 100}%`;
+    if (field === 'effectiveFrom' && typeof v === 'string') return formatLongDate(v, lang);
     if (typeof v === 'string' && ISO.test(v)) return formatDateTime(v, lang);
     return String(v);
   };

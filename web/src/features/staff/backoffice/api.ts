@@ -11,7 +11,17 @@ export type SalesSwitchesResponse = Schemas['SalesSwitchesResponse'];
 export type AuditEntry = Schemas['AuditEntryDto'];
 export type AuditResponse = Schemas['AuditResponse'];
 
-export const AUDIT_KINDS = ['added', 'moved', 'cancelled', 'salesSwitch', 'seatPlan'] as const;
+export const AUDIT_KINDS = [
+  'added',
+  'moved',
+  'cancelled',
+  'ticketGroup',
+  'screeningChannel',
+  'salesSwitch',
+  'seatPlan',
+  'priceScheduled',
+  'priceWithdrawn',
+] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type Channel = 'web' | 'miniSite';
 export const AUDIT_FIELDS = [
@@ -33,6 +43,17 @@ export const AUDIT_FIELDS = [
   'seats',
   'gaCapacity',
   'basedOn',
+  'ticketGroupId',
+  'presentationId',
+  'id',
+  'ticketId',
+  'serviceCharge',
+  'effectiveFrom',
+  'price',
+  'amount',
+  'percentBp',
+  'perTicket',
+  'withdrawn',
 ] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 export function isAuditField(f: string): f is AuditField {

@@ -1,23 +1,34 @@
-// Add a screening: film, hall (its ticket groups come with its seat plan), local day and time,
-// and the sale window (default: open now, close 15 minutes after the start).
+// Add a screening: film, hall, its ticket group (by default the hall's; or its own, in place of
+// the hall's main one, decision 0070), local day and time, and the sale window (default: open
+// now, close 15 minutes after the start).
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../lib/apiErrors';
 import { localizedName } from '../../../lib/localized';
-import { addScreening, type Complex, type FeatureChoice, type Screening } from './api';
+import {
+  addScreening,
+  type Complex,
+  type FeatureChoice,
+  type Screening,
+  type TicketGroupChoice,
+} from './api';
 import { localDateTime } from './model';
 import { DateTimeFields, StepActions } from './FormParts';
+import { LabelledSelect } from './LabelledSelect';
 import { Modal } from './Modal';
 
 export function AddScreeningDialog({
   complex,
   features,
+  ticketGroups,
   day,
   onClose,
 }: {
   complex: Complex;
   features: readonly FeatureChoice[];
+  /** The groups a screening may sell as its own. */
+  ticketGroups: readonly TicketGroupChoice[];
   /** The day first offered (YYYY-MM-DD). */
   day: string;
   onClose: (added: Screening | null) => void;
@@ -31,6 +42,8 @@ export function AddScreeningDialog({
   const [time, setTime] = useState('');
   const [saleStarts, setSaleStarts] = useState('');
   const [saleEnds, setSaleEnds] = useState('');
+  // '' : as the hall.
+  const [ticketGroup, setTicketGroup] = useState('');
   const add = useMutation({
     mutationFn: () =>
       addScreening({
@@ -40,6 +53,7 @@ export function AddScreeningDialog({
         time,
         saleStarts: localDateTime(saleStarts),
         saleEnds: localDateTime(saleEnds),
+        ticketGroupId: ticketGroup === '' ? undefined : Number(ticketGroup),
       }),
     onSuccess: (r) => onClose(r.screening),
   });
@@ -72,6 +86,25 @@ export function AddScreeningDialog({
             ))}
           </select>
         </label>
+        <LabelledSelect
+          className="programme-form__field"
+          label={t('staffProgramme.ticketGroup.label')}
+          value={ticketGroup}
+          onChange={(e) => setTicketGroup(e.target.value)}
+        >
+          <option value="">
+            {hall && hall.ticketGroups.length > 0
+              ? t('staffProgramme.ticketGroup.asHallNamed', {
+                  name: localizedName(lang, hall.ticketGroups[0].name, hall.ticketGroups[0].nameEn),
+                })
+              : t('staffProgramme.ticketGroup.asHall')}
+          </option>
+          {ticketGroups.map((g) => (
+            <option key={g.id} value={g.id}>
+              {localizedName(lang, g.name, g.nameEn)}
+            </option>
+          ))}
+        </LabelledSelect>
         {hall && (
           <p className="programme-form__hint">
             {t('staffProgramme.field.ticketGroups')}:{' '}

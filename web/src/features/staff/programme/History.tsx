@@ -1,5 +1,5 @@
-// A screening's recorded changes (the programme's audit): who added, moved or cancelled it and
-// when, a move with its old and new time. Read when the manager opens it.
+// A screening's recorded changes (the programme's audit): who added, moved or cancelled it, set
+// its ticket group or a channel of it, and when; a move with its old and new time. Read when the manager opens it.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,32 @@ export function History({ id }: { id: number }) {
   const [open, setOpen] = useState(false);
   const history = useQuery({ ...historyQuery(id), enabled: open });
   const when = (v: unknown) => (typeof v === 'string' ? formatDateTime(v, lang) : '');
+  const describe = (
+    kind: string,
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+  ): string => {
+    switch (kind) {
+      case 'moved':
+        return t('staffProgramme.history.moved', {
+          from: when(before.startsAt),
+          to: when(after.startsAt),
+        });
+      case 'cancelled':
+        return t('staffProgramme.history.cancelled');
+      case 'ticketGroup':
+        return t('staffProgramme.history.ticketGroup');
+      case 'screeningChannel':
+        return t('staffProgramme.history.screeningChannel', {
+          channel: t(`staffSwitches.channels.${after.channel === 'miniSite' ? 'miniSite' : 'web'}`),
+          state: after.open
+            ? t('staffProgramme.history.opened')
+            : t('staffProgramme.history.closed'),
+        });
+      default:
+        return t('staffProgramme.history.added');
+    }
+  };
   return (
     <details className="programme-history" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{t('staffProgramme.history.title')}</summary>
@@ -27,16 +53,7 @@ export function History({ id }: { id: number }) {
             const after = c.after as Record<string, unknown>;
             return (
               <li key={i}>
-                <bdi>{formatDateTime(c.at, lang)}</bdi> ·{' '}
-                {c.kind === 'moved'
-                  ? t('staffProgramme.history.moved', {
-                      from: when(before.startsAt),
-                      to: when(after.startsAt),
-                    })
-                  : c.kind === 'cancelled'
-                    ? t('staffProgramme.history.cancelled')
-                    : t('staffProgramme.history.added')}{' '}
-                · {c.by}
+                <bdi>{formatDateTime(c.at, lang)}</bdi> · {describe(c.kind, before, after)} · {c.by}
               </li>
             );
           })}

@@ -1,10 +1,13 @@
-// One screening of the grid: what it is and how it sells, and the manager's two changes to it,
-// each confirmed before it is made: move it (another time and/or hall; its buyers keep their
-// seats and are told) and cancel it (every paid seat refunded in full; buyers told). The result
-// says what the server did.
+// One screening of the grid: what it is and how it sells (its ticket group and channels, each
+// saved at once), and the manager's two changes to it, each confirmed before it is made: move it
+// (another time and/or hall; its buyers keep their seats — onto another seat plan, the seats of
+// the same names — and are told) and cancel it (every paid seat refunded in full; buyers told).
+// The result says what the server did.
 import { useMutation } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../lib/api/client';
 import { errorMessage } from '../../../lib/apiErrors';
 import { cinemaDate, formatDateTime, formatLongDate, formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
@@ -15,26 +18,33 @@ import {
   type Complex,
   type MoveScreeningResponse,
   type Screening,
+  type TicketGroupChoice,
 } from './api';
 import { History } from './History';
 import { localTime, timeRange } from './model';
 import { DateTimeFields, StepActions } from './FormParts';
 import { Modal } from './Modal';
+import { ScreeningSettings } from './ScreeningSettings';
 
 type Step = 'view' | 'move' | 'confirmMove' | 'confirmCancel';
 
 export function ScreeningDialog({
-  screening: s,
+  screening,
   complex,
+  ticketGroups,
   onClose,
 }: {
   screening: Screening;
   complex: Complex;
-  /** `changed`: the screening was moved or cancelled. */
+  ticketGroups: readonly TicketGroupChoice[];
+  /** `changed`: the screening was moved, cancelled or its settings changed. */
   onClose: (changed: boolean) => void;
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  // The screening as the last change answered it (its settings are saved one by one).
+  const [s, setScreening] = useState(screening);
+  const [settingsChanged, setSettingsChanged] = useState(false);
   const [step, setStep] = useState<Step>('view');
   const [venueId, setVenueId] = useState(s.venueId);
   const [date, setDate] = useState(cinemaDate(s.startsAt));
@@ -51,8 +61,9 @@ export function ScreeningDialog({
   const film = localizedName(lang, s.feature.name, s.feature.nameEn);
   const cancelled = s.cancelledAt != null;
   const changed = move.isSuccess || cancel.isSuccess;
+  const closeChanged = changed || settingsChanged;
   const error = move.isError
-    ? errorMessage(t, move.error)
+    ? [errorMessage(t, move.error), missingSeats(move.error, t)].filter(Boolean).join(' ')
     : cancel.isError
       ? errorMessage(t, cancel.error)
       : null;
@@ -62,7 +73,7 @@ export function ScreeningDialog({
   };
 
   return (
-    <Modal title={film} onClose={() => onClose(changed)}>
+    <Modal title={film} onClose={() => onClose(closeChanged)}>
       <dl className="programme-facts">
         <div>
           <dt>{t('staffProgramme.field.hall')}</dt>
@@ -93,6 +104,18 @@ export function ScreeningDialog({
           </div>
         )}
       </dl>
+
+      {!cancelled && !changed && step === 'view' && (
+        <ScreeningSettings
+          screening={s}
+          hall={complex.halls.find((h) => h.id === s.venueId)}
+          ticketGroups={ticketGroups}
+          onChanged={(next) => {
+            setScreening(next);
+            setSettingsChanged(true);
+          }}
+        />
+      )}
 
       <History id={s.id} />
 
@@ -136,6 +159,10 @@ export function ScreeningDialog({
             })}
           </p>
           {s.sold + s.held > 0 && <p>{t('staffProgramme.move.buyersKeep')}</p>}
+          {s.sold + s.held > 0 &&
+            complex.halls.find((h) => h.id === venueId)?.seatplanId !== s.seatplanId && (
+              <p>{t('staffProgramme.move.otherPlan')}</p>
+            )}
           <StepActions
             label={t('staffProgramme.move.submit')}
             onPrimary={() => move.mutate()}
@@ -189,7 +216,7 @@ export function ScreeningDialog({
         <button
           type="button"
           className="staff-button staff-button--quiet"
-          onClick={() => onClose(changed)}
+          onClick={() => onClose(closeChanged)}
         >
           {t('staffProgramme.close')}
         </button>
@@ -206,8 +233,22 @@ function MovedResult({ done }: { done: MoveScreeningResponse }) {
         when: formatDateTime(done.screening.startsAt, i18n.language),
         count: done.ordersTold,
       })}
+      {done.seatsMoved > 0 && (
+        <> {t('staffProgramme.move.seatsMoved', { count: done.seatsMoved })}</>
+      )}
     </p>
   );
+}
+
+/** The seats a move onto another plan could not take with it ("row 7 seat 12, …"), if any. */
+function missingSeats(error: unknown, t: TFunction) {
+  if (!(error instanceof ApiError) || error.code !== 'seatPlanDiffers') return null;
+  const missing = error.params?.missing;
+  if (!Array.isArray(missing) || missing.length === 0) return null;
+  const seats = (missing as { row?: string; seat?: string }[])
+    .map((m) => t('staffProgramme.move.seat', { row: m.row ?? '', seat: m.seat ?? '' }))
+    .join(', ');
+  return t('staffProgramme.move.missing', { seats });
 }
 
 function CancelledResult({ done }: { done: CancelScreeningResponse }) {

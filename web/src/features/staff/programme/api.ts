@@ -15,12 +15,20 @@ export type CopyWeekResponse = Schemas['CopyWeekResponse'];
 export type CancelScreeningResponse = Schemas['CancelScreeningResponse'];
 export type MoveScreeningResponse = Schemas['MoveScreeningResponse'];
 export type ProgrammeHistory = Schemas['ProgrammeHistoryResponse'];
+export type TicketGroupChoice = Schemas['TicketGroupDto'];
+export type PriceList = Schemas['PriceListResponse'];
+export type PriceChange = Schemas['PriceChangeDto'];
+export type PriceGroup = Schemas['PriceGroupDto'];
+export type ServiceChargeRule = Schemas['ServiceChargeRuleDto'];
+export type SaleChannel = 'web' | 'miniSite';
+export const SALE_CHANNELS: readonly SaleChannel[] = ['web', 'miniSite'];
 
 export const programmeKeys = {
   all: ['staff', 'programme'] as const,
   choices: ['staff', 'programme', 'choices'] as const,
   week: (location: number, from: string) => ['staff', 'programme', 'week', location, from] as const,
   history: (id: number) => ['staff', 'programme', 'history', id] as const,
+  prices: (businessId: number) => ['staff', 'programme', 'prices', businessId] as const,
 };
 
 export function historyQuery(id: number) {
@@ -58,6 +66,8 @@ export type AddScreeningBody = {
   time: string;
   saleStarts?: string;
   saleEnds?: string;
+  /** Its own ticket group in place of the hall's main one; absent: as the hall. */
+  ticketGroupId?: number;
 };
 
 export function addScreening(body: AddScreeningBody) {
@@ -74,4 +84,55 @@ export function cancelScreening(id: number) {
 
 export function copyWeek(locationId: number, from: string) {
   return apiSend<CopyWeekResponse>('POST', '/staff/programme/copyWeek', { locationId, from });
+}
+
+export function setTicketGroup(id: number, ticketGroupId: number | null) {
+  return apiSend<{ screening: Screening }>('PUT', `/staff/programme/screenings/${id}/ticketGroup`, {
+    ticketGroupId,
+  });
+}
+
+export function setScreeningChannel(id: number, channel: SaleChannel, open: boolean) {
+  return apiSend<{ screening: Screening }>('PUT', `/staff/programme/screenings/${id}/channels`, {
+    channel,
+    open,
+  });
+}
+
+// Prices from a date (decision 0070): a business's ticket prices and service charge.
+
+export function priceListQuery(businessId: number) {
+  return queryOptions({
+    queryKey: programmeKeys.prices(businessId),
+    queryFn: ({ signal }) => apiGet<PriceList>('/staff/prices', { businessId }, signal),
+    retry: false,
+  });
+}
+
+export function scheduleTicketPrice(body: {
+  businessId: number;
+  ticketId: number;
+  effectiveFrom: string;
+  price: number;
+}) {
+  return apiSend<{ change: PriceChange }>('POST', '/staff/prices/tickets', body);
+}
+
+export function scheduleServiceCharge(body: {
+  businessId: number;
+  effectiveFrom: string;
+  amount?: number;
+  percentBp?: number;
+  perTicket: boolean;
+}) {
+  return apiSend<{ change: PriceChange }>('POST', '/staff/prices/serviceCharges', body);
+}
+
+export function withdrawPriceChange(change: PriceChange) {
+  const kind = change.ticketId == null ? 'serviceCharges' : 'tickets';
+  return apiSend<{ change: PriceChange }>(
+    'POST',
+    `/staff/prices/${kind}/${change.id}/withdraw`,
+    {},
+  );
 }

@@ -16,6 +16,7 @@ function screening(id: number, venueId: number, startsAt: string): Screening {
     saleEndsAt: startsAt,
     sold: 0,
     held: 0,
+    closedChannels: [],
   };
 }
 

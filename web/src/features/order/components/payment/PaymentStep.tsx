@@ -115,7 +115,9 @@ function Payment({ cart, config }: { cart: PricedCart; config: SiteConfig }) {
   const blockId = useId();
 
   // The priced cart names sections in Hebrew only; the seat plan has their English names.
-  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
+  const plan = useQuery(
+    seatplanQuery(presentation.venueId, presentation.seatplanId, captcha, presentation.id),
+  );
   const sectionName = (sectionId: number, fallback: string) => {
     const section = plan.data?.seatplan.sections.find((s) => s.id === sectionId);
     return section ? localizedName(lang, section.name, section.nameEn) : fallback;

@@ -65,7 +65,9 @@ export function SeatStep({
   const queryClient = useQueryClient();
   const id = presentation.id;
 
-  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
+  const plan = useQuery(
+    seatplanQuery(presentation.venueId, presentation.seatplanId, captcha, presentation.id),
+  );
   const { status, live } = useLiveSeatStatus(id, plan.data?.seatplan.seats);
   const holds = useQuery(myHoldsQuery(id));
   // Only for the seat details' price level: the map works without it.

@@ -23,7 +23,9 @@ export function VodPlace({
   const { t } = useTranslation();
   const captcha = useCaptcha();
   const id = presentation.id;
-  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
+  const plan = useQuery(
+    seatplanQuery(presentation.venueId, presentation.seatplanId, captcha, presentation.id),
+  );
   const holds = useQuery(myHoldsQuery(id));
   const lock = useLockSeat(id, captcha);
   const [failure, setFailure] = useState<unknown>(null);

@@ -62,7 +62,9 @@ export function TicketsStep() {
   const id = presentation.id;
   const hasProducts = (presentation.products?.length ?? 0) > 0;
 
-  const plan = useQuery(seatplanQuery(presentation.venueId, presentation.seatplanId, captcha));
+  const plan = useQuery(
+    seatplanQuery(presentation.venueId, presentation.seatplanId, captcha, presentation.id),
+  );
   const holds = useQuery(myHoldsQuery(id));
   const memberNumber = state.draft.memberNumber;
   const setMemberNumber = (next: string) =>
