@@ -50,12 +50,12 @@ const landing =
   firstScreen === 'index' || firstScreen === 'order' ? LANDING_PAGES[firstScreen] : null;
 // And once the screen's first posters are decoded (or after 3 s): they are its largest paint, and
 // the app's own copies of them must come after it, not in its place.
-function firstPosters(): Promise<unknown> {
+function firstPosters(screen: HTMLElement): Promise<unknown> {
   const posters = Array.from(
-    container.querySelectorAll<HTMLImageElement>('img[fetchpriority="high"]'),
+    screen.querySelectorAll<HTMLImageElement>('img[fetchpriority="high"]'),
   );
   const decoded = Promise.all(posters.map((img) => img.decode().catch(() => undefined)));
   return Promise.race([decoded, new Promise((resolve) => setTimeout(resolve, 3000))]);
 }
-if (landing) void Promise.all([landing.preload(), firstPosters()]).then(start);
+if (landing) void Promise.all([landing.preload(), firstPosters(container)]).then(start);
 else start();
