@@ -29,47 +29,8 @@ const scriptsAtLowPriority: Plugin = {
   transformIndexHtml: { order: 'post', handler: lowPriorityScripts },
 };
 
-/**
- * The app (src/main.tsx) is loaded by a small entry (src/boot.ts) after the first paint (decision
- * 0071), yet its styles must style that paint and its chunks should come with the page: its
- * stylesheets are linked and its chunks preloaded (at low priority) in index.html, as Vite does for
- * an entry's own.
- */
-const appChunkInHtml: Plugin = {
-  name: 'kupa-app-chunk-in-html',
-  apply: 'build',
-  transformIndexHtml: {
-    order: 'post',
-    handler(html, ctx) {
-      const bundle = ctx.bundle;
-      if (!bundle) return html;
-      const main = Object.values(bundle).find(
-        (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/main.tsx'),
-      );
-      if (!main || main.type !== 'chunk') return html;
-      const seen = new Set<string>();
-      const css = new Set<string>();
-      const js: string[] = [];
-      const walk = (file: string) => {
-        const chunk = bundle[file];
-        if (seen.has(file) || chunk?.type !== 'chunk') return;
-        seen.add(file);
-        js.push(file);
-        for (const f of chunk.viteMetadata?.importedCss ?? []) css.add(f);
-        chunk.imports.forEach(walk);
-      };
-      walk(main.fileName);
-      const links = [
-        ...[...css].map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`),
-        ...js.map((f) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${f}">`),
-      ];
-      return html.replace('</head>', `    ${links.join('\n    ')}\n  </head>`);
-    },
-  },
-};
-
 export default defineConfig({
-  plugins: [react(), scriptsAtLowPriority, appChunkInHtml],
+  plugins: [react(), scriptsAtLowPriority],
   server: {
     proxy: {
       '/api': kupaServer,

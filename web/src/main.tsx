@@ -48,5 +48,14 @@ function start() {
 const firstScreen = container.dataset.firstScreen;
 const landing =
   firstScreen === 'index' || firstScreen === 'order' ? LANDING_PAGES[firstScreen] : null;
-if (landing) void landing.preload().then(start);
+// And once the screen's first posters are decoded (or after 3 s): they are its largest paint, and
+// the app's own copies of them must come after it, not in its place.
+function firstPosters(screen: HTMLElement): Promise<unknown> {
+  const posters = Array.from(
+    screen.querySelectorAll<HTMLImageElement>('img[fetchpriority="high"]'),
+  );
+  const decoded = Promise.all(posters.map((img) => img.decode().catch(() => undefined)));
+  return Promise.race([decoded, new Promise((resolve) => setTimeout(resolve, 3000))]);
+}
+if (landing) void Promise.all([landing.preload(), firstPosters(container)]).then(start);
 else start();

@@ -158,10 +158,9 @@ fn page_preloads(manifest: &str, page: &str, first_screen: bool) -> String {
     let Ok(chunks) = serde_json::from_str::<HashMap<String, ManifestChunk>>(manifest) else {
         return String::new();
     };
-    // What index.html already names (the entry and its static imports, and the app the entry
-    // loads after the first paint, with its own: vite.config.ts names them, decision 0071).
+    // What index.html already names (the entry and its static imports).
     let mut named: HashSet<&str> = HashSet::new();
-    let mut stack = vec!["index.html", "src/main.tsx"];
+    let mut stack = vec!["index.html"];
     while let Some(key) = stack.pop() {
         if let Some(chunk) = chunks.get(key).filter(|_| named.insert(key)) {
             stack.extend(chunk.imports.iter().map(String::as_str));
