@@ -258,4 +258,6 @@ pub struct AppState {
     pub vod: Arc<kupa_app::vod::VodService>,
     /// The programme: a complex's week, screenings added, moved, cancelled (decision 0058).
     pub programme: Arc<kupa_app::programme::ProgrammeService>,
+    /// The chain's films (posters included) and products in the back office (decision 0069).
+    pub backoffice: Arc<kupa_app::backoffice::BackOfficeService>,
 }

@@ -66,6 +66,7 @@ macro_rules! fetch_optional {
     };
 }
 
+mod backoffice;
 mod catalogue;
 mod catalogue_import;
 mod checkout;

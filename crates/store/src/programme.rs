@@ -23,8 +23,8 @@ const AUDIT_SELECT: &str = "SELECT c.id, c.kind, c.business_id, c.location_id, c
 struct AuditRow {
     id: i64,
     kind: String,
-    business_id: i64,
-    location_id: i64,
+    business_id: Option<i64>,
+    location_id: Option<i64>,
     presentation_id: Option<i64>,
     at_ms: i64,
     staff_user_id: i64,
@@ -37,8 +37,8 @@ fn audit_row(r: &impl Get) -> R<AuditRow> {
     Ok(AuditRow {
         id: r.i("id")?,
         kind: r.s("kind")?,
-        business_id: r.i("business_id")?,
-        location_id: r.i("location_id")?,
+        business_id: r.oi("business_id")?,
+        location_id: r.oi("location_id")?,
         presentation_id: r.oi("presentation_id")?,
         at_ms: r.i("changed_at")?,
         staff_user_id: r.i("staff_user_id")?,
@@ -601,7 +601,8 @@ impl ProgrammeStore for Db {
         if q.business_ids.is_empty() {
             return Ok(Vec::new());
         }
-        // $1 the limit, $2 the row id before which, then the optional filters, then the businesses.
+        // $1 the limit, $2 the row id before which, then the optional filters, then the businesses
+        // (a change of the chain's own, with no business, is every manager's to read).
         let mut sql = format!("{AUDIT_SELECT} WHERE c.id < $2");
         let mut n = 2;
         if q.kind.is_some() {
@@ -616,7 +617,7 @@ impl ProgrammeStore for Db {
             .map(|i| format!("${}", n + 1 + i))
             .collect();
         sql.push_str(&format!(
-            " AND c.business_id IN ({}) ORDER BY c.id DESC LIMIT $1",
+            " AND (c.business_id IS NULL OR c.business_id IN ({})) ORDER BY c.id DESC LIMIT $1",
             ids.join(", ")
         ));
         let rows = on_pool!(self, |p| {

@@ -354,6 +354,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let confirmation_jobs: Arc<dyn kupa_app::ports::ConfirmationStore> = store.clone();
     let vod_store: Arc<dyn kupa_app::vod::VodStore> = store.clone();
     let programme_store: Arc<dyn kupa_app::programme::ProgrammeStore> = store.clone();
+    let backoffice_store: Arc<dyn kupa_app::backoffice::BackOfficeStore> = store.clone();
     let clock_port_for_programme = clock_port.clone();
     let orders = Arc::new(
         OrderService::new(
@@ -388,6 +389,15 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         settings.link_key.clone(),
         clock.clone(),
     ));
+    let backoffice = Arc::new(
+        kupa_app::backoffice::BackOfficeService::new(
+            backoffice_store,
+            cache.clone(),
+            clock_port_for_programme.clone(),
+            settings.cleaning_gap_minutes,
+        )
+        .with_cache(cache.clone()),
+    );
     let programme = Arc::new(
         kupa_app::programme::ProgrammeService::new(
             programme_store,
@@ -399,6 +409,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     );
     AppState {
         programme,
+        backoffice,
         catalogue,
         booking,
         tickets,

@@ -10,7 +10,9 @@
 
 mod door;
 mod events;
+mod films;
 mod live;
+mod products;
 mod programme;
 mod refs;
 mod reports;
@@ -48,6 +50,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(reports::router())
         .merge(programme::router())
         .merge(sales_switches::router())
+        .merge(films::router())
+        .merge(products::router())
 }
 
 /// The logged-in staff user of a request (the `kupa_staff` cookie).

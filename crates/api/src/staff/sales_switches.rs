@@ -141,7 +141,8 @@ async fn set_switch(
 #[into_params(parameter_in = Query)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditParams {
-    /// added, moved, cancelled or salesSwitch; absent: every kind.
+    /// added, moved, cancelled, salesSwitch, filmAdded, filmChanged, filmPoster, productAdded or
+    /// productChanged; absent: every kind.
     pub kind: Option<String>,
     /// A complex of the user's businesses; absent: all of them.
     pub location_id: Option<i64>,
@@ -155,18 +156,23 @@ pub struct AuditParams {
 #[serde(rename_all = "camelCase")]
 pub struct AuditEntryDto {
     pub id: i64,
-    /// added, moved, cancelled (a screening) or salesSwitch (a complex's channel).
+    /// added, moved, cancelled (a screening), salesSwitch (a complex's channel), filmAdded,
+    /// filmChanged, filmPoster (a film), productAdded or productChanged (a product).
     pub kind: String,
     pub at: String,
-    pub business_id: i64,
-    pub location_id: i64,
+    /// Null: a change of the chain's own (a film; a product sold by several businesses), which
+    /// every manager reads.
+    pub business_id: Option<i64>,
+    /// Null: no one complex (a film; a product sold at several).
+    pub location_id: Option<i64>,
     /// The screening changed; null for a sales switch.
     pub presentation_id: Option<i64>,
     pub staff_user_id: i64,
     /// The staff user's first and last name.
     pub by: String,
     /// What it was before (null for an addition) and after: a screening's programme fields,
-    /// or a switch's (locationId, channel, offline, advanceSales, open). No personal data.
+    /// a switch's (locationId, channel, offline, advanceSales, open), a film's or a product's
+    /// fields (a poster: its version and size, never its bytes). No personal data.
     #[schema(value_type = Option<Object>)]
     pub before: Option<serde_json::Value>,
     #[schema(value_type = Object)]

@@ -27,8 +27,18 @@ pub struct AuditQuery {
     pub limit: i64,
 }
 
-/// The kinds of change the audit keeps.
-pub const AUDIT_KINDS: [&str; 4] = ["added", "moved", "cancelled", "salesSwitch"];
+/// The kinds of change the audit keeps (the database does not check them, decision 0069).
+pub const AUDIT_KINDS: [&str; 9] = [
+    "added",
+    "moved",
+    "cancelled",
+    "salesSwitch",
+    crate::backoffice::FILM_ADDED,
+    crate::backoffice::FILM_CHANGED,
+    crate::backoffice::FILM_POSTER,
+    crate::backoffice::PRODUCT_ADDED,
+    crate::backoffice::PRODUCT_CHANGED,
+];
 
 impl ProgrammeService {
     /// Every complex of the caller's businesses with its switches per channel.
@@ -98,7 +108,7 @@ impl ProgrammeService {
         {
             return Err(AppError::rejected_with(
                 ErrorCode::FormValidation,
-                "kind is added, moved, cancelled or salesSwitch",
+                format!("kind is one of {}", AUDIT_KINDS.join(", ")),
                 serde_json::json!({ "field": "kind" }),
             ));
         }
