@@ -24,6 +24,8 @@ import { FigureCells, FigureHeads, Meter } from './figures';
 import { PresentationBox } from './PresentationBox';
 import { AuditView } from './backoffice/AuditView';
 import { SalesSwitchesView } from './backoffice/SalesSwitchesView';
+import { FilmsView } from './catalogue/FilmsView';
+import { ProductsView } from './catalogue/ProductsView';
 import { ProgrammeView } from './programme/ProgrammeView';
 import { RefAdmin } from './RefAdmin';
 import { ReportsView } from './ReportsView';
@@ -31,7 +33,16 @@ import { SalesView } from './SalesView';
 import { useFigureEvents } from './useFigureEvents';
 import { formatDay, weekday } from './model';
 
-type View = 'attendance' | 'sales' | 'refs' | 'reports' | 'programme' | 'switches' | 'audit';
+type View =
+  | 'attendance'
+  | 'sales'
+  | 'refs'
+  | 'reports'
+  | 'programme'
+  | 'films'
+  | 'products'
+  | 'switches'
+  | 'audit';
 
 export function LiveMonitor({ me }: { me: StaffMe }) {
   const { t, i18n } = useTranslation();
@@ -62,10 +73,38 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
   };
   const views: View[] =
     me.role === 'manager'
-      ? ['attendance', 'sales', 'reports', 'programme', 'switches', 'audit', 'refs']
+      ? [
+          'attendance',
+          'sales',
+          'reports',
+          'programme',
+          'films',
+          'products',
+          'switches',
+          'audit',
+          'refs',
+        ]
       : me.role === 'usher'
         ? ['attendance']
         : ['refs'];
+  const viewLabel = (v: View) => {
+    switch (v) {
+      case 'reports':
+        return t('staffReports.view');
+      case 'programme':
+        return t('staffProgramme.view');
+      case 'films':
+        return t('staffFilms.view');
+      case 'products':
+        return t('staffProducts.view');
+      case 'switches':
+        return t('staffSwitches.view');
+      case 'audit':
+        return t('staffAudit.view');
+      default:
+        return t(`staff.view.${v}`);
+    }
+  };
   const asked = params.get('view') as View | null;
   const view: View = asked && views.includes(asked) ? asked : views[0];
   // The calendar, locations and halls follow sales live (the box has its own seat stream).
@@ -101,21 +140,15 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
               aria-pressed={view === v}
               onClick={() => go({ view: v })}
             >
-              {v === 'reports'
-                ? t('staffReports.view')
-                : v === 'programme'
-                  ? t('staffProgramme.view')
-                  : v === 'switches'
-                    ? t('staffSwitches.view')
-                    : v === 'audit'
-                      ? t('staffAudit.view')
-                      : t(`staff.view.${v}`)}
+              {viewLabel(v)}
             </button>
           ))}
         </nav>
       )}
       {view === 'refs' && <RefAdmin />}
       {view === 'programme' && <ProgrammeView />}
+      {view === 'films' && <FilmsView />}
+      {view === 'products' && <ProductsView />}
       {view === 'switches' && <SalesSwitchesView />}
       {view === 'audit' && <AuditView />}
       {view === 'sales' && filter.data && <SalesView filter={filter.data} />}

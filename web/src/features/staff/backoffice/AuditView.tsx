@@ -7,10 +7,17 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../components/ui/Loading';
 import { Notice } from '../../../components/ui/Notice';
 import { errorMessage } from '../../../lib/apiErrors';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
 import { choicesQuery } from '../programme/api';
-import { AUDIT_KINDS, auditQuery, isAuditField, type AuditKind, type Channel } from './api';
+import {
+  AUDIT_KINDS,
+  auditQuery,
+  isAuditField,
+  type AuditEntry,
+  type AuditKind,
+  type Channel,
+} from './api';
 import { diff } from './model';
 import './backoffice.css';
 
@@ -53,10 +60,24 @@ export function AuditView() {
     if (field === 'venueId' && typeof v === 'number') return hallName(v);
     if (field === 'featureId' && typeof v === 'number') return filmName(v);
     if (field === 'locationId' && typeof v === 'number') return complexName(v);
+    if (field === 'locationIds' && Array.isArray(v)) {
+      return v.length === 0
+        ? t('staffProducts.everywhere')
+        : v.map((id) => (typeof id === 'number' ? complexName(id) : String(id))).join(', ');
+    }
+    if (field === 'price' && typeof v === 'number') return formatMoney(v, lang);
     if (typeof v === 'string' && ISO.test(v)) return formatDateTime(v, lang);
     return String(v);
   };
   const restart = () => setCursors([null]);
+  // A film's or a product's change names it by its id (kept in its before and after).
+  const subject = (c: AuditEntry) => {
+    const id = (c.after as { id?: unknown } | null)?.id;
+    if (typeof id !== 'number') return null;
+    if (c.kind.startsWith('film')) return t('staffAudit.film', { id });
+    if (c.kind.startsWith('product')) return t('staffAudit.product', { id });
+    return null;
+  };
 
   return (
     <section className="backoffice" aria-labelledby="audit-title">
@@ -130,10 +151,13 @@ export function AuditView() {
                   <td>
                     {t(`staffAudit.kinds.${c.kind as AuditKind}`)}
                     <span className="audit__where">
-                      {complexName(c.locationId)}
+                      {c.locationId === null || c.locationId === undefined
+                        ? t('staffAudit.chain')
+                        : complexName(c.locationId)}
                       {c.presentationId !== null && c.presentationId !== undefined && (
                         <> · {t('staffAudit.screening', { id: c.presentationId })}</>
                       )}
+                      {subject(c) && <> · {subject(c)}</>}
                     </span>
                   </td>
                   <td>

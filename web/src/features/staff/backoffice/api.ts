@@ -11,7 +11,17 @@ export type SalesSwitchesResponse = Schemas['SalesSwitchesResponse'];
 export type AuditEntry = Schemas['AuditEntryDto'];
 export type AuditResponse = Schemas['AuditResponse'];
 
-export const AUDIT_KINDS = ['added', 'moved', 'cancelled', 'salesSwitch'] as const;
+export const AUDIT_KINDS = [
+  'added',
+  'moved',
+  'cancelled',
+  'salesSwitch',
+  'filmAdded',
+  'filmChanged',
+  'filmPoster',
+  'productAdded',
+  'productChanged',
+] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type Channel = 'web' | 'miniSite';
 export const AUDIT_FIELDS = [
@@ -27,6 +37,32 @@ export const AUDIT_FIELDS = [
   'offline',
   'advanceSales',
   'open',
+  'id',
+  'name',
+  'nameEn',
+  'categoryId',
+  'runtime',
+  'classification',
+  'classificationEn',
+  'originalLanguage',
+  'originalLanguageEn',
+  'dubbing',
+  'dubbingEn',
+  'subtitles',
+  'subtitlesEn',
+  'releaseDate',
+  'synopsis',
+  'synopsisEn',
+  'trailerUrl',
+  'posterVersion',
+  'posterSize',
+  'category',
+  'price',
+  'icon',
+  'color',
+  'sort',
+  'onSale',
+  'locationIds',
 ] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 export function isAuditField(f: string): f is AuditField {
