@@ -159,9 +159,15 @@ impl BackOfficeService {
         }
     }
 
-    /// Every complex of the chain (a location with its business).
+    /// Every complex of the chain (a cinema with its business; the head office sells no popcorn).
     async fn complexes(&self) -> AppResult<Vec<Location>> {
-        Ok(self.catalogue.locations().await?)
+        Ok(self
+            .catalogue
+            .locations()
+            .await?
+            .into_iter()
+            .filter(|l| l.is_cinema)
+            .collect())
     }
 }
 
