@@ -7,6 +7,7 @@
 use axum::extract::State;
 use kupa_app::orders::{HoldState, HoldView, PaymentMethod, StartPayment};
 use kupa_app::{AppError, ErrorCode};
+use kupa_domain::ids::PresentationId;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -268,7 +269,7 @@ pub(crate) async fn commit_hold(
         .make_hold(
             session.id(),
             session.login(),
-            presentation_id,
+            PresentationId(presentation_id),
             body.recaptcha_token.as_deref().unwrap_or_default(),
         )
         .await?;

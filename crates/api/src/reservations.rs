@@ -280,7 +280,7 @@ async fn get_reservation(
                 .map(|t| ReservedSeat {
                     line: t.line,
                     is_sub_ticket: t.is_sub_ticket,
-                    presentation_id: t.presentation_id,
+                    presentation_id: t.presentation_id.get(),
                     section_id: t.section_id,
                     x: t.x,
                     y: t.y,

@@ -6,6 +6,7 @@
 //! reservation's mailed link, never anyone else). A playback is spent once per play session, in
 //! one conditional statement of the store, never per byte range the player asks for.
 
+use kupa_domain::ids::SessionId;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -72,7 +73,7 @@ pub struct PlaySession {
 /// Who asks: the request's buyer session and login.
 #[derive(Debug, Clone, Copy)]
 pub struct Watcher<'a> {
-    pub session: &'a str,
+    pub session: &'a SessionId,
     pub login: Option<&'a str>,
 }
 

@@ -305,7 +305,7 @@ impl CatalogueStore for Db {
             .transpose()
     }
 
-    async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>> {
+    async fn presentation(&self, id: PresentationId) -> StoreResult<Option<PresentationView>> {
         fetch_optional!(
             self,
             concat!(presentation_select!(), " WHERE p.id = $1"),

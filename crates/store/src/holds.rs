@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::orders::{HoldStore, Order, ReleasedHold, hold_owner};
+use kupa_domain::ids::PresentationId;
 use kupa_domain::seating::SeatAddress;
 
 use crate::rows::Get;
@@ -38,7 +39,7 @@ macro_rules! make_hold_in {
         .rows_affected();
         let mut ok = n == 1;
         // In the claims' key order, as holds, releases and the finalisation take them.
-        let mut places: Vec<(i64, SeatAddress)> =
+        let mut places: Vec<(PresentationId, SeatAddress)> =
             o.tickets.iter().map(|t| (t.presentation_id, t.address())).collect();
         places.sort_by_key(|(pid, p)| (*pid, p.section_id, p.y, p.x));
         places.dedup();
@@ -119,7 +120,7 @@ macro_rules! release_in {
             // The freed seats, by presentation (an order may be of several).
             let mut released: Vec<ReleasedHold> = Vec::new();
             for r in &rows {
-                let presentation_id = r.i("presentation_id").map_err(db_err)?;
+                let presentation_id = r.p("presentation_id").map_err(db_err)?;
                 let seat = SeatAddress::new(
                     r.i("section_id").map_err(db_err)?,
                     r.i("x").map_err(db_err)?,
@@ -137,7 +138,7 @@ macro_rules! release_in {
             if released.is_empty() {
                 // Nothing left to free (the seat-claim sweeper came first): the hold is still
                 // reported, once, under its first presentation.
-                let first: Option<i64> = sqlx::query_scalar(
+                let first: Option<PresentationId> = sqlx::query_scalar(
                     "SELECT presentation_id FROM order_presentations WHERE order_id = $1 ORDER BY position LIMIT 1",
                 )
                 .bind($id)

@@ -25,7 +25,7 @@ fn sold(r: &impl Get) -> Result<SoldVoucher, sqlx::Error> {
         code_key: r.s("code_key")?,
         order_id: r.s("order_id")?,
         reservation_number: r.s("reservation_number")?,
-        session_id: r.s("session_id")?,
+        session_id: r.sid("session_id")?,
         customer_id: r.oi("customer_id")?,
         class_id: r.i("class_id")?,
         name: r.s("name")?,

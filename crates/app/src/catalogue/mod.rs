@@ -90,7 +90,7 @@ impl PresentationInfo {
         }
     }
 
-    pub fn id(&self) -> i64 {
+    pub fn id(&self) -> PresentationId {
         self.view.presentation.id
     }
 }
@@ -150,7 +150,7 @@ pub struct CatalogueService {
     /// Test mode only: step timers that replace the configured ones, for holds and config alike.
     timer_override: std::sync::RwLock<Option<crate::site_config::TimerMode>>,
     /// The seat status snapshots of recently asked presentations (see `status_snapshot`).
-    claims_cache: std::sync::Mutex<HashMap<i64, snapshot::Entry>>,
+    claims_cache: std::sync::Mutex<HashMap<PresentationId, snapshot::Entry>>,
 }
 
 /// What the switches of a complex and channel say of a screening starting at `starts_at_ms`.
@@ -167,7 +167,7 @@ fn switched_off(
         .and_then(|s| s.refusal(starts_at_ms, now_ms))
 }
 
-fn no_event(id: i64) -> AppError {
+fn no_event(id: PresentationId) -> AppError {
     AppError::rejected(ErrorCode::NoEvent, format!("presentation {id} not found"))
 }
 
@@ -302,7 +302,7 @@ impl CatalogueService {
     /// the payment's second look, after the seat lock's and the cart's.
     pub async fn require_not_switched_off(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         channel: SaleChannel,
     ) -> AppResult<()> {
         let Some(view) = self.store.presentation(presentation_id).await? else {
@@ -321,7 +321,11 @@ impl CatalogueService {
         }
     }
 
-    pub async fn presentation(&self, id: i64, channel: &Channel) -> AppResult<PresentationDetail> {
+    pub async fn presentation(
+        &self,
+        id: PresentationId,
+        channel: &Channel,
+    ) -> AppResult<PresentationDetail> {
         let view = self
             .store
             .presentation(id)
@@ -387,7 +391,7 @@ impl CatalogueService {
     /// tickets sold only by code are never listed.
     pub async fn ticket_groups(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         channel: &Channel,
         with_member_tickets: bool,
     ) -> AppResult<(Vec<(TicketGroup, Vec<Ticket>)>, Option<ServiceCharge>)> {

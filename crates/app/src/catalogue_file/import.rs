@@ -293,7 +293,7 @@ fn seatplans(
             .presentations
             .iter()
             .filter(|p| p.seatplan_id == id)
-            .map(|p| p.id)
+            .map(|p| p.id.get())
             .collect();
         let sold_on: Vec<i64> = on_plan
             .iter()
@@ -327,7 +327,7 @@ fn presentations(
 ) {
     let (changed, same) = diff(&file.presentations, &current.presentations, |p| p.id);
     plan.kinds
-        .push(kind_of("presentations", &changed, same, |p| p.id));
+        .push(kind_of("presentations", &changed, same, |p| p.id.get()));
     for (old, new) in &changed {
         let Some(old) = old else { continue };
         let mut moved = Vec::new();
@@ -346,14 +346,14 @@ fn presentations(
         if moved.is_empty() {
             continue;
         }
-        if sold.contains(&new.id) {
+        if sold.contains(&new.id.get()) {
             plan.conflicts.push(format!(
                 "presentation {} has sales: its {} would change",
                 new.id,
                 moved.join(", ")
             ));
         } else {
-            plan.unsold_presentations.push(new.id);
+            plan.unsold_presentations.push(new.id.get());
         }
     }
     plan.write.presentations = changed.into_iter().map(|(_, n)| n.clone()).collect();

@@ -3,6 +3,7 @@
 //! then paid through the same payment and the one finalisation as tickets.
 
 use kupa_domain::checkout::Step;
+use kupa_domain::ids::SessionId;
 use kupa_domain::money::DEFAULT_CURRENCY;
 
 use crate::customer_info::CustomerInfo;
@@ -63,7 +64,7 @@ impl OrderService {
     /// runs until the payment page opens.
     pub async fn price_gift_cart(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         cart: GiftCartInput,
     ) -> AppResult<PricedCart> {
@@ -225,7 +226,7 @@ impl OrderService {
             .await?
             .filter(|o| o.kind != OrderKind::Tickets && o.status == OrderStatus::Paid)
             .ok_or_else(no_such)?;
-        if order.session_id == reader.session {
+        if &order.session_id == reader.session {
             return Ok(order);
         }
         let owner = self.customers.customer_of_login(reader.login).await?;

@@ -19,6 +19,7 @@
 
 use async_trait::async_trait;
 use kupa_domain::customer::MemberStanding;
+use kupa_domain::ids::{PresentationId, SessionId};
 use kupa_domain::seating::SeatAddress;
 use kupa_domain::tickets::CodeKind;
 use serde::{Deserialize, Serialize};
@@ -33,8 +34,8 @@ pub const HOLD_CLOSES_BEFORE_EVENT_MS: i64 = 30 * 60_000;
 
 /// The claim owner of a hold's seats: never a buyer session's id (those are random tokens), so no
 /// session's unlock, extension or new cart touches them.
-pub fn hold_owner(order_id: &str) -> String {
-    format!("hold:{order_id}")
+pub fn hold_owner(order_id: &str) -> SessionId {
+    SessionId::new(format!("hold:{order_id}"))
 }
 
 /// When a hold on an event starting at `starts_at_ms` is released: 30 minutes before it.
@@ -72,7 +73,7 @@ pub struct HoldView {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReleasedHold {
     pub order_id: String,
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub freed: Vec<SeatAddress>,
 }
 
@@ -152,9 +153,9 @@ impl OrderService {
     /// logged-in member, its seats kept until 30 minutes before the event.
     pub async fn make_hold(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         captcha_token: &str,
     ) -> AppResult<Order> {
         crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
@@ -200,7 +201,7 @@ impl OrderService {
         self.check_tickets_fit(&order).await?;
         // Through the seat arbiter (decision 0059): the seats are the hold's owner's in memory,
         // until the hold's own deadline, as soon as the hold is written.
-        let places: Vec<(i64, SeatAddress)> = order
+        let places: Vec<(PresentationId, SeatAddress)> = order
             .tickets
             .iter()
             .map(|t| (t.presentation_id, t.address()))
@@ -373,7 +374,7 @@ impl OrderService {
     /// (`holdReleased`) or paid (`ORDER_ALREADY_PAID`).
     pub async fn pay_hold(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         id: &str,
         request: StartPayment,
@@ -446,7 +447,7 @@ impl OrderService {
         if let Some(refused) = settled(&view) {
             return Err(refused);
         }
-        let touch: Vec<(i64, SeatAddress)> = view
+        let touch: Vec<(PresentationId, SeatAddress)> = view
             .order
             .tickets
             .iter()
@@ -506,7 +507,7 @@ impl OrderService {
 /// The seats released holds freed, for the seat arbiter.
 fn freed_holds<'a>(
     released: impl Iterator<Item = &'a ReleasedHold>,
-) -> Vec<(i64, SeatAddress, crate::booking::Settled)> {
+) -> Vec<(PresentationId, SeatAddress, crate::booking::Settled)> {
     released
         .flat_map(|r| {
             r.freed

@@ -5,6 +5,7 @@
 use crate::catalogue::PresentationInfo;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::ports::{Attachment, Mail, Sms, message_kind};
+use kupa_domain::ids::SessionId;
 
 use super::*;
 
@@ -88,7 +89,7 @@ impl OrderService {
     /// signed link opens the tickets but does not send them anywhere).
     pub async fn send_tickets(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         reservation_id: &str,
         mobile: &str,

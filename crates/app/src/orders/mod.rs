@@ -27,6 +27,8 @@ mod payment;
 mod seated_membership;
 mod waiver;
 
+use kupa_domain::ids::PresentationId;
+use kupa_domain::ids::SessionId;
 use std::sync::Arc;
 
 use kupa_domain::ids::Token;
@@ -64,7 +66,7 @@ fn reservation_number() -> String {
 
 /// The presentation an order's pages, mail and messages headline: its first. Every order read
 /// back there has tickets; one without is a fault.
-pub fn headline(order: &Order) -> AppResult<i64> {
+pub fn headline(order: &Order) -> AppResult<PresentationId> {
     order.first_presentation().ok_or_else(|| {
         AppError::internal("an order without a presentation was read as a ticket order")
     })
@@ -116,7 +118,7 @@ pub struct Messages {
 /// Who asks to read a reservation: a buyer session, and the signed link it came with, if any.
 #[derive(Debug, Clone, Copy)]
 pub struct ReservationReader<'a> {
-    pub session: &'a str,
+    pub session: &'a SessionId,
     /// The login the request carried (the HttpOnly login cookie), if any.
     pub login: Option<&'a str>,
     pub link: Option<&'a LinkProof>,
@@ -174,14 +176,14 @@ impl OrderService {
         self.clock.now_ms()
     }
 
-    async fn sellable(&self, presentation_id: i64) -> AppResult<PresentationInfo> {
+    async fn sellable(&self, presentation_id: PresentationId) -> AppResult<PresentationInfo> {
         self.sellable_in(presentation_id, &Default::default()).await
     }
 
     /// A presentation on sale that the channel shows (`noEvent` when a mini-site does not).
     async fn sellable_in(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         channel: &crate::catalogue::Channel,
     ) -> AppResult<PresentationInfo> {
         let info = self
@@ -232,7 +234,7 @@ impl OrderService {
     }
 
     async fn may_read(&self, order: &Order, reader: ReservationReader<'_>) -> AppResult<bool> {
-        if order.session_id == reader.session {
+        if &order.session_id == reader.session {
             return Ok(true);
         }
         if reader.link.is_some_and(|proof| {

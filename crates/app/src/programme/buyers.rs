@@ -164,7 +164,8 @@ impl ProgrammeService {
             .await?
             .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such screening"))?;
         self.changed();
-        self.orders.announce_released(id, &stopped.released);
+        self.orders
+            .announce_released(crate::model::PresentationId(id), &stopped.released);
         let mut done = ScreeningCancelled {
             already_cancelled: !stopped.newly,
             holds_released: stopped.released.len(),
@@ -173,7 +174,12 @@ impl ProgrammeService {
         for order_id in self.store.paid_orders_on(id).await? {
             match self
                 .orders
-                .cancel_for_the_cinema(&order_id, id, &s.feature, s.starts_at_ms)
+                .cancel_for_the_cinema(
+                    &order_id,
+                    crate::model::PresentationId(id),
+                    &s.feature,
+                    s.starts_at_ms,
+                )
                 .await?
             {
                 CinemaCancel::Refunded(amount) => {

@@ -3,6 +3,7 @@
 //! 7: `GET /system-vouchers/{ref}/history`, `POST /system-vouchers/{ref}/replacement`). Only the
 //! voucher's owner: the customer logged in whose it is, or the buyer session that bought it.
 
+use kupa_domain::ids::SessionId;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -22,7 +23,7 @@ pub struct SoldVoucher {
     pub order_id: String,
     pub reservation_number: String,
     /// The buyer session that paid for it.
-    pub session_id: String,
+    pub session_id: SessionId,
     pub customer_id: Option<i64>,
     pub class_id: i64,
     pub name: String,
@@ -156,7 +157,7 @@ pub struct VoucherService {
 /// Who asks about a voucher: the buyer session and its login cookie.
 #[derive(Debug, Clone, Copy)]
 pub struct VoucherReader<'a> {
-    pub session: &'a str,
+    pub session: &'a SessionId,
     pub login: Option<&'a str>,
 }
 
@@ -328,7 +329,7 @@ pub async fn owned_voucher(
         .sold_voucher(&reference)
         .await?
         .ok_or_else(not_found)?;
-    let owner = if v.session_id == reader.session {
+    let owner = if &v.session_id == reader.session {
         true
     } else {
         let customer = customers.customer_of_login(reader.login).await?;

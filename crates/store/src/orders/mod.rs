@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use kupa_app::error::{StoreError, StoreResult};
 use kupa_app::orders::*;
+use kupa_domain::ids::{PresentationId, SessionId};
 
 use crate::{Db, Pool, db_err};
 
@@ -104,7 +105,7 @@ impl Db {
     /// The session's newest order of a cart (`key`) in one of `statuses` (an SQL list).
     async fn session_order(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         key: CartKey,
         statuses: &'static str,
     ) -> StoreResult<Option<Order>> {
@@ -160,7 +161,7 @@ impl OrderStore for Db {
     async fn voucher_held_by_others(
         &self,
         code: &str,
-        session_id: &str,
+        session_id: &SessionId,
         now_ms: i64,
     ) -> StoreResult<i64> {
         let sql = format!(
@@ -191,11 +192,19 @@ impl OrderStore for Db {
         self.reference_taken(membership_id, reference, today).await
     }
 
-    async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>> {
+    async fn pending_order(
+        &self,
+        session_id: &SessionId,
+        key: CartKey,
+    ) -> StoreResult<Option<Order>> {
         self.session_order(session_id, key, "('pending')").await
     }
 
-    async fn latest_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>> {
+    async fn latest_order(
+        &self,
+        session_id: &SessionId,
+        key: CartKey,
+    ) -> StoreResult<Option<Order>> {
         self.session_order(session_id, key, "('pending', 'paid')")
             .await
     }
@@ -371,14 +380,18 @@ impl OrderStore for Db {
         &self,
         order_id: &str,
         last_payment_id: &str,
-        session_id: &str,
+        session_id: &SessionId,
         moves: &[SeatMove],
         now_ms: i64,
     ) -> StoreResult<Result<Order, MoveRefusal>> {
         write_tx!(self, durable, locks [LOCK_ORDER] on order_id, |tx| move_seats_in!(tx, order_id, last_payment_id, session_id, moves, now_ms))
     }
 
-    async fn moved_since(&self, presentation_ids: &[i64], after_ms: i64) -> StoreResult<bool> {
+    async fn moved_since(
+        &self,
+        presentation_ids: &[PresentationId],
+        after_ms: i64,
+    ) -> StoreResult<bool> {
         for id in presentation_ids {
             let n: i64 = crate::on_pool!(self, |p| sqlx::query_scalar(
                 "SELECT COUNT(*) FROM presentations WHERE id = $1 AND moved_at > $2"

@@ -22,7 +22,7 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
     Ok(Order {
         id: r.s("id")?,
         reservation_number: r.s("reservation_number")?,
-        session_id: r.s("session_id")?,
+        session_id: r.sid("session_id")?,
         // Read by the loader from order_presentations.
         presentations: Vec::new(),
         status: OrderStatus::parse(&status).ok_or_else(|| decode_err("order status", &status))?,
@@ -66,7 +66,7 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
 pub(super) fn ticket_row(r: &impl Get) -> R<OrderTicket> {
     Ok(OrderTicket {
         line: r.i("line")?,
-        presentation_id: r.i("presentation_id")?,
+        presentation_id: r.p("presentation_id")?,
         section_id: r.i("section_id")?,
         x: r.i("x")?,
         y: r.i("y")?,
@@ -108,7 +108,7 @@ pub(super) fn payment_row(r: &impl Get) -> R<Payment> {
     Ok(Payment {
         id: r.s("id")?,
         order_id: r.s("order_id")?,
-        session_id: r.s("session_id")?,
+        session_id: r.sid("session_id")?,
         customer_id: r.oi("customer_id")?,
         method: PaymentMethod::parse(&method)
             .ok_or_else(|| decode_err("payment method", &method))?,

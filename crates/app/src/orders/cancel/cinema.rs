@@ -3,6 +3,7 @@
 //! its refund ledger — and the mail and text message that tell the buyer of a cancel or a move.
 
 use kupa_domain::customer::MobileNumber;
+use kupa_domain::ids::PresentationId;
 use kupa_domain::seating::SeatAddress;
 
 use crate::error::AppResult;
@@ -14,7 +15,7 @@ use super::super::*;
 
 impl OrderService {
     /// Tells seat maps that the released holds `(section, x, y)` of the presentation are free.
-    pub fn announce_released(&self, presentation_id: i64, released: &[(i64, i64, i64)]) {
+    pub fn announce_released(&self, presentation_id: PresentationId, released: &[(i64, i64, i64)]) {
         self.booking.settled(
             released
                 .iter()
@@ -40,7 +41,7 @@ impl OrderService {
     pub async fn cancel_for_the_cinema(
         &self,
         order_id: &str,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         feature: &FeatureChoice,
         starts_at_ms: i64,
     ) -> AppResult<CinemaCancel> {
@@ -74,7 +75,7 @@ impl OrderService {
             }
             Err(other) => return Err(other.into()),
         };
-        tracing::info!(reservation = %order.id, cancellation = %done.id, presentation = presentation_id, refund = done.refund, "tickets cancelled by the cinema");
+        tracing::info!(reservation = %order.id, cancellation = %done.id, presentation = presentation_id.get(), refund = done.refund, "tickets cancelled by the cinema");
         self.booking.publish(
             presentation_id,
             SeatChangeKind::Released,
