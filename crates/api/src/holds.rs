@@ -81,7 +81,7 @@ pub struct HoldsResponse {
 fn hold_dto(v: &HoldView, now_ms: i64) -> Hold {
     let o = &v.order;
     Hold {
-        reservation_identifier: o.id.clone(),
+        reservation_identifier: o.id.to_string(),
         reservation_number: o.reservation_number.clone(),
         state: match v.state {
             HoldState::Open => "open",
@@ -124,7 +124,7 @@ async fn get_hold(
     session: BuyerSession,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<HoldResponse>> {
-    let v = state.orders.hold(session.login(), &id).await?;
+    let v = state.orders.hold(session.login(), &id.into()).await?;
     Ok(axum::Json(HoldResponse {
         hold: hold_dto(&v, state.orders.now_ms()),
     }))
@@ -209,7 +209,7 @@ async fn pay_hold(
         .pay_hold(
             session.id(),
             session.login(),
-            &id,
+            &id.into(),
             StartPayment {
                 method,
                 installments: body.number_of_payments.unwrap_or(1),
@@ -249,7 +249,10 @@ async fn release_hold(
     session: BuyerSession,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<HoldResponse>> {
-    let v = state.orders.release_hold(session.login(), &id).await?;
+    let v = state
+        .orders
+        .release_hold(session.login(), &id.into())
+        .await?;
     Ok(axum::Json(HoldResponse {
         hold: hold_dto(&v, state.orders.now_ms()),
     }))
@@ -274,7 +277,7 @@ pub(crate) async fn commit_hold(
         )
         .await?;
     Ok(axum::Json(crate::cart::CommitResponse {
-        reservation_identifier: order.id,
+        reservation_identifier: order.id.into_string(),
         ticket_identifiers: Vec::new(),
         reservation_number: order.reservation_number,
         system_vouchers: Vec::new(),

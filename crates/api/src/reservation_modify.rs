@@ -153,7 +153,7 @@ async fn modify_reservation(
         .orders
         .change_seats(
             SeatChangeRequest {
-                reservation_id: &id,
+                reservation_id: &id.into(),
                 last_transaction_id: &body.last_transaction_id,
                 session: session.id(),
                 login: session.login(),
@@ -162,7 +162,7 @@ async fn modify_reservation(
         )
         .await?;
     Ok(axum::Json(ModifyResponse {
-        reservation_identifier: order.id.clone(),
+        reservation_identifier: order.id.to_string(),
         tickets: order
             .tickets
             .iter()

@@ -5,6 +5,7 @@ use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::orders::{HoldStore, Order, ReleasedHold, hold_owner};
 use kupa_domain::ids::PresentationId;
+use kupa_domain::ids::ReservationId;
 use kupa_domain::seating::SeatAddress;
 
 use crate::rows::Get;
@@ -129,7 +130,7 @@ macro_rules! release_in {
                 match released.iter_mut().find(|h| h.presentation_id == presentation_id) {
                     Some(h) => h.freed.push(seat),
                     None => released.push(ReleasedHold {
-                        order_id: $id.to_owned(),
+                        order_id: $id.clone(),
                         presentation_id,
                         freed: vec![seat],
                     }),
@@ -146,7 +147,7 @@ macro_rules! release_in {
                 .await
                 .map_err(db_err)?;
                 released.push(ReleasedHold {
-                    order_id: $id.to_owned(),
+                    order_id: $id.clone(),
                     presentation_id: first.unwrap_or_default(),
                     freed: Vec::new(),
                 });
@@ -206,7 +207,7 @@ impl HoldStore for Db {
         }
     }
 
-    async fn hold_until(&self, order_id: &str) -> StoreResult<Option<i64>> {
+    async fn hold_until(&self, order_id: &ReservationId) -> StoreResult<Option<i64>> {
         let until: Option<Option<i64>> = crate::on_pool!(self, |p| sqlx::query_scalar(
             "SELECT hold_until FROM orders WHERE id = $1"
         )
@@ -217,7 +218,11 @@ impl HoldStore for Db {
         Ok(until.flatten())
     }
 
-    async fn customer_holds(&self, customer_id: i64, limit: i64) -> StoreResult<Vec<String>> {
+    async fn customer_holds(
+        &self,
+        customer_id: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<ReservationId>> {
         crate::on_pool!(self, |p| sqlx::query_scalar(
             "SELECT id FROM orders WHERE customer_id = $1 AND hold_until IS NOT NULL \
              ORDER BY created_at DESC LIMIT $2"
@@ -230,7 +235,7 @@ impl HoldStore for Db {
     }
 
     async fn release_due_holds(&self, now_ms: i64) -> StoreResult<Vec<ReleasedHold>> {
-        let due: Vec<String> = crate::on_pool!(self, |p| sqlx::query_scalar(
+        let due: Vec<ReservationId> = crate::on_pool!(self, |p| sqlx::query_scalar(
             "SELECT id FROM orders \
              WHERE hold_until IS NOT NULL AND hold_until <= $1 AND status = 'pending' \
              ORDER BY hold_until LIMIT 200"
@@ -253,7 +258,7 @@ impl HoldStore for Db {
 
     async fn release_hold(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         now_ms: i64,
     ) -> StoreResult<Option<Vec<ReleasedHold>>> {
         self.release_one(order_id, now_ms, true).await
@@ -267,7 +272,7 @@ impl Db {
     /// becomes the moment it ended.
     async fn release_one(
         &self,
-        id: &str,
+        id: &ReservationId,
         now_ms: i64,
         early: bool,
     ) -> StoreResult<Option<Vec<ReleasedHold>>> {

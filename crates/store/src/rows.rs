@@ -13,6 +13,7 @@ pub(crate) trait Get {
     fn i(&self, c: &str) -> R<i64>;
     fn p(&self, c: &str) -> R<PresentationId>;
     fn sid(&self, c: &str) -> R<SessionId>;
+    fn rid(&self, c: &str) -> R<ReservationId>;
     fn oi(&self, c: &str) -> R<Option<i64>>;
     fn s(&self, c: &str) -> R<String>;
     fn b(&self, c: &str) -> R<bool>;
@@ -29,6 +30,9 @@ macro_rules! impl_get {
                 self.try_get(c)
             }
             fn sid(&self, c: &str) -> R<SessionId> {
+                self.try_get(c)
+            }
+            fn rid(&self, c: &str) -> R<ReservationId> {
                 self.try_get(c)
             }
             fn oi(&self, c: &str) -> R<Option<i64>> {

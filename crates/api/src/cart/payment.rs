@@ -264,7 +264,7 @@ pub(super) async fn commit(
         )
         .await?;
     Ok(axum::Json(CommitResponse {
-        reservation_identifier: order.id.clone(),
+        reservation_identifier: order.id.to_string(),
         ticket_identifiers: order
             .tickets
             .iter()

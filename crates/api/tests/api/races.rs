@@ -97,7 +97,7 @@ async fn assert_consistent(db: &TestDb, presentation_id: i64) {
         let order_id = row.split('|').next().unwrap();
         let order = db
             .db
-            .order(order_id)
+            .order(&order_id.into())
             .await
             .unwrap()
             .unwrap_or_else(|| panic!("a sold seat without an order: {row}"));
@@ -119,7 +119,7 @@ async fn assert_consistent(db: &TestDb, presentation_id: i64) {
         );
     }
     for id in rows(db, "SELECT id FROM orders WHERE status = 'paid'").await {
-        let order = db.db.order(&id).await.unwrap().unwrap();
+        let order = db.db.order(&id.as_str().into()).await.unwrap().unwrap();
         for t in &order.tickets {
             assert!(
                 sold_rows.contains(&format!("{id}|{}|{}|{}", t.section_id, t.x, t.y)),

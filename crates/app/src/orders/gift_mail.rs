@@ -332,7 +332,7 @@ impl OrderService {
             text,
             html,
             kind: message_kind::ORDER_CONFIRMATION.into(),
-            reference: Some(order.id.clone()),
+            reference: Some(order.id.to_string()),
             attachments,
         }))
     }
@@ -341,7 +341,7 @@ impl OrderService {
     /// donation order has none (notFound).
     pub async fn voucher_order_pdf(
         &self,
-        id: &str,
+        id: &ReservationId,
         reader: ReservationReader<'_>,
         lang: Option<&str>,
     ) -> AppResult<(Order, Vec<u8>)> {

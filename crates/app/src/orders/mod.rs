@@ -28,6 +28,7 @@ mod seated_membership;
 mod waiver;
 
 use kupa_domain::ids::PresentationId;
+use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::SessionId;
 use std::sync::Arc;
 
@@ -216,7 +217,7 @@ impl OrderService {
     /// good. Anyone else is told there is no such reservation, as for an unknown id.
     pub async fn reservation(
         &self,
-        id: &str,
+        id: &ReservationId,
         reader: ReservationReader<'_>,
     ) -> AppResult<(Order, PresentationInfo)> {
         let no_such = || AppError::rejected(ErrorCode::NotFound, "no such reservation");
@@ -240,7 +241,7 @@ impl OrderService {
         if reader.link.is_some_and(|proof| {
             self.messages
                 .link_key
-                .verify(&order.id, proof, self.clock.now_ms())
+                .verify(order.id.as_str(), proof, self.clock.now_ms())
         }) {
             return Ok(true);
         }
@@ -249,7 +250,7 @@ impl OrderService {
             .customers
             .reservation_of_login(reader.login)
             .await?
-            .is_some_and(|id| id == order.id)
+            .is_some_and(|id| order.id == id.as_str())
         {
             return Ok(true);
         }
@@ -267,7 +268,7 @@ impl OrderService {
     /// its event.
     pub fn link_proof(&self, order: &Order, info: &PresentationInfo) -> LinkProof {
         let exp = crate::links::link_expiry(info.view.presentation.starts_at_ms);
-        self.messages.link_key.sign(&order.id, exp)
+        self.messages.link_key.sign(order.id.as_str(), exp)
     }
 
     /// `path` (one of the reservation's, under the site's root) signed for anyone who has it.
@@ -280,7 +281,11 @@ impl OrderService {
         format!(
             "{}{}&lang={lang}",
             self.messages.public_url,
-            self.signed_path(&crate::links::tickets_pdf_path(&order.id), order, info)
+            self.signed_path(
+                &crate::links::tickets_pdf_path(order.id.as_str()),
+                order,
+                info
+            )
         )
     }
 
@@ -296,7 +301,11 @@ impl OrderService {
         format!(
             "{}{}&lang={lang}",
             self.messages.public_url,
-            self.signed_path(&crate::links::confirmation_path(&order.id), order, info)
+            self.signed_path(
+                &crate::links::confirmation_path(order.id.as_str()),
+                order,
+                info
+            )
         )
     }
 

@@ -2,6 +2,7 @@
 //! with presentationId, sectionId, x, y, newSeat). The new seat is claimed before the old one is
 //! released, in one transaction: a buyer never ends with both seats lost, nor with two.
 
+use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::{PresentationId, SessionId};
 use std::collections::BTreeSet;
 
@@ -90,7 +91,7 @@ pub struct SeatChange {
 /// Who asks to change seats, and what they read last.
 #[derive(Debug, Clone, Copy)]
 pub struct SeatChangeRequest<'a> {
-    pub reservation_id: &'a str,
+    pub reservation_id: &'a ReservationId,
     /// The order's last transaction as the buyer read it (the payment id of the reservation).
     pub last_transaction_id: &'a str,
     pub session: &'a SessionId,

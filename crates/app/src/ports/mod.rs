@@ -271,7 +271,7 @@ pub trait OrderStore: Send + Sync {
         session_id: &SessionId,
         key: CartKey,
     ) -> StoreResult<Option<Order>>;
-    async fn order(&self, id: &str) -> StoreResult<Option<Order>>;
+    async fn order(&self, id: &ReservationId) -> StoreResult<Option<Order>>;
     async fn order_by_document_key(&self, key: &str) -> StoreResult<Option<Order>>;
     async fn create_payment(&self, payment: &Payment) -> StoreResult<()>;
     async fn payment(&self, id: &str) -> StoreResult<Option<Payment>>;
@@ -298,7 +298,7 @@ pub trait OrderStore: Send + Sync {
         now_ms: i64,
     ) -> StoreResult<bool>;
     /// Marks the buyer's first commit; false when the order was already committed.
-    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> StoreResult<bool>;
+    async fn mark_committed(&self, order_id: &ReservationId, now_ms: i64) -> StoreResult<bool>;
     /// Authorized payments older than `before_ms` that no finalisation reached (a closed tab).
     async fn stranded_payments(&self, before_ms: i64) -> StoreResult<Vec<Payment>>;
     /// In one transaction under the order's lock: reads the order, its payment and its earlier
@@ -308,7 +308,7 @@ pub trait OrderStore: Send + Sync {
     /// in the same transaction that no payment or voucher gets back more than it paid.
     async fn cancel(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         request: &CancelRequest,
         fee: Option<CancellationFee>,
         cancellation_id: &str,
@@ -319,14 +319,14 @@ pub trait OrderStore: Send + Sync {
     /// `session_id`) before its old seat is released, and the moved lines get new e-document keys.
     async fn move_seats(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         last_payment_id: &str,
         session_id: &SessionId,
         moves: &[SeatMove],
         now_ms: i64,
     ) -> StoreResult<Result<Order, MoveRefusal>>;
     /// The order's cancellations with their refunds, oldest first.
-    async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>>;
+    async fn cancellations(&self, order_id: &ReservationId) -> StoreResult<Vec<Cancellation>>;
     /// Whether the cinema moved one of these presentations after `after_ms` (its buyers may then
     /// cancel free; decision 0058).
     async fn moved_since(

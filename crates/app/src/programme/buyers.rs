@@ -120,7 +120,12 @@ impl ProgrammeService {
         for order_id in self.store.paid_orders_on(id).await? {
             if self
                 .orders
-                .tell_of_move(&order_id, &moved.feature, moved.starts_at_ms, &hall_names)
+                .tell_of_move(
+                    &order_id.clone().into(),
+                    &moved.feature,
+                    moved.starts_at_ms,
+                    &hall_names,
+                )
                 .await?
             {
                 told += 1;
@@ -175,7 +180,7 @@ impl ProgrammeService {
             match self
                 .orders
                 .cancel_for_the_cinema(
-                    &order_id,
+                    &order_id.clone().into(),
                     crate::model::PresentationId(id),
                     &s.feature,
                     s.starts_at_ms,

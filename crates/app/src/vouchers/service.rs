@@ -3,6 +3,7 @@
 //! 7: `GET /system-vouchers/{ref}/history`, `POST /system-vouchers/{ref}/replacement`). Only the
 //! voucher's owner: the customer logged in whose it is, or the buyer session that bought it.
 
+use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::SessionId;
 use std::sync::Arc;
 
@@ -20,7 +21,7 @@ use crate::ports::Clock;
 pub struct SoldVoucher {
     pub reference: String,
     pub code_key: String,
-    pub order_id: String,
+    pub order_id: ReservationId,
     pub reservation_number: String,
     /// The buyer session that paid for it.
     pub session_id: SessionId,
@@ -335,7 +336,7 @@ pub async fn owned_voucher(
         let customer = customers.customer_of_login(reader.login).await?;
         matches!((v.customer_id, customer), (Some(owner), Some(a)) if a.customer.id == owner)
     };
-    if !owner || reservation.is_some_and(|r| r != v.order_id) {
+    if !owner || reservation.is_some_and(|r| v.order_id != r) {
         return Err(not_found());
     }
     Ok(v)

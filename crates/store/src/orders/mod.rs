@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use kupa_app::error::{StoreError, StoreResult};
 use kupa_app::orders::*;
+use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::{PresentationId, SessionId};
 
 use crate::{Db, Pool, db_err};
@@ -135,7 +136,7 @@ impl Db {
             })?,
         };
         match id {
-            Some(id) => self.order(&id).await,
+            Some(id) => self.order(&id.into()).await,
             None => Ok(None),
         }
     }
@@ -209,7 +210,7 @@ impl OrderStore for Db {
             .await
     }
 
-    async fn order(&self, id: &str) -> StoreResult<Option<Order>> {
+    async fn order(&self, id: &ReservationId) -> StoreResult<Option<Order>> {
         match &self.pool {
             Pool::Sqlite(p) => {
                 let mut c = p.acquire().await.map_err(db_err)?;
@@ -231,7 +232,7 @@ impl OrderStore for Db {
         .await
         .map_err(db_err))?;
         match id {
-            Some(id) => self.order(&id).await,
+            Some(id) => self.order(&id.into()).await,
             None => Ok(None),
         }
     }
@@ -339,7 +340,7 @@ impl OrderStore for Db {
         }))
     }
 
-    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> StoreResult<bool> {
+    async fn mark_committed(&self, order_id: &ReservationId, now_ms: i64) -> StoreResult<bool> {
         crate::on_pool!(self, |p| sqlx::query(
             "UPDATE orders SET committed_at = $2 WHERE id = $1 AND committed_at IS NULL"
         )
@@ -367,7 +368,7 @@ impl OrderStore for Db {
 
     async fn cancel(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         request: &CancelRequest,
         fee: Option<CancellationFee>,
         cancellation_id: &str,
@@ -378,7 +379,7 @@ impl OrderStore for Db {
 
     async fn move_seats(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         last_payment_id: &str,
         session_id: &SessionId,
         moves: &[SeatMove],
@@ -408,7 +409,7 @@ impl OrderStore for Db {
         Ok(false)
     }
 
-    async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>> {
+    async fn cancellations(&self, order_id: &ReservationId) -> StoreResult<Vec<Cancellation>> {
         crate::on_pool!(self, |p| {
             let mut out = sqlx::query(
                 "SELECT * FROM cancellations WHERE order_id = $1 ORDER BY created_at, id",

@@ -4,6 +4,7 @@
 
 use kupa_domain::customer::MobileNumber;
 use kupa_domain::ids::PresentationId;
+use kupa_domain::ids::ReservationId;
 use kupa_domain::seating::SeatAddress;
 
 use crate::error::AppResult;
@@ -40,7 +41,7 @@ impl OrderService {
     /// told. Run under the order's lock: a second call finds nothing left ([`CinemaCancel::Nothing`]).
     pub async fn cancel_for_the_cinema(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         presentation_id: PresentationId,
         feature: &FeatureChoice,
         starts_at_ms: i64,
@@ -126,7 +127,7 @@ impl OrderService {
     /// has nothing left of it.
     pub async fn tell_of_move(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         feature: &FeatureChoice,
         starts_at_ms: i64,
         hall: &(String, String),
@@ -177,7 +178,7 @@ impl OrderService {
                 text: text.clone(),
                 html,
                 kind: kind.into(),
-                reference: Some(order.id.clone()),
+                reference: Some(order.id.to_string()),
                 attachments: Vec::new(),
             };
             if let Err(e) = self.messages.mailer.send_mail(&mail).await {
@@ -188,7 +189,7 @@ impl OrderService {
             let sms = Sms {
                 to,
                 kind: kind.into(),
-                reference: Some(order.id.clone()),
+                reference: Some(order.id.to_string()),
                 text,
             };
             if let Err(e) = self.messages.sms.send_sms(&sms).await {

@@ -1,6 +1,7 @@
 //! The use case: who may cancel, the window and payment rules, then the cancellation in one store
 //! transaction under the order's lock, the seats announced free and the refunds asked for.
 
+use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::SessionId;
 use kupa_domain::seating::SeatAddress;
 
@@ -22,7 +23,7 @@ impl OrderService {
     /// same figures and writes nothing.
     pub async fn cancel(
         &self,
-        id: &str,
+        id: &ReservationId,
         who: Canceller<'_>,
         request: CancelRequest,
         refund_to_credit: bool,
@@ -209,7 +210,7 @@ impl OrderService {
     }
 
     /// The order's cancellations with their refunds, oldest first.
-    pub async fn cancellations(&self, order_id: &str) -> AppResult<Vec<Cancellation>> {
+    pub async fn cancellations(&self, order_id: &ReservationId) -> AppResult<Vec<Cancellation>> {
         Ok(self.orders.cancellations(order_id).await?)
     }
 }

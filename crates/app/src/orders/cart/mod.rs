@@ -135,7 +135,7 @@ impl OrderService {
         }
 
         let mut order = Order {
-            id: token(),
+            id: token().into(),
             reservation_number: reservation_number(),
             session_id: session.to_owned(),
             presentations: ids.clone(),
@@ -207,7 +207,7 @@ impl OrderService {
         self.save_pending(&mut order, now).await?;
         if order.customer_id.is_none() {
             self.customers
-                .note_verified_mobile(&order.id, login, &order.customer.mobile_number)
+                .note_verified_mobile(order.id.as_str(), login, &order.customer.mobile_number)
                 .await?;
         }
         Ok(PricedCart {

@@ -1,6 +1,7 @@
 //! What an order is: its tickets, products and vouchers, its payments and their statuses, what a
 //! cart asks for and what finalisation answers.
 
+use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::{PresentationId, SessionId};
 use kupa_domain::money::Money;
 use kupa_domain::pricing;
@@ -124,7 +125,7 @@ impl Channel {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Order {
-    pub id: String,
+    pub id: ReservationId,
     pub reservation_number: String,
     pub session_id: SessionId,
     /// The presentations the order's ticket lines are for, in the order the buyer chose them:

@@ -1,6 +1,7 @@
 //! A payment: its method and status, how a provider's word moves it, and what finalisation
 //! answers.
 
+use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::SessionId;
 use serde::{Deserialize, Serialize};
 
@@ -186,7 +187,7 @@ pub mod payment_codes {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Payment {
     pub id: String,
-    pub order_id: String,
+    pub order_id: ReservationId,
     pub session_id: SessionId,
     /// The customer logged in (login cookie) when the payment started: whose saved cards it may
     /// use, and who a card it saves belongs to.
