@@ -8,13 +8,13 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { SeatShort, SeatplanV2 } from '../../lib/api/types';
 import { localizedName } from '../../lib/localized';
+import { seatKey } from '../../lib/seatAddress';
 import {
   defaultFocus,
   kindsOf,
   neighbour,
   rowLabels,
   seatLabel,
-  seatKey,
   type BlockReason,
   type Direction,
   type SeatKind,
