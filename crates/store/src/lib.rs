@@ -71,6 +71,7 @@ macro_rules! fetch_optional {
     };
 }
 
+mod audit;
 mod catalogue;
 mod catalogue_import;
 mod checkout;

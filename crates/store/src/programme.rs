@@ -17,56 +17,6 @@ use kupa_app::sales_switches::{SaleChannel, SalesSwitch};
 
 use crate::programme_screenings::remap_in;
 
-/// The audit's columns with the name of who made the change.
-const AUDIT_SELECT: &str = "SELECT c.id, c.kind, c.business_id, c.location_id, c.presentation_id, c.changed_at, \
-     c.staff_user_id, c.before_doc, c.after_doc, \
-     COALESCE(u.first_name, '') AS first_name, COALESCE(u.last_name, '') AS last_name \
-     FROM backoffice_audit c LEFT JOIN staff_users u ON u.id = c.staff_user_id";
-
-struct AuditRow {
-    id: i64,
-    kind: String,
-    business_id: i64,
-    location_id: Option<i64>,
-    presentation_id: Option<i64>,
-    at_ms: i64,
-    staff_user_id: i64,
-    before: Option<String>,
-    after: String,
-    name: String,
-}
-
-fn audit_row(r: &impl Get) -> R<AuditRow> {
-    Ok(AuditRow {
-        id: r.i("id")?,
-        kind: r.s("kind")?,
-        business_id: r.i("business_id")?,
-        location_id: r.oi("location_id")?,
-        presentation_id: r.oi("presentation_id")?,
-        at_ms: r.i("changed_at")?,
-        staff_user_id: r.i("staff_user_id")?,
-        before: r.os("before_doc")?,
-        after: r.s("after_doc")?,
-        name: format!("{} {}", r.s("first_name")?, r.s("last_name")?),
-    })
-}
-
-fn change_record(a: AuditRow) -> StoreResult<ChangeRecord> {
-    let doc = |s: &str| serde_json::from_str(s).map_err(kupa_app::StoreError::other);
-    Ok(ChangeRecord {
-        id: a.id,
-        business_id: a.business_id,
-        location_id: a.location_id,
-        presentation_id: a.presentation_id,
-        kind: a.kind,
-        at_ms: a.at_ms,
-        staff_user_id: a.staff_user_id,
-        staff_name: a.name.trim().to_owned(),
-        before: a.before.as_deref().map(doc).transpose()?,
-        after: doc(&a.after)?,
-    })
-}
-
 const SCREENING_SELECT: &str = "SELECT p.id, p.feature_id, p.venue_id, v.location_id, p.seatplan_id, p.business_id, \
      p.starts_at, p.sale_starts_at, p.sale_ends_at, p.seating_policy_id, p.auth_profile_id, \
      p.cancelled_at, p.moved_at, p.ticket_group_id, f.name AS f_name, f.name_en AS f_name_en, f.runtime AS f_runtime, \
@@ -575,21 +525,7 @@ impl ProgrammeStore for Db {
     }
 
     async fn changes_of(&self, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>> {
-        let rows = on_pool!(self, |p| {
-            // Only constant text: the select and this clause.
-            sqlx::query(sqlx::AssertSqlSafe(format!(
-                "{AUDIT_SELECT} WHERE c.presentation_id = $1 ORDER BY c.id"
-            )))
-            .bind(presentation_id)
-            .fetch_all(p)
-            .await
-            .map_err(db_err)?
-            .iter()
-            .map(audit_row)
-            .collect::<R<Vec<_>>>()
-            .map_err(db_err)
-        })?;
-        rows.into_iter().map(change_record).collect()
+        crate::audit::changes_of(self, presentation_id).await
     }
 
     async fn stored_sales_switches(&self) -> StoreResult<Vec<SalesSwitch>> {
@@ -650,51 +586,7 @@ impl ProgrammeStore for Db {
     }
 
     async fn audit(&self, q: &AuditQuery) -> StoreResult<Vec<ChangeRecord>> {
-        if q.business_ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        // $1 the limit, $2 the row id before which, then the optional filters, then the businesses.
-        let mut sql = format!("{AUDIT_SELECT} WHERE c.id < $2");
-        let mut n = 2;
-        if q.kind.is_some() {
-            n += 1;
-            sql.push_str(&format!(" AND c.kind = ${n}"));
-        }
-        if q.location_id.is_some() {
-            n += 1;
-            sql.push_str(&format!(" AND c.location_id = ${n}"));
-        }
-        let ids: Vec<String> = (0..q.business_ids.len())
-            .map(|i| format!("${}", n + 1 + i))
-            .collect();
-        sql.push_str(&format!(
-            " AND c.business_id IN ({}) ORDER BY c.id DESC LIMIT $1",
-            ids.join(", ")
-        ));
-        let rows = on_pool!(self, |p| {
-            // Only constant text and numbered placeholders: every value is bound.
-            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
-                .bind(q.limit)
-                .bind(q.before_id.unwrap_or(i64::MAX));
-            if let Some(k) = &q.kind {
-                query = query.bind(k.clone());
-            }
-            if let Some(l) = q.location_id {
-                query = query.bind(l);
-            }
-            for b in &q.business_ids {
-                query = query.bind(*b);
-            }
-            query
-                .fetch_all(p)
-                .await
-                .map_err(db_err)?
-                .iter()
-                .map(audit_row)
-                .collect::<R<Vec<_>>>()
-                .map_err(db_err)
-        })?;
-        rows.into_iter().map(change_record).collect()
+        crate::audit::page(self, q).await
     }
 
     async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>> {

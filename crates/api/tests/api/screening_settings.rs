@@ -283,7 +283,7 @@ async fn a_move_onto_a_twin_hall_takes_held_and_paid_seats_to_their_namesakes(db
     let arbiter = app.state.booking.arbiter();
     let now = kupa_app::ports::Clock::now_ms(app.clock.as_ref());
     let states = arbiter.with_view(pid, "someone", now, |view| {
-        (old_paid.iter().chain(&old_held).map(|a| view(a)).collect::<Vec<_>>(),
+        (old_paid.iter().chain(&old_held).map(view).collect::<Vec<_>>(),
          old_paid.iter().chain(&old_held).map(|a| view(&twin(a))).collect::<Vec<_>>())
     }).await.unwrap();
     assert!(states.0.iter().all(|s| *s == SeatState::Available), "{states:?}");
