@@ -48,12 +48,17 @@ export class IndexPage {
 
   /** Loads every poster, lazy ones too, so a full-page picture shows them all. */
   async waitForPostersToLoad() {
-    await this.page.evaluate(() => {
-      for (const img of Array.from(document.images)) img.loading = 'eager';
-    });
+    // The server's first screen is replaced by the app's own (decision 0071), whose posters are
+    // new, lazy images: wait for the take-over (the footer is the app's alone), and make every
+    // image eager on each poll, so one drawn after the first look is loaded too.
+    await expect(this.page.locator('.site-footer')).toBeVisible();
     // Polled on a timer: a still page draws no animation frames to poll on.
     await this.page.waitForFunction(
-      () => Array.from(document.images).every((img) => img.complete && img.naturalWidth > 0),
+      () => {
+        const images = Array.from(document.images);
+        for (const img of images) if (img.loading !== 'eager') img.loading = 'eager';
+        return images.every((img) => img.complete && img.naturalWidth > 0);
+      },
       undefined,
       { polling: 100 },
     );
