@@ -52,7 +52,7 @@ use kupa_app::ErrorCode;
 use utoipa::openapi::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-pub use state::{ApiSettings, AppState, MiniSiteKey, RoutePaths};
+pub use state::{ApiSettings, AppState, MiniSiteKey, RoutePaths, Services};
 
 /// The answers of the calls, as a client written in Rust reads them (the API tests' typed
 /// client): the same types the handlers serialise, so a renamed field breaks the tests' build

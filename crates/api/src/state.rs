@@ -210,9 +210,29 @@ impl Default for ApiSettings {
 }
 
 /// What the handlers work with: the use cases and the providers, built by the wiring
-/// (`kupa-wiring`), and this layer's own settings and hubs.
+/// (`kupa-wiring`), and this layer's own settings and hubs. Every middleware and handler that
+/// takes the state clones it, several times a request, so it is one `Arc`: a clone is one count,
+/// not one per service (cloning and dropping the 28 were 3 % of the server's CPU in the lock
+/// storm, docs/benchmark.md).
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Services>);
+
+impl AppState {
+    pub fn new(services: Services) -> AppState {
+        AppState(Arc::new(services))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.0
+    }
+}
+
+/// The services behind [`AppState`].
+pub struct Services {
     pub catalogue: Arc<CatalogueService>,
     pub booking: Arc<BookingService>,
     /// Tickets by code, member checks, and the ticket rules' lookups.

@@ -13,7 +13,7 @@ use axum::http::request::Parts;
 use kupa_api::rate_limit::RateLimiter;
 use kupa_api::seat_event_hub::SeatEventHub;
 use kupa_api::session::BuyerSession;
-use kupa_api::{ApiSettings, AppState};
+use kupa_api::{ApiSettings, AppState, Services};
 use kupa_app::AppError;
 use kupa_app::accounts::{CustomerService, MobileLoginService};
 use kupa_app::booking::BookingService;
@@ -406,7 +406,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         )
         .with_cache(cache),
     );
-    AppState {
+    AppState::new(Services {
         programme,
         seat_plans,
         catalogue,
@@ -434,7 +434,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         enroll,
         marketing,
         vod,
-    }
+    })
 }
 
 /// This node's confirmation worker (decision 0061): makes the confirmations that are due at
