@@ -1,8 +1,9 @@
 //! Films and products in the back office over HTTP (issue 18 item 3, decision 0069), on SQLite
 //! and (when KUPA_TEST_POSTGRES_URL is set) PostgreSQL: a film added and changed, its poster
-//! uploaded, kept resized and served with an ETag, a bad upload refused; a product sold only at
-//! the complexes it names, and a new price that leaves an order already priced alone; who may
-//! change what; the audit of each change; a second node that follows within a second.
+//! uploaded, kept resized and served with an ETag, and drawn by the first screen as by the app; a
+//! bad upload refused; a product sold only at the complexes it names, and a new price that leaves
+//! an order already priced alone; who may change what; the audit of each change; a second node
+//! that follows within a second.
 
 use crate::common::paying::*;
 use crate::common::staff::*;
@@ -202,6 +203,37 @@ async fn a_poster_upload_is_kept_resized_and_served_with_an_etag(db: &TestDb) {
     assert_eq!(changes[1]["after"]["posterSize"], "1200×1200");
     assert!(audit.text.len() < 4000, "no image in the audit");
     assert_eq!(count(db, "SELECT CAST(COUNT(*) AS TEXT) FROM feature_posters").await, "2");
+}
+
+async fn an_uploaded_poster_is_the_first_screens_poster_as_in_the_app(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let m = manager(&app, "m@chain.example", &[1, 2]).await;
+    // The feature of the day's first showtime: the first card of what's on, loaded first.
+    let day = app.get("/api/seats/presentations").await.body;
+    let mut by_time: Vec<&Value> = day["presentations"].as_array().unwrap().iter().collect();
+    by_time.sort_by_key(|p| (p["dateTime"].as_str().unwrap().to_owned(), p["id"].as_i64().unwrap()));
+    let (id, fid) = (by_time[0]["id"].as_i64().unwrap(), by_time[0]["featureId"].as_i64().unwrap());
+    let r = upload(&app, &m, fid, "image/png", picture(600, 900, image::ImageFormat::Png)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let v = r.body["film"]["posterVersion"].as_str().unwrap().to_owned();
+    let big = format!("/api/features/{fid}/poster/600?v={v}");
+    let set = format!("/api/features/{fid}/poster/300?v={v} 300w, {big} 600w");
+    // The card's <img> as the app's Poster draws it (src, srcset, sizes), in either language: an
+    // uploaded poster has no language of its own.
+    for uri in ["/", "/?lang=en"] {
+        let page = app.get(uri).await.text;
+        let card = format!(
+            r#"<img class="feature-card__poster" src="{big}" srcset="{set}" sizes="200px" alt="" width="200" height="300" loading="eager""#
+        );
+        assert!(page.contains(&card), "{uri}: {page}");
+        assert!(!page.contains(&format!("/api/features/{fid}/placeholderImage")), "{uri}: {page}");
+    }
+    // The order page's summary takes the large one, as OrderPage does.
+    let order = app.get(&format!("/order/{id}?lang=en")).await.text;
+    assert!(
+        order.contains(&format!(r#"<img class="order-summary__poster" src="{big}" alt="""#)),
+        "{order}"
+    );
 }
 
 async fn a_bad_upload_is_refused_and_changes_nothing(db: &TestDb) {
