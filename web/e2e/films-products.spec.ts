@@ -235,6 +235,11 @@ test('the two tabs at a tablet and a desktop width, in Hebrew and English (KUPA_
       for (const view of ['films', 'products'] as const) {
         await page.goto(`/PRES-live?lang=${lang}&view=${view}`);
         await expect(page.locator('.catalogue-table')).toBeVisible();
+        // The table fits its box: no column (the last one holds the Change button) hidden
+        // behind a sideways scroll.
+        const scroll = page.locator('.backoffice__scroll');
+        const [inner, outer] = await scroll.evaluate((el) => [el.scrollWidth, el.clientWidth]);
+        expect(inner, `${view} ${lang} ${width}`).toBeLessThanOrEqual(outer);
         await page.screenshot({ path: `${shots}/${view}-${lang}-${width}.png`, fullPage: false });
       }
       // A dialog of each, as it opens.
