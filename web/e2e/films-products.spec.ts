@@ -177,6 +177,21 @@ test('a manager adds a film with a poster and a product; a buyer sees both', asy
     await expect(pRow).toContainText('₪19.90');
     await expect(pRow).toContainText(TEL_AVIV);
 
+    // The audit names each change and where it was made: the film is the chain's own, the
+    // product Tel Aviv's (the one complex that sells it).
+    await page.getByRole('button', { name: 'Audit', exact: true }).click();
+    const filmAdded = page
+      .getByRole('row')
+      .filter({ hasText: 'Film added' })
+      .filter({ hasText: `film ${film.id}` });
+    await expect(filmAdded).toContainText('the chain');
+    const productAdded = page
+      .getByRole('row')
+      .filter({ hasText: 'Product added' })
+      .filter({ hasText: `product ${product}` });
+    await expect(productAdded).toContainText(TEL_AVIV);
+    await noSeriousAxeViolations(page);
+
     // A screening of the film in the big hall, through the programme's call.
     const added = await page.request.post('/api/staff/programme/screenings', {
       data: { featureId: film.id, venueId: 1, date: DAY, time: '08:00' },
