@@ -348,7 +348,7 @@ pub(super) mod tests {
             "seatplanId": 1, "venueTypeId": 1, "featureCategoryId": 1,
             "featureCategoryName": "דרמה", "featureCategoryNameEn": "Drama",
             "featureId": 10, "featureName": "הסרט", "featureNameEn": "The Film",
-            "featureImageUrl": "/api/features/10/placeholderImage",
+            "featureImageUrl": "/api/features/10/placeholderImage", "featureTrailerUrl": "",
             "locationId": 1, "locationName": "קופה תל אביב", "locationNameEn": "Kupa Tel Aviv",
             "dateTime": "2026-07-14T17:00:00Z", "authProfileId": 1, "businessId": 1,
             "isReserved": true, "isGA": 0, "seatingPolicyId": 1, "seatingMode": "reserved",
