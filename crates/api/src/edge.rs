@@ -93,11 +93,22 @@ pub async fn security_headers(State(https): State<Https>, req: Request, next: Ne
     response
 }
 
+/// The calls that take an upload larger than the site's limit, and their own limit (their
+/// route's extractor has it too): a film's poster (decision 0069).
+fn upload_limit(req: &Request) -> Option<usize> {
+    let path = req.uri().path();
+    (req.method() == axum::http::Method::PUT
+        && path.starts_with("/api/staff/films/")
+        && path.ends_with("/poster"))
+    .then_some(kupa_app::backoffice::MAX_POSTER_BYTES)
+}
+
 /// A body over the limit answers 413 `payloadTooLarge` in the JSON error shape: at once when its
 /// Content-Length says so (before any other check of the request), and also where an extractor
 /// outside this crate (axum's `Bytes` in a provider's form post or the payment callback) wrote
 /// axum's plain-text 413 for a chunked body that grew past the limit.
 pub async fn body_limit(State(max): State<usize>, req: Request, next: Next) -> Response {
+    let max = upload_limit(&req).unwrap_or(max);
     // The body's known size: its Content-Length on the wire.
     if axum::body::HttpBody::size_hint(req.body()).lower() > max as u64 {
         return crate::extract::too_large().into_response();

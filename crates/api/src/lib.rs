@@ -26,6 +26,7 @@ mod memberships;
 mod mini_site;
 mod mini_site_validate;
 mod payment;
+mod posters;
 pub mod rate_limit;
 mod request_id;
 mod reservation_cancel;
@@ -92,6 +93,7 @@ use crate::error::ApiError;
 fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(catalogue::router())
+        .merge(posters::router())
         .merge(memberships::router())
         .merge(enroll::router())
         .merge(membership_seats::router())

@@ -280,4 +280,6 @@ pub struct Services {
     pub programme: Arc<kupa_app::programme::ProgrammeService>,
     /// The seat-plan editor: a hall's plan versions, read and saved (decision 0068).
     pub seat_plans: Arc<kupa_app::seat_plans::SeatPlanService>,
+    /// The chain's films (posters included) and products in the back office (decision 0069).
+    pub backoffice: Arc<kupa_app::backoffice::BackOfficeService>,
 }

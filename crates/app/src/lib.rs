@@ -2,6 +2,7 @@
 //! implement the ports.
 
 pub mod accounts;
+pub mod backoffice;
 pub mod booking;
 pub mod catalogue;
 pub mod catalogue_cache;

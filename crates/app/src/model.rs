@@ -127,6 +127,12 @@ pub struct Feature {
     /// Two colours for the generated poster, "#rrggbb".
     pub poster_from: String,
     pub poster_to: String,
+    /// The film's trailer, an https address shown to buyers as a link; empty: none.
+    pub trailer_url: String,
+    /// The uploaded poster's version (decision 0069), part of its address; None: no poster was
+    /// uploaded, the generated one is shown. Never in a catalogue file: an upload sets it.
+    #[serde(skip)]
+    pub poster_version: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -170,7 +176,7 @@ pub struct Ticket {
     pub seat_kind: Option<kupa_domain::seat_kinds::SeatKind>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Product {
     pub id: i64,
@@ -178,12 +184,53 @@ pub struct Product {
     pub name_en: String,
     pub category: String,
     pub price: i64,
-    /// None: sold at every location.
+    /// A catalogue file's one complex that sells it (the older spelling of `location_ids`):
+    /// folded into `location_ids` when the file is read, never stored.
+    #[serde(skip_serializing)]
     pub location_id: Option<i64>,
+    /// The complexes that sell it (decision 0069); empty: every complex.
+    pub location_ids: Vec<i64>,
     /// An emoji drawn on the generated product image.
     pub icon: String,
     pub color: String,
     pub sort: i64,
+    /// False: sold nowhere (the back office turned it off); true by default.
+    pub on_sale: bool,
+}
+
+impl Default for Product {
+    fn default() -> Product {
+        Product {
+            id: 0,
+            name: String::new(),
+            name_en: String::new(),
+            category: String::new(),
+            price: 0,
+            location_id: None,
+            location_ids: Vec::new(),
+            icon: String::new(),
+            color: String::new(),
+            sort: 0,
+            on_sale: true,
+        }
+    }
+}
+
+impl Product {
+    /// The file's `locationId` folded into `location_ids`, sorted, once each.
+    pub fn folded(mut self) -> Product {
+        if let Some(l) = self.location_id.take() {
+            self.location_ids.push(l);
+        }
+        self.location_ids.sort_unstable();
+        self.location_ids.dedup();
+        self
+    }
+
+    /// Sold at this complex (and on sale at all).
+    pub fn sold_at(&self, location_id: i64) -> bool {
+        self.on_sale && (self.location_ids.is_empty() || self.location_ids.contains(&location_id))
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

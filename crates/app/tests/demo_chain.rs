@@ -566,7 +566,7 @@ fn popcorn_drinks_and_a_combo_are_on_sale() {
             .count()
             >= 3
     );
-    assert!(d.products.iter().any(|p| p.location_id.is_some()));
+    assert!(d.products.iter().any(|p| !p.location_ids.is_empty()));
     assert!(
         d.products
             .iter()

@@ -1,6 +1,6 @@
 //! The back office's audit read back (decision 0067): a screening's changes, and the audit page
 //! across the user's businesses, newest first. Written by each change in its own transaction
-//! (`programme.rs`, `programme_screenings.rs`, `prices.rs`).
+//! (`programme.rs`, `programme_screenings.rs`, `prices.rs`, `backoffice.rs`).
 
 use kupa_app::error::StoreResult;
 use kupa_app::programme::{AuditQuery, ChangeRecord};
@@ -19,7 +19,7 @@ const AUDIT_SELECT: &str = "SELECT c.id, c.kind, c.business_id, c.location_id, c
 struct AuditRow {
     id: i64,
     kind: String,
-    business_id: i64,
+    business_id: Option<i64>,
     location_id: Option<i64>,
     presentation_id: Option<i64>,
     at_ms: i64,
@@ -33,7 +33,7 @@ fn audit_row(r: &impl Get) -> R<AuditRow> {
     Ok(AuditRow {
         id: r.i("id")?,
         kind: r.s("kind")?,
-        business_id: r.i("business_id")?,
+        business_id: r.oi("business_id")?,
         location_id: r.oi("location_id")?,
         presentation_id: r.oi("presentation_id")?,
         at_ms: r.i("changed_at")?,
@@ -84,7 +84,8 @@ pub(crate) async fn page(db: &Db, q: &AuditQuery) -> StoreResult<Vec<ChangeRecor
     if q.business_ids.is_empty() {
         return Ok(Vec::new());
     }
-    // $1 the limit, $2 the row id before which, then the optional filters, then the businesses.
+    // $1 the limit, $2 the row id before which, then the optional filters, then the businesses
+    // (a change of the chain's own, with no business, is every manager's to read).
     let mut sql = format!("{AUDIT_SELECT} WHERE c.id < $2");
     let mut n = 2;
     if q.kind.is_some() {
@@ -99,7 +100,7 @@ pub(crate) async fn page(db: &Db, q: &AuditQuery) -> StoreResult<Vec<ChangeRecor
         .map(|i| format!("${}", n + 1 + i))
         .collect();
     sql.push_str(&format!(
-        " AND c.business_id IN ({}) ORDER BY c.id DESC LIMIT $1",
+        " AND (c.business_id IS NULL OR c.business_id IN ({})) ORDER BY c.id DESC LIMIT $1",
         ids.join(", ")
     ));
     let rows = on_pool!(db, |p| {

@@ -38,7 +38,7 @@ macro_rules! presentation_select {
          f.original_language_en AS f_original_language_en, f.dubbing_en AS f_dubbing_en, f.subtitles_en AS f_subtitles_en, \
          f.release_date AS f_release_date, f.runtime AS f_runtime, f.classification AS f_classification, f.classification_en AS f_classification_en, \
          f.synopsis AS f_synopsis, f.synopsis_en AS f_synopsis_en, f.poster_from AS f_poster_from, \
-         f.poster_to AS f_poster_to, \
+         f.poster_to AS f_poster_to, f.trailer_url AS f_trailer_url, f.poster_version AS f_poster_version, \
          c.id AS c_id, c.name AS c_name, c.name_en AS c_name_en, \
          v.id AS v_id, v.location_id AS v_location_id, v.name AS v_name, v.name_en AS v_name_en, \
          v.venue_type_id AS v_venue_type_id, \
@@ -120,13 +120,13 @@ macro_rules! insert_catalogue {
             sqlx::query(sqlx::AssertSqlSafe(upsert(
                 "INSERT INTO features (id, name, name_en, category_id, original_language, dubbing, subtitles, \
                  release_date, runtime, classification, classification_en, synopsis, synopsis_en, poster_from, poster_to, \
-                 original_language_en, dubbing_en, subtitles_en) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)", "id"),
+                 original_language_en, dubbing_en, subtitles_en, trailer_url) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)", "id"),
             ))
             .bind(f.id).bind(&f.name).bind(&f.name_en).bind(f.category_id).bind(&f.original_language)
             .bind(&f.dubbing).bind(&f.subtitles).bind(&f.release_date).bind(f.runtime).bind(&f.classification).bind(&f.classification_en)
             .bind(&f.synopsis).bind(&f.synopsis_en).bind(&f.poster_from).bind(&f.poster_to)
-            .bind(&f.original_language_en).bind(&f.dubbing_en).bind(&f.subtitles_en)
+            .bind(&f.original_language_en).bind(&f.dubbing_en).bind(&f.subtitles_en).bind(&f.trailer_url)
             .execute(&mut *tx).await.map_err(db_err)?;
         }
         for t in &d.tickets {
@@ -145,12 +145,13 @@ macro_rules! insert_catalogue {
         }
         for p in &d.products {
             sqlx::query(sqlx::AssertSqlSafe(upsert(
-                "INSERT INTO products (id, name, name_en, category, price, location_id, icon, color, sort) \
+                "INSERT INTO products (id, name, name_en, category, price, icon, color, sort, is_active) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", "id"),
             ))
-            .bind(p.id).bind(&p.name).bind(&p.name_en).bind(&p.category).bind(p.price).bind(p.location_id)
-            .bind(&p.icon).bind(&p.color).bind(p.sort)
+            .bind(p.id).bind(&p.name).bind(&p.name_en).bind(&p.category).bind(p.price)
+            .bind(&p.icon).bind(&p.color).bind(p.sort).bind(p.on_sale)
             .execute(&mut *tx).await.map_err(db_err)?;
+            crate::catalogue::set_product_locations!(tx, p.id, p.location_ids.iter().chain(&p.location_id));
         }
         for s in &d.service_charges {
             sqlx::query(sqlx::AssertSqlSafe(upsert(
@@ -426,7 +427,8 @@ impl CatalogueStore for Db {
          f.original_language_en AS f_original_language_en, f.dubbing_en AS f_dubbing_en, f.subtitles_en AS f_subtitles_en, \
              f.release_date AS f_release_date, f.runtime AS f_runtime, f.classification AS f_classification, f.classification_en AS f_classification_en, \
              f.synopsis AS f_synopsis, f.synopsis_en AS f_synopsis_en, f.poster_from AS f_poster_from, \
-             f.poster_to AS f_poster_to, c.id AS c_id, c.name AS c_name, c.name_en AS c_name_en \
+             f.poster_to AS f_poster_to, f.trailer_url AS f_trailer_url, f.poster_version AS f_poster_version, \
+             c.id AS c_id, c.name AS c_name, c.name_en AS c_name_en \
              FROM features f JOIN feature_categories c ON c.id = f.category_id ORDER BY f.id",
             [],
             feature_and_category
@@ -443,30 +445,28 @@ impl CatalogueStore for Db {
     }
 
     async fn product(&self, id: i64) -> StoreResult<Option<Product>> {
-        fetch_optional!(
+        let found = fetch_optional!(
             self,
             "SELECT * FROM products WHERE id = $1",
             [id],
             rows::product
-        )
+        )?;
+        Ok(with_locations(self, found.into_iter().collect())
+            .await?
+            .pop())
     }
 
     async fn products_for_location(&self, location_id: i64) -> StoreResult<Vec<Product>> {
-        fetch_all!(
-            self,
-            "SELECT * FROM products WHERE location_id IS NULL OR location_id = $1 ORDER BY sort, id",
-            [location_id],
-            rows::product
-        )
+        let all = with_locations(self, all_products(self).await?).await?;
+        Ok(all.into_iter().filter(|p| p.sold_at(location_id)).collect())
     }
 
     async fn chain_products(&self) -> StoreResult<Vec<Product>> {
-        fetch_all!(
-            self,
-            "SELECT * FROM products WHERE location_id IS NULL ORDER BY sort, id",
-            [],
-            rows::product
-        )
+        let all = with_locations(self, all_products(self).await?).await?;
+        Ok(all
+            .into_iter()
+            .filter(|p| p.on_sale && p.location_ids.is_empty())
+            .collect())
     }
 
     async fn seatplan(&self, seatplan_id: i64) -> StoreResult<Option<Seatplan>> {
@@ -613,6 +613,66 @@ impl CatalogueStore for Db {
         )
     }
 }
+
+/// Every product, by sort then id, without its complexes.
+pub(crate) async fn all_products(db: &Db) -> StoreResult<Vec<Product>> {
+    fetch_all!(
+        db,
+        "SELECT * FROM products ORDER BY sort, id",
+        [],
+        rows::product
+    )
+}
+
+/// The products with the complexes that sell them (`product_locations`; none: every complex).
+/// The catalogue is small: one read of the join table beats one per product.
+pub(crate) async fn with_locations(
+    db: &Db,
+    mut products: Vec<Product>,
+) -> StoreResult<Vec<Product>> {
+    if products.is_empty() {
+        return Ok(products);
+    }
+    let pairs: Vec<(i64, i64)> = crate::on_pool!(db, |p| sqlx::query_as(
+        "SELECT product_id, location_id FROM product_locations ORDER BY product_id, location_id"
+    )
+    .fetch_all(p)
+    .await
+    .map_err(db_err))?;
+    for product in &mut products {
+        product.location_ids = pairs
+            .iter()
+            .filter(|(p, _)| *p == product.id)
+            .map(|(_, l)| *l)
+            .collect();
+    }
+    Ok(products)
+}
+
+/// Replaces a product's complexes, on an open transaction `$tx` (an empty list: every complex).
+macro_rules! set_product_locations {
+    ($tx:expr, $id:expr, $locations:expr) => {{
+        let id: i64 = $id;
+        sqlx::query("DELETE FROM product_locations WHERE product_id = $1")
+            .bind(id)
+            .execute(&mut *$tx)
+            .await
+            .map_err(db_err)?;
+        let mut locations: Vec<i64> = $locations.copied().collect();
+        locations.sort_unstable();
+        locations.dedup();
+        for l in locations {
+            sqlx::query("INSERT INTO product_locations (product_id, location_id) VALUES ($1, $2)")
+                .bind(id)
+                .bind(l)
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+        }
+    }};
+}
+
+pub(crate) use set_product_locations;
 
 fn feature_and_category(r: &impl rows::Get) -> Result<(Feature, FeatureCategory), sqlx::Error> {
     Ok((rows::feature(r)?, rows::category(r)?))

@@ -100,7 +100,16 @@ impl CatalogueImportStore for Db {
                 [],
                 rows::category
             )?,
-            features: self.features().await?.into_iter().map(|(f, _)| f).collect(),
+            // An uploaded poster is not the file's to compare (an upload sets it, decision 0069).
+            features: self
+                .features()
+                .await?
+                .into_iter()
+                .map(|(f, _)| Feature {
+                    poster_version: None,
+                    ..f
+                })
+                .collect(),
             ticket_groups: fetch_all!(
                 self,
                 "SELECT * FROM ticket_groups ORDER BY id",
@@ -108,12 +117,15 @@ impl CatalogueImportStore for Db {
                 rows::ticket_group
             )?,
             tickets: fetch_all!(self, "SELECT * FROM tickets ORDER BY id", [], rows::ticket)?,
-            products: fetch_all!(
-                self,
-                "SELECT * FROM products ORDER BY id",
-                [],
-                rows::product
-            )?,
+            products: {
+                let mut all = crate::catalogue::with_locations(
+                    self,
+                    crate::catalogue::all_products(self).await?,
+                )
+                .await?;
+                all.sort_by_key(|p| p.id);
+                all
+            },
             service_charges: fetch_all!(
                 self,
                 "SELECT * FROM service_charges ORDER BY id",

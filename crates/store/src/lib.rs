@@ -72,6 +72,7 @@ macro_rules! fetch_optional {
 }
 
 mod audit;
+mod backoffice;
 mod catalogue;
 mod catalogue_import;
 mod checkout;

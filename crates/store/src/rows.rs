@@ -80,6 +80,8 @@ pub(crate) fn feature(r: &impl Get) -> R<Feature> {
         synopsis_en: r.s("f_synopsis_en")?,
         poster_from: r.s("f_poster_from")?,
         poster_to: r.s("f_poster_to")?,
+        trailer_url: r.s("f_trailer_url")?,
+        poster_version: r.os("f_poster_version")?,
     })
 }
 
@@ -247,10 +249,13 @@ pub(crate) fn product(r: &impl Get) -> R<Product> {
         name_en: r.s("name_en")?,
         category: r.s("category")?,
         price: r.i("price")?,
-        location_id: r.oi("location_id")?,
+        location_id: None,
+        // Read from `product_locations` beside it (`catalogue::with_locations`).
+        location_ids: Vec::new(),
         icon: r.s("icon")?,
         color: r.s("color")?,
         sort: r.i("sort")?,
+        on_sale: r.b("is_active")?,
     })
 }
 

@@ -356,6 +356,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     let seat_plan_store: Arc<dyn kupa_app::seat_plans::SeatPlanStore> = store.clone();
     let price_store: Arc<dyn kupa_app::programme::PriceStore> = store.clone();
     let programme_catalogue = cat.clone();
+    let backoffice_store: Arc<dyn kupa_app::backoffice::BackOfficeStore> = store.clone();
     let clock_port_for_programme = clock_port.clone();
     let seat_plans = Arc::new(
         kupa_app::seat_plans::SeatPlanService::new(seat_plan_store, clock_port.clone())
@@ -394,6 +395,15 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
         settings.link_key.clone(),
         clock.clone(),
     ));
+    let backoffice = Arc::new(
+        kupa_app::backoffice::BackOfficeService::new(
+            backoffice_store,
+            cache.clone(),
+            clock_port_for_programme.clone(),
+            settings.cleaning_gap_minutes,
+        )
+        .with_cache(cache.clone()),
+    );
     let programme = Arc::new(
         kupa_app::programme::ProgrammeService::new(
             programme_store,
@@ -409,6 +419,7 @@ pub fn app_state(store: Arc<Db>, providers: Providers, settings: ApiSettings) ->
     AppState::new(Services {
         programme,
         seat_plans,
+        backoffice,
         catalogue,
         booking,
         tickets,

@@ -145,6 +145,16 @@ export function formatDayMonth(ymd: string, lang: string): string {
   }).format(calendarNoon(ymd));
 }
 
+/** A calendar day in a table's few characters ("14 Jul 2026"). */
+export function formatShortDate(ymd: string, lang: string): string {
+  return new Intl.DateTimeFormat(intlLocale(lang), {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(calendarNoon(ymd));
+}
+
 /** Full date of a calendar day ("Tuesday, 14 July 2026"). */
 export function formatLongDate(ymd: string, lang: string): string {
   return new Intl.DateTimeFormat(intlLocale(lang), {

@@ -24,6 +24,7 @@ export function makePresentation(overrides: Partial<Presentation> = {}): Present
     featureName: 'הסרט הגדול',
     featureNameEn: 'The Big Movie',
     featureImageUrl: '/api/features/1/placeholderImage',
+    featureTrailerUrl: '',
     locationId: 2,
     locationName: 'קולנוע הדר',
     locationNameEn: 'Hadar Cinema',
@@ -71,6 +72,7 @@ export function makeFeature(overrides: Partial<Feature> = {}): Feature {
     synopsis: 'תקציר',
     synopsisEn: 'A synopsis.',
     imageUrl: '/api/features/1/placeholderImage',
+    trailerUrl: '',
     ...overrides,
   };
 }

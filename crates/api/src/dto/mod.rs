@@ -30,7 +30,12 @@ pub struct Presentation {
     /// Hebrew name; `featureNameEn` is the English one (other locales fall back to English).
     pub feature_name: String,
     pub feature_name_en: String,
+    /// The film's poster: the uploaded one (600 px wide), else the generated one.
     pub feature_image_url: String,
+    /// The uploaded poster's sizes for `<img srcset>` (300w, 600w); null: the generated poster.
+    pub feature_image_srcset: Option<String>,
+    /// The film's trailer (https); empty: none.
+    pub feature_trailer_url: String,
     pub location_id: i64,
     pub location_name: String,
     pub location_name_en: String,
@@ -104,7 +109,9 @@ impl Presentation {
             feature_id: v.feature.id,
             feature_name: v.feature.name.clone(),
             feature_name_en: v.feature.name_en.clone(),
-            feature_image_url: feature_image_url(v.feature.id),
+            feature_image_url: feature_image_url(&v.feature),
+            feature_image_srcset: feature_image_srcset(&v.feature),
+            feature_trailer_url: v.feature.trailer_url.clone(),
             location_id: v.location.id,
             location_name: v.location.name.clone(),
             location_name_en: v.location.name_en.clone(),
@@ -145,8 +152,34 @@ impl Presentation {
     }
 }
 
-pub fn feature_image_url(id: i64) -> String {
+/// The generated poster of a feature (its colours and title, SVG).
+pub fn generated_poster_url(id: i64) -> String {
     format!("/api/features/{id}/placeholderImage")
+}
+
+/// One size of a feature's uploaded poster (decision 0069); its version makes the address new
+/// with each upload, so it may be cached for good.
+fn uploaded_poster_url(id: i64, version: &str, width: i64) -> String {
+    format!("/api/features/{id}/poster/{width}?v={version}")
+}
+
+/// The poster the storefront shows: the uploaded one (its largest size), else the generated one.
+pub fn feature_image_url(f: &kupa_app::model::Feature) -> String {
+    match &f.poster_version {
+        Some(v) => uploaded_poster_url(f.id, v, 600),
+        None => generated_poster_url(f.id),
+    }
+}
+
+/// The uploaded poster's sizes as an `<img srcset>` (null: none uploaded, one SVG serves all).
+pub fn feature_image_srcset(f: &kupa_app::model::Feature) -> Option<String> {
+    f.poster_version.as_ref().map(|v| {
+        kupa_app::backoffice::POSTER_WIDTHS
+            .iter()
+            .map(|w| format!("{} {w}w", uploaded_poster_url(f.id, v, *w)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -230,7 +263,12 @@ pub struct Feature {
     pub classification_en: String,
     pub synopsis: String,
     pub synopsis_en: String,
+    /// The poster: the uploaded one (600 px wide), else the generated one.
     pub image_url: String,
+    /// The uploaded poster's sizes for `<img srcset>`; null: the generated poster.
+    pub image_srcset: Option<String>,
+    /// The trailer (https), shown as a link; empty: none.
+    pub trailer_url: String,
 }
 
 impl Feature {
@@ -254,7 +292,9 @@ impl Feature {
             classification_en: f.classification_en.clone(),
             synopsis: f.synopsis.clone(),
             synopsis_en: f.synopsis_en.clone(),
-            image_url: feature_image_url(f.id),
+            image_url: feature_image_url(f),
+            image_srcset: feature_image_srcset(f),
+            trailer_url: f.trailer_url.clone(),
         }
     }
 }

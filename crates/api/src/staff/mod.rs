@@ -10,8 +10,10 @@
 
 mod door;
 mod events;
+mod films;
 mod live;
 mod prices;
+mod products;
 mod programme;
 mod refs;
 mod reports;
@@ -54,6 +56,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(prices::router())
         .merge(sales_switches::router())
         .merge(seat_plans::router())
+        .merge(films::router())
+        .merge(products::router())
 }
 
 /// The logged-in staff user of a request (the `kupa_staff` cookie).

@@ -142,7 +142,8 @@ async fn set_switch(
 #[serde(rename_all = "camelCase")]
 pub struct AuditParams {
     /// added, moved, cancelled, ticketGroup, screeningChannel, salesSwitch, seatPlan,
-    /// priceScheduled or priceWithdrawn; absent: every kind.
+    /// priceScheduled, priceWithdrawn, filmAdded, filmChanged, filmPoster, productAdded or
+    /// productChanged; absent: every kind.
     pub kind: Option<String>,
     /// A complex of the user's businesses; absent: all of them.
     pub location_id: Option<i64>,
@@ -157,14 +158,18 @@ pub struct AuditParams {
 pub struct AuditEntryDto {
     pub id: i64,
     /// added, moved, cancelled, ticketGroup, screeningChannel (a screening), salesSwitch (a
-    /// complex's channel), priceScheduled or priceWithdrawn (a business's prices) or seatPlan (a hall's new
-    /// seat-plan version).
+    /// complex's channel), priceScheduled or priceWithdrawn (a business's prices), seatPlan (a
+    /// hall's new seat-plan version), filmAdded, filmChanged, filmPoster (a film), productAdded
+    /// or productChanged (a product).
     pub kind: String,
     pub at: String,
-    pub business_id: i64,
-    /// The complex; null for a change of the whole business (its prices).
+    /// Null: a change of the chain's own (a film; a product sold by several businesses), which
+    /// every manager reads.
+    pub business_id: Option<i64>,
+    /// The complex; null for a change of the whole business (its prices) or of no one complex
+    /// (a film; a product sold at several).
     pub location_id: Option<i64>,
-    /// The screening changed; null for a sales switch or a seat plan.
+    /// The screening changed; null for a sales switch, a seat plan, a film or a product.
     pub presentation_id: Option<i64>,
     pub staff_user_id: i64,
     /// The staff user's first and last name.
@@ -172,9 +177,10 @@ pub struct AuditEntryDto {
     /// What it was before (null for an addition) and after: a screening's programme fields,
     /// a switch's (locationId, channel, offline, advanceSales, open), a screening's channel
     /// (presentationId, channel, open), a scheduled change (id, ticketId or serviceCharge,
-    /// effectiveFrom, price or amount/percentBp/perTicket; after a withdrawal `{id, withdrawn}`), or a hall's newest seat plan (venueId,
-    /// seatplanId, version, name, sections, seats, gaCapacity, basedOn; before: null for the
-    /// hall's first).
+    /// effectiveFrom, price or amount/percentBp/perTicket; after a withdrawal `{id, withdrawn}`),
+    /// a hall's newest seat plan (venueId, seatplanId, version, name, sections, seats,
+    /// gaCapacity, basedOn; before: null for the hall's first), or a film's or a product's fields
+    /// (a poster: its version and size, never its bytes).
     /// No personal data.
     #[schema(value_type = Option<Object>)]
     pub before: Option<serde_json::Value>,

@@ -143,6 +143,7 @@ fn first_posters(presentations: &[crate::dto::Presentation], lang: &str) -> Stri
         date_time: &p.date_time,
         feature_id: p.feature_id,
         feature_image_url: &p.feature_image_url,
+        feature_image_srcset: p.feature_image_srcset.as_deref(),
     });
     poster_preloads(showings.collect(), lang)
 }
@@ -154,7 +155,12 @@ struct Showing<'a> {
     date_time: &'a str,
     feature_id: i64,
     feature_image_url: &'a str,
+    /// An uploaded poster's sizes: preloaded as the card's `<img srcset sizes>` picks them.
+    feature_image_srcset: Option<&'a str>,
 }
+
+/// The card poster's `sizes` (web/src/features/whats-on/components/Poster.tsx `POSTER_SIZES`).
+pub(in crate::web) const POSTER_SIZES: &str = "200px";
 
 fn poster_preloads(mut by_time: Vec<Showing<'_>>, lang: &str) -> String {
     by_time.sort_by(|a, b| a.date_time.cmp(b.date_time).then(a.id.cmp(&b.id)));
@@ -168,7 +174,7 @@ fn poster_preloads(mut by_time: Vec<Showing<'_>>, lang: &str) -> String {
             continue;
         }
         features.push(p.feature_id);
-        let generated = crate::dto::feature_image_url(p.feature_id);
+        let generated = crate::dto::generated_poster_url(p.feature_id);
         let url = if p.feature_image_url.is_empty() {
             generated.clone()
         } else {
@@ -179,8 +185,17 @@ fn poster_preloads(mut by_time: Vec<Showing<'_>>, lang: &str) -> String {
         } else {
             url
         };
+        let srcset = p
+            .feature_image_srcset
+            .map(|set| {
+                format!(
+                    " imagesrcset=\"{}\" imagesizes=\"{POSTER_SIZES}\"",
+                    html_attr(set)
+                )
+            })
+            .unwrap_or_default();
         links.push_str(&format!(
-            "<link rel=\"preload\" as=\"image\" fetchpriority=\"high\" href=\"{}\">",
+            "<link rel=\"preload\" as=\"image\" fetchpriority=\"high\" href=\"{}\"{srcset}>",
             html_attr(&url)
         ));
     }
@@ -213,7 +228,7 @@ mod tests {
     fn the_first_two_cards_posters_are_preloaded_in_the_pages_language() {
         let urls: HashMap<i64, String> = [10, 20, 30]
             .into_iter()
-            .map(|f| (f, crate::dto::feature_image_url(f)))
+            .map(|f| (f, crate::dto::generated_poster_url(f)))
             .collect();
         let day = || {
             [
@@ -228,6 +243,7 @@ mod tests {
                 date_time,
                 feature_id,
                 feature_image_url: &urls[&feature_id],
+                feature_image_srcset: None,
             })
             .collect::<Vec<_>>()
         };

@@ -6,6 +6,7 @@
 mod common;
 
 mod arbiter;
+mod backoffice_catalogue;
 mod cancel;
 mod captcha;
 mod cardcom;

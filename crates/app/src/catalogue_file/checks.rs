@@ -165,8 +165,8 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
         )?;
     }
     for p in &d.products {
-        if let Some(l) = p.location_id {
-            need("location", &locations, l, format!("product {}", p.id))?;
+        for l in p.location_ids.iter().chain(&p.location_id) {
+            need("location", &locations, *l, format!("product {}", p.id))?;
         }
     }
     for m in &d.mini_sites {

@@ -240,7 +240,7 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
         features: file.features,
         ticket_groups: file.ticket_groups,
         tickets: file.tickets,
-        products: file.products,
+        products: file.products.into_iter().map(Product::folded).collect(),
         service_charges: file.service_charges,
         // Spec 4: stored mobiles starting +972 start with 0 instead; the login looks them up so.
         customers: file

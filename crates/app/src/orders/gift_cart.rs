@@ -335,7 +335,7 @@ fn gift_products(
         // Only a chain-wide product: one of a single complex could not be collected anywhere.
         let product = menu
             .iter()
-            .find(|p| p.id == *id && p.location_id.is_none())
+            .find(|p| p.id == *id && p.location_ids.is_empty())
             .ok_or_else(|| {
                 AppError::rejected_with(
                     ErrorCode::FormValidation,

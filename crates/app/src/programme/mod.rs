@@ -238,8 +238,11 @@ pub trait ProgrammeStore: Send + Sync {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChangeRecord {
     pub id: i64,
-    pub business_id: i64,
-    /// None for a change of a whole business (its prices).
+    /// None: a change of the chain's own (a film, a product of several businesses, decision
+    /// 0069), which every manager reads.
+    pub business_id: Option<i64>,
+    /// None for a change of a whole business (its prices) or of no one complex (a film, a
+    /// product of several).
     pub location_id: Option<i64>,
     /// The screening changed; None for a complex's sales switch.
     pub presentation_id: Option<i64>,

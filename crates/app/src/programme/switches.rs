@@ -29,8 +29,10 @@ pub struct AuditQuery {
 
 /// The kinds of change the audit keeps: a screening added, moved, cancelled, its ticket group or
 /// a channel of it set; a complex's sales switch; a price or service charge scheduled from a day
-/// or withdrawn (decision 0070); a hall's new seat-plan version (decision 0068).
-pub const AUDIT_KINDS: [&str; 9] = [
+/// or withdrawn (decision 0070); a hall's new seat-plan version (decision 0068); a film added,
+/// changed or given a poster, a product added or changed (decision 0069). The database checks
+/// only that a kind is named: this list is the closed one.
+pub const AUDIT_KINDS: [&str; 14] = [
     "added",
     "moved",
     "cancelled",
@@ -40,6 +42,11 @@ pub const AUDIT_KINDS: [&str; 9] = [
     "screeningChannel",
     "priceScheduled",
     "priceWithdrawn",
+    crate::backoffice::FILM_ADDED,
+    crate::backoffice::FILM_CHANGED,
+    crate::backoffice::FILM_POSTER,
+    crate::backoffice::PRODUCT_ADDED,
+    crate::backoffice::PRODUCT_CHANGED,
 ];
 
 impl ProgrammeService {
@@ -110,7 +117,7 @@ impl ProgrammeService {
         {
             return Err(AppError::rejected_with(
                 ErrorCode::FormValidation,
-                "kind is added, moved, cancelled, salesSwitch, seatPlan, ticketGroup, screeningChannel, priceScheduled or priceWithdrawn",
+                format!("kind is one of {}", AUDIT_KINDS.join(", ")),
                 serde_json::json!({ "field": "kind" }),
             ));
         }

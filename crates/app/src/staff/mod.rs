@@ -80,13 +80,17 @@ pub enum Access {
     Door,
     /// The programme: screenings added, moved, cancelled, weeks copied (managers; decision 0058).
     Programme,
+    /// The chain's films and products (managers; decision 0069).
+    Catalogue,
 }
 
 impl Access {
     pub fn allows(self, role: Role) -> bool {
         match self {
             Access::Attendance | Access::Door => matches!(role, Role::Manager | Role::Usher),
-            Access::Sales | Access::Waivers | Access::Programme => role == Role::Manager,
+            Access::Sales | Access::Waivers | Access::Programme | Access::Catalogue => {
+                role == Role::Manager
+            }
             Access::ReferencePrompts => {
                 matches!(role, Role::Manager | Role::TicketReferenceAgent)
             }

@@ -60,6 +60,8 @@ export default function MoviePage() {
         <img
           className="mk-movie__poster"
           src={featurePosterUrl({ featureId: f.id, featureImageUrl: f.imageUrl }, lang)}
+          srcSet={f.imageSrcset ?? undefined}
+          sizes={f.imageSrcset ? '200px' : undefined}
           alt=""
           width={200}
           height={300}
@@ -74,6 +76,13 @@ export default function MoviePage() {
             </p>
           )}
           <p>{localizedName(lang, f.synopsis, f.synopsisEn)}</p>
+          {f.trailerUrl && (
+            <p>
+              <a className="mk-link" href={f.trailerUrl} target="_blank" rel="noopener noreferrer">
+                {t('marketing.movie.trailer')}
+              </a>
+            </p>
+          )}
           <dl className="mk-facts">
             {facts.map(([k, v]) => (
               <div key={k} className="mk-facts__row">

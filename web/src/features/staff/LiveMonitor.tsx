@@ -25,6 +25,8 @@ import { PresentationBox } from './PresentationBox';
 import { AuditView } from './backoffice/AuditView';
 import { SalesSwitchesView } from './backoffice/SalesSwitchesView';
 import { SeatPlansView } from './seat-plans/SeatPlansView';
+import { FilmsView } from './catalogue/FilmsView';
+import { ProductsView } from './catalogue/ProductsView';
 import { ProgrammeView } from './programme/ProgrammeView';
 import { RefAdmin } from './RefAdmin';
 import { ReportsView } from './ReportsView';
@@ -33,7 +35,16 @@ import { useFigureEvents } from './useFigureEvents';
 import { formatDay, weekday } from './model';
 
 type View =
-  'attendance' | 'sales' | 'refs' | 'reports' | 'programme' | 'seatPlans' | 'switches' | 'audit';
+  | 'attendance'
+  | 'sales'
+  | 'refs'
+  | 'reports'
+  | 'programme'
+  | 'seatPlans'
+  | 'films'
+  | 'products'
+  | 'switches'
+  | 'audit';
 
 export function LiveMonitor({ me }: { me: StaffMe }) {
   const { t, i18n } = useTranslation();
@@ -64,10 +75,41 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
   };
   const views: View[] =
     me.role === 'manager'
-      ? ['attendance', 'sales', 'reports', 'programme', 'seatPlans', 'switches', 'audit', 'refs']
+      ? [
+          'attendance',
+          'sales',
+          'reports',
+          'programme',
+          'seatPlans',
+          'films',
+          'products',
+          'switches',
+          'audit',
+          'refs',
+        ]
       : me.role === 'usher'
         ? ['attendance']
         : ['refs'];
+  const viewLabel = (v: View) => {
+    switch (v) {
+      case 'reports':
+        return t('staffReports.view');
+      case 'programme':
+        return t('staffProgramme.view');
+      case 'seatPlans':
+        return t('staffSeatPlans.view');
+      case 'films':
+        return t('staffFilms.view');
+      case 'products':
+        return t('staffProducts.view');
+      case 'switches':
+        return t('staffSwitches.view');
+      case 'audit':
+        return t('staffAudit.view');
+      default:
+        return t(`staff.view.${v}`);
+    }
+  };
   const asked = params.get('view') as View | null;
   const view: View = asked && views.includes(asked) ? asked : views[0];
   // The calendar, locations and halls follow sales live (the box has its own seat stream).
@@ -103,17 +145,7 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
               aria-pressed={view === v}
               onClick={() => go({ view: v })}
             >
-              {v === 'reports'
-                ? t('staffReports.view')
-                : v === 'programme'
-                  ? t('staffProgramme.view')
-                  : v === 'seatPlans'
-                    ? t('staffSeatPlans.view')
-                    : v === 'switches'
-                      ? t('staffSwitches.view')
-                      : v === 'audit'
-                        ? t('staffAudit.view')
-                        : t(`staff.view.${v}`)}
+              {viewLabel(v)}
             </button>
           ))}
         </nav>
@@ -121,6 +153,8 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
       {view === 'refs' && <RefAdmin />}
       {view === 'programme' && <ProgrammeView />}
       {view === 'seatPlans' && <SeatPlansView />}
+      {view === 'films' && <FilmsView />}
+      {view === 'products' && <ProductsView />}
       {view === 'switches' && <SalesSwitchesView />}
       {view === 'audit' && <AuditView />}
       {view === 'sales' && filter.data && <SalesView filter={filter.data} />}

@@ -193,6 +193,8 @@ async function send(
   options: {
     query?: Record<string, QueryValue>;
     body?: unknown;
+    /** A file sent as it is, under its own type (an image upload), instead of a JSON body. */
+    file?: Blob;
     signal?: AbortSignal;
     ifNoneMatch?: string;
   },
@@ -200,6 +202,7 @@ async function send(
   for (let attempt = 0; ; attempt += 1) {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (options.file) headers['Content-Type'] = options.file.type || 'application/octet-stream';
     // A request that sets If-None-Match itself bypasses the browser's cache (fetch spec), so a
     // 304 reaches this code as it is.
     if (options.ifNoneMatch) headers['If-None-Match'] = options.ifNoneMatch;
@@ -211,7 +214,8 @@ async function send(
       response = await fetch(buildUrl(path, options.query), {
         method,
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body:
+          options.file ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
         credentials: 'same-origin',
         signal: options.signal,
       });
@@ -272,7 +276,12 @@ async function send(
 async function request<T>(
   method: Method,
   path: string,
-  options: { query?: Record<string, QueryValue>; body?: unknown; signal?: AbortSignal },
+  options: {
+    query?: Record<string, QueryValue>;
+    body?: unknown;
+    file?: Blob;
+    signal?: AbortSignal;
+  },
 ): Promise<T> {
   return (await (await send(method, path, options)).json()) as T;
 }
@@ -353,6 +362,11 @@ export function featurePosterUrl(
   const generated = `${API_BASE}/features/${encodeURIComponent(p.featureId)}/placeholderImage`;
   const url = p.featureImageUrl || generated;
   return url === generated && lang !== 'he' ? `${url}?lang=${encodeURIComponent(lang)}` : url;
+}
+
+/** A file sent as the body of a PUT (an image upload), under its own Content-Type. */
+export function apiPutFile<T>(path: string, file: Blob): Promise<T> {
+  return request<T>('PUT', path, { file });
 }
 
 /** A call with a JSON body (POST, PUT, DELETE), with the same uuid header and error shape as apiGet. */

@@ -1087,6 +1087,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/features/{id}/poster/{width}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The film's uploaded poster at one width (300 or 600 px; 2:3, JPEG). 404 `notFound` when no
+     *     poster was uploaded (the storefront then shows `/features/{id}/placeholderImage`).
+     */
+    get: operations['featurePoster'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/gift-orders/{id}': {
     parameters: {
       query?: never;
@@ -2090,6 +2110,63 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/films': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every film of the chain (newest first) and the categories a film may have. */
+    get: operations['staffFilms'];
+    put?: never;
+    /** Adds a film to the chain's catalogue (the generated poster until one is uploaded). */
+    post: operations['addFilm'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/films/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Changes a film's fields (its poster stays). Every node shows the change within a second. */
+    put: operations['changeFilm'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/films/{id}/poster': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Uploads a film's poster: the image's bytes as the body, `Content-Type: image/jpeg` or
+     *     `image/png`, at most 5 MB, at least 600 px wide once cut to 2:3 from its middle. It is kept
+     *     in the database in the sizes the storefront shows (300 and 600 px wide, JPEG), and shown from
+     *     then on in place of the generated poster.
+     */
+    put: operations['uploadFilmPoster'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/login': {
     parameters: {
       query?: never;
@@ -2239,6 +2316,44 @@ export interface paths {
      *     was sold then was sold at it). Recorded in the audit (`priceWithdrawn`).
      */
     post: operations['staffWithdrawTicketPrice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/products': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The products sold at one of the user's complexes, and the chain's complexes. */
+    get: operations['staffProducts'];
+    put?: never;
+    /** Adds a product, sold at the complexes given (from the next cart priced there). */
+    post: operations['addProduct'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/staff/products/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Changes a product of the user's complexes. A new price is charged from the next cart priced:
+     *     orders already priced keep theirs.
+     */
+    put: operations['changeProduct'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2829,32 +2944,39 @@ export interface components {
        * @description What it was before (null for an addition) and after: a screening's programme fields,
        *     a switch's (locationId, channel, offline, advanceSales, open), a screening's channel
        *     (presentationId, channel, open), a scheduled change (id, ticketId or serviceCharge,
-       *     effectiveFrom, price or amount/percentBp/perTicket; after a withdrawal `{id, withdrawn}`), or a hall's newest seat plan (venueId,
-       *     seatplanId, version, name, sections, seats, gaCapacity, basedOn; before: null for the
-       *     hall's first).
+       *     effectiveFrom, price or amount/percentBp/perTicket; after a withdrawal `{id, withdrawn}`),
+       *     a hall's newest seat plan (venueId, seatplanId, version, name, sections, seats,
+       *     gaCapacity, basedOn; before: null for the hall's first), or a film's or a product's fields
+       *     (a poster: its version and size, never its bytes).
        *     No personal data.
        */
       before?: Record<string, never> | null;
-      /** Format: int64 */
-      businessId: number;
+      /**
+       * Format: int64
+       * @description Null: a change of the chain's own (a film; a product sold by several businesses), which
+       *     every manager reads.
+       */
+      businessId?: number | null;
       /** @description The staff user's first and last name. */
       by: string;
       /** Format: int64 */
       id: number;
       /**
        * @description added, moved, cancelled, ticketGroup, screeningChannel (a screening), salesSwitch (a
-       *     complex's channel), priceScheduled or priceWithdrawn (a business's prices) or seatPlan (a hall's new
-       *     seat-plan version).
+       *     complex's channel), priceScheduled or priceWithdrawn (a business's prices), seatPlan (a
+       *     hall's new seat-plan version), filmAdded, filmChanged, filmPoster (a film), productAdded
+       *     or productChanged (a product).
        */
       kind: string;
       /**
        * Format: int64
-       * @description The complex; null for a change of the whole business (its prices).
+       * @description The complex; null for a change of the whole business (its prices) or of no one complex
+       *     (a film; a product sold at several).
        */
       locationId?: number | null;
       /**
        * Format: int64
-       * @description The screening changed; null for a sales switch or a seat plan.
+       * @description The screening changed; null for a sales switch, a seat plan, a film or a product.
        */
       presentationId?: number | null;
       /** Format: int64 */
@@ -3183,6 +3305,12 @@ export interface components {
       /** @description The signature as drawn: `data:image/png;base64,…`, at most 48 000 characters. */
       signature: string;
       signerName: string;
+    };
+    CategoryDto: {
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
     };
     CheckoutResponse: {
       expiresAt: string;
@@ -4087,6 +4215,9 @@ export interface components {
       dubbingEn: string;
       /** Format: int64 */
       id: number;
+      /** @description The uploaded poster's sizes for `<img srcset>`; null: the generated poster. */
+      imageSrcset?: string | null;
+      /** @description The poster: the uploaded one (600 px wide), else the generated one. */
       imageUrl: string;
       name: string;
       nameEn: string;
@@ -4103,6 +4234,8 @@ export interface components {
       subtitlesEn: string;
       synopsis: string;
       synopsisEn: string;
+      /** @description The trailer (https), shown as a link; empty: none. */
+      trailerUrl: string;
     };
     FeatureChoiceDto: {
       /** Format: int64 */
@@ -4135,6 +4268,78 @@ export interface components {
       locations: number[];
       /** @description The presentations whose seats changed. */
       presentationIds: number[];
+    };
+    /** @description A film as a manager sends it. Every text is trimmed; `runtime` in minutes. */
+    FilmBody: {
+      /** Format: int64 */
+      categoryId: number;
+      classification?: string;
+      classificationEn?: string;
+      /** @description Empty: not dubbed. */
+      dubbing?: string;
+      dubbingEn?: string;
+      name: string;
+      nameEn: string;
+      originalLanguage?: string;
+      originalLanguageEn?: string;
+      /** @description YYYY-MM-DD. */
+      releaseDate: string;
+      /**
+       * Format: int64
+       * @description Minutes, 1 to 600.
+       */
+      runtime: number;
+      subtitles?: string;
+      subtitlesEn?: string;
+      synopsis?: string;
+      synopsisEn?: string;
+      /** @description An https address (shown to buyers as a link); empty: none. */
+      trailerUrl?: string;
+    };
+    /** @description A film as the back office shows it. */
+    FilmDto: {
+      /** Format: int64 */
+      categoryId: number;
+      categoryName: string;
+      categoryNameEn: string;
+      classification: string;
+      classificationEn: string;
+      dubbing: string;
+      dubbingEn: string;
+      /** @description The caller may change it (no business shows it, or one of theirs does). */
+      editable: boolean;
+      /** Format: int64 */
+      id: number;
+      /** @description The poster the storefront shows: the uploaded one, else the generated one. */
+      imageUrl: string;
+      name: string;
+      nameEn: string;
+      originalLanguage: string;
+      originalLanguageEn: string;
+      /** @description The uploaded poster's version; null: none uploaded. */
+      posterVersion?: string | null;
+      releaseDate: string;
+      /**
+       * Format: int64
+       * @description Minutes.
+       */
+      runtime: number;
+      /** @description The businesses with a screening of it not yet over. */
+      shownBy: number[];
+      subtitles: string;
+      subtitlesEn: string;
+      synopsis: string;
+      synopsisEn: string;
+      trailerUrl: string;
+    };
+    FilmResponse: {
+      film: components['schemas']['FilmDto'];
+    };
+    FilmsResponse: {
+      /** @description The categories a film may have. */
+      categories: components['schemas']['CategoryDto'][];
+      /** @description Every film of the chain, newest first. */
+      films: components['schemas']['FilmDto'][];
     };
     FilterLocation: {
       /** Format: int64 */
@@ -4966,10 +5171,15 @@ export interface components {
       featureCategoryNameEn: string;
       /** Format: int64 */
       featureId: number;
+      /** @description The uploaded poster's sizes for `<img srcset>` (300w, 600w); null: the generated poster. */
+      featureImageSrcset?: string | null;
+      /** @description The film's poster: the uploaded one (600 px wide), else the generated one. */
       featureImageUrl: string;
       /** @description Hebrew name; `featureNameEn` is the English one (other locales fall back to English). */
       featureName: string;
       featureNameEn: string;
+      /** @description The film's trailer (https); empty: none. */
+      featureTrailerUrl: string;
       hasGASection: boolean;
       hasMultiGASections: boolean;
       hasReservedSection: boolean;
@@ -5391,6 +5601,83 @@ export interface components {
        * @description Always 0 from the server; the cart keeps the buyer's choice.
        */
       selectedQuantity: number;
+    };
+    /** @description A product as a manager sends it. */
+    ProductBody: {
+      /** @description Groups the menu: popcorn, drinks, combo, snacks, ice-cream, or another word. */
+      category: string;
+      /** @description The picture's background, "#rrggbb". */
+      color: string;
+      /**
+       * @description Sold at every complex of the chain (those opened later too): only for a manager of every
+       *     business, or a product sold everywhere already.
+       */
+      everywhere?: boolean;
+      /** @description An emoji drawn on the generated picture. */
+      icon?: string;
+      /**
+       * @description The caller's complexes that sell it (the other businesses' complexes that sold it before
+       *     keep selling it). Ignored when `everywhere`.
+       */
+      locationIds?: number[];
+      name: string;
+      nameEn: string;
+      /** @description False: not sold anywhere for now. */
+      onSale: boolean;
+      /**
+       * Format: int64
+       * @description Agorot, 0 or more.
+       */
+      price: number;
+      /**
+       * Format: int64
+       * @description Its place on the menu (smaller first).
+       */
+      sort?: number;
+    };
+    /** @description A complex of the chain, and whether it is the caller's to tick. */
+    ProductComplexDto: {
+      /** Format: int64 */
+      businessId: number;
+      /** Format: int64 */
+      id: number;
+      name: string;
+      nameEn: string;
+      /** @description One of the caller's businesses' complexes. */
+      own: boolean;
+    };
+    /** @description A product as the back office shows it. */
+    ProductDto: {
+      category: string;
+      color: string;
+      /** @description Sold at every complex. */
+      everywhere: boolean;
+      icon: string;
+      /** Format: int64 */
+      id: number;
+      /** @description Its picture (the generated one: its icon on its colour). */
+      img: string;
+      /** @description The complexes that sell it (every complex when `everywhere`), the other businesses' too. */
+      locationIds: number[];
+      name: string;
+      nameEn: string;
+      onSale: boolean;
+      /**
+       * Format: int64
+       * @description Agorot.
+       */
+      price: number;
+      /** Format: int64 */
+      sort: number;
+    };
+    ProductResponse: {
+      product: components['schemas']['ProductDto'];
+    };
+    ProductsResponse: {
+      /** @description Every complex of the chain. */
+      complexes: components['schemas']['ProductComplexDto'][];
+      /** @description The products sold at one of the caller's complexes, in menu order (those off too). */
+      products: components['schemas']['ProductDto'][];
     };
     /**
      * @description The profile fields the customer edits. Email and mobile number are not among them (decision
@@ -9915,6 +10202,59 @@ export interface operations {
       };
     };
   };
+  featurePoster: {
+    parameters: {
+      query?: {
+        /** @description The poster's version, from `imageUrl`: only makes the address new after an upload */
+        v?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Feature id */
+        id: number;
+        /** @description 300 or 600 */
+        width: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The poster */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/jpeg': number[];
+        };
+      };
+      /** @description Not modified (If-None-Match) */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description notFound: no uploaded poster, or another width */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation: an id or width that is not a number */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   giftOrder: {
     parameters: {
       query?: never;
@@ -12523,7 +12863,8 @@ export interface operations {
       query?: {
         /**
          * @description added, moved, cancelled, ticketGroup, screeningChannel, salesSwitch, seatPlan,
-         *     priceScheduled or priceWithdrawn; absent: every kind.
+         *     priceScheduled, priceWithdrawn, filmAdded, filmChanged, filmPoster, productAdded or
+         *     productChanged; absent: every kind.
          */
         kind?: string;
         /** @description A complex of the user's businesses; absent: all of them. */
@@ -12675,6 +13016,241 @@ export interface operations {
       };
       /** @description tooManyRequests (Retry-After) */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffFilms: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The films */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FilmsResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  addFilm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FilmBody'];
+      };
+    };
+    responses: {
+      /** @description Added */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FilmResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only, or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.fields: field → rule: required, max, min, date, https, category) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  changeFilm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Film (feature) id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FilmBody'];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FilmResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only; a film shown only by other businesses */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description screeningOverlap: with a longer runtime a screening of it would overlap the next one of its hall (params.presentationId) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.fields) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  uploadFilmPoster: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Film (feature) id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description The image */
+    requestBody?: {
+      content: {
+        'image/jpeg': unknown;
+        'image/png': unknown;
+      };
+    };
+    responses: {
+      /** @description Uploaded */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FilmResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payloadTooLarge: over 5 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.fields.poster: imageType, image, imageSize) */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -13089,6 +13665,158 @@ export interface operations {
         };
       };
       /** @description formValidation: it started on a past day */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  staffProducts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The products */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProductsResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  addProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProductBody'];
+      };
+    };
+    responses: {
+      /** @description Added */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProductResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only, or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.fields: field → rule: required, max, min, colour, location) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  changeProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Product id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProductBody'];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProductResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such product at the user's complexes */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.fields) */
       422: {
         headers: {
           [name: string]: unknown;

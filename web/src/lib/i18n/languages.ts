@@ -51,6 +51,8 @@ export const STAFF_NAMESPACES: readonly string[] = [
   'door',
   'staffReports',
   'staffProgramme',
+  'staffFilms',
+  'staffProducts',
   'staffSwitches',
   'staffAudit',
   'staffSeatPlans',

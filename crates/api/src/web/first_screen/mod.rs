@@ -150,7 +150,7 @@ pub(super) fn place_name<'a>(lang: &str, p: &'a crate::dto::Presentation) -> &'a
 
 /// The poster's address in the page's language (`featurePosterUrl`).
 pub(super) fn poster_url(feature_id: i64, image_url: &str, lang: &str) -> String {
-    let generated = crate::dto::feature_image_url(feature_id);
+    let generated = crate::dto::generated_poster_url(feature_id);
     let url = if image_url.is_empty() {
         generated.clone()
     } else {

@@ -10,6 +10,7 @@ use jiff::civil::Date;
 use super::{Page, dates, esc, localized, place_name, poster_url};
 use crate::catalogue::PresentationsByDateResponse;
 use crate::dto::{Feature, Presentation};
+use crate::web::landing::POSTER_SIZES;
 
 /// The cards written: more than fill the first screen of a phone (two) or a desktop (two rows
 /// of two); the app adds the rest.
@@ -212,10 +213,17 @@ fn feature_card(
     } else {
         ("lazy", "auto", "async")
     };
+    // An uploaded poster's two widths, picked by the card's width as the app's Poster picks them
+    // (decision 0069); the generated poster is one SVG.
+    let srcset = p
+        .feature_image_srcset
+        .as_deref()
+        .map(|set| format!(" srcset=\"{}\" sizes=\"{POSTER_SIZES}\"", esc(set)))
+        .unwrap_or_default();
     let _ = write!(
         html,
         "<article class=\"feature-card\" aria-labelledby=\"feature-{fid}-name\">\
-         <img class=\"feature-card__poster\" src=\"{}\" alt=\"\" width=\"200\" height=\"300\" \
+         <img class=\"feature-card__poster\" src=\"{}\"{srcset} alt=\"\" width=\"200\" height=\"300\" \
          loading=\"{loading}\" fetchpriority=\"{priority}\" decoding=\"{decoding}\">\
          <div class=\"feature-card__head\"><h2 id=\"feature-{fid}-name\" class=\"feature-card__name\">\
          <a class=\"feature-card__name-link\" href=\"{}\">{}</a></h2>",
@@ -340,7 +348,7 @@ pub(super) mod tests {
             "seatplanId": 1, "venueTypeId": 1, "featureCategoryId": 1,
             "featureCategoryName": "דרמה", "featureCategoryNameEn": "Drama",
             "featureId": 10, "featureName": "הסרט", "featureNameEn": "The Film",
-            "featureImageUrl": "/api/features/10/placeholderImage",
+            "featureImageUrl": "/api/features/10/placeholderImage", "featureTrailerUrl": "",
             "locationId": 1, "locationName": "קופה תל אביב", "locationNameEn": "Kupa Tel Aviv",
             "dateTime": "2026-07-14T17:00:00Z", "authProfileId": 1, "businessId": 1,
             "isReserved": true, "isGA": 0, "seatingPolicyId": 1, "seatingMode": "reserved",

@@ -11,7 +11,14 @@ import { errorMessage } from '../../../lib/apiErrors';
 import { formatDateTime, formatLongDate, formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
 import { choicesQuery } from '../programme/api';
-import { AUDIT_KINDS, auditQuery, isAuditField, type AuditKind, type Channel } from './api';
+import {
+  AUDIT_KINDS,
+  auditQuery,
+  isAuditField,
+  type AuditEntry,
+  type AuditKind,
+  type Channel,
+} from './api';
 import { diff } from './model';
 import './backoffice.css';
 
@@ -61,6 +68,11 @@ export function AuditView() {
       if (v === null) return t('staffProgramme.ticketGroup.asHall');
       return g ? localizedName(lang, g.name, g.nameEn) : String(v);
     }
+    if (field === 'locationIds' && Array.isArray(v)) {
+      return v.length === 0
+        ? t('staffProducts.everywhere')
+        : v.map((id) => (typeof id === 'number' ? complexName(id) : String(id))).join(', ');
+    }
     if ((field === 'price' || field === 'amount') && typeof v === 'number')
       return formatMoney(v, lang);
     if (field === 'percentBp' && typeof v === 'number') return `${v / 100}%`;
@@ -68,7 +80,23 @@ export function AuditView() {
     if (typeof v === 'string' && ISO.test(v)) return formatDateTime(v, lang);
     return String(v);
   };
+  // Where a change was made: the chain's own (a film, a product of several businesses), a
+  // product sold at several complexes of one business, a whole business (its prices), or a complex.
+  const where = (c: AuditEntry) => {
+    if (c.businessId === null || c.businessId === undefined) return t('staffAudit.chain');
+    if ((c.locationId === null || c.locationId === undefined) && c.kind.startsWith('product'))
+      return t('staffAudit.severalComplexes');
+    return complexName(c.locationId);
+  };
   const restart = () => setCursors([null]);
+  // A film's or a product's change names it by its id (kept in its before and after).
+  const subject = (c: AuditEntry) => {
+    const id = (c.after as { id?: unknown } | null)?.id;
+    if (typeof id !== 'number') return null;
+    if (c.kind.startsWith('film')) return t('staffAudit.film', { id });
+    if (c.kind.startsWith('product')) return t('staffAudit.product', { id });
+    return null;
+  };
 
   return (
     <section className="backoffice" aria-labelledby="audit-title">
@@ -142,10 +170,11 @@ export function AuditView() {
                   <td>
                     {t(`staffAudit.kinds.${c.kind as AuditKind}`)}
                     <span className="audit__where">
-                      {complexName(c.locationId)}
+                      {where(c)}
                       {c.presentationId !== null && c.presentationId !== undefined && (
                         <> · {t('staffAudit.screening', { id: c.presentationId })}</>
                       )}
+                      {subject(c) && <> · {subject(c)}</>}
                     </span>
                   </td>
                   <td>

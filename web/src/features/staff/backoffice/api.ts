@@ -21,6 +21,11 @@ export const AUDIT_KINDS = [
   'seatPlan',
   'priceScheduled',
   'priceWithdrawn',
+  'filmAdded',
+  'filmChanged',
+  'filmPoster',
+  'productAdded',
+  'productChanged',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type Channel = 'web' | 'miniSite';
@@ -54,6 +59,29 @@ export const AUDIT_FIELDS = [
   'percentBp',
   'perTicket',
   'withdrawn',
+  'nameEn',
+  'categoryId',
+  'runtime',
+  'classification',
+  'classificationEn',
+  'originalLanguage',
+  'originalLanguageEn',
+  'dubbing',
+  'dubbingEn',
+  'subtitles',
+  'subtitlesEn',
+  'releaseDate',
+  'synopsis',
+  'synopsisEn',
+  'trailerUrl',
+  'posterVersion',
+  'posterSize',
+  'category',
+  'icon',
+  'color',
+  'sort',
+  'onSale',
+  'locationIds',
 ] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 export function isAuditField(f: string): f is AuditField {

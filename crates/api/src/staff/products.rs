@@ -1,0 +1,229 @@
+//! The chain's concessions in the back office over HTTP (issue 18 item 3, decision 0069; Kupa's
+//! own calls): the products sold at the caller's complexes, a product added or changed (names,
+//! category, price in agorot, icon and colour, menu order, on or off, and which of the caller's
+//! complexes sell it). Managers only; a product sold only at other businesses' complexes is 404.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use kupa_app::backoffice::ProductForm;
+use kupa_app::model::{Location, Product};
+use kupa_app::staff::Caller;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::Staff;
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{Json, Path};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(products, add_product))
+        .routes(routes!(change_product))
+}
+
+/// A product as a manager sends it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductBody {
+    #[schema(max_length = 100)]
+    pub name: String,
+    #[schema(max_length = 100)]
+    pub name_en: String,
+    /// Groups the menu: popcorn, drinks, combo, snacks, ice-cream, or another word.
+    #[schema(max_length = 40)]
+    pub category: String,
+    /// Agorot, 0 or more.
+    pub price: i64,
+    /// An emoji drawn on the generated picture.
+    #[schema(max_length = 16)]
+    #[serde(default)]
+    pub icon: String,
+    /// The picture's background, "#rrggbb".
+    #[schema(max_length = 7)]
+    pub color: String,
+    /// Its place on the menu (smaller first).
+    #[serde(default)]
+    pub sort: i64,
+    /// False: not sold anywhere for now.
+    pub on_sale: bool,
+    /// Sold at every complex of the chain (those opened later too): only for a manager of every
+    /// business, or a product sold everywhere already.
+    #[serde(default)]
+    pub everywhere: bool,
+    /// The caller's complexes that sell it (the other businesses' complexes that sold it before
+    /// keep selling it). Ignored when `everywhere`.
+    #[schema(max_items = 200)]
+    #[serde(default)]
+    pub location_ids: Vec<i64>,
+}
+
+impl ProductBody {
+    fn form(self) -> ProductForm {
+        ProductForm {
+            name: self.name,
+            name_en: self.name_en,
+            category: self.category,
+            price: self.price,
+            icon: self.icon,
+            color: self.color,
+            sort: self.sort,
+            on_sale: self.on_sale,
+            everywhere: self.everywhere,
+            location_ids: self.location_ids,
+        }
+    }
+}
+
+/// A product as the back office shows it.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductDto {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub category: String,
+    /// Agorot.
+    pub price: i64,
+    pub icon: String,
+    pub color: String,
+    pub sort: i64,
+    pub on_sale: bool,
+    /// Sold at every complex.
+    pub everywhere: bool,
+    /// The complexes that sell it (every complex when `everywhere`), the other businesses' too.
+    pub location_ids: Vec<i64>,
+    /// Its picture (the generated one: its icon on its colour).
+    pub img: String,
+}
+
+impl ProductDto {
+    fn of(p: &Product, complexes: &[Location]) -> ProductDto {
+        ProductDto {
+            id: p.id,
+            name: p.name.clone(),
+            name_en: p.name_en.clone(),
+            category: p.category.clone(),
+            price: p.price,
+            icon: p.icon.clone(),
+            color: p.color.clone(),
+            sort: p.sort,
+            on_sale: p.on_sale,
+            everywhere: p.location_ids.is_empty(),
+            location_ids: if p.location_ids.is_empty() {
+                complexes.iter().map(|c| c.id).collect()
+            } else {
+                p.location_ids.clone()
+            },
+            img: format!("/api/products/{}/image", p.id),
+        }
+    }
+}
+
+/// A complex of the chain, and whether it is the caller's to tick.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductComplexDto {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub business_id: i64,
+    /// One of the caller's businesses' complexes.
+    pub own: bool,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductsResponse {
+    /// The products sold at one of the caller's complexes, in menu order (those off too).
+    pub products: Vec<ProductDto>,
+    /// Every complex of the chain.
+    pub complexes: Vec<ProductComplexDto>,
+}
+
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductResponse {
+    pub product: ProductDto,
+}
+
+fn complexes_of(all: &[Location], caller: &Caller) -> Vec<ProductComplexDto> {
+    all.iter()
+        .map(|c| ProductComplexDto {
+            id: c.id,
+            name: c.name.clone(),
+            name_en: c.name_en.clone(),
+            business_id: c.business_id,
+            own: caller.sees(c.business_id),
+        })
+        .collect()
+}
+
+/// The products sold at one of the user's complexes, and the chain's complexes.
+#[utoipa::path(get, operation_id = "staffProducts", path = "/staff/products", tag = "staff",
+    responses((status = 200, description = "The products", body = ProductsResponse),
+              (status = 401, description = "loginError", body = ErrorBody),
+              (status = 403, description = "forbidden: managers only", body = ErrorBody)))]
+async fn products(
+    State(state): State<AppState>,
+    Staff(caller): Staff,
+) -> ApiResult<axum::Json<ProductsResponse>> {
+    let (products, complexes) = state.backoffice.products(&caller).await?;
+    Ok(axum::Json(ProductsResponse {
+        products: products
+            .iter()
+            .map(|p| ProductDto::of(p, &complexes))
+            .collect(),
+        complexes: complexes_of(&complexes, &caller),
+    }))
+}
+
+/// Adds a product, sold at the complexes given (from the next cart priced there).
+#[utoipa::path(post, operation_id = "addProduct", path = "/staff/products", tag = "staff",
+    request_body = ProductBody,
+    responses((status = 201, description = "Added", body = ProductResponse),
+              (status = 422, description = "formValidation (params.fields: field → rule: required, max, min, colour, location)", body = ErrorBody),
+              (status = 401, description = "loginError", body = ErrorBody),
+              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody)))]
+async fn add_product(
+    State(state): State<AppState>,
+    Staff(caller): Staff,
+    Json(b): Json<ProductBody>,
+) -> ApiResult<(StatusCode, axum::Json<ProductResponse>)> {
+    let product = state.backoffice.add_product(&caller, b.form()).await?;
+    let (_, complexes) = state.backoffice.products(&caller).await?;
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(ProductResponse {
+            product: ProductDto::of(&product, &complexes),
+        }),
+    ))
+}
+
+/// Changes a product of the user's complexes. A new price is charged from the next cart priced:
+/// orders already priced keep theirs.
+#[utoipa::path(put, operation_id = "changeProduct", path = "/staff/products/{id}", tag = "staff",
+    params(("id" = i64, Path, description = "Product id")),
+    request_body = ProductBody,
+    responses((status = 200, description = "Changed", body = ProductResponse),
+              (status = 422, description = "formValidation (params.fields)", body = ErrorBody),
+              (status = 401, description = "loginError", body = ErrorBody),
+              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+              (status = 404, description = "notFound: no such product at the user's complexes", body = ErrorBody)))]
+async fn change_product(
+    State(state): State<AppState>,
+    Staff(caller): Staff,
+    Path(id): Path<i64>,
+    Json(b): Json<ProductBody>,
+) -> ApiResult<axum::Json<ProductResponse>> {
+    let product = state
+        .backoffice
+        .change_product(&caller, id, b.form())
+        .await?;
+    let (_, complexes) = state.backoffice.products(&caller).await?;
+    Ok(axum::Json(ProductResponse {
+        product: ProductDto::of(&product, &complexes),
+    }))
+}
