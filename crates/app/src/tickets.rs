@@ -20,7 +20,7 @@ use crate::ports::{Captcha, CatalogueStore, Clock, TicketStore};
 /// The ticket-by-code call's parameters (spec section 7).
 #[derive(Debug, Clone, Default)]
 pub struct CodeTicketQuery<'a> {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     /// The seat's section: its ticket group is the one asked for.
     pub section_id: Option<i64>,
     pub ticket_group_id: Option<i64>,
@@ -169,7 +169,7 @@ impl TicketService {
     /// member-only tickets are listed too.
     pub async fn ticket_groups(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         channel: &Channel,
         membership_loyalty_id: Option<&str>,
     ) -> AppResult<(Vec<(TicketGroup, Vec<Ticket>)>, Option<ServiceCharge>)> {
