@@ -270,8 +270,8 @@ pub fn ticket_type(t: &Ticket) -> TicketType {
     TicketType {
         id: t.id,
         ticket_group_id: t.ticket_group_id,
-        price: t.price,
-        service_charge: t.service_charge,
+        price: Money(t.price),
+        service_charge: Money(t.service_charge),
         min_quantity: t.min_quantity,
         max_quantity: t.max_quantity,
         requires_ticket_id: t.requires_ticket_id,

@@ -50,6 +50,31 @@ impl std::ops::Mul<i64> for Money {
     }
 }
 
+impl std::ops::Neg for Money {
+    type Output = Money;
+    fn neg(self) -> Money {
+        Money(-self.0)
+    }
+}
+
+impl std::ops::AddAssign for Money {
+    fn add_assign(&mut self, rhs: Money) {
+        self.0 += rhs.0;
+    }
+}
+
+impl std::ops::SubAssign for Money {
+    fn sub_assign(&mut self, rhs: Money) {
+        self.0 -= rhs.0;
+    }
+}
+
+impl<'a> std::iter::Sum<&'a Money> for Money {
+    fn sum<I: Iterator<Item = &'a Money>>(iter: I) -> Money {
+        iter.copied().sum()
+    }
+}
+
 impl std::iter::Sum for Money {
     fn sum<I: Iterator<Item = Money>>(iter: I) -> Money {
         iter.fold(Money::ZERO, |a, b| a + b)
