@@ -1,5 +1,6 @@
 //! GET /config, /integration, /seats/presentations, /presentations, /features, images.
 
+use kupa_domain::ids::PresentationId;
 use std::collections::BTreeMap;
 
 use axum::extract::State;
@@ -368,7 +369,10 @@ pub(crate) async fn presentation_body(
     mini_site_url: Option<&str>,
 ) -> ApiResult<PresentationResponse> {
     let channel = state.catalogue.channel(mini_site_url).await?;
-    let detail = state.catalogue.presentation(id, &channel).await?;
+    let detail = state
+        .catalogue
+        .presentation(PresentationId(id), &channel)
+        .await?;
     Ok(PresentationResponse {
         presentation: dto::Presentation::from_detail(&detail),
         server_time: ms_to_rfc3339(state.catalogue.now_ms()),
@@ -413,7 +417,11 @@ async fn ticket_groups(
     let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
     let (groups, charge) = state
         .tickets
-        .ticket_groups(id, &channel, q.membership_loyalty_id.as_deref())
+        .ticket_groups(
+            PresentationId(id),
+            &channel,
+            q.membership_loyalty_id.as_deref(),
+        )
         .await?;
     Ok(axum::Json(TicketGroupsResponse {
         ticket_groups: groups

@@ -19,6 +19,7 @@ use crate::extract::Json;
 use crate::session::{BuyerSession, SessionChange, new_login_id};
 use crate::state::AppState;
 use axum::response::{IntoResponse, Response};
+use kupa_domain::ids::SessionId;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -262,7 +263,7 @@ pub(crate) async fn logged_in_as(
     if let Some(earlier) = session.login() {
         state.customers.logout(earlier).await?;
     }
-    let rotated_to = state.settings.session_key.mint();
+    let rotated_to = SessionId::new(state.settings.session_key.mint());
     state
         .customers
         .rotate_session(session.id(), &rotated_to)
@@ -280,7 +281,7 @@ pub(crate) async fn end_login(state: &AppState, session: &BuyerSession) -> ApiRe
     if let Some(login) = session.login() {
         state.customers.logout(login).await?;
     }
-    let rotated_to = state.settings.session_key.mint();
+    let rotated_to = SessionId::new(state.settings.session_key.mint());
     state
         .customers
         .rotate_session(session.id(), &rotated_to)

@@ -168,7 +168,7 @@ fn profile_fields(p: &Profile) -> AreaCustomer {
 fn reservation(state: &AppState, o: &AreaOrder) -> AreaReservation {
     let (order, info) = (&o.order, &o.info);
     AreaReservation {
-        reservation_identifier: order.id.clone(),
+        reservation_identifier: order.id.to_string(),
         reservation_number: order.reservation_number.clone(),
         status: order.status.as_str().to_owned(),
         presentation: dto::Presentation::from_info(info),
@@ -202,10 +202,12 @@ fn reservation(state: &AppState, o: &AreaOrder) -> AreaReservation {
         paid_at: order.paid_at_ms.map(ms_to_rfc3339),
         pdf_url: state
             .orders
-            .signed_path(&links::tickets_pdf_path(&order.id), order, info),
-        calendar_url: state
-            .orders
-            .signed_path(&links::calendar_path(&order.id), order, info),
+            .signed_path(&links::tickets_pdf_path(order.id.as_str()), order, info),
+        calendar_url: state.orders.signed_path(
+            &links::calendar_path(order.id.as_str()),
+            order,
+            info,
+        ),
         reservation_url: format!("/reservation/{}", order.id),
         seat_change_url: kupa_app::orders::seat_change_open(order, info, state.orders.now_ms())
             .map(|_| format!("/reservation/{}/seats", order.id)),

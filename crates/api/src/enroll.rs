@@ -4,6 +4,7 @@
 //! and `PUT /enroll/{membershipId}/unlock-seat`. The enrolment is then bought as a ticket order
 //! (`POST /cart` with `enrollment`).
 
+use kupa_domain::ids::PresentationId;
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
@@ -245,7 +246,7 @@ pub(crate) fn presentation_dtos(open: &OpenSeason) -> Vec<SeasonPresentationDto>
         .map(|p| {
             let v = &p.view;
             SeasonPresentationDto {
-                PresentationId: v.presentation.id,
+                PresentationId: v.presentation.id.get(),
                 IsRequired: s
                     .presentation(v.presentation.id)
                     .is_some_and(|sp| sp.is_required),
@@ -300,7 +301,7 @@ pub struct SelectionDto {
 pub(crate) fn selections(all: &[Selection]) -> Vec<SelectionDto> {
     all.iter()
         .map(|s| SelectionDto {
-            presentation_id: s.presentation_id,
+            presentation_id: s.presentation_id.get(),
             section_id: s.section_id,
             x: s.x,
             y: s.y,
@@ -351,7 +352,7 @@ async fn enroll_seatplan(
             session.login(),
             membership_id,
             q.season_id,
-            q.presentation_id,
+            q.presentation_id.map(PresentationId),
         )
         .await?;
     Ok(axum::Json(EnrollSeatplanResponse::of(
@@ -453,7 +454,7 @@ async fn enroll_lock_seat(
                 section_id: body.section_id,
                 x: body.x,
                 y: body.y,
-                presentation_id: body.presentation_id,
+                presentation_id: body.presentation_id.map(PresentationId),
                 confirmed: Confirmations {
                     wheelchair: body.confirm_wheelchair,
                     limited_view: body.confirm_limited_view,
@@ -522,7 +523,7 @@ async fn enroll_unlock_seat(
                 section_id: body.section_id,
                 x: body.x,
                 y: body.y,
-                presentation_id: body.presentation_id,
+                presentation_id: body.presentation_id.map(PresentationId),
                 confirmed: Confirmations::default(),
             },
         )

@@ -2,6 +2,7 @@
 //! stream of every change of seat state on that presentation, from the node's
 //! [`SeatEventHub`](crate::seat_event_hub::SeatEventHub).
 
+use kupa_domain::ids::PresentationId;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -52,7 +53,7 @@ async fn seat_events(
     // Refuses unknown presentations (noEvent) before anything is subscribed.
     state
         .catalogue
-        .presentation(q.presentation_id, &Default::default())
+        .presentation(PresentationId(q.presentation_id), &Default::default())
         .await?;
     // One address may not hold a node's streams (each is an open connection for as long as a
     // seat map is open): past the cap, 429 until one of its streams ends.
@@ -67,7 +68,9 @@ async fn seat_events(
             STREAM_RETRY_AFTER_SECONDS,
         ));
     };
-    let rx = state.seat_events.subscribe(q.presentation_id);
+    let rx = state
+        .seat_events
+        .subscribe(PresentationId(q.presentation_id));
     let ready = Event::default()
         .event("ready")
         .retry(Duration::from_millis(1000))

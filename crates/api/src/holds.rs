@@ -7,6 +7,7 @@
 use axum::extract::State;
 use kupa_app::orders::{HoldState, HoldView, PaymentMethod, StartPayment};
 use kupa_app::{AppError, ErrorCode};
+use kupa_domain::ids::PresentationId;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -80,7 +81,7 @@ pub struct HoldsResponse {
 fn hold_dto(v: &HoldView, now_ms: i64) -> Hold {
     let o = &v.order;
     Hold {
-        reservation_identifier: o.id.clone(),
+        reservation_identifier: o.id.to_string(),
         reservation_number: o.reservation_number.clone(),
         state: match v.state {
             HoldState::Open => "open",
@@ -123,7 +124,7 @@ async fn get_hold(
     session: BuyerSession,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<HoldResponse>> {
-    let v = state.orders.hold(session.login(), &id).await?;
+    let v = state.orders.hold(session.login(), &id.into()).await?;
     Ok(axum::Json(HoldResponse {
         hold: hold_dto(&v, state.orders.now_ms()),
     }))
@@ -208,7 +209,7 @@ async fn pay_hold(
         .pay_hold(
             session.id(),
             session.login(),
-            &id,
+            &id.into(),
             StartPayment {
                 method,
                 installments: body.number_of_payments.unwrap_or(1),
@@ -248,7 +249,10 @@ async fn release_hold(
     session: BuyerSession,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<HoldResponse>> {
-    let v = state.orders.release_hold(session.login(), &id).await?;
+    let v = state
+        .orders
+        .release_hold(session.login(), &id.into())
+        .await?;
     Ok(axum::Json(HoldResponse {
         hold: hold_dto(&v, state.orders.now_ms()),
     }))
@@ -268,12 +272,12 @@ pub(crate) async fn commit_hold(
         .make_hold(
             session.id(),
             session.login(),
-            presentation_id,
+            PresentationId(presentation_id),
             body.recaptcha_token.as_deref().unwrap_or_default(),
         )
         .await?;
     Ok(axum::Json(crate::cart::CommitResponse {
-        reservation_identifier: order.id,
+        reservation_identifier: order.id.into_string(),
         ticket_identifiers: Vec::new(),
         reservation_number: order.reservation_number,
         system_vouchers: Vec::new(),

@@ -484,7 +484,7 @@ async fn area_mobile_login(
     state
         .logins
         .area_request_code(
-            session.id(),
+            session.id().as_str(),
             session.login(),
             &number,
             q.checkout.is_some(),
@@ -530,7 +530,12 @@ async fn area_mobile_login_validation(
     let login_id = new_login_id();
     let area = state
         .logins
-        .area_validate_code(session.id(), &login_id, session.login(), &body.sms_code)
+        .area_validate_code(
+            session.id().as_str(),
+            &login_id,
+            session.login(),
+            &body.sms_code,
+        )
         .await?;
     let l = &area.logged_in;
     let reply = axum::Json(AreaLoginResponse {

@@ -88,7 +88,7 @@ pub async fn order_seats(state: &AppState, order: &Order) -> ApiResult<Vec<Membe
             .info;
         let v = &info.view;
         out.push(MembershipSeatDto {
-            presentation_id: t.presentation_id,
+            presentation_id: t.presentation_id.get(),
             feature_name: v.feature.name.clone(),
             feature_name_en: v.feature.name_en.clone(),
             date_time: ms_to_rfc3339(v.presentation.starts_at_ms),

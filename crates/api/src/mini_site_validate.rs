@@ -151,7 +151,7 @@ async fn validate(
         reference2: v.reference2,
         used: v.used_now,
         scanned_at: v.scanned_at_ms.map(ms_to_rfc3339),
-        presentation_id: v.presentation_id,
+        presentation_id: v.presentation_id.get(),
     }))
 }
 

@@ -91,7 +91,7 @@ async fn payment_status(
         return Err(no_such_payment());
     }
     let payment = state.orders.payment(&payment_id).await?;
-    if payment.session_id != session.id() {
+    if &payment.session_id != session.id() {
         return Err(no_such_payment());
     }
     let payment = state.orders.expire_if_due(payment).await?;

@@ -376,7 +376,7 @@ pub async fn middleware(State(gate): State<Gate>, req: Request, next: Next) -> R
     let (session, address) = req
         .extensions()
         .get::<BuyerSession>()
-        .map(|s| (s.id().to_owned(), s.address().to_owned()))
+        .map(|s| (s.id().as_str().to_owned(), s.address().to_owned()))
         .unwrap_or_default();
     match gate
         .limiter

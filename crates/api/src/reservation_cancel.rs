@@ -180,7 +180,7 @@ async fn cancel_reservation(
     };
     let done = state
         .orders
-        .cancel(&id, who, request, body.refund_to_transaction_credit)
+        .cancel(&id.into(), who, request, body.refund_to_transaction_credit)
         .await?;
     Ok(axum::Json(CancelReservationResponse {
         cancellation: CancellationDto::from(&done),

@@ -6,6 +6,7 @@
 use axum::extract::State;
 use kupa_app::orders::{SeatChange, SeatChangeRequest};
 use kupa_app::{AppError, ErrorCode};
+use kupa_domain::ids::PresentationId;
 use kupa_domain::seating::SeatAddress;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -50,7 +51,7 @@ pub(crate) async fn seat_change_terms(
         presentations: windows
             .iter()
             .map(|w| SeatChangeWindowDto {
-                presentation_id: w.presentation_id,
+                presentation_id: w.presentation_id.get(),
                 until: kupa_domain::time::ms_to_rfc3339(w.until_ms),
             })
             .collect(),
@@ -143,7 +144,7 @@ async fn modify_reservation(
         .tickets
         .iter()
         .map(|t| SeatChange {
-            presentation_id: t.presentation_id,
+            presentation_id: PresentationId(t.presentation_id),
             from: SeatAddress::new(t.section_id, t.x, t.y),
             to: SeatAddress::new(t.new_seat.section_id, t.new_seat.x, t.new_seat.y),
         })
@@ -152,7 +153,7 @@ async fn modify_reservation(
         .orders
         .change_seats(
             SeatChangeRequest {
-                reservation_id: &id,
+                reservation_id: &id.into(),
                 last_transaction_id: &body.last_transaction_id,
                 session: session.id(),
                 login: session.login(),
@@ -161,13 +162,13 @@ async fn modify_reservation(
         )
         .await?;
     Ok(axum::Json(ModifyResponse {
-        reservation_identifier: order.id.clone(),
+        reservation_identifier: order.id.to_string(),
         tickets: order
             .tickets
             .iter()
             .map(|t| ModifiedTicket {
                 line: t.line,
-                presentation_id: t.presentation_id,
+                presentation_id: t.presentation_id.get(),
                 section_id: t.section_id,
                 x: t.x,
                 y: t.y,

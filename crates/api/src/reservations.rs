@@ -229,7 +229,7 @@ async fn reservation_of(
         login: session.login(),
         link: proof.as_ref(),
     };
-    Ok(state.orders.reservation(id, reader).await?)
+    Ok(state.orders.reservation(&id.into(), reader).await?)
 }
 
 /// A paid reservation, for the confirmation screen: for the session that made it, its logged-in
@@ -269,7 +269,7 @@ async fn get_reservation(
     };
     Ok(axum::Json(ReservationResponse {
         reservation: Reservation {
-            reservation_identifier: order.id.clone(),
+            reservation_identifier: order.id.to_string(),
             reservation_number: order.reservation_number.clone(),
             presentation: dto::Presentation::from_info(&info),
             presentations,
@@ -280,7 +280,7 @@ async fn get_reservation(
                 .map(|t| ReservedSeat {
                     line: t.line,
                     is_sub_ticket: t.is_sub_ticket,
-                    presentation_id: t.presentation_id,
+                    presentation_id: t.presentation_id.get(),
                     section_id: t.section_id,
                     x: t.x,
                     y: t.y,
@@ -327,14 +327,18 @@ async fn get_reservation(
             order_terms: config.confirmation.terms("he", info.is_vod).to_owned(),
             order_terms_en: config.confirmation.terms("en", info.is_vod).to_owned(),
             vod,
-            pdf_url: state
-                .orders
-                .signed_path(&links::tickets_pdf_path(&order.id), &order, last),
-            calendar_url: state
-                .orders
-                .signed_path(&links::calendar_path(&order.id), &order, last),
+            pdf_url: state.orders.signed_path(
+                &links::tickets_pdf_path(order.id.as_str()),
+                &order,
+                last,
+            ),
+            calendar_url: state.orders.signed_path(
+                &links::calendar_path(order.id.as_str()),
+                &order,
+                last,
+            ),
             confirmation_url: state.orders.signed_path(
-                &links::confirmation_path(&order.id),
+                &links::confirmation_path(order.id.as_str()),
                 &order,
                 last,
             ),
@@ -588,7 +592,12 @@ async fn send_tickets(
 ) -> ApiResult<axum::Json<SendTicketsResponse>> {
     state
         .orders
-        .send_tickets(session.id(), session.login(), &id, &body.mobile_number)
+        .send_tickets(
+            session.id(),
+            session.login(),
+            &id.into(),
+            &body.mobile_number,
+        )
         .await?;
     Ok(axum::Json(SendTicketsResponse { success: true }))
 }

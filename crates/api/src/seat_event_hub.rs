@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use kupa_app::seat_events::{SeatEvent, SeatEventSink};
+use kupa_domain::ids::PresentationId;
 use tokio::sync::{broadcast, mpsc};
 
 /// How many events a watcher may fall behind before it is dropped.
@@ -27,14 +28,14 @@ pub struct Outgoing {
 
 /// Told of every change before the watchers: `Some(presentation)`, or `None` for "anything may
 /// have changed" (the cross-node listener lost its connection).
-pub type ChangeHook = Arc<dyn Fn(Option<i64>) + Send + Sync>;
+pub type ChangeHook = Arc<dyn Fn(Option<PresentationId>) + Send + Sync>;
 
 /// Told of every event itself, local or relayed, before the watchers (the seat arbiter follows
 /// them); `None` as for [`ChangeHook`].
 pub type EventHook = Arc<dyn Fn(Option<&SeatEvent>) + Send + Sync>;
 
 pub struct SeatEventHub {
-    channels: Mutex<HashMap<i64, broadcast::Sender<Arc<Outgoing>>>>,
+    channels: Mutex<HashMap<PresentationId, broadcast::Sender<Arc<Outgoing>>>>,
     relay: OnceLock<mpsc::Sender<SeatEvent>>,
     relay_dropped: std::sync::atomic::AtomicU64,
     on_change: OnceLock<ChangeHook>,
@@ -45,7 +46,7 @@ pub struct SeatEventHub {
     streams_by_address: Arc<Mutex<HashMap<String, usize>>>,
     /// Every change of any presentation, for the staff figures stream: `Some(presentation)`, or
     /// `None` for "anything may have changed". Taken (so its watchers end) when the node closes.
-    all: Mutex<Option<broadcast::Sender<Option<i64>>>>,
+    all: Mutex<Option<broadcast::Sender<Option<PresentationId>>>>,
 }
 
 /// One open stream of a client address; the count goes down when the stream ends.
@@ -119,14 +120,14 @@ impl SeatEventHub {
 
     /// A watcher of every presentation's changes (which presentation, not what changed): the
     /// staff figures stream, which re-reads the figures of the days and places it touches.
-    pub fn subscribe_all(&self) -> broadcast::Receiver<Option<i64>> {
+    pub fn subscribe_all(&self) -> broadcast::Receiver<Option<PresentationId>> {
         match self.all.lock().expect("seat event hub poisoned").as_ref() {
             Some(all) => all.subscribe(),
             None => broadcast::channel(1).1,
         }
     }
 
-    fn tell_all(&self, presentation: Option<i64>) {
+    fn tell_all(&self, presentation: Option<PresentationId>) {
         if let Some(all) = self.all.lock().expect("seat event hub poisoned").as_ref() {
             // No watcher is not an error.
             let _ = all.send(presentation);
@@ -152,7 +153,7 @@ impl SeatEventHub {
     }
 
     /// A watcher of one presentation.
-    pub fn subscribe(&self, presentation_id: i64) -> broadcast::Receiver<Arc<Outgoing>> {
+    pub fn subscribe(&self, presentation_id: PresentationId) -> broadcast::Receiver<Arc<Outgoing>> {
         let mut channels = self.channels.lock().expect("seat event hub poisoned");
         if self.closed.load(std::sync::atomic::Ordering::SeqCst) {
             // A receiver whose sender is gone: its stream ends at once.
@@ -248,7 +249,7 @@ mod tests {
 
     fn event(p: i64) -> SeatEvent {
         SeatEvent::new(
-            p,
+            PresentationId(p),
             SeatChangeKind::Held,
             [kupa_app::ports::SeatAddress {
                 section_id: 1,
@@ -261,8 +262,8 @@ mod tests {
     #[tokio::test]
     async fn watchers_get_their_presentations_events_only() {
         let hub = SeatEventHub::new();
-        let mut a = hub.subscribe(1);
-        let mut b = hub.subscribe(2);
+        let mut a = hub.subscribe(PresentationId(1));
+        let mut b = hub.subscribe(PresentationId(2));
         hub.publish(event(1));
         let got = a.recv().await.unwrap();
         assert_eq!(got.name, "seats");
@@ -276,8 +277,8 @@ mod tests {
     #[tokio::test]
     async fn a_slow_watcher_falls_behind_without_holding_up_a_fast_one() {
         let hub = SeatEventHub::new();
-        let mut slow = hub.subscribe(1);
-        let mut fast = hub.subscribe(1);
+        let mut slow = hub.subscribe(PresentationId(1));
+        let mut fast = hub.subscribe(PresentationId(1));
         for _ in 0..(BACKLOG + 10) {
             hub.publish(event(1));
             fast.recv().await.unwrap();
@@ -293,9 +294,12 @@ mod tests {
         let hub = SeatEventHub::new();
         let mut relay = hub.attach_relay().unwrap();
         assert!(hub.attach_relay().is_none(), "one relay per hub");
-        let mut w = hub.subscribe(1);
+        let mut w = hub.subscribe(PresentationId(1));
         hub.publish(event(1));
-        assert_eq!(relay.recv().await.unwrap().presentation_id, 1);
+        assert_eq!(
+            relay.recv().await.unwrap().presentation_id,
+            PresentationId(1)
+        );
         hub.deliver_remote(&event(1));
         assert!(relay.try_recv().is_err(), "a remote event went back out");
         w.recv().await.unwrap();
@@ -323,8 +327,8 @@ mod tests {
         hub.publish(event(1));
         hub.deliver_remote(&event(2));
         hub.resync_all();
-        assert_eq!(all.recv().await.unwrap(), Some(1));
-        assert_eq!(all.recv().await.unwrap(), Some(2));
+        assert_eq!(all.recv().await.unwrap(), Some(PresentationId(1)));
+        assert_eq!(all.recv().await.unwrap(), Some(PresentationId(2)));
         assert_eq!(all.recv().await.unwrap(), None);
         hub.close_all();
         assert!(matches!(
@@ -336,13 +340,13 @@ mod tests {
     #[tokio::test]
     async fn closing_ends_every_stream_and_refuses_new_ones() {
         let hub = SeatEventHub::new();
-        let mut w = hub.subscribe(1);
+        let mut w = hub.subscribe(PresentationId(1));
         hub.close_all();
         assert!(matches!(
             w.recv().await,
             Err(broadcast::error::RecvError::Closed)
         ));
-        let mut late = hub.subscribe(1);
+        let mut late = hub.subscribe(PresentationId(1));
         assert!(matches!(
             late.recv().await,
             Err(broadcast::error::RecvError::Closed)

@@ -11,6 +11,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use kupa_app::catalogue::{SeatStatus, StatusVersion};
 use kupa_domain::catalogue::SeatState;
+use kupa_domain::ids::PresentationId;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -128,7 +129,7 @@ async fn seats_status_v2(
     let status = state
         .catalogue
         .seat_status(
-            q.presentation_id,
+            PresentationId(q.presentation_id),
             q.section_id,
             Some(session.id()),
             &channel,
@@ -137,7 +138,7 @@ async fn seats_status_v2(
     let tag = entity_tag("v2", q.section_id, &status);
     Ok(tagged(&headers, tag, || {
         axum::Json(SeatsStatusV2Response {
-            presentation_id: status.presentation_id,
+            presentation_id: status.presentation_id.get(),
             sections: dto::section_statuses(&status),
             seats: dto::seat_statuses_short(&status),
             server_time: ms_to_rfc3339(state.catalogue.now_ms()),
@@ -230,7 +231,7 @@ fn compact(status: &SeatStatus, now: String) -> SeatsStatusCompactResponse {
         }
     };
     SeatsStatusCompactResponse {
-        presentation_id: status.presentation_id,
+        presentation_id: status.presentation_id.get(),
         version: status.version.token(),
         full: status.changed.is_none(),
         seats,
@@ -264,7 +265,13 @@ async fn seats_status_compact(
     let channel = state.catalogue.channel(q.mini_site_url.as_deref()).await?;
     let status = state
         .catalogue
-        .seat_status_since(q.presentation_id, None, Some(session.id()), &channel, since)
+        .seat_status_since(
+            PresentationId(q.presentation_id),
+            None,
+            Some(session.id()),
+            &channel,
+            since,
+        )
         .await?;
     let tag = entity_tag("c", None, &status);
     Ok(tagged(&headers, tag, || {
@@ -312,7 +319,7 @@ async fn seats_status(
         .catalogue
         .buyer_seat_status(
             q.recaptcha_token.as_deref().unwrap_or_default(),
-            q.presentation_id,
+            PresentationId(q.presentation_id),
             session.id(),
             &channel,
         )

@@ -5,6 +5,7 @@
 use axum::extract::State;
 use kupa_app::booking::{BestAvailableQuery, HeldPlace, PartOfDay, SeatRequest};
 use kupa_app::{AppError, ErrorCode};
+use kupa_domain::ids::PresentationId;
 use kupa_domain::seating::Confirmations;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
@@ -78,7 +79,7 @@ async fn seatplan_v2(
             body.recaptcha_token.as_deref().unwrap_or_default(),
             q.venue_id,
             q.seatplan_id,
-            q.presentation_id,
+            q.presentation_id.map(PresentationId),
         )
         .await?;
     Ok(axum::Json(SeatplanV2Response {
@@ -126,7 +127,7 @@ pub struct SeatRef {
 impl SeatRef {
     fn request(&self) -> SeatRequest {
         SeatRequest {
-            presentation_id: self.PresentationId,
+            presentation_id: PresentationId(self.PresentationId),
             venue_id: self.VenueId,
             seatplan_id: self.VenueSeatplanId,
             section_id: self.VenueSectionId,
@@ -308,7 +309,7 @@ async fn extend_hold(
 ) -> ApiResult<axum::Json<CheckoutResponse>> {
     let s = state
         .booking
-        .extend(session.id(), body.presentation_id)
+        .extend(session.id(), PresentationId(body.presentation_id))
         .await?;
     Ok(axum::Json(CheckoutResponse {
         step: s.step.as_str().to_owned(),
@@ -347,7 +348,7 @@ async fn my_holds(
 ) -> ApiResult<axum::Json<MyHoldsResponse>> {
     let (holds, checkout) = state
         .booking
-        .my_holds(session.id(), q.presentation_id)
+        .my_holds(session.id(), PresentationId(q.presentation_id))
         .await?;
     Ok(axum::Json(MyHoldsResponse {
         seats: holds.iter().map(LockedSeat::from).collect(),
@@ -447,7 +448,7 @@ async fn best_available(
         })?),
     };
     let mut query = BestAvailableQuery {
-        presentation_id: q.presentation_id,
+        presentation_id: q.presentation_id.map(PresentationId),
         feature_id: q.feature_id,
         ticket_group_id: q.ticket_group_id,
         section_id: q.section_id,
@@ -481,7 +482,7 @@ async fn best_available(
         matches: matches
             .iter()
             .map(|m| BestMatchDto {
-                presentation_id: m.presentation_id,
+                presentation_id: m.presentation_id.get(),
                 seats: m.seats.iter().map(LockedSeat::from).collect(),
                 is_locked: m.locked.is_some(),
                 expires_at: m.locked.map(|c| ms_to_rfc3339(c.deadline_ms)),

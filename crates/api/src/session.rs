@@ -19,7 +19,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use hmac::{Hmac, KeyInit, Mac};
 use kupa_app::ErrorCode;
-use kupa_domain::ids::Token;
+use kupa_domain::ids::{SessionId, Token};
 use rand::Rng;
 use sha2::Sha256;
 
@@ -104,13 +104,13 @@ impl SessionKey {
 /// the client's address (for the limits that follow the buyer across sessions).
 #[derive(Debug, Clone)]
 pub struct BuyerSession {
-    id: String,
+    id: SessionId,
     login: Option<String>,
     address: String,
 }
 
 impl BuyerSession {
-    pub fn id(&self) -> &str {
+    pub fn id(&self) -> &SessionId {
         &self.id
     }
 
@@ -149,7 +149,7 @@ impl BuyerSession {
 #[derive(Debug, Clone)]
 pub struct SessionChange {
     /// The new buyer session id (its state already moved to it).
-    pub rotated_to: String,
+    pub rotated_to: SessionId,
     /// Some(id): set the login cookie to it; None: clear it.
     pub login: Option<String>,
 }
@@ -266,7 +266,7 @@ pub async fn middleware(State(gate): State<SessionGate>, request: Request, next:
         .unwrap_or_else(|| gate.key.mint());
     let address = crate::rate_limit::address_of(&parts, gate.trust_forwarded_for);
     parts.extensions.insert(BuyerSession {
-        id: id.clone(),
+        id: SessionId::new(id.clone()),
         login,
         address,
     });
@@ -281,7 +281,7 @@ pub async fn middleware(State(gate): State<SessionGate>, request: Request, next:
     let mut response = next.run(Request::from_parts(parts, body)).await;
     let change = response.extensions_mut().remove::<SessionChange>();
     let (id, set_cookie) = match &change {
-        Some(c) => (c.rotated_to.clone(), true),
+        Some(c) => (c.rotated_to.as_str().to_owned(), true),
         None => (id, !had_cookie),
     };
     let headers = response.headers_mut();

@@ -2,6 +2,7 @@
 
 use axum::extract::State;
 use kupa_app::tickets::CodeTicketQuery;
+use kupa_domain::ids::PresentationId;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -91,7 +92,7 @@ async fn ticket_by_code(
     let found = state
         .tickets
         .ticket_by_code(&CodeTicketQuery {
-            presentation_id: id,
+            presentation_id: PresentationId(id),
             section_id: q.section_id,
             ticket_group_id: q.ticket_group_id,
             ticket_code: &q.ticket_code,

@@ -62,7 +62,7 @@ pub struct VodItem {
 impl VodItem {
     pub fn from_item(i: &Item) -> VodItem {
         VodItem {
-            reservation_identifier: i.order.id.clone(),
+            reservation_identifier: i.order.id.to_string(),
             reservation_number: i.order.reservation_number.clone(),
             presentation: dto::Presentation::from_info(&i.info),
             offer: match i.offer {
@@ -99,7 +99,7 @@ async fn vod_item(
     session: BuyerSession,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<VodItem>> {
-    let item = state.vod.purchase(&id, watcher(&session)).await?;
+    let item = state.vod.purchase(&id.into(), watcher(&session)).await?;
     Ok(axum::Json(VodItem::from_item(&item)))
 }
 
@@ -128,7 +128,7 @@ async fn open_play_session(
     session: BuyerSession,
     Path(id): Path<String>,
 ) -> ApiResult<axum::Json<PlaySessionResponse>> {
-    let s = state.vod.open(&id, watcher(&session)).await?;
+    let s = state.vod.open(&id.into(), watcher(&session)).await?;
     Ok(axum::Json(PlaySessionResponse {
         stream_url: format!(
             "/api/vod/{}/stream?play={}&{}",
@@ -177,7 +177,7 @@ async fn stream(
     };
     state
         .vod
-        .stream_access(&id, q.play, &proof, watcher(&session))
+        .stream_access(&id.into(), q.play, &proof, watcher(&session))
         .await?;
     Ok(film_part(DEMO_FILM, headers.get(RANGE)))
 }

@@ -298,7 +298,7 @@ async fn gift_order(
         login: session.login(),
         link: None,
     };
-    let order = state.orders.gift_order(&id, reader).await?;
+    let order = state.orders.gift_order(&id.into(), reader).await?;
     let members = state.orders.members_of_order(&order).await?;
     let mut response = GiftOrderResponse::of(&order, &members);
     response.seats = crate::membership_seats::order_seats(&state, &order).await?;
@@ -340,7 +340,7 @@ async fn vouchers_pdf(
     };
     let (order, pdf) = state
         .orders
-        .voucher_order_pdf(&id, reader, q.lang.as_deref())
+        .voucher_order_pdf(&id.into(), reader, q.lang.as_deref())
         .await?;
     Ok((
         [
@@ -362,7 +362,7 @@ async fn vouchers_pdf(
 impl GiftOrderResponse {
     pub fn of(o: &Order, members: &[kupa_app::memberships::OrderMember]) -> GiftOrderResponse {
         GiftOrderResponse {
-            reservation_identifier: o.id.clone(),
+            reservation_identifier: o.id.to_string(),
             reservation_number: o.reservation_number.clone(),
             order_type: o.kind.as_str().to_owned(),
             total: o.total,
@@ -421,7 +421,7 @@ impl OwnedVoucher {
     fn of(v: &vouchers::SoldVoucher, today: jiff::civil::Date) -> OwnedVoucher {
         OwnedVoucher {
             reference: v.reference.clone(),
-            reservation_identifier: v.order_id.clone(),
+            reservation_identifier: v.order_id.to_string(),
             reservation_number: v.reservation_number.clone(),
             system_voucher_id: v.class_id,
             name: v.name.clone(),

@@ -151,7 +151,7 @@ async fn staff_waiver(
     Staff(caller): Staff,
     Path(order_id): Path<String>,
 ) -> ApiResult<axum::Json<StaffWaiverResponse>> {
-    let stored = state.orders.staff_waiver(&caller, &order_id).await?;
+    let stored = state.orders.staff_waiver(&caller, &order_id.into()).await?;
     let w = &stored.waiver;
     Ok(axum::Json(StaffWaiverResponse {
         order_id: stored.order_id.clone(),

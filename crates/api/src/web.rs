@@ -2,6 +2,7 @@
 //! debug builds), with real HTTP statuses. One route list (web/src/app/routes.json) feeds both
 //! react-router and this fallback, so a path the app would call "not found" is a real 404.
 
+use kupa_domain::ids::PresentationId;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
@@ -295,7 +296,10 @@ async fn is_missing_order(state: &AppState, path: &str) -> bool {
     };
     let channel = kupa_app::catalogue::Channel::default();
     matches!(
-        state.catalogue.presentation(id, &channel).await,
+        state
+            .catalogue
+            .presentation(PresentationId(id), &channel)
+            .await,
         Err(kupa_app::AppError::Rejected { .. })
     )
 }

@@ -13,7 +13,7 @@ use rand::Rng;
 use sha2::{Digest, Sha256};
 
 use crate::error::{AppError, AppResult, ErrorCode};
-use crate::model::{Customer, Member, Membership};
+use crate::model::{Customer, Member, Membership, SessionId};
 use crate::ports::{
     Captcha, CatalogueStore, Clock, CodeLimits, CredentialStore, HolderStore, LoginCode,
     LoginStore, SessionLogin, Sms, SmsSender, message_kind,
@@ -166,7 +166,7 @@ impl CustomerService {
 
     /// Moves the buyer's holds, checkouts, orders and payments from the buyer session `from` to
     /// the freshly minted `to` (at login and logout, so an id known before is worth nothing after).
-    pub async fn rotate_session(&self, from: &str, to: &str) -> AppResult<()> {
+    pub async fn rotate_session(&self, from: &SessionId, to: &SessionId) -> AppResult<()> {
         Ok(self.holders.move_session(from, to).await?)
     }
 

@@ -56,9 +56,9 @@ pub struct CachedCatalogue {
     inner: Arc<dyn CatalogueStore>,
     site_config: Memo<(), serde_json::Value>,
     sales_switches: Memo<(), Vec<crate::sales_switches::SalesSwitch>>,
-    screening_closures: Memo<(), Vec<(i64, crate::sales_switches::SaleChannel)>>,
+    screening_closures: Memo<(), Vec<(PresentationId, crate::sales_switches::SaleChannel)>>,
     price_changes: Memo<(), crate::prices::PriceChanges>,
-    presentation: Memo<i64, PresentationView>,
+    presentation: Memo<PresentationId, PresentationView>,
     features: Memo<(), Vec<(Feature, FeatureCategory)>>,
     feature: Memo<i64, Feature>,
     product: Memo<i64, Product>,
@@ -220,7 +220,7 @@ impl CatalogueStore for CachedCatalogue {
 
     async fn screening_closures(
         &self,
-    ) -> StoreResult<Vec<(i64, crate::sales_switches::SaleChannel)>> {
+    ) -> StoreResult<Vec<(PresentationId, crate::sales_switches::SaleChannel)>> {
         cached!(self.screening_closures[()] or self.inner.screening_closures())
     }
 
@@ -228,7 +228,7 @@ impl CatalogueStore for CachedCatalogue {
         cached!(self.price_changes[()] or self.inner.price_changes())
     }
 
-    async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>> {
+    async fn presentation(&self, id: PresentationId) -> StoreResult<Option<PresentationView>> {
         cached!(self.presentation[id] or optional self.inner.presentation(id))
     }
 
@@ -383,7 +383,7 @@ mod tests {
         async fn site_config(&self) -> StoreResult<Option<serde_json::Value>> {
             Ok(None)
         }
-        async fn presentation(&self, _: i64) -> StoreResult<Option<PresentationView>> {
+        async fn presentation(&self, _: PresentationId) -> StoreResult<Option<PresentationView>> {
             self.presentations.fetch_add(1, Ordering::SeqCst);
             Ok(None)
         }
@@ -494,7 +494,13 @@ mod tests {
         for _ in 0..3 {
             assert_eq!(cache.seats(7).await.unwrap()[0].seatplan_id, 7);
             assert_eq!(cache.seats(8).await.unwrap()[0].seatplan_id, 8);
-            assert!(cache.presentation(99).await.unwrap().is_none());
+            assert!(
+                cache
+                    .presentation(PresentationId(99))
+                    .await
+                    .unwrap()
+                    .is_none()
+            );
         }
         assert_eq!(
             store.seats.load(Ordering::SeqCst),

@@ -2,6 +2,7 @@
 //! The same rows are written by the seed command and read back by the use cases.
 
 use kupa_domain::catalogue::SectionKind;
+pub use kupa_domain::ids::{PresentationId, ReservationId, SessionId};
 use kupa_domain::seating::SeatAddress;
 use serde::{Deserialize, Serialize};
 
@@ -250,7 +251,7 @@ pub struct ServiceCharge {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Presentation {
-    pub id: i64,
+    pub id: PresentationId,
     pub feature_id: i64,
     pub venue_id: i64,
     pub seatplan_id: i64,
@@ -495,11 +496,11 @@ pub struct RefPromptOption {
 /// One claim on a seat or a general-admission place.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claim {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub section_id: i64,
     pub x: i64,
     pub y: i64,
-    pub session_id: String,
+    pub session_id: SessionId,
     pub sold: bool,
     pub expires_at_ms: i64,
 }

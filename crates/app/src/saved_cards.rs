@@ -236,7 +236,10 @@ impl SavedCardService {
 
     /// The credit-card-benefit codes on the order's tickets: the card that pays must be
     /// accepted by each of them ([`TicketCodeRule::card_accepted`]).
-    pub async fn benefit_rules(&self, order_id: &str) -> AppResult<Vec<TicketCodeRule>> {
+    pub async fn benefit_rules(
+        &self,
+        order_id: &crate::model::ReservationId,
+    ) -> AppResult<Vec<TicketCodeRule>> {
         let Some(order) = self.orders.order(order_id).await? else {
             return Ok(Vec::new());
         };

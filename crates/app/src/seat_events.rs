@@ -4,6 +4,7 @@
 
 use crate::model::Claim;
 use crate::ports::SeatAddress;
+use kupa_domain::ids::PresentationId;
 
 /// What happened to a place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -32,7 +33,7 @@ pub struct SeatChange {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SeatEvent {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     /// The publishing node's system clock (not the test mode's moved clock), so a watcher on the
     /// same machine can measure how long the event took to reach it.
     pub emitted_at_ms: i64,
@@ -41,7 +42,7 @@ pub struct SeatEvent {
 
 impl SeatEvent {
     pub fn new(
-        presentation_id: i64,
+        presentation_id: PresentationId,
         state: SeatChangeKind,
         places: impl IntoIterator<Item = SeatAddress>,
     ) -> SeatEvent {
@@ -62,7 +63,7 @@ impl SeatEvent {
 
     /// One event per presentation for the claims a sweeper removed.
     pub fn expired(claims: &[Claim]) -> Vec<SeatEvent> {
-        let mut by_presentation: std::collections::BTreeMap<i64, Vec<SeatAddress>> =
+        let mut by_presentation: std::collections::BTreeMap<PresentationId, Vec<SeatAddress>> =
             Default::default();
         for c in claims {
             by_presentation
@@ -117,9 +118,13 @@ mod tests {
             sold: false,
             expires_at_ms: 0,
         };
-        let events = SeatEvent::expired(&[claim(7, 1), claim(8, 1), claim(7, 2)]);
+        let events = SeatEvent::expired(&[
+            claim(PresentationId(7), 1),
+            claim(PresentationId(8), 1),
+            claim(PresentationId(7), 2),
+        ]);
         assert_eq!(events.len(), 2);
-        assert_eq!(events[0].presentation_id, 7);
+        assert_eq!(events[0].presentation_id, PresentationId(7));
         assert_eq!(events[0].changes.len(), 2);
         assert!(
             events[0]
@@ -141,7 +146,7 @@ mod tests {
     #[test]
     fn the_wire_form_is_camel_case() {
         let e = SeatEvent {
-            presentation_id: 5,
+            presentation_id: PresentationId(5),
             emitted_at_ms: 9,
             changes: vec![SeatChange {
                 section_id: 1,

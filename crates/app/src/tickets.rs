@@ -20,7 +20,7 @@ use crate::ports::{Captcha, CatalogueStore, Clock, TicketStore};
 /// The ticket-by-code call's parameters (spec section 7).
 #[derive(Debug, Clone, Default)]
 pub struct CodeTicketQuery<'a> {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     /// The seat's section: its ticket group is the one asked for.
     pub section_id: Option<i64>,
     pub ticket_group_id: Option<i64>,
@@ -169,7 +169,7 @@ impl TicketService {
     /// member-only tickets are listed too.
     pub async fn ticket_groups(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         channel: &Channel,
         membership_loyalty_id: Option<&str>,
     ) -> AppResult<(Vec<(TicketGroup, Vec<Ticket>)>, Option<ServiceCharge>)> {
@@ -270,8 +270,8 @@ pub fn ticket_type(t: &Ticket) -> TicketType {
     TicketType {
         id: t.id,
         ticket_group_id: t.ticket_group_id,
-        price: t.price,
-        service_charge: t.service_charge,
+        price: Money(t.price),
+        service_charge: Money(t.service_charge),
         min_quantity: t.min_quantity,
         max_quantity: t.max_quantity,
         requires_ticket_id: t.requires_ticket_id,

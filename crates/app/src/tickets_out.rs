@@ -326,7 +326,7 @@ pub fn calendar_events(
                 .collect::<Vec<_>>()
                 .join(", ");
             let uid = if i == 0 {
-                crate::links::calendar_uid(&order.id)
+                crate::links::calendar_uid(order.id.as_str())
             } else {
                 crate::links::calendar_uid(&format!("{}\n{}", order.id, v.presentation.id))
             };

@@ -6,6 +6,8 @@
 //! reservation's mailed link, never anyone else). A playback is spent once per play session, in
 //! one conditional statement of the store, never per byte range the player asks for.
 
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::SessionId;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -30,13 +32,13 @@ pub struct Playbacks {
 #[async_trait]
 pub trait VodStore: Send + Sync {
     /// The playbacks spent on an order (none yet: zero).
-    async fn playbacks(&self, order_id: &str) -> StoreResult<Playbacks>;
+    async fn playbacks(&self, order_id: &ReservationId) -> StoreResult<Playbacks>;
     /// Spends one playback at `now_ms` when fewer than `allowance` are spent, in one transaction:
     /// of any number of concurrent calls, only as many as the balance allows succeed. None when
     /// nothing is left.
     async fn spend_playback(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         allowance: i64,
         now_ms: i64,
     ) -> StoreResult<Option<Playbacks>>;
@@ -72,7 +74,7 @@ pub struct PlaySession {
 /// Who asks: the request's buyer session and login.
 #[derive(Debug, Clone, Copy)]
 pub struct Watcher<'a> {
-    pub session: &'a str,
+    pub session: &'a SessionId,
     pub login: Option<&'a str>,
 }
 
@@ -88,7 +90,7 @@ fn not_found() -> AppError {
 }
 
 /// What a stream link signs: the purchase and the play session's number.
-fn subject(reservation_id: &str, play: i64) -> String {
+fn subject(reservation_id: &ReservationId, play: i64) -> String {
     format!("{reservation_id}\n{play}")
 }
 
@@ -158,7 +160,11 @@ impl VodService {
 
     /// The purchase, for its buyer only: the session that made it or its logged-in customer.
     /// Anyone else, and any order that is not a video-on-demand purchase, is told there is none.
-    pub async fn purchase(&self, reservation_id: &str, who: Watcher<'_>) -> AppResult<VodItem> {
+    pub async fn purchase(
+        &self,
+        reservation_id: &ReservationId,
+        who: Watcher<'_>,
+    ) -> AppResult<VodItem> {
         let reader = ReservationReader {
             session: who.session,
             login: who.login,
@@ -171,7 +177,11 @@ impl VodService {
     /// Opens a play session: inside the purchase's window, spends one playback (exactly once,
     /// whatever else runs at the same time) and signs the session's stream link, good for
     /// [`PLAY_SESSION_MS`] and never past the window's end.
-    pub async fn open(&self, reservation_id: &str, who: Watcher<'_>) -> AppResult<PlaySession> {
+    pub async fn open(
+        &self,
+        reservation_id: &ReservationId,
+        who: Watcher<'_>,
+    ) -> AppResult<PlaySession> {
         let item = self.purchase(reservation_id, who).await?;
         require_window(&item)?;
         let now = self.clock.now_ms();
@@ -213,7 +223,7 @@ impl VodService {
     /// by the purchase's buyer, inside its window. Spends nothing.
     pub async fn stream_access(
         &self,
-        reservation_id: &str,
+        reservation_id: &ReservationId,
         play: i64,
         proof: &LinkProof,
         who: Watcher<'_>,

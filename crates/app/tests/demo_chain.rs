@@ -371,9 +371,14 @@ fn reserved_halls_use_the_single_seat_gap_rule() {
         .seasons
         .iter()
         .flat_map(|s| s.presentation_ids())
+        .map(|p| p.get())
         .collect();
     assert_eq!(seasonal, vec![901, 902, 903, 911, 912, 913]);
-    for p in d.presentations.iter().filter(|p| !seasonal.contains(&p.id)) {
+    for p in d
+        .presentations
+        .iter()
+        .filter(|p| !seasonal.contains(&p.id.get()))
+    {
         let reserved = d
             .sections
             .iter()
@@ -620,7 +625,7 @@ fn the_example_in_the_catalogue_docs_loads() {
     let d = expand(parse(&doc[start..end]).unwrap(), today()).unwrap();
     assert_eq!(d.seats.len(), 28);
     assert_eq!(d.sections[1].capacity, 40);
-    let ids: Vec<i64> = d.presentations.iter().map(|p| p.id).collect();
+    let ids: Vec<i64> = d.presentations.iter().map(|p| p.id.get()).collect();
     assert_eq!(ids.len(), 8);
     assert!(ids.contains(&1) && (1000..=1006).all(|i| ids.contains(&i)));
     let kinds: Vec<SectionKind> = d.sections.iter().map(|s| s.kind).collect();

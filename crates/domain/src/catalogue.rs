@@ -1,6 +1,7 @@
 //! Catalogue rules: what a presentation's sections make of its seating mode, which venue types
 //! are video on demand, when a presentation is on sale, and how a seat's state is shown.
 
+use crate::ids::SessionId;
 use serde::{Deserialize, Serialize};
 
 /// Venue types 101 to 104 are video on demand; 101 and 102 empty the cart of anything else.
@@ -112,7 +113,7 @@ impl SeatState {
     /// A claim row as the viewer sees it; an expired hold is simply free.
     pub fn from_claim(
         claim: Option<ClaimView>,
-        viewer_session: Option<&str>,
+        viewer_session: Option<&SessionId>,
         now_ms: i64,
     ) -> SeatState {
         match claim {
@@ -138,18 +139,25 @@ impl SeatState {
     }
 }
 
+/// The one liveness rule of a hold: live until its deadline, not at it. An expired hold is simply
+/// free, whether or not a sweeper has deleted it. (The store's SQL writes the same rule as
+/// `expires_at > now`, and takes over a hold with `expires_at <= now`.)
+pub fn hold_is_live(expires_at_ms: i64, now_ms: i64) -> bool {
+    expires_at_ms > now_ms
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct ClaimView<'a> {
     pub sold: bool,
     pub expires_at_ms: i64,
-    pub session_id: &'a str,
+    pub session_id: &'a SessionId,
 }
 
 impl ClaimView<'_> {
     /// The one liveness rule of a claim: a hold is live until its deadline (not at it); a sold
     /// claim is no hold. An expired hold is simply free, whether or not a sweeper has deleted it.
     pub fn is_live_hold(&self, now_ms: i64) -> bool {
-        !self.sold && self.expires_at_ms > now_ms
+        !self.sold && hold_is_live(self.expires_at_ms, now_ms)
     }
 
     /// The seat is taken: sold, or held and the hold still live.
@@ -158,7 +166,7 @@ impl ClaimView<'_> {
     }
 
     /// A live hold of this session.
-    pub fn is_live_hold_of(&self, session_id: &str, now_ms: i64) -> bool {
+    pub fn is_live_hold_of(&self, session_id: &SessionId, now_ms: i64) -> bool {
         self.session_id == session_id && self.is_live_hold(now_ms)
     }
 }
@@ -196,29 +204,30 @@ mod tests {
 
     #[test]
     fn an_expired_hold_shows_as_available_and_a_sale_never_expires() {
+        let (a, b) = (SessionId::from("a"), SessionId::from("b"));
         let held = |exp| {
             Some(ClaimView {
                 sold: false,
                 expires_at_ms: exp,
-                session_id: "a",
+                session_id: &a,
             })
         };
         assert_eq!(
-            SeatState::from_claim(held(50), Some("b"), 100),
+            SeatState::from_claim(held(50), Some(&b), 100),
             SeatState::Available
         );
         assert_eq!(
-            SeatState::from_claim(held(150), Some("b"), 100),
+            SeatState::from_claim(held(150), Some(&b), 100),
             SeatState::HeldByOther
         );
         assert_eq!(
-            SeatState::from_claim(held(150), Some("a"), 100),
+            SeatState::from_claim(held(150), Some(&a), 100),
             SeatState::HeldByMe
         );
         let sold = Some(ClaimView {
             sold: true,
             expires_at_ms: 0,
-            session_id: "a",
+            session_id: &a,
         });
         assert_eq!(SeatState::from_claim(sold, None, 100), SeatState::Sold);
     }

@@ -3,6 +3,132 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
+/// A presentation's (a screening's) id: the catalogue's number for it. What the seat, cart and
+/// order calls name a screening by; the wire and the database see the bare number.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::Type), sqlx(transparent))]
+#[serde(transparent)]
+pub struct PresentationId(pub i64);
+
+impl PresentationId {
+    pub fn get(self) -> i64 {
+        self.0
+    }
+}
+
+impl fmt::Display for PresentationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A buyer session's id (the `kupa_uuid` cookie): the one key of a buyer's holds, checkouts and
+/// pending orders. Minted and checked by the HTTP layer; the rules only compare it. Not shown in
+/// logs (no `Display`): it is as good as the buyer's cart.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::Type), sqlx(transparent))]
+#[serde(transparent)]
+pub struct SessionId(String);
+
+impl SessionId {
+    pub fn new(id: impl Into<String>) -> SessionId {
+        SessionId(id.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl fmt::Debug for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SessionId(***)")
+    }
+}
+
+impl From<String> for SessionId {
+    fn from(id: String) -> SessionId {
+        SessionId(id)
+    }
+}
+
+impl From<&str> for SessionId {
+    fn from(id: &str) -> SessionId {
+        SessionId(id.to_owned())
+    }
+}
+
+impl PartialEq<str> for SessionId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for SessionId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+/// An order's id, the spec's `reservationIdentifier`: a random token (not the short reservation
+/// number printed on tickets). Whoever has it reaches the order, so it travels only to its buyer.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "sqlx", derive(sqlx::Type), sqlx(transparent))]
+#[serde(transparent)]
+pub struct ReservationId(String);
+
+impl ReservationId {
+    pub fn new(id: impl Into<String>) -> ReservationId {
+        ReservationId(id.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl fmt::Display for ReservationId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<String> for ReservationId {
+    fn from(id: String) -> ReservationId {
+        ReservationId(id)
+    }
+}
+
+impl From<&str> for ReservationId {
+    fn from(id: &str) -> ReservationId {
+        ReservationId(id.to_owned())
+    }
+}
+
+impl PartialEq<str> for ReservationId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for ReservationId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
 /// A random 128-bit token rendered as 32 lowercase hex characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Token(String);

@@ -363,7 +363,7 @@ impl CatalogueStore for Db {
 
     async fn screening_closures(
         &self,
-    ) -> StoreResult<Vec<(i64, kupa_app::sales_switches::SaleChannel)>> {
+    ) -> StoreResult<Vec<(PresentationId, kupa_app::sales_switches::SaleChannel)>> {
         crate::programme_screenings::closures(self).await
     }
 
@@ -382,7 +382,7 @@ impl CatalogueStore for Db {
             .transpose()
     }
 
-    async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>> {
+    async fn presentation(&self, id: PresentationId) -> StoreResult<Option<PresentationView>> {
         fetch_optional!(
             self,
             concat!(presentation_select!(), " WHERE p.id = $1"),

@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::ports::CheckoutStore;
 use kupa_domain::checkout::{CheckoutState, Step};
+use kupa_domain::ids::{PresentationId, SessionId};
 
 use crate::{Db, Pool, db_err, rows::Get};
 
@@ -64,8 +65,8 @@ pub(crate) use save;
 impl CheckoutStore for Db {
     async fn checkout_state(
         &self,
-        session_id: &str,
-        presentation_id: i64,
+        session_id: &SessionId,
+        presentation_id: PresentationId,
     ) -> StoreResult<Option<CheckoutState>> {
         fetch_optional!(
             self,
@@ -77,8 +78,8 @@ impl CheckoutStore for Db {
 
     async fn save_checkout_state(
         &self,
-        session_id: &str,
-        presentation_id: i64,
+        session_id: &SessionId,
+        presentation_id: PresentationId,
         s: &CheckoutState,
         now_ms: i64,
     ) -> StoreResult<u64> {

@@ -5,6 +5,7 @@ use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::model::Claim;
 use kupa_app::ports::{ClaimOp, ClaimStore, SeatAddress};
+use kupa_domain::ids::{PresentationId, SessionId};
 
 use crate::{Db, Pool, db_err, rows};
 
@@ -213,7 +214,7 @@ impl ClaimStore for Db {
         out
     }
 
-    async fn claims(&self, presentation_id: i64) -> StoreResult<Vec<Claim>> {
+    async fn claims(&self, presentation_id: PresentationId) -> StoreResult<Vec<Claim>> {
         fetch_all!(
             self,
             "SELECT presentation_id, section_id, x, y, session_id, state, expires_at FROM seat_claims WHERE presentation_id = $1",
@@ -224,8 +225,8 @@ impl ClaimStore for Db {
 
     async fn session_claims(
         &self,
-        presentation_id: i64,
-        session_id: &str,
+        presentation_id: PresentationId,
+        session_id: &SessionId,
     ) -> StoreResult<Vec<Claim>> {
         fetch_all!(
             self,
@@ -237,9 +238,9 @@ impl ClaimStore for Db {
 
     async fn hold(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         places: &[SeatAddress],
-        session_id: &str,
+        session_id: &SessionId,
         now_ms: i64,
         expires_at_ms: i64,
     ) -> StoreResult<bool> {
@@ -285,9 +286,9 @@ impl ClaimStore for Db {
 
     async fn release(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         places: &[SeatAddress],
-        session_id: &str,
+        session_id: &SessionId,
     ) -> StoreResult<u64> {
         let places = ordered(places);
         match &self.pool {
@@ -308,8 +309,8 @@ impl ClaimStore for Db {
 
     async fn extend(
         &self,
-        presentation_id: i64,
-        session_id: &str,
+        presentation_id: PresentationId,
+        session_id: &SessionId,
         now_ms: i64,
         expires_at_ms: i64,
     ) -> StoreResult<u64> {

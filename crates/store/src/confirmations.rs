@@ -44,7 +44,7 @@ fn kind(r: &impl Get) -> Result<ConfirmationKind, sqlx::Error> {
 fn job(r: &impl Get) -> Result<ConfirmationJob, sqlx::Error> {
     Ok(ConfirmationJob {
         id: r.i("id")?,
-        order_id: r.s("order_id")?,
+        order_id: r.rid("order_id")?,
         lang: r.s("lang")?,
         kind: kind(r)?,
         attempts: r.i("attempts")?,

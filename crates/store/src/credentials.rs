@@ -284,7 +284,7 @@ impl CredentialStore for Db {
             one_string
         )?;
         match id {
-            Some(id) => OrderStore::order(self, &id).await,
+            Some(id) => OrderStore::order(self, &id.into()).await,
             None => Ok(None),
         }
     }

@@ -127,7 +127,7 @@ impl CustomerAreaStore for Db {
         })?;
         let mut orders = Vec::with_capacity(ids.len());
         for id in ids {
-            if let Some(o) = self.order(&id).await? {
+            if let Some(o) = self.order(&id.into()).await? {
                 orders.push(o);
             }
         }

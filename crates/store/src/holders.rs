@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 use kupa_app::ports::HolderStore;
 use kupa_app::{StoreError, StoreResult};
+use kupa_domain::ids::SessionId;
 use sqlx::Row;
 
 use crate::{Db, db_err};
@@ -52,7 +53,7 @@ const LIVE_HOLDS_OF_CUSTOMER: &str = "SELECT COUNT(*) AS n FROM seat_claims c \
 impl HolderStore for Db {
     async fn record_holder(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         address: &str,
         customer_id: Option<i64>,
         now_ms: i64,
@@ -93,7 +94,7 @@ impl HolderStore for Db {
             .map_err(db_err))
     }
 
-    async fn move_session(&self, from: &str, to: &str) -> StoreResult<()> {
+    async fn move_session(&self, from: &SessionId, to: &SessionId) -> StoreResult<()> {
         const MOVES: [&str; 5] = [
             "UPDATE seat_claims SET session_id = $2 WHERE session_id = $1",
             "UPDATE checkout_steps SET session_id = $2 WHERE session_id = $1",

@@ -4,6 +4,8 @@
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::orders::{HoldStore, Order, ReleasedHold, hold_owner};
+use kupa_domain::ids::PresentationId;
+use kupa_domain::ids::ReservationId;
 use kupa_domain::seating::SeatAddress;
 
 use crate::rows::Get;
@@ -38,7 +40,7 @@ macro_rules! make_hold_in {
         .rows_affected();
         let mut ok = n == 1;
         // In the claims' key order, as holds, releases and the finalisation take them.
-        let mut places: Vec<(i64, SeatAddress)> =
+        let mut places: Vec<(PresentationId, SeatAddress)> =
             o.tickets.iter().map(|t| (t.presentation_id, t.address())).collect();
         places.sort_by_key(|(pid, p)| (*pid, p.section_id, p.y, p.x));
         places.dedup();
@@ -119,7 +121,7 @@ macro_rules! release_in {
             // The freed seats, by presentation (an order may be of several).
             let mut released: Vec<ReleasedHold> = Vec::new();
             for r in &rows {
-                let presentation_id = r.i("presentation_id").map_err(db_err)?;
+                let presentation_id = r.p("presentation_id").map_err(db_err)?;
                 let seat = SeatAddress::new(
                     r.i("section_id").map_err(db_err)?,
                     r.i("x").map_err(db_err)?,
@@ -128,7 +130,7 @@ macro_rules! release_in {
                 match released.iter_mut().find(|h| h.presentation_id == presentation_id) {
                     Some(h) => h.freed.push(seat),
                     None => released.push(ReleasedHold {
-                        order_id: $id.to_owned(),
+                        order_id: $id.clone(),
                         presentation_id,
                         freed: vec![seat],
                     }),
@@ -137,7 +139,7 @@ macro_rules! release_in {
             if released.is_empty() {
                 // Nothing left to free (the seat-claim sweeper came first): the hold is still
                 // reported, once, under its first presentation.
-                let first: Option<i64> = sqlx::query_scalar(
+                let first: Option<PresentationId> = sqlx::query_scalar(
                     "SELECT presentation_id FROM order_presentations WHERE order_id = $1 ORDER BY position LIMIT 1",
                 )
                 .bind($id)
@@ -145,7 +147,7 @@ macro_rules! release_in {
                 .await
                 .map_err(db_err)?;
                 released.push(ReleasedHold {
-                    order_id: $id.to_owned(),
+                    order_id: $id.clone(),
                     presentation_id: first.unwrap_or_default(),
                     freed: Vec::new(),
                 });
@@ -205,7 +207,7 @@ impl HoldStore for Db {
         }
     }
 
-    async fn hold_until(&self, order_id: &str) -> StoreResult<Option<i64>> {
+    async fn hold_until(&self, order_id: &ReservationId) -> StoreResult<Option<i64>> {
         let until: Option<Option<i64>> = crate::on_pool!(self, |p| sqlx::query_scalar(
             "SELECT hold_until FROM orders WHERE id = $1"
         )
@@ -216,7 +218,11 @@ impl HoldStore for Db {
         Ok(until.flatten())
     }
 
-    async fn customer_holds(&self, customer_id: i64, limit: i64) -> StoreResult<Vec<String>> {
+    async fn customer_holds(
+        &self,
+        customer_id: i64,
+        limit: i64,
+    ) -> StoreResult<Vec<ReservationId>> {
         crate::on_pool!(self, |p| sqlx::query_scalar(
             "SELECT id FROM orders WHERE customer_id = $1 AND hold_until IS NOT NULL \
              ORDER BY created_at DESC LIMIT $2"
@@ -229,7 +235,7 @@ impl HoldStore for Db {
     }
 
     async fn release_due_holds(&self, now_ms: i64) -> StoreResult<Vec<ReleasedHold>> {
-        let due: Vec<String> = crate::on_pool!(self, |p| sqlx::query_scalar(
+        let due: Vec<ReservationId> = crate::on_pool!(self, |p| sqlx::query_scalar(
             "SELECT id FROM orders \
              WHERE hold_until IS NOT NULL AND hold_until <= $1 AND status = 'pending' \
              ORDER BY hold_until LIMIT 200"
@@ -252,7 +258,7 @@ impl HoldStore for Db {
 
     async fn release_hold(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         now_ms: i64,
     ) -> StoreResult<Option<Vec<ReleasedHold>>> {
         self.release_one(order_id, now_ms, true).await
@@ -266,7 +272,7 @@ impl Db {
     /// becomes the moment it ended.
     async fn release_one(
         &self,
-        id: &str,
+        id: &ReservationId,
         now_ms: i64,
         early: bool,
     ) -> StoreResult<Option<Vec<ReleasedHold>>> {

@@ -280,7 +280,7 @@ macro_rules! stop_in {
         .await
         .map_err(db_err)?
         .iter()
-        .map(|r| Ok((r.i("section_id")?, r.i("x")?, r.i("y")?)))
+        .map(|r| Ok(SeatAddress::new(r.i("section_id")?, r.i("x")?, r.i("y")?)))
         .collect::<R<Vec<_>>>()
         .map_err(db_err)?;
         ScreeningStopped {

@@ -8,6 +8,7 @@ use kupa_app::error::StoreResult;
 use kupa_app::ports::SeatAddress;
 use kupa_app::programme::*;
 use kupa_app::sales_switches::SaleChannel;
+use kupa_domain::ids::PresentationId;
 
 use crate::programme::{bump_version, record, snapshot};
 use crate::rows::Get;
@@ -57,7 +58,7 @@ macro_rules! remap_in {
                     from,
                     to,
                     sold: c.s("state").map_err($crate::db_err)? == "sold",
-                    session: c.s("session_id").map_err($crate::db_err)?,
+                    session: c.s("session_id").map_err($crate::db_err)?.into(),
                     expires_at_ms: c.i("expires_at").map_err($crate::db_err)?,
                 }),
                 None => missing.push(from),
@@ -137,7 +138,7 @@ macro_rules! remap_in {
 pub(crate) use remap_in;
 
 /// The screenings closed to a channel, for the catalogue (through its cache).
-pub(crate) async fn closures(db: &Db) -> StoreResult<Vec<(i64, SaleChannel)>> {
+pub(crate) async fn closures(db: &Db) -> StoreResult<Vec<(PresentationId, SaleChannel)>> {
     crate::on_pool!(db, |p| {
         let rows = sqlx::query(
             "SELECT presentation_id, channel FROM screening_channel_closures ORDER BY presentation_id, channel",
@@ -148,7 +149,7 @@ pub(crate) async fn closures(db: &Db) -> StoreResult<Vec<(i64, SaleChannel)>> {
         let mut out = Vec::new();
         for r in &rows {
             if let Some(c) = SaleChannel::parse(&r.s("channel").map_err(db_err)?) {
-                out.push((r.i("presentation_id").map_err(db_err)?, c));
+                out.push((PresentationId(r.i("presentation_id").map_err(db_err)?), c));
             }
         }
         Ok(out)

@@ -11,6 +11,9 @@ type R<T> = Result<T, sqlx::Error>;
 /// Typed column access that both row types offer.
 pub(crate) trait Get {
     fn i(&self, c: &str) -> R<i64>;
+    fn p(&self, c: &str) -> R<PresentationId>;
+    fn sid(&self, c: &str) -> R<SessionId>;
+    fn rid(&self, c: &str) -> R<ReservationId>;
     fn oi(&self, c: &str) -> R<Option<i64>>;
     fn s(&self, c: &str) -> R<String>;
     fn b(&self, c: &str) -> R<bool>;
@@ -21,6 +24,15 @@ macro_rules! impl_get {
     ($row:ty) => {
         impl Get for $row {
             fn i(&self, c: &str) -> R<i64> {
+                self.try_get(c)
+            }
+            fn p(&self, c: &str) -> R<PresentationId> {
+                self.try_get(c)
+            }
+            fn sid(&self, c: &str) -> R<SessionId> {
+                self.try_get(c)
+            }
+            fn rid(&self, c: &str) -> R<ReservationId> {
                 self.try_get(c)
             }
             fn oi(&self, c: &str) -> R<Option<i64>> {
@@ -95,7 +107,7 @@ pub(crate) fn category(r: &impl Get) -> R<FeatureCategory> {
 
 pub(crate) fn presentation(r: &impl Get) -> R<Presentation> {
     Ok(Presentation {
-        id: r.i("id")?,
+        id: r.p("id")?,
         feature_id: r.i("feature_id")?,
         venue_id: r.i("venue_id")?,
         seatplan_id: r.i("seatplan_id")?,
@@ -374,11 +386,11 @@ pub(crate) fn membership(r: &impl Get) -> R<Membership> {
 
 pub(crate) fn claim(r: &impl Get) -> R<Claim> {
     Ok(Claim {
-        presentation_id: r.i("presentation_id")?,
+        presentation_id: r.p("presentation_id")?,
         section_id: r.i("section_id")?,
         x: r.i("x")?,
         y: r.i("y")?,
-        session_id: r.s("session_id")?,
+        session_id: r.sid("session_id")?,
         sold: r.s("state")? == "sold",
         expires_at_ms: r.i("expires_at")?,
     })

@@ -199,10 +199,11 @@ mod tests {
     use super::*;
     use kupa_app::ports::SeatAddress;
     use kupa_app::seat_events::SeatChangeKind;
+    use kupa_domain::ids::PresentationId;
 
     fn event(p: i64, seats: i64) -> SeatEvent {
         SeatEvent::new(
-            p,
+            PresentationId(p),
             SeatChangeKind::Held,
             (0..seats).map(|x| SeatAddress {
                 section_id: 1,

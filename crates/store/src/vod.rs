@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::vod::{Playbacks, VodStore};
+use kupa_domain::ids::ReservationId;
 
 use crate::rows::Get;
 use crate::{Db, db_err};
@@ -16,7 +17,7 @@ fn playbacks(r: &impl Get) -> Result<Playbacks, sqlx::Error> {
 
 #[async_trait]
 impl VodStore for Db {
-    async fn playbacks(&self, order_id: &str) -> StoreResult<Playbacks> {
+    async fn playbacks(&self, order_id: &ReservationId) -> StoreResult<Playbacks> {
         let found: Option<Playbacks> = fetch_optional!(
             self,
             "SELECT playback_count, last_playback_at FROM vod_playbacks WHERE order_id = $1",
@@ -28,7 +29,7 @@ impl VodStore for Db {
 
     async fn spend_playback(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         allowance: i64,
         now_ms: i64,
     ) -> StoreResult<Option<Playbacks>> {

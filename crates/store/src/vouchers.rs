@@ -23,9 +23,9 @@ fn sold(r: &impl Get) -> Result<SoldVoucher, sqlx::Error> {
     Ok(SoldVoucher {
         reference: r.s("reference")?,
         code_key: r.s("code_key")?,
-        order_id: r.s("order_id")?,
+        order_id: r.rid("order_id")?,
         reservation_number: r.s("reservation_number")?,
-        session_id: r.s("session_id")?,
+        session_id: r.sid("session_id")?,
         customer_id: r.oi("customer_id")?,
         class_id: r.i("class_id")?,
         name: r.s("name")?,

@@ -5,6 +5,7 @@ use kupa_app::catalogue_file;
 use kupa_app::model::CatalogueData;
 use kupa_app::ports::{CatalogueStore, ClaimStore};
 use kupa_domain::catalogue::SectionKind;
+use kupa_domain::ids::PresentationId;
 use kupa_store::Db;
 
 const SMALL: &str = include_str!("fixtures/small.json");
@@ -100,7 +101,7 @@ async fn presentations_come_with_their_names_and_section_counts_in_time_order(db
     let all = db.presentations_between(0, i64::MAX).await.unwrap();
     assert_eq!(all.len(), data.presentations.len());
     assert!(all.windows(2).all(|w| w[0].presentation.starts_at_ms <= w[1].presentation.starts_at_ms));
-    let seven = db.presentation(7).await.unwrap().unwrap();
+    let seven = db.presentation(PresentationId(7)).await.unwrap().unwrap();
     assert_eq!(seven.feature.name_en, "The Sea of Tel Aviv");
     assert_eq!(seven.location.name_en, "Kupa Tel Aviv");
     assert_eq!(seven.venue.name_en, "Hall 1");
@@ -112,8 +113,8 @@ async fn presentations_come_with_their_names_and_section_counts_in_time_order(db
     let (from, to) = kupa_domain::time::local_day_range_ms(jiff::civil::date(2026, 11, 22));
     let today = db.presentations_between(from, to).await.unwrap();
     assert_eq!(today.len(), 3, "two in the hall and one on the stage");
-    assert!(db.presentation(424242).await.unwrap().is_none());
-    assert!(db.claims(7).await.unwrap().is_empty());
+    assert!(db.presentation(PresentationId(424242)).await.unwrap().is_none());
+    assert!(db.claims(PresentationId(7)).await.unwrap().is_empty());
 }
 
 async fn a_catalogue_with_a_bad_row_is_not_written_at_all(db: &Db) {
@@ -147,9 +148,14 @@ mod claims {
     use std::sync::Arc;
 
     use kupa_app::ports::{CatalogueStore, ClaimStore, SeatAddress};
+    use kupa_domain::ids::{PresentationId, SessionId};
     use kupa_store::Db;
 
-    const P: i64 = 7;
+    fn sid(s: &str) -> SessionId {
+        SessionId::from(s)
+    }
+
+    const P: PresentationId = PresentationId(7);
     const SEAT: SeatAddress = SeatAddress {
         section_id: 10,
         x: 1,
@@ -171,30 +177,30 @@ mod claims {
     conformance! {
     async fn a_free_seat_is_held_once_and_a_second_session_is_refused(db: &Db) {
         seeded(db).await;
-        assert!(db.hold(P, &[SEAT], "a", 1_000, 61_000).await.unwrap());
-        assert!(!db.hold(P, &[SEAT], "b", 2_000, 62_000).await.unwrap(), "a live hold of another session wins");
+        assert!(db.hold(P, &[SEAT], &sid("a"), 1_000, 61_000).await.unwrap());
+        assert!(!db.hold(P, &[SEAT], &sid("b"), 2_000, 62_000).await.unwrap(), "a live hold of another session wins");
         let claims = db.claims(P).await.unwrap();
         assert_eq!(claims.len(), 1);
         assert_eq!((claims[0].session_id.as_str(), claims[0].expires_at_ms), ("a", 61_000));
-        assert!(db.hold(P, &[SEAT], "a", 3_000, 90_000).await.unwrap(), "the holder may renew");
+        assert!(db.hold(P, &[SEAT], &sid("a"), 3_000, 90_000).await.unwrap(), "the holder may renew");
         assert_eq!(db.claims(P).await.unwrap()[0].expires_at_ms, 90_000);
     }
 
     async fn an_expired_hold_is_free_to_claim_at_once(db: &Db) {
         seeded(db).await;
-        assert!(db.hold(P, &[SEAT], "a", 1_000, 61_000).await.unwrap());
-        assert!(!db.hold(P, &[SEAT], "b", 60_999, 120_000).await.unwrap());
-        assert!(db.hold(P, &[SEAT], "b", 61_000, 121_000).await.unwrap(), "at expiry the seat is free");
+        assert!(db.hold(P, &[SEAT], &sid("a"), 1_000, 61_000).await.unwrap());
+        assert!(!db.hold(P, &[SEAT], &sid("b"), 60_999, 120_000).await.unwrap());
+        assert!(db.hold(P, &[SEAT], &sid("b"), 61_000, 121_000).await.unwrap(), "at expiry the seat is free");
         let claims = db.claims(P).await.unwrap();
         assert_eq!(claims[0].session_id, "b");
-        assert_eq!(db.extend(P, "a", 61_500, 200_000).await.unwrap(), 0, "the old holder cannot extend what it lost");
+        assert_eq!(db.extend(P, &sid("a"), 61_500, 200_000).await.unwrap(), 0, "the old holder cannot extend what it lost");
     }
 
     async fn holding_several_places_is_all_or_nothing(db: &Db) {
         seeded(db).await;
-        assert!(db.hold(P, &[row_seat(3)], "a", 0, 60_000).await.unwrap());
+        assert!(db.hold(P, &[row_seat(3)], &sid("a"), 0, 60_000).await.unwrap());
         let wanted = [row_seat(1), row_seat(2), row_seat(3)];
-        assert!(!db.hold(P, &wanted, "b", 1, 60_000).await.unwrap());
+        assert!(!db.hold(P, &wanted, &sid("b"), 1, 60_000).await.unwrap());
         let claims = db.claims(P).await.unwrap();
         assert_eq!(claims.len(), 1, "b got nothing, not seats 1 and 2");
         assert_eq!(claims[0].session_id, "a");
@@ -202,18 +208,18 @@ mod claims {
 
     async fn release_frees_only_the_sessions_own_holds(db: &Db) {
         seeded(db).await;
-        assert!(db.hold(P, &[row_seat(1), row_seat(2)], "a", 0, 60_000).await.unwrap());
-        assert_eq!(db.release(P, &[row_seat(1)], "b").await.unwrap(), 0);
-        assert_eq!(db.release(P, &[row_seat(1), row_seat(2)], "a").await.unwrap(), 2);
+        assert!(db.hold(P, &[row_seat(1), row_seat(2)], &sid("a"), 0, 60_000).await.unwrap());
+        assert_eq!(db.release(P, &[row_seat(1)], &sid("b")).await.unwrap(), 0);
+        assert_eq!(db.release(P, &[row_seat(1), row_seat(2)], &sid("a")).await.unwrap(), 2);
         assert!(db.claims(P).await.unwrap().is_empty());
-        assert!(db.hold(P, &[row_seat(1)], "b", 1, 60_000).await.unwrap());
+        assert!(db.hold(P, &[row_seat(1)], &sid("b"), 1, 60_000).await.unwrap());
     }
 
     async fn extend_moves_only_live_holds_of_that_session(db: &Db) {
         seeded(db).await;
-        assert!(db.hold(P, &[row_seat(1), row_seat(2)], "a", 0, 60_000).await.unwrap());
-        assert!(db.hold(P, &[row_seat(5)], "b", 0, 60_000).await.unwrap());
-        assert_eq!(db.extend(P, "a", 30_000, 300_000).await.unwrap(), 2);
+        assert!(db.hold(P, &[row_seat(1), row_seat(2)], &sid("a"), 0, 60_000).await.unwrap());
+        assert!(db.hold(P, &[row_seat(5)], &sid("b"), 0, 60_000).await.unwrap());
+        assert_eq!(db.extend(P, &sid("a"), 30_000, 300_000).await.unwrap(), 2);
         let by: HashMap<i64, i64> = db.claims(P).await.unwrap().into_iter().map(|c| (c.x, c.expires_at_ms)).collect();
         assert_eq!((by[&1], by[&2], by[&5]), (300_000, 300_000, 60_000));
     }
@@ -221,7 +227,7 @@ mod claims {
     async fn sweepers_each_release_an_expired_hold_once(db: &Db) {
         seeded(db).await;
         for x in 1..=8 {
-            assert!(db.hold(P, &[row_seat(x)], &format!("s{x}"), 0, if x <= 5 { 1_000 } else { 100_000 }).await.unwrap());
+            assert!(db.hold(P, &[row_seat(x)], &sid(&format!("s{x}")), 0, if x <= 5 { 1_000 } else { 100_000 }).await.unwrap());
         }
         let (a, b) = tokio::join!(db.sweep_expired(1_000), db.sweep_expired(1_000));
         let (a, b) = (a.unwrap(), b.unwrap());
@@ -240,7 +246,7 @@ mod claims {
             tasks.push(tokio::spawn(async move {
                 let first = 1 + (buyer % 7) as i64;
                 let want = [row_seat(first), row_seat(first + 1)];
-                let got = db.hold(P, &want, &format!("buyer{buyer}"), 0, 60_000).await.unwrap();
+                let got = db.hold(P, &want, &sid(&format!("buyer{buyer}")), 0, 60_000).await.unwrap();
                 (format!("buyer{buyer}"), got, want)
             }));
         }
@@ -254,7 +260,7 @@ mod claims {
         let claims = db.claims(P).await.unwrap();
         let mut holder: HashMap<(i64, i64), String> = HashMap::new();
         for c in &claims {
-            assert!(holder.insert((c.x, c.y), c.session_id.clone()).is_none(), "one row per seat");
+            assert!(holder.insert((c.x, c.y), c.session_id.as_str().to_owned()).is_none(), "one row per seat");
         }
         for (who, want) in &winners {
             for p in want {

@@ -2,6 +2,7 @@
 //! another node's listener hears, and no node hears its own. Runs when KUPA_TEST_POSTGRES_URL is
 //! set (SQLite is one node: there is nothing to relay).
 
+use kupa_domain::ids::PresentationId;
 use std::time::Duration;
 
 use kupa_app::ports::SeatAddress;
@@ -12,7 +13,7 @@ use tokio::sync::mpsc;
 
 fn held(presentation: i64, x: i64) -> SeatEvent {
     SeatEvent::new(
-        presentation,
+        PresentationId(presentation),
         SeatChangeKind::Held,
         [SeatAddress {
             section_id: 1,
@@ -57,7 +58,7 @@ async fn events_reach_the_other_node_and_not_their_own() {
     let e = got.expect("node b never heard node a");
     assert_eq!(
         (e.presentation_id, e.changes[0].state),
-        (7, SeatChangeKind::Held)
+        (PresentationId(7), SeatChangeKind::Held)
     );
     // Everything after that arrives too, in order.
     let x = e.changes[0].x;

@@ -593,7 +593,7 @@ impl pages::Shop for KupaHttp {
         request
             .extensions
             .get::<BuyerSession>()
-            .map(|b| b.id().to_owned())
+            .map(|b| b.id().as_str().to_owned())
     }
 
     fn error_status(&self, error: AppError) -> StatusCode {

@@ -4,6 +4,7 @@
 
 mod payment;
 
+use kupa_domain::ids::PresentationId;
 pub use payment::{CommitBody, CommitResponse, PaymentFormResponse};
 
 use axum::extract::State;
@@ -269,13 +270,13 @@ pub struct PricedVoucher {
 impl PricedCartDto {
     pub fn new(o: &Order) -> PricedCartDto {
         PricedCartDto {
-            presentation_id: o.first_presentation().unwrap_or_default(),
-            presentation_ids: o.presentations.clone(),
+            presentation_id: o.first_presentation().unwrap_or_default().get(),
+            presentation_ids: o.presentations.iter().map(|p| p.get()).collect(),
             tickets: o
                 .tickets
                 .iter()
                 .map(|t| PricedTicket {
-                    presentation_id: t.presentation_id,
+                    presentation_id: t.presentation_id.get(),
                     section_id: t.section_id,
                     x: t.x,
                     y: t.y,
@@ -421,7 +422,7 @@ async fn post_cart(
             .presentations
             .iter()
             .map(|p| AppCartPresentation {
-                presentation_id: p.presentation_id,
+                presentation_id: PresentationId(p.presentation_id),
                 seats: p.seats.iter().map(CartSeatIn::to_app).collect(),
             })
             .collect(),
@@ -549,6 +550,6 @@ async fn cart_token(
         .cart_token(body.recaptcha_token.as_deref().unwrap_or_default())
         .await?;
     Ok(axum::Json(CartTokenResponse {
-        uuid: session.id().to_owned(),
+        uuid: session.id().as_str().to_owned(),
     }))
 }

@@ -4,6 +4,7 @@
 
 use super::*;
 use kupa_app::orders::{CartKey, OrderKind};
+use kupa_domain::ids::PresentationId;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -147,7 +148,7 @@ pub struct CommitBody {
 /// their order type.
 fn cart_key(presentation_id: Option<i64>, order_type: Option<&str>) -> ApiResult<CartKey> {
     match (presentation_id, order_type.and_then(OrderKind::parse)) {
-        (Some(id), None | Some(OrderKind::Tickets)) => Ok(CartKey::Presentation(id)),
+        (Some(id), None | Some(OrderKind::Tickets)) => Ok(CartKey::Presentation(PresentationId(id))),
         (None, Some(kind)) if kind != OrderKind::Tickets => Ok(CartKey::Kind(kind)),
         _ => Err(AppError::rejected(
             ErrorCode::FormValidation,
@@ -229,7 +230,9 @@ pub(super) async fn commit(
         &body.cart.donations,
         &body.cart.memberships,
     ) {
-        (Some(first), None, None, None) => CartKey::Presentation(first.presentation_id),
+        (Some(first), None, None, None) => {
+            CartKey::Presentation(PresentationId(first.presentation_id))
+        }
         (None, Some(_), None, None) => CartKey::Kind(OrderKind::Vouchers),
         (None, None, Some(_), None) => CartKey::Kind(OrderKind::Donations),
         (None, None, None, Some(_)) => CartKey::Kind(OrderKind::Memberships),
@@ -249,7 +252,7 @@ pub(super) async fn commit(
             )
             .into());
         };
-        return crate::holds::commit_hold(&state, &session, presentation_id, &body).await;
+        return crate::holds::commit_hold(&state, &session, presentation_id.get(), &body).await;
     }
     let order = state
         .orders
@@ -261,7 +264,7 @@ pub(super) async fn commit(
         )
         .await?;
     Ok(axum::Json(CommitResponse {
-        reservation_identifier: order.id.clone(),
+        reservation_identifier: order.id.to_string(),
         ticket_identifiers: order
             .tickets
             .iter()
@@ -321,7 +324,7 @@ pub(super) async fn payment_voucher(
         .orders
         .voucher_payment(
             session.id(),
-            q.presentation_id,
+            q.presentation_id.map(PresentationId),
             &q.reference,
             q.recaptcha_token.as_deref().unwrap_or_default(),
         )

@@ -97,7 +97,7 @@ impl Presentation {
         let v = &i.view;
         let p = &v.presentation;
         Presentation {
-            id: p.id,
+            id: p.id.get(),
             venue_id: p.venue_id,
             venue_name: v.venue.name.clone(),
             venue_name_en: v.venue.name_en.clone(),

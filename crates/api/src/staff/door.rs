@@ -4,6 +4,7 @@
 //! of the call); errors are the call's own: no login, a role that may not, a presentation not of
 //! the user's businesses, too many scans.
 
+use kupa_domain::ids::PresentationId;
 use std::time::Instant;
 
 use axum::extract::State;
@@ -50,7 +51,7 @@ pub struct DoorPresentationDto {
 impl DoorPresentationDto {
     fn of(p: &DoorPresentation) -> DoorPresentationDto {
         DoorPresentationDto {
-            id: p.id,
+            id: p.id.get(),
             business_id: p.business_id,
             date_time: ms_to_rfc3339(p.starts_at_ms),
             entrance_time: ms_to_rfc3339(p.entrance_at_ms()),
@@ -247,7 +248,7 @@ async fn scan(
     }
     let done = state
         .door
-        .scan(&caller, body.presentation_id, &body.code)
+        .scan(&caller, PresentationId(body.presentation_id), &body.code)
         .await?;
     Ok(axum::Json(response(&done, state.clock.now_ms())))
 }

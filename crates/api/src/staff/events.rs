@@ -7,6 +7,7 @@
 //! nodes) and sends at most one event per [`COALESCE`]: a sale of ten seats is one re-read, not
 //! ten. The login is checked again before each event: a logged-out or disabled user's stream ends.
 
+use kupa_domain::ids::PresentationId;
 use std::collections::{BTreeSet, HashMap};
 use std::convert::Infallible;
 use std::time::Duration;
@@ -63,7 +64,7 @@ struct Watch {
     state: AppState,
     login: String,
     caller: Caller,
-    rx: tokio::sync::broadcast::Receiver<Option<i64>>,
+    rx: tokio::sync::broadcast::Receiver<Option<PresentationId>>,
     places: HashMap<i64, Option<Place>>,
     ready: bool,
     _permit: crate::seat_event_hub::StreamPermit,
@@ -77,7 +78,7 @@ impl Watch {
         let place = self
             .state
             .catalogue
-            .presentation(presentation, &Default::default())
+            .presentation(PresentationId(presentation), &Default::default())
             .await
             .ok()
             .map(|d| Place {
@@ -93,11 +94,12 @@ impl Watch {
     /// Adds one hub message to the batch; false when the hub is gone (the node is closing).
     async fn take(
         &mut self,
-        got: Result<Option<i64>, RecvError>,
+        got: Result<Option<PresentationId>, RecvError>,
         batch: &mut FiguresChanged,
     ) -> bool {
         match got {
             Ok(Some(p)) => {
+                let p = p.get();
                 if let Some(place) = self.place(p).await
                     && self.caller.sees(place.business_id)
                 {

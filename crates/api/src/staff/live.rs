@@ -131,7 +131,7 @@ pub struct PresentationLive {
 impl PresentationLive {
     pub fn of(r: &LiveRow, with_money: bool) -> PresentationLive {
         PresentationLive {
-            presentation_id: r.presentation_id,
+            presentation_id: r.presentation_id.get(),
             presentation_date_time: ms_to_rfc3339(r.starts_at_ms),
             business_date: business_date(r.starts_at_ms).to_string(),
             location_id: r.location_id,

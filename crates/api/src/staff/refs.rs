@@ -10,6 +10,7 @@ use kupa_app::staff::live::{SoldLine, business_date};
 use kupa_app::staff::refs::PRICE_TYPE_TICKET;
 use kupa_app::staff::{Access, Caller, Role};
 use kupa_app::{AppError, ErrorCode};
+use kupa_domain::ids::PresentationId;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -243,7 +244,9 @@ impl DetailQuery {
             && self.feature_id.is_none_or(|x| l.feature_id == x)
             && self.ticket_id.is_none_or(|x| l.ticket_id == x)
             && self.price_policy_id.is_none_or(|x| l.price_policy_id == x)
-            && self.presentation_id.is_none_or(|x| l.presentation_id == x)
+            && self
+                .presentation_id
+                .is_none_or(|x| l.presentation_id == PresentationId(x))
             && self
                 .feature_category_id
                 .is_none_or(|x| l.feature_category_id == x)
@@ -289,7 +292,7 @@ fn ref_rows(lines: &[SoldLine], per_ticket: bool) -> Vec<RefSalesRow> {
         );
         if !per_ticket
             && let Some(row) = out.iter_mut().find(|r| {
-                r.presentation_id == l.presentation_id
+                r.presentation_id == l.presentation_id.get()
                     && r.ticket_id == l.ticket_id
                     && r.reference1 == r1
                     && r.reference2 == r2
@@ -300,7 +303,7 @@ fn ref_rows(lines: &[SoldLine], per_ticket: bool) -> Vec<RefSalesRow> {
             continue;
         }
         out.push(RefSalesRow {
-            presentation_id: l.presentation_id,
+            presentation_id: l.presentation_id.get(),
             presentation_date_time: ms_to_rfc3339(l.starts_at_ms),
             feature_id: l.feature_id,
             feature_name: l.feature_name.clone(),

@@ -4,6 +4,7 @@
 use axum::extract::State;
 use kupa_app::staff::Access;
 use kupa_app::staff::sales::{PresentationsData, SalesDay, SalesGroup};
+use kupa_domain::ids::PresentationId;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -361,7 +362,7 @@ async fn feature_data(
             &caller,
             q.feature_id,
             q.location_id.filter(|l| *l != 0),
-            &ids,
+            &ids.into_iter().map(PresentationId).collect::<Vec<_>>(),
             q.start_date.as_deref(),
             q.end_date.as_deref(),
         )
@@ -441,7 +442,7 @@ async fn presentation_data(
 ) -> ApiResult<axum::Json<PresentationDataResponse>> {
     let d = state
         .live
-        .presentation_data(&caller, q.presentation_id)
+        .presentation_data(&caller, PresentationId(q.presentation_id))
         .await?;
     Ok(axum::Json(PresentationDataResponse {
         presentation: PresentationLive::of(&d.presentation, true),

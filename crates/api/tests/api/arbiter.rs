@@ -2,6 +2,7 @@
 //! available all served, random locks, unlocks, expiries, picks and sales against a simple model,
 //! a restart that reads holds and sales back, and two nodes deciding one seat at the same moment.
 
+use kupa_domain::ids::{PresentationId, SessionId};
 use std::collections::{BTreeSet, HashMap};
 
 use crate::common::paying::{pay_by_card, priced_cart_for, row_end_pair};
@@ -9,6 +10,10 @@ use crate::common::*;
 use axum::http::StatusCode;
 use kupa_app::ports::{ClaimStore, Clock};
 use kupa_store::testing::TestDb;
+
+fn sid(s: &str) -> SessionId {
+    SessionId::from(s)
+}
 
 fn ms(at: &str) -> i64 {
     at.parse::<jiff::Timestamp>()
@@ -80,7 +85,7 @@ async fn sixty_buyers_asking_best_available_at_once_are_each_given_seats_side_by
             assert!(taken.insert(s.key()), "{} given twice", s.key());
         }
     }
-    let claims = db.db.claims(p.id).await.unwrap();
+    let claims = db.db.claims(PresentationId(p.id)).await.unwrap();
     assert_eq!(claims.len(), 240, "every seat given is held, and no other");
     for c in &claims {
         assert!(taken.contains(&SeatAddress::new(c.section_id, c.x, c.y)));
@@ -189,7 +194,7 @@ async fn random_locks_unlocks_expiries_picks_and_sales_match_a_simple_model(db: 
     }
     // The database holds what the model holds: every sale, every live hold, nothing else live.
     let now = app.clock.now_ms();
-    let claims = db.db.claims(p.id).await.unwrap();
+    let claims = db.db.claims(PresentationId(p.id)).await.unwrap();
     let db_sold: BTreeSet<SeatAddress> = claims.iter().filter(|c| c.sold).map(|c| SeatAddress::new(c.section_id, c.x, c.y)).collect();
     let db_live: BTreeSet<SeatAddress> = claims.iter().filter(|c| !c.sold && c.expires_at_ms > now).map(|c| SeatAddress::new(c.section_id, c.x, c.y)).collect();
     let model_sold: BTreeSet<SeatAddress> = model.places.iter().filter(|(_, o)| **o == Owner::Sold).map(|(k, _)| *k).collect();
@@ -236,7 +241,7 @@ async fn two_nodes_deciding_the_same_seat_at_the_same_moment_give_it_to_one(db: 
             (StatusCode::CONFLICT, StatusCode::OK) => wins[1] += 1,
             other => panic!("seat {}: {other:?}: {} / {}", seat.key(), ra.text, rb.text),
         }
-        let claims = db.db.claims(p.id).await.unwrap();
+        let claims = db.db.claims(PresentationId(p.id)).await.unwrap();
         assert_eq!(claims.iter().filter(|c| (c.section_id, c.x, c.y) == (seat.si, seat.x, seat.y)).count(), 1);
     }
     eprintln!("node a won {}, node b {}", wins[0], wins[1]);
@@ -256,40 +261,41 @@ async fn a_seat_being_sold_is_not_handed_to_another_buyer_while_the_sale_is_writ
     let plan = app.seat_plan(&p).await;
     let (seat, other) = row_end_pair(&plan, 4);
     let (seat, other) = (seat.key(), other.key());
+    let pid = PresentationId(p.id);
     let arbiter = app.state.booking.arbiter();
     let now = app.clock.now_ms();
-    let held = arbiter.hold(p.id, &[seat, other], "seller", now, now + 1_000, None).await.unwrap();
+    let held = arbiter.hold(pid, &[seat, other], &sid("seller"), now, now + 1_000, None).await.unwrap();
     assert_eq!(held, kupa_app::booking::arbiter::HoldDecision::Held);
-    let seller = [(p.id, seat), (p.id, other)];
-    let selling = arbiter.begin_settle(&[], Some(("seller", &seller)), now).await.unwrap();
+    let seller = [(pid, seat), (pid, other)];
+    let selling = arbiter.begin_settle(&[], Some((&sid("seller"), &seller)), now).await.unwrap();
     assert!(!selling.refused());
     // The hold's deadline passes while the sale is being written: memory still refuses the seat.
     let later = now + 2_000;
-    let r = arbiter.hold(p.id, &[seat], "another", later, later + 60_000, None).await.unwrap();
+    let r = arbiter.hold(pid, &[seat], &sid("another"), later, later + 60_000, None).await.unwrap();
     assert_eq!(r, kupa_app::booking::arbiter::HoldDecision::Taken, "not handed out mid-sale");
     let view = |at: SeatAddress| {
         let arbiter = arbiter.clone();
-        async move { arbiter.with_view(p.id, "another", later, |v| v(&at)).await.unwrap() }
+        async move { arbiter.with_view(pid, &sid("another"), later, |v| v(&at)).await.unwrap() }
     };
-    selling.end([(p.id, seat, kupa_app::booking::Settled::Sold), (p.id, other, kupa_app::booking::Settled::Sold)]);
+    selling.end([(pid, seat, kupa_app::booking::Settled::Sold), (pid, other, kupa_app::booking::Settled::Sold)]);
     assert_eq!(view(seat).await, kupa_domain::catalogue::SeatState::Sold);
     // A sale that is not written (it failed, or the database refused it): memory goes back to
     // what it had, and the hall is read again before the next decision.
     let (third, _) = row_end_pair(&plan, 5);
     let third = third.key();
-    arbiter.hold(p.id, &[third], "late", later, later + 1_000, None).await.unwrap();
-    let sale = [(p.id, third)];
-    drop(arbiter.begin_settle(&[], Some(("late", &sale)), later).await.unwrap());
+    arbiter.hold(pid, &[third], &sid("late"), later, later + 1_000, None).await.unwrap();
+    let sale = [(pid, third)];
+    drop(arbiter.begin_settle(&[], Some((&sid("late"), &sale)), later).await.unwrap());
     let after = later + 5_000;
-    let r = arbiter.hold(p.id, &[third], "another", after, after + 60_000, None).await.unwrap();
+    let r = arbiter.hold(pid, &[third], &sid("another"), after, after + 60_000, None).await.unwrap();
     assert_eq!(r, kupa_app::booking::arbiter::HoldDecision::Held, "the hold that ran out is free again");
     // A seat change to a seat memory knows another buyer holds is refused before any write.
-    let change = [(p.id, third)];
-    let moving = arbiter.begin_settle(&[(p.id, seat)], Some(("mover", &change)), after).await.unwrap();
+    let change = [(pid, third)];
+    let moving = arbiter.begin_settle(&[(pid, seat)], Some((&sid("mover"), &change)), after).await.unwrap();
     assert!(moving.refused(), "held by another, through this arbiter");
     drop(moving);
-    let claims = db.db.claims(p.id).await.unwrap();
+    let claims = db.db.claims(pid).await.unwrap();
     let of = |at: SeatAddress| claims.iter().find(|c| c.address() == at).map(|c| c.session_id.clone());
-    assert_eq!(of(third).as_deref(), Some("another"), "the refused change wrote nothing");
+    assert_eq!(of(third), Some(sid("another")), "the refused change wrote nothing");
 }
 }

@@ -543,7 +543,7 @@ api_tests! {
         let mut cancels = Vec::new();
         for _ in 0..2 {
             let (app, who, id) = (app.clone(), who.clone(), order_id.clone());
-            cancels.push(tokio::spawn(async move { cancel(&app, &who, &id, json!({})).await }));
+            cancels.push(tokio::spawn(async move { cancel(&app, &who, id.as_str(), json!({})).await }));
         }
         let commit = {
             let (app, who) = (app.clone(), who.clone());
@@ -562,7 +562,7 @@ api_tests! {
         }
         assert!(cancelled <= 1);
         // Whatever the order, a cancel after all of it settles the rest.
-        let r = cancel(&app, &who, &order_id, json!({})).await;
+        let r = cancel(&app, &who, order_id.as_str(), json!({})).await;
         if cancelled == 1 {
             assert_eq!(code(&r), "NOTHING_TO_CANCEL", "{}", r.text);
         } else {

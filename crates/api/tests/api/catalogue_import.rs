@@ -9,6 +9,7 @@ use axum::http::StatusCode;
 use kupa_app::catalogue_file::{self, import};
 use kupa_app::model::CatalogueData;
 use kupa_app::ports::{CatalogueImportStore, CatalogueStore};
+use kupa_domain::ids::PresentationId;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
@@ -70,7 +71,7 @@ api_tests! {
         assert_eq!((features.added.clone(), features.updated.len()), (vec![NEW_FEATURE], 1));
         assert_eq!(kind(&dry.plan, "presentations").added, vec![NEW_PRESENTATION]);
         assert!(db.db.feature(NEW_FEATURE).await.unwrap().is_none(), "a dry run writes nothing");
-        assert!(db.db.presentation(NEW_PRESENTATION).await.unwrap().is_none());
+        assert!(db.db.presentation(PresentationId(NEW_PRESENTATION)).await.unwrap().is_none());
 
         // The same, with a row taken from the sold presentation's seat plan: a conflict, and
         // nothing of the file is written.
@@ -115,22 +116,22 @@ api_tests! {
         let unsold = data
             .presentations
             .iter()
-            .find(|p| p.id != sold_id && p.id < 1000)
+            .find(|p| p.id != PresentationId(sold_id) && p.id < PresentationId(1000))
             .unwrap()
             .clone();
         let moved = |ids: &[i64]| {
             let mut d = data.clone();
-            for p in d.presentations.iter_mut().filter(|p| ids.contains(&p.id)) {
+            for p in d.presentations.iter_mut().filter(|p| ids.contains(&(p.id.get()))) {
                 p.starts_at_ms += 30 * 60_000;
             }
             d
         };
-        let refused = import::import(&db.db, &moved(&[sold_id, unsold.id]), false).await.unwrap();
+        let refused = import::import(&db.db, &moved(&[sold_id, unsold.id.get()]), false).await.unwrap();
         assert!(!refused.written);
         assert_eq!(refused.plan.conflicts, vec![format!("presentation {sold_id} has sales: its start time would change")]);
         let stored = db.db.presentation(unsold.id).await.unwrap().unwrap();
         assert_eq!(stored.presentation.starts_at_ms, unsold.starts_at_ms, "nothing written");
-        let done = import::import(&db.db, &moved(&[unsold.id]), false).await.unwrap();
+        let done = import::import(&db.db, &moved(&[unsold.id.get()]), false).await.unwrap();
         assert!(done.written, "{}", done.plan.describe());
         let stored = db.db.presentation(unsold.id).await.unwrap().unwrap();
         assert_eq!(stored.presentation.starts_at_ms, unsold.starts_at_ms + 30 * 60_000);
@@ -140,10 +141,10 @@ api_tests! {
             .presentations()
             .await
             .into_iter()
-            .find(|p| p.id != sold_id && p.id != unsold.id && p.is_on_sale && !p.is_vod && p.venue_id == 1)
+            .find(|p| p.id != sold_id && p.id != unsold.id.get() && p.is_on_sale && !p.is_vod && p.venue_id == 1)
             .unwrap();
         let mut data = data.clone();
-        let p = data.presentations.iter_mut().find(|p| p.id == other.id).unwrap();
+        let p = data.presentations.iter_mut().find(|p| p.id == PresentationId(other.id)).unwrap();
         p.starts_at_ms += 15 * 60_000;
         let p_moved = p.starts_at_ms;
         let current = db.db.stored_catalogue().await.unwrap();
@@ -153,7 +154,7 @@ api_tests! {
         let seat = crate::common::paying::row_end_pair(&app.seat_plan(&other).await, 0).0.key();
         app.lock(&buyer(3), &other, seat).await.expect("the seat is free");
         assert_eq!(db.db.apply_import(&plan).await.unwrap(), vec![other.id]);
-        let stored = db.db.presentation(other.id).await.unwrap().unwrap();
+        let stored = db.db.presentation(PresentationId(other.id)).await.unwrap().unwrap();
         assert_ne!(stored.presentation.starts_at_ms, p_moved, "nothing written");
     }
 }

@@ -78,7 +78,7 @@ async fn a_worker_that_dies_holding_the_job_leaves_it_to_another_and_it_mails_on
     let now = app.clock.now_ms();
     let dead = OutboxLease { token: "dead-worker".into(), now_ms: now, until_ms: now + CONFIRMATION_LEASE_MS };
     let job = db.db.claim_confirmation(&dead).await.unwrap().expect("the job is due");
-    assert_eq!(job.order_id, reservation);
+    assert_eq!(job.order_id, reservation.as_str());
     assert_eq!(job_states(db, &reservation).await, ["orderConfirmation|making|1"]);
 
     // While its lease holds, nobody else takes the job, on this node or another.

@@ -441,7 +441,7 @@ api_tests! {
         let who = log_in(&app, &buyer(1), "0524318876").await;
         let bought = bought_gift_cards(&app, &who).await;
         let order = bought.body["reservationIdentifier"].as_str().unwrap().to_owned();
-        let payment = db.db.order(&order).await.unwrap().unwrap().payment_id.unwrap();
+        let payment = db.db.order(&order.as_str().into()).await.unwrap().unwrap().payment_id.unwrap();
         let refs: Vec<String> = bought.body["systemVouchers"].as_array().unwrap().iter().map(|v| v["reference"].as_str().unwrap().to_owned()).collect();
         let body = json!({ "reservationIdentifier": order }).to_string();
         let cancel = |reference: String, who: String| {

@@ -422,7 +422,7 @@ async fn a_hold_orders_seats_stay_its_own_in_the_arbiter_until_the_hold_ends(db:
         let arbiter = arbiter.clone();
         async move {
             arbiter
-                .with_view(p, &buyer(77), now, |v| (v(&seat(0)), v(&seat(1))))
+                .with_view(kupa_domain::ids::PresentationId(p), &buyer(77).into(), now, |v| (v(&seat(0)), v(&seat(1))))
                 .await
                 .unwrap()
         }

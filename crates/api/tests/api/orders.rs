@@ -8,6 +8,7 @@ use crate::common::*;
 use axum::http::StatusCode;
 use kupa_app::orders::{OrderStore, PaymentStatus, PaymentUpdate};
 use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
+use kupa_domain::ids::PresentationId;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
@@ -221,7 +222,7 @@ async fn a_duplicate_or_late_callback_creates_no_second_reservation(db: &TestDb)
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     // The finalisations above went to the store directly, past the use case that announces the
     // sale: tell the node's seat status what the event would have.
-    app.state.catalogue.forget_claims(k.presentation["id"].as_i64());
+    app.state.catalogue.forget_claims(k.presentation["id"].as_i64().map(PresentationId));
     let sold = app.call_as(&buyer(16), "GET", &format!("/api/seats/seats-statusV2?presentationId={}", k.presentation["id"]), None).await;
     assert_eq!(sold.body["seats"].as_array().unwrap().iter().filter(|s| s["s"] == "sold").count(), 2);
 }

@@ -137,7 +137,7 @@ async fn a_card_payment_is_captured_its_order_paid_and_its_seats_sold(db: &TestD
     }
     // The buyer's commit reads the reservation the callback made.
     let committed = app.commit(&who, k.presentation["id"].as_i64().unwrap()).await.ok();
-    assert_eq!(committed.reservation_identifier, order.id);
+    assert_eq!(committed.reservation_identifier, order.id.as_str());
     let reservation = app.reservation(&who, &committed.reservation_identifier).await.ok().reservation;
     assert_eq!((reservation.seats.len(), reservation.total), (k.seats.len(), k.total));
     assert_eq!(reservation.reservation_number, committed.reservation_number);
@@ -397,8 +397,8 @@ async fn the_signed_callback_finalises_once(db: &TestDb) {
     let late = json!({ "timestamp": now_s(&app), "paymentId": id, "status": "declined" }).to_string();
     let r = callback(&app, &late, Some(&sign(TEST_SECRET, &late))).await;
     assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })), "a paid payment stays paid");
-    assert_eq!(rows(db, PAID_ORDERS).await, vec![order.id.clone()]);
-    assert_eq!(rows(db, SOLD_SEATS).await, vec![order.id.clone(), order.id.clone()]);
+    assert_eq!(rows(db, PAID_ORDERS).await, vec![order.id.to_string()]);
+    assert_eq!(rows(db, SOLD_SEATS).await, vec![order.id.to_string(), order.id.to_string()]);
     assert_eq!(status(&app, &who, &id).await.body["failureCode"], Value::Null);
 
     let unknown = json!({ "timestamp": now_s(&app), "paymentId": "00000000000000000000000000000000", "status": "authorized" }).to_string();
@@ -556,8 +556,8 @@ async fn a_late_authorization_of_an_expired_payment_is_refunded_never_captured(d
     let r = browse(&app, &who, "POST", &format!("/pay/{again}/card"), Some(&card_form(cards::APPROVED_VISA, &good_expiry(&app), "123"))).await;
     assert!(location(&r).contains("status=captured"), "{}", location(&r));
     let order = order_of(db, &again).await;
-    assert_eq!(rows(db, PAID_ORDERS).await, vec![order.id.clone()]);
-    assert_eq!(rows(db, SOLD_SEATS).await, vec![order.id.clone(), order.id.clone()]);
+    assert_eq!(rows(db, PAID_ORDERS).await, vec![order.id.to_string()]);
+    assert_eq!(rows(db, SOLD_SEATS).await, vec![order.id.to_string(), order.id.to_string()]);
     assert_eq!(status(&app, &who, &id).await.body["status"], "refunded", "the first payment stays refunded");
 }
 

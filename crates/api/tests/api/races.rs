@@ -12,6 +12,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use kupa_app::orders::{OrderStatus, OrderStore, PaymentStatus, PaymentUpdate};
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_app::ports::{ClaimStore, Clock};
+use kupa_domain::ids::PresentationId;
 use kupa_providers::test_gateway::cards;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -69,7 +70,7 @@ async fn callback(app: &TestApp, id: &str, status: &str) -> Reply {
 async fn deadline(db: &TestDb, k: &Paying, who: &str) -> i64 {
     let claims = db
         .db
-        .claims(k.presentation["id"].as_i64().unwrap())
+        .claims(PresentationId(k.presentation["id"].as_i64().unwrap()))
         .await
         .unwrap();
     claims
@@ -83,7 +84,7 @@ async fn deadline(db: &TestDb, k: &Paying, who: &str) -> i64 {
 /// The invariants every race ends with: each seat sold at most once, and only to a paid order
 /// whose payment was captured; every paid order's seats sold to it.
 async fn assert_consistent(db: &TestDb, presentation_id: i64) {
-    let claims = db.db.claims(presentation_id).await.unwrap();
+    let claims = db.db.claims(PresentationId(presentation_id)).await.unwrap();
     let mut seen = std::collections::HashSet::new();
     for c in &claims {
         assert!(
@@ -96,7 +97,7 @@ async fn assert_consistent(db: &TestDb, presentation_id: i64) {
         let order_id = row.split('|').next().unwrap();
         let order = db
             .db
-            .order(order_id)
+            .order(&order_id.into())
             .await
             .unwrap()
             .unwrap_or_else(|| panic!("a sold seat without an order: {row}"));
@@ -118,7 +119,7 @@ async fn assert_consistent(db: &TestDb, presentation_id: i64) {
         );
     }
     for id in rows(db, "SELECT id FROM orders WHERE status = 'paid'").await {
-        let order = db.db.order(&id).await.unwrap().unwrap();
+        let order = db.db.order(&id.as_str().into()).await.unwrap().unwrap();
         for t in &order.tickets {
             assert!(
                 sold_rows.contains(&format!("{id}|{}|{}|{}", t.section_id, t.x, t.y)),
@@ -250,17 +251,17 @@ async fn callbacks_duplicated_reordered_and_late_change_nothing_twice(db: &TestD
     assert_ne!(order2.status, OrderStatus::Paid);
     assert_consistent(db, k2.presentation["id"].as_i64().unwrap()).await;
     // The other buyer's hold is theirs; nothing of the late buyer's is left locked.
-    let claims = db.db.claims(k2.presentation["id"].as_i64().unwrap()).await.unwrap();
-    assert!(claims.iter().any(|c| c.session_id == other && !c.sold));
-    assert!(claims.iter().filter(|c| c.session_id == late).all(|c| c.expires_at_ms <= app.clock.now_ms()), "{claims:?}");
+    let claims = db.db.claims(PresentationId(k2.presentation["id"].as_i64().unwrap())).await.unwrap();
+    assert!(claims.iter().any(|c| c.session_id == other.as_str() && !c.sold));
+    assert!(claims.iter().filter(|c| c.session_id == late.as_str()).all(|c| c.expires_at_ms <= app.clock.now_ms()), "{claims:?}");
 }
 
 async fn two_nodes_sweeping_at_once_release_each_expired_hold_once(db: &TestDb) {
     let node_a = TestApp::new(db, test_settings()).await;
     let node_b = node_a.another_node(db, test_settings()).await;
     let p = node_a.get("/api/presentations/").await.body["presentations"].as_array().unwrap().iter().find(|p| p["venueId"] == 1 && p["isOnSale"] == true).unwrap()["id"].as_i64().unwrap();
-    let mut watch_a = node_a.state.seat_events.subscribe(p);
-    let mut watch_b = node_b.state.seat_events.subscribe(p);
+    let mut watch_a = node_a.state.seat_events.subscribe(PresentationId(p));
+    let mut watch_b = node_b.state.seat_events.subscribe(PresentationId(p));
     let mut held = 0;
     for (n, row) in [(1u32, 0usize), (2, 2), (3, 4), (4, 6)] {
         let node = if n % 2 == 0 { &node_a } else { &node_b };
@@ -274,7 +275,7 @@ async fn two_nodes_sweeping_at_once_release_each_expired_hold_once(db: &TestDb) 
     }
     let (a, b) = tokio::join!(node_a.state.booking.sweep_expired_holds(), node_b.state.booking.sweep_expired_holds());
     assert_eq!(a.unwrap() + b.unwrap(), held, "each expired hold released by exactly one node");
-    assert!(db.db.claims(p).await.unwrap().is_empty(), "no seat left locked");
+    assert!(db.db.claims(PresentationId(p)).await.unwrap().is_empty(), "no seat left locked");
     // Each node told its own watchers of what it swept (other nodes hear it by the PostgreSQL relay).
     let mut expired = 0;
     for w in [&mut watch_a, &mut watch_b] {

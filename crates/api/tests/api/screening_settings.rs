@@ -282,7 +282,7 @@ async fn a_move_onto_a_twin_hall_takes_held_and_paid_seats_to_their_namesakes(db
     // The arbiter: the old places free, the new ones taken.
     let arbiter = app.state.booking.arbiter();
     let now = kupa_app::ports::Clock::now_ms(app.clock.as_ref());
-    let states = arbiter.with_view(pid, "someone", now, |view| {
+    let states = arbiter.with_view(kupa_domain::ids::PresentationId(pid), &"someone".into(), now, |view| {
         (old_paid.iter().chain(&old_held).map(view).collect::<Vec<_>>(),
          old_paid.iter().chain(&old_held).map(|a| view(&twin(a))).collect::<Vec<_>>())
     }).await.unwrap();

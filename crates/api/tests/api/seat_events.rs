@@ -181,7 +181,7 @@ mod status_cache {
         // node's back) is not seen at once: the status came from memory...
         let other = &k.seats[1];
         let place = SeatAddress { section_id: other["si"].as_i64().unwrap(), x: other["x"].as_i64().unwrap(), y: other["y"].as_i64().unwrap() };
-        assert_eq!(db.db.release(p["id"].as_i64().unwrap(), &[place], &buyer(1)).await.unwrap(), 1);
+        assert_eq!(db.db.release(kupa_domain::ids::PresentationId(p["id"].as_i64().unwrap()), &[place], &buyer(1).into()).await.unwrap(), 1);
         assert_eq!(state_of(&status(&app, &p).await, other), "heldByOther", "served from memory");
         // ...but an announced change is seen at once: the buyer lets the first seat go.
         let r = app.call_as(&buyer(1), "PUT", "/api/seats/unlock-seat", Some(&lock_body(&k.presentation, seat))).await;
@@ -192,7 +192,7 @@ mod status_cache {
         // And without any event, memory is kept at most CLAIMS_TTL_MS.
         let third = &k.seats[0];
         let place = SeatAddress { section_id: third["si"].as_i64().unwrap(), x: third["x"].as_i64().unwrap(), y: third["y"].as_i64().unwrap() };
-        assert!(db.db.hold(p["id"].as_i64().unwrap(), &[place], &buyer(2), app.clock.now_ms(), app.clock.now_ms() + 600_000).await.unwrap());
+        assert!(db.db.hold(kupa_domain::ids::PresentationId(p["id"].as_i64().unwrap()), &[place], &buyer(2).into(), app.clock.now_ms(), app.clock.now_ms() + 600_000).await.unwrap());
         assert_eq!(state_of(&status(&app, &p).await, third), "available", "served from memory");
         tokio::time::sleep(Duration::from_millis(kupa_app::catalogue::CLAIMS_TTL_MS + 100)).await;
         assert_eq!(state_of(&status(&app, &p).await, third), "heldByOther", "read again after the TTL");

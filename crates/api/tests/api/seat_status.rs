@@ -6,6 +6,7 @@
 use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use kupa_domain::ids::PresentationId;
 use kupa_store::testing::TestDb;
 use serde_json::Value;
 
@@ -196,7 +197,7 @@ async fn a_lock_on_another_node_reaches_this_nodes_status_through_the_relay(db: 
     // Until the event arrives, node A serves its snapshot from memory...
     assert_eq!(node_a.seat_state(&viewer, p.id, seats[5].1).await.s, "available");
     let event = tokio::time::timeout(std::time::Duration::from_secs(2), relay_b.recv()).await.unwrap().unwrap();
-    assert_eq!(event.presentation_id, p.id);
+    assert_eq!(event.presentation_id, PresentationId(p.id));
     node_a.state.seat_events.deliver_remote(&event);
     // ...and once it has, the change is there, in full and since v1.
     assert_eq!(node_a.seat_state(&viewer, p.id, seats[5].1).await.s, "heldByOther");
@@ -243,7 +244,7 @@ async fn after_a_burst_of_best_available_buyers_the_status_shows_every_hold(db: 
     let answers = futures_util::future::join_all(asks).await;
     let served = answers.iter().filter(|a| a.status == StatusCode::OK).count();
     use kupa_app::ports::ClaimStore;
-    let held = db.db.claims(p.id).await.unwrap().len();
+    let held = db.db.claims(PresentationId(p.id)).await.unwrap().len();
     assert_eq!(held, served * 4, "each served buyer holds 4 seats");
     let r = app.call_as(&buyer(999), "GET", &compact(p, None), None).await;
     let taken = r.body["seats"].as_str().unwrap().bytes().filter(|&l| l == b'o').count();

@@ -226,8 +226,8 @@ async fn a_cart_of_two_presentations_is_one_order_one_payment_one_reservation(db
         assert_eq!(doc.body["presentation"]["id"].as_i64(), Some(seat.presentation_id));
     }
     // The store carried both presentations over: the order reads back with them.
-    let order = db.db.order(&r.reservation_identifier).await.unwrap().unwrap();
-    assert_eq!(order.presentations, vec![p1.id, p2.id]);
+    let order = db.db.order(&r.reservation_identifier.as_str().into()).await.unwrap().unwrap();
+    assert_eq!(order.presentations, [p1.id, p2.id].map(kupa_domain::ids::PresentationId));
 }
 
 async fn a_cart_refuses_a_presentation_twice_and_video_on_demand_with_others(db: &TestDb) {

@@ -397,7 +397,7 @@ async fn the_demo_history_reads_as_fourteen_days_of_sales(db: &TestDb) {
     assert!(sold > 0);
     // A seeded reservation reads back like any other.
     let id = rows(db, "SELECT id FROM orders LIMIT 1").await;
-    let order = kupa_app::orders::OrderStore::order(&db.db, &id[0]).await.unwrap().unwrap();
+    let order = kupa_app::orders::OrderStore::order(&db.db, &id[0].as_str().into()).await.unwrap().unwrap();
     assert!(!order.tickets.is_empty());
 }
 

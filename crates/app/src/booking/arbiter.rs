@@ -12,6 +12,7 @@
 //! deadline or one reload, and a place memory believes free is only ever offered to the database,
 //! which decides.
 
+use kupa_domain::ids::{PresentationId, SessionId};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -20,7 +21,7 @@ use tokio::sync::oneshot;
 
 use super::claim_writer::ClaimWriter;
 
-use kupa_domain::catalogue::SeatState;
+use kupa_domain::catalogue::{SeatState, hold_is_live};
 
 use crate::error::{AppResult, StoreError, StoreResult};
 use crate::model::Claim;
@@ -82,7 +83,7 @@ impl Slot {
                 session,
                 expires_at_ms,
                 ..
-            } if *expires_at_ms > now_ms => PlaceState::HeldBy(session),
+            } if hold_is_live(*expires_at_ms, now_ms) => PlaceState::HeldBy(session),
             Slot::Held { .. } => PlaceState::Free,
             Slot::Sold => PlaceState::Sold,
             Slot::Taken => PlaceState::Taken,
@@ -138,7 +139,7 @@ impl Hall {
                 session: s,
                 expires_at_ms,
                 here: true,
-            }) => *expires_at_ms > now_ms && &**s != session,
+            }) => hold_is_live(*expires_at_ms, now_ms) && &**s != session,
             _ => false,
         }
     }
@@ -184,7 +185,7 @@ pub enum HoldDecision {
 pub struct SeatArbiter {
     claims: Arc<dyn ClaimStore>,
     writer: ClaimWriter,
-    halls: Mutex<HashMap<i64, Arc<HallCell>>>,
+    halls: Mutex<HashMap<PresentationId, Arc<HallCell>>>,
 }
 
 impl SeatArbiter {
@@ -196,7 +197,7 @@ impl SeatArbiter {
         }
     }
 
-    fn cell(&self, presentation_id: i64) -> Arc<HallCell> {
+    fn cell(&self, presentation_id: PresentationId) -> Arc<HallCell> {
         let mut halls = self.halls.lock().expect("arbiter poisoned");
         if halls.len() >= KEPT_HALLS && !halls.contains_key(&presentation_id) {
             // Forget presentations nobody decided on lately (read again if they come back).
@@ -213,7 +214,7 @@ impl SeatArbiter {
 
     /// The presentation's claims in memory, read again when never read, told stale, or older than
     /// [`RELOAD_AFTER`]. Decisions already made while reading are kept over what was read.
-    async fn loaded(&self, presentation_id: i64) -> AppResult<Arc<HallCell>> {
+    async fn loaded(&self, presentation_id: PresentationId) -> AppResult<Arc<HallCell>> {
         let cell = self.cell(presentation_id);
         if cell.hall.lock().expect("arbiter poisoned").fresh() {
             return Ok(cell);
@@ -251,9 +252,9 @@ impl SeatArbiter {
     /// in its batch, when memory grants it (the checkout a first hold starts).
     pub async fn hold(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         places: &[SeatAddress],
-        session: &str,
+        session: &SessionId,
         now_ms: i64,
         expires_at_ms: i64,
         then: Option<ClaimOp>,
@@ -262,7 +263,10 @@ impl SeatArbiter {
         let places = ordered(places);
         let pending = {
             let mut h = cell.hall.lock().expect("arbiter poisoned");
-            if places.iter().any(|p| h.refuses(p, session, now_ms)) {
+            if places
+                .iter()
+                .any(|p| h.refuses(p, session.as_str(), now_ms))
+            {
                 return Ok(HoldDecision::Taken);
             }
             self.decide_hold(
@@ -284,8 +288,8 @@ impl SeatArbiter {
     /// again, a few times; `None` when it was refused every time.
     pub async fn pick_and_hold<T>(
         &self,
-        presentation_id: i64,
-        session: &str,
+        presentation_id: PresentationId,
+        session: &SessionId,
         now_ms: i64,
         expires_at_ms: i64,
         then: Option<ClaimOp>,
@@ -297,7 +301,7 @@ impl SeatArbiter {
                 let mut h = cell.hall.lock().expect("arbiter poisoned");
                 let (places, value) = {
                     let hall: &Hall = &h;
-                    let view = |p: &SeatAddress| hall.state(p, now_ms).seat_state(session);
+                    let view = |p: &SeatAddress| hall.state(p, now_ms).seat_state(session.as_str());
                     pick(&view)?
                 };
                 let places = ordered(&places);
@@ -325,15 +329,15 @@ impl SeatArbiter {
     fn decide_hold(
         &self,
         h: &mut Hall,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         places: &[SeatAddress],
-        session: &str,
+        session: &SessionId,
         now_ms: i64,
         expires_at_ms: i64,
         then: Option<ClaimOp>,
     ) -> PendingHold {
         let slot = Slot::Held {
-            session: Arc::from(session),
+            session: Arc::from(session.as_str()),
             expires_at_ms,
             here: true,
         };
@@ -345,7 +349,7 @@ impl SeatArbiter {
         let answer = self.writer.submit(ClaimOp::Hold {
             presentation_id,
             places: places.to_vec(),
-            session_id: session.to_string(),
+            session_id: session.clone(),
             now_ms,
             expires_at_ms,
         });
@@ -405,16 +409,16 @@ impl SeatArbiter {
     /// Releases the session's holds on these places; returns how many the database released.
     pub async fn release(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         places: &[SeatAddress],
-        session: &str,
+        session: &SessionId,
     ) -> AppResult<u64> {
         let cell = self.cell(presentation_id);
         let places = ordered(places);
         let answer = {
             let mut h = cell.hall.lock().expect("arbiter poisoned");
             for p in &places {
-                if matches!(h.slots.get(p), Some(Slot::Held { session: s, .. }) if &**s == session)
+                if matches!(h.slots.get(p), Some(Slot::Held { session: s, .. }) if &**s == session.as_str())
                 {
                     h.set(*p, None);
                 }
@@ -423,7 +427,7 @@ impl SeatArbiter {
             self.writer.submit(ClaimOp::Release {
                 presentation_id,
                 places: places.clone(),
-                session_id: session.to_string(),
+                session_id: session.clone(),
             })
         };
         let written = answer.await.unwrap_or_else(|_| {
@@ -444,8 +448,8 @@ impl SeatArbiter {
     /// them with the checkout's step).
     pub fn holds_moved(
         &self,
-        presentation_id: i64,
-        session: &str,
+        presentation_id: PresentationId,
+        session: &SessionId,
         expires_at_ms: i64,
         now_ms: i64,
     ) {
@@ -454,7 +458,9 @@ impl SeatArbiter {
         let mine: Vec<SeatAddress> = h
             .slots
             .iter()
-            .filter(|(_, s)| matches!(s.state(now_ms), PlaceState::HeldBy(x) if x == session))
+            .filter(
+                |(_, s)| matches!(s.state(now_ms), PlaceState::HeldBy(x) if x == session.as_str()),
+            )
             .map(|(p, _)| *p)
             .collect();
         for p in mine {
@@ -471,23 +477,23 @@ impl SeatArbiter {
     /// a hold).
     pub async fn with_view<T>(
         &self,
-        presentation_id: i64,
-        viewer: &str,
+        presentation_id: PresentationId,
+        viewer: &SessionId,
         now_ms: i64,
         f: impl FnOnce(&dyn Fn(&SeatAddress) -> SeatState) -> T,
     ) -> AppResult<T> {
         let cell = self.loaded(presentation_id).await?;
         let h = cell.hall.lock().expect("arbiter poisoned");
         let hall: &Hall = &h;
-        let view = |p: &SeatAddress| hall.state(p, now_ms).seat_state(viewer);
+        let view = |p: &SeatAddress| hall.state(p, now_ms).seat_state(viewer.as_str());
         Ok(f(&view))
     }
 
     /// The session's live holds on the presentation, as memory has them.
     pub async fn holds_of(
         &self,
-        presentation_id: i64,
-        session: &str,
+        presentation_id: PresentationId,
+        session: &SessionId,
         now_ms: i64,
     ) -> AppResult<Vec<SeatAddress>> {
         let cell = self.loaded(presentation_id).await?;
@@ -495,7 +501,9 @@ impl SeatArbiter {
         let mut v: Vec<SeatAddress> = h
             .slots
             .iter()
-            .filter(|(_, s)| matches!(s.state(now_ms), PlaceState::HeldBy(x) if x == session))
+            .filter(
+                |(_, s)| matches!(s.state(now_ms), PlaceState::HeldBy(x) if x == session.as_str()),
+            )
             .map(|(p, _)| *p)
             .collect();
         v.sort_by_key(|p| (p.section_id, p.y, p.x));
@@ -550,12 +558,14 @@ impl SeatArbiter {
     /// session. The write itself stays the database's guarded statement.
     pub async fn begin_settle(
         &self,
-        touch: &[(i64, SeatAddress)],
-        claim: Option<(&str, &[(i64, SeatAddress)])>,
+        touch: &[(PresentationId, SeatAddress)],
+        claim: Option<(&SessionId, &[(PresentationId, SeatAddress)])>,
         now_ms: i64,
     ) -> AppResult<Settling<'_>> {
-        let mut by_hall: std::collections::BTreeMap<i64, (Vec<SeatAddress>, Vec<SeatAddress>)> =
-            Default::default();
+        let mut by_hall: std::collections::BTreeMap<
+            PresentationId,
+            (Vec<SeatAddress>, Vec<SeatAddress>),
+        > = Default::default();
         for (pid, p) in touch {
             by_hall.entry(*pid).or_default().0.push(*p);
         }
@@ -580,7 +590,7 @@ impl SeatArbiter {
             let mut h = cell.hall.lock().expect("arbiter poisoned");
             let mut marks = Vec::with_capacity(places.len());
             let marker = claim.map(|(session, _)| Slot::Held {
-                session: Arc::from(session),
+                session: Arc::from(session.as_str()),
                 expires_at_ms: i64::MAX,
                 here: true,
             });
@@ -588,7 +598,7 @@ impl SeatArbiter {
                 let before = h.slots.get(p).cloned();
                 let mark = match &marker {
                     Some(m) if claimed.contains(p) => {
-                        let session = claim.map_or("", |(s, _)| s);
+                        let session = claim.map_or("", |(s, _)| s.as_str());
                         settling.refused |= h.refuses(p, session, now_ms);
                         h.set(*p, Some(m.clone()));
                         Some(m.clone())
@@ -610,7 +620,7 @@ impl SeatArbiter {
 
     /// What another path changed as it wrote, places it could not name before (a sweep of
     /// expired holds, a screening's holds released by the cinema): memory follows at once.
-    pub fn settled(&self, outcomes: Vec<(i64, SeatAddress, Settled)>, now_ms: i64) {
+    pub fn settled(&self, outcomes: Vec<(PresentationId, SeatAddress, Settled)>, now_ms: i64) {
         let mut outcomes = outcomes;
         Settling {
             arbiter: self,
@@ -637,7 +647,10 @@ pub enum Settled {
     /// Free again (a cancellation, a hold let go, a paid order's old seat, a swept expiry).
     Freed,
     /// Held for `session` until the deadline (a hold order's seats, moved to its owner).
-    HeldFor { session: String, expires_at_ms: i64 },
+    HeldFor {
+        session: SessionId,
+        expires_at_ms: i64,
+    },
 }
 
 struct SettleMark {
@@ -653,7 +666,7 @@ struct SettleMark {
 /// again before their next decision.
 pub struct Settling<'a> {
     arbiter: &'a SeatArbiter,
-    halls: Vec<(i64, Arc<HallCell>, Vec<SettleMark>)>,
+    halls: Vec<(PresentationId, Arc<HallCell>, Vec<SettleMark>)>,
     refused: bool,
     ended: bool,
     now_ms: i64,
@@ -668,12 +681,16 @@ impl Settling<'_> {
 
     /// What the write did, place by place. A claimed place the write did not settle goes back to
     /// what memory had, and its presentation is read again (the database knew better).
-    pub fn end(mut self, outcomes: impl IntoIterator<Item = (i64, SeatAddress, Settled)>) {
-        let mut outcomes: Vec<(i64, SeatAddress, Settled)> = outcomes.into_iter().collect();
+    pub fn end(
+        mut self,
+        outcomes: impl IntoIterator<Item = (PresentationId, SeatAddress, Settled)>,
+    ) {
+        let mut outcomes: Vec<(PresentationId, SeatAddress, Settled)> =
+            outcomes.into_iter().collect();
         self.finish(&mut outcomes);
     }
 
-    fn finish(&mut self, outcomes: &mut Vec<(i64, SeatAddress, Settled)>) {
+    fn finish(&mut self, outcomes: &mut Vec<(PresentationId, SeatAddress, Settled)>) {
         self.ended = true;
         for (pid, cell, marks) in self.halls.drain(..) {
             let mut h = cell.hall.lock().expect("arbiter poisoned");

@@ -2,11 +2,12 @@
 //! of a feature's presentations in a date range, optionally held at once.
 
 use super::*;
+use kupa_domain::ids::{PresentationId, SessionId};
 
 /// What a buyer asks best-available for (spec: GET /seats/best-available).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BestAvailableQuery {
-    pub presentation_id: Option<i64>,
+    pub presentation_id: Option<PresentationId>,
     pub feature_id: Option<i64>,
     pub ticket_group_id: Option<i64>,
     pub section_id: Option<i64>,
@@ -57,7 +58,7 @@ impl PartOfDay {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BestMatch {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub seats: Vec<HeldPlace>,
     /// Set when the seats were also held for the buyer (isLock=1).
     pub locked: Option<CheckoutState>,
@@ -69,7 +70,7 @@ impl BookingService {
     /// held for the buyer, atomically.
     pub async fn best_available(
         &self,
-        session: &str,
+        session: &SessionId,
         holder: &Holder,
         q: BestAvailableQuery,
         channel: &Channel,
@@ -170,7 +171,7 @@ impl BookingService {
     /// the next best block instead of "try again".
     async fn hold_best(
         &self,
-        session: &str,
+        session: &SessionId,
         holder: &Holder,
         q: &BestAvailableQuery,
         presentations: &[PresentationInfo],
@@ -179,7 +180,7 @@ impl BookingService {
     ) -> AppResult<Vec<BestMatch>> {
         let config = self.catalogue.site_config().await?;
         let timers = self.timers(&config);
-        let mut tried: Vec<i64> = Vec::new();
+        let mut tried: Vec<PresentationId> = Vec::new();
         let mut last_error = None;
         for m in matches {
             if tried.contains(&m.presentation_id) {
@@ -211,7 +212,7 @@ impl BookingService {
                     // A new checkout is written in the hold's batch.
                     new_checkout.then(|| ClaimOp::SaveCheckout {
                         presentation_id: m.presentation_id,
-                        session_id: session.to_string(),
+                        session_id: session.clone(),
                         state: checkout,
                         now_ms: now,
                     }),
@@ -247,7 +248,7 @@ impl BookingService {
 
     async fn blocks_for(
         &self,
-        session: &str,
+        session: &SessionId,
         info: &PresentationInfo,
         q: &BestAvailableQuery,
     ) -> AppResult<Vec<Vec<HeldPlace>>> {

@@ -2,13 +2,14 @@
 //! the buyer's own holds (to restore a page after a reload).
 
 use super::*;
+use kupa_domain::ids::{PresentationId, SessionId};
 
 impl BookingService {
     /// The session's checkout on this presentation, or `timeExpired` when there is none.
     async fn current_checkout(
         &self,
-        session: &str,
-        presentation_id: i64,
+        session: &SessionId,
+        presentation_id: PresentationId,
     ) -> AppResult<CheckoutState> {
         self.checkout
             .checkout_state(session, presentation_id)
@@ -19,7 +20,11 @@ impl BookingService {
     }
 
     /// The "Time expired" dialog's extension: once per step, before the deadline.
-    pub async fn extend(&self, session: &str, presentation_id: i64) -> AppResult<CheckoutState> {
+    pub async fn extend(
+        &self,
+        session: &SessionId,
+        presentation_id: PresentationId,
+    ) -> AppResult<CheckoutState> {
         let now = self.clock.now_ms();
         let timers = self.timers(&self.catalogue.site_config().await?);
         let state = self.current_checkout(session, presentation_id).await?;
@@ -32,8 +37,8 @@ impl BookingService {
     /// Moves the checkout forward (ticket choice, cart, payment start); the holds follow the new deadline.
     pub async fn advance(
         &self,
-        session: &str,
-        presentation_id: i64,
+        session: &SessionId,
+        presentation_id: PresentationId,
         step: Step,
     ) -> AppResult<CheckoutState> {
         let now = self.clock.now_ms();
@@ -50,8 +55,8 @@ impl BookingService {
     /// The session's live holds on a presentation and its checkout, to restore a page after a reload.
     pub async fn my_holds(
         &self,
-        session: &str,
-        presentation_id: i64,
+        session: &SessionId,
+        presentation_id: PresentationId,
     ) -> AppResult<(Vec<HeldPlace>, Option<CheckoutState>)> {
         let now = self.clock.now_ms();
         let info = self

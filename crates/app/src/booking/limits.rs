@@ -3,6 +3,7 @@
 //! one session's holds of a presentation (in the step timers, `StepTimers::ceiling_s`).
 
 use super::*;
+use kupa_domain::ids::SessionId;
 
 /// The limits that follow the buyer rather than the session (a client can always ask for another
 /// session): seats held live at once per client address and per logged-in customer, across all
@@ -102,7 +103,7 @@ impl BookingService {
     /// seats of calls in flight, never more.
     pub(super) async fn check_hold_limits(
         &self,
-        session: &str,
+        session: &SessionId,
         holder: &Holder,
         new: usize,
         now: i64,

@@ -12,6 +12,7 @@ mod claim_writer;
 mod limits;
 
 pub use arbiter::{SeatArbiter, Settled};
+use kupa_domain::ids::{PresentationId, SessionId};
 pub use limits::{HoldLimits, Holder};
 
 use std::sync::Arc;
@@ -34,7 +35,7 @@ use crate::site_config::SiteConfig;
 /// A seat as the spec's lock and unlock calls name it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeatRequest {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub venue_id: i64,
     pub seatplan_id: i64,
     pub section_id: i64,
@@ -192,8 +193,8 @@ impl BookingService {
     /// new deadline, and so does the arbiter's memory of them.
     async fn save_checkout(
         &self,
-        session: &str,
-        presentation_id: i64,
+        session: &SessionId,
+        presentation_id: PresentationId,
         state: &CheckoutState,
         now_ms: i64,
     ) -> AppResult<()> {
@@ -227,11 +228,11 @@ impl BookingService {
     /// presentations are read again.
     pub async fn settle<T, E: Into<AppError>>(
         &self,
-        touch: &[(i64, SeatAddress)],
-        claim: Option<(&str, &[(i64, SeatAddress)])>,
+        touch: &[(PresentationId, SeatAddress)],
+        claim: Option<(&SessionId, &[(PresentationId, SeatAddress)])>,
         refusal: Option<AppError>,
         write: impl std::future::Future<Output = Result<T, E>>,
-        settled: impl FnOnce(&T) -> Vec<(i64, SeatAddress, Settled)>,
+        settled: impl FnOnce(&T) -> Vec<(PresentationId, SeatAddress, Settled)>,
     ) -> AppResult<T> {
         let settling = self
             .arbiter
@@ -249,7 +250,7 @@ impl BookingService {
 
     /// What a path found and changed as it wrote (a sweep, a screening's holds released by the
     /// cinema): memory follows at once, before the seat events go out.
-    pub fn settled(&self, outcomes: Vec<(i64, SeatAddress, Settled)>) {
+    pub fn settled(&self, outcomes: Vec<(PresentationId, SeatAddress, Settled)>) {
         if outcomes.is_empty() {
             return;
         }
@@ -259,7 +260,7 @@ impl BookingService {
     /// Tells watchers of the presentation that these places changed.
     pub fn publish(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         state: SeatChangeKind,
         places: impl IntoIterator<Item = SeatAddress>,
     ) {
@@ -333,8 +334,8 @@ impl BookingService {
     /// continues the earlier one's chain within the ceiling (`holdLimitReached` past it).
     async fn live_checkout(
         &self,
-        session: &str,
-        presentation_id: i64,
+        session: &SessionId,
+        presentation_id: PresentationId,
         now_ms: i64,
         timers: &StepTimers,
     ) -> AppResult<(CheckoutState, bool)> {
@@ -354,8 +355,8 @@ impl BookingService {
     /// The session's live holds on the presentation, as the arbiter has them.
     async fn held_by(
         &self,
-        session: &str,
-        presentation_id: i64,
+        session: &SessionId,
+        presentation_id: PresentationId,
         now_ms: i64,
     ) -> AppResult<Vec<SeatAddress>> {
         self.arbiter
@@ -365,7 +366,7 @@ impl BookingService {
 
     fn my_live_holds<'a>(
         claims: &'a [Claim],
-        session: &str,
+        session: &SessionId,
         now_ms: i64,
     ) -> impl Iterator<Item = &'a Claim> {
         claims
@@ -377,7 +378,7 @@ impl BookingService {
     /// through): the channel's sales switches judge it.
     pub async fn lock(
         &self,
-        session: &str,
+        session: &SessionId,
         holder: &Holder,
         req: SeatRequest,
         confirmed: Confirmations,
@@ -393,7 +394,7 @@ impl BookingService {
     /// seat holds one seat in several presentations on one token).
     pub(crate) async fn lock_checked(
         &self,
-        session: &str,
+        session: &SessionId,
         holder: &Holder,
         req: SeatRequest,
         confirmed: Confirmations,
@@ -428,7 +429,7 @@ impl BookingService {
         // moved on to paying by another request) is never written back with an older step.
         let start = new_checkout.then(|| ClaimOp::SaveCheckout {
             presentation_id: req.presentation_id,
-            session_id: session.to_string(),
+            session_id: session.clone(),
             state: checkout,
             now_ms: now,
         });
@@ -516,8 +517,8 @@ impl BookingService {
     /// presentation's lock in the arbiter (no two buyers pick the same number).
     async fn lock_ga_place(
         &self,
-        session: &str,
-        presentation_id: i64,
+        session: &SessionId,
+        presentation_id: PresentationId,
         section: &Section,
         now: i64,
         deadline: i64,
@@ -546,7 +547,7 @@ impl BookingService {
     /// Releases a held seat (its whole sofa) or general-admission place of this session.
     pub async fn unlock(
         &self,
-        session: &str,
+        session: &SessionId,
         req: SeatRequest,
         captcha_token: &str,
     ) -> AppResult<Vec<HeldPlace>> {
@@ -557,7 +558,7 @@ impl BookingService {
     /// [`BookingService::unlock`] once the caller has checked the captcha.
     pub(crate) async fn unlock_checked(
         &self,
-        session: &str,
+        session: &SessionId,
         req: SeatRequest,
     ) -> AppResult<Vec<HeldPlace>> {
         let info = self

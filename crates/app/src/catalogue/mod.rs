@@ -84,7 +84,7 @@ impl PresentationInfo {
         }
     }
 
-    pub fn id(&self) -> i64 {
+    pub fn id(&self) -> PresentationId {
         self.view.presentation.id
     }
 }
@@ -144,14 +144,14 @@ pub struct CatalogueService {
     /// Test mode only: step timers that replace the configured ones, for holds and config alike.
     timer_override: std::sync::RwLock<Option<crate::site_config::TimerMode>>,
     /// The seat status snapshots of recently asked presentations (see `status_snapshot`).
-    claims_cache: std::sync::Mutex<HashMap<i64, snapshot::Entry>>,
+    claims_cache: std::sync::Mutex<HashMap<PresentationId, snapshot::Entry>>,
 }
 
 /// The managers' switches: per complex and channel (decision 0067) and per screening and channel
 /// (decision 0070), read together through the catalogue's cache.
 struct Switches {
     complexes: Vec<SalesSwitch>,
-    screenings: Vec<(i64, SaleChannel)>,
+    screenings: Vec<(PresentationId, SaleChannel)>,
 }
 
 impl Switches {
@@ -176,7 +176,7 @@ impl Switches {
     }
 }
 
-fn no_event(id: i64) -> AppError {
+fn no_event(id: PresentationId) -> AppError {
     AppError::rejected(ErrorCode::NoEvent, format!("presentation {id} not found"))
 }
 
@@ -311,7 +311,7 @@ impl CatalogueService {
     /// the payment's second look, after the seat lock's and the cart's.
     pub async fn require_not_switched_off(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         channel: SaleChannel,
     ) -> AppResult<()> {
         let Some(view) = self.store.presentation(presentation_id).await? else {
@@ -334,7 +334,11 @@ impl CatalogueService {
         })
     }
 
-    pub async fn presentation(&self, id: i64, channel: &Channel) -> AppResult<PresentationDetail> {
+    pub async fn presentation(
+        &self,
+        id: PresentationId,
+        channel: &Channel,
+    ) -> AppResult<PresentationDetail> {
         let view = self
             .store
             .presentation(id)
@@ -398,7 +402,7 @@ impl CatalogueService {
     /// tickets sold only by code are never listed.
     pub async fn ticket_groups(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         channel: &Channel,
         with_member_tickets: bool,
     ) -> AppResult<(Vec<(TicketGroup, Vec<Ticket>)>, Option<ServiceCharge>)> {

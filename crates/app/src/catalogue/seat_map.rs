@@ -23,7 +23,7 @@ pub struct SectionStatus {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SeatStatus {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub sections: Vec<SectionStatus>,
     pub seats: Vec<(Seat, SeatState)>,
     /// Free seats this buyer may not take next: under seating policy 3 they would leave a new
@@ -72,7 +72,7 @@ pub const CLAIMS_TTL_MS: u64 = 1_000;
 impl CatalogueService {
     /// A seat of the presentation changed (on this node or, relayed, another; None: any may have):
     /// the next seat status reads the claims again.
-    pub fn forget_claims(&self, presentation_id: Option<i64>) {
+    pub fn forget_claims(&self, presentation_id: Option<PresentationId>) {
         let mut cache = self.claims_cache.lock().expect("claims cache poisoned");
         let Some(presentation_id) = presentation_id else {
             for c in cache.values_mut() {
@@ -91,10 +91,10 @@ impl CatalogueService {
     /// read, not one each; and the seats changed since `since`, when that can be told.
     pub async fn status_snapshot(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         since: Option<StatusVersion>,
     ) -> AppResult<(Arc<Snapshot>, Option<Vec<SeatAddress>>)> {
-        let answer = |cache: &HashMap<i64, Entry>, snapshot: Arc<Snapshot>| {
+        let answer = |cache: &HashMap<PresentationId, Entry>, snapshot: Arc<Snapshot>| {
             let changed = since.and_then(|v| {
                 cache
                     .get(&presentation_id)
@@ -162,7 +162,7 @@ impl CatalogueService {
         captcha_token: &str,
         venue_id: i64,
         seatplan_id: i64,
-        presentation_id: Option<i64>,
+        presentation_id: Option<PresentationId>,
     ) -> AppResult<SeatplanFull> {
         crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
         let mut plan = self.seatplan(venue_id, seatplan_id).await?;
@@ -187,8 +187,8 @@ impl CatalogueService {
     pub async fn buyer_seat_status(
         &self,
         captcha_token: &str,
-        presentation_id: i64,
-        viewer: &str,
+        presentation_id: PresentationId,
+        viewer: &SessionId,
         channel: &Channel,
     ) -> AppResult<SeatStatus> {
         crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
@@ -221,9 +221,9 @@ impl CatalogueService {
     /// Each seat as `viewer` sees it, and each section's remaining places.
     pub async fn seat_status(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         section_id: Option<i64>,
-        viewer: Option<&str>,
+        viewer: Option<&SessionId>,
         channel: &Channel,
     ) -> AppResult<SeatStatus> {
         self.seat_status_since(presentation_id, section_id, viewer, channel, None)
@@ -234,12 +234,13 @@ impl CatalogueService {
     /// tell) the seats changed after it in `changed`.
     pub async fn seat_status_since(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         section_id: Option<i64>,
-        viewer: Option<&str>,
+        viewer: Option<&SessionId>,
         channel: &Channel,
         since: Option<StatusVersion>,
     ) -> AppResult<SeatStatus> {
+        let viewer = viewer.map(SessionId::as_str);
         let detail = self.presentation(presentation_id, channel).await?;
         let seatplan_id = detail.info.view.presentation.seatplan_id;
         let mut sections =

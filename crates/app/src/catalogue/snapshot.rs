@@ -262,7 +262,7 @@ mod tests {
 
     fn claim(x: i64, session: &str, sold: bool, expires_at_ms: i64) -> Claim {
         Claim {
-            presentation_id: 1,
+            presentation_id: crate::model::PresentationId(1),
             section_id: 1,
             x,
             y: 1,

@@ -57,7 +57,7 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
     let tickets = unique("tickets", &d.tickets, |t| t.id)?;
     unique("products", &d.products, |p| p.id)?;
     unique("serviceCharges", &d.service_charges, |s| s.id)?;
-    unique("presentations", &d.presentations, |p| p.id)?;
+    unique("presentations", &d.presentations, |p| p.id.get())?;
     let customers = unique("customers", &d.customers, |c| c.id)?;
     let memberships = unique("memberships", &d.memberships, |m| m.id)?;
     check_memberships(&d.memberships)?;

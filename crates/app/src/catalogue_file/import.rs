@@ -9,7 +9,7 @@ use std::hash::Hash;
 
 use crate::error::StoreResult;
 use crate::model::*;
-use crate::ports::CatalogueImportStore;
+use crate::ports::{CatalogueImportStore, SeatAddress};
 
 /// What one kind of row would undergo.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -181,16 +181,13 @@ fn sold_plan_conflicts(old: &PlanWhole, new: &PlanWhole, sold_on: &[i64]) -> Vec
             Some(_) => {}
         }
     }
-    let new_seats: HashMap<(i64, i64, i64), &Seat> = new
-        .seats
-        .iter()
-        .map(|s| ((s.section_id, s.x, s.y), *s))
-        .collect();
+    let new_seats: HashMap<SeatAddress, &Seat> =
+        new.seats.iter().map(|s| (s.address(), *s)).collect();
     let mut lost = 0;
     let mut renamed = 0;
     let mut first = None;
     for s in &old.seats {
-        match new_seats.get(&(s.section_id, s.x, s.y)) {
+        match new_seats.get(&s.address()) {
             None => lost += 1,
             Some(n) if n.row_name != s.row_name || n.seat_name != s.seat_name => renamed += 1,
             Some(_) => continue,
@@ -293,7 +290,7 @@ fn seatplans(
             .presentations
             .iter()
             .filter(|p| p.seatplan_id == id)
-            .map(|p| p.id)
+            .map(|p| p.id.get())
             .collect();
         let sold_on: Vec<i64> = on_plan
             .iter()
@@ -327,7 +324,7 @@ fn presentations(
 ) {
     let (changed, same) = diff(&file.presentations, &current.presentations, |p| p.id);
     plan.kinds
-        .push(kind_of("presentations", &changed, same, |p| p.id));
+        .push(kind_of("presentations", &changed, same, |p| p.id.get()));
     for (old, new) in &changed {
         let Some(old) = old else { continue };
         let mut moved = Vec::new();
@@ -350,14 +347,14 @@ fn presentations(
         if moved.is_empty() {
             continue;
         }
-        if sold.contains(&new.id) {
+        if sold.contains(&new.id.get()) {
             plan.conflicts.push(format!(
                 "presentation {} has sales: its {} would change",
                 new.id,
                 moved.join(", ")
             ));
         } else {
-            plan.unsold_presentations.push(new.id);
+            plan.unsold_presentations.push(new.id.get());
         }
     }
     plan.write.presentations = changed.into_iter().map(|(_, n)| n.clone()).collect();

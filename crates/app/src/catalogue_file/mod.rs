@@ -337,7 +337,7 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
             None => None,
         };
         presentations.push(Presentation {
-            id: p.id,
+            id: PresentationId(p.id),
             feature_id: p.feature_id,
             venue_id: p.venue_id,
             seatplan_id,
@@ -354,8 +354,13 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
             ticket_group_id: p.ticket_group_id,
         });
     }
-    let mut next_id =
-        SCHEDULE_FIRST_ID.max(presentations.iter().map(|p| p.id + 1).max().unwrap_or(0));
+    let mut next_id = SCHEDULE_FIRST_ID.max(
+        presentations
+            .iter()
+            .map(|p| p.id.get() + 1)
+            .max()
+            .unwrap_or(0),
+    );
     for s in &file.schedule {
         let every = s.every.unwrap_or(1).max(1);
         let seatplan_id = s.seatplan_id.or(first_plan(s.venue_id)).ok_or_else(|| {
@@ -384,7 +389,7 @@ pub fn expand(file: CatalogueFile, today: Date) -> Result<CatalogueData, Catalog
                     None => None,
                 };
                 presentations.push(Presentation {
-                    id: next_id,
+                    id: PresentationId(next_id),
                     feature_id: s.feature_id,
                     venue_id: s.venue_id,
                     seatplan_id,
@@ -556,7 +561,11 @@ mod tests {
     fn schedule_is_relative_to_the_seeding_day_in_jerusalem_time() {
         let d = expand(parse(SMALL).unwrap(), date(2026, 11, 22)).unwrap();
         assert_eq!(d.presentations.len(), 1 + 3 * 2);
-        let explicit = d.presentations.iter().find(|p| p.id == 7).unwrap();
+        let explicit = d
+            .presentations
+            .iter()
+            .find(|p| p.id == PresentationId(7))
+            .unwrap();
         assert_eq!(
             kupa_domain::time::ms_to_rfc3339(explicit.starts_at_ms),
             "2026-11-24T18:30:00Z"
@@ -581,8 +590,8 @@ mod tests {
         assert!(
             d.presentations
                 .iter()
-                .filter(|p| p.id != 7)
-                .all(|p| p.id >= SCHEDULE_FIRST_ID)
+                .filter(|p| p.id != PresentationId(7))
+                .all(|p| p.id >= PresentationId(SCHEDULE_FIRST_ID))
         );
     }
 

@@ -54,10 +54,15 @@ impl CustomerLoginService {
         let customer = self.customers.customer_of_login(current_login).await?;
         if let Some(c) = customer {
             if order.customer_id == Some(c.customer.id) {
-                return Ok(ReservationLogin::Claimed { order_id: order.id });
+                return Ok(ReservationLogin::Claimed {
+                    order_id: order.id.into_string(),
+                });
             }
             if order.customer_id.is_some()
-                || !self.creds.claim_order(&order.id, c.customer.id).await?
+                || !self
+                    .creds
+                    .claim_order(order.id.as_str(), c.customer.id)
+                    .await?
             {
                 return Err(AppError::rejected(
                     ErrorCode::OrderAlreadyClaimed,
@@ -65,13 +70,22 @@ impl CustomerLoginService {
                 ));
             }
             tracing::info!(customer_id = c.customer.id, order = %order.id, "order claimed by its reservation number");
-            return Ok(ReservationLogin::Claimed { order_id: order.id });
+            return Ok(ReservationLogin::Claimed {
+                order_id: order.id.into_string(),
+            });
         }
         let now = self.clock.now_ms();
         self.creds
-            .bind_reservation_login(login_id, &order.id, now, now + RESERVATION_LOGIN_TTL_MS)
+            .bind_reservation_login(
+                login_id,
+                order.id.as_str(),
+                now,
+                now + RESERVATION_LOGIN_TTL_MS,
+            )
             .await?;
         tracing::info!(order = %order.id, "guest logged in to a reservation");
-        Ok(ReservationLogin::Guest { order_id: order.id })
+        Ok(ReservationLogin::Guest {
+            order_id: order.id.into_string(),
+        })
     }
 }

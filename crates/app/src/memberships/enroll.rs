@@ -5,6 +5,7 @@
 //! the same claim table and under the same atomic rules as any ticket seat; the enrolment itself
 //! is sold as a ticket order (the orders room prices it with [`EnrollmentRules`]).
 
+use kupa_domain::ids::{PresentationId, SessionId};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ pub struct EnrollingMember {
 /// A seat this session holds in a presentation of the season.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub section_id: i64,
     pub x: i64,
     pub y: i64,
@@ -58,7 +59,7 @@ pub struct EnrollSeat {
     pub section_id: i64,
     pub x: i64,
     pub y: i64,
-    pub presentation_id: Option<i64>,
+    pub presentation_id: Option<PresentationId>,
     /// The buyer confirmed a wheelchair or limited-view place, as for any seat.
     pub confirmed: Confirmations,
 }
@@ -157,11 +158,11 @@ impl EnrollService {
     /// it in all; for one presentation, as that presentation's status.
     pub async fn seat_map(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         membership_id: i64,
         season_id: Option<i64>,
-        presentation_id: Option<i64>,
+        presentation_id: Option<PresentationId>,
     ) -> AppResult<(EnrollSeatMap, Vec<Selection>)> {
         let (_, open) = self.named_season(login, membership_id, season_id).await?;
         let ids = presentations_asked(&open.season, presentation_id)?;
@@ -184,7 +185,11 @@ impl EnrollService {
     }
 
     /// Every seat this session holds in the season's presentations, by presentation.
-    pub async fn selections(&self, session: &str, open: &OpenSeason) -> AppResult<Vec<Selection>> {
+    pub async fn selections(
+        &self,
+        session: &SessionId,
+        open: &OpenSeason,
+    ) -> AppResult<Vec<Selection>> {
         season_selections(
             self.store.as_ref(),
             self.claims.as_ref(),
@@ -202,7 +207,7 @@ impl EnrollService {
     #[allow(clippy::too_many_arguments)]
     pub async fn lock(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         holder: &Holder,
         captcha_token: &str,
@@ -223,14 +228,14 @@ impl EnrollService {
     /// none, ascending); the seats this session held there before give way once it is held.
     pub(super) async fn hold(
         &self,
-        session: &str,
+        session: &SessionId,
         holder: &Holder,
         open: &OpenSeason,
         seat: EnrollSeat,
     ) -> AppResult<Vec<Selection>> {
         let ids = presentations_asked(&open.season, seat.presentation_id)?;
         let before = self.selections(session, open).await?;
-        let mut taken: Vec<i64> = Vec::new();
+        let mut taken: Vec<PresentationId> = Vec::new();
         for id in &ids {
             let already = before.iter().any(|s| {
                 s.presentation_id == *id
@@ -288,7 +293,7 @@ impl EnrollService {
     /// Releases the seat: in one presentation, or in every presentation of the season.
     pub async fn unlock(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         captcha_token: &str,
         membership_id: i64,
@@ -318,7 +323,7 @@ impl EnrollService {
     /// (`unlock_seat_error` when this session held it nowhere).
     pub(super) async fn release(
         &self,
-        session: &str,
+        session: &SessionId,
         open: &OpenSeason,
         seat: EnrollSeat,
     ) -> AppResult<Vec<Selection>> {
@@ -348,14 +353,14 @@ impl EnrollService {
     }
 
     /// Undoes a member seat's holds taken so far (its lock failed further on).
-    async fn give_back(&self, session: &str, taken: &[i64], seat: &EnrollSeat) {
+    async fn give_back(&self, session: &SessionId, taken: &[PresentationId], seat: &EnrollSeat) {
         for id in taken {
             if let Err(e) = self
                 .booking
                 .unlock_checked(session, request(*id, seat))
                 .await
             {
-                tracing::warn!(presentation = id, error = %e, "an enrolment hold could not be given back; it expires with its step");
+                tracing::warn!(presentation = id.get(), error = %e, "an enrolment hold could not be given back; it expires with its step");
             }
         }
     }
@@ -366,7 +371,7 @@ impl EnrollService {
 pub async fn season_selections(
     store: &dyn CatalogueStore,
     claims: &dyn ClaimStore,
-    session: &str,
+    session: &SessionId,
     open: &OpenSeason,
     now: i64,
 ) -> AppResult<Vec<Selection>> {
@@ -398,7 +403,7 @@ pub async fn season_selections(
     Ok(out)
 }
 
-pub(super) fn request(presentation_id: i64, seat: &EnrollSeat) -> SeatRequest {
+pub(super) fn request(presentation_id: PresentationId, seat: &EnrollSeat) -> SeatRequest {
     SeatRequest {
         presentation_id,
         venue_id: seat.venue_id,
@@ -410,7 +415,10 @@ pub(super) fn request(presentation_id: i64, seat: &EnrollSeat) -> SeatRequest {
 }
 
 /// The presentations a call is about: the one named (of the season), or all of them.
-fn presentations_asked(season: &Season, presentation_id: Option<i64>) -> AppResult<Vec<i64>> {
+fn presentations_asked(
+    season: &Season,
+    presentation_id: Option<PresentationId>,
+) -> AppResult<Vec<PresentationId>> {
     match presentation_id {
         Some(id) if season.presentation(id).is_some() => Ok(vec![id]),
         Some(id) => Err(AppError::rejected_with(

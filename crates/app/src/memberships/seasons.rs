@@ -5,6 +5,7 @@
 //! order over those presentations, priced by the season. The rules here are pure.
 
 use jiff::civil::Date;
+use kupa_domain::ids::PresentationId;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -39,7 +40,7 @@ pub struct Season {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SeasonPresentation {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub is_required: bool,
     /// Agorot of each ticket's price the member's series balance pays, when the season is not
     /// priced per ticket.
@@ -50,7 +51,7 @@ pub struct SeasonPresentation {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SeasonPrice {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub ticket_group_id: i64,
     pub ticket_id: i64,
     /// `price` replaces the ticket's catalogue price.
@@ -83,14 +84,14 @@ impl Season {
         }
     }
 
-    pub fn presentation(&self, id: i64) -> Option<&SeasonPresentation> {
+    pub fn presentation(&self, id: PresentationId) -> Option<&SeasonPresentation> {
         self.presentations.iter().find(|p| p.presentation_id == id)
     }
 
     /// Its presentations' ids, ascending: the order a member seat is claimed in, so two buyers
     /// racing for one seat meet at the first presentation and one of them wins.
-    pub fn presentation_ids(&self) -> Vec<i64> {
-        let mut ids: Vec<i64> = self
+    pub fn presentation_ids(&self) -> Vec<PresentationId> {
+        let mut ids: Vec<PresentationId> = self
             .presentations
             .iter()
             .map(|p| p.presentation_id)
@@ -99,7 +100,7 @@ impl Season {
         ids
     }
 
-    pub fn required(&self) -> impl Iterator<Item = i64> + '_ {
+    pub fn required(&self) -> impl Iterator<Item = PresentationId> + '_ {
         self.presentations
             .iter()
             .filter(|p| p.is_required)
@@ -120,7 +121,7 @@ impl Season {
     /// A ticket's price in a presentation of the season, from the ticket's catalogue price.
     pub fn price_of(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         ticket_group_id: i64,
         ticket_id: i64,
         catalogue_price: i64,
@@ -156,7 +157,7 @@ impl Season {
     }
 
     /// The presentations an enrolment cart names: each of the season, every required one there.
-    pub fn check_chosen(&self, chosen: &[i64]) -> AppResult<()> {
+    pub fn check_chosen(&self, chosen: &[PresentationId]) -> AppResult<()> {
         if let Some(p) = chosen.iter().find(|p| self.presentation(**p).is_none()) {
             return Err(AppError::rejected_with(
                 ErrorCode::FormValidation,
@@ -164,7 +165,8 @@ impl Season {
                 serde_json::json!({ "reason": "notInSeason", "presentationId": p }),
             ));
         }
-        let missing: Vec<i64> = self.required().filter(|r| !chosen.contains(r)).collect();
+        let missing: Vec<PresentationId> =
+            self.required().filter(|r| !chosen.contains(r)).collect();
         if !missing.is_empty() {
             return Err(AppError::rejected_with(
                 ErrorCode::FormValidation,
@@ -235,23 +237,23 @@ mod tests {
             default_ticket_group_id: 10,
             presentations: vec![
                 SeasonPresentation {
-                    presentation_id: 902,
+                    presentation_id: PresentationId(902),
                     is_required: true,
                     membership_payable_amount: 0,
                 },
                 SeasonPresentation {
-                    presentation_id: 901,
+                    presentation_id: PresentationId(901),
                     is_required: true,
                     membership_payable_amount: 0,
                 },
                 SeasonPresentation {
-                    presentation_id: 903,
+                    presentation_id: PresentationId(903),
                     is_required: false,
                     membership_payable_amount: 700,
                 },
             ],
             presentation_detail: vec![SeasonPrice {
-                presentation_id: 901,
+                presentation_id: PresentationId(901),
                 ticket_group_id: 10,
                 ticket_id: 1001,
                 is_price_override: true,
@@ -265,39 +267,55 @@ mod tests {
     #[test]
     fn a_price_override_and_the_part_the_pass_pays() {
         let s = season();
-        let p = s.price_of(901, 10, 1001, 3500);
+        let p = s.price_of(PresentationId(901), 10, 1001, 3500);
         assert_eq!(
             (p.price, p.membership_payable, p.money()),
             (3000, 1500, 1500)
         );
         // No detail for this presentation: the catalogue price, nothing from the pass.
-        let p = s.price_of(902, 10, 1001, 3500);
+        let p = s.price_of(PresentationId(902), 10, 1001, 3500);
         assert_eq!((p.price, p.membership_payable), (3500, 0));
         // Not priced per ticket: the presentation's payable amount.
         let flat = Season {
             is_pricing_per_ticket: false,
             ..season()
         };
-        let p = flat.price_of(903, 10, 1001, 3500);
+        let p = flat.price_of(PresentationId(903), 10, 1001, 3500);
         assert_eq!((p.price, p.membership_payable), (3500, 700));
-        let p = flat.price_of(901, 10, 1001, 3500);
+        let p = flat.price_of(PresentationId(901), 10, 1001, 3500);
         assert_eq!((p.price, p.membership_payable), (3500, 0));
     }
 
     #[test]
     fn required_presentations_and_only_the_seasons() {
         let s = season();
-        assert!(s.check_chosen(&[901, 902]).is_ok());
-        assert!(s.check_chosen(&[902, 901, 903]).is_ok());
-        let e = s.check_chosen(&[901]).unwrap_err();
+        assert!(
+            s.check_chosen(&[PresentationId(901), PresentationId(902)])
+                .is_ok()
+        );
+        assert!(
+            s.check_chosen(&[
+                PresentationId(902),
+                PresentationId(901),
+                PresentationId(903)
+            ])
+            .is_ok()
+        );
+        let e = s.check_chosen(&[PresentationId(901)]).unwrap_err();
         assert!(
             matches!(&e, AppError::Rejected { code: ErrorCode::FormValidation, params: Some(p), .. }
                 if p["missing"] == serde_json::json!([902])),
             "{e:?}"
         );
-        let e = s.check_chosen(&[901, 902, 904]).unwrap_err();
+        let e = s
+            .check_chosen(&[
+                PresentationId(901),
+                PresentationId(902),
+                PresentationId(904),
+            ])
+            .unwrap_err();
         assert!(e.to_string().contains("not in the season"));
-        assert_eq!(s.presentation_ids(), vec![901, 902, 903]);
+        assert_eq!(s.presentation_ids(), [901, 902, 903].map(PresentationId));
     }
 
     #[test]
@@ -322,7 +340,7 @@ mod tests {
         let twice = Season {
             presentations: vec![
                 SeasonPresentation {
-                    presentation_id: 901,
+                    presentation_id: PresentationId(901),
                     ..Default::default()
                 };
                 2
@@ -334,7 +352,7 @@ mod tests {
         bad.presentation_detail[0].membership_payable_amount = 4000;
         assert!(bad.problems().unwrap().contains("above the price"));
         let mut stray = season();
-        stray.presentation_detail[0].presentation_id = 999;
+        stray.presentation_detail[0].presentation_id = PresentationId(999);
         assert!(stray.problems().unwrap().contains("not in the season"));
     }
 }

@@ -8,6 +8,7 @@
 use crate::booking::Holder;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::Membership;
+use kupa_domain::ids::SessionId;
 
 use super::{EnrollSeat, EnrollSeatMap, EnrollService, OpenSeason, Selection};
 
@@ -47,7 +48,7 @@ impl EnrollService {
     /// session's) in every screening.
     pub async fn membership_seat_map(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         membership_id: i64,
     ) -> AppResult<(OpenSeason, EnrollSeatMap, Vec<Selection>)> {
@@ -82,7 +83,7 @@ impl EnrollService {
     /// session held there before gives way (one seat: a new member per membership per order).
     pub async fn membership_lock(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         holder: &Holder,
         captcha_token: &str,
@@ -98,7 +99,7 @@ impl EnrollService {
     /// Releases the seat in every screening of the membership's season.
     pub async fn membership_unlock(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         captcha_token: &str,
         membership_id: i64,

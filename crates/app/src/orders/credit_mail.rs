@@ -129,7 +129,7 @@ impl OrderService {
                 text,
                 html,
                 kind: message_kind::CANCELLATION_CREDIT.into(),
-                reference: Some(order.id.clone()),
+                reference: Some(order.id.to_string()),
                 attachments: Vec::new(),
             })
             .await

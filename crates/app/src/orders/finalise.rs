@@ -1,6 +1,7 @@
 //! The one finalisation path, keyed by payment id and safe to run twice: from the gateway's
 //! callback, the buyer's commit and the sweeper of stranded payments.
 
+use kupa_domain::ids::SessionId;
 use kupa_domain::seating::SeatAddress;
 
 use crate::booking::Settled;
@@ -33,12 +34,14 @@ impl OrderService {
         } else {
             // The sale goes through the seat arbiter (decision 0059): the order's seats are its
             // session's in memory while the sale is written, and sold once it is.
-            let places: Vec<(i64, SeatAddress)> = pending
+            let places: Vec<(PresentationId, SeatAddress)> = pending
                 .iter()
                 .flat_map(|o| o.tickets.iter().map(|t| (t.presentation_id, t.address())))
                 .collect();
-            let session = pending.as_ref().map_or("", |o| o.session_id.as_str());
-            let claim = (!places.is_empty()).then_some((session, places.as_slice()));
+            let claim = pending
+                .as_ref()
+                .filter(|_| !places.is_empty())
+                .map(|o| (&o.session_id, places.as_slice()));
             self.booking
                 .settle(
                     &[],
@@ -108,7 +111,7 @@ impl OrderService {
     /// `mini_site_url` (decision 0050) must be the mini-site the order was priced through.
     pub async fn commit(
         &self,
-        session: &str,
+        session: &SessionId,
         cart: CartKey,
         captcha_token: &str,
         mini_site_url: Option<&str>,

@@ -3,6 +3,8 @@
 //! then paid through the same payment and the one finalisation as tickets.
 
 use kupa_domain::checkout::Step;
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::SessionId;
 use kupa_domain::money::DEFAULT_CURRENCY;
 
 use crate::customer_info::CustomerInfo;
@@ -63,7 +65,7 @@ impl OrderService {
     /// runs until the payment page opens.
     pub async fn price_gift_cart(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         cart: GiftCartInput,
     ) -> AppResult<PricedCart> {
@@ -173,7 +175,7 @@ impl OrderService {
             None => (Vec::new(), Vec::new(), None, now + GIFT_CART_KEPT_MS),
         };
         let mut order = Order {
-            id: token(),
+            id: token().into(),
             reservation_number: reservation_number(),
             session_id: session.to_owned(),
             presentations,
@@ -217,7 +219,11 @@ impl OrderService {
 
     /// The vouchers (or members) a paid order of this session (or of the customer logged in)
     /// issued, with the order: what the confirmation shows. None: no such paid order of theirs.
-    pub async fn gift_order(&self, id: &str, reader: ReservationReader<'_>) -> AppResult<Order> {
+    pub async fn gift_order(
+        &self,
+        id: &ReservationId,
+        reader: ReservationReader<'_>,
+    ) -> AppResult<Order> {
         let no_such = || AppError::rejected(ErrorCode::NotFound, "no such order");
         let order = self
             .orders
@@ -225,7 +231,7 @@ impl OrderService {
             .await?
             .filter(|o| o.kind != OrderKind::Tickets && o.status == OrderStatus::Paid)
             .ok_or_else(no_such)?;
-        if order.session_id == reader.session {
+        if &order.session_id == reader.session {
             return Ok(order);
         }
         let owner = self.customers.customer_of_login(reader.login).await?;

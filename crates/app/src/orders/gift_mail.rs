@@ -5,6 +5,7 @@
 
 use crate::error::{AppError, AppResult};
 use crate::ports::{Attachment, Mail, message_kind};
+use kupa_domain::ids::PresentationId;
 
 use super::*;
 
@@ -39,7 +40,7 @@ struct Words {
 
 /// A screening a seated membership's seat is in, as the mail names it.
 pub(super) struct Screening {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     /// The site's public address (no trailing slash): the seat's e-document link is built on it.
     pub base_url: String,
     pub name: String,
@@ -331,7 +332,7 @@ impl OrderService {
             text,
             html,
             kind: message_kind::ORDER_CONFIRMATION.into(),
-            reference: Some(order.id.clone()),
+            reference: Some(order.id.to_string()),
             attachments,
         }))
     }
@@ -340,7 +341,7 @@ impl OrderService {
     /// donation order has none (notFound).
     pub async fn voucher_order_pdf(
         &self,
-        id: &str,
+        id: &ReservationId,
         reader: ReservationReader<'_>,
         lang: Option<&str>,
     ) -> AppResult<(Order, Vec<u8>)> {

@@ -19,6 +19,8 @@
 
 use async_trait::async_trait;
 use kupa_domain::customer::MemberStanding;
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::{PresentationId, SessionId};
 use kupa_domain::seating::SeatAddress;
 use kupa_domain::tickets::CodeKind;
 use serde::{Deserialize, Serialize};
@@ -33,8 +35,8 @@ pub const HOLD_CLOSES_BEFORE_EVENT_MS: i64 = 30 * 60_000;
 
 /// The claim owner of a hold's seats: never a buyer session's id (those are random tokens), so no
 /// session's unlock, extension or new cart touches them.
-pub fn hold_owner(order_id: &str) -> String {
-    format!("hold:{order_id}")
+pub fn hold_owner(order_id: &ReservationId) -> SessionId {
+    SessionId::new(format!("hold:{order_id}"))
 }
 
 /// When a hold on an event starting at `starts_at_ms` is released: 30 minutes before it.
@@ -71,8 +73,8 @@ pub struct HoldView {
 /// reported once per presentation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReleasedHold {
-    pub order_id: String,
-    pub presentation_id: i64,
+    pub order_id: ReservationId,
+    pub presentation_id: PresentationId,
     pub freed: Vec<SeatAddress>,
 }
 
@@ -93,10 +95,11 @@ pub trait HoldStore: Send + Sync {
     ) -> StoreResult<bool>;
 
     /// `hold_until` of a hold order; None for an order that is not a hold.
-    async fn hold_until(&self, order_id: &str) -> StoreResult<Option<i64>>;
+    async fn hold_until(&self, order_id: &ReservationId) -> StoreResult<Option<i64>>;
 
     /// The ids of a customer's holds (any state), newest first, at most `limit`.
-    async fn customer_holds(&self, customer_id: i64, limit: i64) -> StoreResult<Vec<String>>;
+    async fn customer_holds(&self, customer_id: i64, limit: i64)
+    -> StoreResult<Vec<ReservationId>>;
 
     /// Cancels every pending hold whose `hold_until` has passed and frees the claims it still
     /// has, each hold in its own transaction (the order's row lock first, as the finalisation
@@ -108,7 +111,7 @@ pub trait HoldStore: Send + Sync {
     /// released first by someone else).
     async fn release_hold(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         now_ms: i64,
     ) -> StoreResult<Option<Vec<ReleasedHold>>>;
 }
@@ -152,9 +155,9 @@ impl OrderService {
     /// logged-in member, its seats kept until 30 minutes before the event.
     pub async fn make_hold(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         captcha_token: &str,
     ) -> AppResult<Order> {
         crate::ports::require_captcha(self.captcha.as_ref(), captcha_token).await?;
@@ -200,7 +203,7 @@ impl OrderService {
         self.check_tickets_fit(&order).await?;
         // Through the seat arbiter (decision 0059): the seats are the hold's owner's in memory,
         // until the hold's own deadline, as soon as the hold is written.
-        let places: Vec<(i64, SeatAddress)> = order
+        let places: Vec<(PresentationId, SeatAddress)> = order
             .tickets
             .iter()
             .map(|t| (t.presentation_id, t.address()))
@@ -305,7 +308,7 @@ impl OrderService {
 
     /// A hold of the logged-in customer, with its state. Another customer's hold, an order that is
     /// no hold, or none: `notFound`, alike.
-    pub async fn hold(&self, login: Option<&str>, id: &str) -> AppResult<HoldView> {
+    pub async fn hold(&self, login: Option<&str>, id: &ReservationId) -> AppResult<HoldView> {
         let no_such = || AppError::rejected(ErrorCode::NotFound, "no such hold");
         let account = self
             .customers
@@ -373,9 +376,9 @@ impl OrderService {
     /// (`holdReleased`) or paid (`ORDER_ALREADY_PAID`).
     pub async fn pay_hold(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
-        id: &str,
+        id: &ReservationId,
         request: StartPayment,
     ) -> AppResult<(Payment, String, i64)> {
         crate::ports::require_captcha(self.captcha.as_ref(), &request.captcha_token).await?;
@@ -429,7 +432,11 @@ impl OrderService {
     /// finalisation came first the hold is paid (`ORDER_ALREADY_PAID`); if the release came first
     /// a payment that still authorizes is refunded once by the finalisation (`holdsLost`), as at
     /// the release by time. A hold released already answers `holdReleased`.
-    pub async fn release_hold(&self, login: Option<&str>, id: &str) -> AppResult<HoldView> {
+    pub async fn release_hold(
+        &self,
+        login: Option<&str>,
+        id: &ReservationId,
+    ) -> AppResult<HoldView> {
         let view = self.hold(login, id).await?;
         let settled = |view: &HoldView| match view.state {
             HoldState::Open => None,
@@ -446,7 +453,7 @@ impl OrderService {
         if let Some(refused) = settled(&view) {
             return Err(refused);
         }
-        let touch: Vec<(i64, SeatAddress)> = view
+        let touch: Vec<(PresentationId, SeatAddress)> = view
             .order
             .tickets
             .iter()
@@ -506,7 +513,7 @@ impl OrderService {
 /// The seats released holds freed, for the seat arbiter.
 fn freed_holds<'a>(
     released: impl Iterator<Item = &'a ReleasedHold>,
-) -> Vec<(i64, SeatAddress, crate::booking::Settled)> {
+) -> Vec<(PresentationId, SeatAddress, crate::booking::Settled)> {
     released
         .flat_map(|r| {
             r.freed

@@ -5,6 +5,8 @@
 use crate::catalogue::PresentationInfo;
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::ports::{Attachment, Mail, Sms, message_kind};
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::SessionId;
 
 use super::*;
 
@@ -78,7 +80,7 @@ impl OrderService {
             text: content.text,
             html: content.html,
             kind: message_kind::ORDER_CONFIRMATION.into(),
-            reference: Some(order.id.clone()),
+            reference: Some(order.id.to_string()),
             attachments,
         }))
     }
@@ -88,9 +90,9 @@ impl OrderService {
     /// signed link opens the tickets but does not send them anywhere).
     pub async fn send_tickets(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
-        reservation_id: &str,
+        reservation_id: &ReservationId,
         mobile: &str,
     ) -> AppResult<()> {
         let to = kupa_domain::customer::MobileNumber::parse(mobile).ok_or_else(|| {
@@ -119,7 +121,7 @@ impl OrderService {
     }
 
     /// A paid order by its reservation identifier.
-    pub async fn paid_order(&self, reservation_id: &str) -> AppResult<Option<Order>> {
+    pub async fn paid_order(&self, reservation_id: &ReservationId) -> AppResult<Option<Order>> {
         Ok(self
             .orders
             .order(reservation_id)
@@ -209,7 +211,7 @@ impl OrderService {
         let sms = Sms {
             to,
             kind: message_kind::TICKETS.into(),
-            reference: Some(order.id.clone()),
+            reference: Some(order.id.to_string()),
             text,
         };
         self.messages.sms.send_sms(&sms).await.map_err(|_| {

@@ -27,6 +27,9 @@ mod payment;
 mod seated_membership;
 mod waiver;
 
+use kupa_domain::ids::PresentationId;
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::SessionId;
 use std::sync::Arc;
 
 use kupa_domain::ids::Token;
@@ -64,7 +67,7 @@ fn reservation_number() -> String {
 
 /// The presentation an order's pages, mail and messages headline: its first. Every order read
 /// back there has tickets; one without is a fault.
-pub fn headline(order: &Order) -> AppResult<i64> {
+pub fn headline(order: &Order) -> AppResult<PresentationId> {
     order.first_presentation().ok_or_else(|| {
         AppError::internal("an order without a presentation was read as a ticket order")
     })
@@ -116,7 +119,7 @@ pub struct Messages {
 /// Who asks to read a reservation: a buyer session, and the signed link it came with, if any.
 #[derive(Debug, Clone, Copy)]
 pub struct ReservationReader<'a> {
-    pub session: &'a str,
+    pub session: &'a SessionId,
     /// The login the request carried (the HttpOnly login cookie), if any.
     pub login: Option<&'a str>,
     pub link: Option<&'a LinkProof>,
@@ -174,14 +177,14 @@ impl OrderService {
         self.clock.now_ms()
     }
 
-    async fn sellable(&self, presentation_id: i64) -> AppResult<PresentationInfo> {
+    async fn sellable(&self, presentation_id: PresentationId) -> AppResult<PresentationInfo> {
         self.sellable_in(presentation_id, &Default::default()).await
     }
 
     /// A presentation on sale that the channel shows (`noEvent` when a mini-site does not).
     async fn sellable_in(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         channel: &crate::catalogue::Channel,
     ) -> AppResult<PresentationInfo> {
         let info = self
@@ -214,7 +217,7 @@ impl OrderService {
     /// good. Anyone else is told there is no such reservation, as for an unknown id.
     pub async fn reservation(
         &self,
-        id: &str,
+        id: &ReservationId,
         reader: ReservationReader<'_>,
     ) -> AppResult<(Order, PresentationInfo)> {
         let no_such = || AppError::rejected(ErrorCode::NotFound, "no such reservation");
@@ -232,13 +235,13 @@ impl OrderService {
     }
 
     async fn may_read(&self, order: &Order, reader: ReservationReader<'_>) -> AppResult<bool> {
-        if order.session_id == reader.session {
+        if &order.session_id == reader.session {
             return Ok(true);
         }
         if reader.link.is_some_and(|proof| {
             self.messages
                 .link_key
-                .verify(&order.id, proof, self.clock.now_ms())
+                .verify(order.id.as_str(), proof, self.clock.now_ms())
         }) {
             return Ok(true);
         }
@@ -247,7 +250,7 @@ impl OrderService {
             .customers
             .reservation_of_login(reader.login)
             .await?
-            .is_some_and(|id| id == order.id)
+            .is_some_and(|id| order.id == id.as_str())
         {
             return Ok(true);
         }
@@ -265,7 +268,7 @@ impl OrderService {
     /// its event.
     pub fn link_proof(&self, order: &Order, info: &PresentationInfo) -> LinkProof {
         let exp = crate::links::link_expiry(info.view.presentation.starts_at_ms);
-        self.messages.link_key.sign(&order.id, exp)
+        self.messages.link_key.sign(order.id.as_str(), exp)
     }
 
     /// `path` (one of the reservation's, under the site's root) signed for anyone who has it.
@@ -278,7 +281,11 @@ impl OrderService {
         format!(
             "{}{}&lang={lang}",
             self.messages.public_url,
-            self.signed_path(&crate::links::tickets_pdf_path(&order.id), order, info)
+            self.signed_path(
+                &crate::links::tickets_pdf_path(order.id.as_str()),
+                order,
+                info
+            )
         )
     }
 
@@ -294,7 +301,11 @@ impl OrderService {
         format!(
             "{}{}&lang={lang}",
             self.messages.public_url,
-            self.signed_path(&crate::links::confirmation_path(&order.id), order, info)
+            self.signed_path(
+                &crate::links::confirmation_path(order.id.as_str()),
+                order,
+                info
+            )
         )
     }
 

@@ -2,6 +2,8 @@
 //! with presentationId, sectionId, x, y, newSeat). The new seat is claimed before the old one is
 //! released, in one transaction: a buyer never ends with both seats lost, nor with two.
 
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::{PresentationId, SessionId};
 use std::collections::BTreeSet;
 
 use kupa_domain::catalogue::{SaleState, SeatingMode, SectionKind};
@@ -45,7 +47,7 @@ pub fn seat_change_open(order: &Order, info: &PresentationInfo, now_ms: i64) -> 
 /// A presentation of a reservation whose seats its reader may change now, and until when.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeatChangeWindow {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub until_ms: i64,
 }
 
@@ -54,7 +56,7 @@ pub struct SeatChangeWindow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatMove {
     pub line: i64,
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub from: SeatAddress,
     pub to: SeatAddress,
     pub section_name: String,
@@ -73,7 +75,7 @@ pub enum MoveRefusal {
     Stale,
     /// The new seat is sold, or held by another buyer.
     SeatTaken {
-        presentation_id: i64,
+        presentation_id: PresentationId,
         seat: SeatAddress,
     },
 }
@@ -81,7 +83,7 @@ pub enum MoveRefusal {
 /// A ticket of the request: which seat of the order, and where to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeatChange {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub from: SeatAddress,
     pub to: SeatAddress,
 }
@@ -89,10 +91,10 @@ pub struct SeatChange {
 /// Who asks to change seats, and what they read last.
 #[derive(Debug, Clone, Copy)]
 pub struct SeatChangeRequest<'a> {
-    pub reservation_id: &'a str,
+    pub reservation_id: &'a ReservationId,
     /// The order's last transaction as the buyer read it (the payment id of the reservation).
     pub last_transaction_id: &'a str,
-    pub session: &'a str,
+    pub session: &'a SessionId,
     pub login: Option<&'a str>,
 }
 
@@ -159,7 +161,11 @@ impl OrderService {
             ));
         }
         let mut moves = Vec::new();
-        let mut plans: Vec<(i64, Vec<crate::model::Section>, Vec<crate::model::Seat>)> = Vec::new();
+        let mut plans: Vec<(
+            PresentationId,
+            Vec<crate::model::Section>,
+            Vec<crate::model::Seat>,
+        )> = Vec::new();
         for c in changes {
             let ticket = order
                 .tickets_of(c.presentation_id)
@@ -279,9 +285,10 @@ impl OrderService {
         // Through the seat arbiter (decision 0059): the new seats are the buyer's in memory while
         // the move is written (a seat memory knows taken is refused before writing), sold once it
         // is, and the old seats free.
-        let from: Vec<(i64, SeatAddress)> =
+        let from: Vec<(PresentationId, SeatAddress)> =
             moves.iter().map(|m| (m.presentation_id, m.from)).collect();
-        let to: Vec<(i64, SeatAddress)> = moves.iter().map(|m| (m.presentation_id, m.to)).collect();
+        let to: Vec<(PresentationId, SeatAddress)> =
+            moves.iter().map(|m| (m.presentation_id, m.to)).collect();
         let taken = AppError::rejected(
             ErrorCode::LockSeatError,
             "the new seat is no longer available; your seats are unchanged",
@@ -363,8 +370,8 @@ impl OrderService {
     /// cancellation, and is not held against the buyer.
     async fn check_moved_seating(
         &self,
-        session: &str,
-        presentation_id: i64,
+        session: &SessionId,
+        presentation_id: PresentationId,
         sections: &[crate::model::Section],
         order: &Order,
         moves: &[SeatMove],

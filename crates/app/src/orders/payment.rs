@@ -2,6 +2,7 @@
 //! callback, and vouchers as a way to pay.
 
 use kupa_domain::checkout::Step;
+use kupa_domain::ids::{PresentationId, SessionId};
 use kupa_domain::money::Money;
 use kupa_domain::pricing::{self};
 
@@ -40,7 +41,7 @@ impl OrderService {
     /// holds the payment window, and returns the payment (whose form URL the gateway knows).
     pub async fn start_payment(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         cart: CartKey,
         request: StartPayment,
@@ -174,7 +175,7 @@ impl OrderService {
     pub(super) async fn open_payment(
         &self,
         order: &Order,
-        session: &str,
+        session: &SessionId,
         customer_id: Option<i64>,
         request: StartPayment,
         paid_by_vouchers_note: &str,
@@ -344,7 +345,7 @@ impl OrderService {
     /// (voucherBalance) and is not added.
     pub(super) async fn voucher_lines(
         &self,
-        session: &str,
+        session: &SessionId,
         references: &[String],
         total: i64,
     ) -> AppResult<Vec<OrderVoucher>> {
@@ -391,7 +392,7 @@ impl OrderService {
     async fn free_balance(
         &self,
         rule: &kupa_domain::tickets::TicketCodeRule,
-        session: &str,
+        session: &SessionId,
     ) -> AppResult<i64> {
         let held = self
             .orders
@@ -405,8 +406,8 @@ impl OrderService {
     /// "לא נותרה יתרה למימוש הטבה" (voucherBalance) and nothing is added.
     pub async fn voucher_payment(
         &self,
-        session: &str,
-        presentation_id: Option<i64>,
+        session: &SessionId,
+        presentation_id: Option<PresentationId>,
         reference: &str,
         captcha_token: &str,
     ) -> AppResult<VoucherPayment> {

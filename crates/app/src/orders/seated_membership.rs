@@ -7,12 +7,13 @@
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::memberships::{OrderMembership, season_selections};
 use crate::model::Membership;
+use kupa_domain::ids::{PresentationId, SessionId};
 
 use super::*;
 
 /// What a seated membership adds to its order.
 pub(super) struct SeatedLines {
-    pub presentations: Vec<i64>,
+    pub presentations: Vec<PresentationId>,
     pub tickets: Vec<OrderTicket>,
     pub enrollment: OrderEnrollment,
     /// When the earliest of the seats' holds ends.
@@ -29,7 +30,7 @@ impl OrderService {
     /// (`membershipSeats`, naming the screenings without one).
     pub(super) async fn seated_lines(
         &self,
-        session: &str,
+        session: &SessionId,
         lines: &[OrderMembership],
         catalogue: &[Membership],
     ) -> AppResult<Option<SeatedLines>> {
@@ -64,7 +65,7 @@ impl OrderService {
         )
         .await?;
         let ids = open.season.presentation_ids();
-        let missing: Vec<i64> = ids
+        let missing: Vec<PresentationId> = ids
             .iter()
             .copied()
             .filter(|id| !held.iter().any(|s| s.presentation_id == *id))

@@ -2,6 +2,7 @@
 //! order shows the children masked; a manager of the voucher's business reads the whole waiver
 //! with its signature; the sweeper deletes those whose time is up.
 
+use kupa_domain::ids::ReservationId;
 use std::sync::Arc;
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -31,7 +32,7 @@ impl OrderService {
         }
         Ok(self
             .waiver_store()?
-            .order_waiver(&order.id)
+            .order_waiver(order.id.as_str())
             .await?
             .map(|w| w.waiver.masked()))
     }
@@ -39,16 +40,20 @@ impl OrderService {
     /// GET /staff/waivers/{orderId}: the whole waiver of a paid order, for a manager of the
     /// voucher's business only. Any other manager, and an order with no waiver or not paid, is
     /// told there is none (404), so the call does not say which orders have children on them.
-    pub async fn staff_waiver(&self, caller: &Caller, order_id: &str) -> AppResult<StoredWaiver> {
+    pub async fn staff_waiver(
+        &self,
+        caller: &Caller,
+        order_id: &ReservationId,
+    ) -> AppResult<StoredWaiver> {
         caller.require(Access::Waivers)?;
         let waiver = self
             .waiver_store()?
-            .order_waiver(order_id)
+            .order_waiver(order_id.as_str())
             .await?
             .filter(|w| w.paid && caller.sees(w.waiver.business_id))
             .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such waiver"))?;
         // Who read whose waiver, and nothing of what it says.
-        tracing::info!(user_id = caller.user.id, order_id, "staff read a waiver");
+        tracing::info!(user_id = caller.user.id, order_id = %order_id, "staff read a waiver");
         Ok(waiver)
     }
 

@@ -46,7 +46,7 @@ pub struct ConfirmationToMake {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfirmationJob {
     pub id: i64,
-    pub order_id: String,
+    pub order_id: crate::model::ReservationId,
     pub lang: String,
     pub kind: ConfirmationKind,
     /// Attempts made, this one included.

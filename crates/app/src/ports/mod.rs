@@ -37,7 +37,7 @@ pub trait CatalogueStore: Send + Sync {
     /// The screenings a manager closed to one channel (decision 0070): (presentation, channel).
     async fn screening_closures(
         &self,
-    ) -> StoreResult<Vec<(i64, crate::sales_switches::SaleChannel)>> {
+    ) -> StoreResult<Vec<(PresentationId, crate::sales_switches::SaleChannel)>> {
         Ok(Vec::new())
     }
     /// Every scheduled price and service charge change (decision 0070); [`crate::prices`] says
@@ -45,7 +45,7 @@ pub trait CatalogueStore: Send + Sync {
     async fn price_changes(&self) -> StoreResult<crate::prices::PriceChanges> {
         Ok(Default::default())
     }
-    async fn presentation(&self, id: i64) -> StoreResult<Option<PresentationView>>;
+    async fn presentation(&self, id: PresentationId) -> StoreResult<Option<PresentationView>>;
     /// Presentations starting in [from_ms, to_ms), ordered by start time then id.
     async fn presentations_between(
         &self,
@@ -126,23 +126,23 @@ pub use kupa_domain::seating::SeatAddress;
 pub enum ClaimOp {
     /// As [`ClaimStore::hold`]: all places or none; answers 1 when held, 0 when refused.
     Hold {
-        presentation_id: i64,
+        presentation_id: PresentationId,
         places: Vec<SeatAddress>,
-        session_id: String,
+        session_id: SessionId,
         now_ms: i64,
         expires_at_ms: i64,
     },
     /// As [`ClaimStore::release`]: answers how many it released.
     Release {
-        presentation_id: i64,
+        presentation_id: PresentationId,
         places: Vec<SeatAddress>,
-        session_id: String,
+        session_id: SessionId,
     },
     /// As [`CheckoutStore::save_checkout_state`], in the batch (a session's first hold of a
     /// presentation starts its checkout): answers how many holds moved.
     SaveCheckout {
-        presentation_id: i64,
-        session_id: String,
+        presentation_id: PresentationId,
+        session_id: SessionId,
         state: kupa_domain::checkout::CheckoutState,
         now_ms: i64,
     },
@@ -153,36 +153,36 @@ pub enum ClaimOp {
 /// arbiter's decisions (decision 0059), and the only one for paths that write claims themselves.
 #[async_trait]
 pub trait ClaimStore: Send + Sync {
-    async fn claims(&self, presentation_id: i64) -> StoreResult<Vec<Claim>>;
+    async fn claims(&self, presentation_id: PresentationId) -> StoreResult<Vec<Claim>>;
     /// One session's claims on a presentation (what a lock counts against the seat limit).
     async fn session_claims(
         &self,
-        presentation_id: i64,
-        session_id: &str,
+        presentation_id: PresentationId,
+        session_id: &SessionId,
     ) -> StoreResult<Vec<Claim>>;
     /// Holds every place for `session_id` until `expires_at_ms`, in one transaction: all or none.
     /// A place already held by the same session has its hold renewed. Returns false (and claims
     /// nothing) when any place is sold, or held by another session whose hold has not expired.
     async fn hold(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         places: &[SeatAddress],
-        session_id: &str,
+        session_id: &SessionId,
         now_ms: i64,
         expires_at_ms: i64,
     ) -> StoreResult<bool>;
     /// Releases the session's unexpired-or-expired holds on these places; returns how many it released.
     async fn release(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         places: &[SeatAddress],
-        session_id: &str,
+        session_id: &SessionId,
     ) -> StoreResult<u64>;
     /// Moves the expiry of all of a session's holds on a presentation; returns how many moved.
     async fn extend(
         &self,
-        presentation_id: i64,
-        session_id: &str,
+        presentation_id: PresentationId,
+        session_id: &SessionId,
         now_ms: i64,
         expires_at_ms: i64,
     ) -> StoreResult<u64>;
@@ -199,15 +199,15 @@ pub trait ClaimStore: Send + Sync {
 pub trait CheckoutStore: Send + Sync {
     async fn checkout_state(
         &self,
-        session_id: &str,
-        presentation_id: i64,
+        session_id: &SessionId,
+        presentation_id: PresentationId,
     ) -> StoreResult<Option<kupa_domain::checkout::CheckoutState>>;
     /// Saves the state and moves the session's live holds on the presentation to its deadline,
     /// in one transaction; returns how many holds moved.
     async fn save_checkout_state(
         &self,
-        session_id: &str,
-        presentation_id: i64,
+        session_id: &SessionId,
+        presentation_id: PresentationId,
         state: &kupa_domain::checkout::CheckoutState,
         now_ms: i64,
     ) -> StoreResult<u64>;
@@ -256,7 +256,7 @@ pub trait OrderStore: Send + Sync {
     async fn voucher_held_by_others(
         &self,
         code: &str,
-        session_id: &str,
+        session_id: &SessionId,
         now_ms: i64,
     ) -> StoreResult<i64>;
     /// Which of these members are enrolled in the season: a paid enrolment order of theirs with a
@@ -271,10 +271,18 @@ pub trait OrderStore: Send + Sync {
         today: &str,
     ) -> StoreResult<bool>;
     /// The session's pending cart: a ticket order by one of its presentations, the others by kind.
-    async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>>;
+    async fn pending_order(
+        &self,
+        session_id: &SessionId,
+        key: CartKey,
+    ) -> StoreResult<Option<Order>>;
     /// The session's newest pending or paid order of a cart.
-    async fn latest_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>>;
-    async fn order(&self, id: &str) -> StoreResult<Option<Order>>;
+    async fn latest_order(
+        &self,
+        session_id: &SessionId,
+        key: CartKey,
+    ) -> StoreResult<Option<Order>>;
+    async fn order(&self, id: &ReservationId) -> StoreResult<Option<Order>>;
     async fn order_by_document_key(&self, key: &str) -> StoreResult<Option<Order>>;
     async fn create_payment(&self, payment: &Payment) -> StoreResult<()>;
     async fn payment(&self, id: &str) -> StoreResult<Option<Payment>>;
@@ -301,7 +309,7 @@ pub trait OrderStore: Send + Sync {
         now_ms: i64,
     ) -> StoreResult<bool>;
     /// Marks the buyer's first commit; false when the order was already committed.
-    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> StoreResult<bool>;
+    async fn mark_committed(&self, order_id: &ReservationId, now_ms: i64) -> StoreResult<bool>;
     /// Authorized payments older than `before_ms` that no finalisation reached (a closed tab).
     async fn stranded_payments(&self, before_ms: i64) -> StoreResult<Vec<Payment>>;
     /// In one transaction under the order's lock: reads the order, its payment and its earlier
@@ -311,7 +319,7 @@ pub trait OrderStore: Send + Sync {
     /// in the same transaction that no payment or voucher gets back more than it paid.
     async fn cancel(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         request: &CancelRequest,
         fee: Option<CancellationFee>,
         cancellation_id: &str,
@@ -322,17 +330,21 @@ pub trait OrderStore: Send + Sync {
     /// `session_id`) before its old seat is released, and the moved lines get new e-document keys.
     async fn move_seats(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         last_payment_id: &str,
-        session_id: &str,
+        session_id: &SessionId,
         moves: &[SeatMove],
         now_ms: i64,
     ) -> StoreResult<Result<Order, MoveRefusal>>;
     /// The order's cancellations with their refunds, oldest first.
-    async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>>;
+    async fn cancellations(&self, order_id: &ReservationId) -> StoreResult<Vec<Cancellation>>;
     /// Whether the cinema moved one of these presentations after `after_ms` (its buyers may then
     /// cancel free; decision 0058).
-    async fn moved_since(&self, presentation_ids: &[i64], after_ms: i64) -> StoreResult<bool>;
+    async fn moved_since(
+        &self,
+        presentation_ids: &[PresentationId],
+        after_ms: i64,
+    ) -> StoreResult<bool>;
     /// Pending refunds last tried before `before_ms`.
     async fn pending_refunds(&self, before_ms: i64) -> StoreResult<Vec<Refund>>;
     /// Marks a pending refund done (`confirmed`), or counts a failed attempt.
@@ -434,7 +446,7 @@ pub trait HolderStore: Send + Sync {
     /// Records (or refreshes) who the session holds for.
     async fn record_holder(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         address: &str,
         customer_id: Option<i64>,
         now_ms: i64,
@@ -445,5 +457,5 @@ pub trait HolderStore: Send + Sync {
     async fn live_holds_of_customer(&self, customer_id: i64, now_ms: i64) -> StoreResult<i64>;
     /// Moves everything of the buyer session `from` (holds, checkouts, orders, payments, its
     /// holder record) to the session `to`, in one transaction.
-    async fn move_session(&self, from: &str, to: &str) -> StoreResult<()>;
+    async fn move_session(&self, from: &SessionId, to: &SessionId) -> StoreResult<()>;
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::PresentationId;
 
 fn day(s: &str) -> Date {
     s.parse().unwrap()
@@ -34,7 +35,7 @@ fn screening_on(date: &str) -> Presentation {
         .timestamp()
         .as_millisecond();
     Presentation {
-        id: 7,
+        id: PresentationId(7),
         business_id: 1,
         starts_at_ms: starts,
         ..Presentation::default()

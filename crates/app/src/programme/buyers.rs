@@ -149,7 +149,12 @@ impl ProgrammeService {
         for order_id in self.store.paid_orders_on(id).await? {
             if self
                 .orders
-                .tell_of_move(&order_id, &moved.feature, moved.starts_at_ms, &hall_names)
+                .tell_of_move(
+                    &order_id.clone().into(),
+                    &moved.feature,
+                    moved.starts_at_ms,
+                    &hall_names,
+                )
                 .await?
             {
                 told += 1;
@@ -195,7 +200,8 @@ impl ProgrammeService {
             .await?
             .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such screening"))?;
         self.changed();
-        self.orders.announce_released(id, &stopped.released);
+        self.orders
+            .announce_released(crate::model::PresentationId(id), &stopped.released);
         let mut done = ScreeningCancelled {
             already_cancelled: !stopped.newly,
             holds_released: stopped.released.len(),
@@ -204,7 +210,12 @@ impl ProgrammeService {
         for order_id in self.store.paid_orders_on(id).await? {
             match self
                 .orders
-                .cancel_for_the_cinema(&order_id, id, &s.feature, s.starts_at_ms)
+                .cancel_for_the_cinema(
+                    &order_id.clone().into(),
+                    crate::model::PresentationId(id),
+                    &s.feature,
+                    s.starts_at_ms,
+                )
                 .await?
             {
                 CinemaCancel::Refunded(amount) => {

@@ -151,8 +151,8 @@ pub struct Change {
 pub struct ScreeningStopped {
     /// False when an earlier call cancelled it already (its sale stopped then).
     pub newly: bool,
-    /// The held seats released, (section, x, y).
-    pub released: Vec<(i64, i64, i64)>,
+    /// The held seats released.
+    pub released: Vec<SeatAddress>,
 }
 
 /// The programme's reads and writes. Every write raises `catalogue_version` in its transaction

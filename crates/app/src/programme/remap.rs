@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use kupa_domain::catalogue::SectionKind;
 
 use crate::booking::Settled;
-use crate::model::{Seat, Section};
+use crate::model::{PresentationId, Seat, Section, SessionId};
 use crate::seat_events::SeatChangeKind;
 
 use super::*;
@@ -90,7 +90,7 @@ pub struct RemappedClaim {
     pub to: SeatAddress,
     /// Sold; else held by `session` until `expires_at_ms`.
     pub sold: bool,
-    pub session: String,
+    pub session: SessionId,
     pub expires_at_ms: i64,
 }
 
@@ -154,12 +154,15 @@ impl ProgrammeService {
             return Ok(write.await?);
         };
         let claimed = self.store.claimed_places(id, by.at_ms).await?;
-        let mut touch: Vec<(i64, SeatAddress)> = claimed.iter().map(|p| (id, *p)).collect();
+        // The arbiter and the seat events name a screening by its presentation id.
+        let pid = PresentationId(id);
+        let mut touch: Vec<(PresentationId, SeatAddress)> =
+            claimed.iter().map(|p| (pid, *p)).collect();
         touch.extend(
             claimed
                 .iter()
                 .filter_map(|p| remap.place(*p))
-                .map(|p| (id, p)),
+                .map(|p| (pid, p)),
         );
         let outcome = self
             .booking
@@ -167,9 +170,9 @@ impl ProgrammeService {
                 let MoveOutcome::Moved { remapped, expired } = o else {
                     return Vec::new();
                 };
-                let mut settled: Vec<(i64, SeatAddress, Settled)> = Vec::new();
+                let mut settled: Vec<(PresentationId, SeatAddress, Settled)> = Vec::new();
                 for c in remapped {
-                    settled.push((id, c.from, Settled::Freed));
+                    settled.push((pid, c.from, Settled::Freed));
                     let now = if c.sold {
                         Settled::Sold
                     } else {
@@ -178,9 +181,9 @@ impl ProgrammeService {
                             expires_at_ms: c.expires_at_ms,
                         }
                     };
-                    settled.push((id, c.to, now));
+                    settled.push((pid, c.to, now));
                 }
-                settled.extend(expired.iter().map(|p| (id, *p, Settled::Freed)));
+                settled.extend(expired.iter().map(|p| (pid, *p, Settled::Freed)));
                 settled
             })
             .await?;
@@ -189,13 +192,13 @@ impl ProgrammeService {
                 .iter()
                 .map(|c| c.from)
                 .chain(expired.iter().copied());
-            self.booking.publish(id, SeatChangeKind::Released, freed);
+            self.booking.publish(pid, SeatChangeKind::Released, freed);
             let (sold, held): (Vec<&RemappedClaim>, Vec<&RemappedClaim>) =
                 remapped.iter().partition(|c| c.sold);
             self.booking
-                .publish(id, SeatChangeKind::Sold, sold.iter().map(|c| c.to));
+                .publish(pid, SeatChangeKind::Sold, sold.iter().map(|c| c.to));
             self.booking
-                .publish(id, SeatChangeKind::Held, held.iter().map(|c| c.to));
+                .publish(pid, SeatChangeKind::Held, held.iter().map(|c| c.to));
         }
         Ok(outcome)
     }

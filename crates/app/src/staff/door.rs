@@ -10,6 +10,7 @@
 //! ticket: two doors scanning one ticket at the same moment get one "valid" and one "already
 //! scanned". A late arrival keeps the seat: nothing here reassigns one.
 
+use kupa_domain::ids::PresentationId;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -26,7 +27,7 @@ pub const DOOR_OPENS_BEFORE_MS: i64 = ENTRANCE_BEFORE_MS;
 /// A presentation as the door shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DoorPresentation {
-    pub id: i64,
+    pub id: PresentationId,
     pub business_id: i64,
     /// What a mini-site shows is chosen by feature and location (its validation asks).
     pub feature_id: i64,
@@ -109,7 +110,7 @@ pub trait DoorStore: Send + Sync {
     async fn order_of_reservation_number(&self, number: &str) -> StoreResult<Option<String>>;
     /// Every ticket line of an order, by line (the PDF's order).
     async fn door_tickets(&self, order_id: &str) -> StoreResult<Vec<DoorTicket>>;
-    async fn door_presentation(&self, id: i64) -> StoreResult<Option<DoorPresentation>>;
+    async fn door_presentation(&self, id: PresentationId) -> StoreResult<Option<DoorPresentation>>;
     /// Presentations starting in [from, to), by start.
     async fn door_presentations(
         &self,
@@ -217,7 +218,7 @@ impl Verdict {
 /// What the ticket may be, before the scan: `None` means it may be admitted (the conditional
 /// UPDATE then decides between valid and already scanned). The order of the checks is what an
 /// usher needs first: a void ticket, then the wrong door, then one used already, then the time.
-pub fn judge(t: &DoorTicket, guarded: i64, now_ms: i64) -> Option<Verdict> {
+pub fn judge(t: &DoorTicket, guarded: PresentationId, now_ms: i64) -> Option<Verdict> {
     match t.order_state {
         DoorOrderState::Unpaid => return Some(Verdict::NotPaid),
         DoorOrderState::Cancelled => return Some(Verdict::Cancelled),
@@ -281,7 +282,12 @@ impl DoorService {
     /// Checks a ticket at the door of `presentation_id` and, when it may enter, marks it
     /// scanned. A presentation not of the caller's businesses is 404; a ticket of another
     /// business is "not found", as if it did not exist.
-    pub async fn scan(&self, caller: &Caller, presentation_id: i64, code: &str) -> AppResult<Scan> {
+    pub async fn scan(
+        &self,
+        caller: &Caller,
+        presentation_id: PresentationId,
+        code: &str,
+    ) -> AppResult<Scan> {
         caller.require(Access::Door)?;
         self.store
             .door_presentation(presentation_id)
@@ -297,7 +303,7 @@ impl DoorService {
         let Some(found) = self.find(code).await? else {
             tracing::info!(
                 user_id = caller.user.id,
-                presentation_id,
+                presentation_id = presentation_id.get(),
                 "door: ticket not found"
             );
             return Ok(not_found);
@@ -305,7 +311,7 @@ impl DoorService {
         if !caller.sees(found.ticket.presentation.business_id) {
             tracing::info!(
                 user_id = caller.user.id,
-                presentation_id,
+                presentation_id = presentation_id.get(),
                 "door: another business's ticket"
             );
             return Ok(not_found);
@@ -314,7 +320,7 @@ impl DoorService {
         if let Some(verdict) = judge(&found.ticket, presentation_id, now) {
             tracing::info!(
                 user_id = caller.user.id,
-                presentation_id,
+                presentation_id = presentation_id.get(),
                 verdict = verdict.as_str(),
                 "door: refused"
             );
@@ -329,7 +335,7 @@ impl DoorService {
             .mark_scanned(&t.order_id, t.line, now, Some(caller.user.id))
             .await?
         {
-            tracing::info!(user_id = caller.user.id, presentation_id, order_id = %t.order_id, line = t.line, "door: admitted");
+            tracing::info!(user_id = caller.user.id, presentation_id = presentation_id.get(), order_id = %t.order_id, line = t.line, "door: admitted");
             let mut found = found;
             found.ticket.scanned_at_ms = Some(now);
             return Ok(Scan {
@@ -349,7 +355,7 @@ impl DoorService {
         };
         tracing::info!(
             user_id = caller.user.id,
-            presentation_id,
+            presentation_id = presentation_id.get(),
             verdict = verdict.as_str(),
             "door: lost the race"
         );
@@ -457,7 +463,7 @@ mod tests {
             order_state: DoorOrderState::Paid,
             reservation_number: "1234-5678".into(),
             presentation: DoorPresentation {
-                id: 7,
+                id: PresentationId(7),
                 business_id: 1,
                 feature_id: 1,
                 location_id: 2,
@@ -490,28 +496,35 @@ mod tests {
         let entrance = start - DOOR_OPENS_BEFORE_MS;
         let end = start + 100 * 60_000;
         assert_eq!(
-            judge(&t, 7, entrance - 1),
+            judge(&t, PresentationId(7), entrance - 1),
             Some(Verdict::TooEarly {
                 entrance_at_ms: entrance
             })
         );
-        assert_eq!(judge(&t, 7, entrance), None);
-        assert_eq!(judge(&t, 7, end - 1), None, "a late arrival still enters");
+        assert_eq!(judge(&t, PresentationId(7), entrance), None);
         assert_eq!(
-            judge(&t, 7, end),
+            judge(&t, PresentationId(7), end - 1),
+            None,
+            "a late arrival still enters"
+        );
+        assert_eq!(
+            judge(&t, PresentationId(7), end),
             Some(Verdict::TooLate { ended_at_ms: end })
         );
-        assert_eq!(judge(&t, 8, start), Some(Verdict::WrongPresentation));
+        assert_eq!(
+            judge(&t, PresentationId(8), start),
+            Some(Verdict::WrongPresentation)
+        );
         let scanned = DoorTicket {
             scanned_at_ms: Some(5),
             ..t.clone()
         };
         assert_eq!(
-            judge(&scanned, 7, start),
+            judge(&scanned, PresentationId(7), start),
             Some(Verdict::AlreadyScanned { at_ms: 5 })
         );
         assert_eq!(
-            judge(&scanned, 8, start),
+            judge(&scanned, PresentationId(8), start),
             Some(Verdict::WrongPresentation),
             "the wrong door first"
         );
@@ -519,16 +532,25 @@ mod tests {
             cancelled_at_ms: Some(1),
             ..t.clone()
         };
-        assert_eq!(judge(&cancelled, 8, start), Some(Verdict::Cancelled));
+        assert_eq!(
+            judge(&cancelled, PresentationId(8), start),
+            Some(Verdict::Cancelled)
+        );
         let unpaid = DoorTicket {
             order_state: DoorOrderState::Unpaid,
             ..t.clone()
         };
-        assert_eq!(judge(&unpaid, 7, start), Some(Verdict::NotPaid));
+        assert_eq!(
+            judge(&unpaid, PresentationId(7), start),
+            Some(Verdict::NotPaid)
+        );
         let void = DoorTicket {
             order_state: DoorOrderState::Cancelled,
             ..t
         };
-        assert_eq!(judge(&void, 7, start), Some(Verdict::Cancelled));
+        assert_eq!(
+            judge(&void, PresentationId(7), start),
+            Some(Verdict::Cancelled)
+        );
     }
 }

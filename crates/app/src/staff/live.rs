@@ -5,6 +5,7 @@
 //! -1; percent sold or held is rounded from capacity; the seat-taken ratio to 3 decimals.
 //! Pure functions here; [`LiveService`] reads the rows and scopes them to the caller.
 
+use kupa_domain::ids::PresentationId;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -33,7 +34,7 @@ pub const MAX_RANGE_DAYS: i64 = 366;
 /// One presentation with its figures, as the store reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LiveRow {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub starts_at_ms: i64,
     pub business_id: i64,
     pub location_id: i64,
@@ -59,7 +60,7 @@ pub struct LiveRow {
 pub struct SoldLine {
     pub order_id: String,
     pub reservation_number: String,
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub starts_at_ms: i64,
     pub paid_at_ms: i64,
     pub business_id: i64,
@@ -379,7 +380,7 @@ mod tests {
 
     fn row(location_id: i64, venue_id: i64, capacity: i64, sold: i64, held: i64) -> LiveRow {
         LiveRow {
-            presentation_id: venue_id * 100 + sold,
+            presentation_id: PresentationId(venue_id * 100 + sold),
             starts_at_ms: 0,
             business_id: 1,
             location_id,

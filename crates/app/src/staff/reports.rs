@@ -531,7 +531,7 @@ mod tests {
 
     fn screening(id: i64, feature: (i64, &str), sold: i64, revenue: i64) -> LiveRow {
         LiveRow {
-            presentation_id: id,
+            presentation_id: crate::model::PresentationId(id),
             starts_at_ms: 1_900_000_000_000 + id * 3_600_000,
             business_id: 1,
             location_id: 2,

@@ -46,7 +46,7 @@ impl StaffService {
                 "the reservation has no mobile number to send to",
             )
         })?;
-        let key = sha256_hex(&["staff resend", &order.id]);
+        let key = sha256_hex(&["staff resend", order.id.as_str()]);
         let now = self.clock.now_ms();
         let used = self
             .creds
@@ -77,7 +77,7 @@ impl StaffService {
         if reservation.is_empty() || reservation.len() > 64 {
             return Ok(None);
         }
-        if let Some(o) = orders.paid_order(reservation).await? {
+        if let Some(o) = orders.paid_order(&reservation.into()).await? {
             return Ok(Some(o));
         }
         Ok(self

@@ -3,6 +3,7 @@
 //! ticket-reference prompt admin. Money is agorot; a ticket's `Revenue` is its price without the
 //! service charge, which is summed apart.
 
+use kupa_domain::ids::PresentationId;
 use std::collections::BTreeMap;
 
 use jiff::ToSpan;
@@ -325,7 +326,7 @@ impl LiveService {
         caller: &Caller,
         feature_id: i64,
         location_id: Option<i64>,
-        presentation_ids: &[i64],
+        presentation_ids: &[PresentationId],
         start: Option<&str>,
         end: Option<&str>,
     ) -> AppResult<PresentationsData> {
@@ -345,7 +346,7 @@ impl LiveService {
     pub async fn presentation_data(
         &self,
         caller: &Caller,
-        presentation_id: i64,
+        presentation_id: PresentationId,
     ) -> AppResult<PresentationData> {
         caller.require(Access::Sales)?;
         let row = self

@@ -2,6 +2,7 @@
 //! figures of live monitoring and reports.
 
 use async_trait::async_trait;
+use kupa_domain::ids::PresentationId;
 
 use crate::error::StoreResult;
 
@@ -57,7 +58,7 @@ pub trait StaffStore: Send + Sync {
     ) -> StoreResult<Vec<(i64, String, String, i64)>>;
     async fn live_row(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         now_ms: i64,
     ) -> StoreResult<Option<live::LiveRow>>;
     /// Paid, not cancelled ticket lines that carry a reference (the reference-prompt admin's),
@@ -82,7 +83,7 @@ pub trait StaffStore: Send + Sync {
     /// One presentation's summed sales by business day of payment and ticket type.
     async fn presentation_cells(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
     ) -> StoreResult<Vec<summary::TicketDaySales>>;
     /// The product categories of the catalogue (the "product classes" of the cinema filter).
     async fn product_classes(&self) -> StoreResult<Vec<String>>;

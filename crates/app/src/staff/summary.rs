@@ -5,6 +5,7 @@
 //! marks an order paid, takes a cancellation's away in the same transaction, and fills the table
 //! from the orders already paid when it starts without one ([`cells`] for all three).
 
+use kupa_domain::ids::PresentationId;
 use std::collections::BTreeMap;
 
 use super::live::business_date;
@@ -32,7 +33,7 @@ pub struct SalesFilter {
     pub business_ids: Vec<i64>,
     pub feature_id: Option<i64>,
     pub location_id: Option<i64>,
-    pub presentation_ids: Vec<i64>,
+    pub presentation_ids: Vec<PresentationId>,
 }
 
 impl SalesFilter {
@@ -41,7 +42,7 @@ impl SalesFilter {
         business_id: i64,
         feature_id: i64,
         location_id: i64,
-        presentation_id: i64,
+        presentation_id: PresentationId,
     ) -> bool {
         self.business_ids.contains(&business_id)
             && self.feature_id.is_none_or(|f| f == feature_id)
@@ -74,7 +75,7 @@ pub struct TicketDaySales {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SaleLine {
     pub line: i64,
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub ticket_id: i64,
     pub price: i64,
     pub service_charge: i64,
@@ -83,7 +84,7 @@ pub struct SaleLine {
 /// A change to one cell (negative for a cancellation).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SummaryDelta {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     /// The business day of the payment, `YYYY-MM-DD`.
     pub sale_day: String,
     pub ticket_id: i64,
@@ -110,14 +111,14 @@ pub fn cells(
     sign: i64,
 ) -> Vec<SummaryDelta> {
     let day = sale_day(paid_at_ms);
-    let first_ticket = |presentation_id: i64| {
+    let first_ticket = |presentation_id: PresentationId| {
         all.iter()
             .filter(|l| l.presentation_id == presentation_id)
             .min_by_key(|l| l.line)
             .map(|l| l.ticket_id)
     };
-    let mut out: BTreeMap<(i64, i64), SummaryDelta> = BTreeMap::new();
-    let mut touched: Vec<i64> = Vec::new();
+    let mut out: BTreeMap<(PresentationId, i64), SummaryDelta> = BTreeMap::new();
+    let mut touched: Vec<PresentationId> = Vec::new();
     for l in counted {
         let c = cell(&mut out, &day, l.presentation_id, l.ticket_id);
         c.tickets += sign;
@@ -137,9 +138,9 @@ pub fn cells(
 }
 
 fn cell<'a>(
-    out: &'a mut BTreeMap<(i64, i64), SummaryDelta>,
+    out: &'a mut BTreeMap<(PresentationId, i64), SummaryDelta>,
     day: &str,
-    presentation_id: i64,
+    presentation_id: PresentationId,
     ticket_id: i64,
 ) -> &'a mut SummaryDelta {
     out.entry((presentation_id, ticket_id))
@@ -158,7 +159,7 @@ fn cell<'a>(
 mod tests {
     use super::*;
 
-    fn l(line: i64, presentation_id: i64, ticket_id: i64, price: i64) -> SaleLine {
+    fn l(line: i64, presentation_id: PresentationId, ticket_id: i64, price: i64) -> SaleLine {
         SaleLine {
             line,
             presentation_id,
@@ -173,12 +174,16 @@ mod tests {
 
     #[test]
     fn a_sale_counts_its_order_once_per_presentation_on_its_first_line() {
-        let all = [l(1, 7, 2, 3000), l(2, 7, 1, 4000), l(3, 8, 1, 4000)];
+        let all = [
+            l(1, PresentationId(7), 2, 3000),
+            l(2, PresentationId(7), 1, 4000),
+            l(3, PresentationId(8), 1, 4000),
+        ];
         let d = cells(&all, &all, &[], NIGHT, 1);
         assert_eq!(d.len(), 3);
         let c = |p: i64, t: i64| {
             d.iter()
-                .find(|c| c.presentation_id == p && c.ticket_id == t)
+                .find(|c| c.presentation_id == PresentationId(p) && c.ticket_id == t)
                 .unwrap()
         };
         assert_eq!(
@@ -199,7 +204,10 @@ mod tests {
 
     #[test]
     fn a_cancellation_takes_the_order_away_only_with_its_last_line_there() {
-        let all = [l(1, 7, 2, 3000), l(2, 7, 1, 4000)];
+        let all = [
+            l(1, PresentationId(7), 2, 3000),
+            l(2, PresentationId(7), 1, 4000),
+        ];
         // The first line goes, the second stays: the order still counts at presentation 7.
         let d = cells(&all, &all[..1], &all[1..], NIGHT, -1);
         assert_eq!(d.len(), 1);

@@ -7,6 +7,7 @@
 
 use crate::error::{AppError, AppResult, ErrorCode};
 use crate::model::MiniSite;
+use kupa_domain::ids::PresentationId;
 
 use super::Caller;
 use super::door::{DoorOrderState, DoorService, NumberedTicket};
@@ -41,7 +42,7 @@ pub struct Validation {
     pub reference2: Option<String>,
     pub used_now: bool,
     pub scanned_at_ms: Option<i64>,
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
 }
 
 /// Who validates: the mini-site's partner by its key, or an usher (their businesses only).

@@ -3,6 +3,8 @@
 //! 7: `GET /system-vouchers/{ref}/history`, `POST /system-vouchers/{ref}/replacement`). Only the
 //! voucher's owner: the customer logged in whose it is, or the buyer session that bought it.
 
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::SessionId;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -19,10 +21,10 @@ use crate::ports::Clock;
 pub struct SoldVoucher {
     pub reference: String,
     pub code_key: String,
-    pub order_id: String,
+    pub order_id: ReservationId,
     pub reservation_number: String,
     /// The buyer session that paid for it.
-    pub session_id: String,
+    pub session_id: SessionId,
     pub customer_id: Option<i64>,
     pub class_id: i64,
     pub name: String,
@@ -156,7 +158,7 @@ pub struct VoucherService {
 /// Who asks about a voucher: the buyer session and its login cookie.
 #[derive(Debug, Clone, Copy)]
 pub struct VoucherReader<'a> {
-    pub session: &'a str,
+    pub session: &'a SessionId,
     pub login: Option<&'a str>,
 }
 
@@ -328,13 +330,13 @@ pub async fn owned_voucher(
         .sold_voucher(&reference)
         .await?
         .ok_or_else(not_found)?;
-    let owner = if v.session_id == reader.session {
+    let owner = if &v.session_id == reader.session {
         true
     } else {
         let customer = customers.customer_of_login(reader.login).await?;
         matches!((v.customer_id, customer), (Some(owner), Some(a)) if a.customer.id == owner)
     };
-    if !owner || reservation.is_some_and(|r| r != v.order_id) {
+    if !owner || reservation.is_some_and(|r| v.order_id != r) {
         return Err(not_found());
     }
     Ok(v)

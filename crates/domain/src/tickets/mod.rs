@@ -42,10 +42,9 @@ pub const MAX_REFERENCE_CHARS: usize = 40;
 pub struct TicketType {
     pub id: i64,
     pub ticket_group_id: i64,
-    /// Agorot.
-    pub price: i64,
-    /// The ticket's own service charge, agorot per ticket.
-    pub service_charge: i64,
+    pub price: Money,
+    /// The ticket's own service charge, per ticket.
+    pub service_charge: Money,
     pub min_quantity: i64,
     /// 0 or less: no maximum.
     pub max_quantity: i64,

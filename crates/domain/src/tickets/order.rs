@@ -80,8 +80,8 @@ pub fn check_order(
             None => PricedLine {
                 seat: l.seat,
                 ticket_id: chosen[i].id,
-                price: Money(chosen[i].price),
-                service_charge: Money(chosen[i].service_charge),
+                price: chosen[i].price,
+                service_charge: chosen[i].service_charge,
                 loyalty_points: chosen[i].loyalty_points_price,
                 member_balance: chosen[i].member_balance_price,
                 is_sub_ticket: false,

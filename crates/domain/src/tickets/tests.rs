@@ -19,8 +19,8 @@ fn ticket(id: i64, price: i64) -> TicketType {
     TicketType {
         id,
         ticket_group_id: GROUP,
-        price,
-        service_charge: 500,
+        price: Money(price),
+        service_charge: Money(500),
         max_quantity: 10,
         multiply_factor: 1,
         ..TicketType::default()
@@ -36,13 +36,13 @@ fn tickets() -> Vec<TicketType> {
         },
         TicketType {
             member_only: true,
-            service_charge: 0,
+            service_charge: Money::ZERO,
             ..ticket(MEMBER, 3200)
         },
         TicketType {
             member_only: true,
             loyalty_points_price: Some(320),
-            service_charge: 0,
+            service_charge: Money::ZERO,
             ..ticket(POINTS, 3200)
         },
         TicketType {
@@ -56,15 +56,15 @@ fn tickets() -> Vec<TicketType> {
         },
         TicketType {
             requires_ticket_id: Some(WHEELCHAIR),
-            price: 0,
-            service_charge: 0,
+            price: Money::ZERO,
+            service_charge: Money::ZERO,
             seat_kind: Some(SeatKind::Companion),
             ..ticket(COMPANION, 0)
         },
         TicketType {
             ticket_group_id: 2,
             multiply_factor: 2,
-            service_charge: 1000,
+            service_charge: Money(1000),
             ..ticket(COUPLE, 12000)
         },
         TicketType {

@@ -184,7 +184,7 @@ async fn load(state: &GatewayPages, id: &str, buyer: Option<&Buyer>) -> Result<P
         .payment(id)
         .await
         .map_err(|e| failure(state, lang, e))?;
-    if buyer.is_some_and(|b| b.id() != payment.session_id) {
+    if buyer.is_some_and(|b| b.id() != payment.session_id.as_str()) {
         return Err(not_found(lang));
     }
     state

@@ -4,7 +4,7 @@
 /// See `OrderStore::cancel`. Yields (commit?, answer): only a real cancellation commits.
 macro_rules! cancel_in {
     ($tx:expr, $order_id:expr, $request:expr, $fee:expr, $cid:expr, $now:expr) => {{
-        let order_id: &str = $order_id;
+        let order_id: &ReservationId = $order_id;
         let request: &CancelRequest = $request;
         let now: i64 = $now;
         match load_order!($tx, "SELECT * FROM orders WHERE id = $1", order_id) {

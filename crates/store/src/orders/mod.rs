@@ -3,6 +3,8 @@
 use async_trait::async_trait;
 use kupa_app::error::{StoreError, StoreResult};
 use kupa_app::orders::*;
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::{PresentationId, SessionId};
 
 use crate::{Db, Pool, db_err};
 
@@ -104,7 +106,7 @@ impl Db {
     /// The session's newest order of a cart (`key`) in one of `statuses` (an SQL list).
     async fn session_order(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         key: CartKey,
         statuses: &'static str,
     ) -> StoreResult<Option<Order>> {
@@ -134,7 +136,7 @@ impl Db {
             })?,
         };
         match id {
-            Some(id) => self.order(&id).await,
+            Some(id) => self.order(&id.into()).await,
             None => Ok(None),
         }
     }
@@ -160,7 +162,7 @@ impl OrderStore for Db {
     async fn voucher_held_by_others(
         &self,
         code: &str,
-        session_id: &str,
+        session_id: &SessionId,
         now_ms: i64,
     ) -> StoreResult<i64> {
         let sql = format!(
@@ -191,16 +193,24 @@ impl OrderStore for Db {
         self.reference_taken(membership_id, reference, today).await
     }
 
-    async fn pending_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>> {
+    async fn pending_order(
+        &self,
+        session_id: &SessionId,
+        key: CartKey,
+    ) -> StoreResult<Option<Order>> {
         self.session_order(session_id, key, "('pending')").await
     }
 
-    async fn latest_order(&self, session_id: &str, key: CartKey) -> StoreResult<Option<Order>> {
+    async fn latest_order(
+        &self,
+        session_id: &SessionId,
+        key: CartKey,
+    ) -> StoreResult<Option<Order>> {
         self.session_order(session_id, key, "('pending', 'paid')")
             .await
     }
 
-    async fn order(&self, id: &str) -> StoreResult<Option<Order>> {
+    async fn order(&self, id: &ReservationId) -> StoreResult<Option<Order>> {
         match &self.pool {
             Pool::Sqlite(p) => {
                 let mut c = p.acquire().await.map_err(db_err)?;
@@ -222,7 +232,7 @@ impl OrderStore for Db {
         .await
         .map_err(db_err))?;
         match id {
-            Some(id) => self.order(&id).await,
+            Some(id) => self.order(&id.into()).await,
             None => Ok(None),
         }
     }
@@ -330,7 +340,7 @@ impl OrderStore for Db {
         }))
     }
 
-    async fn mark_committed(&self, order_id: &str, now_ms: i64) -> StoreResult<bool> {
+    async fn mark_committed(&self, order_id: &ReservationId, now_ms: i64) -> StoreResult<bool> {
         crate::on_pool!(self, |p| sqlx::query(
             "UPDATE orders SET committed_at = $2 WHERE id = $1 AND committed_at IS NULL"
         )
@@ -358,7 +368,7 @@ impl OrderStore for Db {
 
     async fn cancel(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         request: &CancelRequest,
         fee: Option<CancellationFee>,
         cancellation_id: &str,
@@ -369,16 +379,20 @@ impl OrderStore for Db {
 
     async fn move_seats(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         last_payment_id: &str,
-        session_id: &str,
+        session_id: &SessionId,
         moves: &[SeatMove],
         now_ms: i64,
     ) -> StoreResult<Result<Order, MoveRefusal>> {
         write_tx!(self, durable, locks [LOCK_ORDER] on order_id, |tx| move_seats_in!(tx, order_id, last_payment_id, session_id, moves, now_ms))
     }
 
-    async fn moved_since(&self, presentation_ids: &[i64], after_ms: i64) -> StoreResult<bool> {
+    async fn moved_since(
+        &self,
+        presentation_ids: &[PresentationId],
+        after_ms: i64,
+    ) -> StoreResult<bool> {
         for id in presentation_ids {
             let n: i64 = crate::on_pool!(self, |p| sqlx::query_scalar(
                 "SELECT COUNT(*) FROM presentations WHERE id = $1 AND moved_at > $2"
@@ -395,7 +409,7 @@ impl OrderStore for Db {
         Ok(false)
     }
 
-    async fn cancellations(&self, order_id: &str) -> StoreResult<Vec<Cancellation>> {
+    async fn cancellations(&self, order_id: &ReservationId) -> StoreResult<Vec<Cancellation>> {
         crate::on_pool!(self, |p| {
             let mut out = sqlx::query(
                 "SELECT * FROM cancellations WHERE order_id = $1 ORDER BY created_at, id",

@@ -18,7 +18,7 @@ pub(super) const RELEASE_SOLD: &str = "DELETE FROM seat_claims \
 /// seat taken meanwhile leaves the order exactly as it was.
 macro_rules! move_seats_in {
     ($tx:expr, $order_id:expr, $last_payment:expr, $session:expr, $moves:expr, $now:expr) => {{
-        let order_id: &str = $order_id;
+        let order_id: &ReservationId = $order_id;
         let moves: &[SeatMove] = $moves;
         let now: i64 = $now;
         match load_order!($tx, "SELECT * FROM orders WHERE id = $1", order_id) {

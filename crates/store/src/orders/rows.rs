@@ -20,9 +20,9 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
     let customer: CustomerInfo =
         serde_json::from_str(&r.s("customer")?).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
     Ok(Order {
-        id: r.s("id")?,
+        id: r.rid("id")?,
         reservation_number: r.s("reservation_number")?,
-        session_id: r.s("session_id")?,
+        session_id: r.sid("session_id")?,
         // Read by the loader from order_presentations.
         presentations: Vec::new(),
         status: OrderStatus::parse(&status).ok_or_else(|| decode_err("order status", &status))?,
@@ -66,7 +66,7 @@ pub(super) fn order_row(r: &impl Get) -> R<Order> {
 pub(super) fn ticket_row(r: &impl Get) -> R<OrderTicket> {
     Ok(OrderTicket {
         line: r.i("line")?,
-        presentation_id: r.i("presentation_id")?,
+        presentation_id: r.p("presentation_id")?,
         section_id: r.i("section_id")?,
         x: r.i("x")?,
         y: r.i("y")?,
@@ -107,8 +107,8 @@ pub(super) fn payment_row(r: &impl Get) -> R<Payment> {
     let status = r.s("status")?;
     Ok(Payment {
         id: r.s("id")?,
-        order_id: r.s("order_id")?,
-        session_id: r.s("session_id")?,
+        order_id: r.rid("order_id")?,
+        session_id: r.sid("session_id")?,
         customer_id: r.oi("customer_id")?,
         method: PaymentMethod::parse(&method)
             .ok_or_else(|| decode_err("payment method", &method))?,
@@ -138,7 +138,7 @@ pub(super) fn refund_row(r: &impl Get) -> R<Refund> {
     Ok(Refund {
         id: r.s("id")?,
         cancellation_id: r.s("cancellation_id")?,
-        order_id: r.s("order_id")?,
+        order_id: r.rid("order_id")?,
         target: match target.as_str() {
             "payment" => RefundTarget::Payment {
                 payment_id: r
@@ -182,7 +182,7 @@ pub(super) fn cancellation_row(r: &impl Get) -> R<Cancellation> {
     let lines = r.s("lines")?;
     Ok(Cancellation {
         id: r.s("id")?,
-        order_id: r.s("order_id")?,
+        order_id: r.rid("order_id")?,
         lines: serde_json::from_str(&lines).map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
         whole: r.b("whole")?,
         value: r.i("value")?,

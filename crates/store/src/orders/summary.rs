@@ -5,6 +5,7 @@
 use kupa_app::error::{StoreError, StoreResult};
 use kupa_app::orders::OrderTicket;
 use kupa_app::staff::summary::{SaleLine, SummaryDelta, cells};
+use kupa_domain::ids::PresentationId;
 
 use crate::rows::Get;
 use crate::{BeginWrite, Db, db_err};
@@ -185,7 +186,7 @@ fn paid_line(r: &impl Get) -> Result<PaidLine, sqlx::Error> {
         paid_at: r.oi("paid_at")?.unwrap_or_default(),
         line: SaleLine {
             line: r.i("line")?,
-            presentation_id: r.i("presentation_id")?,
+            presentation_id: r.p("presentation_id")?,
             ticket_id: r.i("ticket_id")?,
             price: r.i("price")?,
             service_charge: r.i("service_charge")?,
@@ -196,7 +197,7 @@ fn paid_line(r: &impl Get) -> Result<PaidLine, sqlx::Error> {
 
 /// Adds every order's cells of `lines` (whole orders, in order id and line order) to `out`.
 fn sum_into(
-    out: &mut std::collections::BTreeMap<(i64, String, i64), SummaryDelta>,
+    out: &mut std::collections::BTreeMap<(PresentationId, String, i64), SummaryDelta>,
     lines: &[PaidLine],
 ) {
     for order in lines.chunk_by(|a, b| a.order_id == b.order_id) {

@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::staff::door::{DoorOrderState, DoorPresentation, DoorStore, DoorTicket};
+use kupa_domain::ids::PresentationId;
 
 use crate::rows::Get;
 use crate::{Db, db_err};
@@ -27,7 +28,7 @@ macro_rules! presentation_joins {
 
 fn presentation(r: &impl Get) -> Result<DoorPresentation, sqlx::Error> {
     Ok(DoorPresentation {
-        id: r.i("presentation_id")?,
+        id: r.p("presentation_id")?,
         business_id: r.i("business_id")?,
         feature_id: r.i("feature_id")?,
         location_id: r.i("location_id")?,
@@ -114,7 +115,7 @@ impl DoorStore for Db {
         )
     }
 
-    async fn door_presentation(&self, id: i64) -> StoreResult<Option<DoorPresentation>> {
+    async fn door_presentation(&self, id: PresentationId) -> StoreResult<Option<DoorPresentation>> {
         fetch_optional!(
             self,
             concat!(

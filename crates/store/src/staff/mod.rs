@@ -13,6 +13,7 @@ use kupa_app::staff::live::{LiveRow, SoldLine};
 use kupa_app::staff::refs::RefOption;
 use kupa_app::staff::summary::{DaySales, SalesCell, SalesFilter, TicketDaySales};
 use kupa_app::staff::{NewStaffUser, Role, StaffAccount, StaffStore, StaffUser};
+use kupa_domain::ids::PresentationId;
 
 use crate::rows::Get;
 use crate::{Db, db_err};
@@ -132,7 +133,7 @@ fn unpack_live_rows(packed: &str) -> StoreResult<Vec<LiveRow>> {
     let mut rows: Vec<LiveRow> = rows
         .into_iter()
         .map(|r| LiveRow {
-            presentation_id: r.0,
+            presentation_id: PresentationId(r.0),
             starts_at_ms: r.1,
             business_id: r.2,
             seatplan_id: r.3,
@@ -168,7 +169,7 @@ fn feature_business(r: &impl Get) -> Result<(i64, String, String, i64), sqlx::Er
 
 fn live_row(r: &impl Get) -> Result<LiveRow, sqlx::Error> {
     Ok(LiveRow {
-        presentation_id: r.i("presentation_id")?,
+        presentation_id: r.p("presentation_id")?,
         starts_at_ms: r.i("starts_at")?,
         business_id: r.i("business_id")?,
         location_id: r.i("location_id")?,
@@ -212,7 +213,7 @@ fn sold_line(r: &impl Get) -> Result<SoldLine, sqlx::Error> {
     Ok(SoldLine {
         order_id: r.s("order_id")?,
         reservation_number: r.s("reservation_number")?,
-        presentation_id: r.i("presentation_id")?,
+        presentation_id: r.p("presentation_id")?,
         starts_at_ms: r.i("starts_at")?,
         paid_at_ms: r.oi("paid_at")?.unwrap_or_default(),
         business_id: r.i("business_id")?,
@@ -460,7 +461,11 @@ impl StaffStore for Db {
         )
     }
 
-    async fn live_row(&self, presentation_id: i64, now_ms: i64) -> StoreResult<Option<LiveRow>> {
+    async fn live_row(
+        &self,
+        presentation_id: PresentationId,
+        now_ms: i64,
+    ) -> StoreResult<Option<LiveRow>> {
         // $2 is unused here; the held count reads $3.
         fetch_optional!(
             self,
@@ -510,7 +515,10 @@ impl StaffStore for Db {
         sales_reads::sales_by_day(self, from_ms, to_ms, filter).await
     }
 
-    async fn presentation_cells(&self, presentation_id: i64) -> StoreResult<Vec<TicketDaySales>> {
+    async fn presentation_cells(
+        &self,
+        presentation_id: PresentationId,
+    ) -> StoreResult<Vec<TicketDaySales>> {
         sales_reads::presentation_cells(self, presentation_id).await
     }
 

@@ -3,6 +3,7 @@
 
 use kupa_app::error::StoreResult;
 use kupa_app::staff::summary::{DaySales, SalesCell, SalesFilter, TicketDaySales};
+use kupa_domain::ids::PresentationId;
 
 use crate::rows::Get;
 use crate::{Db, db_err};
@@ -60,8 +61,8 @@ pub(super) async fn day_sales(db: &Db, first: &str, last: &str) -> StoreResult<V
 }
 
 /// ` AND <column> IN (…)` of integers (written into the SQL: they are numbers, nothing else).
-fn among(column: &str, ids: &[i64]) -> String {
-    let list: Vec<String> = ids.iter().map(i64::to_string).collect();
+fn among<T: std::fmt::Display>(column: &str, ids: &[T]) -> String {
+    let list: Vec<String> = ids.iter().map(T::to_string).collect();
     format!(
         " AND {column} IN ({})",
         if list.is_empty() {
@@ -110,7 +111,7 @@ pub(super) async fn sales_by_day(
 
 pub(super) async fn presentation_cells(
     db: &Db,
-    presentation_id: i64,
+    presentation_id: PresentationId,
 ) -> StoreResult<Vec<TicketDaySales>> {
     fetch_all!(
         db,

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SeatMap } from './SeatMap';
-import { blockReasons, seatKey, stateOf, type SeatState } from './seatModel';
+import { blockReasons, stateOf, type SeatState } from './seatModel';
+import { seatKey } from '../../lib/seatAddress';
 import { Loading } from '../ui/Loading';
 import type { SeatShort, SeatStatusShort, SeatplanV2 } from '../../lib/api/types';
 import { errorMessage } from '../../lib/apiErrors';

@@ -8,6 +8,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import type { SeatShort, SeatplanV2 } from '../../lib/api/types';
 import { localizedName } from '../../lib/localized';
+import { seatKey } from '../../lib/seatAddress';
 import {
   defaultFocus,
   kindsOf,
@@ -15,7 +16,6 @@ import {
   rowLabels,
   screenSpan,
   seatLabel,
-  seatKey,
   SEAT_MAP_CELL as CELL,
   SEAT_MAP_LABEL_BAND as LABEL_BAND,
   SEAT_MAP_SCREEN_BAND as SCREEN_BAND,

@@ -2,14 +2,11 @@
 // keys lead. A seat is identified by its section and grid coordinates (docs/api.md "Seats").
 import type { TFunction } from 'i18next';
 import type { SeatShort, SeatStatusShort, SeatplanV2 } from '../../lib/api/types';
+import { seatKey } from '../../lib/seatAddress';
 
 export type SeatState = 'available' | 'selected' | 'taken' | 'blocked';
 
 export type SeatKind = 'premium' | 'wheelchair' | 'companion' | 'limitedView' | 'sofa';
-
-export function seatKey(seat: { si: number; x: number; y: number }): string {
-  return `${seat.si}:${seat.x}:${seat.y}`;
-}
 
 /** The buyer's view of one status row: held by me is selected; held or sold is taken. */
 export function stateOf(status: SeatStatusShort | undefined): SeatState {

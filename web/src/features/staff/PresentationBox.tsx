@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { API_BASE, apiGet } from '../../lib/api/client';
+import { seatKey } from '../../lib/seatAddress';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { fetchBox, type DrillBy, type PresentationBoxResponse } from './api';
@@ -212,7 +213,7 @@ function LiveSeatMap({ presentationId }: { presentationId: number }) {
       >
         {seats.map((s) => (
           <rect
-            key={`${s.si}:${s.x}:${s.y}`}
+            key={seatKey(s)}
             x={s.x * CELL + 1}
             y={s.y * CELL + 1}
             width={CELL - 2}

@@ -1,5 +1,6 @@
 // Pure helpers of the staff screens.
 import type { components } from '../../lib/api/schema';
+import { seatKey } from '../../lib/seatAddress';
 
 export type SeatsStatus = components['schemas']['SeatsStatusV2Response'];
 export type SeatChange = { sectionId: number; x: number; y: number; state: string };
@@ -25,11 +26,11 @@ export function weekday(date: string): number {
 
 /** The status with an event's changes applied (held, released, sold, expired). */
 export function applyChanges(status: SeatsStatus, changes: readonly SeatChange[]): SeatsStatus {
-  const byKey = new Map(changes.map((c) => [`${c.sectionId}:${c.x}:${c.y}`, c.state]));
+  const byKey = new Map(changes.map((c) => [seatKey(c), c.state]));
   return {
     ...status,
     seats: status.seats.map((s) => {
-      const state = byKey.get(`${s.si}:${s.x}:${s.y}`);
+      const state = byKey.get(seatKey(s));
       if (state === undefined) return s;
       if (state === 'sold') return { ...s, s: 'sold', isAvailable: false };
       if (state === 'held') return { ...s, s: 'heldByOther', isAvailable: false };

@@ -3,6 +3,7 @@
 // ask `since`, the ETag to revalidate), how an answer or a seat event updates it, and the V2
 // status object (GET /seats/seats-statusV2) the seat map components read, built from it and the
 // plan's seats. All pure.
+import { seatKey } from '../seatAddress';
 import type { Revalidated } from './client';
 import type { SeatChange } from './seatEvents';
 import type {
@@ -113,7 +114,7 @@ export function statusFromCompact(
 export function seatIndexes(
   planSeats: readonly { si: number; x: number; y: number }[],
 ): Map<string, number> {
-  return new Map(planSeats.map((s, i) => [`${s.si}:${s.x}:${s.y}`, i]));
+  return new Map(planSeats.map((s, i) => [seatKey(s), i]));
 }
 
 /**
@@ -130,7 +131,7 @@ export function applySeatEvent(
   const chars = status.letters.split('');
   let changed = false;
   for (const c of changes) {
-    const i = indexes.get(`${c.sectionId}:${c.x}:${c.y}`);
+    const i = indexes.get(seatKey(c));
     if (i === undefined || i >= chars.length) continue;
     const now = chars[i];
     let next = now;

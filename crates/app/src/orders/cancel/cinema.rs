@@ -3,6 +3,8 @@
 //! its refund ledger — and the mail and text message that tell the buyer of a cancel or a move.
 
 use kupa_domain::customer::MobileNumber;
+use kupa_domain::ids::PresentationId;
+use kupa_domain::ids::ReservationId;
 use kupa_domain::seating::SeatAddress;
 
 use crate::error::AppResult;
@@ -13,23 +15,18 @@ use crate::seat_events::SeatChangeKind;
 use super::super::*;
 
 impl OrderService {
-    /// Tells seat maps that the released holds `(section, x, y)` of the presentation are free.
-    pub fn announce_released(&self, presentation_id: i64, released: &[(i64, i64, i64)]) {
+    /// Tells seat maps that the released holds of the presentation are free.
+    pub fn announce_released(&self, presentation_id: PresentationId, released: &[SeatAddress]) {
         self.booking.settled(
             released
                 .iter()
-                .map(|(s, x, y)| {
-                    let place = SeatAddress::new(*s, *x, *y);
-                    (presentation_id, place, crate::booking::Settled::Freed)
-                })
+                .map(|place| (presentation_id, *place, crate::booking::Settled::Freed))
                 .collect(),
         );
         self.booking.publish(
             presentation_id,
             SeatChangeKind::Released,
-            released
-                .iter()
-                .map(|(s, x, y)| SeatAddress::new(*s, *x, *y)),
+            released.iter().copied(),
         );
     }
 
@@ -39,8 +36,8 @@ impl OrderService {
     /// told. Run under the order's lock: a second call finds nothing left ([`CinemaCancel::Nothing`]).
     pub async fn cancel_for_the_cinema(
         &self,
-        order_id: &str,
-        presentation_id: i64,
+        order_id: &ReservationId,
+        presentation_id: PresentationId,
         feature: &FeatureChoice,
         starts_at_ms: i64,
     ) -> AppResult<CinemaCancel> {
@@ -74,7 +71,7 @@ impl OrderService {
             }
             Err(other) => return Err(other.into()),
         };
-        tracing::info!(reservation = %order.id, cancellation = %done.id, presentation = presentation_id, refund = done.refund, "tickets cancelled by the cinema");
+        tracing::info!(reservation = %order.id, cancellation = %done.id, presentation = presentation_id.get(), refund = done.refund, "tickets cancelled by the cinema");
         self.booking.publish(
             presentation_id,
             SeatChangeKind::Released,
@@ -125,7 +122,7 @@ impl OrderService {
     /// has nothing left of it.
     pub async fn tell_of_move(
         &self,
-        order_id: &str,
+        order_id: &ReservationId,
         feature: &FeatureChoice,
         starts_at_ms: i64,
         hall: &(String, String),
@@ -176,7 +173,7 @@ impl OrderService {
                 text: text.clone(),
                 html,
                 kind: kind.into(),
-                reference: Some(order.id.clone()),
+                reference: Some(order.id.to_string()),
                 attachments: Vec::new(),
             };
             if let Err(e) = self.messages.mailer.send_mail(&mail).await {
@@ -187,7 +184,7 @@ impl OrderService {
             let sms = Sms {
                 to,
                 kind: kind.into(),
-                reference: Some(order.id.clone()),
+                reference: Some(order.id.to_string()),
                 text,
             };
             if let Err(e) = self.messages.sms.send_sms(&sms).await {

@@ -2,6 +2,7 @@
 //! back to where the money came from, as ledger rows keyed by the cancellation (docs/api.md,
 //! "Cancellation and refunds", writes it out with a worked example).
 
+use kupa_domain::ids::ReservationId;
 use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +69,7 @@ pub struct Refund {
     /// `{cancellation id}:credit`; the provider's idempotency key too.
     pub id: String,
     pub cancellation_id: String,
-    pub order_id: String,
+    pub order_id: ReservationId,
     pub target: RefundTarget,
     pub amount: i64,
     pub status: RefundStatus,
@@ -81,7 +82,7 @@ pub struct Refund {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cancellation {
     pub id: String,
-    pub order_id: String,
+    pub order_id: ReservationId,
     /// Ticket lines cancelled, main tickets with their sub tickets.
     pub lines: Vec<i64>,
     /// Nothing of the order is left after it.

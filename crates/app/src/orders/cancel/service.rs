@@ -1,6 +1,8 @@
 //! The use case: who may cancel, the window and payment rules, then the cancellation in one store
 //! transaction under the order's lock, the seats announced free and the refunds asked for.
 
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::SessionId;
 use kupa_domain::seating::SeatAddress;
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -11,7 +13,7 @@ use super::super::*;
 /// logged in. A signed link (a forwarded mail) may read the reservation but not cancel it.
 #[derive(Debug, Clone, Copy)]
 pub struct Canceller<'a> {
-    pub session: &'a str,
+    pub session: &'a SessionId,
     pub login: Option<&'a str>,
 }
 
@@ -21,7 +23,7 @@ impl OrderService {
     /// same figures and writes nothing.
     pub async fn cancel(
         &self,
-        id: &str,
+        id: &ReservationId,
         who: Canceller<'_>,
         request: CancelRequest,
         refund_to_credit: bool,
@@ -179,7 +181,7 @@ impl OrderService {
     }
 
     async fn may_cancel(&self, order: &Order, who: Canceller<'_>) -> AppResult<bool> {
-        if order.session_id == who.session {
+        if &order.session_id == who.session {
             return Ok(true);
         }
         let Some(owner) = order.customer_id else {
@@ -208,7 +210,7 @@ impl OrderService {
     }
 
     /// The order's cancellations with their refunds, oldest first.
-    pub async fn cancellations(&self, order_id: &str) -> AppResult<Vec<Cancellation>> {
+    pub async fn cancellations(&self, order_id: &ReservationId) -> AppResult<Vec<Cancellation>> {
         Ok(self.orders.cancellations(order_id).await?)
     }
 }
@@ -224,7 +226,7 @@ impl OrderService {
         cancellation_id: &str,
         now: i64,
     ) -> AppResult<Result<Cancellation, CancelRefusal>> {
-        let touch: Vec<(i64, SeatAddress)> = order
+        let touch: Vec<(PresentationId, SeatAddress)> = order
             .tickets
             .iter()
             .filter(|t| t.cancelled_at_ms.is_none())
@@ -247,7 +249,7 @@ impl OrderService {
 fn freed_by(
     order: &Order,
     done: &Result<Cancellation, CancelRefusal>,
-) -> Vec<(i64, SeatAddress, crate::booking::Settled)> {
+) -> Vec<(PresentationId, SeatAddress, crate::booking::Settled)> {
     match done {
         Ok(done) if !done.dry_run => order
             .tickets

@@ -34,7 +34,7 @@ fn fees_parse_from_configuration() {
 pub(crate) fn ticket(line: i64, price: i64, charge: i64, sub: bool) -> OrderTicket {
     OrderTicket {
         line,
-        presentation_id: 1,
+        presentation_id: PresentationId(1),
         section_id: 1,
         x: line,
         y: 1,
@@ -71,7 +71,7 @@ pub(crate) fn order(
         id: "o".into(),
         reservation_number: "0000-0001".into(),
         session_id: "s".into(),
-        presentations: vec![1],
+        presentations: vec![PresentationId(1)],
         status: OrderStatus::Paid,
         channel: Channel::Web,
         referral_mini_site_id: None,
@@ -106,7 +106,7 @@ pub(crate) fn order(
 #[test]
 fn an_order_reads_as_typed_lines_over_its_presentations() {
     let mut second = ticket(3, 3000, 0, false);
-    second.presentation_id = 2;
+    second.presentation_id = PresentationId(2);
     let mut o = order(
         vec![
             ticket(1, 4200, 500, false),
@@ -124,9 +124,14 @@ fn an_order_reads_as_typed_lines_over_its_presentations() {
         quantity: 2,
         unit_price: 1500,
     });
-    assert_eq!(o.presentations, vec![1, 2]);
-    assert_eq!(o.first_presentation(), Some(1));
-    assert_eq!(o.tickets_of(2).map(|t| t.line).collect::<Vec<_>>(), vec![3]);
+    assert_eq!(o.presentations, [1, 2].map(PresentationId));
+    assert_eq!(o.first_presentation(), Some(PresentationId(1)));
+    assert_eq!(
+        o.tickets_of(PresentationId(2))
+            .map(|t| t.line)
+            .collect::<Vec<_>>(),
+        vec![3]
+    );
     let kinds: Vec<LineKind> = o.lines().map(|l| l.kind()).collect();
     assert_eq!(
         kinds,
@@ -142,13 +147,15 @@ fn an_order_reads_as_typed_lines_over_its_presentations() {
         vec![4700, 4700, 3000, 3000]
     );
     assert_eq!(
-        o.lines().map(|l| l.presentation_id()).collect::<Vec<_>>(),
+        o.lines()
+            .map(|l| l.presentation_id().map(PresentationId::get))
+            .collect::<Vec<_>>(),
         vec![Some(1), Some(1), Some(2), None]
     );
     let no_tickets = order(Vec::new(), Vec::new(), 0);
     assert_eq!(
         Order::presentations_of(&no_tickets.tickets),
-        Vec::<i64>::new()
+        Vec::<PresentationId>::new()
     );
 }
 

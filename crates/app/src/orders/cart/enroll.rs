@@ -41,7 +41,7 @@ impl OrderService {
                 serde_json::json!({ "reason": "enrollment" }),
             ));
         }
-        let ids: Vec<i64> = cart
+        let ids: Vec<PresentationId> = cart
             .presentations
             .iter()
             .map(|p| p.presentation_id)

@@ -2,6 +2,7 @@
 //! ticket rules (and the kind of seat it is tied to), products, the customer's details; the
 //! result is the session's pending order.
 
+use kupa_domain::ids::{PresentationId, SessionId};
 use std::collections::HashSet;
 
 use kupa_domain::checkout::Step;
@@ -44,13 +45,13 @@ impl OrderService {
     /// customer's details, then the order is written and the checkout moves on.
     pub async fn price_cart(
         &self,
-        session: &str,
+        session: &SessionId,
         login: Option<&str>,
         cart: CartInput,
     ) -> AppResult<PricedCart> {
         let now = self.clock.now_ms();
         let config = self.catalogue.site_config().await?;
-        let ids: Vec<i64> = cart
+        let ids: Vec<PresentationId> = cart
             .presentations
             .iter()
             .map(|p| p.presentation_id)
@@ -133,7 +134,7 @@ impl OrderService {
         }
 
         let mut order = Order {
-            id: token(),
+            id: token().into(),
             reservation_number: reservation_number(),
             session_id: session.to_owned(),
             presentations: ids.clone(),
@@ -205,7 +206,7 @@ impl OrderService {
         self.save_pending(&mut order, now).await?;
         if order.customer_id.is_none() {
             self.customers
-                .note_verified_mobile(&order.id, login, &order.customer.mobile_number)
+                .note_verified_mobile(order.id.as_str(), login, &order.customer.mobile_number)
                 .await?;
         }
         Ok(PricedCart {
@@ -218,8 +219,8 @@ impl OrderService {
     /// Every seat of the cart is held, live, by this session, and every such hold is in the cart.
     async fn check_holds(
         &self,
-        session: &str,
-        presentation_id: i64,
+        session: &SessionId,
+        presentation_id: PresentationId,
         seats: &[CartSeat],
         now: i64,
     ) -> AppResult<()> {
@@ -256,7 +257,7 @@ impl OrderService {
     /// price level (the configured most seats is checked on the whole cart).
     async fn check_seating(
         &self,
-        session: &str,
+        session: &SessionId,
         info: &PresentationInfo,
         cart_seats: &[CartSeat],
         plan: &Plan,
@@ -358,7 +359,10 @@ impl OrderService {
     /// The presentation a ticket order is for: one, for now. Several are checked for the spec's
     /// cart rule first (one auth profile, one business) and then refused, so a buyer learns the
     /// stricter reason when there is one.
-    pub async fn the_order_presentation(&self, presentation_ids: &[i64]) -> AppResult<i64> {
+    pub async fn the_order_presentation(
+        &self,
+        presentation_ids: &[PresentationId],
+    ) -> AppResult<PresentationId> {
         match presentation_ids {
             [one] => Ok(*one),
             [] => Err(invalid(
@@ -377,7 +381,7 @@ impl OrderService {
 
     /// The presentations of a cart: at least one, each once, and together under the spec's cart
     /// rule (one auth profile, one business).
-    async fn check_cart_presentations(&self, ids: &[i64]) -> AppResult<()> {
+    async fn check_cart_presentations(&self, ids: &[PresentationId]) -> AppResult<()> {
         if ids.is_empty() {
             return Err(invalid(
                 ErrorCode::FormValidation,
@@ -413,7 +417,7 @@ impl OrderService {
     }
 
     /// The spec's cart rule: presentations of one cart must share their auth profile and business.
-    pub async fn check_compatible(&self, presentation_ids: &[i64]) -> AppResult<()> {
+    pub async fn check_compatible(&self, presentation_ids: &[PresentationId]) -> AppResult<()> {
         let mut first: Option<PresentationInfo> = None;
         for id in presentation_ids {
             let info = self

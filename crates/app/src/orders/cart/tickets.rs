@@ -2,6 +2,7 @@
 //! their points, references, the kind of seat), checked again before payment, and written out as
 //! the order's ticket lines.
 
+use kupa_domain::ids::PresentationId;
 use kupa_domain::money::Money;
 use kupa_domain::seating::SeatAddress;
 use kupa_domain::tickets::{
@@ -188,7 +189,7 @@ impl OrderService {
 
     async fn check_presentation_tickets_fit(
         &self,
-        presentation_id: i64,
+        presentation_id: PresentationId,
         tickets: &[&OrderTicket],
         extra_groups: &[i64],
     ) -> AppResult<()> {
@@ -257,7 +258,7 @@ impl Plan {
 /// The order's tickets: each seat with its ticket, price and service charge, and a new
 /// e-document key.
 pub(super) fn order_tickets(
-    presentation_id: i64,
+    presentation_id: PresentationId,
     lines_before: usize,
     cart_seats: &[CartSeat],
     priced: &[(PricedLine, Ticket)],

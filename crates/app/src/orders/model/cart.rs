@@ -2,6 +2,7 @@
 
 use crate::customer_info::CustomerInfo;
 use kupa_domain::checkout::Step;
+use kupa_domain::ids::PresentationId;
 use kupa_domain::seating::SeatAddress;
 
 use super::*;
@@ -31,7 +32,7 @@ impl CartSeat {
 /// One presentation of a cart and the seats the buyer holds there, one ticket each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CartPresentation {
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub seats: Vec<CartSeat>,
 }
 

@@ -1,6 +1,8 @@
 //! What an order is: its tickets, products and vouchers, its payments and their statuses, what a
 //! cart asks for and what finalisation answers.
 
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::{PresentationId, SessionId};
 use kupa_domain::money::Money;
 use kupa_domain::pricing;
 use kupa_domain::seating::SeatAddress;
@@ -51,7 +53,7 @@ impl OrderStatus {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OrderTicket {
     pub line: i64,
-    pub presentation_id: i64,
+    pub presentation_id: PresentationId,
     pub section_id: i64,
     pub x: i64,
     pub y: i64,
@@ -123,13 +125,13 @@ impl Channel {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Order {
-    pub id: String,
+    pub id: ReservationId,
     pub reservation_number: String,
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The presentations the order's ticket lines are for, in the order the buyer chose them:
     /// none (an order of products, vouchers, memberships or donations alone), one, or several.
     /// Each ticket line names its own ([`OrderTicket::presentation_id`]).
-    pub presentations: Vec<i64>,
+    pub presentations: Vec<PresentationId>,
     pub status: OrderStatus,
     /// Where it was sold (and, from a mini-site, which one referred it).
     pub channel: Channel,
@@ -222,7 +224,7 @@ impl OrderKind {
 /// their kind (a session has one cart of each).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CartKey {
-    Presentation(i64),
+    Presentation(PresentationId),
     Kind(OrderKind),
 }
 
@@ -280,7 +282,7 @@ impl Line<'_> {
     }
 
     /// The presentation the line is for, if it is for one.
-    pub fn presentation_id(&self) -> Option<i64> {
+    pub fn presentation_id(&self) -> Option<PresentationId> {
         match self {
             Line::Ticket(t) => Some(t.presentation_id),
             Line::Product(_) | Line::SystemVoucher(_) | Line::Donation(_) => None,
@@ -302,20 +304,23 @@ impl Order {
 
     /// The first presentation the order is for: the one its pages, mail and messages headline.
     /// None for an order without tickets.
-    pub fn first_presentation(&self) -> Option<i64> {
+    pub fn first_presentation(&self) -> Option<PresentationId> {
         self.presentations.first().copied()
     }
 
     /// The ticket lines of one of the order's presentations.
-    pub fn tickets_of(&self, presentation_id: i64) -> impl Iterator<Item = &OrderTicket> {
+    pub fn tickets_of(
+        &self,
+        presentation_id: PresentationId,
+    ) -> impl Iterator<Item = &OrderTicket> {
         self.tickets
             .iter()
             .filter(move |t| t.presentation_id == presentation_id)
     }
 
     /// The presentations of a set of ticket lines, each once, in the lines' order.
-    pub fn presentations_of(tickets: &[OrderTicket]) -> Vec<i64> {
-        let mut out: Vec<i64> = Vec::new();
+    pub fn presentations_of(tickets: &[OrderTicket]) -> Vec<PresentationId> {
+        let mut out: Vec<PresentationId> = Vec::new();
         for t in tickets {
             if !out.contains(&t.presentation_id) {
                 out.push(t.presentation_id);

@@ -1,6 +1,8 @@
 //! A payment: its method and status, how a provider's word moves it, and what finalisation
 //! answers.
 
+use kupa_domain::ids::ReservationId;
+use kupa_domain::ids::SessionId;
 use serde::{Deserialize, Serialize};
 
 use super::*;
@@ -185,8 +187,8 @@ pub mod payment_codes {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Payment {
     pub id: String,
-    pub order_id: String,
-    pub session_id: String,
+    pub order_id: ReservationId,
+    pub session_id: SessionId,
     /// The customer logged in (login cookie) when the payment started: whose saved cards it may
     /// use, and who a card it saves belongs to.
     pub customer_id: Option<i64>,

@@ -8,7 +8,7 @@ import { channelOf } from '../../../lib/api/orderChannel';
 import type { components } from '../../../lib/api/schema';
 import type { CartBody, PricedCart } from '../../../lib/api/types';
 import type { CustomerInfo } from '../../../components/checkout/customerInfo';
-import { lineKey } from '../model/ticketLines';
+import { seatKey } from '../../../lib/seatAddress';
 
 type Schemas = components['schemas'];
 
@@ -58,7 +58,7 @@ export function cartBodyFrom(
               memberNumber: t.memberNumber ?? null,
               ref1: t.ref1 ?? null,
               ref2: t.ref2 ?? null,
-              seniorId: extra.seniorIds?.[lineKey(t)] || null,
+              seniorId: extra.seniorIds?.[seatKey(t)] || null,
             },
           })),
       })),

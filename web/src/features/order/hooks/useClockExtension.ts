@@ -16,7 +16,7 @@ import { seatKeys, useExtendHold, useLockSeat } from '../api/seats';
 import { stamp } from '../../../lib/countdownClock';
 import type { Holds } from '../model/holds';
 import type { OrderState } from '../model/orderState';
-import { lineKey } from '../model/ticketLines';
+import { seatKey } from '../../../lib/seatAddress';
 import { useOrder } from './orderContext';
 
 /** A seat to take back, with the ticket group it was locked under when that is known. */
@@ -79,7 +79,7 @@ function extensionError(t: TFunction, error: unknown): string {
 export function placesOf(state: OrderState, holds: Holds | undefined): Place[] {
   const lines = [...state.draft.lines, ...(state.choice?.lines ?? [])];
   const groupOf = (seat: LockedSeat) =>
-    lines.find((l) => l.key === lineKey(seat))?.ticketGroupId ?? null;
+    lines.find((l) => l.key === seatKey(seat))?.ticketGroupId ?? null;
   const chosen = state.choice?.lines.length ? state.choice.lines : state.draft.lines;
   const seats = holds?.seats.length ? holds.seats : chosen.map((l) => l.seat);
   return seats.map((seat) => ({ seat, ticketGroupId: groupOf(seat) }));
@@ -130,7 +130,7 @@ export function useReclaim() {
       try {
         await lockSeat.mutateAsync({
           ref,
-          key: lineKey(seat),
+          key: seatKey(seat),
           // The buyer confirmed these kinds of seat when first choosing them.
           confirm: {
             confirmWheelchair: seat.seatKinds.includes('wheelchair') || undefined,

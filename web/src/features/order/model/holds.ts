@@ -2,12 +2,12 @@
 // those answers are newer than the last time the holds were asked for.
 import type { LockedSeat, MyHoldsResponse } from '../../../lib/api/types';
 import { stamp, type Timed } from '../../../lib/countdownClock';
-import { lineKey } from './ticketLines';
+import { seatKey } from '../../../lib/seatAddress';
 
 export type Holds = Timed<MyHoldsResponse>;
 
 const without = (holds: Holds | undefined, seats: readonly LockedSeat[]) =>
-  (holds?.seats ?? []).filter((s) => !seats.some((n) => lineKey(n) === lineKey(s)));
+  (holds?.seats ?? []).filter((s) => !seats.some((n) => seatKey(n) === seatKey(s)));
 
 /** The holds with `seats` just locked, until the lock answer's `expiresAt`. */
 export function withHeld(

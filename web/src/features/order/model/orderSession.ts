@@ -9,7 +9,8 @@ import type { CustomerInfo } from '../../../components/checkout/customerInfo';
 import type { MyHoldsResponse } from '../../../lib/api/types';
 import type { Step } from './steps';
 import { clearTicketDraft } from './ticketDraft';
-import { lineKey, type TicketsChoice } from './ticketLines';
+import { type TicketsChoice } from './ticketLines';
+import { seatKey } from '../../../lib/seatAddress';
 
 export interface SavedOrder {
   /** The step the page showed last. */
@@ -150,7 +151,7 @@ export function resumePlan(
     const step = saved?.step === 'tickets' && holds.step === 'seats' ? 'tickets' : 'seats';
     return { step, repost: null, keep: saved !== null };
   }
-  const held = new Set(holds.seats.map(lineKey));
+  const held = new Set(holds.seats.map(seatKey));
   const chosen = new Set(saved.choice.lines.map((l) => l.key));
   const sameSeats = held.size === chosen.size && [...held].every((k) => chosen.has(k));
   switch (holds.step) {

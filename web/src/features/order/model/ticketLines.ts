@@ -3,6 +3,7 @@
 // tested without a screen.
 import type { CartBody, LockedSeat, Ticket, TicketGroup } from '../../../lib/api/types';
 import { screeningsBesides } from './earlierScreenings';
+import { seatKey } from '../../../lib/seatAddress';
 
 /** A voucher or code the buyer applied, with the ticket it unlocked. */
 export interface AppliedCode {
@@ -43,9 +44,6 @@ export interface TicketsChoice {
   memberNumber: string;
   groups: TicketGroup[];
 }
-
-export const lineKey = (seat: Pick<LockedSeat, 'sectionId' | 'x' | 'y'>) =>
-  `${seat.sectionId}:${seat.x}:${seat.y}`;
 
 /** The ticket asks for a reference (a hotel guest's room); a prompt of blanks asks nothing. */
 export function hasRefPrompt(ticket: Pick<Ticket, 'refPrompt'>): boolean {
@@ -111,7 +109,7 @@ export function syncLines(
   groups: readonly TicketGroup[],
 ): TicketLine[] {
   return held.flatMap((seat) => {
-    const key = lineKey(seat);
+    const key = seatKey(seat);
     const kept = previous.find((l) => l.key === key);
     if (kept) return [fitToSeat({ ...kept, seat }, groups)];
     const ticketGroupId = groupOf(seat);

@@ -4,12 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { SeatMap, type SeatMark } from '../../../components/seat-map/SeatMap';
 import { seatplanQuery, useLiveSeatStatus } from '../../../lib/api/seats';
-import {
-  blockReasons,
-  seatKey,
-  stateOf,
-  type SeatState,
-} from '../../../components/seat-map/seatModel';
+import { blockReasons, stateOf, type SeatState } from '../../../components/seat-map/seatModel';
+import { seatKey } from '../../../lib/seatAddress';
 import { LangLink } from '../../../components/ui/LangLink';
 import { Loading } from '../../../components/ui/Loading';
 import { ApiError } from '../../../lib/api/client';
@@ -113,8 +109,16 @@ export function SeatChanger({
       onSuccess: () => void navigate(withLang(`${reservationPath(id)}?seatsChanged=1`, langParam)),
       onError: (e) => {
         const p = e instanceof ApiError ? e.params : undefined;
-        if (p && typeof p.sectionId === 'number' && typeof p.x === 'number') {
-          dispatch({ type: 'seatsLost', keys: [`${p.sectionId}:${p.x}:${String(p.y)}`] });
+        if (
+          p &&
+          typeof p.sectionId === 'number' &&
+          typeof p.x === 'number' &&
+          typeof p.y === 'number'
+        ) {
+          dispatch({
+            type: 'seatsLost',
+            keys: [seatKey({ sectionId: p.sectionId, x: p.x, y: p.y })],
+          });
         }
       },
     });

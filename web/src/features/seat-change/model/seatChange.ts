@@ -4,7 +4,7 @@
 // this state, never kept beside it.
 
 import type { SeatMark } from '../../../components/seat-map/SeatMap';
-import { seatKey } from '../../../components/seat-map/seatModel';
+import { seatKey } from '../../../lib/seatAddress';
 
 /** A ticket of the reservation that may move: its line and its seat now. */
 export interface MovableTicket {
@@ -74,7 +74,7 @@ export function movableTickets<
   const live = seats.filter((s) => s.presentationId === presentationId && !s.cancelledAt);
   return live
     .flatMap((s) => {
-      const group = groupOf(keyOf(s));
+      const group = groupOf(seatKey(s));
       if (group === null) return [];
       const ticket: MovableTicket = {
         line: s.line,
@@ -91,9 +91,6 @@ export function movableTickets<
     })
     .map((t, i) => ({ ...t, tag: String(i + 1) }));
 }
-
-const keyOf = (s: { sectionId: number; x: number; y: number }) =>
-  seatKey({ si: s.sectionId, x: s.x, y: s.y });
 
 export function initialChange(tickets: readonly MovableTicket[]): ChangeState {
   // One ticket: it is the one that moves, no need to pick it.
@@ -125,16 +122,16 @@ export function changeReducer(state: ChangeState, action: ChangeAction): ChangeS
       return { ...state, moves: withoutMove(state.moves, action.line), hint: null };
     case 'seatsLost': {
       const lost = new Set(action.keys);
-      const moves = new Map([...state.moves].filter(([, seat]) => !lost.has(keyOf(seat))));
+      const moves = new Map([...state.moves].filter(([, seat]) => !lost.has(seatKey(seat))));
       return moves.size === state.moves.size ? state : { ...state, moves, hint: 'seatTaken' };
     }
     case 'tapSeat': {
-      const key = keyOf(action.seat);
+      const key = seatKey(action.seat);
       // One of the buyer's own seats: that ticket is the one to move.
-      const own = state.tickets.find((t) => keyOf(t) === key);
+      const own = state.tickets.find((t) => seatKey(t) === key);
       if (own) return changeReducer(state, { type: 'pickTicket', line: own.line });
       // A new seat already chosen: tapping it again gives it back.
-      const chosen = [...state.moves].find(([, seat]) => keyOf(seat) === key);
+      const chosen = [...state.moves].find(([, seat]) => seatKey(seat) === key);
       if (chosen) {
         return {
           ...state,
@@ -166,9 +163,9 @@ export function marksOf(
   const marks = new Map<string, SeatMark>();
   for (const t of state.tickets) {
     const tone = state.moves.has(t.line) || state.picked === t.line ? 'leaving' : 'yours';
-    marks.set(keyOf(t), { tone, tag: t.tag, label: words(tone, t.tag) });
+    marks.set(seatKey(t), { tone, tag: t.tag, label: words(tone, t.tag) });
     const to = state.moves.get(t.line);
-    if (to) marks.set(keyOf(to), { tone: 'new', tag: t.tag, label: words('new', t.tag) });
+    if (to) marks.set(seatKey(to), { tone: 'new', tag: t.tag, label: words('new', t.tag) });
   }
   return marks;
 }

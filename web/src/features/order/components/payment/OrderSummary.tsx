@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { localizedName } from '../../../../lib/localized';
+import { seatKey } from '../../../../lib/seatAddress';
 import type { PricedCart } from '../../api/payment';
 import { breakdownLines, priceText } from '../../model/priceText';
 
@@ -29,7 +30,7 @@ export function OrderSummary({
         {cart.tickets.map((ticket) => {
           const price = priceText(t, lang, ticket, options);
           return (
-            <li key={`${ticket.sectionId}-${ticket.x}-${ticket.y}`} className="order-total__line">
+            <li key={seatKey(ticket)} className="order-total__line">
               <span>
                 {t('checkout.summary.ticketLine', {
                   section: sectionName(ticket.sectionId, ticket.sectionName),

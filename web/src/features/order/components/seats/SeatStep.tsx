@@ -19,7 +19,6 @@ import { ConfirmSeat } from '../../../../components/seat-map/ConfirmSeat';
 import { SeatMap } from '../../../../components/seat-map/SeatMap';
 import {
   blockReasons,
-  seatKey,
   seatLabel,
   stateOf,
   type SeatState,
@@ -40,7 +39,8 @@ import {
 import { useLiveSeatStatus } from '../../../../lib/api/seats';
 import { ticketGroupsQuery } from '../../api/tickets';
 import { fullPrice } from '../../model/priceText';
-import { isPlainTicket, lineKey } from '../../model/ticketLines';
+import { isPlainTicket } from '../../model/ticketLines';
+import { seatKey } from '../../../../lib/seatAddress';
 import './SeatStep.css';
 
 interface Confirmation {
@@ -82,7 +82,7 @@ export function SeatStep({
   const [quantity, setQuantity] = useState(2);
 
   const holdsData = holds.data;
-  const lineKeys = useMemo(() => new Set((holdsData?.seats ?? []).map(lineKey)), [holdsData]);
+  const lineKeys = useMemo(() => new Set((holdsData?.seats ?? []).map(seatKey)), [holdsData]);
 
   const states = useMemo(() => {
     const map = new Map<string, SeatState>();
@@ -282,7 +282,7 @@ export function SeatStep({
               <ul className="seat-step__held">
                 {held.map((h) => {
                   const seat = seatFor(h);
-                  const key = lineKey(h);
+                  const key = seatKey(h);
                   const where = h.rowName
                     ? t('order.seats.heldSeat', { row: h.rowName, seat: h.seatName })
                     : t('order.seats.heldPlace', { place: h.seatName });

@@ -26,9 +26,9 @@ import {
   useUnlockSeat,
 } from '../../api/seats';
 import { ticketGroupsQuery, usePostCart } from '../../api/tickets';
+import { seatKey } from '../../../../lib/seatAddress';
 import {
   cartBody,
-  lineKey,
   hasRefPrompt,
   lineProblem,
   linesPrice,
@@ -193,8 +193,8 @@ export function TicketsStep() {
       { ref, key: line.key },
       {
         onSuccess: (answer) => {
-          const gone = new Set(answer.unlockedSeats.map(lineKey));
-          const kept = (held ?? []).filter((s) => !gone.has(lineKey(s)));
+          const gone = new Set(answer.unlockedSeats.map(seatKey));
+          const kept = (held ?? []).filter((s) => !gone.has(seatKey(s)));
           // The kinds of seat the others serve may change with it (no companion seat without its
           // wheelchair place): the server says again.
           if (kept.length > 0) void queryClient.invalidateQueries({ queryKey: seatKeys.holds(id) });
