@@ -50,6 +50,10 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // A test may wait for several screens, each given 5 s (src/test/setup.ts): its own limit is
+    // larger than one wait, so a loaded machine is not mistaken for a bug (the DoorPage, TicketsStep
+    // and SeatChangePage tests timed out at the default 5 s under load, and passed alone).
+    testTimeout: 20000,
     // Vitest's default (cores - 1) runs one file at a time on a two-core CI machine; the files
     // wait on jsdom and timers as much as they compute, so two at once take two thirds the time.
     maxWorkers: Math.max(2, availableParallelism() - 1),
