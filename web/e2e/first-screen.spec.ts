@@ -115,6 +115,14 @@ async function appsScreen(
         w.shifted.push({ value: entry.value, nodes });
       }
     }).observe({ type: 'layout-shift', buffered: true });
+    // The largest paints, by the picture they show (a text's has no url).
+    const l = window as unknown as { paints: { url: string; at: number }[] };
+    l.paints = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { url: string; startTime: number }[]) {
+        l.paints.push({ url: entry.url, at: entry.startTime });
+      }
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
   });
   await page.goto(url);
   await expect(page.locator('.site-footer')).toBeVisible();
@@ -127,8 +135,28 @@ async function appsScreen(
       .filter((s) => s.nodes.some((n) => n.isConnected))
       .reduce((sum, s) => sum + s.value, 0),
   );
+  // The page's largest paint, and when the app's entry script was asked for (decision 0076).
+  const largest = await page.evaluate(() => {
+    const paints = (window as unknown as { paints: { url: string; at: number }[] }).paints;
+    const entry = performance
+      .getEntriesByType('resource')
+      .find((r) => /\/assets\/index-[^/]*\.js$/.test(r.name));
+    return { paint: paints[paints.length - 1], appAskedAt: entry?.startTime ?? -1 };
+  });
   await context.close();
-  return { parts, shifts };
+  return { parts, shifts, largest };
+}
+
+/** The largest paint is the server's picture, shown before the app's scripts were even asked for. */
+function expectServersPicture(
+  largest: { paint: { url: string; at: number } | undefined; appAskedAt: number },
+  picture: RegExp,
+) {
+  expect(largest.paint?.url ?? '(a text)', 'the largest paint').toMatch(picture);
+  expect(largest.appAskedAt, "the app's entry script was fetched").toBeGreaterThan(0);
+  expect(largest.appAskedAt, 'after the picture was shown').toBeGreaterThanOrEqual(
+    largest.paint!.at,
+  );
 }
 
 function expectSame(server: Part[], app: Part[]) {
@@ -160,6 +188,9 @@ for (const lang of ['he', 'en'] as const) {
       const app = await appsScreen(browser, url, width, INDEX_PARTS, '.feature-card');
       expectSame(server, app.parts);
       expect(app.shifts, 'no layout shift while the app takes over').toBeLessThan(0.01);
+      // On a phone the first poster is the largest paint.
+      if (width === 390)
+        expectServersPicture(app.largest, /\/api\/features\/\d+\/(poster|placeholderImage)/);
     });
   }
 
@@ -175,6 +206,8 @@ for (const lang of ['he', 'en'] as const) {
       const app = await appsScreen(browser, url, width, ORDER_PARTS, '.seat-map .seat');
       expectSame(server, app.parts);
       expect(app.shifts, 'no layout shift while the app takes over').toBeLessThan(0.01);
+      // The hall's picture, whatever the width (the app draws the hall as SVG: no new paint).
+      expectServersPicture(app.largest, /\/api\/seats\/seatplan\/preview\?/);
     }
   });
 }

@@ -23,6 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(seatplan_v2))
         .routes(routes!(seatplan_long))
+        .routes(routes!(seatplan_preview))
         .routes(routes!(lock_seat))
         .routes(routes!(unlock_seat))
         .routes(routes!(extend_hold))
@@ -105,6 +106,31 @@ async fn seatplan_long(
     Ok(axum::Json(SeatplanLongResponse {
         seatplan: SeatplanLong::new(&plan),
     }))
+}
+
+/// The hall as a picture before its seats' states are known: every seat in one neutral colour and
+/// the screen, in the seat map's geometry. The order page's first screen shows it in the map's box
+/// until the app draws the live map (decision 0076).
+#[utoipa::path(get, operation_id = "seatplanPreview", path = "/seats/seatplan/preview", tag = "seats", params(SeatplanQuery),
+    responses((status = 200, description = "An SVG picture", content_type = "image/svg+xml", body = String),
+              (status = 404, description = "notFound", body = ErrorBody),
+              (status = 422, description = "formValidation", body = ErrorBody)))]
+async fn seatplan_preview(
+    State(state): State<AppState>,
+    Query(q): Query<SeatplanQuery>,
+) -> ApiResult<axum::response::Response> {
+    use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+    use axum::response::IntoResponse;
+    let plan = state.catalogue.seatplan(q.venue_id, q.seatplan_id).await?;
+    Ok((
+        [
+            (CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
+            // A plan changed in the staff area is a new version (a new id): five minutes is safe.
+            (CACHE_CONTROL, "public, max-age=300"),
+        ],
+        crate::web::hall_svg(&plan),
+    )
+        .into_response())
 }
 
 /// The seat as the spec's lock and unlock bodies name it.

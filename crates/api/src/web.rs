@@ -17,6 +17,7 @@ use serde::Deserialize;
 use crate::state::{AppState, RoutePaths};
 
 mod first_screen;
+pub(crate) use first_screen::hall_svg;
 mod landing;
 use landing::{Landing, landing};
 
@@ -271,10 +272,60 @@ fn with_first_screen(html: &str, page: &str, screen: &str) -> String {
     out.push_str(&html[..start]);
     out.push_str(screen);
     out.push_str(&html[end + FIRST_SCREEN_END.len()..]);
-    out.replacen(
+    let out = out.replacen(
         "<div id=\"root\">",
         &format!("<div id=\"root\" data-first-screen=\"{page}\">"),
         1,
+    );
+    with_boot_loader(&out)
+}
+
+/// index.html with its entry script run by `first-screen.js` once the first screen is shown
+/// (decision 0076): the entry and every module preload wait in a `<template>` the loader puts in
+/// place then, so no script competes with the screen's styles, fonts and pictures before it is
+/// painted. As it was when it has no entry script.
+fn with_boot_loader(html: &str) -> String {
+    const OPEN: &str = "<script type=\"module\"";
+    const PRELOAD: &str = "<link rel=\"modulepreload\"";
+    let Some(start) = html.find(OPEN) else {
+        return html.to_owned();
+    };
+    let Some(len) = html[start..].find("</script>") else {
+        return html.to_owned();
+    };
+    let tag = &html[start..start + len];
+    let Some(src) = tag
+        .split_once(" src=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(src, _)| src)
+    else {
+        return html.to_owned();
+    };
+    let mut preloads =
+        format!("<link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"{src}\">");
+    let mut rest = String::with_capacity(html.len());
+    rest.push_str(&html[..start]);
+    rest.push_str(&format!(
+        "<script defer src=\"/first-screen.js\" data-entry=\"{src}\"></script>"
+    ));
+    rest.push_str(&html[start + len + "</script>".len()..]);
+    // The module preloads of the head (index.html's and the page's) move into the template.
+    let head_end = rest.find("</head>").unwrap_or(rest.len());
+    let mut head = String::with_capacity(head_end);
+    let mut cursor = 0;
+    while let Some(at) = rest[cursor..head_end].find(PRELOAD) {
+        let at = cursor + at;
+        let Some(close) = rest[at..head_end].find('>') else {
+            break;
+        };
+        head.push_str(&rest[cursor..at]);
+        preloads.push_str(&rest[at..=at + close]);
+        cursor = at + close + 1;
+    }
+    head.push_str(&rest[cursor..head_end]);
+    format!(
+        "{head}<template id=\"kupa-app-preloads\">{preloads}</template>{}",
+        &rest[head_end..]
     )
 }
 
@@ -488,6 +539,32 @@ mod tests {
         for tag in scripts {
             assert!(tag.contains("fetchpriority=\"low\""), "{tag}");
         }
+    }
+
+    #[test]
+    fn a_first_screen_runs_the_app_after_its_paint() {
+        let index = "<html><head><script type=\"module\" fetchpriority=\"low\" crossorigin \
+                     src=\"/assets/index-1.js\"></script>\
+                     <link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/assets/a-2.js\">\
+                     <link rel=\"stylesheet\" href=\"/a.css\">\
+                     <link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/assets/Page-3.js\">\
+                     </head><body><div id=\"root\"><!--first-screen--><header></header>\
+                     <!--/first-screen--></div></body></html>";
+        let html = with_first_screen(index, "order", "<main>screen</main>");
+        assert_eq!(
+            html,
+            "<html><head><script defer src=\"/first-screen.js\" data-entry=\"/assets/index-1.js\">\
+             </script><link rel=\"stylesheet\" href=\"/a.css\"><template id=\"kupa-app-preloads\">\
+             <link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/assets/index-1.js\">\
+             <link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/assets/a-2.js\">\
+             <link rel=\"modulepreload\" fetchpriority=\"low\" crossorigin href=\"/assets/Page-3.js\">\
+             </template></head><body><div id=\"root\" data-first-screen=\"order\"><main>screen</main>\
+             </div></body></html>"
+        );
+        // Without an entry script (or without the marks) the page is left as it is.
+        assert_eq!(with_boot_loader("<p>x</p>"), "<p>x</p>");
+        let plain = "<html><head><script type=\"module\" src=\"/e.js\"></script></head></html>";
+        assert_eq!(with_first_screen(plain, "order", "s"), plain);
     }
 
     #[test]

@@ -103,6 +103,8 @@ pub(super) async fn landing(
                 let p = &body.presentation;
                 let hall = match state.catalogue.seatplan(p.venue_id, p.seatplan_id).await {
                     Ok(plan) if !plan.seats.is_empty() => Some(first_screen::Hall {
+                        venue_id: p.venue_id,
+                        seatplan_id: p.seatplan_id,
                         width: plan.seatplan.width,
                         height: plan.seatplan.height,
                     }),

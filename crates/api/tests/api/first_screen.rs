@@ -75,7 +75,7 @@ async fn whats_on_comes_with_its_first_screen_in_hebrew_and_english(db: &TestDb)
         r#"<h1 class="page-title">מה מוקרן</h1>"#.to_owned(),
         r#"<span class="date-strip__name">היום</span>"#.to_owned(),
         // The first card is the feature of the day's first showtime, its poster loaded first.
-        format!(r#"<article class="feature-card" aria-labelledby="feature-{fid}-name"><img class="feature-card__poster" src="/api/features/{fid}/placeholderImage" alt="" width="200" height="300" loading="eager" fetchpriority="high" decoding="sync">"#),
+        format!(r#"<article class="feature-card" aria-labelledby="feature-{fid}-name"><img class="feature-card__poster" src="/api/features/{fid}/placeholderImage" alt="" width="200" height="300" loading="eager" fetchpriority="high" decoding="sync" elementtiming="first-screen">"#),
         format!(r#"<a class="feature-card__name-link" href="/movie/{fid}">{}</a></h2>"#, text(first["featureName"].as_str().unwrap())),
     ] {
         assert!(he.contains(&part), "{part} in {he}");
@@ -118,8 +118,23 @@ async fn an_order_page_comes_with_its_first_screen_in_hebrew_and_english(db: &Te
     assert!(he.contains(r#"<h1 class="page-title">ההזמנה שלך</h1>"#), "{he}");
     assert!(he.contains(&format!(r#"<h2 id="order-feature-name" class="order-summary__name">{}</h2>"#, text(p["featureName"].as_str().unwrap()))), "{he}");
     assert!(he.contains(r#"aria-current="step"><span class="order-steps__number" aria-hidden="true">1</span><span class="order-steps__name">מושבים</span>"#), "{he}");
-    // The hall's box, at the size of the seat plan's grid, and the map's hint under it.
-    assert!(he.contains(r#"<svg class="seat-map__svg seat-map__svg--fit" viewBox="-12 0 "#), "{he}");
+    // The hall's picture in the map's box, at the size of the seat plan's grid, and the map's hint
+    // under it; the picture is every seat of the plan (decision 0076).
+    let (venue, plan_id) = (p["venueId"].as_i64().unwrap(), p["seatplanId"].as_i64().unwrap());
+    let src = format!("/api/seats/seatplan/preview?venueId={venue}&amp;seatplanId={plan_id}");
+    assert!(he.contains(&format!(r#"<img class="seat-map__svg seat-map__svg--fit seat-map__preview" src="{src}""#)), "{he}");
+    assert!(he.contains(r#"fetchpriority="high" elementtiming="first-screen">"#), "{he}");
+    let plan = app.get(&format!("/api/seats/seatplan?venueId={venue}&seatplanId={plan_id}")).await.body;
+    let (w, h) = (plan["seatplan"]["width"].as_i64().unwrap(), plan["seatplan"]["height"].as_i64().unwrap());
+    assert!(he.contains(&format!(r#"width="{}" height="{}""#, w * 10 + 24, h * 10 + 22)), "{he}");
+    let picture = app.get(&src.replace("&amp;", "&")).await;
+    assert_eq!(picture.status, StatusCode::OK);
+    assert!(picture.headers["content-type"].to_str().unwrap().starts_with("image/svg+xml"));
+    assert!(picture.text.contains(&format!(r#"viewBox="-12 0 {} {}""#, w * 10 + 24, h * 10 + 22)), "{}", picture.text);
+    assert_eq!(picture.text.matches("<rect ").count(), plan["seatplan"]["seats"].as_array().unwrap().len());
+    // Another venue's plan is not found, as the plan itself is not.
+    let other = app.get(&format!("/api/seats/seatplan/preview?venueId={}&seatplanId={plan_id}", venue + 1000)).await;
+    assert_eq!(other.status, StatusCode::NOT_FOUND);
     assert!(he.contains(r#"<p class="seat-map__details-more">"#), "{he}");
     let (_, en) = first_screen(&app.get(&format!("/order/{id}?lang=en")).await.text).unwrap();
     assert!(en.contains(&format!(">{}</h2>", text(p["featureNameEn"].as_str().unwrap()))), "{en}");

@@ -1960,6 +1960,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/seats/seatplan/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The hall as a picture before its seats' states are known: every seat in one neutral colour and
+     *     the screen, in the seat map's geometry. The order page's first screen shows it in the map's box
+     *     until the app draws the live map (decision 0076).
+     */
+    get: operations['seatplanPreview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/seats/seatplanV2': {
     parameters: {
       query?: never;
@@ -12556,6 +12577,47 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SeatplanLongResponse'];
+        };
+      };
+      /** @description notFound */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  seatplanPreview: {
+    parameters: {
+      query: {
+        venueId: number;
+        seatplanId: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An SVG picture */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'image/svg+xml': string;
         };
       };
       /** @description notFound */

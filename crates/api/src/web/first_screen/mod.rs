@@ -12,10 +12,12 @@ use std::fmt::Write as _;
 use std::sync::OnceLock;
 
 mod dates;
+mod hall;
 mod order;
 mod whats_on;
 
 pub(super) use dates::written_in;
+pub(crate) use hall::hall_svg;
 pub(super) use order::{Hall, order_screen};
 pub(super) use whats_on::{WhatsOnData, feature_ids, whats_on_screen};
 

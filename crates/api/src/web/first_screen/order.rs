@@ -11,6 +11,8 @@ const STEPS: [&str; 5] = ["seats", "tickets", "products", "payment", "confirmati
 
 /// A hall's drawing size, in seat-grid cells (the seat plan's `width` and `height`).
 pub(in crate::web) struct Hall {
+    pub venue_id: i64,
+    pub seatplan_id: i64,
     pub width: i64,
     pub height: i64,
 }
@@ -85,9 +87,7 @@ pub(in crate::web) fn order_screen(
 /// (web/src/components/seat-map/SeatMap.tsx, in SeatStep.tsx inside StepFrame.tsx): the box of
 /// the hall at its size (the app's viewBox, the seats the app adds), the zoom tools and the hint.
 fn seat_step(html: &mut String, page: &Page<'_>, hall: &Hall) {
-    // SeatMap.tsx's CELL, SCREEN_BAND and LABEL_BAND.
-    let width = hall.width * 10;
-    let height = hall.height * 10 + 22;
+    let (width, height) = super::hall::view_box(hall.width, hall.height);
     let _ = write!(
         html,
         "<div class=\"step-frame__expired\"></div><fieldset class=\"step-frame\" role=\"none\">\
@@ -95,7 +95,8 @@ fn seat_step(html: &mut String, page: &Page<'_>, hall: &Hall) {
          <h2 id=\"seat-step-title\" class=\"seat-step__title\">{}</h2>\
          <div class=\"seat-step__layout\"><div class=\"seat-step__map\"><div class=\"seat-map\">\
          <div class=\"seat-map__viewport\" dir=\"ltr\">\
-         <svg class=\"seat-map__svg seat-map__svg--fit\" viewBox=\"-12 0 {} {height}\" aria-hidden=\"true\"></svg></div>\
+         <img class=\"seat-map__svg seat-map__svg--fit seat-map__preview\" src=\"/api/seats/seatplan/preview?venueId={}&amp;seatplanId={}\" \
+         width=\"{width}\" height=\"{height}\" alt=\"\" fetchpriority=\"high\" elementtiming=\"first-screen\"></div>\
          <div class=\"seat-map__toolbar\" role=\"toolbar\" aria-label=\"{}\">\
          <button type=\"button\" class=\"seat-map__tool\" aria-label=\"{}\">+</button>\
          <button type=\"button\" class=\"seat-map__tool\" disabled aria-label=\"{}\">−</button>\
@@ -103,7 +104,8 @@ fn seat_step(html: &mut String, page: &Page<'_>, hall: &Hall) {
          <div class=\"seat-map__details\" aria-live=\"polite\"><p class=\"seat-map__details-more\">{}</p></div>\
          </div></div></div></section></fieldset>",
         esc(&page.t("order.seats.title")),
-        width + 24,
+        hall.venue_id,
+        hall.seatplan_id,
         esc(&page.t("seatMap.zoomTools")),
         esc(&page.t("seatMap.zoomIn")),
         esc(&page.t("seatMap.zoomOut")),
@@ -177,6 +179,8 @@ mod tests {
             &page,
             p,
             Some(&Hall {
+                venue_id: 1,
+                seatplan_id: 2,
                 width: 30,
                 height: 12,
             }),
@@ -206,10 +210,12 @@ mod tests {
             "{en}"
         );
         assert!(en.contains("src=\"/api/features/10/placeholderImage?lang=en\""));
-        // The hall's box at the app's size, and the hint the app writes under it.
+        // The hall's picture in a box at the app's size, and the hint the app writes under it.
         assert!(
             he.contains(
-                "<svg class=\"seat-map__svg seat-map__svg--fit\" viewBox=\"-12 0 324 142\""
+                "<img class=\"seat-map__svg seat-map__svg--fit seat-map__preview\" \
+                 src=\"/api/seats/seatplan/preview?venueId=1&amp;seatplanId=2\" \
+                 width=\"324\" height=\"142\" alt=\"\" fetchpriority=\"high\" elementtiming=\"first-screen\">"
             ),
             "{he}"
         );

@@ -220,11 +220,17 @@ fn feature_card(
         .as_deref()
         .map(|set| format!(" srcset=\"{}\" sizes=\"{POSTER_SIZES}\"", esc(set)))
         .unwrap_or_default();
+    // The first screen's loader (web/public/first-screen.js) runs the app once these are shown.
+    let timing = if priority == "high" {
+        " elementtiming=\"first-screen\""
+    } else {
+        ""
+    };
     let _ = write!(
         html,
         "<article class=\"feature-card\" aria-labelledby=\"feature-{fid}-name\">\
          <img class=\"feature-card__poster\" src=\"{}\"{srcset} alt=\"\" width=\"200\" height=\"300\" \
-         loading=\"{loading}\" fetchpriority=\"{priority}\" decoding=\"{decoding}\">\
+         loading=\"{loading}\" fetchpriority=\"{priority}\" decoding=\"{decoding}\"{timing}>\
          <div class=\"feature-card__head\"><h2 id=\"feature-{fid}-name\" class=\"feature-card__name\">\
          <a class=\"feature-card__name-link\" href=\"{}\">{}</a></h2>",
         esc(&poster_url(p.feature_id, &p.feature_image_url, lang)),
@@ -423,6 +429,7 @@ pub(super) mod tests {
         assert!(he.contains("<li><bdi dir=\"ltr\">16+</bdi></li>"));
         // The first two posters load at once and first.
         assert_eq!(he.matches("fetchpriority=\"high\"").count(), 2);
+        assert_eq!(he.matches("elementtiming=\"first-screen\"").count(), 2);
         let en = screen("en", Some("lang=en"), &d);
         assert!(
             en.contains(">The Film</a>") && en.contains(">Second</a>"),
