@@ -1,4 +1,5 @@
 import {
+  useDeferredValue,
   useMemo,
   useRef,
   useState,
@@ -15,7 +16,7 @@ import {
   neighbour,
   rowLabels,
   screenSpan,
-  seatLabel,
+  seatLabeler,
   SEAT_MAP_CELL as CELL,
   SEAT_MAP_LABEL_BAND as LABEL_BAND,
   SEAT_MAP_SCREEN_BAND as SCREEN_BAND,
@@ -35,6 +36,9 @@ import {
   type Point,
 } from './panZoom';
 import './SeatMap.css';
+
+/** No seats drawn yet (the first frame of a map, see `drawnSections`). */
+const NO_SEATS: ReadonlyMap<number, SeatShort[]> = new Map();
 
 const KEY_DIRECTIONS: Record<string, Direction> = {
   ArrowLeft: 'left',
@@ -91,6 +95,7 @@ export function SeatMap({
   markLegend,
 }: SeatMapProps) {
   const { t, i18n } = useTranslation();
+  const labelOf = useMemo(() => seatLabeler(t), [t]);
   const lang = i18n.language;
   // The whole hall first, fitted to the width, on a phone too; the buyer zooms from there.
   const startZoom = MIN_ZOOM;
@@ -117,6 +122,11 @@ export function SeatMap({
     }
     return groups;
   }, [plan.seats]);
+  // The seats come a moment after the map's frame, in a render React may interrupt: drawing a
+  // hall of 500 seats at once held a slow phone's main thread for hundreds of milliseconds. Until
+  // then the frame shows the hall's picture, the one the server's first screen showed (0076).
+  const drawnSections = useDeferredValue(seatsBySection, NO_SEATS);
+  const seatsDrawn = drawnSections === seatsBySection || drawnSections.size > 0;
 
   const sofas = useMemo(() => {
     const spans = new Map<number, { x1: number; x2: number; y: number }>();
@@ -315,7 +325,19 @@ export function SeatMap({
                 aria-hidden="true"
               />
             ))}
-            {[...seatsBySection.entries()].map(([sectionId, seats]) => (
+            {!seatsDrawn && (
+              <image
+                className="seat-map__preview"
+                href={`/api/seats/seatplan/preview?venueId=${plan.venueId}&seatplanId=${plan.id}`}
+                x={0}
+                y={-SCREEN_BAND}
+                width={width + 2 * LABEL_BAND}
+                height={height}
+                transform={`translate(${-LABEL_BAND} 0)`}
+                aria-hidden="true"
+              />
+            )}
+            {[...drawnSections.entries()].map(([sectionId, seats]) => (
               <g key={sectionId} role="group" aria-label={sectionName(sectionId)}>
                 {seats.map((seat) => {
                   const key = seatKey(seat);
@@ -336,7 +358,7 @@ export function SeatMap({
                       aria-label={
                         mark
                           ? `${t('seatMap.seatName', { row: seat.r, seat: seat.n })}, ${mark.label}`
-                          : seatLabel(t, seat, state, reasons?.get(key))
+                          : labelOf(seat, state, reasons?.get(key))
                       }
                       aria-pressed={mark ? mark.tone !== 'yours' : state === 'selected'}
                       aria-disabled={!canActivate || undefined}

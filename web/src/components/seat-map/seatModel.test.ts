@@ -75,3 +75,36 @@ describe('the seat map on a phone', () => {
     expect(reasons.has('2:2:0')).toBe(false);
   });
 });
+
+describe("a seat's accessible name", () => {
+  it('is the same from the hall-wide labeler as word by word, in he and en', async () => {
+    const { default: i18n, changeLanguage } = await import('../../lib/i18n');
+    const { seatLabeler } = await import('./seatModel');
+    const seat = {
+      x: 3,
+      y: 1,
+      si: 1,
+      r: '7',
+      n: '$&12',
+      pr: true,
+      hc: true,
+    } as unknown as SeatShort;
+    for (const lang of ['he', 'en']) {
+      await changeLanguage(lang);
+      const t = i18n.getFixedT(lang);
+      const label = seatLabeler(t);
+      const byWord = (state: 'available' | 'blocked', reason?: 'singleSeat') =>
+        [
+          t('seatMap.seatName', { row: seat.r, seat: seat.n }),
+          t('seatMap.kind.premium'),
+          t('seatMap.kind.wheelchair'),
+          t(`seatMap.state.${state}`),
+          ...(reason ? [t(`seatMap.why.${reason}Short`)] : []),
+        ].join(', ');
+      expect(label(seat, 'available')).toBe(byWord('available'));
+      expect(label(seat, 'blocked', 'singleSeat')).toBe(byWord('blocked', 'singleSeat'));
+      // The names are the seat's own, even where they look like a pattern.
+      expect(label(seat, 'available')).toContain('$&12');
+    }
+  });
+});

@@ -86,10 +86,17 @@ function lockCalls(fetchMock: ReturnType<typeof vi.fn>) {
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>);
 }
 
+/** The map once its seats are drawn (they come a moment after its frame: SeatMap.tsx). */
+async function findMap() {
+  const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' }, { timeout: 5000 });
+  await waitFor(() => expect(map.querySelector('.seat')).not.toBeNull());
+  return map;
+}
+
 async function openMap() {
   const rendered = await renderApp('/order/77?lang=en', { api, config: makeConfig() });
   // The first test of a file loads the order page's code: slow on a busy machine.
-  const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' }, { timeout: 5000 });
+  const map = await findMap();
   return { ...rendered, map };
 }
 
@@ -212,7 +219,7 @@ describe('seat step', () => {
         : api(url);
     await renderApp('/order/77?lang=en', { api: failing });
     // The first test of a file loads the order page's code: slow on a busy machine.
-    const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' }, { timeout: 5000 });
+    const map = await findMap();
     await user.click(within(map).getByRole('button', { name: 'Row 1, seat 2, available' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('This seat is no longer available');
     expect(within(map).getByRole('button', { name: 'Row 1, seat 2, available' })).toHaveAttribute(
@@ -254,7 +261,7 @@ describe('seat step', () => {
       api: ruled,
       config: makeConfig(),
     });
-    const map = await screen.findByRole('group', { name: 'Seat map: Hall 3' }, { timeout: 5000 });
+    const map = await findMap();
     const details = screen.getByTestId('seat-details');
     expect(details).toHaveTextContent('Tap or point at a seat');
 
