@@ -26,6 +26,7 @@ export const AUDIT_KINDS = [
   'filmPoster',
   'productAdded',
   'productChanged',
+  'productImage',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type Channel = 'web' | 'miniSite';
