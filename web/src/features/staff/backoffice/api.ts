@@ -83,6 +83,9 @@ export const AUDIT_FIELDS = [
   'sort',
   'onSale',
   'locationIds',
+  'uploaded',
+  'imageVersion',
+  'imageSize',
 ] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 export function isAuditField(f: string): f is AuditField {
