@@ -222,6 +222,13 @@ test('a manager adds a film with a poster and a product; a buyer sees both', asy
       .filter({ hasText: 'Product added' })
       .filter({ hasText: `product ${product}` });
     await expect(productAdded).toContainText(TEL_AVIV);
+    const pictureUploaded = page
+      .getByRole('row')
+      .filter({ hasText: 'Product picture uploaded or taken away' })
+      .filter({ hasText: `product ${product}` });
+    await expect(pictureUploaded).toContainText(TEL_AVIV);
+    await expect(pictureUploaded).toContainText('the icon on its colour');
+    await expect(pictureUploaded).toContainText('uploaded');
     await noSeriousAxeViolations(page);
 
     // A screening of the film in the big hall, through the programme's call.
@@ -281,6 +288,32 @@ test('a manager adds a film with a poster and a product; a buyer sees both', asy
     }
   } finally {
     await cleanUp(page.request, screening, product);
+  }
+});
+
+test("the manager's tabs are one row at a tablet and a desktop width, in Hebrew and English", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  for (const lang of ['he', 'en'] as const) {
+    await logInAsManager(page, lang);
+    for (const width of [768, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`/PRES-live?lang=${lang}&view=audit`);
+      const bar = page.locator('.staff-views');
+      await expect(bar.getByRole('button', { pressed: true })).toBeVisible();
+      const [tops, inner, outer] = await bar.evaluate((el) => [
+        new Set([...el.querySelectorAll('button')].map((b) => b.getBoundingClientRect().top)).size,
+        el.scrollWidth,
+        el.clientWidth,
+      ]);
+      expect(tops, `${lang} ${width}: one row`).toBe(1);
+      // A desktop shows every tab; a tablet scrolls the row, the chosen tab (the ninth) in sight.
+      if (width === 1280) expect(inner, `${lang} ${width}`).toBeLessThanOrEqual(outer);
+      await expect(bar.getByRole('button', { pressed: true })).toBeInViewport({ ratio: 0.95 });
+      await noSeriousAxeViolations(page);
+    }
+    await page.context().clearCookies();
   }
 });
 
