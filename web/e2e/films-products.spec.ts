@@ -286,6 +286,25 @@ test('a manager adds a film with a poster and a product; a buyer sees both', asy
     } finally {
       await buyer.close();
     }
+
+    // The manager takes the picture away again: the icon on its colour is back.
+    await page.getByRole('button', { name: 'Products', exact: true }).click();
+    const again = page.getByRole('row', { name: new RegExp(PRODUCT_EN) });
+    await again.getByRole('button').click();
+    const rd = page.getByRole('dialog', { name: new RegExp(PRODUCT_EN) });
+    await rd.getByRole('button', { name: 'Remove the uploaded picture' }).click();
+    await expect(
+      rd.getByRole('img', { name: 'The icon on its colour (no picture uploaded)' }),
+    ).toBeVisible();
+    const removed = page.waitForResponse(
+      (r) =>
+        /\/api\/staff\/products\/\d+\/image$/.test(r.url()) && r.request().method() === 'DELETE',
+    );
+    await rd.getByRole('button', { name: 'Save' }).click();
+    expect((await removed).status()).toBe(200);
+    await expect(rd).toBeHidden();
+    await expect(again.locator('img')).toHaveCount(0);
+    await expect(again.locator('.catalogue-table__swatch')).toHaveText('🍿');
   } finally {
     await cleanUp(page.request, screening, product);
   }
