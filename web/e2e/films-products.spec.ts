@@ -8,9 +8,10 @@ import { addDays, todayInCinema } from '../src/lib/format';
 
 // Films and products in the back office (issue 18 item 3, decision 0069), as the demo chain's
 // manager meets them: the manager adds a film with an uploaded poster on the Films tab and a
-// product sold at the Tel Aviv complex on the Products tab; a screening of the film is added
-// through the programme's call; a buyer in another browser finds the film with its poster in
-// What's on and the product in the order's extras step. Both tabs axe-clean. The screening is
+// product with an uploaded picture, sold at the Tel Aviv complex, on the Products tab; a
+// screening of the film is added through the programme's call; a buyer in another browser finds
+// the film with its poster in What's on and the product with its picture in the order's extras
+// step. Both tabs axe-clean. The screening is
 // cancelled and the product turned off afterwards (the suite shares one server). With
 // KUPA_E2E_SHOTS=dir, both tabs are photographed at 1280 and 768 px in Hebrew and English.
 
@@ -79,6 +80,8 @@ async function cleanUp(
     await request.post(`/api/staff/programme/screenings/${screening}/cancel`, { data: {} });
   }
   if (product !== null) {
+    const removed = await request.delete(`/api/staff/products/${product}/image`);
+    expect(removed.status(), await removed.text()).toBe(200);
     const r = await request.put(`/api/staff/products/${product}`, {
       data: {
         name: 'פופקורן כמהין',
@@ -164,18 +167,47 @@ test('a manager adds a film with a poster and a product; a buyer sees both', asy
     await pd.getByLabel('Price').fill('19.90');
     await pd.getByLabel('Order on the menu').fill('30');
     await pd.getByRole('checkbox', { name: TEL_AVIV }).check();
+    // Its picture: a wide PNG (the server keeps its middle square), shown before it is sent.
+    await expect(
+      pd.getByRole('img', { name: 'The icon on its colour (no picture uploaded)' }),
+    ).toBeVisible();
+    await pd.getByLabel('Upload a picture').setInputFiles({
+      name: 'truffle.png',
+      mimeType: 'image/png',
+      buffer: png(400, 300),
+    });
+    await expect(pd.getByRole('img', { name: 'The picture chosen, not yet saved' })).toBeVisible();
     await noSeriousAxeViolations(page);
     const addedProduct = page.waitForResponse(
       (r) => r.url().endsWith('/api/staff/products') && r.request().method() === 'POST',
+    );
+    const pictured = page.waitForResponse(
+      (r) => /\/api\/staff\/products\/\d+\/image$/.test(r.url()) && r.request().method() === 'PUT',
     );
     await pd.getByRole('button', { name: 'Add the product' }).click();
     const pAnswer = await addedProduct;
     expect(pAnswer.status(), await pAnswer.text()).toBe(201);
     product = ((await pAnswer.json()) as { product: { id: number } }).product.id;
+    const picAnswer = await pictured;
+    expect(picAnswer.status(), await picAnswer.text()).toBe(200);
+    const productImg = ((await picAnswer.json()) as { product: { img: string } }).product.img;
+    expect(productImg).toMatch(new RegExp(`/api/products/${product}/image\\?w=240&v=`));
     await expect(pd).toBeHidden();
     const pRow = page.getByRole('row', { name: new RegExp(PRODUCT_EN) });
     await expect(pRow).toContainText('₪19.90');
     await expect(pRow).toContainText(TEL_AVIV);
+    await expect(pRow.locator('img')).toHaveAttribute('src', productImg);
+    // Opened again: the picture buyers see now, which may be taken away.
+    await pRow.getByRole('button').click();
+    const ed = page.getByRole('dialog', { name: new RegExp(PRODUCT_EN) });
+    await expect(ed.getByRole('img', { name: 'The picture buyers see now' })).toHaveAttribute(
+      'src',
+      productImg,
+    );
+    await expect(ed.getByRole('button', { name: 'Remove the uploaded picture' })).toBeVisible();
+    await noSeriousAxeViolations(page);
+    await ed.getByRole('button', { name: 'Close' }).click();
+    await expect(ed).toBeHidden();
 
     // The audit names each change and where it was made: the film is the chain's own, the
     // product Tel Aviv's (the one complex that sells it).
@@ -190,6 +222,13 @@ test('a manager adds a film with a poster and a product; a buyer sees both', asy
       .filter({ hasText: 'Product added' })
       .filter({ hasText: `product ${product}` });
     await expect(productAdded).toContainText(TEL_AVIV);
+    const pictureUploaded = page
+      .getByRole('row')
+      .filter({ hasText: 'Product picture uploaded or taken away' })
+      .filter({ hasText: `product ${product}` });
+    await expect(pictureUploaded).toContainText(TEL_AVIV);
+    await expect(pictureUploaded).toContainText('the icon on its colour');
+    await expect(pictureUploaded).toContainText('uploaded');
     await noSeriousAxeViolations(page);
 
     // A screening of the film in the big hall, through the programme's call.
@@ -228,11 +267,72 @@ test('a manager adds a film with a poster and a product; a buyer sees both', asy
       await expect(order.seatTickets(0)).toBeVisible();
       await order.continueButton().click();
       await expect(b.getByRole('button', { name: `One more ${PRODUCT_EN}` })).toBeVisible();
+      // ...with its uploaded picture, loaded (240 px at 1x), not the generated one.
+      const item = b.locator('.products-step__item').filter({ hasText: PRODUCT_EN });
+      const picture = item.locator('img');
+      await expect(picture).toHaveAttribute('src', productImg);
+      await expect(picture).toHaveAttribute(
+        'srcset',
+        /image\?w=240&v=.* 240w, .*image\?w=480&v=.* 480w/,
+      );
+      await expect
+        .poll(() =>
+          picture.evaluate((img: HTMLImageElement) =>
+            img.complete && img.naturalWidth > 0 ? img.currentSrc : '',
+          ),
+        )
+        .toMatch(new RegExp(`/api/products/${product}/image\\?w=240&v=`));
+      await noSeriousAxeViolations(b);
     } finally {
       await buyer.close();
     }
+
+    // The manager takes the picture away again: the icon on its colour is back.
+    await page.getByRole('button', { name: 'Products', exact: true }).click();
+    const again = page.getByRole('row', { name: new RegExp(PRODUCT_EN) });
+    await again.getByRole('button').click();
+    const rd = page.getByRole('dialog', { name: new RegExp(PRODUCT_EN) });
+    await rd.getByRole('button', { name: 'Remove the uploaded picture' }).click();
+    await expect(
+      rd.getByRole('img', { name: 'The icon on its colour (no picture uploaded)' }),
+    ).toBeVisible();
+    const removed = page.waitForResponse(
+      (r) =>
+        /\/api\/staff\/products\/\d+\/image$/.test(r.url()) && r.request().method() === 'DELETE',
+    );
+    await rd.getByRole('button', { name: 'Save' }).click();
+    expect((await removed).status()).toBe(200);
+    await expect(rd).toBeHidden();
+    await expect(again.locator('img')).toHaveCount(0);
+    await expect(again.locator('.catalogue-table__swatch')).toHaveText('🍿');
   } finally {
     await cleanUp(page.request, screening, product);
+  }
+});
+
+test("the manager's tabs are one row at a tablet and a desktop width, in Hebrew and English", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  for (const lang of ['he', 'en'] as const) {
+    await logInAsManager(page, lang);
+    for (const width of [768, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`/PRES-live?lang=${lang}&view=audit`);
+      const bar = page.locator('.staff-views');
+      await expect(bar.getByRole('button', { pressed: true })).toBeVisible();
+      const [tops, inner, outer] = await bar.evaluate((el) => [
+        new Set([...el.querySelectorAll('button')].map((b) => b.getBoundingClientRect().top)).size,
+        el.scrollWidth,
+        el.clientWidth,
+      ]);
+      expect(tops, `${lang} ${width}: one row`).toBe(1);
+      // A desktop shows every tab; a tablet scrolls the row, the chosen tab (the ninth) in sight.
+      if (width === 1280) expect(inner, `${lang} ${width}`).toBeLessThanOrEqual(outer);
+      await expect(bar.getByRole('button', { pressed: true })).toBeInViewport({ ratio: 0.95 });
+      await noSeriousAxeViolations(page);
+    }
+    await page.context().clearCookies();
   }
 });
 

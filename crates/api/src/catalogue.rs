@@ -597,14 +597,55 @@ async fn feature_image(
     )))
 }
 
-/// A generated product picture: its icon on its colour.
+/// `GET /products/{id}/image`'s query.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ProductImageQuery {
+    /// An uploaded picture's width: 240 (the default) or 480 px. The generated picture is one
+    /// SVG for every width.
+    pub w: Option<i64>,
+    /// The uploaded picture's version, from the product's `img`: only makes the address new
+    /// after an upload (at that address it may be kept a year).
+    #[param(max_length = 32)]
+    pub v: Option<String>,
+}
+
+/// A product's picture: the one a manager uploaded (a square JPEG, 240 or 480 px; decision
+/// 0069), else the generated one, its icon on its colour (SVG).
 #[utoipa::path(get, operation_id = "productImage", path = "/products/{id}/image", tag = "catalogue",
-    params(("id" = i64, Path, description = "Product id")),
-    responses((status = 200, description = "An SVG picture", content_type = "image/svg+xml", body = String),
-              (status = 404, description = "notFound", body = ErrorBody),
+    params(("id" = i64, Path, description = "Product id"), ProductImageQuery),
+    responses((status = 200, description = "The uploaded picture (JPEG), or the generated one (SVG)",
+               content((Vec<u8> = "image/jpeg"), (String = "image/svg+xml"))),
+              (status = 304, description = "Not modified (If-None-Match, an uploaded picture)"),
+              (status = 404, description = "notFound: no such product, or a width other than 240 or 480", body = ErrorBody),
               (status = 422, description = "formValidation: the id is not a 64-bit number", body = ErrorBody)))]
-async fn product_image(State(state): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
+async fn product_image(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Query(q): Query<ProductImageQuery>,
+    headers: axum::http::HeaderMap,
+) -> ApiResult<Response> {
+    let width =
+        q.w.unwrap_or(kupa_app::backoffice::PRODUCT_PICTURE_WIDTHS[0]);
+    if !kupa_app::backoffice::PRODUCT_PICTURE_WIDTHS.contains(&width) {
+        return Err(kupa_app::AppError::rejected(
+            kupa_app::ErrorCode::NotFound,
+            "a product's picture is 240 or 480 px wide",
+        )
+        .into());
+    }
     let p = state.catalogue.product(id).await?;
+    if p.image_version.is_some()
+        && let Some((version, image)) = state.backoffice.product_picture(id, width).await?
+    {
+        let at_its_address = q.v.as_deref() == Some(version.as_str());
+        return Ok(crate::posters::uploaded_image(
+            &version,
+            image,
+            &headers,
+            at_its_address,
+        ));
+    }
     let bg = colour(&p.color, "#f0b429");
     let icon = xml_escape(&p.icon);
     let name_en = xml_escape(&p.name_en);

@@ -94,13 +94,13 @@ pub async fn security_headers(State(https): State<Https>, req: Request, next: Ne
 }
 
 /// The calls that take an upload larger than the site's limit, and their own limit (their
-/// route's extractor has it too): a film's poster (decision 0069).
+/// route's extractor has it too): a film's poster and a product's picture (decision 0069).
 fn upload_limit(req: &Request) -> Option<usize> {
     let path = req.uri().path();
-    (req.method() == axum::http::Method::PUT
-        && path.starts_with("/api/staff/films/")
-        && path.ends_with("/poster"))
-    .then_some(kupa_app::backoffice::MAX_POSTER_BYTES)
+    let upload = (path.starts_with("/api/staff/films/") && path.ends_with("/poster"))
+        || (path.starts_with("/api/staff/products/") && path.ends_with("/image"));
+    (req.method() == axum::http::Method::PUT && upload)
+        .then_some(kupa_app::backoffice::MAX_POSTER_BYTES)
 }
 
 /// A body over the limit answers 413 `payloadTooLarge` in the JSON error shape: at once when its

@@ -1,13 +1,14 @@
 //! A film's uploaded poster, for anyone (decision 0069): one of the sizes the back office made,
 //! from the database (every node serves the same), cacheable. Its address carries the upload's
 //! version (`?v=`, from the film's `imageUrl`), so a browser or a cache may keep it a year; the
-//! ETag is the version and width, and an `If-None-Match` that names it answers 304.
+//! ETag is the version and width, and an `If-None-Match` that names it answers 304. A product's
+//! uploaded picture is served the same way ([`uploaded_image`], from `GET /products/{id}/image`).
 
 use axum::extract::State;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use kupa_app::backoffice::POSTER_WIDTHS;
+use kupa_app::backoffice::{POSTER_WIDTHS, SizedImage};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -42,12 +43,29 @@ async fn poster(
         .into());
     }
     let (version, image) = state.backoffice.poster(id, width).await?;
-    let etag = format!("\"{version}-{width}\"");
+    Ok(uploaded_image(&version, image, &headers, true))
+}
+
+/// One size of an uploaded picture (a film's poster, a product's picture) as served: its ETag is
+/// the upload's version and the width, and an `If-None-Match` that names it answers 304. Asked
+/// for at its versioned address (`immutable`) it may be kept a year; at another address a cache
+/// asks again each time (a later upload changes what that address shows).
+pub(crate) fn uploaded_image(
+    version: &str,
+    image: SizedImage,
+    headers: &HeaderMap,
+    immutable: bool,
+) -> Response {
+    let etag = format!("\"{version}-{}\"", image.width);
     let cache = (
         CACHE_CONTROL,
-        HeaderValue::from_static("public, max-age=31536000, immutable"),
+        HeaderValue::from_static(if immutable {
+            "public, max-age=31536000, immutable"
+        } else {
+            "public, no-cache"
+        }),
     );
-    let tag = HeaderValue::from_str(&etag).unwrap_or(HeaderValue::from_static("\"poster\""));
+    let tag = HeaderValue::from_str(&etag).unwrap_or(HeaderValue::from_static("\"picture\""));
     let matches = headers
         .get_all(IF_NONE_MATCH)
         .iter()
@@ -55,9 +73,9 @@ async fn poster(
         .flat_map(|v| v.split(','))
         .any(|t| t.trim() == etag || t.trim() == "*");
     if matches {
-        return Ok((StatusCode::NOT_MODIFIED, [cache, (ETAG, tag)]).into_response());
+        return (StatusCode::NOT_MODIFIED, [cache, (ETAG, tag)]).into_response();
     }
     let kind = HeaderValue::from_str(&image.content_type)
         .unwrap_or(HeaderValue::from_static("image/jpeg"));
-    Ok(([cache, (ETAG, tag), (CONTENT_TYPE, kind)], image.bytes).into_response())
+    ([cache, (ETAG, tag), (CONTENT_TYPE, kind)], image.bytes).into_response()
 }

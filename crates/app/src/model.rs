@@ -197,6 +197,10 @@ pub struct Product {
     pub sort: i64,
     /// False: sold nowhere (the back office turned it off); true by default.
     pub on_sale: bool,
+    /// The uploaded picture's version (decision 0069), part of its address; None: none was
+    /// uploaded, the generated one (its icon on its colour) is shown. Never in a catalogue file.
+    #[serde(skip)]
+    pub image_version: Option<String>,
 }
 
 impl Default for Product {
@@ -213,6 +217,7 @@ impl Default for Product {
             color: String::new(),
             sort: 0,
             on_sale: true,
+            image_version: None,
         }
     }
 }

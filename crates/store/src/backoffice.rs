@@ -9,7 +9,6 @@ use kupa_app::backoffice::*;
 use kupa_app::error::StoreResult;
 use kupa_app::model::{Feature, FeatureCategory, Product};
 use kupa_app::programme::Change;
-use sqlx::Row;
 
 use crate::catalogue::{all_products, set_product_locations, with_locations};
 use crate::{BeginWrite, Db, db_err, rows};
@@ -243,13 +242,13 @@ impl BackOfficeStore for Db {
         })
     }
 
-    async fn set_poster(&self, poster: &Poster, by: Change) -> StoreResult<bool> {
+    async fn set_poster(&self, poster: &Picture, by: Change) -> StoreResult<bool> {
         on_pool!(self, |p| {
             let mut tx = p.begin_write().await.map_err(db_err)?;
             bump_version!(tx);
             let old: Option<Option<String>> =
                 sqlx::query_scalar("SELECT poster_version FROM features WHERE id = $1")
-                    .bind(poster.feature_id)
+                    .bind(poster.owner_id)
                     .fetch_optional(&mut *tx)
                     .await
                     .map_err(db_err)?;
@@ -257,7 +256,7 @@ impl BackOfficeStore for Db {
                 return Ok(false);
             };
             sqlx::query("DELETE FROM feature_posters WHERE feature_id = $1")
-                .bind(poster.feature_id)
+                .bind(poster.owner_id)
                 .execute(&mut *tx)
                 .await
                 .map_err(db_err)?;
@@ -266,7 +265,7 @@ impl BackOfficeStore for Db {
                     "INSERT INTO feature_posters (feature_id, width, height, content_type, bytes) \
                      VALUES ($1, $2, $3, $4, $5)",
                 )
-                .bind(poster.feature_id)
+                .bind(poster.owner_id)
                 .bind(image.width)
                 .bind(image.height)
                 .bind(&image.content_type)
@@ -276,7 +275,7 @@ impl BackOfficeStore for Db {
                 .map_err(db_err)?;
             }
             sqlx::query("UPDATE features SET poster_version = $2 WHERE id = $1")
-                .bind(poster.feature_id)
+                .bind(poster.owner_id)
                 .bind(&poster.version)
                 .execute(&mut *tx)
                 .await
@@ -287,9 +286,9 @@ impl BackOfficeStore for Db {
                 FILM_POSTER,
                 AuditPlace::default(),
                 by,
-                Some(serde_json::json!({ "id": poster.feature_id, "posterVersion": old })),
+                Some(serde_json::json!({ "id": poster.owner_id, "posterVersion": old })),
                 serde_json::json!({
-                    "id": poster.feature_id,
+                    "id": poster.owner_id,
                     "posterVersion": poster.version,
                     "posterSize": format!("{}×{}", poster.source_width, poster.source_height),
                 })
@@ -303,10 +302,10 @@ impl BackOfficeStore for Db {
         &self,
         feature_id: i64,
         width: i64,
-    ) -> StoreResult<Option<(String, PosterImage)>> {
+    ) -> StoreResult<Option<(String, SizedImage)>> {
         on_pool!(self, |p| {
             let row = sqlx::query(
-                "SELECT f.poster_version, fp.width, fp.height, fp.content_type, fp.bytes \
+                "SELECT f.poster_version AS version, fp.width, fp.height, fp.content_type, fp.bytes \
                  FROM feature_posters fp JOIN features f ON f.id = fp.feature_id \
                  WHERE fp.feature_id = $1 AND fp.width = $2",
             )
@@ -315,17 +314,7 @@ impl BackOfficeStore for Db {
             .fetch_optional(p)
             .await
             .map_err(db_err)?;
-            let Some(r) = row else { return Ok(None) };
-            let version: Option<String> = r.try_get("poster_version").map_err(db_err)?;
-            Ok(Some((
-                version.unwrap_or_default(),
-                PosterImage {
-                    width: r.try_get("width").map_err(db_err)?,
-                    height: r.try_get("height").map_err(db_err)?,
-                    content_type: r.try_get("content_type").map_err(db_err)?,
-                    bytes: r.try_get("bytes").map_err(db_err)?,
-                },
-            )))
+            row.as_ref().map(sized_image).transpose().map_err(db_err)
         })
     }
 
@@ -396,8 +385,113 @@ impl BackOfficeStore for Db {
             Ok(true)
         })
     }
+
+    async fn set_product_picture(
+        &self,
+        product_id: i64,
+        picture: Option<&Picture>,
+        place: AuditPlace,
+        by: Change,
+    ) -> StoreResult<bool> {
+        on_pool!(self, |p| {
+            let mut tx = p.begin_write().await.map_err(db_err)?;
+            bump_version!(tx);
+            let old: Option<Option<String>> =
+                sqlx::query_scalar("SELECT image_version FROM products WHERE id = $1")
+                    .bind(product_id)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+            let Some(old) = old else {
+                return Ok(false);
+            };
+            sqlx::query("DELETE FROM product_images WHERE product_id = $1")
+                .bind(product_id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            for image in picture.iter().flat_map(|p| &p.images) {
+                sqlx::query(
+                    "INSERT INTO product_images (product_id, width, height, content_type, bytes, uploaded_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(product_id)
+                .bind(image.width)
+                .bind(image.height)
+                .bind(&image.content_type)
+                .bind(&image.bytes)
+                .bind(by.at_ms)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            }
+            let version = picture.map(|p| p.version.clone());
+            sqlx::query("UPDATE products SET image_version = $2 WHERE id = $1")
+                .bind(product_id)
+                .bind(&version)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            // Whether a picture was uploaded (its name and size), never its bytes.
+            let mut after = serde_json::json!({
+                "id": product_id,
+                "uploaded": version.is_some(),
+                "imageVersion": version,
+            });
+            if let Some(p) = picture {
+                after["imageSize"] = format!("{}×{}", p.source_width, p.source_height).into();
+            }
+            audit!(
+                tx,
+                PRODUCT_IMAGE,
+                place,
+                by,
+                Some(serde_json::json!({
+                    "id": product_id,
+                    "uploaded": old.is_some(),
+                    "imageVersion": old,
+                })),
+                after
+            );
+            tx.commit().await.map_err(db_err)?;
+            Ok(true)
+        })
+    }
+
+    async fn product_picture(
+        &self,
+        product_id: i64,
+        width: i64,
+    ) -> StoreResult<Option<(String, SizedImage)>> {
+        on_pool!(self, |p| {
+            let row = sqlx::query(
+                "SELECT p.image_version AS version, i.width, i.height, i.content_type, i.bytes \
+                 FROM product_images i JOIN products p ON p.id = i.product_id \
+                 WHERE i.product_id = $1 AND i.width = $2",
+            )
+            .bind(product_id)
+            .bind(width)
+            .fetch_optional(p)
+            .await
+            .map_err(db_err)?;
+            row.as_ref().map(sized_image).transpose().map_err(db_err)
+        })
+    }
 }
 
 fn film_and_category(r: &impl rows::Get) -> R<(Feature, FeatureCategory)> {
     Ok((rows::feature(r)?, rows::category(r)?))
+}
+
+/// One size of an uploaded picture (a poster or a product's) with the version it belongs to.
+fn sized_image(r: &impl rows::Get) -> R<(String, SizedImage)> {
+    Ok((
+        r.os("version")?.unwrap_or_default(),
+        SizedImage {
+            width: r.i("width")?,
+            height: r.i("height")?,
+            content_type: r.s("content_type")?,
+            bytes: r.bytes("bytes")?,
+        },
+    ))
 }

@@ -18,6 +18,7 @@ pub(crate) trait Get {
     fn s(&self, c: &str) -> R<String>;
     fn b(&self, c: &str) -> R<bool>;
     fn os(&self, c: &str) -> R<Option<String>>;
+    fn bytes(&self, c: &str) -> R<Vec<u8>>;
 }
 
 macro_rules! impl_get {
@@ -45,6 +46,9 @@ macro_rules! impl_get {
                 self.try_get(c)
             }
             fn os(&self, c: &str) -> R<Option<String>> {
+                self.try_get(c)
+            }
+            fn bytes(&self, c: &str) -> R<Vec<u8>> {
                 self.try_get(c)
             }
         }
@@ -268,6 +272,7 @@ pub(crate) fn product(r: &impl Get) -> R<Product> {
         color: r.s("color")?,
         sort: r.i("sort")?,
         on_sale: r.b("is_active")?,
+        image_version: r.os("image_version")?,
     })
 }
 

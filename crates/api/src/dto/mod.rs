@@ -1,6 +1,7 @@
 //! Wire shapes. Field names follow the spec (section 3 and 7); money is integer agorot with a
 //! currency code; times are RFC 3339 UTC strings; ids are numbers. docs/api.md explains each.
 
+use kupa_app::backoffice::PRODUCT_PICTURE_WIDTHS;
 use kupa_app::catalogue::{PresentationDetail, PresentationInfo};
 use kupa_app::model::FeatureCategory;
 use kupa_domain::catalogue::SaleState;
@@ -171,6 +172,31 @@ pub fn feature_image_url(f: &kupa_app::model::Feature) -> String {
     }
 }
 
+/// One size of a product's uploaded picture (decision 0069), at its versioned address.
+fn uploaded_product_image_url(id: i64, version: &str, width: i64) -> String {
+    format!("/api/products/{id}/image?w={width}&v={version}")
+}
+
+/// A product's picture: the uploaded one (its smaller size: a card shows it small), else the
+/// generated one (one SVG for every size).
+pub fn product_image_url(p: &kupa_app::model::Product) -> String {
+    match &p.image_version {
+        Some(v) => uploaded_product_image_url(p.id, v, PRODUCT_PICTURE_WIDTHS[0]),
+        None => format!("/api/products/{}/image", p.id),
+    }
+}
+
+/// The uploaded picture's sizes as an `<img srcset>` (null: none uploaded).
+pub fn product_image_srcset(p: &kupa_app::model::Product) -> Option<String> {
+    p.image_version.as_ref().map(|v| {
+        PRODUCT_PICTURE_WIDTHS
+            .iter()
+            .map(|w| format!("{} {w}w", uploaded_product_image_url(p.id, v, *w)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
 /// The uploaded poster's sizes as an `<img srcset>` (null: none uploaded, one SVG serves all).
 pub fn feature_image_srcset(f: &kupa_app::model::Feature) -> Option<String> {
     f.poster_version.as_ref().map(|v| {
@@ -192,8 +218,11 @@ pub struct Product {
     /// Agorot.
     pub price: i64,
     pub currency: String,
-    /// URL of the product's image.
+    /// URL of the product's image: the uploaded picture (240 px) when a manager uploaded one,
+    /// else the generated one.
     pub img: String,
+    /// The uploaded picture's sizes for `<img srcset>` (240w, 480w); null: the generated picture.
+    pub img_srcset: Option<String>,
     /// Always 0 from the server; the cart keeps the buyer's choice.
     pub selected_quantity: i64,
 }
@@ -207,7 +236,8 @@ impl From<&kupa_app::model::Product> for Product {
             category: p.category.clone(),
             price: p.price,
             currency: DEFAULT_CURRENCY.into(),
-            img: format!("/api/products/{}/image", p.id),
+            img: product_image_url(p),
+            img_srcset: product_image_srcset(p),
             selected_quantity: 0,
         }
     }

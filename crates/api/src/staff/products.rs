@@ -1,11 +1,14 @@
 //! The chain's concessions in the back office over HTTP (issue 18 item 3, decision 0069; Kupa's
 //! own calls): the products sold at the caller's complexes, a product added or changed (names,
 //! category, price in agorot, icon and colour, menu order, on or off, and which of the caller's
-//! complexes sell it). Managers only; a product sold only at other businesses' complexes is 404.
+//! complexes sell it), its picture uploaded (the image's bytes as the body) or taken away.
+//! Managers only; a product sold only at other businesses' complexes is 404.
 
+use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::StatusCode;
-use kupa_app::backoffice::ProductForm;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, StatusCode};
+use kupa_app::backoffice::{MAX_POSTER_BYTES, ProductForm};
 use kupa_app::model::{Location, Product};
 use kupa_app::staff::Caller;
 use serde::{Deserialize, Serialize};
@@ -22,6 +25,11 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(products, add_product))
         .routes(routes!(change_product))
+        .merge(
+            OpenApiRouter::new()
+                .routes(routes!(upload_product_image, remove_product_image))
+                .layer(axum::extract::DefaultBodyLimit::max(MAX_POSTER_BYTES)),
+        )
 }
 
 /// A product as a manager sends it.
@@ -95,8 +103,11 @@ pub struct ProductDto {
     pub everywhere: bool,
     /// The complexes that sell it (every complex when `everywhere`), the other businesses' too.
     pub location_ids: Vec<i64>,
-    /// Its picture (the generated one: its icon on its colour).
+    /// Its picture as the storefront shows it: the uploaded one (240 px), else the generated
+    /// one (its icon on its colour).
     pub img: String,
+    /// The uploaded picture's version; null: none uploaded (the generated one is shown).
+    pub image_version: Option<String>,
 }
 
 impl ProductDto {
@@ -117,7 +128,8 @@ impl ProductDto {
             } else {
                 p.location_ids.clone()
             },
-            img: format!("/api/products/{}/image", p.id),
+            img: crate::dto::product_image_url(p),
+            image_version: p.image_version.clone(),
         }
     }
 }
@@ -222,6 +234,68 @@ async fn change_product(
         .backoffice
         .change_product(&caller, id, b.form())
         .await?;
+    let (_, complexes) = state.backoffice.products(&caller).await?;
+    Ok(axum::Json(ProductResponse {
+        product: ProductDto::of(&product, &complexes),
+    }))
+}
+
+/// Uploads a product's picture: the image's bytes as the body, `Content-Type: image/jpeg` or
+/// `image/png`, at most 5 MB, at least 240 px wide and high once cut to a square from its middle.
+/// It is kept in the database in the sizes the storefront shows (240 and 480 px, JPEG) and shown
+/// from then on in place of the generated picture.
+#[utoipa::path(put, operation_id = "uploadProductImage", path = "/staff/products/{id}/image", tag = "staff",
+    params(("id" = i64, Path, description = "Product id")),
+    request_body(description = "The image", content(("image/jpeg"), ("image/png"))),
+    responses((status = 200, description = "Uploaded", body = ProductResponse),
+              (status = 422, description = "formValidation (params.fields.image: imageType, image, imageSize)", body = ErrorBody),
+              (status = 413, description = "payloadTooLarge: over 5 MB", body = ErrorBody),
+              (status = 401, description = "loginError", body = ErrorBody),
+              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody),
+              (status = 404, description = "notFound: no such product at the user's complexes", body = ErrorBody)))]
+async fn upload_product_image(
+    State(state): State<AppState>,
+    Staff(caller): Staff,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> ApiResult<axum::Json<ProductResponse>> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            crate::extract::too_large()
+        } else {
+            crate::error::ApiError::validation(e.body_text())
+        }
+    })?;
+    let content_type = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let product = state
+        .backoffice
+        .upload_product_picture(&caller, id, content_type, bytes.to_vec())
+        .await?;
+    let (_, complexes) = state.backoffice.products(&caller).await?;
+    Ok(axum::Json(ProductResponse {
+        product: ProductDto::of(&product, &complexes),
+    }))
+}
+
+/// Takes a product's uploaded picture away: the generated one (its icon on its colour) is shown
+/// again.
+#[utoipa::path(delete, operation_id = "removeProductImage", path = "/staff/products/{id}/image", tag = "staff",
+    params(("id" = i64, Path, description = "Product id")),
+    responses((status = 200, description = "Taken away (or there was none)", body = ProductResponse),
+              (status = 401, description = "loginError", body = ErrorBody),
+              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody),
+              (status = 404, description = "notFound: no such product at the user's complexes", body = ErrorBody)))]
+async fn remove_product_image(
+    State(state): State<AppState>,
+    Staff(caller): Staff,
+    Path(id): Path<i64>,
+) -> ApiResult<axum::Json<ProductResponse>> {
+    let product = state.backoffice.remove_product_picture(&caller, id).await?;
     let (_, complexes) = state.backoffice.products(&caller).await?;
     Ok(axum::Json(ProductResponse {
         product: ProductDto::of(&product, &complexes),

@@ -142,8 +142,8 @@ async fn set_switch(
 #[serde(rename_all = "camelCase")]
 pub struct AuditParams {
     /// added, moved, cancelled, ticketGroup, screeningChannel, salesSwitch, seatPlan,
-    /// priceScheduled, priceWithdrawn, filmAdded, filmChanged, filmPoster, productAdded or
-    /// productChanged; absent: every kind.
+    /// priceScheduled, priceWithdrawn, filmAdded, filmChanged, filmPoster, productAdded,
+    /// productChanged or productImage; absent: every kind.
     pub kind: Option<String>,
     /// A complex of the user's businesses; absent: all of them.
     pub location_id: Option<i64>,
@@ -159,8 +159,8 @@ pub struct AuditEntryDto {
     pub id: i64,
     /// added, moved, cancelled, ticketGroup, screeningChannel (a screening), salesSwitch (a
     /// complex's channel), priceScheduled or priceWithdrawn (a business's prices), seatPlan (a
-    /// hall's new seat-plan version), filmAdded, filmChanged, filmPoster (a film), productAdded
-    /// or productChanged (a product).
+    /// hall's new seat-plan version), filmAdded, filmChanged, filmPoster (a film), productAdded,
+    /// productChanged or productImage (a product; its picture uploaded or taken away).
     pub kind: String,
     pub at: String,
     /// Null: a change of the chain's own (a film; a product sold by several businesses), which
@@ -180,7 +180,8 @@ pub struct AuditEntryDto {
     /// effectiveFrom, price or amount/percentBp/perTicket; after a withdrawal `{id, withdrawn}`),
     /// a hall's newest seat plan (venueId, seatplanId, version, name, sections, seats,
     /// gaCapacity, basedOn; before: null for the hall's first), or a film's or a product's fields
-    /// (a poster: its version and size, never its bytes).
+    /// (a poster: its version and size, never its bytes; a product's picture: whether one was
+    /// uploaded, its version and size, never its bytes).
     /// No personal data.
     #[schema(value_type = Option<Object>)]
     pub before: Option<serde_json::Value>,

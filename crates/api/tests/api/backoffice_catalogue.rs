@@ -63,6 +63,21 @@ async fn upload(
     app.send(req).await
 }
 
+async fn upload_product_image(
+    app: &TestApp,
+    cookie: &str,
+    product: i64,
+    content_type: &str,
+    bytes: Vec<u8>,
+) -> Reply {
+    let req = Request::put(format!("/api/staff/products/{product}/image"))
+        .header("cookie", format!("kupa_staff={cookie}"))
+        .header("content-type", content_type)
+        .body(Body::from(bytes))
+        .unwrap();
+    app.send(req).await
+}
+
 async fn count(db: &TestDb, sql: &'static str) -> String {
     rows(db, sql).await.remove(0)
 }
@@ -422,6 +437,145 @@ async fn a_change_on_one_node_is_served_by_another_within_a_second(db: &TestDb) 
     assert!(offered(&other, p.id).await.contains(&id));
     let shown = other.get(&format!("/api/presentations/{}", p.id)).await;
     assert_eq!(shown.body["presentation"]["featureNameEn"], "Renamed on one node");
+}
+
+
+async fn a_products_uploaded_picture_is_served_square_in_two_sizes_until_it_is_taken_away(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let m = manager(&app, "m@chain.example", &[1]).await;
+    let tel_aviv = on_sale_at(&app, 2).await;
+    let r = staff_call(&app, &m, "POST", "/api/staff/products", Some(product(&[2], 2200)), None).await;
+    let id = r.body["product"]["id"].as_i64().unwrap();
+    assert_eq!(r.body["product"]["imageVersion"], Value::Null);
+    let plain = format!("/api/products/{id}/image");
+    assert_eq!(r.body["product"]["img"], plain);
+    let generated = app.get(&plain).await;
+    assert!(generated.headers["content-type"].to_str().unwrap().starts_with("image/svg+xml"));
+    // A wide PNG: its middle square, made 240 and 480 px.
+    let r = upload_product_image(&app, &m, id, "image/png", picture(600, 400, image::ImageFormat::Png)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let v = r.body["product"]["imageVersion"].as_str().unwrap().to_owned();
+    let small = format!("/api/products/{id}/image?w=240&v={v}");
+    assert_eq!(r.body["product"]["img"], small);
+    for width in [240_u32, 480] {
+        let got = app.get(&format!("/api/products/{id}/image?w={width}&v={v}")).await;
+        assert_eq!(got.status, StatusCode::OK, "{}", got.text);
+        assert_eq!(got.headers["content-type"], "image/jpeg");
+        assert_eq!(got.headers["cache-control"], "public, max-age=31536000, immutable");
+        let back = image::load_from_memory_with_format(&got.bytes, image::ImageFormat::Jpeg).unwrap();
+        assert_eq!((back.width(), back.height()), (width, width));
+        // Asked again with its ETag: not sent again.
+        let etag = got.headers["etag"].to_str().unwrap().to_owned();
+        let again = app
+            .send(Request::get(format!("/api/products/{id}/image?w={width}")).header("if-none-match", &etag).body(Body::empty()).unwrap())
+            .await;
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+        assert!(again.bytes.is_empty());
+    }
+    // Its plain address serves it too (240 px), but a cache asks again: a later upload changes it.
+    let got = app.get(&plain).await;
+    assert_eq!((got.headers["content-type"].to_str().unwrap(), got.headers["cache-control"].to_str().unwrap()), ("image/jpeg", "public, no-cache"));
+    assert_eq!(image::load_from_memory(&got.bytes).unwrap().width(), 240);
+    assert_eq!(app.get(&format!("/api/products/{id}/image?w=300")).await.status, StatusCode::NOT_FOUND);
+    // The storefront's products step offers it with both sizes.
+    let shown = app.get(&format!("/api/presentations/{}", tel_aviv.id)).await;
+    let offer = shown.body["presentation"]["products"].as_array().unwrap().iter().find(|p| p["id"] == id).unwrap().clone();
+    assert_eq!(offer["img"], small);
+    assert_eq!(offer["imgSrcset"], format!("{small} 240w, /api/products/{id}/image?w=480&v={v} 480w"));
+    // Another product keeps its generated picture.
+    let popcorn = app.get("/api/products/1/image").await;
+    assert!(popcorn.headers["content-type"].to_str().unwrap().starts_with("image/svg+xml"));
+    assert_eq!(count(db, "SELECT CAST(COUNT(*) AS TEXT) FROM product_images").await, "2");
+    // Taken away: the generated picture again, nothing kept.
+    let r = staff_call(&app, &m, "DELETE", &format!("/api/staff/products/{id}/image"), None, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!((r.body["product"]["imageVersion"].clone(), r.body["product"]["img"].clone()), (Value::Null, json!(plain)));
+    let got = app.get(&format!("/api/products/{id}/image?w=240&v={v}")).await;
+    assert!(got.headers["content-type"].to_str().unwrap().starts_with("image/svg+xml"), "{}", got.text);
+    let shown = app.get(&format!("/api/presentations/{}", tel_aviv.id)).await;
+    let offer = shown.body["presentation"]["products"].as_array().unwrap().iter().find(|p| p["id"] == id).unwrap().clone();
+    assert_eq!((offer["img"].clone(), offer["imgSrcset"].clone()), (json!(plain), Value::Null));
+    assert_eq!(count(db, "SELECT CAST(COUNT(*) AS TEXT) FROM product_images").await, "0");
+    // The audit: who, when, whether a picture was there before and after, never its bytes;
+    // filed under the one business and complex that sell it.
+    let audit = get(&app, &m, "/api/staff/audit?kind=productImage").await;
+    let changes = audit.body["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 2, "{}", audit.text);
+    let (removed, uploaded) = (&changes[0], &changes[1]);
+    assert_eq!((uploaded["before"]["uploaded"].as_bool(), uploaded["after"]["uploaded"].as_bool()), (Some(false), Some(true)));
+    assert_eq!(uploaded["after"]["imageVersion"], v.as_str());
+    assert_eq!(uploaded["after"]["imageSize"], "600×400");
+    assert_eq!((removed["before"]["uploaded"].as_bool(), removed["after"]["uploaded"].as_bool()), (Some(true), Some(false)));
+    for row in changes {
+        assert_eq!((row["businessId"].as_i64(), row["locationId"].as_i64()), (Some(1), Some(2)), "{}", audit.text);
+        assert!(row["by"].as_str().is_some_and(|b| !b.is_empty()) && row["at"].is_string(), "{}", audit.text);
+        assert_eq!(row["staffUserId"], changes[0]["staffUserId"]);
+    }
+    assert!(audit.text.len() < 4000, "no image in the audit");
+    // Taking away what is not there writes nothing more.
+    let r = staff_call(&app, &m, "DELETE", &format!("/api/staff/products/{id}/image"), None, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(count(db, "SELECT CAST(COUNT(*) AS TEXT) FROM backoffice_audit WHERE kind = 'productImage'").await, "2");
+}
+
+async fn a_bad_product_picture_is_refused_by_name_and_changes_nothing(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let m = manager(&app, "m@chain.example", &[1]).await;
+    let svg = b"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"600\" height=\"600\"/>".to_vec();
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        ("text/plain", b"not a picture".to_vec(), "imageType"),
+        ("image/gif", b"GIF89a".to_vec(), "imageType"),
+        ("image/png", svg, "image"),
+        ("image/jpeg", picture(300, 300, image::ImageFormat::Png), "image"),
+        // 239 px high: its middle square is too small for the 240 px card.
+        ("image/png", picture(600, 239, image::ImageFormat::Png), "imageSize"),
+    ];
+    for (content_type, bytes, rule) in cases {
+        let r = upload_product_image(&app, &m, 1, content_type, bytes).await;
+        assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{content_type}: {}", r.text);
+        assert_eq!(r.body["error"]["params"]["fields"]["image"], rule, "{}", r.text);
+    }
+    // Over 5 MB: refused before it is read.
+    let r = upload_product_image(&app, &m, 1, "image/png", vec![0_u8; 5 * 1024 * 1024 + 1]).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::PAYLOAD_TOO_LARGE, "payloadTooLarge"), "{}", r.text);
+    // Exactly 240 px is taken.
+    let r = upload_product_image(&app, &m, 1, "image/png", picture(240, 240, image::ImageFormat::Png)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(count(db, "SELECT CAST(COUNT(*) AS TEXT) FROM product_images").await, "2");
+    assert_eq!(count(db, "SELECT CAST(COUNT(*) AS TEXT) FROM backoffice_audit").await, "1");
+}
+
+async fn only_a_manager_of_a_complex_that_sells_a_product_changes_its_picture(db: &TestDb) {
+    let app = TestApp::new(db, test_settings()).await;
+    let m = manager(&app, "m@chain.example", &[1]).await;
+    let haifa = manager(&app, "h@chain.example", &[2]).await;
+    add(&app, "usher@chain.example", Role::Usher, &[1], false).await;
+    let usher = staff_login(&app, "usher@chain.example").await;
+    let r = staff_call(&app, &m, "POST", "/api/staff/products", Some(product(&[2], 900)), None).await;
+    let tel_aviv = r.body["product"]["id"].as_i64().unwrap();
+    let png = || picture(300, 300, image::ImageFormat::Png);
+    let uri = format!("/api/staff/products/{tel_aviv}/image");
+    // Another business's product: 404, as changing it is.
+    let r = upload_product_image(&app, &haifa, tel_aviv, "image/png", png()).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "{}", r.text);
+    let r = staff_call(&app, &haifa, "DELETE", &uri, None, None).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"), "{}", r.text);
+    // Another role: 403; no login: 401.
+    let r = upload_product_image(&app, &usher, tel_aviv, "image/png", png()).await;
+    assert_eq!((r.status, code(&r)), (StatusCode::FORBIDDEN, "forbidden"), "{}", r.text);
+    assert_eq!(staff_call(&app, &usher, "DELETE", &uri, None, None).await.status, StatusCode::FORBIDDEN);
+    let anonymous = app
+        .send(Request::put(&uri).header("content-type", "image/png").body(Body::from(png())).unwrap())
+        .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(count(db, "SELECT CAST(COUNT(*) AS TEXT) FROM product_images").await, "0");
+    // A product sold everywhere (the demo's popcorn) is every manager's: filed as the chain's.
+    let r = upload_product_image(&app, &haifa, 1, "image/png", png()).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let audit = get(&app, &m, "/api/staff/audit?kind=productImage").await;
+    let row = &audit.body["changes"][0];
+    assert_eq!((row["businessId"].clone(), row["locationId"].clone()), (Value::Null, Value::Null), "{}", audit.text);
+    assert_eq!(rows(db, "SELECT kind FROM backoffice_audit ORDER BY id").await, ["productAdded", "productImage"]);
 }
 
 }

@@ -342,7 +342,7 @@ impl BackOfficeService {
     }
 
     /// One size of a film's uploaded poster, for anyone (the storefront's image).
-    pub async fn poster(&self, id: i64, width: i64) -> AppResult<(String, PosterImage)> {
+    pub async fn poster(&self, id: i64, width: i64) -> AppResult<(String, SizedImage)> {
         self.store
             .poster_image(id, width)
             .await?

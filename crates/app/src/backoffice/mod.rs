@@ -1,10 +1,11 @@
 //! Films and products in the back office (issue 18 item 3, decision 0069): a manager lists,
 //! adds and changes the chain's films (with an uploaded poster, kept in the database and made in
-//! the sizes the storefront shows) and its concessions (their price, their complexes, on or off).
+//! the sizes the storefront shows) and its concessions (their price, their complexes, on or off,
+//! an uploaded picture kept the same way).
 //!
 //! Its rooms: the service, its store port and who may change what (here), a film's form and its
-//! rules ([`films`]), a poster made from an upload ([`posters`]), a product's form and the
-//! complexes that sell it ([`products`]).
+//! rules ([`films`]), a poster or a product's picture made from an upload ([`posters`]), a
+//! product's form, its picture and the complexes that sell it ([`products`]).
 //!
 //! **Scope.** Films and products are the chain's, not one business's. Every manager reads every
 //! film; a manager may change a film that no business shows, or that one of their businesses
@@ -81,13 +82,13 @@ pub trait BackOfficeStore: Send + Sync {
         by: Change,
     ) -> StoreResult<FilmWritten>;
     /// Replaces a film's poster with these sizes, under a new version; false: no such film.
-    async fn set_poster(&self, poster: &Poster, by: Change) -> StoreResult<bool>;
+    async fn set_poster(&self, poster: &Picture, by: Change) -> StoreResult<bool>;
     /// One size of a film's uploaded poster, with the version it belongs to.
     async fn poster_image(
         &self,
         feature_id: i64,
         width: i64,
-    ) -> StoreResult<Option<(String, PosterImage)>>;
+    ) -> StoreResult<Option<(String, SizedImage)>>;
     /// Every product with its complexes, by sort then id, those turned off included.
     async fn all_products(&self) -> StoreResult<Vec<Product>>;
     /// Adds a product (its id drawn: the highest plus one); answers the id.
@@ -104,6 +105,21 @@ pub trait BackOfficeStore: Send + Sync {
         place: AuditPlace,
         by: Change,
     ) -> StoreResult<bool>;
+    /// Replaces a product's uploaded picture with these sizes, under a new version (None: back
+    /// to the generated picture); false: no such product.
+    async fn set_product_picture(
+        &self,
+        product_id: i64,
+        picture: Option<&Picture>,
+        place: AuditPlace,
+        by: Change,
+    ) -> StoreResult<bool>;
+    /// One size of a product's uploaded picture, with the version it belongs to.
+    async fn product_picture(
+        &self,
+        product_id: i64,
+        width: i64,
+    ) -> StoreResult<Option<(String, SizedImage)>>;
 }
 
 /// The kinds of change this room writes to the audit.
@@ -112,6 +128,8 @@ pub const FILM_CHANGED: &str = "filmChanged";
 pub const FILM_POSTER: &str = "filmPoster";
 pub const PRODUCT_ADDED: &str = "productAdded";
 pub const PRODUCT_CHANGED: &str = "productChanged";
+/// A product's picture uploaded, or taken away (back to the generated one).
+pub const PRODUCT_IMAGE: &str = "productImage";
 
 /// Films and products in the back office.
 pub struct BackOfficeService {

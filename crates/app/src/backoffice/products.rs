@@ -1,6 +1,7 @@
 //! A product (a concession) in the back office: its names, category, price in agorot, the
-//! generated picture's icon and colour, its place on the menu, on or off, and the complexes that
-//! sell it. A manager ticks only their own complexes; the other businesses' stay as they were.
+//! generated picture's icon and colour or an uploaded picture (a square, made 240 and 480 px
+//! wide, [`PRODUCT_PICTURE`]), its place on the menu, on or off, and the complexes that sell it.
+//! A manager ticks only their own complexes; the other businesses' stay as they were.
 //!
 //! A price changed here reaches the next cart priced: an order keeps the unit price it was
 //! priced at (`order_products.unit_price`), and paying a pending order charges its stored total,
@@ -238,6 +239,8 @@ impl BackOfficeService {
             color: form.color,
             sort: form.sort,
             on_sale: form.on_sale,
+            // The picture is uploaded or taken away on its own call.
+            image_version: old.and_then(|p| p.image_version.clone()),
         };
         Ok((product, place))
     }
@@ -285,6 +288,90 @@ impl BackOfficeService {
         );
         // A manager who untied their last complex no longer sees it: answer what was written.
         Ok(Product { id, ..product })
+    }
+
+    /// Makes a product's picture from an upload (a square from its middle, 240 and 480 px) and
+    /// shows it from then on in place of the generated one. Same scope as changing the product.
+    pub async fn upload_product_picture(
+        &self,
+        caller: &Caller,
+        id: i64,
+        content_type: String,
+        bytes: Vec<u8>,
+    ) -> AppResult<Product> {
+        let (old, complexes) = self.own_product(caller, id).await?;
+        let size = bytes.len();
+        // Decoding and resizing take a CPU for a moment: not on the threads that serve calls.
+        let picture = tokio::task::spawn_blocking(move || {
+            make_picture(&PRODUCT_PICTURE, id, &content_type, &bytes)
+        })
+        .await
+        .map_err(AppError::internal)??;
+        let place = audit_place(
+            &sold_at(&old, &complexes),
+            old.location_ids.is_empty(),
+            &complexes,
+        );
+        if !self
+            .store
+            .set_product_picture(id, Some(&picture), place, self.by(caller))
+            .await?
+        {
+            return Err(not_found("product"));
+        }
+        self.changed();
+        tracing::info!(
+            product_id = id,
+            version = %picture.version,
+            bytes = size,
+            staff_user_id = caller.user.id,
+            "product picture uploaded"
+        );
+        Ok(Product {
+            image_version: Some(picture.version),
+            ..old
+        })
+    }
+
+    /// Takes a product's uploaded picture away: the generated one (its icon on its colour) is
+    /// shown again. A product with no uploaded picture is answered as it is (no audit row).
+    pub async fn remove_product_picture(&self, caller: &Caller, id: i64) -> AppResult<Product> {
+        let (old, complexes) = self.own_product(caller, id).await?;
+        if old.image_version.is_none() {
+            return Ok(old);
+        }
+        let place = audit_place(
+            &sold_at(&old, &complexes),
+            old.location_ids.is_empty(),
+            &complexes,
+        );
+        if !self
+            .store
+            .set_product_picture(id, None, place, self.by(caller))
+            .await?
+        {
+            return Err(not_found("product"));
+        }
+        self.changed();
+        tracing::info!(
+            product_id = id,
+            staff_user_id = caller.user.id,
+            "product picture taken away"
+        );
+        Ok(Product {
+            image_version: None,
+            ..old
+        })
+    }
+
+    /// One size of a product's uploaded picture, for anyone (the storefront's image); None: none
+    /// was uploaded (the generated one is shown).
+    pub async fn product_picture(
+        &self,
+        id: i64,
+        width: i64,
+    ) -> AppResult<Option<(String, SizedImage)>> {
+        Ok(self.store.product_picture(id, width).await?)
     }
 }
 

@@ -30,9 +30,9 @@ pub struct AuditQuery {
 /// The kinds of change the audit keeps: a screening added, moved, cancelled, its ticket group or
 /// a channel of it set; a complex's sales switch; a price or service charge scheduled from a day
 /// or withdrawn (decision 0070); a hall's new seat-plan version (decision 0068); a film added,
-/// changed or given a poster, a product added or changed (decision 0069). The database checks
-/// only that a kind is named: this list is the closed one.
-pub const AUDIT_KINDS: [&str; 14] = [
+/// changed or given a poster, a product added or changed or its picture uploaded or taken away
+/// (decision 0069). The database checks only that a kind is named: this list is the closed one.
+pub const AUDIT_KINDS: [&str; 15] = [
     "added",
     "moved",
     "cancelled",
@@ -47,6 +47,7 @@ pub const AUDIT_KINDS: [&str; 14] = [
     crate::backoffice::FILM_POSTER,
     crate::backoffice::PRODUCT_ADDED,
     crate::backoffice::PRODUCT_CHANGED,
+    crate::backoffice::PRODUCT_IMAGE,
 ];
 
 impl ProgrammeService {

@@ -56,7 +56,15 @@ export function ProductsStep({
             const n = extras[p.id] ?? 0;
             return (
               <li key={p.id} className="gift-products__item">
-                <img className="gift-products__img" src={p.img} alt="" width={56} height={56} />
+                <img
+                  className="gift-products__img"
+                  src={p.img}
+                  srcSet={p.imgSrcset ?? undefined}
+                  sizes="56px"
+                  alt=""
+                  width={56}
+                  height={56}
+                />
                 <span className="gift-products__name">
                   {name}
                   <span className="gift-checkout__hint">{money(p.price)}</span>

@@ -2,6 +2,7 @@
 // → a day's locations → a location's venues or features → the presentation box. Where the user
 // is lives in the URL (?date, loc, by, id), so back and reload keep it; each view, once loaded,
 // is kept (react-query) and refreshed by live seat events, not by a timer.
+import { useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -112,6 +113,12 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
   };
   const asked = params.get('view') as View | null;
   const view: View = asked && views.includes(asked) ? asked : views[0];
+  // The tab bar scrolls sideways on a narrow screen: the chosen tab is kept in sight.
+  const tabs = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const pressed = tabs.current?.querySelector<HTMLElement>('[aria-pressed="true"]');
+    pressed?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [view]);
   // The calendar, locations and halls follow sales live (the box has its own seat stream).
   useFigureEvents(view === 'attendance' && Number.isNaN(id));
 
@@ -136,7 +143,7 @@ export function LiveMonitor({ me }: { me: StaffMe }) {
         </button>
       </header>
       {views.length > 1 && (
-        <nav className="staff-views" aria-label={t('staff.views')}>
+        <nav className="staff-views" aria-label={t('staff.views')} ref={tabs}>
           {views.map((v) => (
             <button
               key={v}

@@ -1614,7 +1614,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A generated product picture: its icon on its colour. */
+    /**
+     * A product's picture: the one a manager uploaded (a square JPEG, 240 or 480 px; decision
+     *     0069), else the generated one, its icon on its colour (SVG).
+     */
     get: operations['productImage'];
     put?: never;
     post?: never;
@@ -2381,6 +2384,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/staff/products/{id}/image': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Uploads a product's picture: the image's bytes as the body, `Content-Type: image/jpeg` or
+     *     `image/png`, at most 5 MB, at least 240 px wide and high once cut to a square from its middle.
+     *     It is kept in the database in the sizes the storefront shows (240 and 480 px, JPEG) and shown
+     *     from then on in place of the generated picture.
+     */
+    put: operations['uploadProductImage'];
+    post?: never;
+    /**
+     * Takes a product's uploaded picture away: the generated one (its icon on its colour) is shown
+     *     again.
+     */
+    delete: operations['removeProductImage'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/staff/programme/choices': {
     parameters: {
       query?: never;
@@ -2968,7 +2997,8 @@ export interface components {
        *     effectiveFrom, price or amount/percentBp/perTicket; after a withdrawal `{id, withdrawn}`),
        *     a hall's newest seat plan (venueId, seatplanId, version, name, sections, seats,
        *     gaCapacity, basedOn; before: null for the hall's first), or a film's or a product's fields
-       *     (a poster: its version and size, never its bytes).
+       *     (a poster: its version and size, never its bytes; a product's picture: whether one was
+       *     uploaded, its version and size, never its bytes).
        *     No personal data.
        */
       before?: Record<string, never> | null;
@@ -2985,8 +3015,8 @@ export interface components {
       /**
        * @description added, moved, cancelled, ticketGroup, screeningChannel (a screening), salesSwitch (a
        *     complex's channel), priceScheduled or priceWithdrawn (a business's prices), seatPlan (a
-       *     hall's new seat-plan version), filmAdded, filmChanged, filmPoster (a film), productAdded
-       *     or productChanged (a product).
+       *     hall's new seat-plan version), filmAdded, filmChanged, filmPoster (a film), productAdded,
+       *     productChanged or productImage (a product; its picture uploaded or taken away).
        */
       kind: string;
       /**
@@ -5608,8 +5638,13 @@ export interface components {
       currency: string;
       /** Format: int64 */
       id: number;
-      /** @description URL of the product's image. */
+      /**
+       * @description URL of the product's image: the uploaded picture (240 px) when a manager uploaded one,
+       *     else the generated one.
+       */
       img: string;
+      /** @description The uploaded picture's sizes for `<img srcset>` (240w, 480w); null: the generated picture. */
+      imgSrcset?: string | null;
       name: string;
       nameEn: string;
       /**
@@ -5676,7 +5711,12 @@ export interface components {
       icon: string;
       /** Format: int64 */
       id: number;
-      /** @description Its picture (the generated one: its icon on its colour). */
+      /** @description The uploaded picture's version; null: none uploaded (the generated one is shown). */
+      imageVersion?: string | null;
+      /**
+       * @description Its picture as the storefront shows it: the uploaded one (240 px), else the generated
+       *     one (its icon on its colour).
+       */
       img: string;
       /** @description The complexes that sell it (every complex when `everywhere`), the other businesses' too. */
       locationIds: number[];
@@ -11693,7 +11733,18 @@ export interface operations {
   };
   productImage: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description An uploaded picture's width: 240 (the default) or 480 px. The generated picture is one
+         *     SVG for every width.
+         */
+        w?: number;
+        /**
+         * @description The uploaded picture's version, from the product's `img`: only makes the address new
+         *     after an upload (at that address it may be kept a year).
+         */
+        v?: string;
+      };
       header?: never;
       path: {
         /** @description Product id */
@@ -11703,16 +11754,24 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description An SVG picture */
+      /** @description The uploaded picture (JPEG), or the generated one (SVG) */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          'image/jpeg': number[];
           'image/svg+xml': string;
         };
       };
-      /** @description notFound */
+      /** @description Not modified (If-None-Match, an uploaded picture) */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description notFound: no such product, or a width other than 240 or 480 */
       404: {
         headers: {
           [name: string]: unknown;
@@ -12925,8 +12984,8 @@ export interface operations {
       query?: {
         /**
          * @description added, moved, cancelled, ticketGroup, screeningChannel, salesSwitch, seatPlan,
-         *     priceScheduled, priceWithdrawn, filmAdded, filmChanged, filmPoster, productAdded or
-         *     productChanged; absent: every kind.
+         *     priceScheduled, priceWithdrawn, filmAdded, filmChanged, filmPoster, productAdded,
+         *     productChanged or productImage; absent: every kind.
          */
         kind?: string;
         /** @description A complex of the user's businesses; absent: all of them. */
@@ -13880,6 +13939,130 @@ export interface operations {
       };
       /** @description formValidation (params.fields) */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  uploadProductImage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Product id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description The image */
+    requestBody?: {
+      content: {
+        'image/jpeg': unknown;
+        'image/png': unknown;
+      };
+    };
+    responses: {
+      /** @description Uploaded */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProductResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only, or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such product at the user's complexes */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description payloadTooLarge: over 5 MB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description formValidation (params.fields.image: imageType, image, imageSize) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  removeProductImage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Product id */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Taken away (or there was none) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProductResponse'];
+        };
+      };
+      /** @description loginError */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description forbidden: managers only, or from another site's page */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description notFound: no such product at the user's complexes */
+      404: {
         headers: {
           [name: string]: unknown;
         };

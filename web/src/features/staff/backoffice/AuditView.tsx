@@ -57,6 +57,9 @@ export function AuditView() {
     // A complex's "offline" reads as the switch the manager flips: Online on or off.
     if (field === 'offline' && typeof v === 'boolean')
       return v ? t('staffSwitches.off') : t('staffSwitches.on');
+    // A product's picture: uploaded or the generated one, not "on" or "off".
+    if (field === 'uploaded' && typeof v === 'boolean')
+      return v ? t('staffAudit.picture.uploaded') : t('staffAudit.picture.generated');
     if (typeof v === 'boolean') return v ? t('staffSwitches.on') : t('staffSwitches.off');
     if (field === 'channel' && typeof v === 'string')
       return t(`staffSwitches.channels.${v as Channel}`);

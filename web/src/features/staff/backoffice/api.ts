@@ -26,6 +26,7 @@ export const AUDIT_KINDS = [
   'filmPoster',
   'productAdded',
   'productChanged',
+  'productImage',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type Channel = 'web' | 'miniSite';
@@ -82,6 +83,9 @@ export const AUDIT_FIELDS = [
   'sort',
   'onSale',
   'locationIds',
+  'uploaded',
+  'imageVersion',
+  'imageSize',
 ] as const;
 export type AuditField = (typeof AUDIT_FIELDS)[number];
 export function isAuditField(f: string): f is AuditField {

@@ -1,8 +1,9 @@
 // A product added or changed: its names, category, price (typed in shekels, sent in agorot),
-// picture (an icon on a colour), menu order, on or off, and which of the manager's complexes sell
-// it. Other businesses' complexes that sell it are named, not ticked: they keep selling it.
+// picture (an icon on a colour, or an uploaded JPEG or PNG shown before it is sent, or taken
+// away), menu order, on or off, and which of the manager's complexes sell it. Other businesses'
+// complexes that sell it are named, not ticked: they keep selling it.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api/client';
@@ -10,11 +11,20 @@ import { errorMessage } from '../../../lib/apiErrors';
 import { localizedName } from '../../../lib/localized';
 import { Modal } from '../programme/Modal';
 import { StepActions } from '../programme/FormParts';
-import { addProduct, changeProduct, type ProductComplex, type ProductDto } from './api';
+import {
+  addProduct,
+  changeProduct,
+  removeProductImage,
+  uploadProductImage,
+  type ProductComplex,
+  type ProductDto,
+} from './api';
 import { Field, FieldGroup } from './Field';
 import {
   PRODUCT_CATEGORIES,
   emptyProduct,
+  posterProblem,
+  posterRefusal,
   productBody,
   productSchema,
   productValues,
@@ -65,6 +75,14 @@ export function ProductDialog({
   const everywhere = useWatch({ control, name: 'everywhere' });
   const [icon, color] = useWatch({ control, name: ['icon', 'color'] });
   const [failure, setFailure] = useState<string | null>(null);
+  // The product written so far: a new one once created (a failed upload then retries on it).
+  const [written, setWritten] = useState<ProductDto | null>(product);
+  // The picture's change on save: a file to upload, or the uploaded one taken away.
+  const [upload, setUpload] = useState<File | null>(null);
+  const [removing, setRemoving] = useState(false);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const preview = useMemo(() => (upload ? URL.createObjectURL(upload) : null), [upload]);
+  useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
 
   const errorOf = (field: ProductField) => {
     const rule = formState.errors[field]?.message;
@@ -77,10 +95,11 @@ export function ProductDialog({
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
+    let saved: ProductDto;
     try {
       const body = productBody(values);
-      const saved = product ? await changeProduct(product.id, body) : await addProduct(body);
-      onClose(saved.product);
+      saved = (written ? await changeProduct(written.id, body) : await addProduct(body)).product;
+      setWritten(saved);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'formValidation') {
         const fields = serverFieldErrors(error.params, FIELDS);
@@ -90,8 +109,44 @@ export function ProductDialog({
         if (Object.keys(fields).length > 0) return;
       }
       setFailure(errorMessage(t, error));
+      return;
     }
+    try {
+      if (upload) {
+        saved = (await uploadProductImage(saved.id, upload)).product;
+      } else if (removing && saved.imageVersion) {
+        saved = (await removeProductImage(saved.id)).product;
+      }
+    } catch (error) {
+      const rule =
+        error instanceof ApiError ? posterRefusal(error.code, error.params, 'image') : null;
+      setUploadError(rule ? t(`staffProducts.upload.${rule}`) : errorMessage(t, error));
+      // The product itself was saved: the form now edits it.
+      return;
+    }
+    onClose(saved);
   });
+
+  const pick = (file: File | undefined) => {
+    setUploadError(null);
+    setRemoving(false);
+    if (!file) {
+      setUpload(null);
+      return;
+    }
+    const problem = posterProblem(file);
+    if (problem) {
+      setUpload(null);
+      setUploadError(t(`staffProducts.upload.${problem}`));
+      return;
+    }
+    setUpload(file);
+  };
+
+  // What buyers will see: the file chosen, else the uploaded picture (unless it goes), else the
+  // icon on its colour.
+  const uploaded = written?.imageVersion && !removing ? written.img : null;
+  const shown = preview ?? uploaded;
 
   const name = (c: ProductComplex) => localizedName(lang, c.name, c.nameEn);
   return (
@@ -141,9 +196,56 @@ export function ProductDialog({
           </label>
         </FieldGroup>
         <FieldGroup legend={t('staffProducts.groups.picture')}>
-          <div className="catalogue-swatch" style={{ background: color }} aria-hidden="true">
-            {icon}
+          <div className="catalogue-poster">
+            {shown ? (
+              <img
+                className="catalogue-picture__preview"
+                src={shown}
+                alt={
+                  preview ? t('staffProducts.upload.preview') : t('staffProducts.upload.current')
+                }
+                width={96}
+                height={96}
+              />
+            ) : (
+              <div
+                className="catalogue-swatch"
+                style={{ background: color }}
+                role="img"
+                aria-label={t('staffProducts.upload.generated')}
+              >
+                {icon}
+              </div>
+            )}
+            <Field
+              label={t('staffProducts.upload.choose')}
+              error={uploadError ?? undefined}
+              hint={t('staffProducts.upload.hint')}
+            >
+              <input
+                type="file"
+                accept="image/jpeg,image/png"
+                onChange={(e) => pick(e.target.files?.[0])}
+              />
+            </Field>
           </div>
+          {written?.imageVersion && !upload && (
+            <div className="catalogue-picture__remove">
+              <button
+                type="button"
+                className="staff-button staff-button--quiet"
+                aria-pressed={removing}
+                onClick={() => setRemoving((r) => !r)}
+              >
+                {removing ? t('staffProducts.upload.keep') : t('staffProducts.upload.remove')}
+              </button>
+              {removing && (
+                <p className="catalogue-field__hint" role="status">
+                  {t('staffProducts.upload.removing')}
+                </p>
+              )}
+            </div>
+          )}
           <Field label={t('staffProducts.fields.icon')} error={errorOf('icon')}>
             <input {...register('icon')} />
           </Field>
@@ -194,7 +296,7 @@ export function ProductDialog({
           </p>
         )}
         <StepActions
-          label={product ? t('staffProducts.save') : t('staffProducts.create')}
+          label={written ? t('staffProducts.save') : t('staffProducts.create')}
           disabled={formState.isSubmitting}
           backLabel={t('staffProducts.close')}
           onBack={() => onClose(null)}

@@ -94,13 +94,23 @@ export function ProductsView() {
                   <tr key={p.id}>
                     <th scope="row">
                       <span className="catalogue-table__product">
-                        <span
-                          className="catalogue-table__swatch"
-                          style={{ background: p.color }}
-                          aria-hidden="true"
-                        >
-                          {p.icon}
-                        </span>
+                        {p.imageVersion ? (
+                          <img
+                            className="catalogue-table__swatch"
+                            src={p.img}
+                            alt=""
+                            width={32}
+                            height={32}
+                          />
+                        ) : (
+                          <span
+                            className="catalogue-table__swatch"
+                            style={{ background: p.color }}
+                            aria-hidden="true"
+                          >
+                            {p.icon}
+                          </span>
+                        )}
                         {name}
                       </span>
                     </th>

@@ -57,3 +57,13 @@ export function addProduct(body: ProductBody) {
 export function changeProduct(id: number, body: ProductBody) {
   return apiSend<ProductResponse>('PUT', `/staff/products/${id}`, body);
 }
+
+/** A product's picture as it is (JPEG or PNG): the server keeps a square of it, 240 and 480 px. */
+export function uploadProductImage(id: number, file: Blob) {
+  return apiPutFile<ProductResponse>(`/staff/products/${id}/image`, file);
+}
+
+/** Takes a product's uploaded picture away: the generated one (icon on colour) is shown again. */
+export function removeProductImage(id: number) {
+  return apiSend<ProductResponse>('DELETE', `/staff/products/${id}/image`, undefined);
+}

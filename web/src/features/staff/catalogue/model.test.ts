@@ -83,6 +83,12 @@ describe('the poster', () => {
     expect(posterRefusal('payloadTooLarge', undefined)).toBe('max');
     expect(posterRefusal('forbidden', undefined)).toBeNull();
   });
+
+  it("reads a product picture's refusal from its own field", () => {
+    const params = { fields: { image: 'imageType' } };
+    expect(posterRefusal('formValidation', params, 'image')).toBe('imageType');
+    expect(posterRefusal('formValidation', params)).toBeNull();
+  });
 });
 
 describe('the product form', () => {

@@ -291,7 +291,7 @@ export function serverFieldErrors<F extends string>(
 export type PosterRule = 'imageType' | 'image' | 'imageSize' | 'max';
 const POSTER_RULES: readonly PosterRule[] = ['imageType', 'image', 'imageSize', 'max'];
 
-/** A poster file the server will take: its type, and its size (5 MB). */
+/** A poster's or a product picture's file the server will take: its type, and its size (5 MB). */
 export const MAX_POSTER_BYTES = 5 * 1024 * 1024;
 export function posterProblem(file: { type: string; size: number }): PosterRule | null {
   if (file.type !== 'image/jpeg' && file.type !== 'image/png') return 'imageType';
@@ -299,9 +299,16 @@ export function posterProblem(file: { type: string; size: number }): PosterRule 
   return null;
 }
 
-/** Why the server refused an upload: `params.fields.poster`, or 413 (over 5 MB). */
-export function posterRefusal(code: string, params: Record<string, unknown> | undefined) {
+/**
+ * Why the server refused an upload: `params.fields.<field>` (a film's `poster`, a product's
+ * `image`), or 413 (over 5 MB).
+ */
+export function posterRefusal(
+  code: string,
+  params: Record<string, unknown> | undefined,
+  field: 'poster' | 'image' = 'poster',
+) {
   if (code === 'payloadTooLarge') return 'max';
-  const rule = (params?.fields as Record<string, unknown> | undefined)?.poster;
+  const rule = (params?.fields as Record<string, unknown> | undefined)?.[field];
   return POSTER_RULES.find((r) => r === rule) ?? null;
 }

@@ -68,7 +68,15 @@ export function ProductsStep() {
           const q = quantity(p.id);
           return (
             <li key={p.id} className="products-step__item">
-              <img className="products-step__img" src={p.img} alt="" width={72} height={72} />
+              <img
+                className="products-step__img"
+                src={p.img}
+                srcSet={p.imgSrcset ?? undefined}
+                sizes="3.5rem"
+                alt=""
+                width={72}
+                height={72}
+              />
               <div className="products-step__info">
                 <p className="products-step__name">{name}</p>
                 <p className="tickets-step__muted">{formatMoney(p.price, lang, p.currency)}</p>
