@@ -574,7 +574,7 @@ async fn voucher_cancel(
         .await?;
     Ok(axum::Json(VoucherCancelResponse {
         system_voucher: OwnedVoucher::of(&after, state.vouchers.today()),
-        refund: done.refund,
+        refund: done.refund.minor(),
         refund_pending: !done.refund_done,
     }))
 }

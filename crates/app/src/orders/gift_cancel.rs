@@ -16,7 +16,7 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VoucherCancelled {
     pub cancellation_id: String,
-    pub refund: i64,
+    pub refund: Money,
     /// False while the provider has not confirmed the refund (the sweeper retries it).
     pub refund_done: bool,
 }
@@ -155,7 +155,7 @@ impl OrderService {
             target: RefundTarget::Payment {
                 payment_id: payment.id.clone(),
             },
-            amount: v.price,
+            amount: Money(v.price),
             status: RefundStatus::Pending,
             attempts: 0,
             created_at_ms: now,
@@ -165,7 +165,7 @@ impl OrderService {
         let refund_done = self.try_refund(&refund).await?;
         Ok(VoucherCancelled {
             cancellation_id,
-            refund: v.price,
+            refund: Money(v.price),
             refund_done,
         })
     }

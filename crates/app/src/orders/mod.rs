@@ -28,6 +28,7 @@ mod seated_membership;
 mod waiver;
 
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::SessionId;
 use std::sync::Arc;
