@@ -345,7 +345,11 @@ async fn get_reservation(
             status: order.status.as_str().into(),
             channel: order.channel.as_str().into(),
             referral_mini_site_id: order.referral_mini_site_id,
-            refunded_total: cancellations.iter().map(|c| c.refund).sum::<kupa_domain::money::Money>().minor(),
+            refunded_total: cancellations
+                .iter()
+                .map(|c| c.refund)
+                .sum::<kupa_domain::money::Money>()
+                .minor(),
             loyalty_points_spent: kupa_app::orders::points_spent(&order.tickets)
                 .iter()
                 .map(|(_, p)| p)

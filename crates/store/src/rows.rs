@@ -18,6 +18,7 @@ pub(crate) trait Get {
     fn oi(&self, c: &str) -> R<Option<i64>>;
     /// An amount in minor units, as the `Money` it is.
     fn m(&self, c: &str) -> R<Money>;
+    fn om(&self, c: &str) -> R<Option<Money>>;
     fn s(&self, c: &str) -> R<String>;
     fn b(&self, c: &str) -> R<bool>;
     fn os(&self, c: &str) -> R<Option<String>>;
@@ -42,6 +43,9 @@ macro_rules! impl_get {
                 self.try_get(c)
             }
             fn m(&self, c: &str) -> R<Money> {
+                self.try_get(c)
+            }
+            fn om(&self, c: &str) -> R<Option<Money>> {
                 self.try_get(c)
             }
             fn s(&self, c: &str) -> R<String> {

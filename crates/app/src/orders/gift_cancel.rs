@@ -137,7 +137,7 @@ impl OrderService {
                 voucher: v,
                 cancellation_id: &cancellation_id,
                 payment_id: &payment.id,
-                payment_amount: payment.amount,
+                payment_amount: Money(payment.amount),
                 now_ms: now,
             })
             .await?;
@@ -155,17 +155,17 @@ impl OrderService {
             target: RefundTarget::Payment {
                 payment_id: payment.id.clone(),
             },
-            amount: Money(v.price),
+            amount: v.price,
             status: RefundStatus::Pending,
             attempts: 0,
             created_at_ms: now,
             updated_at_ms: now,
         };
-        tracing::info!(order = %v.order_id, cancellation = %cancellation_id, amount = v.price, "system voucher cancelled");
+        tracing::info!(order = %v.order_id, cancellation = %cancellation_id, amount = v.price.minor(), "system voucher cancelled");
         let refund_done = self.try_refund(&refund).await?;
         Ok(VoucherCancelled {
             cancellation_id,
-            refund: Money(v.price),
+            refund: v.price,
             refund_done,
         })
     }

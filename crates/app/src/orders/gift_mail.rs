@@ -134,7 +134,7 @@ pub(super) fn gift_mail(
                 (w.reference.into(), v.reference.clone()),
             ];
             if let Some(value) = v.value {
-                row.push((w.value.into(), shekels(value)));
+                row.push((w.value.into(), shekels(value.minor())));
             }
             if let Some(n) = v.benefit_tickets {
                 row.push((w.benefits.into(), n.to_string()));

@@ -28,9 +28,9 @@ mod seated_membership;
 mod waiver;
 
 use kupa_domain::ids::PresentationId;
-use kupa_domain::money::Money;
 use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::SessionId;
+use kupa_domain::money::Money;
 use std::sync::Arc;
 
 use kupa_domain::ids::Token;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use jiff::ToSpan;
 use jiff::civil::Date;
+use kupa_domain::money::Money;
 use serde_json::{Map, Value, json};
 
 use super::live::{LiveRow, MAX_RANGE_DAYS, business_range_ms, parse_date, percent};
@@ -25,8 +26,7 @@ pub struct ProductSale {
     pub name: String,
     pub name_en: String,
     pub quantity: i64,
-    /// Agorot.
-    pub revenue: i64,
+    pub revenue: Money,
 }
 
 /// A sales channel's paid orders in a range (by payment time).
@@ -37,9 +37,9 @@ pub struct ChannelSale {
     pub channel: String,
     pub orders: i64,
     pub tickets: i64,
-    /// What the orders were paid (agorot), every kind of order.
-    pub revenue: i64,
-    pub service_charges: i64,
+    /// What the orders were paid, every kind of order.
+    pub revenue: Money,
+    pub service_charges: Money,
 }
 
 /// The reads only reports make, of the business days `first..=last` (`YYYY-MM-DD`) of payment,
@@ -271,7 +271,7 @@ pub fn top_features(rows: &[LiveRow]) -> (Vec<Column>, Vec<Map<String, Value>>) 
         screenings: i64,
         sold: i64,
         capacity: i64,
-        revenue: i64,
+        revenue: Money,
     }
     let mut by_feature: BTreeMap<i64, Sum> = BTreeMap::new();
     for r in rows {

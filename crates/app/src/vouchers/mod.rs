@@ -10,6 +10,7 @@ pub mod waiver;
 
 use jiff::ToSpan;
 use jiff::civil::Date;
+use kupa_domain::money::Money;
 use rand::Rng;
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -33,10 +34,10 @@ pub struct OrderSystemVoucher {
     pub price_id: Option<i64>,
     pub name: String,
     pub name_en: String,
-    /// Agorot paid.
-    pub price: i64,
-    /// Agorot the voucher is worth; None for a benefit voucher.
-    pub value: Option<i64>,
+    /// Paid.
+    pub price: Money,
+    /// What the voucher is worth; None for a benefit voucher.
+    pub value: Option<Money>,
     /// Tickets a benefit voucher unlocks; None for a value voucher.
     pub benefit_tickets: Option<i64>,
     /// The "by code" ticket the voucher unlocks when redeemed.
@@ -68,8 +69,8 @@ pub struct VoucherChoice {
     pub class_id: i64,
     /// None: the open price, with `amount`.
     pub price_id: Option<i64>,
-    /// The open price's amount (agorot).
-    pub amount: Option<i64>,
+    /// The open price's amount.
+    pub amount: Option<Money>,
     pub quantity: i64,
 }
 
@@ -184,7 +185,7 @@ pub fn voucher_lines(
                     .ok_or_else(|| {
                         refused(ErrorCode::PriceNotFound, "no such price of this voucher")
                     })?;
-                (p.price, p.value.unwrap_or(p.price))
+                (Money(p.price), Money(p.value.unwrap_or(p.price)))
             }
             None => {
                 let open = class.open_price.ok_or_else(|| {
@@ -199,7 +200,10 @@ pub fn voucher_lines(
                         "give the amount of this open-price voucher",
                     )
                 })?;
-                if amount < open.min || amount > open.max || amount % 100 != 0 {
+                if amount.minor() < open.min
+                    || amount.minor() > open.max
+                    || amount.minor() % 100 != 0
+                {
                     return Err(field(
                         "the amount must be whole shekels between the voucher's minimum and maximum",
                         "amount",

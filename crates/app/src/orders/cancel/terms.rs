@@ -47,13 +47,15 @@ impl CancellationFee {
             ));
         };
         let amount = match kind {
-            "fixed" => {
-                FeeAmount::Fixed(Money(
-                    value.parse::<i64>().ok().filter(|v| *v >= 0).ok_or_else(|| {
+            "fixed" => FeeAmount::Fixed(Money(
+                value
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|v| *v >= 0)
+                    .ok_or_else(|| {
                         format!("cancellation fee {s:?}: agorot must be a whole number")
                     })?,
-                ))
-            }
+            )),
             "percent" => FeeAmount::PercentBp(
                 percent_bp(value)
                     .filter(|bp| (0..=10_000).contains(bp))

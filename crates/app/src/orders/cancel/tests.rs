@@ -440,7 +440,8 @@ fn the_worked_example_of_the_api_document() {
     );
     assert_eq!(o.total, 9200);
     let p = card(6200);
-    let parts = |c: &Cancellation| -> Vec<i64> { c.refunds.iter().map(|r| r.amount.minor()).collect() };
+    let parts =
+        |c: &Cancellation| -> Vec<i64> { c.refunds.iter().map(|r| r.amount.minor()).collect() };
     let c1 = run(&o, &p, &[], 0, Some(vec![1]), "percent:12.5:perTicket");
     assert_eq!(
         (c1.value, c1.fee, c1.refund, parts(&c1)),
@@ -448,13 +449,27 @@ fn the_worked_example_of_the_api_document() {
     );
     let mut o2 = o.clone();
     o2.tickets[0].cancelled_at_ms = Some(5);
-    let c2 = run(&o2, &p, &c1.refunds, c1.fee.minor(), None, "percent:12.5:perTicket");
+    let c2 = run(
+        &o2,
+        &p,
+        &c1.refunds,
+        c1.fee.minor(),
+        None,
+        "percent:12.5:perTicket",
+    );
     assert_eq!(
         (c2.value, c2.fee, c2.refund, parts(&c2)),
         (Money(4700), Money(563), Money(4137), vec![2788, 1349])
     );
     let c1 = run(&o, &p, &[], 0, Some(vec![1]), "fixed:700:perOrder");
-    let c2 = run(&o2, &p, &c1.refunds, c1.fee.minor(), None, "fixed:700:perOrder");
+    let c2 = run(
+        &o2,
+        &p,
+        &c1.refunds,
+        c1.fee.minor(),
+        None,
+        "fixed:700:perOrder",
+    );
     assert_eq!((c1.fee, c2.fee), (Money(700), Money(0)));
 }
 

@@ -276,7 +276,7 @@ impl Line<'_> {
         match self {
             Line::Ticket(t) => t.price + t.service_charge,
             Line::Product(p) => p.unit_price * p.quantity,
-            Line::SystemVoucher(v) => v.price,
+            Line::SystemVoucher(v) => v.price.minor(),
             Line::Donation(d) => d.amount,
         }
     }
