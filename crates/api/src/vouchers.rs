@@ -104,7 +104,7 @@ pub fn donation_choices(lines: &[CartDonationIn]) -> Vec<DonationChoice> {
             d.donation_details.iter().map(|x| DonationChoice {
                 donation_id: d.id,
                 detail_id: x.id,
-                amount: x.amount,
+                amount: x.amount.map(Money),
                 quantity: x.selected_quantity,
             })
         })
@@ -168,7 +168,7 @@ impl PricedDonation {
                 detail_id: d.detail_id,
                 name: d.name.clone(),
                 name_en: d.name_en.clone(),
-                amount: d.amount,
+                amount: d.amount.minor(),
             })
             .collect()
     }

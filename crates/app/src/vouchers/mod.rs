@@ -58,8 +58,7 @@ pub struct OrderDonation {
     pub detail_id: i64,
     pub name: String,
     pub name_en: String,
-    /// Agorot.
-    pub amount: i64,
+    pub amount: Money,
 }
 
 /// A voucher the buyer chose: a class, one of its prices (or the open price with an amount), and
@@ -80,8 +79,8 @@ pub struct VoucherChoice {
 pub struct DonationChoice {
     pub donation_id: i64,
     pub detail_id: i64,
-    /// The custom amount (agorot).
-    pub amount: Option<i64>,
+    /// The custom amount.
+    pub amount: Option<Money>,
     pub quantity: i64,
 }
 
@@ -273,8 +272,9 @@ pub fn donation_lines(
             .find(|d| d.id == choice.detail_id)
             .ok_or_else(|| refused(ErrorCode::PriceNotFound, "no such amount of this donation"))?;
         let amount = if detail.custom_amount {
-            let amount = choice.amount.unwrap_or(0);
-            if amount < detail.min.max(100) || amount > detail.max || amount % 100 != 0 {
+            let amount = choice.amount.unwrap_or(Money::ZERO);
+            let agorot = amount.minor();
+            if agorot < detail.min.max(100) || agorot > detail.max || agorot % 100 != 0 {
                 return Err(field(
                     "the amount must be whole shekels between the minimum and the maximum",
                     "amount",
@@ -283,7 +283,7 @@ pub fn donation_lines(
             }
             amount
         } else {
-            detail.amount
+            Money(detail.amount)
         };
         for _ in 0..choice.quantity {
             lines.push(OrderDonation {

@@ -192,10 +192,10 @@ fn a_donation_is_a_fixed_amount_or_a_custom_one_within_bounds() {
         ],
         ..Default::default()
     };
-    let pick = |detail_id, amount, quantity| DonationChoice {
+    let pick = |detail_id, amount: Option<i64>, quantity| DonationChoice {
         donation_id: 1,
         detail_id,
-        amount,
+        amount: amount.map(Money),
         quantity,
     };
     let lines = donation_lines(
@@ -204,7 +204,7 @@ fn a_donation_is_a_fixed_amount_or_a_custom_one_within_bounds() {
     )
     .unwrap();
     assert_eq!(
-        lines.iter().map(|l| l.amount).collect::<Vec<_>>(),
+        lines.iter().map(|l| l.amount.minor()).collect::<Vec<_>>(),
         vec![1800, 1800, 7200],
         "a fixed amount ignores the client's"
     );

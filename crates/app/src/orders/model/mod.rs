@@ -277,7 +277,7 @@ impl Line<'_> {
             Line::Ticket(t) => t.price + t.service_charge,
             Line::Product(p) => p.unit_price * p.quantity,
             Line::SystemVoucher(v) => v.price.minor(),
-            Line::Donation(d) => d.amount,
+            Line::Donation(d) => d.amount.minor(),
         }
     }
 
