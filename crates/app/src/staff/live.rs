@@ -398,7 +398,7 @@ mod tests {
             capacity,
             sold,
             held,
-            revenue: 0,
+            revenue: Money::ZERO,
         }
     }
 

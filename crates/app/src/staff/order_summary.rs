@@ -179,7 +179,7 @@ mod tests {
                 c.channel.revenue,
                 c.channel.service_charges
             ),
-            (1, 10_000, 500)
+            (1, Money(10_000), Money(500))
         );
         assert_eq!(c.channel.channel, "miniSite");
         let live = o
@@ -190,7 +190,10 @@ mod tests {
         assert!(live > 0);
         assert_eq!(c.channel.tickets, live);
         assert_eq!(c.products.len(), 1);
-        assert_eq!((c.products[0].quantity, c.products[0].revenue), (2, 3_000));
+        assert_eq!(
+            (c.products[0].quantity, c.products[0].revenue),
+            (2, Money(3_000))
+        );
         // A minute earlier is still the day before.
         assert_eq!(
             on_sale(&SaleOrder::of(&o, 2), at - 60_000).channel.sale_day,
@@ -209,7 +212,7 @@ mod tests {
                 part.channel.tickets,
                 part.channel.revenue
             ),
-            (0, -1, 0)
+            (0, -1, Money::ZERO)
         );
         assert!(part.products.is_empty());
         let whole = on_cancel(&SaleOrder::of(&o, 2), at, 2, true);
@@ -220,7 +223,7 @@ mod tests {
                 whole.channel.revenue,
                 whole.channel.service_charges
             ),
-            (-1, -2, -10_000, -500)
+            (-1, -2, Money(-10_000), Money(-500))
         );
         assert_eq!(whole.products[0].quantity, -2);
         assert_eq!(whole.channel.sale_day, "2026-03-10");

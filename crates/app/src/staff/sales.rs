@@ -365,14 +365,14 @@ impl LiveService {
                 name: c.name.clone(),
                 name_en: c.name_en.clone(),
                 tickets: 0,
-                revenue: 0,
+                revenue: Money::ZERO,
             });
             t.tickets += c.tickets;
             t.revenue += c.revenue;
             let d = by_day.entry(c.day.clone()).or_insert(DaySales {
                 day: c.day,
                 tickets: 0,
-                revenue: 0,
+                revenue: Money::ZERO,
             });
             d.tickets += c.tickets;
             d.revenue += c.revenue;

@@ -165,8 +165,8 @@ mod tests {
             line,
             presentation_id,
             ticket_id,
-            price,
-            service_charge: 500,
+            price: Money(price),
+            service_charge: Money(500),
         }
     }
 
@@ -189,13 +189,13 @@ mod tests {
         };
         assert_eq!(
             (c(7, 2).tickets, c(7, 2).revenue, c(7, 2).orders),
-            (1, 3000, 1)
+            (1, Money(3000), 1)
         );
         assert_eq!(
             (c(7, 1).tickets, c(7, 1).revenue, c(7, 1).orders),
-            (1, 4000, 0)
+            (1, Money(4000), 0)
         );
-        assert_eq!((c(8, 1).orders, c(8, 1).service_charges), (1, 500));
+        assert_eq!((c(8, 1).orders, c(8, 1).service_charges), (1, Money(500)));
         assert_eq!(
             c(7, 2).sale_day,
             "2026-03-09",
@@ -214,7 +214,7 @@ mod tests {
         assert_eq!(d.len(), 1);
         assert_eq!(
             (d[0].ticket_id, d[0].tickets, d[0].revenue, d[0].orders),
-            (2, -1, -3000, 0)
+            (2, -1, Money(-3000), 0)
         );
         // Then the second: the order leaves, from the first line's cell, where it was counted.
         let d = cells(&all, &all[1..], &[], NIGHT, -1);
@@ -223,7 +223,7 @@ mod tests {
         let line_cell = d.iter().find(|c| c.ticket_id == 1).unwrap();
         assert_eq!(
             (line_cell.tickets, line_cell.revenue, line_cell.orders),
-            (-1, -4000, 0)
+            (-1, Money(-4000), 0)
         );
     }
 }
