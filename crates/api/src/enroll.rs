@@ -5,6 +5,7 @@
 //! (`POST /cart` with `enrollment`).
 
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
@@ -180,7 +181,7 @@ fn season_dto(
         let pid = p.view.presentation.id;
         for (g, tickets) in groups {
             for t in tickets {
-                let price = s.price_of(pid, g.id, t.id, t.price);
+                let price = s.price_of(pid, g.id, t.id, Money(t.price));
                 let is_override = s.presentation_detail.iter().any(|d| {
                     d.presentation_id == pid
                         && d.ticket_group_id == g.id
@@ -196,8 +197,8 @@ fn season_dto(
                         t.id.to_string(),
                         SeasonPriceDto {
                             IsPriceOverride: is_override && s.is_pricing_per_ticket,
-                            Price: price.price,
-                            MembershipPayableAmount: price.membership_payable,
+                            Price: price.price.minor(),
+                            MembershipPayableAmount: price.membership_payable.minor(),
                         },
                     );
             }
@@ -252,8 +253,7 @@ pub(crate) fn presentation_dtos(open: &OpenSeason) -> Vec<SeasonPresentationDto>
                     .is_some_and(|sp| sp.is_required),
                 MembershipPayableAmount: s
                     .presentation(v.presentation.id)
-                    .map(|sp| sp.membership_payable_amount)
-                    .unwrap_or(0),
+                    .map_or(0, |sp| sp.membership_payable_amount.minor()),
                 feature_id: v.feature.id,
                 feature_name: v.feature.name.clone(),
                 feature_name_en: v.feature.name_en.clone(),

@@ -93,7 +93,7 @@ impl From<&Refund> for RefundDto {
                 RefundTarget::Voucher { .. } => "voucher".into(),
                 RefundTarget::Credit { .. } => "credit".into(),
             },
-            amount: r.amount,
+            amount: r.amount.minor(),
             status: r.status.as_str().into(),
             reference: match &r.target {
                 RefundTarget::Credit { reference, .. } => Some(reference.clone()),
@@ -113,9 +113,9 @@ impl From<&Cancellation> for CancellationDto {
             },
             lines: c.lines.clone(),
             whole: c.whole,
-            value: c.value,
-            fee: c.fee,
-            refund: c.refund,
+            value: c.value.minor(),
+            fee: c.fee.minor(),
+            refund: c.refund.minor(),
             refunds: c
                 .refunds
                 .iter()
@@ -140,7 +140,7 @@ impl From<&Cancellation> for CancellationDto {
                 } else {
                     reference.to_owned()
                 },
-                amount,
+                amount: amount.minor(),
             }),
         }
     }

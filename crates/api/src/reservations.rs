@@ -181,7 +181,7 @@ async fn cancellation_terms(
     let fee = state.orders.cancellation_policy().fee;
     let (fee_kind, fee_amount) = match fee.map(|f| f.amount) {
         None => ("none", 0),
-        Some(FeeAmount::Fixed(a)) => ("fixed", a),
+        Some(FeeAmount::Fixed(a)) => ("fixed", a.minor()),
         Some(FeeAmount::PercentBp(bp)) => ("percent", bp),
     };
     Ok(CancellationTerms {
@@ -345,7 +345,11 @@ async fn get_reservation(
             status: order.status.as_str().into(),
             channel: order.channel.as_str().into(),
             referral_mini_site_id: order.referral_mini_site_id,
-            refunded_total: cancellations.iter().map(|c| c.refund).sum(),
+            refunded_total: cancellations
+                .iter()
+                .map(|c| c.refund)
+                .sum::<kupa_domain::money::Money>()
+                .minor(),
             loyalty_points_spent: kupa_app::orders::points_spent(&order.tickets)
                 .iter()
                 .map(|(_, p)| p)

@@ -3,6 +3,7 @@
 use axum::extract::State;
 use kupa_app::tickets::CodeTicketQuery;
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -105,7 +106,7 @@ async fn ticket_by_code(
     let c = &found.code;
     let ticket = dto::Ticket {
         code: Some(c.code.clone()),
-        balance: c.balance,
+        balance: c.balance.map(Money::minor),
         ..dto::Ticket::from(&found.ticket)
     };
     Ok(axum::Json(TicketByCodeResponse {
@@ -118,7 +119,7 @@ async fn ticket_by_code(
             valid_from: c.valid_from.clone(),
             valid_to: c.valid_to.clone(),
             uses_left: found.uses_left,
-            balance: c.balance,
+            balance: c.balance.map(Money::minor),
             min_tickets: c.min_tickets,
             card_prefix: c.card_prefix.clone(),
         },

@@ -7,6 +7,7 @@
 use axum::extract::State;
 use kupa_app::orders::{Order, OrderKind, ReservationReader};
 use kupa_app::vouchers::{self, DonationChoice, VoucherChoice};
+use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -89,7 +90,7 @@ pub fn voucher_choices(lines: &[CartVoucherIn]) -> Vec<VoucherChoice> {
             v.Prices.iter().map(|p| VoucherChoice {
                 class_id: v.SystemVoucherId,
                 price_id: p.SystemVoucherPriceId,
-                amount: p.Price,
+                amount: p.Price.map(Money),
                 quantity: p.selectedQuantity,
             })
         })
@@ -103,7 +104,7 @@ pub fn donation_choices(lines: &[CartDonationIn]) -> Vec<DonationChoice> {
             d.donation_details.iter().map(|x| DonationChoice {
                 donation_id: d.id,
                 detail_id: x.id,
-                amount: x.amount,
+                amount: x.amount.map(Money),
                 quantity: x.selected_quantity,
             })
         })
@@ -149,8 +150,8 @@ impl PricedSystemVoucher {
                 system_voucher_price_id: v.price_id,
                 name: v.name.clone(),
                 name_en: v.name_en.clone(),
-                price: v.price,
-                value: v.value,
+                price: v.price.minor(),
+                value: v.value.map(Money::minor),
                 benefit_tickets: v.benefit_tickets,
                 valid_to: v.valid_to.clone(),
             })
@@ -167,7 +168,7 @@ impl PricedDonation {
                 detail_id: d.detail_id,
                 name: d.name.clone(),
                 name_en: d.name_en.clone(),
-                amount: d.amount,
+                amount: d.amount.minor(),
             })
             .collect()
     }
@@ -201,8 +202,8 @@ impl IssuedVoucher {
                 system_voucher_id: v.class_id,
                 name: v.name.clone(),
                 name_en: v.name_en.clone(),
-                price: v.price,
-                value: v.value,
+                price: v.price.minor(),
+                value: v.value.map(Money::minor),
                 benefit_tickets: v.benefit_tickets,
                 valid_from: v.valid_from.clone(),
                 valid_to: v.valid_to.clone(),
@@ -427,9 +428,9 @@ impl OwnedVoucher {
             name: v.name.clone(),
             name_en: v.name_en.clone(),
             status: v.status(today),
-            price: v.price,
-            value: v.value,
-            balance: v.balance,
+            price: v.price.minor(),
+            value: v.value.map(Money::minor),
+            balance: v.balance.map(Money::minor),
             benefit_tickets: v.benefit_tickets,
             redeemed_tickets: if v.benefit_tickets.is_some() {
                 v.used_count
@@ -574,7 +575,7 @@ async fn voucher_cancel(
         .await?;
     Ok(axum::Json(VoucherCancelResponse {
         system_voucher: OwnedVoucher::of(&after, state.vouchers.today()),
-        refund: done.refund,
+        refund: done.refund.minor(),
         refund_pending: !done.refund_done,
     }))
 }

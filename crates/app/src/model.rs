@@ -3,6 +3,7 @@
 
 use kupa_domain::catalogue::SectionKind;
 pub use kupa_domain::ids::{PresentationId, ReservationId, SessionId};
+use kupa_domain::money::Money;
 use kupa_domain::seating::SeatAddress;
 use serde::{Deserialize, Serialize};
 
@@ -476,8 +477,8 @@ pub struct TicketCode {
     /// Tickets the code may ever be used for; None: no limit.
     pub usage_limit: Option<i64>,
     pub used_count: i64,
-    /// A voucher's remaining value in agorot (reduced at finalisation); None: no balance.
-    pub balance: Option<i64>,
+    /// A voucher's remaining value (reduced at finalisation); None: no balance.
+    pub balance: Option<Money>,
     /// The order needs at least this many seats (a coupon "needs N tickets").
     pub min_tickets: i64,
     /// Credit-card benefit: the card paid with must start with these digits.

@@ -678,7 +678,10 @@ fn the_ticket_codes_cover_every_case_the_demo_shows() {
         rule("GIFT-USED").check_redeemable(t),
         Err(TicketRuleError::CodeUsageLimitExceeded)
     );
-    assert_eq!(rule("VALUE-5000").balance, Some(5000));
+    assert_eq!(
+        rule("VALUE-5000").balance,
+        Some(kupa_domain::money::Money(5000))
+    );
     assert_eq!(rule("VALUE-5000").check_redeemable(t), Ok(()));
     assert_eq!(
         rule("VALUE-EMPTY").check_redeemable(t),

@@ -8,8 +8,10 @@ use jiff::civil::Date;
 use kupa_app::error::StoreResult;
 use kupa_app::model::{Ticket, TicketGroup};
 use kupa_app::ports::CatalogueStore;
-use kupa_app::prices::{PriceChanges, ServiceChargeChange, TicketPriceChange};
-use kupa_app::programme::{Change, NewServiceCharge, NewTicketPrice, PriceStore, Scheduled};
+use kupa_app::prices::{
+    PriceChange, PriceChangeKind, PriceChanges, ServiceChargeChange, TicketPriceChange,
+};
+use kupa_app::programme::{Change, NewPriceChange, PriceStore, Scheduled};
 
 use crate::programme::bump_version;
 use crate::rows::Get;
@@ -29,7 +31,7 @@ fn ticket_change(r: &impl Get) -> R<TicketPriceChange> {
         business_id: r.i("business_id")?,
         ticket_id: r.i("ticket_id")?,
         effective_from: day(r)?,
-        price: r.i("price")?,
+        price: r.m("price")?,
         created_at_ms: r.i("created_at")?,
         staff_user_id: r.i("staff_user_id")?,
     })
@@ -40,7 +42,7 @@ fn charge_change(r: &impl Get) -> R<ServiceChargeChange> {
         id: r.i("id")?,
         business_id: r.i("business_id")?,
         effective_from: day(r)?,
-        amount: r.oi("amount")?,
+        amount: r.om("amount")?,
         percent_bp: r.oi("percent_bp")?,
         per_ticket: r.b("per_ticket")?,
         created_at_ms: r.i("created_at")?,
@@ -69,6 +71,13 @@ fn charge_doc(c: &ServiceChargeChange) -> String {
         "perTicket": c.per_ticket,
     })
     .to_string()
+}
+
+fn change_doc(c: &PriceChange) -> String {
+    match c {
+        PriceChange::TicketPrice(c) => ticket_doc(c),
+        PriceChange::ServiceCharge(c) => charge_doc(c),
+    }
 }
 
 fn withdrawn_doc(id: i64) -> String {
@@ -135,180 +144,144 @@ impl PriceStore for Db {
         read_all(self).await
     }
 
-    async fn schedule_ticket_price(
+    async fn schedule_change(
         &self,
-        new: &NewTicketPrice,
+        new: NewPriceChange<'_>,
         by: Change,
-    ) -> StoreResult<Scheduled<TicketPriceChange>> {
+    ) -> StoreResult<Scheduled<PriceChange>> {
+        let (business_id, effective_from) = match new {
+            NewPriceChange::TicketPrice(n) => (n.business_id, n.effective_from),
+            NewPriceChange::ServiceCharge(n) => (n.business_id, n.effective_from),
+        };
+        let day = effective_from.to_string();
         crate::on_pool!(self, |p| {
             let mut tx = p.begin_write().await.map_err(db_err)?;
             bump_version!(tx);
-            // One change of a ticket per business and day: the key decides, not a read first.
-            let id: Option<i64> = sqlx::query_scalar(
-                "INSERT INTO ticket_price_changes (business_id, ticket_id, effective_from, price, created_at, staff_user_id) \
-                 VALUES ($1, $2, $3, $4, $5, $6) \
-                 ON CONFLICT (business_id, ticket_id, effective_from) DO NOTHING RETURNING id",
-            )
-            .bind(new.business_id)
-            .bind(new.ticket_id)
-            .bind(new.effective_from.to_string())
-            .bind(new.price)
-            .bind(by.at_ms)
-            .bind(by.staff_user_id)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(db_err)?;
-            let Some(id) = id else {
-                let existing: i64 = sqlx::query_scalar(
-                    "SELECT id FROM ticket_price_changes WHERE business_id = $1 AND ticket_id = $2 AND effective_from = $3",
-                )
-                .bind(new.business_id)
-                .bind(new.ticket_id)
-                .bind(new.effective_from.to_string())
-                .fetch_one(&mut *tx)
+            // One change of a ticket (or of the service charge) per business and day: the key
+            // decides, not a read first.
+            let (insert, existing) = match new {
+                NewPriceChange::TicketPrice(n) => (
+                    sqlx::query_scalar(
+                        "INSERT INTO ticket_price_changes (business_id, ticket_id, effective_from, price, created_at, staff_user_id) \
+                         VALUES ($1, $2, $3, $4, $5, $6) \
+                         ON CONFLICT (business_id, ticket_id, effective_from) DO NOTHING RETURNING id",
+                    )
+                    .bind(n.business_id)
+                    .bind(n.ticket_id)
+                    .bind(&day)
+                    .bind(n.price),
+                    sqlx::query_scalar(
+                        "SELECT id FROM ticket_price_changes WHERE business_id = $1 AND ticket_id = $2 AND effective_from = $3",
+                    )
+                    .bind(n.business_id)
+                    .bind(n.ticket_id)
+                    .bind(&day),
+                ),
+                NewPriceChange::ServiceCharge(n) => (
+                    sqlx::query_scalar(
+                        "INSERT INTO service_charge_changes (business_id, effective_from, amount, percent_bp, per_ticket, created_at, staff_user_id) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                         ON CONFLICT (business_id, effective_from) DO NOTHING RETURNING id",
+                    )
+                    .bind(n.business_id)
+                    .bind(&day)
+                    .bind(n.amount)
+                    .bind(n.percent_bp)
+                    .bind(n.per_ticket),
+                    sqlx::query_scalar(
+                        "SELECT id FROM service_charge_changes WHERE business_id = $1 AND effective_from = $2",
+                    )
+                    .bind(n.business_id)
+                    .bind(&day),
+                ),
+            };
+            let id: Option<i64> = insert
+                .bind(by.at_ms)
+                .bind(by.staff_user_id)
+                .fetch_optional(&mut *tx)
                 .await
                 .map_err(db_err)?;
+            let Some(id) = id else {
+                let existing: i64 = existing.fetch_one(&mut *tx).await.map_err(db_err)?;
                 return Ok(Scheduled::Exists(existing));
             };
-            let change = TicketPriceChange {
-                id,
-                business_id: new.business_id,
-                ticket_id: new.ticket_id,
-                effective_from: new.effective_from,
-                price: new.price,
-                created_at_ms: by.at_ms,
-                staff_user_id: by.staff_user_id,
+            let change = match new {
+                NewPriceChange::TicketPrice(n) => PriceChange::TicketPrice(TicketPriceChange {
+                    id,
+                    business_id: n.business_id,
+                    ticket_id: n.ticket_id,
+                    effective_from: n.effective_from,
+                    price: n.price,
+                    created_at_ms: by.at_ms,
+                    staff_user_id: by.staff_user_id,
+                }),
+                NewPriceChange::ServiceCharge(n) => {
+                    PriceChange::ServiceCharge(ServiceChargeChange {
+                        id,
+                        business_id: n.business_id,
+                        effective_from: n.effective_from,
+                        amount: n.amount,
+                        percent_bp: n.percent_bp,
+                        per_ticket: n.per_ticket,
+                        created_at_ms: by.at_ms,
+                        staff_user_id: by.staff_user_id,
+                    })
+                }
             };
             audit!(
                 tx,
                 "priceScheduled",
-                new.business_id,
+                business_id,
                 by,
                 None,
-                ticket_doc(&change)
+                change_doc(&change)
             );
             tx.commit().await.map_err(db_err)?;
             Ok(Scheduled::Done(change))
         })
     }
 
-    async fn schedule_service_charge(
+    async fn withdraw_change(
         &self,
-        new: &NewServiceCharge,
-        by: Change,
-    ) -> StoreResult<Scheduled<ServiceChargeChange>> {
-        crate::on_pool!(self, |p| {
-            let mut tx = p.begin_write().await.map_err(db_err)?;
-            bump_version!(tx);
-            let id: Option<i64> = sqlx::query_scalar(
-                "INSERT INTO service_charge_changes (business_id, effective_from, amount, percent_bp, per_ticket, created_at, staff_user_id) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) \
-                 ON CONFLICT (business_id, effective_from) DO NOTHING RETURNING id",
-            )
-            .bind(new.business_id)
-            .bind(new.effective_from.to_string())
-            .bind(new.amount)
-            .bind(new.percent_bp)
-            .bind(new.per_ticket)
-            .bind(by.at_ms)
-            .bind(by.staff_user_id)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(db_err)?;
-            let Some(id) = id else {
-                let existing: i64 = sqlx::query_scalar(
-                    "SELECT id FROM service_charge_changes WHERE business_id = $1 AND effective_from = $2",
-                )
-                .bind(new.business_id)
-                .bind(new.effective_from.to_string())
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(db_err)?;
-                return Ok(Scheduled::Exists(existing));
-            };
-            let change = ServiceChargeChange {
-                id,
-                business_id: new.business_id,
-                effective_from: new.effective_from,
-                amount: new.amount,
-                percent_bp: new.percent_bp,
-                per_ticket: new.per_ticket,
-                created_at_ms: by.at_ms,
-                staff_user_id: by.staff_user_id,
-            };
-            audit!(
-                tx,
-                "priceScheduled",
-                new.business_id,
-                by,
-                None,
-                charge_doc(&change)
-            );
-            tx.commit().await.map_err(db_err)?;
-            Ok(Scheduled::Done(change))
-        })
-    }
-
-    async fn withdraw_ticket_price(
-        &self,
+        kind: PriceChangeKind,
         id: i64,
         not_before: Date,
         by: Change,
-    ) -> StoreResult<Option<TicketPriceChange>> {
-        crate::on_pool!(self, |p| {
-            let mut tx = p.begin_write().await.map_err(db_err)?;
-            bump_version!(tx);
-            let row = sqlx::query(
+    ) -> StoreResult<Option<PriceChange>> {
+        let delete = match kind {
+            PriceChangeKind::TicketPrice => {
                 "DELETE FROM ticket_price_changes WHERE id = $1 AND effective_from >= $2 \
-                 RETURNING id, business_id, ticket_id, effective_from, price, created_at, staff_user_id",
-            )
-            .bind(id)
-            .bind(not_before.to_string())
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(db_err)?;
-            let Some(row) = row else { return Ok(None) };
-            let change = ticket_change(&row).map_err(db_err)?;
-            audit!(
-                tx,
-                "priceWithdrawn",
-                change.business_id,
-                by,
-                Some(ticket_doc(&change)),
-                withdrawn_doc(change.id)
-            );
-            tx.commit().await.map_err(db_err)?;
-            Ok(Some(change))
-        })
-    }
-
-    async fn withdraw_service_charge(
-        &self,
-        id: i64,
-        not_before: Date,
-        by: Change,
-    ) -> StoreResult<Option<ServiceChargeChange>> {
+                 RETURNING id, business_id, ticket_id, effective_from, price, created_at, staff_user_id"
+            }
+            PriceChangeKind::ServiceCharge => {
+                "DELETE FROM service_charge_changes WHERE id = $1 AND effective_from >= $2 \
+                 RETURNING id, business_id, effective_from, amount, percent_bp, per_ticket, created_at, staff_user_id"
+            }
+        };
         crate::on_pool!(self, |p| {
             let mut tx = p.begin_write().await.map_err(db_err)?;
             bump_version!(tx);
-            let row = sqlx::query(
-                "DELETE FROM service_charge_changes WHERE id = $1 AND effective_from >= $2 \
-                 RETURNING id, business_id, effective_from, amount, percent_bp, per_ticket, created_at, staff_user_id",
-            )
-            .bind(id)
-            .bind(not_before.to_string())
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(db_err)?;
+            let row = sqlx::query(delete)
+                .bind(id)
+                .bind(not_before.to_string())
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(db_err)?;
             let Some(row) = row else { return Ok(None) };
-            let change = charge_change(&row).map_err(db_err)?;
+            let change = match kind {
+                PriceChangeKind::TicketPrice => ticket_change(&row).map(PriceChange::TicketPrice),
+                PriceChangeKind::ServiceCharge => {
+                    charge_change(&row).map(PriceChange::ServiceCharge)
+                }
+            }
+            .map_err(db_err)?;
             audit!(
                 tx,
                 "priceWithdrawn",
-                change.business_id,
+                change.business_id(),
                 by,
-                Some(charge_doc(&change)),
-                withdrawn_doc(change.id)
+                Some(change_doc(&change)),
+                withdrawn_doc(id)
             );
             tx.commit().await.map_err(db_err)?;
             Ok(Some(change))

@@ -2,6 +2,7 @@
 
 use kupa_app::model::*;
 use kupa_domain::catalogue::SectionKind;
+use kupa_domain::money::Money;
 use sqlx::Row;
 use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
@@ -15,6 +16,9 @@ pub(crate) trait Get {
     fn sid(&self, c: &str) -> R<SessionId>;
     fn rid(&self, c: &str) -> R<ReservationId>;
     fn oi(&self, c: &str) -> R<Option<i64>>;
+    /// An amount in minor units, as the `Money` it is.
+    fn m(&self, c: &str) -> R<Money>;
+    fn om(&self, c: &str) -> R<Option<Money>>;
     fn s(&self, c: &str) -> R<String>;
     fn b(&self, c: &str) -> R<bool>;
     fn os(&self, c: &str) -> R<Option<String>>;
@@ -37,6 +41,12 @@ macro_rules! impl_get {
                 self.try_get(c)
             }
             fn oi(&self, c: &str) -> R<Option<i64>> {
+                self.try_get(c)
+            }
+            fn m(&self, c: &str) -> R<Money> {
+                self.try_get(c)
+            }
+            fn om(&self, c: &str) -> R<Option<Money>> {
                 self.try_get(c)
             }
             fn s(&self, c: &str) -> R<String> {

@@ -47,7 +47,7 @@ fn ticket_code(r: &impl Get) -> Result<TicketCode, sqlx::Error> {
         valid_to: r.os("valid_to")?,
         usage_limit: r.oi("usage_limit")?,
         used_count: r.i("used_count")?,
-        balance: r.oi("balance")?,
+        balance: r.om("balance")?,
         min_tickets: r.i("min_tickets")?,
         card_prefix: r.s("card_prefix")?,
         label: r.s("label")?,

@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 use kupa_app::error::StoreResult;
 use kupa_app::vouchers::{SoldVoucher, VoucherCancel, VoucherEvent, VoucherStore};
+use kupa_domain::money::Money;
 
 use crate::rows::Get;
 use crate::{Db, db_err};
@@ -30,9 +31,9 @@ fn sold(r: &impl Get) -> Result<SoldVoucher, sqlx::Error> {
         class_id: r.i("class_id")?,
         name: r.s("name")?,
         name_en: r.s("name_en")?,
-        price: r.i("price")?,
-        value: r.oi("value")?,
-        balance: r.oi("balance")?,
+        price: r.m("price")?,
+        value: r.om("value")?,
+        balance: r.om("balance")?,
         benefit_tickets: r.oi("benefit_tickets")?,
         used_count: r.i("used_count")?,
         valid_from: r.os("valid_from")?.unwrap_or_default(),
@@ -53,7 +54,7 @@ fn redemption(r: &impl Get, by_tickets: bool) -> Result<(i64, VoucherEvent), sql
         VoucherEvent {
             kind: "redeemed".into(),
             at: kupa_domain::time::ms_to_rfc3339(at),
-            amount: (!by_tickets).then_some(n),
+            amount: (!by_tickets).then_some(Money(n)),
             tickets: by_tickets.then_some(n),
             reservation_number: Some(r.s("reservation_number")?),
         },
@@ -72,7 +73,7 @@ macro_rules! cancel_voucher_in {
              WHERE code_key = $1 AND used_count = 0 AND (balance IS NULL OR balance = $2)",
         )
         .bind(&v.code_key)
-        .bind(v.value.unwrap_or(0))
+        .bind(v.value.unwrap_or(Money::ZERO))
         .execute(&mut *$tx)
         .await
         .map_err(db_err)?
@@ -90,7 +91,7 @@ macro_rules! cancel_voucher_in {
             .map_err(db_err)?
             .rows_affected()
                 == 1;
-        let refunded_before: i64 = sqlx::query_scalar(
+        let refunded_before: Money = sqlx::query_scalar(
             "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM refunds WHERE payment_id = $1",
         )
         .bind(c.payment_id)

@@ -453,7 +453,7 @@ mod ticket_codes {
                 code: "VALUE".into(),
                 kind: CodeKind::Voucher,
                 ticket_id: 2,
-                balance: Some(5000),
+                balance: Some(kupa_domain::money::Money(5000)),
                 card_prefix: "4580".into(),
                 min_tickets: 2,
                 ..TicketCode::default()

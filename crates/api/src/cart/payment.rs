@@ -5,6 +5,7 @@
 use super::*;
 use kupa_app::orders::{CartKey, OrderKind};
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -332,8 +333,8 @@ pub(super) async fn payment_voucher(
     Ok(axum::Json(VoucherResponse {
         payment: VoucherPaymentDto {
             reference: v.reference,
-            balance: v.balance,
-            amount: v.amount,
+            balance: v.balance.minor(),
+            amount: v.amount.map(Money::minor),
             currency: "ILS".into(),
         },
     }))

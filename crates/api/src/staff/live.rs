@@ -146,7 +146,7 @@ impl PresentationLive {
             feature_category_id: r.feature_category_id,
             seatplan_id: r.seatplan_id,
             figures: LiveFigures::of(&Figures::of(r)),
-            revenue: with_money.then_some(r.revenue),
+            revenue: with_money.then_some(r.revenue.minor()),
         }
     }
 }

@@ -10,6 +10,7 @@ use kupa_app::model::ServiceCharge;
 use kupa_app::prices::{ServiceChargeChange, TicketPriceChange};
 use kupa_app::programme::{NewServiceCharge, NewTicketPrice, PriceList};
 use kupa_app::{AppError, ErrorCode};
+use kupa_domain::money::Money;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -105,7 +106,7 @@ impl PriceChangeDto {
             business_id: c.business_id,
             effective_from: c.effective_from.to_string(),
             ticket_id: Some(c.ticket_id),
-            price: Some(c.price),
+            price: Some(c.price.minor()),
             service_charge: None,
             created_at: ms_to_rfc3339(c.created_at_ms),
             staff_user_id: c.staff_user_id,
@@ -120,7 +121,7 @@ impl PriceChangeDto {
             ticket_id: None,
             price: None,
             service_charge: Some(ServiceChargeRuleDto {
-                amount: c.amount,
+                amount: c.amount.map(Money::minor),
                 percent_bp: c.percent_bp,
                 per_ticket: c.per_ticket,
             }),
@@ -166,7 +167,7 @@ impl PriceListResponse {
                             name: t.ticket.name,
                             name_en: t.ticket.name_en,
                             price: t.ticket.price,
-                            price_today: t.price_today,
+                            price_today: t.price_today.minor(),
                             by_code_only: t.ticket.by_code_only,
                         })
                         .collect(),
@@ -256,7 +257,7 @@ async fn schedule_ticket(
         business_id: b.business_id,
         ticket_id: b.ticket_id,
         effective_from: parse_day(&b.effective_from)?,
-        price: b.price,
+        price: Money(b.price),
     };
     let c = state.programme.schedule_ticket_price(&caller, new).await?;
     Ok((
@@ -301,7 +302,7 @@ async fn schedule_service_charge(
     let new = NewServiceCharge {
         business_id: b.business_id,
         effective_from: parse_day(&b.effective_from)?,
-        amount: b.amount,
+        amount: b.amount.map(Money),
         percent_bp: b.percent_bp,
         per_ticket: b.per_ticket,
     };
@@ -331,7 +332,7 @@ async fn withdraw_ticket(
     Staff(caller): Staff,
     Path(id): Path<i64>,
 ) -> ApiResult<axum::Json<PriceChangeResponse>> {
-    let c = state.programme.withdraw_ticket_price(&caller, id).await?;
+    let c: TicketPriceChange = state.programme.withdraw_price_change(&caller, id).await?;
     Ok(axum::Json(PriceChangeResponse {
         change: PriceChangeDto::ticket(&c),
     }))
@@ -351,7 +352,7 @@ async fn withdraw_service_charge(
     Staff(caller): Staff,
     Path(id): Path<i64>,
 ) -> ApiResult<axum::Json<PriceChangeResponse>> {
-    let c = state.programme.withdraw_service_charge(&caller, id).await?;
+    let c: ServiceChargeChange = state.programme.withdraw_price_change(&caller, id).await?;
     Ok(axum::Json(PriceChangeResponse {
         change: PriceChangeDto::charge(&c),
     }))

@@ -485,7 +485,7 @@ impl CancelScreeningResponse {
         CancelScreeningResponse {
             already_cancelled: c.already_cancelled,
             orders_refunded: c.orders_refunded,
-            refunded: c.refunded,
+            refunded: c.refunded.minor(),
             holds_released: c.holds_released,
             left_for_box_office: c.left_for_box_office,
         }

@@ -299,7 +299,7 @@ fn ref_rows(lines: &[SoldLine], per_ticket: bool) -> Vec<RefSalesRow> {
             })
         {
             row.quantity += 1;
-            row.revenue += l.price;
+            row.revenue += l.price.minor();
             continue;
         }
         out.push(RefSalesRow {
@@ -315,7 +315,7 @@ fn ref_rows(lines: &[SoldLine], per_ticket: bool) -> Vec<RefSalesRow> {
             reference1: r1,
             reference2: r2,
             quantity: 1,
-            revenue: l.price,
+            revenue: l.price.minor(),
             reservation_number: per_ticket.then(|| l.reservation_number.clone()),
             paid_at: per_ticket.then(|| ms_to_rfc3339(l.paid_at_ms)),
         });

@@ -70,8 +70,8 @@ fn sales_rows(groups: Vec<SalesGroup>, by_feature: bool) -> Vec<SalesRow> {
             name_en: g.name_en,
             location_name: g.location.map(|l| l.1),
             tickets: g.tickets,
-            revenue: g.revenue,
-            service_charges: g.service_charges,
+            revenue: g.revenue.minor(),
+            service_charges: g.service_charges.minor(),
             orders: g.orders,
         })
         .collect()
@@ -229,7 +229,7 @@ fn days(d: &[SalesDay]) -> Vec<SalesDayRow> {
         .map(|d| SalesDayRow {
             business_date: d.date.to_string(),
             tickets: d.tickets,
-            revenue: d.revenue,
+            revenue: d.revenue.minor(),
         })
         .collect()
 }
@@ -252,7 +252,8 @@ fn presentations_response(d: PresentationsData) -> PresentationsSalesResponse {
         .iter()
         .filter(|r| r.location_id != kupa_app::staff::live::EXCLUDED_LOCATION)
         .map(|r| r.revenue)
-        .sum();
+        .sum::<kupa_domain::money::Money>()
+        .minor();
     PresentationsSalesResponse {
         presentations: d
             .presentations
@@ -454,7 +455,7 @@ async fn presentation_data(
                 name: t.name,
                 name_en: t.name_en,
                 tickets: t.tickets,
-                revenue: t.revenue,
+                revenue: t.revenue.minor(),
             })
             .collect(),
         sales_by_day: days(&d.sales_by_day),

@@ -3,6 +3,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use kupa_domain::money::Money;
+
 use super::{CatalogueFileError, err};
 use crate::model::*;
 
@@ -283,7 +285,7 @@ fn check_ticket_codes(d: &CatalogueData, tickets: &HashSet<i64>) -> Result<(), C
                 "{owner}: usedCount must be between 0 and usageLimit"
             )));
         }
-        if c.balance.is_some_and(|b| b < 0) || c.min_tickets < 0 {
+        if c.balance.is_some_and(|b| b < Money::ZERO) || c.min_tickets < 0 {
             return Err(err(format!("{owner}: negative balance or minTickets")));
         }
         if !c.card_prefix.bytes().all(|b| b.is_ascii_digit()) {

@@ -14,6 +14,7 @@ pub use seasons::*;
 
 use jiff::ToSpan;
 use jiff::civil::Date;
+use kupa_domain::money::Money;
 use rand::Rng;
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -38,10 +39,10 @@ pub struct OrderMembership {
     pub type_id: i64,
     pub name: String,
     pub name_en: String,
-    /// Agorot paid.
-    pub price: i64,
-    /// The price's value (agorot): what a series member's balance gets.
-    pub value: i64,
+    /// Paid.
+    pub price: Money,
+    /// The price's value: what a series member's balance gets.
+    pub value: Money,
     pub currency: String,
     /// A new member: its number (8 digits) and row id. None for a top-up.
     pub member_number: Option<String>,
@@ -59,8 +60,12 @@ pub struct OrderMembership {
 
 impl OrderMembership {
     /// The balance the line gives its member: a series' value; other memberships carry none.
-    pub fn balance(&self) -> i64 {
-        if self.type_id == 2 { self.value } else { 0 }
+    pub fn balance(&self) -> Money {
+        if self.type_id == 2 {
+            self.value
+        } else {
+            Money::ZERO
+        }
     }
 }
 
@@ -97,8 +102,8 @@ pub struct OrderMember {
     pub membership_type_id: i64,
     pub name: String,
     pub name_en: String,
-    /// Agorot, as the member has it now.
-    pub balance: i64,
+    /// As the member has it now.
+    pub balance: Money,
     pub start_date: String,
     pub end_date: String,
     /// True: this order topped up an existing member (its days unchanged).
@@ -301,8 +306,8 @@ pub fn membership_lines(
                     type_id: m.type_id,
                     name: m.name.clone(),
                     name_en: m.name_en.clone(),
-                    price: price.price,
-                    value: value_of(&price),
+                    price: Money(price.price),
+                    value: Money(value_of(&price)),
                     currency: currency_of(&price).to_owned(),
                     member_number: Some(new_member_number()),
                     member_id: Some(new_member_id()),
@@ -375,8 +380,8 @@ pub fn membership_lines(
                         type_id: m.type_id,
                         name: m.name.clone(),
                         name_en: m.name_en.clone(),
-                        price: price.price,
-                        value: value_of(&price),
+                        price: Money(price.price),
+                        value: Money(value_of(&price)),
                         currency: currency_of(&price).to_owned(),
                         member_number: None,
                         member_id: None,
@@ -427,7 +432,7 @@ pub fn order_members(lines: &[OrderMembership], mine: &[(Member, Membership)]) -
             membership_type_id: membership.type_id,
             name: membership.name.clone(),
             name_en: membership.name_en.clone(),
-            balance: member.balance,
+            balance: Money(member.balance),
             start_date: member.start_date.clone(),
             end_date: member.end_date.clone(),
             top_up,

@@ -6,6 +6,7 @@
 
 use jiff::civil::Date;
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -42,9 +43,9 @@ pub struct Season {
 pub struct SeasonPresentation {
     pub presentation_id: PresentationId,
     pub is_required: bool,
-    /// Agorot of each ticket's price the member's series balance pays, when the season is not
+    /// What of each ticket's price the member's series balance pays, when the season is not
     /// priced per ticket.
-    pub membership_payable_amount: i64,
+    pub membership_payable_amount: Money,
 }
 
 /// A ticket's price in one presentation of a season priced per ticket.
@@ -56,21 +57,21 @@ pub struct SeasonPrice {
     pub ticket_id: i64,
     /// `price` replaces the ticket's catalogue price.
     pub is_price_override: bool,
-    pub price: i64,
-    /// Agorot of the price the member's series balance pays.
-    pub membership_payable_amount: i64,
+    pub price: Money,
+    /// What of the price the member's series balance pays.
+    pub membership_payable_amount: Money,
 }
 
 /// What one ticket of an enrolment costs in one presentation: all of it, and the part the
 /// member's series balance pays (the rest is money).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeasonTicketPrice {
-    pub price: i64,
-    pub membership_payable: i64,
+    pub price: Money,
+    pub membership_payable: Money,
 }
 
 impl SeasonTicketPrice {
-    pub fn money(&self) -> i64 {
+    pub fn money(&self) -> Money {
         self.price - self.membership_payable
     }
 }
@@ -124,7 +125,7 @@ impl Season {
         presentation_id: PresentationId,
         ticket_group_id: i64,
         ticket_id: i64,
-        catalogue_price: i64,
+        catalogue_price: Money,
     ) -> SeasonTicketPrice {
         if self.is_pricing_per_ticket
             && let Some(d) = self.presentation_detail.iter().find(|d| {
@@ -140,19 +141,19 @@ impl Season {
             };
             return SeasonTicketPrice {
                 price,
-                membership_payable: d.membership_payable_amount.clamp(0, price),
+                membership_payable: d.membership_payable_amount.clamp(Money::ZERO, price),
             };
         }
         let payable = if self.is_pricing_per_ticket {
-            0
+            Money::ZERO
         } else {
             self.presentation(presentation_id)
                 .map(|p| p.membership_payable_amount)
-                .unwrap_or(0)
+                .unwrap_or(Money::ZERO)
         };
         SeasonTicketPrice {
             price: catalogue_price,
-            membership_payable: payable.clamp(0, catalogue_price),
+            membership_payable: payable.clamp(Money::ZERO, catalogue_price),
         }
     }
 
@@ -197,7 +198,7 @@ impl Season {
         if self
             .presentations
             .iter()
-            .any(|p| p.membership_payable_amount < 0)
+            .any(|p| p.membership_payable_amount < Money::ZERO)
         {
             return Some("membershipPayableAmount below 0".into());
         }
@@ -214,7 +215,7 @@ impl Season {
                     d.ticket_group_id
                 ));
             }
-            if d.price < 0 || d.membership_payable_amount < 0 {
+            if d.price < Money::ZERO || d.membership_payable_amount < Money::ZERO {
                 return Some("presentationDetail amounts below 0".into());
             }
             if d.is_price_override && d.membership_payable_amount > d.price {
@@ -239,17 +240,17 @@ mod tests {
                 SeasonPresentation {
                     presentation_id: PresentationId(902),
                     is_required: true,
-                    membership_payable_amount: 0,
+                    membership_payable_amount: Money(0),
                 },
                 SeasonPresentation {
                     presentation_id: PresentationId(901),
                     is_required: true,
-                    membership_payable_amount: 0,
+                    membership_payable_amount: Money(0),
                 },
                 SeasonPresentation {
                     presentation_id: PresentationId(903),
                     is_required: false,
-                    membership_payable_amount: 700,
+                    membership_payable_amount: Money(700),
                 },
             ],
             presentation_detail: vec![SeasonPrice {
@@ -257,8 +258,8 @@ mod tests {
                 ticket_group_id: 10,
                 ticket_id: 1001,
                 is_price_override: true,
-                price: 3000,
-                membership_payable_amount: 1500,
+                price: Money(3000),
+                membership_payable_amount: Money(1500),
             }],
             ..Season::default()
         }
@@ -267,23 +268,23 @@ mod tests {
     #[test]
     fn a_price_override_and_the_part_the_pass_pays() {
         let s = season();
-        let p = s.price_of(PresentationId(901), 10, 1001, 3500);
+        let p = s.price_of(PresentationId(901), 10, 1001, Money(3500));
         assert_eq!(
             (p.price, p.membership_payable, p.money()),
-            (3000, 1500, 1500)
+            (Money(3000), Money(1500), Money(1500))
         );
         // No detail for this presentation: the catalogue price, nothing from the pass.
-        let p = s.price_of(PresentationId(902), 10, 1001, 3500);
-        assert_eq!((p.price, p.membership_payable), (3500, 0));
+        let p = s.price_of(PresentationId(902), 10, 1001, Money(3500));
+        assert_eq!((p.price, p.membership_payable), (Money(3500), Money(0)));
         // Not priced per ticket: the presentation's payable amount.
         let flat = Season {
             is_pricing_per_ticket: false,
             ..season()
         };
-        let p = flat.price_of(PresentationId(903), 10, 1001, 3500);
-        assert_eq!((p.price, p.membership_payable), (3500, 700));
-        let p = flat.price_of(PresentationId(901), 10, 1001, 3500);
-        assert_eq!((p.price, p.membership_payable), (3500, 0));
+        let p = flat.price_of(PresentationId(903), 10, 1001, Money(3500));
+        assert_eq!((p.price, p.membership_payable), (Money(3500), Money(700)));
+        let p = flat.price_of(PresentationId(901), 10, 1001, Money(3500));
+        assert_eq!((p.price, p.membership_payable), (Money(3500), Money(0)));
     }
 
     #[test]
@@ -349,7 +350,7 @@ mod tests {
         };
         assert!(twice.problems().unwrap().contains("twice"));
         let mut bad = season();
-        bad.presentation_detail[0].membership_payable_amount = 4000;
+        bad.presentation_detail[0].membership_payable_amount = Money(4000);
         assert!(bad.problems().unwrap().contains("above the price"));
         let mut stray = season();
         stray.presentation_detail[0].presentation_id = PresentationId(999);

@@ -112,13 +112,20 @@ fn a_membership_without_prices_is_sold_at_its_one_implicit_price() {
     assert_eq!(lines[0].valid_from.as_deref(), Some("2026-11-26"));
     assert_eq!(lines[0].valid_to.as_deref(), Some("2027-11-25"));
     assert_eq!(lines[0].member_number.as_ref().unwrap().len(), 8);
-    assert_eq!(lines[0].balance(), 0, "only a series carries a balance");
+    assert_eq!(
+        lines[0].balance(),
+        Money::ZERO,
+        "only a series carries a balance"
+    );
 }
 
 #[test]
 fn a_series_price_gives_its_value_as_balance() {
     let lines = membership_lines(&catalogue(), &[new(2, 21, 1)], &[], TODAY).unwrap();
-    assert_eq!((lines[0].price, lines[0].balance()), (33000, 35000));
+    assert_eq!(
+        (lines[0].price, lines[0].balance()),
+        (Money(33000), Money(35000))
+    );
 }
 
 #[test]

@@ -50,13 +50,13 @@ const EN: Words = Words {
 pub(super) fn credit_mail(
     order: &Order,
     reference: &str,
-    amount: i64,
+    amount: Money,
     valid_to: &str,
     lang: &str,
 ) -> (String, String, String) {
     let w = if lang == "he" { &HE } else { &EN };
     let first = &order.customer.first_name;
-    let value = kupa_domain::money::Money(amount).display_ils();
+    let value = amount.display_ils();
     let subject = format!(
         "{} – {} ({} {})",
         w.chain, w.subject, w.reservation, order.reservation_number
@@ -113,7 +113,7 @@ impl OrderService {
         &self,
         order: &Order,
         reference: &str,
-        amount: i64,
+        amount: Money,
         valid_to: &str,
     ) -> AppResult<()> {
         if order.customer.email.is_empty() {

@@ -16,7 +16,7 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VoucherCancelled {
     pub cancellation_id: String,
-    pub refund: i64,
+    pub refund: Money,
     /// False while the provider has not confirmed the refund (the sweeper retries it).
     pub refund_done: bool,
 }
@@ -137,7 +137,7 @@ impl OrderService {
                 voucher: v,
                 cancellation_id: &cancellation_id,
                 payment_id: &payment.id,
-                payment_amount: payment.amount,
+                payment_amount: Money(payment.amount),
                 now_ms: now,
             })
             .await?;
@@ -161,7 +161,7 @@ impl OrderService {
             created_at_ms: now,
             updated_at_ms: now,
         };
-        tracing::info!(order = %v.order_id, cancellation = %cancellation_id, amount = v.price, "system voucher cancelled");
+        tracing::info!(order = %v.order_id, cancellation = %cancellation_id, amount = v.price.minor(), "system voucher cancelled");
         let refund_done = self.try_refund(&refund).await?;
         Ok(VoucherCancelled {
             cancellation_id,

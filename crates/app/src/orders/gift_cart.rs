@@ -153,9 +153,9 @@ impl OrderService {
             gift_products(&self.store.chain_products().await?, &cart.products)?
         };
         let products_total: i64 = products.iter().map(|p| p.unit_price * p.quantity).sum();
-        let total: i64 = system_vouchers.iter().map(|v| v.price).sum::<i64>()
-            + donations.iter().map(|d| d.amount).sum::<i64>()
-            + memberships.iter().map(|m| m.price).sum::<i64>()
+        let total: i64 = system_vouchers.iter().map(|v| v.price.minor()).sum::<i64>()
+            + donations.iter().map(|d| d.amount.minor()).sum::<i64>()
+            + memberships.iter().map(|m| m.price.minor()).sum::<i64>()
             + products_total;
         if cart.total.is_some_and(|t| t != total) {
             return Err(AppError::rejected_with(

@@ -108,8 +108,8 @@ const EN: Words = Words {
     digital_ticket: "Digital ticket",
 };
 
-fn shekels(agorot: i64) -> String {
-    kupa_domain::money::Money(agorot).display_ils()
+fn shekels(amount: Money) -> String {
+    amount.display_ils()
 }
 
 fn escape(s: &str) -> String {
@@ -166,7 +166,7 @@ pub(super) fn gift_mail(
                         row.push((w.valid_from.into(), from.clone()));
                         row.push((w.valid_until.into(), to.clone()));
                     }
-                    if m.balance() > 0 {
+                    if m.balance() > Money::ZERO {
                         row.push((w.balance.into(), shekels(m.balance())));
                     }
                 }
@@ -233,7 +233,7 @@ pub(super) fn gift_mail(
     text.push_str(&format!(
         "{}: {}\n{}: {}\n",
         w.total,
-        shekels(order.total),
+        shekels(Money(order.total)),
         w.reservation,
         order.reservation_number
     ));
@@ -274,7 +274,7 @@ pub(super) fn gift_mail(
     html.push_str(&format!(
         "<p>{}: <b>{}</b><br>{}: <b>{}</b></p>",
         escape(w.total),
-        escape(&shekels(order.total)),
+        escape(&shekels(Money(order.total))),
         escape(w.reservation),
         escape(&order.reservation_number)
     ));

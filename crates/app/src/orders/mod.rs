@@ -30,6 +30,7 @@ mod waiver;
 use kupa_domain::ids::PresentationId;
 use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::SessionId;
+use kupa_domain::money::Money;
 use std::sync::Arc;
 
 use kupa_domain::ids::Token;

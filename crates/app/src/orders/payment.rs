@@ -372,7 +372,7 @@ impl OrderService {
             rule.check_redeemable(self.tickets.today())
                 .map_err(AppError::from)?;
             let free = self.free_balance(&rule, session).await?;
-            let amount = pricing::voucher_payment(Money(due), Money(free))
+            let amount = pricing::voucher_payment(Money(due), free)
                 .ok_or_else(|| {
                     AppError::rejected(ErrorCode::VoucherBalance, "לא נותרה יתרה למימוש הטבה")
                 })?
@@ -393,12 +393,12 @@ impl OrderService {
         &self,
         rule: &kupa_domain::tickets::TicketCodeRule,
         session: &SessionId,
-    ) -> AppResult<i64> {
+    ) -> AppResult<Money> {
         let held = self
             .orders
             .voucher_held_by_others(&rule.code, session, self.clock.now_ms())
             .await?;
-        Ok((rule.balance.unwrap_or(0) - held).max(0))
+        Ok((rule.balance.unwrap_or(Money::ZERO) - Money(held)).max(Money::ZERO))
     }
 
     /// GET /payment/voucher: a voucher's balance, and (with a priced cart) the amount it would pay,
@@ -423,7 +423,7 @@ impl OrderService {
             .map_err(AppError::from)?;
         // What other buyers' live orders hold of it is not there to spend (decision 0036).
         let balance = self.free_balance(&rule, session).await?;
-        if balance == 0 {
+        if balance == Money::ZERO {
             return Err(AppError::rejected(
                 ErrorCode::VoucherBalance,
                 "לא נותרה יתרה למימוש הטבה",
@@ -436,14 +436,9 @@ impl OrderService {
                 .await?
             {
                 Some(order) => Some(
-                    pricing::voucher_payment(Money(order.total), Money(balance))
-                        .ok_or_else(|| {
-                            AppError::rejected(
-                                ErrorCode::VoucherBalance,
-                                "לא נותרה יתרה למימוש הטבה",
-                            )
-                        })?
-                        .minor(),
+                    pricing::voucher_payment(Money(order.total), balance).ok_or_else(|| {
+                        AppError::rejected(ErrorCode::VoucherBalance, "לא נותרה יתרה למימוש הטבה")
+                    })?,
                 ),
                 None => None,
             },

@@ -11,6 +11,7 @@
 //! not reprice a pending cart at payment (decision 0049's rule for imported prices).
 
 use jiff::civil::Date;
+use kupa_domain::money::Money;
 
 use crate::error::StoreResult;
 use crate::model::{Presentation, Section, ServiceCharge, Ticket, TicketGroup};
@@ -26,8 +27,7 @@ pub struct TicketPriceChange {
     pub business_id: i64,
     pub ticket_id: i64,
     pub effective_from: Date,
-    /// Agorot.
-    pub price: i64,
+    pub price: Money,
     pub created_at_ms: i64,
     pub staff_user_id: i64,
 }
@@ -39,7 +39,7 @@ pub struct ServiceChargeChange {
     pub id: i64,
     pub business_id: i64,
     pub effective_from: Date,
-    pub amount: Option<i64>,
+    pub amount: Option<Money>,
     pub percent_bp: Option<i64>,
     pub per_ticket: bool,
     pub created_at_ms: i64,
@@ -54,16 +54,95 @@ pub struct PriceChanges {
     pub service_charges: Vec<ServiceChargeChange>,
 }
 
+/// Which kind of scheduled change: a ticket's price or a business's service charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PriceChangeKind {
+    TicketPrice,
+    ServiceCharge,
+}
+
+/// A scheduled change of either kind, as the store hands one back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PriceChange {
+    TicketPrice(TicketPriceChange),
+    ServiceCharge(ServiceChargeChange),
+}
+
+impl PriceChange {
+    pub fn business_id(&self) -> i64 {
+        match self {
+            PriceChange::TicketPrice(c) => c.business_id,
+            PriceChange::ServiceCharge(c) => c.business_id,
+        }
+    }
+}
+
+/// What the calls that treat both kinds alike (finding and withdrawing a change) need of one.
+pub trait ScheduledChange: Sized {
+    const KIND: PriceChangeKind;
+    fn id(&self) -> i64;
+    fn business_id(&self) -> i64;
+    fn effective_from(&self) -> Date;
+    /// The changes of this kind.
+    fn all(changes: PriceChanges) -> Vec<Self>;
+    /// This kind's change, if `change` is one.
+    fn from_change(change: PriceChange) -> Option<Self>;
+}
+
+impl ScheduledChange for TicketPriceChange {
+    const KIND: PriceChangeKind = PriceChangeKind::TicketPrice;
+    fn id(&self) -> i64 {
+        self.id
+    }
+    fn business_id(&self) -> i64 {
+        self.business_id
+    }
+    fn effective_from(&self) -> Date {
+        self.effective_from
+    }
+    fn all(changes: PriceChanges) -> Vec<Self> {
+        changes.tickets
+    }
+    fn from_change(change: PriceChange) -> Option<Self> {
+        match change {
+            PriceChange::TicketPrice(c) => Some(c),
+            PriceChange::ServiceCharge(_) => None,
+        }
+    }
+}
+
+impl ScheduledChange for ServiceChargeChange {
+    const KIND: PriceChangeKind = PriceChangeKind::ServiceCharge;
+    fn id(&self) -> i64 {
+        self.id
+    }
+    fn business_id(&self) -> i64 {
+        self.business_id
+    }
+    fn effective_from(&self) -> Date {
+        self.effective_from
+    }
+    fn all(changes: PriceChanges) -> Vec<Self> {
+        changes.service_charges
+    }
+    fn from_change(change: PriceChange) -> Option<Self> {
+        match change {
+            PriceChange::ServiceCharge(c) => Some(c),
+            PriceChange::TicketPrice(_) => None,
+        }
+    }
+}
+
 impl PriceChanges {
     /// The ticket's price in a screening of `business_id` on local day `day`.
-    pub fn ticket_price(&self, business_id: i64, ticket: &Ticket, day: Date) -> i64 {
+    pub fn ticket_price(&self, business_id: i64, ticket: &Ticket, day: Date) -> Money {
         self.tickets
             .iter()
             .filter(|c| {
                 c.business_id == business_id && c.ticket_id == ticket.id && c.effective_from <= day
             })
             .max_by_key(|c| c.effective_from)
-            .map_or(ticket.price, |c| c.price)
+            .map_or(Money(ticket.price), |c| c.price)
     }
 
     /// The business's service charge for its screenings of local day `day`: the latest change on
@@ -94,7 +173,7 @@ impl PriceChanges {
             business_id,
             name,
             name_en,
-            amount: c.amount,
+            amount: c.amount.map(Money::minor),
             percent_bp: c.percent_bp,
             per_ticket: c.per_ticket,
         })
@@ -113,7 +192,7 @@ impl PriceChanges {
                 let tickets = tickets
                     .into_iter()
                     .map(|mut t| {
-                        t.price = self.ticket_price(p.business_id, &t, day);
+                        t.price = self.ticket_price(p.business_id, &t, day).minor();
                         t
                     })
                     .collect();

@@ -20,7 +20,7 @@ fn change(id: i64, business_id: i64, ticket_id: i64, from: &str, price: i64) -> 
         business_id,
         ticket_id,
         effective_from: day(from),
-        price,
+        price: Money(price),
         created_at_ms: 0,
         staff_user_id: 1,
     }
@@ -55,11 +55,11 @@ fn a_price_holds_from_its_day_on_and_the_latest_change_wins() {
         service_charges: vec![],
     };
     let t = ticket(101, 4200);
-    assert_eq!(changes.ticket_price(1, &t, day("2026-12-09")), 4200);
-    assert_eq!(changes.ticket_price(1, &t, day("2026-12-10")), 4500);
-    assert_eq!(changes.ticket_price(1, &t, day("2026-12-19")), 4500);
-    assert_eq!(changes.ticket_price(1, &t, day("2027-01-05")), 4800);
-    assert_eq!(changes.ticket_price(3, &t, day("2027-01-05")), 4200);
+    assert_eq!(changes.ticket_price(1, &t, day("2026-12-09")), Money(4200));
+    assert_eq!(changes.ticket_price(1, &t, day("2026-12-10")), Money(4500));
+    assert_eq!(changes.ticket_price(1, &t, day("2026-12-19")), Money(4500));
+    assert_eq!(changes.ticket_price(1, &t, day("2027-01-05")), Money(4800));
+    assert_eq!(changes.ticket_price(3, &t, day("2027-01-05")), Money(4200));
 }
 
 #[test]

@@ -32,7 +32,7 @@ pub struct ScreeningCancelled {
     pub already_cancelled: bool,
     /// Orders refunded by this call, and the agorot they got back.
     pub orders_refunded: usize,
-    pub refunded: i64,
+    pub refunded: Money,
     /// Held seats released by this call.
     pub holds_released: usize,
     /// Reservation numbers left for the box office (a ticket already admitted at the door).
@@ -230,7 +230,7 @@ impl ProgrammeService {
             presentation = id,
             user_id = caller.user.id,
             orders = done.orders_refunded,
-            refunded = done.refunded,
+            refunded = done.refunded.minor(),
             holds = done.holds_released,
             again = done.already_cancelled,
             "screening cancelled"
@@ -243,7 +243,7 @@ impl ProgrammeService {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CinemaCancel {
     /// Its tickets of the screening cancelled, this many agorot refunded.
-    Refunded(i64),
+    Refunded(Money),
     /// Nothing left to cancel (another call did it).
     Nothing,
     /// A ticket already admitted: its reservation number, for the box office.

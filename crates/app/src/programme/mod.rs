@@ -27,6 +27,8 @@ pub use remap::*;
 pub use screenings::*;
 pub use switches::*;
 
+use kupa_domain::money::Money;
+
 use crate::booking::BookingService;
 use crate::catalogue_cache::CachedCatalogue;
 use crate::error::{AppError, AppResult, ErrorCode, StoreResult};

@@ -9,10 +9,13 @@ use jiff::civil::Date;
 
 use super::*;
 use crate::model::{ServiceCharge, Ticket, TicketGroup};
-use crate::prices::{PriceChanges, ServiceChargeChange, TicketPriceChange};
+use crate::prices::{
+    PriceChange, PriceChangeKind, PriceChanges, ScheduledChange, ServiceChargeChange,
+    TicketPriceChange,
+};
 
 /// The highest price or fixed service charge taken (₪100,000): anything above is a typing slip.
-const MAX_AGOROT: i64 = 10_000_000;
+const MAX_PRICE: Money = Money(10_000_000);
 
 /// A ticket's new price from a day on, for one business's screenings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +23,7 @@ pub struct NewTicketPrice {
     pub business_id: i64,
     pub ticket_id: i64,
     pub effective_from: Date,
-    pub price: i64,
+    pub price: Money,
 }
 
 /// A business's new service charge from a day on: a fixed amount or basis points.
@@ -28,9 +31,16 @@ pub struct NewTicketPrice {
 pub struct NewServiceCharge {
     pub business_id: i64,
     pub effective_from: Date,
-    pub amount: Option<i64>,
+    pub amount: Option<Money>,
     pub percent_bp: Option<i64>,
     pub per_ticket: bool,
+}
+
+/// A change to schedule, of either kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewPriceChange<'a> {
+    TicketPrice(&'a NewTicketPrice),
+    ServiceCharge(&'a NewServiceCharge),
 }
 
 /// A scheduling written, or refused for a change of the same thing from the same day.
@@ -48,36 +58,27 @@ pub trait PriceStore: Send + Sync {
     /// Every ticket group with its tickets, as the catalogue has them.
     async fn price_list(&self) -> StoreResult<Vec<(TicketGroup, Vec<Ticket>)>>;
     async fn scheduled_changes(&self) -> StoreResult<PriceChanges>;
-    async fn schedule_ticket_price(
+    /// Writes the change unless one of its kind is scheduled for the same thing from the same day.
+    async fn schedule_change(
         &self,
-        new: &NewTicketPrice,
+        new: NewPriceChange<'_>,
         by: Change,
-    ) -> StoreResult<Scheduled<TicketPriceChange>>;
-    async fn schedule_service_charge(
+    ) -> StoreResult<Scheduled<PriceChange>>;
+    /// Deletes the change `id` of `kind` if it starts on `not_before` or later; what it was.
+    async fn withdraw_change(
         &self,
-        new: &NewServiceCharge,
-        by: Change,
-    ) -> StoreResult<Scheduled<ServiceChargeChange>>;
-    /// Deletes the ticket price change `id` if it starts on `not_before` or later; what it was.
-    async fn withdraw_ticket_price(
-        &self,
+        kind: PriceChangeKind,
         id: i64,
         not_before: Date,
         by: Change,
-    ) -> StoreResult<Option<TicketPriceChange>>;
-    async fn withdraw_service_charge(
-        &self,
-        id: i64,
-        not_before: Date,
-        by: Change,
-    ) -> StoreResult<Option<ServiceChargeChange>>;
+    ) -> StoreResult<Option<PriceChange>>;
 }
 
 /// One ticket as the prices panel shows it: the catalogue's price and the one in force today.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListedTicket {
     pub ticket: Ticket,
-    pub price_today: i64,
+    pub price_today: Money,
 }
 
 /// A business's prices: every ticket group, the service charge (the catalogue's and today's), and
@@ -186,7 +187,7 @@ impl ProgrammeService {
     ) -> AppResult<TicketPriceChange> {
         self.own_business(caller, new.business_id).await?;
         self.not_past(new.effective_from)?;
-        if !(0..=MAX_AGOROT).contains(&new.price) {
+        if !(Money::ZERO..=MAX_PRICE).contains(&new.price) {
             return Err(field_error(
                 "price",
                 "a price is whole agorot, from 0 to 10,000,000",
@@ -202,10 +203,9 @@ impl ProgrammeService {
             return Err(field_error("ticketId", "no such ticket"));
         }
         let by = self.change_by(caller);
-        let done = match self.prices.schedule_ticket_price(&new, by).await? {
-            Scheduled::Done(c) => c,
-            Scheduled::Exists(id) => return Err(exists(id)),
-        };
+        let done = self
+            .scheduled(NewPriceChange::TicketPrice(&new), by)
+            .await?;
         self.changed();
         tracing::info!(
             business_id = new.business_id,
@@ -226,7 +226,7 @@ impl ProgrammeService {
         self.own_business(caller, new.business_id).await?;
         self.not_past(new.effective_from)?;
         match (new.amount, new.percent_bp) {
-            (Some(a), None) if (0..=MAX_AGOROT).contains(&a) => {}
+            (Some(a), None) if (Money::ZERO..=MAX_PRICE).contains(&a) => {}
             (None, Some(bp)) if (0..=10_000).contains(&bp) => {}
             (Some(_), None) => return Err(field_error("amount", "an amount is 0 or more agorot")),
             (None, Some(_)) => {
@@ -243,10 +243,9 @@ impl ProgrammeService {
             }
         }
         let by = self.change_by(caller);
-        let done = match self.prices.schedule_service_charge(&new, by).await? {
-            Scheduled::Done(c) => c,
-            Scheduled::Exists(id) => return Err(exists(id)),
-        };
+        let done = self
+            .scheduled(NewPriceChange::ServiceCharge(&new), by)
+            .await?;
         self.changed();
         tracing::info!(
             business_id = new.business_id,
@@ -257,62 +256,45 @@ impl ProgrammeService {
         Ok(done)
     }
 
-    /// Withdraws a scheduled ticket price of the caller's businesses that starts today or later.
-    pub async fn withdraw_ticket_price(
+    /// Writes `new` through the store: the change, or `priceChangeExists`.
+    async fn scheduled<C: ScheduledChange>(
         &self,
-        caller: &Caller,
-        id: i64,
-    ) -> AppResult<TicketPriceChange> {
-        caller.require(Access::Programme)?;
-        let change = self
-            .prices
-            .scheduled_changes()
-            .await?
-            .tickets
-            .into_iter()
-            .find(|c| c.id == id && caller.sees(c.business_id))
-            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such price change"))?;
-        self.not_past(change.effective_from)?;
-        let done = self
-            .prices
-            .withdraw_ticket_price(id, self.today(), self.change_by(caller))
-            .await?
-            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such price change"))?;
-        self.changed();
-        tracing::info!(
-            change = id,
-            user_id = caller.user.id,
-            "ticket price withdrawn"
-        );
-        Ok(done)
+        new: NewPriceChange<'_>,
+        by: Change,
+    ) -> AppResult<C> {
+        match self.prices.schedule_change(new, by).await? {
+            Scheduled::Done(c) => C::from_change(c)
+                .ok_or_else(|| AppError::internal("the store scheduled another kind of change")),
+            Scheduled::Exists(id) => Err(exists(id)),
+        }
     }
 
-    /// Withdraws a scheduled service charge of the caller's businesses that starts today or later.
-    pub async fn withdraw_service_charge(
+    /// Withdraws a scheduled change of `C`'s kind (a ticket price, a service charge) of the
+    /// caller's businesses that starts today or later.
+    pub async fn withdraw_price_change<C: ScheduledChange>(
         &self,
         caller: &Caller,
         id: i64,
-    ) -> AppResult<ServiceChargeChange> {
+    ) -> AppResult<C> {
         caller.require(Access::Programme)?;
-        let change = self
-            .prices
-            .scheduled_changes()
-            .await?
-            .service_charges
+        let no_such = || AppError::rejected(ErrorCode::NotFound, "no such price change");
+        let change = C::all(self.prices.scheduled_changes().await?)
             .into_iter()
-            .find(|c| c.id == id && caller.sees(c.business_id))
-            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such price change"))?;
-        self.not_past(change.effective_from)?;
+            .find(|c| c.id() == id && caller.sees(c.business_id()))
+            .ok_or_else(no_such)?;
+        self.not_past(change.effective_from())?;
         let done = self
             .prices
-            .withdraw_service_charge(id, self.today(), self.change_by(caller))
+            .withdraw_change(C::KIND, id, self.today(), self.change_by(caller))
             .await?
-            .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such price change"))?;
+            .and_then(C::from_change)
+            .ok_or_else(no_such)?;
         self.changed();
         tracing::info!(
             change = id,
+            kind = ?C::KIND,
             user_id = caller.user.id,
-            "service charge withdrawn"
+            "price change withdrawn"
         );
         Ok(done)
     }

@@ -6,6 +6,7 @@
 //! Pure functions here; [`LiveService`] reads the rows and scopes them to the caller.
 
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -52,7 +53,7 @@ pub struct LiveRow {
     pub sold: i64,
     pub held: i64,
     /// Paid, not cancelled tickets' prices, agorot.
-    pub revenue: i64,
+    pub revenue: Money,
 }
 
 /// One paid, not cancelled ticket line.
@@ -75,8 +76,8 @@ pub struct SoldLine {
     pub ticket_name: String,
     pub ticket_name_en: String,
     pub price_policy_id: i64,
-    pub price: i64,
-    pub service_charge: i64,
+    pub price: Money,
+    pub service_charge: Money,
     pub ref1: Option<String>,
     pub ref2: Option<String>,
     pub customer_id: Option<i64>,
@@ -88,7 +89,7 @@ pub struct Figures {
     pub capacity: i64,
     pub sold_quantity: i64,
     pub held_quantity: i64,
-    pub revenue: i64,
+    pub revenue: Money,
     pub presentations: i64,
 }
 
@@ -397,7 +398,7 @@ mod tests {
             capacity,
             sold,
             held,
-            revenue: 0,
+            revenue: Money::ZERO,
         }
     }
 

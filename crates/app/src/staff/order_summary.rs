@@ -10,6 +10,8 @@
 //! its tickets off; a whole cancellation takes the order off altogether (its count, money,
 //! products and remaining tickets), since a cancelled order is no longer a paid one.
 
+use kupa_domain::money::Money;
+
 use crate::orders::{Order, OrderProduct};
 
 use super::summary::sale_day;
@@ -19,8 +21,8 @@ use super::summary::sale_day;
 pub struct SaleOrder<'a> {
     pub business_id: i64,
     pub channel: &'a str,
-    pub total: i64,
-    pub service_charge_total: i64,
+    pub total: Money,
+    pub service_charge_total: Money,
     /// Its tickets not cancelled.
     pub live_tickets: i64,
     pub products: &'a [OrderProduct],
@@ -31,8 +33,8 @@ impl<'a> SaleOrder<'a> {
         SaleOrder {
             business_id,
             channel: order.channel.as_str(),
-            total: order.total,
-            service_charge_total: order.service_charge_total,
+            total: Money(order.total),
+            service_charge_total: Money(order.service_charge_total),
             live_tickets: order
                 .tickets
                 .iter()
@@ -53,8 +55,8 @@ pub struct ChannelDelta {
     pub channel: String,
     pub orders: i64,
     pub tickets: i64,
-    pub revenue: i64,
-    pub service_charges: i64,
+    pub revenue: Money,
+    pub service_charges: Money,
 }
 
 /// A change to one product cell.
@@ -67,7 +69,7 @@ pub struct ProductDelta {
     pub name: String,
     pub name_en: String,
     pub quantity: i64,
-    pub revenue: i64,
+    pub revenue: Money,
 }
 
 /// What a sale changes: its point-of-sale cell and its products' cells.
@@ -89,7 +91,7 @@ fn product_deltas(order: &SaleOrder, day: &str, sign: i64) -> Vec<ProductDelta> 
             name: p.name.clone(),
             name_en: p.name_en.clone(),
             quantity: sign * p.quantity,
-            revenue: sign * p.quantity * p.unit_price,
+            revenue: Money(p.unit_price) * (sign * p.quantity),
         })
         .collect()
 }
@@ -123,7 +125,7 @@ pub fn on_cancel(order: &SaleOrder, paid_at_ms: i64, taken: i64, whole: bool) ->
             product_deltas(order, &day, -1),
         )
     } else {
-        (0, 0, 0, Vec::new())
+        (0, Money::ZERO, Money::ZERO, Vec::new())
     };
     OrderCells {
         channel: ChannelDelta {
@@ -177,7 +179,7 @@ mod tests {
                 c.channel.revenue,
                 c.channel.service_charges
             ),
-            (1, 10_000, 500)
+            (1, Money(10_000), Money(500))
         );
         assert_eq!(c.channel.channel, "miniSite");
         let live = o
@@ -188,7 +190,10 @@ mod tests {
         assert!(live > 0);
         assert_eq!(c.channel.tickets, live);
         assert_eq!(c.products.len(), 1);
-        assert_eq!((c.products[0].quantity, c.products[0].revenue), (2, 3_000));
+        assert_eq!(
+            (c.products[0].quantity, c.products[0].revenue),
+            (2, Money(3_000))
+        );
         // A minute earlier is still the day before.
         assert_eq!(
             on_sale(&SaleOrder::of(&o, 2), at - 60_000).channel.sale_day,
@@ -207,7 +212,7 @@ mod tests {
                 part.channel.tickets,
                 part.channel.revenue
             ),
-            (0, -1, 0)
+            (0, -1, Money::ZERO)
         );
         assert!(part.products.is_empty());
         let whole = on_cancel(&SaleOrder::of(&o, 2), at, 2, true);
@@ -218,7 +223,7 @@ mod tests {
                 whole.channel.revenue,
                 whole.channel.service_charges
             ),
-            (-1, -2, -10_000, -500)
+            (-1, -2, Money(-10_000), Money(-500))
         );
         assert_eq!(whole.products[0].quantity, -2);
         assert_eq!(whole.channel.sale_day, "2026-03-10");

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use jiff::ToSpan;
 use jiff::civil::Date;
+use kupa_domain::money::Money;
 use serde_json::{Map, Value, json};
 
 use super::live::{LiveRow, MAX_RANGE_DAYS, business_range_ms, parse_date, percent};
@@ -25,8 +26,7 @@ pub struct ProductSale {
     pub name: String,
     pub name_en: String,
     pub quantity: i64,
-    /// Agorot.
-    pub revenue: i64,
+    pub revenue: Money,
 }
 
 /// A sales channel's paid orders in a range (by payment time).
@@ -37,9 +37,9 @@ pub struct ChannelSale {
     pub channel: String,
     pub orders: i64,
     pub tickets: i64,
-    /// What the orders were paid (agorot), every kind of order.
-    pub revenue: i64,
-    pub service_charges: i64,
+    /// What the orders were paid, every kind of order.
+    pub revenue: Money,
+    pub service_charges: Money,
 }
 
 /// The reads only reports make, of the business days `first..=last` (`YYYY-MM-DD`) of payment,
@@ -271,7 +271,7 @@ pub fn top_features(rows: &[LiveRow]) -> (Vec<Column>, Vec<Map<String, Value>>) 
         screenings: i64,
         sold: i64,
         capacity: i64,
-        revenue: i64,
+        revenue: Money,
     }
     let mut by_feature: BTreeMap<i64, Sum> = BTreeMap::new();
     for r in rows {
@@ -325,7 +325,7 @@ pub fn products(sales: &[ProductSale]) -> (Vec<Column>, Vec<Map<String, Value>>)
             .entry(s.product_id)
             .or_insert_with(|| ProductSale {
                 quantity: 0,
-                revenue: 0,
+                revenue: Money::ZERO,
                 ..s.clone()
             });
         e.quantity += s.quantity;
@@ -374,8 +374,8 @@ pub fn points_of_sale(sales: &[ChannelSale]) -> (Vec<Column>, Vec<Map<String, Va
             .or_insert_with(|| ChannelSale {
                 orders: 0,
                 tickets: 0,
-                revenue: 0,
-                service_charges: 0,
+                revenue: Money::ZERO,
+                service_charges: Money::ZERO,
                 ..s.clone()
             });
         e.orders += s.orders;
@@ -548,7 +548,7 @@ mod tests {
             capacity: 100,
             sold,
             held: 0,
-            revenue,
+            revenue: Money(revenue),
         }
     }
 
@@ -598,7 +598,7 @@ mod tests {
             name: format!("P{id}"),
             name_en: format!("P{id}"),
             quantity: q,
-            revenue: q * 100,
+            revenue: Money(q * 100),
         };
         let (_, rows) = products(&[p(1, 1, 2), p(2, 1, 3), p(1, 2, 9)]);
         assert_eq!(
@@ -614,8 +614,8 @@ mod tests {
             channel: channel.into(),
             orders: 1,
             tickets: 2,
-            revenue,
-            service_charges: 10,
+            revenue: Money(revenue),
+            service_charges: Money(10),
         };
         let (_, rows) = points_of_sale(&[c("web", 100), c("miniSite", 900), c("web", 50)]);
         assert_eq!(

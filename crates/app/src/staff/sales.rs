@@ -4,6 +4,7 @@
 //! service charge, which is summed apart.
 
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 use std::collections::BTreeMap;
 
 use jiff::ToSpan;
@@ -37,8 +38,8 @@ pub struct SalesGroup {
     /// The location, when the group is a feature at one location.
     pub location: Option<(i64, String, String)>,
     pub tickets: i64,
-    pub revenue: i64,
-    pub service_charges: i64,
+    pub revenue: Money,
+    pub service_charges: Money,
     pub orders: i64,
 }
 
@@ -47,7 +48,7 @@ pub struct SalesGroup {
 pub struct SalesDay {
     pub date: Date,
     pub tickets: i64,
-    pub revenue: i64,
+    pub revenue: Money,
 }
 
 /// A ticket type's sales.
@@ -57,7 +58,7 @@ pub struct TicketTypeSales {
     pub name: String,
     pub name_en: String,
     pub tickets: i64,
-    pub revenue: i64,
+    pub revenue: Money,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -364,14 +365,14 @@ impl LiveService {
                 name: c.name.clone(),
                 name_en: c.name_en.clone(),
                 tickets: 0,
-                revenue: 0,
+                revenue: Money::ZERO,
             });
             t.tickets += c.tickets;
             t.revenue += c.revenue;
             let d = by_day.entry(c.day.clone()).or_insert(DaySales {
                 day: c.day,
                 tickets: 0,
-                revenue: 0,
+                revenue: Money::ZERO,
             });
             d.tickets += c.tickets;
             d.revenue += c.revenue;

@@ -6,6 +6,7 @@
 //! from the orders already paid when it starts without one ([`cells`] for all three).
 
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 use std::collections::BTreeMap;
 
 use super::live::business_date;
@@ -21,8 +22,8 @@ pub struct SalesCell {
     pub feature_name: String,
     pub feature_name_en: String,
     pub tickets: i64,
-    pub revenue: i64,
-    pub service_charges: i64,
+    pub revenue: Money,
+    pub service_charges: Money,
     pub orders: i64,
 }
 
@@ -57,7 +58,7 @@ impl SalesFilter {
 pub struct DaySales {
     pub day: String,
     pub tickets: i64,
-    pub revenue: i64,
+    pub revenue: Money,
 }
 
 /// One presentation's sales of a ticket type paid on one business day.
@@ -68,7 +69,7 @@ pub struct TicketDaySales {
     pub name: String,
     pub name_en: String,
     pub tickets: i64,
-    pub revenue: i64,
+    pub revenue: Money,
 }
 
 /// A ticket line as the summary sees it.
@@ -77,8 +78,8 @@ pub struct SaleLine {
     pub line: i64,
     pub presentation_id: PresentationId,
     pub ticket_id: i64,
-    pub price: i64,
-    pub service_charge: i64,
+    pub price: Money,
+    pub service_charge: Money,
 }
 
 /// A change to one cell (negative for a cancellation).
@@ -89,8 +90,8 @@ pub struct SummaryDelta {
     pub sale_day: String,
     pub ticket_id: i64,
     pub tickets: i64,
-    pub revenue: i64,
-    pub service_charges: i64,
+    pub revenue: Money,
+    pub service_charges: Money,
     pub orders: i64,
 }
 
@@ -122,8 +123,8 @@ pub fn cells(
     for l in counted {
         let c = cell(&mut out, &day, l.presentation_id, l.ticket_id);
         c.tickets += sign;
-        c.revenue += sign * l.price;
-        c.service_charges += sign * l.service_charge;
+        c.revenue += l.price * sign;
+        c.service_charges += l.service_charge * sign;
         if !touched.contains(&l.presentation_id) {
             touched.push(l.presentation_id);
         }
@@ -149,8 +150,8 @@ fn cell<'a>(
             sale_day: day.to_owned(),
             ticket_id,
             tickets: 0,
-            revenue: 0,
-            service_charges: 0,
+            revenue: Money::ZERO,
+            service_charges: Money::ZERO,
             orders: 0,
         })
 }
@@ -164,8 +165,8 @@ mod tests {
             line,
             presentation_id,
             ticket_id,
-            price,
-            service_charge: 500,
+            price: Money(price),
+            service_charge: Money(500),
         }
     }
 
@@ -188,13 +189,13 @@ mod tests {
         };
         assert_eq!(
             (c(7, 2).tickets, c(7, 2).revenue, c(7, 2).orders),
-            (1, 3000, 1)
+            (1, Money(3000), 1)
         );
         assert_eq!(
             (c(7, 1).tickets, c(7, 1).revenue, c(7, 1).orders),
-            (1, 4000, 0)
+            (1, Money(4000), 0)
         );
-        assert_eq!((c(8, 1).orders, c(8, 1).service_charges), (1, 500));
+        assert_eq!((c(8, 1).orders, c(8, 1).service_charges), (1, Money(500)));
         assert_eq!(
             c(7, 2).sale_day,
             "2026-03-09",
@@ -213,7 +214,7 @@ mod tests {
         assert_eq!(d.len(), 1);
         assert_eq!(
             (d[0].ticket_id, d[0].tickets, d[0].revenue, d[0].orders),
-            (2, -1, -3000, 0)
+            (2, -1, Money(-3000), 0)
         );
         // Then the second: the order leaves, from the first line's cell, where it was counted.
         let d = cells(&all, &all[1..], &[], NIGHT, -1);
@@ -222,7 +223,7 @@ mod tests {
         let line_cell = d.iter().find(|c| c.ticket_id == 1).unwrap();
         assert_eq!(
             (line_cell.tickets, line_cell.revenue, line_cell.orders),
-            (-1, -4000, 0)
+            (-1, Money(-4000), 0)
         );
     }
 }

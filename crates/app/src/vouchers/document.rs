@@ -3,7 +3,6 @@
 //! and a QR of its reference (what the box office scans, or the buyer types when paying).
 
 use kupa_documents::{Seat, Ticket, TicketLabels, TicketsDocument};
-use kupa_domain::money::Money;
 
 use super::{OrderSystemVoucher, SystemVoucherClass};
 
@@ -73,7 +72,7 @@ pub fn vouchers_document(
     let he = lang == "he";
     let class_of = |v: &OrderSystemVoucher| classes.iter().find(|c| c.id == v.class_id);
     let worth = |v: &OrderSystemVoucher| match (v.value, v.benefit_tickets) {
-        (Some(value), _) => Money(value).display_ils(),
+        (Some(value), _) => value.display_ils(),
         (None, Some(n)) if he => format!("{n} כרטיסים"),
         (None, Some(n)) => format!("{n} tickets"),
         (None, None) => String::new(),
@@ -118,7 +117,7 @@ pub fn vouchers_document(
             time: worth(v),
             seat: Seat::GeneralAdmission,
             ticket_type: with_extras(i, v),
-            price: Money(v.price).display_ils(),
+            price: v.price.display_ils(),
             price_note: String::new(),
             order_total: String::new(),
             reservation_number: order.reservation_number.to_owned(),

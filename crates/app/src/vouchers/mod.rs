@@ -10,6 +10,7 @@ pub mod waiver;
 
 use jiff::ToSpan;
 use jiff::civil::Date;
+use kupa_domain::money::Money;
 use rand::Rng;
 
 use crate::error::{AppError, AppResult, ErrorCode};
@@ -33,10 +34,10 @@ pub struct OrderSystemVoucher {
     pub price_id: Option<i64>,
     pub name: String,
     pub name_en: String,
-    /// Agorot paid.
-    pub price: i64,
-    /// Agorot the voucher is worth; None for a benefit voucher.
-    pub value: Option<i64>,
+    /// Paid.
+    pub price: Money,
+    /// What the voucher is worth; None for a benefit voucher.
+    pub value: Option<Money>,
     /// Tickets a benefit voucher unlocks; None for a value voucher.
     pub benefit_tickets: Option<i64>,
     /// The "by code" ticket the voucher unlocks when redeemed.
@@ -57,8 +58,7 @@ pub struct OrderDonation {
     pub detail_id: i64,
     pub name: String,
     pub name_en: String,
-    /// Agorot.
-    pub amount: i64,
+    pub amount: Money,
 }
 
 /// A voucher the buyer chose: a class, one of its prices (or the open price with an amount), and
@@ -68,8 +68,8 @@ pub struct VoucherChoice {
     pub class_id: i64,
     /// None: the open price, with `amount`.
     pub price_id: Option<i64>,
-    /// The open price's amount (agorot).
-    pub amount: Option<i64>,
+    /// The open price's amount.
+    pub amount: Option<Money>,
     pub quantity: i64,
 }
 
@@ -79,8 +79,8 @@ pub struct VoucherChoice {
 pub struct DonationChoice {
     pub donation_id: i64,
     pub detail_id: i64,
-    /// The custom amount (agorot).
-    pub amount: Option<i64>,
+    /// The custom amount.
+    pub amount: Option<Money>,
     pub quantity: i64,
 }
 
@@ -184,7 +184,7 @@ pub fn voucher_lines(
                     .ok_or_else(|| {
                         refused(ErrorCode::PriceNotFound, "no such price of this voucher")
                     })?;
-                (p.price, p.value.unwrap_or(p.price))
+                (Money(p.price), Money(p.value.unwrap_or(p.price)))
             }
             None => {
                 let open = class.open_price.ok_or_else(|| {
@@ -199,7 +199,10 @@ pub fn voucher_lines(
                         "give the amount of this open-price voucher",
                     )
                 })?;
-                if amount < open.min || amount > open.max || amount % 100 != 0 {
+                if amount.minor() < open.min
+                    || amount.minor() > open.max
+                    || amount.minor() % 100 != 0
+                {
                     return Err(field(
                         "the amount must be whole shekels between the voucher's minimum and maximum",
                         "amount",
@@ -269,8 +272,9 @@ pub fn donation_lines(
             .find(|d| d.id == choice.detail_id)
             .ok_or_else(|| refused(ErrorCode::PriceNotFound, "no such amount of this donation"))?;
         let amount = if detail.custom_amount {
-            let amount = choice.amount.unwrap_or(0);
-            if amount < detail.min.max(100) || amount > detail.max || amount % 100 != 0 {
+            let amount = choice.amount.unwrap_or(Money::ZERO);
+            let agorot = amount.minor();
+            if agorot < detail.min.max(100) || agorot > detail.max || agorot % 100 != 0 {
                 return Err(field(
                     "the amount must be whole shekels between the minimum and the maximum",
                     "amount",
@@ -279,7 +283,7 @@ pub fn donation_lines(
             }
             amount
         } else {
-            detail.amount
+            Money(detail.amount)
         };
         for _ in 0..choice.quantity {
             lines.push(OrderDonation {

@@ -5,6 +5,7 @@
 
 use kupa_domain::ids::ReservationId;
 use kupa_domain::ids::SessionId;
+use kupa_domain::money::Money;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -29,10 +30,10 @@ pub struct SoldVoucher {
     pub class_id: i64,
     pub name: String,
     pub name_en: String,
-    pub price: i64,
+    pub price: Money,
     /// What it was worth (a value voucher) and what is left of it.
-    pub value: Option<i64>,
-    pub balance: Option<i64>,
+    pub value: Option<Money>,
+    pub balance: Option<Money>,
     /// Tickets a benefit voucher unlocks, and how many were taken.
     pub benefit_tickets: Option<i64>,
     pub used_count: i64,
@@ -60,7 +61,8 @@ pub struct VoucherEvent {
     /// When (UTC, RFC 3339).
     pub at: String,
     /// Agorot paid (purchased), taken off the balance (redeemed), or given back.
-    pub amount: Option<i64>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<i64>))]
+    pub amount: Option<Money>,
     /// Tickets of a benefit voucher taken (redeemed).
     pub tickets: Option<i64>,
     /// The order it happened in.
@@ -88,7 +90,7 @@ impl SoldVoucher {
             return VoucherStatus::Cancelled;
         }
         let used_up = match (self.balance, self.benefit_tickets) {
-            (Some(b), _) => b <= 0,
+            (Some(b), _) => b <= Money::ZERO,
             (None, Some(n)) => self.used_count >= n,
             (None, None) => false,
         };
@@ -143,7 +145,7 @@ pub struct VoucherCancel<'a> {
     pub cancellation_id: &'a str,
     pub payment_id: &'a str,
     /// What the payment paid at the provider: the most it may ever get back.
-    pub payment_amount: i64,
+    pub payment_amount: Money,
     pub now_ms: i64,
 }
 
@@ -231,7 +233,7 @@ impl VoucherService {
             kind: if v.is_credit { "credited" } else { "purchased" }.into(),
             at: kupa_domain::time::ms_to_rfc3339(v.created_at_ms),
             amount: Some(if v.is_credit {
-                v.value.unwrap_or(0)
+                v.value.unwrap_or(Money::ZERO)
             } else {
                 v.price
             }),

@@ -28,7 +28,7 @@ fn choice(price_id: Option<i64>, amount: Option<i64>, quantity: i64) -> VoucherC
     VoucherChoice {
         class_id: 2,
         price_id,
-        amount,
+        amount: amount.map(Money),
         quantity,
     }
 }
@@ -51,7 +51,7 @@ fn each_voucher_is_a_line_with_its_own_reference_and_a_year_of_validity() {
     assert!(
         lines
             .iter()
-            .all(|l| l.price == 5000 && l.value == Some(5000))
+            .all(|l| l.price == Money(5000) && l.value == Some(Money(5000)))
     );
     assert_eq!(
         (lines[0].valid_from.as_str(), lines[0].valid_to.as_str()),
@@ -64,7 +64,10 @@ fn each_voucher_is_a_line_with_its_own_reference_and_a_year_of_validity() {
 #[test]
 fn an_open_price_is_whole_shekels_between_its_bounds() {
     let ok = voucher_lines(&[gift_card()], &[choice(None, Some(15000), 1)], today()).unwrap();
-    assert_eq!((ok[0].price, ok[0].value), (15000, Some(15000)));
+    assert_eq!(
+        (ok[0].price, ok[0].value),
+        (Money(15000), Some(Money(15000)))
+    );
     assert_eq!(
         code(voucher_lines(
             &[gift_card()],
@@ -189,10 +192,10 @@ fn a_donation_is_a_fixed_amount_or_a_custom_one_within_bounds() {
         ],
         ..Default::default()
     };
-    let pick = |detail_id, amount, quantity| DonationChoice {
+    let pick = |detail_id, amount: Option<i64>, quantity| DonationChoice {
         donation_id: 1,
         detail_id,
-        amount,
+        amount: amount.map(Money),
         quantity,
     };
     let lines = donation_lines(
@@ -201,7 +204,7 @@ fn a_donation_is_a_fixed_amount_or_a_custom_one_within_bounds() {
     )
     .unwrap();
     assert_eq!(
-        lines.iter().map(|l| l.amount).collect::<Vec<_>>(),
+        lines.iter().map(|l| l.amount.minor()).collect::<Vec<_>>(),
         vec![1800, 1800, 7200],
         "a fixed amount ignores the client's"
     );

@@ -353,7 +353,7 @@ mod tests {
             price_id: Some(51),
             name: String::new(),
             name_en: String::new(),
-            price: 12000,
+            price: kupa_domain::money::Money(12000),
             value: None,
             benefit_tickets: Some(5),
             ticket_id: 113,

@@ -130,8 +130,8 @@ pub struct TicketCodeRule {
     /// Tickets the code may ever be used for; None: no limit.
     pub usage_limit: Option<i64>,
     pub used_count: i64,
-    /// A voucher's remaining value in agorot; None: the code has no balance.
-    pub balance: Option<i64>,
+    /// A voucher's remaining value; None: the code has no balance.
+    pub balance: Option<Money>,
     /// The order must have at least this many seats (a coupon "needs N tickets").
     pub min_tickets: i64,
     /// Credit-card benefit: the card paid with must start with these digits; empty: any card.
@@ -156,7 +156,7 @@ impl TicketCodeRule {
         if self.uses_left() == Some(0) {
             return Err(TicketRuleError::CodeUsageLimitExceeded);
         }
-        if self.balance.is_some_and(|b| b <= 0) {
+        if self.balance.is_some_and(|b| b <= Money::ZERO) {
             return Err(TicketRuleError::VoucherBalance);
         }
         Ok(())

@@ -114,7 +114,7 @@ fn codes() -> Vec<TicketCodeRule> {
             ..code("GIFT-OLD", CodeKind::Voucher)
         },
         TicketCodeRule {
-            balance: Some(0),
+            balance: Some(Money(0)),
             ..code("GIFT-EMPTY", CodeKind::Voucher)
         },
         TicketCodeRule {

@@ -30,7 +30,7 @@ macro_rules! cancel_in {
                     .map(refund_row)
                     .collect::<R<Vec<_>>>()
                     .map_err(db_err)?;
-                let fee_charged: i64 = sqlx::query_scalar("SELECT cancellation_fee_charged FROM orders WHERE id = $1")
+                let fee_charged: kupa_domain::money::Money = sqlx::query_scalar("SELECT cancellation_fee_charged FROM orders WHERE id = $1")
                     .bind(order_id)
                     .fetch_one(&mut *$tx)
                     .await
@@ -194,7 +194,7 @@ macro_rules! cancel_in {
                             }
                         }
                         // Points paid back, and what the order earned shrunk with its money.
-                        points_on_cancel!($tx, &order, &taken, c.refund, now);
+                        points_on_cancel!($tx, &order, &taken, c.refund.minor(), now);
                         sqlx::query(
                             "UPDATE orders SET cancellation_fee_charged = cancellation_fee_charged + $2, refunded_total = refunded_total + $3, \
                              status = CASE WHEN $4 THEN 'cancelled' ELSE status END, updated_at = $5 WHERE id = $1 AND status = 'paid'",

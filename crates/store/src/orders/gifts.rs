@@ -15,8 +15,8 @@ pub(super) fn system_voucher_row(r: &impl Get) -> R<OrderSystemVoucher> {
         price_id: r.oi("price_id")?,
         name: r.s("name")?,
         name_en: r.s("name_en")?,
-        price: r.i("price")?,
-        value: r.oi("value")?,
+        price: r.m("price")?,
+        value: r.om("value")?,
         benefit_tickets: r.oi("benefit_tickets")?,
         ticket_id: r.i("ticket_id")?,
         reference: r.s("reference")?,
@@ -33,7 +33,7 @@ pub(super) fn donation_row(r: &impl Get) -> R<OrderDonation> {
         detail_id: r.i("detail_id")?,
         name: r.s("name")?,
         name_en: r.s("name_en")?,
-        amount: r.i("amount")?,
+        amount: r.m("amount")?,
     })
 }
 
@@ -45,8 +45,8 @@ pub(super) fn membership_row(r: &impl Get) -> R<OrderMembership> {
         type_id: r.i("type_id")?,
         name: r.s("name")?,
         name_en: r.s("name_en")?,
-        price: r.i("price")?,
-        value: r.i("value")?,
+        price: r.m("price")?,
+        value: r.m("value")?,
         currency: r.s("currency")?,
         member_number: r.os("member_number")?,
         member_id: r.oi("member_id")?,

@@ -6,6 +6,7 @@ use kupa_app::error::{StoreError, StoreResult};
 use kupa_app::orders::OrderTicket;
 use kupa_app::staff::summary::{SaleLine, SummaryDelta, cells};
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 
 use crate::rows::Get;
 use crate::{BeginWrite, Db, db_err};
@@ -15,8 +16,8 @@ pub(crate) fn sale_line(t: &OrderTicket) -> SaleLine {
         line: t.line,
         presentation_id: t.presentation_id,
         ticket_id: t.ticket_id,
-        price: t.price,
-        service_charge: t.service_charge,
+        price: Money(t.price),
+        service_charge: Money(t.service_charge),
     }
 }
 
@@ -188,8 +189,8 @@ fn paid_line(r: &impl Get) -> Result<PaidLine, sqlx::Error> {
             line: r.i("line")?,
             presentation_id: r.p("presentation_id")?,
             ticket_id: r.i("ticket_id")?,
-            price: r.i("price")?,
-            service_charge: r.i("service_charge")?,
+            price: r.m("price")?,
+            service_charge: r.m("service_charge")?,
         },
         cancelled: r.oi("cancelled_at")?.is_some(),
     })
@@ -212,8 +213,8 @@ fn sum_into(
                 .entry((d.presentation_id, d.sale_day.clone(), d.ticket_id))
                 .or_insert(SummaryDelta {
                     tickets: 0,
-                    revenue: 0,
-                    service_charges: 0,
+                    revenue: Money::ZERO,
+                    service_charges: Money::ZERO,
                     orders: 0,
                     ..d.clone()
                 });
@@ -272,8 +273,8 @@ macro_rules! rebuild_order_cells {
                     &SaleOrder {
                         business_id: o.business_id,
                         channel: &o.channel,
-                        total: o.total,
-                        service_charge_total: o.service_charge_total,
+                        total: Money(o.total),
+                        service_charge_total: Money(o.service_charge_total),
                         live_tickets: o.tickets,
                         products: bought.get(&o.id).map(Vec::as_slice).unwrap_or_default(),
                     },
@@ -282,7 +283,7 @@ macro_rules! rebuild_order_cells {
                 let c = cells.channel;
                 let cell = channels
                     .entry((c.sale_day.clone(), c.business_id, c.channel.clone()))
-                    .or_insert(kupa_app::staff::order_summary::ChannelDelta { orders: 0, tickets: 0, revenue: 0, service_charges: 0, ..c.clone() });
+                    .or_insert(kupa_app::staff::order_summary::ChannelDelta { orders: 0, tickets: 0, revenue: Money::ZERO, service_charges: Money::ZERO, ..c.clone() });
                 cell.orders += c.orders;
                 cell.tickets += c.tickets;
                 cell.revenue += c.revenue;
@@ -290,7 +291,7 @@ macro_rules! rebuild_order_cells {
                 for p in cells.products {
                     let cell = products
                         .entry((p.sale_day.clone(), p.business_id, p.product_id))
-                        .or_insert(kupa_app::staff::order_summary::ProductDelta { quantity: 0, revenue: 0, ..p.clone() });
+                        .or_insert(kupa_app::staff::order_summary::ProductDelta { quantity: 0, revenue: Money::ZERO, ..p.clone() });
                     cell.quantity += p.quantity;
                     cell.revenue += p.revenue;
                 }

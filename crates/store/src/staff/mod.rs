@@ -14,6 +14,7 @@ use kupa_app::staff::refs::RefOption;
 use kupa_app::staff::summary::{DaySales, SalesCell, SalesFilter, TicketDaySales};
 use kupa_app::staff::{NewStaffUser, Role, StaffAccount, StaffStore, StaffUser};
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 
 use crate::rows::Get;
 use crate::{Db, db_err};
@@ -150,7 +151,7 @@ fn unpack_live_rows(packed: &str) -> StoreResult<Vec<LiveRow>> {
             capacity: r.14,
             sold: r.15,
             held: r.16,
-            revenue: r.17,
+            revenue: Money(r.17),
         })
         .collect();
     // An aggregate's order is the subquery's in practice, but not promised by either database.
@@ -186,7 +187,7 @@ fn live_row(r: &impl Get) -> Result<LiveRow, sqlx::Error> {
         capacity: r.i("capacity")?,
         sold: r.i("sold")?,
         held: r.i("held")?,
-        revenue: r.i("revenue")?,
+        revenue: r.m("revenue")?,
     })
 }
 
@@ -228,8 +229,8 @@ fn sold_line(r: &impl Get) -> Result<SoldLine, sqlx::Error> {
         ticket_name: r.s("ticket_name")?,
         ticket_name_en: r.s("ticket_name_en")?,
         price_policy_id: r.i("price_policy_id")?,
-        price: r.i("price")?,
-        service_charge: r.i("service_charge")?,
+        price: r.m("price")?,
+        service_charge: r.m("service_charge")?,
         ref1: r.os("ref1")?,
         ref2: r.os("ref2")?,
         customer_id: r.oi("customer_id")?,

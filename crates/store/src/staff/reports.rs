@@ -17,7 +17,7 @@ fn product_sale(r: &impl Get) -> Result<ProductSale, sqlx::Error> {
         name: r.s("name")?,
         name_en: r.s("name_en")?,
         quantity: r.i("quantity")?,
-        revenue: r.i("revenue")?,
+        revenue: r.m("revenue")?,
     })
 }
 
@@ -27,8 +27,8 @@ fn channel_sale(r: &impl Get) -> Result<ChannelSale, sqlx::Error> {
         channel: r.s("channel")?,
         orders: r.i("orders")?,
         tickets: r.i("tickets")?,
-        revenue: r.i("revenue")?,
-        service_charges: r.i("service_charges")?,
+        revenue: r.m("revenue")?,
+        service_charges: r.m("service_charges")?,
     })
 }
 

@@ -18,8 +18,8 @@ fn cell(r: &impl Get) -> Result<SalesCell, sqlx::Error> {
         feature_name: r.s("feature_name")?,
         feature_name_en: r.s("feature_name_en")?,
         tickets: r.i("tickets")?,
-        revenue: r.i("revenue")?,
-        service_charges: r.i("service_charges")?,
+        revenue: r.m("revenue")?,
+        service_charges: r.m("service_charges")?,
         orders: r.i("orders")?,
     })
 }
@@ -28,7 +28,7 @@ fn day(r: &impl Get) -> Result<DaySales, sqlx::Error> {
     Ok(DaySales {
         day: r.s("sale_day")?,
         tickets: r.i("tickets")?,
-        revenue: r.i("revenue")?,
+        revenue: r.m("revenue")?,
     })
 }
 
@@ -39,7 +39,7 @@ fn ticket_day(r: &impl Get) -> Result<TicketDaySales, sqlx::Error> {
         name: r.s("name")?,
         name_en: r.s("name_en")?,
         tickets: r.i("tickets")?,
-        revenue: r.i("revenue")?,
+        revenue: r.m("revenue")?,
     })
 }
 

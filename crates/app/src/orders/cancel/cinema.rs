@@ -71,7 +71,7 @@ impl OrderService {
             }
             Err(other) => return Err(other.into()),
         };
-        tracing::info!(reservation = %order.id, cancellation = %done.id, presentation = presentation_id.get(), refund = done.refund, "tickets cancelled by the cinema");
+        tracing::info!(reservation = %order.id, cancellation = %done.id, presentation = presentation_id.get(), refund = done.refund.minor(), "tickets cancelled by the cinema");
         self.booking.publish(
             presentation_id,
             SeatChangeKind::Released,
@@ -95,7 +95,7 @@ impl OrderService {
         } else {
             &feature.name_en
         };
-        let amount = kupa_domain::money::Money(done.refund).display_ils();
+        let amount = done.refund.display_ils();
         let (subject, text) = if lang == "he" {
             (
                 format!("ההקרנה בוטלה – הזמנה {}", order.reservation_number),

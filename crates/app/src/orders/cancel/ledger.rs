@@ -71,7 +71,7 @@ pub struct Refund {
     pub cancellation_id: String,
     pub order_id: ReservationId,
     pub target: RefundTarget,
-    pub amount: i64,
+    pub amount: Money,
     pub status: RefundStatus,
     pub attempts: i64,
     pub created_at_ms: i64,
@@ -89,11 +89,11 @@ pub struct Cancellation {
     pub whole: bool,
     /// Price and own service charge of the tickets cancelled, plus (with the last ticket) the
     /// products and the order's per-order service charge.
-    pub value: i64,
+    pub value: Money,
     /// The cancellation service charge kept.
-    pub fee: i64,
+    pub fee: Money,
     /// `value - fee`, split over `refunds`.
-    pub refund: i64,
+    pub refund: Money,
     pub refunds: Vec<Refund>,
     pub created_at_ms: i64,
     pub dry_run: bool,
@@ -101,7 +101,7 @@ pub struct Cancellation {
 
 impl Cancellation {
     /// The voucher credit it gave (reference, amount), if the refund was taken as credit.
-    pub fn credit(&self) -> Option<(&str, i64)> {
+    pub fn credit(&self) -> Option<(&str, Money)> {
         self.refunds.iter().find_map(|r| match &r.target {
             RefundTarget::Credit { reference, .. } => Some((reference.as_str(), r.amount)),
             _ => None,
@@ -118,7 +118,7 @@ pub struct CancelFacts<'a> {
     /// Every refund of the order so far.
     pub previous: &'a [Refund],
     /// The per-order charge already kept by earlier cancellations.
-    pub fee_charged: i64,
+    pub fee_charged: Money,
 }
 
 /// The lines of each ticket: a main ticket and the sub tickets its multiply factor made, which
@@ -183,19 +183,22 @@ pub fn plan(
     }
     let left = groups.iter().filter(live).count();
     let whole = chosen.len() == left;
-    let group_value =
-        |g: &Vec<&OrderTicket>| -> i64 { g.iter().map(|t| t.price + t.service_charge).sum() };
-    let tickets_value: i64 = chosen.iter().map(|g| group_value(g)).sum();
+    let group_value = |g: &Vec<&OrderTicket>| -> Money {
+        g.iter()
+            .map(|t| Money(t.price) + Money(t.service_charge))
+            .sum()
+    };
+    let tickets_value: Money = chosen.iter().map(|g| group_value(g)).sum();
     // The products and the per-order part of the service charge go back with the last ticket.
     let extras = if whole {
-        let own: i64 = order.tickets.iter().map(|t| t.service_charge).sum();
-        order.products_total + (order.service_charge_total - own).max(0)
+        let own: Money = order.tickets.iter().map(|t| Money(t.service_charge)).sum();
+        Money(order.products_total) + (Money(order.service_charge_total) - own).max(Money::ZERO)
     } else {
-        0
+        Money::ZERO
     };
     let value = tickets_value + extras;
     let fee = match fee {
-        None => 0,
+        None => Money::ZERO,
         Some(CancellationFee {
             amount,
             scope: FeeScope::PerTicket,
@@ -203,7 +206,7 @@ pub fn plan(
             .iter()
             .map(|g| match amount {
                 FeeAmount::Fixed(a) => a,
-                FeeAmount::PercentBp(bp) => Money(group_value(g)).percent_bp(bp).minor(),
+                FeeAmount::PercentBp(bp) => group_value(g).percent_bp(bp),
             })
             .sum(),
         Some(CancellationFee {
@@ -212,9 +215,9 @@ pub fn plan(
         }) => {
             let whole_fee = match amount {
                 FeeAmount::Fixed(a) => a,
-                FeeAmount::PercentBp(bp) => Money(order.total).percent_bp(bp).minor(),
+                FeeAmount::PercentBp(bp) => Money(order.total).percent_bp(bp),
             };
-            (whole_fee - facts.fee_charged).max(0)
+            (whole_fee - facts.fee_charged).max(Money::ZERO)
         }
     }
     .min(value);
@@ -246,20 +249,20 @@ pub fn plan(
 /// that voucher's balance instead (done at once); the vouchers' parts go back to them as ever.
 fn split_refund(
     facts: &CancelFacts<'_>,
-    refund: i64,
+    refund: Money,
     credit: Option<&CreditVoucher>,
     id: &str,
     now_ms: i64,
 ) -> Vec<Refund> {
-    if refund <= 0 {
+    if refund <= Money::ZERO {
         return Vec::new();
     }
     let order = facts.order;
     let paid_by_payment = facts
         .payment
         .filter(|p| p.method != PaymentMethod::Voucher)
-        .map_or(0, |p| p.amount);
-    let back_to = |target: &RefundTarget| -> i64 {
+        .map_or(Money::ZERO, |p| Money(p.amount));
+    let back_to = |target: &RefundTarget| -> Money {
         facts
             .previous
             .iter()
@@ -267,9 +270,9 @@ fn split_refund(
             .map(|r| r.amount)
             .sum()
     };
-    let refunded_before: i64 = facts.previous.iter().map(|r| r.amount).sum();
+    let refunded_before: Money = facts.previous.iter().map(|r| r.amount).sum();
     let mut out = Vec::new();
-    let make = |target: RefundTarget, amount: i64, suffix: String| Refund {
+    let make = |target: RefundTarget, amount: Money, suffix: String| Refund {
         id: format!("{id}:{suffix}"),
         cancellation_id: id.to_owned(),
         order_id: order.id.clone(),
@@ -280,12 +283,12 @@ fn split_refund(
         created_at_ms: now_ms,
         updated_at_ms: now_ms,
     };
-    let mut to_payment = 0;
+    let mut to_payment = Money::ZERO;
     let payment_target = facts.payment.map(|p| RefundTarget::Payment {
         payment_id: p.id.clone(),
     });
     // What went back to the payment before, as money or as credit in its stead.
-    let payment_back = |pid: &str| -> i64 {
+    let payment_back = |pid: &str| -> Money {
         facts
             .previous
             .iter()
@@ -294,39 +297,39 @@ fn split_refund(
             .sum()
     };
     let payment_left = match &payment_target {
-        Some(RefundTarget::Payment { payment_id }) if paid_by_payment > 0 => {
+        Some(RefundTarget::Payment { payment_id }) if paid_by_payment > Money::ZERO => {
             paid_by_payment - payment_back(payment_id)
         }
-        _ => 0,
+        _ => Money::ZERO,
     };
-    if payment_left > 0 && order.total > 0 {
-        let share = half_up_div(
-            (refunded_before + refund) as i128 * paid_by_payment as i128,
+    if payment_left > Money::ZERO && order.total > 0 {
+        let share = Money(half_up_div(
+            (refunded_before + refund).minor() as i128 * paid_by_payment.minor() as i128,
             order.total as i128,
-        ) - (paid_by_payment - payment_left);
-        to_payment = share.clamp(0, payment_left.min(refund));
+        )) - (paid_by_payment - payment_left);
+        to_payment = share.clamp(Money::ZERO, payment_left.min(refund));
     }
     let mut rest = refund - to_payment;
     for v in order.vouchers.iter().rev() {
-        if rest == 0 {
+        if rest == Money::ZERO {
             break;
         }
         let target = RefundTarget::Voucher {
             code: v.code.clone(),
         };
-        let left = v.amount - back_to(&target);
-        let take = rest.min(left).max(0);
-        if take > 0 {
+        let left = Money(v.amount) - back_to(&target);
+        let take = rest.min(left).max(Money::ZERO);
+        if take > Money::ZERO {
             out.push(make(target, take, format!("voucher:{}", v.code)));
             rest -= take;
         }
     }
     // Rounding left an agora or two the vouchers cannot take: the payment takes it, if it can.
-    if rest > 0 && payment_left > to_payment {
+    if rest > Money::ZERO && payment_left > to_payment {
         let more = rest.min(payment_left - to_payment);
         to_payment += more;
     }
-    if to_payment > 0
+    if to_payment > Money::ZERO
         && let Some(RefundTarget::Payment { payment_id }) = payment_target
     {
         match credit {

@@ -25,17 +25,17 @@ impl OrderService {
         };
         let ask = GatewayRefund {
             key: r.id.clone(),
-            amount: r.amount,
+            amount: r.amount.minor(),
         };
         match self.gateway.refund(&payment, &ask).await {
             Ok(()) => {
                 self.orders.settle_refund(&r.id, true, now).await?;
-                tracing::info!(refund = %r.id, amount = r.amount, "refund confirmed by the provider");
+                tracing::info!(refund = %r.id, amount = r.amount.minor(), "refund confirmed by the provider");
                 Ok(true)
             }
             Err(e) => {
                 self.orders.settle_refund(&r.id, false, now).await?;
-                tracing::warn!(refund = %r.id, amount = r.amount, error = %e, "refund not confirmed by the provider; pending, will retry");
+                tracing::warn!(refund = %r.id, amount = r.amount.minor(), error = %e, "refund not confirmed by the provider; pending, will retry");
                 Ok(false)
             }
         }

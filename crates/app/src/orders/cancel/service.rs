@@ -85,7 +85,7 @@ impl OrderService {
         if done.dry_run {
             return Ok(done);
         }
-        tracing::info!(reservation = %order.id, cancellation = %done.id, lines = done.lines.len(), refund = done.refund, fee = done.fee, credit = done.credit().is_some(), "reservation cancelled");
+        tracing::info!(reservation = %order.id, cancellation = %done.id, lines = done.lines.len(), refund = done.refund.minor(), fee = done.fee.minor(), credit = done.credit().is_some(), "reservation cancelled");
         if let (Some((reference, amount)), Some(credit)) = (done.credit(), &request.credit) {
             // The cancellation stands whatever the mail does; the customer area lists the voucher.
             if let Err(e) = self

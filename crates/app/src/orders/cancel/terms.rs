@@ -1,6 +1,7 @@
 //! The cancellation's terms from configuration (the service charge, the window, the methods that
 //! cannot be refunded online), what the buyer asks to cancel, and why a cancellation is refused.
 
+use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{AppError, ErrorCode};
@@ -11,8 +12,7 @@ use super::super::*;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum FeeAmount {
-    /// Agorot.
-    Fixed(i64),
+    Fixed(Money),
     /// Basis points (1 % = 100) of the value cancelled (per ticket) or of the order's total (per
     /// order), rounded half up to the agora.
     PercentBp(i64),
@@ -47,11 +47,15 @@ impl CancellationFee {
             ));
         };
         let amount = match kind {
-            "fixed" => {
-                FeeAmount::Fixed(value.parse::<i64>().ok().filter(|v| *v >= 0).ok_or_else(
-                    || format!("cancellation fee {s:?}: agorot must be a whole number"),
-                )?)
-            }
+            "fixed" => FeeAmount::Fixed(Money(
+                value
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|v| *v >= 0)
+                    .ok_or_else(|| {
+                        format!("cancellation fee {s:?}: agorot must be a whole number")
+                    })?,
+            )),
             "percent" => FeeAmount::PercentBp(
                 percent_bp(value)
                     .filter(|bp| (0..=10_000).contains(bp))
@@ -107,7 +111,7 @@ impl Default for CancellationPolicy {
     fn default() -> CancellationPolicy {
         CancellationPolicy {
             fee: Some(CancellationFee {
-                amount: FeeAmount::Fixed(500),
+                amount: FeeAmount::Fixed(Money(500)),
                 scope: FeeScope::PerTicket,
             }),
             window_minutes: 120,

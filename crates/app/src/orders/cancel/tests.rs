@@ -8,7 +8,7 @@ fn fees_parse_from_configuration() {
     assert_eq!(
         CancellationFee::parse("fixed:500:perTicket"),
         Ok(Some(CancellationFee {
-            amount: FeeAmount::Fixed(500),
+            amount: FeeAmount::Fixed(Money(500)),
             scope: FeeScope::PerTicket
         }))
     );
@@ -199,7 +199,7 @@ fn run(
         order: o,
         payment: Some(p),
         previous,
-        fee_charged: charged,
+        fee_charged: Money(charged),
     };
     plan(
         &facts,
@@ -230,7 +230,7 @@ fn a_percent_charge_per_ticket_rounds_each_ticket_half_up() {
     let c = run(&o, &card(o.total), &[], 0, None, "percent:12.5:perTicket");
     assert_eq!(
         (c.value, c.fee, c.refund),
-        (12249, 519 + 513 + 500, 12249 - 1532)
+        (Money(12249), Money(519 + 513 + 500), Money(12249 - 1532))
     );
     // Fixed per ticket: one charge per ticket, whatever its price.
     let c = run(
@@ -243,7 +243,7 @@ fn a_percent_charge_per_ticket_rounds_each_ticket_half_up() {
     );
     assert_eq!(
         (c.value, c.fee, c.refund, c.whole),
-        (4100, 500, 3600, false)
+        (Money(4100), Money(500), Money(3600), false)
     );
 }
 
@@ -262,7 +262,10 @@ fn a_per_order_charge_is_kept_once_over_partial_cancels() {
         Some(vec![1]),
         "fixed:700:perOrder",
     );
-    assert_eq!((c.value, c.fee, c.refund), (4000, 700, 3300));
+    assert_eq!(
+        (c.value, c.fee, c.refund),
+        (Money(4000), Money(700), Money(3300))
+    );
     let mut o2 = o.clone();
     o2.tickets[0].cancelled_at_ms = Some(5);
     let c2 = run(
@@ -276,9 +279,9 @@ fn a_per_order_charge_is_kept_once_over_partial_cancels() {
     // The last ticket brings back the per-order service charge (300) too; no second charge.
     assert_eq!(
         (c2.value, c2.fee, c2.refund, c2.whole),
-        (4300, 0, 4300, true)
+        (Money(4300), Money(0), Money(4300), true)
     );
-    assert_eq!(c.refund + c2.refund, o.total - 700);
+    assert_eq!(c.refund + c2.refund, Money(o.total - 700));
     // A percent per order is of the order's total: 10 % of 8300 = 830, kept once.
     let c = run(
         &o,
@@ -288,7 +291,7 @@ fn a_per_order_charge_is_kept_once_over_partial_cancels() {
         Some(vec![1]),
         "percent:10:perOrder",
     );
-    assert_eq!(c.fee, 830);
+    assert_eq!(c.fee, Money(830));
     // A charge never exceeds what is cancelled.
     let c = run(
         &o,
@@ -298,7 +301,10 @@ fn a_per_order_charge_is_kept_once_over_partial_cancels() {
         Some(vec![1]),
         "fixed:9000:perOrder",
     );
-    assert_eq!((c.fee, c.refund, c.refunds.len()), (4000, 0, 0));
+    assert_eq!(
+        (c.fee, c.refund, c.refunds.len()),
+        (Money(4000), Money(0), 0)
+    );
 }
 
 #[test]
@@ -322,7 +328,7 @@ fn a_ticket_with_a_multiply_factor_is_never_split() {
     );
     assert_eq!(
         (c.lines.clone(), c.value, c.fee),
-        (vec![1, 2], 9000, 500),
+        (vec![1, 2], Money(9000), Money(500)),
         "naming the sub ticket takes its main ticket"
     );
     assert!(!c.whole);
@@ -342,7 +348,7 @@ fn vouchers_and_the_card_get_back_in_proportion_and_never_more_than_they_paid() 
     let p = card(7000);
     let c = run(&o, &p, &[], 0, Some(vec![1]), "fixed:333:perTicket");
     // 4667 back: card round(4667 * 0.7) = 3267, voucher 1400.
-    let amounts: Vec<(RefundTarget, i64)> = c
+    let amounts: Vec<(RefundTarget, Money)> = c
         .refunds
         .iter()
         .map(|r| (r.target.clone(), r.amount))
@@ -354,33 +360,33 @@ fn vouchers_and_the_card_get_back_in_proportion_and_never_more_than_they_paid() 
                 RefundTarget::Payment {
                     payment_id: "p".into()
                 },
-                3267
+                Money(3267)
             ),
-            (RefundTarget::Voucher { code: "v".into() }, 1400),
+            (RefundTarget::Voucher { code: "v".into() }, Money(1400)),
         ]
     );
     let mut o2 = o.clone();
     o2.tickets[0].cancelled_at_ms = Some(5);
     let c2 = run(&o2, &p, &c.refunds, 333, None, "fixed:333:perTicket");
-    let card_back: i64 = c
+    let card_back: Money = c
         .refunds
         .iter()
         .chain(&c2.refunds)
         .filter(|r| matches!(r.target, RefundTarget::Payment { .. }))
         .map(|r| r.amount)
         .sum();
-    let voucher_back: i64 = c
+    let voucher_back: Money = c
         .refunds
         .iter()
         .chain(&c2.refunds)
         .filter(|r| matches!(r.target, RefundTarget::Voucher { .. }))
         .map(|r| r.amount)
         .sum();
-    assert_eq!(card_back + voucher_back, 10000 - 666);
-    assert!(card_back <= 7000 && voucher_back <= 3000);
+    assert_eq!(card_back + voucher_back, Money(10000 - 666));
+    assert!(card_back <= Money(7000) && voucher_back <= Money(3000));
     assert_eq!(
         card_back,
-        (9334 * 7 + 5) / 10,
+        Money((9334 * 7 + 5) / 10),
         "cumulative proportion, rounded half up"
     );
 }
@@ -393,7 +399,7 @@ fn nothing_left_or_an_unknown_line_is_refused() {
         order: &o,
         payment: Some(&p),
         previous: &[],
-        fee_charged: 0,
+        fee_charged: Money::ZERO,
     };
     assert_eq!(
         plan(
@@ -414,7 +420,7 @@ fn nothing_left_or_an_unknown_line_is_refused() {
         order: &o,
         payment: Some(&p),
         previous: &[],
-        fee_charged: 0,
+        fee_charged: Money::ZERO,
     };
     assert_eq!(
         plan(&facts, &CancelRequest::default(), None, "c", 1),
@@ -434,22 +440,37 @@ fn the_worked_example_of_the_api_document() {
     );
     assert_eq!(o.total, 9200);
     let p = card(6200);
-    let parts = |c: &Cancellation| -> Vec<i64> { c.refunds.iter().map(|r| r.amount).collect() };
+    let parts =
+        |c: &Cancellation| -> Vec<i64> { c.refunds.iter().map(|r| r.amount.minor()).collect() };
     let c1 = run(&o, &p, &[], 0, Some(vec![1]), "percent:12.5:perTicket");
     assert_eq!(
         (c1.value, c1.fee, c1.refund, parts(&c1)),
-        (4500, 563, 3937, vec![2653, 1284])
+        (Money(4500), Money(563), Money(3937), vec![2653, 1284])
     );
     let mut o2 = o.clone();
     o2.tickets[0].cancelled_at_ms = Some(5);
-    let c2 = run(&o2, &p, &c1.refunds, c1.fee, None, "percent:12.5:perTicket");
+    let c2 = run(
+        &o2,
+        &p,
+        &c1.refunds,
+        c1.fee.minor(),
+        None,
+        "percent:12.5:perTicket",
+    );
     assert_eq!(
         (c2.value, c2.fee, c2.refund, parts(&c2)),
-        (4700, 563, 4137, vec![2788, 1349])
+        (Money(4700), Money(563), Money(4137), vec![2788, 1349])
     );
     let c1 = run(&o, &p, &[], 0, Some(vec![1]), "fixed:700:perOrder");
-    let c2 = run(&o2, &p, &c1.refunds, c1.fee, None, "fixed:700:perOrder");
-    assert_eq!((c1.fee, c2.fee), (700, 0));
+    let c2 = run(
+        &o2,
+        &p,
+        &c1.refunds,
+        c1.fee.minor(),
+        None,
+        "fixed:700:perOrder",
+    );
+    assert_eq!((c1.fee, c2.fee), (Money(700), Money(0)));
 }
 
 fn credit_voucher() -> CreditVoucher {
@@ -482,7 +503,7 @@ fn credit_takes_the_cards_part_at_once_and_counts_against_the_card_afterwards() 
         order: &o,
         payment: Some(&p),
         previous: &[],
-        fee_charged: 0,
+        fee_charged: Money::ZERO,
     };
     let request = CancelRequest {
         lines: Some(vec![1]),
@@ -490,7 +511,7 @@ fn credit_takes_the_cards_part_at_once_and_counts_against_the_card_afterwards() 
         credit: Some(credit_voucher()),
     };
     let c = plan(&facts, &request, fee("fixed:333:perTicket"), "c1", 5).unwrap();
-    let parts: Vec<(RefundTarget, i64, RefundStatus)> = c
+    let parts: Vec<(RefundTarget, Money, RefundStatus)> = c
         .refunds
         .iter()
         .map(|r| (r.target.clone(), r.amount, r.status))
@@ -504,31 +525,31 @@ fn credit_takes_the_cards_part_at_once_and_counts_against_the_card_afterwards() 
                     reference: "KV-AAAA-BBBB-CCCC-DDDD".into(),
                     code: kupa_domain::tickets::normalise_code("KV-AAAA-BBBB-CCCC-DDDD"),
                 },
-                3267,
+                Money(3267),
                 RefundStatus::Done
             ),
             (
                 RefundTarget::Voucher { code: "v".into() },
-                1400,
+                Money(1400),
                 RefundStatus::Pending
             ),
         ],
         "the card's part as credit, the voucher's back to the voucher"
     );
-    assert_eq!(c.credit(), Some(("KV-AAAA-BBBB-CCCC-DDDD", 3267)));
+    assert_eq!(c.credit(), Some(("KV-AAAA-BBBB-CCCC-DDDD", Money(3267))));
     assert_eq!(c.refunds[0].id, "c1:credit");
     // The rest to the card: what the credit took counts as the card's.
     let mut o2 = o.clone();
     o2.tickets[0].cancelled_at_ms = Some(5);
     let c2 = run(&o2, &p, &c.refunds, 333, None, "fixed:333:perTicket");
-    let card_and_credit: i64 = c
+    let card_and_credit: Money = c
         .refunds
         .iter()
         .chain(&c2.refunds)
         .filter(|r| r.target.paid_from() == Some("p"))
         .map(|r| r.amount)
         .sum();
-    assert_eq!(card_and_credit, (9334 * 7 + 5) / 10);
+    assert_eq!(card_and_credit, Money((9334 * 7 + 5) / 10));
     assert!(c2.credit().is_none());
 }
 
@@ -546,7 +567,7 @@ fn an_order_paid_all_by_vouchers_gives_no_credit() {
         order: &o,
         payment: None,
         previous: &[],
-        fee_charged: 0,
+        fee_charged: Money::ZERO,
     };
     let request = CancelRequest {
         credit: Some(credit_voucher()),

@@ -70,17 +70,17 @@ impl OrderService {
                 part.presentation_id,
                 ticket.ticket_group_id,
                 ticket.id,
-                ticket.price,
+                Money(ticket.price),
             );
             priced.push((
                 PricedLine {
                     seat: seat.address(),
                     ticket_id: ticket.id,
-                    price: Money(price.money()),
+                    price: price.money(),
                     service_charge: Money(ticket.service_charge),
                     loyalty_points: None,
-                    member_balance: (price.membership_payable > 0)
-                        .then_some(price.membership_payable),
+                    member_balance: (price.membership_payable > Money::ZERO)
+                        .then_some(price.membership_payable.minor()),
                     is_sub_ticket: false,
                     covered_by: None,
                     code: None,

@@ -84,9 +84,9 @@ pub struct PricedCart {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VoucherPayment {
     pub reference: String,
-    pub balance: i64,
+    pub balance: Money,
     /// The smaller of the order's total and the balance; None without a priced cart.
-    pub amount: Option<i64>,
+    pub amount: Option<Money>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

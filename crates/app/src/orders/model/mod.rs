@@ -276,8 +276,8 @@ impl Line<'_> {
         match self {
             Line::Ticket(t) => t.price + t.service_charge,
             Line::Product(p) => p.unit_price * p.quantity,
-            Line::SystemVoucher(v) => v.price,
-            Line::Donation(d) => d.amount,
+            Line::SystemVoucher(v) => v.price.minor(),
+            Line::Donation(d) => d.amount.minor(),
         }
     }
 
