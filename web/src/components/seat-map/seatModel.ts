@@ -102,9 +102,7 @@ export function seatLabeler(
   t: TFunction,
 ): (seat: SeatShort, state: SeatState, reason?: BlockReason) => string {
   type Word =
-    | `seatMap.kind.${SeatKind}`
-    | `seatMap.state.${SeatState}`
-    | `seatMap.why.${BlockReason}Short`;
+    `seatMap.kind.${SeatKind}` | `seatMap.state.${SeatState}` | `seatMap.why.${BlockReason}Short`;
   const words = new Map<Word, string>();
   const word = (key: Word) => {
     let w = words.get(key);
