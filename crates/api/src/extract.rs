@@ -76,6 +76,21 @@ fn body_rejection(status: StatusCode, text: String) -> ApiError {
     }
 }
 
+/// An uploaded picture as the staff's upload calls take it: its bytes as the body and its
+/// `Content-Type` (the app decides what it accepts); a body over the limit is 413.
+pub fn image_upload(
+    headers: &axum::http::HeaderMap,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<(String, Vec<u8>), ApiError> {
+    let bytes = body.map_err(|e| body_rejection(e.status(), e.body_text()))?;
+    let content_type = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    Ok((content_type, bytes.to_vec()))
+}
+
 pub fn too_large() -> ApiError {
     ApiError::new(
         ErrorCode::PayloadTooLarge,

@@ -6,7 +6,6 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use kupa_app::backoffice::{FilmForm, FilmRecord, MAX_POSTER_BYTES, may_change_film};
 use kupa_app::staff::Caller;
@@ -279,21 +278,10 @@ async fn upload_poster(
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> ApiResult<axum::Json<FilmResponse>> {
-    let bytes = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            crate::extract::too_large()
-        } else {
-            crate::error::ApiError::validation(e.body_text())
-        }
-    })?;
-    let content_type = headers
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let (content_type, bytes) = crate::extract::image_upload(&headers, body)?;
     let film = state
         .backoffice
-        .upload_poster(&caller, id, content_type, bytes.to_vec())
+        .upload_poster(&caller, id, content_type, bytes)
         .await?;
     Ok(axum::Json(FilmResponse {
         film: FilmDto::of(&film, &caller),

@@ -6,7 +6,6 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use kupa_app::backoffice::{MAX_POSTER_BYTES, ProductForm};
 use kupa_app::model::{Location, Product};
@@ -260,21 +259,10 @@ async fn upload_product_image(
     headers: HeaderMap,
     body: Result<Bytes, axum::extract::rejection::BytesRejection>,
 ) -> ApiResult<axum::Json<ProductResponse>> {
-    let bytes = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            crate::extract::too_large()
-        } else {
-            crate::error::ApiError::validation(e.body_text())
-        }
-    })?;
-    let content_type = headers
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let (content_type, bytes) = crate::extract::image_upload(&headers, body)?;
     let product = state
         .backoffice
-        .upload_product_picture(&caller, id, content_type, bytes.to_vec())
+        .upload_product_picture(&caller, id, content_type, bytes)
         .await?;
     let (_, complexes) = state.backoffice.products(&caller).await?;
     Ok(axum::Json(ProductResponse {
