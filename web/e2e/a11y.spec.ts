@@ -62,6 +62,9 @@ for (const lang of ['he', 'en'] as const) {
     }) => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`/?lang=${lang}`);
+      // The app's page (its footer is the app's alone), not the server's first screen it takes
+      // over a moment later (decision 0076), whose date strip still waits for the app.
+      await expect(page.locator('.site-footer')).toBeVisible();
       await expect(page.locator('.feature-card, .schedule__row').first()).toBeVisible();
       await checkA11y(page, `index-${lang}-${width}`);
       await page.getByRole('tab').nth(1).click();

@@ -124,9 +124,23 @@ export function SeatMap({
   }, [plan.seats]);
   // The seats come a moment after the map's frame, in a render React may interrupt: drawing a
   // hall of 500 seats at once held a slow phone's main thread for hundreds of milliseconds. Until
-  // then the frame shows the hall's picture, the one the server's first screen showed (0076).
+  // then the frame shows the hall's seats as the server's first screen's picture drew them (0076).
   const drawnSections = useDeferredValue(seatsBySection, NO_SEATS);
   const seatsDrawn = drawnSections === seatsBySection || drawnSections.size > 0;
+  // Meanwhile every seat in one path (one node, drawn at once), as the server's picture draws
+  // them: a path is no candidate for the largest paint, where a picture the app drew again
+  // would be one if it came out a pixel larger than the server's.
+  const skeleton = useMemo(
+    () =>
+      plan.seats
+        .map((seat) => {
+          const x = seat.x * CELL + (CELL - SEAT) / 2;
+          const y = seat.y * CELL + (CELL - SEAT) / 2;
+          return `M${x + 2} ${y}h${SEAT - 4}a2 2 0 0 1 2 2v${SEAT - 4}a2 2 0 0 1 -2 2h${4 - SEAT}a2 2 0 0 1 -2 -2v${4 - SEAT}a2 2 0 0 1 2 -2z`;
+        })
+        .join(''),
+    [plan.seats],
+  );
 
   const sofas = useMemo(() => {
     const spans = new Map<number, { x1: number; x2: number; y: number }>();
@@ -325,18 +339,7 @@ export function SeatMap({
                 aria-hidden="true"
               />
             ))}
-            {!seatsDrawn && (
-              <image
-                className="seat-map__preview"
-                href={`/api/seats/seatplan/preview?venueId=${plan.venueId}&seatplanId=${plan.id}`}
-                x={0}
-                y={-SCREEN_BAND}
-                width={width + 2 * LABEL_BAND}
-                height={height}
-                transform={`translate(${-LABEL_BAND} 0)`}
-                aria-hidden="true"
-              />
-            )}
+            {!seatsDrawn && <path className="seat-map__skeleton" d={skeleton} aria-hidden="true" />}
             {[...drawnSections.entries()].map(([sectionId, seats]) => (
               <g key={sectionId} role="group" aria-label={sectionName(sectionId)}>
                 {seats.map((seat) => {
