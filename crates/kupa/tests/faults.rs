@@ -1371,9 +1371,11 @@ fn postgres_restarted_during_a_rush() {
         .collect();
     eprintln!(
         "PostgreSQL restarted: {summary}; {} answers 503 while down ({calls:?}), sold again \
-         {:.1} s after its return; {:.1} s",
+         {:.1} s after its return; slowest call {:.1} s ({}); {:.1} s",
         during.len(),
         recovered.as_secs_f64(),
+        tally.slowest.0.as_secs_f64(),
+        tally.slowest.1,
         started.elapsed().as_secs_f64()
     );
     drop(node);

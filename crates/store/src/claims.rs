@@ -2,7 +2,7 @@
 //! claims itself; each claim one conditional statement (decision 0002).
 
 use async_trait::async_trait;
-use kupa_app::error::StoreResult;
+use kupa_app::error::{StoreError, StoreResult};
 use kupa_app::model::Claim;
 use kupa_app::ports::{ClaimOp, ClaimStore, SeatAddress};
 use kupa_domain::ids::{PresentationId, SessionId};
@@ -165,8 +165,17 @@ impl Db {
 #[async_trait]
 impl ClaimStore for Db {
     async fn apply_claim_ops(&self, ops: &[ClaimOp]) -> Vec<StoreResult<u64>> {
-        if let Ok(out) = self.apply_batch(ops).await {
-            return out.into_iter().map(Ok).collect();
+        match self.apply_batch(ops).await {
+            Ok(out) => return out.into_iter().map(Ok).collect(),
+            // The database is down: trying each operation alone would wait for a connection once
+            // per operation (the pool's 5 s each) and fail the same way; nothing was written.
+            Err(StoreError::Unavailable(m)) => {
+                return ops
+                    .iter()
+                    .map(|_| Err(StoreError::Unavailable(m.clone())))
+                    .collect();
+            }
+            Err(_) => {}
         }
         // The batch did not commit (PostgreSQL broke a deadlock with another node's batch, the
         // database was busy): nothing of it was written; each operation alone, in order.

@@ -190,7 +190,8 @@ pub trait ClaimStore: Send + Sync {
     async fn sweep_expired(&self, now_ms: i64) -> StoreResult<Vec<Claim>>;
     /// Applies the operations in order in one transaction (each all or nothing on its own) and
     /// answers each one's count, once committed: the seat arbiter's group commit. When the batch
-    /// cannot commit (a deadlock between nodes, a busy database), each operation is tried alone.
+    /// cannot commit (a deadlock between nodes, a busy database), each operation is tried alone;
+    /// when the database cannot be reached, each answers unavailable without another try.
     async fn apply_claim_ops(&self, ops: &[ClaimOp]) -> Vec<StoreResult<u64>>;
 }
 
