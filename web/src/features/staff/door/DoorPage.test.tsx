@@ -159,12 +159,24 @@ describe('the door rules', () => {
   });
 
   it('passes a code the camera keeps reading on once, until it has been out of sight', () => {
-    const fresh = onceEach(4000);
+    const { fresh } = onceEach(4000);
     expect(fresh('a', 0)).toBe(true);
     expect(fresh('a', 1000)).toBe(false);
     expect(fresh('a', 4500)).toBe(false);
     expect(fresh('b', 4600)).toBe(true);
     expect(fresh('a', 4700)).toBe(true);
     expect(fresh('a', 9000)).toBe(true);
+  });
+
+  it('checks a code again soon after its check failed, though it never left the camera', () => {
+    const seen = onceEach(4000);
+    expect(seen.fresh('a', 0)).toBe(true);
+    seen.failed('a', 300);
+    expect(seen.fresh('a', 450)).toBe(false);
+    expect(seen.fresh('a', 1700)).toBe(false);
+    expect(seen.fresh('a', 1850)).toBe(true);
+    // Once: the next reads are the same showing again.
+    expect(seen.fresh('a', 2000)).toBe(false);
+    expect(seen.fresh('a', 3500)).toBe(false);
   });
 });

@@ -40,7 +40,7 @@ export function DoorPage({ me }: { me: StaffMe }) {
   const [failed, setFailed] = useState<string | null>(null);
   const [typed, setTyped] = useState('');
   const busy = useRef(false);
-  const fresh = useMemo(() => onceEach(), []);
+  const seen = useMemo(() => onceEach(), []);
 
   const check = useCallback(
     async (code: string) => {
@@ -51,6 +51,13 @@ export function DoorPage({ me }: { me: StaffMe }) {
         setFailed(null);
         setAnswer(scan);
       } catch (error) {
+        // No answer (the network, the server): the camera tries this code again soon. Too many
+        // checks or a lost login are not helped by trying again.
+        const retry = !(
+          error instanceof ApiError &&
+          (error.status === 429 || error.status === 401)
+        );
+        if (retry) seen.failed(code, Date.now());
         setAnswer(null);
         setFailed(
           error instanceof ApiError && error.status === 429
@@ -63,16 +70,16 @@ export function DoorPage({ me }: { me: StaffMe }) {
         busy.current = false;
       }
     },
-    [presentation, t],
+    [presentation, t, seen],
   );
 
   // A code read while the last check is still out is not counted as seen: it is read again in
   // the next frame and checked then.
   const onCode = useCallback(
     (text: string) => {
-      if (!busy.current && fresh(text, Date.now())) void check(text);
+      if (!busy.current && seen.fresh(text, Date.now())) void check(text);
     },
-    [check, fresh],
+    [check, seen],
   );
 
   const submit = (e: FormEvent) => {
