@@ -74,6 +74,23 @@ for (const lang of ['he', 'en'] as const) {
   }
 }
 
+// The server's first screen as a buyer sees it before the app takes over (decision 0071), or
+// for good when the app's scripts never arrive: the same page, no script of the shop's run.
+for (const [path, lang] of [
+  ['/', 'he'],
+  ['/', 'en'],
+] as const) {
+  test(`what's on as the server writes it has no serious or critical axe violations (${lang})`, async ({
+    page,
+  }) => {
+    await page.route('**/*.js', (route) => route.abort());
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(`${path}?lang=${lang}`);
+    await expect(page.locator('#root[data-first-screen] .feature-card').first()).toBeVisible();
+    await checkA11y(page, `index-server-${lang}-390`);
+  });
+}
+
 for (const path of [
   '/terms',
   '/privacy',

@@ -95,7 +95,9 @@ pub(in crate::web) fn feature_ids(presentations: &[Presentation]) -> Vec<i64> {
 
 /// The page's first screen. Its buttons are `disabled` until the app's take their place: a press
 /// before that would do nothing (and a test's click waits for the app's); they look the same,
-/// the page's styles setting their colours.
+/// the page's styles setting their colours. The date strip's days are `aria-disabled` instead:
+/// still focusable, so the strip, which scrolls on a phone, can be scrolled from the keyboard
+/// before the app takes over (axe's `scrollable-region-focusable`).
 pub(in crate::web) fn whats_on_screen(page: &Page<'_>, data: &WhatsOnData<'_>) -> String {
     let lang = page.lang;
     let date: Date = data.day.date.parse().unwrap_or(data.today);
@@ -145,7 +147,7 @@ pub(in crate::web) fn whats_on_screen(page: &Page<'_>, data: &WhatsOnData<'_>) -
         };
         let _ = write!(
             html,
-            "<button type=\"button\" class=\"date-strip__day\" aria-pressed=\"{}\" disabled>\
+            "<button type=\"button\" class=\"date-strip__day\" aria-pressed=\"{}\" aria-disabled=\"true\">\
              <span class=\"date-strip__name\">{}</span><span class=\"date-strip__date\">{}</span>\
              <span class=\"visually-hidden\">, {}</span></button>",
             *day == date,
@@ -425,7 +427,7 @@ pub(super) mod tests {
         // 16:00 UTC is 19:00 in Jerusalem; both showtimes of the film in its card, in order.
         assert!(he.contains("aria-label=\"לרכישה: הסרט, 19:00, אולם 1\" href=\"/order/1\"><time class=\"showtime__time\" datetime=\"2026-07-14T16:00:00Z\">19:00</time>"), "{he}");
         assert!(he.find("href=\"/order/1\"").unwrap() < he.find("href=\"/order/2\"").unwrap());
-        assert!(he.contains("<button type=\"button\" class=\"date-strip__day\" aria-pressed=\"true\" disabled><span class=\"date-strip__name\">היום</span><span class=\"date-strip__date\">14.7</span><span class=\"visually-hidden\">, יום שלישי, 14 ביולי 2026</span></button>"), "{he}");
+        assert!(he.contains("<button type=\"button\" class=\"date-strip__day\" aria-pressed=\"true\" aria-disabled=\"true\"><span class=\"date-strip__name\">היום</span><span class=\"date-strip__date\">14.7</span><span class=\"visually-hidden\">, יום שלישי, 14 ביולי 2026</span></button>"), "{he}");
         assert!(he.contains("<li><bdi dir=\"ltr\">16+</bdi></li>"));
         // The first two posters load at once and first.
         assert_eq!(he.matches("fetchpriority=\"high\"").count(), 2);
