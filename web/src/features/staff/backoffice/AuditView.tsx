@@ -5,9 +5,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading } from '../../../components/ui/Loading';
-import { Notice } from '../../../components/ui/Notice';
-import { errorMessage } from '../../../lib/apiErrors';
 import { formatDateTime, formatLongDate, formatMoney } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
 import { choicesQuery } from '../programme/api';
@@ -20,6 +17,7 @@ import {
   type Channel,
 } from './api';
 import { diff } from './model';
+import { StaffTable } from './StaffTable';
 import './backoffice.css';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
@@ -142,68 +140,58 @@ export function AuditView() {
           </select>
         </label>
       </div>
-      {page.isPending && <Loading block />}
-      {page.error && <Notice tone="error" title={errorMessage(t, page.error)} />}
-      {page.data && page.data.changes.length === 0 && (
-        <Notice tone="neutral" title={t('staffAudit.none')} />
-      )}
-      {page.data && page.data.changes.length > 0 && (
-        <div
-          className="backoffice__scroll"
-          tabIndex={0}
-          role="region"
-          aria-labelledby="audit-title"
-        >
-          <table className="audit">
-            <thead>
-              <tr>
-                <th scope="col">{t('staffAudit.when')}</th>
-                <th scope="col">{t('staffAudit.who')}</th>
-                <th scope="col">{t('staffAudit.what')}</th>
-                <th scope="col">{t('staffAudit.change')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.changes.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <bdi>{formatDateTime(c.at, lang)}</bdi>
-                  </td>
-                  <td>{c.by}</td>
-                  <td>
-                    {t(`staffAudit.kinds.${c.kind as AuditKind}`)}
-                    <span className="audit__where">
-                      {where(c)}
-                      {c.presentationId !== null && c.presentationId !== undefined && (
-                        <> · {t('staffAudit.screening', { id: c.presentationId })}</>
+      <StaffTable
+        query={page}
+        rows={(d) => d.changes.length}
+        labelledBy="audit-title"
+        tableClass="audit"
+        empty={t('staffAudit.none')}
+        columns={[
+          t('staffAudit.when'),
+          t('staffAudit.who'),
+          t('staffAudit.what'),
+          t('staffAudit.change'),
+        ]}
+      >
+        {(data) =>
+          data.changes.map((c) => (
+            <tr key={c.id}>
+              <td>
+                <bdi>{formatDateTime(c.at, lang)}</bdi>
+              </td>
+              <td>{c.by}</td>
+              <td>
+                {t(`staffAudit.kinds.${c.kind as AuditKind}`)}
+                <span className="audit__where">
+                  {where(c)}
+                  {c.presentationId !== null && c.presentationId !== undefined && (
+                    <> · {t('staffAudit.screening', { id: c.presentationId })}</>
+                  )}
+                  {subject(c) && <> · {subject(c)}</>}
+                </span>
+              </td>
+              <td>
+                <ul className="audit__diff">
+                  {diff(c.before, c.after).map((d) => (
+                    <li key={d.field}>
+                      <span className="audit__field">
+                        {isAuditField(d.field) ? t(`staffAudit.fields.${d.field}`) : d.field}:
+                      </span>{' '}
+                      {c.before !== null && c.before !== undefined && (
+                        <>
+                          <del>{show(d.field, d.before)}</del>{' '}
+                          <span aria-hidden="true">{lang === 'he' ? '←' : '→'}</span>{' '}
+                        </>
                       )}
-                      {subject(c) && <> · {subject(c)}</>}
-                    </span>
-                  </td>
-                  <td>
-                    <ul className="audit__diff">
-                      {diff(c.before, c.after).map((d) => (
-                        <li key={d.field}>
-                          <span className="audit__field">
-                            {isAuditField(d.field) ? t(`staffAudit.fields.${d.field}`) : d.field}:
-                          </span>{' '}
-                          {c.before !== null && c.before !== undefined && (
-                            <>
-                              <del>{show(d.field, d.before)}</del>{' '}
-                              <span aria-hidden="true">{lang === 'he' ? '←' : '→'}</span>{' '}
-                            </>
-                          )}
-                          <ins>{show(d.field, d.after)}</ins>
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                      <ins>{show(d.field, d.after)}</ins>
+                    </li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          ))
+        }
+      </StaffTable>
       <div className="backoffice__pages">
         <button
           type="button"
