@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { SeatShort, SeatplanV2 } from '../../lib/api/types';
 import { localizedName } from '../../lib/localized';
 import { seatKey } from '../../lib/seatAddress';
+import { HallScreen, RowLabels, SofaBacks } from './HallParts';
 import {
   defaultFocus,
   kindsOf,
@@ -297,48 +298,13 @@ export function SeatMap({
           role="group"
           aria-label={t('seatMap.label', { name: name ?? plan.name })}
         >
-          <g className="seat-map__screen" aria-hidden="true">
-            <path
-              d={`M ${screen.from} 12 Q ${screen.middle} 4 ${screen.to} 12`}
-              className="seat-map__screen-line"
-            />
-            <text x={screen.middle} y={19} textAnchor="middle" className="seat-map__screen-label">
-              {localizedName(lang, plan.screen.label, plan.screen.labelEn)}
-            </text>
-          </g>
+          <HallScreen
+            span={screen}
+            label={localizedName(lang, plan.screen.label, plan.screen.labelEn)}
+          />
           <g transform={`translate(0 ${SCREEN_BAND})`}>
-            <g className="seat-map__rows" aria-hidden="true">
-              {rows.map((row) => (
-                <g key={row.y}>
-                  <text
-                    x={-LABEL_BAND / 2}
-                    y={row.leftY * CELL + CELL / 2}
-                    className="seat-map__row"
-                  >
-                    {row.left}
-                  </text>
-                  <text
-                    x={width + LABEL_BAND / 2}
-                    y={row.rightY * CELL + CELL / 2}
-                    className="seat-map__row"
-                  >
-                    {row.right}
-                  </text>
-                </g>
-              ))}
-            </g>
-            {sofas.map(([id, span]) => (
-              <rect
-                key={id}
-                className="seat-map__sofa"
-                x={span.x1 * CELL + 0.3}
-                y={span.y * CELL + 0.3}
-                width={(span.x2 - span.x1 + 1) * CELL - 0.6}
-                height={CELL - 0.6}
-                rx={3}
-                aria-hidden="true"
-              />
-            ))}
+            <RowLabels rows={rows} width={width} />
+            <SofaBacks spans={sofas} />
             {!seatsDrawn && <path className="seat-map__skeleton" d={skeleton} aria-hidden="true" />}
             {[...drawnSections.entries()].map(([sectionId, seats]) => (
               <g key={sectionId} role="group" aria-label={sectionName(sectionId)}>

@@ -103,6 +103,79 @@ function ChangeLine({ change, what }: { change: PriceChange; what: string }) {
   );
 }
 
+/** The changes scheduled for a price, each with its withdrawal; a dash when there are none. */
+function Scheduled({
+  changes,
+  what,
+}: {
+  changes: readonly PriceChange[];
+  what: (change: PriceChange) => string;
+}) {
+  if (changes.length === 0) return '—';
+  return (
+    <ul className="prices__changes">
+      {changes.map((c) => (
+        <ChangeLine key={c.id} change={c} what={what(c)} />
+      ))}
+    </ul>
+  );
+}
+
+/** The day a change applies from: today or later. */
+function EffectiveFrom({
+  today,
+  value,
+  onChange,
+}: {
+  today: string;
+  value: string;
+  onChange: (day: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <label>
+      {t('staffProgramme.prices.effectiveFrom')}
+      <input
+        type="date"
+        required
+        min={today}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </label>
+  );
+}
+
+/** What came of scheduling a change: the form's own refusal, the server's, or done. */
+function Outcome({
+  invalid,
+  schedule,
+}: {
+  invalid: string | null;
+  schedule: { isError: boolean; error: unknown; isSuccess: boolean };
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {invalid && (
+        <p className="programme-error" role="alert">
+          {invalid}
+        </p>
+      )}
+      {schedule.isError && (
+        <p className="programme-error" role="alert">
+          {errorMessage(t, schedule.error)}
+        </p>
+      )}
+      {schedule.isSuccess && (
+        <p className="programme-done" role="status">
+          {t('staffProgramme.prices.scheduledDone')}
+        </p>
+      )}
+    </>
+  );
+}
+
 function TicketPrices({ list }: { list: PriceList }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -174,15 +247,7 @@ function TicketPrices({ list }: { list: PriceList }) {
                     {money(x.priceToday)}
                   </td>
                   <td>
-                    {changes.length === 0 ? (
-                      '—'
-                    ) : (
-                      <ul className="prices__changes">
-                        {changes.map((c) => (
-                          <ChangeLine key={c.id} change={c} what={money(c.price ?? 0)} />
-                        ))}
-                      </ul>
-                    )}
+                    <Scheduled changes={changes} what={(c) => money(c.price ?? 0)} />
                   </td>
                 </tr>
               );
@@ -205,16 +270,7 @@ function TicketPrices({ list }: { list: PriceList }) {
               </option>
             ))}
           </LabelledSelect>
-          <label>
-            {t('staffProgramme.prices.effectiveFrom')}
-            <input
-              type="date"
-              required
-              min={list.today}
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-            />
-          </label>
+          <EffectiveFrom today={list.today} value={from} onChange={setFrom} />
           <label>
             {t('staffProgramme.prices.newPrice')}
             <input
@@ -229,21 +285,10 @@ function TicketPrices({ list }: { list: PriceList }) {
             {t('staffProgramme.prices.submit')}
           </button>
         </fieldset>
-        {invalid && (
-          <p className="programme-error" role="alert">
-            {t('staffProgramme.prices.badPrice')}
-          </p>
-        )}
-        {schedule.isError && (
-          <p className="programme-error" role="alert">
-            {errorMessage(t, schedule.error)}
-          </p>
-        )}
-        {schedule.isSuccess && (
-          <p className="programme-done" role="status">
-            {t('staffProgramme.prices.scheduledDone')}
-          </p>
-        )}
+        <Outcome
+          invalid={invalid ? t('staffProgramme.prices.badPrice') : null}
+          schedule={schedule}
+        />
       </form>
     </div>
   );
@@ -301,31 +346,14 @@ function ServiceCharges({ list }: { list: PriceList }) {
         <div>
           <dt>{t('staffProgramme.prices.scheduled')}</dt>
           <dd>
-            {list.serviceChargeChanges.length === 0 ? (
-              '—'
-            ) : (
-              <ul className="prices__changes">
-                {list.serviceChargeChanges.map((c) => (
-                  <ChangeLine key={c.id} change={c} what={say(c.serviceCharge)} />
-                ))}
-              </ul>
-            )}
+            <Scheduled changes={list.serviceChargeChanges} what={(c) => say(c.serviceCharge)} />
           </dd>
         </div>
       </dl>
       <form className="prices__form" onSubmit={submit}>
         <fieldset>
           <legend>{t('staffProgramme.prices.scheduleCharge')}</legend>
-          <label>
-            {t('staffProgramme.prices.effectiveFrom')}
-            <input
-              type="date"
-              required
-              min={list.today}
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-            />
-          </label>
+          <EffectiveFrom today={list.today} value={from} onChange={setFrom} />
           <LabelledSelect
             className="prices__field"
             label={t('staffProgramme.prices.kind')}
@@ -360,23 +388,16 @@ function ServiceCharges({ list }: { list: PriceList }) {
             {t('staffProgramme.prices.submit')}
           </button>
         </fieldset>
-        {invalid && (
-          <p className="programme-error" role="alert">
-            {kind === 'amount'
-              ? t('staffProgramme.prices.badPrice')
-              : t('staffProgramme.prices.badPercent')}
-          </p>
-        )}
-        {schedule.isError && (
-          <p className="programme-error" role="alert">
-            {errorMessage(t, schedule.error)}
-          </p>
-        )}
-        {schedule.isSuccess && (
-          <p className="programme-done" role="status">
-            {t('staffProgramme.prices.scheduledDone')}
-          </p>
-        )}
+        <Outcome
+          invalid={
+            !invalid
+              ? null
+              : kind === 'amount'
+                ? t('staffProgramme.prices.badPrice')
+                : t('staffProgramme.prices.badPercent')
+          }
+          schedule={schedule}
+        />
       </form>
     </div>
   );

@@ -6,6 +6,7 @@
 // cell picks where the next row starts. The drawing does not mirror in Hebrew.
 import { useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HallScreen, RowLabels, SofaBacks } from '../../../components/seat-map/HallParts';
 import { SeatShape } from '../../../components/seat-map/SeatMap';
 import {
   rowLabels,
@@ -129,15 +130,10 @@ export function EditorCanvas({
               <path d={`M ${CELL} 0 L 0 0 0 ${CELL}`} className="plan-canvas__grid-line" />
             </pattern>
           </defs>
-          <g className="seat-map__screen" aria-hidden="true">
-            <path
-              d={`M ${screen.from} 12 Q ${screen.middle} 4 ${screen.to} 12`}
-              className="seat-map__screen-line"
-            />
-            <text x={screen.middle} y={19} textAnchor="middle" className="seat-map__screen-label">
-              {localizedName(i18n.language, plan.screen.label, plan.screen.labelEn)}
-            </text>
-          </g>
+          <HallScreen
+            span={screen}
+            label={localizedName(i18n.language, plan.screen.label, plan.screen.labelEn)}
+          />
           <g transform={`translate(0 ${SCREEN_BAND})`}>
             <rect
               className="plan-canvas__grid"
@@ -157,38 +153,8 @@ export function EditorCanvas({
               height={CELL - 1}
               aria-hidden="true"
             />
-            <g className="seat-map__rows" aria-hidden="true">
-              {labels.map((row) => (
-                <g key={row.y}>
-                  <text
-                    x={-LABEL_BAND / 2}
-                    y={row.leftY * CELL + CELL / 2}
-                    className="seat-map__row"
-                  >
-                    {row.left}
-                  </text>
-                  <text
-                    x={width + LABEL_BAND / 2}
-                    y={row.rightY * CELL + CELL / 2}
-                    className="seat-map__row"
-                  >
-                    {row.right}
-                  </text>
-                </g>
-              ))}
-            </g>
-            {[...sofas.entries()].map(([key, span]) => (
-              <rect
-                key={key}
-                className="seat-map__sofa"
-                x={span.x1 * CELL + 0.3}
-                y={span.y * CELL + 0.3}
-                width={(span.x2 - span.x1 + 1) * CELL - 0.6}
-                height={CELL - 0.6}
-                rx={3}
-                aria-hidden="true"
-              />
-            ))}
+            <RowLabels rows={labels} width={width} />
+            <SofaBacks spans={sofas.entries()} />
             {plan.sections.map((section) => (
               <g
                 key={section.id}

@@ -64,6 +64,30 @@ function NumberField({
   );
 }
 
+/** A tool's button: quiet, or red when it takes something away. */
+function Tool({
+  label,
+  onClick,
+  disabled,
+  danger,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  danger?: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      className={`staff-button ${danger ? 'staff-button--danger' : 'staff-button--quiet'}`}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      {label}
+    </button>
+  );
+}
+
 export function PlanTools({ state, dispatch }: { state: EditorState; dispatch: Dispatch }) {
   const { t } = useTranslation();
   const { plan } = state;
@@ -223,13 +247,10 @@ export function SectionTools({
               />
             )}
           </div>
-          <button
-            type="button"
-            className="staff-button staff-button--quiet"
+          <Tool
+            label={t('staffSeatPlans.removeSection')}
             onClick={() => dispatch({ type: 'removeSection', id: active.id })}
-          >
-            {t('staffSeatPlans.removeSection')}
-          </button>
+          />
         </div>
       )}
       <details className="plan-tools__more" open={state.plan.sections.length === 0}>
@@ -412,13 +433,10 @@ export function RowTools({ state, dispatch }: { state: EditorState; dispatch: Di
           max={5}
           onChange={setDepth}
         />
-        <button
-          type="button"
-          className="staff-button staff-button--quiet"
+        <Tool
+          label={t('staffSeatPlans.curve')}
           onClick={() => Number.isFinite(depth) && dispatch({ type: 'curve', row: row.id, depth })}
-        >
-          {t('staffSeatPlans.curve')}
-        </button>
+        />
       </div>
       <div className="plan-tools__inline">
         <NumberField
@@ -427,13 +445,10 @@ export function RowTools({ state, dispatch }: { state: EditorState; dispatch: Di
           min={1}
           onChange={setAfter}
         />
-        <button
-          type="button"
-          className="staff-button staff-button--quiet"
+        <Tool
+          label={t('staffSeatPlans.aisle')}
           onClick={() => Number.isFinite(after) && dispatch({ type: 'aisle', row: row.id, after })}
-        >
-          {t('staffSeatPlans.aisle')}
-        </button>
+        />
       </div>
       <div className="plan-tools__inline" role="group" aria-label={t('staffSeatPlans.renumber')}>
         {(['ltr', 'rtl'] as const).map((n) => (
@@ -449,20 +464,14 @@ export function RowTools({ state, dispatch }: { state: EditorState; dispatch: Di
         ))}
       </div>
       <div className="plan-tools__inline">
-        <button
-          type="button"
-          className="staff-button staff-button--quiet"
+        <Tool
+          label={t('staffSeatPlans.selectRow')}
           onClick={() => dispatch({ type: 'selectRow', row: row.id })}
-        >
-          {t('staffSeatPlans.selectRow')}
-        </button>
-        <button
-          type="button"
-          className="staff-button staff-button--quiet"
+        />
+        <Tool
+          label={t('staffSeatPlans.removeRow')}
           onClick={() => dispatch({ type: 'removeRow', row: row.id })}
-        >
-          {t('staffSeatPlans.removeRow')}
-        </button>
+        />
       </div>
     </Group>
   );
@@ -498,40 +507,29 @@ export function SeatTools({ state, dispatch }: { state: EditorState; dispatch: D
         })}
       </div>
       <div className="plan-tools__inline">
-        <button
-          type="button"
-          className="staff-button staff-button--quiet"
+        <Tool
+          label={t('staffSeatPlans.pairSofa')}
           disabled={!pair}
           onClick={() => dispatch({ type: 'pairSofa' })}
-        >
-          {t('staffSeatPlans.pairSofa')}
-        </button>
-        <button
-          type="button"
-          className="staff-button staff-button--quiet"
+        />
+        <Tool
+          label={t('staffSeatPlans.unpairSofa')}
           disabled={!inSofa}
           onClick={() => dispatch({ type: 'unpairSofa' })}
-        >
-          {t('staffSeatPlans.unpairSofa')}
-        </button>
+        />
       </div>
       <div className="plan-tools__inline">
-        <button
-          type="button"
-          className="staff-button staff-button--quiet"
+        <Tool
+          label={t('staffSeatPlans.clearSelection')}
           disabled={none}
           onClick={() => dispatch({ type: 'clearSelection' })}
-        >
-          {t('staffSeatPlans.clearSelection')}
-        </button>
-        <button
-          type="button"
-          className="staff-button staff-button--danger"
+        />
+        <Tool
+          label={t('staffSeatPlans.removeSeats')}
           disabled={none}
+          danger
           onClick={() => dispatch({ type: 'removeSeats' })}
-        >
-          {t('staffSeatPlans.removeSeats')}
-        </button>
+        />
       </div>
     </Group>
   );
