@@ -52,28 +52,56 @@ export function TimeExpired({ onRestart }: { onRestart: () => void }) {
       <p className="tickets-step__muted">
         {available ? t('order.clock.expiredCanExtend') : t('order.clock.expiredNoExtension')}
       </p>
-      <p className="time-expired__actions">
-        {available && (
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={busy}
-            onClick={() => void reclaim()}
-          >
-            {t('order.clock.extend')}
-          </button>
-        )}
-        <button
-          type="button"
-          className={available ? 'button button--ghost' : 'button button--primary'}
-          disabled={busy}
-          onClick={onRestart}
-        >
-          {t('order.tickets.startOver')}
-        </button>
-      </p>
+      <ExpiredActions
+        className="time-expired__actions"
+        reclaim={{ available, reclaim, busy }}
+        extendLabel={t('order.clock.extend')}
+        againLabel={t('order.tickets.startOver')}
+        onAgain={onRestart}
+      />
       {message && <p className="tickets-step__alert-text">{message}</p>}
     </div>
   );
   return frame?.slot ? createPortal(box, frame.slot) : box;
+}
+
+/**
+ * The actions at zero: take back the seats still free (the step's one extension, when it was not
+ * spent), and start again, which is the main action once there is no extension left.
+ */
+export function ExpiredActions({
+  className,
+  reclaim: { available, reclaim, busy },
+  extendLabel,
+  againLabel,
+  onAgain,
+}: {
+  className: string;
+  reclaim: Pick<ReturnType<typeof useReclaim>, 'available' | 'reclaim' | 'busy'>;
+  extendLabel: string;
+  againLabel: string;
+  onAgain: () => void;
+}) {
+  return (
+    <p className={className}>
+      {available && (
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={busy}
+          onClick={() => void reclaim()}
+        >
+          {extendLabel}
+        </button>
+      )}
+      <button
+        type="button"
+        className={available ? 'button button--ghost' : 'button button--primary'}
+        disabled={busy}
+        onClick={onAgain}
+      >
+        {againLabel}
+      </button>
+    </p>
+  );
 }

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useReclaim } from '../../hooks/useClockExtension';
+import { ExpiredActions } from '../StepHead';
 
 /**
  * The seat step's time ran out: the server let the holds go, so "more time" cannot extend them
@@ -14,26 +15,13 @@ export function SeatsExpired({ onRefresh }: { onRefresh: () => void }) {
   return (
     <>
       <p className="seat-step__alert-text">{t('errors.timeExpired')}</p>
-      <p className="seat-step__actions">
-        {available && (
-          <button
-            type="button"
-            className="button button--primary"
-            disabled={busy}
-            onClick={() => void reclaim()}
-          >
-            {t('order.seats.extend')}
-          </button>
-        )}
-        <button
-          type="button"
-          className={available ? 'button button--ghost' : 'button button--primary'}
-          disabled={busy}
-          onClick={onRefresh}
-        >
-          {t('order.seats.refresh')}
-        </button>
-      </p>
+      <ExpiredActions
+        className="seat-step__actions"
+        reclaim={{ available, reclaim, busy }}
+        extendLabel={t('order.seats.extend')}
+        againLabel={t('order.seats.refresh')}
+        onAgain={onRefresh}
+      />
       {message && <p className="seat-step__alert-text">{message}</p>}
     </>
   );
