@@ -4,8 +4,7 @@ use kupa_domain::ids::PresentationId;
 use std::collections::BTreeMap;
 
 use axum::extract::State;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use jiff::civil::Date;
 use kupa_app::catalogue::PresentationFilter;
 use kupa_app::orders::MethodOffer;
@@ -19,6 +18,7 @@ use utoipa_axum::routes;
 use crate::dto::{self, ChannelQuery};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Path, Query, id_list};
+use crate::posters::svg_response;
 use crate::state::{AppState, RoutePaths};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -514,17 +514,6 @@ async fn feature_list_no_slash(
     list_features(state, q).await
 }
 
-fn svg(body: String) -> Response {
-    (
-        [
-            (CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
-            (CACHE_CONTROL, "public, max-age=3600"),
-        ],
-        body,
-    )
-        .into_response()
-}
-
 fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -584,8 +573,9 @@ async fn feature_image(
     } else {
         &f.classification_en
     });
-    Ok(svg(format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="400" height="600" viewBox="0 0 400 600" role="img" aria-label="{name_en}">
+    Ok(svg_response(
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="400" height="600" viewBox="0 0 400 600" role="img" aria-label="{name_en}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="0.4" y2="1"><stop offset="0" stop-color="{from}"/><stop offset="1" stop-color="{to}"/></linearGradient></defs>
 <rect width="400" height="600" fill="url(#g)"/>
 <circle cx="320" cy="120" r="150" fill="#ffffff" opacity="0.08"/>
@@ -594,7 +584,9 @@ async fn feature_image(
 <text x="200" y="430" font-family="Noto Sans, DejaVu Sans, sans-serif" font-size="24" fill="#ffffff" opacity="0.85" text-anchor="middle">{name_en}</text>
 <text x="200" y="560" font-family="Noto Sans, DejaVu Sans, sans-serif" font-size="18" fill="#ffffff" opacity="0.7" text-anchor="middle">{class}</text>
 </svg>"##
-    )))
+        ),
+        3600,
+    ))
 }
 
 /// `GET /products/{id}/image`'s query.
@@ -649,10 +641,13 @@ async fn product_image(
     let bg = colour(&p.color, "#f0b429");
     let icon = xml_escape(&p.icon);
     let name_en = xml_escape(&p.name_en);
-    Ok(svg(format!(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240" viewBox="0 0 240 240" role="img" aria-label="{name_en}">
+    Ok(svg_response(
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240" viewBox="0 0 240 240" role="img" aria-label="{name_en}">
 <rect width="240" height="240" rx="32" fill="{bg}"/>
 <text x="120" y="150" font-size="110" text-anchor="middle">{icon}</text>
 </svg>"##
-    )))
+        ),
+        3600,
+    ))
 }

@@ -46,6 +46,19 @@ async fn poster(
     Ok(uploaded_image(&version, image, &headers, true))
 }
 
+/// A drawn SVG picture (a placeholder poster or product picture, a hall's seat plan): its content
+/// type and how long (`max_age`, seconds) anyone may keep it.
+pub(crate) fn svg_response(body: String, max_age: u32) -> Response {
+    (
+        [
+            (CONTENT_TYPE, "image/svg+xml; charset=utf-8".to_owned()),
+            (CACHE_CONTROL, format!("public, max-age={max_age}")),
+        ],
+        body,
+    )
+        .into_response()
+}
+
 /// One size of an uploaded picture (a film's poster, a product's picture) as served: its ETag is
 /// the upload's version and the width, and an `If-None-Match` that names it answers 304. Asked
 /// for at its versioned address (`immutable`) it may be kept a year; at another address a cache

@@ -119,18 +119,12 @@ async fn seatplan_preview(
     State(state): State<AppState>,
     Query(q): Query<SeatplanQuery>,
 ) -> ApiResult<axum::response::Response> {
-    use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
-    use axum::response::IntoResponse;
     let plan = state.catalogue.seatplan(q.venue_id, q.seatplan_id).await?;
-    Ok((
-        [
-            (CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
-            // A plan changed in the staff area is a new version (a new id): five minutes is safe.
-            (CACHE_CONTROL, "public, max-age=300"),
-        ],
+    // A plan changed in the staff area is a new version (a new id): five minutes is safe.
+    Ok(crate::posters::svg_response(
         crate::web::hall_svg(&plan),
-    )
-        .into_response())
+        300,
+    ))
 }
 
 /// The seat as the spec's lock and unlock bodies name it.

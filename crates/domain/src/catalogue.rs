@@ -140,8 +140,9 @@ impl SeatState {
 }
 
 /// The one liveness rule of a hold: live until its deadline, not at it. An expired hold is simply
-/// free, whether or not a sweeper has deleted it. (The store's SQL writes the same rule as
-/// `expires_at > now`, and takes over a hold with `expires_at <= now`.)
+/// free, whether or not a sweeper has deleted it. (The store's SQL writes the same rule once, as
+/// its `live_hold!`, `expires_at > now`, and takes over or sweeps a hold with `expired_hold!`,
+/// `expires_at <= now`.)
 pub fn hold_is_live(expires_at_ms: i64, now_ms: i64) -> bool {
     expires_at_ms > now_ms
 }

@@ -243,59 +243,28 @@ impl BackOfficeStore for Db {
     }
 
     async fn set_poster(&self, poster: &Picture, by: Change) -> StoreResult<bool> {
-        on_pool!(self, |p| {
-            let mut tx = p.begin_write().await.map_err(db_err)?;
-            bump_version!(tx);
-            let old: Option<Option<String>> =
-                sqlx::query_scalar("SELECT poster_version FROM features WHERE id = $1")
-                    .bind(poster.owner_id)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(db_err)?;
-            let Some(old) = old else {
-                return Ok(false);
-            };
-            sqlx::query("DELETE FROM feature_posters WHERE feature_id = $1")
-                .bind(poster.owner_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?;
-            for image in &poster.images {
-                sqlx::query(
-                    "INSERT INTO feature_posters (feature_id, width, height, content_type, bytes) \
-                     VALUES ($1, $2, $3, $4, $5)",
-                )
-                .bind(poster.owner_id)
-                .bind(image.width)
-                .bind(image.height)
-                .bind(&image.content_type)
-                .bind(&image.bytes)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?;
-            }
-            sqlx::query("UPDATE features SET poster_version = $2 WHERE id = $1")
-                .bind(poster.owner_id)
-                .bind(&poster.version)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?;
-            // The upload's name and size, never its bytes.
-            audit!(
-                tx,
-                FILM_POSTER,
-                AuditPlace::default(),
-                by,
-                Some(serde_json::json!({ "id": poster.owner_id, "posterVersion": old })),
+        // The upload's name and size, never its bytes.
+        let docs = |old: Option<String>| {
+            (
+                serde_json::json!({ "id": poster.owner_id, "posterVersion": old }),
                 serde_json::json!({
                     "id": poster.owner_id,
                     "posterVersion": poster.version,
                     "posterSize": format!("{}×{}", poster.source_width, poster.source_height),
-                })
-            );
-            tx.commit().await.map_err(db_err)?;
-            Ok(true)
-        })
+                }),
+            )
+        };
+        let place = AuditPlace::default();
+        write_picture(
+            self,
+            &POSTER,
+            poster.owner_id,
+            Some(poster),
+            place,
+            by,
+            docs,
+        )
+        .await
     }
 
     async fn poster_image(
@@ -303,19 +272,7 @@ impl BackOfficeStore for Db {
         feature_id: i64,
         width: i64,
     ) -> StoreResult<Option<(String, SizedImage)>> {
-        on_pool!(self, |p| {
-            let row = sqlx::query(
-                "SELECT f.poster_version AS version, fp.width, fp.height, fp.content_type, fp.bytes \
-                 FROM feature_posters fp JOIN features f ON f.id = fp.feature_id \
-                 WHERE fp.feature_id = $1 AND fp.width = $2",
-            )
-            .bind(feature_id)
-            .bind(width)
-            .fetch_optional(p)
-            .await
-            .map_err(db_err)?;
-            row.as_ref().map(sized_image).transpose().map_err(db_err)
-        })
+        read_picture(self, &POSTER, feature_id, width).await
     }
 
     async fn all_products(&self) -> StoreResult<Vec<Product>> {
@@ -393,46 +350,9 @@ impl BackOfficeStore for Db {
         place: AuditPlace,
         by: Change,
     ) -> StoreResult<bool> {
-        on_pool!(self, |p| {
-            let mut tx = p.begin_write().await.map_err(db_err)?;
-            bump_version!(tx);
-            let old: Option<Option<String>> =
-                sqlx::query_scalar("SELECT image_version FROM products WHERE id = $1")
-                    .bind(product_id)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(db_err)?;
-            let Some(old) = old else {
-                return Ok(false);
-            };
-            sqlx::query("DELETE FROM product_images WHERE product_id = $1")
-                .bind(product_id)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?;
-            for image in picture.iter().flat_map(|p| &p.images) {
-                sqlx::query(
-                    "INSERT INTO product_images (product_id, width, height, content_type, bytes, uploaded_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
-                )
-                .bind(product_id)
-                .bind(image.width)
-                .bind(image.height)
-                .bind(&image.content_type)
-                .bind(&image.bytes)
-                .bind(by.at_ms)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?;
-            }
+        // Whether a picture was uploaded (its name and size), never its bytes.
+        let docs = |old: Option<String>| {
             let version = picture.map(|p| p.version.clone());
-            sqlx::query("UPDATE products SET image_version = $2 WHERE id = $1")
-                .bind(product_id)
-                .bind(&version)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?;
-            // Whether a picture was uploaded (its name and size), never its bytes.
             let mut after = serde_json::json!({
                 "id": product_id,
                 "uploaded": version.is_some(),
@@ -441,21 +361,14 @@ impl BackOfficeStore for Db {
             if let Some(p) = picture {
                 after["imageSize"] = format!("{}×{}", p.source_width, p.source_height).into();
             }
-            audit!(
-                tx,
-                PRODUCT_IMAGE,
-                place,
-                by,
-                Some(serde_json::json!({
-                    "id": product_id,
-                    "uploaded": old.is_some(),
-                    "imageVersion": old,
-                })),
-                after
-            );
-            tx.commit().await.map_err(db_err)?;
-            Ok(true)
-        })
+            let before = serde_json::json!({
+                "id": product_id,
+                "uploaded": old.is_some(),
+                "imageVersion": old,
+            });
+            (before, after)
+        };
+        write_picture(self, &PRODUCT_PICTURE, product_id, picture, place, by, docs).await
     }
 
     async fn product_picture(
@@ -463,20 +376,142 @@ impl BackOfficeStore for Db {
         product_id: i64,
         width: i64,
     ) -> StoreResult<Option<(String, SizedImage)>> {
-        on_pool!(self, |p| {
-            let row = sqlx::query(
-                "SELECT p.image_version AS version, i.width, i.height, i.content_type, i.bytes \
-                 FROM product_images i JOIN products p ON p.id = i.product_id \
-                 WHERE i.product_id = $1 AND i.width = $2",
-            )
-            .bind(product_id)
+        read_picture(self, &PRODUCT_PICTURE, product_id, width).await
+    }
+}
+
+/// Where an owner's uploaded picture is kept (decision 0069): the owner's row names the upload
+/// (`version`, null: none), and each size is a row of `sizes` keyed by the owner's id. A film's
+/// poster and a product's picture are kept alike; only a product's sizes say when they came.
+struct PictureRows {
+    owner: &'static str,
+    version: &'static str,
+    sizes: &'static str,
+    key: &'static str,
+    uploaded_at: bool,
+    audit_kind: &'static str,
+}
+
+const POSTER: PictureRows = PictureRows {
+    owner: "features",
+    version: "poster_version",
+    sizes: "feature_posters",
+    key: "feature_id",
+    uploaded_at: false,
+    audit_kind: FILM_POSTER,
+};
+
+const PRODUCT_PICTURE: PictureRows = PictureRows {
+    owner: "products",
+    version: "image_version",
+    sizes: "product_images",
+    key: "product_id",
+    uploaded_at: true,
+    audit_kind: PRODUCT_IMAGE,
+};
+
+/// Replaces an owner's uploaded picture (`None`: removes it, the generated one is shown again) in
+/// one transaction with its audit row and a catalogue version bump; `docs` makes that row's before
+/// and after from the version replaced. False when there is no such owner.
+async fn write_picture(
+    db: &Db,
+    rows: &PictureRows,
+    owner_id: i64,
+    picture: Option<&Picture>,
+    place: AuditPlace,
+    by: Change,
+    docs: impl FnOnce(Option<String>) -> (serde_json::Value, serde_json::Value) + Send,
+) -> StoreResult<bool> {
+    let PictureRows {
+        owner,
+        version,
+        sizes,
+        key,
+        ..
+    } = rows;
+    let read_old = format!("SELECT {version} FROM {owner} WHERE id = $1");
+    let delete = format!("DELETE FROM {sizes} WHERE {key} = $1");
+    let insert = if rows.uploaded_at {
+        format!(
+            "INSERT INTO {sizes} ({key}, width, height, content_type, bytes, uploaded_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)"
+        )
+    } else {
+        format!(
+            "INSERT INTO {sizes} ({key}, width, height, content_type, bytes) \
+             VALUES ($1, $2, $3, $4, $5)"
+        )
+    };
+    let set_version = format!("UPDATE {owner} SET {version} = $2 WHERE id = $1");
+    on_pool!(db, |p| {
+        let mut tx = p.begin_write().await.map_err(db_err)?;
+        bump_version!(tx);
+        let old: Option<Option<String>> = sqlx::query_scalar(sqlx::AssertSqlSafe(read_old))
+            .bind(owner_id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        let Some(old) = old else {
+            return Ok(false);
+        };
+        sqlx::query(sqlx::AssertSqlSafe(delete))
+            .bind(owner_id)
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        for image in picture.iter().flat_map(|p| &p.images) {
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(insert.clone()))
+                .bind(owner_id)
+                .bind(image.width)
+                .bind(image.height)
+                .bind(&image.content_type)
+                .bind(&image.bytes);
+            if rows.uploaded_at {
+                q = q.bind(by.at_ms);
+            }
+            q.execute(&mut *tx).await.map_err(db_err)?;
+        }
+        sqlx::query(sqlx::AssertSqlSafe(set_version))
+            .bind(owner_id)
+            .bind(picture.map(|p| &p.version))
+            .execute(&mut *tx)
+            .await
+            .map_err(db_err)?;
+        let (before, after) = docs(old);
+        audit!(tx, rows.audit_kind, place, by, Some(before), after);
+        tx.commit().await.map_err(db_err)?;
+        Ok(true)
+    })
+}
+
+/// One size (`width`) of an owner's uploaded picture with the upload's version.
+async fn read_picture(
+    db: &Db,
+    rows: &PictureRows,
+    owner_id: i64,
+    width: i64,
+) -> StoreResult<Option<(String, SizedImage)>> {
+    let PictureRows {
+        owner,
+        version,
+        sizes,
+        key,
+        ..
+    } = rows;
+    let sql = format!(
+        "SELECT o.{version} AS version, i.width, i.height, i.content_type, i.bytes \
+         FROM {sizes} i JOIN {owner} o ON o.id = i.{key} \
+         WHERE i.{key} = $1 AND i.width = $2"
+    );
+    on_pool!(db, |p| {
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(owner_id)
             .bind(width)
             .fetch_optional(p)
             .await
             .map_err(db_err)?;
-            row.as_ref().map(sized_image).transpose().map_err(db_err)
-        })
-    }
+        row.as_ref().map(sized_image).transpose().map_err(db_err)
+    })
 }
 
 fn film_and_category(r: &impl rows::Get) -> R<(Feature, FeatureCategory)> {

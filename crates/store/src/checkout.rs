@@ -30,8 +30,11 @@ pub(crate) const UPSERT: &str = "INSERT INTO checkout_steps (session_id, present
      started_at = excluded.started_at";
 
 /// Only live holds move: an expired one is already free for others.
-pub(crate) const MOVE_HOLDS: &str = "UPDATE seat_claims SET expires_at = $3, updated_at = $4 \
-     WHERE presentation_id = $1 AND session_id = $2 AND state = 'held' AND expires_at > $4";
+pub(crate) const MOVE_HOLDS: &str = concat!(
+    "UPDATE seat_claims SET expires_at = $3, updated_at = $4 \
+     WHERE presentation_id = $1 AND session_id = $2 AND state = 'held' AND ",
+    live_hold!("$4")
+);
 
 macro_rules! save {
     ($tx:expr, $session:expr, $presentation:expr, $s:expr, $now:expr) => {{

@@ -11,11 +11,15 @@ use crate::{Db, Pool, db_err, rows};
 
 /// Insert a hold, or take over the row when it is this session's own hold or an expired one.
 /// A sold row, or another session's live hold, is left alone: zero rows affected.
-const HOLD: &str = "INSERT INTO seat_claims (presentation_id, section_id, x, y, session_id, state, expires_at, order_id, updated_at) \
+const HOLD: &str = concat!(
+    "INSERT INTO seat_claims (presentation_id, section_id, x, y, session_id, state, expires_at, order_id, updated_at) \
      VALUES ($1, $2, $3, $4, $5, 'held', $6, NULL, $7) \
      ON CONFLICT (presentation_id, section_id, x, y) DO UPDATE \
      SET session_id = excluded.session_id, expires_at = excluded.expires_at, updated_at = excluded.updated_at \
-     WHERE seat_claims.state = 'held' AND (seat_claims.expires_at <= $7 OR seat_claims.session_id = excluded.session_id)";
+     WHERE seat_claims.state = 'held' AND (",
+    expired_hold!("seat_claims", "$7"),
+    " OR seat_claims.session_id = excluded.session_id)"
+);
 
 const RELEASE: &str = "DELETE FROM seat_claims \
      WHERE presentation_id = $1 AND section_id = $2 AND x = $3 AND y = $4 AND session_id = $5 AND state = 'held'";
@@ -324,10 +328,11 @@ impl ClaimStore for Db {
         expires_at_ms: i64,
     ) -> StoreResult<u64> {
         // Only live holds move: an expired hold is already free for others, and stays so.
-        crate::on_pool!(self, |p| sqlx::query(
+        crate::on_pool!(self, |p| sqlx::query(concat!(
             "UPDATE seat_claims SET expires_at = $3, updated_at = $4 \
-             WHERE presentation_id = $1 AND session_id = $2 AND state = 'held' AND expires_at > $4"
-        )
+             WHERE presentation_id = $1 AND session_id = $2 AND state = 'held' AND ",
+            live_hold!("$4")
+        ))
         .bind(presentation_id)
         .bind(session_id)
         .bind(expires_at_ms)
@@ -342,8 +347,11 @@ impl ClaimStore for Db {
         // DELETE ... RETURNING hands each expired row to exactly one sweeper, however many run.
         fetch_all!(
             self,
-            "DELETE FROM seat_claims WHERE state = 'held' AND expires_at <= $1 \
-             RETURNING presentation_id, section_id, x, y, session_id, state, expires_at",
+            concat!(
+                "DELETE FROM seat_claims WHERE state = 'held' AND ",
+                expired_hold!("$1"),
+                " RETURNING presentation_id, section_id, x, y, session_id, state, expires_at"
+            ),
             [now_ms],
             rows::claim
         )

@@ -42,12 +42,20 @@ impl Db {
     }
 }
 
-const LIVE_HOLDS_OF_ADDRESS: &str = "SELECT COUNT(*) AS n FROM seat_claims c \
+const LIVE_HOLDS_OF_ADDRESS: &str = concat!(
+    "SELECT COUNT(*) AS n FROM seat_claims c \
      JOIN hold_owners o ON o.session_id = c.session_id \
-     WHERE c.state = 'held' AND c.expires_at > $2 AND o.address = $1";
-const LIVE_HOLDS_OF_CUSTOMER: &str = "SELECT COUNT(*) AS n FROM seat_claims c \
+     WHERE c.state = 'held' AND ",
+    live_hold!("c", "$2"),
+    " AND o.address = $1"
+);
+const LIVE_HOLDS_OF_CUSTOMER: &str = concat!(
+    "SELECT COUNT(*) AS n FROM seat_claims c \
      JOIN hold_owners o ON o.session_id = c.session_id \
-     WHERE c.state = 'held' AND c.expires_at > $2 AND o.customer_id = $1";
+     WHERE c.state = 'held' AND ",
+    live_hold!("c", "$2"),
+    " AND o.customer_id = $1"
+);
 
 #[async_trait]
 impl HolderStore for Db {

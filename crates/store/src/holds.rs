@@ -49,9 +49,9 @@ macro_rules! make_hold_in {
                 break;
             }
             let moved = sqlx::query(
-                "UPDATE seat_claims SET session_id = $5, expires_at = $6, updated_at = $7 \
+                concat!("UPDATE seat_claims SET session_id = $5, expires_at = $6, updated_at = $7 \
                  WHERE presentation_id = $1 AND section_id = $2 AND x = $3 AND y = $4 AND session_id = $8 \
-                 AND state = 'held' AND expires_at > $7",
+                 AND state = 'held' AND ", live_hold!("$7")),
             )
             .bind(p.0)
             .bind(p.1.section_id)

@@ -71,6 +71,31 @@ macro_rules! fetch_optional {
     };
 }
 
+/// The liveness of a hold in SQL: the rule of `kupa_domain::catalogue::hold_is_live` (live until
+/// its deadline, not at it), written here once because a query cannot call Rust. `$now` is the
+/// query's parameter for now, and `$claims` the `seat_claims` row's alias or table name (none: the
+/// bare column): `live_hold!("c", "$3")` is `c.expires_at > $3`. A literal, for `concat!`: sqlx
+/// takes only literal SQL unasserted.
+macro_rules! live_hold {
+    ($now:literal) => {
+        concat!("expires_at > ", $now)
+    };
+    ($claims:literal, $now:literal) => {
+        concat!($claims, ".expires_at > ", $now)
+    };
+}
+
+/// A hold that is no longer live (`expires_at <= $now`), the negation of [`live_hold!`]: free to
+/// take over, or to sweep.
+macro_rules! expired_hold {
+    ($now:literal) => {
+        concat!("expires_at <= ", $now)
+    };
+    ($claims:literal, $now:literal) => {
+        concat!($claims, ".expires_at <= ", $now)
+    };
+}
+
 mod audit;
 mod backoffice;
 mod catalogue;

@@ -17,14 +17,18 @@ use kupa_app::sales_switches::{SaleChannel, SalesSwitch};
 
 use crate::programme_screenings::remap_in;
 
-const SCREENING_SELECT: &str = "SELECT p.id, p.feature_id, p.venue_id, v.location_id, p.seatplan_id, p.business_id, \
+const SCREENING_SELECT: &str = concat!(
+    "SELECT p.id, p.feature_id, p.venue_id, v.location_id, p.seatplan_id, p.business_id, \
      p.starts_at, p.sale_starts_at, p.sale_ends_at, p.seating_policy_id, p.auth_profile_id, \
      p.cancelled_at, p.moved_at, p.ticket_group_id, f.name AS f_name, f.name_en AS f_name_en, f.runtime AS f_runtime, \
      (SELECT COUNT(*) FROM screening_channel_closures x WHERE x.presentation_id = p.id AND x.channel = 'web') AS closed_web, \
      (SELECT COUNT(*) FROM screening_channel_closures x WHERE x.presentation_id = p.id AND x.channel = 'miniSite') AS closed_mini_site, \
      (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'sold') AS sold, \
-     (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'held' AND c.expires_at > $1) AS held \
-     FROM presentations p JOIN features f ON f.id = p.feature_id JOIN venues v ON v.id = p.venue_id";
+     (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'held' AND ",
+    live_hold!("c", "$1"),
+    ") AS held \
+     FROM presentations p JOIN features f ON f.id = p.feature_id JOIN venues v ON v.id = p.venue_id"
+);
 
 fn screening_row(r: &impl Get) -> R<Screening> {
     Ok(Screening {

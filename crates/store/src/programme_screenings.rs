@@ -28,8 +28,8 @@ macro_rules! remap_in {
         let now: i64 = $now;
         let place = |p: SeatAddress| remap.and_then(|r| r.place(p));
         let claims = sqlx::query(
-            "SELECT section_id, x, y, state, session_id, expires_at FROM seat_claims \
-             WHERE presentation_id = $1 AND (state = 'sold' OR expires_at > $2) ORDER BY section_id, y, x",
+            concat!("SELECT section_id, x, y, state, session_id, expires_at FROM seat_claims \
+             WHERE presentation_id = $1 AND (state = 'sold' OR ", live_hold!("$2"), ") ORDER BY section_id, y, x"),
         )
         .bind($id)
         .bind(now)
@@ -79,8 +79,8 @@ macro_rules! remap_in {
         }
         if missing.is_empty() {
             let expired = sqlx::query(
-                "DELETE FROM seat_claims WHERE presentation_id = $1 AND state = 'held' AND expires_at <= $2 \
-                 RETURNING section_id, x, y",
+                concat!("DELETE FROM seat_claims WHERE presentation_id = $1 AND state = 'held' AND ", expired_hold!("$2"), " \
+                 RETURNING section_id, x, y"),
             )
             .bind($id)
             .bind(now)
@@ -158,10 +158,12 @@ pub(crate) async fn closures(db: &Db) -> StoreResult<Vec<(PresentationId, SaleCh
 
 pub(crate) async fn claimed_places(db: &Db, id: i64, now_ms: i64) -> StoreResult<Vec<SeatAddress>> {
     crate::on_pool!(db, |p| {
-        sqlx::query(
+        sqlx::query(concat!(
             "SELECT section_id, x, y FROM seat_claims \
-             WHERE presentation_id = $1 AND (state = 'sold' OR expires_at > $2)",
-        )
+             WHERE presentation_id = $1 AND (state = 'sold' OR ",
+            live_hold!("$2"),
+            ")"
+        ))
         .bind(id)
         .bind(now_ms)
         .fetch_all(p)
@@ -192,10 +194,10 @@ macro_rules! set_group_in {
             Some(None) => {
                 // Sold: the seats sold, or the paid tickets (a paid seat is both; either says so).
                 let counts = sqlx::query(
-                    "SELECT (SELECT COUNT(*) FROM seat_claims WHERE presentation_id = $1 AND state = 'sold') AS sold, \
+                    concat!("SELECT (SELECT COUNT(*) FROM seat_claims WHERE presentation_id = $1 AND state = 'sold') AS sold, \
                      (SELECT COUNT(*) FROM order_tickets ot JOIN orders o ON o.id = ot.order_id \
                       WHERE ot.presentation_id = $1 AND ot.cancelled_at IS NULL AND o.status = 'paid') AS paid, \
-                     (SELECT COUNT(*) FROM seat_claims WHERE presentation_id = $1 AND state = 'held' AND expires_at > $2) AS held",
+                     (SELECT COUNT(*) FROM seat_claims WHERE presentation_id = $1 AND state = 'held' AND ", live_hold!("$2"), ") AS held"),
                 )
                 .bind($id)
                 .bind(by.at_ms)

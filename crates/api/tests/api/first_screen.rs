@@ -130,6 +130,7 @@ async fn an_order_page_comes_with_its_first_screen_in_hebrew_and_english(db: &Te
     let picture = app.get(&src.replace("&amp;", "&")).await;
     assert_eq!(picture.status, StatusCode::OK);
     assert!(picture.headers["content-type"].to_str().unwrap().starts_with("image/svg+xml"));
+    assert_eq!(picture.headers["cache-control"], "public, max-age=300");
     assert!(picture.text.contains(&format!(r#"viewBox="-12 0 {} {}""#, w * 10 + 24, h * 10 + 22)), "{}", picture.text);
     assert_eq!(picture.text.matches("<rect ").count(), plan["seatplan"]["seats"].as_array().unwrap().len());
     // Another venue's plan is not found, as the plan itself is not.

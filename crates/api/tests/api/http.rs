@@ -161,6 +161,7 @@ async fn every_catalogue_call_answers_with_the_spec_fields(db: &TestDb) {
     let r = app.get(&format!("/api/features/{feature_id}/placeholderImage")).await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.headers["content-type"].to_str().unwrap().starts_with("image/svg+xml"));
+    assert_eq!(r.headers["cache-control"], "public, max-age=3600");
     assert!(r.text.contains("<svg"));
     let hebrew_letter = |s: &str| s.chars().any(|c| ('\u{0590}'..='\u{05FF}').contains(&c));
     assert!(hebrew_letter(&r.text), "a Hebrew page's poster is titled in Hebrew");
@@ -169,6 +170,7 @@ async fn every_catalogue_call_answers_with_the_spec_fields(db: &TestDb) {
     assert!(!hebrew_letter(&r.text), "an English page's poster has no Hebrew: {}", r.text);
     let r = app.get("/api/products/1/image").await;
     assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.headers["cache-control"], "public, max-age=3600");
     assert!(r.text.contains("<svg"));
 
     let r = app.post(&format!("/api/seats/seatplanV2?venueId={venue_id}&seatplanId={seatplan_id}"), &format!(r#"{{"recaptchaToken":"{CAPTCHA_TEST_TOKEN}"}}"#)).await;

@@ -20,9 +20,9 @@ macro_rules! finalise_in {
             in_key_order.sort_by_key(|t| (t.presentation_id, t.section_id, t.y, t.x));
             for t in in_key_order {
                 let n = sqlx::query(
-                    "UPDATE seat_claims SET state = 'sold', order_id = $6, updated_at = $7 \
+                    concat!("UPDATE seat_claims SET state = 'sold', order_id = $6, updated_at = $7 \
                      WHERE presentation_id = $1 AND section_id = $2 AND x = $3 AND y = $4 AND session_id = $5 \
-                     AND state = 'held' AND expires_at > $7",
+                     AND state = 'held' AND ", live_hold!("$7")),
                 )
                 .bind(t.presentation_id)
                 .bind(t.section_id)

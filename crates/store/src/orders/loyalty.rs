@@ -8,12 +8,12 @@
 /// paid, so what it reserved is free again without anyone writing a thing. `$3` is now.
 macro_rules! live_pending {
     () => {
-        "o.status = 'pending' AND (\
+        concat!("o.status = 'pending' AND (\
          (o.hold_until IS NOT NULL AND o.hold_until > $3) OR EXISTS (\
          SELECT 1 FROM order_tickets lt JOIN seat_claims c ON c.presentation_id = lt.presentation_id \
          AND c.section_id = lt.section_id AND c.x = lt.x AND c.y = lt.y \
-         WHERE lt.order_id = o.id AND c.state = 'held' AND c.expires_at > $3 \
-         AND (c.session_id = o.session_id OR c.session_id = 'hold:' || o.id)))"
+         WHERE lt.order_id = o.id AND c.state = 'held' AND ", live_hold!("c", "$3"), " \
+         AND (c.session_id = o.session_id OR c.session_id = 'hold:' || o.id)))")
     };
 }
 

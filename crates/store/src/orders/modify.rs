@@ -3,11 +3,15 @@
 
 /// Claims a new seat as sold for an order: a free place, a hold that has expired, or the asking
 /// session's own hold. Never a live hold of another session, never a sold seat.
-pub(super) const CLAIM_SOLD: &str = "INSERT INTO seat_claims (presentation_id, section_id, x, y, session_id, state, expires_at, order_id, updated_at) \
+pub(super) const CLAIM_SOLD: &str = concat!(
+    "INSERT INTO seat_claims (presentation_id, section_id, x, y, session_id, state, expires_at, order_id, updated_at) \
      VALUES ($1, $2, $3, $4, $5, 'sold', $6, $7, $6) \
      ON CONFLICT (presentation_id, section_id, x, y) DO UPDATE \
      SET session_id = excluded.session_id, state = 'sold', expires_at = excluded.expires_at, order_id = excluded.order_id, updated_at = excluded.updated_at \
-     WHERE seat_claims.state = 'held' AND (seat_claims.expires_at <= $6 OR seat_claims.session_id = excluded.session_id)";
+     WHERE seat_claims.state = 'held' AND (",
+    expired_hold!("seat_claims", "$6"),
+    " OR seat_claims.session_id = excluded.session_id)"
+);
 
 /// Releases an order's sold seat.
 pub(super) const RELEASE_SOLD: &str = "DELETE FROM seat_claims \

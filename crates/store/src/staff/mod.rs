@@ -61,7 +61,7 @@ macro_rules! live_rows {
      f.id AS feature_id, f.name AS feature_name, f.name_en AS feature_name_en, f.category_id AS feature_category_id, \
      CAST(COALESCE((SELECT SUM(s.capacity) FROM sections s WHERE s.seatplan_id = p.seatplan_id), 0) AS BIGINT) AS capacity, \
      (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'sold') AS sold, \
-     (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'held' AND c.expires_at > $3) AS held, \
+     (SELECT COUNT(*) FROM seat_claims c WHERE c.presentation_id = p.id AND c.state = 'held' AND ", live_hold!("c", "$3"), ") AS held, \
      CAST(COALESCE((SELECT SUM(s.revenue) FROM sales_summary s WHERE s.presentation_id = p.id), 0) AS BIGINT) AS revenue \
      FROM presentations p JOIN venues v ON v.id = p.venue_id JOIN locations l ON l.id = v.location_id \
      JOIN features f ON f.id = p.feature_id \
