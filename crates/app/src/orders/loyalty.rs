@@ -5,6 +5,7 @@
 //! and member's points it uses are still free of the other live orders ([`Shortfall`]), the
 //! finalisation spends them and adds what the order earned, a cancellation gives them back.
 
+use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 
 use super::model::{Order, OrderKind, OrderTicket};
@@ -34,9 +35,9 @@ impl LoyaltyRule {
         if self.agorot_per_point <= 0 || order.kind != OrderKind::Tickets {
             return 0;
         }
-        let by_vouchers: i64 = order.vouchers.iter().map(|v| v.amount).sum();
-        let money = (order.total - by_vouchers).max(0);
-        money / self.agorot_per_point
+        let by_vouchers: Money = order.vouchers.iter().map(|v| v.amount).sum();
+        let money = (order.total - by_vouchers).max(Money::ZERO);
+        money.minor() / self.agorot_per_point
     }
 }
 
@@ -66,7 +67,7 @@ impl Purse {
     pub fn of(self, t: &OrderTicket) -> i64 {
         match self {
             Purse::Points => t.points,
-            Purse::PassBalance => t.member_balance,
+            Purse::PassBalance => t.member_balance.minor(),
         }
     }
 
@@ -140,7 +141,7 @@ mod tests {
         assert_eq!(rule.earned(&order), 12);
         order.vouchers.push(crate::orders::OrderVoucher {
             code: "V".into(),
-            amount: 5_000,
+            amount: Money(5_000),
         });
         assert_eq!(rule.earned(&order), 7, "what a voucher pays earns nothing");
         order.kind = OrderKind::Vouchers;

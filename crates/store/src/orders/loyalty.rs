@@ -66,7 +66,7 @@ macro_rules! reserve_spendings {
             .fetch_one(&mut *$tx)
             .await
             .map_err(db_err)?;
-            if balance.unwrap_or(0) - reserved < v.amount {
+            if balance.unwrap_or(0) - reserved < v.amount.minor() {
                 short = Some(Shortfall::VoucherBalance { code: v.code.clone() });
                 break;
             }
@@ -190,7 +190,7 @@ macro_rules! points_on_cancel {
                     .map_err(db_err)?;
                 (row.i("points_earned").map_err(db_err)?, row.i("refunded_total").map_err(db_err)?)
             };
-            let kept = points_kept(earned, order.total, refunded_before, refunded_before + $refund);
+            let kept = points_kept(earned, order.total.minor(), refunded_before, refunded_before + $refund);
             if kept < earned {
                 sqlx::query(
                     "UPDATE members SET points_balance = CASE WHEN points_balance > $2 THEN points_balance - $2 ELSE 0 END \
