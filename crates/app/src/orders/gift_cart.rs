@@ -354,7 +354,7 @@ fn gift_products(
             name: product.name.clone(),
             name_en: product.name_en.clone(),
             quantity: *quantity,
-            unit_price: Money(product.price),
+            unit_price: product.price,
         });
     }
     Ok(lines)

@@ -306,7 +306,7 @@ impl OrderService {
                 )
             })?;
             product_lines.push(ProductLine {
-                unit_price: Money(product.price),
+                unit_price: product.price,
                 quantity: *qty,
             });
             order_products.push(OrderProduct {
@@ -314,7 +314,7 @@ impl OrderService {
                 name: product.name.clone(),
                 name_en: product.name_en.clone(),
                 quantity: *qty,
-                unit_price: Money(product.price),
+                unit_price: product.price,
             });
         }
         Ok((product_lines, order_products))

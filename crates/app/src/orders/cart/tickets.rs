@@ -299,7 +299,7 @@ pub(super) fn order_tickets(
                     .clone()
                     .or_else(|| c.member_number.clone().filter(|x| !x.is_empty())),
                 points: pl.loyalty_points.unwrap_or(0),
-                member_balance: Money(pl.member_balance.unwrap_or(0)),
+                member_balance: pl.member_balance.unwrap_or(Money::ZERO),
                 document_key: token(),
                 scanned_at_ms: None,
                 cancelled_at_ms: None,
