@@ -105,14 +105,19 @@ pub fn points_spent<'a>(tickets: impl IntoIterator<Item = &'a OrderTicket>) -> V
 
 /// What an order still holds of the points it earned after a cancellation refunded more of it:
 /// the earned points shrink with the money kept, rounded down (never below zero).
-pub fn points_kept(earned: i64, total: i64, refunded_before: i64, refunded_after: i64) -> i64 {
+pub fn points_kept(
+    earned: i64,
+    total: Money,
+    refunded_before: Money,
+    refunded_after: Money,
+) -> i64 {
     let kept_before = total - refunded_before;
-    let kept_after = (total - refunded_after).max(0);
-    if earned <= 0 || kept_before <= 0 {
+    let kept_after = (total - refunded_after).max(Money::ZERO);
+    if earned <= 0 || kept_before <= Money::ZERO {
         return 0;
     }
     // i128: points × agorot stays exact for any order.
-    ((earned as i128 * kept_after as i128) / kept_before as i128) as i64
+    ((earned as i128 * kept_after.minor() as i128) / kept_before.minor() as i128) as i64
 }
 
 /// Why a cart could not be kept: what it would spend is already promised to other live orders
@@ -155,9 +160,12 @@ mod tests {
 
     #[test]
     fn a_cancellation_keeps_the_points_of_the_money_kept() {
-        assert_eq!(points_kept(12, 12_000, 0, 6_000), 6);
-        assert_eq!(points_kept(6, 12_000, 6_000, 12_000), 0);
-        assert_eq!(points_kept(12, 12_000, 0, 500), 11);
-        assert_eq!(points_kept(0, 12_000, 0, 500), 0);
+        assert_eq!(points_kept(12, Money(12_000), Money(0), Money(6_000)), 6);
+        assert_eq!(
+            points_kept(6, Money(12_000), Money(6_000), Money(12_000)),
+            0
+        );
+        assert_eq!(points_kept(12, Money(12_000), Money(0), Money(500)), 11);
+        assert_eq!(points_kept(0, Money(12_000), Money(0), Money(500)), 0);
     }
 }

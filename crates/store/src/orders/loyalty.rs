@@ -182,15 +182,15 @@ macro_rules! points_on_cancel {
         if let Some(member) = order.points_member.as_deref()
             && order.points_earned > 0
         {
-            let (earned, refunded_before): (i64, i64) = {
+            let (earned, refunded_before): (i64, kupa_domain::money::Money) = {
                 let row = sqlx::query("SELECT points_earned, refunded_total FROM orders WHERE id = $1")
                     .bind(&order.id)
                     .fetch_one(&mut *$tx)
                     .await
                     .map_err(db_err)?;
-                (row.i("points_earned").map_err(db_err)?, row.i("refunded_total").map_err(db_err)?)
+                (row.i("points_earned").map_err(db_err)?, row.m("refunded_total").map_err(db_err)?)
             };
-            let kept = points_kept(earned, order.total.minor(), refunded_before, refunded_before + $refund);
+            let kept = points_kept(earned, order.total, refunded_before, refunded_before + $refund);
             if kept < earned {
                 sqlx::query(
                     "UPDATE members SET points_balance = CASE WHEN points_balance > $2 THEN points_balance - $2 ELSE 0 END \
