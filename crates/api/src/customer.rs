@@ -129,7 +129,7 @@ impl From<&Card> for MemberCard {
             name_en: c.membership.name_en.clone(),
             class_name: c.membership.class_name.clone(),
             customer_id: c.member.customer_id,
-            balance: c.member.balance,
+            balance: c.member.balance.minor(),
             currency: "ILS".into(),
             points_balance: c.member.points_balance,
             start_date: c.member.start_date.clone(),

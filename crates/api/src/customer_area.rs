@@ -183,8 +183,8 @@ fn reservation(state: &AppState, o: &AreaOrder) -> AreaReservation {
                 seat: t.seat_name.clone(),
                 ticket_type: t.ticket_name.clone(),
                 ticket_type_en: t.ticket_name_en.clone(),
-                price: t.price,
-                service_charge: t.service_charge,
+                price: t.price.minor(),
+                service_charge: t.service_charge.minor(),
                 state: if t.cancelled_at_ms.is_some() {
                     "cancelled"
                 } else if t.scanned_at_ms.is_some() {
@@ -197,7 +197,7 @@ fn reservation(state: &AppState, o: &AreaOrder) -> AreaReservation {
                 edocument_url: kupa_app::tickets_out::edocument_path(t),
             })
             .collect(),
-        total: order.total,
+        total: order.total.minor(),
         currency: order.currency.clone(),
         paid_at: order.paid_at_ms.map(ms_to_rfc3339),
         pdf_url: state

@@ -5,7 +5,6 @@
 //! (`POST /cart` with `enrollment`).
 
 use kupa_domain::ids::PresentationId;
-use kupa_domain::money::Money;
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
@@ -181,7 +180,7 @@ fn season_dto(
         let pid = p.view.presentation.id;
         for (g, tickets) in groups {
             for t in tickets {
-                let price = s.price_of(pid, g.id, t.id, Money(t.price));
+                let price = s.price_of(pid, g.id, t.id, t.price);
                 let is_override = s.presentation_detail.iter().any(|d| {
                     d.presentation_id == pid
                         && d.ticket_group_id == g.id
@@ -227,7 +226,7 @@ fn season_dto(
                         id: t.id,
                         name: t.name.clone(),
                         name_en: t.name_en.clone(),
-                        price: t.price,
+                        price: t.price.minor(),
                     })
                     .collect(),
             })
@@ -275,7 +274,7 @@ fn member_dto(m: &EnrollingMember) -> EnrollingMemberDto {
         member_number: c.member.member_number.clone(),
         name: c.membership.name.clone(),
         name_en: c.membership.name_en.clone(),
-        balance: c.member.balance,
+        balance: c.member.balance.minor(),
         start_date: c.member.start_date.clone(),
         end_date: c.member.end_date.clone(),
         is_available: c.standing == kupa_domain::customer::MemberStanding::Active,

@@ -144,8 +144,8 @@ impl MembershipDto {
                 .map(|p| MembershipPriceDto {
                     MembershipPriceId: p.id,
                     PriceCode: p.price_code.clone(),
-                    Price: p.price,
-                    value: value_of(p),
+                    Price: p.price.minor(),
+                    value: value_of(p).minor(),
                     currency: CurrencyDto::of(currency_of(p)),
                     references: references(&p.reference1, &p.reference2),
                 })

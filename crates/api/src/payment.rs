@@ -63,7 +63,7 @@ impl PaymentStatusResponse {
             failure_code: p.failure_code_for_buyer(),
             decline_reason: p.decline_reason_for_buyer(),
             method: p.method,
-            amount: p.amount,
+            amount: p.amount.minor(),
             currency: p.currency.clone(),
             card_brand: p.card_brand.clone(),
             card_last4: p.card_last4.clone(),

@@ -366,7 +366,7 @@ impl GiftOrderResponse {
             reservation_identifier: o.id.to_string(),
             reservation_number: o.reservation_number.clone(),
             order_type: o.kind.as_str().to_owned(),
-            total: o.total,
+            total: o.total.minor(),
             currency: o.currency.clone(),
             paid_at: o.paid_at_ms.map(kupa_domain::time::ms_to_rfc3339),
             system_vouchers: IssuedVoucher::of(o),

@@ -153,9 +153,9 @@ pub struct Ticket {
     pub ticket_group_id: i64,
     pub name: String,
     pub name_en: String,
-    pub price: i64,
-    pub old_price: Option<i64>,
-    pub service_charge: i64,
+    pub price: Money,
+    pub old_price: Option<Money>,
+    pub service_charge: Money,
     pub price_policy_id: i64,
     pub min_quantity: i64,
     pub max_quantity: i64,
@@ -169,7 +169,7 @@ pub struct Ticket {
     pub loyalty_points_price: Option<i64>,
     /// Agorot one ticket takes from the balance of the buyer's series pass (a pass ticket, priced 0
     /// in money; decision 0039); None: not a pass ticket.
-    pub member_balance_price: Option<i64>,
+    pub member_balance_price: Option<Money>,
     pub multiply_factor: i64,
     pub sort: i64,
     /// Sold only through a ticket code (GET /presentations/{id}/ticket); never in the group's list.
@@ -185,7 +185,7 @@ pub struct Product {
     pub name: String,
     pub name_en: String,
     pub category: String,
-    pub price: i64,
+    pub price: Money,
     /// A catalogue file's one complex that sells it (the older spelling of `location_ids`):
     /// folded into `location_ids` when the file is read, never stored.
     #[serde(skip_serializing)]
@@ -211,7 +211,7 @@ impl Default for Product {
             name: String::new(),
             name_en: String::new(),
             category: String::new(),
-            price: 0,
+            price: Money::ZERO,
             location_id: None,
             location_ids: Vec::new(),
             icon: String::new(),
@@ -248,7 +248,7 @@ pub struct ServiceCharge {
     pub name: String,
     pub name_en: String,
     /// Fixed amount in agorot, or None when `percent_bp` applies.
-    pub amount: Option<i64>,
+    pub amount: Option<Money>,
     /// Basis points of the ticket price (1 % = 100).
     pub percent_bp: Option<i64>,
     pub per_ticket: bool,
@@ -317,7 +317,7 @@ pub struct Membership {
     pub name_en: String,
     pub code: String,
     pub class_name: String,
-    pub price: i64,
+    pub price: Money,
     /// Discounted (member-only) tickets a member may take in one order; None: no limit.
     pub max_discounted_tickets: Option<i64>,
     // What the memberships page sells (issue 15, decision 0037); every field has a default, so
@@ -357,7 +357,7 @@ impl Default for Membership {
             name_en: String::new(),
             code: String::new(),
             class_name: String::new(),
-            price: 0,
+            price: Money::ZERO,
             max_discounted_tickets: None,
             description: String::new(),
             description_en: String::new(),
@@ -387,7 +387,7 @@ pub struct MembershipPrice {
     pub id: i64,
     pub price_code: String,
     /// Agorot paid.
-    pub price: i64,
+    pub price: Money,
     /// Agorot of balance a series member gets; None: the price.
     pub value: Option<i64>,
     /// None: ILS.
@@ -414,7 +414,7 @@ pub struct Member {
     pub member_number: String,
     pub membership_id: i64,
     pub customer_id: i64,
-    pub balance: i64,
+    pub balance: Money,
     pub points_balance: i64,
     /// YYYY-MM-DD, inclusive.
     pub start_date: String,

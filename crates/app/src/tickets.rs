@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use jiff::civil::Date;
-use kupa_domain::Money;
 use kupa_domain::pricing::{ServiceChargeRule, ticket_service_charge};
 use kupa_domain::tickets::{
     self, MemberInfo, RefOption, TicketCodeRule, TicketRuleError, TicketType, normalise_code,
@@ -250,7 +249,7 @@ fn day(what: &str, s: &str) -> AppResult<Date> {
 /// The business's service-charge rule, as the pricing sees it.
 pub fn charge_rule(c: &ServiceCharge) -> ServiceChargeRule {
     ServiceChargeRule {
-        amount: c.amount.map(Money),
+        amount: c.amount,
         percent_bp: c.percent_bp,
         per_ticket: c.per_ticket,
     }
@@ -261,8 +260,7 @@ pub fn charge_rule(c: &ServiceCharge) -> ServiceChargeRule {
 /// shown from the tickets step on is the price the cart will charge.
 pub fn charge_as_sold(t: &mut Ticket, charge: Option<&ServiceCharge>) {
     let rule = charge.map(charge_rule);
-    t.service_charge =
-        ticket_service_charge(Money(t.price), Money(t.service_charge), rule.as_ref()).minor();
+    t.service_charge = ticket_service_charge(t.price, t.service_charge, rule.as_ref());
 }
 
 /// A catalogue ticket as the rules see it.
@@ -270,8 +268,8 @@ pub fn ticket_type(t: &Ticket) -> TicketType {
     TicketType {
         id: t.id,
         ticket_group_id: t.ticket_group_id,
-        price: Money(t.price),
-        service_charge: Money(t.service_charge),
+        price: t.price,
+        service_charge: t.service_charge,
         min_quantity: t.min_quantity,
         max_quantity: t.max_quantity,
         requires_ticket_id: t.requires_ticket_id,

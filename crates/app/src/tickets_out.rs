@@ -100,7 +100,7 @@ pub(crate) fn pick<'a>(lang: &str, he: &'a str, en: &'a str) -> &'a str {
 /// "incl. ₪5.00 service charge"; empty when it includes none). `charge_name` is the business's
 /// Hebrew name of the charge.
 pub fn ticket_price_text(t: &OrderTicket, charge_name: &str, lang: &str) -> (String, String) {
-    let full = Money(t.price + t.service_charge).display_ils();
+    let full = (t.price + t.service_charge).display_ils();
     (
         full,
         service_charge_note(t.service_charge, charge_name, lang),
@@ -108,11 +108,11 @@ pub fn ticket_price_text(t: &OrderTicket, charge_name: &str, lang: &str) -> (Str
 }
 
 /// "כולל דמי טיפול ₪5.00" / "incl. ₪5.00 service charge"; empty for no charge.
-pub fn service_charge_note(charge: i64, charge_name: &str, lang: &str) -> String {
-    if charge <= 0 {
+pub fn service_charge_note(charge: Money, charge_name: &str, lang: &str) -> String {
+    if charge <= Money::ZERO {
         return String::new();
     }
-    let amount = Money(charge).display_ils();
+    let amount = charge.display_ils();
     if is_he(lang) {
         let name = if charge_name.trim().is_empty() {
             "דמי טיפול"
@@ -150,7 +150,7 @@ pub fn price_lines(order: &Order, lang: &str) -> Vec<(String, String)> {
     for p in &order.products {
         lines.push((
             format!("{} × {}", pick(lang, &p.name, &p.name_en), p.quantity),
-            Money(p.unit_price * p.quantity).display_ils(),
+            (p.unit_price * p.quantity).display_ils(),
         ));
     }
     let b = order.price_breakdown();
@@ -235,7 +235,7 @@ pub fn tickets_document(
             ticket_type: pick(lang, &t.ticket_name, &t.ticket_name_en).to_owned(),
             price: ticket_price_text(t, &order.service_charge_name, lang).0,
             price_note: ticket_price_text(t, &order.service_charge_name, lang).1,
-            order_total: Money(order.total).display_ils(),
+            order_total: order.total.display_ils(),
             reservation_number: order.reservation_number.clone(),
             entrance_time: local_time(starts - ENTRANCE_BEFORE_MS),
             qr_payload: format!("{base_url}{}", edocument_path(t)),

@@ -12,6 +12,7 @@ use kupa_app::model::{CatalogueData, Presentation, Seat, Ticket};
 use kupa_app::site_config::SiteConfig;
 use kupa_domain::catalogue::{SeatingMode, SectionKind, is_vod_venue_type};
 use kupa_domain::ids::IsraeliId;
+use kupa_domain::money::Money;
 use kupa_domain::time::{local_date, ms_to_timestamp};
 
 const CHAIN: &str = include_str!(concat!(
@@ -125,7 +126,7 @@ fn one_complex_belongs_to_a_second_business_with_its_own_service_charge() {
             one.percent_bp,
             one.per_ticket
         ),
-        ("דמי טיפול", Some(500), None, true)
+        ("דמי טיפול", Some(Money(500)), None, true)
     );
     let two = fee(2).expect("business 2 service charge");
     assert_eq!(
@@ -439,9 +440,12 @@ fn max_seats_per_transaction_is_ten_and_the_timers_and_params_are_set() {
 #[test]
 fn every_ticket_type_of_the_demo_exists() {
     let regular = ticket(|t| t.name_en == "Regular").expect("regular");
-    assert_eq!(regular.price, 4200);
+    assert_eq!(regular.price, Money(4200));
     let child = ticket(|t| t.name_en.starts_with("Child")).expect("child");
-    assert_eq!((child.price, child.old_price), (3400, Some(4200)));
+    assert_eq!(
+        (child.price, child.old_price),
+        (Money(3400), Some(Money(4200)))
+    );
     assert!(ticket(|t| t.name_en == "Student").is_some(), "student");
     assert!(ticket(|t| t.needs_senior_id).is_some(), "senior");
     assert!(ticket(|t| t.member_only).is_some(), "member-only");
@@ -735,7 +739,7 @@ fn the_hotel_guest_ticket_has_rooms_and_a_used_up_series_pass_exists() {
             .memberships
             .iter()
             .any(|ms| ms.id == m.membership_id && ms.type_id == 2);
-        series && m.balance == 0 && m.points_balance == 0
+        series && m.balance == Money::ZERO && m.points_balance == 0
     });
     assert!(used_up.is_some(), "a series pass with nothing left");
     assert!(

@@ -11,7 +11,7 @@ pub fn payment() -> Payment {
         session_id: "s".into(),
         customer_id: None,
         method: PaymentMethod::Card,
-        amount: 10_000,
+        amount: kupa_domain::money::Money(10_000),
         currency: "ILS".into(),
         installments: 1,
         status: PaymentStatus::Created,

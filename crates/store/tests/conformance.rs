@@ -79,7 +79,7 @@ async fn the_catalogue_reads_back_as_it_was_written(db: &Db) {
     let groups = db.ticket_groups(&[1]).await.unwrap();
     assert_eq!(groups.len(), 1);
     assert_eq!(groups[0].1.iter().map(|t| t.id).collect::<Vec<_>>(), vec![1, 2]);
-    assert_eq!(groups[0].1[1].old_price, Some(4200));
+    assert_eq!(groups[0].1[1].old_price, Some(kupa_domain::money::Money(4200)));
     assert_eq!(db.products_for_location(2).await.unwrap().len(), 1, "beer is sold in Haifa only");
     assert_eq!(db.products_for_location(3).await.unwrap().len(), 2);
     assert_eq!(db.product(2).await.unwrap().unwrap().icon, "🍺");

@@ -5,6 +5,7 @@
 mod payment;
 
 use kupa_domain::ids::PresentationId;
+use kupa_domain::money::Money;
 pub use payment::{CommitBody, CommitResponse, PaymentFormResponse};
 
 use axum::extract::State;
@@ -213,8 +214,8 @@ impl PricedProduct {
                 name: p.name.clone(),
                 name_en: p.name_en.clone(),
                 quantity: p.quantity,
-                unit_price: p.unit_price,
-                amount: p.unit_price * p.quantity,
+                unit_price: p.unit_price.minor(),
+                amount: (p.unit_price * p.quantity).minor(),
             })
             .collect()
     }
@@ -286,39 +287,44 @@ impl PricedCartDto {
                     ticket_id: t.ticket_id,
                     ticket_name: t.ticket_name.clone(),
                     ticket_name_en: t.ticket_name_en.clone(),
-                    price: t.price,
-                    service_charge: t.service_charge,
+                    price: t.price.minor(),
+                    service_charge: t.service_charge.minor(),
                     is_multiply_factor_sub_ticket: t.is_sub_ticket,
                     code: t.code.clone(),
                     member_number: t.member_number.clone(),
                     ref1: t.ref1.clone(),
                     ref2: t.ref2.clone(),
-                    member_balance: t.member_balance,
+                    member_balance: t.member_balance.minor(),
                 })
                 .collect(),
             products: PricedProduct::of(o),
-            tickets_total: o.tickets_total,
-            products_total: o.products_total,
+            tickets_total: o.tickets_total.minor(),
+            products_total: o.products_total.minor(),
             service_charge_name: o.service_charge_name.clone(),
-            service_charge: o.service_charge_total,
-            total: o.total,
+            service_charge: o.service_charge_total.minor(),
+            total: o.total.minor(),
             price_breakdown: o.price_breakdown().into(),
             voucher_payments: o
                 .vouchers
                 .iter()
                 .map(|v| PricedVoucher {
                     reference: v.code.clone(),
-                    amount: v.amount,
+                    amount: v.amount.minor(),
                 })
                 .collect(),
-            amount_due: o.amount_due(),
+            amount_due: o.amount_due().minor(),
             currency: o.currency.clone(),
             order_type: o.kind.as_str().to_owned(),
             system_vouchers: crate::vouchers::PricedSystemVoucher::of(o),
             donations: crate::vouchers::PricedDonation::of(o),
             memberships: crate::memberships::PricedMembership::of(o),
             enrollment: o.enrollment.as_ref().map(crate::enroll::EnrollmentDto::of),
-            member_balance_total: o.tickets.iter().map(|t| t.member_balance).sum(),
+            member_balance_total: o
+                .tickets
+                .iter()
+                .map(|t| t.member_balance)
+                .sum::<Money>()
+                .minor(),
             seats: Vec::new(),
         }
     }
@@ -341,7 +347,7 @@ impl CartSeatIn {
             x: self.XCoordinate,
             y: self.YCoordinate,
             ticket_id: self.ticket.ticket_id,
-            amount: self.ticket.amount,
+            amount: self.ticket.amount.map(Money),
             code: self.ticket.code.clone(),
             ref1: self.ticket.ref1.clone(),
             ref2: self.ticket.ref2.clone(),
@@ -396,7 +402,7 @@ async fn post_cart(
                     customer: body.cart.customer_info,
                     step,
                     locale,
-                    total: body.cart.total,
+                    total: body.cart.total.map(Money),
                     products: body
                         .cart
                         .products
@@ -441,7 +447,7 @@ async fn post_cart(
             .collect(),
         step,
         locale,
-        total: body.cart.total,
+        total: body.cart.total.map(Money),
         enrollment: body.cart.enrollment.as_ref().map(|e| e.to_app()),
         mini_site_url: body.cart.mini_site_url.clone(),
         referral_mini_site_id: body.cart.referral_mini_site_id,

@@ -5,7 +5,7 @@ use kupa_app::backoffice::PRODUCT_PICTURE_WIDTHS;
 use kupa_app::catalogue::{PresentationDetail, PresentationInfo};
 use kupa_app::model::FeatureCategory;
 use kupa_domain::catalogue::SaleState;
-use kupa_domain::money::DEFAULT_CURRENCY;
+use kupa_domain::money::{DEFAULT_CURRENCY, Money};
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -234,7 +234,7 @@ impl From<&kupa_app::model::Product> for Product {
             name: p.name.clone(),
             name_en: p.name_en.clone(),
             category: p.category.clone(),
-            price: p.price,
+            price: p.price.minor(),
             currency: DEFAULT_CURRENCY.into(),
             img: product_image_url(p),
             img_srcset: product_image_srcset(p),
@@ -262,7 +262,7 @@ impl From<&kupa_app::model::ServiceCharge> for ServiceCharge {
         ServiceCharge {
             name: s.name.clone(),
             name_en: s.name_en.clone(),
-            amount: s.amount,
+            amount: s.amount.map(Money::minor),
             percent_bp: s.percent_bp,
             per_ticket: s.per_ticket,
             currency: DEFAULT_CURRENCY.into(),
@@ -395,9 +395,9 @@ impl From<&kupa_app::model::Ticket> for Ticket {
             ticket_group_id: t.ticket_group_id,
             name: t.name.clone(),
             name_en: t.name_en.clone(),
-            price: t.price,
-            old_price: t.old_price,
-            service_charge: t.service_charge,
+            price: t.price.minor(),
+            old_price: t.old_price.map(Money::minor),
+            service_charge: t.service_charge.minor(),
             price_policy_id: t.price_policy_id,
             min_quantity: t.min_quantity,
             max_quantity: t.max_quantity,
@@ -408,7 +408,7 @@ impl From<&kupa_app::model::Ticket> for Ticket {
             ref_prompt_en: t.ref_prompt_en.clone(),
             loyalty_points_price: t.loyalty_points_price,
             is_loyalty_points_redemption: t.loyalty_points_price.is_some(),
-            member_balance_price: t.member_balance_price,
+            member_balance_price: t.member_balance_price.map(Money::minor),
             multiply_factor: t.multiply_factor,
             seat_kind: t.seat_kind.as_ref().map(|k| k.as_string()),
             currency: DEFAULT_CURRENCY.into(),

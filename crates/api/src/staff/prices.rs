@@ -76,7 +76,7 @@ pub struct ServiceChargeRuleDto {
 impl ServiceChargeRuleDto {
     fn of(c: &ServiceCharge) -> ServiceChargeRuleDto {
         ServiceChargeRuleDto {
-            amount: c.amount,
+            amount: c.amount.map(Money::minor),
             percent_bp: c.percent_bp,
             per_ticket: c.per_ticket,
         }
@@ -166,7 +166,7 @@ impl PriceListResponse {
                             id: t.ticket.id,
                             name: t.ticket.name,
                             name_en: t.ticket.name_en,
-                            price: t.ticket.price,
+                            price: t.ticket.price.minor(),
                             price_today: t.price_today.minor(),
                             by_code_only: t.ticket.by_code_only,
                         })

@@ -116,7 +116,7 @@ impl ProductDto {
             name: p.name.clone(),
             name_en: p.name_en.clone(),
             category: p.category.clone(),
-            price: p.price,
+            price: p.price.minor(),
             icon: p.icon.clone(),
             color: p.color.clone(),
             sort: p.sort,

@@ -448,21 +448,21 @@ api_tests! {
         let k = Paying { total, ..k };
         let b = pay_by_card(&app, &who, k).await;
         let card = db.db.payment(&b.payment).await.unwrap().unwrap();
-        assert_eq!(card.amount, total - 5000);
+        assert_eq!(card.amount.minor(), total - 5000);
         assert_eq!(rows(db, "SELECT CAST(balance AS TEXT) FROM ticket_codes WHERE code_key = 'value-5000'").await, vec!["0"]);
 
         let r = cancel(&app, &who, &b.reservation, json!({ "itemsToCancel": [1] })).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
         let first = r.body["cancellation"].clone();
         let refund = first["refund"].as_i64().unwrap();
-        let to_card = (refund * card.amount * 2 + total) / (2 * total);
+        let to_card = (refund * card.amount.minor() * 2 + total) / (2 * total);
         assert_eq!(first["refunds"], json!([
             { "to": "payment", "amount": to_card, "status": "done" },
             { "to": "voucher", "amount": refund - to_card, "status": "done" },
         ]), "in proportion to what each paid");
         let r = cancel(&app, &who, &b.reservation, json!({})).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        assert_eq!(app.gateway.refunded(&b.payment), card.amount, "the card gets back all it paid");
+        assert_eq!(app.gateway.refunded(&b.payment), card.amount.minor(), "the card gets back all it paid");
         assert_eq!(rows(db, "SELECT CAST(balance AS TEXT) FROM ticket_codes WHERE code_key = 'value-5000'").await, vec!["5000"], "the voucher all it paid");
         let ledger = refund_rows(db).await;
         assert_eq!(ledger.len(), 4, "{ledger:?}");

@@ -580,7 +580,7 @@ async fn a_refund_names_the_deal_and_a_key_asked_twice_refunds_once(db: &TestDb)
     cardcom.refund(&paid, &part).await.unwrap();
     cardcom.refund(&paid, &part).await.unwrap();
     // The rest, whole-deal style once the amount is all of it.
-    let rest = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount };
+    let rest = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount.minor() };
     cardcom.refund(&paid, &rest).await.unwrap();
     let refunds = fake.state.refunds.lock().unwrap().clone();
     assert_eq!(refunds.len(), 2, "{refunds:?}");

@@ -8,6 +8,7 @@ use crate::common::picked::*;
 use crate::common::*;
 use axum::http::StatusCode;
 use kupa_app::orders::PaymentStatus;
+use kupa_domain::money::Money;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
 
@@ -157,13 +158,13 @@ async fn points_tickets_spend_points_paid_money_earns_them_and_a_cancel_gives_th
     let r = app.call_as(&who, "POST", &format!("/api/reservations/{id}/cancel"), Some(&json!({ "itemsToCancel": [line] }).to_string())).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let refund = r.body["cancellation"]["refund"].as_i64().unwrap();
-    let kept = kupa_app::orders::points_kept(earned, total, 0, refund);
+    let kept = kupa_app::orders::points_kept(earned, Money(total), Money(0), Money(refund));
     assert_eq!(points(db).await, before - cost + kept, "{cost} back, {} of the earned taken back", earned - kept);
     // The rest of the order: the other ticket's points back too, and nothing earned is left for money refunded.
     let r = app.call_as(&who, "POST", &format!("/api/reservations/{id}/cancel"), Some("{}")).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     let refund2 = r.body["cancellation"]["refund"].as_i64().unwrap();
-    let kept2 = kupa_app::orders::points_kept(kept, total, refund, refund + refund2);
+    let kept2 = kupa_app::orders::points_kept(kept, Money(total), Money(refund), Money(refund + refund2));
     assert_eq!(points(db).await, before + kept2);
 }
 

@@ -750,7 +750,7 @@ async fn a_refund_names_the_capture_and_a_key_asked_twice_refunds_once(db: &Test
     let part = GatewayRefund { key: "cancel-1".into(), amount: 1_000 };
     paypal.refund(&paid, &part).await.unwrap();
     paypal.refund(&paid, &part).await.unwrap();
-    let rest = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount - 1_000 };
+    let rest = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount.minor() - 1_000 };
     paypal.refund(&paid, &rest).await.unwrap();
     let refunds = fake.state.refunds.lock().unwrap().clone();
     assert_eq!(refunds.len(), 2, "{refunds:?}");

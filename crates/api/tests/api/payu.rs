@@ -568,7 +568,7 @@ async fn a_refund_names_payus_order_and_a_key_asked_twice_refunds_once(db: &Test
     let part = GatewayRefund { key: "cancel-1".into(), amount: 1_000 };
     payu.refund(&paid, &part).await.unwrap();
     payu.refund(&paid, &part).await.unwrap();
-    let whole = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount };
+    let whole = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount.minor() };
     // Through the gateway routed by method, as the app's cancellations go.
     let routed = kupa_providers::by_method::ByMethod::new(app.gateway.clone()).with_payu(Some(payu.clone()));
     routed.refund(&paid, &whole).await.unwrap();

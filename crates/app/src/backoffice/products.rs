@@ -9,6 +9,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use kupa_domain::money::Money;
+
 use super::films::rule;
 use super::*;
 
@@ -228,7 +230,7 @@ impl BackOfficeService {
             name: form.name,
             name_en: form.name_en,
             category: form.category,
-            price: form.price,
+            price: Money(form.price),
             location_id: None,
             location_ids: if form.everywhere {
                 Vec::new()
@@ -282,7 +284,7 @@ impl BackOfficeService {
         self.changed();
         tracing::info!(
             product_id = id,
-            price = product.price,
+            price = product.price.minor(),
             staff_user_id = caller.user.id,
             "product changed"
         );

@@ -111,7 +111,7 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
         if let Some(r) = t.requires_ticket_id {
             need("ticket", &tickets, r, format!("ticket {}", t.id))?;
         }
-        if t.price < 0 || t.multiply_factor < 0 {
+        if t.price < Money::ZERO || t.multiply_factor < 0 {
             return Err(err(format!(
                 "ticket {}: negative price or multiply factor",
                 t.id
@@ -120,7 +120,10 @@ pub(super) fn check_references(d: &CatalogueData) -> Result<(), CatalogueFileErr
         // A pass ticket is paid from a series pass alone: a member ticket at no money, a
         // positive amount, and not also a points ticket.
         if let Some(b) = t.member_balance_price
-            && (b <= 0 || t.price != 0 || !t.member_only || t.loyalty_points_price.is_some())
+            && (b <= Money::ZERO
+                || t.price != Money::ZERO
+                || !t.member_only
+                || t.loyalty_points_price.is_some())
         {
             return Err(err(format!(
                 "ticket {}: a pass ticket (memberBalancePrice) is member-only, priced 0, takes a positive amount and is not a points ticket",
@@ -344,12 +347,12 @@ fn check_memberships(memberships: &[Membership]) -> Result<(), CatalogueFileErro
                 "{owner}: only a series (typeId 2) can be topped up"
             )));
         }
-        if m.price < 0 {
+        if m.price < Money::ZERO {
             return Err(err(format!("{owner}: a price cannot be negative")));
         }
         unique(&format!("{owner} prices"), &m.prices, |p| p.id)?;
         for p in &m.prices {
-            if p.price < 0 || p.value.is_some_and(|v| v < 0) {
+            if p.price < Money::ZERO || p.value.is_some_and(|v| v < 0) {
                 return Err(err(format!("{owner}: price {} cannot be negative", p.id)));
             }
             if let Some(c) = &p.currency

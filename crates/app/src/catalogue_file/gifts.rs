@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use jiff::civil::Date;
+use kupa_domain::money::Money;
 
 use super::checks::unique;
 use super::{CatalogueFileError, err, parse_day};
@@ -31,7 +32,7 @@ pub(super) fn expand_gifts(
         unique(&format!("{owner} prices"), &c.prices, |p| p.id)?;
         if c.prices
             .iter()
-            .any(|p| p.price <= 0 || p.value.is_some_and(|v| v <= 0))
+            .any(|p| p.price <= Money::ZERO || p.value.is_some_and(|v| v <= 0))
         {
             return Err(err(format!("{owner}: prices and values must be positive")));
         }
@@ -76,7 +77,7 @@ pub(super) fn expand_gifts(
             let ok = if x.custom_amount {
                 x.min >= 100 && x.min <= x.max && x.min % 100 == 0 && x.max % 100 == 0
             } else {
-                x.amount > 0
+                x.amount > Money::ZERO
             };
             if !ok {
                 return Err(err(format!(

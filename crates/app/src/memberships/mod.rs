@@ -125,8 +125,8 @@ pub fn prices_of(m: &Membership) -> Vec<MembershipPrice> {
 }
 
 /// What a price's buyer gets as balance (agorot): its value, or its price.
-pub fn value_of(p: &MembershipPrice) -> i64 {
-    p.value.unwrap_or(p.price)
+pub fn value_of(p: &MembershipPrice) -> Money {
+    p.value.map(Money).unwrap_or(p.price)
 }
 
 pub fn currency_of(p: &MembershipPrice) -> &str {
@@ -306,8 +306,8 @@ pub fn membership_lines(
                     type_id: m.type_id,
                     name: m.name.clone(),
                     name_en: m.name_en.clone(),
-                    price: Money(price.price),
-                    value: Money(value_of(&price)),
+                    price: price.price,
+                    value: value_of(&price),
                     currency: currency_of(&price).to_owned(),
                     member_number: Some(new_member_number()),
                     member_id: Some(new_member_id()),
@@ -380,8 +380,8 @@ pub fn membership_lines(
                         type_id: m.type_id,
                         name: m.name.clone(),
                         name_en: m.name_en.clone(),
-                        price: Money(price.price),
-                        value: Money(value_of(&price)),
+                        price: price.price,
+                        value: value_of(&price),
                         currency: currency_of(&price).to_owned(),
                         member_number: None,
                         member_id: None,
@@ -432,7 +432,7 @@ pub fn order_members(lines: &[OrderMembership], mine: &[(Member, Membership)]) -
             membership_type_id: membership.type_id,
             name: membership.name.clone(),
             name_en: membership.name_en.clone(),
-            balance: Money(member.balance),
+            balance: member.balance,
             start_date: member.start_date.clone(),
             end_date: member.end_date.clone(),
             top_up,

@@ -9,7 +9,7 @@ fn club() -> Membership {
         name: "כרטיס מועדון".into(),
         name_en: "Club card".into(),
         code: "CLUB".into(),
-        price: 9900,
+        price: Money(9900),
         ..Membership::default()
     }
 }
@@ -21,20 +21,20 @@ fn pass() -> Membership {
         name: "כרטיסייה".into(),
         name_en: "Pass".into(),
         code: "PASS".into(),
-        price: 33000,
+        price: Money(33000),
         top_up: true,
         prices: vec![
             MembershipPrice {
                 id: 21,
                 price_code: "P10".into(),
-                price: 33000,
+                price: Money(33000),
                 value: Some(35000),
                 ..MembershipPrice::default()
             },
             MembershipPrice {
                 id: 22,
                 price_code: "P5".into(),
-                price: 17500,
+                price: Money(17500),
                 ..MembershipPrice::default()
             },
         ],
@@ -46,10 +46,10 @@ fn student() -> Membership {
     Membership {
         id: 3,
         type_id: 3,
-        price: 4900,
+        price: Money(4900),
         prices: vec![MembershipPrice {
             id: 31,
-            price: 4900,
+            price: Money(4900),
             reference1: Some(ReferencePrompt {
                 label: "מספר תעודת סטודנט".into(),
                 label_en: "Student card number".into(),
@@ -84,7 +84,7 @@ fn my_pass(end: &str) -> (Member, Membership) {
             member_number: "20000001".into(),
             membership_id: 2,
             customer_id: 1,
-            balance: 1000,
+            balance: Money(1000),
             start_date: "2026-01-01".into(),
             end_date: end.into(),
             ..Member::default()
@@ -106,7 +106,10 @@ const TODAY: Date = date(2026, 11, 26);
 fn a_membership_without_prices_is_sold_at_its_one_implicit_price() {
     let p = prices_of(&club());
     assert_eq!(p.len(), 1);
-    assert_eq!((p[0].id, p[0].price, value_of(&p[0])), (100, 9900, 9900));
+    assert_eq!(
+        (p[0].id, p[0].price, value_of(&p[0])),
+        (100, Money(9900), Money(9900))
+    );
     let lines = membership_lines(&catalogue(), &[new(1, 100, 1)], &[], TODAY).unwrap();
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0].valid_from.as_deref(), Some("2026-11-26"));
@@ -191,7 +194,7 @@ fn mixed_currencies_are_refused() {
     let mut cat = catalogue();
     cat[0].prices = vec![MembershipPrice {
         id: 11,
-        price: 2000,
+        price: Money(2000),
         currency: Some("EUR".into()),
         ..MembershipPrice::default()
     }];

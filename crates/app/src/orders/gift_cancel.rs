@@ -137,7 +137,7 @@ impl OrderService {
                 voucher: v,
                 cancellation_id: &cancellation_id,
                 payment_id: &payment.id,
-                payment_amount: Money(payment.amount),
+                payment_amount: payment.amount,
                 now_ms: now,
             })
             .await?;

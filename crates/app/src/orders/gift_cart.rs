@@ -29,7 +29,7 @@ pub struct GiftCartInput {
     pub step: Option<Step>,
     pub locale: String,
     /// What the client believes the order costs; refused when it differs.
-    pub total: Option<i64>,
+    pub total: Option<Money>,
     /// Chain-wide products added to a voucher order (product id, quantity; decision 0035).
     pub products: Vec<(i64, i64)>,
     /// The waiver a children's voucher needs (decision 0041).
@@ -152,10 +152,10 @@ impl OrderService {
         } else {
             gift_products(&self.store.chain_products().await?, &cart.products)?
         };
-        let products_total: i64 = products.iter().map(|p| p.unit_price * p.quantity).sum();
-        let total: i64 = system_vouchers.iter().map(|v| v.price.minor()).sum::<i64>()
-            + donations.iter().map(|d| d.amount.minor()).sum::<i64>()
-            + memberships.iter().map(|m| m.price.minor()).sum::<i64>()
+        let products_total: Money = products.iter().map(|p| p.unit_price * p.quantity).sum();
+        let total: Money = system_vouchers.iter().map(|v| v.price).sum::<Money>()
+            + donations.iter().map(|d| d.amount).sum::<Money>()
+            + memberships.iter().map(|m| m.price).sum::<Money>()
             + products_total;
         if cart.total.is_some_and(|t| t != total) {
             return Err(AppError::rejected_with(
@@ -186,9 +186,9 @@ impl OrderService {
             customer_id,
             customer,
             locale: cart.locale.clone(),
-            tickets_total: 0,
+            tickets_total: Money::ZERO,
             products_total,
-            service_charge_total: 0,
+            service_charge_total: Money::ZERO,
             service_charge_name: String::new(),
             total,
             currency,

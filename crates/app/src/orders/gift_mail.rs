@@ -233,7 +233,7 @@ pub(super) fn gift_mail(
     text.push_str(&format!(
         "{}: {}\n{}: {}\n",
         w.total,
-        shekels(Money(order.total)),
+        shekels(order.total),
         w.reservation,
         order.reservation_number
     ));
@@ -274,7 +274,7 @@ pub(super) fn gift_mail(
     html.push_str(&format!(
         "<p>{}: <b>{}</b><br>{}: <b>{}</b></p>",
         escape(w.total),
-        escape(&shekels(Money(order.total))),
+        escape(&shekels(order.total)),
         escape(w.reservation),
         escape(&order.reservation_number)
     ));

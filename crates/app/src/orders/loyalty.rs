@@ -5,6 +5,7 @@
 //! and member's points it uses are still free of the other live orders ([`Shortfall`]), the
 //! finalisation spends them and adds what the order earned, a cancellation gives them back.
 
+use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 
 use super::model::{Order, OrderKind, OrderTicket};
@@ -34,9 +35,9 @@ impl LoyaltyRule {
         if self.agorot_per_point <= 0 || order.kind != OrderKind::Tickets {
             return 0;
         }
-        let by_vouchers: i64 = order.vouchers.iter().map(|v| v.amount).sum();
-        let money = (order.total - by_vouchers).max(0);
-        money / self.agorot_per_point
+        let by_vouchers: Money = order.vouchers.iter().map(|v| v.amount).sum();
+        let money = (order.total - by_vouchers).max(Money::ZERO);
+        money.minor() / self.agorot_per_point
     }
 }
 
@@ -66,7 +67,7 @@ impl Purse {
     pub fn of(self, t: &OrderTicket) -> i64 {
         match self {
             Purse::Points => t.points,
-            Purse::PassBalance => t.member_balance,
+            Purse::PassBalance => t.member_balance.minor(),
         }
     }
 
@@ -104,14 +105,19 @@ pub fn points_spent<'a>(tickets: impl IntoIterator<Item = &'a OrderTicket>) -> V
 
 /// What an order still holds of the points it earned after a cancellation refunded more of it:
 /// the earned points shrink with the money kept, rounded down (never below zero).
-pub fn points_kept(earned: i64, total: i64, refunded_before: i64, refunded_after: i64) -> i64 {
+pub fn points_kept(
+    earned: i64,
+    total: Money,
+    refunded_before: Money,
+    refunded_after: Money,
+) -> i64 {
     let kept_before = total - refunded_before;
-    let kept_after = (total - refunded_after).max(0);
-    if earned <= 0 || kept_before <= 0 {
+    let kept_after = (total - refunded_after).max(Money::ZERO);
+    if earned <= 0 || kept_before <= Money::ZERO {
         return 0;
     }
     // i128: points × agorot stays exact for any order.
-    ((earned as i128 * kept_after as i128) / kept_before as i128) as i64
+    ((earned as i128 * kept_after.minor() as i128) / kept_before.minor() as i128) as i64
 }
 
 /// Why a cart could not be kept: what it would spend is already promised to other live orders
@@ -140,7 +146,7 @@ mod tests {
         assert_eq!(rule.earned(&order), 12);
         order.vouchers.push(crate::orders::OrderVoucher {
             code: "V".into(),
-            amount: 5_000,
+            amount: Money(5_000),
         });
         assert_eq!(rule.earned(&order), 7, "what a voucher pays earns nothing");
         order.kind = OrderKind::Vouchers;
@@ -154,9 +160,12 @@ mod tests {
 
     #[test]
     fn a_cancellation_keeps_the_points_of_the_money_kept() {
-        assert_eq!(points_kept(12, 12_000, 0, 6_000), 6);
-        assert_eq!(points_kept(6, 12_000, 6_000, 12_000), 0);
-        assert_eq!(points_kept(12, 12_000, 0, 500), 11);
-        assert_eq!(points_kept(0, 12_000, 0, 500), 0);
+        assert_eq!(points_kept(12, Money(12_000), Money(0), Money(6_000)), 6);
+        assert_eq!(
+            points_kept(6, Money(12_000), Money(6_000), Money(12_000)),
+            0
+        );
+        assert_eq!(points_kept(12, Money(12_000), Money(0), Money(500)), 11);
+        assert_eq!(points_kept(0, Money(12_000), Money(0), Money(500)), 0);
     }
 }

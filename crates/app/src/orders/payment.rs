@@ -182,7 +182,7 @@ impl OrderService {
     ) -> AppResult<(Payment, String)> {
         let now = self.clock.now_ms();
         let due = order.amount_due();
-        if due > 0 {
+        if due > Money::ZERO {
             self.check_offered(request.method, &order.currency)?;
         }
         let payment = Payment {
@@ -190,7 +190,7 @@ impl OrderService {
             order_id: order.id.clone(),
             session_id: session.to_owned(),
             customer_id,
-            method: if due == 0 {
+            method: if due == Money::ZERO {
                 PaymentMethod::Voucher
             } else {
                 request.method
@@ -211,7 +211,7 @@ impl OrderService {
             updated_at_ms: now,
         };
         self.orders.create_payment(&payment).await?;
-        if due == 0 {
+        if due == Money::ZERO {
             // Paid in full by vouchers: nothing for a gateway to take; finalise at once.
             let authorized = PaymentUpdate {
                 status: PaymentStatus::Authorized,
@@ -347,7 +347,7 @@ impl OrderService {
         &self,
         session: &SessionId,
         references: &[String],
-        total: i64,
+        total: Money,
     ) -> AppResult<Vec<OrderVoucher>> {
         let mut due = total;
         let mut lines: Vec<OrderVoucher> = Vec::new();
@@ -372,11 +372,9 @@ impl OrderService {
             rule.check_redeemable(self.tickets.today())
                 .map_err(AppError::from)?;
             let free = self.free_balance(&rule, session).await?;
-            let amount = pricing::voucher_payment(Money(due), free)
-                .ok_or_else(|| {
-                    AppError::rejected(ErrorCode::VoucherBalance, "לא נותרה יתרה למימוש הטבה")
-                })?
-                .minor();
+            let amount = pricing::voucher_payment(due, free).ok_or_else(|| {
+                AppError::rejected(ErrorCode::VoucherBalance, "לא נותרה יתרה למימוש הטבה")
+            })?;
             due -= amount;
             lines.push(OrderVoucher {
                 code: rule.code,
@@ -435,11 +433,9 @@ impl OrderService {
                 .pending_order(session, CartKey::Presentation(pid))
                 .await?
             {
-                Some(order) => Some(
-                    pricing::voucher_payment(Money(order.total), balance).ok_or_else(|| {
-                        AppError::rejected(ErrorCode::VoucherBalance, "לא נותרה יתרה למימוש הטבה")
-                    })?,
-                ),
+                Some(order) => Some(pricing::voucher_payment(order.total, balance).ok_or_else(
+                    || AppError::rejected(ErrorCode::VoucherBalance, "לא נותרה יתרה למימוש הטבה"),
+                )?),
                 None => None,
             },
             None => None,

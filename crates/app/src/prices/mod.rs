@@ -142,7 +142,7 @@ impl PriceChanges {
                 c.business_id == business_id && c.ticket_id == ticket.id && c.effective_from <= day
             })
             .max_by_key(|c| c.effective_from)
-            .map_or(Money(ticket.price), |c| c.price)
+            .map_or(ticket.price, |c| c.price)
     }
 
     /// The business's service charge for its screenings of local day `day`: the latest change on
@@ -173,7 +173,7 @@ impl PriceChanges {
             business_id,
             name,
             name_en,
-            amount: c.amount.map(Money::minor),
+            amount: c.amount,
             percent_bp: c.percent_bp,
             per_ticket: c.per_ticket,
         })
@@ -192,7 +192,7 @@ impl PriceChanges {
                 let tickets = tickets
                     .into_iter()
                     .map(|mut t| {
-                        t.price = self.ticket_price(p.business_id, &t, day).minor();
+                        t.price = self.ticket_price(p.business_id, &t, day);
                         t
                     })
                     .collect();

@@ -9,7 +9,7 @@ fn ticket(id: i64, price: i64) -> Ticket {
     Ticket {
         id,
         ticket_group_id: 1,
-        price,
+        price: Money(price),
         ..Ticket::default()
     }
 }
@@ -85,7 +85,7 @@ fn a_late_screening_is_priced_by_its_local_day_not_by_utc() {
         ..TicketGroup::default()
     };
     let priced = changes.priced(&p, vec![(group, vec![ticket(101, 4200)])]);
-    assert_eq!(priced[0].1[0].price, 4500);
+    assert_eq!(priced[0].1[0].price, Money(4500));
 }
 
 #[test]
@@ -95,7 +95,7 @@ fn the_service_charge_in_force_keeps_the_catalogues_name() {
         business_id: 1,
         name: "דמי טיפול".into(),
         name_en: "Handling".into(),
-        amount: Some(500),
+        amount: Some(Money(500)),
         percent_bp: None,
         per_ticket: true,
     };

@@ -33,8 +33,8 @@ impl<'a> SaleOrder<'a> {
         SaleOrder {
             business_id,
             channel: order.channel.as_str(),
-            total: Money(order.total),
-            service_charge_total: Money(order.service_charge_total),
+            total: order.total,
+            service_charge_total: order.service_charge_total,
             live_tickets: order
                 .tickets
                 .iter()
@@ -91,7 +91,7 @@ fn product_deltas(order: &SaleOrder, day: &str, sign: i64) -> Vec<ProductDelta> 
             name: p.name.clone(),
             name_en: p.name_en.clone(),
             quantity: sign * p.quantity,
-            revenue: Money(p.unit_price) * (sign * p.quantity),
+            revenue: p.unit_price * (sign * p.quantity),
         })
         .collect()
 }
@@ -154,14 +154,14 @@ mod tests {
             0,
         );
         o.channel = Channel::MiniSite;
-        o.total = 10_000;
-        o.service_charge_total = 500;
+        o.total = Money(10_000);
+        o.service_charge_total = Money(500);
         o.products = vec![OrderProduct {
             product_id: 7,
             name: "פופקורן".into(),
             name_en: "Popcorn".into(),
             quantity: 2,
-            unit_price: 1_500,
+            unit_price: Money(1_500),
         }];
         o
     }

@@ -184,7 +184,7 @@ pub fn voucher_lines(
                     .ok_or_else(|| {
                         refused(ErrorCode::PriceNotFound, "no such price of this voucher")
                     })?;
-                (Money(p.price), Money(p.value.unwrap_or(p.price)))
+                (p.price, p.value.map(Money).unwrap_or(p.price))
             }
             None => {
                 let open = class.open_price.ok_or_else(|| {
@@ -283,7 +283,7 @@ pub fn donation_lines(
             }
             amount
         } else {
-            Money(detail.amount)
+            detail.amount
         };
         for _ in 0..choice.quantity {
             lines.push(OrderDonation {

@@ -1,6 +1,7 @@
 //! What the catalogue sells besides tickets (spec section 3 "System voucher" and "Donation"), as
 //! the catalogue file and the store hold them.
 
+use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 
 /// A class of system voucher the chain sells: a gift card of a value, or a bundle of benefits
@@ -65,7 +66,8 @@ pub struct SystemVoucherPrice {
     /// The spec's SystemVoucherPriceId.
     pub id: i64,
     /// Agorot paid.
-    pub price: i64,
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    pub price: Money,
     /// Agorot the voucher is worth when redeemed; None: the price (a gift card of its price).
     /// A benefit voucher carries its benefits, not a value.
     pub value: Option<i64>,
@@ -134,7 +136,8 @@ pub struct Donation {
 pub struct DonationDetail {
     pub id: i64,
     /// Agorot; 0 for the custom amount.
-    pub amount: i64,
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    pub amount: Money,
     pub custom_amount: bool,
     /// Bounds of the custom amount (agorot).
     pub min: i64,

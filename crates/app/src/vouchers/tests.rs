@@ -12,7 +12,7 @@ fn gift_card() -> SystemVoucherClass {
         name_en: "Gift card".into(),
         prices: vec![SystemVoucherPrice {
             id: 21,
-            price: 5000,
+            price: Money(5000),
             value: None,
         }],
         open_price: Some(OpenPrice {
@@ -179,7 +179,7 @@ fn a_donation_is_a_fixed_amount_or_a_custom_one_within_bounds() {
         details: vec![
             DonationDetail {
                 id: 11,
-                amount: 1800,
+                amount: Money(1800),
                 ..Default::default()
             },
             DonationDetail {

@@ -57,7 +57,7 @@ pub struct TicketType {
     /// Points one ticket costs when redeemed with loyalty points; None: not a points ticket.
     pub loyalty_points_price: Option<i64>,
     /// Agorot one ticket takes from the balance of a series pass; None: not a pass ticket.
-    pub member_balance_price: Option<i64>,
+    pub member_balance_price: Option<Money>,
     /// Seats one ticket covers (0 and 1 both mean one).
     pub multiply_factor: i64,
     /// Sold only through a code: never chosen without one.
@@ -188,7 +188,7 @@ pub struct MemberInfo {
     pub member_number: String,
     pub membership_type_id: i64,
     /// Agorot left (a series pass).
-    pub balance: i64,
+    pub balance: Money,
     pub points_balance: i64,
     /// Inclusive local days.
     pub start_date: Date,
@@ -201,7 +201,7 @@ impl MemberInfo {
     /// A series pass is worth its balance; a club card gives member prices even without points.
     pub fn has_benefits_left(&self) -> bool {
         self.membership_type_id != SERIES_MEMBERSHIP_TYPE
-            || self.balance > 0
+            || self.balance > Money::ZERO
             || self.points_balance > 0
     }
 }
@@ -303,7 +303,7 @@ pub struct PricedLine {
     /// Points this line costs when its ticket is a points ticket (paid with the member's points).
     pub loyalty_points: Option<i64>,
     /// Agorot this line takes from its member's series pass when its ticket is a pass ticket.
-    pub member_balance: Option<i64>,
+    pub member_balance: Option<Money>,
     /// The seat is covered by another line's multiply-factor ticket (`isMultiplyFactorSubTicket`).
     pub is_sub_ticket: bool,
     /// For a sub-ticket, the index of the line whose ticket covers it.

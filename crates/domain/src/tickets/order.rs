@@ -231,7 +231,7 @@ fn check_members(
 ) -> Result<Vec<Option<String>>, TicketRuleError> {
     let mut numbers: Vec<Option<String>> = vec![None; lines.len()];
     // Per member: tickets, points and pass balance taken.
-    let mut taken: Vec<(&MemberInfo, i64, i64, i64)> = Vec::new();
+    let mut taken: Vec<(&MemberInfo, i64, i64, Money)> = Vec::new();
     for &i in mains {
         let t = chosen[i];
         // A points or pass ticket is paid from a member's points or balance: it needs its member
@@ -246,7 +246,7 @@ fn check_members(
         let member = check_member(found, today)?;
         numbers[i] = Some(member.member_number.clone());
         let points = t.loyalty_points_price.unwrap_or(0);
-        let balance = t.member_balance_price.unwrap_or(0);
+        let balance = t.member_balance_price.unwrap_or(Money::ZERO);
         if t.member_balance_price.is_some() && member.membership_type_id != SERIES_MEMBERSHIP_TYPE {
             return Err(TicketRuleError::MemberNoneAvailable);
         }

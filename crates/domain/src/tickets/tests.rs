@@ -149,7 +149,7 @@ fn member(number: &str, type_id: i64, points: i64) -> MemberInfo {
     MemberInfo {
         member_number: number.into(),
         membership_type_id: type_id,
-        balance: 0,
+        balance: Money::ZERO,
         points_balance: points,
         start_date: date(2026, 1, 1),
         end_date: date(2026, 12, 31),

@@ -302,10 +302,10 @@ fn judge_deal(
     let paid = page_ok && info.response_code == 0;
     if paid {
         let amount = info.amount.map(|a| (a * 100.0).round() as i64);
-        if amount != Some(expected.amount) {
+        if amount != Some(expected.amount.minor()) {
             return Err(format!(
                 "the deal's amount {amount:?} is not the payment's {}",
-                expected.amount
+                expected.amount.minor()
             ));
         }
         if expected.currency == "ILS" && info.coin_id.is_some_and(|c| c != 1) {
@@ -484,7 +484,7 @@ impl CardCom {
             "ApiName": self.config.api_name.expose(),
             "Operation": if p.save_card { "ChargeAndCreateToken" } else { "ChargeOnly" },
             "ReturnValue": p.id,
-            "Amount": shekels(p.amount),
+            "Amount": shekels(p.amount.minor()),
             "SuccessRedirectUrl": back,
             "FailedRedirectUrl": back,
             "CancelRedirectUrl": back,
@@ -557,7 +557,7 @@ impl CardCom {
         let mut body = json!({
             "TerminalNumber": self.config.terminal,
             "ApiName": self.config.api_name.expose(),
-            "Amount": shekels(p.amount),
+            "Amount": shekels(p.amount.minor()),
             "Token": token,
             "CardExpirationMMYY": expiry_mmyy,
             "ExternalUniqTranId": p.id,
@@ -860,7 +860,7 @@ impl PaymentGateway for CardCom {
                 "no CardCom deal is known for this payment",
             ));
         };
-        let whole = refund.amount >= payment.amount;
+        let whole = refund.amount >= payment.amount.minor();
         if let Err(e) = self.refund_deal(deal, refund.amount, whole).await {
             if matches!(e, CallError::Refused(code, _) if code != -1) {
                 tracing::warn!(payment = %payment.id, error = ?e, "CardCom refused a refund");

@@ -100,7 +100,7 @@ fn cardcom() -> CardCom {
 
 fn payment() -> Payment {
     Payment {
-        amount: 8_400,
+        amount: kupa_domain::money::Money(8_400),
         installments: 3,
         locale: "ru".into(),
         return_url: "/order/12?step=payment#pay".into(),

@@ -201,7 +201,7 @@ fn paypal_locale(locale: &str) -> &'static str {
 /// PayPal's `amount` object is this payment's: the same currency and value.
 fn same_amount(p: &Payment, amount: &Value) -> bool {
     amount["currency_code"].as_str() == Some(p.currency.as_str())
-        && amount["value"].as_str().and_then(minor_of) == Some(p.amount)
+        && amount["value"].as_str().and_then(minor_of) == Some(p.amount.minor())
 }
 
 fn declined(note: String, code: &str) -> PaymentUpdate {
@@ -238,7 +238,9 @@ pub fn judge_capture(
             if !same_amount(p, &capture["amount"]) {
                 return Err(format!(
                     "the capture's amount {} is not the payment's {} {}",
-                    capture["amount"], p.amount, p.currency
+                    capture["amount"],
+                    p.amount.minor(),
+                    p.currency
                 ));
             }
             Ok(Some((
@@ -380,7 +382,7 @@ impl PayPal {
                 "custom_id": p.id,
                 "invoice_id": p.id,
                 "description": format!("Kupa order {}", p.order_id),
-                "amount": { "currency_code": p.currency, "value": value_of(p.amount) },
+                "amount": { "currency_code": p.currency, "value": value_of(p.amount.minor()) },
             }],
             "payment_source": { "paypal": { "experience_context": {
                 "return_url": http::back_url(&self.config.public_url, p, ""),

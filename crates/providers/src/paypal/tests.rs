@@ -70,7 +70,7 @@ fn payment() -> Payment {
         id: "pay1".into(),
         order_id: "ord1".into(),
         method: PaymentMethod::Paypal,
-        amount: 4_590,
+        amount: kupa_domain::money::Money(4_590),
         currency: "PLN".into(),
         locale: "pl".into(),
         ..crate::testing::payment()

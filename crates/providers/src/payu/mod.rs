@@ -239,10 +239,10 @@ pub fn judge(
         .total_amount
         .as_deref()
         .and_then(|a| a.trim().parse::<i64>().ok());
-    if amount != Some(expected.amount) {
+    if amount != Some(expected.amount.minor()) {
         return Err(format!(
             "the order's amount {amount:?} is not the payment's {}",
-            expected.amount
+            expected.amount.minor()
         ));
     }
     if order.currency_code.as_deref() != Some(expected.currency.as_str()) {
@@ -422,12 +422,12 @@ impl PayU {
             "merchantPosId": self.config.pos_id,
             "description": format!("Kupa order {}", p.order_id),
             "currencyCode": p.currency,
-            "totalAmount": p.amount.to_string(),
+            "totalAmount": p.amount.minor().to_string(),
             "extOrderId": p.id,
             "buyer": { "language": language },
             "products": [{
                 "name": format!("Order {}", p.order_id),
-                "unitPrice": p.amount.to_string(),
+                "unitPrice": p.amount.minor().to_string(),
                 "quantity": "1",
             }],
         });
@@ -683,7 +683,7 @@ impl PaymentGateway for PayU {
                 )
             })?,
         };
-        let whole = refund.amount >= payment.amount;
+        let whole = refund.amount >= payment.amount.minor();
         if let Err(e) = self
             .refund_order(&order_id, refund.amount, whole, &refund.key)
             .await

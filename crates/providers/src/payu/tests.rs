@@ -55,7 +55,7 @@ fn payment(method: PaymentMethod) -> Payment {
         id: "pay-1".into(),
         order_id: "ord-1".into(),
         method,
-        amount: 9_900,
+        amount: kupa_domain::money::Money(9_900),
         currency: "PLN".into(),
         locale: "pl".into(),
         return_url: "/memberships".into(),

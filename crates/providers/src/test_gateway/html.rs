@@ -124,7 +124,7 @@ pub fn money(amount: i64, currency: &str) -> String {
 }
 
 fn amount_of(p: &Payment) -> String {
-    money(p.amount, &p.currency)
+    money(p.amount.minor(), &p.currency)
 }
 
 fn fill(template: &str, pairs: &[(&str, &str)]) -> String {
@@ -164,7 +164,7 @@ fn summary(lang: Lang, p: &Payment) -> String {
     );
     if matches!(p.method, PaymentMethod::Card | PaymentMethod::SavedCard) {
         let n = p.installments.max(1);
-        let (first, each) = installment_plan(p.amount, n);
+        let (first, each) = installment_plan(p.amount.minor(), n);
         let plan = if n == 1 {
             esc(t.one_payment)
         } else {

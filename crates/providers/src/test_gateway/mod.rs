@@ -85,12 +85,12 @@ impl PaymentGateway for TestGateway {
         if book.by_key.contains_key(&refund.key) {
             return Ok(());
         }
-        if refund.amount <= 0 || book.total() + refund.amount > payment.amount {
+        if refund.amount <= 0 || book.total() + refund.amount > payment.amount.minor() {
             return Err(AppError::internal(format!(
                 "test gateway: refund {} of {} would exceed the {} paid ({} back already)",
                 refund.key,
                 refund.amount,
-                payment.amount,
+                payment.amount.minor(),
                 book.total()
             )));
         }

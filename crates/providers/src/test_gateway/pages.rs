@@ -333,7 +333,7 @@ mod tests {
         Payment {
             id: "ab".repeat(16),
             order_id: "o".into(),
-            amount: 100,
+            amount: kupa_domain::money::Money(100),
             status,
             failure_code: failure.map(str::to_owned),
             return_url: return_url.into(),

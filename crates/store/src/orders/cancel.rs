@@ -194,7 +194,7 @@ macro_rules! cancel_in {
                             }
                         }
                         // Points paid back, and what the order earned shrunk with its money.
-                        points_on_cancel!($tx, &order, &taken, c.refund.minor(), now);
+                        points_on_cancel!($tx, &order, &taken, c.refund, now);
                         sqlx::query(
                             "UPDATE orders SET cancellation_fee_charged = cancellation_fee_charged + $2, refunded_total = refunded_total + $3, \
                              status = CASE WHEN $4 THEN 'cancelled' ELSE status END, updated_at = $5 WHERE id = $1 AND status = 'paid'",

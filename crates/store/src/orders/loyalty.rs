@@ -66,7 +66,7 @@ macro_rules! reserve_spendings {
             .fetch_one(&mut *$tx)
             .await
             .map_err(db_err)?;
-            if balance.unwrap_or(0) - reserved < v.amount {
+            if balance.unwrap_or(0) - reserved < v.amount.minor() {
                 short = Some(Shortfall::VoucherBalance { code: v.code.clone() });
                 break;
             }
@@ -182,13 +182,13 @@ macro_rules! points_on_cancel {
         if let Some(member) = order.points_member.as_deref()
             && order.points_earned > 0
         {
-            let (earned, refunded_before): (i64, i64) = {
+            let (earned, refunded_before): (i64, kupa_domain::money::Money) = {
                 let row = sqlx::query("SELECT points_earned, refunded_total FROM orders WHERE id = $1")
                     .bind(&order.id)
                     .fetch_one(&mut *$tx)
                     .await
                     .map_err(db_err)?;
-                (row.i("points_earned").map_err(db_err)?, row.i("refunded_total").map_err(db_err)?)
+                (row.i("points_earned").map_err(db_err)?, row.m("refunded_total").map_err(db_err)?)
             };
             let kept = points_kept(earned, order.total, refunded_before, refunded_before + $refund);
             if kept < earned {

@@ -51,7 +51,7 @@ macro_rules! load_order {
                     .map_err(db_err)?;
                 order.vouchers = vouchers
                     .iter()
-                    .map(|r| Ok(OrderVoucher { code: r.s("code_key")?, amount: r.i("amount")? }))
+                    .map(|r| Ok(OrderVoucher { code: r.s("code_key")?, amount: r.m("amount")? }))
                     .collect::<R<Vec<_>>>()
                     .map_err(db_err)?;
                 load_gift_lines!($ex, &mut order);

@@ -16,8 +16,8 @@ pub(crate) fn sale_line(t: &OrderTicket) -> SaleLine {
         line: t.line,
         presentation_id: t.presentation_id,
         ticket_id: t.ticket_id,
-        price: Money(t.price),
-        service_charge: Money(t.service_charge),
+        price: t.price,
+        service_charge: t.service_charge,
     }
 }
 
@@ -437,7 +437,7 @@ fn paid_product(r: &impl Get) -> Result<(String, kupa_app::orders::OrderProduct)
             name: r.s("name")?,
             name_en: r.s("name_en")?,
             quantity: r.i("quantity")?,
-            unit_price: r.i("unit_price")?,
+            unit_price: r.m("unit_price")?,
         },
     ))
 }

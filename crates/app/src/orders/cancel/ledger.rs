@@ -183,16 +183,13 @@ pub fn plan(
     }
     let left = groups.iter().filter(live).count();
     let whole = chosen.len() == left;
-    let group_value = |g: &Vec<&OrderTicket>| -> Money {
-        g.iter()
-            .map(|t| Money(t.price) + Money(t.service_charge))
-            .sum()
-    };
+    let group_value =
+        |g: &Vec<&OrderTicket>| -> Money { g.iter().map(|t| t.price + t.service_charge).sum() };
     let tickets_value: Money = chosen.iter().map(|g| group_value(g)).sum();
     // The products and the per-order part of the service charge go back with the last ticket.
     let extras = if whole {
-        let own: Money = order.tickets.iter().map(|t| Money(t.service_charge)).sum();
-        Money(order.products_total) + (Money(order.service_charge_total) - own).max(Money::ZERO)
+        let own: Money = order.tickets.iter().map(|t| t.service_charge).sum();
+        order.products_total + (order.service_charge_total - own).max(Money::ZERO)
     } else {
         Money::ZERO
     };
@@ -215,7 +212,7 @@ pub fn plan(
         }) => {
             let whole_fee = match amount {
                 FeeAmount::Fixed(a) => a,
-                FeeAmount::PercentBp(bp) => Money(order.total).percent_bp(bp),
+                FeeAmount::PercentBp(bp) => order.total.percent_bp(bp),
             };
             (whole_fee - facts.fee_charged).max(Money::ZERO)
         }
@@ -261,7 +258,7 @@ fn split_refund(
     let paid_by_payment = facts
         .payment
         .filter(|p| p.method != PaymentMethod::Voucher)
-        .map_or(Money::ZERO, |p| Money(p.amount));
+        .map_or(Money::ZERO, |p| p.amount);
     let back_to = |target: &RefundTarget| -> Money {
         facts
             .previous
@@ -302,10 +299,10 @@ fn split_refund(
         }
         _ => Money::ZERO,
     };
-    if payment_left > Money::ZERO && order.total > 0 {
+    if payment_left > Money::ZERO && order.total > Money::ZERO {
         let share = Money(half_up_div(
             (refunded_before + refund).minor() as i128 * paid_by_payment.minor() as i128,
-            order.total as i128,
+            order.total.minor() as i128,
         )) - (paid_by_payment - payment_left);
         to_payment = share.clamp(Money::ZERO, payment_left.min(refund));
     }
@@ -317,7 +314,7 @@ fn split_refund(
         let target = RefundTarget::Voucher {
             code: v.code.clone(),
         };
-        let left = Money(v.amount) - back_to(&target);
+        let left = v.amount - back_to(&target);
         let take = rest.min(left).max(Money::ZERO);
         if take > Money::ZERO {
             out.push(make(target, take, format!("voucher:{}", v.code)));

@@ -75,7 +75,7 @@ impl GatewayRefund {
     pub fn whole(payment: &Payment) -> GatewayRefund {
         GatewayRefund {
             key: format!("{}:void", payment.id),
-            amount: payment.amount,
+            amount: payment.amount.minor(),
         }
     }
 }

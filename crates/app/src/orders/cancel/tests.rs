@@ -45,15 +45,15 @@ pub(crate) fn ticket(line: i64, price: i64, charge: i64, sub: bool) -> OrderTick
         ticket_id: 1,
         ticket_name: String::new(),
         ticket_name_en: String::new(),
-        price,
-        service_charge: charge,
+        price: Money(price),
+        service_charge: Money(charge),
         is_sub_ticket: sub,
         code: None,
         ref1: None,
         ref2: None,
         member_number: None,
         points: 0,
-        member_balance: 0,
+        member_balance: Money::ZERO,
         document_key: format!("doc{line}"),
         scanned_at_ms: None,
         cancelled_at_ms: None,
@@ -65,8 +65,9 @@ pub(crate) fn order(
     vouchers: Vec<OrderVoucher>,
     per_order_charge: i64,
 ) -> Order {
-    let tickets_total: i64 = tickets.iter().map(|t| t.price).sum();
-    let charges: i64 = tickets.iter().map(|t| t.service_charge).sum::<i64>() + per_order_charge;
+    let tickets_total: Money = tickets.iter().map(|t| t.price).sum();
+    let charges: Money =
+        tickets.iter().map(|t| t.service_charge).sum::<Money>() + Money(per_order_charge);
     Order {
         id: "o".into(),
         reservation_number: "0000-0001".into(),
@@ -80,7 +81,7 @@ pub(crate) fn order(
         customer: Default::default(),
         locale: "he".into(),
         tickets_total,
-        products_total: 0,
+        products_total: Money::ZERO,
         service_charge_total: charges,
         service_charge_name: String::new(),
         total: tickets_total + charges,
@@ -122,7 +123,7 @@ fn an_order_reads_as_typed_lines_over_its_presentations() {
         name: String::new(),
         name_en: String::new(),
         quantity: 2,
-        unit_price: 1500,
+        unit_price: Money(1500),
     });
     assert_eq!(o.presentations, [1, 2].map(PresentationId));
     assert_eq!(o.first_presentation(), Some(PresentationId(1)));
@@ -144,7 +145,7 @@ fn an_order_reads_as_typed_lines_over_its_presentations() {
     );
     assert_eq!(
         o.lines().map(|l| l.amount()).collect::<Vec<_>>(),
-        vec![4700, 4700, 3000, 3000]
+        [4700, 4700, 3000, 3000].map(Money)
     );
     assert_eq!(
         o.lines()
@@ -159,7 +160,7 @@ fn an_order_reads_as_typed_lines_over_its_presentations() {
     );
 }
 
-fn card(amount: i64) -> Payment {
+fn card(amount: Money) -> Payment {
     Payment {
         id: "p".into(),
         order_id: "o".into(),
@@ -281,7 +282,7 @@ fn a_per_order_charge_is_kept_once_over_partial_cancels() {
         (c2.value, c2.fee, c2.refund, c2.whole),
         (Money(4300), Money(0), Money(4300), true)
     );
-    assert_eq!(c.refund + c2.refund, Money(o.total - 700));
+    assert_eq!(c.refund + c2.refund, o.total - Money(700));
     // A percent per order is of the order's total: 10 % of 8300 = 830, kept once.
     let c = run(
         &o,
@@ -341,11 +342,11 @@ fn vouchers_and_the_card_get_back_in_proportion_and_never_more_than_they_paid() 
         vec![ticket(1, 5000, 0, false), ticket(2, 5000, 0, false)],
         vec![OrderVoucher {
             code: "v".into(),
-            amount: 3000,
+            amount: Money(3000),
         }],
         0,
     );
-    let p = card(7000);
+    let p = card(Money(7000));
     let c = run(&o, &p, &[], 0, Some(vec![1]), "fixed:333:perTicket");
     // 4667 back: card round(4667 * 0.7) = 3267, voucher 1400.
     let amounts: Vec<(RefundTarget, Money)> = c
@@ -434,12 +435,12 @@ fn the_worked_example_of_the_api_document() {
         vec![ticket(1, 4200, 300, false), ticket(2, 4200, 300, false)],
         vec![OrderVoucher {
             code: "v".into(),
-            amount: 3000,
+            amount: Money(3000),
         }],
         200,
     );
-    assert_eq!(o.total, 9200);
-    let p = card(6200);
+    assert_eq!(o.total, Money(9200));
+    let p = card(Money(6200));
     let parts =
         |c: &Cancellation| -> Vec<i64> { c.refunds.iter().map(|r| r.amount.minor()).collect() };
     let c1 = run(&o, &p, &[], 0, Some(vec![1]), "percent:12.5:perTicket");
@@ -494,11 +495,11 @@ fn credit_takes_the_cards_part_at_once_and_counts_against_the_card_afterwards() 
         vec![ticket(1, 5000, 0, false), ticket(2, 5000, 0, false)],
         vec![OrderVoucher {
             code: "v".into(),
-            amount: 3000,
+            amount: Money(3000),
         }],
         0,
     );
-    let p = card(7000);
+    let p = card(Money(7000));
     let facts = CancelFacts {
         order: &o,
         payment: Some(&p),
@@ -559,7 +560,7 @@ fn an_order_paid_all_by_vouchers_gives_no_credit() {
         vec![ticket(1, 5000, 0, false)],
         vec![OrderVoucher {
             code: "v".into(),
-            amount: 5000,
+            amount: Money(5000),
         }],
         0,
     );

@@ -70,17 +70,17 @@ impl OrderService {
                 part.presentation_id,
                 ticket.ticket_group_id,
                 ticket.id,
-                Money(ticket.price),
+                ticket.price,
             );
             priced.push((
                 PricedLine {
                     seat: seat.address(),
                     ticket_id: ticket.id,
                     price: price.money(),
-                    service_charge: Money(ticket.service_charge),
+                    service_charge: ticket.service_charge,
                     loyalty_points: None,
                     member_balance: (price.membership_payable > Money::ZERO)
-                        .then_some(price.membership_payable.minor()),
+                        .then_some(price.membership_payable),
                     is_sub_ticket: false,
                     covered_by: None,
                     code: None,

@@ -156,14 +156,14 @@ impl OrderService {
                 .map(|a| a.customer.id),
             customer,
             locale: cart.locale.clone(),
-            tickets_total: totals.tickets.minor(),
-            products_total: totals.products.minor(),
-            service_charge_total: totals.service_charge.minor(),
+            tickets_total: totals.tickets,
+            products_total: totals.products,
+            service_charge_total: totals.service_charge,
             service_charge_name: charge
                 .as_ref()
                 .map(|c| c.name.clone())
                 .unwrap_or_else(|| "דמי טיפול".into()),
-            total: totals.total.minor(),
+            total: totals.total,
             currency: DEFAULT_CURRENCY.into(),
             payment_id: None,
             created_at_ms: now,
@@ -172,7 +172,7 @@ impl OrderService {
             tickets,
             products,
             vouchers: self
-                .voucher_lines(session, &cart.vouchers, totals.total.minor())
+                .voucher_lines(session, &cart.vouchers, totals.total)
                 .await?,
             kind: OrderKind::Tickets,
             system_vouchers: Vec::new(),
@@ -306,7 +306,7 @@ impl OrderService {
                 )
             })?;
             product_lines.push(ProductLine {
-                unit_price: Money(product.price),
+                unit_price: product.price,
                 quantity: *qty,
             });
             order_products.push(OrderProduct {
@@ -449,11 +449,11 @@ impl OrderService {
 /// The client's amounts, if sent, must be the server's.
 fn check_client_amounts(
     seats: &[CartSeat],
-    total: Option<i64>,
+    total: Option<Money>,
     totals: &pricing::Totals,
 ) -> AppResult<()> {
     for (c, (price, _)) in seats.iter().zip(&totals.lines) {
-        if c.amount.is_some_and(|a| a != price.minor()) {
+        if c.amount.is_some_and(|a| a != *price) {
             return Err(AppError::rejected_with(
                 ErrorCode::PriceMismatch,
                 "a ticket's price is not what you were shown",
@@ -461,7 +461,7 @@ fn check_client_amounts(
             ));
         }
     }
-    if total.is_some_and(|t| t != totals.total.minor()) {
+    if total.is_some_and(|t| t != totals.total) {
         return Err(AppError::rejected_with(
             ErrorCode::PriceMismatch,
             "the total is not what you were shown",

@@ -14,7 +14,7 @@ pub struct CartSeat {
     pub y: i64,
     pub ticket_id: i64,
     /// What the client believes the ticket costs; refused when it differs.
-    pub amount: Option<i64>,
+    pub amount: Option<Money>,
     pub code: Option<String>,
     pub ref1: Option<String>,
     pub ref2: Option<String>,
@@ -55,7 +55,7 @@ pub struct CartInput {
     pub step: Option<Step>,
     pub locale: String,
     /// What the client believes the order costs; refused when it differs.
-    pub total: Option<i64>,
+    pub total: Option<Money>,
     /// The cart enrols a member in a membership season (decision 0040): priced by the season.
     pub enrollment: Option<EnrollmentChoice>,
     /// The mini-site the buyer orders through (decision 0050): its presentations only, and the
@@ -96,7 +96,7 @@ pub struct StartPayment {
     pub save_card: bool,
     /// The saved card (our token) a `savedCard` payment charges, when the buyer chose it here.
     pub saved_card: Option<String>,
-    pub total: Option<i64>,
+    pub total: Option<Money>,
     pub locale: String,
     pub return_url: String,
     pub captcha_token: String,

@@ -64,8 +64,8 @@ pub struct OrderTicket {
     pub ticket_id: i64,
     pub ticket_name: String,
     pub ticket_name_en: String,
-    pub price: i64,
-    pub service_charge: i64,
+    pub price: Money,
+    pub service_charge: Money,
     pub is_sub_ticket: bool,
     pub code: Option<String>,
     pub ref1: Option<String>,
@@ -75,7 +75,7 @@ pub struct OrderTicket {
     pub points: i64,
     /// Agorot this line takes from its member's series pass (a pass ticket, decision 0039); 0
     /// otherwise.
-    pub member_balance: i64,
+    pub member_balance: Money,
     pub document_key: String,
     pub scanned_at_ms: Option<i64>,
     pub cancelled_at_ms: Option<i64>,
@@ -93,7 +93,7 @@ pub struct OrderProduct {
     pub name: String,
     pub name_en: String,
     pub quantity: i64,
-    pub unit_price: i64,
+    pub unit_price: Money,
 }
 
 /// Where an order was sold: the web shop, a promotional mini-site (which referred it), or a
@@ -140,11 +140,11 @@ pub struct Order {
     pub customer_id: Option<i64>,
     pub customer: CustomerInfo,
     pub locale: String,
-    pub tickets_total: i64,
-    pub products_total: i64,
-    pub service_charge_total: i64,
+    pub tickets_total: Money,
+    pub products_total: Money,
+    pub service_charge_total: Money,
     pub service_charge_name: String,
-    pub total: i64,
+    pub total: Money,
     pub currency: String,
     pub payment_id: Option<String>,
     pub created_at_ms: i64,
@@ -272,12 +272,12 @@ impl Line<'_> {
     }
 
     /// What the line costs, service charge included (agorot).
-    pub fn amount(&self) -> i64 {
+    pub fn amount(&self) -> Money {
         match self {
             Line::Ticket(t) => t.price + t.service_charge,
             Line::Product(p) => p.unit_price * p.quantity,
-            Line::SystemVoucher(v) => v.price.minor(),
-            Line::Donation(d) => d.amount.minor(),
+            Line::SystemVoucher(v) => v.price,
+            Line::Donation(d) => d.amount,
         }
     }
 
@@ -334,13 +334,9 @@ impl Order {
         let lines: Vec<(Money, Money)> = self
             .tickets
             .iter()
-            .map(|t| (Money(t.price), Money(t.service_charge)))
+            .map(|t| (t.price, t.service_charge))
             .collect();
-        pricing::breakdown(
-            &lines,
-            Money(self.products_total),
-            Money(self.service_charge_total),
-        )
+        pricing::breakdown(&lines, self.products_total, self.service_charge_total)
     }
 }
 
@@ -349,12 +345,12 @@ pub struct OrderVoucher {
     /// The voucher's code, normalised.
     pub code: String,
     /// Agorot it pays: the smaller of what was still due and its balance.
-    pub amount: i64,
+    pub amount: Money,
 }
 
 impl Order {
     /// What is left to pay after the vouchers.
-    pub fn amount_due(&self) -> i64 {
-        self.total - self.vouchers.iter().map(|v| v.amount).sum::<i64>()
+    pub fn amount_due(&self) -> Money {
+        self.total - self.vouchers.iter().map(|v| v.amount).sum::<Money>()
     }
 }

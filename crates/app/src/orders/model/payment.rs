@@ -193,7 +193,7 @@ pub struct Payment {
     /// use, and who a card it saves belongs to.
     pub customer_id: Option<i64>,
     pub method: PaymentMethod,
-    pub amount: i64,
+    pub amount: Money,
     pub currency: String,
     pub installments: i64,
     pub status: PaymentStatus,
