@@ -5,6 +5,7 @@ import {
   SEAT_MAP_LABEL_BAND as LABEL_BAND,
   type rowLabels,
   type screenSpan,
+  type SofaSpan,
 } from './seatModel';
 
 /** The screen's arc and its name, above the hall. */
@@ -50,9 +51,7 @@ export function RowLabels({ rows, width }: { rows: ReturnType<typeof rowLabels>;
   );
 }
 
-/** A sofa's back, under its seats: from its first to its last seat on one row. */
-export type SofaSpan = { x1: number; x2: number; y: number };
-
+/** Each sofa's back, under its seats: from its first to its last seat on one row. */
 export function SofaBacks({ spans }: { spans: Iterable<[number | string, SofaSpan]> }) {
   return [...spans].map(([key, span]) => (
     <rect

@@ -18,6 +18,7 @@ import {
   rowLabels,
   screenSpan,
   seatLabeler,
+  sofaSpans,
   SEAT_MAP_CELL as CELL,
   SEAT_MAP_LABEL_BAND as LABEL_BAND,
   SEAT_MAP_SCREEN_BAND as SCREEN_BAND,
@@ -143,19 +144,10 @@ export function SeatMap({
     [plan.seats],
   );
 
-  const sofas = useMemo(() => {
-    const spans = new Map<number, { x1: number; x2: number; y: number }>();
-    for (const seat of plan.seats) {
-      if (seat.sf === null || seat.sf === undefined) continue;
-      const span = spans.get(seat.sf);
-      if (!span) spans.set(seat.sf, { x1: seat.x, x2: seat.x, y: seat.y });
-      else {
-        span.x1 = Math.min(span.x1, seat.x);
-        span.x2 = Math.max(span.x2, seat.x);
-      }
-    }
-    return [...spans.entries()];
-  }, [plan.seats]);
+  const sofas = useMemo(
+    () => sofaSpans(plan.seats.map((seat) => ({ sofa: seat.sf, x: seat.x, y: seat.y }))),
+    [plan.seats],
+  );
 
   // Roving tabindex: one seat is in the tab order. By default the first seat of this buyer, else
   // the free seat nearest the hall's best point.
@@ -304,7 +296,7 @@ export function SeatMap({
           />
           <g transform={`translate(0 ${SCREEN_BAND})`}>
             <RowLabels rows={rows} width={width} />
-            <SofaBacks spans={sofas} />
+            <SofaBacks spans={sofas.entries()} />
             {!seatsDrawn && <path className="seat-map__skeleton" d={skeleton} aria-hidden="true" />}
             {[...drawnSections.entries()].map(([sectionId, seats]) => (
               <g key={sectionId} role="group" aria-label={sectionName(sectionId)}>

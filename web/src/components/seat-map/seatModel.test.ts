@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SeatShort } from '../../lib/api/types';
-import { neighbour, stateOf } from './seatModel';
+import { neighbour, sofaSpans, stateOf } from './seatModel';
 
 const at = (x: number, y: number) => ({ x, y, si: 1 }) as SeatShort;
 
@@ -106,5 +106,21 @@ describe("a seat's accessible name", () => {
       // The names are the seat's own, even where they look like a pattern.
       expect(label(seat, 'available')).toContain('$&12');
     }
+  });
+});
+
+describe('sofaSpans', () => {
+  it('spans each sofa from its first to its last seat, and leaves seats without one out', () => {
+    const spans = sofaSpans([
+      { sofa: 7, x: 5, y: 2 },
+      { sofa: 7, x: 4, y: 2 },
+      { sofa: null, x: 6, y: 2 },
+      { sofa: 8, x: 9, y: 3 },
+      { sofa: 7, x: 6, y: 2 },
+    ]);
+    expect([...spans.entries()]).toEqual([
+      [7, { x1: 4, x2: 6, y: 2 }],
+      [8, { x1: 9, x2: 9, y: 3 }],
+    ]);
   });
 });

@@ -216,3 +216,23 @@ export function screenSpan(plan: {
   const to = x !== null && x !== undefined && width ? (x + width) * SEAT_MAP_CELL : full * 0.85;
   return { from, to, middle: (from + to) / 2 };
 }
+
+/** A sofa's back, under its seats: from its first to its last seat on one row. */
+export type SofaSpan = { x1: number; x2: number; y: number };
+
+/** Each sofa's span, by the sofa's key (a seat with no sofa: `null`). */
+export function sofaSpans<K>(
+  seats: Iterable<{ sofa: K | null | undefined; x: number; y: number }>,
+): Map<K, SofaSpan> {
+  const spans = new Map<K, SofaSpan>();
+  for (const seat of seats) {
+    if (seat.sofa === null || seat.sofa === undefined) continue;
+    const span = spans.get(seat.sofa);
+    if (!span) spans.set(seat.sofa, { x1: seat.x, x2: seat.x, y: seat.y });
+    else {
+      span.x1 = Math.min(span.x1, seat.x);
+      span.x2 = Math.max(span.x2, seat.x);
+    }
+  }
+  return spans;
+}

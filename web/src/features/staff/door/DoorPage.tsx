@@ -51,13 +51,11 @@ export function DoorPage({ me }: { me: StaffMe }) {
         setFailed(null);
         setAnswer(scan);
       } catch (error) {
-        // No answer (the network, the server): the camera tries this code again soon. Too many
-        // checks or a lost login are not helped by trying again.
-        const retry = !(
-          error instanceof ApiError &&
-          (error.status === 429 || error.status === 401)
-        );
-        if (retry) seen.failed(code, Date.now());
+        // No answer (the network, or the server failed): the camera tries this code again soon.
+        // An answer that refused the check (too many checks, a lost login, a bad code) is not
+        // helped by trying again.
+        if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500)
+          seen.failed(code, Date.now());
         setAnswer(null);
         setFailed(
           error instanceof ApiError && error.status === 429

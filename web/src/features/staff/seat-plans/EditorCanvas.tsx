@@ -11,6 +11,7 @@ import { SeatShape } from '../../../components/seat-map/SeatMap';
 import {
   rowLabels,
   screenSpan,
+  sofaSpans,
   SEAT_MAP_CELL as CELL,
   SEAT_MAP_LABEL_BAND as LABEL_BAND,
   SEAT_MAP_SCREEN_BAND as SCREEN_BAND,
@@ -67,18 +68,15 @@ export function EditorCanvas({
     ),
   );
   const screen = screenSpan(plan);
-  const sofas = new Map<string, { x1: number; x2: number; y: number }>();
-  for (const { section, row } of rows)
-    for (const k of row.seats) {
-      if (k.sofa === null) continue;
-      const key = `${section.id}:${k.sofa}`;
-      const span = sofas.get(key);
-      if (!span) sofas.set(key, { x1: k.x, x2: k.x, y: k.y });
-      else {
-        span.x1 = Math.min(span.x1, k.x);
-        span.x2 = Math.max(span.x2, k.x);
-      }
-    }
+  const sofas = sofaSpans(
+    rows.flatMap(({ section, row }) =>
+      row.seats.map((k) => ({
+        sofa: k.sofa === null ? null : `${section.id}:${k.sofa}`,
+        x: k.x,
+        y: k.y,
+      })),
+    ),
+  );
   const tabSeat = focus ?? rows[0]?.row.seats[0]?.id ?? null;
 
   const onKeyDown = (event: KeyboardEvent<SVGGElement>, id: string) => {
