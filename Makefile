@@ -51,9 +51,11 @@ gen-api: web-deps
 	cd web && $(NPM) run gen-api
 	KUPA_WRITE_EXAMPLES=1 $(CARGO) test -q -p kupa-api --tests
 
-## lint: rustfmt, clippy (warnings are errors), eslint, prettier, tsc
+## lint: rustfmt, clippy (warnings are errors), one feature set for the test and server builds
+## (decision 0078), eslint, prettier, tsc
 lint: web-deps
 	$(CARGO) fmt --all -- --check
+	scripts/feature-sets.sh
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd web && $(NPM) run lint
 
