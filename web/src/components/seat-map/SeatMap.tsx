@@ -1,5 +1,7 @@
 import {
+  memo,
   useDeferredValue,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -97,7 +99,14 @@ export function SeatMap({
   markLegend,
 }: SeatMapProps) {
   const { t, i18n } = useTranslation();
-  const labelOf = useMemo(() => seatLabeler(t), [t]);
+  // A seat's spoken name: its place and state, or its place and the mark this screen puts on it.
+  const labelOf = useMemo(() => {
+    const ofState = seatLabeler(t);
+    return (seat: SeatShort, state: SeatState, reason?: BlockReason, mark?: SeatMark) =>
+      mark
+        ? `${t('seatMap.seatName', { row: seat.r, seat: seat.n })}, ${mark.label}`
+        : ofState(seat, state, reason);
+  }, [t]);
   const lang = i18n.language;
   // The whole hall first, fitted to the width, on a phone too; the buyer zooms from there.
   const startZoom = MIN_ZOOM;
@@ -149,9 +158,17 @@ export function SeatMap({
     [plan.seats],
   );
 
+  // A seat plan's states arrive all at once (the first status answer) and change a few at a time
+  // after (the event stream, the buyer's own clicks). The seats are drawn from a deferred copy, so
+  // the first answer, which changes every seat, is drawn in a render React may interrupt rather
+  // than in the urgent one the data store's update starts; each seat is a memoised `Seat`, so a
+  // later answer redraws only the seats whose state it changed.
+  const drawnStates = useDeferredValue(states);
+  const drawnReasons = useDeferredValue(reasons);
+
   // Roving tabindex: one seat is in the tab order. By default the first seat of this buyer, else
   // the free seat nearest the hall's best point.
-  const defaultFocusKey = useMemo(() => defaultFocus(plan, states), [plan, states]);
+  const defaultFocusKey = useMemo(() => defaultFocus(plan, drawnStates), [plan, drawnStates]);
   const tabKey =
     focusKey && plan.seats.some((s) => seatKey(s) === focusKey) ? focusKey : defaultFocusKey;
 
@@ -250,6 +267,33 @@ export function SeatMap({
     }
   };
 
+  // What a seat does when focused, hovered, clicked or keyed: one object for the life of the map,
+  // calling the handlers of the latest render, so no seat redraws because a handler is new.
+  const latest = useRef({ onKeyDown, onSeatActivate, activatable });
+  useLayoutEffect(() => {
+    latest.current = { onKeyDown, onSeatActivate, activatable };
+  });
+  const seatHandlers = useMemo<SeatHandlers>(
+    () => ({
+      register: (key, el) => {
+        if (el) seatRefs.current.set(key, el);
+        else seatRefs.current.delete(key);
+      },
+      focus: (key) => {
+        setFocusKey(key);
+        setInspectedKey(key);
+      },
+      hover: (key) => setInspectedKey(key),
+      click: (seat, key, state) => {
+        setFocusKey(key);
+        setInspectedKey(key);
+        if (latest.current.activatable(seat, state)) latest.current.onSeatActivate(seat, state);
+      },
+      keyDown: (event, seat, state) => latest.current.onKeyDown(event, seat, state),
+    }),
+    [],
+  );
+
   const width = plan.width * CELL;
   const height = plan.height * CELL + SCREEN_BAND;
   const rows = rowLabels(plan.seats);
@@ -302,52 +346,22 @@ export function SeatMap({
               <g key={sectionId} role="group" aria-label={sectionName(sectionId)}>
                 {seats.map((seat) => {
                   const key = seatKey(seat);
-                  const state = states.get(key) ?? 'blocked';
-                  const kinds = kindsOf(seat);
-                  const isBusy = busy?.has(key) ?? false;
+                  const state = drawnStates.get(key) ?? 'blocked';
                   const mark = marks?.get(key);
-                  const canActivate = activatable(seat, state);
                   return (
-                    <g
+                    <Seat
                       key={key}
-                      ref={(el) => {
-                        if (el) seatRefs.current.set(key, el);
-                        else seatRefs.current.delete(key);
-                      }}
-                      role="button"
-                      tabIndex={key === tabKey ? 0 : -1}
-                      aria-label={
-                        mark
-                          ? `${t('seatMap.seatName', { row: seat.r, seat: seat.n })}, ${mark.label}`
-                          : labelOf(seat, state, reasons?.get(key))
-                      }
-                      aria-pressed={mark ? mark.tone !== 'yours' : state === 'selected'}
-                      aria-disabled={!canActivate || undefined}
-                      aria-busy={isBusy || undefined}
-                      className={[
-                        'seat',
-                        `seat--${state}`,
-                        ...kinds.map((k) => `seat--${k}`),
-                        isBusy ? 'seat--busy' : '',
-                        mark ? `seat--mark seat--mark-${mark.tone}` : '',
-                      ].join(' ')}
-                      transform={`translate(${seat.x * CELL + (CELL - SEAT) / 2} ${seat.y * CELL + (CELL - SEAT) / 2})`}
-                      onFocus={() => {
-                        setFocusKey(key);
-                        setInspectedKey(key);
-                      }}
-                      onPointerEnter={(event) => {
-                        if (event.pointerType === 'mouse') setInspectedKey(key);
-                      }}
-                      onClick={() => {
-                        setFocusKey(key);
-                        setInspectedKey(key);
-                        if (canActivate) onSeatActivate(seat, state);
-                      }}
-                      onKeyDown={(event) => onKeyDown(event, seat, state)}
-                    >
-                      <SeatShape kinds={kinds} state={state} tag={mark?.tag} />
-                    </g>
+                      seat={seat}
+                      seatKey={key}
+                      state={state}
+                      reason={drawnReasons?.get(key)}
+                      busy={busy?.has(key) ?? false}
+                      mark={mark}
+                      tabbable={key === tabKey}
+                      canActivate={activatable(seat, state)}
+                      labelOf={labelOf}
+                      handlers={seatHandlers}
+                    />
                   );
                 })}
               </g>
@@ -399,6 +413,69 @@ export function SeatMap({
     </div>
   );
 }
+
+interface SeatHandlers {
+  register: (key: string, el: SVGGElement | null) => void;
+  focus: (key: string) => void;
+  hover: (key: string) => void;
+  click: (seat: SeatShort, key: string, state: SeatState) => void;
+  keyDown: (event: KeyboardEvent<SVGGElement>, seat: SeatShort, state: SeatState) => void;
+}
+
+/** One seat of the map: a button drawn in the hall. Memoised: it draws again only when its own
+ * state, mark, busy flag or place in the tab order changes. */
+const Seat = memo(function Seat({
+  seat,
+  seatKey: key,
+  state,
+  reason,
+  busy,
+  mark,
+  tabbable,
+  canActivate,
+  labelOf,
+  handlers,
+}: {
+  seat: SeatShort;
+  seatKey: string;
+  state: SeatState;
+  reason?: BlockReason;
+  busy: boolean;
+  mark?: SeatMark;
+  tabbable: boolean;
+  canActivate: boolean;
+  labelOf: (seat: SeatShort, state: SeatState, reason?: BlockReason, mark?: SeatMark) => string;
+  handlers: SeatHandlers;
+}) {
+  const kinds = kindsOf(seat);
+  return (
+    <g
+      ref={(el) => handlers.register(key, el)}
+      role="button"
+      tabIndex={tabbable ? 0 : -1}
+      aria-label={labelOf(seat, state, reason, mark)}
+      aria-pressed={mark ? mark.tone !== 'yours' : state === 'selected'}
+      aria-disabled={!canActivate || undefined}
+      aria-busy={busy || undefined}
+      className={[
+        'seat',
+        `seat--${state}`,
+        ...kinds.map((k) => `seat--${k}`),
+        busy ? 'seat--busy' : '',
+        mark ? `seat--mark seat--mark-${mark.tone}` : '',
+      ].join(' ')}
+      transform={`translate(${seat.x * CELL + (CELL - SEAT) / 2} ${seat.y * CELL + (CELL - SEAT) / 2})`}
+      onFocus={() => handlers.focus(key)}
+      onPointerEnter={(event) => {
+        if (event.pointerType === 'mouse') handlers.hover(key);
+      }}
+      onClick={() => handlers.click(seat, key, state)}
+      onKeyDown={(event) => handlers.keyDown(event, seat, state)}
+    >
+      <SeatShape kinds={kinds} state={state} tag={mark?.tag} />
+    </g>
+  );
+});
 
 /** What a tapped, hovered or focused seat is: where, at what price level, of what kind, and why
  * it cannot be chosen when it cannot. */
