@@ -268,7 +268,7 @@ test('a manager adds a film with a poster and a product; a buyer sees both', asy
       await order.continueButton().click();
       await expect(b.getByRole('button', { name: `One more ${PRODUCT_EN}` })).toBeVisible();
       // ...with its uploaded picture, loaded (240 px at 1x), not the generated one.
-      const item = b.locator('.products-step__item').filter({ hasText: PRODUCT_EN });
+      const item = b.locator('.product-card').filter({ hasText: PRODUCT_EN });
       const picture = item.locator('img');
       await expect(picture).toHaveAttribute('src', productImg);
       await expect(picture).toHaveAttribute(

@@ -52,7 +52,9 @@ test('a manager draws a hall of three rows, saves it, and a buyer buys a seat on
   await page.getByRole('button', { name: 'Seat plans', exact: true }).click();
   await page.getByLabel('Complex').selectOption({ label: COMPLEX_EN });
   await page.locator('.seat-plans__bar').getByLabel('Hall').selectOption({ label: HALL_EN });
-  await expect(page.locator('.seat-plans__table caption')).toContainText(HALL_EN);
+  // The list of the hall's versions, named for the hall.
+  const versions = page.getByRole('region', { name: `The seat plans of ${HALL_EN}, newest first` });
+  await expect(versions.locator('.seat-plans__table')).toBeVisible();
   const before = await (await page.request.get(`/api/staff/seatPlans?venueId=${HALL}`)).json();
   const lastVersion = (before.versions as Array<{ version: number }>)[0].version;
 

@@ -95,7 +95,7 @@ for (const { lang, width, index } of RUNS) {
     await expect(details.or(order.continueButton())).toBeVisible();
     if (!(await details.isVisible())) {
       await page.getByRole('button', { name: words.more }).first().click();
-      await expect(page.locator('.products-step__quantity').first()).toHaveText('1');
+      await expect(page.locator('.product-card').first().getByRole('status')).toHaveText('1');
       await picture('products');
       await order.continueButton().click();
     }

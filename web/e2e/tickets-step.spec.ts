@@ -100,7 +100,7 @@ test('the buyer chooses a regular and a child ticket, adds a popcorn and reaches
     .getByRole('button', { name: /^עוד .*פופקורן/ })
     .first()
     .click();
-  await expect(page.locator('.products-step__quantity').first()).toHaveText('1');
+  await expect(page.locator('.product-card').first().getByRole('status')).toHaveText('1');
   await expect(order.timer()).toHaveText(/\d+:\d\d/);
   await noSidewaysScroll(page);
   await shoot(page, 'products-step-he-390.png');

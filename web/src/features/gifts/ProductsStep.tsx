@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../lib/format';
-import { localizedName } from '../../lib/localized';
+import { ProductCard } from '../../components/products/ProductCard';
 import type { GiftProduct } from '../../lib/api/gifts';
 import { MAX_EXTRA_QUANTITY, chosenExtras, type Extras } from './extras';
 
@@ -50,49 +50,16 @@ export function ProductsStep({
           {t('giftFlow.products.title')}
         </h2>
         <p className="gift-checkout__hint">{t('giftFlow.products.lead')}</p>
-        <ul className="gift-products">
-          {offered.map((p) => {
-            const name = localizedName(lang, p.name, p.nameEn);
-            const n = extras[p.id] ?? 0;
-            return (
-              <li key={p.id} className="gift-products__item">
-                <img
-                  className="gift-products__img"
-                  src={p.img}
-                  srcSet={p.imgSrcset ?? undefined}
-                  sizes="56px"
-                  alt=""
-                  width={56}
-                  height={56}
-                />
-                <span className="gift-products__name">
-                  {name}
-                  <span className="gift-checkout__hint">{money(p.price)}</span>
-                </span>
-                <span className="gift-choice__stepper" role="group" aria-label={name}>
-                  <button
-                    type="button"
-                    className="button button--ghost"
-                    aria-label={t('gifts.less', { name })}
-                    disabled={n === 0}
-                    onClick={() => set(p.id, n - 1)}
-                  >
-                    −
-                  </button>
-                  <output aria-live="polite">{n}</output>
-                  <button
-                    type="button"
-                    className="button button--ghost"
-                    aria-label={t('gifts.more', { name })}
-                    disabled={n >= MAX_EXTRA_QUANTITY}
-                    onClick={() => set(p.id, n + 1)}
-                  >
-                    +
-                  </button>
-                </span>
-              </li>
-            );
-          })}
+        <ul className="product-cards">
+          {offered.map((p) => (
+            <ProductCard
+              key={p.id}
+              product={p}
+              quantity={extras[p.id] ?? 0}
+              max={MAX_EXTRA_QUANTITY}
+              onQuantity={(next) => set(p.id, next)}
+            />
+          ))}
         </ul>
         <div className="gift-auth__actions">
           <button

@@ -128,7 +128,7 @@ describe('the vouchers flow', { timeout: 30_000 }, () => {
       api: api(true),
     });
     const user = userEvent.setup();
-    const more = await screen.findByRole('button', { name: 'More: Large popcorn' }, SLOW);
+    const more = await screen.findByRole('button', { name: 'One more Large popcorn' }, SLOW);
     await user.click(more);
     await user.click(more);
     await user.click(screen.getByRole('button', { name: /^Add \(.*58.*\) and continue$/ }));

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../components/ui/Loading';
 import { Notice } from '../../../components/ui/Notice';
 import { errorMessage } from '../../../lib/apiErrors';
+import './backoffice.css';
 
 /** A column's header: its words, or words only a screen reader needs (an actions column). */
 export type Column = string | { hidden: string };

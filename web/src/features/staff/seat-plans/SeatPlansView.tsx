@@ -11,6 +11,7 @@ import { Notice } from '../../../components/ui/Notice';
 import { errorMessage } from '../../../lib/apiErrors';
 import { formatDateTime } from '../../../lib/format';
 import { localizedName } from '../../../lib/localized';
+import { StaffTable } from '../backoffice/StaffTable';
 import { choicesQuery, programmeKeys } from '../programme/api';
 import { planQuery, seatPlanKeys, versionsQuery, type SeatPlanVersion } from './api';
 import { Editor } from './Editor';
@@ -100,85 +101,77 @@ export function SeatPlansView() {
           {t('staffSeatPlans.saved', { version: saved.version, hall: hallName })}
         </div>
       )}
-      {versions.isPending && <Loading block />}
-      {versions.error && <Notice tone="error" title={errorMessage(t, versions.error)} />}
-      {versions.data && (
-        <details className="seat-plans__versions" open={open === null}>
-          <summary>
-            {t('staffSeatPlans.versions', { count: versions.data.versions.length })}
-          </summary>
-          <div
-            className="seat-plans__scroll"
-            tabIndex={0}
-            role="region"
-            aria-labelledby="versions-caption"
-          >
-            <table className="seat-plans__table">
-              <caption id="versions-caption">
-                {t('staffSeatPlans.versionsOf', { hall: hallName })}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('staffSeatPlans.version')}</th>
-                  <th scope="col">{t('staffSeatPlans.planName')}</th>
-                  <th scope="col">{t('staffSeatPlans.savedBy')}</th>
-                  <th scope="col">{t('staffSeatPlans.size')}</th>
-                  <th scope="col">{t('staffSeatPlans.screenings')}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t('staffSeatPlans.open')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {versions.data.versions.map((v) => (
-                  <tr key={v.id}>
-                    <th scope="row">
-                      {t('staffSeatPlans.versionN', { version: v.version })}
-                      {v.newest && (
-                        <span className="seat-plans__badge">{t('staffSeatPlans.newest')}</span>
-                      )}
-                    </th>
-                    <td>
-                      <bdi>{v.name}</bdi>
-                    </td>
-                    <td>
-                      {v.savedAt ? (
-                        <>
-                          <bdi>{formatDateTime(v.savedAt, lang)}</bdi> · {v.savedBy}
-                        </>
-                      ) : (
-                        t('staffSeatPlans.fromCatalogue')
-                      )}
-                    </td>
-                    <td>
-                      {t('staffSeatPlans.seatsCount', { count: v.seats })}
-                      {v.gaCapacity > 0 && (
-                        <> · {t('staffSeatPlans.gaCount', { count: v.gaCapacity })}</>
-                      )}
-                    </td>
-                    <td>
-                      {t('staffSeatPlans.screeningsCount', {
-                        count: v.screenings,
-                        upcoming: v.upcoming,
-                      })}
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="staff-button staff-button--quiet"
-                        aria-label={t('staffSeatPlans.openVersion', { version: v.version })}
-                        onClick={() => setOpen({ kind: 'version', id: v.id })}
-                      >
-                        {t('staffSeatPlans.open')}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </details>
-      )}
+      <details className="seat-plans__versions" open={open === null}>
+        <summary>
+          <span id="seat-plans-versions">{t('staffSeatPlans.versionsOf', { hall: hallName })}</span>
+          {versions.data && (
+            <span className="seat-plans__count">
+              · {t('staffSeatPlans.versions', { count: versions.data.versions.length })}
+            </span>
+          )}
+        </summary>
+        <StaffTable
+          query={versions}
+          rows={(d) => d.versions.length}
+          labelledBy="seat-plans-versions"
+          tableClass="seat-plans__table"
+          columns={[
+            t('staffSeatPlans.version'),
+            t('staffSeatPlans.planName'),
+            t('staffSeatPlans.savedBy'),
+            t('staffSeatPlans.size'),
+            t('staffSeatPlans.screenings'),
+            { hidden: t('staffSeatPlans.open') },
+          ]}
+        >
+          {(data) =>
+            data.versions.map((v) => (
+              <tr key={v.id}>
+                <th scope="row">
+                  {t('staffSeatPlans.versionN', { version: v.version })}
+                  {v.newest && (
+                    <span className="seat-plans__badge">{t('staffSeatPlans.newest')}</span>
+                  )}
+                </th>
+                <td>
+                  <bdi>{v.name}</bdi>
+                </td>
+                <td>
+                  {v.savedAt ? (
+                    <>
+                      <bdi>{formatDateTime(v.savedAt, lang)}</bdi> · {v.savedBy}
+                    </>
+                  ) : (
+                    t('staffSeatPlans.fromCatalogue')
+                  )}
+                </td>
+                <td>
+                  {t('staffSeatPlans.seatsCount', { count: v.seats })}
+                  {v.gaCapacity > 0 && (
+                    <> · {t('staffSeatPlans.gaCount', { count: v.gaCapacity })}</>
+                  )}
+                </td>
+                <td>
+                  {t('staffSeatPlans.screeningsCount', {
+                    count: v.screenings,
+                    upcoming: v.upcoming,
+                  })}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="staff-button staff-button--quiet"
+                    aria-label={t('staffSeatPlans.openVersion', { version: v.version })}
+                    onClick={() => setOpen({ kind: 'version', id: v.id })}
+                  >
+                    {t('staffSeatPlans.open')}
+                  </button>
+                </td>
+              </tr>
+            ))
+          }
+        </StaffTable>
+      </details>
 
       {open && versions.data && (
         <OpenPlan

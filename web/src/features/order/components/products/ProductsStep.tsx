@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatMoney } from '../../../../lib/format';
-import { localizedName } from '../../../../lib/localized';
+import { ProductCard } from '../../../../components/products/ProductCard';
 import { orderErrorMessage } from '../../model/cartErrors';
 import { breakdownLines, withProducts } from '../../model/priceText';
 import { StepHead, TimeExpired } from '../StepHead';
@@ -62,51 +61,17 @@ export function ProductsStep() {
 
       {expired && <TimeExpired onRestart={restart} />}
 
-      <ul className="products-step__list">
-        {products.map((p) => {
-          const name = localizedName(lang, p.name, p.nameEn);
-          const q = quantity(p.id);
-          return (
-            <li key={p.id} className="products-step__item">
-              <img
-                className="products-step__img"
-                src={p.img}
-                srcSet={p.imgSrcset ?? undefined}
-                sizes="3.5rem"
-                alt=""
-                width={72}
-                height={72}
-              />
-              <div className="products-step__info">
-                <p className="products-step__name">{name}</p>
-                <p className="tickets-step__muted">{formatMoney(p.price, lang, p.currency)}</p>
-              </div>
-              <div className="products-step__stepper" role="group" aria-label={name}>
-                <button
-                  type="button"
-                  className="products-step__tool"
-                  aria-label={t('order.products.less', { product: name })}
-                  disabled={q === 0 || busy}
-                  onClick={() => setQuantity(p.id, q - 1)}
-                >
-                  −
-                </button>
-                <output className="products-step__quantity" aria-live="polite">
-                  {q}
-                </output>
-                <button
-                  type="button"
-                  className="products-step__tool"
-                  aria-label={t('order.products.more', { product: name })}
-                  disabled={q >= MAX_PRODUCT_QUANTITY || busy}
-                  onClick={() => setQuantity(p.id, q + 1)}
-                >
-                  +
-                </button>
-              </div>
-            </li>
-          );
-        })}
+      <ul className="product-cards">
+        {products.map((p) => (
+          <ProductCard
+            key={p.id}
+            product={p}
+            quantity={quantity(p.id)}
+            max={MAX_PRODUCT_QUANTITY}
+            busy={busy}
+            onQuantity={(next) => setQuantity(p.id, next)}
+          />
+        ))}
       </ul>
 
       <div role="alert" className="tickets-step__alert" hidden={!message}>

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { QuantityStepper } from '../../../../components/ui/QuantityStepper';
 import type { Ticket, TicketGroup } from '../../../../lib/api/types';
 import { formatMoney, intlLocale } from '../../../../lib/format';
 import { localizedName } from '../../../../lib/localized';
@@ -62,38 +63,22 @@ export function QuantityChooser({
           return (
             <li key={ticket.id} className="tickets-step__type">
               <TicketLabel ticket={ticket} chargeName={chargeName} />
-              <span className="products-step__stepper">
-                <button
-                  type="button"
-                  className="products-step__tool"
-                  aria-label={t('order.tickets.less', { ticket: name })}
-                  disabled={disabled || count === 0}
-                  onClick={() => {
-                    const next = removeTicket(lines, groups, ticket);
-                    if (next) onChange(next);
-                  }}
-                >
-                  −
-                </button>
-                <output
-                  className="products-step__quantity"
-                  aria-label={t('order.tickets.howMany', { ticket: name })}
-                >
-                  {count}
-                </output>
-                <button
-                  type="button"
-                  className="products-step__tool"
-                  aria-label={t('order.tickets.more', { ticket: name })}
-                  disabled={disabled || !canAdd(lines, groups, ticket)}
-                  onClick={() => {
-                    const next = addTicket(lines, groups, ticket);
-                    if (next) onChange(next);
-                  }}
-                >
-                  +
-                </button>
-              </span>
+              <QuantityStepper
+                value={count}
+                lessLabel={t('order.tickets.less', { ticket: name })}
+                moreLabel={t('order.tickets.more', { ticket: name })}
+                countLabel={t('order.tickets.howMany', { ticket: name })}
+                canLess={!disabled && count > 0}
+                canMore={!disabled && canAdd(lines, groups, ticket)}
+                onLess={() => {
+                  const next = removeTicket(lines, groups, ticket);
+                  if (next) onChange(next);
+                }}
+                onMore={() => {
+                  const next = addTicket(lines, groups, ticket);
+                  if (next) onChange(next);
+                }}
+              />
             </li>
           );
         })}
