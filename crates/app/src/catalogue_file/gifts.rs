@@ -32,7 +32,7 @@ pub(super) fn expand_gifts(
         unique(&format!("{owner} prices"), &c.prices, |p| p.id)?;
         if c.prices
             .iter()
-            .any(|p| p.price <= Money::ZERO || p.value.is_some_and(|v| v <= 0))
+            .any(|p| p.price <= Money::ZERO || p.value.is_some_and(|v| v <= Money::ZERO))
         {
             return Err(err(format!("{owner}: prices and values must be positive")));
         }

@@ -184,7 +184,7 @@ pub fn voucher_lines(
                     .ok_or_else(|| {
                         refused(ErrorCode::PriceNotFound, "no such price of this voucher")
                     })?;
-                (p.price, p.value.map(Money).unwrap_or(p.price))
+                (p.price, p.value.unwrap_or(p.price))
             }
             None => {
                 let open = class.open_price.ok_or_else(|| {

@@ -70,7 +70,8 @@ pub struct SystemVoucherPrice {
     pub price: Money,
     /// Agorot the voucher is worth when redeemed; None: the price (a gift card of its price).
     /// A benefit voucher carries its benefits, not a value.
-    pub value: Option<i64>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<i64>))]
+    pub value: Option<Money>,
 }
 
 /// An open price: the buyer chooses the amount (whole shekels), between these (agorot).
