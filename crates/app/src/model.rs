@@ -388,8 +388,8 @@ pub struct MembershipPrice {
     pub price_code: String,
     /// Agorot paid.
     pub price: Money,
-    /// Agorot of balance a series member gets; None: the price.
-    pub value: Option<i64>,
+    /// The balance a series member gets; None: the price.
+    pub value: Option<Money>,
     /// None: ILS.
     pub currency: Option<String>,
     /// A prompt present must be filled by the buyer (and match its pattern, when given).

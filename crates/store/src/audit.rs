@@ -4,6 +4,7 @@
 
 use kupa_app::error::StoreResult;
 use kupa_app::programme::{AuditQuery, ChangeRecord};
+use kupa_domain::ids::PresentationId;
 
 use crate::rows::Get;
 use crate::{Db, db_err};
@@ -21,7 +22,7 @@ struct AuditRow {
     kind: String,
     business_id: Option<i64>,
     location_id: Option<i64>,
-    presentation_id: Option<i64>,
+    presentation_id: Option<PresentationId>,
     at_ms: i64,
     staff_user_id: i64,
     before: Option<String>,
@@ -35,7 +36,7 @@ fn audit_row(r: &impl Get) -> R<AuditRow> {
         kind: r.s("kind")?,
         business_id: r.oi("business_id")?,
         location_id: r.oi("location_id")?,
-        presentation_id: r.oi("presentation_id")?,
+        presentation_id: r.op("presentation_id")?,
         at_ms: r.i("changed_at")?,
         staff_user_id: r.i("staff_user_id")?,
         before: r.os("before_doc")?,
@@ -61,7 +62,10 @@ fn change_record(a: AuditRow) -> StoreResult<ChangeRecord> {
 }
 
 /// A screening's recorded changes, oldest first.
-pub(crate) async fn changes_of(db: &Db, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>> {
+pub(crate) async fn changes_of(
+    db: &Db,
+    presentation_id: PresentationId,
+) -> StoreResult<Vec<ChangeRecord>> {
     let rows = on_pool!(db, |p| {
         // Only constant text: the select and this clause.
         sqlx::query(sqlx::AssertSqlSafe(format!(

@@ -5,6 +5,7 @@
 use async_trait::async_trait;
 use kupa_app::StoreResult;
 use kupa_app::ports::{PaymentDeals, ProviderCard, RefundClaim};
+use kupa_domain::money::Money;
 use sqlx::Row;
 
 use crate::{Db, db_err};
@@ -132,7 +133,7 @@ impl PaymentDeals for Db {
         &self,
         payment_id: &str,
         key: &str,
-        amount: i64,
+        amount: Money,
         now_ms: i64,
     ) -> StoreResult<()> {
         on_pool!(self, |p| {
@@ -157,7 +158,7 @@ impl PaymentDeals for Db {
         &self,
         payment_id: &str,
         key: &str,
-        amount: i64,
+        amount: Money,
         now_ms: i64,
         stale_before_ms: i64,
     ) -> StoreResult<RefundClaim> {

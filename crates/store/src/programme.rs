@@ -14,6 +14,7 @@ type R<T> = Result<T, sqlx::Error>;
 
 use kupa_app::ports::SeatAddress;
 use kupa_app::sales_switches::{SaleChannel, SalesSwitch};
+use kupa_domain::ids::PresentationId;
 
 use crate::programme_screenings::remap_in;
 
@@ -32,7 +33,7 @@ const SCREENING_SELECT: &str = concat!(
 
 fn screening_row(r: &impl Get) -> R<Screening> {
     Ok(Screening {
-        id: r.i("id")?,
+        id: r.p("id")?,
         feature: FeatureChoice {
             id: r.i("feature_id")?,
             name: r.s("f_name")?,
@@ -69,7 +70,7 @@ fn screening_row(r: &impl Get) -> R<Screening> {
 macro_rules! overlapping {
     ($tx:expr, $venue:expr, $except:expr, $starts:expr, $runtime:expr, $gap:expr) => {{
         let end: i64 = $starts + $runtime * 60_000 + $gap;
-        let other: Option<i64> = sqlx::query_scalar(
+        let other: Option<PresentationId> = sqlx::query_scalar(
             "SELECT p.id FROM presentations p JOIN features f ON f.id = p.feature_id \
              WHERE p.venue_id = $1 AND p.cancelled_at IS NULL AND p.id <> $2 \
              AND p.starts_at < $3 AND p.starts_at + f.runtime * 60000 + $4 > $5 \
@@ -162,7 +163,7 @@ macro_rules! add_in {
         if let Some(other) = overlapping!($tx, n.venue_id, -1_i64, n.starts_at_ms, runtime, $gap) {
             return Ok(Placed::Overlaps(other));
         }
-        let id: i64 = sqlx::query_scalar("SELECT CAST(COALESCE(MAX(id), 0) + 1 AS BIGINT) FROM presentations")
+        let id: PresentationId = sqlx::query_scalar("SELECT CAST(COALESCE(MAX(id), 0) + 1 AS BIGINT) FROM presentations")
             .fetch_one(&mut *$tx)
             .await
             .map_err(db_err)?;
@@ -412,7 +413,7 @@ impl ProgrammeStore for Db {
         })
     }
 
-    async fn screening(&self, id: i64, now_ms: i64) -> StoreResult<Option<Screening>> {
+    async fn screening(&self, id: PresentationId, now_ms: i64) -> StoreResult<Option<Screening>> {
         let sql = format!("{SCREENING_SELECT} WHERE p.id = $2");
         on_pool!(self, |p| {
             sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -444,7 +445,7 @@ impl ProgrammeStore for Db {
 
     async fn move_screening(
         &self,
-        id: i64,
+        id: PresentationId,
         venue_id: i64,
         seatplan_id: i64,
         starts_at_ms: i64,
@@ -488,13 +489,17 @@ impl ProgrammeStore for Db {
         }
     }
 
-    async fn claimed_places(&self, id: i64, now_ms: i64) -> StoreResult<Vec<SeatAddress>> {
+    async fn claimed_places(
+        &self,
+        id: PresentationId,
+        now_ms: i64,
+    ) -> StoreResult<Vec<SeatAddress>> {
         crate::programme_screenings::claimed_places(self, id, now_ms).await
     }
 
     async fn set_ticket_group(
         &self,
-        id: i64,
+        id: PresentationId,
         ticket_group_id: Option<i64>,
         by: Change,
     ) -> StoreResult<TicketGroupSet> {
@@ -503,7 +508,7 @@ impl ProgrammeStore for Db {
 
     async fn set_screening_channel(
         &self,
-        id: i64,
+        id: PresentationId,
         channel: SaleChannel,
         open: bool,
         by: Change,
@@ -511,7 +516,11 @@ impl ProgrammeStore for Db {
         crate::programme_screenings::set_screening_channel(self, id, channel, open, by).await
     }
 
-    async fn stop_screening(&self, id: i64, by: Change) -> StoreResult<Option<ScreeningStopped>> {
+    async fn stop_screening(
+        &self,
+        id: PresentationId,
+        by: Change,
+    ) -> StoreResult<Option<ScreeningStopped>> {
         match &self.pool {
             Pool::Sqlite(p) => {
                 let mut tx = p.begin_write().await.map_err(db_err)?;
@@ -528,7 +537,7 @@ impl ProgrammeStore for Db {
         }
     }
 
-    async fn changes_of(&self, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>> {
+    async fn changes_of(&self, presentation_id: PresentationId) -> StoreResult<Vec<ChangeRecord>> {
         crate::audit::changes_of(self, presentation_id).await
     }
 
@@ -593,7 +602,7 @@ impl ProgrammeStore for Db {
         crate::audit::page(self, q).await
     }
 
-    async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>> {
+    async fn paid_orders_on(&self, presentation_id: PresentationId) -> StoreResult<Vec<String>> {
         on_pool!(self, |p| {
             sqlx::query_scalar(
                 "SELECT DISTINCT ot.order_id FROM order_tickets ot JOIN orders o ON o.id = ot.order_id \

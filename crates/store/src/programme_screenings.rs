@@ -149,14 +149,18 @@ pub(crate) async fn closures(db: &Db) -> StoreResult<Vec<(PresentationId, SaleCh
         let mut out = Vec::new();
         for r in &rows {
             if let Some(c) = SaleChannel::parse(&r.s("channel").map_err(db_err)?) {
-                out.push((PresentationId(r.i("presentation_id").map_err(db_err)?), c));
+                out.push((r.p("presentation_id").map_err(db_err)?, c));
             }
         }
         Ok(out)
     })
 }
 
-pub(crate) async fn claimed_places(db: &Db, id: i64, now_ms: i64) -> StoreResult<Vec<SeatAddress>> {
+pub(crate) async fn claimed_places(
+    db: &Db,
+    id: PresentationId,
+    now_ms: i64,
+) -> StoreResult<Vec<SeatAddress>> {
     crate::on_pool!(db, |p| {
         sqlx::query(concat!(
             "SELECT section_id, x, y FROM seat_claims \
@@ -232,7 +236,7 @@ macro_rules! set_group_in {
 
 pub(crate) async fn set_ticket_group(
     db: &Db,
-    id: i64,
+    id: PresentationId,
     group: Option<i64>,
     by: Change,
 ) -> StoreResult<TicketGroupSet> {
@@ -254,7 +258,7 @@ pub(crate) async fn set_ticket_group(
 
 pub(crate) async fn set_screening_channel(
     db: &Db,
-    id: i64,
+    id: PresentationId,
     channel: SaleChannel,
     open: bool,
     by: Change,

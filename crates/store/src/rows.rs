@@ -13,6 +13,7 @@ type R<T> = Result<T, sqlx::Error>;
 pub(crate) trait Get {
     fn i(&self, c: &str) -> R<i64>;
     fn p(&self, c: &str) -> R<PresentationId>;
+    fn op(&self, c: &str) -> R<Option<PresentationId>>;
     fn sid(&self, c: &str) -> R<SessionId>;
     fn rid(&self, c: &str) -> R<ReservationId>;
     fn oi(&self, c: &str) -> R<Option<i64>>;
@@ -32,6 +33,9 @@ macro_rules! impl_get {
                 self.try_get(c)
             }
             fn p(&self, c: &str) -> R<PresentationId> {
+                self.try_get(c)
+            }
+            fn op(&self, c: &str) -> R<Option<PresentationId>> {
                 self.try_get(c)
             }
             fn sid(&self, c: &str) -> R<SessionId> {

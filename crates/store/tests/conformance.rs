@@ -573,13 +573,13 @@ mod payment_deals {
 
     async fn a_refund_key_is_claimed_once_made_once_and_given_up_when_refused(db: &Db) {
         assert!(!db.refund_made("pay-1", "k").await.unwrap());
-        assert_eq!(db.claim_refund_key("pay-1", "k", 500, 1_000, i64::MIN).await.unwrap(), RefundClaim::Claimed);
-        assert_eq!(db.claim_refund_key("pay-1", "k", 500, 2_000, i64::MIN).await.unwrap(), RefundClaim::Busy);
+        assert_eq!(db.claim_refund_key("pay-1", "k", kupa_domain::money::Money(500), 1_000, i64::MIN).await.unwrap(), RefundClaim::Claimed);
+        assert_eq!(db.claim_refund_key("pay-1", "k", kupa_domain::money::Money(500), 2_000, i64::MIN).await.unwrap(), RefundClaim::Busy);
         db.release_refund_key("pay-1", "k").await.unwrap();
-        assert_eq!(db.claim_refund_key("pay-1", "k", 500, 3_000, i64::MIN).await.unwrap(), RefundClaim::Claimed);
-        db.record_refund("pay-1", "k", 500, 4_000).await.unwrap();
+        assert_eq!(db.claim_refund_key("pay-1", "k", kupa_domain::money::Money(500), 3_000, i64::MIN).await.unwrap(), RefundClaim::Claimed);
+        db.record_refund("pay-1", "k", kupa_domain::money::Money(500), 4_000).await.unwrap();
         assert!(db.refund_made("pay-1", "k").await.unwrap());
-        assert_eq!(db.claim_refund_key("pay-1", "k", 500, 5_000, i64::MAX).await.unwrap(), RefundClaim::Done);
+        assert_eq!(db.claim_refund_key("pay-1", "k", kupa_domain::money::Money(500), 5_000, i64::MAX).await.unwrap(), RefundClaim::Done);
         assert!(!db.refund_made("pay-1", "other").await.unwrap());
     }
     }

@@ -10,6 +10,7 @@ use axum::http::{HeaderMap, StatusCode};
 use kupa_app::backoffice::{MAX_POSTER_BYTES, ProductForm};
 use kupa_app::model::{Location, Product};
 use kupa_app::staff::Caller;
+use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -73,7 +74,7 @@ impl ProductBody {
             name: self.name,
             name_en: self.name_en,
             category: self.category,
-            price: self.price,
+            price: Money(self.price),
             icon: self.icon,
             color: self.color,
             sort: self.sort,

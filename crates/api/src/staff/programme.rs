@@ -11,6 +11,7 @@ use kupa_app::programme::{
     AddScreening, Complex, FeatureChoice, MoveScreening, Screening, ScreeningCancelled,
 };
 use kupa_app::{AppError, ErrorCode};
+use kupa_domain::ids::PresentationId;
 use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -215,7 +216,7 @@ pub struct ScreeningDto {
 impl ScreeningDto {
     pub(super) fn of(s: &Screening) -> ScreeningDto {
         ScreeningDto {
-            id: s.id,
+            id: s.id.get(),
             feature: FeatureChoiceDto::of(&s.feature),
             venue_id: s.venue_id,
             location_id: s.location_id,
@@ -401,13 +402,13 @@ async fn copy_week(
         .copy_week(&caller, b.location_id, from)
         .await?;
     Ok(axum::Json(CopyWeekResponse {
-        added: done.added,
+        added: done.added.iter().map(|id| id.get()).collect(),
         skipped: done
             .skipped
             .iter()
             .map(|s| SkippedDto {
-                presentation_id: s.source_id,
-                overlaps: s.overlaps,
+                presentation_id: s.source_id.get(),
+                overlaps: s.overlaps.map(PresentationId::get),
             })
             .collect(),
     }))
@@ -459,7 +460,10 @@ async fn move_screening(
         date: parse_date("date", &b.date)?,
         time: parse_time("time", &b.time)?,
     };
-    let done = state.programme.move_screening(&caller, id, &to).await?;
+    let done = state
+        .programme
+        .move_screening(&caller, PresentationId(id), &to)
+        .await?;
     Ok(axum::Json(MoveScreeningResponse {
         screening: ScreeningDto::of(&done.screening),
         orders_told: done.orders_told,
@@ -506,7 +510,10 @@ async fn cancel(
     Staff(caller): Staff,
     Path(id): Path<i64>,
 ) -> ApiResult<axum::Json<CancelScreeningResponse>> {
-    let done = state.programme.cancel_screening(&caller, id).await?;
+    let done = state
+        .programme
+        .cancel_screening(&caller, PresentationId(id))
+        .await?;
     Ok(axum::Json(CancelScreeningResponse::of(done)))
 }
 
@@ -546,7 +553,7 @@ async fn history(
     Staff(caller): Staff,
     Path(id): Path<i64>,
 ) -> ApiResult<axum::Json<ProgrammeHistoryResponse>> {
-    let changes = state.programme.history(&caller, id).await?;
+    let changes = state.programme.history(&caller, PresentationId(id)).await?;
     Ok(axum::Json(ProgrammeHistoryResponse {
         changes: changes
             .into_iter()

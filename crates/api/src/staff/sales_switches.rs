@@ -197,7 +197,7 @@ impl AuditEntryDto {
             at: ms_to_rfc3339(c.at_ms),
             business_id: c.business_id,
             location_id: c.location_id,
-            presentation_id: c.presentation_id,
+            presentation_id: c.presentation_id.map(|p| p.get()),
             staff_user_id: c.staff_user_id,
             by: c.staff_name,
             before: c.before,

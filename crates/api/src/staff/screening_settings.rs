@@ -5,6 +5,7 @@
 use axum::extract::State;
 use kupa_app::sales_switches::SaleChannel;
 use kupa_app::{AppError, ErrorCode};
+use kupa_domain::ids::PresentationId;
 use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -49,7 +50,7 @@ async fn set_ticket_group(
 ) -> ApiResult<axum::Json<ScreeningResponse>> {
     let s = state
         .programme
-        .set_ticket_group(&caller, id, b.ticket_group_id)
+        .set_ticket_group(&caller, PresentationId(id), b.ticket_group_id)
         .await?;
     Ok(axum::Json(ScreeningResponse {
         screening: ScreeningDto::of(&s),
@@ -92,7 +93,7 @@ async fn set_channel(
     })?;
     let s = state
         .programme
-        .set_screening_channel(&caller, id, channel, b.open)
+        .set_screening_channel(&caller, PresentationId(id), channel, b.open)
         .await?;
     Ok(axum::Json(ScreeningResponse {
         screening: ScreeningDto::of(&s),

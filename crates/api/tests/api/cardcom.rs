@@ -54,6 +54,7 @@ use kupa_api::ApiSettings;
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
 use kupa_app::ports::{CAPTCHA_TEST_TOKEN, PaymentDeals};
 use kupa_app::saved_cards::{SavedCard, SavedCardStore};
+use kupa_domain::money::Money;
 use kupa_providers::cardcom::{CardCom, CardComConfig};
 use kupa_providers::delivery::secret::Secret;
 use kupa_store::testing::TestDb;
@@ -576,11 +577,11 @@ async fn a_refund_names_the_deal_and_a_key_asked_twice_refunds_once(db: &TestDb)
     let paid = app.state.orders.payment(&payment).await.unwrap();
 
     // Part of it, asked twice: one refund of 10.00 at CardCom.
-    let part = GatewayRefund { key: "cancel-1".into(), amount: 1_000 };
+    let part = GatewayRefund { key: "cancel-1".into(), amount: Money(1_000) };
     cardcom.refund(&paid, &part).await.unwrap();
     cardcom.refund(&paid, &part).await.unwrap();
     // The rest, whole-deal style once the amount is all of it.
-    let rest = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount.minor() };
+    let rest = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount };
     cardcom.refund(&paid, &rest).await.unwrap();
     let refunds = fake.state.refunds.lock().unwrap().clone();
     assert_eq!(refunds.len(), 2, "{refunds:?}");
@@ -729,7 +730,7 @@ async fn two_concurrent_refunds_of_one_key_reach_cardcom_once(db: &TestDb) {
     assert_eq!(notify(&app, json!({ "LowProfileId": lp })).await.status, StatusCode::OK);
     let paid = app.state.orders.payment(&payment).await.unwrap();
     fake.state.slow_refund.store(true, Ordering::SeqCst);
-    let key = GatewayRefund { key: "cancel-7".into(), amount: 1_000 };
+    let key = GatewayRefund { key: "cancel-7".into(), amount: Money(1_000) };
     let (a, b) = tokio::join!(cardcom.refund(&paid, &key), cardcom.refund(&paid, &key));
     assert!(a.is_ok() != b.is_ok(), "one made it, the other was told it is being made: {a:?} {b:?}");
     assert_eq!(fake.state.refunds.lock().unwrap().len(), 1);
@@ -757,7 +758,7 @@ async fn a_refund_whose_answer_was_lost_is_never_made_twice(db: &TestDb) {
     )
     .unwrap();
     fake.state.slow_refund.store(true, Ordering::SeqCst);
-    let key = GatewayRefund { key: "cancel-9".into(), amount: 1_000 };
+    let key = GatewayRefund { key: "cancel-9".into(), amount: Money(1_000) };
     assert!(impatient.refund(&paid, &key).await.is_err());
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(fake.state.refunds.lock().unwrap().len(), 1, "CardCom made it");

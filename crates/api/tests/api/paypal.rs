@@ -47,6 +47,7 @@ use axum::http::{HeaderMap, Request, StatusCode};
 use axum::routing::{get, post};
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
 use kupa_app::ports::{CAPTCHA_TEST_TOKEN, Clock};
+use kupa_domain::money::Money;
 use kupa_providers::delivery::secret::Secret;
 use kupa_providers::paypal::{PayPal, PayPalConfig};
 use kupa_store::testing::TestDb;
@@ -747,10 +748,10 @@ async fn a_refund_names_the_capture_and_a_key_asked_twice_refunds_once(db: &Test
     let paid = app.state.orders.payment(&payment).await.unwrap();
     let capture_id = fake.state.captures.lock().unwrap()[0].clone();
 
-    let part = GatewayRefund { key: "cancel-1".into(), amount: 1_000 };
+    let part = GatewayRefund { key: "cancel-1".into(), amount: Money(1_000) };
     paypal.refund(&paid, &part).await.unwrap();
     paypal.refund(&paid, &part).await.unwrap();
-    let rest = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount.minor() - 1_000 };
+    let rest = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount - Money(1_000) };
     paypal.refund(&paid, &rest).await.unwrap();
     let refunds = fake.state.refunds.lock().unwrap().clone();
     assert_eq!(refunds.len(), 2, "{refunds:?}");
@@ -758,7 +759,7 @@ async fn a_refund_names_the_capture_and_a_key_asked_twice_refunds_once(db: &Test
     assert_eq!(refunds[0].1["amount"], json!({ "value": "10.00", "currency_code": "ILS" }));
     assert_eq!(rows(db, "SELECT deal_id FROM payment_deals WHERE deal_id IS NOT NULL").await, vec![capture_id]);
     // More than was captured: PayPal refuses, and Kupa says so.
-    let more = GatewayRefund { key: "cancel-2".into(), amount: 100 };
+    let more = GatewayRefund { key: "cancel-2".into(), amount: Money(100) };
     assert!(paypal.refund(&paid, &more).await.is_err());
     // A payment PayPal never captured has nothing to refund.
     let (_, other, _, _) = opened(&app, &fake, &buyer(2)).await;

@@ -49,6 +49,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use kupa_app::orders::{GatewayRefund, PaymentGateway};
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
+use kupa_domain::money::Money;
 use kupa_providers::delivery::secret::Secret;
 use kupa_providers::payu::{PayU, PayUConfig};
 use kupa_store::testing::TestDb;
@@ -565,10 +566,10 @@ async fn a_refund_names_payus_order_and_a_key_asked_twice_refunds_once(db: &Test
     let (app, payu) = payu_app(db, &fake).await;
     let (payment, order) = paid_by_payu(&app, &fake, &log_in(&app, &buyer(1), DANA).await).await;
     let paid = app.state.orders.payment(&payment).await.unwrap();
-    let part = GatewayRefund { key: "cancel-1".into(), amount: 1_000 };
+    let part = GatewayRefund { key: "cancel-1".into(), amount: Money(1_000) };
     payu.refund(&paid, &part).await.unwrap();
     payu.refund(&paid, &part).await.unwrap();
-    let whole = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount.minor() };
+    let whole = GatewayRefund { key: format!("{payment}:void"), amount: paid.amount };
     // Through the gateway routed by method, as the app's cancellations go.
     let routed = kupa_providers::by_method::ByMethod::new(app.gateway.clone()).with_payu(Some(payu.clone()));
     routed.refund(&paid, &whole).await.unwrap();

@@ -15,7 +15,7 @@ use super::films::rule;
 use super::*;
 
 /// The highest price taken, in agorot (₪10,000: a typo's guard, not a business rule).
-pub const MAX_PRODUCT_PRICE: i64 = 1_000_000;
+pub const MAX_PRODUCT_PRICE: Money = Money(1_000_000);
 
 /// What a manager sends for a product.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -24,8 +24,8 @@ pub struct ProductForm {
     pub name_en: String,
     /// Free text that groups the menu (popcorn, drinks, combo, snacks, ice-cream).
     pub category: String,
-    /// Agorot, 0 or more.
-    pub price: i64,
+    /// What a buyer pays, 0 or more.
+    pub price: Money,
     /// An emoji drawn on the generated picture.
     pub icon: String,
     /// The picture's background, "#rrggbb".
@@ -71,7 +71,7 @@ impl ProductForm {
                 p.insert(field, rule::MAX);
             }
         }
-        if self.price < 0 {
+        if self.price < Money::ZERO {
             p.insert("price", rule::MIN);
         } else if self.price > MAX_PRODUCT_PRICE {
             p.insert("price", rule::MAX);
@@ -230,7 +230,7 @@ impl BackOfficeService {
             name: form.name,
             name_en: form.name_en,
             category: form.category,
-            price: Money(form.price),
+            price: form.price,
             location_id: None,
             location_ids: if form.everywhere {
                 Vec::new()
@@ -417,7 +417,7 @@ mod tests {
             name: String::new(),
             name_en: "Popcorn".into(),
             category: "popcorn".into(),
-            price: -1,
+            price: Money(-1),
             color: "red".into(),
             ..ProductForm::default()
         };

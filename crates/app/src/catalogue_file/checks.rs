@@ -352,7 +352,7 @@ fn check_memberships(memberships: &[Membership]) -> Result<(), CatalogueFileErro
         }
         unique(&format!("{owner} prices"), &m.prices, |p| p.id)?;
         for p in &m.prices {
-            if p.price < Money::ZERO || p.value.is_some_and(|v| v < 0) {
+            if p.price < Money::ZERO || p.value.is_some_and(|v| v < Money::ZERO) {
                 return Err(err(format!("{owner}: price {} cannot be negative", p.id)));
             }
             if let Some(c) = &p.currency

@@ -32,12 +32,15 @@ pub(super) fn expand_gifts(
         unique(&format!("{owner} prices"), &c.prices, |p| p.id)?;
         if c.prices
             .iter()
-            .any(|p| p.price <= Money::ZERO || p.value.is_some_and(|v| v <= 0))
+            .any(|p| p.price <= Money::ZERO || p.value.is_some_and(|v| v <= Money::ZERO))
         {
             return Err(err(format!("{owner}: prices and values must be positive")));
         }
         if let Some(o) = c.open_price
-            && (o.min < 100 || o.min > o.max || o.min % 100 != 0 || o.max % 100 != 0)
+            && (o.min < Money(100)
+                || o.min > o.max
+                || o.min.minor() % 100 != 0
+                || o.max.minor() % 100 != 0)
         {
             return Err(err(format!(
                 "{owner}: openPrice min and max are whole shekels, 1 or more, min <= max"
@@ -75,7 +78,10 @@ pub(super) fn expand_gifts(
         unique(&format!("{owner} details"), &d.details, |x| x.id)?;
         for x in &d.details {
             let ok = if x.custom_amount {
-                x.min >= 100 && x.min <= x.max && x.min % 100 == 0 && x.max % 100 == 0
+                x.min >= Money(100)
+                    && x.min <= x.max
+                    && x.min.minor() % 100 == 0
+                    && x.max.minor() % 100 == 0
             } else {
                 x.amount > Money::ZERO
             };

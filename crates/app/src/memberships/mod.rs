@@ -126,7 +126,7 @@ pub fn prices_of(m: &Membership) -> Vec<MembershipPrice> {
 
 /// What a price's buyer gets as balance (agorot): its value, or its price.
 pub fn value_of(p: &MembershipPrice) -> Money {
-    p.value.map(Money).unwrap_or(p.price)
+    p.value.unwrap_or(p.price)
 }
 
 pub fn currency_of(p: &MembershipPrice) -> &str {

@@ -28,7 +28,7 @@ fn pass() -> Membership {
                 id: 21,
                 price_code: "P10".into(),
                 price: Money(33000),
-                value: Some(35000),
+                value: Some(Money(35000)),
                 ..MembershipPrice::default()
             },
             MembershipPrice {

@@ -4,6 +4,8 @@
 
 use async_trait::async_trait;
 
+use kupa_domain::money::Money;
+
 use crate::error::StoreResult;
 
 #[async_trait]
@@ -36,7 +38,7 @@ pub trait PaymentDeals: Send + Sync {
         &self,
         payment_id: &str,
         key: &str,
-        amount: i64,
+        amount: Money,
         now_ms: i64,
     ) -> StoreResult<()>;
     /// Claims the refund `key` of the payment before the provider is called: `Claimed` for the
@@ -46,7 +48,7 @@ pub trait PaymentDeals: Send + Sync {
         &self,
         payment_id: &str,
         key: &str,
-        amount: i64,
+        amount: Money,
         now_ms: i64,
         stale_before_ms: i64,
     ) -> StoreResult<RefundClaim>;

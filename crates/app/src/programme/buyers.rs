@@ -67,7 +67,7 @@ impl ProgrammeService {
     pub async fn move_screening(
         &self,
         caller: &Caller,
-        id: i64,
+        id: PresentationId,
         to: &MoveScreening,
     ) -> AppResult<ScreeningMoved> {
         let s = self.own_screening(caller, id).await?;
@@ -161,7 +161,7 @@ impl ProgrammeService {
             }
         }
         tracing::info!(
-            presentation = id,
+            presentation = id.get(),
             user_id = caller.user.id,
             venue = venue_id,
             orders_told = told,
@@ -184,7 +184,7 @@ impl ProgrammeService {
     pub async fn cancel_screening(
         &self,
         caller: &Caller,
-        id: i64,
+        id: PresentationId,
     ) -> AppResult<ScreeningCancelled> {
         let s = self.own_screening(caller, id).await?;
         let now = self.clock.now_ms();
@@ -200,8 +200,7 @@ impl ProgrammeService {
             .await?
             .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such screening"))?;
         self.changed();
-        self.orders
-            .announce_released(crate::model::PresentationId(id), &stopped.released);
+        self.orders.announce_released(id, &stopped.released);
         let mut done = ScreeningCancelled {
             already_cancelled: !stopped.newly,
             holds_released: stopped.released.len(),
@@ -210,12 +209,7 @@ impl ProgrammeService {
         for order_id in self.store.paid_orders_on(id).await? {
             match self
                 .orders
-                .cancel_for_the_cinema(
-                    &order_id.clone().into(),
-                    crate::model::PresentationId(id),
-                    &s.feature,
-                    s.starts_at_ms,
-                )
+                .cancel_for_the_cinema(&order_id.clone().into(), id, &s.feature, s.starts_at_ms)
                 .await?
             {
                 CinemaCancel::Refunded(amount) => {
@@ -227,7 +221,7 @@ impl ProgrammeService {
             }
         }
         tracing::info!(
-            presentation = id,
+            presentation = id.get(),
             user_id = caller.user.id,
             orders = done.orders_refunded,
             refunded = done.refunded.minor(),

@@ -32,6 +32,7 @@ use kupa_domain::money::Money;
 use crate::booking::BookingService;
 use crate::catalogue_cache::CachedCatalogue;
 use crate::error::{AppError, AppResult, ErrorCode, StoreResult};
+use crate::model::PresentationId;
 use crate::orders::OrderService;
 use crate::ports::{CatalogueStore, Clock, SeatAddress};
 use crate::sales_switches::SaleChannel;
@@ -86,7 +87,7 @@ pub struct FeatureChoice {
 /// One screening as the grid shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Screening {
-    pub id: i64,
+    pub id: PresentationId,
     pub feature: FeatureChoice,
     pub venue_id: i64,
     pub location_id: i64,
@@ -134,9 +135,9 @@ pub struct NewScreening {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Placed {
     /// Written: the screening's id.
-    Done(i64),
+    Done(PresentationId),
     /// Refused: it would overlap this screening of the hall (runtime plus the cleaning gap).
-    Overlaps(i64),
+    Overlaps(PresentationId),
     /// Refused: no such screening, or it was cancelled.
     Gone,
 }
@@ -172,7 +173,7 @@ pub trait ProgrammeStore: Send + Sync {
         to_ms: i64,
         now_ms: i64,
     ) -> StoreResult<Vec<Screening>>;
-    async fn screening(&self, id: i64, now_ms: i64) -> StoreResult<Option<Screening>>;
+    async fn screening(&self, id: PresentationId, now_ms: i64) -> StoreResult<Option<Screening>>;
     /// Adds a screening unless it overlaps another one of its hall that is not cancelled
     /// (each lasts its runtime plus `gap_ms`); checked and written under one write lock.
     async fn add_screening(
@@ -189,7 +190,7 @@ pub trait ProgrammeStore: Send + Sync {
     #[allow(clippy::too_many_arguments)]
     async fn move_screening(
         &self,
-        id: i64,
+        id: PresentationId,
         venue_id: i64,
         seatplan_id: i64,
         starts_at_ms: i64,
@@ -198,30 +199,38 @@ pub trait ProgrammeStore: Send + Sync {
         by: Change,
     ) -> StoreResult<MoveOutcome>;
     /// The places with a claim sold or held until after `now_ms`.
-    async fn claimed_places(&self, id: i64, now_ms: i64) -> StoreResult<Vec<SeatAddress>>;
+    async fn claimed_places(
+        &self,
+        id: PresentationId,
+        now_ms: i64,
+    ) -> StoreResult<Vec<SeatAddress>>;
     /// Sets the screening's own ticket group (None: as its hall) unless seats of it are held or
     /// sold, with its audit row.
     async fn set_ticket_group(
         &self,
-        id: i64,
+        id: PresentationId,
         ticket_group_id: Option<i64>,
         by: Change,
     ) -> StoreResult<TicketGroupSet>;
     /// Opens or closes the screening to one channel, with its audit row; None: no such screening.
     async fn set_screening_channel(
         &self,
-        id: i64,
+        id: PresentationId,
         channel: SaleChannel,
         open: bool,
         by: Change,
     ) -> StoreResult<Option<()>>;
     /// Stops the screening's sale for good (cancelled, sale ended now) and releases its held
     /// seats; None when there is no such screening.
-    async fn stop_screening(&self, id: i64, by: Change) -> StoreResult<Option<ScreeningStopped>>;
+    async fn stop_screening(
+        &self,
+        id: PresentationId,
+        by: Change,
+    ) -> StoreResult<Option<ScreeningStopped>>;
     /// The paid orders with tickets of the screening not yet cancelled.
-    async fn paid_orders_on(&self, presentation_id: i64) -> StoreResult<Vec<String>>;
+    async fn paid_orders_on(&self, presentation_id: PresentationId) -> StoreResult<Vec<String>>;
     /// The screening's recorded changes, oldest first.
-    async fn changes_of(&self, presentation_id: i64) -> StoreResult<Vec<ChangeRecord>>;
+    async fn changes_of(&self, presentation_id: PresentationId) -> StoreResult<Vec<ChangeRecord>>;
     /// The sales switches that have a row (decision 0067).
     async fn stored_sales_switches(&self) -> StoreResult<Vec<crate::sales_switches::SalesSwitch>>;
     /// Writes one complex's switches for one channel with its audit row (before and after),
@@ -247,7 +256,7 @@ pub struct ChangeRecord {
     /// product of several).
     pub location_id: Option<i64>,
     /// The screening changed; None for a complex's sales switch.
-    pub presentation_id: Option<i64>,
+    pub presentation_id: Option<PresentationId>,
     pub kind: String,
     pub at_ms: i64,
     pub staff_user_id: i64,
@@ -359,7 +368,7 @@ impl ProgrammeService {
     }
 
     /// A screening of the caller's businesses, or `notFound`.
-    async fn own_screening(&self, caller: &Caller, id: i64) -> AppResult<Screening> {
+    async fn own_screening(&self, caller: &Caller, id: PresentationId) -> AppResult<Screening> {
         caller.require(Access::Programme)?;
         self.store
             .screening(id, self.clock.now_ms())
@@ -369,7 +378,11 @@ impl ProgrammeService {
     }
 
     /// A screening of the caller's businesses and its recorded changes, oldest first.
-    pub async fn history(&self, caller: &Caller, id: i64) -> AppResult<Vec<ChangeRecord>> {
+    pub async fn history(
+        &self,
+        caller: &Caller,
+        id: PresentationId,
+    ) -> AppResult<Vec<ChangeRecord>> {
         self.own_screening(caller, id).await?;
         Ok(self.store.changes_of(id).await?)
     }

@@ -28,15 +28,15 @@ pub struct AddScreening {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
     /// The screening of the week copied.
-    pub source_id: i64,
+    pub source_id: PresentationId,
     /// The screening of the next week it would overlap; None: it would start in the past.
-    pub overlaps: Option<i64>,
+    pub overlaps: Option<PresentationId>,
 }
 
 /// A week copied: the new screenings, and those left out.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct WeekCopied {
-    pub added: Vec<i64>,
+    pub added: Vec<PresentationId>,
     pub skipped: Vec<Skipped>,
 }
 
@@ -45,7 +45,7 @@ pub struct WeekCopied {
 const DEFAULT_SEATING_POLICY: i64 = 1;
 const DEFAULT_AUTH_PROFILE: i64 = 1;
 
-fn overlap_error(other: i64) -> AppError {
+fn overlap_error(other: PresentationId) -> AppError {
     AppError::rejected_with(
         ErrorCode::ScreeningOverlap,
         "the hall has another screening then (its runtime plus the cleaning gap)",
@@ -130,7 +130,7 @@ impl ProgrammeService {
         };
         self.changed();
         tracing::info!(
-            presentation = id,
+            presentation = id.get(),
             user_id = caller.user.id,
             venue = hall.id,
             "screening added"
@@ -212,6 +212,6 @@ impl ProgrammeService {
     }
 }
 
-pub(super) fn overlap(other: i64) -> AppError {
+pub(super) fn overlap(other: PresentationId) -> AppError {
     overlap_error(other)
 }

@@ -103,7 +103,7 @@ pub enum MoveOutcome {
         expired: Vec<SeatAddress>,
     },
     /// It would overlap this screening of the hall.
-    Overlaps(i64),
+    Overlaps(PresentationId),
     /// Seats held or sold have no place in the new plan (these, in the old one).
     SeatsMissing(Vec<SeatAddress>),
     /// No such screening, or it was cancelled.
@@ -134,7 +134,7 @@ impl ProgrammeService {
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn move_through_arbiter(
         &self,
-        id: i64,
+        id: PresentationId,
         venue_id: i64,
         seatplan_id: i64,
         starts_at_ms: i64,
@@ -154,15 +154,13 @@ impl ProgrammeService {
             return Ok(write.await?);
         };
         let claimed = self.store.claimed_places(id, by.at_ms).await?;
-        // The arbiter and the seat events name a screening by its presentation id.
-        let pid = PresentationId(id);
         let mut touch: Vec<(PresentationId, SeatAddress)> =
-            claimed.iter().map(|p| (pid, *p)).collect();
+            claimed.iter().map(|p| (id, *p)).collect();
         touch.extend(
             claimed
                 .iter()
                 .filter_map(|p| remap.place(*p))
-                .map(|p| (pid, p)),
+                .map(|p| (id, p)),
         );
         let outcome = self
             .booking
@@ -172,7 +170,7 @@ impl ProgrammeService {
                 };
                 let mut settled: Vec<(PresentationId, SeatAddress, Settled)> = Vec::new();
                 for c in remapped {
-                    settled.push((pid, c.from, Settled::Freed));
+                    settled.push((id, c.from, Settled::Freed));
                     let now = if c.sold {
                         Settled::Sold
                     } else {
@@ -181,9 +179,9 @@ impl ProgrammeService {
                             expires_at_ms: c.expires_at_ms,
                         }
                     };
-                    settled.push((pid, c.to, now));
+                    settled.push((id, c.to, now));
                 }
-                settled.extend(expired.iter().map(|p| (pid, *p, Settled::Freed)));
+                settled.extend(expired.iter().map(|p| (id, *p, Settled::Freed)));
                 settled
             })
             .await?;
@@ -192,13 +190,13 @@ impl ProgrammeService {
                 .iter()
                 .map(|c| c.from)
                 .chain(expired.iter().copied());
-            self.booking.publish(pid, SeatChangeKind::Released, freed);
+            self.booking.publish(id, SeatChangeKind::Released, freed);
             let (sold, held): (Vec<&RemappedClaim>, Vec<&RemappedClaim>) =
                 remapped.iter().partition(|c| c.sold);
             self.booking
-                .publish(pid, SeatChangeKind::Sold, sold.iter().map(|c| c.to));
+                .publish(id, SeatChangeKind::Sold, sold.iter().map(|c| c.to));
             self.booking
-                .publish(pid, SeatChangeKind::Held, held.iter().map(|c| c.to));
+                .publish(id, SeatChangeKind::Held, held.iter().map(|c| c.to));
         }
         Ok(outcome)
     }

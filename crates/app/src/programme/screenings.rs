@@ -43,7 +43,7 @@ impl ProgrammeService {
     pub async fn set_ticket_group(
         &self,
         caller: &Caller,
-        id: i64,
+        id: PresentationId,
         ticket_group_id: Option<i64>,
     ) -> AppResult<Screening> {
         let s = self.own_screening(caller, id).await?;
@@ -75,7 +75,7 @@ impl ProgrammeService {
         }
         self.changed();
         tracing::info!(
-            presentation = id,
+            presentation = id.get(),
             ticket_group = ?ticket_group_id,
             user_id = caller.user.id,
             "screening ticket group set"
@@ -90,7 +90,7 @@ impl ProgrammeService {
     pub async fn set_screening_channel(
         &self,
         caller: &Caller,
-        id: i64,
+        id: PresentationId,
         channel: SaleChannel,
         open: bool,
     ) -> AppResult<Screening> {
@@ -102,7 +102,7 @@ impl ProgrammeService {
             .ok_or_else(|| AppError::rejected(ErrorCode::NotFound, "no such screening"))?;
         self.changed();
         tracing::info!(
-            presentation = id,
+            presentation = id.get(),
             channel = channel.as_str(),
             open,
             user_id = caller.user.id,

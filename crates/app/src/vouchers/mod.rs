@@ -184,7 +184,7 @@ pub fn voucher_lines(
                     .ok_or_else(|| {
                         refused(ErrorCode::PriceNotFound, "no such price of this voucher")
                     })?;
-                (p.price, p.value.map(Money).unwrap_or(p.price))
+                (p.price, p.value.unwrap_or(p.price))
             }
             None => {
                 let open = class.open_price.ok_or_else(|| {
@@ -199,10 +199,7 @@ pub fn voucher_lines(
                         "give the amount of this open-price voucher",
                     )
                 })?;
-                if amount.minor() < open.min
-                    || amount.minor() > open.max
-                    || amount.minor() % 100 != 0
-                {
+                if amount < open.min || amount > open.max || amount.minor() % 100 != 0 {
                     return Err(field(
                         "the amount must be whole shekels between the voucher's minimum and maximum",
                         "amount",
@@ -273,12 +270,12 @@ pub fn donation_lines(
             .ok_or_else(|| refused(ErrorCode::PriceNotFound, "no such amount of this donation"))?;
         let amount = if detail.custom_amount {
             let amount = choice.amount.unwrap_or(Money::ZERO);
-            let agorot = amount.minor();
-            if agorot < detail.min.max(100) || agorot > detail.max || agorot % 100 != 0 {
+            let min = detail.min.max(Money(100));
+            if amount < min || amount > detail.max || amount.minor() % 100 != 0 {
                 return Err(field(
                     "the amount must be whole shekels between the minimum and the maximum",
                     "amount",
-                    serde_json::json!({ "min": detail.min.max(100), "max": detail.max }),
+                    serde_json::json!({ "min": min, "max": detail.max }),
                 ));
             }
             amount

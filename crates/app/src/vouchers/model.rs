@@ -70,7 +70,8 @@ pub struct SystemVoucherPrice {
     pub price: Money,
     /// Agorot the voucher is worth when redeemed; None: the price (a gift card of its price).
     /// A benefit voucher carries its benefits, not a value.
-    pub value: Option<i64>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<i64>))]
+    pub value: Option<Money>,
 }
 
 /// An open price: the buyer chooses the amount (whole shekels), between these (agorot).
@@ -78,8 +79,10 @@ pub struct SystemVoucherPrice {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct OpenPrice {
-    pub min: i64,
-    pub max: i64,
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    pub min: Money,
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    pub max: Money,
 }
 
 /// One benefit of a benefit voucher: its name and how many times it can be redeemed.
@@ -140,6 +143,8 @@ pub struct DonationDetail {
     pub amount: Money,
     pub custom_amount: bool,
     /// Bounds of the custom amount (agorot).
-    pub min: i64,
-    pub max: i64,
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    pub min: Money,
+    #[cfg_attr(feature = "openapi", schema(value_type = i64))]
+    pub max: Money,
 }

@@ -16,8 +16,8 @@ fn gift_card() -> SystemVoucherClass {
             value: None,
         }],
         open_price: Some(OpenPrice {
-            min: 3000,
-            max: 50000,
+            min: Money(3000),
+            max: Money(50000),
         }),
         valid_days: 365,
         ..Default::default()
@@ -185,8 +185,8 @@ fn a_donation_is_a_fixed_amount_or_a_custom_one_within_bounds() {
             DonationDetail {
                 id: 14,
                 custom_amount: true,
-                min: 1000,
-                max: 500000,
+                min: Money(1000),
+                max: Money(500000),
                 ..Default::default()
             },
         ],

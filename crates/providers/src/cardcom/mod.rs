@@ -860,8 +860,8 @@ impl PaymentGateway for CardCom {
                 "no CardCom deal is known for this payment",
             ));
         };
-        let whole = refund.amount >= payment.amount.minor();
-        if let Err(e) = self.refund_deal(deal, refund.amount, whole).await {
+        let whole = refund.amount >= payment.amount;
+        if let Err(e) = self.refund_deal(deal, refund.amount.minor(), whole).await {
             if matches!(e, CallError::Refused(code, _) if code != -1) {
                 tracing::warn!(payment = %payment.id, error = ?e, "CardCom refused a refund");
                 self.deals
@@ -878,7 +878,7 @@ impl PaymentGateway for CardCom {
         self.deals
             .record_refund(&payment.id, &refund.key, refund.amount, self.clock.now_ms())
             .await?;
-        tracing::info!(payment = %payment.id, amount = refund.amount, whole, "CardCom refund made");
+        tracing::info!(payment = %payment.id, amount = refund.amount.minor(), whole, "CardCom refund made");
         Ok(())
     }
 }

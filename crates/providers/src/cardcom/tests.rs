@@ -1,4 +1,5 @@
 use super::*;
+use kupa_domain::money::Money;
 
 fn config() -> CardComConfig {
     CardComConfig {
@@ -31,14 +32,14 @@ impl PaymentDeals for NoDeals {
     async fn refund_made(&self, _: &str, _: &str) -> kupa_app::StoreResult<bool> {
         Ok(false)
     }
-    async fn record_refund(&self, _: &str, _: &str, _: i64, _: i64) -> kupa_app::StoreResult<()> {
+    async fn record_refund(&self, _: &str, _: &str, _: Money, _: i64) -> kupa_app::StoreResult<()> {
         Ok(())
     }
     async fn claim_refund_key(
         &self,
         _: &str,
         _: &str,
-        _: i64,
+        _: Money,
         _: i64,
         _: i64,
     ) -> kupa_app::StoreResult<kupa_app::ports::RefundClaim> {
@@ -100,7 +101,7 @@ fn cardcom() -> CardCom {
 
 fn payment() -> Payment {
     Payment {
-        amount: kupa_domain::money::Money(8_400),
+        amount: Money(8_400),
         installments: 3,
         locale: "ru".into(),
         return_url: "/order/12?step=payment#pay".into(),

@@ -722,7 +722,12 @@ impl PaymentGateway for PayPal {
             )
         })?;
         if let Err(e) = self
-            .refund_capture(&capture, refund.amount, &payment.currency, &refund.key)
+            .refund_capture(
+                &capture,
+                refund.amount.minor(),
+                &payment.currency,
+                &refund.key,
+            )
             .await
         {
             tracing::warn!(payment = %payment.id, error = ?e, "PayPal did not confirm a refund");
@@ -734,7 +739,7 @@ impl PaymentGateway for PayPal {
         self.deals
             .record_refund(&payment.id, &refund.key, refund.amount, self.clock.now_ms())
             .await?;
-        tracing::info!(payment = %payment.id, amount = refund.amount, "PayPal refund made");
+        tracing::info!(payment = %payment.id, amount = refund.amount.minor(), "PayPal refund made");
         Ok(())
     }
 }

@@ -683,9 +683,9 @@ impl PaymentGateway for PayU {
                 )
             })?,
         };
-        let whole = refund.amount >= payment.amount.minor();
+        let whole = refund.amount >= payment.amount;
         if let Err(e) = self
-            .refund_order(&order_id, refund.amount, whole, &refund.key)
+            .refund_order(&order_id, refund.amount.minor(), whole, &refund.key)
             .await
         {
             tracing::warn!(payment = %payment.id, error = ?e, "PayU did not confirm a refund");
@@ -697,7 +697,7 @@ impl PaymentGateway for PayU {
         self.deals
             .record_refund(&payment.id, &refund.key, refund.amount, self.clock.now_ms())
             .await?;
-        tracing::info!(payment = %payment.id, amount = refund.amount, whole, "PayU refund made");
+        tracing::info!(payment = %payment.id, amount = refund.amount.minor(), whole, "PayU refund made");
         Ok(())
     }
 }

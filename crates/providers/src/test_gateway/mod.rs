@@ -85,17 +85,18 @@ impl PaymentGateway for TestGateway {
         if book.by_key.contains_key(&refund.key) {
             return Ok(());
         }
-        if refund.amount <= 0 || book.total() + refund.amount > payment.amount.minor() {
+        let amount = refund.amount.minor();
+        if amount <= 0 || book.total() + amount > payment.amount.minor() {
             return Err(AppError::internal(format!(
                 "test gateway: refund {} of {} would exceed the {} paid ({} back already)",
                 refund.key,
-                refund.amount,
+                amount,
                 payment.amount.minor(),
                 book.total()
             )));
         }
-        book.by_key.insert(refund.key.clone(), refund.amount);
-        tracing::info!(payment = %payment.id, refund = %refund.key, amount = refund.amount, "test gateway: refund issued");
+        book.by_key.insert(refund.key.clone(), amount);
+        tracing::info!(payment = %payment.id, refund = %refund.key, amount, "test gateway: refund issued");
         Ok(())
     }
 

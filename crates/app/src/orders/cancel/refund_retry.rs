@@ -25,7 +25,7 @@ impl OrderService {
         };
         let ask = GatewayRefund {
             key: r.id.clone(),
-            amount: r.amount.minor(),
+            amount: r.amount,
         };
         match self.gateway.refund(&payment, &ask).await {
             Ok(()) => {
@@ -67,7 +67,7 @@ impl OrderService {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GatewayRefund {
     pub key: String,
-    pub amount: i64,
+    pub amount: Money,
 }
 
 impl GatewayRefund {
@@ -75,7 +75,7 @@ impl GatewayRefund {
     pub fn whole(payment: &Payment) -> GatewayRefund {
         GatewayRefund {
             key: format!("{}:void", payment.id),
-            amount: payment.amount.minor(),
+            amount: payment.amount,
         }
     }
 }
