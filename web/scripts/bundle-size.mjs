@@ -13,7 +13,9 @@ const dist = join(web, 'dist');
 const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'));
 
 const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
-const orderKey = Object.keys(manifest).find((k) => /features\/order\/(components\/)?OrderPage\.tsx$/.test(k));
+const orderKey = Object.keys(manifest).find((k) =>
+  /features\/order\/(components\/)?OrderPage\.tsx$/.test(k),
+);
 if (!entryKey || !orderKey) {
   console.error(`manifest lacks ${entryKey ? 'the order page chunk' : 'an entry'}`);
   process.exit(1);
