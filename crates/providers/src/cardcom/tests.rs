@@ -1,4 +1,6 @@
 use super::*;
+use async_trait::async_trait;
+use kupa_app::orders::PaymentGateway;
 
 fn config() -> CardComConfig {
     CardComConfig {
