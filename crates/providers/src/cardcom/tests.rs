@@ -1,4 +1,6 @@
 use super::*;
+use async_trait::async_trait;
+use kupa_app::orders::PaymentGateway;
 use kupa_domain::money::Money;
 
 fn config() -> CardComConfig {

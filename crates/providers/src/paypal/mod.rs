@@ -18,26 +18,27 @@
 //! Every call that moves money carries `PayPal-Request-Id` (PayPal's idempotency key): the order
 //! our payment id, its capture `{payment}-capture`, a refund its key. A call whose answer was lost
 //! and is made again is then answered with the first call's result, never done twice.
+//!
+//! [`PaymentGateway::open_page`]: kupa_app::orders::PaymentGateway::open_page
+//! [`PaymentGateway::ask_provider`]: kupa_app::orders::PaymentGateway::ask_provider
 
+mod gateway;
 pub mod webhook;
+mod wire;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use async_trait::async_trait;
-use kupa_app::AppError;
-use kupa_app::ErrorCode;
-use kupa_app::error::AppResult;
-use kupa_app::orders::{
-    GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentStatus, PaymentUpdate,
-    payment_codes,
-};
-use kupa_app::ports::{Clock, MethodOffer, PaymentDeals};
+use kupa_app::orders::{Payment, PaymentStatus, PaymentUpdate, payment_codes};
+use kupa_app::ports::{Clock, PaymentDeals};
 use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::delivery::secret::Secret;
 use crate::http;
+
+pub use wire::{CallError, SettleError, judge_capture, minor_of, value_of};
+use wire::{check_order, declined, path_segment, paypal_locale};
 
 /// PayPal's live API.
 pub const LIVE_URL: &str = "https://api-m.paypal.com";
@@ -124,147 +125,6 @@ impl PayPalConfig {
             },
             self.webhook_id
         )
-    }
-}
-
-/// Why a call to PayPal came to nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CallError {
-    /// No answer (timeout, connection): `errorNoResponse`.
-    NoResponse(String),
-    /// An answer, not a success: `errorResponse`, with the HTTP status and PayPal's first
-    /// `details[].issue` (or its `name`).
-    Refused(u16, String),
-}
-
-impl From<http::NoAnswer> for CallError {
-    fn from(e: http::NoAnswer) -> CallError {
-        CallError::NoResponse(e.to_string())
-    }
-}
-
-/// Why PayPal's word on a payment was not taken.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SettleError {
-    /// PayPal could not be asked, or refused the call: ask again later.
-    Call(CallError),
-    /// PayPal's answer is not this payment's (another order, amount or currency).
-    Mismatch(String),
-}
-
-impl From<CallError> for SettleError {
-    fn from(e: CallError) -> SettleError {
-        SettleError::Call(e)
-    }
-}
-
-/// Minor units as PayPal's `value`: "12.34" (two decimals, exact).
-pub fn value_of(minor: i64) -> String {
-    let sign = if minor < 0 { "-" } else { "" };
-    let m = minor.unsigned_abs();
-    format!("{sign}{}.{:02}", m / 100, m % 100)
-}
-
-/// PayPal's `value` back in minor units, exactly: "12.34", "12.3", "12" (no more than two
-/// decimals); None for anything else.
-pub fn minor_of(value: &str) -> Option<i64> {
-    let (whole, frac) = value.split_once('.').unwrap_or((value, ""));
-    if whole.is_empty()
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || frac.len() > 2
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let cents = match frac.len() {
-        0 => 0,
-        1 => frac.parse::<i64>().ok()? * 10,
-        _ => frac.parse::<i64>().ok()?,
-    };
-    whole
-        .parse::<i64>()
-        .ok()?
-        .checked_mul(100)?
-        .checked_add(cents)
-}
-
-/// PayPal's page language for a Kupa locale (BCP 47, as `experience_context.locale` takes it).
-fn paypal_locale(locale: &str) -> &'static str {
-    match locale {
-        "he" => "he-IL",
-        "pl" => "pl-PL",
-        "ru" => "ru-RU",
-        _ => "en-US",
-    }
-}
-
-/// PayPal's `amount` object is this payment's: the same currency and value.
-fn same_amount(p: &Payment, amount: &Value) -> bool {
-    amount["currency_code"].as_str() == Some(p.currency.as_str())
-        && amount["value"].as_str().and_then(minor_of) == Some(p.amount.minor())
-}
-
-fn declined(note: String, code: &str) -> PaymentUpdate {
-    PaymentUpdate {
-        status: PaymentStatus::Declined,
-        card_brand: None,
-        card_last4: None,
-        card_bin: None,
-        failure_code: Some(code.to_owned()),
-        decline_reason: None,
-        note,
-    }
-}
-
-/// What a PayPal capture (an order's `purchase_units[0].payments.captures[0]`, or the resource of
-/// a `PAYMENT.CAPTURE.*` event) says of `p`: paid (with the capture's id, for refunds), declined,
-/// or no word yet (`PENDING`). `Err`: a capture that is not this payment's.
-pub fn judge_capture(
-    p: &Payment,
-    capture: &Value,
-) -> Result<Option<(PaymentUpdate, String)>, String> {
-    if let Some(custom) = capture["custom_id"].as_str()
-        && custom != p.id
-    {
-        return Err("the capture is another payment's".into());
-    }
-    let id = capture["id"]
-        .as_str()
-        .filter(|i| !i.is_empty())
-        .ok_or("a capture without an id")?
-        .to_owned();
-    match capture["status"].as_str() {
-        Some("COMPLETED") => {
-            if !same_amount(p, &capture["amount"]) {
-                return Err(format!(
-                    "the capture's amount {} is not the payment's {} {}",
-                    capture["amount"],
-                    p.amount.minor(),
-                    p.currency
-                ));
-            }
-            Ok(Some((
-                PaymentUpdate {
-                    status: PaymentStatus::Authorized,
-                    card_brand: None,
-                    card_last4: None,
-                    card_bin: None,
-                    failure_code: None,
-                    decline_reason: None,
-                    note: format!("paypal capture {id}"),
-                },
-                id,
-            )))
-        }
-        Some("DECLINED") | Some("FAILED") => Ok(Some((
-            declined(
-                format!("paypal capture {id} declined"),
-                payment_codes::PAYMENT_ERROR,
-            ),
-            id,
-        ))),
-        // PENDING (an eCheck, a review): PayPal sends PAYMENT.CAPTURE.COMPLETED or DENIED later.
-        _ => Ok(None),
     }
 }
 
@@ -606,142 +466,6 @@ pub async fn probe(config: &PayPalConfig) -> Result<String, String> {
         .await
         .map(|_| "PayPal gave an access token".to_owned())
         .map_err(|e| format!("{e:?}"))
-}
-
-/// An id from PayPal or the store put into a path: letters, digits, `-` and `_` only.
-fn path_segment(id: &str) -> Result<&str, CallError> {
-    if !id.is_empty()
-        && id.len() <= 64
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    {
-        Ok(id)
-    } else {
-        Err(CallError::Refused(400, "an id that is not PayPal's".into()))
-    }
-}
-
-/// The order PayPal answered is the one opened for `p`: its id, our payment in `custom_id`, and
-/// the payment's amount.
-fn check_order(p: &Payment, order_id: &str, order: &Value) -> Result<(), SettleError> {
-    let unit = &order["purchase_units"][0];
-    if order["id"].as_str() != Some(order_id) {
-        return Err(SettleError::Mismatch("another order's answer".into()));
-    }
-    if unit["custom_id"].as_str() != Some(p.id.as_str())
-        && unit["reference_id"].as_str() != Some(p.id.as_str())
-    {
-        return Err(SettleError::Mismatch(
-            "the order is not this payment's".into(),
-        ));
-    }
-    if !unit["amount"].is_null() && !same_amount(p, &unit["amount"]) {
-        return Err(SettleError::Mismatch(
-            "the order's amount is not the payment's".into(),
-        ));
-    }
-    Ok(())
-}
-
-#[async_trait]
-impl PaymentGateway for PayPal {
-    /// PayPal, in the currencies its REST API takes with two decimals.
-    fn offer(&self, method: PaymentMethod) -> MethodOffer {
-        match method {
-            PaymentMethod::Paypal => MethodOffer::Only(CURRENCIES),
-            _ => MethodOffer::No,
-        }
-    }
-
-    /// PayPal's orders are opened by a call ([`PaymentGateway::open_page`]).
-    fn form_url(&self, _payment: &Payment) -> String {
-        String::new()
-    }
-
-    /// The payment's PayPal order read (and captured when approved): how a payment is settled
-    /// when the buyer returns, or when a webhook is late or lost. No word when PayPal cannot be
-    /// asked: the next look asks again.
-    async fn ask_provider(&self, payment: &Payment) -> Option<PaymentUpdate> {
-        match self.settle(payment).await {
-            Ok(word) => word,
-            Err(e) => {
-                tracing::warn!(payment = %payment.id, error = ?e, "PayPal could not settle the payment now");
-                None
-            }
-        }
-    }
-
-    async fn open_page(&self, payment: &Payment) -> AppResult<String> {
-        if payment.method != PaymentMethod::Paypal {
-            return Err(AppError::rejected_with(
-                ErrorCode::PaymentError,
-                "this payment method is not paid through PayPal",
-                json!({ "failureCode": payment_codes::FORM_VALIDATION }),
-            ));
-        }
-        if !CURRENCIES.contains(&payment.currency.as_str()) {
-            return Err(AppError::rejected_with(
-                ErrorCode::PaymentError,
-                "PayPal does not take this currency",
-                json!({ "failureCode": payment_codes::FORM_VALIDATION }),
-            ));
-        }
-        let (order, link) = self.create_order(payment).await.map_err(|e| {
-            let (code, why) = match &e {
-                CallError::NoResponse(why) => (payment_codes::ERROR_NO_RESPONSE, why.clone()),
-                CallError::Refused(status, issue) => (
-                    payment_codes::ERROR_RESPONSE,
-                    format!("HTTP {status} {issue}"),
-                ),
-            };
-            tracing::warn!(payment = %payment.id, %why, "PayPal did not open an order");
-            AppError::rejected_with(
-                ErrorCode::PaymentError,
-                "PayPal could not be opened: please try again",
-                json!({ "failureCode": code }),
-            )
-        })?;
-        self.deals
-            .record_page(&payment.id, PROVIDER, &order, self.clock.now_ms())
-            .await?;
-        Ok(link)
-    }
-
-    /// A refund of the payment's capture (kept when PayPal confirmed it). A key already made
-    /// answers at once; a key PayPal has seen (an answer lost) is answered by PayPal with the
-    /// first refund, through `PayPal-Request-Id`: a refund asked twice gives the money once.
-    async fn refund(&self, payment: &Payment, refund: &GatewayRefund) -> AppResult<()> {
-        if self.deals.refund_made(&payment.id, &refund.key).await? {
-            return Ok(());
-        }
-        let capture = self.deals.deal_of(&payment.id).await?.ok_or_else(|| {
-            AppError::rejected(
-                ErrorCode::PaymentError,
-                "no PayPal capture is known for this payment",
-            )
-        })?;
-        if let Err(e) = self
-            .refund_capture(
-                &capture,
-                refund.amount.minor(),
-                &payment.currency,
-                &refund.key,
-            )
-            .await
-        {
-            tracing::warn!(payment = %payment.id, error = ?e, "PayPal did not confirm a refund");
-            return Err(AppError::rejected(
-                ErrorCode::PaymentError,
-                "PayPal did not confirm the refund",
-            ));
-        }
-        self.deals
-            .record_refund(&payment.id, &refund.key, refund.amount, self.clock.now_ms())
-            .await?;
-        tracing::info!(payment = %payment.id, amount = refund.amount.minor(), "PayPal refund made");
-        Ok(())
-    }
 }
 
 #[cfg(test)]

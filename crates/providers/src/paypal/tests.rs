@@ -1,4 +1,5 @@
 use super::*;
+use kupa_app::orders::PaymentMethod;
 
 #[test]
 fn minor_units_become_paypals_decimal_strings_and_back_exactly() {

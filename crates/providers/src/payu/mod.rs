@@ -22,26 +22,25 @@
 //! - Refunds: `POST /api/v2_1/orders/{orderId}/refunds` with `refund.description`,
 //!   `refund.amount` (minor units; absent for the whole order), `refund.extRefundId` = our
 //!   refund key, so PayU itself refunds a key once.
+//!
+//! [`PaymentGateway::ask_provider`]: kupa_app::orders::PaymentGateway::ask_provider
 
+mod gateway;
 pub mod notify;
+mod wire;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use async_trait::async_trait;
-use kupa_app::AppError;
-use kupa_app::ErrorCode;
-use kupa_app::error::AppResult;
-use kupa_app::orders::{
-    DeclineReason, GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentStatus,
-    PaymentUpdate, payment_codes,
-};
-use kupa_app::ports::{Clock, MethodOffer, PaymentDeals};
-use serde::Deserialize;
+use kupa_app::orders::{Payment, PaymentStatus, PaymentUpdate};
+use kupa_app::ports::{Clock, PaymentDeals};
 use serde_json::{Value, json};
 
 use crate::delivery::secret::Secret;
 use crate::http;
+
+pub use wire::{CallError, PayUOrder, SettleError, judge};
+use wire::{Created, Orders, Token};
 
 /// The currencies PayU's methods (PayU, Blik) are offered in: Polish złoty.
 pub const CURRENCIES: &[&str] = &["PLN"];
@@ -113,167 +112,6 @@ impl PayUConfig {
             }
         )
     }
-}
-
-/// Why a call to PayU came to nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CallError {
-    /// No answer (timeout, connection): `errorNoResponse`.
-    NoResponse(String),
-    /// An answer, not a success: PayU's `status.statusCode` and `codeLiteral` (when given).
-    Refused {
-        status_code: String,
-        code_literal: String,
-    },
-}
-
-impl From<http::NoAnswer> for CallError {
-    fn from(e: http::NoAnswer) -> CallError {
-        CallError::NoResponse(e.to_string())
-    }
-}
-
-impl CallError {
-    fn refused(status_code: impl Into<String>) -> CallError {
-        CallError::Refused {
-            status_code: status_code.into(),
-            code_literal: String::new(),
-        }
-    }
-
-    /// PayU refused the Blik code itself (a wrong, expired or used code).
-    pub fn is_blik_code_refused(&self) -> bool {
-        match self {
-            CallError::Refused {
-                status_code,
-                code_literal,
-            } => {
-                status_code == "ERROR_VALUE_INVALID"
-                    || code_literal.starts_with("AUTH_CODE")
-                    || code_literal.contains("AUTHORIZATION_CODE")
-            }
-            CallError::NoResponse(_) => false,
-        }
-    }
-
-    /// A 3-D Secure failure by PayU's words.
-    pub fn is_three_ds(&self) -> bool {
-        matches!(self, CallError::Refused { status_code, code_literal }
-            if status_code.contains("3DS") || code_literal.contains("3DS"))
-    }
-}
-
-/// PayU's `status` object.
-#[derive(Debug, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct Status {
-    #[serde(default)]
-    status_code: String,
-    #[serde(default)]
-    code_literal: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Created {
-    #[serde(default)]
-    status: Status,
-    #[serde(default)]
-    redirect_uri: Option<String>,
-    #[serde(default)]
-    order_id: Option<String>,
-}
-
-/// An order as PayU tells it (notification `order`, or `orders[0]` of the status query).
-#[derive(Debug, Clone, Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-pub struct PayUOrder {
-    #[serde(default)]
-    pub order_id: String,
-    #[serde(default)]
-    pub ext_order_id: Option<String>,
-    #[serde(default)]
-    pub total_amount: Option<String>,
-    #[serde(default)]
-    pub currency_code: Option<String>,
-    #[serde(default)]
-    pub status: String,
-    #[serde(default)]
-    pub merchant_pos_id: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Orders {
-    #[serde(default)]
-    orders: Vec<PayUOrder>,
-    #[serde(default)]
-    status: Status,
-}
-
-#[derive(Debug, Deserialize)]
-struct Token {
-    access_token: String,
-    #[serde(default)]
-    expires_in: Option<u64>,
-}
-
-/// What PayU's word on an order is for the payment `expected`: `Ok(None)` while it is still
-/// open (`NEW`, `PENDING`), `Err` when the order is not this payment's (another POS, payment,
-/// amount or currency).
-pub fn judge(
-    expected: &Payment,
-    pos_id: &str,
-    order: &PayUOrder,
-) -> Result<Option<PaymentUpdate>, String> {
-    if order
-        .merchant_pos_id
-        .as_deref()
-        .is_some_and(|p| p != pos_id)
-    {
-        return Err("another POS's order".into());
-    }
-    if order.ext_order_id.as_deref() != Some(expected.id.as_str()) {
-        return Err("the order is not this payment's".into());
-    }
-    let amount = order
-        .total_amount
-        .as_deref()
-        .and_then(|a| a.trim().parse::<i64>().ok());
-    if amount != Some(expected.amount.minor()) {
-        return Err(format!(
-            "the order's amount {amount:?} is not the payment's {}",
-            expected.amount.minor()
-        ));
-    }
-    if order.currency_code.as_deref() != Some(expected.currency.as_str()) {
-        return Err("the order's currency is not the payment's".into());
-    }
-    let note = format!("payu order {} {}", order.order_id, order.status);
-    let word = |status, failure: Option<&str>| PaymentUpdate {
-        status,
-        card_brand: None,
-        card_last4: None,
-        card_bin: None,
-        failure_code: failure.map(str::to_owned),
-        decline_reason: None,
-        note: note.clone(),
-    };
-    Ok(match order.status.as_str() {
-        // WAITING_FOR_CONFIRMATION is authorized money Kupa captures (auto-receive off).
-        "COMPLETED" | "WAITING_FOR_CONFIRMATION" => Some(word(PaymentStatus::Authorized, None)),
-        "CANCELED" => Some(
-            word(
-                PaymentStatus::Declined,
-                Some(if expected.method == PaymentMethod::Blik {
-                    payment_codes::BLIK_ERROR
-                } else {
-                    payment_codes::PAYU_ERROR
-                }),
-            )
-            .because(DeclineReason::Declined),
-        ),
-        _ => None,
-    })
 }
 
 pub struct PayU {
@@ -575,130 +413,6 @@ impl PayU {
                 .map_err(|e| SettleError::Store(e.to_string()))?;
         }
         Ok(Some(update))
-    }
-}
-
-/// Why PayU's word could not be acted on.
-#[derive(Debug)]
-pub enum SettleError {
-    /// The order is not this payment's: refused.
-    NotOurs(String),
-    /// PayU could not be asked (capture): try again later.
-    Call(CallError),
-    Store(String),
-}
-
-fn page_error(code: &str, message: &str) -> AppError {
-    AppError::rejected_with(
-        ErrorCode::PaymentError,
-        message.to_owned(),
-        json!({ "failureCode": code }),
-    )
-}
-
-#[async_trait]
-impl PaymentGateway for PayU {
-    /// PayU's redirect and Blik, for orders in złoty only.
-    fn offer(&self, method: PaymentMethod) -> MethodOffer {
-        match method {
-            PaymentMethod::Payu | PaymentMethod::Blik => MethodOffer::Only(CURRENCIES),
-            _ => MethodOffer::No,
-        }
-    }
-
-    /// PayU's pages are opened by a call; this address is never handed out.
-    fn form_url(&self, _payment: &Payment) -> String {
-        String::new()
-    }
-
-    /// PayU: order create, and the buyer goes to PayU's page. Blik: Kupa's own page for the
-    /// code ([`notify`]), which creates the order with it.
-    async fn open_page(&self, payment: &Payment) -> AppResult<String> {
-        match payment.method {
-            PaymentMethod::Blik => Ok(format!("/pay/payu/{}/blik", payment.id)),
-            PaymentMethod::Payu => {
-                // The buyer's address is not known here: PayU takes the shop's for a redirect.
-                let created = self.create_order(payment, "127.0.0.1", None).await;
-                match created {
-                    // PayU's page may not be framed: the payment dialog's frame shows Kupa's
-                    // page, whose button takes the whole window to PayU ([`notify`]).
-                    Ok((Some(url), _)) => Ok(format!(
-                        "/pay/payu/{}/go?{}",
-                        payment.id,
-                        serde_urlencoded::to_string([("to", url.as_str())].as_slice())
-                            .unwrap_or_default()
-                    )),
-                    Ok((None, _)) => Err(page_error(
-                        payment_codes::PAYU_ERROR,
-                        "PayU gave no page to pay on: please try again",
-                    )),
-                    Err(e) => {
-                        tracing::warn!(payment = %payment.id, error = ?e, "PayU did not open an order");
-                        Err(match e {
-                            CallError::NoResponse(_) => page_error(
-                                payment_codes::ERROR_NO_RESPONSE,
-                                "PayU did not answer: please try again",
-                            ),
-                            e if e.is_three_ds() => page_error(
-                                payment_codes::PAYU_3DS_ERROR,
-                                "PayU refused the card's 3-D Secure check",
-                            ),
-                            _ => page_error(payment_codes::PAYU_ERROR, "PayU refused the payment"),
-                        })
-                    }
-                }
-            }
-            _ => Err(page_error(
-                payment_codes::FORM_VALIDATION,
-                "this payment method is not offered with PayU",
-            )),
-        }
-    }
-
-    /// The status query for the payment's PayU order: its word when it has one.
-    async fn ask_provider(&self, payment: &Payment) -> Option<PaymentUpdate> {
-        let order_id = self.deals.page_of(&payment.id).await.ok()??;
-        let order = match self.order(&order_id).await {
-            Ok(o) => o,
-            Err(e) => {
-                tracing::info!(payment = %payment.id, error = ?e, "PayU could not be asked about an order");
-                return None;
-            }
-        };
-        self.settle(payment, &order).await.ok()?
-    }
-
-    /// A refund of the payment's PayU order, its key as `extRefundId`; a key already made
-    /// answers at once, so a refund asked twice gives the money once.
-    async fn refund(&self, payment: &Payment, refund: &GatewayRefund) -> AppResult<()> {
-        if self.deals.refund_made(&payment.id, &refund.key).await? {
-            return Ok(());
-        }
-        let order_id = match self.deals.deal_of(&payment.id).await? {
-            Some(o) => o,
-            None => self.deals.page_of(&payment.id).await?.ok_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::PaymentError,
-                    "no PayU order is known for this payment",
-                )
-            })?,
-        };
-        let whole = refund.amount >= payment.amount;
-        if let Err(e) = self
-            .refund_order(&order_id, refund.amount.minor(), whole, &refund.key)
-            .await
-        {
-            tracing::warn!(payment = %payment.id, error = ?e, "PayU did not confirm a refund");
-            return Err(AppError::rejected(
-                ErrorCode::PaymentError,
-                "PayU did not confirm the refund",
-            ));
-        }
-        self.deals
-            .record_refund(&payment.id, &refund.key, refund.amount, self.clock.now_ms())
-            .await?;
-        tracing::info!(payment = %payment.id, amount = refund.amount.minor(), whole, "PayU refund made");
-        Ok(())
     }
 }
 

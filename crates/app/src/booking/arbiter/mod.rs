@@ -12,6 +12,9 @@
 //! deadline or one reload, and a place memory believes free is only ever offered to the database,
 //! which decides.
 
+mod hall;
+mod settle;
+
 use kupa_domain::ids::{PresentationId, SessionId};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -21,12 +24,14 @@ use tokio::sync::oneshot;
 
 use super::claim_writer::ClaimWriter;
 
-use kupa_domain::catalogue::{SeatState, hold_is_live};
+use kupa_domain::catalogue::SeatState;
 
 use crate::error::{AppResult, StoreError, StoreResult};
-use crate::model::Claim;
 use crate::ports::{ClaimOp, ClaimStore, SeatAddress};
 use crate::seat_events::{SeatChangeKind, SeatEvent};
+
+use hall::{Hall, HallCell, PlaceState, Slot};
+pub use settle::{Settled, Settling};
 
 /// The longest the arbiter decides from one reading of a presentation's claims: the safety net
 /// for a change no event told it of (a hold order's claims moved, an event lost between nodes).
@@ -35,143 +40,6 @@ pub const RELOAD_AFTER: Duration = Duration::from_secs(5);
 /// Presentations kept in memory before the idle ones are forgotten, and how long one is idle.
 const KEPT_HALLS: usize = 512;
 const IDLE_HALL: Duration = Duration::from_secs(600);
-
-/// What memory knows of a place. No entry: free.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Slot {
-    /// Held by a session until the deadline (free once it passes). `here`: this arbiter decided
-    /// it, so memory may refuse the place to others; a hold read from the database (another
-    /// node's, or from before a restart) may have been let go since, so a lock asks the database.
-    Held {
-        session: Arc<str>,
-        expires_at_ms: i64,
-        here: bool,
-    },
-    Sold,
-    /// Taken by someone this node's arbiter did not decide (an event said held, or an own hold
-    /// was released by another path): best available avoids it, a lock asks the database.
-    Taken,
-}
-
-/// A place as a decision sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PlaceState<'a> {
-    Free,
-    HeldBy(&'a str),
-    Sold,
-    /// Taken, owner unknown to this node.
-    Taken,
-}
-
-impl PlaceState<'_> {
-    /// As the seat map's rules see the place, for `viewer` (a place taken by someone this node
-    /// does not know is another's).
-    fn seat_state(self, viewer: &str) -> SeatState {
-        match self {
-            PlaceState::Free => SeatState::Available,
-            PlaceState::HeldBy(s) if s == viewer => SeatState::HeldByMe,
-            PlaceState::HeldBy(_) | PlaceState::Taken => SeatState::HeldByOther,
-            PlaceState::Sold => SeatState::Sold,
-        }
-    }
-}
-
-impl Slot {
-    fn state(&self, now_ms: i64) -> PlaceState<'_> {
-        match self {
-            Slot::Held {
-                session,
-                expires_at_ms,
-                ..
-            } if hold_is_live(*expires_at_ms, now_ms) => PlaceState::HeldBy(session),
-            Slot::Held { .. } => PlaceState::Free,
-            Slot::Sold => PlaceState::Sold,
-            Slot::Taken => PlaceState::Taken,
-        }
-    }
-
-    fn from_claim(c: &Claim) -> Slot {
-        if c.sold {
-            Slot::Sold
-        } else {
-            Slot::Held {
-                session: Arc::from(c.session_id.as_str()),
-                expires_at_ms: c.expires_at_ms,
-                here: false,
-            }
-        }
-    }
-}
-
-#[derive(Default)]
-struct Hall {
-    slots: HashMap<SeatAddress, Slot>,
-    loaded_at: Option<Instant>,
-    /// Places changed while a reload was reading (Some only then): their memory is newer.
-    dirty: Option<HashSet<SeatAddress>>,
-    /// Places with a write decided and not yet answered: memory is newer than any reading.
-    inflight: HashMap<SeatAddress, u32>,
-}
-
-impl Hall {
-    fn state(&self, p: &SeatAddress, now_ms: i64) -> PlaceState<'_> {
-        self.slots
-            .get(p)
-            .map_or(PlaceState::Free, |s| s.state(now_ms))
-    }
-
-    fn set(&mut self, p: SeatAddress, slot: Option<Slot>) {
-        match slot {
-            Some(s) => self.slots.insert(p, s),
-            None => self.slots.remove(&p),
-        };
-        if let Some(d) = self.dirty.as_mut() {
-            d.insert(p);
-        }
-    }
-
-    /// Whether memory alone refuses `p` to `session`: sold, or held by another session through
-    /// this arbiter. Anything else is offered to the database, which decides.
-    fn refuses(&self, p: &SeatAddress, session: &str, now_ms: i64) -> bool {
-        match self.slots.get(p) {
-            Some(Slot::Sold) => true,
-            Some(Slot::Held {
-                session: s,
-                expires_at_ms,
-                here: true,
-            }) => hold_is_live(*expires_at_ms, now_ms) && &**s != session,
-            _ => false,
-        }
-    }
-
-    fn fresh(&self) -> bool {
-        self.loaded_at.is_some_and(|t| t.elapsed() < RELOAD_AFTER)
-    }
-
-    fn begin_write(&mut self, places: &[SeatAddress]) {
-        for p in places {
-            *self.inflight.entry(*p).or_default() += 1;
-        }
-    }
-
-    fn end_write(&mut self, places: &[SeatAddress]) {
-        for p in places {
-            if let Some(n) = self.inflight.get_mut(p) {
-                *n -= 1;
-                if *n == 0 {
-                    self.inflight.remove(p);
-                }
-            }
-        }
-    }
-}
-
-#[derive(Default)]
-struct HallCell {
-    hall: Mutex<Hall>,
-    /// One reader of the claims at a time per presentation.
-    loading: tokio::sync::Mutex<()>,
-}
 
 /// What a decision does with the places it asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -549,220 +417,10 @@ impl SeatArbiter {
         }
     }
 
-    /// Begins a seat change written by a path other than a lock or an unlock (a sale, a
-    /// cancellation, a hold order's claims moved to its owner, a seat change of a paid order):
-    /// the presentations are taken in id order, each read first when memory is stale, and every
-    /// place in `touch` and in `claim` is kept out of reloads until [`Settling::end`]. The places
-    /// of `claim` are the session's from now on in memory (other buyers are refused them while the
-    /// write runs); [`Settling::refused`] says whether memory already refuses one of them to that
-    /// session. The write itself stays the database's guarded statement.
-    pub async fn begin_settle(
-        &self,
-        touch: &[(PresentationId, SeatAddress)],
-        claim: Option<(&SessionId, &[(PresentationId, SeatAddress)])>,
-        now_ms: i64,
-    ) -> AppResult<Settling<'_>> {
-        let mut by_hall: std::collections::BTreeMap<
-            PresentationId,
-            (Vec<SeatAddress>, Vec<SeatAddress>),
-        > = Default::default();
-        for (pid, p) in touch {
-            by_hall.entry(*pid).or_default().0.push(*p);
-        }
-        if let Some((_, places)) = claim {
-            for (pid, p) in places {
-                by_hall.entry(*pid).or_default().1.push(*p);
-            }
-        }
-        let mut settling = Settling {
-            arbiter: self,
-            halls: Vec::new(),
-            refused: false,
-            ended: false,
-            now_ms,
-        };
-        for (pid, (touched, claimed)) in by_hall {
-            let cell = self.loaded(pid).await?;
-            let claimed = ordered(&claimed);
-            let mut places = ordered(&touched);
-            places.extend(claimed.iter().copied());
-            let places = ordered(&places);
-            let mut h = cell.hall.lock().expect("arbiter poisoned");
-            let mut marks = Vec::with_capacity(places.len());
-            let marker = claim.map(|(session, _)| Slot::Held {
-                session: Arc::from(session.as_str()),
-                expires_at_ms: i64::MAX,
-                here: true,
-            });
-            for p in &places {
-                let before = h.slots.get(p).cloned();
-                let mark = match &marker {
-                    Some(m) if claimed.contains(p) => {
-                        let session = claim.map_or("", |(s, _)| s.as_str());
-                        settling.refused |= h.refuses(p, session, now_ms);
-                        h.set(*p, Some(m.clone()));
-                        Some(m.clone())
-                    }
-                    _ => before.clone(),
-                };
-                marks.push(SettleMark {
-                    place: *p,
-                    before,
-                    mark,
-                });
-            }
-            h.begin_write(&places);
-            drop(h);
-            settling.halls.push((pid, cell, marks));
-        }
-        Ok(settling)
-    }
-
-    /// What another path changed as it wrote, places it could not name before (a sweep of
-    /// expired holds, a screening's holds released by the cinema): memory follows at once.
-    pub fn settled(&self, outcomes: Vec<(PresentationId, SeatAddress, Settled)>, now_ms: i64) {
-        let mut outcomes = outcomes;
-        Settling {
-            arbiter: self,
-            halls: Vec::new(),
-            refused: false,
-            ended: false,
-            now_ms,
-        }
-        .finish(&mut outcomes);
-    }
-
     /// Every presentation is read again before its next decision (tests that change claims
     /// behind the arbiter's back, and a node that lost its event relay).
     pub fn forget_all(&self) {
         self.observe(None, 0);
-    }
-}
-
-/// What a seat change written by another path did to a place (see [`SeatArbiter::begin_settle`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Settled {
-    /// Sold (a sale, or a paid order's new seat).
-    Sold,
-    /// Free again (a cancellation, a hold let go, a paid order's old seat, a swept expiry).
-    Freed,
-    /// Held for `session` until the deadline (a hold order's seats, moved to its owner).
-    HeldFor {
-        session: SessionId,
-        expires_at_ms: i64,
-    },
-}
-
-struct SettleMark {
-    place: SeatAddress,
-    /// Memory before the change began.
-    before: Option<Slot>,
-    /// Memory as the change left it while writing (the claim's marker, or `before`).
-    mark: Option<Slot>,
-}
-
-/// A seat change under way (see [`SeatArbiter::begin_settle`]). End it with what the write did;
-/// dropped without an end (an error, a refusal), memory goes back and the presentations are read
-/// again before their next decision.
-pub struct Settling<'a> {
-    arbiter: &'a SeatArbiter,
-    halls: Vec<(PresentationId, Arc<HallCell>, Vec<SettleMark>)>,
-    refused: bool,
-    ended: bool,
-    now_ms: i64,
-}
-
-impl Settling<'_> {
-    /// Whether memory refuses one of the claimed places to the claiming session (sold, or held by
-    /// another buyer through this arbiter): the write would be refused by the database too.
-    pub fn refused(&self) -> bool {
-        self.refused
-    }
-
-    /// What the write did, place by place. A claimed place the write did not settle goes back to
-    /// what memory had, and its presentation is read again (the database knew better).
-    pub fn end(
-        mut self,
-        outcomes: impl IntoIterator<Item = (PresentationId, SeatAddress, Settled)>,
-    ) {
-        let mut outcomes: Vec<(PresentationId, SeatAddress, Settled)> =
-            outcomes.into_iter().collect();
-        self.finish(&mut outcomes);
-    }
-
-    fn finish(&mut self, outcomes: &mut Vec<(PresentationId, SeatAddress, Settled)>) {
-        self.ended = true;
-        for (pid, cell, marks) in self.halls.drain(..) {
-            let mut h = cell.hall.lock().expect("arbiter poisoned");
-            let mut reread = false;
-            for m in &marks {
-                let now = h.slots.get(&m.place).cloned();
-                let outcome = outcomes
-                    .iter()
-                    .position(|(p, a, _)| *p == pid && *a == m.place)
-                    .map(|i| outcomes.swap_remove(i).2);
-                // One outcome per place (the first).
-                outcomes.retain(|(p, a, _)| !(*p == pid && *a == m.place));
-                match outcome {
-                    Some(Settled::Sold) => h.set(m.place, Some(Slot::Sold)),
-                    Some(Settled::HeldFor {
-                        session,
-                        expires_at_ms,
-                    }) => h.set(
-                        m.place,
-                        Some(Slot::Held {
-                            session: Arc::from(session.as_str()),
-                            expires_at_ms,
-                            here: true,
-                        }),
-                    ),
-                    // Unless another decision came after this change began.
-                    Some(Settled::Freed) if now == m.mark => h.set(m.place, None),
-                    Some(Settled::Freed) => {}
-                    None if m.mark != m.before && now == m.mark => {
-                        h.set(m.place, m.before.clone());
-                        reread = true;
-                    }
-                    None => {}
-                }
-            }
-            let places: Vec<SeatAddress> = marks.iter().map(|m| m.place).collect();
-            h.end_write(&places);
-            if reread {
-                h.loaded_at = None;
-            }
-        }
-        // Places the change did not begin with (a sweep finds them as it writes): memory follows.
-        for (pid, place, outcome) in outcomes.drain(..) {
-            let cell = self.arbiter.cell(pid);
-            let mut h = cell.hall.lock().expect("arbiter poisoned");
-            match outcome {
-                Settled::Sold => h.set(place, Some(Slot::Sold)),
-                Settled::HeldFor {
-                    session,
-                    expires_at_ms,
-                } => h.set(
-                    place,
-                    Some(Slot::Held {
-                        session: Arc::from(session.as_str()),
-                        expires_at_ms,
-                        here: false,
-                    }),
-                ),
-                // A live hold there is newer than what the write found.
-                Settled::Freed if matches!(h.state(&place, self.now_ms), PlaceState::HeldBy(_)) => {
-                }
-                Settled::Freed => h.set(place, None),
-            }
-        }
-    }
-}
-
-impl Drop for Settling<'_> {
-    fn drop(&mut self) {
-        if !self.ended {
-            self.finish(&mut Vec::new());
-        }
     }
 }
 
