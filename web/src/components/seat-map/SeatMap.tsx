@@ -363,7 +363,7 @@ export function SeatMap({
       <div className="seat-map__toolbar" role="toolbar" aria-label={t('seatMap.zoomTools')}>
         <button
           type="button"
-          className="seat-map__tool"
+          className="tool-button seat-map__tool"
           onClick={() => changeZoom(1)}
           disabled={zoom >= MAX_ZOOM}
           aria-label={t('seatMap.zoomIn')}
@@ -372,7 +372,7 @@ export function SeatMap({
         </button>
         <button
           type="button"
-          className="seat-map__tool"
+          className="tool-button seat-map__tool"
           onClick={() => changeZoom(-1)}
           disabled={zoom <= MIN_ZOOM}
           aria-label={t('seatMap.zoomOut')}
@@ -381,7 +381,7 @@ export function SeatMap({
         </button>
         <button
           type="button"
-          className="seat-map__tool seat-map__tool--text"
+          className="tool-button seat-map__tool seat-map__tool--text"
           onClick={() => zoomTo(startZoom)}
           disabled={zoom === startZoom}
         >

@@ -38,7 +38,7 @@ export function QuantityStepper({
     >
       <button
         type="button"
-        className="quantity-stepper__button"
+        className="tool-button"
         aria-label={lessLabel}
         disabled={!canLess}
         onClick={onLess}
@@ -54,7 +54,7 @@ export function QuantityStepper({
       </output>
       <button
         type="button"
-        className="quantity-stepper__button"
+        className="tool-button"
         aria-label={moreLabel}
         disabled={!canMore}
         onClick={onMore}

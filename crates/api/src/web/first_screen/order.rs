@@ -98,9 +98,9 @@ fn seat_step(html: &mut String, page: &Page<'_>, hall: &Hall) {
          <img class=\"seat-map__svg seat-map__svg--fit seat-map__preview\" src=\"/api/seats/seatplan/preview?venueId={}&amp;seatplanId={}\" \
          width=\"{width}\" height=\"{height}\" alt=\"\" fetchpriority=\"high\" elementtiming=\"first-screen\"></div>\
          <div class=\"seat-map__toolbar\" role=\"toolbar\" aria-label=\"{}\">\
-         <button type=\"button\" class=\"seat-map__tool\" aria-label=\"{}\">+</button>\
-         <button type=\"button\" class=\"seat-map__tool\" disabled aria-label=\"{}\">−</button>\
-         <button type=\"button\" class=\"seat-map__tool seat-map__tool--text\" disabled>{}</button></div>\
+         <button type=\"button\" class=\"tool-button seat-map__tool\" aria-label=\"{}\">+</button>\
+         <button type=\"button\" class=\"tool-button seat-map__tool\" disabled aria-label=\"{}\">−</button>\
+         <button type=\"button\" class=\"tool-button seat-map__tool seat-map__tool--text\" disabled>{}</button></div>\
          <div class=\"seat-map__details\" aria-live=\"polite\"><p class=\"seat-map__details-more\">{}</p></div>\
          </div></div></div></section></fieldset>",
         esc(&page.t("order.seats.title")),

@@ -294,7 +294,7 @@ export function SeatStep({
                       </span>
                       <button
                         type="button"
-                        className="seat-step__remove"
+                        className="tool-button"
                         disabled={busy.has(key)}
                         aria-label={t('order.seats.release', {
                           seat: `${sectionName(h.sectionId)} ${where}`,
@@ -413,7 +413,7 @@ function GaPicker({
       <div className="seat-step__stepper">
         <button
           type="button"
-          className="seat-step__tool"
+          className="tool-button"
           aria-label={t('order.seats.gaLess', { section: name })}
           disabled={busy || held.length === 0}
           onClick={() => onRemove(held[held.length - 1])}
@@ -425,7 +425,7 @@ function GaPicker({
         </output>
         <button
           type="button"
-          className="seat-step__tool"
+          className="tool-button"
           aria-label={t('order.seats.gaMore', { section: name })}
           disabled={busy || remaining === 0}
           onClick={onAdd}

@@ -406,7 +406,7 @@ export function TicketsStep() {
                     )}
                     <button
                       type="button"
-                      className="tickets-step__remove"
+                      className="tool-button tickets-step__remove"
                       disabled={removing.has(line.key) || busy}
                       aria-label={t('order.seats.release', { seat: where })}
                       onClick={() => removeSeat(line)}
