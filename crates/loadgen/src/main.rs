@@ -416,6 +416,16 @@ pub(crate) struct Scenario {
     pub(crate) acknowledged: Vec<String>,
 }
 
+impl Scenario {
+    /// A result with no acknowledged reservation numbers to check.
+    pub(crate) fn of(result: RunResult) -> Self {
+        Self {
+            result,
+            acknowledged: Vec::new(),
+        }
+    }
+}
+
 /// Starts a fresh cluster, runs one scenario on it, reads memory, checks the database, stops it.
 async fn one_run(
     cli: &Cli,

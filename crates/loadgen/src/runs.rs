@@ -15,9 +15,7 @@ pub async fn on_sale_run(
     seconds: u64,
     hold: u64,
 ) -> anyhow::Result<Scenario> {
-    let addrs = c.addrs();
-    let halls = api::discover_halls(addrs[0]).await?;
-    api::set_hold_seconds(&addrs, hold).await?;
+    let (addrs, halls) = halls_held(c, hold).await?;
     let pool = Arc::new(Pool::new(halls));
     let (mut rec, outcome, acknowledged) = scenarios::on_sale(
         &addrs,
@@ -75,6 +73,17 @@ pub async fn browsing_run(
     ))
 }
 
+/// The cluster's node addresses and its halls, with every node's hold length set to `hold` s.
+async fn halls_held(
+    c: &Cluster,
+    hold: u64,
+) -> anyhow::Result<(Vec<std::net::SocketAddr>, Vec<Arc<crate::halls::Hall>>)> {
+    let addrs = c.addrs();
+    let halls = api::discover_halls(addrs[0]).await?;
+    api::set_hold_seconds(&addrs, hold).await?;
+    Ok((addrs, halls))
+}
+
 /// A run whose result is its calls over its planned length.
 fn timed_calls(
     c: &Cluster,
@@ -87,10 +96,7 @@ fn timed_calls(
     let mut r = RunResult::new(scenario, c.backend.target_name(), nodes, load);
     r.seconds = seconds as f64;
     r.calls = rec.summary(seconds as f64);
-    Scenario {
-        result: r,
-        acknowledged: Vec::new(),
-    }
+    Scenario::of(r)
 }
 
 pub async fn fanout_run(
@@ -100,9 +106,7 @@ pub async fn fanout_run(
     seconds: u64,
     hold: u64,
 ) -> anyhow::Result<Scenario> {
-    let addrs = c.addrs();
-    let halls = api::discover_halls(addrs[0]).await?;
-    api::set_hold_seconds(&addrs, hold).await?;
+    let (addrs, halls) = halls_held(c, hold).await?;
     let load = format!("{watchers} watchers, {buyers} buyers");
     let mut r = RunResult::new("fanout", c.backend.target_name(), addrs.len(), load);
     let probe = events::probe(addrs[0], halls[0].presentation_id).await?;
@@ -111,10 +115,7 @@ pub async fn fanout_run(
         r.notes.push(format!(
             "events endpoint unavailable: GET /api/seats/events answered HTTP {status}; fan-out not measured"
         ));
-        return Ok(Scenario {
-            result: r,
-            acknowledged: Vec::new(),
-        });
+        return Ok(Scenario::of(r));
     }
     r.events_available = Some(true);
     let pool = Arc::new(Pool::new(halls));
@@ -137,9 +138,7 @@ pub async fn fanout_run(
 }
 
 pub async fn expiry_run(c: &Cluster, holds: usize, hold: u64) -> anyhow::Result<Scenario> {
-    let addrs = c.addrs();
-    let halls = api::discover_halls(addrs[0]).await?;
-    api::set_hold_seconds(&addrs, hold).await?;
+    let (addrs, halls) = halls_held(c, hold).await?;
     let mut r = RunResult::new(
         "expiry",
         c.backend.target_name(),
@@ -161,10 +160,7 @@ pub async fn expiry_run(c: &Cluster, holds: usize, hold: u64) -> anyhow::Result<
     r.seconds = crate::stats::round1(started.elapsed().as_secs_f64());
     r.calls = rec.summary(outcome.locking_seconds.max(0.001));
     r.expiry = Some(outcome);
-    Ok(Scenario {
-        result: r,
-        acknowledged: Vec::new(),
-    })
+    Ok(Scenario::of(r))
 }
 
 pub async fn lock_storm_run(
@@ -195,9 +191,7 @@ pub async fn burst_run(
     bursts: usize,
     hold: u64,
 ) -> anyhow::Result<Scenario> {
-    let addrs = c.addrs();
-    let halls = api::discover_halls(addrs[0]).await?;
-    api::set_hold_seconds(&addrs, hold.max(60)).await?;
+    let (addrs, halls) = halls_held(c, hold.max(60)).await?;
     let pool = Pool::new(halls);
     let started = std::time::Instant::now();
     let (mut rec, outcome) = storm::best_burst(&addrs, &pool, buyers, quantity, bursts).await;
@@ -226,10 +220,7 @@ pub async fn burst_run(
             .unwrap_or_else(|| "?".into()),
     ));
     r.burst = Some(outcome);
-    Ok(Scenario {
-        result: r,
-        acknowledged: Vec::new(),
-    })
+    Ok(Scenario::of(r))
 }
 
 pub async fn watchers_run(
@@ -239,9 +230,7 @@ pub async fn watchers_run(
     seconds: u64,
     hold: u64,
 ) -> anyhow::Result<Scenario> {
-    let addrs = c.addrs();
-    let halls = api::discover_halls(addrs[0]).await?;
-    api::set_hold_seconds(&addrs, hold).await?;
+    let (addrs, halls) = halls_held(c, hold).await?;
     let load = format!("{watchers} watchers on one node, {changes_per_s} changes/s");
     let mut r = RunResult::new("watchers", c.backend.target_name(), 1, load);
     if let Some(limit) = storm::fd_limit()
@@ -258,10 +247,7 @@ pub async fn watchers_run(
         r.notes.push(format!(
             "events endpoint unavailable: HTTP {status}; fan-out not measured"
         ));
-        return Ok(Scenario {
-            result: r,
-            acknowledged: Vec::new(),
-        });
+        return Ok(Scenario::of(r));
     }
     r.events_available = Some(true);
     let (mut rec, fanout, outcome) = storm::many_watchers(
@@ -280,8 +266,5 @@ pub async fn watchers_run(
     ));
     r.fanout = Some(fanout);
     r.watchers = Some(outcome);
-    Ok(Scenario {
-        result: r,
-        acknowledged: Vec::new(),
-    })
+    Ok(Scenario::of(r))
 }

@@ -158,6 +158,29 @@ fn closed(p: &Payment) -> Response {
     page(StatusCode::CONFLICT, html::closed(Lang::of(&p.locale), p))
 }
 
+/// A form posted with a mistake: its page again, with the mistake said.
+fn refused(html: String) -> Response {
+    page(StatusCode::UNPROCESSABLE_ENTITY, html)
+}
+
+/// The buyer's payment by `method`, while it is still open to this page: created (or, where
+/// `redirected_too`, sent on to the provider's page); else the "closed" page.
+async fn open_payment(
+    state: &GatewayPages,
+    session: &Buyer,
+    id: &str,
+    method: PaymentMethod,
+    redirected_too: bool,
+) -> Result<Payment, Response> {
+    let p = load(state, id, Some(session)).await?;
+    let open = p.status == PaymentStatus::Created
+        || (redirected_too && p.status == PaymentStatus::Redirected);
+    if p.method != method || !open {
+        return Err(closed(&p));
+    }
+    Ok(p)
+}
+
 /// A failure of the store or a bug: logged once (by the shop), a plain page for the buyer.
 fn failure(pages: &GatewayPages, lang: Lang, e: AppError) -> Response {
     let status = pages.shop.error_status(e);

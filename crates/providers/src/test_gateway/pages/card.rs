@@ -10,8 +10,8 @@ use kupa_app::saved_cards::{CardToSave, SavedCard};
 use serde::Deserialize;
 
 use super::{
-    Buyer, CodeForm, GatewayPages, closed, failure, finish, gw, load, page, parse_form, record,
-    return_url, see_other,
+    Buyer, CodeForm, GatewayPages, closed, failure, finish, gw, load, open_payment, page,
+    parse_form, record, refused, return_url, see_other,
 };
 use crate::test_gateway::html::{self, CardKept, Lang, SavedCardChoice, SavedCardMessage};
 
@@ -33,10 +33,7 @@ pub(super) async fn card(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let p = tri!(load(&state, &id, Some(&session)).await);
-    if p.method != PaymentMethod::Card || p.status != PaymentStatus::Created {
-        return closed(&p);
-    }
+    let p = tri!(open_payment(&state, &session, &id, PaymentMethod::Card, false).await);
     let form: CardForm = parse_form(&body);
     let input = gw::CardInput {
         number: &form.card_number,
@@ -51,10 +48,7 @@ pub(super) async fn card(
                 expiry: &form.expiry,
                 holder_id: &form.holder_id,
             };
-            return page(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                html::card_form(Lang::of(&p.locale), &p, &bad.0, &kept),
-            );
+            return refused(html::card_form(Lang::of(&p.locale), &p, &bad.0, &kept));
         }
     };
     // A credit-card benefit on the order takes only its issuer's cards: any other is declined
@@ -200,10 +194,7 @@ pub(super) async fn saved_card(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let p = tri!(load(&state, &id, Some(&session)).await);
-    if p.method != PaymentMethod::SavedCard || p.status != PaymentStatus::Created {
-        return closed(&p);
-    }
+    let p = tri!(open_payment(&state, &session, &id, PaymentMethod::SavedCard, false).await);
     let lang = Lang::of(&p.locale);
     let Some((customer, _)) = tri!(customer_cards(&state, &p).await) else {
         return saved_card_unavailable(&state, &p, lang, SavedCardMessage::LogIn).await;
@@ -276,9 +267,6 @@ pub(super) async fn three_ds(
             let p = tri!(record(&state, &p, update).await);
             finish(&p, &headers)
         }
-        Err(bad) => page(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            html::three_ds_form(Lang::of(&p.locale), &p, &bad.0),
-        ),
+        Err(bad) => refused(html::three_ds_form(Lang::of(&p.locale), &p, &bad.0)),
     }
 }

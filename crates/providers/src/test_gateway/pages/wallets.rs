@@ -5,11 +5,12 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use kupa_app::orders::{Payment, PaymentMethod, PaymentStatus};
+use kupa_app::orders::{PaymentMethod, PaymentStatus};
 use serde::Deserialize;
 
 use super::{
-    Buyer, CodeForm, GatewayPages, closed, finish, gw, load, page, parse_form, record, see_other,
+    Buyer, CodeForm, GatewayPages, finish, gw, load, open_payment, page, parse_form, record,
+    refused, see_other,
 };
 use crate::test_gateway::html::{self, BankMessage, Lang};
 
@@ -21,10 +22,7 @@ pub(super) async fn blik(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let p = tri!(load(&state, &id, Some(&session)).await);
-    if p.method != PaymentMethod::Blik || p.status != PaymentStatus::Created {
-        return closed(&p);
-    }
+    let p = tri!(open_payment(&state, &session, &id, PaymentMethod::Blik, false).await);
     let form: CodeForm = parse_form(&body);
     match gw::check_blik_code(&form.code) {
         Ok(update) => {
@@ -35,10 +33,7 @@ pub(super) async fn blik(
                 finish(&p, &headers)
             }
         }
-        Err(bad) => page(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            html::blik_form(Lang::of(&p.locale), &p, &bad.0),
-        ),
+        Err(bad) => refused(html::blik_form(Lang::of(&p.locale), &p, &bad.0)),
     }
 }
 
@@ -83,7 +78,7 @@ pub(super) async fn bank_app(
     let approve = match parse_form::<DecisionForm>(&body).decision.as_str() {
         "approve" => true,
         "reject" => false,
-        _ => return page(StatusCode::UNPROCESSABLE_ENTITY, html::bank_app(lang, &p)),
+        _ => return refused(html::bank_app(lang, &p)),
     };
     let p = tri!(record(&state, &p, gw::bank_app_answer(approve)).await);
     let message = match (approve, p.status.is_paid()) {
@@ -94,28 +89,13 @@ pub(super) async fn bank_app(
     page(StatusCode::OK, html::bank_app_message(lang, message))
 }
 
-/// A provider's page may be shown while the payment is new or the buyer is already on it.
-async fn provider_payment(
-    state: &GatewayPages,
-    session: &Buyer,
-    id: &str,
-    method: PaymentMethod,
-) -> Result<Payment, Response> {
-    let p = load(state, id, Some(session)).await?;
-    if p.method != method || !matches!(p.status, PaymentStatus::Created | PaymentStatus::Redirected)
-    {
-        return Err(closed(&p));
-    }
-    Ok(p)
-}
-
 /// GET /pay/{id}/payu: PayU's page (the buyer is now "redirected").
 pub(super) async fn payu_page(
     State(state): State<GatewayPages>,
     session: Buyer,
     Path(id): Path<String>,
 ) -> Response {
-    let mut p = tri!(provider_payment(&state, &session, &id, PaymentMethod::Payu).await);
+    let mut p = tri!(open_payment(&state, &session, &id, PaymentMethod::Payu, true).await);
     if p.status == PaymentStatus::Created {
         p = tri!(record(&state, &p, gw::redirected("payu")).await);
     }
@@ -139,12 +119,9 @@ pub(super) async fn payu(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let p = tri!(provider_payment(&state, &session, &id, PaymentMethod::Payu).await);
+    let p = tri!(open_payment(&state, &session, &id, PaymentMethod::Payu, true).await);
     let Some(choice) = gw::PayuChoice::parse(&parse_form::<OutcomeForm>(&body).outcome) else {
-        return page(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            html::payu_page(Lang::of(&p.locale), &p, true),
-        );
+        return refused(html::payu_page(Lang::of(&p.locale), &p, true));
     };
     let p = tri!(record(&state, &p, gw::payu_answer(choice)).await);
     finish(&p, &headers)
@@ -156,7 +133,7 @@ pub(super) async fn paypal_page(
     session: Buyer,
     Path(id): Path<String>,
 ) -> Response {
-    let mut p = tri!(provider_payment(&state, &session, &id, PaymentMethod::Paypal).await);
+    let mut p = tri!(open_payment(&state, &session, &id, PaymentMethod::Paypal, true).await);
     if p.status == PaymentStatus::Created {
         p = tri!(record(&state, &p, gw::redirected("paypal")).await);
     }
@@ -174,15 +151,12 @@ pub(super) async fn paypal(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let p = tri!(provider_payment(&state, &session, &id, PaymentMethod::Paypal).await);
+    let p = tri!(open_payment(&state, &session, &id, PaymentMethod::Paypal, true).await);
     let approve = match parse_form::<DecisionForm>(&body).decision.as_str() {
         "approve" => true,
         "cancel" => false,
         _ => {
-            return page(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                html::paypal_page(Lang::of(&p.locale), &p, true),
-            );
+            return refused(html::paypal_page(Lang::of(&p.locale), &p, true));
         }
     };
     let p = tri!(record(&state, &p, gw::paypal_answer(approve)).await);
