@@ -13,6 +13,41 @@ pub struct ErrorBody {
     pub error: ErrorDetail,
 }
 
+/// The answers a manager's call gives besides its own (in its `responses(...)`): nobody logged
+/// in, or a staff user who is not a manager.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // only its responses are read, by the OpenAPI document
+pub enum ManagersOnly {
+    #[response(status = 401, description = "loginError")]
+    Login(ErrorBody),
+    #[response(status = 403, description = "forbidden: managers only")]
+    Forbidden(ErrorBody),
+}
+
+/// As [`ManagersOnly`], for a manager's write, which is refused from another site's page too.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum ManagersOnlyFromOurPages {
+    #[response(status = 401, description = "loginError")]
+    Login(ErrorBody),
+    #[response(
+        status = 403,
+        description = "forbidden: managers only, or from another site's page"
+    )]
+    Forbidden(ErrorBody),
+}
+
+/// The answers a staff call gives besides its own: nobody logged in, or a staff user without
+/// the call's permission.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum StaffOnly {
+    #[response(status = 401, description = "loginError")]
+    Login(ErrorBody),
+    #[response(status = 403, description = "forbidden")]
+    Forbidden(ErrorBody),
+}
+
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ErrorDetail {
     /// A code from the spec's error catalogue (section 8), or Kupa's own (docs/api.md section 3).

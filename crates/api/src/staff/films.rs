@@ -195,8 +195,7 @@ pub struct FilmResponse {
 /// Every film of the chain (newest first) and the categories a film may have.
 #[utoipa::path(get, operation_id = "staffFilms", path = "/staff/films", tag = "staff",
     responses((status = 200, description = "The films", body = FilmsResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody)))]
+              crate::error::ManagersOnly))]
 async fn films(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -220,8 +219,7 @@ async fn films(
     request_body = FilmBody,
     responses((status = 201, description = "Added", body = FilmResponse),
               (status = 422, description = "formValidation (params.fields: field → rule: required, max, min, date, https, category)", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody)))]
+              crate::error::ManagersOnlyFromOurPages))]
 async fn add_film(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -268,8 +266,7 @@ async fn change_film(
     responses((status = 200, description = "Uploaded", body = FilmResponse),
               (status = 422, description = "formValidation (params.fields.poster: imageType, image, imageSize)", body = ErrorBody),
               (status = 413, description = "payloadTooLarge: over 5 MB", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound", body = ErrorBody)))]
 async fn upload_poster(
     State(state): State<AppState>,

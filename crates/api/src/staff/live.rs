@@ -204,8 +204,7 @@ async fn attendance_by_date(
 #[utoipa::path(get, operation_id = "attendanceByDateByLocation", path = "/PRES-live/attendanceByDateByLocation/{date}", tag = "pres-live",
     params(("date" = String, Path, description = "YYYY-MM-DD")),
     responses((status = 200, description = "By location", body = AttendanceResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn attendance_by_location(
     State(state): State<AppState>,
@@ -234,8 +233,7 @@ async fn attendance_by_location(
 #[utoipa::path(get, operation_id = "attendanceByDateByLocationByVenue", path = "/PRES-live/attendanceByDateByLocationByVenue/{date}/{locationId}", tag = "pres-live",
     params(("date" = String, Path, description = "YYYY-MM-DD"), ("locationId" = i64, Path)),
     responses((status = 200, description = "By venue", body = AttendanceResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn attendance_by_venue(
     State(state): State<AppState>,
@@ -285,8 +283,7 @@ async fn within_location(
 #[utoipa::path(get, operation_id = "attendanceByDateByLocationByFeature", path = "/PRES-live/attendanceByDateByLocationByFeature/{date}/{locationId}", tag = "pres-live",
     params(("date" = String, Path, description = "YYYY-MM-DD"), ("locationId" = i64, Path)),
     responses((status = 200, description = "By feature", body = AttendanceResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn attendance_by_feature(
     State(state): State<AppState>,
@@ -302,8 +299,7 @@ async fn attendance_by_feature(
     params(("date" = String, Path, description = "YYYY-MM-DD"), ("locationId" = i64, Path),
            ("drillBy" = String, Path, description = "venue or feature"), ("id" = i64, Path, description = "The venue's or feature's id")),
     responses((status = 200, description = "The presentations", body = PresentationBoxResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn presentation_box(
     State(state): State<AppState>,

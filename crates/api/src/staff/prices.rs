@@ -207,8 +207,7 @@ pub struct PriceListQuery {
 #[utoipa::path(get, operation_id = "staffPrices", path = "/staff/prices", tag = "staff",
     params(PriceListQuery),
     responses((status = 200, description = "The prices", body = PriceListResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+              crate::error::ManagersOnly,
               (status = 404, description = "notFound: no such business of the user's", body = ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
@@ -244,8 +243,7 @@ pub struct PriceChangeResponse {
     request_body = TicketPriceBody,
     responses((status = 201, description = "Scheduled", body = PriceChangeResponse),
               (status = 422, description = "formValidation (effectiveFrom in the past, price, ticketId)", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound: no such business of the user's", body = ErrorBody),
               (status = 409, description = "priceChangeExists (params.id)", body = ErrorBody)))]
 async fn schedule_ticket(
@@ -290,8 +288,7 @@ pub struct ServiceChargeBody {
     request_body = ServiceChargeBody,
     responses((status = 201, description = "Scheduled", body = PriceChangeResponse),
               (status = 422, description = "formValidation (effectiveFrom in the past, amount, percentBp)", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound: no such business of the user's", body = ErrorBody),
               (status = 409, description = "priceChangeExists (params.id)", body = ErrorBody)))]
 async fn schedule_service_charge(
@@ -324,8 +321,7 @@ async fn schedule_service_charge(
     params(("id" = i64, Path, description = "The change")),
     responses((status = 200, description = "Withdrawn: what it was", body = PriceChangeResponse),
               (status = 422, description = "formValidation: it started on a past day", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound: no such change of the user's businesses", body = ErrorBody)))]
 async fn withdraw_ticket(
     State(state): State<AppState>,
@@ -344,8 +340,7 @@ async fn withdraw_ticket(
     params(("id" = i64, Path, description = "The change")),
     responses((status = 200, description = "Withdrawn: what it was", body = PriceChangeResponse),
               (status = 422, description = "formValidation: it started on a past day", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound: no such change of the user's businesses", body = ErrorBody)))]
 async fn withdraw_service_charge(
     State(state): State<AppState>,

@@ -176,8 +176,7 @@ fn complexes_of(all: &[Location], caller: &Caller) -> Vec<ProductComplexDto> {
 /// The products sold at one of the user's complexes, and the chain's complexes.
 #[utoipa::path(get, operation_id = "staffProducts", path = "/staff/products", tag = "staff",
     responses((status = 200, description = "The products", body = ProductsResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody)))]
+              crate::error::ManagersOnly))]
 async fn products(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -197,8 +196,7 @@ async fn products(
     request_body = ProductBody,
     responses((status = 201, description = "Added", body = ProductResponse),
               (status = 422, description = "formValidation (params.fields: field → rule: required, max, min, colour, location)", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody)))]
+              crate::error::ManagersOnlyFromOurPages))]
 async fn add_product(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -221,8 +219,7 @@ async fn add_product(
     request_body = ProductBody,
     responses((status = 200, description = "Changed", body = ProductResponse),
               (status = 422, description = "formValidation (params.fields)", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+              crate::error::ManagersOnly,
               (status = 404, description = "notFound: no such product at the user's complexes", body = ErrorBody)))]
 async fn change_product(
     State(state): State<AppState>,
@@ -250,8 +247,7 @@ async fn change_product(
     responses((status = 200, description = "Uploaded", body = ProductResponse),
               (status = 422, description = "formValidation (params.fields.image: imageType, image, imageSize)", body = ErrorBody),
               (status = 413, description = "payloadTooLarge: over 5 MB", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody),
+              crate::error::ManagersOnlyFromOurPages,
               (status = 404, description = "notFound: no such product at the user's complexes", body = ErrorBody)))]
 async fn upload_product_image(
     State(state): State<AppState>,
@@ -276,8 +272,7 @@ async fn upload_product_image(
 #[utoipa::path(delete, operation_id = "removeProductImage", path = "/staff/products/{id}/image", tag = "staff",
     params(("id" = i64, Path, description = "Product id")),
     responses((status = 200, description = "Taken away (or there was none)", body = ProductResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody),
+              crate::error::ManagersOnlyFromOurPages,
               (status = 404, description = "notFound: no such product at the user's complexes", body = ErrorBody)))]
 async fn remove_product_image(
     State(state): State<AppState>,

@@ -322,8 +322,7 @@ pub struct ScreeningResponse {
     request_body = AddScreeningBody,
     responses((status = 201, description = "Added", body = ScreeningResponse),
               (status = 422, description = "formValidation", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody),
+              crate::error::ManagersOnlyFromOurPages,
               (status = 404, description = "notFound: no such hall of the user's businesses", body = ErrorBody),
               (status = 409, description = "screeningOverlap (params.presentationId)", body = ErrorBody)))]
 async fn add(
@@ -388,8 +387,7 @@ pub struct CopyWeekResponse {
     request_body = CopyWeekBody,
     responses((status = 200, description = "Copied", body = CopyWeekResponse),
               (status = 422, description = "formValidation", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound", body = ErrorBody)))]
 async fn copy_week(
     State(state): State<AppState>,
@@ -445,8 +443,7 @@ pub struct MoveScreeningResponse {
     request_body = MoveScreeningBody,
     responses((status = 200, description = "Moved", body = MoveScreeningResponse),
               (status = 422, description = "formValidation", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound, or noEvent: the screening is cancelled", body = ErrorBody),
               (status = 409, description = "screeningOverlap, seatPlanDiffers", body = ErrorBody)))]
 async fn move_screening(
@@ -502,8 +499,7 @@ impl CancelScreeningResponse {
 #[utoipa::path(post, operation_id = "programmeCancelScreening", path = "/staff/programme/screenings/{id}/cancel", tag = "staff",
     params(("id" = i64, Path, description = "The screening (presentation id)")),
     responses((status = 200, description = "Cancelled", body = CancelScreeningResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound", body = ErrorBody)))]
 async fn cancel(
     State(state): State<AppState>,
@@ -545,8 +541,7 @@ pub struct ProgrammeHistoryResponse {
 #[utoipa::path(get, operation_id = "programmeScreeningHistory", path = "/staff/programme/screenings/{id}/changes", tag = "staff",
     params(("id" = i64, Path, description = "The screening (presentation id)")),
     responses((status = 200, description = "Its changes", body = ProgrammeHistoryResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound", body = ErrorBody)))]
 async fn history(
     State(state): State<AppState>,

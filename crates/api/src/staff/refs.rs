@@ -99,8 +99,7 @@ async fn view_of(state: &AppState, caller: &Caller, user_id: Option<i64>) -> Api
 #[utoipa::path(get, operation_id = "getTicketRefAgents", path = "/pres-live/getTicketRefAgents", tag = "pres-live",
     params(AgentsQuery),
     responses((status = 200, description = "The options", body = TicketRefAgentsResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody)))]
+              crate::error::StaffOnly))]
 async fn ticket_ref_agents(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -327,8 +326,7 @@ fn ref_rows(lines: &[SoldLine], per_ticket: bool) -> Vec<RefSalesRow> {
 #[utoipa::path(get, operation_id = "ticketReferencePromptAdminDetail", path = "/pres-live/monitors/TicketReferencePromptAdminDetail/data", tag = "pres-live",
     params(DetailQuery),
     responses((status = 200, description = "The detail", body = RefSalesResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody)))]
+              crate::error::StaffOnly))]
 async fn admin_detail(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -358,8 +356,7 @@ async fn admin_detail(
 #[utoipa::path(get, operation_id = "ticketReferencePromptAdminTicketSales", path = "/pres-live/monitors/TicketReferencePromptAdminTicketSales/data", tag = "pres-live",
     params(DetailQuery),
     responses((status = 200, description = "The sales", body = RefSalesResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn admin_ticket_sales(
     State(state): State<AppState>,

@@ -133,8 +133,7 @@ async fn screen(
 /// The location ticket sales screen's data: the calendar's bounds.
 #[utoipa::path(get, operation_id = "locationTicketSales", path = "/PRES-live/locationTicketSales/", tag = "pres-live",
     responses((status = 200, description = "The screen", body = SalesScreen),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody)))]
+              crate::error::ManagersOnly))]
 async fn location_ticket_sales(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -146,8 +145,7 @@ async fn location_ticket_sales(
 #[utoipa::path(get, operation_id = "locationTicketSalesData", path = "/PRES-live/locationTicketSales/data/{date}/{locationId}", tag = "pres-live",
     params(("date" = String, Path, description = "YYYY-MM-DD"), ("locationId" = i64, Path, description = "0: all")),
     responses((status = 200, description = "By location", body = SalesResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+              crate::error::ManagersOnly,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn location_ticket_sales_data(
     State(state): State<AppState>,
@@ -167,8 +165,7 @@ async fn location_ticket_sales_data(
 /// The feature ticket sales screen's data: the calendar's bounds and the features on.
 #[utoipa::path(get, operation_id = "featureTicketSales", path = "/PRES-live/featureTicketSales", tag = "pres-live",
     responses((status = 200, description = "The screen", body = SalesScreen),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody)))]
+              crate::error::ManagersOnly))]
 async fn feature_ticket_sales(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -191,8 +188,7 @@ pub struct FeatureSalesQuery {
 #[utoipa::path(get, operation_id = "featureTicketSalesData", path = "/PRES-live/featureTicketSales/data/{date}", tag = "pres-live",
     params(("date" = String, Path, description = "YYYY-MM-DD"), FeatureSalesQuery),
     responses((status = 200, description = "By feature", body = SalesResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+              crate::error::ManagersOnly,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn feature_ticket_sales_data(
     State(state): State<AppState>,
@@ -281,9 +277,7 @@ pub struct RangeQuery {
 /// Presentations of a range of business days (default the last month) with figures and money.
 #[utoipa::path(get, operation_id = "presentationSales", path = "/PRES-live/monitors/PresentationSales/data", tag = "pres-live",
     params(RangeQuery),
-    responses((status = 200, description = "The presentations", body = PresentationsSalesResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+    responses((status = 200, description = "The presentations", body = PresentationsSalesResponse), crate::error::ManagersOnly,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn presentation_sales(
     State(state): State<AppState>,
@@ -306,8 +300,7 @@ pub struct AvailableFeaturesResponse {
 #[utoipa::path(get, operation_id = "v2AvailableFeatures", path = "/PRES-live/v2/availableFeatures", tag = "pres-live",
     params(RangeQuery),
     responses((status = 200, description = "The features", body = AvailableFeaturesResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody)))]
+              crate::error::ManagersOnly))]
 async fn available_features(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -348,8 +341,7 @@ pub struct FeatureDataQuery {
 #[utoipa::path(get, operation_id = "v2FeatureData", path = "/PRES-live/v2/featureData", tag = "pres-live",
     params(FeatureDataQuery),
     responses((status = 200, description = "The feature's data", body = PresentationsSalesResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+              crate::error::ManagersOnly,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn feature_data(
     State(state): State<AppState>,
@@ -388,8 +380,7 @@ pub struct AvailablePresentationsResponse {
 #[utoipa::path(get, operation_id = "v2AvailablePresentations", path = "/PRES-live/v2/availablePresentations", tag = "pres-live",
     params(AvailablePresentationsQuery),
     responses((status = 200, description = "The presentations", body = AvailablePresentationsResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody)))]
+              crate::error::ManagersOnly))]
 async fn available_presentations(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -433,8 +424,7 @@ pub struct PresentationDataResponse {
 #[utoipa::path(get, operation_id = "v2PresentationData", path = "/PRES-live/v2/presentationData", tag = "pres-live",
     params(PresentationDataQuery),
     responses((status = 200, description = "The presentation's data", body = PresentationDataResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+              crate::error::ManagersOnly,
               (status = 404, description = "notFound (or another business's)", body = ErrorBody)))]
 async fn presentation_data(
     State(state): State<AppState>,

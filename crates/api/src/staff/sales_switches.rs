@@ -71,8 +71,7 @@ pub struct SalesSwitchesResponse {
 /// The complexes of the user's businesses with their sales switches per channel.
 #[utoipa::path(get, operation_id = "salesSwitches", path = "/staff/salesSwitches", tag = "staff",
     responses((status = 200, description = "The switches", body = SalesSwitchesResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody)))]
+              crate::error::ManagersOnly))]
 async fn switches(
     State(state): State<AppState>,
     Staff(caller): Staff,
@@ -104,8 +103,7 @@ pub struct SalesSwitchResponse {
     request_body = SalesSwitchDto,
     responses((status = 200, description = "Set", body = SalesSwitchResponse),
               (status = 422, description = "formValidation (channel)", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody),
+              crate::error::ManagersOnlyFromOurPages,
               (status = 404, description = "notFound: no such complex of the user's businesses", body = ErrorBody)))]
 async fn set_switch(
     State(state): State<AppState>,
@@ -220,8 +218,7 @@ pub struct AuditResponse {
     params(AuditParams),
     responses((status = 200, description = "A page of changes", body = AuditResponse),
               (status = 422, description = "formValidation (kind)", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+              crate::error::ManagersOnly,
               (status = 404, description = "notFound: no such complex of the user's businesses", body = ErrorBody)))]
 async fn audit(
     State(state): State<AppState>,

@@ -38,8 +38,7 @@ pub struct TicketGroupBody {
     request_body = TicketGroupBody,
     responses((status = 200, description = "Set", body = ScreeningResponse),
               (status = 422, description = "formValidation (ticketGroupId)", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound, or noEvent: the screening is cancelled", body = ErrorBody),
               (status = 409, description = "screeningHasSales", body = ErrorBody)))]
 async fn set_ticket_group(
@@ -75,8 +74,7 @@ pub struct ScreeningChannelBody {
     request_body = ScreeningChannelBody,
     responses((status = 200, description = "Set", body = ScreeningResponse),
               (status = 422, description = "formValidation (channel)", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden", body = ErrorBody),
+              crate::error::StaffOnly,
               (status = 404, description = "notFound", body = ErrorBody)))]
 async fn set_channel(
     State(state): State<AppState>,

@@ -365,8 +365,7 @@ pub struct SeatPlanResponse {
 #[utoipa::path(get, operation_id = "seatPlan", path = "/staff/seatPlans/{id}", tag = "staff",
     params(("id" = i64, Path, description = "The seat plan")),
     responses((status = 200, description = "The plan", body = SeatPlanResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only", body = ErrorBody),
+              crate::error::ManagersOnly,
               (status = 404, description = "notFound: no such plan of the user's businesses", body = ErrorBody)))]
 async fn plan(
     State(state): State<AppState>,
@@ -397,8 +396,7 @@ pub struct SaveSeatPlanBody {
 #[utoipa::path(post, operation_id = "saveSeatPlan", path = "/staff/seatPlans", tag = "staff",
     request_body = SaveSeatPlanBody,
     responses((status = 201, description = "Saved: the new version", body = SeatPlanResponse),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 403, description = "forbidden: managers only, or from another site's page", body = ErrorBody),
+              crate::error::ManagersOnlyFromOurPages,
               (status = 404, description = "notFound: no such hall of the user's businesses", body = ErrorBody),
               (status = 413, description = "payloadTooLarge", body = ErrorBody),
               (status = 422, description = "seatPlanInvalid (params.field, params.rule), or formValidation: a malformed body", body = ErrorBody)))]
