@@ -242,10 +242,14 @@ pub async fn middleware(State(gate): State<SessionGate>, request: Request, next:
     let (mut parts, body) = request.into_parts();
     if cross_site(&parts, &gate.public_origin) {
         tracing::warn!(path = %parts.uri.path(), "cross-site state change refused");
-        return ApiError::new(
-            ErrorCode::Forbidden,
-            "This call came from another site's page and was refused.",
-        )
+        // `reason` tells this refusal from a role's: the page says to reload, not to ask a manager.
+        return ApiError {
+            params: Some(serde_json::json!({ "reason": "crossSite" })),
+            ..ApiError::new(
+                ErrorCode::Forbidden,
+                "This call came from another site's page and was refused.",
+            )
+        }
         .into_response();
     }
     let signed = |v: &str| gate.key.verify(v).then(|| v.to_owned());

@@ -72,3 +72,20 @@ describe('a code asked again too soon (429 smsResendTooSoon)', () => {
     expect(errorMessage(i18n.t, soon)).toBe('אפשר לבקש קוד חדש בעוד 28 שניות');
   });
 });
+
+describe('a refused call (403 forbidden)', () => {
+  it("tells a role's refusal from another site's page, in he and en", async () => {
+    const role = new ApiError(403, 'forbidden', 'this staff role may not make this call');
+    const crossSite = new ApiError(403, 'forbidden', 'x', { reason: 'crossSite' });
+    await i18n.changeLanguage('en');
+    expect(errorMessage(i18n.t, role)).toBe(
+      "You don't have permission to do this. Ask a manager if you need it",
+    );
+    expect(errorMessage(i18n.t, crossSite)).toBe(
+      'The request was refused: it did not come from this site. Reload the page and try again',
+    );
+    await i18n.changeLanguage('he');
+    expect(errorMessage(i18n.t, role)).toBe('אין לכם הרשאה לפעולה הזו. אם היא נחוצה לכם, פנו למנהל');
+    expect(errorMessage(i18n.t, crossSite)).toContain('לא נשלחה מהאתר הזה');
+  });
+});

@@ -27,6 +27,10 @@ export function errorMessage(t: TFunction, error: unknown): string {
         ? t('errors.smsResendTooSoon', { seconds: Math.ceil(seconds) })
         : t('errors.smsResendLater');
     }
+    // One code, two refusals: a page from another site (reload) or a role without the right.
+    if (error.code === 'forbidden' && error.params?.reason === 'crossSite') {
+      return t('errors.forbiddenCrossSite');
+    }
     if (isKnownErrorCode(error.code)) return t(`errors.${error.code}`);
     if (error.message) return error.message;
   }

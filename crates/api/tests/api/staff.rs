@@ -69,6 +69,7 @@ async fn staff_log_in_with_limits_and_a_strict_cookie(db: &TestDb) {
     // A cross-site login post is refused before it is read.
     let r = login_reply(&app, json!({ "email": "manager@chain.example", "password": PASSWORD }), Some("https://evil.example")).await;
     assert_eq!((r.status, code(&r)), (StatusCode::FORBIDDEN, "forbidden"));
+    assert_eq!(r.body["error"]["params"]["reason"], "crossSite", "tells it from a role's refusal");
     // Wrong passwords and unknown addresses answer alike; past five the account is locked, right or wrong.
     let r = login_reply(&app, json!({ "email": "nobody@chain.example", "password": PASSWORD }), None).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "LOGIN_FAILED"));
