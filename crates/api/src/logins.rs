@@ -45,6 +45,19 @@ fn answer(state: &AppState, l: &LoggedIn) -> axum::Json<CustomerLoginResponse> {
     axum::Json(CustomerLoginResponse::new(l, state.clock.now_ms()))
 }
 
+/// A login as most of these end: `login` runs the use case under a fresh login id, and its
+/// customer is answered with the login cookie set and the session rotated.
+async fn log_in(
+    state: &AppState,
+    session: &BuyerSession,
+    login: impl AsyncFnOnce(&str) -> Result<LoggedIn, kupa_app::AppError>,
+) -> ApiResult<Response> {
+    let login_id = new_login_id();
+    let l = login(&login_id).await?;
+    let reply = answer(state, &l);
+    logged_in_as(state, session, login_id, reply).await
+}
+
 const LOGIN_ERRORS: &str =
     "LOGIN_FAILED: the details match no account (one answer whichever half was wrong)";
 const RATE: &str = "tooManyLoginAttempts: 5 failed logins of this account, or 30 from this address, in 15 minutes (params.retryAfterSeconds); tooManyRequests: the call's rate limit";
@@ -81,24 +94,25 @@ async fn password_login(
     session: BuyerSession,
     Json(body): Json<PasswordLoginBody>,
 ) -> ApiResult<Response> {
-    let login_id = new_login_id();
-    let l = state
-        .logins
-        .login_with_password(
-            &login_id,
-            &body.email,
-            &body.password,
-            body.recaptcha_token.as_deref().unwrap_or_default(),
-            session.address(),
-        )
-        .await?;
-    let mut reply = answer(&state, &l);
-    if !body.include_memberships
-        && let Some(c) = reply.0.customer_info.as_mut()
-    {
-        c.members.clear();
-    }
-    logged_in_as(&state, &session, login_id, reply).await
+    log_in(&state, &session, async |id| {
+        let mut l = state
+            .logins
+            .login_with_password(
+                id,
+                &body.email,
+                &body.password,
+                body.recaptcha_token.as_deref().unwrap_or_default(),
+                session.address(),
+            )
+            .await?;
+        if !body.include_memberships
+            && let Some(account) = l.account.as_mut()
+        {
+            account.members.clear();
+        }
+        Ok(l)
+    })
+    .await
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -170,13 +184,13 @@ async fn verify_email(
     session: BuyerSession,
     Json(body): Json<TokenBody>,
 ) -> ApiResult<Response> {
-    let login_id = new_login_id();
-    let l = state
-        .logins
-        .verify_email(&login_id, &body.token, session.address())
-        .await?;
-    let reply = answer(&state, &l);
-    logged_in_as(&state, &session, login_id, reply).await
+    log_in(&state, &session, async |id| {
+        state
+            .logins
+            .verify_email(id, &body.token, session.address())
+            .await
+    })
+    .await
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -229,13 +243,13 @@ async fn password_reset_confirm(
     session: BuyerSession,
     Json(body): Json<PasswordResetConfirmBody>,
 ) -> ApiResult<Response> {
-    let login_id = new_login_id();
-    let l = state
-        .logins
-        .reset_password(&login_id, &body.token, &body.password, session.address())
-        .await?;
-    let reply = answer(&state, &l);
-    logged_in_as(&state, &session, login_id, reply).await
+    log_in(&state, &session, async |id| {
+        state
+            .logins
+            .reset_password(id, &body.token, &body.password, session.address())
+            .await
+    })
+    .await
 }
 
 // --- Member number and ID number
@@ -266,19 +280,19 @@ async fn member_login(
     session: BuyerSession,
     Json(body): Json<MemberLoginBody>,
 ) -> ApiResult<Response> {
-    let login_id = new_login_id();
-    let l = state
-        .logins
-        .login_with_member(
-            &login_id,
-            &body.member_number,
-            &body.ssn,
-            body.recaptcha_token.as_deref().unwrap_or_default(),
-            session.address(),
-        )
-        .await?;
-    let reply = answer(&state, &l);
-    logged_in_as(&state, &session, login_id, reply).await
+    log_in(&state, &session, async |id| {
+        state
+            .logins
+            .login_with_member(
+                id,
+                &body.member_number,
+                &body.ssn,
+                body.recaptcha_token.as_deref().unwrap_or_default(),
+                session.address(),
+            )
+            .await
+    })
+    .await
 }
 
 // --- Reservation number and contact
@@ -402,13 +416,13 @@ async fn token_login(
     session: BuyerSession,
     Json(body): Json<TokenBody>,
 ) -> ApiResult<Response> {
-    let login_id = new_login_id();
-    let l = state
-        .logins
-        .login_with_link(&login_id, &body.token, session.address())
-        .await?;
-    let reply = answer(&state, &l);
-    logged_in_as(&state, &session, login_id, reply).await
+    log_in(&state, &session, async |id| {
+        state
+            .logins
+            .login_with_link(id, &body.token, session.address())
+            .await
+    })
+    .await
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -433,13 +447,13 @@ async fn mail_code_login(
     session: BuyerSession,
     Json(body): Json<MailCodeLoginBody>,
 ) -> ApiResult<Response> {
-    let login_id = new_login_id();
-    let l = state
-        .logins
-        .login_with_mailed_code(&login_id, &body.email, &body.code, session.address())
-        .await?;
-    let reply = answer(&state, &l);
-    logged_in_as(&state, &session, login_id, reply).await
+    log_in(&state, &session, async |id| {
+        state
+            .logins
+            .login_with_mailed_code(id, &body.email, &body.code, session.address())
+            .await
+    })
+    .await
 }
 
 // --- The customer area's mobile login

@@ -4,29 +4,25 @@
 
 use async_trait::async_trait;
 use kupa_app::StoreResult;
-use kupa_app::ports::{PaymentDeals, ProviderCard, RefundClaim};
+use kupa_app::ports::{DealRef, PaymentDeals, ProviderCard, RefundClaim};
 use kupa_domain::money::Money;
 use sqlx::Row;
 
 use crate::{Db, db_err};
 
-/// What a payment's `payment_deals` row keeps of its provider, one column each: the page opened
-/// (CardCom's LowProfileId, PayU's or PayPal's order), the deal confirmed (for the refunds), and
-/// the saved card a token charge named.
-#[derive(Clone, Copy)]
-enum Kept {
-    Page,
-    Deal,
-    CardCharge,
+// The SQL below is put together from these words only (a closed set, no input).
+/// The column of each id, and what a second write for the payment does.
+trait Column {
+    fn column(self) -> &'static str;
+    fn on_conflict(self) -> &'static str;
 }
 
-// The SQL below is put together from these words only (a closed set, no input).
-impl Kept {
+impl Column for DealRef {
     fn column(self) -> &'static str {
         match self {
-            Kept::Page => "page_id",
-            Kept::Deal => "deal_id",
-            Kept::CardCharge => "card_token",
+            DealRef::Page => "page_id",
+            DealRef::Deal => "deal_id",
+            DealRef::CardCharge => "card_token",
         }
     }
 
@@ -34,18 +30,19 @@ impl Kept {
     /// written; a deal fills in a row the page made, and is never replaced once known.
     fn on_conflict(self) -> &'static str {
         match self {
-            Kept::Page | Kept::CardCharge => "DO NOTHING",
-            Kept::Deal => {
+            DealRef::Page | DealRef::CardCharge => "DO NOTHING",
+            DealRef::Deal => {
                 "DO UPDATE SET deal_id = COALESCE(payment_deals.deal_id, excluded.deal_id)"
             }
         }
     }
 }
 
-impl Db {
+#[async_trait]
+impl PaymentDeals for Db {
     async fn keep(
         &self,
-        what: Kept,
+        what: DealRef,
         payment_id: &str,
         provider: &str,
         value: &str,
@@ -69,7 +66,7 @@ impl Db {
         Ok(())
     }
 
-    async fn kept(&self, what: Kept, payment_id: &str) -> StoreResult<Option<String>> {
+    async fn kept(&self, what: DealRef, payment_id: &str) -> StoreResult<Option<String>> {
         let column = what.column();
         let sql = format!("SELECT {column} FROM payment_deals WHERE payment_id = $1");
         Ok(on_pool!(self, |p| sqlx::query(sqlx::AssertSqlSafe(sql))
@@ -81,39 +78,6 @@ impl Db {
                 .transpose())
             .map(Option::flatten)
             .map_err(db_err)?))
-    }
-}
-
-#[async_trait]
-impl PaymentDeals for Db {
-    async fn record_page(
-        &self,
-        payment_id: &str,
-        provider: &str,
-        page_id: &str,
-        now_ms: i64,
-    ) -> StoreResult<()> {
-        self.keep(Kept::Page, payment_id, provider, page_id, now_ms)
-            .await
-    }
-
-    async fn page_of(&self, payment_id: &str) -> StoreResult<Option<String>> {
-        self.kept(Kept::Page, payment_id).await
-    }
-
-    async fn record_deal(
-        &self,
-        payment_id: &str,
-        provider: &str,
-        deal_id: &str,
-        now_ms: i64,
-    ) -> StoreResult<()> {
-        self.keep(Kept::Deal, payment_id, provider, deal_id, now_ms)
-            .await
-    }
-
-    async fn deal_of(&self, payment_id: &str) -> StoreResult<Option<String>> {
-        self.kept(Kept::Deal, payment_id).await
     }
 
     async fn refund_made(&self, payment_id: &str, key: &str) -> StoreResult<bool> {
@@ -227,21 +191,6 @@ impl PaymentDeals for Db {
         .map(|_| ())
         .map_err(db_err)?);
         Ok(())
-    }
-
-    async fn record_card_charge(
-        &self,
-        payment_id: &str,
-        provider: &str,
-        card_token: &str,
-        now_ms: i64,
-    ) -> StoreResult<()> {
-        self.keep(Kept::CardCharge, payment_id, provider, card_token, now_ms)
-            .await
-    }
-
-    async fn card_charge_of(&self, payment_id: &str) -> StoreResult<Option<String>> {
-        self.kept(Kept::CardCharge, payment_id).await
     }
 
     async fn claim_open_to_ask(

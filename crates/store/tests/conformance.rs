@@ -544,31 +544,31 @@ mod outbox_hygiene {
 }
 
 mod payment_deals {
-    use kupa_app::ports::{PaymentDeals, RefundClaim};
+    use kupa_app::ports::{DealRef, PaymentDeals, RefundClaim};
     use kupa_store::Db;
 
     conformance! {
     async fn a_payments_page_deal_and_card_charge_are_each_kept_as_first_written(db: &Db) {
-        assert_eq!(db.page_of("pay-1").await.unwrap(), None, "no row yet");
-        db.record_page("pay-1", "cardcom", "lp-1", 1_000).await.unwrap();
-        db.record_page("pay-1", "cardcom", "lp-2", 2_000).await.unwrap();
-        assert_eq!(db.page_of("pay-1").await.unwrap().as_deref(), Some("lp-1"), "a page is kept as first written");
-        assert_eq!(db.deal_of("pay-1").await.unwrap(), None, "no deal until one is confirmed");
-        db.record_deal("pay-1", "cardcom", "77", 3_000).await.unwrap();
-        db.record_deal("pay-1", "cardcom", "78", 4_000).await.unwrap();
-        assert_eq!(db.deal_of("pay-1").await.unwrap().as_deref(), Some("77"), "the deal fills in the page's row, never replaced");
-        assert_eq!(db.page_of("pay-1").await.unwrap().as_deref(), Some("lp-1"));
-        assert_eq!(db.card_charge_of("pay-1").await.unwrap(), None);
+        assert_eq!(db.kept(DealRef::Page, "pay-1").await.unwrap(), None, "no row yet");
+        db.keep(DealRef::Page, "pay-1", "cardcom", "lp-1", 1_000).await.unwrap();
+        db.keep(DealRef::Page, "pay-1", "cardcom", "lp-2", 2_000).await.unwrap();
+        assert_eq!(db.kept(DealRef::Page, "pay-1").await.unwrap().as_deref(), Some("lp-1"), "a page is kept as first written");
+        assert_eq!(db.kept(DealRef::Deal, "pay-1").await.unwrap(), None, "no deal until one is confirmed");
+        db.keep(DealRef::Deal, "pay-1", "cardcom", "77", 3_000).await.unwrap();
+        db.keep(DealRef::Deal, "pay-1", "cardcom", "78", 4_000).await.unwrap();
+        assert_eq!(db.kept(DealRef::Deal, "pay-1").await.unwrap().as_deref(), Some("77"), "the deal fills in the page's row, never replaced");
+        assert_eq!(db.kept(DealRef::Page, "pay-1").await.unwrap().as_deref(), Some("lp-1"));
+        assert_eq!(db.kept(DealRef::CardCharge, "pay-1").await.unwrap(), None);
         // A token charge: no page, the card named; a later page does not take the row over.
-        db.record_card_charge("pay-2", "cardcom", "card-a", 1_000).await.unwrap();
-        db.record_card_charge("pay-2", "cardcom", "card-b", 2_000).await.unwrap();
-        db.record_page("pay-2", "cardcom", "lp-3", 3_000).await.unwrap();
-        assert_eq!(db.card_charge_of("pay-2").await.unwrap().as_deref(), Some("card-a"));
-        assert_eq!(db.page_of("pay-2").await.unwrap(), None);
+        db.keep(DealRef::CardCharge, "pay-2", "cardcom", "card-a", 1_000).await.unwrap();
+        db.keep(DealRef::CardCharge, "pay-2", "cardcom", "card-b", 2_000).await.unwrap();
+        db.keep(DealRef::Page, "pay-2", "cardcom", "lp-3", 3_000).await.unwrap();
+        assert_eq!(db.kept(DealRef::CardCharge, "pay-2").await.unwrap().as_deref(), Some("card-a"));
+        assert_eq!(db.kept(DealRef::Page, "pay-2").await.unwrap(), None);
         // A deal with no row before it (PayPal's capture by webhook) makes the row.
-        db.record_deal("pay-3", "paypal", "CAP-1", 1_000).await.unwrap();
-        assert_eq!(db.deal_of("pay-3").await.unwrap().as_deref(), Some("CAP-1"));
-        assert_eq!((db.page_of("pay-3").await.unwrap(), db.card_charge_of("pay-3").await.unwrap()), (None, None));
+        db.keep(DealRef::Deal, "pay-3", "paypal", "CAP-1", 1_000).await.unwrap();
+        assert_eq!(db.kept(DealRef::Deal, "pay-3").await.unwrap().as_deref(), Some("CAP-1"));
+        assert_eq!((db.kept(DealRef::Page, "pay-3").await.unwrap(), db.kept(DealRef::CardCharge, "pay-3").await.unwrap()), (None, None));
     }
 
     async fn a_refund_key_is_claimed_once_made_once_and_given_up_when_refused(db: &Db) {

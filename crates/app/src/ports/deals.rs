@@ -10,27 +10,18 @@ use crate::error::StoreResult;
 
 #[async_trait]
 pub trait PaymentDeals: Send + Sync {
-    /// Keeps the provider's page id of a payment (once).
-    async fn record_page(
+    /// Keeps one of the provider's ids of a payment: how a second write for the same payment
+    /// goes is [`DealRef`]'s.
+    async fn keep(
         &self,
+        what: DealRef,
         payment_id: &str,
         provider: &str,
-        page_id: &str,
+        value: &str,
         now_ms: i64,
     ) -> StoreResult<()>;
-    /// The provider's page id of a payment, when one was recorded.
-    async fn page_of(&self, payment_id: &str) -> StoreResult<Option<String>>;
-    /// Keeps the provider's deal id of a payment; a second record of the same payment keeps
-    /// the first.
-    async fn record_deal(
-        &self,
-        payment_id: &str,
-        provider: &str,
-        deal_id: &str,
-        now_ms: i64,
-    ) -> StoreResult<()>;
-    /// The provider's deal id of a payment, when one was recorded.
-    async fn deal_of(&self, payment_id: &str) -> StoreResult<Option<String>>;
+    /// One of the provider's ids of a payment, when one was kept.
+    async fn kept(&self, what: DealRef, payment_id: &str) -> StoreResult<Option<String>>;
     /// Whether the refund `key` of the payment was made (confirmed by the provider).
     async fn refund_made(&self, payment_id: &str, key: &str) -> StoreResult<bool>;
     /// Records the refund `key` as made (once: a second record changes nothing).
@@ -54,16 +45,6 @@ pub trait PaymentDeals: Send + Sync {
     ) -> StoreResult<RefundClaim>;
     /// Gives up a claim the provider refused (no money moved), so the key may be asked again.
     async fn release_refund_key(&self, payment_id: &str, key: &str) -> StoreResult<()>;
-    /// Keeps the saved card a payment charges by the provider's token (no page).
-    async fn record_card_charge(
-        &self,
-        payment_id: &str,
-        provider: &str,
-        card_token: &str,
-        now_ms: i64,
-    ) -> StoreResult<()>;
-    /// The saved card a payment charged by token, if it was one.
-    async fn card_charge_of(&self, payment_id: &str) -> StoreResult<Option<String>>;
     /// Claims up to `limit` open payments of `provider` created between `created_after_ms` and
     /// `created_before_ms` that no pass asked since `asked_before_ms`, marking them asked at
     /// `now_ms` (so another node's pass skips them): their ids, the least recently asked first.
@@ -91,6 +72,18 @@ pub trait PaymentDeals: Send + Sync {
         customer_id: i64,
         provider: &str,
     ) -> StoreResult<Option<ProviderCard>>;
+}
+
+/// What a payment keeps of its provider, one id each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DealRef {
+    /// The provider's page opened for the payment (CardCom's LowProfileId, PayU's or PayPal's
+    /// order): kept as first written.
+    Page,
+    /// The deal the provider confirmed (for the refunds): a second write keeps the first.
+    Deal,
+    /// The saved card a payment charges by the provider's token (no page): kept as first written.
+    CardCharge,
 }
 
 /// Where a refund key stands when it is claimed.

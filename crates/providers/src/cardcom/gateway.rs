@@ -9,7 +9,7 @@ use kupa_app::orders::{
     GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentStatus, PaymentUpdate,
     payment_codes,
 };
-use kupa_app::ports::{MethodOffer, RefundClaim};
+use kupa_app::ports::{DealRef, MethodOffer, RefundClaim};
 use serde_json::json;
 
 use super::{
@@ -39,8 +39,11 @@ impl PaymentGateway for CardCom {
     /// deal when the charge reached it; when CardCom still knows none [`TOKEN_CHARGE_LOST_MS`]
     /// after it was sent, the charge never arrived and the payment fails (`errorNoResponse`).
     async fn ask_provider(&self, payment: &Payment) -> Option<PaymentUpdate> {
-        let Some(page) = self.deals.page_of(&payment.id).await.ok()? else {
-            self.deals.card_charge_of(&payment.id).await.ok()??;
+        let Some(page) = self.deals.kept(DealRef::Page, &payment.id).await.ok()? else {
+            self.deals
+                .kept(DealRef::CardCharge, &payment.id)
+                .await
+                .ok()??;
             let info = self.charge_result(&payment.id).await.ok()?;
             if info.response_code != 0 && info.tranzaction_id.is_none() {
                 let lost = self.clock.now_ms() - payment.created_at_ms > TOKEN_CHARGE_LOST_MS;
@@ -109,7 +112,13 @@ impl PaymentGateway for CardCom {
             return Err(cannot("it has expired"));
         }
         self.deals
-            .record_card_charge(&payment.id, PROVIDER, card_token, self.clock.now_ms())
+            .keep(
+                DealRef::CardCharge,
+                &payment.id,
+                PROVIDER,
+                card_token,
+                self.clock.now_ms(),
+            )
             .await?;
         let body = self.charge_body(
             payment,
@@ -166,7 +175,13 @@ impl PaymentGateway for CardCom {
             )
         })?;
         self.deals
-            .record_page(&payment.id, "cardcom", &page, self.clock.now_ms())
+            .keep(
+                DealRef::Page,
+                &payment.id,
+                "cardcom",
+                &page,
+                self.clock.now_ms(),
+            )
             .await?;
         Ok(url)
     }
@@ -207,7 +222,7 @@ impl PaymentGateway for CardCom {
         }
         let Some(deal) = self
             .deals
-            .deal_of(&payment.id)
+            .kept(DealRef::Deal, &payment.id)
             .await?
             .and_then(|d| d.parse::<i64>().ok())
         else {

@@ -34,7 +34,7 @@ use std::time::Duration;
 use kupa_app::error::AppResult;
 use kupa_app::orders::OrderService;
 use kupa_app::orders::{Payment, PaymentStatus, PaymentUpdate};
-use kupa_app::ports::{Clock, PaymentDeals};
+use kupa_app::ports::{Clock, DealRef, PaymentDeals};
 use kupa_app::saved_cards::SavedCardService;
 use serde_json::{Value, json};
 
@@ -217,7 +217,8 @@ impl CardCom {
     /// Keeps a confirmed deal's id, so its refunds can name it.
     pub async fn keep_deal(&self, payment_id: &str, deal_id: i64) -> AppResult<()> {
         self.deals
-            .record_deal(
+            .keep(
+                DealRef::Deal,
                 payment_id,
                 PROVIDER,
                 &deal_id.to_string(),

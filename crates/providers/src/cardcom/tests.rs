@@ -19,16 +19,17 @@ struct NoDeals;
 
 #[async_trait]
 impl PaymentDeals for NoDeals {
-    async fn record_page(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
+    async fn keep(
+        &self,
+        _: DealRef,
+        _: &str,
+        _: &str,
+        _: &str,
+        _: i64,
+    ) -> kupa_app::StoreResult<()> {
         Ok(())
     }
-    async fn page_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
-        Ok(None)
-    }
-    async fn record_deal(&self, _: &str, _: &str, _: &str, _: i64) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn deal_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
+    async fn kept(&self, _: DealRef, _: &str) -> kupa_app::StoreResult<Option<String>> {
         Ok(None)
     }
     async fn refund_made(&self, _: &str, _: &str) -> kupa_app::StoreResult<bool> {
@@ -49,18 +50,6 @@ impl PaymentDeals for NoDeals {
     }
     async fn release_refund_key(&self, _: &str, _: &str) -> kupa_app::StoreResult<()> {
         Ok(())
-    }
-    async fn record_card_charge(
-        &self,
-        _: &str,
-        _: &str,
-        _: &str,
-        _: i64,
-    ) -> kupa_app::StoreResult<()> {
-        Ok(())
-    }
-    async fn card_charge_of(&self, _: &str) -> kupa_app::StoreResult<Option<String>> {
-        Ok(None)
     }
     async fn claim_open_to_ask(
         &self,

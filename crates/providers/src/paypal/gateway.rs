@@ -7,7 +7,7 @@ use kupa_app::error::AppResult;
 use kupa_app::orders::{
     GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentUpdate, payment_codes,
 };
-use kupa_app::ports::MethodOffer;
+use kupa_app::ports::{DealRef, MethodOffer};
 use serde_json::json;
 
 use super::{CURRENCIES, CallError, PROVIDER, PayPal};
@@ -71,7 +71,13 @@ impl PaymentGateway for PayPal {
             )
         })?;
         self.deals
-            .record_page(&payment.id, PROVIDER, &order, self.clock.now_ms())
+            .keep(
+                DealRef::Page,
+                &payment.id,
+                PROVIDER,
+                &order,
+                self.clock.now_ms(),
+            )
             .await?;
         Ok(link)
     }
@@ -83,12 +89,16 @@ impl PaymentGateway for PayPal {
         if self.deals.refund_made(&payment.id, &refund.key).await? {
             return Ok(());
         }
-        let capture = self.deals.deal_of(&payment.id).await?.ok_or_else(|| {
-            AppError::rejected(
-                ErrorCode::PaymentError,
-                "no PayPal capture is known for this payment",
-            )
-        })?;
+        let capture = self
+            .deals
+            .kept(DealRef::Deal, &payment.id)
+            .await?
+            .ok_or_else(|| {
+                AppError::rejected(
+                    ErrorCode::PaymentError,
+                    "no PayPal capture is known for this payment",
+                )
+            })?;
         if let Err(e) = self
             .refund_capture(
                 &capture,

@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kupa_app::orders::{Payment, PaymentStatus, PaymentUpdate, payment_codes};
-use kupa_app::ports::{Clock, PaymentDeals};
+use kupa_app::ports::{Clock, DealRef, PaymentDeals};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -311,7 +311,7 @@ impl PayPal {
     pub async fn settle(&self, p: &Payment) -> Result<Option<PaymentUpdate>, SettleError> {
         let Some(order_id) = self
             .deals
-            .page_of(&p.id)
+            .kept(DealRef::Page, &p.id)
             .await
             .map_err(|e| SettleError::Call(CallError::NoResponse(e.to_string())))?
         else {
@@ -363,7 +363,13 @@ impl PayPal {
         };
         if update.status == PaymentStatus::Authorized {
             self.deals
-                .record_deal(&p.id, PROVIDER, &capture_id, self.clock.now_ms())
+                .keep(
+                    DealRef::Deal,
+                    &p.id,
+                    PROVIDER,
+                    &capture_id,
+                    self.clock.now_ms(),
+                )
                 .await
                 .map_err(|e| SettleError::Call(CallError::NoResponse(e.to_string())))?;
         }

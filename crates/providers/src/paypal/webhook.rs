@@ -21,6 +21,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use kupa_app::orders::{OrderService, PaymentUpdate};
+use kupa_app::ports::DealRef;
 use serde_json::Value;
 
 use super::{PayPal, SettleError, WEBHOOK_PATH};
@@ -134,7 +135,7 @@ async fn received(State(w): State<Webhook>, headers: HeaderMap, body: Bytes) -> 
         }
     };
     // The event's order must be the one opened for the payment.
-    let opened = match w.paypal.deals.page_of(&payment.id).await {
+    let opened = match w.paypal.deals.kept(DealRef::Page, &payment.id).await {
         Ok(o) => o,
         Err(e) => {
             tracing::error!(payment = %payment.id, error = %e, "the payment's PayPal order could not be read");

@@ -7,7 +7,7 @@ use kupa_app::error::AppResult;
 use kupa_app::orders::{
     GatewayRefund, Payment, PaymentGateway, PaymentMethod, PaymentUpdate, payment_codes,
 };
-use kupa_app::ports::MethodOffer;
+use kupa_app::ports::{DealRef, MethodOffer};
 use serde_json::json;
 
 use super::{CURRENCIES, CallError, PayU};
@@ -81,7 +81,7 @@ impl PaymentGateway for PayU {
 
     /// The status query for the payment's PayU order: its word when it has one.
     async fn ask_provider(&self, payment: &Payment) -> Option<PaymentUpdate> {
-        let order_id = self.deals.page_of(&payment.id).await.ok()??;
+        let order_id = self.deals.kept(DealRef::Page, &payment.id).await.ok()??;
         let order = match self.order(&order_id).await {
             Ok(o) => o,
             Err(e) => {
@@ -98,14 +98,18 @@ impl PaymentGateway for PayU {
         if self.deals.refund_made(&payment.id, &refund.key).await? {
             return Ok(());
         }
-        let order_id = match self.deals.deal_of(&payment.id).await? {
+        let order_id = match self.deals.kept(DealRef::Deal, &payment.id).await? {
             Some(o) => o,
-            None => self.deals.page_of(&payment.id).await?.ok_or_else(|| {
-                AppError::rejected(
-                    ErrorCode::PaymentError,
-                    "no PayU order is known for this payment",
-                )
-            })?,
+            None => self
+                .deals
+                .kept(DealRef::Page, &payment.id)
+                .await?
+                .ok_or_else(|| {
+                    AppError::rejected(
+                        ErrorCode::PaymentError,
+                        "no PayU order is known for this payment",
+                    )
+                })?,
         };
         let whole = refund.amount >= payment.amount;
         if let Err(e) = self

@@ -33,7 +33,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use kupa_app::orders::{Payment, PaymentStatus, PaymentUpdate};
-use kupa_app::ports::{Clock, PaymentDeals};
+use kupa_app::ports::{Clock, DealRef, PaymentDeals};
 use serde_json::{Value, json};
 
 use crate::delivery::secret::Secret;
@@ -297,7 +297,7 @@ impl PayU {
             (true, Some(order_id)) => {
                 if let Err(e) = self
                     .deals
-                    .record_page(&p.id, "payu", &order_id, self.clock.now_ms())
+                    .keep(DealRef::Page, &p.id, "payu", &order_id, self.clock.now_ms())
                     .await
                 {
                     tracing::error!(payment = %p.id, error = %e, "PayU's order id could not be kept");
@@ -395,7 +395,13 @@ impl PayU {
         // PayU's order is this payment's: keep its id (once), so that the status query can ask
         // for it even when order create's answer never came.
         self.deals
-            .record_page(&payment.id, "payu", &order.order_id, self.clock.now_ms())
+            .keep(
+                DealRef::Page,
+                &payment.id,
+                "payu",
+                &order.order_id,
+                self.clock.now_ms(),
+            )
             .await
             .map_err(|e| SettleError::Store(e.to_string()))?;
         let Some(update) = update else {
@@ -408,7 +414,13 @@ impl PayU {
                     .map_err(SettleError::Call)?;
             }
             self.deals
-                .record_deal(&payment.id, "payu", &order.order_id, self.clock.now_ms())
+                .keep(
+                    DealRef::Deal,
+                    &payment.id,
+                    "payu",
+                    &order.order_id,
+                    self.clock.now_ms(),
+                )
                 .await
                 .map_err(|e| SettleError::Store(e.to_string()))?;
         }
