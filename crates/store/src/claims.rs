@@ -7,7 +7,7 @@ use kupa_app::model::Claim;
 use kupa_app::ports::{ClaimOp, ClaimStore, SeatAddress};
 use kupa_domain::ids::{PresentationId, SessionId};
 
-use crate::{Db, Pool, db_err, rows};
+use crate::{BeginWrite, Db, db_err, rows};
 
 /// Insert a hold, or take over the row when it is this session's own hold or an expired one.
 /// A sold row, or another session's live hold, is left alone: zero rows affected.
@@ -149,20 +149,12 @@ macro_rules! apply_all {
 
 impl Db {
     async fn apply_batch(&self, ops: &[ClaimOp]) -> StoreResult<Vec<u64>> {
-        match &self.pool {
-            Pool::Sqlite(p) => {
-                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
-                let out = apply_all!(tx, ops);
-                tx.commit().await.map_err(db_err)?;
-                Ok(out)
-            }
-            Pool::Postgres(p) => {
-                let mut tx = p.begin().await.map_err(db_err)?;
-                let out = apply_all!(tx, ops);
-                tx.commit().await.map_err(db_err)?;
-                Ok(out)
-            }
-        }
+        crate::on_pool!(self, |p| {
+            let mut tx = p.begin_write().await.map_err(db_err)?;
+            let out = apply_all!(tx, ops);
+            tx.commit().await.map_err(db_err)?;
+            Ok(out)
+        })
     }
 }
 
@@ -258,43 +250,25 @@ impl ClaimStore for Db {
         expires_at_ms: i64,
     ) -> StoreResult<bool> {
         let places = ordered(places);
-        match &self.pool {
-            Pool::Sqlite(p) => {
-                // IMMEDIATE: take the write lock before reading, so the upserts never meet a busy upgrade.
-                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
-                let ok = hold_all!(
-                    tx,
-                    presentation_id,
-                    &places,
-                    session_id,
-                    now_ms,
-                    expires_at_ms
-                );
-                if ok {
-                    tx.commit().await.map_err(db_err)?
-                } else {
-                    tx.rollback().await.map_err(db_err)?
-                }
-                Ok(ok)
+        // On SQLite, BEGIN IMMEDIATE: the write lock is taken before reading, so the upserts never
+        // meet a busy upgrade.
+        crate::on_pool!(self, |p| {
+            let mut tx = p.begin_write().await.map_err(db_err)?;
+            let ok = hold_all!(
+                tx,
+                presentation_id,
+                &places,
+                session_id,
+                now_ms,
+                expires_at_ms
+            );
+            if ok {
+                tx.commit().await.map_err(db_err)?
+            } else {
+                tx.rollback().await.map_err(db_err)?
             }
-            Pool::Postgres(p) => {
-                let mut tx = p.begin().await.map_err(db_err)?;
-                let ok = hold_all!(
-                    tx,
-                    presentation_id,
-                    &places,
-                    session_id,
-                    now_ms,
-                    expires_at_ms
-                );
-                if ok {
-                    tx.commit().await.map_err(db_err)?
-                } else {
-                    tx.rollback().await.map_err(db_err)?
-                }
-                Ok(ok)
-            }
-        }
+            Ok(ok)
+        })
     }
 
     async fn release(
@@ -304,20 +278,12 @@ impl ClaimStore for Db {
         session_id: &SessionId,
     ) -> StoreResult<u64> {
         let places = ordered(places);
-        match &self.pool {
-            Pool::Sqlite(p) => {
-                let mut tx = p.begin_with("BEGIN IMMEDIATE").await.map_err(db_err)?;
-                let n = release_all!(tx, presentation_id, &places, session_id);
-                tx.commit().await.map_err(db_err)?;
-                Ok(n)
-            }
-            Pool::Postgres(p) => {
-                let mut tx = p.begin().await.map_err(db_err)?;
-                let n = release_all!(tx, presentation_id, &places, session_id);
-                tx.commit().await.map_err(db_err)?;
-                Ok(n)
-            }
-        }
+        crate::on_pool!(self, |p| {
+            let mut tx = p.begin_write().await.map_err(db_err)?;
+            let n = release_all!(tx, presentation_id, &places, session_id);
+            tx.commit().await.map_err(db_err)?;
+            Ok(n)
+        })
     }
 
     async fn extend(

@@ -141,17 +141,7 @@ impl ConfirmationStore for Db {
                 // Only a mail the worker will send keeps its bytes until it is sent; the offline
                 // outbox keeps names and sizes, as it always has.
                 if entry != MailEntry::Recorded {
-                    for (position, a) in m.attachments.iter().enumerate() {
-                        sqlx::query(
-                            "INSERT INTO mail_outbox_attachments (mail_id, position, bytes) VALUES ($1, $2, $3)",
-                        )
-                        .bind(mail_id)
-                        .bind(position as i64)
-                        .bind(a.bytes.as_slice())
-                        .execute(&mut *tx)
-                        .await
-                        .map_err(db_err)?;
-                    }
+                    crate::outbox::keep_attachment_bytes!(tx, mail_id, m);
                 }
             }
             tx.commit().await.map_err(db_err)?;

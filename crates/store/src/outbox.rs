@@ -41,6 +41,25 @@ fn mail(r: &impl Get) -> Result<OutboxMail, sqlx::Error> {
     })
 }
 
+/// Keeps a mail's attachments' bytes beside its outbox row (in the caller's transaction `tx`),
+/// for the worker to send.
+macro_rules! keep_attachment_bytes {
+    ($tx:ident, $mail_id:expr, $mail:expr) => {
+        for (position, a) in $mail.attachments.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO mail_outbox_attachments (mail_id, position, bytes) VALUES ($1, $2, $3)",
+            )
+            .bind($mail_id)
+            .bind(position as i64)
+            .bind(a.bytes.as_slice())
+            .execute(&mut *$tx)
+            .await
+            .map_err($crate::db_err)?;
+        }
+    };
+}
+pub(crate) use keep_attachment_bytes;
+
 /// What the outbox keeps of a mail's attachments, as JSON: names, types and sizes.
 pub(crate) fn attachment_infos(m: &Mail) -> StoreResult<String> {
     let attachments: Vec<AttachmentInfo> = m

@@ -142,17 +142,7 @@ impl Db {
             .await
             .and_then(|r| r.try_get::<i64, _>("id"))
             .map_err(db_err)?;
-            for (position, a) in m.attachments.iter().enumerate() {
-                sqlx::query(
-                    "INSERT INTO mail_outbox_attachments (mail_id, position, bytes) VALUES ($1, $2, $3)",
-                )
-                .bind(id)
-                .bind(position as i64)
-                .bind(a.bytes.as_slice())
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?;
-            }
+            crate::outbox::keep_attachment_bytes!(tx, id, m);
             tx.commit().await.map_err(db_err)?;
             Ok(id)
         })
