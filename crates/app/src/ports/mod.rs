@@ -89,13 +89,13 @@ pub trait CatalogueStore: Send + Sync {
     -> StoreResult<Vec<(Member, Membership)>>;
     /// The system voucher classes, in their order (issue 14).
     async fn system_voucher_classes(&self)
-    -> StoreResult<Vec<crate::vouchers::SystemVoucherClass>>;
+    -> StoreResult<Vec<crate::vouchers::model::SystemVoucherClass>>;
     /// The donations, in their order (issue 14).
-    async fn donations(&self) -> StoreResult<Vec<crate::vouchers::Donation>>;
+    async fn donations(&self) -> StoreResult<Vec<crate::vouchers::model::Donation>>;
     /// Every membership, on sale or not, by its sort then id (issue 15).
     async fn memberships(&self) -> StoreResult<Vec<Membership>>;
     /// Membership seasons to enrol in (issue 15, decision 0040), by id.
-    async fn seasons(&self) -> StoreResult<Vec<crate::memberships::Season>>;
+    async fn seasons(&self) -> StoreResult<Vec<crate::memberships::seasons::Season>>;
     /// A number every load or import of the catalogue raises (decision 0049): a node whose
     /// cached catalogue was read at another number reads it again.
     async fn catalogue_version(&self) -> StoreResult<i64> {
