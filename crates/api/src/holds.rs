@@ -176,7 +176,7 @@ pub struct PayHoldBody {
 #[utoipa::path(post, operation_id = "payHold", path = "/reservations/{id}/pay", tag = "customer",
     params(("id" = String, Path, description = "The hold's reservation identifier")),
     request_body = PayHoldBody,
-    responses((status = 200, description = "Where to pay", body = crate::cart::PaymentFormResponse),
+    responses((status = 200, description = "Where to pay", body = crate::dto::cart::PaymentFormResponse),
               (status = 400, description = "recaptcha", body = ErrorBody),
               (status = 401, description = "loginError: not logged in", body = ErrorBody),
               (status = 404, description = "notFound: no such hold, or not this customer's", body = ErrorBody),
@@ -187,7 +187,7 @@ async fn pay_hold(
     session: BuyerSession,
     Path(id): Path<String>,
     Json(body): Json<PayHoldBody>,
-) -> ApiResult<axum::Json<crate::cart::PaymentFormResponse>> {
+) -> ApiResult<axum::Json<crate::dto::cart::PaymentFormResponse>> {
     let method = match body.method.as_deref() {
         None => PaymentMethod::Card,
         Some(m) => PaymentMethod::parse(m)
@@ -223,7 +223,7 @@ async fn pay_hold(
         )
         .await?;
     let now = state.orders.now_ms();
-    Ok(axum::Json(crate::cart::PaymentFormResponse {
+    Ok(axum::Json(crate::dto::cart::PaymentFormResponse {
         payment_form_url: url,
         paid: payment.status == kupa_app::orders::PaymentStatus::Captured,
         payment_identifier: payment.id,
@@ -265,8 +265,8 @@ pub(crate) async fn commit_hold(
     state: &AppState,
     session: &BuyerSession,
     presentation_id: i64,
-    body: &crate::cart::CommitBody,
-) -> ApiResult<axum::Json<crate::cart::CommitResponse>> {
+    body: &crate::dto::cart::CommitBody,
+) -> ApiResult<axum::Json<crate::dto::cart::CommitResponse>> {
     let order = state
         .orders
         .make_hold(
@@ -276,7 +276,7 @@ pub(crate) async fn commit_hold(
             body.recaptcha_token.as_deref().unwrap_or_default(),
         )
         .await?;
-    Ok(axum::Json(crate::cart::CommitResponse {
+    Ok(axum::Json(crate::dto::cart::CommitResponse {
         reservation_identifier: order.id.into_string(),
         ticket_identifiers: Vec::new(),
         reservation_number: order.reservation_number,

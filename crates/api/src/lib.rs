@@ -4,9 +4,11 @@
 //! them beside [`router`] and wraps both in [`with_site_layers`].
 
 mod bounds;
+mod buyer_session;
 mod captcha_call;
 mod cart;
 mod catalogue;
+mod client_address;
 mod client_errors;
 mod contact_change;
 mod customer;
@@ -37,6 +39,7 @@ pub mod seat_event_hub;
 mod seat_status;
 mod seats;
 pub mod session;
+mod session_key;
 pub mod staff;
 pub mod state;
 mod test_mode;

@@ -14,6 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::dto::cart::MembershipSeatDto;
 use crate::enroll::{
     EnrollSeatplanResponse, SeasonPresentationDto, SelectionsResponse, presentation_dtos,
     selections,
@@ -50,27 +51,6 @@ impl MembershipSeatsDto {
             presentations: presentation_dtos(open),
         }
     }
-}
-
-/// A seat an order sold with its membership, with its screening.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct MembershipSeatDto {
-    pub presentation_id: i64,
-    pub feature_name: String,
-    pub feature_name_en: String,
-    /// UTC.
-    pub date_time: String,
-    pub venue_name: String,
-    pub venue_name_en: String,
-    pub section_id: i64,
-    pub section_name: String,
-    pub section_name_en: String,
-    pub row_name: String,
-    pub seat_name: String,
-    /// The seat's e-document (`GET /edocument/{documentKey}`, the page `/edocument/{documentKey}`):
-    /// its QR is what the door scans.
-    pub document_key: String,
 }
 
 /// The seats a membership order sells (`[]` for any other order, and for a membership without

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use axum::extract::State;
 use kupa_app::memberships::{
-    self, MembershipChoice, OrderMember, PriceChoice, TopUpChoice, currency_of, prices_of, value_of,
+    self, MembershipChoice, PriceChoice, TopUpChoice, currency_of, prices_of, value_of,
 };
 use kupa_app::model::{Membership, ReferencePrompt};
 use kupa_app::orders::Order;
@@ -316,45 +316,6 @@ impl PricedMembership {
                 reference2: m.reference2.clone(),
                 valid_from: m.valid_from.clone(),
                 valid_to: m.valid_to.clone(),
-            })
-            .collect()
-    }
-}
-
-/// A member a paid order made (or topped up), as it is now.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct IssuedMember {
-    /// 8 digits: what the member types as membershipLoyaltyId and logs in with.
-    pub member_number: String,
-    pub membership_id: i64,
-    pub membership_type_id: i64,
-    pub name: String,
-    pub name_en: String,
-    /// Agorot (a series' balance; 0 for other memberships), after this order.
-    pub balance: i64,
-    /// First and last day (Asia/Jerusalem, YYYY-MM-DD, inclusive).
-    pub start_date: String,
-    pub end_date: String,
-    /// True: this order topped up an existing member (its days unchanged, `balance` the new
-    /// total); false: this order made the member.
-    pub top_up: bool,
-}
-
-impl IssuedMember {
-    pub fn of(members: &[OrderMember]) -> Vec<IssuedMember> {
-        members
-            .iter()
-            .map(|m| IssuedMember {
-                member_number: m.member_number.clone(),
-                membership_id: m.membership_id,
-                membership_type_id: m.membership_type_id,
-                name: m.name.clone(),
-                name_en: m.name_en.clone(),
-                balance: m.balance.minor(),
-                start_date: m.start_date.clone(),
-                end_date: m.end_date.clone(),
-                top_up: m.top_up,
             })
             .collect()
     }

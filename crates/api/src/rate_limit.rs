@@ -8,17 +8,16 @@
 //! the limit, which is still a limit. Configured by `KUPA_RATE_LIMITS` (docs/configuration.md).
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::buyer_session::BuyerSession;
 use crate::error::ApiError;
-use crate::session::BuyerSession;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Class {
@@ -333,33 +332,6 @@ impl RateLimiter {
         b.at = now;
         f(b, rule)
     }
-}
-
-/// The client's address: the connection's peer, or (behind a trusted load balancer,
-/// `KUPA_TRUST_FORWARDED_FOR`) the last address the balancer added to X-Forwarded-For.
-pub(crate) fn address_of(parts: &axum::http::request::Parts, trust_forwarded_for: bool) -> String {
-    address_from(&parts.headers, &parts.extensions, trust_forwarded_for)
-}
-
-fn address_from(
-    headers: &axum::http::HeaderMap,
-    extensions: &axum::http::Extensions,
-    trust_forwarded_for: bool,
-) -> String {
-    if trust_forwarded_for
-        && let Some(last) = headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.rsplit(',').next())
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-    {
-        return last.to_owned();
-    }
-    extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip().to_string())
-        .unwrap_or_else(|| "unknown".into())
 }
 
 /// What the limits layer works with: the node's buckets (the client's address comes with the

@@ -11,19 +11,20 @@
 //! - A state-changing call whose `Origin` is another site's is refused (`forbidden`): the
 //!   cookies ride along on cross-site requests, the `Origin` check is what stops them.
 
-use axum::extract::{FromRequestParts, Request, State};
+use axum::extract::{Request, State};
 use axum::http::header::{COOKIE, HOST, ORIGIN, SET_COOKIE};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use hmac::{Hmac, KeyInit, Mac};
 use kupa_app::ErrorCode;
 use kupa_domain::ids::{SessionId, Token};
 use rand::Rng;
-use sha2::Sha256;
 
 use crate::error::ApiError;
+
+pub use crate::buyer_session::BuyerSession;
+pub use crate::session_key::SessionKey;
 
 pub const COOKIE_NAME: &str = "kupa_uuid";
 pub const LOGIN_COOKIE_NAME: &str = "kupa_login";
@@ -32,99 +33,6 @@ pub const HEADER_NAME: &str = "uuid";
 const MAX_AGE_SECONDS: u32 = 30 * 24 * 3600;
 /// The login cookie lives as long as the login does (`accounts::LOGIN_TTL_MS`).
 const LOGIN_MAX_AGE_SECONDS: i64 = kupa_app::accounts::LOGIN_TTL_MS / 1000;
-
-/// The key that signs buyer session ids: shared by every node (drawn once and kept in the
-/// database, see the wiring); never printed.
-#[derive(Clone)]
-pub struct SessionKey([u8; 32]);
-
-impl std::fmt::Debug for SessionKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SessionKey(***)")
-    }
-}
-
-impl SessionKey {
-    pub fn new(bytes: [u8; 32]) -> SessionKey {
-        SessionKey(bytes)
-    }
-
-    /// The fixed key of the in-process tests (their buyers are signed with it).
-    pub fn for_tests() -> SessionKey {
-        SessionKey(*b"kupa test session key, not real!")
-    }
-
-    /// A key of its own, for a process that keeps no database secret (never shared by nodes).
-    pub fn random() -> SessionKey {
-        SessionKey(rand::rng().random())
-    }
-
-    fn tag(&self, random_hex: &str) -> String {
-        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.0)
-            .expect("HMAC takes a key of any length");
-        mac.update(b"kupa buyer session ");
-        mac.update(random_hex.as_bytes());
-        let tag = mac.finalize().into_bytes();
-        let mut half = [0u8; 16];
-        half.copy_from_slice(&tag[..16]);
-        Token::from_bytes(half).to_string()
-    }
-
-    /// A new buyer session id from these 16 random bytes.
-    pub fn sign(&self, random: [u8; 16]) -> String {
-        let random = Token::from_bytes(random).to_string();
-        let tag = self.tag(&random);
-        format!("{random}{tag}")
-    }
-
-    /// A new buyer session id.
-    pub fn mint(&self) -> String {
-        self.sign(rand::rng().random())
-    }
-
-    /// True when the server signed this id (the exact shape, and the tag in constant time).
-    pub fn verify(&self, id: &str) -> bool {
-        if id.len() != 64 {
-            return false;
-        }
-        let (random, tag) = id.split_at(32);
-        if Token::parse(random).is_none() || Token::parse(tag).is_none() {
-            return false;
-        }
-        let expected = self.tag(random);
-        expected
-            .bytes()
-            .zip(tag.bytes())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            == 0
-    }
-}
-
-/// The buyer session of a request, its login (when the HttpOnly login cookie came with it) and
-/// the client's address (for the limits that follow the buyer across sessions).
-#[derive(Debug, Clone)]
-pub struct BuyerSession {
-    id: SessionId,
-    login: Option<String>,
-    address: String,
-}
-
-impl BuyerSession {
-    pub fn id(&self) -> &SessionId {
-        &self.id
-    }
-
-    /// The id of the login the request carries (the `kupa_login` cookie), if any. Whether it is a
-    /// live login is the accounts' question.
-    pub fn login(&self) -> Option<&str> {
-        self.login.as_deref()
-    }
-
-    /// The client's address, as the limits see it.
-    pub fn address(&self) -> &str {
-        &self.address
-    }
-}
 
 impl BuyerSession {
     /// The buyer as the limits that follow them see it: the address and the logged-in customer.
@@ -138,7 +46,7 @@ impl BuyerSession {
             .await?
             .map(|a| a.customer.id);
         Ok(kupa_app::booking::Holder {
-            address: self.address.clone(),
+            address: self.address().to_owned(),
             customer_id,
         })
     }
@@ -268,12 +176,12 @@ pub async fn middleware(State(gate): State<SessionGate>, request: Request, next:
     let id = from_cookie
         .or(from_header)
         .unwrap_or_else(|| gate.key.mint());
-    let address = crate::rate_limit::address_of(&parts, gate.trust_forwarded_for);
-    parts.extensions.insert(BuyerSession {
-        id: SessionId::new(id.clone()),
+    let address = crate::client_address::address_of(&parts, gate.trust_forwarded_for);
+    parts.extensions.insert(BuyerSession::new(
+        SessionId::new(id.clone()),
         login,
         address,
-    });
+    ));
     // Behind a TLS-terminating load balancer the cookies must be Secure.
     let https = parts
         .headers
@@ -315,22 +223,6 @@ pub async fn middleware(State(gate): State<SessionGate>, request: Request, next:
         }
     }
     response
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for BuyerSession {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        parts
-            .extensions
-            .get::<BuyerSession>()
-            .cloned()
-            .ok_or_else(|| {
-                ApiError::from(kupa_app::AppError::internal(
-                    "session middleware not installed",
-                ))
-            })
-    }
 }
 
 #[cfg(test)]

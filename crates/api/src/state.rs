@@ -80,7 +80,7 @@ pub struct ApiSettings {
     /// (behind a trusted load balancer only).
     pub trust_forwarded_for: bool,
     /// Signs the buyer session ids; shared by the nodes (the wiring reads it from the database).
-    pub session_key: crate::session::SessionKey,
+    pub session_key: crate::session_key::SessionKey,
     /// Seats held per address and per customer across sessions, and the ceiling of a session's
     /// holds (KUPA_HOLD_LIMITS).
     pub hold_limits: kupa_app::booking::HoldLimits,
@@ -197,7 +197,7 @@ impl Default for ApiSettings {
             link_key: LinkKey::random(),
             rate_limits: crate::rate_limit::RateLimits::default(),
             trust_forwarded_for: false,
-            session_key: crate::session::SessionKey::random(),
+            session_key: crate::session_key::SessionKey::random(),
             hold_limits: kupa_app::booking::HoldLimits::default(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_event_streams_per_address: DEFAULT_MAX_EVENT_STREAMS_PER_ADDRESS,

@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::dto::cart::IssuedVoucher;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Json, Path};
 use crate::session::BuyerSession;
@@ -174,44 +175,6 @@ impl PricedDonation {
     }
 }
 
-/// A voucher sold: what its buyer types (or scans) to redeem it.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct IssuedVoucher {
-    /// The voucher's reference (spec: Reference).
-    pub reference: String,
-    pub system_voucher_id: i64,
-    pub name: String,
-    pub name_en: String,
-    pub price: i64,
-    pub value: Option<i64>,
-    pub benefit_tickets: Option<i64>,
-    pub valid_from: String,
-    pub valid_to: String,
-}
-
-impl IssuedVoucher {
-    pub fn of(o: &Order) -> Vec<IssuedVoucher> {
-        if o.status != kupa_app::orders::OrderStatus::Paid {
-            return Vec::new();
-        }
-        o.system_vouchers
-            .iter()
-            .map(|v| IssuedVoucher {
-                reference: v.reference.clone(),
-                system_voucher_id: v.class_id,
-                name: v.name.clone(),
-                name_en: v.name_en.clone(),
-                price: v.price.minor(),
-                value: v.value.map(Money::minor),
-                benefit_tickets: v.benefit_tickets,
-                valid_from: v.valid_from.clone(),
-                valid_to: v.valid_to.clone(),
-            })
-            .collect()
-    }
-}
-
 // ---- The calls
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -274,13 +237,13 @@ pub struct GiftOrderResponse {
     pub system_vouchers: Vec<IssuedVoucher>,
     pub donations: Vec<PricedDonation>,
     /// A voucher order's prepaid products, collected with its first voucher (decision 0035).
-    pub products: Vec<crate::cart::PricedProduct>,
+    pub products: Vec<crate::dto::cart::PricedProduct>,
     /// A membership order's members, as they are now (`[]` for other orders; decision 0037).
-    pub members: Vec<crate::memberships::IssuedMember>,
+    pub members: Vec<crate::dto::cart::IssuedMember>,
     /// A children's voucher order's waiver, masked (decision 0041); null for other orders.
     pub waiver: Option<crate::waivers::MaskedWaiverDto>,
     /// A seated membership's seats (decision 0043); `[]` for other orders.
-    pub seats: Vec<crate::membership_seats::MembershipSeatDto>,
+    pub seats: Vec<crate::dto::cart::MembershipSeatDto>,
 }
 
 /// A paid voucher, donation or membership order, for its buyer (the session that paid it, or the customer
@@ -375,8 +338,8 @@ impl GiftOrderResponse {
             } else {
                 Vec::new()
             },
-            products: crate::cart::PricedProduct::of(o),
-            members: crate::memberships::IssuedMember::of(members),
+            products: crate::dto::cart::PricedProduct::of(o),
+            members: crate::dto::cart::IssuedMember::of(members),
             waiver: None,
             seats: Vec::new(),
         }

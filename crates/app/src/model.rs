@@ -549,7 +549,7 @@ pub struct CatalogueData {
     pub integrations: Vec<Integration>,
     pub ticket_codes: Vec<TicketCode>,
     pub ref_prompt_options: Vec<RefPromptOption>,
-    pub system_voucher_classes: Vec<crate::vouchers::SystemVoucherClass>,
-    pub donations: Vec<crate::vouchers::Donation>,
-    pub seasons: Vec<crate::memberships::Season>,
+    pub system_voucher_classes: Vec<crate::vouchers::model::SystemVoucherClass>,
+    pub donations: Vec<crate::vouchers::model::Donation>,
+    pub seasons: Vec<crate::memberships::seasons::Season>,
 }

@@ -115,6 +115,7 @@ mod outbox_queue;
 mod payment_deals;
 mod prices;
 mod programme;
+mod programme_macros;
 mod programme_screenings;
 mod rows;
 mod sales_switches;

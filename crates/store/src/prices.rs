@@ -13,7 +13,7 @@ use kupa_app::prices::{
 };
 use kupa_app::programme::{Change, NewPriceChange, PriceStore, Scheduled};
 
-use crate::programme::bump_version;
+use crate::programme_macros::bump_version;
 use crate::rows::Get;
 use crate::{BeginWrite, Db, db_err};
 

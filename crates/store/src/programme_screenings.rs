@@ -10,7 +10,7 @@ use kupa_app::programme::*;
 use kupa_app::sales_switches::SaleChannel;
 use kupa_domain::ids::PresentationId;
 
-use crate::programme::{bump_version, record, snapshot};
+use crate::programme_macros::{bump_version, record, snapshot};
 use crate::rows::Get;
 use crate::{BeginWrite, Db, Pool, db_err};
 

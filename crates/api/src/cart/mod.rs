@@ -4,9 +4,9 @@
 
 mod payment;
 
+pub use crate::dto::cart::{CommitBody, CommitResponse, PaymentFormResponse, PricedProduct};
 use kupa_domain::ids::PresentationId;
 use kupa_domain::money::Money;
-pub use payment::{CommitBody, CommitResponse, PaymentFormResponse};
 
 use axum::extract::State;
 use kupa_app::customer_info::CustomerInfo;
@@ -196,33 +196,6 @@ pub struct PricedTicket {
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct PricedProduct {
-    pub id: i64,
-    pub name: String,
-    pub name_en: String,
-    pub quantity: i64,
-    pub unit_price: i64,
-    pub amount: i64,
-}
-
-impl PricedProduct {
-    pub fn of(o: &kupa_app::orders::Order) -> Vec<PricedProduct> {
-        o.products
-            .iter()
-            .map(|p| PricedProduct {
-                id: p.product_id,
-                name: p.name.clone(),
-                name_en: p.name_en.clone(),
-                quantity: p.quantity,
-                unit_price: p.unit_price.minor(),
-                amount: (p.unit_price * p.quantity).minor(),
-            })
-            .collect()
-    }
-}
-
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct PricedCartDto {
     /// The cart's first presentation.
     pub presentation_id: i64,
@@ -258,7 +231,7 @@ pub struct PricedCartDto {
     pub member_balance_total: i64,
     /// A seated membership's seats, one in each screening of its season (decision 0043); `[]`
     /// for other orders (a ticket order's seats are its `tickets`).
-    pub seats: Vec<crate::membership_seats::MembershipSeatDto>,
+    pub seats: Vec<crate::dto::cart::MembershipSeatDto>,
 }
 
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

@@ -50,22 +50,6 @@ pub struct PaymentFormQuery {
     pub auth_profile_id: Option<i64>,
 }
 
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PaymentFormResponse {
-    /// The gateway's page for this payment (open it in the payment dialog).
-    #[serde(rename = "paymentFormURL")]
-    pub payment_form_url: String,
-    pub payment_identifier: String,
-    /// True when vouchers paid the whole order: nothing to pay at the gateway; commit next.
-    pub paid: bool,
-    pub amount: i64,
-    pub currency: String,
-    /// The holds now last until this time: the payment window.
-    pub expires_at: String,
-    pub server_time: String,
-}
-
 /// Starts paying the buyer's priced cart: the holds get the payment window, and the gateway a payment.
 #[utoipa::path(get, operation_id = "paymentForm", path = "/payment/form/{locale}", tag = "order",
     params(("locale" = String, Path, pattern = r"^(he|en|ru|ar|pl|sk|ro|bg|cs|hu)$", description = "An enabled locale: he, en, ru, ar, pl, sk, ro, bg, cs or hu"), PaymentFormQuery),
@@ -132,19 +116,6 @@ pub(super) async fn payment_form(
     }))
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CommitBody {
-    pub cart: CommitCart,
-    #[serde(default)]
-    #[schema(max_length = 2000)]
-    pub recaptcha_token: Option<String>,
-    /// The mini-site the order was priced through (422 `formValidation` when it was not).
-    #[serde(default)]
-    #[schema(max_length = 200)]
-    pub mini_site_url: Option<String>,
-}
-
 /// Which of the session's carts a call means: a ticket order by its presentation, the others by
 /// their order type.
 fn cart_key(presentation_id: Option<i64>, order_type: Option<&str>) -> ApiResult<CartKey> {
@@ -157,58 +128,6 @@ fn cart_key(presentation_id: Option<i64>, order_type: Option<&str>) -> ApiResult
         )
         .into()),
     }
-}
-
-/// The cart as the commit repeats it; the server trusts only its own priced order.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CommitCart {
-    /// The cart's presentations; the first finds the session's order (which holds them all).
-    /// Empty for a voucher or donation order.
-    #[serde(default)]
-    #[schema(max_items = 10)]
-    pub presentations: Vec<CommitPresentation>,
-    /// A voucher order's vouchers, as sent to POST /cart (only their presence counts: the server
-    /// commits its own priced order).
-    #[serde(default)]
-    #[schema(max_items = 10)]
-    pub vouchers: Option<Vec<serde_json::Value>>,
-    /// A donation order's donations, as sent to POST /cart.
-    #[serde(default)]
-    #[schema(max_items = 10)]
-    pub donations: Option<Vec<serde_json::Value>>,
-    /// A membership order's memberships, as sent to POST /cart.
-    #[serde(default)]
-    #[schema(max_items = 10)]
-    pub memberships: Option<Vec<serde_json::Value>>,
-    /// An unpaid hold instead of a paid order ("reserve and pay later"; a logged-in member only;
-    /// see GET /reservations/{id}/hold and POST /reservations/{id}/pay).
-    #[serde(default)]
-    pub is_hold: bool,
-}
-
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CommitPresentation {
-    pub presentation_id: i64,
-}
-
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct CommitResponse {
-    pub reservation_identifier: String,
-    /// The tickets' e-document keys, line order.
-    pub ticket_identifiers: Vec<String>,
-    pub reservation_number: String,
-    /// A voucher order's vouchers, with their references (empty for other orders).
-    pub system_vouchers: Vec<crate::vouchers::IssuedVoucher>,
-    /// A membership order's members: each new member (with its number) and each member topped
-    /// up, as they are after the payment (empty for other orders).
-    pub members: Vec<crate::memberships::IssuedMember>,
-    /// A seated membership's seats (decision 0043); `[]` for other orders.
-    pub seats: Vec<crate::membership_seats::MembershipSeatDto>,
-    /// Always null on success.
-    pub error: Option<String>,
 }
 
 /// The buyer's commit after paying: the reservation, once. The same finalisation the gateway's
@@ -272,10 +191,8 @@ pub(super) async fn commit(
             .map(|t| t.document_key.clone())
             .collect(),
         reservation_number: order.reservation_number.clone(),
-        system_vouchers: crate::vouchers::IssuedVoucher::of(&order),
-        members: crate::memberships::IssuedMember::of(
-            &state.orders.members_of_order(&order).await?,
-        ),
+        system_vouchers: crate::dto::cart::IssuedVoucher::of(&order),
+        members: crate::dto::cart::IssuedMember::of(&state.orders.members_of_order(&order).await?),
         seats: crate::membership_seats::order_seats(&state, &order).await?,
         error: None,
     }))

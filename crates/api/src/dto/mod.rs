@@ -10,6 +10,7 @@ use kupa_domain::time::ms_to_rfc3339;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+pub(crate) mod cart;
 mod seats;
 
 pub use seats::*;

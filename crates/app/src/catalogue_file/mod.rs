@@ -12,6 +12,7 @@ use crate::model::*;
 mod checks;
 mod gifts;
 pub mod import;
+pub mod import_plan;
 
 use checks::check_references;
 

@@ -6,7 +6,7 @@
 
 mod enroll;
 mod enrollment_rules;
-mod seasons;
+pub mod seasons;
 mod seated;
 pub use enroll::*;
 pub use enrollment_rules::*;

@@ -8,7 +8,7 @@
 use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 
-use super::model::{Order, OrderKind, OrderTicket};
+use super::model::{Order, OrderKind, OrderTicket, Shortfall};
 
 /// One point for every ₪10 paid with money, unless configured otherwise.
 pub const DEFAULT_AGOROT_PER_POINT: i64 = 1000;
@@ -118,20 +118,6 @@ pub fn points_kept(
     }
     // i128: points × agorot stays exact for any order.
     ((earned as i128 * kept_after.minor() as i128) / kept_before.minor() as i128) as i64
-}
-
-/// Why a cart could not be kept: what it would spend is already promised to other live orders
-/// (or spent). The first one found, in lock order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Shortfall {
-    /// A voucher's balance, less what live pending orders reserved, is below what this cart
-    /// wants of it (normalised code).
-    VoucherBalance { code: String },
-    /// A member's points, less what live pending orders reserved, are below the points tickets'.
-    Points { member_number: String },
-    /// A series pass's balance, less what live pending orders reserved, is below its pass
-    /// tickets'.
-    PassBalance { member_number: String },
 }
 
 #[cfg(test)]

@@ -51,35 +51,6 @@ pub struct SeatChangeWindow {
     pub until_ms: i64,
 }
 
-/// One ticket to move: the order's line, its presentation, its seat now and the seat it moves to,
-/// with the new seat's names and the line's new e-document key (the old ticket stops admitting).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SeatMove {
-    pub line: i64,
-    pub presentation_id: PresentationId,
-    pub from: SeatAddress,
-    pub to: SeatAddress,
-    pub section_name: String,
-    pub section_name_en: String,
-    pub row_name: String,
-    pub seat_name: String,
-    pub document_key: String,
-}
-
-/// Why the store moved nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MoveRefusal {
-    /// The order is not (or no longer) paid.
-    NotPaid,
-    /// The order changed since the buyer read it: another payment, or a moved or cancelled ticket.
-    Stale,
-    /// The new seat is sold, or held by another buyer.
-    SeatTaken {
-        presentation_id: PresentationId,
-        seat: SeatAddress,
-    },
-}
-
 /// A ticket of the request: which seat of the order, and where to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeatChange {

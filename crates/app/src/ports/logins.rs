@@ -187,7 +187,7 @@ pub trait CredentialStore: Send + Sync {
     async fn order_by_reservation_number(
         &self,
         reservation_number: &str,
-    ) -> StoreResult<Option<crate::orders::Order>>;
+    ) -> StoreResult<Option<crate::orders::model::Order>>;
     /// Puts a guest order into the customer's account unless it is in one; true when it did.
     async fn claim_order(&self, order_id: &str, customer_id: i64) -> StoreResult<bool>;
     /// Notes that the order's mobile number was proven by an SMS code in its checkout.

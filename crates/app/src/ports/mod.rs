@@ -5,10 +5,11 @@ use async_trait::async_trait;
 
 use crate::error::{AppResult, StoreResult};
 use crate::model::*;
-use crate::orders::model::{CartKey, Finalised, Order, Payment, PaymentMethod, PaymentUpdate};
-use crate::orders::{
-    CancelRefusal, CancelRequest, Cancellation, CancellationFee, GatewayRefund, MoveRefusal,
-    Refund, SeatMove,
+use crate::orders::cancel::ledger::{Cancellation, Refund};
+use crate::orders::cancel::terms::{CancelRefusal, CancelRequest, CancellationFee};
+use crate::orders::model::{
+    CartKey, Finalised, GatewayRefund, MoveRefusal, Order, Payment, PaymentMethod, PaymentUpdate,
+    SeatMove,
 };
 
 mod captcha;
@@ -42,7 +43,7 @@ pub trait CatalogueStore: Send + Sync {
     }
     /// Every scheduled price and service charge change (decision 0070); [`crate::prices`] says
     /// which is in force for a screening.
-    async fn price_changes(&self) -> StoreResult<crate::prices::PriceChanges> {
+    async fn price_changes(&self) -> StoreResult<crate::prices::changes::PriceChanges> {
         Ok(Default::default())
     }
     async fn presentation(&self, id: PresentationId) -> StoreResult<Option<PresentationView>>;
@@ -88,14 +89,15 @@ pub trait CatalogueStore: Send + Sync {
     async fn members_of_customer(&self, customer_id: i64)
     -> StoreResult<Vec<(Member, Membership)>>;
     /// The system voucher classes, in their order (issue 14).
-    async fn system_voucher_classes(&self)
-    -> StoreResult<Vec<crate::vouchers::SystemVoucherClass>>;
+    async fn system_voucher_classes(
+        &self,
+    ) -> StoreResult<Vec<crate::vouchers::model::SystemVoucherClass>>;
     /// The donations, in their order (issue 14).
-    async fn donations(&self) -> StoreResult<Vec<crate::vouchers::Donation>>;
+    async fn donations(&self) -> StoreResult<Vec<crate::vouchers::model::Donation>>;
     /// Every membership, on sale or not, by its sort then id (issue 15).
     async fn memberships(&self) -> StoreResult<Vec<Membership>>;
     /// Membership seasons to enrol in (issue 15, decision 0040), by id.
-    async fn seasons(&self) -> StoreResult<Vec<crate::memberships::Season>>;
+    async fn seasons(&self) -> StoreResult<Vec<crate::memberships::seasons::Season>>;
     /// A number every load or import of the catalogue raises (decision 0049): a node whose
     /// cached catalogue was read at another number reads it again.
     async fn catalogue_version(&self) -> StoreResult<i64> {
@@ -115,7 +117,7 @@ pub trait CatalogueImportStore: Send + Sync {
     /// returns (writing nothing) those that now have.
     async fn apply_import(
         &self,
-        plan: &crate::catalogue_file::import::ImportPlan,
+        plan: &crate::catalogue_file::import_plan::ImportPlan,
     ) -> StoreResult<Vec<i64>>;
 }
 
@@ -252,7 +254,7 @@ pub trait OrderStore: Send + Sync {
         &self,
         order: &Order,
         now_ms: i64,
-    ) -> StoreResult<Result<(), crate::orders::Shortfall>>;
+    ) -> StoreResult<Result<(), crate::orders::model::Shortfall>>;
     /// Agorot of a voucher's balance held by live pending orders of other sessions (decision 0036).
     async fn voucher_held_by_others(
         &self,
@@ -296,7 +298,7 @@ pub trait OrderStore: Send + Sync {
         id: &str,
         update: &PaymentUpdate,
         now_ms: i64,
-    ) -> StoreResult<Option<(Payment, crate::orders::PaymentMove)>>;
+    ) -> StoreResult<Option<(Payment, crate::orders::model::PaymentMove)>>;
     /// In one transaction: the order's held seats become sold (each must still be held by the
     /// order's session, live), the order becomes paid and the payment captured, and the session's
     /// checkout on the presentation ends (its next hold starts a new one). Safe to run twice.

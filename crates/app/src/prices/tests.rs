@@ -1,3 +1,6 @@
+use jiff::civil::Date;
+use kupa_domain::money::Money;
+
 use super::*;
 use crate::model::PresentationId;
 

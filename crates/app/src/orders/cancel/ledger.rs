@@ -6,7 +6,10 @@ use kupa_domain::ids::ReservationId;
 use kupa_domain::money::Money;
 use serde::{Deserialize, Serialize};
 
-use super::super::*;
+use super::terms::{
+    CancelRefusal, CancelRequest, CancellationFee, CreditVoucher, FeeAmount, FeeScope,
+};
+use crate::orders::model::{Order, OrderStatus, OrderTicket, Payment, PaymentMethod};
 
 /// Where a refund goes back to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

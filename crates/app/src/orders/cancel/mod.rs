@@ -11,10 +11,10 @@
 //! provider refunds with their retry (`refund_retry`).
 
 mod cinema;
-mod ledger;
+pub mod ledger;
 mod refund_retry;
 mod service;
-mod terms;
+pub mod terms;
 #[cfg(test)]
 pub(crate) mod tests;
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{AppError, ErrorCode};
 
-use super::super::*;
+use crate::orders::model::PaymentMethod;
 
 /// How a cancellation service charge is counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -122,3 +122,17 @@ pub fn finalisation_outcome(payment: &Payment, order: &Order) -> Option<Finalise
         None
     }
 }
+
+/// Why a cart could not be kept: what it would spend is already promised to other live orders
+/// (or spent). The first one found, in lock order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shortfall {
+    /// A voucher's balance, less what live pending orders reserved, is below what this cart
+    /// wants of it (normalised code).
+    VoucherBalance { code: String },
+    /// A member's points, less what live pending orders reserved, are below the points tickets'.
+    Points { member_number: String },
+    /// A series pass's balance, less what live pending orders reserved, is below its pass
+    /// tickets'.
+    PassBalance { member_number: String },
+}

@@ -12,9 +12,11 @@ use crate::customer_info::CustomerInfo;
 
 mod cart;
 mod payment;
+mod seat_move;
 
 pub use cart::*;
 pub use payment::*;
+pub use seat_move::*;
 
 // ------------------------------------------------------------------------------------------
 // What is stored

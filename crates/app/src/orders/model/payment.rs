@@ -272,6 +272,24 @@ pub enum Finalised {
     TicketsRefused,
 }
 
+/// What a provider is asked to give back: an amount of a captured payment, under a key that makes
+/// asking twice give it once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GatewayRefund {
+    pub key: String,
+    pub amount: Money,
+}
+
+impl GatewayRefund {
+    /// All of a payment, once (a void after a failed finalisation).
+    pub fn whole(payment: &Payment) -> GatewayRefund {
+        GatewayRefund {
+            key: format!("{}:void", payment.id),
+            amount: payment.amount,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::PaymentStatus::*;
