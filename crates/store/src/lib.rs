@@ -239,6 +239,14 @@ fn is_unavailable(e: &sqlx::Error) -> bool {
 }
 
 impl Db {
+    /// `clause` on PostgreSQL (a row lock, say), nothing on SQLite (whose write transaction
+    /// already holds the whole database).
+    pub(crate) fn on_postgres(&self, clause: &'static str) -> &'static str {
+        match self.pool {
+            Pool::Postgres(_) => clause,
+            Pool::Sqlite(_) => "",
+        }
+    }
     /// `sqlite:path/to/file.db` (created if missing, WAL) or `postgres://...`.
     pub async fn connect(url: &str, max_connections: u32) -> StoreResult<Db> {
         let pool = if url.starts_with("postgres://") || url.starts_with("postgresql://") {

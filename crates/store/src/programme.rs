@@ -8,7 +8,7 @@ use kupa_app::error::StoreResult;
 use kupa_app::programme::*;
 
 use crate::rows::Get;
-use crate::{BeginWrite, Db, Pool, db_err};
+use crate::{BeginWrite, Db, db_err};
 
 type R<T> = Result<T, sqlx::Error>;
 
@@ -391,40 +391,23 @@ impl ProgrammeStore for Db {
         remap: Option<&SeatRemap>,
         by: Change,
     ) -> StoreResult<MoveOutcome> {
-        match &self.pool {
-            Pool::Sqlite(p) => {
-                let mut tx = p.begin_write().await.map_err(db_err)?;
-                let moved = move_in!(
-                    tx,
-                    "",
-                    id,
-                    venue_id,
-                    seatplan_id,
-                    starts_at_ms,
-                    gap_ms,
-                    remap,
-                    by
-                );
-                tx.commit().await.map_err(db_err)?;
-                Ok(moved)
-            }
-            Pool::Postgres(p) => {
-                let mut tx = p.begin_write().await.map_err(db_err)?;
-                let moved = move_in!(
-                    tx,
-                    " FOR UPDATE OF p",
-                    id,
-                    venue_id,
-                    seatplan_id,
-                    starts_at_ms,
-                    gap_ms,
-                    remap,
-                    by
-                );
-                tx.commit().await.map_err(db_err)?;
-                Ok(moved)
-            }
-        }
+        let lock = self.on_postgres(" FOR UPDATE OF p");
+        crate::on_pool!(self, |p| {
+            let mut tx = p.begin_write().await.map_err(db_err)?;
+            let moved = move_in!(
+                tx,
+                lock,
+                id,
+                venue_id,
+                seatplan_id,
+                starts_at_ms,
+                gap_ms,
+                remap,
+                by
+            );
+            tx.commit().await.map_err(db_err)?;
+            Ok(moved)
+        })
     }
 
     async fn claimed_places(
@@ -459,20 +442,13 @@ impl ProgrammeStore for Db {
         id: PresentationId,
         by: Change,
     ) -> StoreResult<Option<ScreeningStopped>> {
-        match &self.pool {
-            Pool::Sqlite(p) => {
-                let mut tx = p.begin_write().await.map_err(db_err)?;
-                let stopped = stop_in!(tx, "", id, by);
-                tx.commit().await.map_err(db_err)?;
-                Ok(Some(stopped))
-            }
-            Pool::Postgres(p) => {
-                let mut tx = p.begin_write().await.map_err(db_err)?;
-                let stopped = stop_in!(tx, " FOR UPDATE", id, by);
-                tx.commit().await.map_err(db_err)?;
-                Ok(Some(stopped))
-            }
-        }
+        let lock = self.on_postgres(" FOR UPDATE");
+        crate::on_pool!(self, |p| {
+            let mut tx = p.begin_write().await.map_err(db_err)?;
+            let stopped = stop_in!(tx, lock, id, by);
+            tx.commit().await.map_err(db_err)?;
+            Ok(Some(stopped))
+        })
     }
 
     async fn changes_of(&self, presentation_id: PresentationId) -> StoreResult<Vec<ChangeRecord>> {

@@ -12,7 +12,7 @@ use kupa_domain::ids::PresentationId;
 
 use crate::programme_macros::{bump_version, record, snapshot};
 use crate::rows::Get;
-use crate::{BeginWrite, Db, Pool, db_err};
+use crate::{BeginWrite, Db, db_err};
 
 type R<T> = Result<T, sqlx::Error>;
 
@@ -240,20 +240,13 @@ pub(crate) async fn set_ticket_group(
     group: Option<i64>,
     by: Change,
 ) -> StoreResult<TicketGroupSet> {
-    match &db.pool {
-        Pool::Sqlite(p) => {
-            let mut tx = p.begin_write().await.map_err(db_err)?;
-            let set = set_group_in!(tx, "", id, group, by);
-            tx.commit().await.map_err(db_err)?;
-            Ok(set)
-        }
-        Pool::Postgres(p) => {
-            let mut tx = p.begin_write().await.map_err(db_err)?;
-            let set = set_group_in!(tx, " FOR UPDATE", id, group, by);
-            tx.commit().await.map_err(db_err)?;
-            Ok(set)
-        }
-    }
+    let lock = db.on_postgres(" FOR UPDATE");
+    crate::on_pool!(db, |p| {
+        let mut tx = p.begin_write().await.map_err(db_err)?;
+        let set = set_group_in!(tx, lock, id, group, by);
+        tx.commit().await.map_err(db_err)?;
+        Ok(set)
+    })
 }
 
 pub(crate) async fn set_screening_channel(

@@ -59,6 +59,30 @@ pub struct OrderMembership {
 }
 
 impl OrderMembership {
+    /// Line `line` of membership `m` at `price`: neither a new member nor a top-up yet (the
+    /// caller fills in which), no references, no dates.
+    fn of(line: usize, m: &Membership, price: &MembershipPrice) -> OrderMembership {
+        OrderMembership {
+            line: line as i64,
+            membership_id: m.id,
+            price_id: price.id,
+            type_id: m.type_id,
+            name: m.name.clone(),
+            name_en: m.name_en.clone(),
+            price: price.price,
+            value: value_of(price),
+            currency: currency_of(price).to_owned(),
+            member_number: None,
+            member_id: None,
+            top_up_member_number: None,
+            reference1: None,
+            reference2: None,
+            valid_months: m.valid_months,
+            valid_from: None,
+            valid_to: None,
+        }
+    }
+
     /// The balance the line gives its member: a series' value; other memberships carry none.
     pub fn balance(&self) -> Money {
         if self.type_id == 2 {
@@ -300,23 +324,13 @@ pub fn membership_lines(
             let (from, to) = member_days(today, m.valid_months)?;
             for _ in 0..chosen.quantity {
                 lines.push(OrderMembership {
-                    line: lines.len() as i64,
-                    membership_id: m.id,
-                    price_id: price.id,
-                    type_id: m.type_id,
-                    name: m.name.clone(),
-                    name_en: m.name_en.clone(),
-                    price: price.price,
-                    value: value_of(&price),
-                    currency: currency_of(&price).to_owned(),
                     member_number: Some(new_member_number()),
                     member_id: Some(new_member_id()),
-                    top_up_member_number: None,
                     reference1: answer(&price.reference1, &chosen.reference1),
                     reference2: answer(&price.reference2, &chosen.reference2),
-                    valid_months: m.valid_months,
                     valid_from: Some(from.to_string()),
                     valid_to: Some(to.to_string()),
+                    ..OrderMembership::of(lines.len(), m, &price)
                 });
             }
         }
@@ -374,23 +388,8 @@ pub fn membership_lines(
                 let price = price_of(m, chosen.price_id)?;
                 for _ in 0..chosen.quantity {
                     lines.push(OrderMembership {
-                        line: lines.len() as i64,
-                        membership_id: m.id,
-                        price_id: price.id,
-                        type_id: m.type_id,
-                        name: m.name.clone(),
-                        name_en: m.name_en.clone(),
-                        price: price.price,
-                        value: value_of(&price),
-                        currency: currency_of(&price).to_owned(),
-                        member_number: None,
-                        member_id: None,
                         top_up_member_number: Some(member.member_number.clone()),
-                        reference1: None,
-                        reference2: None,
-                        valid_months: m.valid_months,
-                        valid_from: None,
-                        valid_to: None,
+                        ..OrderMembership::of(lines.len(), m, &price)
                     });
                 }
             }

@@ -78,49 +78,35 @@ pub trait ScheduledChange: Sized {
     fn from_change(change: PriceChange) -> Option<Self>;
 }
 
-impl ScheduledChange for TicketPriceChange {
-    const KIND: PriceChangeKind = PriceChangeKind::TicketPrice;
-    fn id(&self) -> i64 {
-        self.id
-    }
-    fn business_id(&self) -> i64 {
-        self.business_id
-    }
-    fn effective_from(&self) -> Date {
-        self.effective_from
-    }
-    fn all(changes: PriceChanges) -> Vec<Self> {
-        changes.tickets
-    }
-    fn from_change(change: PriceChange) -> Option<Self> {
-        match change {
-            PriceChange::TicketPrice(c) => Some(c),
-            PriceChange::ServiceCharge(_) => None,
+/// One kind's impl: the kind, the variant of [`PriceChange`] and the field of [`PriceChanges`].
+macro_rules! scheduled_change {
+    ($ty:ty, $variant:ident, $field:ident) => {
+        impl ScheduledChange for $ty {
+            const KIND: PriceChangeKind = PriceChangeKind::$variant;
+            fn id(&self) -> i64 {
+                self.id
+            }
+            fn business_id(&self) -> i64 {
+                self.business_id
+            }
+            fn effective_from(&self) -> Date {
+                self.effective_from
+            }
+            fn all(changes: PriceChanges) -> Vec<Self> {
+                changes.$field
+            }
+            fn from_change(change: PriceChange) -> Option<Self> {
+                match change {
+                    PriceChange::$variant(c) => Some(c),
+                    _ => None,
+                }
+            }
         }
-    }
+    };
 }
 
-impl ScheduledChange for ServiceChargeChange {
-    const KIND: PriceChangeKind = PriceChangeKind::ServiceCharge;
-    fn id(&self) -> i64 {
-        self.id
-    }
-    fn business_id(&self) -> i64 {
-        self.business_id
-    }
-    fn effective_from(&self) -> Date {
-        self.effective_from
-    }
-    fn all(changes: PriceChanges) -> Vec<Self> {
-        changes.service_charges
-    }
-    fn from_change(change: PriceChange) -> Option<Self> {
-        match change {
-            PriceChange::ServiceCharge(c) => Some(c),
-            PriceChange::TicketPrice(_) => None,
-        }
-    }
-}
+scheduled_change!(TicketPriceChange, TicketPrice, tickets);
+scheduled_change!(ServiceChargeChange, ServiceCharge, service_charges);
 
 impl PriceChanges {
     /// The ticket's price in a screening of `business_id` on local day `day`.
