@@ -254,6 +254,19 @@ fn category(r: &impl Get) -> Result<String, sqlx::Error> {
     r.s("category")
 }
 
+/// Ends every login of the staff user with `email`: after a change that must log them out.
+macro_rules! end_logins_of {
+    ($p:expr, $email:expr) => {
+        sqlx::query(
+            "DELETE FROM staff_logins WHERE user_id IN (SELECT id FROM staff_users WHERE email = $1)",
+        )
+        .bind($email)
+        .execute($p)
+        .await
+        .map_err(db_err)?
+    };
+}
+
 #[async_trait]
 impl StaffStore for Db {
     async fn create_staff_user(&self, u: &NewStaffUser, now_ms: i64) -> StoreResult<Option<i64>> {
@@ -393,13 +406,7 @@ impl StaffStore for Db {
             .map_err(db_err)?
             .rows_affected()
                 == 1;
-            sqlx::query(
-                "DELETE FROM staff_logins WHERE user_id IN (SELECT id FROM staff_users WHERE email = $1)",
-            )
-            .bind(email)
-            .execute(p)
-            .await
-            .map_err(db_err)?;
+            end_logins_of!(p, email);
             Ok(found)
         })
     }
@@ -414,13 +421,7 @@ impl StaffStore for Db {
                 .map_err(db_err)?
                 .rows_affected()
                 == 1;
-            sqlx::query(
-                "DELETE FROM staff_logins WHERE user_id IN (SELECT id FROM staff_users WHERE email = $1)",
-            )
-            .bind(email)
-            .execute(p)
-            .await
-            .map_err(db_err)?;
+            end_logins_of!(p, email);
             Ok(found)
         })
     }
