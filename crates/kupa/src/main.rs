@@ -168,26 +168,15 @@ async fn open_db(args: &DbArgs, file: &FileConfig) -> anyhow::Result<Db> {
         .max_connections
         .or(file.max_connections)
         .unwrap_or(config::DEFAULT_MAX_CONNECTIONS);
-    let db = Db::connect(&url, max)
-        .await
-        .with_context(|| format!("cannot open the database ({})", redact(&url)))?;
+    let db = Db::connect(&url, max).await.with_context(|| {
+        format!(
+            "cannot open the database ({})",
+            kupa_store::redact_url(&url)
+        )
+    })?;
     db.migrate().await?;
-    tracing::info!(backend = ?db.backend(), url = %redact(&url), "database ready");
+    tracing::info!(backend = ?db.backend(), url = %kupa_store::redact_url(&url), "database ready");
     Ok(db)
-}
-
-/// A database URL without its password, for logs.
-fn redact(url: &str) -> String {
-    match (url.find("://"), url.find('@')) {
-        (Some(s), Some(at)) if at > s => {
-            let creds = &url[s + 3..at];
-            match creds.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..s + 3], &url[at..]),
-                None => url.to_owned(),
-            }
-        }
-        _ => url.to_owned(),
-    }
 }
 
 fn today_in_jerusalem(clock: &dyn Clock) -> jiff::civil::Date {
@@ -624,19 +613,6 @@ async fn shutdown_signal() {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn passwords_stay_out_of_logged_urls() {
-        assert_eq!(
-            super::redact("postgres://kupa:s3cret@db:5432/kupa"),
-            "postgres://kupa:***@db:5432/kupa"
-        );
-        assert_eq!(
-            super::redact("postgres://postgres@127.0.0.1/x"),
-            "postgres://postgres@127.0.0.1/x"
-        );
-        assert_eq!(super::redact("sqlite:data/kupa.db"), "sqlite:data/kupa.db");
-    }
-
     #[test]
     fn the_demo_chain_loads() {
         let file = kupa_app::catalogue_file::parse(super::DEMO_CHAIN).unwrap();

@@ -104,36 +104,31 @@ pub async fn run(database_url: &str, acknowledged: &[String]) -> anyhow::Result<
     ];
     let mut n = Vec::new();
     let paid: HashSet<String>;
+    // The counts and the paid orders' ids, on either database's connection.
+    macro_rules! read {
+        ($c:ident) => {
+            let mut $c = $c;
+            for q in counts {
+                n.push(
+                    sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(q.to_owned()))
+                        .fetch_one(&mut $c)
+                        .await?,
+                );
+            }
+            paid = sqlx::query_scalar::<_, String>(PAID_IDS)
+                .fetch_all(&mut $c)
+                .await?
+                .into_iter()
+                .collect();
+            $c.close().await?;
+        };
+    }
     if database_url.starts_with("sqlite:") {
-        let mut c = sqlx::SqliteConnection::connect(&format!("{database_url}?mode=ro")).await?;
-        for q in counts {
-            n.push(
-                sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(q.to_owned()))
-                    .fetch_one(&mut c)
-                    .await?,
-            );
-        }
-        paid = sqlx::query_scalar::<_, String>(PAID_IDS)
-            .fetch_all(&mut c)
-            .await?
-            .into_iter()
-            .collect();
-        c.close().await?;
+        let c = sqlx::SqliteConnection::connect(&format!("{database_url}?mode=ro")).await?;
+        read!(c);
     } else {
-        let mut c = sqlx::PgConnection::connect(database_url).await?;
-        for q in counts {
-            n.push(
-                sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(q.to_owned()))
-                    .fetch_one(&mut c)
-                    .await?,
-            );
-        }
-        paid = sqlx::query_scalar::<_, String>(PAID_IDS)
-            .fetch_all(&mut c)
-            .await?
-            .into_iter()
-            .collect();
-        c.close().await?;
+        let c = sqlx::PgConnection::connect(database_url).await?;
+        read!(c);
     }
     Ok(Checks {
         double_sells: n[0],

@@ -138,12 +138,7 @@ pub async fn expiry(
             c.rec
         }));
     }
-    let mut rec = Recorder::default();
-    for l in lockers {
-        if let Ok(r) = l.await {
-            rec.merge(r);
-        }
-    }
+    let rec = Recorder::gather(lockers).await;
     let locking_seconds = locking_started.elapsed().as_secs_f64();
     // Wait until every hold is seen free, or 15 s after the last expiry.
     let last_expiry = watched

@@ -354,13 +354,7 @@ pub async fn browsing(
             c.rec
         }));
     }
-    let mut rec = Recorder::default();
-    for t in tasks {
-        if let Ok(r) = t.await {
-            rec.merge(r);
-        }
-    }
-    rec
+    Recorder::gather(tasks).await
 }
 
 /// Scenario (c): `watchers` subscribers of the event stream (spread over the nodes, following

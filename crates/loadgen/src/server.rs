@@ -94,7 +94,7 @@ impl Cluster {
                     .with_context(|| {
                         format!(
                             "cannot reach PostgreSQL at {} (set KUPA_BENCH_POSTGRES_URL)",
-                            redact(&s.postgres_url)
+                            kupa_store::redact_url(&s.postgres_url)
                         )
                     })?;
                 sqlx::query(sqlx::AssertSqlSafe(format!(
@@ -241,7 +241,10 @@ impl Cluster {
         // for reading it afterwards, e.g. timing a report's SQL in sqlite3 or psql.
         let keep = std::env::var_os("KUPA_BENCH_KEEP").is_some();
         if keep {
-            eprintln!("kept the run's database: {}", redact(&self.database_url));
+            eprintln!(
+                "kept the run's database: {}",
+                kupa_store::redact_url(&self.database_url)
+            );
             self.drop = None;
         }
         if let Some((admin, name)) = self.drop.take() {
@@ -406,20 +409,6 @@ pub fn with_database(url: &str, db: &str) -> String {
     out
 }
 
-/// The URL without its password, for messages.
-pub fn redact(url: &str) -> String {
-    match (url.find("://"), url.find('@')) {
-        (Some(s), Some(at)) if at > s => {
-            let creds = &url[s + 3..at];
-            match creds.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..s + 3], &url[at..]),
-                None => url.to_owned(),
-            }
-        }
-        _ => url.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -435,11 +424,5 @@ mod tests {
             "postgres://u:p@h:1/b1?sslmode=disable"
         );
         assert_eq!(with_database("postgres://h", "b1"), "postgres://h/b1");
-    }
-
-    #[test]
-    fn passwords_stay_out_of_messages() {
-        assert_eq!(redact("postgres://u:secret@h/db"), "postgres://u:***@h/db");
-        assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
     }
 }

@@ -70,6 +70,17 @@ impl Recorder {
         }
     }
 
+    /// Every task's calls in one recorder (a task that panicked adds none).
+    pub async fn gather(tasks: Vec<tokio::task::JoinHandle<Recorder>>) -> Recorder {
+        let mut rec = Recorder::default();
+        for t in tasks {
+            if let Ok(r) = t.await {
+                rec.merge(r);
+            }
+        }
+        rec
+    }
+
     pub fn merge(&mut self, other: Recorder) {
         for (k, v) in other.calls {
             let s = self.calls.entry(k).or_default();

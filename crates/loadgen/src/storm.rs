@@ -61,13 +61,7 @@ pub async fn lock_storm(
             c.rec
         }));
     }
-    let mut rec = Recorder::default();
-    for t in tasks {
-        if let Ok(r) = t.await {
-            rec.merge(r);
-        }
-    }
-    rec
+    Recorder::gather(tasks).await
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

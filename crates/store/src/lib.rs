@@ -126,6 +126,20 @@ mod staff;
 pub use orders::summary::rebuild_sales_summary;
 pub use staff::{HistoryReport, seed_demo_history, seed_history};
 pub mod testing;
+
+/// A database URL without its password, for logs and messages.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.find('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &url[s + 3..at];
+            match creds.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..s + 3], &url[at..]),
+                None => url.to_owned(),
+            }
+        }
+        _ => url.to_owned(),
+    }
+}
 mod tickets;
 mod vod;
 mod vouchers;
@@ -323,5 +337,23 @@ impl Db {
 
     pub async fn close(&self) {
         on_pool!(self, |p| p.close().await)
+    }
+}
+
+#[cfg(test)]
+mod url_tests {
+    use super::redact_url;
+
+    #[test]
+    fn passwords_stay_out_of_logged_urls() {
+        assert_eq!(
+            redact_url("postgres://kupa:s3cret@db:5432/kupa"),
+            "postgres://kupa:***@db:5432/kupa"
+        );
+        assert_eq!(
+            redact_url("postgres://postgres@127.0.0.1/x"),
+            "postgres://postgres@127.0.0.1/x"
+        );
+        assert_eq!(redact_url("sqlite:data/kupa.db"), "sqlite:data/kupa.db");
     }
 }
