@@ -132,12 +132,8 @@ export function AddScreeningDialog({
           </label>
           <p className="programme-form__hint">{t('staffProgramme.field.saleDefault')}</p>
         </fieldset>
-        {add.isError && (
-          <p className="programme-error" role="alert">
-            {errorMessage(t, add.error)}
-          </p>
-        )}
         <StepActions
+          failure={add.isError ? errorMessage(t, add.error) : null}
           label={t('staffProgramme.add.submit')}
           disabled={add.isPending}
           backLabel={t('staffProgramme.close')}
