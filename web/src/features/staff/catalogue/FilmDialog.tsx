@@ -23,6 +23,7 @@ import {
   type FilmField,
   type FilmValues,
 } from './model';
+import { NameOptions } from '../NameOptions';
 
 const PAIRS: [FilmField, FilmField][] = [
   ['classification', 'classificationEn'],
@@ -125,11 +126,7 @@ export function FilmDialog({
         <FieldGroup legend={t('staffFilms.groups.facts')}>
           <Field label={t('staffFilms.fields.categoryId')} error={errorOf('categoryId')}>
             <select {...register('categoryId')}>
-              {categories.map((c) => (
-                <option key={c.id} value={String(c.id)}>
-                  {localizedName(lang, c.name, c.nameEn)}
-                </option>
-              ))}
+              <NameOptions items={categories} />
             </select>
           </Field>
           <Field

@@ -16,6 +16,7 @@ import {
   type Numbering,
   type SectionKind,
 } from './model';
+import { NameOptions } from '../NameOptions';
 
 type Dispatch = (a: Action) => void;
 
@@ -219,11 +220,7 @@ export function SectionTools({
                 })
               }
             >
-              {ticketGroups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {localizedName(lang, g.name, g.nameEn)}
-                </option>
-              ))}
+              <NameOptions items={ticketGroups} />
             </select>
           </label>
           <div className="plan-tools__pair">
@@ -285,11 +282,7 @@ export function SectionTools({
           <label>
             {t('staffSeatPlans.ticketGroup')}
             <select value={group} onChange={(e) => setGroup(Number(e.target.value))}>
-              {ticketGroups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {localizedName(lang, g.name, g.nameEn)}
-                </option>
-              ))}
+              <NameOptions items={ticketGroups} />
             </select>
           </label>
           {kind === 'ga' && (
