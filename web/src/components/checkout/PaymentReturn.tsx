@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { LangLink } from '../ui/LangLink';
 import { Loading } from '../ui/Loading';
 import { Notice } from '../ui/Notice';
 import { errorMessage } from '../../lib/apiErrors';
@@ -16,13 +15,12 @@ export function PaymentReturnNotice({
   const { t } = useTranslation();
   if (state.kind === 'notPaid') {
     return (
-      <Notice title={t('gifts.notPaid')} tone="error">
+      <Notice
+        title={t('gifts.notPaid')}
+        tone="error"
+        action={{ to: path, label: t('gifts.tryAgain') }}
+      >
         <p>{t('gifts.notPaidBody')}</p>
-        <p>
-          <LangLink className="button button--primary" to={path}>
-            {t('gifts.tryAgain')}
-          </LangLink>
-        </p>
       </Notice>
     );
   }

@@ -25,27 +25,22 @@ export default function HoldPage() {
 
   if (id === '' || status === 404) {
     return (
-      <Notice title={t('holds.notFound')} tone="error">
-        <p>
-          <LangLink className="button button--primary" to="/customer-area">
-            {t('holds.toArea')}
-          </LangLink>
-        </p>
-      </Notice>
+      <Notice
+        title={t('holds.notFound')}
+        tone="error"
+        action={{ to: '/customer-area', label: t('holds.toArea') }}
+      />
     );
   }
   if (status === 401) {
     return (
-      <Notice title={t('holds.logIn')}>
-        <p>
-          <LangLink
-            className="button button--primary"
-            to={`/customer-area/login?returnTo=${encodeURIComponent(`/hold/${id}`)}`}
-          >
-            {t('holds.logInButton')}
-          </LangLink>
-        </p>
-      </Notice>
+      <Notice
+        title={t('holds.logIn')}
+        action={{
+          to: `/customer-area/login?returnTo=${encodeURIComponent(`/hold/${id}`)}`,
+          label: t('holds.logInButton'),
+        }}
+      />
     );
   }
   if (query.isPending) return <Loading />;

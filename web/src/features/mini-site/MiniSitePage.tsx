@@ -30,13 +30,14 @@ export default function MiniSitePage() {
     return (
       <>
         <h1 className="page-title">{t('screens.miniSite')}</h1>
-        <Notice title={t('miniSite.notFound')} headingLevel={2} tone="error" code={404}>
+        <Notice
+          title={t('miniSite.notFound')}
+          headingLevel={2}
+          tone="error"
+          code={404}
+          action={{ to: '/', label: t('miniSite.toWhatsOn') }}
+        >
           <p>{t('miniSite.notFoundDetail')}</p>
-          <p>
-            <LangLink className="button button--primary" to="/">
-              {t('miniSite.toWhatsOn')}
-            </LangLink>
-          </p>
         </Notice>
       </>
     );

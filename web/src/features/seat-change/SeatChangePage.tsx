@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/ui/DateTime';
-import { LangLink } from '../../components/ui/LangLink';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { ApiError } from '../../lib/api/client';
@@ -32,13 +31,12 @@ export default function SeatChangePage() {
     (query.isError && query.error instanceof ApiError && query.error.status === 404)
   ) {
     return (
-      <Notice title={t('confirmation.notFound.title')} tone="error">
+      <Notice
+        title={t('confirmation.notFound.title')}
+        tone="error"
+        action={{ to: '/', label: t('confirmation.notFound.whatsOn') }}
+      >
         <p>{t('confirmation.notFound.session')}</p>
-        <p>
-          <LangLink className="button button--primary" to="/">
-            {t('confirmation.notFound.whatsOn')}
-          </LangLink>
-        </p>
       </Notice>
     );
   }
@@ -58,13 +56,11 @@ export default function SeatChangePage() {
     : undefined;
   if (!open || !presentation) {
     return (
-      <Notice title={t('seatChange.closed.title')}>
+      <Notice
+        title={t('seatChange.closed.title')}
+        action={{ to: reservationPath(id), label: t('seatChange.cancel') }}
+      >
         <p>{t('seatChange.closed.text')}</p>
-        <p>
-          <LangLink className="button button--primary" to={reservationPath(id)}>
-            {t('seatChange.cancel')}
-          </LangLink>
-        </p>
       </Notice>
     );
   }

@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LangLink } from '../../../../components/ui/LangLink';
 import { Loading } from '../../../../components/ui/Loading';
 import { Notice } from '../../../../components/ui/Notice';
 import { ApiError } from '../../../../lib/api/client';
@@ -40,13 +39,12 @@ export default function ReservationPage({
     <div className="reservation-page">
       {!notFound && <h1 className="page-title">{t('screens.reservation')}</h1>}
       {notFound ? (
-        <Notice title={t('confirmation.notFound.title')} tone="error">
+        <Notice
+          title={t('confirmation.notFound.title')}
+          tone="error"
+          action={{ to: '/', label: t('confirmation.notFound.whatsOn') }}
+        >
           <p>{t(link ? 'confirmation.notFound.link' : 'confirmation.notFound.session')}</p>
-          <p>
-            <LangLink className="button button--primary" to="/">
-              {t('confirmation.notFound.whatsOn')}
-            </LangLink>
-          </p>
         </Notice>
       ) : query.isPending ? (
         <Loading />
