@@ -8,6 +8,7 @@ import { formatMoney } from '../../../lib/format';
 import { withLang } from '../../../lib/lang';
 import { localizedName } from '../../../lib/localized';
 import { useSendTicketsBySms, type AreaReservation } from '../api/customerArea';
+import { CardHead } from './CardHead';
 
 /** The PDF in the page's language (the signed link already carries `?exp&sig`). */
 function pdfHref(pdfUrl: string, lang: string): string {
@@ -69,14 +70,12 @@ function ReservationCard({ r, upcoming }: { r: AreaReservation; upcoming: boolea
 
   return (
     <li className="area__card" aria-labelledby={titleId}>
-      <div className="area__card-head">
-        <h3 id={titleId} className="area__card-title">
-          {feature}
-        </h3>
-        <span className={`area__badge area__badge--${status}`}>
-          {t(`customerArea.status.${status}`)}
-        </span>
-      </div>
+      <CardHead
+        title={feature}
+        titleId={titleId}
+        badge={status}
+        badgeText={t(`customerArea.status.${status}`)}
+      />
       <p className="area__meta">
         <DateTime iso={r.eventDateTime} lang={lang} />
       </p>
