@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../ui/Loading';
 import { Notice } from '../ui/Notice';
-import { errorMessage } from '../../lib/apiErrors';
 import type { PaymentReturn } from '../../lib/paymentReturn';
+import { ErrorNotice } from '../ui/ErrorNotice';
 
 /** What a page shows while it is back from the gateway's page (lib/paymentReturn's states). */
 export function PaymentReturnNotice({
@@ -25,11 +25,7 @@ export function PaymentReturnNotice({
     );
   }
   if (state.kind === 'failed') {
-    return (
-      <Notice title={t('gifts.commitFailed')} tone="error">
-        <p>{errorMessage(t, state.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('gifts.commitFailed')} error={state.error} />;
   }
   return <Loading />;
 }

@@ -7,9 +7,9 @@ import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { ApiError } from '../../lib/api/client';
 import { holdQuery, type HoldState } from '../../lib/api/holds';
-import { errorMessage } from '../../lib/apiErrors';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import './HoldPage.css';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 /**
  * A hold's confirmation, /hold/{id}: what the order moves to once the seats are reserved to pay
@@ -45,11 +45,7 @@ export default function HoldPage() {
   }
   if (query.isPending) return <Loading />;
   if (query.isError) {
-    return (
-      <Notice title={t('holds.loadError')} tone="error">
-        <p>{errorMessage(t, query.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('holds.loadError')} error={query.error} />;
   }
   const hold = query.data.hold;
   const state = hold.state as HoldState;

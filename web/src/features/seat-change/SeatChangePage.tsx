@@ -7,11 +7,11 @@ import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { ApiError } from '../../lib/api/client';
 import { reservationPath, reservationQuery } from '../../lib/api/reservations';
-import { errorMessage } from '../../lib/apiErrors';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { localizedName } from '../../lib/localized';
 import { SeatChanger } from './components/SeatChanger';
 import './components/SeatChange.css';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 /**
  * /reservation/{id}/seats: the buyer moves tickets of a paid reservation to other free seats of
@@ -42,11 +42,7 @@ export default function SeatChangePage() {
   }
   if (query.isPending) return <Loading />;
   if (query.isError) {
-    return (
-      <Notice title={t('confirmation.loadError')} tone="error">
-        <p>{errorMessage(t, query.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('confirmation.loadError')} error={query.error} />;
   }
   const reservation = query.data.reservation;
   const windows = reservation.seatChange.presentations;

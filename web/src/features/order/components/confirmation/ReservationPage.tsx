@@ -5,10 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../../components/ui/Loading';
 import { Notice } from '../../../../components/ui/Notice';
 import { ApiError } from '../../../../lib/api/client';
-import { errorMessage } from '../../../../lib/apiErrors';
 import { useDocumentTitle } from '../../../../lib/documentTitle';
 import { linkProofOf, reservationQuery, type Reservation } from '../../api/payment';
 import { ConfirmationView } from './ConfirmationView';
+import { ErrorNotice } from '../../../../components/ui/ErrorNotice';
 
 /**
  * A paid reservation's own address, /reservation/{id}: what the order moves to once paid, what a
@@ -49,9 +49,7 @@ export default function ReservationPage({
       ) : query.isPending ? (
         <Loading />
       ) : query.isError ? (
-        <Notice title={t('confirmation.loadError')} headingLevel={2} tone="error">
-          <p>{errorMessage(t, query.error)}</p>
-        </Notice>
+        <ErrorNotice title={t('confirmation.loadError')} headingLevel={2} error={query.error} />
       ) : (
         <>
           {before}
