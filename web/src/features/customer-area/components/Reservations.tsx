@@ -9,6 +9,7 @@ import { withLang } from '../../../lib/lang';
 import { localizedName } from '../../../lib/localized';
 import { useSendTicketsBySms, type AreaReservation } from '../api/customerArea';
 import { CardHead } from './CardHead';
+import { MobileInput } from '../../../components/checkout/MobileInput';
 
 /** The PDF in the page's language (the signed link already carries `?exp&sig`). */
 function pdfHref(pdfUrl: string, lang: string): string {
@@ -171,17 +172,13 @@ function SendBySms({ reservationId, feature }: { reservationId: string; feature:
     <form className="area__sms" onSubmit={submit} noValidate>
       <label htmlFor={inputId}>{t('customerArea.sms.label')}</label>
       <div className="area__sms-row">
-        <input
+        <MobileInput
           id={inputId}
           className="area__input"
-          type="tel"
-          inputMode="tel"
-          dir="ltr"
-          autoComplete="tel"
           value={mobile}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${inputId}-status`}
-          onChange={(e) => setMobile(e.target.value)}
+          onChange={setMobile}
+          invalid={!!error}
+          describedBy={`${inputId}-status`}
         />
         <button type="submit" className="button button--primary" disabled={send.isPending}>
           {t('customerArea.sms.send')}
