@@ -206,3 +206,24 @@ export function makeTicket(id: number, overrides: Partial<Ticket> = {}): Ticket 
     ...overrides,
   };
 }
+
+/**
+ * GET /customer/me for a logged-in customer (Noa Barak, no number proven), logged in at 10:00 on
+ * `day` for two hours.
+ */
+export function makeCustomerLogin(
+  day = '2026-11-25',
+  overrides: Partial<ReturnType<typeof customerLoginOn>> = {},
+) {
+  return { ...customerLoginOn(day), ...overrides };
+}
+
+function customerLoginOn(day: string) {
+  return {
+    customerInfo: { CustomerId: 1000001, FirstName: 'Noa', LastName: 'Barak' },
+    mobileNumber: '',
+    loggedInAt: `${day}T10:00:00Z`,
+    expiresAt: `${day}T12:00:00Z`,
+    serverTime: `${day}T10:00:00Z`,
+  };
+}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { LangLink } from '../../components/ui/LangLink';
 import { HeaderAccount } from './HeaderAccount';
 import { LanguageSwitcher } from './LanguageSwitcher';
+import { SiteLogo } from './SiteLogo';
 
 export function Header({ lang }: { lang: string }) {
   const { t } = useTranslation();
@@ -9,15 +10,7 @@ export function Header({ lang }: { lang: string }) {
     <header className="site-header">
       <div className="site-header__inner">
         <LangLink to="/" className="site-header__brand" aria-label={t('app.home')}>
-          <svg
-            className="site-header__logo"
-            viewBox="0 0 32 32"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <rect width="32" height="32" rx="7" fill="currentColor" opacity="0.12" />
-            <path d="M7 10h18v4a2 2 0 0 0 0 4v4H7v-4a2 2 0 0 0 0-4z" fill="var(--color-accent)" />
-          </svg>
+          <SiteLogo />
           <span className="site-header__name">{t('app.name')}</span>
         </LangLink>
         <nav className="site-header__nav" aria-label={t('nav.main')}>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LangLink } from '../ui/LangLink';
+import { GiftSummary } from './GiftSummary';
 import './OrderFlow.css';
 
 /**
@@ -26,20 +27,7 @@ export function AuthStep({
   const back = encodeURIComponent(returnTo);
   return (
     <div className="gift-checkout">
-      <section className="gift-checkout__summary" aria-labelledby="gift-summary">
-        <h2 id="gift-summary" className="gift-checkout__heading">
-          {t('gifts.summary')}
-        </h2>
-        {summary}
-        {total !== undefined && (
-          <p className="gift-checkout__total">
-            {t('gifts.total')} <strong>{total}</strong>
-          </p>
-        )}
-        <button type="button" className="button button--ghost" onClick={onBack}>
-          {t('gifts.change')}
-        </button>
-      </section>
+      <GiftSummary summary={summary} total={total} onBack={onBack} />
       <section className="gift-auth" aria-labelledby="gift-auth">
         <h2 id="gift-auth" className="gift-checkout__heading">
           {t('giftFlow.auth.title')}

@@ -2,9 +2,8 @@ import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../ui/Loading';
-import { Notice } from '../ui/Notice';
-import { errorMessage } from '../../lib/apiErrors';
 import { formatMoney } from '../../lib/format';
+import { ErrorNotice } from '../ui/ErrorNotice';
 
 interface PaidOrderHead {
   reservationNumber: string;
@@ -29,11 +28,7 @@ export function PaidOrder<T extends PaidOrderHead>({
   const { t, i18n } = useTranslation();
   if (read.isPending) return <Loading />;
   if (read.isError) {
-    return (
-      <Notice title={t('gifts.orderNotFound')} tone="error">
-        <p>{errorMessage(t, read.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('gifts.orderNotFound')} error={read.error} />;
   }
   const order = read.data;
   return (

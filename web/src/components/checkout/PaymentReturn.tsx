@@ -1,9 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { LangLink } from '../ui/LangLink';
 import { Loading } from '../ui/Loading';
 import { Notice } from '../ui/Notice';
-import { errorMessage } from '../../lib/apiErrors';
 import type { PaymentReturn } from '../../lib/paymentReturn';
+import { ErrorNotice } from '../ui/ErrorNotice';
 
 /** What a page shows while it is back from the gateway's page (lib/paymentReturn's states). */
 export function PaymentReturnNotice({
@@ -16,22 +15,17 @@ export function PaymentReturnNotice({
   const { t } = useTranslation();
   if (state.kind === 'notPaid') {
     return (
-      <Notice title={t('gifts.notPaid')} tone="error">
+      <Notice
+        title={t('gifts.notPaid')}
+        tone="error"
+        action={{ to: path, label: t('gifts.tryAgain') }}
+      >
         <p>{t('gifts.notPaidBody')}</p>
-        <p>
-          <LangLink className="button button--primary" to={path}>
-            {t('gifts.tryAgain')}
-          </LangLink>
-        </p>
       </Notice>
     );
   }
   if (state.kind === 'failed') {
-    return (
-      <Notice title={t('gifts.commitFailed')} tone="error">
-        <p>{errorMessage(t, state.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('gifts.commitFailed')} error={state.error} />;
   }
   return <Loading />;
 }

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CustomerInfoForm } from './CustomerInfoForm';
+import { GiftSummary } from './GiftSummary';
 import { PaymentMethods } from './PaymentMethods';
 import { ALL_METHODS, chosenAmong, useOfferedMethods, type OfferedMethod } from './methods';
 import type { CheckoutConfig, CustomerInfo } from './customerInfo';
@@ -80,18 +81,7 @@ export function PrepaidCheckout({
 
   return (
     <div className="gift-checkout">
-      <section className="gift-checkout__summary" aria-labelledby="gift-summary">
-        <h2 id="gift-summary" className="gift-checkout__heading">
-          {t('gifts.summary')}
-        </h2>
-        {summary}
-        <p className="gift-checkout__total">
-          {t('gifts.total')} <strong>{formatMoney(total, lang)}</strong>
-        </p>
-        <button type="button" className="button button--ghost" onClick={onBack}>
-          {t('gifts.change')}
-        </button>
-      </section>
+      <GiftSummary summary={summary} total={formatMoney(total, lang)} onBack={onBack} />
       {details === null ? (
         <section aria-labelledby="gift-details">
           <h2 id="gift-details" className="gift-checkout__heading">

@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../lib/documentTitle';
-import { LangLink } from './LangLink';
 import { Notice } from './Notice';
 
 /**
@@ -19,13 +18,12 @@ export function NotAvailable({
   return (
     <>
       {withTitle && <h1 className="page-title">{screenTitle}</h1>}
-      <Notice title={t('notAvailable.message')} headingLevel={2}>
+      <Notice
+        title={t('notAvailable.message')}
+        headingLevel={2}
+        action={{ to: '/', label: t('notAvailable.backToWhatsOn') }}
+      >
         <p>{t('notAvailable.detail')}</p>
-        <p>
-          <LangLink className="button button--primary" to="/">
-            {t('notAvailable.backToWhatsOn')}
-          </LangLink>
-        </p>
       </Notice>
     </>
   );

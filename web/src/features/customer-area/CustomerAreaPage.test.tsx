@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makePresentation } from '../../test/fixtures';
 import { renderApp } from '../../test/renderApp';
 import type { CustomerAreaData, MemberCard } from './api/customerArea';
-import { makeArea } from './testing/area';
+import { areaApi, makeArea } from './testing/area';
 
 function area(): CustomerAreaData {
   const presentation = makePresentation();
@@ -89,12 +89,10 @@ describe('the customer area', { timeout: 30_000 }, () => {
   it('shows the tickets with their seats and links, and sends them by SMS', async () => {
     const sent: unknown[] = [];
     const { fetchMock } = await renderApp('/customer-area?lang=en', {
-      api: (url) => {
-        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area() };
-        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+      api: areaApi(area(), (url) => {
         if (url.pathname === '/api/reservations/R1/sendTickets') return { body: { success: true } };
         return undefined;
-      },
+      }),
     });
     expect(
       await screen.findByRole('heading', { name: 'Customer area', level: 1 }),
@@ -212,11 +210,7 @@ describe('the customer area', { timeout: 30_000 }, () => {
     ];
     data.customer.Members = cards;
     const first = await renderApp('/customer-area?lang=en', {
-      api: (url) => {
-        if (url.pathname === '/api/customer-area/customerAreaData') return { body: data };
-        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
-        return undefined;
-      },
+      api: areaApi(data),
     });
     const section = await screen.findByRole(
       'region',
@@ -233,11 +227,7 @@ describe('the customer area', { timeout: 30_000 }, () => {
     first.unmount();
 
     await renderApp('/customer-area?lang=en', {
-      api: (url) => {
-        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area() };
-        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
-        return undefined;
-      },
+      api: areaApi(area()),
     });
     const empty = await screen.findByRole(
       'region',
@@ -294,9 +284,7 @@ describe('the customer area', { timeout: 30_000 }, () => {
       enrolled: n === '200002',
     });
     await renderApp('/customer-area?lang=en', {
-      api: (url) => {
-        if (url.pathname === '/api/customer-area/customerAreaData') return { body: data };
-        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+      api: areaApi(data, (url) => {
         if (url.pathname.startsWith('/api/enroll/')) asked.push(url.pathname);
         if (url.pathname === '/api/enroll/2') {
           return {
@@ -312,7 +300,7 @@ describe('the customer area', { timeout: 30_000 }, () => {
           };
         }
         return undefined;
-      },
+      }),
     });
     const section = await screen.findByRole(
       'region',

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
-import { LangLink } from '../../components/ui/LangLink';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { ApiError } from '../../lib/api/client';
@@ -31,13 +30,11 @@ export default function CustomerAreaPage() {
 
   if (deleted) {
     return (
-      <Notice title={t('customerArea.account.deletedTitle')}>
+      <Notice
+        title={t('customerArea.account.deletedTitle')}
+        action={{ to: '/', label: t('customerArea.whatsOn') }}
+      >
         <p>{t('customerArea.account.deletedText')}</p>
-        <p>
-          <LangLink className="button button--primary" to="/">
-            {t('customerArea.whatsOn')}
-          </LangLink>
-        </p>
       </Notice>
     );
   }

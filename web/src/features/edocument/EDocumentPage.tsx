@@ -4,13 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { ApiError } from '../../lib/api/client';
-import { errorMessage } from '../../lib/apiErrors';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { DateTime } from '../../components/ui/DateTime';
 import { formatDateTime, formatTime } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { fetchEDocument, type EDocument } from './api';
 import './EDocumentPage.css';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 type TicketState = 'valid' | 'scanned' | 'cancelled';
 
@@ -48,9 +48,7 @@ export default function EDocumentPage() {
       ) : query.isPending ? (
         <Loading />
       ) : query.isError ? (
-        <Notice title={t('edocument.loadError')} headingLevel={2} tone="error">
-          <p>{errorMessage(t, query.error)}</p>
-        </Notice>
+        <ErrorNotice title={t('edocument.loadError')} headingLevel={2} error={query.error} />
       ) : (
         <EDocumentView doc={query.data} />
       )}

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { EnrollMember, EnrollSelection } from '../../lib/api/enroll';
 import type { SeatShort, SeatStatusShort } from '../../lib/api/types';
-import { makeSeat, makeSeatplan } from '../../test/fixtures';
+import { makeCustomerLogin, makeSeat, makeSeatplan } from '../../test/fixtures';
 import { fillDetails } from '../../test/checkoutDetails';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 import { demoSeason } from './testing/season';
@@ -17,13 +17,10 @@ const seat = (x: number, y: number) => makeSeat(x, y, { si: 61, vi: 6, sp: 6, tg
 const seats = [0, 1, 2, 3].flatMap((x) => [seat(x, 0), seat(x, 1)]);
 const plan = makeSeatplan(seats);
 
-const login = {
+const login = makeCustomerLogin('2026-11-26', {
   customerInfo: { CustomerId: 1, FirstName: 'Dana', LastName: 'Levi' },
   mobileNumber: '0524318876',
-  loggedInAt: '2026-11-26T10:00:00Z',
-  expiresAt: '2026-11-26T12:00:00Z',
-  serverTime: '2026-11-26T10:00:00Z',
-};
+});
 
 const dana: EnrollMember = {
   memberNumber: '200001',

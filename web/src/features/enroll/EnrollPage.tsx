@@ -19,7 +19,6 @@ import {
 } from '../../lib/api/enroll';
 import { reservationPath } from '../../lib/api/reservations';
 import type { SiteConfig } from '../../lib/api/types';
-import { errorMessage } from '../../lib/apiErrors';
 import { captchaTokenFor } from '../../lib/captcha';
 import { useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/documentTitle';
@@ -28,6 +27,7 @@ import { localizedName } from '../../lib/localized';
 import { usePaymentReturn } from '../../lib/paymentReturn';
 import { EnrollFlow } from './components/EnrollFlow';
 import { enrollErrorWords } from './refusal';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 /**
  * Enrolment in a membership season, /enroll/{membershipId} (spec section 2 "Enroll membership";
@@ -98,11 +98,7 @@ function Enrolment({ membershipId, path }: { membershipId: number; path: string 
     );
   }
   if (season.isError) {
-    return (
-      <Notice title={t('enroll.title')} tone="error">
-        <p>{errorMessage(t, season.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('enroll.title')} error={season.error} />;
   }
   if (!season.data) return <NoSeason />;
 

@@ -7,12 +7,12 @@ import { useGiftReturn } from './useGiftReturn';
 import '../../components/checkout/OrderFlow.css';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
-import { errorMessage } from '../../lib/apiErrors';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { formatMoney } from '../../lib/format';
 import { localizedName } from '../../lib/localized';
 import { donationsQuery, type Donation } from '../../lib/api/gifts';
 import { donationAmount, type DonationPick } from './amount';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 const PATH = '/donations';
 
@@ -39,11 +39,7 @@ function ChooseDonation() {
   const [checkout, setCheckout] = useState(false);
   if (query.isPending) return <Loading />;
   if (query.isError) {
-    return (
-      <Notice title={t('gifts.loadError')} tone="error">
-        <p>{errorMessage(t, query.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('gifts.loadError')} error={query.error} />;
   }
   const donations = query.data.donations;
   if (donations.length === 0) {

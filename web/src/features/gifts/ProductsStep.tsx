@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../lib/format';
 import { ProductCard } from '../../components/products/ProductCard';
+import { GiftSummary } from '../../components/checkout/GiftSummary';
 import type { GiftProduct } from '../../lib/api/gifts';
 import { MAX_EXTRA_QUANTITY, chosenExtras, type Extras } from './extras';
 
@@ -33,18 +34,7 @@ export function ProductsStep({
     setExtras((e) => ({ ...e, [id]: Math.min(MAX_EXTRA_QUANTITY, Math.max(0, n)) }));
   return (
     <div className="gift-checkout">
-      <section className="gift-checkout__summary" aria-labelledby="gift-summary">
-        <h2 id="gift-summary" className="gift-checkout__heading">
-          {t('gifts.summary')}
-        </h2>
-        {summary}
-        <p className="gift-checkout__total">
-          {t('gifts.total')} <strong>{money(vouchersTotal + chosen.total)}</strong>
-        </p>
-        <button type="button" className="button button--ghost" onClick={onBack}>
-          {t('gifts.change')}
-        </button>
-      </section>
+      <GiftSummary summary={summary} total={money(vouchersTotal + chosen.total)} onBack={onBack} />
       <section className="gift-auth" aria-labelledby="gift-products">
         <h2 id="gift-products" className="gift-checkout__heading">
           {t('giftFlow.products.title')}

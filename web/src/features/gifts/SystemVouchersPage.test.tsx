@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
+import { makeCustomerLogin } from '../../test/fixtures';
 
 /** A busy machine renders the first page slowly (the app's lazy routes, the config). */
 const SLOW = { timeout: 5000 };
@@ -55,13 +56,7 @@ const classes = {
   ],
 };
 
-const login = {
-  customerInfo: { CustomerId: 1000001, FirstName: 'Noa', LastName: 'Barak' },
-  mobileNumber: '',
-  loggedInAt: '2026-11-25T10:00:00Z',
-  expiresAt: '2026-11-25T12:00:00Z',
-  serverTime: '2026-11-25T10:00:00Z',
-};
+const login = makeCustomerLogin();
 
 function api(loggedIn: boolean): ApiHandler {
   return (url) => {

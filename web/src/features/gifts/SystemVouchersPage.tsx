@@ -12,8 +12,6 @@ import { useGiftReturn } from './useGiftReturn';
 import '../../components/checkout/OrderFlow.css';
 import { AuthStep } from '../../components/checkout/AuthStep';
 import { Loading } from '../../components/ui/Loading';
-import { Notice } from '../../components/ui/Notice';
-import { errorMessage } from '../../lib/apiErrors';
 import { useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { formatMoney } from '../../lib/format';
@@ -21,6 +19,7 @@ import { localizedName } from '../../lib/localized';
 import { meQuery } from '../../lib/api/customer';
 import { postWaiverCart, voucherClassesQuery, type VoucherClass } from '../../lib/api/gifts';
 import { chosenVouchers, decodeChoice, encodeChoice, type VoucherChoice } from './choice';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 /**
  * Gift vouchers (spec section 2: choose vouchers, auth, choose products, customer info,
@@ -66,11 +65,7 @@ function ChooseVouchers({ path }: { path: string }) {
   };
   if (query.isPending) return <Loading />;
   if (query.isError) {
-    return (
-      <Notice title={t('gifts.loadError')} tone="error">
-        <p>{errorMessage(t, query.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('gifts.loadError')} error={query.error} />;
   }
   const { systemVouchers: classes, maxQuantityForVouchers: max, products: offered } = query.data;
   const chosen = chosenVouchers(classes, choice, max);

@@ -15,6 +15,7 @@ import {
 import { errorMessage } from '../../lib/apiErrors';
 import { localizedName } from '../../lib/localized';
 import type { VoucherClass } from '../../lib/api/gifts';
+import { GiftSummary } from '../../components/checkout/GiftSummary';
 import '../../components/checkout/CustomerInfoForm.css';
 import './WaiverStep.css';
 
@@ -131,15 +132,7 @@ export function WaiverStep({
   const signature = field('waiver.signature');
   return (
     <div className="gift-checkout">
-      <section className="gift-checkout__summary" aria-labelledby="gift-summary">
-        <h2 id="gift-summary" className="gift-checkout__heading">
-          {t('gifts.summary')}
-        </h2>
-        {summary}
-        <button type="button" className="button button--ghost" onClick={onBack}>
-          {t('gifts.change')}
-        </button>
-      </section>
+      <GiftSummary summary={summary} onBack={onBack} />
       <section className="gift-auth waiver" aria-labelledby="waiver-title">
         <h2 id="waiver-title" className="gift-checkout__heading">
           {t('waiver.title')}

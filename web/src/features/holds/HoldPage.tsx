@@ -7,9 +7,9 @@ import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { ApiError } from '../../lib/api/client';
 import { holdQuery, type HoldState } from '../../lib/api/holds';
-import { errorMessage } from '../../lib/apiErrors';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import './HoldPage.css';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 /**
  * A hold's confirmation, /hold/{id}: what the order moves to once the seats are reserved to pay
@@ -25,36 +25,27 @@ export default function HoldPage() {
 
   if (id === '' || status === 404) {
     return (
-      <Notice title={t('holds.notFound')} tone="error">
-        <p>
-          <LangLink className="button button--primary" to="/customer-area">
-            {t('holds.toArea')}
-          </LangLink>
-        </p>
-      </Notice>
+      <Notice
+        title={t('holds.notFound')}
+        tone="error"
+        action={{ to: '/customer-area', label: t('holds.toArea') }}
+      />
     );
   }
   if (status === 401) {
     return (
-      <Notice title={t('holds.logIn')}>
-        <p>
-          <LangLink
-            className="button button--primary"
-            to={`/customer-area/login?returnTo=${encodeURIComponent(`/hold/${id}`)}`}
-          >
-            {t('holds.logInButton')}
-          </LangLink>
-        </p>
-      </Notice>
+      <Notice
+        title={t('holds.logIn')}
+        action={{
+          to: `/customer-area/login?returnTo=${encodeURIComponent(`/hold/${id}`)}`,
+          label: t('holds.logInButton'),
+        }}
+      />
     );
   }
   if (query.isPending) return <Loading />;
   if (query.isError) {
-    return (
-      <Notice title={t('holds.loadError')} tone="error">
-        <p>{errorMessage(t, query.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('holds.loadError')} error={query.error} />;
   }
   const hold = query.data.hold;
   const state = hold.state as HoldState;

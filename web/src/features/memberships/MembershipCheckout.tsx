@@ -1,10 +1,9 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { useMemberCheckoutConfig } from '../../components/checkout/useMemberCheckoutConfig';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PrepaidCheckout } from '../../components/checkout/PrepaidCheckout';
-import type { CheckoutConfig } from '../../components/checkout/customerInfo';
 import { Loading } from '../../components/ui/Loading';
-import { useConfig } from '../../lib/config';
 import { gatewayFormUrl } from '../../lib/gatewayPayment';
 import {
   postMembershipCart,
@@ -15,7 +14,6 @@ import { clockOf, stamp, type Timed } from '../../lib/countdownClock';
 import { HoldClock } from './HoldClock';
 import { OrderSeats } from './OrderSeats';
 import { missingSeatsOf } from './seats';
-import type { SiteConfig } from '../../lib/api/types';
 import { asShownError } from './refusal';
 
 /**
@@ -43,15 +41,7 @@ export function MembershipCheckout({
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const langParam = useSearchParams()[0].get('lang');
-  const site = useConfig().raw as SiteConfig | null;
-  const config = useMemo<CheckoutConfig | null>(
-    () =>
-      site && {
-        ...site,
-        customerInfo: { ...site.customerInfo, ssn: { isRequired: true, isIncluded: true } },
-      },
-    [site],
-  );
+  const { site, config } = useMemberCheckoutConfig();
   const [priced, setPriced] = useState<Timed<MembershipCartResponse> | null>(null);
   // A priced cart without `cart` (an older server, a test double) has no seats to name.
   const seats = priced?.cart?.seats ?? [];

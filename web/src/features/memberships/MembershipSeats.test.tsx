@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EnrollSelection } from '../../lib/api/enroll';
 import type { MembershipCatalogue } from '../../lib/api/memberships';
 import type { SeatShort, SeatStatusShort } from '../../lib/api/types';
-import { makeSeat, makeSeatplan } from '../../test/fixtures';
+import { makeCustomerLogin, makeSeat, makeSeatplan } from '../../test/fixtures';
 import { fillDetails } from '../../test/checkoutDetails';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 import { orderSeat, thursday, thursdaySeats } from './testing/seated';
@@ -21,13 +21,7 @@ const ids = thursdaySeats.presentations.map((p) => p.PresentationId);
 
 const catalogue: MembershipCatalogue = { memberships: [thursday()], maxQuantityForMembership: 1 };
 
-const login = {
-  customerInfo: { CustomerId: 1000001, FirstName: 'Noa', LastName: 'Barak' },
-  mobileNumber: '',
-  loggedInAt: '2026-11-26T10:00:00Z',
-  expiresAt: '2026-11-26T12:00:00Z',
-  serverTime: '2026-11-26T10:00:00Z',
-};
+const login = makeCustomerLogin('2026-11-26');
 
 const err = (status: number, code: string, params?: unknown) => ({
   status,

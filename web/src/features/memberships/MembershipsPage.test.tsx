@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fillDetails } from '../../test/checkoutDetails';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 import type { Membership, MembershipCatalogue } from '../../lib/api/memberships';
+import { makeCustomerLogin } from '../../test/fixtures';
 
 /** A busy machine renders the first page slowly (the app's lazy routes, the config). */
 const SLOW = { timeout: 5000 };
@@ -71,13 +72,7 @@ const catalogue: MembershipCatalogue = {
   maxQuantityForMembership: 1,
 };
 
-const login = {
-  customerInfo: { CustomerId: 1000001, FirstName: 'Noa', LastName: 'Barak' },
-  mobileNumber: '',
-  loggedInAt: '2026-11-25T10:00:00Z',
-  expiresAt: '2026-11-25T12:00:00Z',
-  serverTime: '2026-11-25T10:00:00Z',
-};
+const login = makeCustomerLogin();
 
 interface Carts {
   bodies: unknown[];

@@ -8,8 +8,6 @@ import { AuthStep } from '../../components/checkout/AuthStep';
 import { FlowSteps } from '../../components/checkout/FlowSteps';
 import { PaymentReturnNotice } from '../../components/checkout/PaymentReturn';
 import { Loading } from '../../components/ui/Loading';
-import { Notice } from '../../components/ui/Notice';
-import { errorMessage } from '../../lib/apiErrors';
 import { captchaTokenFor } from '../../lib/captcha';
 import { useConfig } from '../../lib/config';
 import { useDocumentTitle } from '../../lib/documentTitle';
@@ -43,6 +41,7 @@ import { MembershipConfirmation } from './MembershipConfirmation';
 import { SeatsStep } from './SeatsStep';
 import { seatsStepOf } from './seats';
 import { useReleaseSeat } from './releaseSeat';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 /** A member number in the address (`?topUp=`): what the server's member numbers look like. */
 const MEMBER_NUMBER = /^[0-9A-Za-z-]{1,32}$/;
@@ -114,11 +113,7 @@ function ChooseMemberships({ path }: { path: string }) {
 
   if (query.isPending) return <Loading />;
   if (query.isError) {
-    return (
-      <Notice title={t('gifts.loadError')} tone="error">
-        <p>{errorMessage(t, query.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('gifts.loadError')} error={query.error} />;
   }
   const { memberships: all, maxQuantityForMembership: max } = query.data;
   const memberships = offered(all, topUp);

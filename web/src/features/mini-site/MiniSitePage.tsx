@@ -5,13 +5,13 @@ import { LangLink } from '../../components/ui/LangLink';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { ApiError } from '../../lib/api/client';
-import { errorMessage } from '../../lib/apiErrors';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { localizedName } from '../../lib/localized';
 import { useMiniSite, type MiniSite } from './api';
 import { ProgrammeCard } from './ProgrammeCard';
 import { lookStyle, programme } from './programme';
 import './MiniSitePage.css';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 /**
  * A mini-site (decision 0050): its own title, line, banner and colours, and its programme; each
@@ -30,13 +30,14 @@ export default function MiniSitePage() {
     return (
       <>
         <h1 className="page-title">{t('screens.miniSite')}</h1>
-        <Notice title={t('miniSite.notFound')} headingLevel={2} tone="error" code={404}>
+        <Notice
+          title={t('miniSite.notFound')}
+          headingLevel={2}
+          tone="error"
+          code={404}
+          action={{ to: '/', label: t('miniSite.toWhatsOn') }}
+        >
           <p>{t('miniSite.notFoundDetail')}</p>
-          <p>
-            <LangLink className="button button--primary" to="/">
-              {t('miniSite.toWhatsOn')}
-            </LangLink>
-          </p>
         </Notice>
       </>
     );
@@ -46,18 +47,12 @@ export default function MiniSitePage() {
     return (
       <>
         <h1 className="page-title">{t('screens.miniSite')}</h1>
-        <Notice title={t('miniSite.loadError')} headingLevel={2} tone="error">
-          <p>{errorMessage(t, query.error)}</p>
-          <p>
-            <button
-              type="button"
-              className="button button--primary"
-              onClick={() => void query.refetch()}
-            >
-              {t('whatsOn.retry')}
-            </button>
-          </p>
-        </Notice>
+        <ErrorNotice
+          title={t('miniSite.loadError')}
+          headingLevel={2}
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        />
       </>
     );
   }

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Reservation } from '../../lib/api/reservations';
-import { makeCompactStatus, makePresentation, makeSeat } from '../../test/fixtures';
+import { makeCompactStatus, makePresentation, makeSeat, makeSeatplan } from '../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
 
 const presentation = makePresentation({ id: 101, venueId: 11, seatplanId: 7 });
@@ -112,32 +112,7 @@ function api(
       case '/api/reservations/r-1':
         return { body: { reservation } };
       case '/api/seats/seatplanV2':
-        return {
-          body: {
-            seatplan: {
-              id: 7,
-              venueId: 11,
-              name: 'אולם 3',
-              width: 4,
-              height: 2,
-              bestX: 2,
-              bestY: 1,
-              screen: { label: 'מסך', labelEn: 'Screen' },
-              sections: [
-                {
-                  id: 11,
-                  name: 'אולם',
-                  nameEn: 'Stalls',
-                  kind: 'reserved',
-                  capacity: 8,
-                  ticketGroupId: 1,
-                  priceLevel: 1,
-                },
-              ],
-              seats,
-            },
-          },
-        };
+        return { body: { seatplan: makeSeatplan(seats, { name: 'אולם 3' }) } };
       case '/api/seats/seats-statusV2/compact':
         return { body: makeCompactStatus(101, seats.map((s) => (mine(s) ? 's' : 'a')).join('')) };
       case '/api/reservations/r-1/modify':

@@ -3,16 +3,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from '../../components/ui/DateTime';
-import { LangLink } from '../../components/ui/LangLink';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { ApiError } from '../../lib/api/client';
 import { reservationPath, reservationQuery } from '../../lib/api/reservations';
-import { errorMessage } from '../../lib/apiErrors';
 import { useDocumentTitle } from '../../lib/documentTitle';
 import { localizedName } from '../../lib/localized';
 import { SeatChanger } from './components/SeatChanger';
 import './components/SeatChange.css';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 /**
  * /reservation/{id}/seats: the buyer moves tickets of a paid reservation to other free seats of
@@ -32,23 +31,18 @@ export default function SeatChangePage() {
     (query.isError && query.error instanceof ApiError && query.error.status === 404)
   ) {
     return (
-      <Notice title={t('confirmation.notFound.title')} tone="error">
+      <Notice
+        title={t('confirmation.notFound.title')}
+        tone="error"
+        action={{ to: '/', label: t('confirmation.notFound.whatsOn') }}
+      >
         <p>{t('confirmation.notFound.session')}</p>
-        <p>
-          <LangLink className="button button--primary" to="/">
-            {t('confirmation.notFound.whatsOn')}
-          </LangLink>
-        </p>
       </Notice>
     );
   }
   if (query.isPending) return <Loading />;
   if (query.isError) {
-    return (
-      <Notice title={t('confirmation.loadError')} tone="error">
-        <p>{errorMessage(t, query.error)}</p>
-      </Notice>
-    );
+    return <ErrorNotice title={t('confirmation.loadError')} error={query.error} />;
   }
   const reservation = query.data.reservation;
   const windows = reservation.seatChange.presentations;
@@ -58,13 +52,11 @@ export default function SeatChangePage() {
     : undefined;
   if (!open || !presentation) {
     return (
-      <Notice title={t('seatChange.closed.title')}>
+      <Notice
+        title={t('seatChange.closed.title')}
+        action={{ to: reservationPath(id), label: t('seatChange.cancel') }}
+      >
         <p>{t('seatChange.closed.text')}</p>
-        <p>
-          <LangLink className="button button--primary" to={reservationPath(id)}>
-            {t('seatChange.cancel')}
-          </LangLink>
-        </p>
       </Notice>
     );
   }

@@ -1,30 +1,16 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp, type ApiHandler } from '../../test/renderApp';
+import { PORT, cinemaFilterData, staffUser } from './testing/staffAnswers';
 
-const staff = (role: string) => ({
-  user: {
-    FirstName: 'Noa',
-    LastName: 'Mizrahi',
-    userId: 1,
-    businessIds: [1, 2],
-    role,
-    email: 'manager@kupa.example',
-    hasTotp: false,
-  },
-});
+const staff = (role: string) => staffUser(role, [1, 2]);
 
-const filterData = {
-  locations: [
-    { id: 2, name: 'נמל', nameEn: 'Port', businessId: 1, isCinema: true },
-    { id: 5, name: 'חיפה', nameEn: 'Haifa', businessId: 2, isCinema: true },
-  ],
-  productClasses: [],
-  weekendDays: [5, 6],
+const filterData = cinemaFilterData({
+  locations: [PORT, { id: 5, name: 'חיפה', nameEn: 'Haifa', businessId: 2, isCinema: true }],
   calendarFrom: '2026-11-12',
   calendarTo: '2026-12-10',
   today: '2026-11-26',
-};
+});
 
 const column = (key: string, label: string, labelEn: string, kind: string) => ({
   key,

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '../../test/renderApp';
+import { cinemaFilterData, staffUser } from './testing/staffAnswers';
 
 const figures = (sold: number, capacity: number) => ({
   Capacity: capacity,
@@ -13,17 +14,7 @@ const figures = (sold: number, capacity: number) => ({
   Presentations: 1,
 });
 
-const manager = {
-  user: {
-    FirstName: 'Noa',
-    LastName: 'Mizrahi',
-    userId: 1,
-    businessIds: [1],
-    role: 'manager',
-    email: 'manager@kupa.example',
-    hasTotp: false,
-  },
-};
+const manager = staffUser();
 
 describe('the live monitoring page', () => {
   it('logs a staff user in, asks for the authenticator code, then shows the calendar and drills to a day', async () => {
@@ -47,16 +38,7 @@ describe('the live monitoring page', () => {
           return { body: manager };
         }
         if (url.pathname === '/api/PRES-live/getCinemaFilterData')
-          return {
-            body: {
-              locations: [{ id: 2, name: 'נמל', nameEn: 'Port', businessId: 1, isCinema: true }],
-              productClasses: [],
-              weekendDays: [5, 6],
-              calendarFrom: '2030-06-11',
-              calendarTo: '2030-06-13',
-              today: '2030-06-12',
-            },
-          };
+          return { body: cinemaFilterData() };
         if (url.pathname === '/api/PRES-live/attendanceByDate/2030-06-11/2030-06-13')
           return {
             body: {

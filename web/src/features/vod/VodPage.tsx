@@ -103,13 +103,9 @@ function Player({ reservationId }: { reservationId: string }) {
         title={missing ? t('vod.notFound') : t('vod.loadError')}
         headingLevel={2}
         tone="error"
+        action={{ to: '/customer-area', label: t('vod.toArea') }}
       >
         {!missing && <p>{errorMessage(t, item.error)}</p>}
-        <p>
-          <LangLink className="button button--primary" to="/customer-area">
-            {t('vod.toArea')}
-          </LangLink>
-        </p>
       </Notice>
     );
   } else {

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../../components/ui/Loading';
 import { Notice } from '../../components/ui/Notice';
 import { useDocumentTitle } from '../../lib/documentTitle';
-import { errorMessage } from '../../lib/apiErrors';
 import { useConfig } from '../../lib/config';
 import { formatLongDate, isCalendarDate, todayInCinema } from '../../lib/format';
 import { useFeatures, usePresentationsByDate } from './api';
@@ -15,6 +14,7 @@ import { ViewTabs } from './components/ViewTabs';
 import { VIEWS, panelId, tabId, type ScheduleView } from './views';
 import { chronological, groupByFeature, stripDays } from './schedule';
 import './WhatsOnPage.css';
+import { ErrorNotice } from '../../components/ui/ErrorNotice';
 
 /**
  * The index: what's on from today to the last day with screenings on sale (at least a
@@ -86,18 +86,12 @@ export default function WhatsOnPage() {
         {schedule.isPending ? (
           <Loading />
         ) : schedule.isError ? (
-          <Notice title={t('whatsOn.loadError')} headingLevel={2} tone="error">
-            <p>{errorMessage(t, schedule.error)}</p>
-            <p>
-              <button
-                type="button"
-                className="button button--primary"
-                onClick={() => void schedule.refetch()}
-              >
-                {t('whatsOn.retry')}
-              </button>
-            </p>
-          </Notice>
+          <ErrorNotice
+            title={t('whatsOn.loadError')}
+            headingLevel={2}
+            error={schedule.error}
+            onRetry={() => void schedule.refetch()}
+          />
         ) : !offered ? (
           <Notice title={t('whatsOn.notOffered')} headingLevel={2}>
             <p>

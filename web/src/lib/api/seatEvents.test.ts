@@ -2,7 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { seatMapKeys as seatKeys } from './seats';
+import { seatMapKeys as seatKeys } from './seatKeys';
 import { RELOAD_AFTER_EVENTS_MS, useSeatEvents } from './seatEvents';
 import { seatIndexes, type CompactSeatStatus } from './seatStatusCompact';
 

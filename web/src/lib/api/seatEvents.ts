@@ -7,17 +7,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { API_BASE } from './client';
-import { seatMapKeys } from './seats';
+import { seatMapKeys, type SeatChange } from './seatKeys';
 import { applySeatEvent, type CompactSeatStatus } from './seatStatusCompact';
-
-export type SeatChangeState = 'held' | 'released' | 'sold' | 'expired';
-
-export interface SeatChange {
-  sectionId: number;
-  x: number;
-  y: number;
-  state: SeatChangeState;
-}
 
 export interface SeatEvent {
   presentationId: number;

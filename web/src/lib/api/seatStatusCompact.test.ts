@@ -3,7 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createElement, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SeatsStatusCompactResponse } from './types';
-import { seatMapKeys, useLiveSeatStatus } from './seats';
+import { seatMapKeys } from './seatKeys';
+import { useLiveSeatStatus } from './seats';
 import {
   applySeatEvent,
   mergeCompact,

@@ -5,7 +5,7 @@
 // plan's seats. All pure.
 import { seatKey } from '../seatAddress';
 import type { Revalidated } from './client';
-import type { SeatChange } from './seatEvents';
+import type { SeatChange } from './seatKeys';
 import type {
   SeatStatusShort,
   SeatsStatusCompactResponse,

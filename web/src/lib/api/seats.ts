@@ -17,18 +17,13 @@ import {
   type CompactSeatStatus,
 } from './seatStatusCompact';
 import { useSeatEvents } from './seatEvents';
+import { seatMapKeys } from './seatKeys';
 import { channelOf } from './orderChannel';
 
 /** How often the map asks again while the live event stream is down. */
 export const STATUS_POLL_MS = 5000;
 /** How often it asks while events arrive: a safety net only. */
 export const STATUS_POLL_LIVE_MS = 30_000;
-
-export const seatMapKeys = {
-  plan: (venueId: number, seatplanId: number, presentationId?: number) =>
-    ['seatplan', venueId, seatplanId, presentationId ?? null] as const,
-  status: (presentationId: number) => ['seatsStatus', presentationId] as const,
-};
 
 /**
  * The seat plan; with the presentation, each seat's ticket group (`tg`) is the one that

@@ -18,6 +18,7 @@ import {
   type SavedCard,
   type VodItem,
 } from '../api/customerArea';
+import { CardHead } from './CardHead';
 
 function Section({
   id,
@@ -74,12 +75,11 @@ export function MembershipsSection({
             const status = memberStatus(m);
             return (
               <li key={m.memberNumber} className="area__card">
-                <div className="area__card-head">
-                  <h3 className="area__card-title">{localizedName(lang, m.name, m.nameEn)}</h3>
-                  <span className={`area__badge area__badge--${status}`}>
-                    {t(`customerArea.memberships.status.${status}`)}
-                  </span>
-                </div>
+                <CardHead
+                  title={localizedName(lang, m.name, m.nameEn)}
+                  badge={status}
+                  badgeText={t(`customerArea.memberships.status.${status}`)}
+                />
                 <dl className="area__facts">
                   <div>
                     <dt>{t('customerArea.memberships.number')}</dt>
@@ -179,14 +179,15 @@ export function VodSection({ items }: { items: VodItem[] }) {
         <ul className="area__cards">
           {items.map((v) => (
             <li key={v.ReservationIdentifier} className="area__card">
-              <div className="area__card-head">
-                <h3 className="area__card-title">
-                  {localizedName(lang, v.presentation.featureName, v.presentation.featureNameEn)}
-                </h3>
-                <span className={`area__badge area__badge--vod-${vodStatus(v.status)}`}>
-                  {t(`customerArea.vod.status.${vodStatus(v.status)}`)}
-                </span>
-              </div>
+              <CardHead
+                title={localizedName(
+                  lang,
+                  v.presentation.featureName,
+                  v.presentation.featureNameEn,
+                )}
+                badge={`vod-${vodStatus(v.status)}`}
+                badgeText={t(`customerArea.vod.status.${vodStatus(v.status)}`)}
+              />
               <VodFacts item={v} className="area__facts" />
               {vodStatus(v.status) === 'available' && v.playbackBalance > 0 && (
                 <p>

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { makePresentation } from '../../../test/fixtures';
 import { renderApp } from '../../../test/renderApp';
-import { makeArea } from '../testing/area';
+import { areaApi, makeArea } from '../testing/area';
 
 const presentation = makePresentation({ dateTime: '2099-07-14T17:30:00Z' });
 
@@ -37,14 +37,12 @@ const hold = (state: string) => ({
 describe('unpaid holds in the customer area', { timeout: 30_000 }, () => {
   it('lists an open hold first, with its deadline and Pay now', async () => {
     const { fetchMock } = await renderApp('/customer-area?lang=en', {
-      api: (url) => {
-        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area };
-        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+      api: areaApi(area, (url) => {
         if (url.pathname === '/api/customer-area/holds') return { body: { holds: [hold('open')] } };
         if (url.pathname === '/api/reservations/H1/pay')
           return { status: 409, body: { error: { code: 'holdReleased', message: 'x' } } };
         return undefined;
-      },
+      }),
     });
     const holds = await screen.findByRole('region', { name: 'Reserved to pay later' });
     const card = within(holds).getByRole('article');
@@ -67,12 +65,10 @@ describe('unpaid holds in the customer area', { timeout: 30_000 }, () => {
 
   it('leads a paid hold to its tickets', async () => {
     await renderApp('/customer-area?lang=en', {
-      api: (url) => {
-        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area };
-        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+      api: areaApi(area, (url) => {
         if (url.pathname === '/api/customer-area/holds') return { body: { holds: [hold('paid')] } };
         return undefined;
-      },
+      }),
     });
     const holds = await screen.findByRole('region', { name: 'Reserved to pay later' });
     await waitFor(() =>
@@ -85,9 +81,7 @@ describe('unpaid holds in the customer area', { timeout: 30_000 }, () => {
   it('gives an open hold up after a confirm step, and shows it released', async () => {
     let released = false;
     const { fetchMock } = await renderApp('/customer-area?lang=en', {
-      api: (url) => {
-        if (url.pathname === '/api/customer-area/customerAreaData') return { body: area };
-        if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+      api: areaApi(area, (url) => {
         if (url.pathname === '/api/customer-area/holds')
           return { body: { holds: [hold(released ? 'released' : 'open')] } };
         if (url.pathname === '/api/reservations/H1/release') {
@@ -95,7 +89,7 @@ describe('unpaid holds in the customer area', { timeout: 30_000 }, () => {
           return { body: { hold: hold('released') } };
         }
         return undefined;
-      },
+      }),
     });
     const user = userEvent.setup();
     const holds = await screen.findByRole('region', { name: 'Reserved to pay later' });

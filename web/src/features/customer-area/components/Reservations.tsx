@@ -8,6 +8,8 @@ import { formatMoney } from '../../../lib/format';
 import { withLang } from '../../../lib/lang';
 import { localizedName } from '../../../lib/localized';
 import { useSendTicketsBySms, type AreaReservation } from '../api/customerArea';
+import { CardHead } from './CardHead';
+import { MobileInput } from '../../../components/checkout/MobileInput';
 
 /** The PDF in the page's language (the signed link already carries `?exp&sig`). */
 function pdfHref(pdfUrl: string, lang: string): string {
@@ -69,14 +71,12 @@ function ReservationCard({ r, upcoming }: { r: AreaReservation; upcoming: boolea
 
   return (
     <li className="area__card" aria-labelledby={titleId}>
-      <div className="area__card-head">
-        <h3 id={titleId} className="area__card-title">
-          {feature}
-        </h3>
-        <span className={`area__badge area__badge--${status}`}>
-          {t(`customerArea.status.${status}`)}
-        </span>
-      </div>
+      <CardHead
+        title={feature}
+        titleId={titleId}
+        badge={status}
+        badgeText={t(`customerArea.status.${status}`)}
+      />
       <p className="area__meta">
         <DateTime iso={r.eventDateTime} lang={lang} />
       </p>
@@ -172,17 +172,13 @@ function SendBySms({ reservationId, feature }: { reservationId: string; feature:
     <form className="area__sms" onSubmit={submit} noValidate>
       <label htmlFor={inputId}>{t('customerArea.sms.label')}</label>
       <div className="area__sms-row">
-        <input
+        <MobileInput
           id={inputId}
           className="area__input"
-          type="tel"
-          inputMode="tel"
-          dir="ltr"
-          autoComplete="tel"
           value={mobile}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${inputId}-status`}
-          onChange={(e) => setMobile(e.target.value)}
+          onChange={setMobile}
+          invalid={!!error}
+          describedBy={`${inputId}-status`}
         />
         <button type="submit" className="button button--primary" disabled={send.isPending}>
           {t('customerArea.sms.send')}

@@ -11,6 +11,7 @@ import {
   type OwnedVoucher,
   type VoucherEvent,
 } from '../../../lib/api/gifts';
+import { CardHead } from './CardHead';
 
 /** The customer's system vouchers: status, what is left, validity, history and replacement. */
 export function VouchersList({ vouchers }: { vouchers: OwnedVoucher[] }) {
@@ -63,12 +64,11 @@ function VoucherCard({ v }: { v: OwnedVoucher }) {
 
   return (
     <li className="area__card">
-      <div className="area__card-head">
-        <h3 className="area__card-title">{localizedName(lang, v.name, v.nameEn)}</h3>
-        <span className={`area__badge area__badge--${BADGE[v.status]}`}>
-          {t(`customerArea.vouchers.status.${v.status}`)}
-        </span>
-      </div>
+      <CardHead
+        title={localizedName(lang, v.name, v.nameEn)}
+        badge={BADGE[v.status]}
+        badgeText={t(`customerArea.vouchers.status.${v.status}`)}
+      />
       <dl className="area__facts">
         <div>
           <dt>{t('customerArea.vouchers.reference')}</dt>

@@ -1,4 +1,5 @@
 import type { AreaCustomer, CustomerAreaData } from '../api/customerArea';
+import type { ApiHandler } from '../../../test/renderApp';
 
 /** The demo's customer 1 (Dana Levi) as the customer area's data sends her: nothing bought yet.
  * Tests give what they are about in `overrides`. */
@@ -33,4 +34,16 @@ export function makeCustomer(overrides: Partial<AreaCustomer> = {}): AreaCustome
 /** `GET /api/customer-area/customerAreaData`'s answer for [makeCustomer]'s customer. */
 export function makeArea(overrides: Partial<AreaCustomer> = {}): CustomerAreaData {
   return { serverTime: '2026-07-10T09:00:00Z', customer: makeCustomer(overrides) };
+}
+
+/**
+ * The server of the customer area's tests: `data` as the area's data, no complexes to choose
+ * from, and whatever else `more` answers.
+ */
+export function areaApi(data: CustomerAreaData, more: ApiHandler = () => undefined): ApiHandler {
+  return (url, init) => {
+    if (url.pathname === '/api/customer-area/customerAreaData') return { body: data };
+    if (url.pathname === '/api/customer/locations') return { body: { locations: [] } };
+    return more(url, init);
+  };
 }

@@ -1,9 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
+import { useMemberCheckoutConfig } from '../../../components/checkout/useMemberCheckoutConfig';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PrepaidCheckout } from '../../../components/checkout/PrepaidCheckout';
-import type { CheckoutConfig } from '../../../components/checkout/customerInfo';
 import { Loading } from '../../../components/ui/Loading';
 import {
   enrollKeys,
@@ -11,8 +11,6 @@ import {
   type EnrollSeason,
   type EnrollmentCartResponse,
 } from '../../../lib/api/enroll';
-import type { SiteConfig } from '../../../lib/api/types';
-import { useConfig } from '../../../lib/config';
 import { clockOf, stamp, type Clock } from '../../../lib/countdownClock';
 import { formatMoney } from '../../../lib/format';
 import { gatewayFormUrl } from '../../../lib/gatewayPayment';
@@ -46,15 +44,7 @@ export function EnrollCheckout({
   const lang = i18n.language;
   const locale = lang === 'he' ? 'he' : 'en';
   const langParam = useSearchParams()[0].get('lang');
-  const site = useConfig().raw as SiteConfig | null;
-  const config = useMemo<CheckoutConfig | null>(
-    () =>
-      site && {
-        ...site,
-        customerInfo: { ...site.customerInfo, ssn: { isRequired: true, isIncluded: true } },
-      },
-    [site],
-  );
+  const { site, config } = useMemberCheckoutConfig();
   const seats = cartSeats(state);
   const enrollment = {
     membershipId: season.MembershipId,

@@ -2,7 +2,7 @@
 // their query and mutation keys.
 import { useMemo } from 'react';
 import { queryOptions, useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
-import { seatMapKeys } from '../../../lib/api/seats';
+import { seatMapKeys } from '../../../lib/api/seatKeys';
 import { apiGet, apiSend } from '../../../lib/api/client';
 import { channelOf } from '../../../lib/api/orderChannel';
 import type { Captcha } from '../../../lib/captcha';

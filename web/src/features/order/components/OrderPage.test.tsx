@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TicketGroup } from '../../../lib/api/types';
 import { loadOrder, saveOrder } from '../model/orderSession';
 import type { PricedCart } from '../api/payment';
+import { pricedTicket } from '../testing/pricedCart';
 import { syncLines } from '../model/ticketLines';
 import { makePresentation, makeTicket } from '../../../test/fixtures';
 import { renderApp } from '../../../test/renderApp';
@@ -87,23 +88,15 @@ describe('order page after a reload', () => {
     memberBalanceTotal: 0,
     seats: [],
     currency: 'ILS',
-    tickets: held.map((h) => ({
-      presentationId: 77,
-      sectionId: 5,
-      sectionName: 'אולם',
-      rowName: h.rowName,
-      seatName: h.seatName,
-      x: h.x,
-      y: h.y,
-      ticketId: 31,
-      ticketName: 'רגיל',
-      ticketNameEn: 'Regular',
-      code: null,
-      price: 4200,
-      serviceCharge: 500,
-      isMultiplyFactorSubTicket: false,
-      memberBalance: 0,
-    })),
+    tickets: held.map((h) =>
+      pricedTicket({
+        presentationId: 77,
+        rowName: h.rowName,
+        seatName: h.seatName,
+        x: h.x,
+        y: h.y,
+      }),
+    ),
     products: [],
     ticketsTotal: 8400,
     productsTotal: 0,

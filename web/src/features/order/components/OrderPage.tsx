@@ -54,13 +54,14 @@ export default function OrderPage() {
       <h1 className="page-title">{t('order.title')}</h1>
       {id === null || (query.error instanceof ApiError && query.error.status === 404) ? (
         // The server answered this address with a 404 too (crates/api/src/web.rs).
-        <Notice title={t('errors.noEvent')} headingLevel={2} tone="error" code={404}>
+        <Notice
+          title={t('errors.noEvent')}
+          headingLevel={2}
+          tone="error"
+          code={404}
+          action={{ to: '/', label: t('order.toWhatsOn') }}
+        >
           <p>{t('order.notFoundDetail')}</p>
-          <p>
-            <LangLink className="button button--primary" to="/">
-              {t('order.toWhatsOn')}
-            </LangLink>
-          </p>
         </Notice>
       ) : query.isPending ? (
         <Loading />

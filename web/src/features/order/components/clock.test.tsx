@@ -13,6 +13,7 @@ import { useOrder } from '../hooks/orderContext';
 import type { PricedCart } from '../api/payment';
 import { initialOrderState, type OrderEvent, type OrderState } from '../model/orderState';
 import { OrderHarness } from '../testing/OrderHarness';
+import { pricedCartOf } from '../testing/pricedCart';
 import { LostSeats } from './LostSeats';
 import { ProductsStep } from './products/ProductsStep';
 
@@ -42,33 +43,7 @@ const presentation: Presentation = makePresentation({
   ] as Presentation['products'],
 });
 
-const cart: PricedCart = {
-  presentationId: 101,
-  presentationIds: [101],
-  memberBalanceTotal: 0,
-  seats: [],
-  currency: 'ILS',
-  tickets: [],
-  products: [],
-  ticketsTotal: 8400,
-  productsTotal: 0,
-  serviceCharge: 0,
-  serviceChargeName: 'דמי טיפול',
-  total: 8400,
-  priceBreakdown: {
-    tickets: 8400,
-    ticketsServiceCharge: 0,
-    orderServiceCharge: 0,
-    products: 0,
-    total: 8400,
-  },
-  amountDue: 8400,
-  voucherPayments: [],
-  orderType: 'tickets',
-  systemVouchers: [],
-  donations: [],
-  memberships: [],
-};
+const cart: PricedCart = pricedCartOf(8400);
 
 /** At the products step, the server's clock running out `leftMs` from now. */
 function atProducts(leftMs: number, overrides: Partial<OrderState> = {}): OrderState {

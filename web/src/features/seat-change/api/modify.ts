@@ -1,7 +1,7 @@
 // The seat change (POST /reservations/{id}/modify). Once done, the reservation and the seat map's
 // state are read again (their keys belong to lib/api/reservations and the shared seat map).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { seatMapKeys } from '../../../lib/api/seats';
+import { seatMapKeys } from '../../../lib/api/seatKeys';
 import { apiSend } from '../../../lib/api/client';
 import { reservationKeys } from '../../../lib/api/reservations';
 import type { components } from '../../../lib/api/schema';

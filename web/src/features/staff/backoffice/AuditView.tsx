@@ -19,6 +19,7 @@ import {
 import { diff } from './model';
 import { StaffTable } from './StaffTable';
 import './backoffice.css';
+import { NameOptions } from '../NameOptions';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
@@ -132,11 +133,7 @@ export function AuditView() {
             }}
           >
             <option value="">{t('staffAudit.allComplexes')}</option>
-            {complexes.map((c) => (
-              <option key={c.id} value={c.id}>
-                {localizedName(lang, c.name, c.nameEn)}
-              </option>
-            ))}
+            <NameOptions items={complexes} />
           </select>
         </label>
       </div>

@@ -2,6 +2,8 @@
 // the field: aria-invalid and aria-describedby).
 import { useId, type ReactElement, type ReactNode } from 'react';
 import { cloneElement } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PictureTexts } from './usePictureFile';
 
 export function Field({
   label,
@@ -53,5 +55,27 @@ export function FieldGroup({ legend, children }: { legend: string; children: Rea
       <legend>{legend}</legend>
       <div className="catalogue-group__fields">{children}</div>
     </fieldset>
+  );
+}
+
+/** The file input of a poster or a product's picture (`texts`: where its words are). */
+export function PictureField({
+  texts,
+  error,
+  onPick,
+}: {
+  texts: PictureTexts;
+  error: string | null;
+  onPick: (file: File | undefined) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Field label={t(`${texts}.choose`)} error={error ?? undefined} hint={t(`${texts}.hint`)}>
+      <input
+        type="file"
+        accept="image/jpeg,image/png"
+        onChange={(e) => onPick(e.target.files?.[0])}
+      />
+    </Field>
   );
 }

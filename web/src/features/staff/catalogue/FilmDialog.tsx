@@ -2,7 +2,7 @@
 // release date and trailer link in he and en, and its poster (a JPEG or PNG, shown before it is
 // sent). The server judges every field again; its field errors are shown where they belong.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError, featurePosterUrl } from '../../../lib/api/client';
@@ -11,19 +11,19 @@ import { localizedName } from '../../../lib/localized';
 import { Modal } from '../programme/Modal';
 import { StepActions } from '../programme/FormParts';
 import { addFilm, changeFilm, uploadPoster, type Category, type FilmDto } from './api';
-import { Field, FieldGroup } from './Field';
+import { Field, FieldGroup, PictureField } from './Field';
+import { usePictureFile } from './usePictureFile';
 import {
   FILM_FIELDS,
   emptyFilm,
   filmBody,
   filmSchema,
   filmValues,
-  posterProblem,
-  posterRefusal,
   serverFieldErrors,
   type FilmField,
   type FilmValues,
 } from './model';
+import { NameOptions } from '../NameOptions';
 
 const PAIRS: [FilmField, FilmField][] = [
   ['classification', 'classificationEn'],
@@ -49,13 +49,10 @@ export function FilmDialog({
     defaultValues: film ? filmValues(film) : emptyFilm(categories[0]?.id),
   });
   const { register, handleSubmit, formState, setError } = form;
-  const [poster, setPoster] = useState<File | null>(null);
-  const [posterError, setPosterError] = useState<string | null>(null);
+  const poster = usePictureFile('staffFilms.poster', 'poster');
   const [failure, setFailure] = useState<string | null>(null);
   // The film written so far: a new one once created (a failed poster upload then retries on it).
   const [written, setWritten] = useState<FilmDto | null>(film);
-  const preview = useMemo(() => (poster ? URL.createObjectURL(poster) : null), [poster]);
-  useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
 
   const ruleText = (field: FilmField, rule: string) =>
     t(`staffFilms.rules.${rule}`, {
@@ -86,12 +83,11 @@ export function FilmDialog({
       }
       return;
     }
-    if (poster) {
+    if (poster.file) {
       try {
-        saved = (await uploadPoster(saved.id, poster)).film;
+        saved = (await uploadPoster(saved.id, poster.file)).film;
       } catch (error) {
-        const rule = error instanceof ApiError ? posterRefusal(error.code, error.params) : null;
-        setPosterError(rule ? t(`staffFilms.poster.${rule}`) : errorMessage(t, error));
+        poster.refused(error);
         // The film itself was saved: the form now edits it.
         return;
       }
@@ -99,25 +95,10 @@ export function FilmDialog({
     onClose(saved);
   });
 
-  const pick = (file: File | undefined) => {
-    setPosterError(null);
-    if (!file) {
-      setPoster(null);
-      return;
-    }
-    const problem = posterProblem(file);
-    if (problem) {
-      setPoster(null);
-      setPosterError(t(`staffFilms.poster.${problem}`));
-      return;
-    }
-    setPoster(file);
-  };
-
   const current = written
     ? featurePosterUrl({ featureId: written.id, featureImageUrl: written.imageUrl }, lang)
     : null;
-  const shown = preview ?? current;
+  const shown = poster.preview ?? current;
   return (
     <Modal
       title={
@@ -145,11 +126,7 @@ export function FilmDialog({
         <FieldGroup legend={t('staffFilms.groups.facts')}>
           <Field label={t('staffFilms.fields.categoryId')} error={errorOf('categoryId')}>
             <select {...register('categoryId')}>
-              {categories.map((c) => (
-                <option key={c.id} value={String(c.id)}>
-                  {localizedName(lang, c.name, c.nameEn)}
-                </option>
-              ))}
+              <NameOptions items={categories} />
             </select>
           </Field>
           <Field
@@ -191,30 +168,18 @@ export function FilmDialog({
               <img
                 className="catalogue-poster__preview"
                 src={shown}
-                alt={preview ? t('staffFilms.poster.preview') : t('staffFilms.poster.current')}
+                alt={
+                  poster.preview ? t('staffFilms.poster.preview') : t('staffFilms.poster.current')
+                }
                 width={120}
                 height={180}
               />
             )}
-            <Field
-              label={t('staffFilms.poster.choose')}
-              error={posterError ?? undefined}
-              hint={t('staffFilms.poster.hint')}
-            >
-              <input
-                type="file"
-                accept="image/jpeg,image/png"
-                onChange={(e) => pick(e.target.files?.[0])}
-              />
-            </Field>
+            <PictureField texts="staffFilms.poster" error={poster.error} onPick={poster.pick} />
           </div>
         </FieldGroup>
-        {failure && (
-          <p className="programme-error" role="alert">
-            {failure}
-          </p>
-        )}
         <StepActions
+          failure={failure}
           label={film ? t('staffFilms.save') : t('staffFilms.create')}
           disabled={formState.isSubmitting}
           backLabel={t('staffFilms.close')}

@@ -3,7 +3,7 @@
 // away), menu order, on or off, and which of the manager's complexes sell it. Other businesses'
 // complexes that sell it are named, not ticked: they keep selling it.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api/client';
@@ -19,12 +19,11 @@ import {
   type ProductComplex,
   type ProductDto,
 } from './api';
-import { Field, FieldGroup } from './Field';
+import { Field, FieldGroup, PictureField } from './Field';
+import { usePictureFile } from './usePictureFile';
 import {
   PRODUCT_CATEGORIES,
   emptyProduct,
-  posterProblem,
-  posterRefusal,
   productBody,
   productSchema,
   productValues,
@@ -78,11 +77,8 @@ export function ProductDialog({
   // The product written so far: a new one once created (a failed upload then retries on it).
   const [written, setWritten] = useState<ProductDto | null>(product);
   // The picture's change on save: a file to upload, or the uploaded one taken away.
-  const [upload, setUpload] = useState<File | null>(null);
+  const upload = usePictureFile('staffProducts.upload', 'image');
   const [removing, setRemoving] = useState(false);
-  const [uploadError, setUploadError] = useState<string | null>(null);
-  const preview = useMemo(() => (upload ? URL.createObjectURL(upload) : null), [upload]);
-  useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
 
   const errorOf = (field: ProductField) => {
     const rule = formState.errors[field]?.message;
@@ -112,15 +108,13 @@ export function ProductDialog({
       return;
     }
     try {
-      if (upload) {
-        saved = (await uploadProductImage(saved.id, upload)).product;
+      if (upload.file) {
+        saved = (await uploadProductImage(saved.id, upload.file)).product;
       } else if (removing && saved.imageVersion) {
         saved = (await removeProductImage(saved.id)).product;
       }
     } catch (error) {
-      const rule =
-        error instanceof ApiError ? posterRefusal(error.code, error.params, 'image') : null;
-      setUploadError(rule ? t(`staffProducts.upload.${rule}`) : errorMessage(t, error));
+      upload.refused(error);
       // The product itself was saved: the form now edits it.
       return;
     }
@@ -128,25 +122,14 @@ export function ProductDialog({
   });
 
   const pick = (file: File | undefined) => {
-    setUploadError(null);
     setRemoving(false);
-    if (!file) {
-      setUpload(null);
-      return;
-    }
-    const problem = posterProblem(file);
-    if (problem) {
-      setUpload(null);
-      setUploadError(t(`staffProducts.upload.${problem}`));
-      return;
-    }
-    setUpload(file);
+    upload.pick(file);
   };
 
   // What buyers will see: the file chosen, else the uploaded picture (unless it goes), else the
   // icon on its colour.
   const uploaded = written?.imageVersion && !removing ? written.img : null;
-  const shown = preview ?? uploaded;
+  const shown = upload.preview ?? uploaded;
 
   const name = (c: ProductComplex) => localizedName(lang, c.name, c.nameEn);
   return (
@@ -202,7 +185,9 @@ export function ProductDialog({
                 className="catalogue-picture__preview"
                 src={shown}
                 alt={
-                  preview ? t('staffProducts.upload.preview') : t('staffProducts.upload.current')
+                  upload.preview
+                    ? t('staffProducts.upload.preview')
+                    : t('staffProducts.upload.current')
                 }
                 width={96}
                 height={96}
@@ -217,19 +202,9 @@ export function ProductDialog({
                 {icon}
               </div>
             )}
-            <Field
-              label={t('staffProducts.upload.choose')}
-              error={uploadError ?? undefined}
-              hint={t('staffProducts.upload.hint')}
-            >
-              <input
-                type="file"
-                accept="image/jpeg,image/png"
-                onChange={(e) => pick(e.target.files?.[0])}
-              />
-            </Field>
+            <PictureField texts="staffProducts.upload" error={upload.error} onPick={pick} />
           </div>
-          {written?.imageVersion && !upload && (
+          {written?.imageVersion && !upload.file && (
             <div className="catalogue-picture__remove">
               <button
                 type="button"
@@ -290,12 +265,8 @@ export function ProductDialog({
             <p className="catalogue-field__error">{errorOf('everywhere')}</p>
           )}
         </fieldset>
-        {failure && (
-          <p className="programme-error" role="alert">
-            {failure}
-          </p>
-        )}
         <StepActions
+          failure={failure}
           label={written ? t('staffProducts.save') : t('staffProducts.create')}
           disabled={formState.isSubmitting}
           backLabel={t('staffProducts.close')}

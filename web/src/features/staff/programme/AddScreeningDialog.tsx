@@ -17,6 +17,7 @@ import { localDateTime } from './model';
 import { DateTimeFields, StepActions } from './FormParts';
 import { LabelledSelect } from './LabelledSelect';
 import { Modal } from './Modal';
+import { NameOptions } from '../NameOptions';
 
 export function AddScreeningDialog({
   complex,
@@ -79,11 +80,7 @@ export function AddScreeningDialog({
         <label>
           {t('staffProgramme.field.hall')}
           <select value={venueId} onChange={(e) => setVenueId(Number(e.target.value))}>
-            {halls.map((h) => (
-              <option key={h.id} value={h.id}>
-                {localizedName(lang, h.name, h.nameEn)}
-              </option>
-            ))}
+            <NameOptions items={halls} />
           </select>
         </label>
         <LabelledSelect
@@ -99,11 +96,7 @@ export function AddScreeningDialog({
                 })
               : t('staffProgramme.ticketGroup.asHall')}
           </option>
-          {ticketGroups.map((g) => (
-            <option key={g.id} value={g.id}>
-              {localizedName(lang, g.name, g.nameEn)}
-            </option>
-          ))}
+          <NameOptions items={ticketGroups} />
         </LabelledSelect>
         {hall && (
           <p className="programme-form__hint">
@@ -132,12 +125,8 @@ export function AddScreeningDialog({
           </label>
           <p className="programme-form__hint">{t('staffProgramme.field.saleDefault')}</p>
         </fieldset>
-        {add.isError && (
-          <p className="programme-error" role="alert">
-            {errorMessage(t, add.error)}
-          </p>
-        )}
         <StepActions
+          failure={add.isError ? errorMessage(t, add.error) : null}
           label={t('staffProgramme.add.submit')}
           disabled={add.isPending}
           backLabel={t('staffProgramme.close')}

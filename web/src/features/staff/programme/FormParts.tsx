@@ -29,7 +29,7 @@ export function DateTimeFields({
 
 /**
  * A dialog step's two buttons: the step's own action (a form's submit when `onPrimary` is
- * absent) and a quiet way back.
+ * absent) and a quiet way back; above them, what went wrong (`failure`), if anything.
  */
 export function StepActions({
   label,
@@ -38,6 +38,7 @@ export function StepActions({
   danger = false,
   backLabel,
   onBack,
+  failure = null,
 }: {
   label: string;
   onPrimary?: () => void;
@@ -45,20 +46,28 @@ export function StepActions({
   danger?: boolean;
   backLabel: string;
   onBack: () => void;
+  failure?: string | null;
 }) {
   return (
-    <div className="programme-dialog__actions">
-      <button
-        type={onPrimary ? 'button' : 'submit'}
-        className={danger ? 'staff-button staff-button--danger' : 'staff-button'}
-        disabled={disabled}
-        onClick={onPrimary}
-      >
-        {label}
-      </button>
-      <button type="button" className="staff-button staff-button--quiet" onClick={onBack}>
-        {backLabel}
-      </button>
-    </div>
+    <>
+      {failure && (
+        <p className="programme-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <div className="programme-dialog__actions">
+        <button
+          type={onPrimary ? 'button' : 'submit'}
+          className={danger ? 'staff-button staff-button--danger' : 'staff-button'}
+          disabled={disabled}
+          onClick={onPrimary}
+        >
+          {label}
+        </button>
+        <button type="button" className="staff-button staff-button--quiet" onClick={onBack}>
+          {backLabel}
+        </button>
+      </div>
+    </>
   );
 }

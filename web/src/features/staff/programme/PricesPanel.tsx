@@ -24,6 +24,7 @@ import {
 } from './api';
 import { LabelledSelect } from './LabelledSelect';
 import { changesOf, chargeParts, parsePercent, parseShekels } from './pricesModel';
+import { NameOptions } from '../NameOptions';
 
 export function PricesPanel({ complexes }: { complexes: readonly Complex[] }) {
   const { t, i18n } = useTranslation();
@@ -219,11 +220,7 @@ function TicketPrices({ list }: { list: PriceList }) {
         value={group.id}
         onChange={(e) => setGroupId(Number(e.target.value))}
       >
-        {groups.map((g) => (
-          <option key={g.id} value={g.id}>
-            {localizedName(lang, g.name, g.nameEn)}
-          </option>
-        ))}
+        <NameOptions items={groups} />
       </LabelledSelect>
       <div className="prices__scroll" tabIndex={0} role="region" aria-labelledby="prices-table">
         <table className="prices__table">
@@ -264,11 +261,7 @@ function TicketPrices({ list }: { list: PriceList }) {
             value={ticket.id}
             onChange={(e) => setTicketId(Number(e.target.value))}
           >
-            {group.tickets.map((x) => (
-              <option key={x.id} value={x.id}>
-                {localizedName(lang, x.name, x.nameEn)}
-              </option>
-            ))}
+            <NameOptions items={group.tickets} />
           </LabelledSelect>
           <EffectiveFrom today={list.today} value={from} onChange={setFrom} />
           <label>

@@ -26,6 +26,7 @@ import { PricesPanel } from './PricesPanel';
 import { cellKey, cells, timeRange, weekDays } from './model';
 import { ScreeningDialog } from './ScreeningDialog';
 import './programme.css';
+import { NameOptions } from '../NameOptions';
 
 type Open = { kind: 'add' } | { kind: 'copy' } | { kind: 'screening'; screening: Screening } | null;
 
@@ -86,11 +87,7 @@ export function ProgrammeView() {
             <label className="programme__field">
               {t('staffProgramme.complex')}
               <select value={complex.id} onChange={(e) => set({ pl: e.target.value })}>
-                {complexes.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {localizedName(lang, c.name, c.nameEn)}
-                  </option>
-                ))}
+                <NameOptions items={complexes} />
               </select>
             </label>
             <div className="programme__week" role="group" aria-label={t('staffProgramme.week')}>

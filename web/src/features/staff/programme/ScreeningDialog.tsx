@@ -25,6 +25,7 @@ import { localTime, timeRange } from './model';
 import { DateTimeFields, StepActions } from './FormParts';
 import { Modal } from './Modal';
 import { ScreeningSettings } from './ScreeningSettings';
+import { NameOptions } from '../NameOptions';
 
 type Step = 'view' | 'move' | 'confirmMove' | 'confirmCancel';
 
@@ -127,13 +128,7 @@ export function ScreeningDialog({
           <label>
             {t('staffProgramme.field.hall')}
             <select value={venueId} onChange={(e) => setVenueId(Number(e.target.value))}>
-              {complex.halls
-                .filter((h) => h.seatplanId != null)
-                .map((h) => (
-                  <option key={h.id} value={h.id}>
-                    {localizedName(lang, h.name, h.nameEn)}
-                  </option>
-                ))}
+              <NameOptions items={complex.halls.filter((h) => h.seatplanId != null)} />
             </select>
           </label>
           <DateTimeFields date={date} time={time} onDate={setDate} onTime={setTime} />

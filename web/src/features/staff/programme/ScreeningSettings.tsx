@@ -17,6 +17,7 @@ import {
   type TicketGroupChoice,
 } from './api';
 import { LabelledSelect } from './LabelledSelect';
+import { NameOptions } from '../NameOptions';
 
 export function ScreeningSettings({
   screening: s,
@@ -67,11 +68,7 @@ export function ScreeningSettings({
           onChange={(e) => setGroup(e.target.value)}
         >
           <option value="">{asHall}</option>
-          {ticketGroups.map((g) => (
-            <option key={g.id} value={g.id}>
-              {localizedName(lang, g.name, g.nameEn)}
-            </option>
-          ))}
+          <NameOptions items={ticketGroups} />
         </LabelledSelect>
         {group !== current && !taken && (
           <button

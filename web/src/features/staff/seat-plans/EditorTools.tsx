@@ -16,6 +16,7 @@ import {
   type Numbering,
   type SectionKind,
 } from './model';
+import { NameOptions } from '../NameOptions';
 
 type Dispatch = (a: Action) => void;
 
@@ -65,6 +66,32 @@ function NumberField({
 }
 
 /** A tool's button: quiet, or red when it takes something away. */
+/** A number and the tool that applies it (only a number: an empty field does nothing). */
+function NumberTool({
+  label,
+  value,
+  min,
+  max,
+  onChange,
+  tool,
+  onApply,
+}: {
+  label: string;
+  value: number;
+  min?: number;
+  max?: number;
+  onChange: (n: number) => void;
+  tool: string;
+  onApply: (n: number) => void;
+}) {
+  return (
+    <div className="plan-tools__inline">
+      <NumberField label={label} value={value} min={min} max={max} onChange={onChange} />
+      <Tool label={tool} onClick={() => Number.isFinite(value) && onApply(value)} />
+    </div>
+  );
+}
+
 function Tool({
   label,
   onClick,
@@ -219,11 +246,7 @@ export function SectionTools({
                 })
               }
             >
-              {ticketGroups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {localizedName(lang, g.name, g.nameEn)}
-                </option>
-              ))}
+              <NameOptions items={ticketGroups} />
             </select>
           </label>
           <div className="plan-tools__pair">
@@ -285,11 +308,7 @@ export function SectionTools({
           <label>
             {t('staffSeatPlans.ticketGroup')}
             <select value={group} onChange={(e) => setGroup(Number(e.target.value))}>
-              {ticketGroups.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {localizedName(lang, g.name, g.nameEn)}
-                </option>
-              ))}
+              <NameOptions items={ticketGroups} />
             </select>
           </label>
           {kind === 'ga' && (
@@ -425,31 +444,23 @@ export function RowTools({ state, dispatch }: { state: EditorState; dispatch: Di
           onChange={(e) => dispatch({ type: 'renameRow', row: row.id, name: e.target.value })}
         />
       </label>
-      <div className="plan-tools__inline">
-        <NumberField
-          label={t('staffSeatPlans.curveDepth')}
-          value={depth}
-          min={-5}
-          max={5}
-          onChange={setDepth}
-        />
-        <Tool
-          label={t('staffSeatPlans.curve')}
-          onClick={() => Number.isFinite(depth) && dispatch({ type: 'curve', row: row.id, depth })}
-        />
-      </div>
-      <div className="plan-tools__inline">
-        <NumberField
-          label={t('staffSeatPlans.aisleAfter')}
-          value={after}
-          min={1}
-          onChange={setAfter}
-        />
-        <Tool
-          label={t('staffSeatPlans.aisle')}
-          onClick={() => Number.isFinite(after) && dispatch({ type: 'aisle', row: row.id, after })}
-        />
-      </div>
+      <NumberTool
+        label={t('staffSeatPlans.curveDepth')}
+        value={depth}
+        min={-5}
+        max={5}
+        onChange={setDepth}
+        tool={t('staffSeatPlans.curve')}
+        onApply={(n) => dispatch({ type: 'curve', row: row.id, depth: n })}
+      />
+      <NumberTool
+        label={t('staffSeatPlans.aisleAfter')}
+        value={after}
+        min={1}
+        onChange={setAfter}
+        tool={t('staffSeatPlans.aisle')}
+        onApply={(n) => dispatch({ type: 'aisle', row: row.id, after: n })}
+      />
       <div className="plan-tools__inline" role="group" aria-label={t('staffSeatPlans.renumber')}>
         {(['ltr', 'rtl'] as const).map((n) => (
           <button

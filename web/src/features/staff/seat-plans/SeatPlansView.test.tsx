@@ -3,27 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import i18n from '../../../lib/i18n';
 import { renderApp, type ApiHandler } from '../../../test/renderApp';
+import { cinemaFilterData, staffUser } from '../testing/staffAnswers';
 
-const manager = {
-  user: {
-    FirstName: 'Noa',
-    LastName: 'Mizrahi',
-    userId: 1,
-    businessIds: [1],
-    role: 'manager',
-    email: 'manager@kupa.example',
-    hasTotp: false,
-  },
-};
+const manager = staffUser();
 
-const filterData = {
-  locations: [{ id: 2, name: 'נמל', nameEn: 'Port', businessId: 1, isCinema: true }],
-  productClasses: [],
-  weekendDays: [5, 6],
-  calendarFrom: '2030-06-11',
-  calendarTo: '2030-06-13',
-  today: '2030-06-12',
-};
+const filterData = cinemaFilterData();
 
 const choices = {
   complexes: [

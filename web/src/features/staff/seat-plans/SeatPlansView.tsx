@@ -18,6 +18,7 @@ import { Editor } from './Editor';
 import { fromDoc } from './doc';
 import { emptyPlan } from './model';
 import './seatPlans.css';
+import { NameOptions } from '../NameOptions';
 
 type Open = { kind: 'version'; id: number } | { kind: 'empty' } | null;
 
@@ -59,21 +60,13 @@ export function SeatPlansView() {
         <label className="seat-plans__field">
           {t('staffProgramme.complex')}
           <select value={complex.id} onChange={(e) => set({ sc: e.target.value, sh: null })}>
-            {complexes.map((c) => (
-              <option key={c.id} value={c.id}>
-                {localizedName(lang, c.name, c.nameEn)}
-              </option>
-            ))}
+            <NameOptions items={complexes} />
           </select>
         </label>
         <label className="seat-plans__field">
           {t('staffProgramme.field.hall')}
           <select value={hall.id} onChange={(e) => set({ sh: e.target.value })}>
-            {complex.halls.map((h) => (
-              <option key={h.id} value={h.id}>
-                {localizedName(lang, h.name, h.nameEn)}
-              </option>
-            ))}
+            <NameOptions items={complex.halls} />
           </select>
         </label>
         <div className="seat-plans__actions">

@@ -17,6 +17,7 @@ import {
   type Reservation,
 } from '../../api/payment';
 import './ConfirmationStep.css';
+import { MobileInput } from '../../../../components/checkout/MobileInput';
 
 /**
  * The server's SVG shown as an image: an <img> never runs scripts or reaches the page, which
@@ -384,16 +385,12 @@ function SendTicketsForm({
       <form className="confirmation__sms" onSubmit={submit} noValidate>
         <label htmlFor={inputId}>{t('checkout.fields.mobileNumber')}</label>
         <div className="confirmation__sms-row">
-          <input
+          <MobileInput
             id={inputId}
             className="checkout-field__input"
-            type="tel"
-            inputMode="tel"
-            dir="ltr"
-            autoComplete="tel"
             value={mobile}
-            aria-invalid={error ? true : undefined}
-            onChange={(e) => setMobile(e.target.value)}
+            onChange={setMobile}
+            invalid={!!error}
           />
           <button type="submit" className="button button--primary" disabled={send.isPending}>
             {t('confirmation.sms.send')}

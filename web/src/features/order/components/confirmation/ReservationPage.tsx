@@ -2,14 +2,13 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LangLink } from '../../../../components/ui/LangLink';
 import { Loading } from '../../../../components/ui/Loading';
 import { Notice } from '../../../../components/ui/Notice';
 import { ApiError } from '../../../../lib/api/client';
-import { errorMessage } from '../../../../lib/apiErrors';
 import { useDocumentTitle } from '../../../../lib/documentTitle';
 import { linkProofOf, reservationQuery, type Reservation } from '../../api/payment';
 import { ConfirmationView } from './ConfirmationView';
+import { ErrorNotice } from '../../../../components/ui/ErrorNotice';
 
 /**
  * A paid reservation's own address, /reservation/{id}: what the order moves to once paid, what a
@@ -40,20 +39,17 @@ export default function ReservationPage({
     <div className="reservation-page">
       {!notFound && <h1 className="page-title">{t('screens.reservation')}</h1>}
       {notFound ? (
-        <Notice title={t('confirmation.notFound.title')} tone="error">
+        <Notice
+          title={t('confirmation.notFound.title')}
+          tone="error"
+          action={{ to: '/', label: t('confirmation.notFound.whatsOn') }}
+        >
           <p>{t(link ? 'confirmation.notFound.link' : 'confirmation.notFound.session')}</p>
-          <p>
-            <LangLink className="button button--primary" to="/">
-              {t('confirmation.notFound.whatsOn')}
-            </LangLink>
-          </p>
         </Notice>
       ) : query.isPending ? (
         <Loading />
       ) : query.isError ? (
-        <Notice title={t('confirmation.loadError')} headingLevel={2} tone="error">
-          <p>{errorMessage(t, query.error)}</p>
-        </Notice>
+        <ErrorNotice title={t('confirmation.loadError')} headingLevel={2} error={query.error} />
       ) : (
         <>
           {before}

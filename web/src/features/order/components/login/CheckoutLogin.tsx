@@ -8,6 +8,7 @@ import { errorMessage } from '../../../../lib/apiErrors';
 import type { Captcha } from '../../../../lib/captcha';
 import { parseIsraeliMobile } from '../../../../components/checkout/customerInfo';
 import './CheckoutLogin.css';
+import { MobileInput } from '../../../../components/checkout/MobileInput';
 
 const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
@@ -123,16 +124,12 @@ export function CheckoutLogin({
         {sentTo === null ? (
           <div className="checkout-login__field">
             <label htmlFor={mobileId}>{t('login.mobile')}</label>
-            <input
+            <MobileInput
               id={mobileId}
-              type="tel"
-              dir="ltr"
-              inputMode="tel"
-              autoComplete="tel"
               value={mobile}
-              aria-describedby={hintId}
-              aria-invalid={error ? true : undefined}
-              onChange={(e) => setMobile(e.target.value)}
+              onChange={setMobile}
+              invalid={!!error}
+              describedBy={hintId}
             />
             <p id={hintId} className="checkout-login__hint">
               {t('login.mobileHint')}

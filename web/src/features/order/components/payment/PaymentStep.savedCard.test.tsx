@@ -1,14 +1,11 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../../../lib/i18n';
 import { resetUuid } from '../../../../lib/api/client';
 import type { SavedCard } from '../../../../lib/api/customer';
-import { makeConfig, makePresentation } from '../../../../test/fixtures';
-import { PaymentStep } from './PaymentStep';
-import { OrderHarness } from '../../testing/OrderHarness';
-import { orderAtPayment } from '../../testing/orderAt';
+import { makeConfig } from '../../../../test/fixtures';
+import { fillDetails, paymentForm, renderPaymentStep } from '../../testing/paymentStep';
 import { onePricedSeat } from '../../testing/pricedCart';
 import type { PricedCart } from '../../api/payment';
 
@@ -107,16 +104,7 @@ function server(state: {
             : reply({ error: { code: 'loginError', message: 'no login' } }, 401);
         case '/api/payment/form/he':
         case '/api/payment/form/en':
-          return reply({
-            paymentIdentifier: 'p-saved',
-            paymentFormURL: '/pay/p-saved?locale=he',
-            amount: 4700,
-            currency: 'ILS',
-            expiresAt: '2026-07-14T17:05:00Z',
-            serverTime: '2026-07-14T16:50:00Z',
-            paid: false,
-            ...state.form,
-          });
+          return reply({ ...paymentForm('p-saved', { amount: 4700, paid: false }), ...state.form });
         case '/api/payment/commit':
           return reply({ reservationIdentifier: 'R-1', success: true });
         default:
@@ -128,25 +116,7 @@ function server(state: {
 }
 
 function renderStep(config = makeConfig()) {
-  render(
-    <QueryClientProvider
-      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-    >
-      <OrderHarness presentation={makePresentation()} initial={orderAtPayment(cart)}>
-        <PaymentStep config={config} />
-      </OrderHarness>
-    </QueryClientProvider>,
-  );
-}
-
-async function fillDetails(user: ReturnType<typeof userEvent.setup>) {
-  await user.type(screen.getByLabelText(/^שם פרטי/), 'דנה');
-  await user.type(screen.getByLabelText(/^שם משפחה/), 'לוי');
-  await user.type(screen.getByLabelText(/^אימייל/), 'dana@example.com');
-  await user.type(screen.getByLabelText(/^אימות אימייל/), 'dana@example.com');
-  await user.type(screen.getByLabelText(/^טלפון נייד/), '052-4318876');
-  await user.click(screen.getByRole('checkbox', { name: /קראתי ואני מסכים/ }));
-  await user.click(screen.getByRole('button', { name: 'המשך לתשלום' }));
+  renderPaymentStep({ cart, config });
 }
 
 beforeEach(async () => {

@@ -1,15 +1,10 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../../../lib/i18n';
 import { resetUuid } from '../../../../lib/api/client';
-import { mockApi } from '../../../../test/renderApp';
-import { makeConfig, makePresentation } from '../../../../test/fixtures';
-import { PaymentStep } from './PaymentStep';
 import type { OrderEvent } from '../../model/orderState';
-import { OrderHarness } from '../../testing/OrderHarness';
-import { orderAtPayment } from '../../testing/orderAt';
+import { fillDetails, paymentForm, recordApi, renderPaymentStep } from '../../testing/paymentStep';
 import type { PricedCart } from '../../api/payment';
 import { onePricedSeat } from '../../testing/pricedCart';
 
@@ -24,31 +19,6 @@ const cart: PricedCart = {
   priceBreakdown: { ...onePricedSeat.priceBreakdown, products: 3000, total: 7700 },
   amountDue: 7700,
 };
-
-type Call = { method: string; url: URL; body: unknown };
-
-function api(handler: (call: Call) => { status?: number; body: unknown } | undefined) {
-  const calls: Call[] = [];
-  const fetchMock = mockApi(makeConfig(), () => undefined);
-  fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const call = {
-      method: init?.method ?? 'GET',
-      url,
-      body: init?.body ? JSON.parse(String(init.body)) : undefined,
-    };
-    calls.push(call);
-    const answer = handler(call);
-    return new Response(
-      JSON.stringify(answer?.body ?? { error: { code: 'notFound', message: 'no mock' } }),
-      {
-        status: answer ? (answer.status ?? 200) : 404,
-        headers: { 'content-type': 'application/json' },
-      },
-    );
-  });
-  return calls;
-}
 
 const cartAnswer = (c: PricedCart) => ({
   body: {
@@ -68,31 +38,8 @@ function renderStep(
   const onEvent = (event: OrderEvent) => {
     if (event.type === 'paid') onPaid({ reservationIdentifier: event.reservation });
   };
-  render(
-    <QueryClientProvider
-      client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
-    >
-      <OrderHarness
-        presentation={makePresentation()}
-        initial={orderAtPayment(overrides.cart ?? cart)}
-        onEvent={onEvent}
-        onRestart={onRestart}
-      >
-        <PaymentStep config={makeConfig()} />
-      </OrderHarness>
-    </QueryClientProvider>,
-  );
+  renderPaymentStep({ cart: overrides.cart ?? cart, onEvent, onRestart });
   return { onPaid, onRestart };
-}
-
-async function fillDetails(user: ReturnType<typeof userEvent.setup>) {
-  await user.type(screen.getByLabelText(/^שם פרטי/), 'דנה');
-  await user.type(screen.getByLabelText(/^שם משפחה/), 'לוי');
-  await user.type(screen.getByLabelText(/^אימייל/), 'dana@example.com');
-  await user.type(screen.getByLabelText(/^אימות אימייל/), 'dana@example.com');
-  await user.type(screen.getByLabelText(/^טלפון נייד/), '052-4318876');
-  await user.click(screen.getByRole('checkbox', { name: /קראתי ואני מסכים/ }));
-  await user.click(screen.getByRole('button', { name: 'המשך לתשלום' }));
 }
 
 beforeEach(async () => {
@@ -108,7 +55,7 @@ function summaryLine(summary: HTMLElement, label: string | RegExp): HTMLElement 
 
 describe('payment step', () => {
   it('shows each ticket at its full price, then the breakdown and the amount due', () => {
-    api(() => undefined);
+    recordApi(() => undefined);
     renderStep();
     const summary = screen.getByRole('region', { name: 'סיכום ההזמנה' });
     // The ticket: ₪42 + ₪5 service charge, shown as ₪47 that includes it.
@@ -128,7 +75,7 @@ describe('payment step', () => {
 
   it('shows a per-order service charge on a line of its own, in English', async () => {
     await i18n.changeLanguage('en');
-    api(() => undefined);
+    recordApi(() => undefined);
     renderStep({
       cart: {
         ...cart,
@@ -157,20 +104,10 @@ describe('payment step', () => {
 
   it('sends the details with the same cart, then opens the payment dialog and commits', async () => {
     const user = userEvent.setup();
-    const calls = api(({ method, url }) => {
+    const calls = recordApi(({ method, url }) => {
       if (method === 'POST' && url.pathname === '/api/cart') return cartAnswer(cart);
       if (url.pathname === '/api/payment/form/he') {
-        return {
-          body: {
-            paymentIdentifier: 'p1',
-            paymentFormURL: '/pay/p1?locale=he',
-            amount: 7700,
-            currency: 'ILS',
-            expiresAt: '2026-07-14T17:05:00Z',
-            serverTime: '2026-07-14T16:50:00Z',
-            paid: false,
-          },
-        };
+        return { body: paymentForm('p1', { amount: 7700, paid: false }) };
       }
       if (url.pathname === '/api/payment/commit') {
         return {
@@ -231,7 +168,7 @@ describe('payment step', () => {
 
   it("puts the server's formValidation on the field", async () => {
     const user = userEvent.setup();
-    api(({ url }) =>
+    recordApi(({ url }) =>
       url.pathname === '/api/cart'
         ? {
             status: 422,
@@ -260,7 +197,7 @@ describe('payment step', () => {
       voucherPayments: [{ reference: 'GIFT100', amount: 5000 }],
       amountDue: 2700,
     };
-    const calls = api(({ method, url, body }) => {
+    const calls = recordApi(({ method, url, body }) => {
       if (method === 'POST' && url.pathname === '/api/cart') {
         const vouchers = (body as { cart: { voucherPayments: unknown[] } }).cart.voucherPayments;
         return cartAnswer(vouchers.length > 0 ? withVoucher : cart);
@@ -307,20 +244,10 @@ describe('payment step', () => {
       voucherPayments: [{ reference: 'GIFT', amount: 7700 }],
       amountDue: 0,
     };
-    api(({ url }) => {
+    recordApi(({ url }) => {
       if (url.pathname === '/api/cart') return cartAnswer(paid);
       if (url.pathname === '/api/payment/form/he') {
-        return {
-          body: {
-            paymentIdentifier: 'p2',
-            paymentFormURL: '',
-            amount: 0,
-            currency: 'ILS',
-            expiresAt: '2026-07-14T17:05:00Z',
-            serverTime: '2026-07-14T16:50:00Z',
-            paid: true,
-          },
-        };
+        return { body: paymentForm('p2', { amount: 0, paid: true }) };
       }
       if (url.pathname === '/api/payment/commit') {
         return {
@@ -348,20 +275,10 @@ describe('payment step', () => {
   it('says so when the order was already paid', async () => {
     const user = userEvent.setup();
     const paid: PricedCart = { ...cart, amountDue: 0 };
-    api(({ url }) => {
+    recordApi(({ url }) => {
       if (url.pathname === '/api/cart') return cartAnswer(paid);
       if (url.pathname === '/api/payment/form/he') {
-        return {
-          body: {
-            paymentIdentifier: 'p3',
-            paymentFormURL: '',
-            amount: 0,
-            currency: 'ILS',
-            expiresAt: '2026-07-14T17:05:00Z',
-            serverTime: '2026-07-14T16:50:00Z',
-            paid: true,
-          },
-        };
+        return { body: paymentForm('p3', { amount: 0, paid: true }) };
       }
       if (url.pathname === '/api/payment/commit') {
         return { status: 409, body: { error: { code: 'ORDER_ALREADY_PAID', message: 'paid' } } };
@@ -378,7 +295,7 @@ describe('payment step', () => {
 
   it("names the hall's sections in English from the seat plan", async () => {
     await i18n.changeLanguage('en');
-    api(({ url }) =>
+    recordApi(({ url }) =>
       url.pathname === '/api/seats/seatplanV2'
         ? { body: { seatplan: { sections: [{ id: 5, name: 'אולם', nameEn: 'Stalls' }] } } }
         : undefined,
@@ -391,7 +308,7 @@ describe('payment step', () => {
 
   it('reads in English', async () => {
     await i18n.changeLanguage('en');
-    api(() => undefined);
+    recordApi(() => undefined);
     renderStep();
     const summary = screen.getByRole('region', { name: 'Order summary' });
     expect(summary).toHaveTextContent('אולם, row 4, seat 7 · Regular');

@@ -12,35 +12,10 @@ import type { PricedCart } from '../../api/payment';
 import { loadOrder, saveOrder } from '../../model/orderSession';
 import { OrderHarness } from '../../testing/OrderHarness';
 import { orderAtPayment } from '../../testing/orderAt';
+import { pricedCartOf } from '../../testing/pricedCart';
 import { PaymentStep } from './PaymentStep';
 
-const cart: PricedCart = {
-  presentationId: 101,
-  presentationIds: [101],
-  memberBalanceTotal: 0,
-  seats: [],
-  currency: 'ILS',
-  tickets: [],
-  products: [],
-  ticketsTotal: 4200,
-  productsTotal: 0,
-  serviceCharge: 0,
-  serviceChargeName: 'דמי טיפול',
-  total: 4200,
-  priceBreakdown: {
-    tickets: 4200,
-    ticketsServiceCharge: 0,
-    orderServiceCharge: 0,
-    products: 0,
-    total: 4200,
-  },
-  amountDue: 4200,
-  voucherPayments: [],
-  orderType: 'tickets',
-  systemVouchers: [],
-  donations: [],
-  memberships: [],
-};
+const cart: PricedCart = pricedCartOf(4200);
 
 // A site that also asks for the ID number and the date of birth.
 const config = (() => {

@@ -6,6 +6,7 @@ import {
   makeConfig,
   makePresentation,
   makeSeat,
+  makeSeatplan,
 } from '../../../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../../../test/renderApp';
 
@@ -35,32 +36,8 @@ const api: ApiHandler = (url) => {
     case '/api/presentations/77':
       return { body: { presentation, serverTime: SERVER_TIME, error: null } };
     case '/api/seats/seatplanV2':
-      return {
-        body: {
-          seatplan: {
-            id: 7,
-            venueId: 11,
-            name: 'אולם 3', // the back office's name, in Hebrew: the map is named by the venue's English name
-            width: 4,
-            height: 2,
-            bestX: 2,
-            bestY: 1,
-            screen: { label: 'מסך', labelEn: 'Screen' },
-            sections: [
-              {
-                id: 11,
-                name: 'אולם',
-                nameEn: 'Stalls',
-                kind: 'reserved',
-                capacity: 8,
-                ticketGroupId: 1,
-                priceLevel: 1,
-              },
-            ],
-            seats,
-          },
-        },
-      };
+      // The back office's name, in Hebrew: the map is named by the venue's English name.
+      return { body: { seatplan: makeSeatplan(seats, { name: 'אולם 3' }) } };
     case '/api/seats/seats-statusV2/compact':
       return { body: compact };
     case '/api/seats/my-holds':

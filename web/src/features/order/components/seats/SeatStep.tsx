@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loading } from '../../../../components/ui/Loading';
-import { Notice } from '../../../../components/ui/Notice';
 import { ApiError } from '../../../../lib/api/client';
 import { useCaptcha } from '../../../../lib/captcha';
 import type {
@@ -42,6 +41,7 @@ import { fullPrice } from '../../model/priceText';
 import { isPlainTicket } from '../../model/ticketLines';
 import { seatKey } from '../../../../lib/seatAddress';
 import './SeatStep.css';
+import { ErrorNotice } from '../../../../components/ui/ErrorNotice';
 
 interface Confirmation {
   seat: SeatShort;
@@ -194,9 +194,11 @@ export function SeatStep({
   if (plan.isPending || status.isPending || holds.isPending) return <Loading />;
   if (plan.isError || status.isError || holds.isError) {
     return (
-      <Notice title={t('order.seatsLoadError')} headingLevel={2} tone="error">
-        <p>{errorMessage(t, plan.error ?? status.error ?? holds.error)}</p>
-      </Notice>
+      <ErrorNotice
+        title={t('order.seatsLoadError')}
+        headingLevel={2}
+        error={plan.error ?? status.error ?? holds.error}
+      />
     );
   }
 

@@ -1,11 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CartBody, LockedSeat, SeatShort, Ticket } from '../../../../lib/api/types';
+import type { CartBody, LockedSeat, Ticket } from '../../../../lib/api/types';
 import {
   makeCompactStatus,
   makeConfig,
   makePresentation,
+  makeSeat,
+  makeSeatplan,
   makeTicket,
 } from '../../../../test/fixtures';
 import { renderApp, type ApiHandler } from '../../../../test/renderApp';
@@ -23,12 +25,7 @@ const popcorn = {
 };
 const presentation = makePresentation({ id: 77, venueId: 11, seatplanId: 7, products: [popcorn] });
 
-function seat(x: number): SeatShort {
-  return {
-    ...{ x, y: 0, r: '1', n: String(x + 1), si: 11, gi: 0, pi: 1, vi: 11, sp: 7, tg: 1, ai: 0 },
-    ...{ m: [], pr: false, hc: false, co: false, lv: false, sf: null },
-  };
-}
+const seat = (x: number) => makeSeat(x, 0);
 
 function ticket(id: number, name: string, price: number, extra: Partial<Ticket> = {}): Ticket {
   return makeTicket(id, {
@@ -92,21 +89,7 @@ function makeApi(overrides: ApiHandler = () => undefined): ApiHandler {
       case '/api/presentations/77':
         return { body: { presentation, serverTime: SERVER_TIME, error: null } };
       case '/api/seats/seatplanV2':
-        return {
-          body: {
-            seatplan: {
-              ...{ id: 7, venueId: 11, name: 'Hall 3', width: 4, height: 1, bestX: 2, bestY: 0 },
-              screen: { label: 'מסך', labelEn: 'Screen' },
-              sections: [
-                {
-                  ...{ id: 11, name: 'אולם', nameEn: 'Stalls', kind: 'reserved' },
-                  ...{ capacity: 4, ticketGroupId: 1, priceLevel: 1 },
-                },
-              ],
-              seats: [0, 1, 2, 3].map(seat),
-            },
-          },
-        };
+        return { body: { seatplan: makeSeatplan([0, 1, 2, 3].map(seat), { name: 'Hall 3' }) } };
       case '/api/seats/seats-statusV2/compact':
         return {
           body: makeCompactStatus(77, 'amma', {
