@@ -85,7 +85,9 @@ describe('a refused call (403 forbidden)', () => {
       'The request was refused: it did not come from this site. Reload the page and try again',
     );
     await i18n.changeLanguage('he');
-    expect(errorMessage(i18n.t, role)).toBe('אין לכם הרשאה לפעולה הזו. אם היא נחוצה לכם, פנו למנהל');
+    expect(errorMessage(i18n.t, role)).toBe(
+      'אין לכם הרשאה לפעולה הזו. אם היא נחוצה לכם, פנו למנהל',
+    );
     expect(errorMessage(i18n.t, crossSite)).toContain('לא נשלחה מהאתר הזה');
   });
 });
