@@ -181,19 +181,19 @@ fn meta_html(recipient: &str, kind: &str, reference: Option<&str>, at_ms: i64, i
 }
 
 fn sms_html(m: &OutboxSms) -> String {
+    let meta = meta_html(
+        &m.recipient,
+        &m.kind,
+        m.reference.as_deref(),
+        m.created_at_ms,
+        m.id,
+    );
     format!(
         r#"<article class="msg">
 {meta}
 <p class="body" dir="auto">{body}</p>
 </article>
 "#,
-        meta = meta_html(
-            &m.recipient,
-            &m.kind,
-            m.reference.as_deref(),
-            m.created_at_ms,
-            m.id
-        ),
         body = esc(&m.body),
     )
 }
@@ -216,6 +216,13 @@ fn mail_html(m: &OutboxMail) -> String {
             .collect();
         format!(r#"<ul class="attachments">{}</ul>"#, items.join(""))
     };
+    let meta = meta_html(
+        &m.recipient,
+        &m.kind,
+        m.reference.as_deref(),
+        m.created_at_ms,
+        m.id,
+    );
     // The HTML body is shown in a sandbox without scripts, so a mail cannot act on this page.
     format!(
         r#"<article class="msg">
@@ -225,13 +232,6 @@ fn mail_html(m: &OutboxMail) -> String {
 <details open><summary>HTML</summary><iframe sandbox title="{subject}" srcdoc="{html}"></iframe></details>
 </article>
 "#,
-        meta = meta_html(
-            &m.recipient,
-            &m.kind,
-            m.reference.as_deref(),
-            m.created_at_ms,
-            m.id
-        ),
         subject = esc(&m.subject),
         text = esc(&m.text_body),
         html = esc(&m.html_body),
