@@ -18,6 +18,20 @@ pub struct Picked {
     pub popcorn: Value,
 }
 
+/// POST /api/seats/seatplanV2: the `seatplan` of a presentation as listed (its JSON).
+pub async fn seatplan_of(app: &TestApp, p: &Value) -> Value {
+    app.post(
+        &format!(
+            "/api/seats/seatplanV2?venueId={}&seatplanId={}",
+            p["venueId"], p["seatplanId"]
+        ),
+        &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
+    )
+    .await
+    .body["seatplan"]
+        .clone()
+}
+
 /// Two side-by-side seats of an on-sale presentation in the big hall, held by `who`, with the
 /// regular and child tickets of their group and the popcorn of the complex.
 pub async fn two_seats_held(app: &TestApp, who: &str) -> Picked {
@@ -35,17 +49,7 @@ pub async fn two_seats_held_at(app: &TestApp, who: &str, nth: usize) -> Picked {
         .nth(nth)
         .unwrap()
         .clone();
-    let plan = app
-        .post(
-            &format!(
-                "/api/seats/seatplanV2?venueId={}&seatplanId={}",
-                p["venueId"], p["seatplanId"]
-            ),
-            &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
-        )
-        .await
-        .body["seatplan"]
-        .clone();
+    let plan = seatplan_of(app, &p).await;
     let status = app
         .call_as(
             who,
