@@ -180,14 +180,21 @@ fn meta_html(recipient: &str, kind: &str, reference: Option<&str>, at_ms: i64, i
     )
 }
 
+/// The line of facts of an SMS or a mail (both have its fields).
+macro_rules! meta_of {
+    ($m:expr) => {
+        meta_html(
+            &$m.recipient,
+            &$m.kind,
+            $m.reference.as_deref(),
+            $m.created_at_ms,
+            $m.id,
+        )
+    };
+}
+
 fn sms_html(m: &OutboxSms) -> String {
-    let meta = meta_html(
-        &m.recipient,
-        &m.kind,
-        m.reference.as_deref(),
-        m.created_at_ms,
-        m.id,
-    );
+    let meta = meta_of!(m);
     format!(
         r#"<article class="msg">
 {meta}
@@ -216,13 +223,7 @@ fn mail_html(m: &OutboxMail) -> String {
             .collect();
         format!(r#"<ul class="attachments">{}</ul>"#, items.join(""))
     };
-    let meta = meta_html(
-        &m.recipient,
-        &m.kind,
-        m.reference.as_deref(),
-        m.created_at_ms,
-        m.id,
-    );
+    let meta = meta_of!(m);
     // The HTML body is shown in a sandbox without scripts, so a mail cannot act on this page.
     format!(
         r#"<article class="msg">
