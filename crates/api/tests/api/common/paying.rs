@@ -1,6 +1,7 @@
 //! Paying in the API tests: an order made the real way (seats locked, the cart priced, the
 //! payment started), and the test gateway's forms.
 
+use axum::http::StatusCode;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -308,6 +309,15 @@ pub async fn rows(db: &TestDb, sql: &'static str) -> Vec<String> {
         pool.close().await;
         rows.into_iter().map(|r| r.0).collect()
     }
+}
+
+/// GET /api/presentations/{id}/ticketGroups: the groups the presentation's tickets step lists.
+pub async fn listed_ticket_groups(app: &TestApp, id: i64) -> Vec<Value> {
+    let r = app
+        .get(&format!("/api/presentations/{id}/ticketGroups"))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r.body["ticketGroups"].as_array().unwrap().clone()
 }
 
 /// Runs one statement straight on the database (what no call can do yet).
