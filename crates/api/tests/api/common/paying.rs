@@ -331,6 +331,15 @@ pub fn sign_with(secret: &str, body: &str) -> String {
         .collect()
 }
 
+/// GET /api/reservations/{id} as `who`: the reservation.
+pub async fn reservation_as(app: &TestApp, who: &str, id: &str) -> Value {
+    let r = app
+        .call_as(who, "GET", &format!("/api/reservations/{id}"), None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r.body["reservation"].clone()
+}
+
 /// Runs one statement straight on the database (what no call can do yet).
 pub async fn execute(db: &TestDb, sql: &'static str) {
     if db.url.starts_with("sqlite:") {
