@@ -202,15 +202,11 @@ async fn membership_unlock_seat(
     session: BuyerSession,
     Json(body): Json<MembershipSeatBody>,
 ) -> ApiResult<axum::Json<SelectionsResponse>> {
+    let token = body.recaptcha_token.as_deref().unwrap_or_default();
+    let (id, login) = (session.id(), session.login());
     let held = state
         .enroll
-        .membership_unlock(
-            session.id(),
-            session.login(),
-            body.recaptcha_token.as_deref().unwrap_or_default(),
-            body.membership_id,
-            body.seat(),
-        )
+        .membership_unlock(id, login, token, body.membership_id, body.seat())
         .await?;
     Ok(selections_answer(&state, &held))
 }
