@@ -260,6 +260,17 @@ pub(crate) async fn logged_in_as(
     login_id: String,
     body: impl IntoResponse,
 ) -> ApiResult<Response> {
+    change_login(state, session, Some(login_id), body).await
+}
+
+/// Ends the request's login (if any), rotates the buyer session id (its holds and order move
+/// along) and sets the cookie to `login` (none: cleared).
+async fn change_login(
+    state: &AppState,
+    session: &BuyerSession,
+    login: Option<String>,
+    body: impl IntoResponse,
+) -> ApiResult<Response> {
     if let Some(earlier) = session.login() {
         state.customers.logout(earlier).await?;
     }
@@ -268,29 +279,19 @@ pub(crate) async fn logged_in_as(
         .customers
         .rotate_session(session.id(), &rotated_to)
         .await?;
-    Ok(SessionChange {
-        rotated_to,
-        login: Some(login_id),
-    }
-    .apply(body))
+    Ok(SessionChange { rotated_to, login }.apply(body))
 }
 
 /// The one logout (POST /customer/logout, POST /customer-area/logout, an account deleted): the
 /// login ends, its cookie is cleared and the buyer session id rotated.
 pub(crate) async fn end_login(state: &AppState, session: &BuyerSession) -> ApiResult<Response> {
-    if let Some(login) = session.login() {
-        state.customers.logout(login).await?;
-    }
-    let rotated_to = SessionId::new(state.settings.session_key.mint());
-    state
-        .customers
-        .rotate_session(session.id(), &rotated_to)
-        .await?;
-    Ok(SessionChange {
-        rotated_to,
-        login: None,
-    }
-    .apply(axum::Json(SuccessResponse { success: true })))
+    change_login(
+        state,
+        session,
+        None,
+        axum::Json(SuccessResponse { success: true }),
+    )
+    .await
 }
 
 /// Who is logged in on this buyer session, for the web app after a reload.

@@ -166,23 +166,41 @@ fn local_time(ms: i64) -> String {
         .to_string()
 }
 
+/// A message's line of facts: to whom, what kind, its reference, when, and its number.
+fn meta_html(recipient: &str, kind: &str, reference: Option<&str>, at_ms: i64, id: i64) -> String {
+    format!(
+        r#"<p class="meta"><bdi dir="ltr" class="to">{to}</bdi> · <span class="kind">{kind}</span>{reference} · <time datetime="{iso}">{local}</time> · #{id}</p>"#,
+        to = esc(recipient),
+        kind = esc(kind),
+        reference = reference
+            .map(|r| format!(r#" · <bdi dir="ltr">{}</bdi>"#, esc(r)))
+            .unwrap_or_default(),
+        iso = ms_to_rfc3339(at_ms),
+        local = local_time(at_ms),
+    )
+}
+
+/// The line of facts of an SMS or a mail (both have its fields).
+macro_rules! meta_of {
+    ($m:expr) => {
+        meta_html(
+            &$m.recipient,
+            &$m.kind,
+            $m.reference.as_deref(),
+            $m.created_at_ms,
+            $m.id,
+        )
+    };
+}
+
 fn sms_html(m: &OutboxSms) -> String {
+    let meta = meta_of!(m);
     format!(
         r#"<article class="msg">
-<p class="meta"><bdi dir="ltr" class="to">{to}</bdi> · <span class="kind">{kind}</span>{reference} · <time datetime="{iso}">{local}</time> · #{id}</p>
+{meta}
 <p class="body" dir="auto">{body}</p>
 </article>
 "#,
-        to = esc(&m.recipient),
-        kind = esc(&m.kind),
-        reference = m
-            .reference
-            .as_deref()
-            .map(|r| format!(r#" · <bdi dir="ltr">{}</bdi>"#, esc(r)))
-            .unwrap_or_default(),
-        iso = ms_to_rfc3339(m.created_at_ms),
-        local = local_time(m.created_at_ms),
-        id = m.id,
         body = esc(&m.body),
     )
 }
@@ -205,25 +223,16 @@ fn mail_html(m: &OutboxMail) -> String {
             .collect();
         format!(r#"<ul class="attachments">{}</ul>"#, items.join(""))
     };
+    let meta = meta_of!(m);
     // The HTML body is shown in a sandbox without scripts, so a mail cannot act on this page.
     format!(
         r#"<article class="msg">
-<p class="meta"><bdi dir="ltr" class="to">{to}</bdi> · <span class="kind">{kind}</span>{reference} · <time datetime="{iso}">{local}</time> · #{id}</p>
+{meta}
 <h3 dir="auto">{subject}</h3>
 {attachments}<details><summary>Text</summary><pre dir="auto">{text}</pre></details>
 <details open><summary>HTML</summary><iframe sandbox title="{subject}" srcdoc="{html}"></iframe></details>
 </article>
 "#,
-        to = esc(&m.recipient),
-        kind = esc(&m.kind),
-        reference = m
-            .reference
-            .as_deref()
-            .map(|r| format!(r#" · <bdi dir="ltr">{}</bdi>"#, esc(r)))
-            .unwrap_or_default(),
-        iso = ms_to_rfc3339(m.created_at_ms),
-        local = local_time(m.created_at_ms),
-        id = m.id,
         subject = esc(&m.subject),
         text = esc(&m.text_body),
         html = esc(&m.html_body),

@@ -420,6 +420,36 @@ pub struct SelectionsResponse {
     pub server_time: String,
 }
 
+/// The answer of a seat's lock or unlock: every seat this buyer holds now, at the server's time.
+pub(crate) fn selections_answer(
+    state: &AppState,
+    held: &[Selection],
+) -> axum::Json<SelectionsResponse> {
+    axum::Json(SelectionsResponse {
+        selections: selections(held),
+        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
+    })
+}
+
+/// The answers of a seat's unlock (an enrolment's or a seated membership's).
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum UnlockSeatResponses {
+    #[response(status = 200, description = "The buyer's selections")]
+    Selections(SelectionsResponse),
+    #[response(status = 400, description = "recaptcha")]
+    Recaptcha(ErrorBody),
+    #[response(status = 401, description = "loginError")]
+    Login(ErrorBody),
+    #[response(status = 404, description = "notFound")]
+    NotFound(ErrorBody),
+    #[response(
+        status = 409,
+        description = "unlock_seat_error (not held by this buyer)"
+    )]
+    NotHeld(ErrorBody),
+}
+
 /// Holds a seat for the member: in one presentation (replacing the one held there), or the member
 /// seat in every presentation of the season, all or none.
 #[utoipa::path(put, operation_id = "enrollLockSeat", path = "/enroll/{membershipId}/lock-seat", tag = "memberships",
@@ -461,10 +491,7 @@ async fn enroll_lock_seat(
             },
         )
         .await?;
-    Ok(axum::Json(SelectionsResponse {
-        selections: selections(&held),
-        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
-    }))
+    Ok(selections_answer(&state, &held))
 }
 
 /// The spec's unlock: as the lock without `seasonId` (optional here).
@@ -497,11 +524,7 @@ pub struct EnrollUnlockBody {
 #[utoipa::path(put, operation_id = "enrollUnlockSeat", path = "/enroll/{membershipId}/unlock-seat", tag = "memberships",
     params(("membershipId" = i64, Path, description = "The membership")),
     request_body = EnrollUnlockBody,
-    responses((status = 200, description = "The buyer's selections", body = SelectionsResponse),
-              (status = 400, description = "recaptcha", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 404, description = "notFound", body = ErrorBody),
-              (status = 409, description = "unlock_seat_error (not held by this buyer)", body = ErrorBody)))]
+    responses(UnlockSeatResponses))]
 async fn enroll_unlock_seat(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -527,10 +550,7 @@ async fn enroll_unlock_seat(
             },
         )
         .await?;
-    Ok(axum::Json(SelectionsResponse {
-        selections: selections(&held),
-        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
-    }))
+    Ok(selections_answer(&state, &held))
 }
 
 // ---- The enrolment cart

@@ -16,8 +16,8 @@ use utoipa_axum::routes;
 
 use crate::dto::cart::MembershipSeatDto;
 use crate::enroll::{
-    EnrollSeatplanResponse, SeasonPresentationDto, SelectionsResponse, presentation_dtos,
-    selections,
+    EnrollSeatplanResponse, SeasonPresentationDto, SelectionsResponse, UnlockSeatResponses,
+    presentation_dtos, selections_answer,
 };
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Json, Query};
@@ -190,37 +190,23 @@ async fn membership_lock_seat(
             body.seat(),
         )
         .await?;
-    Ok(axum::Json(SelectionsResponse {
-        selections: selections(&held),
-        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
-    }))
+    Ok(selections_answer(&state, &held))
 }
 
 /// Releases the seat in every screening of the membership's season.
 #[utoipa::path(put, operation_id = "membershipUnlockSeat", path = "/membership/unlock-seat", tag = "memberships",
     request_body = MembershipSeatBody,
-    responses((status = 200, description = "The buyer's selections", body = SelectionsResponse),
-              (status = 400, description = "recaptcha", body = ErrorBody),
-              (status = 401, description = "loginError", body = ErrorBody),
-              (status = 404, description = "notFound", body = ErrorBody),
-              (status = 409, description = "unlock_seat_error (not held by this buyer)", body = ErrorBody)))]
+    responses(UnlockSeatResponses))]
 async fn membership_unlock_seat(
     State(state): State<AppState>,
     session: BuyerSession,
     Json(body): Json<MembershipSeatBody>,
 ) -> ApiResult<axum::Json<SelectionsResponse>> {
+    let token = body.recaptcha_token.as_deref().unwrap_or_default();
+    let (id, login) = (session.id(), session.login());
     let held = state
         .enroll
-        .membership_unlock(
-            session.id(),
-            session.login(),
-            body.recaptcha_token.as_deref().unwrap_or_default(),
-            body.membership_id,
-            body.seat(),
-        )
+        .membership_unlock(id, login, token, body.membership_id, body.seat())
         .await?;
-    Ok(axum::Json(SelectionsResponse {
-        selections: selections(&held),
-        server_time: ms_to_rfc3339(state.catalogue.now_ms()),
-    }))
+    Ok(selections_answer(&state, &held))
 }

@@ -232,13 +232,29 @@ async fn reservation_of(
     Ok(state.orders.reservation(&id.into(), reader).await?)
 }
 
+/// The errors of a reservation and its documents: no such reservation (or not this reader's), or an
+/// id or language too long.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum DocumentErrors {
+    #[response(
+        status = 404,
+        description = "notFound: no such reservation, or not this reader's"
+    )]
+    NotFound(ErrorBody),
+    #[response(
+        status = 422,
+        description = "formValidation: an id or language longer than the document allows"
+    )]
+    TooLong(ErrorBody),
+}
+
 /// A paid reservation, for the confirmation screen: for the session that made it, its logged-in
 /// customer, or a signed link.
 #[utoipa::path(get, operation_id = "getReservation", path = "/reservations/{id}", tag = "order",
     params(("id" = String, Path, description = "The reservation identifier"), LinkQuery),
     responses((status = 200, description = "The reservation", body = ReservationResponse),
-              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody),
-              (status = 422, description = "formValidation: an id or language longer than the document allows", body = ErrorBody)))]
+              DocumentErrors))]
 async fn get_reservation(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -415,8 +431,7 @@ fn doc_lang(q: &DocumentQuery, order: &Order) -> String {
 #[utoipa::path(get, operation_id = "ticketsPdf", path = "/reservations/{id}/tickets.pdf", tag = "order",
     params(("id" = String, Path, description = "The reservation identifier"), DocumentQuery),
     responses((status = 200, description = "The tickets", content_type = "application/pdf", body = Vec<u8>),
-              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody),
-              (status = 422, description = "formValidation: an id or language longer than the document allows", body = ErrorBody)))]
+              DocumentErrors))]
 async fn tickets_pdf(
     State(state): State<AppState>,
     session: BuyerSession,
@@ -459,8 +474,7 @@ async fn tickets_pdf(
 #[utoipa::path(get, operation_id = "calendar", path = "/reservations/{id}/calendar.ics", tag = "order",
     params(("id" = String, Path, description = "The reservation identifier"), DocumentQuery),
     responses((status = 200, description = "The calendar file", content_type = "text/calendar", body = String),
-              (status = 404, description = "notFound: no such reservation, or not this reader's", body = ErrorBody),
-              (status = 422, description = "formValidation: an id or language longer than the document allows", body = ErrorBody)))]
+              DocumentErrors))]
 async fn calendar(
     State(state): State<AppState>,
     session: BuyerSession,

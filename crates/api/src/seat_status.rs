@@ -112,12 +112,24 @@ fn tagged(headers: &HeaderMap, tag: String, body: impl FnOnce() -> Response) -> 
     r
 }
 
+/// The answers a tagged seat status gives besides its own: unchanged, or no such screening.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)]
+pub enum TaggedStatusResponses {
+    #[response(
+        status = 304,
+        description = "Unchanged since the ETag sent in If-None-Match"
+    )]
+    NotModified,
+    #[response(status = 404, description = "noEvent")]
+    NoEvent(ErrorBody),
+}
+
 /// Each seat's state as this buyer sees it, and each section's remaining places. Tagged with an
 /// `ETag`; `If-None-Match` with it answers 304 while nothing in the answer changed.
 #[utoipa::path(get, operation_id = "seatsStatusV2", path = "/seats/seats-statusV2", tag = "seats", params(StatusV2Query),
     responses((status = 200, description = "Seat states", body = SeatsStatusV2Response),
-              (status = 304, description = "Unchanged since the ETag sent in If-None-Match"),
-              (status = 404, description = "noEvent", body = ErrorBody),
+              TaggedStatusResponses,
               (status = 422, description = "formValidation", body = ErrorBody)))]
 async fn seats_status_v2(
     State(state): State<AppState>,
@@ -247,8 +259,7 @@ fn compact(status: &SeatStatus, now: String) -> SeatsStatusCompactResponse {
 /// only the seats changed after that version. Tagged with an `ETag` like the V2 form.
 #[utoipa::path(get, operation_id = "seatsStatusCompact", path = "/seats/seats-statusV2/compact", tag = "seats", params(StatusCompactQuery),
     responses((status = 200, description = "Seat states, in full or changed since `since`", body = SeatsStatusCompactResponse),
-              (status = 304, description = "Unchanged since the ETag sent in If-None-Match"),
-              (status = 404, description = "noEvent", body = ErrorBody),
+              TaggedStatusResponses,
               (status = 422, description = "formValidation (a malformed `since`)", body = ErrorBody)))]
 async fn seats_status_compact(
     State(state): State<AppState>,

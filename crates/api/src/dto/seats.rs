@@ -327,12 +327,31 @@ fn key(seat: &Seat) -> kupa_domain::seating::SeatAddress {
     }
 }
 
-fn status_parts(state: SeatState) -> (String, bool, bool) {
-    (
-        state.as_str().to_owned(),
-        state == SeatState::Available,
-        state == SeatState::HeldByMe,
-    )
+/// What both forms of the seat status say of one seat.
+struct SeatParts {
+    s: String,
+    is_available: bool,
+    is_blocked: bool,
+    is_selected: bool,
+    block_reason: Option<SeatBlockReason>,
+}
+
+/// Each seat of the status, written by `each` from its seat and its parts.
+fn each_seat<T>(status: &SeatStatus, each: impl Fn(&Seat, SeatParts) -> T) -> Vec<T> {
+    status
+        .seats
+        .iter()
+        .map(|(seat, state)| {
+            let parts = SeatParts {
+                s: state.as_str().to_owned(),
+                is_available: *state == SeatState::Available,
+                is_blocked: status.blocked.contains(&key(seat)),
+                is_selected: *state == SeatState::HeldByMe,
+                block_reason: block_reason(status, seat),
+            };
+            each(seat, parts)
+        })
+        .collect()
 }
 
 pub fn section_statuses(status: &SeatStatus) -> Vec<SectionStatus> {
@@ -350,41 +369,27 @@ pub fn section_statuses(status: &SeatStatus) -> Vec<SectionStatus> {
 }
 
 pub fn seat_statuses_short(status: &SeatStatus) -> Vec<SeatStatusShort> {
-    status
-        .seats
-        .iter()
-        .map(|(seat, state)| {
-            let (s, is_available, is_selected) = status_parts(*state);
-            SeatStatusShort {
-                x: seat.x,
-                y: seat.y,
-                si: seat.section_id,
-                s,
-                is_available,
-                is_blocked: status.blocked.contains(&key(seat)),
-                is_selected,
-                block_reason: block_reason(status, seat),
-            }
-        })
-        .collect()
+    each_seat(status, |seat, p| SeatStatusShort {
+        x: seat.x,
+        y: seat.y,
+        si: seat.section_id,
+        s: p.s,
+        is_available: p.is_available,
+        is_blocked: p.is_blocked,
+        is_selected: p.is_selected,
+        block_reason: p.block_reason,
+    })
 }
 
 pub fn seat_statuses_long(status: &SeatStatus) -> Vec<SeatStatusLong> {
-    status
-        .seats
-        .iter()
-        .map(|(seat, state)| {
-            let (s, is_available, is_selected) = status_parts(*state);
-            SeatStatusLong {
-                XCoordinate: seat.x,
-                YCoordinate: seat.y,
-                VenueSectionId: seat.section_id,
-                Status: s,
-                IsAvailable: is_available,
-                IsBlocked: status.blocked.contains(&key(seat)),
-                IsSelected: is_selected,
-                BlockReason: block_reason(status, seat),
-            }
-        })
-        .collect()
+    each_seat(status, |seat, p| SeatStatusLong {
+        XCoordinate: seat.x,
+        YCoordinate: seat.y,
+        VenueSectionId: seat.section_id,
+        Status: p.s,
+        IsAvailable: p.is_available,
+        IsBlocked: p.is_blocked,
+        IsSelected: p.is_selected,
+        BlockReason: p.block_reason,
+    })
 }

@@ -97,6 +97,17 @@ pub struct SalesSwitchResponse {
     pub switch: SalesSwitchDto,
 }
 
+/// A channel as a body names it (`web` or `miniSite`); another is refused as `formValidation`.
+pub(crate) fn sale_channel(name: &str) -> Result<SaleChannel, AppError> {
+    SaleChannel::parse(name).ok_or_else(|| {
+        AppError::rejected_with(
+            ErrorCode::FormValidation,
+            "channel is web or miniSite",
+            serde_json::json!({ "field": "channel" }),
+        )
+    })
+}
+
 /// Sets one complex's switches for one channel. Every node sells by it within a second; the
 /// change is recorded in the audit (who, when, before, after).
 #[utoipa::path(put, operation_id = "setSalesSwitch", path = "/staff/salesSwitches", tag = "staff",
@@ -110,13 +121,7 @@ async fn set_switch(
     Staff(caller): Staff,
     Json(b): Json<SalesSwitchDto>,
 ) -> ApiResult<axum::Json<SalesSwitchResponse>> {
-    let channel = SaleChannel::parse(&b.channel).ok_or_else(|| {
-        AppError::rejected_with(
-            ErrorCode::FormValidation,
-            "channel is web or miniSite",
-            serde_json::json!({ "field": "channel" }),
-        )
-    })?;
+    let channel = sale_channel(&b.channel)?;
     let s = state
         .programme
         .set_sales_switch(

@@ -3,8 +3,6 @@
 //! calls: another business's screening is 404 `notFound`, another role 403 `forbidden`.
 
 use axum::extract::State;
-use kupa_app::sales_switches::SaleChannel;
-use kupa_app::{AppError, ErrorCode};
 use kupa_domain::ids::PresentationId;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -82,13 +80,7 @@ async fn set_channel(
     Path(id): Path<i64>,
     Json(b): Json<ScreeningChannelBody>,
 ) -> ApiResult<axum::Json<ScreeningResponse>> {
-    let channel = SaleChannel::parse(&b.channel).ok_or_else(|| {
-        AppError::rejected_with(
-            ErrorCode::FormValidation,
-            "channel is web or miniSite",
-            serde_json::json!({ "field": "channel" }),
-        )
-    })?;
+    let channel = super::sales_switches::sale_channel(&b.channel)?;
     let s = state
         .programme
         .set_screening_channel(&caller, PresentationId(id), channel, b.open)

@@ -152,29 +152,7 @@ impl SeatPlanDoc {
                     ticket_group_id: s.ticket_group_id,
                     price_level: s.price_level,
                     capacity: s.capacity,
-                    rows: s
-                        .rows
-                        .into_iter()
-                        .map(|r| RowDraft {
-                            name: r.name,
-                            line: r.line,
-                            seats: r
-                                .seats
-                                .into_iter()
-                                .map(|k| SeatDraft {
-                                    x: k.x,
-                                    y: k.y,
-                                    name: k.name,
-                                    premium: k.premium,
-                                    wheelchair: k.wheelchair,
-                                    companion: k.companion,
-                                    limited_view: k.limited_view,
-                                    sofa: k.sofa,
-                                    attributes: k.attributes,
-                                })
-                                .collect(),
-                        })
-                        .collect(),
+                    rows: s.rows.into_iter().map(RowDraft::from).collect(),
                 })
             })
             .collect::<Result<Vec<_>, AppError>>()?;
@@ -213,29 +191,7 @@ impl SeatPlanDoc {
                     ticket_group_id: s.ticket_group_id,
                     price_level: s.price_level,
                     capacity: s.capacity,
-                    rows: s
-                        .rows
-                        .into_iter()
-                        .map(|r| RowDoc {
-                            name: r.name,
-                            line: r.line,
-                            seats: r
-                                .seats
-                                .into_iter()
-                                .map(|k| SeatDoc {
-                                    x: k.x,
-                                    y: k.y,
-                                    name: k.name,
-                                    premium: k.premium,
-                                    wheelchair: k.wheelchair,
-                                    companion: k.companion,
-                                    limited_view: k.limited_view,
-                                    sofa: k.sofa,
-                                    attributes: k.attributes,
-                                })
-                                .collect(),
-                        })
-                        .collect(),
+                    rows: s.rows.into_iter().map(RowDoc::from).collect(),
                 })
                 .collect(),
         }
@@ -417,4 +373,56 @@ async fn save(
             plan: SeatPlanDoc::of(d),
         }),
     ))
+}
+
+impl From<RowDoc> for RowDraft {
+    fn from(r: RowDoc) -> RowDraft {
+        RowDraft {
+            name: r.name,
+            line: r.line,
+            seats: r.seats.into_iter().map(SeatDraft::from).collect(),
+        }
+    }
+}
+
+impl From<RowDraft> for RowDoc {
+    fn from(d: RowDraft) -> RowDoc {
+        RowDoc {
+            name: d.name,
+            line: d.line,
+            seats: d.seats.into_iter().map(SeatDoc::from).collect(),
+        }
+    }
+}
+
+impl From<SeatDoc> for SeatDraft {
+    fn from(k: SeatDoc) -> SeatDraft {
+        SeatDraft {
+            x: k.x,
+            y: k.y,
+            name: k.name,
+            premium: k.premium,
+            wheelchair: k.wheelchair,
+            companion: k.companion,
+            limited_view: k.limited_view,
+            sofa: k.sofa,
+            attributes: k.attributes,
+        }
+    }
+}
+
+impl From<SeatDraft> for SeatDoc {
+    fn from(d: SeatDraft) -> SeatDoc {
+        SeatDoc {
+            x: d.x,
+            y: d.y,
+            name: d.name,
+            premium: d.premium,
+            wheelchair: d.wheelchair,
+            companion: d.companion,
+            limited_view: d.limited_view,
+            sofa: d.sofa,
+            attributes: d.attributes,
+        }
+    }
 }

@@ -44,11 +44,7 @@ async fn cancel(app: &TestApp, who: &str, id: &str, body: Value) -> Reply {
 }
 
 async fn reservation(app: &TestApp, who: &str, id: &str) -> Value {
-    let r = app
-        .call_as(who, "GET", &format!("/api/reservations/{id}"), None)
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    r.body["reservation"].clone()
+    reservation_as(app, who, id).await
 }
 
 fn line_value(seat: &Value) -> i64 {

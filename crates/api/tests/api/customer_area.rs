@@ -24,14 +24,7 @@ const AREA: &str = "/api/customer-area/customerAreaData";
 async fn buy(app: &TestApp, who: &str, row: usize) -> String {
     let k = priced_cart_at(app, who, row, None, "he").await;
     let id = start_payment_with(app, who, &k, "card", "he", 1, false).await;
-    let r = app
-        .form_as(
-            who,
-            "POST",
-            &format!("/pay/{id}/card"),
-            Some(&card_form(cards::APPROVED_VISA, &good_expiry(app), "123")),
-        )
-        .await;
+    let r = pay_card(app, who, &id, cards::APPROVED_VISA).await;
     assert_eq!(r.status, StatusCode::SEE_OTHER, "{}", r.text);
     assert!(location(&r).contains("status=captured"), "{}", location(&r));
     app.commit(who, k.presentation["id"].as_i64().unwrap())

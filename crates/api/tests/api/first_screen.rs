@@ -30,29 +30,26 @@ fn text(s: &str) -> String {
 async fn rename_feature(db: &TestDb, id: i64, name: &str, name_en: &str) {
     let rename = "UPDATE features SET name = $1, name_en = $2 WHERE id = $3";
     let bump = "UPDATE catalogue_version SET version = version + 1";
+    // The same two statements on either database (SQLite numbers `$1`… in order of appearance,
+    // as PostgreSQL does).
+    macro_rules! rename_on {
+        ($pool:ty) => {{
+            let pool = <$pool>::connect(&db.url).await.unwrap();
+            sqlx::query(rename)
+                .bind(name)
+                .bind(name_en)
+                .bind(id)
+                .execute(&pool)
+                .await
+                .unwrap();
+            sqlx::query(bump).execute(&pool).await.unwrap();
+            pool.close().await;
+        }};
+    }
     if db.url.starts_with("sqlite:") {
-        let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
-        // SQLite numbers `$1`… in order of appearance, as PostgreSQL does.
-        sqlx::query(rename)
-            .bind(name)
-            .bind(name_en)
-            .bind(id)
-            .execute(&pool)
-            .await
-            .unwrap();
-        sqlx::query(bump).execute(&pool).await.unwrap();
-        pool.close().await;
+        rename_on!(sqlx::SqlitePool)
     } else {
-        let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
-        sqlx::query(rename)
-            .bind(name)
-            .bind(name_en)
-            .bind(id)
-            .execute(&pool)
-            .await
-            .unwrap();
-        sqlx::query(bump).execute(&pool).await.unwrap();
-        pool.close().await;
+        rename_on!(sqlx::PgPool)
     }
 }
 

@@ -150,20 +150,8 @@ impl Watcher {
 
     async fn next(&mut self) -> (String, Value) {
         loop {
-            if let Some(end) = self.1.find("\n\n") {
-                let block: String = self.1.drain(..end + 2).collect();
-                let (mut name, mut data) = (String::new(), String::new());
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event: ") {
-                        name = v.to_owned();
-                    } else if let Some(v) = line.strip_prefix("data: ") {
-                        data.push_str(v);
-                    }
-                }
-                if name.is_empty() {
-                    continue;
-                }
-                return (name, serde_json::from_str(&data).unwrap());
+            if let Some(event) = crate::common::sse::take_event(&mut self.1) {
+                return event;
             }
             let frame = tokio::time::timeout(Duration::from_secs(2), self.0.frame())
                 .await

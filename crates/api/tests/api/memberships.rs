@@ -7,7 +7,6 @@ use crate::common::paying::*;
 use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use hmac::{Hmac, KeyInit, Mac};
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -93,13 +92,7 @@ async fn area_members(app: &TestApp, who: &str) -> Vec<Value> {
 }
 
 fn sign(body: &str) -> String {
-    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(TEST_SECRET.as_bytes()).unwrap();
-    mac.update(body.as_bytes());
-    mac.finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    sign_with(TEST_SECRET, body)
 }
 
 async fn callback(app: &TestApp, payment: &str) -> Reply {

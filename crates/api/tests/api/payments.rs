@@ -7,7 +7,6 @@ use crate::common::paying::*;
 use crate::common::*;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use hmac::{Hmac, KeyInit, Mac};
 use kupa_api::ApiSettings;
 use kupa_api::state::GatewaySecret;
 use kupa_app::orders::{OrderStatus, OrderStore};
@@ -56,16 +55,6 @@ const EVENT_DETAIL: &str = "SELECT kind || '|' || detail FROM payment_events";
 const PAID_ORDERS: &str = "SELECT id FROM orders WHERE status = 'paid'";
 const SOLD_SEATS: &str = "SELECT COALESCE(order_id, '') FROM seat_claims WHERE state = 'sold'";
 
-fn sign(secret: &str, body: &str) -> String {
-    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
-    mac.update(body.as_bytes());
-    mac.finalize()
-        .into_bytes()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// The server's clock in Unix seconds: a callback's `timestamp` when the gateway sends it now.
 fn now_s(app: &TestApp) -> i64 {
     use kupa_app::ports::Clock;
@@ -75,7 +64,7 @@ fn now_s(app: &TestApp) -> i64 {
 /// A gateway's word about payment `id`, stamped `at` (Unix seconds), and its signature.
 fn word(id: &str, status: &str, at: i64) -> (String, String) {
     let body = json!({ "paymentId": id, "status": status, "timestamp": at }).to_string();
-    let signature = sign(TEST_SECRET, &body);
+    let signature = sign_with(TEST_SECRET, &body);
     (body, signature)
 }
 
@@ -376,15 +365,15 @@ async fn the_signed_callback_finalises_once(db: &TestDb) {
 
     let r = callback(&app, &body, None).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"));
-    let r = callback(&app, &body, Some(&sign("another-secret-of-some-length", &body))).await;
+    let r = callback(&app, &body, Some(&sign_with("another-secret-of-some-length", &body))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"));
     example(&app, "paymentCallback", "ErrorBody", &r);
     let tampered = body.replace("4242", "1111");
-    let r = callback(&app, &tampered, Some(&sign(TEST_SECRET, &body))).await;
+    let r = callback(&app, &tampered, Some(&sign_with(TEST_SECRET, &body))).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED, "the signature covers the body");
     assert_eq!(status(&app, &who, &id).await.body["status"], "created", "refused callbacks change nothing");
 
-    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
+    let r = callback(&app, &body, Some(&sign_with(TEST_SECRET, &body))).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.body, json!({ "status": "captured" }));
     example(&app, "paymentCallback", "PaymentCallbackResponse", &r);
@@ -392,21 +381,21 @@ async fn the_signed_callback_finalises_once(db: &TestDb) {
     assert_eq!(order.status, OrderStatus::Paid);
 
     // The same callback again, and a late "declined": still one paid order, each seat sold once.
-    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body).to_uppercase())).await;
+    let r = callback(&app, &body, Some(&sign_with(TEST_SECRET, &body).to_uppercase())).await;
     assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })));
     let late = json!({ "timestamp": now_s(&app), "paymentId": id, "status": "declined" }).to_string();
-    let r = callback(&app, &late, Some(&sign(TEST_SECRET, &late))).await;
+    let r = callback(&app, &late, Some(&sign_with(TEST_SECRET, &late))).await;
     assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })), "a paid payment stays paid");
     assert_eq!(rows(db, PAID_ORDERS).await, vec![order.id.to_string()]);
     assert_eq!(rows(db, SOLD_SEATS).await, vec![order.id.to_string(), order.id.to_string()]);
     assert_eq!(status(&app, &who, &id).await.body["failureCode"], Value::Null);
 
     let unknown = json!({ "timestamp": now_s(&app), "paymentId": "00000000000000000000000000000000", "status": "authorized" }).to_string();
-    let r = callback(&app, &unknown, Some(&sign(TEST_SECRET, &unknown))).await;
+    let r = callback(&app, &unknown, Some(&sign_with(TEST_SECRET, &unknown))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::NOT_FOUND, "notFound"));
     for bad in [json!({ "timestamp": now_s(&app), "paymentId": id, "status": "captured" }), json!({ "timestamp": now_s(&app), "paymentId": id, "status": "authorized", "cardLast4": "4242424242424242" }), json!({ "timestamp": now_s(&app), "status": "authorized" })] {
         let bad = bad.to_string();
-        let r = callback(&app, &bad, Some(&sign(TEST_SECRET, &bad))).await;
+        let r = callback(&app, &bad, Some(&sign_with(TEST_SECRET, &bad))).await;
         assert_eq!((r.status, code(&r)), (StatusCode::UNPROCESSABLE_ENTITY, "formValidation"), "{bad}");
     }
 }
@@ -417,7 +406,7 @@ async fn callbacks_are_refused_outside_test_mode_without_a_secret(db: &TestDb) {
     let k = priced_cart(&app, &who).await;
     let id = start_payment(&app, &who, &k, "card", "he", 1).await;
     let body = json!({ "timestamp": now_s(&app), "paymentId": id, "status": "authorized" }).to_string();
-    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
+    let r = callback(&app, &body, Some(&sign_with(TEST_SECRET, &body))).await;
     assert_eq!((r.status, code(&r)), (StatusCode::UNAUTHORIZED, "invalidSignature"), "no secret, no callbacks");
     assert_eq!(order_of(db, &id).await.status, OrderStatus::Pending);
 }
@@ -429,9 +418,9 @@ async fn callbacks_are_signed_with_the_configured_secret(db: &TestDb) {
     let k = priced_cart(&app, &who).await;
     let id = start_payment(&app, &who, &k, "card", "he", 1).await;
     let body = json!({ "timestamp": now_s(&app), "paymentId": id, "status": "authorized" }).to_string();
-    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
+    let r = callback(&app, &body, Some(&sign_with(TEST_SECRET, &body))).await;
     assert_eq!(r.status, StatusCode::UNAUTHORIZED, "the test secret is not accepted once one is configured");
-    let r = callback(&app, &body, Some(&sign(secret, &body))).await;
+    let r = callback(&app, &body, Some(&sign_with(secret, &body))).await;
     assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "captured" })));
     assert_eq!(order_of(db, &id).await.status, OrderStatus::Paid);
 }
@@ -515,18 +504,18 @@ async fn a_callback_may_say_why_a_payment_was_declined(db: &TestDb) {
         json!({ "paymentId": id, "status": status, "timestamp": at, "failureCode": "paymentError", "declineReason": reason }).to_string()
     };
     let wrong = said("declined", "stolenProbably", now);
-    let r = callback(&app, &wrong, Some(&sign(TEST_SECRET, &wrong))).await;
+    let r = callback(&app, &wrong, Some(&sign_with(TEST_SECRET, &wrong))).await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(r.text.contains("declineReason must be one of"), "{}", r.text);
     assert_eq!(status(&app, &who, &id).await.body["status"], "created", "a refused word changes nothing");
     let body = said("declined", "callIssuer", now);
-    let r = callback(&app, &body, Some(&sign(TEST_SECRET, &body))).await;
+    let r = callback(&app, &body, Some(&sign_with(TEST_SECRET, &body))).await;
     assert_eq!((r.status, &r.body), (StatusCode::OK, &json!({ "status": "declined" })), "{}", r.text);
     let r = status(&app, &who, &id).await;
     assert_eq!((r.body["failureCode"].as_str(), r.body["declineReason"].as_str()), (Some("paymentError"), Some("callIssuer")));
     // A later word with another reason does not rewrite a declined payment's story.
     let again = said("declined", "insufficientFunds", now + 1);
-    callback(&app, &again, Some(&sign(TEST_SECRET, &again))).await;
+    callback(&app, &again, Some(&sign_with(TEST_SECRET, &again))).await;
     assert_eq!(status(&app, &who, &id).await.body["declineReason"], "callIssuer");
 }
 

@@ -126,6 +126,15 @@ fn answered_before(st: &FakeState, request_id: Option<&str>) -> Option<Answer> {
     Some((status, axum::Json(answer)))
 }
 
+/// Keeps `answer` as the first answer to its `PayPal-Request-Id` (if any), and gives it.
+fn keep_answer(st: &FakeState, request_id: Option<String>, answer: Answer) -> Answer {
+    if let Some(r) = request_id {
+        let kept = (answer.0, answer.1.0.clone());
+        st.answered.lock().unwrap().insert(r, kept);
+    }
+    answer
+}
+
 fn request_id(headers: &HeaderMap) -> Option<String> {
     headers
         .get("paypal-request-id")
@@ -241,13 +250,7 @@ async fn create_order(
             capture: None,
         },
     );
-    if let Some(r) = rid {
-        st.answered
-            .lock()
-            .unwrap()
-            .insert(r, (StatusCode::OK, answer.clone()));
-    }
-    (StatusCode::OK, axum::Json(answer))
+    keep_answer(&st, rid, (StatusCode::OK, axum::Json(answer)))
 }
 
 async fn show_order(
@@ -312,10 +315,7 @@ async fn capture(
                 "UNPROCESSABLE_ENTITY",
                 "INSTRUMENT_DECLINED",
             );
-            if let Some(r) = rid {
-                st.answered.lock().unwrap().insert(r, (e.0, e.1.0.clone()));
-            }
-            return e;
+            return keep_answer(&st, rid, e);
         }
         let n = st.next.fetch_add(1, Ordering::SeqCst);
         let capture_id = format!("3C679366HH90899{n}F");
@@ -329,17 +329,12 @@ async fn capture(
         st.captures.lock().unwrap().push(capture_id);
         order_json(&id, o)
     };
-    if let Some(r) = rid {
-        st.answered
-            .lock()
-            .unwrap()
-            .insert(r, (StatusCode::CREATED, answer.clone()));
-    }
+    let kept = keep_answer(&st, rid, (StatusCode::CREATED, axum::Json(answer)));
     if st.slow_capture.load(Ordering::SeqCst) {
         // Captured at PayPal, but the answer is lost to Kupa's timeout.
         tokio::time::sleep(Duration::from_millis(1_500)).await;
     }
-    (StatusCode::CREATED, axum::Json(answer))
+    kept
 }
 
 async fn refund(
@@ -384,11 +379,7 @@ async fn refund(
     }
     refunds.push((rid.clone(), body.0));
     let answer = json!({ "id": format!("1JU08902781691{}", refunds.len()), "status": "COMPLETED" });
-    st.answered
-        .lock()
-        .unwrap()
-        .insert(rid, (StatusCode::CREATED, answer.clone()));
-    (StatusCode::CREATED, axum::Json(answer))
+    keep_answer(&st, Some(rid), (StatusCode::CREATED, axum::Json(answer)))
 }
 
 async fn verify(

@@ -3,7 +3,8 @@
 //! the cart, when the payment starts and at finalisation; and one order's total is the same
 //! agora in the cart, the payment form, the reservation, the PDF and the mail.
 
-use crate::common::paying::{card_form, good_expiry, rows};
+use crate::common::paying::{card_form, execute, good_expiry, rows};
+use crate::common::picked::seatplan_of;
 use crate::common::*;
 use axum::http::StatusCode;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
@@ -26,19 +27,8 @@ async fn grand_hall(app: &TestApp, venue: i64) -> (Value, Vec<Value>) {
         .find(|p| p["venueId"] == venue && p["isOnSale"] == true && app.starts_after_hours(p, 24))
         .unwrap_or_else(|| panic!("a presentation on sale in venue {venue}"))
         .clone();
-    let plan = app
-        .post(
-            &format!(
-                "/api/seats/seatplanV2?venueId={}&seatplanId={}",
-                p["venueId"], p["seatplanId"]
-            ),
-            &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
-        )
-        .await;
-    (
-        p,
-        plan.body["seatplan"]["seats"].as_array().unwrap().clone(),
-    )
+    let plan = seatplan_of(app, &p).await;
+    (p, plan["seats"].as_array().unwrap().clone())
 }
 
 fn at<'a>(seats: &'a [Value], s: &Value, dx: i64) -> Option<&'a Value> {
@@ -117,19 +107,6 @@ async fn post_cart(app: &TestApp, who: &str, p: &Value, seats: &[Value], tickets
 
 async fn payment_form(app: &TestApp, who: &str, p: &Value, total: i64) -> Reply {
     app.call_as(who, "GET", &format!("/api/payment/form/he?presentationId={}&total={total}&recaptchaToken={CAPTCHA_TEST_TOKEN}", p["id"]), None).await
-}
-
-/// Runs a statement straight on the database (to make an order as an older server priced it).
-async fn execute(db: &TestDb, sql: &'static str) {
-    if db.url.starts_with("sqlite:") {
-        let pool = sqlx::SqlitePool::connect(&db.url).await.unwrap();
-        sqlx::query(sql).execute(&pool).await.unwrap();
-        pool.close().await;
-    } else {
-        let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
-        sqlx::query(sql).execute(&pool).await.unwrap();
-        pool.close().await;
-    }
 }
 
 /// "₪44.00" as every document writes an amount of agorot.

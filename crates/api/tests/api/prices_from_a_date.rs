@@ -62,13 +62,8 @@ async fn schedule(app: &TestApp, m: &str, body: Value) -> Reply {
 
 /// The regular ticket's price in the presentation's ticket list, as the tickets step shows it.
 async fn listed_price(app: &TestApp, id: i64) -> i64 {
-    let r = app
-        .get(&format!("/api/presentations/{id}/ticketGroups"))
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    r.body["ticketGroups"]
-        .as_array()
-        .unwrap()
+    listed_ticket_groups(app, id)
+        .await
         .iter()
         .flat_map(|g| g["tickets"].as_array().unwrap().iter())
         .find(|t| t["id"] == REGULAR)

@@ -63,11 +63,7 @@ async fn buy(app: &TestApp, who: &str, row: usize) -> (Paying, String) {
 }
 
 async fn reservation(app: &TestApp, who: &str, id: &str) -> Value {
-    let r = app
-        .call_as(who, "GET", &format!("/api/reservations/{id}"), None)
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    r.body["reservation"].clone()
+    reservation_as(app, who, id).await
 }
 
 api_tests! {

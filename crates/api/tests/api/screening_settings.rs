@@ -56,13 +56,8 @@ async fn run(db: &TestDb, sql: String) {
 
 /// The group ids the presentation's tickets step lists.
 async fn listed_groups(app: &TestApp, id: i64) -> Vec<i64> {
-    let r = app
-        .get(&format!("/api/presentations/{id}/ticketGroups"))
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    r.body["ticketGroups"]
-        .as_array()
-        .unwrap()
+    listed_ticket_groups(app, id)
+        .await
         .iter()
         .map(|g| g["id"].as_i64().unwrap())
         .collect()

@@ -6,7 +6,7 @@ use crate::common::client::*;
 use crate::common::paying::{regular_ticket, row_end_pair};
 use crate::common::*;
 use axum::http::StatusCode;
-use kupa_app::orders::{OrderStore, PaymentStatus, PaymentUpdate};
+use kupa_app::orders::{OrderStore, PaymentStatus};
 use kupa_app::ports::Clock;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -85,19 +85,7 @@ async fn hold_pair(
 }
 
 async fn authorize(app: &TestApp, db: &TestDb, payment_id: &str) {
-    let update = PaymentUpdate {
-        status: PaymentStatus::Authorized,
-        card_brand: Some("visa".into()),
-        card_last4: Some("4242".into()),
-        card_bin: Some("424242".into()),
-        failure_code: None,
-        decline_reason: None,
-        note: "test".into(),
-    };
-    db.db
-        .update_payment(payment_id, &update, app.clock.now_ms())
-        .await
-        .unwrap();
+    crate::common::picked::authorize(app, db, payment_id, PaymentStatus::Authorized).await;
 }
 
 /// A paid reservation of `who`: the `row`th pair of `p`, through cart, payment and commit.

@@ -1,6 +1,7 @@
 //! Paying in the API tests: an order made the real way (seats locked, the cart priced, the
 //! payment started), and the test gateway's forms.
 
+use axum::http::StatusCode;
 use kupa_app::ports::CAPTCHA_TEST_TOKEN;
 use kupa_store::testing::TestDb;
 use serde_json::{Value, json};
@@ -35,13 +36,17 @@ pub async fn priced_cart_at(
     code: Option<&str>,
     locale: &str,
 ) -> Paying {
-    let p = app
-        .presentations()
+    let p = big_hall_on_sale(app).await;
+    priced_cart_of(app, who, p, row, code, locale, [None, None], json!({})).await
+}
+
+/// The first presentation on sale in the big hall (venue 1).
+async fn big_hall_on_sale(app: &TestApp) -> Presentation {
+    app.presentations()
         .await
         .into_iter()
         .find(|p| p.venue_id == 1 && p.is_on_sale)
-        .expect("a presentation on sale in the big hall");
-    priced_cart_of(app, who, p, row, code, locale, [None, None], json!({})).await
+        .expect("a presentation on sale in the big hall")
 }
 
 /// As `priced_cart_at`, each seat whose `refs` entry is given on a hotel guest ticket naming that
@@ -52,12 +57,7 @@ pub async fn priced_cart_with_refs(
     row: usize,
     refs: [Option<&str>; 2],
 ) -> Paying {
-    let p = app
-        .presentations()
-        .await
-        .into_iter()
-        .find(|p| p.venue_id == 1 && p.is_on_sale)
-        .expect("a presentation on sale in the big hall");
+    let p = big_hall_on_sale(app).await;
     priced_cart_of(app, who, p, row, None, "he", refs, json!({})).await
 }
 
@@ -308,6 +308,36 @@ pub async fn rows(db: &TestDb, sql: &'static str) -> Vec<String> {
         pool.close().await;
         rows.into_iter().map(|r| r.0).collect()
     }
+}
+
+/// GET /api/presentations/{id}/ticketGroups: the groups the presentation's tickets step lists.
+pub async fn listed_ticket_groups(app: &TestApp, id: i64) -> Vec<Value> {
+    let r = app
+        .get(&format!("/api/presentations/{id}/ticketGroups"))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r.body["ticketGroups"].as_array().unwrap().clone()
+}
+
+/// The test gateway's callback signature of `body` with `secret`: HMAC-SHA256, lower-case hex.
+pub fn sign_with(secret: &str, body: &str) -> String {
+    use hmac::{Hmac, KeyInit, Mac};
+    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(body.as_bytes());
+    mac.finalize()
+        .into_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// GET /api/reservations/{id} as `who`: the reservation.
+pub async fn reservation_as(app: &TestApp, who: &str, id: &str) -> Value {
+    let r = app
+        .call_as(who, "GET", &format!("/api/reservations/{id}"), None)
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r.body["reservation"].clone()
 }
 
 /// Runs one statement straight on the database (what no call can do yet).

@@ -18,6 +18,29 @@ pub struct Picked {
     pub popcorn: Value,
 }
 
+/// POST /api/seats/seatplanV2: the `seatplan` of a presentation as listed (its JSON).
+pub async fn seatplan_of(app: &TestApp, p: &Value) -> Value {
+    app.post(
+        &format!(
+            "/api/seats/seatplanV2?venueId={}&seatplanId={}",
+            p["venueId"], p["seatplanId"]
+        ),
+        &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
+    )
+    .await
+    .body["seatplan"]
+        .clone()
+}
+
+/// The ticket whose English name says `word` (in any case).
+fn ticket_named(tickets: &[Value], word: &str) -> Value {
+    tickets
+        .iter()
+        .find(|t| t["nameEn"].as_str().unwrap().to_lowercase().contains(word))
+        .unwrap()
+        .clone()
+}
+
 /// Two side-by-side seats of an on-sale presentation in the big hall, held by `who`, with the
 /// regular and child tickets of their group and the popcorn of the complex.
 pub async fn two_seats_held(app: &TestApp, who: &str) -> Picked {
@@ -35,17 +58,7 @@ pub async fn two_seats_held_at(app: &TestApp, who: &str, nth: usize) -> Picked {
         .nth(nth)
         .unwrap()
         .clone();
-    let plan = app
-        .post(
-            &format!(
-                "/api/seats/seatplanV2?venueId={}&seatplanId={}",
-                p["venueId"], p["seatplanId"]
-            ),
-            &json!({ "recaptchaToken": CAPTCHA_TEST_TOKEN }).to_string(),
-        )
-        .await
-        .body["seatplan"]
-        .clone();
+    let plan = seatplan_of(app, &p).await;
     let status = app
         .call_as(
             who,
@@ -125,28 +138,8 @@ pub async fn two_seats_held_at(app: &TestApp, who: &str, nth: usize) -> Picked {
         .filter(|g| g["id"] == first["tg"])
         .flat_map(|g| g["tickets"].as_array().unwrap().clone())
         .collect();
-    let regular = tickets
-        .iter()
-        .find(|t| {
-            t["nameEn"]
-                .as_str()
-                .unwrap()
-                .to_lowercase()
-                .contains("regular")
-        })
-        .unwrap()
-        .clone();
-    let child = tickets
-        .iter()
-        .find(|t| {
-            t["nameEn"]
-                .as_str()
-                .unwrap()
-                .to_lowercase()
-                .contains("child")
-        })
-        .unwrap()
-        .clone();
+    let regular = ticket_named(&tickets, "regular");
+    let child = ticket_named(&tickets, "child");
     let detail = app.get(&format!("/api/presentations/{}", p["id"])).await;
     let popcorn = detail.body["presentation"]["products"]
         .as_array()

@@ -38,21 +38,8 @@ impl EventStream {
     pub async fn within(&mut self, wait: Duration) -> Option<(String, Value)> {
         let until = tokio::time::Instant::now() + wait;
         loop {
-            if let Some(end) = self.buffer.find("\n\n") {
-                let block: String = self.buffer.drain(..end + 2).collect();
-                let mut name = String::new();
-                let mut data = String::new();
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event: ") {
-                        name = v.to_owned();
-                    } else if let Some(v) = line.strip_prefix("data: ") {
-                        data.push_str(v);
-                    }
-                }
-                if name.is_empty() {
-                    continue; // a comment (keep-alive)
-                }
-                return Some((name, serde_json::from_str(&data).unwrap()));
+            if let Some(event) = take_event(&mut self.buffer) {
+                return Some(event);
             }
             let frame = tokio::time::timeout_at(until, self.body.frame())
                 .await
@@ -74,5 +61,27 @@ impl EventStream {
                 Ok(Some(_)) => continue,
             }
         }
+    }
+}
+
+/// Takes the first whole event (its name and data) off the front of `buffer`, keep-alive comments
+/// skipped; None while no whole event has come.
+pub fn take_event(buffer: &mut String) -> Option<(String, Value)> {
+    loop {
+        let end = buffer.find("\n\n")?;
+        let block: String = buffer.drain(..end + 2).collect();
+        let mut name = String::new();
+        let mut data = String::new();
+        for line in block.lines() {
+            if let Some(v) = line.strip_prefix("event: ") {
+                name = v.to_owned();
+            } else if let Some(v) = line.strip_prefix("data: ") {
+                data.push_str(v);
+            }
+        }
+        if name.is_empty() {
+            continue; // a comment (keep-alive)
+        }
+        return Some((name, serde_json::from_str(&data).unwrap()));
     }
 }
