@@ -24,9 +24,15 @@
   // The screen's pictures (the first posters, the hall) are marked for the browser's element
   // timing: it reports one once it is shown, not only drawn. Where it does not, the frame after
   // they are decoded.
-  var pictures = Array.prototype.slice.call(
-    document.querySelectorAll('#root img[elementtiming="first-screen"]'),
-  );
+  var pictures = Array.prototype.slice
+    .call(document.querySelectorAll('#root img[elementtiming="first-screen"]'))
+    .filter(function (img) {
+      // Only the ones in the window: one below the fold is never shown, so never reported.
+      var r = img.getBoundingClientRect();
+      return (
+        r.bottom > 0 && r.right > 0 && r.top < window.innerHeight && r.left < window.innerWidth
+      );
+    });
   function whenShown() {
     // A tab opened in the background paints nothing (and runs no animation frames) until shown.
     if (document.visibilityState !== 'visible' || pictures.length === 0) return start();
@@ -43,13 +49,15 @@
       });
       return;
     }
-    // The first one shown is enough: on a phone the second poster may be below the fold, where
-    // nothing is shown; a poster shown later beside it is no larger, so not a larger paint.
+    // Every one in the window, not the first: on a phone the next card's poster may peep in at
+    // the bottom and be shown first, and the first card's, shown after it, is the largest paint.
+    var waiting = pictures.slice();
     var observer = new PerformanceObserver(function (list) {
-      var shown = list.getEntries().some(function (entry) {
-        return pictures.indexOf(entry.element) >= 0;
+      list.getEntries().forEach(function (entry) {
+        var i = waiting.indexOf(entry.element);
+        if (i >= 0) waiting.splice(i, 1);
       });
-      if (shown) {
+      if (waiting.length === 0) {
         observer.disconnect();
         setTimeout(start, 0);
       }

@@ -11,6 +11,7 @@ use kupa_app::model::{Feature, FeatureCategory, Product};
 use kupa_app::programme::Change;
 
 use crate::catalogue::{all_products, set_product_locations, with_locations};
+use crate::programme_macros::bump_version;
 use crate::{BeginWrite, Db, db_err, rows};
 
 type R<T> = Result<T, sqlx::Error>;
@@ -24,15 +25,6 @@ const FILM_SELECT: &str = "SELECT f.id AS f_id, f.name AS f_name, f.name_en AS f
      f.poster_from AS f_poster_from, f.poster_to AS f_poster_to, f.trailer_url AS f_trailer_url, \
      f.poster_version AS f_poster_version, c.id AS c_id, c.name AS c_name, c.name_en AS c_name_en \
      FROM features f JOIN feature_categories c ON c.id = f.category_id";
-
-macro_rules! bump_version {
-    ($tx:expr) => {
-        sqlx::query("UPDATE catalogue_version SET version = version + 1 WHERE id = 1")
-            .execute(&mut *$tx)
-            .await
-            .map_err(db_err)?
-    };
-}
 
 /// One row of `backoffice_audit` (decision 0067) in the change's transaction.
 macro_rules! audit {
